@@ -1,0 +1,53 @@
+import { QueueClient, type StoragePipelineOptions } from '@azure/storage-queue';
+import type { TokenCredential } from '@azure/identity';
+import type { HitQueue } from '../shared/ports/queue';
+
+/** How long a message of a multi-message request stays hidden until the whole request is on the queue. */
+const HOLD_SECONDS = 60;
+
+const pipeline: StoragePipelineOptions = {
+  retryOptions: { maxTries: 3, retryDelayInMs: 200, maxRetryDelayInMs: 1000, tryTimeoutInMs: 10_000 },
+};
+
+/** Where the queue is: a connection string (Azurite, keys) or an endpoint reached with a managed identity. */
+export type QueueLocation = { connectionString: string } | { serviceUri: string; credential: TokenCredential };
+
+/** A client for one queue at the location. */
+export function queueClient(location: QueueLocation, queueName: string): QueueClient {
+  if ('connectionString' in location) return new QueueClient(location.connectionString, queueName, pipeline);
+  return new QueueClient(`${location.serviceUri.replace(/\/+$/, '')}/${queueName}`, location.credential, pipeline);
+}
+
+const reason = (error: unknown) => (error instanceof Error ? error.message.split('\n', 1)[0]! : String(error));
+
+/**
+ * The hits queue on Azure Storage. One message is sent as it is, which is atomic. Several are sent hidden, and shown
+ * only once all are on the queue; if one fails, those already sent are deleted before they were ever visible.
+ */
+export function azureHitQueue(client: QueueClient): HitQueue {
+  return {
+    async sendAll(messages) {
+      if (messages.length === 1) {
+        try {
+          await client.sendMessage(messages[0]!);
+          return { ok: true };
+        } catch (error) {
+          return { ok: false, error: { reason: reason(error) } };
+        }
+      }
+      const sent: { messageId: string; popReceipt: string }[] = [];
+      try {
+        for (const message of messages) {
+          const response = await client.sendMessage(message, { visibilityTimeout: HOLD_SECONDS });
+          sent.push({ messageId: response.messageId, popReceipt: response.popReceipt });
+        }
+      } catch (error) {
+        await Promise.allSettled(sent.map((one) => client.deleteMessage(one.messageId, one.popReceipt)));
+        return { ok: false, error: { reason: reason(error) } };
+      }
+      // All are on the queue: show them now. One that cannot be shown still shows itself when its hold runs out.
+      await Promise.allSettled(sent.map((one) => client.updateMessage(one.messageId, one.popReceipt, undefined, 0)));
+      return { ok: true };
+    },
+  };
+}

@@ -1,0 +1,11 @@
+import { register } from '../host/registry';
+import { incoming, response } from '../host/http';
+import { receiveServerHits } from '../shared/ingest/receive';
+
+register({
+  kind: 'http',
+  name: 'ingest-hits',
+  route: 'hits',
+  methods: ['POST'],
+  make: (root) => async (request) => response(await receiveServerHits(incoming(request), root.receive)),
+});

@@ -1,0 +1,75 @@
+import { DefaultAzureCredential, ManagedIdentityCredential, type TokenCredential } from '@azure/identity';
+import { describeProblems, readSettings, type Settings } from '../shared/config/settings';
+import { systemClock, type Clock } from '../shared/ports/clock';
+import { consoleLogger, type Logger } from '../shared/ports/logger';
+import type { HitQueue } from '../shared/ports/queue';
+import type { IdentityRules } from '../shared/hits/classify';
+import type { ReceiveDeps } from '../shared/ingest/receive';
+import { azureHitQueue, queueClient, type QueueLocation } from '../adapters/azure-hit-queue';
+
+/** Everything the functions are made from, built once per process. */
+export interface Root {
+  settings: Settings;
+  clock: Clock;
+  logger: Logger;
+  hitQueue: HitQueue;
+  /** What the ingest endpoints read. */
+  receive: ReceiveDeps;
+}
+
+/** Parts a test or the local host may supply instead of the ones built from the settings. */
+export type RootOverrides = Partial<Pick<Root, 'clock' | 'logger' | 'hitQueue'>>;
+
+/** A credential for Azure services: the user-assigned identity when its client id is given, else the default chain. */
+export function credentialFor(clientId: string | undefined): TokenCredential {
+  return clientId ? new ManagedIdentityCredential({ clientId }) : new DefaultAzureCredential();
+}
+
+/** Where the queue is, from the settings: the connection string, or the endpoint with a managed identity. */
+export function queueLocation(settings: Settings): QueueLocation {
+  if (settings.AzureWebJobsStorage !== undefined) return { connectionString: settings.AzureWebJobsStorage };
+  return { serviceUri: settings.AzureWebJobsStorage__queueServiceUri!, credential: credentialFor(settings.AzureWebJobsStorage__clientId) };
+}
+
+/** The identity rules from the settings. */
+export function identityRules(settings: Settings): IdentityRules {
+  return {
+    hashKey: settings.HASH_KEY,
+    selfNetworks: settings.SELF_NETWORKS,
+    selfAgentTag: settings.SELF_AGENT_TAG,
+    ignoredPaths: settings.IGNORED_PATHS,
+  };
+}
+
+/** The composition root: every dependency built once from validated settings, any of them replaceable. */
+export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Root {
+  const clock = overrides.clock ?? systemClock;
+  const logger = overrides.logger ?? consoleLogger();
+  const hitQueue = overrides.hitQueue ?? azureHitQueue(queueClient(queueLocation(settings), settings.HITS_QUEUE));
+  return {
+    settings,
+    clock,
+    logger,
+    hitQueue,
+    receive: {
+      rules: identityRules(settings),
+      queue: hitQueue,
+      clock,
+      logger,
+      receive: {
+        ingestKey: settings.INGEST_KEY,
+        operatorKey: settings.OPERATOR_KEY,
+        trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
+        hitMaxAgeDays: settings.HIT_MAX_AGE_DAYS,
+        allowedOrigins: settings.ALLOWED_ORIGINS,
+      },
+    },
+  };
+}
+
+/** The root from an environment; a missing or malformed setting throws one message naming each. */
+export function rootFromEnvironment(env: Record<string, string | undefined>, overrides: RootOverrides = {}): Root {
+  const read = readSettings(env);
+  if (!read.ok) throw new Error(describeProblems(read.problems));
+  return buildRoot(read.settings, overrides);
+}

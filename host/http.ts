@@ -1,0 +1,22 @@
+import type { HttpRequest, HttpResponseInit } from '@azure/functions';
+import type { Answer } from '../shared/http/envelope';
+import type { IncomingRequest } from '../shared/http/request';
+
+/** The Functions host's request as the use cases read one. */
+export function incoming(request: HttpRequest): IncomingRequest {
+  return {
+    method: request.method,
+    header: (name) => request.headers.get(name),
+    query: new URLSearchParams(request.query),
+    params: request.params,
+    text: () => request.text(),
+  };
+}
+
+/** A use case's answer as the Functions host's response: JSON bodies as JSON, strings as they are. */
+export function response(answer: Answer): HttpResponseInit {
+  const init: HttpResponseInit = { status: answer.status, headers: answer.headers, cookies: answer.cookies };
+  if (answer.body === undefined) return init;
+  if (typeof answer.body === 'string') return { ...init, body: answer.body };
+  return { ...init, jsonBody: answer.body };
+}

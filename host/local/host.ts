@@ -1,0 +1,240 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { HttpRequest, HttpResponse, InvocationContext, type Cookie, type HttpHandler, type Timer } from '@azure/functions';
+import { Cron } from 'croner';
+import { registered, type HttpRegistration, type Registration } from '../registry';
+import { queueLocation, type Root } from '../composition';
+import { queueClient } from '../../adapters/azure-hit-queue';
+import { readHostJson, type HostJson } from './host-json';
+import { listenToQueue, type QueueListener } from './queue-listener';
+
+/** Options of the local host; host.json's queue settings may be overridden (tests shorten the retry delay). */
+export interface LocalHostOptions {
+  root: Root;
+  port?: number;
+  hostname?: string;
+  /** Run the timers on their schedules (off in tests, which run them through the admin route). */
+  timers?: boolean;
+  /** Listen to the queues (off to test the endpoints alone). */
+  queues?: boolean;
+  queueSettings?: Partial<HostJson['extensions']['queues']>;
+}
+
+/** A running local host. */
+export interface LocalHost {
+  url: string;
+  port: number;
+  /** Waits until every queue is empty and no invocation is running. */
+  drain(timeoutMs?: number): Promise<void>;
+  /** Runs a non-HTTP function now, as `POST /admin/functions/<name>` does. */
+  run(name: string, input?: unknown): Promise<void>;
+  listeners(): ReadonlyMap<string, QueueListener>;
+  stop(): Promise<void>;
+}
+
+const functionsDir = join(__dirname, '..', '..', 'functions');
+
+/** Loads every function file, as the Functions host loads `main`'s glob; each file registers itself. */
+export async function loadFunctions(): Promise<readonly Registration[]> {
+  const files = readdirSync(functionsDir).filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith('.d.ts'));
+  for (const file of files) await import(join(functionsDir, file));
+  return registered();
+}
+
+/** A route template (`admin/subjects/{id}`) as a pattern that captures its parameters. */
+function routePattern(prefix: string, route: string): RegExp {
+  const escaped = route
+    .split('/')
+    .map((segment) => {
+      const param = /^\{(\w+)(\?)?\}$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+      return param[2] ? `?(?<${param[1]}>[^/]*)` : `(?<${param[1]}>[^/]+)`;
+    })
+    .join('/');
+  return new RegExp(`^/${prefix ? `${prefix}/` : ''}${escaped}/?$`, 'i');
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function setCookieHeader(cookie: Cookie): string {
+  const parts = [`${cookie.name}=${cookie.value}`];
+  if (cookie.maxAge !== undefined) parts.push(`Max-Age=${cookie.maxAge}`);
+  if (cookie.expires !== undefined) parts.push(`Expires=${new Date(cookie.expires).toUTCString()}`);
+  if (cookie.domain) parts.push(`Domain=${cookie.domain}`);
+  parts.push(`Path=${cookie.path ?? '/'}`);
+  if (cookie.secure) parts.push('Secure');
+  if (cookie.httpOnly) parts.push('HttpOnly');
+  if (cookie.sameSite) parts.push(`SameSite=${cookie.sameSite}`);
+  return parts.join('; ');
+}
+
+/**
+ * The request as the Functions host hands it over. Like Azure's front end, the local host appends the address of the
+ * connection it accepted (with its port) to X-Forwarded-For, so the app reads the visitor's address the same way in both.
+ */
+function toHttpRequest(request: IncomingMessage, body: Buffer, url: URL, params: Record<string, string>): HttpRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const socket = request.socket;
+  const peer = socket.remoteFamily === 'IPv6' ? `[${socket.remoteAddress}]:${socket.remotePort}` : `${socket.remoteAddress}:${socket.remotePort}`;
+  headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${peer}` : peer;
+  return new HttpRequest({
+    method: request.method ?? 'GET',
+    url: url.toString(),
+    headers,
+    query: Object.fromEntries(url.searchParams),
+    params,
+    body: body.length > 0 ? { bytes: body } : undefined,
+  });
+}
+
+async function writeResponse(response: ServerResponse, init: Awaited<ReturnType<HttpHandler>>): Promise<void> {
+  const result = init instanceof HttpResponse ? init : new HttpResponse(init);
+  const body = Buffer.from(await result.arrayBuffer());
+  const headers: Record<string, string | string[]> = {};
+  result.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  if (result.cookies.length > 0) headers['set-cookie'] = result.cookies.map(setCookieHeader);
+  response.writeHead(result.status, headers);
+  response.end(body);
+}
+
+const timerInput = (schedule: string): Timer => ({
+  isPastDue: false,
+  schedule: { adjustForDST: false },
+  scheduleStatus: { last: new Date().toISOString(), next: new Cron(schedule, { paused: true }).nextRun()?.toISOString() ?? '', lastUpdated: new Date().toISOString() },
+});
+
+/**
+ * The local Functions host: serves the app's own registrations (HTTP routes under the route prefix, queue triggers
+ * with host.json's queue settings, timers on their NCRONTAB schedules) and `POST /admin/functions/<name>` to run a
+ * non-HTTP function now. It stands in for Core Tools where the real host cannot be installed.
+ */
+export async function startLocalHost(options: LocalHostOptions): Promise<LocalHost> {
+  const { root } = options;
+  const hostJson = readHostJson();
+  const queueSettings = { ...hostJson.extensions.queues, ...options.queueSettings };
+  const prefix = hostJson.extensions.http.routePrefix;
+  const registrations = await loadFunctions();
+  const logger = root.logger;
+
+  const http = registrations
+    .filter((r): r is HttpRegistration => r.kind === 'http')
+    .map((r) => ({ registration: r, pattern: routePattern(prefix, r.route), handler: r.make(root) }));
+  const others = new Map<string, (input: unknown) => Promise<unknown>>();
+  const listeners = new Map<string, QueueListener>();
+  const crons: Cron[] = [];
+
+  for (const registration of registrations) {
+    const context = () => new InvocationContext({ functionName: registration.name, invocationId: randomUUID() });
+    if (registration.kind === 'queue') {
+      const handler = registration.make(root);
+      others.set(registration.name, (input) => Promise.resolve(handler(input, context())));
+      if (options.queues !== false) {
+        const location = queueLocation(root.settings);
+        const queue = queueClient(location, registration.queueName);
+        const poison = queueClient(location, `${registration.queueName}-poison`);
+        await queue.createIfNotExists();
+        await poison.createIfNotExists();
+        listeners.set(registration.name, listenToQueue(registration, (payload, ctx) => Promise.resolve(handler(payload, ctx)), queue, poison, queueSettings, logger));
+      }
+    }
+    if (registration.kind === 'timer') {
+      const handler = registration.make(root);
+      const run = () => Promise.resolve(handler(timerInput(registration.schedule), context()));
+      others.set(registration.name, run);
+      if (options.timers !== false) {
+        crons.push(
+          new Cron(registration.schedule, { protect: true, catch: (error) => logger.error('timer failed', { function: registration.name, reason: String(error) }) }, async () => {
+            await run();
+          }),
+        );
+      }
+    }
+  }
+
+  const runNow = async (name: string, input?: unknown) => {
+    const run = others.get(name);
+    if (!run) throw new Error(`no non-HTTP function named ${name}`);
+    await run(input);
+  };
+
+  const server: Server = createServer((request, response) => {
+    void (async () => {
+      const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
+      const body = await readBody(request);
+      const admin = /^\/admin\/functions\/([\w-]+)$/.exec(url.pathname);
+      if (admin && request.method === 'POST') {
+        const name = admin[1]!;
+        if (!others.has(name)) return writeResponse(response, { status: 404, jsonBody: { error: { code: 'not_found', message: `no non-HTTP function named ${name}` } } });
+        const input = body.length > 0 ? (JSON.parse(body.toString('utf8')) as { input?: unknown }).input : undefined;
+        try {
+          await runNow(name, input);
+          return writeResponse(response, { status: 202 });
+        } catch (error) {
+          logger.error('admin run failed', { function: name, reason: error instanceof Error ? error.message : String(error) });
+          return writeResponse(response, { status: 500, jsonBody: { error: { code: 'function_failed', message: `${name} failed` } } });
+        }
+      }
+      if (url.pathname === '/admin/host/status') return writeResponse(response, { status: 200, jsonBody: { state: 'Running' } });
+      if (url.pathname === '/admin/functions' && request.method === 'GET') {
+        return writeResponse(response, {
+          status: 200,
+          jsonBody: registrations.map(({ make: _make, ...rest }) => rest),
+        });
+      }
+      for (const route of http) {
+        const match = route.pattern.exec(url.pathname);
+        if (!match) continue;
+        if (!route.registration.methods.includes((request.method ?? 'GET').toUpperCase() as never)) {
+          return writeResponse(response, { status: 405, jsonBody: { error: { code: 'method_not_allowed', message: `${request.method} is not allowed here` } } });
+        }
+        const params = Object.fromEntries(Object.entries(match.groups ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string>;
+        const context = new InvocationContext({ functionName: route.registration.name, invocationId: randomUUID() });
+        try {
+          return await writeResponse(response, await route.handler(toHttpRequest(request, body, url, params), context));
+        } catch (error) {
+          logger.error('function failed', { function: route.registration.name, reason: error instanceof Error ? error.message : String(error) });
+          return writeResponse(response, { status: 500, jsonBody: { error: { code: 'internal_error', message: 'the function failed' } } });
+        }
+      }
+      return writeResponse(response, { status: 404, jsonBody: { error: { code: 'not_found', message: `no function serves ${url.pathname}` } } });
+    })().catch((error) => {
+      logger.error('local host could not answer', { reason: String(error) });
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 7071, options.hostname ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    async drain(timeoutMs) {
+      for (const listener of listeners.values()) await listener.drain(timeoutMs);
+    },
+    run: runNow,
+    listeners: () => listeners,
+    async stop() {
+      for (const cron of crons) cron.stop();
+      await Promise.all([...listeners.values()].map((listener) => listener.stop()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

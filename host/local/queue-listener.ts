@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { InvocationContext } from '@azure/functions';
+import type { QueueClient, DequeuedMessageItem } from '@azure/storage-queue';
+import type { QueueRegistration } from '../registry';
+import type { HostJson } from './host-json';
+import type { Logger } from '../../shared/ports/logger';
+
+/** How long a received message stays hidden while its invocation runs, as the Functions host does. */
+const LEASE_SECONDS = 300;
+
+/** A listener on one queue: it polls, runs the function per message, and moves a message that keeps failing to poison. */
+export interface QueueListener {
+  /** Polls now and keeps polling until the queue is empty and nothing is running. */
+  drain(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+  /** How many invocations failed, and how many messages went to poison, since start. */
+  stats(): { invocations: number; failures: number; poisoned: number };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The payload as the Functions host hands it to a Node function: decoded, and parsed when it is JSON. */
+function decode(text: string, encoding: HostJson['extensions']['queues']['messageEncoding']): unknown {
+  const decoded = encoding === 'base64' ? Buffer.from(text, 'base64').toString('utf8') : text;
+  try {
+    return JSON.parse(decoded);
+  } catch {
+    return decoded;
+  }
+}
+
+/**
+ * Runs a queue-triggered function the way the Functions host does: batches of `batchSize`, one invocation per message,
+ * a failed message made visible again after `visibilityTimeout`, and one dequeued `maxDequeueCount` times moved to
+ * `<queue>-poison` as it was. An idle queue is polled less often, up to `maxPollingInterval`.
+ */
+export function listenToQueue(
+  registration: QueueRegistration,
+  handler: (payload: unknown, context: InvocationContext) => Promise<unknown>,
+  queue: QueueClient,
+  poison: QueueClient,
+  settings: HostJson['extensions']['queues'],
+  logger: Logger,
+): QueueListener {
+  let running = true;
+  let wake: (() => void) | null = null;
+  let busy = false;
+  let invocations = 0;
+  let failures = 0;
+  let poisoned = 0;
+
+  const settle = async (message: DequeuedMessageItem, error: unknown) => {
+    failures += 1;
+    const reason = error instanceof Error ? error.message.split('\n', 1)[0] : String(error);
+    if (message.dequeueCount >= settings.maxDequeueCount) {
+      await poison.sendMessage(message.messageText);
+      await queue.deleteMessage(message.messageId, message.popReceipt);
+      poisoned += 1;
+      logger.error('message moved to poison', { function: registration.name, queue: poison.name, messageId: message.messageId, dequeueCount: message.dequeueCount, reason });
+      return;
+    }
+    await queue.updateMessage(message.messageId, message.popReceipt, undefined, Math.round(settings.visibilityTimeout / 1000));
+    logger.warn('invocation failed; the message will be retried', { function: registration.name, messageId: message.messageId, dequeueCount: message.dequeueCount, reason });
+  };
+
+  const invoke = async (message: DequeuedMessageItem) => {
+    invocations += 1;
+    const context = new InvocationContext({
+      functionName: registration.name,
+      invocationId: randomUUID(),
+      triggerMetadata: {
+        id: message.messageId,
+        dequeueCount: message.dequeueCount,
+        insertionTime: message.insertedOn,
+        expirationTime: message.expiresOn,
+        nextVisibleTime: message.nextVisibleOn,
+        popReceipt: message.popReceipt,
+      },
+    });
+    try {
+      await handler(decode(message.messageText, settings.messageEncoding), context);
+    } catch (error) {
+      await settle(message, error).catch((settleError) => logger.error('could not settle a failed message', { reason: String(settleError) }));
+      return;
+    }
+    await queue.deleteMessage(message.messageId, message.popReceipt).catch((error) => logger.warn('could not delete a processed message', { reason: String(error) }));
+  };
+
+  /** One poll: true when it found messages. */
+  const pollOnce = async (): Promise<boolean> => {
+    busy = true;
+    try {
+      const received = await queue.receiveMessages({ numberOfMessages: settings.batchSize, visibilityTimeout: LEASE_SECONDS });
+      await Promise.all(received.receivedMessageItems.map(invoke));
+      return received.receivedMessageItems.length > 0;
+    } finally {
+      busy = false;
+    }
+  };
+
+  const loop = (async () => {
+    let idleDelay = 100;
+    while (running) {
+      let found = false;
+      try {
+        found = await pollOnce();
+      } catch (error) {
+        logger.warn('the queue could not be polled', { queue: queue.name, reason: error instanceof Error ? error.message.split('\n', 1)[0] : String(error) });
+      }
+      if (found) {
+        idleDelay = 100;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, idleDelay);
+      });
+      wake = null;
+      idleDelay = Math.min(idleDelay * 2, Math.max(settings.maxPollingInterval, 100));
+    }
+  })();
+
+  return {
+    async drain(timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        wake?.();
+        const properties = await queue.getProperties();
+        if ((properties.approximateMessagesCount ?? 0) === 0 && !busy) return;
+        await sleep(50);
+      }
+      throw new Error(`queue ${queue.name} did not drain within ${timeoutMs} ms`);
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+    },
+    stats: () => ({ invocations, failures, poisoned }),
+  };
+}

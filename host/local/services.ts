@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer as createNetServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import type { Server } from 'node:http';
+import { createHttpServer } from '@vercel/cosmosdb-server';
+
+/** Azurite's well-known development account, the one its docs and the Storage SDKs name. */
+export const AZURITE_ACCOUNT = 'devstoreaccount1';
+export const AZURITE_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+
+/** The Cosmos DB emulator's well-known key; the local Cosmos server accepts any key. */
+export const COSMOS_EMULATOR_KEY = 'C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==';
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The connection string of an Azurite queue service on a port. */
+export function azuriteConnectionString(port: number): string {
+  return `DefaultEndpointsProtocol=http;AccountName=${AZURITE_ACCOUNT};AccountKey=${AZURITE_KEY};QueueEndpoint=http://127.0.0.1:${port}/${AZURITE_ACCOUNT};`;
+}
+
+/** A running Azurite queue service. */
+export interface Azurite {
+  port: number;
+  connectionString: string;
+  stop(): Promise<void>;
+}
+
+const azuriteQueueMain = () => join(dirname(require.resolve('azurite/package.json')), 'dist', 'src', 'queue', 'main.js');
+
+/**
+ * Starts Azurite's queue service as a child process, without telemetry (it would try to reach the internet), in memory
+ * or on disk under `location` so a restart keeps the queue.
+ */
+export async function startAzurite(options: { port?: number; location?: string } = {}): Promise<Azurite> {
+  const port = options.port ?? (await freePort());
+  const args = [azuriteQueueMain(), '--queueHost', '127.0.0.1', '--queuePort', String(port), '--disableTelemetry', '--skipApiVersionCheck', '--loose'];
+  args.push(...(options.location ? ['--location', options.location] : ['--inMemoryPersistence']));
+  const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Azurite did not start on ${port}: ${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('successfully listens')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Azurite exited with ${code}: ${output}`));
+    });
+  });
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return {
+    port,
+    connectionString: azuriteConnectionString(port),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** A running local Cosmos server (plain HTTP). */
+export interface CosmosServer {
+  port: number;
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `@vercel/cosmosdb-server` in this process; its documents live in memory until it stops. */
+export async function startCosmos(options: { port?: number } = {}): Promise<CosmosServer> {
+  const port = options.port ?? (await freePort());
+  const server: Server = createHttpServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return {
+    port,
+    endpoint: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

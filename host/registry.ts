@@ -1,0 +1,80 @@
+import { app, type HttpHandler, type HttpMethod, type StorageQueueHandler, type TimerHandler } from '@azure/functions';
+import { rootFromEnvironment, type Root } from './composition';
+
+type Make<H> = (root: Root) => H;
+
+/** An HTTP function: its route under /api and its methods. */
+export interface HttpRegistration {
+  kind: 'http';
+  name: string;
+  route: string;
+  methods: HttpMethod[];
+  make: Make<HttpHandler>;
+}
+
+/** A queue-triggered function: the queue it reads and the connection setting's name. */
+export interface QueueRegistration {
+  kind: 'queue';
+  name: string;
+  queueName: string;
+  connection: string;
+  make: Make<StorageQueueHandler>;
+}
+
+/** A timer-triggered function on an NCRONTAB schedule (six fields, seconds first). */
+export interface TimerRegistration {
+  kind: 'timer';
+  name: string;
+  schedule: string;
+  make: Make<TimerHandler>;
+}
+
+export type Registration = HttpRegistration | QueueRegistration | TimerRegistration;
+
+const registrations: Registration[] = [];
+
+/** Inside the Functions host (Azure, or Core Tools' `func start`) the worker runtime is set; the local host does not set it. */
+const inFunctionsHost = () => process.env.FUNCTIONS_WORKER_RUNTIME === 'node';
+
+let azureRoot: Root | undefined;
+/** The root the Functions host runs with, built once from the environment; a bad setting stops start-up with its name. */
+function hostRoot(): Root {
+  azureRoot ??= rootFromEnvironment(process.env);
+  return azureRoot;
+}
+
+/**
+ * Registers a function once, for both hosts: the Functions host gets it through `app`, with handlers made from the
+ * root built from the environment; the local host reads the same list through `registered()` and makes the
+ * handlers from a root of its own. One list, so names, routes, methods, queues and schedules cannot drift apart.
+ */
+export function register(registration: Registration): void {
+  registrations.push(registration);
+  if (!inFunctionsHost()) return;
+  const root = hostRoot();
+  switch (registration.kind) {
+    case 'http':
+      app.http(registration.name, {
+        route: registration.route,
+        methods: registration.methods,
+        authLevel: 'anonymous',
+        handler: registration.make(root),
+      });
+      break;
+    case 'queue':
+      app.storageQueue(registration.name, {
+        queueName: registration.queueName,
+        connection: registration.connection,
+        handler: registration.make(root),
+      });
+      break;
+    case 'timer':
+      app.timer(registration.name, { schedule: registration.schedule, handler: registration.make(root) });
+      break;
+  }
+}
+
+/** Every function registered so far, in registration order. */
+export function registered(): readonly Registration[] {
+  return registrations;
+}

@@ -1,0 +1,66 @@
+import { agentFamily, isBotAgent } from '../identity/agent';
+import { inNetworks, isLoopback, networkOf } from '../identity/network';
+import { cleanPath, isAsset, isIgnoredPath, isScannerPath } from '../identity/paths';
+import { referrerHost } from '../identity/referrer';
+import { dailyToken, personHash } from '../identity/tokens';
+import type { QueuedHit } from './message';
+
+/** One request the site served, as the ingest endpoints read it; it holds the address and agent only until classified. */
+export interface SeenRequest {
+  at: Date;
+  /** The canonical address, or null when none could be read. */
+  address: string | null;
+  userAgent: string;
+  path: string;
+  referrer: string | null;
+  store: string;
+  pageLoad: boolean;
+  subject: string | null;
+  /** Whether the request presented the operator key or carried the operator cookie. */
+  operator: boolean;
+}
+
+/** The settings the identity rules read. */
+export interface IdentityRules {
+  hashKey: string;
+  selfNetworks: readonly string[];
+  selfAgentTag: string;
+  ignoredPaths: readonly string[];
+}
+
+export type Classified = { counted: true; hit: QueuedHit } | { counted: false; reason: 'asset' | 'ignored-path' };
+
+/** Whether the request is the site reading itself: loopback, an own network, the self tag, or the operator. */
+export function isSelf(request: SeenRequest, rules: IdentityRules): boolean {
+  if (request.operator) return true;
+  if (rules.selfAgentTag && request.userAgent.toLowerCase().includes(rules.selfAgentTag.toLowerCase())) return true;
+  if (request.address === null) return false;
+  return isLoopback(request.address) || inNetworks(request.address, rules.selfNetworks);
+}
+
+/**
+ * The request made into a hit that names nobody, or the reason it is not counted. The address and the agent are read
+ * here and go no further: the hit keeps a daily token, a person hash (none for self), the network and the bot flag.
+ */
+export function classify(request: SeenRequest, rules: IdentityRules): Classified {
+  const path = cleanPath(request.path);
+  if (isAsset(path)) return { counted: false, reason: 'asset' };
+  if (isIgnoredPath(path, rules.ignoredPaths)) return { counted: false, reason: 'ignored-path' };
+  const address = request.address ?? 'x';
+  const self = isSelf(request, rules);
+  return {
+    counted: true,
+    hit: {
+      at: request.at.toISOString(),
+      token: dailyToken(rules.hashKey, address, request.at),
+      person: self ? null : personHash(rules.hashKey, address, agentFamily(request.userAgent)),
+      network: networkOf(request.address),
+      path,
+      store: request.store,
+      bot: isBotAgent(request.userAgent) || isScannerPath(path),
+      self,
+      source: referrerHost(request.referrer, request.pageLoad),
+      subject: request.subject,
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+
+const hex32 = z.string().regex(/^[0-9a-f]{32}$/);
+
+/** One hashed hit as it travels on the queue: nothing in it can name a person. */
+export const queuedHitSchema = z.strictObject({
+  at: z.iso.datetime({ offset: false }),
+  token: hex32,
+  person: hex32.nullable(),
+  network: z.string().max(64),
+  path: z.string().startsWith('/').max(512),
+  store: z.string().regex(/^[a-z0-9-]{1,32}$/),
+  bot: z.boolean(),
+  self: z.boolean(),
+  source: z.string().max(253).nullable(),
+  subject: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).nullable(),
+});
+
+export type QueuedHit = z.infer<typeof queuedHitSchema>;
+
+/** The queue message: version, a unique id (for exactly-once keeping), and its hits. */
+export const hitsMessageSchema = z.strictObject({
+  v: z.literal(1),
+  id: z.uuid(),
+  hits: z.array(queuedHitSchema).min(1),
+});
+
+export type HitsMessage = z.infer<typeof hitsMessageSchema>;
+
+/** The most a queue message may hold once base64-encoded, Azure Storage's limit. */
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+
+/** The message as the queue carries it: base64 of its JSON, the Functions host's default encoding. */
+export function encodeMessage(message: HitsMessage): string {
+  return Buffer.from(JSON.stringify(message), 'utf8').toString('base64');
+}
+
+const encodedLength = (jsonBytes: number) => 4 * Math.ceil(jsonBytes / 3);
+
+/**
+ * The hits as few messages as fit under the queue's limit, each with its own id, in order. A hit is never split;
+ * a single hit always fits, since every field of it is bounded.
+ */
+export function toMessages(hits: readonly QueuedHit[], newId: () => string = randomUUID): HitsMessage[] {
+  const overhead = Buffer.byteLength(JSON.stringify({ v: 1, id: newId(), hits: [] }), 'utf8');
+  const messages: HitsMessage[] = [];
+  let current: QueuedHit[] = [];
+  let bytes = overhead;
+  for (const hit of hits) {
+    const size = Buffer.byteLength(JSON.stringify(hit), 'utf8') + 1;
+    if (current.length > 0 && encodedLength(bytes + size) > MAX_MESSAGE_BYTES) {
+      messages.push({ v: 1, id: newId(), hits: current });
+      current = [];
+      bytes = overhead;
+    }
+    current.push(hit);
+    bytes += size;
+  }
+  if (current.length > 0) messages.push({ v: 1, id: newId(), hits: current });
+  return messages;
+}
+
+/** A queue payload as the trigger hands it over (already JSON-parsed, a string, or bytes), read with the schema. */
+export function readMessage(payload: unknown): { ok: true; message: HitsMessage } | { ok: false; reason: string } {
+  let value = payload;
+  if (typeof value === 'string' || Buffer.isBuffer(value)) {
+    const text = value.toString();
+    try {
+      value = JSON.parse(text);
+    } catch {
+      try {
+        value = JSON.parse(Buffer.from(text, 'base64').toString('utf8'));
+      } catch {
+        return { ok: false, reason: 'the message is not JSON' };
+      }
+    }
+  }
+  const parsed = hitsMessageSchema.safeParse(value);
+  if (parsed.success) return { ok: true, message: parsed.data };
+  const first = parsed.error.issues[0];
+  return { ok: false, reason: `${first?.path.join('.') || 'message'}: ${first?.message ?? 'invalid'}` };
+}

@@ -1,0 +1,40 @@
+import type { IncomingRequest } from './request';
+import { badRequest, fail, fieldIssues, ok, type Result } from './envelope';
+import type { z } from 'zod';
+
+/** The media type of a request without its parameters, lowercased. */
+export function mediaType(request: IncomingRequest): string {
+  return (request.header('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
+}
+
+/**
+ * The body read as JSON within a size bound and a set of media types: 415 for another type, 413 past the bound
+ * (checked on Content-Length before reading, and on the bytes read), 400 for text that is not JSON.
+ */
+export async function readJsonBody(request: IncomingRequest, maxBytes: number, mediaTypes: readonly string[]): Promise<Result<unknown>> {
+  const type = mediaType(request);
+  if (!mediaTypes.includes(type)) {
+    return fail({ status: 415, code: 'unsupported_media_type', message: `content-type must be ${mediaTypes.join(' or ')}` });
+  }
+  const tooLarge = fail({ status: 413, code: 'payload_too_large', message: `the body must be at most ${maxBytes} bytes` });
+  const declared = Number(request.header('content-length') ?? '0');
+  if (Number.isFinite(declared) && declared > maxBytes) return tooLarge;
+  const text = await request.text();
+  if (Buffer.byteLength(text, 'utf8') > maxBytes) return tooLarge;
+  try {
+    return ok(JSON.parse(text));
+  } catch {
+    return fail(badRequest([{ path: '(body)', message: 'is not valid JSON' }]));
+  }
+}
+
+/** A value read with a schema, or a 400 naming every bad field (prefixed with where the value sits). */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): Result<z.infer<S>> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return ok(parsed.data);
+  const issues = fieldIssues(parsed.error.issues).map((issue) => ({
+    ...issue,
+    path: prefix ? (issue.path === '(body)' ? prefix : `${prefix}.${issue.path}`) : issue.path,
+  }));
+  return fail(badRequest(issues));
+}

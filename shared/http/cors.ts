@@ -1,0 +1,38 @@
+import type { Answer } from './envelope';
+import type { IncomingRequest } from './request';
+
+/** Which origins may call an endpoint from a browser, with what. */
+export interface CorsPolicy {
+  allowedOrigins: readonly string[];
+  methods: readonly string[];
+  allowHeaders: readonly string[];
+  credentials: boolean;
+}
+
+/**
+ * The CORS headers for a request from an allowed origin, or null when the origin is not allowed. A request with no
+ * Origin is not from a page of another site, and gets no CORS headers but is not refused here.
+ */
+export function corsHeaders(request: IncomingRequest, policy: CorsPolicy): Record<string, string> | null {
+  const origin = request.header('origin');
+  if (origin === null) return {};
+  if (!policy.allowedOrigins.includes(origin)) return null;
+  const headers: Record<string, string> = { 'access-control-allow-origin': origin, vary: 'Origin' };
+  if (policy.credentials) headers['access-control-allow-credentials'] = 'true';
+  return headers;
+}
+
+/** The answer to a preflight: 204 with the policy for an allowed origin, 403 for another. */
+export function preflight(request: IncomingRequest, policy: CorsPolicy): Answer {
+  const headers = corsHeaders(request, policy);
+  if (headers === null || request.header('origin') === null) return { status: 403, body: { error: { code: 'origin_not_allowed', message: 'origin: this origin is not allowed' } } };
+  return {
+    status: 204,
+    headers: {
+      ...headers,
+      'access-control-allow-methods': policy.methods.join(', '),
+      'access-control-allow-headers': policy.allowHeaders.join(', '),
+      'access-control-max-age': '600',
+    },
+  };
+}

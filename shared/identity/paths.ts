@@ -1,0 +1,56 @@
+/** The longest path kept; longer ones are cut, so a document cannot be inflated through a path. */
+export const MAX_PATH_LENGTH = 512;
+
+/**
+ * The path as kept: no query string or fragment, no scheme or host, `@` percent-encoded so an address pasted into a URL
+ * cannot travel, cut to MAX_PATH_LENGTH. Always starts with '/'.
+ */
+export function cleanPath(raw: string): string {
+  let path = raw.trim();
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(path);
+  if (absolute) path = path.slice(absolute[0].length);
+  path = path.split(/[?#]/, 1)[0] ?? '';
+  if (!path.startsWith('/')) path = `/${path}`;
+  return path.replace(/@/g, '%40').slice(0, MAX_PATH_LENGTH);
+}
+
+const assetExtensions = new Set([
+  'js', 'mjs', 'cjs', 'map', 'css', 'png', 'jpg', 'jpeg', 'gif', 'svg', 'ico', 'webp', 'avif', 'bmp', 'tif', 'tiff',
+  'woff', 'woff2', 'ttf', 'otf', 'eot', 'mp4', 'webm', 'mp3', 'ogg', 'wav', 'webmanifest', 'wasm',
+]);
+
+/** Whether the path is one of the files a page is made of (scripts, styles, fonts, images) or a .txt/.xml file at the root. */
+export function isAsset(path: string): boolean {
+  const last = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  const dot = last.lastIndexOf('.');
+  if (dot <= 0 && !last.startsWith('.')) return false;
+  const extension = last.slice(dot + 1);
+  if (assetExtensions.has(extension)) return true;
+  const atRoot = path.lastIndexOf('/') === 0;
+  return atRoot && (extension === 'txt' || extension === 'xml');
+}
+
+/** Whether the path is one the site owner has said not to count (by default the Admin tab's own routes). */
+export function isIgnoredPath(path: string, ignored: readonly string[]): boolean {
+  const lower = path.toLowerCase();
+  return ignored.some((prefix) => {
+    const p = prefix.toLowerCase().replace(/\/+$/, '');
+    return lower === p || lower.startsWith(`${p}/`);
+  });
+}
+
+const scannerPatterns: readonly RegExp[] = [
+  /^\/wp-(login|admin|includes|content|config|json)/i,
+  /\/xmlrpc\.php$/i,
+  /^\/(\.env|\.git|\.svn|\.hg|\.aws|\.ssh|\.docker|\.vscode|\.idea|\.DS_Store|\.htaccess|\.htpasswd)(\/|\.|$)/i,
+  /\/\.env(\.|$)/i,
+  /^\/(phpmyadmin|pma|myadmin|mysql|adminer)(\/|\.php|$)/i,
+  /^\/(cgi-bin|boaform|actuator|vendor\/phpunit|HNAP1|solr|owa|ecp|autodiscover|remote\/login|geoserver|console)(\/|$)/i,
+  /^\/(server-status|server-info|setup\.cgi|shell|config\.json|config\.php|info\.php|phpinfo\.php|wlwmanifest\.xml)$/i,
+  /\.(php|asp|aspx|jsp|cgi|sql|bak|old|ini|log|sh|env)$/i,
+];
+
+/** Whether the path is one a scanner asks for: WordPress probes, dotfiles, admin panels, script and backup files. */
+export function isScannerPath(path: string): boolean {
+  return scannerPatterns.some((pattern) => pattern.test(path));
+}

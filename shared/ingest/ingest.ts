@@ -1,0 +1,52 @@
+import type { Clock } from '../ports/clock';
+import type { HitQueue } from '../ports/queue';
+import type { Logger } from '../ports/logger';
+import { classify, type IdentityRules, type SeenRequest } from '../hits/classify';
+import { encodeMessage, toMessages, type QueuedHit } from '../hits/message';
+import { badRequest, fail, ok, type Result } from '../http/envelope';
+
+/** What ingesting needs: the rules, the queue, the clock and the logger. */
+export interface IngestDeps {
+  rules: IdentityRules;
+  queue: HitQueue;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** How many hits were counted and queued, and how many were not counted (assets, ignored paths). */
+export interface IngestOutcome {
+  accepted: number;
+  ignored: number;
+}
+
+/**
+ * Classifies every request, then enqueues the counted hits whole or not at all. The addresses and agents end here:
+ * only the hashed hits go on the queue, and nothing of a request is logged.
+ */
+export async function ingest(requests: readonly SeenRequest[], deps: IngestDeps): Promise<Result<IngestOutcome>> {
+  const hits: QueuedHit[] = [];
+  for (const request of requests) {
+    const result = classify(request, deps.rules);
+    if (result.counted) hits.push(result.hit);
+  }
+  const ignored = requests.length - hits.length;
+  if (hits.length === 0) return ok({ accepted: 0, ignored });
+  const messages = toMessages(hits).map(encodeMessage);
+  const sent = await deps.queue.sendAll(messages);
+  if (!sent.ok) {
+    deps.logger.warn('hits were not enqueued; the caller may retry', { hits: hits.length, messages: messages.length, reason: sent.error.reason });
+    return fail({ status: 503, code: 'queue_unavailable', message: 'the queue cannot take hits right now; nothing was kept, retry later' });
+  }
+  return ok({ accepted: hits.length, ignored });
+}
+
+/** Refuses an `at` older than the maximum age or more than five minutes ahead, naming the field. */
+export function checkAt(at: Date, now: Date, maxAgeDays: number, maxFutureMs: number, field: string): Result<Date> {
+  if (at.getTime() < now.getTime() - maxAgeDays * 86_400_000) {
+    return fail(badRequest([{ path: field, message: `is older than ${maxAgeDays} days` }]));
+  }
+  if (at.getTime() > now.getTime() + maxFutureMs) {
+    return fail(badRequest([{ path: field, message: 'is more than five minutes in the future' }]));
+  }
+  return ok(at);
+}

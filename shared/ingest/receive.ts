@@ -1,0 +1,113 @@
+import { INGEST_LIMITS, beaconBodySchema, serverBatchSchema, serverHitSchema, type ServerHit } from './schemas';
+import { checkAt, ingest, type IngestDeps, type IngestOutcome } from './ingest';
+import type { SeenRequest } from '../hits/classify';
+import { clientAddress } from '../identity/address';
+import { canonicalAddress } from '../identity/network';
+import { hasOperatorCookie, hasOperatorKey, isOperatorToken } from '../identity/operator';
+import { sameSecret } from '../identity/tokens';
+import { badRequest, errorAnswer, fail, ok, type Answer, type Result } from '../http/envelope';
+import { readJsonBody, parseWith } from '../http/body';
+import type { IncomingRequest } from '../http/request';
+import { corsHeaders, preflight, type CorsPolicy } from '../http/cors';
+
+/** The settings receiving reads beyond the identity rules. */
+export interface ReceiveSettings {
+  ingestKey: string;
+  operatorKey: string;
+  trustedProxyHops: number;
+  hitMaxAgeDays: number;
+  allowedOrigins: readonly string[];
+}
+
+export type ReceiveDeps = IngestDeps & { receive: ReceiveSettings };
+
+const accepted = (outcome: IngestOutcome, headers?: Record<string, string>): Answer => ({ status: 202, body: outcome, headers });
+
+const answerOf = (result: Result<IngestOutcome>, headers?: Record<string, string>): Answer =>
+  result.ok ? accepted(result.value, headers) : errorAnswer(result.failure, headers);
+
+/** The server hits in a body: one hit or `{ "hits": [...] }`, each field checked, the whole request refused on one bad hit. */
+function readServerHits(body: unknown): Result<{ hits: ServerHit[]; prefix: (i: number) => string }> {
+  const isBatch = typeof body === 'object' && body !== null && !Array.isArray(body) && 'hits' in body;
+  if (isBatch) {
+    const batch = parseWith(serverBatchSchema, body);
+    return batch.ok ? ok({ hits: batch.value.hits, prefix: (i) => `hits.${i}` }) : batch;
+  }
+  const single = parseWith(serverHitSchema, body);
+  return single.ok ? ok({ hits: [single.value], prefix: () => '' }) : single;
+}
+
+const field = (prefix: string, name: string) => (prefix ? `${prefix}.${name}` : name);
+
+function toSeen(hit: ServerHit, prefix: string, deps: ReceiveDeps, now: Date): Result<SeenRequest> {
+  const address = canonicalAddress(hit.address);
+  if (address === null) return fail(badRequest([{ path: field(prefix, 'address'), message: 'is not an IPv4 or IPv6 address' }]));
+  const at = hit.at === undefined ? now : new Date(hit.at);
+  const checked = checkAt(at, now, deps.receive.hitMaxAgeDays, INGEST_LIMITS.maxFutureMs, field(prefix, 'at'));
+  if (!checked.ok) return checked;
+  return ok({
+    at,
+    address,
+    userAgent: hit.user_agent,
+    path: hit.path,
+    referrer: hit.referrer ?? null,
+    store: hit.store,
+    pageLoad: hit.page_load,
+    subject: hit.subject ?? null,
+    operator: isOperatorToken(hit.operator, deps.receive.operatorKey, deps.rules.hashKey),
+  });
+}
+
+/** POST /api/hits: the site's server reports what it served, authenticated with the ingest key. */
+export async function receiveServerHits(request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> {
+  if (!sameSecret(request.header('x-ingest-key'), deps.receive.ingestKey)) {
+    return errorAnswer({ status: 401, code: 'unauthorized', message: 'x-ingest-key is missing or wrong' });
+  }
+  const body = await readJsonBody(request, INGEST_LIMITS.maxHitsBodyBytes, ['application/json']);
+  if (!body.ok) return errorAnswer(body.failure);
+  const read = readServerHits(body.value);
+  if (!read.ok) return errorAnswer(read.failure);
+  const now = deps.clock.now();
+  const seen: SeenRequest[] = [];
+  for (const [index, hit] of read.value.hits.entries()) {
+    const one = toSeen(hit, read.value.prefix(index), deps, now);
+    if (!one.ok) return errorAnswer(one.failure);
+    seen.push(one.value);
+  }
+  return answerOf(await ingest(seen, deps));
+}
+
+/** The CORS policy of the beacon: the allowed origins, POST, and a JSON content type. */
+export function beaconCors(deps: ReceiveDeps): CorsPolicy {
+  return { allowedOrigins: deps.receive.allowedOrigins, methods: ['POST', 'OPTIONS'], allowHeaders: ['content-type'], credentials: true };
+}
+
+/**
+ * POST /api/beacon: a browser reports a page load. The address comes from the connection and the agent from
+ * User-Agent; the body may say only the path, the referrer and the subject.
+ */
+export async function receiveBeacon(request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> {
+  const policy = beaconCors(deps);
+  if (request.method === 'OPTIONS') return preflight(request, policy);
+  const cors = corsHeaders(request, policy);
+  if (cors === null) {
+    return errorAnswer({ status: 403, code: 'origin_not_allowed', message: 'origin: this origin may not send beacons (ALLOWED_ORIGINS)' });
+  }
+  const body = await readJsonBody(request, INGEST_LIMITS.maxBeaconBodyBytes, ['application/json', 'text/plain']);
+  if (!body.ok) return errorAnswer(body.failure, cors);
+  const beacon = parseWith(beaconBodySchema, body.value);
+  if (!beacon.ok) return errorAnswer(beacon.failure, cors);
+  const header = (name: string) => request.header(name);
+  const seen: SeenRequest = {
+    at: deps.clock.now(),
+    address: clientAddress(request.header('x-forwarded-for'), deps.receive.trustedProxyHops),
+    userAgent: request.header('user-agent') ?? '',
+    path: beacon.value.path,
+    referrer: beacon.value.referrer ?? null,
+    store: 'site',
+    pageLoad: true,
+    subject: beacon.value.subject ?? null,
+    operator: hasOperatorKey(header, deps.receive.operatorKey) || hasOperatorCookie(header, deps.rules.hashKey),
+  };
+  return answerOf(await ingest([seen], deps), cors);
+}

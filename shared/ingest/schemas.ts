@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/** The bounds of one ingest request: a request over them is refused whole. */
+export const INGEST_LIMITS = {
+  maxHits: 500,
+  maxHitsBodyBytes: 512 * 1024,
+  maxBeaconBodyBytes: 4 * 1024,
+  maxFutureMs: 5 * 60 * 1000,
+} as const;
+
+const subject = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _');
+
+const store = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be 1 to 32 lowercase letters, digits or -');
+
+const pathField = z
+  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+  .min(1, 'must not be empty')
+  .max(2048, 'must be at most 2048 characters');
+
+const referrer = z.string().max(2048, 'must be at most 2048 characters').nullish();
+
+/** One hit as the site's server sends it. */
+export const serverHitSchema = z.strictObject({
+  at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a zone, like 2026-10-23T10:00:00Z' }).optional(),
+  address: z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') }).min(1).max(64),
+  user_agent: z.string({ error: 'must be a string' }).max(1024, 'must be at most 1024 characters').default(''),
+  path: pathField,
+  referrer,
+  store: store.default('site'),
+  page_load: z.boolean({ error: 'must be true or false' }).default(false),
+  subject: subject.nullish(),
+  /** The operator cookie's value or the operator key, when the visitor's request carried one. */
+  operator: z.string().max(256).nullish(),
+});
+
+export type ServerHit = z.infer<typeof serverHitSchema>;
+
+/** The body of POST /api/hits holding many hits: `{ "hits": [...] }`. */
+export const serverBatchSchema = z.strictObject({
+  hits: z
+    .array(serverHitSchema, { error: 'must be an array of hits' })
+    .min(1, 'must hold at least one hit')
+    .max(INGEST_LIMITS.maxHits, `must hold at most ${INGEST_LIMITS.maxHits} hits`),
+});
+
+/** The body of POST /api/beacon: what a browser may say, and nothing that could name it. */
+export const beaconBodySchema = z.strictObject({
+  path: pathField,
+  referrer,
+  subject: subject.nullish(),
+});
+
+export type BeaconBody = z.infer<typeof beaconBodySchema>;

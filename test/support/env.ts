@@ -1,0 +1,24 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { COSMOS_EMULATOR_KEY } from '../../host/local/services';
+
+/** Settings for a test: the shared local services, a queue and a database of the test's own, test keys. */
+export function testEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  const stack = inject('stack');
+  const unique = randomUUID().replace(/-/g, '').slice(0, 12);
+  return {
+    AzureWebJobsStorage: stack.queueConnectionString,
+    HASH_KEY: 'test-hash-key-0123456789abcdef',
+    INGEST_KEY: 'test-ingest-key-0123456789',
+    OPERATOR_KEY: 'test-operator-key-0123456789',
+    ALLOWED_ORIGINS: 'https://site.example',
+    TRUSTED_PROXY_HOPS: '0',
+    SELF_NETWORKS: '10.20.0.0/16',
+    SELF_AGENT_TAG: 'headcount-self',
+    HITS_QUEUE: `hits-${unique}`,
+    COSMOS_ENDPOINT: stack.cosmosEndpoint,
+    COSMOS_KEY: COSMOS_EMULATOR_KEY,
+    COSMOS_DATABASE: `db-${unique}`,
+    ...overrides,
+  };
+}

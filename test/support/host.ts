@@ -1,0 +1,42 @@
+import { QueueClient } from '@azure/storage-queue';
+import { rootFromEnvironment, type Root, type RootOverrides } from '../../host/composition';
+import { startLocalHost, type LocalHost, type LocalHostOptions } from '../../host/local/host';
+import { testEnv } from './env';
+
+/** A local host for a test, on a free port, with a queue of its own. */
+export interface TestHost {
+  host: LocalHost;
+  root: Root;
+  env: Record<string, string | undefined>;
+  queue: QueueClient;
+  poison: QueueClient;
+  /** Every message on the queue now, base64-decoded, left on the queue. */
+  peek(): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+export async function startTestHost(
+  options: { env?: Record<string, string | undefined>; overrides?: RootOverrides } & Omit<LocalHostOptions, 'root' | 'port'> = {},
+): Promise<TestHost> {
+  const env = testEnv(options.env);
+  const root = rootFromEnvironment(env, options.overrides);
+  const queue = new QueueClient(env.AzureWebJobsStorage!, env.HITS_QUEUE!);
+  const poison = new QueueClient(env.AzureWebJobsStorage!, `${env.HITS_QUEUE!}-poison`);
+  await queue.createIfNotExists();
+  await poison.createIfNotExists();
+  const host = await startLocalHost({ ...options, root, port: 0, timers: options.timers ?? false });
+  return {
+    host,
+    root,
+    env,
+    queue,
+    poison,
+    async peek() {
+      const texts: string[] = [];
+      const seen = await queue.peekMessages({ numberOfMessages: 32 });
+      for (const message of seen.peekedMessageItems) texts.push(Buffer.from(message.messageText, 'base64').toString('utf8'));
+      return texts;
+    },
+    stop: () => host.stop(),
+  };
+}
