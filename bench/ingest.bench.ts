@@ -1,0 +1,101 @@
+import { performance } from 'node:perf_hooks';
+import { rootFromEnvironment } from '../host/composition';
+import { startLocalHost } from '../host/local/host';
+import { startAzurite, COSMOS_EMULATOR_KEY } from '../host/local/services';
+import { receiveServerHits } from '../shared/ingest/receive';
+import type { HitQueue } from '../shared/ports/queue';
+import type { IncomingRequest } from '../shared/http/request';
+import { QueueClient } from '@azure/storage-queue';
+
+const agents = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+];
+
+const env = (connection: string) => ({
+  AzureWebJobsStorage: connection,
+  HASH_KEY: 'bench-hash-key-0123456789abcdef',
+  INGEST_KEY: 'bench-ingest-key-0123456789',
+  OPERATOR_KEY: 'bench-operator-key-0123456789',
+  HITS_QUEUE: 'bench-hits',
+  COSMOS_KEY: COSMOS_EMULATOR_KEY,
+  COSMOS_ENDPOINT: 'http://127.0.0.1:1',
+});
+
+const body = (count: number, offset: number) =>
+  JSON.stringify({
+    hits: Array.from({ length: count }, (_, i) => ({
+      address: `203.0.${(offset + i) % 250}.${(offset * 7 + i) % 250}`,
+      user_agent: agents[i % agents.length],
+      path: `/articles/${i % 40}?utm_source=x`,
+      referrer: 'https://www.linkedin.com/feed/',
+      page_load: true,
+    })),
+  });
+
+const request = (text: string): IncomingRequest => {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-ingest-key': 'bench-ingest-key-0123456789' };
+  return { method: 'POST', header: (name) => headers[name] ?? null, query: new URLSearchParams(), params: {}, text: async () => text };
+};
+
+/** The ingest handler in-process (queue faked: it only counts), and hits/s through the local host into Azurite. */
+export async function run(): Promise<void> {
+  let sent = 0;
+  const countingQueue: HitQueue = {
+    sendAll: async (messages) => {
+      sent += messages.length;
+      return { ok: true };
+    },
+  };
+  const root = rootFromEnvironment(env('UseDevelopmentStorage=true'), { hitQueue: countingQueue, logger: { info() {}, warn() {}, error() {} } });
+  const perRequest = 100;
+  const requests = 200;
+  const texts = Array.from({ length: requests }, (_, i) => body(perRequest, i));
+  for (const text of texts.slice(0, 20)) await receiveServerHits(request(text), root.receive);
+  const started = performance.now();
+  for (const text of texts) await receiveServerHits(request(text), root.receive);
+  const elapsed = performance.now() - started;
+  const hits = perRequest * requests;
+  console.log(`in-process ingest (queue faked): ${((elapsed * 1000) / hits).toFixed(1)} µs per hit over ${hits} hits in batches of ${perRequest} (${sent} messages)`);
+
+  const single = Array.from({ length: 2000 }, (_, i) => body(1, i));
+  const singleStart = performance.now();
+  for (const text of single) await receiveServerHits(request(text), root.receive);
+  console.log(`in-process ingest (queue faked), one hit per request: ${(((performance.now() - singleStart) * 1000) / single.length).toFixed(1)} µs per request`);
+
+  const azurite = await startAzurite();
+  try {
+    const liveRoot = rootFromEnvironment(env(azurite.connectionString), { logger: { info() {}, warn() {}, error() {} } });
+    await new QueueClient(azurite.connectionString, 'bench-hits').createIfNotExists();
+    const host = await startLocalHost({ root: liveRoot, port: 0, queues: false, timers: false });
+    try {
+      for (const [batch, total] of [
+        [1, 1000],
+        [100, 20000],
+      ] as const) {
+        const payloads = Array.from({ length: total / batch }, (_, i) => body(batch, i));
+        const concurrency = 8;
+        let next = 0;
+        const t0 = performance.now();
+        await Promise.all(
+          Array.from({ length: concurrency }, async () => {
+            while (next < payloads.length) {
+              const payload = payloads[next++]!;
+              const response = await fetch(`${host.url}/api/hits`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-ingest-key': 'bench-ingest-key-0123456789' }, body: payload });
+              if (response.status !== 202) throw new Error(`status ${response.status}`);
+              await response.arrayBuffer();
+            }
+          }),
+        );
+        const seconds = (performance.now() - t0) / 1000;
+        console.log(`through the local host into Azurite, ${batch} hit(s) per request, ${concurrency} at once: ${Math.round(total / seconds)} hits/s (${Math.round(payloads.length / seconds)} requests/s)`);
+      }
+    } finally {
+      await host.stop();
+    }
+  } finally {
+    await azurite.stop();
+  }
+}

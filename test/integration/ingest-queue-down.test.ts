@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { QueueClient } from '@azure/storage-queue';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rootFromEnvironment } from '../../host/composition';
+import { startLocalHost, type LocalHost } from '../../host/local/host';
+import { startAzurite, type Azurite } from '../../host/local/services';
+import { azureHitQueue } from '../../adapters/azure-hit-queue';
+import { encodeMessage, toMessages, type QueuedHit } from '../../shared/hits/message';
+import { testEnv } from '../support/env';
+import { AGENTS, post } from '../support/http';
+
+const hit = (i: number): QueuedHit => ({
+  at: '2026-10-23T10:00:00.000Z',
+  token: 'a'.repeat(32),
+  person: 'b'.repeat(32),
+  network: '203.0.113.x',
+  path: `/p/${'x'.repeat(400)}/${i}`,
+  store: 'site',
+  bot: false,
+  self: false,
+  source: null,
+  subject: null,
+});
+
+async function visibleAndHidden(queue: QueueClient): Promise<number> {
+  return (await queue.getProperties()).approximateMessagesCount ?? 0;
+}
+
+describe('when the queue cannot take the hits', () => {
+  const location = mkdtempSync(join(tmpdir(), 'headcount-azurite-'));
+  let azurite: Azurite;
+  let host: LocalHost;
+  let queue: QueueClient;
+  let env: Record<string, string | undefined>;
+
+  beforeAll(async () => {
+    azurite = await startAzurite({ location });
+    env = testEnv({ AzureWebJobsStorage: azurite.connectionString });
+    queue = new QueueClient(azurite.connectionString, env.HITS_QUEUE!);
+    await queue.createIfNotExists();
+    host = await startLocalHost({ root: rootFromEnvironment(env), port: 0, queues: false, timers: false });
+  });
+  afterAll(async () => {
+    await host.stop();
+    await azurite.stop();
+    rmSync(location, { recursive: true, force: true });
+  });
+
+  it('answers 503 with Azurite stopped, and once it is back no part of the request is on the queue', async () => {
+    await azurite.stop();
+    const many = Array.from({ length: 300 }, (_, i) => ({ address: `203.0.113.${i % 250}`, user_agent: AGENTS.chromeWindows, path: `/p/${'x'.repeat(400)}/${i}` }));
+    const answer = await post(`${host.url}/api/hits`, { hits: many }, { 'x-ingest-key': env.INGEST_KEY! });
+    expect(answer.status).toBe(503);
+    expect(answer.json.error.code).toBe('queue_unavailable');
+
+    azurite = await startAzurite({ port: azurite.port, location });
+    expect(await visibleAndHidden(queue)).toBe(0);
+    const again = await post(`${host.url}/api/hits`, { hits: many }, { 'x-ingest-key': env.INGEST_KEY! });
+    expect(again).toMatchObject({ status: 202, json: { accepted: 300 } });
+    expect(await visibleAndHidden(queue)).toBeGreaterThan(1);
+    await queue.clearMessages();
+  });
+
+  it('removes the messages already sent when a later one of the same request fails, so none is ever read', async () => {
+    const messages = toMessages(Array.from({ length: 400 }, (_, i) => hit(i))).map(encodeMessage);
+    expect(messages.length).toBeGreaterThanOrEqual(3);
+    let sends = 0;
+    // The real Azurite queue, with its third send made to fail as a dropped connection would.
+    const failing = new Proxy(queue, {
+      get(target, property, receiver) {
+        if (property === 'sendMessage') {
+          return (...args: Parameters<QueueClient['sendMessage']>) => {
+            sends += 1;
+            if (sends === 3) return Promise.reject(new Error('connection reset'));
+            return target.sendMessage(...args);
+          };
+        }
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const result = await azureHitQueue(failing).sendAll(messages);
+    expect(result.ok).toBe(false);
+    expect(sends).toBe(3);
+    expect(await visibleAndHidden(queue)).toBe(0);
+    expect((await queue.receiveMessages({ numberOfMessages: 32 })).receivedMessageItems).toHaveLength(0);
+  });
+
+  it('shows every message of a multi-message request at once when all were sent', async () => {
+    const messages = toMessages(Array.from({ length: 400 }, (_, i) => hit(i))).map(encodeMessage);
+    const result = await azureHitQueue(queue).sendAll(messages);
+    expect(result.ok).toBe(true);
+    const received = await queue.receiveMessages({ numberOfMessages: 32 });
+    expect(received.receivedMessageItems).toHaveLength(messages.length);
+  });
+});
