@@ -44,7 +44,7 @@ export function listenToQueue(
 ): QueueListener {
   let running = true;
   let wake: (() => void) | null = null;
-  let busy = false;
+  let inFlight = 0;
   let invocations = 0;
   let failures = 0;
   let poisoned = 0;
@@ -65,6 +65,15 @@ export function listenToQueue(
 
   const invoke = async (message: DequeuedMessageItem) => {
     invocations += 1;
+    inFlight += 1;
+    try {
+      await handle(message);
+    } finally {
+      inFlight -= 1;
+    }
+  };
+
+  const handle = async (message: DequeuedMessageItem) => {
     const context = new InvocationContext({
       functionName: registration.name,
       invocationId: randomUUID(),
@@ -88,14 +97,9 @@ export function listenToQueue(
 
   /** One poll: true when it found messages. */
   const pollOnce = async (): Promise<boolean> => {
-    busy = true;
-    try {
-      const received = await queue.receiveMessages({ numberOfMessages: settings.batchSize, visibilityTimeout: LEASE_SECONDS });
-      await Promise.all(received.receivedMessageItems.map(invoke));
-      return received.receivedMessageItems.length > 0;
-    } finally {
-      busy = false;
-    }
+    const received = await queue.receiveMessages({ numberOfMessages: settings.batchSize, visibilityTimeout: LEASE_SECONDS });
+    await Promise.all(received.receivedMessageItems.map(invoke));
+    return received.receivedMessageItems.length > 0;
   };
 
   const loop = (async () => {
@@ -123,10 +127,11 @@ export function listenToQueue(
   return {
     async drain(timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
+      wake?.();
       while (Date.now() < deadline) {
-        wake?.();
+        // The count includes messages received and still hidden, so an empty queue with nothing running is drained.
         const properties = await queue.getProperties();
-        if ((properties.approximateMessagesCount ?? 0) === 0 && !busy) return;
+        if ((properties.approximateMessagesCount ?? 0) === 0 && inFlight === 0) return;
         await sleep(50);
       }
       throw new Error(`queue ${queue.name} did not drain within ${timeoutMs} ms`);

@@ -11,7 +11,10 @@ export function cleanPath(raw: string): string {
   if (absolute) path = path.slice(absolute[0].length);
   path = path.split(/[?#]/, 1)[0] ?? '';
   if (!path.startsWith('/')) path = `/${path}`;
-  return path.replace(/@/g, '%40').slice(0, MAX_PATH_LENGTH);
+  const encoded = path.replace(/@/g, '%40');
+  if (encoded.length <= MAX_PATH_LENGTH) return encoded;
+  // Cut after encoding, so the bound holds; a percent escape the cut broke in two (`%4`) is dropped whole.
+  return encoded.slice(0, MAX_PATH_LENGTH).replace(/%[0-9A-Fa-f]?$/, '');
 }
 
 const assetExtensions = new Set([

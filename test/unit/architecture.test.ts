@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { Cron } from 'croner';
+import { describe, expect, it } from 'vitest';
+import { loadFunctions } from '../../host/local/host';
+
+const root = join(__dirname, '..', '..');
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+describe('the layout holds', () => {
+  it('domain code under shared/ never imports @azure/*', () => {
+    const offenders = filesUnder(join(root, 'shared')).filter((file) => /from\s+['"]@azure\//.test(readFileSync(file, 'utf8')));
+    expect(offenders.map((file) => relative(root, file))).toEqual([]);
+  });
+
+  it('each file under functions/ registers exactly one function, named like the file', async () => {
+    const files = readdirSync(join(root, 'functions')).filter((file) => file.endsWith('.ts')).map((file) => file.replace(/\.ts$/, ''));
+    const registrations = await loadFunctions();
+    expect(registrations.map((r) => r.name).sort()).toEqual(files.sort());
+  });
+
+  it('every timer has a six-field NCRONTAB schedule that croner reads, and every route is unique', async () => {
+    const registrations = await loadFunctions();
+    for (const registration of registrations) {
+      if (registration.kind === 'timer') {
+        expect(registration.schedule.trim().split(/\s+/)).toHaveLength(6);
+        expect(new Cron(registration.schedule, { paused: true }).nextRun()).toBeInstanceOf(Date);
+      }
+    }
+    const routes = registrations.flatMap((r) => (r.kind === 'http' ? r.methods.map((m) => `${m} ${r.route.toLowerCase()}`) : []));
+    expect(new Set(routes).size).toBe(routes.length);
+  });
+});
