@@ -1,4 +1,4 @@
-import { DefaultAzureCredential, ManagedIdentityCredential, type TokenCredential } from '@azure/identity';
+import { ManagedIdentityCredential, type TokenCredential } from '@azure/identity';
 import { describeProblems, readSettings, type Settings } from '../shared/config/settings';
 import { systemClock, type Clock } from '../shared/ports/clock';
 import { consoleLogger, type Logger } from '../shared/ports/logger';
@@ -6,6 +6,10 @@ import type { HitQueue } from '../shared/ports/queue';
 import type { IdentityRules } from '../shared/hits/classify';
 import type { ReceiveDeps } from '../shared/ingest/receive';
 import { azureHitQueue, queueClient, type QueueLocation } from '../adapters/azure-hit-queue';
+import type { Store } from '../shared/store';
+import { cosmosContainer } from '../adapters/cosmos/client';
+import { cosmosStore } from '../adapters/cosmos/store';
+import { memoryStore } from '../adapters/memory/store';
 
 /** Everything the functions are made from, built once per process. */
 export interface Root {
@@ -15,20 +19,33 @@ export interface Root {
   hitQueue: HitQueue;
   /** What the ingest endpoints read. */
   receive: ReceiveDeps;
+  /** Where visitor records, summaries and activity are kept: Cosmos DB, or memory when no endpoint is set. */
+  store: Store;
 }
 
 /** Parts a test or the local host may supply instead of the ones built from the settings. */
-export type RootOverrides = Partial<Pick<Root, 'clock' | 'logger' | 'hitQueue'>>;
+export type RootOverrides = Partial<Pick<Root, 'clock' | 'logger' | 'hitQueue' | 'store'>>;
 
-/** A credential for Azure services: the user-assigned identity when its client id is given, else the default chain. */
+/**
+ * A credential for Azure services: the user-assigned identity when its client id is given, else the system-assigned
+ * one. Never a default chain: like the Functions host with `credential: managedidentity`, the app uses the managed
+ * identity and nothing else, so it cannot pick up a developer's sign-in or a stray service principal.
+ */
 export function credentialFor(clientId: string | undefined): TokenCredential {
-  return clientId ? new ManagedIdentityCredential({ clientId }) : new DefaultAzureCredential();
+  return clientId ? new ManagedIdentityCredential({ clientId }) : new ManagedIdentityCredential();
 }
 
 /** Where the queue is, from the settings: the connection string, or the endpoint with a managed identity. */
 export function queueLocation(settings: Settings): QueueLocation {
   if (settings.AzureWebJobsStorage !== undefined) return { connectionString: settings.AzureWebJobsStorage };
   return { serviceUri: settings.AzureWebJobsStorage__queueServiceUri!, credential: credentialFor(settings.AzureWebJobsStorage__clientId) };
+}
+
+/** The store from the settings: one Cosmos DB container client for the process (a key, or the managed identity), or memory. */
+export function storeFor(settings: Settings): Store {
+  if (settings.COSMOS_ENDPOINT === undefined) return memoryStore();
+  const auth = settings.COSMOS_KEY !== undefined ? { key: settings.COSMOS_KEY } : { credential: credentialFor(settings.COSMOS_CLIENT_ID) };
+  return cosmosStore(cosmosContainer({ endpoint: settings.COSMOS_ENDPOINT, auth, database: settings.COSMOS_DATABASE, container: settings.COSMOS_CONTAINER }));
 }
 
 /** The identity rules from the settings. */
@@ -46,11 +63,13 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? consoleLogger();
   const hitQueue = overrides.hitQueue ?? azureHitQueue(queueClient(queueLocation(settings), settings.HITS_QUEUE));
+  const store = overrides.store ?? storeFor(settings);
   return {
     settings,
     clock,
     logger,
     hitQueue,
+    store,
     receive: {
       rules: identityRules(settings),
       queue: hitQueue,
@@ -63,6 +82,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
         hitMaxAgeDays: settings.HIT_MAX_AGE_DAYS,
         allowedOrigins: settings.ALLOWED_ORIGINS,
       },
+      subjects: { mode: settings.IDENTITY_MODE, store: store.subjects },
     },
   };
 }

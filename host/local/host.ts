@@ -109,6 +109,15 @@ async function writeResponse(response: ServerResponse, init: Awaited<ReturnType<
   response.end(body);
 }
 
+/** A binding expression's `%SETTING%` parts replaced by the settings' values, as the Functions host resolves them. */
+function resolveSettings(expression: string, settings: Root['settings']): string {
+  return expression.replace(/%(\w+)%/g, (whole, name: string) => {
+    const value = (settings as Record<string, unknown>)[name] ?? process.env[name];
+    if (typeof value !== 'string') throw new Error(`the binding expression ${whole} names no setting`);
+    return value;
+  });
+}
+
 const timerInput = (schedule: string): Timer => ({
   isPastDue: false,
   schedule: { adjustForDST: false },
@@ -142,8 +151,9 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       others.set(registration.name, (input) => Promise.resolve(handler(input, context())));
       if (options.queues !== false) {
         const location = queueLocation(root.settings);
-        const queue = queueClient(location, registration.queueName);
-        const poison = queueClient(location, `${registration.queueName}-poison`);
+        const queueName = resolveSettings(registration.queueName, root.settings);
+        const queue = queueClient(location, queueName);
+        const poison = queueClient(location, `${queueName}-poison`);
         await queue.createIfNotExists();
         await poison.createIfNotExists();
         listeners.set(registration.name, listenToQueue(registration, (payload, ctx) => Promise.resolve(handler(payload, ctx)), queue, poison, queueSettings, logger));

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { rootFromEnvironment } from '../composition';
 import { startAzurite, startCosmos, azuriteConnectionString } from './services';
 import { startLocalHost } from './host';
+import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
 
 const projectRoot = join(__dirname, '..', '..');
 
@@ -39,6 +40,11 @@ async function main() {
   console.log(`Cosmos DB (local)       ${cosmos.endpoint}  (in memory: documents are lost when it stops)`);
 
   const root = rootFromEnvironment({ ...values, AzureWebJobsStorage: azurite.connectionString, COSMOS_ENDPOINT: cosmos.endpoint });
+  // In Azure the infrastructure creates the database and container; locally the stack does.
+  const { COSMOS_KEY, COSMOS_DATABASE, COSMOS_CONTAINER } = root.settings;
+  if (COSMOS_KEY !== undefined) {
+    await ensureContainer(cosmosContainer({ endpoint: cosmos.endpoint, auth: { key: COSMOS_KEY }, database: COSMOS_DATABASE, container: COSMOS_CONTAINER }));
+  }
   const host = await startLocalHost({ root, port: hostPort });
   console.log(`Functions host (local)  ${host.url}/api   (POST ${host.url}/admin/functions/<name> runs a function now)`);
   console.log('Ctrl-C stops all three.');

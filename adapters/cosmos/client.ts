@@ -1,0 +1,38 @@
+import { CosmosClient, type Container } from '@azure/cosmos';
+import type { TokenCredential } from '@azure/identity';
+
+/** Where the container is and how to reach it: a key (local server, keys) or a credential (managed identity). */
+export interface CosmosLocation {
+  endpoint: string;
+  auth: { key: string } | { credential: TokenCredential };
+  database: string;
+  container: string;
+}
+
+/**
+ * One client for the process, as the SDK wants. A call gives up after a few seconds and a few retries, so a store that
+ * is down fails the invocation quickly and the queue retries the message later, rather than holding it.
+ */
+export function cosmosContainer(location: CosmosLocation): Container {
+  const client = new CosmosClient({
+    endpoint: location.endpoint,
+    ...('key' in location.auth ? { key: location.auth.key } : { aadCredentials: location.auth.credential }),
+    connectionPolicy: {
+      // The account's own endpoint list would send calls elsewhere (the local server names an https:// one it does not
+      // serve); the app is single-region, so the endpoint it was given is the one it uses.
+      enableEndpointDiscovery: false,
+      requestTimeout: 5_000,
+      retryOptions: { maxRetryAttemptCount: 5, fixedRetryIntervalInMilliseconds: 0, maxWaitTimeInSeconds: 10 },
+    },
+  });
+  return client.database(location.database).container(location.container);
+}
+
+/**
+ * Creates the database and the container if missing: partition key `/pk`, no expiry by default (`defaultTtl` -1, so
+ * a document's own `ttl` applies). The local stack calls it; in Azure the infrastructure creates both.
+ */
+export async function ensureContainer(container: Container): Promise<void> {
+  const { database } = await container.database.client.databases.createIfNotExists({ id: container.database.id });
+  await database.containers.createIfNotExists({ id: container.id, partitionKey: { paths: ['/pk'] }, defaultTtl: -1 });
+}

@@ -1,0 +1,83 @@
+import type { Container, SqlParameter } from '@azure/cosmos';
+import type { Created, Replaced, StoreStats, Versioned } from '../../shared/store';
+
+interface Keyed {
+  id: string;
+  pk: string;
+}
+
+const statusOf = (error: unknown): number | undefined =>
+  typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number' ? error.code : undefined;
+
+/** The document as the app wrote it: Cosmos DB's own fields (`_rid`, `_etag`, `_ts`, …) taken off. */
+function own<T>(resource: Record<string, unknown>): T {
+  // A `SELECT VALUE` query answers numbers and strings, which have no fields to take off.
+  if (typeof resource !== 'object' || resource === null) return resource as T;
+  return Object.fromEntries(Object.entries(resource).filter(([name]) => !name.startsWith('_'))) as T;
+}
+
+/**
+ * The container's documents with conditional writes, every call counted: a create answers `exists` on 409, a replace
+ * with If-Match answers `stale` on 412 (or 404, gone since read). Anything else throws: the store could not answer.
+ */
+export class CosmosDocuments {
+  readonly counts: StoreStats = { reads: 0, writes: 0, queries: 0, requestUnits: 0, failures: 0 };
+
+  constructor(private readonly container: Container) {}
+
+  async read<T>(pk: string, id: string): Promise<Versioned<T> | null> {
+    this.counts.reads += 1;
+    const response = await this.counted(() => this.container.item(id, pk).read<Record<string, unknown>>());
+    if (response.statusCode === 404 || !response.resource) return null;
+    return { doc: own<T>(response.resource), etag: response.etag };
+  }
+
+  async create(doc: Keyed): Promise<Created> {
+    this.counts.writes += 1;
+    try {
+      await this.counted(() => this.container.items.create(doc));
+      return 'created';
+    } catch (error) {
+      if (statusOf(error) === 409) return 'exists';
+      throw error;
+    }
+  }
+
+  async replace(doc: Keyed, etag: string): Promise<Replaced> {
+    this.counts.writes += 1;
+    try {
+      await this.counted(() => this.container.item(doc.id, doc.pk).replace(doc, { accessCondition: { type: 'IfMatch', condition: etag } }));
+      return 'replaced';
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === 412 || status === 404) return 'stale';
+      throw error;
+    }
+  }
+
+  /** Every document a query finds, across partitions unless one is named. */
+  async query<T>(query: string, parameters: SqlParameter[], partitionKey?: string): Promise<T[]> {
+    this.counts.queries += 1;
+    const response = await this.counted(() =>
+      this.container.items.query<Record<string, unknown>>({ query, parameters }, partitionKey === undefined ? {} : { partitionKey }).fetchAll(),
+    );
+    return response.resources.map((resource) => own<T>(resource));
+  }
+
+  /** Removes a document, as its time-to-live would (used by tests of what outlives the records). */
+  async delete(pk: string, id: string): Promise<void> {
+    await this.container.item(id, pk).delete();
+  }
+
+  private async counted<R extends { requestCharge?: number }>(call: () => Promise<R>): Promise<R> {
+    try {
+      const response = await call();
+      this.counts.requestUnits += response.requestCharge ?? 0;
+      return response;
+    } catch (error) {
+      const status = statusOf(error);
+      if (status !== 409 && status !== 412 && status !== 404) this.counts.failures += 1;
+      throw error;
+    }
+  }
+}

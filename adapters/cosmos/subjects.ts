@@ -1,0 +1,47 @@
+import type { Container } from '@azure/cosmos';
+import type { SubjectRow, SubjectsStore, SubjectSummary, SubjectVisitor, VisitorCookieLink } from '../../shared/subjects/documents';
+import { subjectPk, subjectSummaryId, subjectVisitorId, VISITOR_COOKIES_PK, visitorCookieId } from '../../shared/subjects/documents';
+import type { CosmosDocuments } from './documents';
+
+const statusOf = (error: unknown): number | undefined =>
+  typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number' ? error.code : undefined;
+
+/**
+ * The subjects in the container: each subject's summary and visitors in its own partition (`subject:<subject>`), the
+ * cookie links in `visitor-cookies`. The list is one query over the summaries, paged by the SDK's continuation (the
+ * local Cosmos server has no OFFSET/LIMIT), sorted on one whitelisted field so the default index serves it.
+ */
+export function cosmosSubjects(container: Container, documents: CosmosDocuments): SubjectsStore {
+  return {
+    visitors: {
+      read: (subject, identity) => documents.read<SubjectVisitor>(subjectPk(subject), subjectVisitorId(subject, identity)),
+      create: (doc) => documents.create(doc),
+      replace: (doc, etag) => documents.replace(doc, etag),
+    },
+    summaries: {
+      read: (subject) => documents.read<SubjectSummary>(subjectPk(subject), subjectSummaryId(subject)),
+      create: (doc) => documents.create(doc),
+      replace: (doc, etag) => documents.replace(doc, etag),
+    },
+    cookies: {
+      read: async (hash) => (await documents.read<VisitorCookieLink>(VISITOR_COOKIES_PK, visitorCookieId(hash)))?.doc ?? null,
+      create: (link) => documents.create(link),
+    },
+    list: async ({ sort, order, limit, continuation }) => {
+      documents.counts.queries += 1;
+      const query = {
+        query: `SELECT c.subject, c.scans, c["unique"], c.repeat, c.scanners, c.self, c.first_scan, c.last_scan FROM c WHERE c.kind = @kind ORDER BY c["${sort}"] ${order.toUpperCase()}`,
+        parameters: [{ name: '@kind', value: 'subject-summary' }],
+      };
+      try {
+        const page = await container.items.query<SubjectRow>(query, { maxItemCount: limit, continuationToken: continuation ?? undefined }).fetchNext();
+        documents.counts.requestUnits += page.requestCharge ?? 0;
+        return { rows: page.resources, continuation: page.continuationToken ?? null };
+      } catch (error) {
+        if (statusOf(error) === 400 || error instanceof SyntaxError) return 'bad-continuation';
+        documents.counts.failures += 1;
+        throw error;
+      }
+    },
+  };
+}

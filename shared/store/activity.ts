@@ -1,0 +1,73 @@
+import type { Applied, Conditional } from './documents';
+
+/** The most paths (and source hosts) a document keeps by name; the rest are summed under OTHER_PATHS. */
+export const TOP_PATHS = 50;
+
+/** The bucket the paths past the top are counted in, so the counts still add up to the requests. */
+export const OTHER_PATHS = '(other)';
+
+/**
+ * One daily token on one store on one UTC day (pk `<yyyy-MM-dd>`, id `visitor-day:<store>:<token>`). The token
+ * rotates daily, so nothing here joins one day to the next.
+ */
+export interface VisitorDay {
+  id: string;
+  pk: string;
+  kind: 'visitor-day';
+  store: string;
+  day: string;
+  token: string;
+  /** The address cut to its network (`203.0.113.x`). */
+  network: string;
+  /** The first and last request that day, ISO 8601 UTC. */
+  first_seen: string;
+  last_seen: string;
+  requests: number;
+  /** Requests that looked like a bot. */
+  bots: number;
+  /** Requests that were the site reading itself (so kindOf(self > 0, requests, bots) reads the visitor). */
+  self: number;
+  /** The most requested paths with a request count each, capped at TOP_PATHS. */
+  paths: Record<string, number>;
+  /** The hosts that linked here, with a page-load count each, capped at TOP_PATHS. */
+  sources: Record<string, number>;
+  /** Page loads, with a source or none: the ones past the sum of `sources` came with no referrer (typed, or a PDF's link). */
+  page_loads: number;
+  applied: Applied;
+}
+
+/** One store's requests in one UTC hour (pk `<yyyy-MM-dd>`, id `hour:<store>:<HH>`). */
+export interface ActivityHour {
+  id: string;
+  pk: string;
+  kind: 'activity-hour';
+  store: string;
+  day: string;
+  /** The start of the hour, ISO 8601 UTC (`2026-10-23T10:00:00.000Z`). */
+  hour: string;
+  requests: number;
+  bots: number;
+  self: number;
+  paths: Record<string, number>;
+  applied: Applied;
+}
+
+/** An activity document, either kind. */
+export type ActivityDoc = VisitorDay | ActivityHour;
+
+/** The activity documents, keyed by day (the partition) and id: the writing side keep-hits uses. */
+export type ActivityDocs = Conditional<ActivityDoc, [day: string, id: string]>;
+
+/** The reading side of activity (issue 4's visits and issue 5's Activity card); each call is one query over the days asked. */
+export interface ActivityReader {
+  /** Every visitor-day document on or after `since` (`yyyy-MM-dd`), oldest day first. */
+  visitorDaysSince(since: string): Promise<VisitorDay[]>;
+  /** Every hour document on or after `since`, oldest hour first. */
+  hoursSince(since: string): Promise<ActivityHour[]>;
+}
+
+/** The visitor-day document's id for a store and a daily token. */
+export const visitorDayId = (store: string, token: string) => `visitor-day:${store}:${token}`;
+
+/** The hour document's id for a store and an hour (`00`–`23`). */
+export const hourId = (store: string, hour: string) => `hour:${store}:${hour}`;
