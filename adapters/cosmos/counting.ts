@@ -12,7 +12,7 @@ const RECORDS = "c.kind = 'visitor-record'";
  * visitor records by aggregate queries in the `visitors` partition (COUNT and MIN; the local server has no GROUP BY, so
  * new people by day come from one query of the window's `counted_on` values, bounded by the new people in the window).
  */
-export function cosmosCounting(documents: CosmosDocuments): Pick<Store, 'visits' | 'census'> {
+export function cosmosCounting(documents: CosmosDocuments): Pick<Store, 'visits' | 'census' | 'visitorDayChanges'> {
   const value = async <T>(query: string, parameters: { name: string; value: string | number }[] = []) =>
     (await documents.query<T>(query, parameters, VISITORS_PK))[0] ?? null;
   return {
@@ -20,6 +20,15 @@ export function cosmosCounting(documents: CosmosDocuments): Pick<Store, 'visits'
       read: () => documents.read<VisitsSummary>(VISITORS_PK, VISITS_SUMMARY_ID),
       create: (doc) => documents.create(doc),
       replace: (doc, etag) => documents.replace(doc, etag),
+    },
+    visitorDayChanges: {
+      changedSince: async (mark) => {
+        const changed = await documents.query<{ day: string; ts: number }>(
+          "SELECT c.day, c._ts AS ts FROM c WHERE c.kind = 'visitor-day' AND c._ts >= @mark",
+          [{ name: '@mark', value: mark }],
+        );
+        return { days: [...new Set(changed.map((doc) => doc.day))].sort(), mark: changed.reduce((max, doc) => Math.max(max, doc.ts), mark) };
+      },
     },
     census: {
       count: async (since): Promise<RecordCensus> => {

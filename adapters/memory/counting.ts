@@ -1,4 +1,4 @@
-import type { Store } from '../../shared/store';
+import type { Store, VisitorDay } from '../../shared/store';
 import type { PendingChange, RecordCensus } from '../../shared/store/reconcile';
 import type { VisitorRecord } from '../../shared/store/visitors';
 import { VISITORS_PK } from '../../shared/store/visitors';
@@ -9,13 +9,21 @@ const records = (documents: MemoryDocuments, where: (record: VisitorRecord) => b
   documents.query<VisitorRecord>((doc) => doc.pk === VISITORS_PK && doc.kind === 'visitor-record' && where(doc));
 
 /** The counting ports in memory: the visits summary, and the census of the visitor records (each count one query). */
-export function memoryCounting(documents: MemoryDocuments): Pick<Store, 'visits' | 'census'> {
+export function memoryCounting(documents: MemoryDocuments): Pick<Store, 'visits' | 'census' | 'visitorDayChanges'> {
   const resolved = <T>(value: T) => Promise.resolve(value);
   return {
     visits: {
       read: () => resolved(documents.read<VisitsSummary>(VISITORS_PK, VISITS_SUMMARY_ID)),
       create: (doc) => resolved(documents.create(doc)),
       replace: (doc, etag) => resolved(documents.replace(doc, etag)),
+    },
+    visitorDayChanges: {
+      // In memory the mark is when keep-hits last applied a message to the document: every write adds one.
+      changedSince: (mark) => {
+        const written = (doc: VisitorDay) => Math.max(0, ...Object.values(doc.applied));
+        const changed = documents.query<VisitorDay>((doc) => doc.kind === 'visitor-day' && written(doc) >= mark);
+        return resolved({ days: [...new Set(changed.map((doc) => doc.day))].sort(), mark: changed.reduce((max, doc) => Math.max(max, written(doc)), mark) });
+      },
     },
     census: {
       count: (since) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseCidr } from '../identity/network';
+import { funnelStepsSetting } from '../activity/funnel';
 
 const secret = (name: string) =>
   z
@@ -34,44 +35,91 @@ const wholeNumber = (min: number, max: number, fallback: number) =>
 
 const absoluteUrl = z.string().url('must be an absolute URL');
 
-/** The storage account the queue lives on: a connection string (local, keys) or a queue endpoint reached with a managed identity. */
+const httpsUrl = absoluteUrl.refine((value) => value.startsWith('https://'), 'must be an https:// URL (a token is never sent over plain HTTP)');
+
+const clientId = z.guid('must be the client id (a GUID) of a user-assigned managed identity');
+
+// The identity shape of AzureWebJobsStorage: the Functions host reads these same names for its own connection.
+const storageIdentityParts = [
+  'AzureWebJobsStorage__queueServiceUri',
+  'AzureWebJobsStorage__blobServiceUri',
+  'AzureWebJobsStorage__credential',
+  'AzureWebJobsStorage__clientId',
+] as const;
+
+// A connection string carries a credential when it has an account key, a SAS, or Azurite's development shortcut.
+const carriesCredential = (connection: string) => /(?:^|;)\s*(?:AccountKey|SharedAccessSignature)\s*=\s*[^;\s]/i.test(connection) || /(?:^|;)\s*UseDevelopmentStorage\s*=\s*true/i.test(connection);
+
+// The storage account the queue lives on, in one of two shapes, never a mix of both: a connection string (Azurite,
+// keys) or the identity shape (endpoints, `credential: managedidentity`, the user-assigned identity's client id), which
+// is what the Functions host itself reads for its triggers, keys and timer leases.
 const storageShape = z
   .object({
     AzureWebJobsStorage: z.string().min(1).optional(),
-    AzureWebJobsStorage__queueServiceUri: absoluteUrl.optional(),
-    AzureWebJobsStorage__clientId: z.string().min(1).optional(),
+    AzureWebJobsStorage__queueServiceUri: httpsUrl.optional(),
+    AzureWebJobsStorage__blobServiceUri: httpsUrl.optional(),
+    AzureWebJobsStorage__credential: z.literal('managedidentity', 'must be managedidentity (the only identity the Functions host and the app both use)').optional(),
+    AzureWebJobsStorage__clientId: clientId.optional(),
   })
   .superRefine((value, ctx) => {
-    const keyed = value.AzureWebJobsStorage !== undefined;
-    const identity = value.AzureWebJobsStorage__queueServiceUri !== undefined;
-    if (keyed === identity) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['AzureWebJobsStorage'],
-        message: keyed
-          ? 'set either AzureWebJobsStorage (a connection string) or AzureWebJobsStorage__queueServiceUri (managed identity), not both'
-          : 'set AzureWebJobsStorage (a connection string) or AzureWebJobsStorage__queueServiceUri (managed identity)',
-      });
+    const problem = (setting: string, message: string) => ctx.addIssue({ code: 'custom', path: [setting], message });
+    const identityParts = storageIdentityParts.filter((name) => value[name] !== undefined);
+    if (value.AzureWebJobsStorage !== undefined) {
+      // A connection string wins in the Functions host, so identity settings beside it would be silently ignored.
+      for (const name of identityParts) {
+        problem(name, `set either AzureWebJobsStorage (a connection string) or the identity settings (AzureWebJobsStorage__queueServiceUri …), not both: beside a connection string ${name} is ignored`);
+      }
+      if (!carriesCredential(value.AzureWebJobsStorage)) {
+        problem('AzureWebJobsStorage', 'the connection string carries no AccountKey, SharedAccessSignature or UseDevelopmentStorage=true, so every call would go without credentials; use the identity settings for keyless access');
+      }
+      return;
+    }
+    if (identityParts.length === 0) {
+      problem('AzureWebJobsStorage', 'set AzureWebJobsStorage (a connection string) or AzureWebJobsStorage__queueServiceUri with __blobServiceUri, __credential and __clientId (managed identity)');
+      return;
+    }
+    if (value.AzureWebJobsStorage__queueServiceUri === undefined) {
+      problem('AzureWebJobsStorage__queueServiceUri', `is required when ${identityParts.join(', ')} is set: it is where the hits queue is`);
+    }
+    if (value.AzureWebJobsStorage__blobServiceUri === undefined) {
+      problem('AzureWebJobsStorage__blobServiceUri', 'is required with the identity settings: the Functions host keeps its keys and timer leases in blobs');
+    }
+    if (value.AzureWebJobsStorage__credential === undefined) {
+      // Without it the host, and a default credential chain, would take whatever identity the machine has, or none.
+      problem('AzureWebJobsStorage__credential', 'must be set to managedidentity with the identity settings, so the host and the app use the managed identity and nothing else');
     }
   });
 
-/** Cosmos DB: an endpoint with a key (local server, keys) or without (managed identity); none keeps records in memory. */
+// Cosmos DB: an endpoint with a key (the local server) or with the managed identity's client id (Azure); no endpoint
+// keeps records in memory. An endpoint with neither is refused rather than left to a default credential chain, which
+// would use whatever identity the machine has, or send no credentials at all.
 const cosmosShape = z
   .object({
     COSMOS_ENDPOINT: absoluteUrl.optional(),
     COSMOS_KEY: z.string().min(1).optional(),
-    COSMOS_CLIENT_ID: z.string().min(1).optional(),
+    COSMOS_CLIENT_ID: clientId.optional(),
     COSMOS_DATABASE: z.string().regex(/^[A-Za-z0-9_-]{1,255}$/).default('headcount'),
     COSMOS_CONTAINER: z.string().regex(/^[A-Za-z0-9_-]{1,255}$/).default('activity'),
   })
   .superRefine((value, ctx) => {
-    if (value.COSMOS_ENDPOINT === undefined && (value.COSMOS_KEY !== undefined || value.COSMOS_CLIENT_ID !== undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['COSMOS_ENDPOINT'], message: 'COSMOS_ENDPOINT is required when COSMOS_KEY or COSMOS_CLIENT_ID is set' });
+    const problem = (setting: string, message: string) => ctx.addIssue({ code: 'custom', path: [setting], message });
+    const keyed = value.COSMOS_KEY !== undefined;
+    const identity = value.COSMOS_CLIENT_ID !== undefined;
+    if (value.COSMOS_ENDPOINT === undefined) {
+      if (keyed || identity) problem('COSMOS_ENDPOINT', 'COSMOS_ENDPOINT is required when COSMOS_KEY or COSMOS_CLIENT_ID is set');
+      return;
     }
-    if (value.COSMOS_KEY !== undefined && value.COSMOS_CLIENT_ID !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['COSMOS_KEY'], message: 'set either COSMOS_KEY (key auth) or COSMOS_CLIENT_ID (managed identity), not both' });
+    if (keyed && identity) problem('COSMOS_KEY', 'set either COSMOS_KEY (key auth) or COSMOS_CLIENT_ID (managed identity), not both');
+    if (!keyed && !identity) {
+      problem('COSMOS_ENDPOINT', 'is set without COSMOS_KEY (key auth, the local server) or COSMOS_CLIENT_ID (managed identity): set one, or the client would have no credentials');
+    }
+    if (identity && !value.COSMOS_ENDPOINT.startsWith('https://')) {
+      problem('COSMOS_ENDPOINT', 'must be an https:// URL with COSMOS_CLIENT_ID (a token is never sent over plain HTTP)');
     }
   });
+
+/** The settings that are secrets: in Azure each is a Key Vault reference, never a plain value. */
+export const SECRET_SETTINGS = ['HASH_KEY', 'INGEST_KEY', 'OPERATOR_KEY'] as const;
 
 const appShape = z.object({
   HASH_KEY: secret('HASH_KEY'),
@@ -87,6 +135,13 @@ const appShape = z.object({
     .transform((raw) => raw.split(',').map((item) => item.trim()).filter((item) => item.length > 0))
     .pipe(z.array(path)),
   HIT_MAX_AGE_DAYS: wholeNumber(1, 365, 7),
+  /** Who a visitor is: `hash` (the person hash, no cookie) or `cookie` (a first-party visitor_id cookie, for a site with consent). */
+  IDENTITY_MODE: z.enum(['hash', 'cookie'], 'must be hash or cookie').default('hash'),
+  /** A visitor's scans of one subject counted at most once per this many seconds (0: no limit). */
+  SUBJECT_SCAN_INTERVAL_SECONDS: wholeNumber(0, 86_400, 60),
+  /** A scan within this many seconds of the visitor's previous one of the subject is a reload of it: the same scan. */
+  SUBJECT_REFRESH_SECONDS: wholeNumber(0, 3_600, 10),
+  FUNNEL_STEPS: funnelStepsSetting,
   HITS_QUEUE: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, 'must be a valid queue name').default('hits'),
 });
 

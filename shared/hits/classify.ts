@@ -18,6 +18,8 @@ export interface SeenRequest {
   subject: string | null;
   /** Whether the request presented the operator key or carried the operator cookie. */
   operator: boolean;
+  /** In cookie mode, the identity the visitor cookie stands for (a keyed hash, shared/subjects/cookie.ts); else the person hash is. */
+  visitor?: string;
 }
 
 /** The settings the identity rules read. */
@@ -53,13 +55,14 @@ export function classify(request: SeenRequest, rules: IdentityRules): Classified
     hit: {
       at: request.at.toISOString(),
       token: dailyToken(rules.hashKey, address, request.at),
-      person: self ? null : personHash(rules.hashKey, address, agentFamily(request.userAgent)),
+      person: self ? null : (request.visitor ?? personHash(rules.hashKey, address, agentFamily(request.userAgent))),
       network: networkOf(request.address),
       path,
       store: request.store,
       bot: isBotAgent(request.userAgent) || isScannerPath(path),
       self,
       source: referrerHost(request.referrer, request.pageLoad),
+      page_load: request.pageLoad,
       subject: request.subject,
     },
   };

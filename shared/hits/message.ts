@@ -14,6 +14,8 @@ export const queuedHitSchema = z.strictObject({
   bot: z.boolean(),
   self: z.boolean(),
   source: z.string().max(253).nullable(),
+  /** Whether the request was a page load (absent on messages queued before it was carried: not one). */
+  page_load: z.boolean().optional(),
   subject: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).nullable(),
 });
 
@@ -43,7 +45,8 @@ const encodedLength = (jsonBytes: number) => 4 * Math.ceil(jsonBytes / 3);
  * a single hit always fits, since every field of it is bounded.
  */
 export function toMessages(hits: readonly QueuedHit[], newId: () => string = randomUUID): HitsMessage[] {
-  const overhead = Buffer.byteLength(JSON.stringify({ v: 1, id: newId(), hits: [] }), 'utf8');
+  // Sized with a placeholder of a uuid's length, so every id asked of newId is one a message carries.
+  const overhead = Buffer.byteLength(JSON.stringify({ v: 1, id: '00000000-0000-0000-0000-000000000000', hits: [] }), 'utf8');
   const messages: HitsMessage[] = [];
   let current: QueuedHit[] = [];
   let bytes = overhead;

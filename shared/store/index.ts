@@ -4,7 +4,7 @@ import type { StoreSource, StoreStats } from './documents';
 import type { Receipts } from './receipts';
 import type { VisitorsReader, VisitorsSummaries } from './summary';
 import type { VisitorRecords } from './visitors';
-import type { VisitsSummaries } from './visits';
+import type { VisitorDayChanges, VisitsSummaries } from './visits';
 import type { VisitorCensus } from './reconcile';
 import type { SubjectsStore } from '../subjects/documents';
 
@@ -30,6 +30,8 @@ export interface Store extends KeepingStore, StoreSource {
   activityDays: ActivityDays;
   /** The visits by people the recount keeps (issue 4). */
   visits: VisitsSummaries;
+  /** Which days' activity changed since the recount last read it (issue 4). */
+  visitorDayChanges: VisitorDayChanges;
   /** Aggregate counts over the visitor records, for reconciling the visitors summary (issue 4). */
   census: VisitorCensus;
   /** Per-subject scans, the visitors' documents on each subject and the visitor cookies' links (issue 6). */
@@ -43,5 +45,5 @@ export type { Applied, Conditional, Created, Replaced, StoreSource, StoreStats, 
 export type { Receipt, Receipts } from './receipts';
 export type { SummaryDelta, VisitorsReader, VisitorsSummaries, VisitorsSummary, VisitorsTally } from './summary';
 export type { VisitorRecord, VisitorRecords } from './visitors';
-export type { VisitsSummaries, VisitsSummary } from './visits';
+export type { VisitorDayChanges, VisitsSummaries, VisitsSummary } from './visits';
 export type { PendingChange, RecordCensus, VisitorCensus } from './reconcile';

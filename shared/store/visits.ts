@@ -29,6 +29,17 @@ export interface VisitsSummary {
   retry_after: string | null;
   /** When the visitors summary was last reconciled with the visitor records. */
   reconciled_at: string | null;
+  /** The store's mark of the last visitor-day change read (see VisitorDayChanges); null before the first count. */
+  changes_mark: number | null;
+}
+
+/**
+ * Which days' visitor-day documents were written since a mark, and the mark to ask from next time. A mark is the
+ * store's own (Cosmos DB's `_ts`, or the time keep-hits applied a message in memory): opaque to the count, and never
+ * compared with the app's clock. One query, answering a day per document written since the mark.
+ */
+export interface VisitorDayChanges {
+  changedSince(mark: number): Promise<{ days: string[]; mark: number }>;
 }
 
 /** The visits summary, read with its version and written conditionally, like every summary. */
@@ -48,5 +59,6 @@ export function emptyVisits(): VisitsSummary {
     counted_at: null,
     retry_after: null,
     reconciled_at: null,
+    changes_mark: null,
   };
 }

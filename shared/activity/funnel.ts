@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { TokenDay } from './token-days';
+
+/** One step of the path a reader takes: a name and the paths that count as reaching it. */
+export interface FunnelStep {
+  name: string;
+  paths: string[];
+}
+
+/** The steps when FUNNEL_STEPS is not set: the landing page, the page about the author, and the resume at both its addresses. */
+export const DEFAULT_FUNNEL_STEPS = 'landing=/|about=/about,/about/|resume=/resume,/resume/,/resume.pdf';
+
+const stepName = /^[a-z][a-z0-9-]{0,31}$/;
+const stepPath = /^\/[^\s?#,|=]*$/;
+
+/** The reading of one `name=/a,/b` step, or why it cannot be read. */
+function readStep(text: string): FunnelStep | string {
+  const eq = text.indexOf('=');
+  const name = text.slice(0, eq).trim();
+  if (eq < 0 || !stepName.test(name)) return `"${text}" must be name=/path,/path with a lowercase name`;
+  const paths = text.slice(eq + 1).split(',').map((path) => path.trim());
+  const bad = paths.find((path) => !stepPath.test(path));
+  if (bad !== undefined) return `step ${name}: "${bad}" must be a path starting with / with no query`;
+  return { name, paths };
+}
+
+/**
+ * FUNNEL_STEPS: steps separated by `|`, each `name=/path,/path` (`landing=/|about=/about,/about/|resume=/resume.pdf`),
+ * in the order a reader takes them; from one to twelve steps, names unique.
+ */
+export const funnelStepsSetting = z
+  .string()
+  .default(DEFAULT_FUNNEL_STEPS)
+  .transform((raw, ctx) => {
+    const texts = raw.split('|').map((part) => part.trim()).filter((part) => part !== '');
+    if (texts.length < 1 || texts.length > 12) ctx.addIssue({ code: 'custom', message: 'must name from 1 to 12 steps, like landing=/|about=/about' });
+    const steps: FunnelStep[] = [];
+    for (const text of texts) {
+      const step = readStep(text);
+      if (typeof step === 'string') ctx.addIssue({ code: 'custom', message: step });
+      else if (steps.some((seen) => seen.name === step.name)) ctx.addIssue({ code: 'custom', message: `step ${step.name} is named twice` });
+      else steps.push(step);
+    }
+    return steps;
+  });
+
+/** One step as the card shows it: how many people's visitor-days reached any of its paths. */
+export interface FunnelCount {
+  step: string;
+  paths: string[];
+  visitor_days: number;
+}
+
+/**
+ * The path through, in visitor-days: each step counts the people's visitor-days that requested any of its paths on
+ * any store, whether or not they took the steps before it (a reader may land on the resume straight from a link).
+ */
+export function funnelOf(visitorDays: readonly TokenDay[], steps: readonly FunnelStep[]): FunnelCount[] {
+  const readers = visitorDays.filter((visitorDay) => visitorDay.kind === 'people');
+  return steps.map((step) => ({
+    step: step.name,
+    paths: step.paths,
+    visitor_days: readers.filter((visitorDay) => visitorDay.docs.some((doc) => step.paths.some((path) => (doc.paths[path] ?? 0) > 0))).length,
+  }));
+}

@@ -1,0 +1,47 @@
+/** Where a page load came from, as the Activity card groups it. */
+export type ReferrerGroup = 'linkedin' | 'github' | 'search' | 'other' | 'typed';
+
+/**
+ * The one table of referrer hosts: each group's domains, a host matching a domain or any of its subdomains. A domain
+ * ending in `.*` is a brand on any country domain (`google.*` is google.com, google.co.uk, google.com.au, google.de).
+ * A host found in no row is `other`; a page load with no host kept (no referrer, or one that could not be read) is
+ * `typed`.
+ */
+const REFERRER_TABLE: ReadonlyArray<readonly [Exclude<ReferrerGroup, 'other' | 'typed'>, readonly string[]]> = [
+  ['linkedin', ['linkedin.com', 'lnkd.in']],
+  ['github', ['github.com']],
+  [
+    'search',
+    [
+      'google.*', 'bing.com', 'duckduckgo.com', 'yahoo.*', 'ecosia.org', 'baidu.com', 'yandex.*', 'ya.ru', 'startpage.com',
+      'qwant.com', 'search.brave.com', 'kagi.com', 'naver.com', 'seznam.cz', 'sogou.com', 'ask.com', 'aol.*',
+    ],
+  ],
+];
+
+// The second-level labels a country domain puts before its country code (google.co.uk, google.com.au).
+const countrySecondLevel = /^(?:(?:co|com|org|net|ac|gov|edu|ne|or)\.)?[a-z]{2,3}$/;
+
+/** A host read as a table row does: lowercased, with no trailing dot and no `www.` or `m.` in front. */
+export function bareHost(host: string): string {
+  return host.trim().toLowerCase().replace(/\.$/, '').replace(/^(?:www\d*\.|m\.)+/, '');
+}
+
+function matches(host: string, domain: string): boolean {
+  if (!domain.endsWith('.*')) return host === domain || host.endsWith(`.${domain}`);
+  const brand = domain.slice(0, -2);
+  const at = host === brand ? -1 : host.startsWith(`${brand}.`) ? 0 : host.indexOf(`.${brand}.`);
+  if (at === -1) return false;
+  const suffix = host.slice(at === 0 ? brand.length + 1 : at + brand.length + 2);
+  return countrySecondLevel.test(suffix);
+}
+
+/** The group of a page load's source host; null or empty (no referrer kept) is `typed`. */
+export function referrerGroup(host: string | null | undefined): ReferrerGroup {
+  if (!host) return 'typed';
+  const bare = bareHost(host);
+  for (const [group, domains] of REFERRER_TABLE) {
+    if (domains.some((domain) => matches(bare, domain))) return group;
+  }
+  return 'other';
+}

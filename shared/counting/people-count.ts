@@ -1,0 +1,133 @@
+import type { Clock } from '../ports/clock';
+import { utcDay } from '../identity/tokens';
+import type { Versioned } from '../store/documents';
+import type { VisitorsReader, VisitorsTally } from '../store/summary';
+import type { VisitsSummary } from '../store/visits';
+import { daysEnding, earlierDay, monthStart } from './days';
+
+/** How many days the by-day runs cover: the first screen's bar run. */
+export const DAYS = 30;
+
+/** New people on one UTC day. */
+export interface PeopleOnDay {
+  day: string;
+  people: number;
+}
+
+/** Visits by people on one UTC day. */
+export interface VisitsOnDay {
+  day: string;
+  visits: number;
+}
+
+/** The kept visits: the total since the first kept day, that day, and the last DAYS days oldest first. */
+export interface KeptVisitsRun {
+  all_time: number;
+  from: string;
+  by_day: VisitsOnDay[];
+}
+
+/**
+ * The count as the Admin tab reads it. A store that cannot be read gives null figures (never zeros) and a `source`
+ * that says why; `visits` is null until the recount has kept a visit.
+ */
+export interface PeopleCount {
+  people_all_time: number | null;
+  people_new_today: number | null;
+  people_new_month: number | null;
+  scanners_left_out: number | null;
+  counted_from: string | null;
+  /** The last DAYS UTC days, oldest first, ending today; null when unread. */
+  people_new_by_day: PeopleOnDay[] | null;
+  source: string;
+  visits: KeptVisitsRun | null;
+}
+
+/** The same figures flat, as the first screen's pulse carries them. */
+export interface Pulse {
+  people_all_time: number | null;
+  people_new_by_day: PeopleOnDay[] | null;
+  counted_from: string | null;
+  visits_all_time: number | null;
+  visits_from: string | null;
+  visits_by_day: VisitsOnDay[] | null;
+  source: string;
+}
+
+/** What the count reads: the visitors summary's tally, the visits summary, the clock, and where the store keeps things. */
+export interface PeopleCountDeps {
+  visitors: VisitorsReader;
+  visits: { read(): Promise<Versioned<VisitsSummary> | null> };
+  clock: Clock;
+  source: string;
+}
+
+/** Why a read failed, in a word a page can show: the error's code or name, never its message (which may be long). */
+export function reasonOf(error: unknown): string {
+  if (typeof error === 'object' && error !== null) {
+    const code = 'code' in error ? error.code : undefined;
+    if (typeof code === 'string' || typeof code === 'number') return String(code);
+    if (error instanceof Error) return error.name;
+  }
+  return 'unknown error';
+}
+
+/**
+ * The one query: the people counted once (all time, new today, new this month, scanners left out, the day counting
+ * began, the last DAYS UTC days) and the visits by people, from two point reads whatever the number of visitors. It
+ * never throws: a summary that cannot be read is null figures and a source that says so.
+ */
+export async function readPeopleCount(deps: PeopleCountDeps): Promise<PeopleCount> {
+  const today = utcDay(deps.clock.now());
+  const days = daysEnding(today, DAYS);
+  const [tally, visits] = await Promise.allSettled([deps.visitors.tally(earlierDay(monthStart(today), days[0]!)), deps.visits.read()]);
+  const visitsRun = visits.status === 'fulfilled' ? keptVisits(visits.value?.doc ?? null, days) : null;
+  const visitsNote = visits.status === 'rejected' ? `; visits unread (${reasonOf(visits.reason)})` : '';
+  if (tally.status === 'rejected') {
+    return {
+      people_all_time: null,
+      people_new_today: null,
+      people_new_month: null,
+      scanners_left_out: null,
+      counted_from: null,
+      people_new_by_day: null,
+      source: `unread: the store did not answer (${reasonOf(tally.reason)})`,
+      visits: visitsRun,
+    };
+  }
+  return { ...peopleFigures(tally.value, today, days), source: `${deps.source}${visitsNote}`, visits: visitsRun };
+}
+
+function peopleFigures(tally: VisitorsTally, today: string, days: readonly string[]) {
+  const on = (day: string) => tally.people_new_by_day[day] ?? 0;
+  const month = monthStart(today);
+  const monthCount = Object.entries(tally.people_new_by_day)
+    .filter(([day]) => day >= month && day <= today)
+    .reduce((sum, [, people]) => sum + people, 0);
+  return {
+    people_all_time: tally.people_all_time,
+    people_new_today: on(today),
+    people_new_month: monthCount,
+    scanners_left_out: tally.scanners_left_out,
+    counted_from: tally.counted_from,
+    people_new_by_day: days.map((day) => ({ day, people: on(day) })),
+  };
+}
+
+function keptVisits(summary: VisitsSummary | null, days: readonly string[]): KeptVisitsRun | null {
+  if (summary === null || summary.from === null) return null;
+  return { all_time: summary.all_time, from: summary.from, by_day: days.map((day) => ({ day, visits: summary.by_day[day] ?? 0 })) };
+}
+
+/** The count flat, as the pulse carries it: mapped from the one query's answer, so the two cannot disagree. */
+export function pulseOf(count: PeopleCount): Pulse {
+  return {
+    people_all_time: count.people_all_time,
+    people_new_by_day: count.people_new_by_day,
+    counted_from: count.counted_from,
+    visits_all_time: count.visits?.all_time ?? null,
+    visits_from: count.visits?.from ?? null,
+    visits_by_day: count.visits?.by_day ?? null,
+    source: count.source,
+  };
+}

@@ -1,0 +1,309 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
+import { fixedClock } from '../../shared/ports/clock';
+import { startTestHost, type TestHost } from '../support/host';
+import { AGENTS, post } from '../support/http';
+
+type Kind = 'people' | 'scanners' | 'self';
+type Group = 'linkedin' | 'github' | 'search' | 'other' | 'typed';
+
+/** Who sends the fixture's hits, and what the test expects each to be counted as. */
+const visitors = {
+  ann: { address: '203.0.113.10', agent: AGENTS.chromeWindows, kind: 'people' },
+  ben: { address: '203.0.113.11', agent: AGENTS.firefoxLinux, kind: 'people' },
+  cat: { address: '203.0.113.12', agent: AGENTS.safariIphone, kind: 'people' },
+  // A scanner-looking path on one store and a page on the other: one visitor-day, a person.
+  dan: { address: '203.0.113.13', agent: AGENTS.chromeWindows, kind: 'people' },
+  eve: { address: '2001:db8::5', agent: AGENTS.firefoxLinux, kind: 'people' },
+  crawler: { address: '198.51.100.20', agent: AGENTS.googlebot, kind: 'scanners' },
+  probe: { address: '198.51.100.21', agent: AGENTS.curl, kind: 'scanners' },
+  loopback: { address: '127.0.0.1', agent: AGENTS.curl, kind: 'self' },
+  ownNetwork: { address: '10.20.3.4', agent: AGENTS.chromeWindows, kind: 'self' },
+  ownTool: { address: '198.51.100.30', agent: `${AGENTS.chromeWindows} headcount-self`, kind: 'self' },
+} as const satisfies Record<string, { address: string; agent: string; kind: Kind }>;
+
+/** One request of the fixture with what the test expects of it: whether it looks like a bot, and a page load's group. */
+interface Row {
+  who: keyof typeof visitors;
+  at: string;
+  store: 'cosmos' | 'sql';
+  path: string;
+  referrer?: string;
+  group?: Group;
+  host?: string;
+  bot?: boolean;
+}
+
+const D0 = '2026-10-21';
+const D1 = '2026-10-22';
+const D2 = '2026-10-23';
+const NOW = `${D2}T12:30:00Z`;
+const FUNNEL_STEPS = 'landing=/|about=/about,/about/|resume=/resume,/resume.pdf|projects=/projects';
+
+const fixture: Row[] = [
+  { who: 'ann', at: `${D0}T09:00:00Z`, store: 'cosmos', path: '/', referrer: 'https://www.linkedin.com/feed/', group: 'linkedin' },
+  { who: 'ann', at: `${D0}T09:01:00Z`, store: 'cosmos', path: '/about', group: 'typed' },
+  { who: 'ann', at: `${D0}T14:00:00Z`, store: 'sql', path: '/resume.pdf', referrer: 'https://lnkd.in/abc', group: 'linkedin' },
+  { who: 'crawler', at: `${D0}T09:30:00Z`, store: 'cosmos', path: '/', referrer: 'https://www.google.com/', group: 'search', bot: true },
+  { who: 'crawler', at: `${D0}T14:30:00Z`, store: 'cosmos', path: '/about', bot: true },
+  { who: 'probe', at: `${D0}T15:00:00Z`, store: 'sql', path: '/wp-login.php', bot: true },
+  { who: 'probe', at: `${D0}T15:00:01Z`, store: 'sql', path: '/.env', bot: true },
+  { who: 'ann', at: `${D1}T10:00:00Z`, store: 'cosmos', path: '/', referrer: 'https://github.com/someone', group: 'github' },
+  { who: 'ben', at: `${D1}T11:00:00Z`, store: 'cosmos', path: '/', referrer: 'https://gist.github.com/someone/1', group: 'github' },
+  { who: 'ben', at: `${D1}T11:02:00Z`, store: 'cosmos', path: '/about/', referrer: 'https://www.google.co.uk/', group: 'search' },
+  { who: 'ben', at: `${D1}T11:05:00Z`, store: 'cosmos', path: '/api/data?q=1', referrer: 'https://blog.example.org/' },
+  { who: 'ben', at: `${D1}T11:10:00Z`, store: 'sql', path: '/resume', group: 'typed' },
+  // curl's agent looks like a bot, and the loopback makes it the site's own read, which is stronger.
+  { who: 'loopback', at: `${D1}T12:00:00Z`, store: 'cosmos', path: '/health', bot: true },
+  { who: 'ownNetwork', at: `${D1}T12:01:00Z`, store: 'sql', path: '/', group: 'typed' },
+  { who: 'cat', at: `${D2}T08:00:00Z`, store: 'sql', path: '/', referrer: 'https://www.bing.com/search?q=x', group: 'search' },
+  { who: 'cat', at: `${D2}T08:01:00Z`, store: 'sql', path: '/about', referrer: 'https://duckduckgo.com/', group: 'search' },
+  { who: 'dan', at: `${D2}T09:00:00Z`, store: 'cosmos', path: '/.env', bot: true },
+  { who: 'dan', at: `${D2}T09:05:00Z`, store: 'sql', path: '/', referrer: 'https://blog.example.org/post/1', group: 'other', host: 'blog.example.org' },
+  { who: 'dan', at: `${D2}T09:06:00Z`, store: 'sql', path: '/projects', referrer: 'https://www.blog.example.org/', group: 'other', host: 'blog.example.org' },
+  { who: 'eve', at: `${D2}T10:00:00Z`, store: 'cosmos', path: '/', referrer: 'https://m.facebook.com/', group: 'other', host: 'facebook.com' },
+  { who: 'eve', at: `${D2}T10:01:00Z`, store: 'cosmos', path: '/resume.pdf', referrer: 'not a link', group: 'typed' },
+  { who: 'ownTool', at: `${D2}T11:00:00Z`, store: 'cosmos', path: '/', group: 'typed' },
+  { who: 'crawler', at: `${D2}T11:30:00Z`, store: 'sql', path: '/resume', bot: true },
+];
+
+const dayOf = (at: string) => at.slice(0, 10);
+const kindOfRow = (row: Row) => visitors[row.who].kind;
+const kept = (row: Row) => row.path.split('?')[0]!;
+const isPageLoad = (row: Row) => row.group !== undefined || (row.referrer !== undefined && !row.path.startsWith('/api/'));
+const byCountThenName = ([a, x]: [string, number], [b, y]: [string, number]) => y - x || (a < b ? -1 : 1);
+
+/** The fixture's visitor-days, worked out from the rows alone: one per visitor per day, whichever stores it reached. */
+function expectedVisitorDays(rows: Row[]) {
+  const days = new Map<string, { day: string; kind: Kind; paths: Set<string> }>();
+  for (const row of rows) {
+    const key = `${dayOf(row.at)}|${row.who}`;
+    const visitorDay = days.get(key) ?? { day: dayOf(row.at), kind: kindOfRow(row), paths: new Set<string>() };
+    visitorDay.paths.add(kept(row));
+    days.set(key, visitorDay);
+  }
+  return [...days.values()];
+}
+
+function expectedByDay(days: string[]) {
+  const visitorDays = expectedVisitorDays(fixture);
+  return days.map((day) => {
+    const of = (kind: Kind) => visitorDays.filter((v) => v.day === day && v.kind === kind).length;
+    return { day, people: of('people'), scanners: of('scanners'), self: of('self'), total: visitorDays.filter((v) => v.day === day).length };
+  });
+}
+
+function expectedSources(days: string[]) {
+  const loads = fixture.filter((row) => days.includes(dayOf(row.at)) && kindOfRow(row) === 'people' && row.group !== undefined);
+  const of = (group: Group) => loads.filter((row) => row.group === group).length;
+  const hosts: Record<string, number> = {};
+  for (const row of loads) if (row.host) hosts[row.host] = (hosts[row.host] ?? 0) + 1;
+  return {
+    linkedin: of('linkedin'),
+    github: of('github'),
+    search: of('search'),
+    other: of('other'),
+    typed: of('typed'),
+    other_hosts: Object.entries(hosts).sort(byCountThenName).map(([host, page_loads]) => ({ host, page_loads })),
+  };
+}
+
+function expectedPath(days: string[]) {
+  const readers = expectedVisitorDays(fixture.filter((row) => days.includes(dayOf(row.at)))).filter((v) => v.kind === 'people');
+  return FUNNEL_STEPS.split('|').map((text) => {
+    const [step, list] = text.split('=') as [string, string];
+    const paths = list.split(',');
+    return { step, paths, visitor_days: readers.filter((reader) => paths.some((path) => reader.paths.has(path))).length };
+  });
+}
+
+/** The last 48 hours by store, from the rows alone: every hour for each store seen in them. */
+function expectedHours() {
+  const end = Date.parse(NOW) - (Date.parse(NOW) % 3_600_000);
+  const hours = Array.from({ length: 48 }, (_, i) => new Date(end - (47 - i) * 3_600_000).toISOString());
+  const inWindow = fixture.filter((row) => Date.parse(row.at) >= Date.parse(hours[0]!));
+  const stores = [...new Set(inWindow.map((row) => row.store))].sort();
+  return hours.flatMap((hour) =>
+    stores.map((store) => {
+      const rows = inWindow.filter((row) => row.store === store && new Date(Date.parse(row.at) - (Date.parse(row.at) % 3_600_000)).toISOString() === hour);
+      const paths: Record<string, number> = {};
+      for (const row of rows) paths[kept(row)] = (paths[kept(row)] ?? 0) + 1;
+      return {
+        store,
+        hour,
+        requests: rows.length,
+        bots: rows.filter((row) => row.bot).length,
+        self: rows.filter((row) => kindOfRow(row) === 'self').length,
+        top_paths: Object.entries(paths).sort(byCountThenName).slice(0, 5).map(([path, requests]) => ({ path, requests })),
+      };
+    }),
+  );
+}
+
+/** The days of a window ending today, oldest first. */
+const window = (count: number) => Array.from({ length: count }, (_, i) => new Date(Date.parse(`${D2}T00:00:00Z`) - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+
+async function get(t: TestHost, path: string, key: string | null = t.env.OPERATOR_KEY!) {
+  const response = await fetch(`${t.host.url}${path}`, { headers: key === null ? {} : { authorization: `Bearer ${key}` } });
+  return { status: response.status, json: (await response.json()) as any };
+}
+
+describe('the Activity card through the local host, from documents keep-hits kept on the local Cosmos server', () => {
+  let t: TestHost;
+
+  beforeAll(async () => {
+    t = await startTestHost({ env: { FUNNEL_STEPS }, overrides: { clock: fixedClock(NOW) }, queueSettings: { visibilityTimeout: 200 } });
+    await ensureContainer(cosmosContainer({ endpoint: t.env.COSMOS_ENDPOINT!, auth: { key: t.env.COSMOS_KEY! }, database: t.env.COSMOS_DATABASE!, container: 'activity' }));
+    const hits = fixture.map((row) => ({
+      at: row.at,
+      address: visitors[row.who].address,
+      user_agent: visitors[row.who].agent,
+      path: row.path,
+      store: row.store,
+      referrer: row.referrer,
+      page_load: isPageLoad(row),
+    }));
+    const answer = await post(`${t.host.url}/api/hits`, { hits }, { 'x-ingest-key': t.env.INGEST_KEY! });
+    expect(answer).toMatchObject({ status: 202, json: { accepted: fixture.length, ignored: 0 } });
+    await t.host.drain();
+  });
+  afterAll(() => t.stop());
+
+  it('answers by_day, hours, sources and path exactly as the fixture says, every day of the window present', async () => {
+    const { status, json } = await get(t, '/api/admin/activity');
+    expect(status).toBe(200);
+    const days = window(30);
+    expect(json).toMatchObject({ days: 30, from: days[0], to: D2 });
+    expect(json.by_day).toEqual(expectedByDay(days));
+    expect(json.by_day.slice(-3)).toEqual([
+      { day: D0, people: 1, scanners: 2, self: 0, total: 3 },
+      { day: D1, people: 2, scanners: 0, self: 2, total: 4 },
+      { day: D2, people: 3, scanners: 1, self: 1, total: 5 },
+    ]);
+    expect(json.hours).toEqual(expectedHours());
+    expect(json.sources).toEqual(expectedSources(days));
+    expect(json.sources).toMatchObject({ linkedin: 2, github: 2, search: 3, other: 3, typed: 3 });
+    expect(json.path).toEqual(expectedPath(days));
+    expect(json.path.map((step: { visitor_days: number }) => step.visitor_days)).toEqual([6, 3, 3, 1]);
+    expect(json.availability).toEqual({ available: true, reason: expect.stringContaining('Azure Cosmos DB'), retention: 'kept in Azure Cosmos DB with no expiry' });
+  });
+
+  it('reads only the days asked for: days=2 leaves the first day out of every figure', async () => {
+    const { json } = await get(t, '/api/admin/activity?days=2');
+    const days = window(2);
+    expect(json.by_day).toEqual(expectedByDay(days));
+    expect(json.sources).toEqual(expectedSources(days));
+    expect(json.path).toEqual(expectedPath(days));
+  });
+
+  it("answers the day's visitor-day rows, one per token per store, with nothing that names anyone", async () => {
+    const { status, json } = await get(t, `/api/admin/activity/visitors?day=${D1}`);
+    expect(status).toBe(200);
+    const rows = fixture.filter((row) => dayOf(row.at) === D1);
+    const expected = [...new Set(rows.map((row) => `${row.who}|${row.store}`))].map((key) => {
+      const mine = rows.filter((row) => `${row.who}|${row.store}` === key);
+      return {
+        store: mine[0]!.store,
+        kind: kindOfRow(mine[0]!),
+        first_seen: new Date(mine[0]!.at).toISOString(),
+        last_seen: new Date(mine.at(-1)!.at).toISOString(),
+        requests: mine.length,
+        page_loads: mine.filter(isPageLoad).length,
+      };
+    });
+    expect(json.visitors.map(({ store, kind, first_seen, last_seen, requests, page_loads }: any) => ({ store, kind, first_seen, last_seen, requests, page_loads }))).toEqual(expected);
+    // Ben read on both stores: two rows, one token.
+    const ben = json.visitors.filter((row: { first_seen: string }) => row.first_seen.startsWith(`${D1}T11:`));
+    expect(ben.map((row: { store: string; network: string }) => [row.store, row.network])).toEqual([
+      ['cosmos', '203.0.113.x'],
+      ['sql', '203.0.113.x'],
+    ]);
+    expect(ben[0].token).toMatch(/^[0-9a-f]{32}$/);
+    expect(ben[1].token).toBe(ben[0].token);
+    expect(ben[0].sources).toEqual([
+      { host: 'gist.github.com', page_loads: 1 },
+      { host: 'www.google.co.uk', page_loads: 1 },
+    ]);
+    expect(ben[0].top_paths).toEqual([
+      { path: '/', requests: 1 },
+      { path: '/about/', requests: 1 },
+      { path: '/api/data', requests: 1 },
+    ]);
+    const text = JSON.stringify(json);
+    for (const visitor of Object.values(visitors)) {
+      expect(text).not.toContain(visitor.address);
+      expect(text).not.toContain(visitor.agent);
+    }
+    expect(text).not.toContain('q=1');
+  });
+
+  it.each([
+    ['/api/admin/activity?days=0', 'days'],
+    ['/api/admin/activity?days=401', 'days'],
+    ['/api/admin/activity?days=ten', 'days'],
+    ['/api/admin/activity/visitors?day=2026-13-01', 'day'],
+    ['/api/admin/activity/visitors?day=yesterday', 'day'],
+    ['/api/admin/activity/visitors', 'day'],
+  ])('answers %s with 400 naming %s', async (path, parameter) => {
+    const { status, json } = await get(t, path);
+    expect(status).toBe(400);
+    expect(json.error.code).toBe('invalid_request');
+    expect(json.error.message.startsWith(`${parameter}: `)).toBe(true);
+    expect(json.error.issues.map((issue: { path: string }) => issue.path)).toEqual([parameter]);
+  });
+
+  it.each(['/api/admin/activity', `/api/admin/activity/visitors?day=${D1}`])('answers %s with 401 without the key or with a wrong one', async (path) => {
+    for (const key of [null, 'not-the-operator-key-000']) {
+      const { status, json } = await get(t, path, key);
+      expect(status).toBe(401);
+      expect(json).toEqual({ error: { code: 'unauthorized', message: expect.stringContaining('operator key') } });
+    }
+    const viaHeader = await fetch(`${t.host.url}${path}`, { headers: { 'x-operator-key': t.env.OPERATOR_KEY! } });
+    expect(viaHeader.status).toBe(200);
+  });
+
+  it('costs two queries whatever the window (30 or 400 days), and one query in one partition for a day', async () => {
+    const cost = async (path: string) => (await get(t, path)).json.cost;
+    const operations = async (path: string) => {
+      const before = await cost('/api/admin/activity?days=1');
+      const after = await cost(path);
+      return { reads: after.reads - before.reads, writes: after.writes - before.writes, queries: after.queries - before.queries };
+    };
+    expect(await operations('/api/admin/activity?days=30')).toEqual({ reads: 0, writes: 0, queries: 2 });
+    expect(await operations('/api/admin/activity?days=400')).toEqual({ reads: 0, writes: 0, queries: 2 });
+    const before = await cost('/api/admin/activity?days=1');
+    await get(t, `/api/admin/activity/visitors?day=${D1}`);
+    const after = await cost('/api/admin/activity?days=1');
+    // The day's read, and the two queries of the read that shows the cost.
+    expect(after.queries - before.queries).toBe(3);
+    expect(after.reads - before.reads).toBe(0);
+    expect(after.failures).toBe(0);
+  });
+});
+
+describe('the Activity card when the store cannot answer', () => {
+  let t: TestHost;
+
+  beforeAll(async () => {
+    // A port with nothing listening on it: the Cosmos DB client gets refused, as it would with the store down.
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+    t = await startTestHost({ queues: false, env: { COSMOS_ENDPOINT: `http://127.0.0.1:${closed}` }, overrides: { clock: fixedClock(NOW) } });
+  });
+  afterAll(() => t.stop());
+
+  it.each([
+    ['/api/admin/activity?days=30', ['by_day', 'hours', 'sources', 'path']],
+    [`/api/admin/activity/visitors?day=${D1}`, ['visitors']],
+  ])('answers %s with 200, available: false, a reason, and no figures', async (path, figures) => {
+    const { status, json } = await get(t, path);
+    expect(status).toBe(200);
+    expect(json.availability).toEqual({ available: false, reason: expect.stringMatching(/could not be read/), retention: null });
+    for (const figure of figures) expect(json[figure]).toBeNull();
+  });
+});
