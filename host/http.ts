@@ -20,3 +20,8 @@ export function response(answer: Answer): HttpResponseInit {
   if (typeof answer.body === 'string') return { ...init, body: answer.body };
   return { ...init, jsonBody: answer.body };
 }
+
+/** A file's answer as the Functions host's response: the bytes as they are (already gzipped when asked), never as JSON. */
+export function bytesResponse(answer: { status: number; headers: Record<string, string>; body?: Uint8Array }): HttpResponseInit {
+  return { status: answer.status, headers: answer.headers, body: answer.body };
+}

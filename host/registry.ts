@@ -3,7 +3,7 @@ import { rootFromEnvironment, type Root } from './composition';
 
 type Make<H> = (root: Root) => H;
 
-/** An HTTP function: its route under /api and its methods. */
+/** An HTTP function: its route under /api (as `pulse`, `admin/activity`) and its methods. */
 export interface HttpRegistration {
   kind: 'http';
   name: string;
@@ -33,6 +33,13 @@ export type Registration = HttpRegistration | QueueRegistration | TimerRegistrat
 
 const registrations: Registration[] = [];
 
+/**
+ * The route the Functions host is given: `api/` + the function's route, with host.json's routePrefix set to "".
+ * The host refuses any route template that starts with `admin` (its own admin API), prefix or not, so
+ * `/api/admin/...` can only be served as the template `api/admin/...` under an empty prefix.
+ */
+export const hostRoute = (registration: HttpRegistration): string => `api/${registration.route}`;
+
 /** Inside the Functions host (Azure, or Core Tools' `func start`) the worker runtime is set; the local host does not set it. */
 const inFunctionsHost = () => process.env.FUNCTIONS_WORKER_RUNTIME === 'node';
 
@@ -55,7 +62,7 @@ export function register(registration: Registration): void {
   switch (registration.kind) {
     case 'http':
       app.http(registration.name, {
-        route: registration.route,
+        route: hostRoute(registration),
         methods: registration.methods,
         authLevel: 'anonymous',
         handler: registration.make(root),

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { HttpRequest, HttpResponse, InvocationContext, type Cookie, type HttpHandler, type Timer } from '@azure/functions';
 import { Cron } from 'croner';
-import { registered, type HttpRegistration, type Registration } from '../registry';
+import { hostRoute, registered, type HttpRegistration, type Registration } from '../registry';
 import { queueLocation, type Root } from '../composition';
 import { queueClient } from '../../adapters/azure-hit-queue';
 import { readHostJson, type HostJson } from './host-json';
@@ -139,7 +139,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
 
   const http = registrations
     .filter((r): r is HttpRegistration => r.kind === 'http')
-    .map((r) => ({ registration: r, pattern: routePattern(prefix, r.route), handler: r.make(root) }));
+    .map((r) => ({ registration: r, pattern: routePattern(prefix, hostRoute(r)), handler: r.make(root) }));
   const others = new Map<string, (input: unknown) => Promise<unknown>>();
   const listeners = new Map<string, QueueListener>();
   const crons: Cron[] = [];

@@ -9,6 +9,7 @@ import { badRequest, errorAnswer, fail, ok, type Answer, type Result } from '../
 import { readJsonBody, parseWith } from '../http/body';
 import type { IncomingRequest } from '../http/request';
 import { corsHeaders, preflight, type CorsPolicy } from '../http/cors';
+import { beaconScan, type BeaconSubjectDeps } from '../subjects/beacon';
 
 /** The settings receiving reads beyond the identity rules. */
 export interface ReceiveSettings {
@@ -19,7 +20,7 @@ export interface ReceiveSettings {
   allowedOrigins: readonly string[];
 }
 
-export type ReceiveDeps = IngestDeps & { receive: ReceiveSettings };
+export type ReceiveDeps = IngestDeps & { receive: ReceiveSettings; subjects: BeaconSubjectDeps };
 
 const accepted = (outcome: IngestOutcome, headers?: Record<string, string>): Answer => ({ status: 202, body: outcome, headers });
 
@@ -107,7 +108,15 @@ export async function receiveBeacon(request: IncomingRequest, deps: ReceiveDeps)
     store: 'site',
     pageLoad: true,
     subject: beacon.value.subject ?? null,
-    operator: hasOperatorKey(header, deps.receive.operatorKey) || hasOperatorCookie(header, deps.rules.hashKey),
+    operator:
+      hasOperatorKey(header, deps.receive.operatorKey) ||
+      hasOperatorCookie(header, deps.rules.hashKey) ||
+      isOperatorToken(beacon.value.operator, deps.receive.operatorKey, deps.rules.hashKey),
   };
-  return answerOf(await ingest([seen], deps), cors);
+  const scan = await beaconScan(header('cookie'), seen, beacon.value.status === true, deps);
+  if (!scan.ok) return errorAnswer(scan.failure, cors);
+  const result = await ingest([scan.value.seen], deps);
+  if (!result.ok) return errorAnswer(result.failure, cors);
+  const status = scan.value.status === undefined ? {} : { status: scan.value.status };
+  return { status: 202, body: { ...result.value, ...status }, headers: cors, cookies: scan.value.cookies };
 }

@@ -50,6 +50,10 @@ export const beaconBodySchema = z.strictObject({
   path: pathField,
   referrer,
   subject: subject.nullish(),
-});
+  /** The operator mark the snippet keeps in the operator's browser: the operator cookie's value, checked by the server. */
+  operator: z.string().max(256, 'must be at most 256 characters').nullish(),
+  /** Asks whether this scan of the subject is the visitor's first: the answer says `"status": "new" | "returning"`. */
+  status: z.boolean({ error: 'must be true or false' }).optional(),
+}).refine((body) => body.status !== true || Boolean(body.subject), { path: ['status'], message: 'needs a subject: only a scan of a subject has a status' });
 
 export type BeaconBody = z.infer<typeof beaconBodySchema>;

@@ -37,3 +37,17 @@ describe('the layout holds', () => {
     expect(new Set(routes).size).toBe(routes.length);
   });
 });
+
+describe('the routes work in the real Functions host', () => {
+  it('no route template starts with a segment the host keeps for itself (admin, runtime), under an empty routePrefix', async () => {
+    const { hostRoute } = await import('../../host/registry');
+    const hostJson = JSON.parse(readFileSync(join(root, 'host.json'), 'utf8')) as { extensions: { http: { routePrefix: string } } };
+    expect(hostJson.extensions.http.routePrefix).toBe('');
+    const templates = (await loadFunctions()).flatMap((r) => (r.kind === 'http' ? [hostRoute(r)] : []));
+    expect(templates.length).toBeGreaterThan(0);
+    for (const template of templates) {
+      expect(template.startsWith('api/')).toBe(true);
+      expect(/^(admin|runtime)/i.test(template)).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,84 @@
+/** How a served file is cached and who may load it. */
+export interface AssetPolicy {
+  contentType: string;
+  cacheControl: string;
+  /** Loaded by pages of other sites (the widget and the snippet): CORS `*` and a cross-origin resource policy. */
+  crossOrigin: boolean;
+  /** Extra headers, such as the dashboard's content security policy. */
+  headers?: Record<string, string>;
+}
+
+/** One file as read once at start: its bytes, its bytes gzipped, and a tag that changes when the bytes do. */
+export interface Asset extends AssetPolicy {
+  body: Uint8Array;
+  gzipped: Uint8Array;
+  etag: string;
+}
+
+/** What the asset routes answer: the bytes (already encoded) and the headers, or a status with no body. */
+export interface AssetAnswer {
+  status: 200 | 304 | 404;
+  headers: Record<string, string>;
+  body?: Uint8Array;
+}
+
+/** Where a served file comes from: the package's `public/` folder or a dependency's file under `node_modules/`. */
+export interface AssetSource extends AssetPolicy {
+  file: string;
+}
+
+const javascript = 'text/javascript; charset=utf-8';
+const anyOrigin = { crossOrigin: true, cacheControl: 'public, max-age=3600' } as const;
+const dashboardPart = { crossOrigin: false, cacheControl: 'no-cache' } as const;
+
+/** The whitelist of GET /api/assets/{name}: nothing else on disk is ever served. */
+export const ASSETS: Readonly<Record<string, AssetSource>> = {
+  'headcount.js': { file: 'public/headcount.js', contentType: javascript, ...anyOrigin },
+  'headcount-pulse.js': { file: 'public/headcount-pulse.js', contentType: javascript, ...anyOrigin },
+  'admin.js': { file: 'public/admin.js', contentType: javascript, ...dashboardPart },
+  'admin.css': { file: 'public/admin.css', contentType: 'text/css; charset=utf-8', ...dashboardPart },
+  'chart.umd.min.js': { file: 'node_modules/chart.js/dist/chart.umd.min.js', contentType: javascript, crossOrigin: false, cacheControl: 'public, max-age=86400' },
+};
+
+/**
+ * The dashboard page. Its policy lets it load only the app's own scripts and styles and call only the app, and
+ * nobody may frame it; it is never cached, since it is where the operator key is typed.
+ */
+export const DASHBOARD: AssetSource = {
+  file: 'public/admin.html',
+  contentType: 'text/html; charset=utf-8',
+  cacheControl: 'no-store',
+  crossOrigin: false,
+  headers: {
+    'content-security-policy':
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  },
+};
+
+const acceptsGzip = (acceptEncoding: string | null) => /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*($|,))[\d.]+)?\s*($|,)/i.test(acceptEncoding ?? '');
+
+/**
+ * The answer to a GET of a known file: 304 when the browser holds these bytes already, the gzipped bytes when the
+ * browser takes gzip, else the bytes as they are; 404 for a file that is not on the whitelist.
+ */
+export function serveAsset(asset: Asset | undefined, header: (name: string) => string | null): AssetAnswer {
+  if (asset === undefined) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } };
+  const headers: Record<string, string> = {
+    'content-type': asset.contentType,
+    'cache-control': asset.cacheControl,
+    etag: asset.etag,
+    vary: 'Accept-Encoding',
+    'x-content-type-options': 'nosniff',
+    ...asset.headers,
+  };
+  if (asset.crossOrigin) {
+    headers['access-control-allow-origin'] = '*';
+    headers['cross-origin-resource-policy'] = 'cross-origin';
+  }
+  const held = header('if-none-match');
+  if (held !== null && held.split(',').some((tag) => tag.trim().replace(/^W\//, '') === asset.etag)) return { status: 304, headers };
+  if (!acceptsGzip(header('accept-encoding'))) return { status: 200, headers, body: asset.body };
+  return { status: 200, headers: { ...headers, 'content-encoding': 'gzip' }, body: asset.gzipped };
+}

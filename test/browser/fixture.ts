@@ -1,0 +1,59 @@
+import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
+import { fixedClock } from '../../shared/ports/clock';
+import { startTestHost, type TestHost } from '../support/host';
+import { AGENTS, post } from '../support/http';
+
+/** The fixture's now: the evening of 23 Oct, UTC. */
+export const NOW = '2026-10-23T20:00:00Z';
+
+const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:131.0) Gecko/20100101 Firefox/131.0';
+
+/** A site's week: three people on several days and stores, a scanner, a crawler and the site's own reads. */
+const HITS = [
+  // Alice: four days, came from LinkedIn, read the about page.
+  { at: '2026-10-18T09:00:00Z', address: '203.0.113.7', user_agent: AGENTS.chromeWindows, path: '/', referrer: 'https://www.linkedin.com/feed/', page_load: true, subject: 'tree-42' },
+  { at: '2026-10-18T09:02:00Z', address: '203.0.113.7', user_agent: AGENTS.chromeWindows, path: '/about', page_load: true },
+  { at: '2026-10-20T12:00:00Z', address: '203.0.113.7', user_agent: AGENTS.chromeWindows, path: '/trees/42', page_load: true, subject: 'tree-42' },
+  { at: '2026-10-22T21:00:00Z', address: '203.0.113.7', user_agent: AGENTS.chromeWindows, path: '/', store: 'shop', page_load: true },
+  { at: '2026-10-23T10:00:00Z', address: '203.0.113.7', user_agent: AGENTS.chromeWindows, path: '/resume', page_load: true },
+  // Bob: from GitHub, the whole path.
+  { at: '2026-10-21T08:00:00Z', address: '198.51.100.20', user_agent: AGENTS.firefoxLinux, path: '/', referrer: 'https://github.com/someone', page_load: true },
+  { at: '2026-10-21T08:01:00Z', address: '198.51.100.20', user_agent: AGENTS.firefoxLinux, path: '/about', page_load: true },
+  { at: '2026-10-21T08:02:00Z', address: '198.51.100.20', user_agent: AGENTS.firefoxLinux, path: '/resume', page_load: true },
+  { at: '2026-10-23T15:00:00Z', address: '198.51.100.20', user_agent: AGENTS.firefoxLinux, path: '/cart', store: 'shop', page_load: true },
+  // Carol: today, from a search, on a phone; Dan: today, typed the address.
+  { at: '2026-10-23T11:30:00Z', address: '192.0.2.44', user_agent: AGENTS.safariIphone, path: '/', referrer: 'https://www.google.com/', page_load: true, subject: 'tree-7' },
+  { at: '2026-10-23T11:31:00Z', address: '192.0.2.44', user_agent: AGENTS.safariIphone, path: '/trees/7', page_load: true, subject: 'tree-7' },
+  { at: '2026-10-23T18:00:00Z', address: '2001:db8::5', user_agent: FIREFOX_WINDOWS, path: '/', store: 'shop', page_load: true },
+  // A scanner, a crawler, and the site's own reads (an own network, and the operator's key).
+  { at: '2026-10-22T03:00:00Z', address: '198.51.100.200', user_agent: AGENTS.curl, path: '/wp-login.php' },
+  { at: '2026-10-23T03:00:00Z', address: '198.51.100.200', user_agent: AGENTS.curl, path: '/.env' },
+  { at: '2026-10-19T04:00:00Z', address: '66.249.66.1', user_agent: AGENTS.googlebot, path: '/' },
+  { at: '2026-10-23T04:00:00Z', address: '66.249.66.1', user_agent: AGENTS.googlebot, path: '/about' },
+  { at: '2026-10-22T22:00:00Z', address: '10.20.0.5', user_agent: AGENTS.firefoxLinux, path: '/health' },
+  { at: '2026-10-23T19:00:00Z', address: '198.51.100.77', user_agent: AGENTS.chromeWindows, path: '/', operator: 'test-operator-key-0123456789' },
+];
+
+/**
+ * A host whose store holds the fixture's week, kept the way the app keeps it: posted through /api/hits, carried by
+ * the queue into the local Cosmos server by keep-hits, then (unless asked not to) recounted by the timer function run on
+ * demand, which counts the visits by people.
+ */
+export async function seededHost(env: Record<string, string> = {}, options: { recount?: boolean } = {}): Promise<TestHost> {
+  const t = await startTestHost({ env, overrides: { clock: fixedClock(NOW) } });
+  await ensureContainer(cosmosContainer({ endpoint: t.env.COSMOS_ENDPOINT!, auth: { key: t.env.COSMOS_KEY! }, database: t.env.COSMOS_DATABASE!, container: 'activity' }));
+  const sent = await post(`${t.host.url}/api/hits`, { hits: HITS }, { 'x-ingest-key': t.env.INGEST_KEY! });
+  if (sent.status !== 202) throw new Error(`the fixture was refused: ${JSON.stringify(sent.json)}`);
+  await t.host.drain();
+  if (options.recount === false) return t;
+  const recount = await post(`${t.host.url}/admin/functions/recount`, {});
+  if (recount.status !== 202) throw new Error(`the recount failed: ${recount.status}`);
+  return t;
+}
+
+/** An Admin read as the API answers it, for comparing with what the page shows. */
+export async function adminRead(t: TestHost, path: string): Promise<any> {
+  const response = await fetch(`${t.host.url}${path}`, { headers: { authorization: `Bearer ${t.env.OPERATOR_KEY}` } });
+  if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+  return response.json();
+}

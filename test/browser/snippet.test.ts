@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { hitsMessageSchema, type QueuedHit } from '../../shared/hits/message';
+import { startTestHost, type TestHost } from '../support/host';
+import { launchChromium, pageTroubles, startTestSite, type TestSite } from './support';
+
+// The browser reaches both servers from loopback, which is always the site's own read; so the site's front end is
+// played by a trusted proxy hop that names the visitor, as Azure Front Door does, and the visitor is a person.
+const VISITOR = '203.0.113.7';
+
+let t: TestHost;
+let site: TestSite;
+let browser: Browser;
+
+const page = (subject: string | null) => `<!doctype html><html lang="en"><head><title>A site</title><link rel="icon" href="data:,">
+<script defer src="${t.host.url}/api/assets/headcount.js"${subject ? ` data-subject="${subject}"` : ''}></script></head>
+<body><h1>A page of the site</h1><a id="next" href="/about?utm=secret#team">About</a></body></html>`;
+
+/** A page of another site (the same server under another name, so another origin) that links to the site. */
+const elsewhere = () => `<!doctype html><html lang="en"><head><title>Another site</title><link rel="icon" href="data:,"></head>
+<body><a id="next" href="${site.origin}/about?from=elsewhere">The site's about page</a></body></html>`;
+
+/** The hits on the queue now, every message read with the queue's own schema. */
+async function queuedHits(): Promise<QueuedHit[]> {
+  return (await t.peek()).flatMap((text) => hitsMessageSchema.parse(JSON.parse(text)).hits);
+}
+
+/** Opens a URL and waits for the snippet's beacon to be answered; returns the answer's status. */
+async function loadAndBeacon(tab: Page, url: string): Promise<number> {
+  const answered = tab.waitForResponse((r) => r.url() === `${t.host.url}/api/beacon`);
+  await tab.goto(url);
+  return (await answered).status();
+}
+
+async function visitor(): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  await context.setExtraHTTPHeaders({ 'x-forwarded-for': VISITOR });
+  return context;
+}
+
+beforeAll(async () => {
+  site = await startTestSite();
+  t = await startTestHost({ env: { ALLOWED_ORIGINS: site.origin, TRUSTED_PROXY_HOPS: '1' }, queues: false });
+  site.page('/', page('tree-42'));
+  site.page('/about', page(null));
+  site.page('/elsewhere', elsewhere());
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.stop();
+  await site?.stop();
+});
+
+describe('the tracking snippet on a page of another site', () => {
+  test('sends one beacon per page load, the path only and another site that referred it, which reaches the queue as a person', async () => {
+    const context = await visitor();
+    const tab = await context.newPage();
+    const troubles = pageTroubles(tab);
+    const beacons: string[] = [];
+    tab.on('request', (request) => {
+      if (request.url().endsWith('/api/beacon')) beacons.push(request.postData() ?? '');
+    });
+
+    const follow = async () => {
+      const answered = tab.waitForResponse((r) => r.url() === `${t.host.url}/api/beacon`);
+      await tab.click('#next');
+      return (await answered).status();
+    };
+
+    expect(await loadAndBeacon(tab, `${site.origin}/`)).toBe(202);
+    expect(await follow()).toBe(202);
+    await tab.goto(site.origin.replace('127.0.0.1', 'localhost') + '/elsewhere');
+    expect(await follow()).toBe(202);
+
+    // One beacon a page load, the path without its query or fragment, and the referrer only from another site.
+    expect(beacons.map((body) => JSON.parse(body))).toEqual([
+      { path: '/', subject: 'tree-42' },
+      { path: '/about' },
+      { path: '/about', referrer: `${site.origin.replace('127.0.0.1', 'localhost')}/` },
+    ]);
+    const hits = await queuedHits();
+    expect(hits.map((hit) => [hit.path, hit.subject, hit.source, hit.self, hit.page_load])).toEqual([
+      ['/', 'tree-42', null, false, true],
+      ['/about', null, null, false, true],
+      ['/about', null, 'localhost', false, true],
+    ]);
+    expect(hits.every((hit) => hit.person !== null && hit.network === '203.0.113.x')).toBe(true);
+    expect(troubles).toEqual([]);
+    await context.close();
+  });
+
+  test('with the operator mark set from the dashboard link, the browser page loads are queued as the site itself', async () => {
+    const mark = await fetch(`${t.host.url}/api/admin/mark`, { headers: { authorization: `Bearer ${t.env.OPERATOR_KEY}` } });
+    expect(mark.status).toBe(200);
+    const { token, links } = (await mark.json()) as { token: string; links: { site: string; mark: string; unmark: string }[] };
+    expect(links).toEqual([{ site: site.origin, mark: `${site.origin}/#headcount-operator=${token}`, unmark: `${site.origin}/#headcount-operator=off` }]);
+    await t.queue.clearMessages();
+
+    const context = await visitor();
+    const tab = await context.newPage();
+    const troubles = pageTroubles(tab);
+    expect(await loadAndBeacon(tab, links[0]!.mark)).toBe(202);
+    expect(new URL(tab.url()).hash).toBe('');
+    expect(await loadAndBeacon(tab, `${site.origin}/about`)).toBe(202);
+    expect(await loadAndBeacon(tab, links[0]!.unmark)).toBe(202);
+    expect(await loadAndBeacon(tab, `${site.origin}/about`)).toBe(202);
+
+    const hits = await queuedHits();
+    expect(hits.map((hit) => [hit.path, hit.self, hit.person === null])).toEqual([
+      ['/', true, true],
+      ['/about', true, true],
+      ['/', false, false],
+      ['/about', false, false],
+    ]);
+    expect(troubles).toEqual([]);
+    await context.close();
+  });
+
+  test('a mark the key did not make is not taken on its word: the page load is a person', async () => {
+    await t.queue.clearMessages();
+    const context = await visitor();
+    const tab = await context.newPage();
+    expect(await loadAndBeacon(tab, `${site.origin}/#headcount-operator=${'0'.repeat(64)}`)).toBe(202);
+    const hits = await queuedHits();
+    expect(hits.map((hit) => [hit.self, hit.person === null])).toEqual([[false, false]]);
+    await context.close();
+  });
+});

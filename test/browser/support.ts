@@ -1,0 +1,84 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's Chromium, headless, with nothing that reaches the internet on its own. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-gpu', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A plain site on a port of its own, standing in for the site that puts the snippet and the widget on its pages. */
+export interface TestSite {
+  origin: string;
+  /** Serves this HTML at a path (any query); other paths are 404. */
+  page(path: string, html: string): void;
+  /** Serves a script's text at a path. */
+  script(path: string, text: string): void;
+  stop(): Promise<void>;
+}
+
+export async function startTestSite(): Promise<TestSite> {
+  const files = new Map<string, { type: string; text: string }>();
+  const server: Server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://site').pathname;
+    const file = files.get(path);
+    if (!file) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    response.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.text);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    page: (path, html) => files.set(path, { type: 'text/html; charset=utf-8', text: html }),
+    script: (path, text) => files.set(path, { type: 'text/javascript; charset=utf-8', text }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Everything a page said went wrong: uncaught errors and console errors, to assert there were none. */
+export function pageTroubles(page: Page): string[] {
+  const troubles: string[] = [];
+  page.on('pageerror', (error) => troubles.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') troubles.push(`console: ${message.text()}`);
+  });
+  return troubles;
+}
+
+/** Saves a screenshot where the test run keeps its results, and copies it to docs/ for the README. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const root = join(__dirname, '..', '..');
+  const kept = join(root, 'test-results', 'screenshots', `${name}.png`);
+  await mkdir(join(root, 'test-results', 'screenshots'), { recursive: true });
+  await mkdir(join(root, 'docs', 'screenshots'), { recursive: true });
+  await page.screenshot({ path: kept, fullPage: true });
+  await copyFile(kept, join(root, 'docs', 'screenshots', `${name}.png`));
+}
+
+/** How many pixels of each canvas on the page are painted: a chart that drew nothing has none. */
+export function paintedPixels(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(() => {
+    const painted: Record<string, number> = {};
+    for (const figure of document.querySelectorAll<HTMLElement>('[data-chart]')) {
+      const canvas = figure.querySelector('canvas');
+      if (!canvas) continue;
+      const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+      let count = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) count += 1;
+      painted[figure.dataset.chart!] = count;
+    }
+    return painted;
+  });
+}

@@ -1,0 +1,73 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { assetShelf, packageRoot } from '../../adapters/files/assets';
+import { ASSETS, DASHBOARD, serveAsset } from '../../shared/pages/assets';
+
+const root = join(__dirname, '..', '..');
+const shelf = assetShelf(ASSETS, root);
+const headers = (given: Record<string, string>) => (name: string) => given[name] ?? null;
+
+describe('the files the pages are made of', () => {
+  it('are found from the package root wherever the code runs (the project, or the deployed package from dist/)', () => {
+    expect(packageRoot(join(root, 'adapters', 'files'))).toBe(root);
+    const deployed = mkdtempSync(join(tmpdir(), 'headcount-package-'));
+    try {
+      writeFileSync(join(deployed, 'package.json'), '{}');
+      mkdirSync(join(deployed, 'dist', 'adapters', 'files'), { recursive: true });
+      expect(packageRoot(join(deployed, 'dist', 'adapters', 'files'))).toBe(deployed);
+    } finally {
+      rmSync(deployed, { recursive: true, force: true });
+    }
+  });
+
+  it('serve only the whitelist: a name off it, or one that climbs out of public/, is 404', () => {
+    for (const name of ['admin.html', '../package.json', 'package.json', 'toString', '__proto__', 'chart.js']) {
+      expect(serveAsset(shelf(name), headers({})).status, name).toBe(404);
+    }
+  });
+
+  it('serve the snippet and the widget to any site (CORS *), gzipped when asked, the bytes as they are on disk', () => {
+    for (const name of ['headcount.js', 'headcount-pulse.js']) {
+      const plain = serveAsset(shelf(name), headers({}));
+      expect(plain.status).toBe(200);
+      expect(plain.headers).toMatchObject({ 'content-type': 'text/javascript; charset=utf-8', 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin', 'cache-control': 'public, max-age=3600' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(Buffer.from(plain.body!).equals(readFileSync(join(root, 'public', name)))).toBe(true);
+      const gzipped = serveAsset(shelf(name), headers({ 'accept-encoding': 'gzip, deflate, br' }));
+      expect(gzipped.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzipped.body!).equals(Buffer.from(plain.body!))).toBe(true);
+      expect(serveAsset(shelf(name), headers({ 'accept-encoding': 'gzip;q=0, br' })).headers['content-encoding']).toBeUndefined();
+    }
+  });
+
+  it('keep the dashboard parts and the chart library to the app: no CORS header, and chart.js from its package', () => {
+    for (const name of ['admin.js', 'admin.css', 'chart.umd.min.js']) {
+      expect(serveAsset(shelf(name), headers({})).headers['access-control-allow-origin'], name).toBeUndefined();
+    }
+    expect(serveAsset(shelf('admin.css'), headers({})).headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(Buffer.from(serveAsset(shelf('chart.umd.min.js'), headers({})).body!).toString('utf8')).toContain('Chart.js v4');
+  });
+
+  it('keep the snippet under 1 KB gzipped, since it goes on every page of a site', () => {
+    expect(shelf('headcount.js')!.gzipped.length).toBeLessThan(1024);
+  });
+
+  it('answer 304 with no body when the browser holds the same bytes, and 200 when its tag is another', () => {
+    const first = serveAsset(shelf('headcount.js'), headers({}));
+    const again = serveAsset(shelf('headcount.js'), headers({ 'if-none-match': `W/"old", ${first.headers.etag}` }));
+    expect([again.status, again.body]).toEqual([304, undefined]);
+    expect(serveAsset(shelf('headcount.js'), headers({ 'if-none-match': '"old"' })).status).toBe(200);
+  });
+
+  it('give the dashboard a policy that loads only the app own scripts and styles, never cached or framed', () => {
+    const page = serveAsset(assetShelf({ 'admin.html': DASHBOARD }, root)('admin.html'), headers({}));
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
