@@ -40,8 +40,19 @@ const registrations: Registration[] = [];
  */
 export const hostRoute = (registration: HttpRegistration): string => `api/${registration.route}`;
 
-/** Inside the Functions host (Azure, or Core Tools' `func start`) the worker runtime is set; the local host does not set it. */
-const inFunctionsHost = () => process.env.FUNCTIONS_WORKER_RUNTIME === 'node';
+/**
+ * Whether this process is a Functions host's Node worker (Azure, Flex Consumption included, or Core Tools' `func start`):
+ * the worker provides the `@azure/functions-core` module, which is how `@azure/functions` itself tells. An app setting
+ * such as FUNCTIONS_WORKER_RUNTIME is not used, since Flex Consumption keeps the runtime out of the app settings.
+ */
+function inFunctionsHost(): boolean {
+  try {
+    require('@azure/functions-core');
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 let azureRoot: Root | undefined;
 /** The root the Functions host runs with, built once from the environment; a bad setting stops start-up with its name. */

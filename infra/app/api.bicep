@@ -1,0 +1,107 @@
+// The function app on the Flex Consumption plan (FC1, Linux, Node 20), running as the user-assigned identity.
+param name string
+param planName string
+param location string
+param tags object
+param identityId string
+param identityClientId string
+param blobEndpoint string
+param queueEndpoint string
+param deploymentContainerName string
+param cosmosEndpoint string
+param cosmosDatabaseName string
+param cosmosContainerName string
+param hitsQueueName string
+param hashKeySecretUri string
+param ingestKeySecretUri string
+param operatorKeySecretUri string
+param appInsightsConnectionString string
+param allowedOrigins string
+param trustedProxyHops string
+param selfNetworks string
+param selfAgentTag string
+param ignoredPaths string
+param hitMaxAgeDays string
+param instanceMemoryMB int
+param maximumInstanceCount int
+
+// Every setting the app reads (shared/config/settings.ts), in its identity shape: endpoints and the identity's client
+// id, no key anywhere, the secrets as Key Vault references. test/infra holds this block to the settings schema.
+// Flex Consumption takes the runtime from functionAppConfig, so FUNCTIONS_WORKER_RUNTIME is not (and may not be) set.
+var appSettings = {
+  AzureWebJobsStorage__blobServiceUri: blobEndpoint
+  AzureWebJobsStorage__queueServiceUri: queueEndpoint
+  AzureWebJobsStorage__credential: 'managedidentity'
+  AzureWebJobsStorage__clientId: identityClientId
+  HITS_QUEUE: hitsQueueName
+  COSMOS_ENDPOINT: cosmosEndpoint
+  COSMOS_CLIENT_ID: identityClientId
+  COSMOS_DATABASE: cosmosDatabaseName
+  COSMOS_CONTAINER: cosmosContainerName
+  HASH_KEY: '@Microsoft.KeyVault(SecretUri=${hashKeySecretUri})'
+  INGEST_KEY: '@Microsoft.KeyVault(SecretUri=${ingestKeySecretUri})'
+  OPERATOR_KEY: '@Microsoft.KeyVault(SecretUri=${operatorKeySecretUri})'
+  ALLOWED_ORIGINS: allowedOrigins
+  TRUSTED_PROXY_HOPS: trustedProxyHops
+  SELF_NETWORKS: selfNetworks
+  SELF_AGENT_TAG: selfAgentTag
+  IGNORED_PATHS: ignoredPaths
+  HIT_MAX_AGE_DAYS: hitMaxAgeDays
+  APPLICATIONINSIGHTS_CONNECTION_STRING: appInsightsConnectionString
+  APPLICATIONINSIGHTS_AUTHENTICATION_STRING: 'ClientId=${identityClientId};Authorization=AAD'
+}
+
+resource plan 'Microsoft.Web/serverfarms@2024-04-01' = {
+  name: planName
+  location: location
+  tags: tags
+  kind: 'functionapp'
+  sku: { name: 'FC1', tier: 'FlexConsumption' }
+  properties: { reserved: true }
+}
+
+resource site 'Microsoft.Web/sites@2024-04-01' = {
+  name: name
+  location: location
+  tags: union(tags, { 'azd-service-name': 'api' })
+  kind: 'functionapp,linux'
+  identity: {
+    type: 'UserAssigned'
+    userAssignedIdentities: { '${identityId}': {} }
+  }
+  properties: {
+    serverFarmId: plan.id
+    httpsOnly: true
+    // Key Vault references resolve with the user-assigned identity; without this they would look for a system one.
+    keyVaultReferenceIdentity: identityId
+    // No platform CORS: the app answers CORS itself from ALLOWED_ORIGINS, and platform CORS would take that over.
+    siteConfig: { minTlsVersion: '1.2' }
+    functionAppConfig: {
+      deployment: {
+        storage: {
+          type: 'blobContainer'
+          value: '${blobEndpoint}${deploymentContainerName}'
+          authentication: {
+            type: 'UserAssignedIdentity'
+            userAssignedIdentityResourceId: identityId
+          }
+        }
+      }
+      scaleAndConcurrency: {
+        instanceMemoryMB: instanceMemoryMB
+        maximumInstanceCount: maximumInstanceCount
+      }
+      runtime: { name: 'node', version: '20' }
+    }
+  }
+}
+
+// Empty values are left out, so an unset choice falls back to the app's default instead of being an empty setting.
+resource settings 'Microsoft.Web/sites/config@2024-04-01' = {
+  parent: site
+  name: 'appsettings'
+  properties: toObject(filter(items(appSettings), setting => !empty(setting.value)), setting => setting.key, setting => setting.value)
+}
+
+output name string = site.name
+output uri string = 'https://${site.properties.defaultHostName}'
