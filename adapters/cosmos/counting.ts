@@ -24,7 +24,7 @@ export function cosmosCounting(documents: CosmosDocuments): Pick<Store, 'visits'
     visitorDayChanges: {
       changedSince: async (mark) => {
         const changed = await documents.query<{ day: string; ts: number }>(
-          "SELECT c.day, c._ts AS ts FROM c WHERE c.kind = 'visitor-day' AND c._ts >= @mark",
+          "SELECT c.day, c._ts AS ts FROM c WHERE c.kind = 'visitor-day' AND c._ts > @mark",
           [{ name: '@mark', value: mark }],
         );
         return { days: [...new Set(changed.map((doc) => doc.day))].sort(), mark: changed.reduce((max, doc) => Math.max(max, doc.ts), mark) };

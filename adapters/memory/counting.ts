@@ -21,7 +21,7 @@ export function memoryCounting(documents: MemoryDocuments): Pick<Store, 'visits'
       // In memory the mark is when keep-hits last applied a message to the document: every write adds one.
       changedSince: (mark) => {
         const written = (doc: VisitorDay) => Math.max(0, ...Object.values(doc.applied));
-        const changed = documents.query<VisitorDay>((doc) => doc.kind === 'visitor-day' && written(doc) >= mark);
+        const changed = documents.query<VisitorDay>((doc) => doc.kind === 'visitor-day' && written(doc) > mark);
         return resolved({ days: [...new Set(changed.map((doc) => doc.day))].sort(), mark: changed.reduce((max, doc) => Math.max(max, written(doc)), mark) });
       },
     },

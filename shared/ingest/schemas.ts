@@ -12,6 +12,9 @@ const subject = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _');
 
+/** A subject's name (a QR code's thing): also the `{id}` of GET /api/admin/subjects/{id}. */
+export const subjectSchema = subject;
+
 const store = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be 1 to 32 lowercase letters, digits or -');
 
 const pathField = z

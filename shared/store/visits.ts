@@ -34,7 +34,7 @@ export interface VisitsSummary {
 }
 
 /**
- * Which days' visitor-day documents were written since a mark, and the mark to ask from next time. A mark is the
+ * Which days' visitor-day documents were written after a mark, and the mark to ask from next time. A mark is the
  * store's own (Cosmos DB's `_ts`, or the time keep-hits applied a message in memory): opaque to the count, and never
  * compared with the app's clock. One query, answering a day per document written since the mark.
  */

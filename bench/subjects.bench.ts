@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
+import { cosmosStore } from '../adapters/cosmos/store';
+import { COSMOS_EMULATOR_KEY, startCosmos } from '../host/local/services';
+import type { QueuedHit } from '../shared/hits/message';
+import type { SeenRequest } from '../shared/hits/classify';
+import { fixedClock } from '../shared/ports/clock';
+import { beaconScan } from '../shared/subjects/beacon';
+import { subjectKeeper } from '../shared/subjects/keep';
+import { scanRules } from '../shared/subjects/scan-rule';
+import { RECEIPT_TTL_SECONDS, RECEIPTS_PK } from '../shared/store/receipts';
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const rules = { hashKey: 'bench-hash-key-0123456789abcdef', selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: [] };
+const hex = (n: number) => n.toString(16).padStart(32, '0');
+
+async function freshStore(endpoint: string) {
+  const container = cosmosContainer({ endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: `bench-${randomUUID().slice(0, 8)}`, container: 'activity' });
+  await ensureContainer(container);
+  return cosmosStore(container);
+}
+
+/** The subjects step, then the receipt keeping writes last (so entries of finished messages can be pruned, as in keep-hits). */
+async function keptWithReceipt(store: Awaited<ReturnType<typeof freshStore>>, keep: ReturnType<typeof subjectKeeper>, hits: QueuedHit[]) {
+  const id = randomUUID();
+  const kept = await keep({ v: 1, id, hits });
+  if (!kept.ok) throw new Error(kept.reason);
+  await store.receipts.create({ id, pk: RECEIPTS_PK, kind: 'receipt', at: Math.floor(Date.parse('2026-10-23T23:00:00Z') / 1000) - 600, hits: hits.length, ttl: RECEIPT_TTL_SECONDS });
+}
+
+/** Store operations to keep 1,000 subject scans (100 visitors, 10 subjects, a scan every 90 s each) in messages of `perMessage`. */
+async function keepingCost(endpoint: string, perMessage: number) {
+  const store = await freshStore(endpoint);
+  const keep = subjectKeeper(store, fixedClock('2026-10-23T23:00:00Z'), scanRules(10, 60));
+  const scans: QueuedHit[] = Array.from({ length: 1000 }, (_, n) => ({
+    at: new Date(Date.parse('2026-10-23T08:00:00Z') + Math.floor(n / 100) * 90_000).toISOString(),
+    token: hex(n % 100), person: hex(n % 100), network: '203.0.113.x', path: '/scan', store: 'site', bot: false, self: false, source: null, subject: `tree-${n % 10}`,
+  }));
+  const started = performance.now();
+  for (let first = 0; first < scans.length; first += perMessage * 8) {
+    const batch = Array.from({ length: 8 }, (_, m) => scans.slice(first + m * perMessage, first + (m + 1) * perMessage)).filter((hits) => hits.length > 0);
+    await Promise.all(batch.map((hits) => keptWithReceipt(store, keep, hits)));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const cost = store.stats();
+  console.log(
+    `  ${String(perMessage).padStart(3)} scans a message: ${((cost.reads + cost.writes + cost.queries) / 1000).toFixed(2)} store operations a scan ` +
+      `(${(cost.reads / 1000).toFixed(2)} reads, ${(cost.writes / 1000).toFixed(2)} writes with the receipts, ${cost.queries} queries in all); ${(1000 / seconds).toFixed(0)} scans/s on the local server`,
+  );
+}
+
+/** Store operations the beacon makes to answer new or returning, in each identity mode. */
+async function beaconCost(endpoint: string, mode: 'hash' | 'cookie') {
+  const store = await freshStore(endpoint);
+  const deps = { rules, logger: quiet, subjects: { mode, store: store.subjects } };
+  const seen = (n: number): SeenRequest => ({ at: new Date('2026-10-23T10:00:00Z'), address: `203.0.113.${n % 200}`, userAgent: 'Mozilla/5.0 Firefox/131.0', path: '/scan', referrer: null, store: 'site', pageLoad: true, subject: 'tree-1', operator: false });
+  const started = performance.now();
+  for (let n = 0; n < 200; n += 1) await beaconScan(null, seen(n), true, deps);
+  const ms = (performance.now() - started) / 200;
+  const cost = store.stats();
+  console.log(`  ${mode} mode, a new visitor asking its status: ${((cost.reads + cost.writes) / 200).toFixed(2)} store operations a beacon (${(cost.writes / 200).toFixed(2)} writes), ${ms.toFixed(2)} ms each on the local server`);
+}
+
+/** One page of the subjects list over 500 subjects, sorted by scans. */
+async function listCost(endpoint: string) {
+  const store = await freshStore(endpoint);
+  const keep = subjectKeeper(store, fixedClock('2026-10-23T23:00:00Z'), scanRules(10, 60));
+  const hits: QueuedHit[] = Array.from({ length: 500 }, (_, n) => ({ at: '2026-10-23T09:00:00.000Z', token: hex(n), person: hex(n), network: 'x', path: '/', store: 'site', bot: false, self: false, source: null, subject: `s-${n}` }));
+  for (let first = 0; first < hits.length; first += 50) await keep({ v: 1, id: randomUUID(), hits: hits.slice(first, first + 50) });
+  const before = store.stats();
+  const started = performance.now();
+  let continuation: string | null = null;
+  let pages = 0;
+  do {
+    const page = await store.subjects.list({ sort: 'scans', order: 'desc', limit: 50, continuation });
+    if (page === 'bad-continuation') throw new Error('the store refused its own continuation');
+    continuation = page.continuation;
+    pages += 1;
+  } while (continuation);
+  const ms = (performance.now() - started) / pages;
+  console.log(`  the list of 500 subjects in pages of 50: ${pages} pages, ${store.stats().queries - before.queries} queries, ${ms.toFixed(1)} ms a page on the local server`);
+}
+
+/** `npm run bench subjects`. */
+export async function run() {
+  const cosmos = await startCosmos();
+  try {
+    for (const perMessage of [1, 50]) await keepingCost(cosmos.endpoint, perMessage);
+    for (const mode of ['hash', 'cookie'] as const) await beaconCost(cosmos.endpoint, mode);
+    await listCost(cosmos.endpoint);
+  } finally {
+    await cosmos.stop();
+  }
+}

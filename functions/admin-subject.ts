@@ -1,0 +1,14 @@
+import { register } from '../host/registry';
+import { incoming, response } from '../host/http';
+import { answerSubject, subjectReadDeps } from '../shared/subjects/read';
+
+register({
+  kind: 'http',
+  name: 'admin-subject',
+  route: 'admin/subjects/{id}',
+  methods: ['GET'],
+  make: (root) => {
+    const deps = subjectReadDeps(root);
+    return async (request) => response(await answerSubject(incoming(request), deps));
+  },
+});

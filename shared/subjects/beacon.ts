@@ -1,0 +1,87 @@
+import { classify, isSelf, type IdentityRules, type SeenRequest } from '../hits/classify';
+import { fail, ok, type AnswerCookie, type Result } from '../http/envelope';
+import type { Logger } from '../ports/logger';
+import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE_MAX_AGE } from './cookie';
+import { VISITOR_COOKIES_PK, visitorCookieId, type SubjectsStore, type VisitorCookieLink } from './documents';
+import { claimedVisitor } from './visitor';
+
+/** How a visitor is told apart: the person hash (no cookie), or a first-party cookie where the site has consent. */
+export type IdentityMode = 'hash' | 'cookie';
+
+/** What the beacon reads for subjects and identity. */
+export interface BeaconSubjectDeps {
+  mode: IdentityMode;
+  store: SubjectsStore;
+}
+
+type Deps = { rules: IdentityRules; logger: Logger; subjects: BeaconSubjectDeps };
+
+/** A beacon's request with its identity settled, the cookie to set (cookie mode), and the scan's status when asked. */
+export interface BeaconScan {
+  seen: SeenRequest;
+  cookies: AnswerCookie[];
+  status?: 'new' | 'returning';
+}
+
+const warn = (deps: Deps, message: string, error?: unknown) =>
+  deps.logger.warn(message, { function: 'ingest-beacon', ...(error === undefined ? {} : { reason: error instanceof Error ? error.message.split('\n', 1)[0] : String(error) }) });
+
+/**
+ * Cookie mode's identity. A known cookie is the identity it was linked to when issued; a well-formed unknown one is a
+ * visitor of its own (its keyed hash). A request with no cookie, or a refused malformed one, is counted under the person
+ * hash and offered a new cookie linked to that hash, so its next scans (with the cookie) are the same visitor, and a
+ * browser that blocks cookies stays that person hash on every scan rather than being new each time. The store failing
+ * falls back to the person hash: the hit is still counted, once.
+ */
+async function identified(cookieHeader: string | null, seen: SeenRequest, deps: Deps): Promise<{ seen: SeenRequest; cookies: AnswerCookie[] }> {
+  const unchanged = { seen, cookies: [] };
+  if (deps.subjects.mode !== 'cookie' || isSelf(seen, deps.rules)) return unchanged;
+  const presented = presentedCookie(cookieHeader);
+  if (presented.kind === 'uuid') {
+    const hash = visitorCookieHash(deps.rules.hashKey, presented.uuid);
+    try {
+      const link = await deps.subjects.store.cookies.read(hash);
+      return { seen: { ...seen, visitor: link?.identity ?? hash }, cookies: [] };
+    } catch (error) {
+      warn(deps, 'the visitor cookie could not be looked up; this hit is counted under the person hash', error);
+      return unchanged;
+    }
+  }
+  if (presented.kind === 'malformed') warn(deps, 'a malformed visitor cookie was refused and treated as absent; a new one is offered');
+  const classified = classify(seen, deps.rules);
+  if (!classified.counted || classified.hit.person === null) return unchanged;
+  const cookie = newVisitorCookie();
+  const link: VisitorCookieLink = { id: visitorCookieId(visitorCookieHash(deps.rules.hashKey, cookie.value)), pk: VISITOR_COOKIES_PK, kind: 'visitor-cookie', identity: classified.hit.person, ttl: VISITOR_COOKIE_MAX_AGE };
+  try {
+    await deps.subjects.store.cookies.create(link);
+    return { seen, cookies: [cookie] };
+  } catch (error) {
+    warn(deps, 'the visitor cookie could not be linked; none is offered this time', error);
+    return unchanged;
+  }
+}
+
+/**
+ * New or returning, decided in the store at once: the scan creates the visitor's document on the subject, and a
+ * create that finds it there (409) is a returning visitor, so of two scans at the same moment exactly one is new. A
+ * request that makes no claim (the site's own read, an ignored path) is never new.
+ */
+async function statusOf(seen: SeenRequest, deps: Deps): Promise<Result<'new' | 'returning'>> {
+  const classified = classify(seen, deps.rules);
+  if (seen.subject === null || !classified.counted || classified.hit.person === null) return ok('returning');
+  try {
+    const created = await deps.subjects.store.visitors.create(claimedVisitor(seen.subject, classified.hit.person, classified.hit.at));
+    return ok(created === 'created' ? 'new' : 'returning');
+  } catch (error) {
+    warn(deps, 'the status of a scan could not be decided; nothing was enqueued', error);
+    return fail({ status: 503, code: 'store_unavailable', message: 'status: the store cannot say new or returning right now; nothing was kept, retry later' });
+  }
+}
+
+/** The beacon's scan: its identity (cookie mode), then its status when asked, before anything is enqueued. */
+export async function beaconScan(cookieHeader: string | null, seen: SeenRequest, askStatus: boolean, deps: Deps): Promise<Result<BeaconScan>> {
+  const visitor = await identified(cookieHeader, seen, deps);
+  if (!askStatus) return ok(visitor);
+  const status = await statusOf(visitor.seen, deps);
+  return status.ok ? ok({ ...visitor, status: status.value }) : status;
+}

@@ -1,0 +1,43 @@
+import { utcDay } from '../identity/tokens';
+import { plusSubject, noSubjectDelta } from './delta';
+import { subjectPk, subjectVisitorId, type SubjectDelta, type SubjectVisitor } from './documents';
+import { judge, type ScanRules } from './scan-rule';
+
+/** A visitor's document on a subject before any scan was judged: what the beacon creates to claim the first scan. */
+export function claimedVisitor(subject: string, identity: string, at: string): SubjectVisitor {
+  return { id: subjectVisitorId(subject, identity), pk: subjectPk(subject), kind: 'subject-visitor', subject, identity, first_scan: at, last_seen: null, last_counted: null, scans: 0, pending: {} };
+}
+
+const countedAt = (at: string, first: boolean): SubjectDelta => ({
+  ...noSubjectDelta(),
+  scans: 1,
+  unique: first ? 1 : 0,
+  by_day: { [utcDay(new Date(at))]: { scans: 1, new: first ? 1 : 0 } },
+  first_scan: at,
+  last_scan: at,
+});
+
+/**
+ * The visitor's document after a message's scans of the subject (ISO instants, oldest first), each judged in turn,
+ * and what that adds to the subject's summary; null when nothing changes (every scan already judged). The first
+ * counted scan is the visitor's first: that one makes them a unique visitor of the subject.
+ */
+export function scannedVisitor(current: SubjectVisitor | null, subject: string, identity: string, scans: readonly string[], rules: ScanRules): { visitor: SubjectVisitor; delta: SubjectDelta } | null {
+  if (scans.length === 0) return null;
+  let visitor = current ?? claimedVisitor(subject, identity, scans[0]!);
+  let delta = noSubjectDelta();
+  let changed = current === null;
+  for (const at of scans) {
+    const judged = judge(visitor, at, rules);
+    if (judged === 'seen') continue;
+    changed = true;
+    const first = at < visitor.first_scan ? at : visitor.first_scan;
+    if (judged === 'counted') {
+      delta = plusSubject(delta, countedAt(at, visitor.scans === 0));
+      visitor = { ...visitor, first_scan: first, last_seen: at, last_counted: at, scans: visitor.scans + 1 };
+    } else {
+      visitor = { ...visitor, first_scan: first, last_seen: at };
+    }
+  }
+  return changed ? { visitor, delta } : null;
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { memoryStore } from '../../adapters/memory/store';
+import type { SeenRequest } from '../../shared/hits/classify';
+import { memoryLogger } from '../../shared/ports/logger';
+import { beaconScan } from '../../shared/subjects/beacon';
+import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE } from '../../shared/subjects/cookie';
+
+const UUID = '3b241101-e2bb-4255-8caf-4136c566a962';
+const rules = { hashKey: 'test-hash-key-0123456789abcdef', selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: ['/api/admin'] };
+const seen = (address: string, more: Partial<SeenRequest> = {}): SeenRequest => ({
+  at: new Date('2026-10-23T10:00:00Z'), address, userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0', path: '/t', referrer: null, store: 'site', pageLoad: true, subject: 'tree-1', operator: false, ...more,
+});
+
+describe('the visitor cookie', () => {
+  it('takes only a UUID v4; anything else is refused as malformed', () => {
+    expect(presentedCookie(null)).toEqual({ kind: 'absent' });
+    expect(presentedCookie('other=1')).toEqual({ kind: 'absent' });
+    expect(presentedCookie(`a=1; ${VISITOR_COOKIE}=${UUID.toUpperCase()}`)).toEqual({ kind: 'uuid', uuid: UUID });
+    for (const bad of ['garbage', '3b241101-e2bb-1255-8caf-4136c566a962', `${UUID}x`, "'; DROP", '../x']) {
+      expect(presentedCookie(`${VISITOR_COOKIE}=${bad}`), bad).toEqual({ kind: 'malformed' });
+    }
+  });
+
+  it('is a fresh UUID v4, HttpOnly, Secure, SameSite=Lax, for two years', () => {
+    const cookie = newVisitorCookie();
+    expect(cookie).toMatchObject({ name: 'visitor_id', httpOnly: true, secure: true, sameSite: 'Lax', path: '/', maxAge: 63_072_000 });
+    expect(presentedCookie(`visitor_id=${cookie.value}`).kind).toBe('uuid');
+    expect(newVisitorCookie().value).not.toBe(cookie.value);
+  });
+
+  it('stands for a keyed hash with its own label that holds nothing of the UUID', () => {
+    const hash = visitorCookieHash(rules.hashKey, UUID);
+    expect(hash).toMatch(/^[0-9a-f]{32}$/);
+    expect(hash).not.toBe(visitorCookieHash('another-key-0123456789', UUID));
+    for (const part of UUID.split('-')) expect(hash).not.toContain(part);
+  });
+});
+
+describe('a beacon in cookie mode', () => {
+  const deps = () => ({ rules, logger: memoryLogger(), subjects: { mode: 'cookie' as const, store: memoryStore().subjects } });
+
+  it('without a cookie is counted under the person hash and offered a cookie linked to it; with it, the same visitor', async () => {
+    const d = deps();
+    const first = await beaconScan(null, seen('203.0.113.7'), true, d);
+    expect(first).toMatchObject({ ok: true, value: { status: 'new', cookies: [{ name: 'visitor_id' }] } });
+    const uuid = first.ok ? first.value.cookies[0]!.value : '';
+    // The same browser from another address: the cookie keeps it the same visitor.
+    const again = await beaconScan(`visitor_id=${uuid}`, seen('198.51.100.9'), true, d);
+    expect(again).toMatchObject({ ok: true, value: { status: 'returning', cookies: [] } });
+  });
+
+  it('a browser that blocks cookies stays its person hash: returning on its second scan, offered a cookie each time', async () => {
+    const d = deps();
+    expect(await beaconScan(null, seen('203.0.113.8'), true, d)).toMatchObject({ ok: true, value: { status: 'new', cookies: [{}] } });
+    expect(await beaconScan(null, seen('203.0.113.8'), true, d)).toMatchObject({ ok: true, value: { status: 'returning', cookies: [{}] } });
+  });
+
+  it('a well-formed unknown cookie is a new visitor; a malformed one is refused, logged without its value, and replaced', async () => {
+    const d = deps();
+    await beaconScan(null, seen('203.0.113.9'), true, d);
+    expect(await beaconScan(`visitor_id=${UUID}`, seen('203.0.113.9'), true, d)).toMatchObject({ ok: true, value: { status: 'new', cookies: [] } });
+    const garbage = await beaconScan('visitor_id=not-a-uuid', seen('203.0.113.9'), true, d);
+    expect(garbage).toMatchObject({ ok: true, value: { status: 'returning', cookies: [{ name: 'visitor_id' }] } });
+    expect(d.logger.lines.some((line) => line.includes('malformed'))).toBe(true);
+    expect(d.logger.lines.join('\n')).not.toContain('not-a-uuid');
+  });
+
+  it('the site reading itself gets no cookie and is never new', async () => {
+    expect(await beaconScan(null, seen('127.0.0.1'), true, deps())).toMatchObject({ ok: true, value: { status: 'returning', cookies: [] } });
+  });
+});
