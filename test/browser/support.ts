@@ -57,13 +57,17 @@ export function pageTroubles(page: Page): string[] {
   return troubles;
 }
 
-/** Saves a screenshot where the test run keeps its results, and copies it to docs/ for the README. */
+/**
+ * Saves a screenshot where the test run keeps its results (test-results/, not tracked). With UPDATE_SCREENSHOTS=1
+ * it is also copied to docs/screenshots for the README, so an ordinary run leaves the tracked files as they are.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   const root = join(__dirname, '..', '..');
   const kept = join(root, 'test-results', 'screenshots', `${name}.png`);
   await mkdir(join(root, 'test-results', 'screenshots'), { recursive: true });
-  await mkdir(join(root, 'docs', 'screenshots'), { recursive: true });
   await page.screenshot({ path: kept, fullPage: true });
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  await mkdir(join(root, 'docs', 'screenshots'), { recursive: true });
   await copyFile(kept, join(root, 'docs', 'screenshots', `${name}.png`));
 }
 
