@@ -45,6 +45,15 @@ param selfAgentTag string = ''
 param ignoredPaths string = ''
 @description('HIT_MAX_AGE_DAYS: a hit older than this many days is refused.')
 param hitMaxAgeDays string = ''
+@allowed(['', 'hash', 'cookie'])
+@description('IDENTITY_MODE: who a visitor is, hash (the person hash, no cookie) or cookie (a first-party visitor_id cookie, for a site with consent).')
+param identityMode string = ''
+@description('SUBJECT_SCAN_INTERVAL_SECONDS: one visitor\'s scans of one subject are counted at most once per this many seconds (0: no limit).')
+param subjectScanIntervalSeconds string = ''
+@description('SUBJECT_REFRESH_SECONDS: a scan this soon after the visitor\'s previous scan of the subject is a reload, the same scan.')
+param subjectRefreshSeconds string = ''
+@description('FUNNEL_STEPS: the Activity card\'s path through, steps split by |, each name=/path,/path.')
+param funnelSteps string = ''
 
 @minValue(0)
 @description('RU/s provisioned on the activity container; 0 makes the Cosmos DB account serverless (billed per request).')
@@ -178,6 +187,10 @@ module api 'app/api.bicep' = {
     selfAgentTag: selfAgentTag
     ignoredPaths: ignoredPaths
     hitMaxAgeDays: hitMaxAgeDays
+    identityMode: identityMode
+    subjectScanIntervalSeconds: subjectScanIntervalSeconds
+    subjectRefreshSeconds: subjectRefreshSeconds
+    funnelSteps: funnelSteps
     instanceMemoryMB: instanceMemoryMB
     maximumInstanceCount: maximumInstanceCount
   }

@@ -94,6 +94,18 @@ function inPackageOnly(folder) {
   }`;
 }
 
+// Node code that reads every file the asset routes serve as the app reads it (public/ and chart.js under node_modules),
+// from the root the app finds for itself, so a page missing from the package fails the build, not the first visit.
+function servedFilesRead() {
+  return `{
+    const { ASSETS, DASHBOARD } = require('./dist/shared/pages/assets.js');
+    const { packageRoot, readAsset } = require('./dist/adapters/files/assets.js');
+    const found = packageRoot(require('node:path').resolve('dist/adapters/files'));
+    if (found !== process.cwd()) throw new Error('the app would read its pages from ' + found + ', not the package');
+    for (const source of [...Object.values(ASSETS), DASHBOARD]) readAsset(source, found);
+  }`;
+}
+
 const megabytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 rmSync(dist, { recursive: true, force: true });
@@ -126,12 +138,13 @@ for (const file of filesUnder(join(stage, 'node_modules'))) {
   if (/\.(?:map|[cm]?ts)$/.test(file)) rmSync(file);
 }
 
-// The package proves itself: each function file loads with only the production dependencies installed. Node would
-// also look in the project's own node_modules above the package, so a module found outside the package fails.
+// The package proves itself: each function file loads with only the production dependencies installed, and every
+// served file is where the app reads it. Node would also look in the project's own node_modules above the package, so
+// a module found outside the package fails.
 const functionFiles = readdirSync(join(stage, 'dist', 'functions')).filter((file) => file.endsWith('.js'));
 if (functionFiles.length === 0) throw new Error('no compiled function in dist/package/dist/functions');
 const { FUNCTIONS_WORKER_RUNTIME: _outsideTheHost, ...env } = process.env;
-const load = [inPackageOnly(stage), ...functionFiles.map((file) => `require('./dist/functions/${file}');`)].join('\n');
+const load = [inPackageOnly(stage), ...functionFiles.map((file) => `require('./dist/functions/${file}');`), servedFilesRead()].join('\n');
 execFileSync(process.execPath, ['-e', load], { cwd: stage, env, stdio: 'inherit' });
 
 zipFolder(stage, zipFile);

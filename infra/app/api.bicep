@@ -22,6 +22,10 @@ param selfNetworks string
 param selfAgentTag string
 param ignoredPaths string
 param hitMaxAgeDays string
+param identityMode string
+param subjectScanIntervalSeconds string
+param subjectRefreshSeconds string
+param funnelSteps string
 param instanceMemoryMB int
 param maximumInstanceCount int
 
@@ -47,6 +51,10 @@ var appSettings = {
   SELF_AGENT_TAG: selfAgentTag
   IGNORED_PATHS: ignoredPaths
   HIT_MAX_AGE_DAYS: hitMaxAgeDays
+  IDENTITY_MODE: identityMode
+  SUBJECT_SCAN_INTERVAL_SECONDS: subjectScanIntervalSeconds
+  SUBJECT_REFRESH_SECONDS: subjectRefreshSeconds
+  FUNNEL_STEPS: funnelSteps
   APPLICATIONINSIGHTS_CONNECTION_STRING: appInsightsConnectionString
   APPLICATIONINSIGHTS_AUTHENTICATION_STRING: 'ClientId=${identityClientId};Authorization=AAD'
 }

@@ -145,7 +145,8 @@ const appShape = z.object({
   HITS_QUEUE: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, 'must be a valid queue name').default('hits'),
 });
 
-const settingsSchema = z.intersection(z.intersection(appShape, storageShape), cosmosShape);
+/** The settings schema itself; exported so test/infra can list every setting it knows from its shape. */
+export const settingsSchema = z.intersection(z.intersection(appShape, storageShape), cosmosShape);
 
 /** Every setting the app reads, validated once at start-up. */
 export type Settings = z.infer<typeof settingsSchema>;

@@ -1,4 +1,5 @@
-import { readSettings, SECRET_SETTINGS } from '../../shared/config/settings';
+import { z } from 'zod';
+import { readSettings, SECRET_SETTINGS, settingsSchema } from '../../shared/config/settings';
 
 /** A client id as Azure gives one (any GUID). */
 export const CLIENT_ID = '8f0c3a52-1d2e-4c8b-9a7e-2f6b5c4d3e21';
@@ -61,4 +62,16 @@ export function secretMinimum(): number {
     if (read.ok) return length;
   }
   throw new Error('no secret length is accepted');
+}
+
+// The setting names an object schema declares, through the intersections the settings schema is made of.
+function namesIn(schema: z.core.$ZodType): string[] {
+  if (schema instanceof z.ZodObject) return Object.keys(schema.shape);
+  if (schema instanceof z.ZodIntersection) return [...namesIn(schema.def.left), ...namesIn(schema.def.right)];
+  throw new Error(`the settings schema holds a ${schema._zod.def.type}, which test/infra cannot list settings from yet: teach namesIn`);
+}
+
+/** Every setting the schema knows, required or not, read from its shape. */
+export function settingNames(): string[] {
+  return namesIn(settingsSchema);
 }

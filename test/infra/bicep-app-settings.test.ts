@@ -2,65 +2,13 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSettings, SECRET_SETTINGS } from '../../shared/config/settings';
-import { CLIENT_ID, RESOLVED_SECRET, requiredInAzureShape, secretMinimum } from './azure-shape';
-import { bicep, block, entries, literal, modules, outputs, params, projectText, ROOT, variable } from './bicep';
+import { CLIENT_ID, requiredInAzureShape, secretMinimum } from './azure-shape';
+import { bicep, block, entries, modules, params, projectText, ROOT } from './bicep';
+import { apiArgs, appSettings, deployedEnvironment } from './deployed';
 
 const main = bicep('main.bicep');
 const api = bicep('app/api.bicep');
-const apiModule = modules(main).find((module) => module.file === 'app/api.bicep')!;
-const appSettings = entries(block(api, /^var\s+appSettings\s*=\s*\{/m));
-
-// What a module output is once deployed, for the outputs that feed the app settings.
-const DEPLOYED: Record<string, string> = {
-  'identity.outputs.clientId': CLIENT_ID,
-  'storage.outputs.blobEndpoint': 'https://stexample.blob.core.windows.net/',
-  'storage.outputs.queueEndpoint': 'https://stexample.queue.core.windows.net/',
-  'cosmos.outputs.endpoint': 'https://cosmos-example.documents.azure.com:443/',
-  'keyVault.outputs.hashKeySecretUri': 'https://kv-example.vault.azure.net/secrets/hash-key',
-  'keyVault.outputs.ingestKeySecretUri': 'https://kv-example.vault.azure.net/secrets/ingest-key',
-  'keyVault.outputs.operatorKeySecretUri': 'https://kv-example.vault.azure.net/secrets/operator-key',
-  'monitoring.outputs.connectionString': 'InstrumentationKey=00000000-0000-0000-0000-000000000000',
-};
-
-// A main.bicep expression's value: a literal, a var, a param's default, or a module's output as deployed.
-function mainValue(expression: string): string {
-  const text = literal(expression);
-  if (text !== undefined) return text;
-  const output = /^(\w+)\.outputs\.(\w+)$/.exec(expression);
-  if (output) {
-    const module = modules(main).find((one) => one.symbol === output[1]);
-    expect(module && outputs(bicep(module.file)).has(output[2]!), `${expression} is an output of its module`).toBe(true);
-    if (!(expression in DEPLOYED)) throw new Error(`no deployed value for ${expression}: add one to this test`);
-    return DEPLOYED[expression]!;
-  }
-  const param = params(main).get(expression);
-  if (param) return param.fallback === undefined ? RESOLVED_SECRET : mainValue(param.fallback);
-  return mainValue(variable(main, expression));
-}
-
-// An api.bicep param's value, through what main.bicep passes it.
-function apiParam(name: string): string {
-  const passed = apiModule.args.get(name);
-  if (passed === undefined) throw new Error(`main.bicep does not pass ${name} to app/api.bicep`);
-  return mainValue(passed);
-}
-
-// An app setting's value as the app sees it once deployed.
-function deployed(expression: string): string {
-  const text = literal(expression);
-  if (text !== undefined) return text;
-  if (/^\w+$/.test(expression)) return apiParam(expression);
-  const template = /^'(.*)'$/.exec(expression);
-  if (!template) throw new Error(`cannot read the app setting value ${expression}`);
-  const value = template[1]!.replace(/\$\{(\w+)\}/g, (_, name: string) => apiParam(name));
-  // App Service resolves a Key Vault reference to the secret with the app's identity.
-  return value.startsWith('@Microsoft.KeyVault(') ? RESOLVED_SECRET : value;
-}
-
-// The app's environment in Azure: empty values left out, as api.bicep's settings resource leaves them out.
-const environment = Object.fromEntries(
-  [...appSettings].map(([name, expression]) => [name, deployed(expression)] as const).filter(([, value]) => value !== ''),
-);
+const environment = deployedEnvironment();
 
 describe("the Function App's app settings hold to the settings schema", () => {
   it('are accepted by the schema as they are deployed', () => {
@@ -110,7 +58,7 @@ describe('each secret reaches the app only as a Key Vault reference', () => {
     const name = camel(setting);
     // The app setting is a reference to a versionless secret URI, which Key Vault output…
     expect(appSettings.get(setting)).toBe(`'@Microsoft.KeyVault(SecretUri=\${${name}SecretUri})'`);
-    expect(apiModule.args.get(`${name}SecretUri`)).toBe(`keyVault.outputs.${name}SecretUri`);
+    expect(apiArgs.get(`${name}SecretUri`)).toBe(`keyVault.outputs.${name}SecretUri`);
     const output = new RegExp(`^output\\s+${name}SecretUri\\s+string\\s*=\\s*(\\w+)\\.properties\\.secretUri$`, 'm').exec(keyVault);
     expect(output, `keyvault.bicep outputs ${name}SecretUri as a versionless secretUri`).not.toBeNull();
     // …from a secret whose value is a secure param, passed from a secure param of main.bicep…

@@ -3,6 +3,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ASSETS, DASHBOARD } from '../../shared/pages/assets';
 import { AZURE_SHAPE } from './azure-shape';
 import { projectText, ROOT } from './bicep';
 
@@ -98,6 +99,12 @@ describe('npm run build makes the deployable package', () => {
     expect(started.stderr).not.toMatch(/cannot start|Cannot find module/);
     expect(started.stdout).toContain(`loaded ${functions.length}`);
     expect(started.status).toBe(0);
+  });
+
+  it('holds every file the asset routes serve (public/ and chart.js), at the path the app reads it from', () => {
+    const served = [...Object.values(ASSETS), DASHBOARD].map((source) => source.file);
+    expect(served).toEqual(expect.arrayContaining(['public/admin.html', 'node_modules/chart.js/dist/chart.umd.min.js']));
+    expect(served.filter((file) => !existsSync(join(stage, file)))).toEqual([]);
   });
 
   it('zips exactly the staged files', () => {
