@@ -10,6 +10,9 @@ export class Contended extends Error {
   }
 }
 
+/** The document to write given the one read (null when there is none yet), or null when nothing needs writing. */
+export type Decide<Doc> = (current: Doc | null) => Promise<Doc | null>;
+
 /**
  * Read, decide, write conditionally, and start again if another writer got there first: a create that finds the id
  * already there, or a replace of a version no longer current. `decide` answers the document to write, or null when
@@ -18,15 +21,15 @@ export class Contended extends Error {
 export async function change<Doc, Key extends unknown[]>(
   slot: Conditional<Doc, Key>,
   key: Key,
-  decide: (current: Doc | null) => Promise<Doc | null>,
+  decide: Decide<Doc>,
   what: string,
-): Promise<Doc | null> {
+): Promise<void> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const current = await slot.read(...key);
     const next = await decide(current?.doc ?? null);
-    if (next === null) return current?.doc ?? null;
+    if (next === null) return;
     const outcome = current ? await slot.replace(next, current.etag) : await slot.create(next);
-    if (outcome === 'created' || outcome === 'replaced') return next;
+    if (outcome === 'created' || outcome === 'replaced') return;
   }
   throw new Contended(what);
 }

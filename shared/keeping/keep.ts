@@ -7,10 +7,9 @@ import type { SummaryDelta } from '../store/summary';
 import type { VisitorRecord } from '../store/visitors';
 import { additions, type ActivityPart } from './activity';
 import { settledEntries, without } from './applied';
-import { change } from './change';
+import { Coalesced } from './coalesced';
 import { applyDelta, isEmpty, noDelta, plus } from './delta';
 import { KeptToday } from './kept-today';
-import { Lanes } from './lanes';
 import { planOf, type Sighting } from './plan';
 import { sightedRecord } from './visitor';
 
@@ -38,14 +37,16 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message.spl
  */
 export function keeper(store: KeepingStore, clock: Clock, kept = new KeptToday()): Keeper {
   const now = () => Math.floor(clock.now().getTime() / 1000);
-  const lanes = new Lanes();
+  // Invocations that change the same document at once share its next write (see coalesced.ts).
+  const records = new Coalesced(store.records);
+  const summary = new Coalesced(store.summary);
+  const activity = new Coalesced(store.activity);
 
   /** The record after the message's sightings, and its change to the summary; whether the record is settled enough to remember. */
   const keepVisitor = async (id: string, hash: string, sightings: Sighting[]): Promise<{ delta: SummaryDelta; settled: boolean }> => {
     let delta = noDelta();
     let settled = true;
-    await lanes.run(`visitors|${hash}`, () => change(
-      store.records,
+    await records.change(
       [hash],
       async (current: VisitorRecord | null) => {
         const mine = current?.pending[id];
@@ -66,14 +67,13 @@ export function keeper(store: KeepingStore, clock: Clock, kept = new KeptToday()
         return { ...sighted.record, pending };
       },
       `visitor record ${hash.slice(0, 8)}`,
-    ));
+    );
     return { delta, settled };
   };
 
   const keepSummary = async (id: string, delta: SummaryDelta) => {
     if (isEmpty(delta)) return;
-    await lanes.run('visitors|summary', () => change(
-      store.summary,
+    await summary.change(
       [],
       async (current) => {
         if (current?.applied[id] !== undefined) return null;
@@ -82,12 +82,11 @@ export function keeper(store: KeepingStore, clock: Clock, kept = new KeptToday()
         return next;
       },
       'visitors summary',
-    ));
+    );
   };
 
   const keepActivity = async (id: string, { part, add }: ActivityPart) => {
-    await lanes.run(`${part.day}|${part.id}`, () => change(
-      store.activity,
+    await activity.change(
       [part.day, part.id],
       async (current: ActivityDoc | null) => {
         if (current?.applied[id] !== undefined) return null;
@@ -96,7 +95,7 @@ export function keeper(store: KeepingStore, clock: Clock, kept = new KeptToday()
         return next;
       },
       `activity ${part.day} ${part.id}`,
-    ));
+    );
   };
 
   return async (message) => {

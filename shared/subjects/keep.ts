@@ -3,7 +3,7 @@ import { kindOf } from '../identity/kinds';
 import type { Clock } from '../ports/clock';
 import type { Receipts } from '../store/receipts';
 import { settledEntries, without } from '../keeping/applied';
-import { change } from '../keeping/change';
+import { Coalesced } from '../keeping/coalesced';
 import { applySubjectDelta, isNoSubjectDelta, noSubjectDelta, plusSubject } from './delta';
 import type { SubjectDelta, SubjectsStore, SubjectVisitor } from './documents';
 import type { ScanRules } from './scan-rule';
@@ -46,11 +46,13 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message.spl
  */
 export function subjectKeeper(store: { subjects: SubjectsStore; receipts: Receipts }, clock: Clock, rules: ScanRules): SubjectKeeper {
   const now = () => Math.floor(clock.now().getTime() / 1000);
+  // Scans of one subject at once share the writes of its documents (see shared/keeping/coalesced.ts).
+  const visitors = new Coalesced(store.subjects.visitors);
+  const summaries = new Coalesced(store.subjects.summaries);
 
   const keepVisitor = async (id: string, subject: string, identity: string, instants: string[]): Promise<SubjectDelta> => {
     let delta = noSubjectDelta();
-    await change(
-      store.subjects.visitors,
+    await visitors.change(
       [subject, identity],
       async (current: SubjectVisitor | null) => {
         const mine = current?.pending[id];
@@ -77,8 +79,7 @@ export function subjectKeeper(store: { subjects: SubjectsStore; receipts: Receip
     const deltas = await Promise.all([...scans.people].map(([identity, instants]) => keepVisitor(id, subject, identity, instants)));
     const delta = deltas.reduce(plusSubject, { ...noSubjectDelta(), scanners: scans.scanners, self: scans.self });
     if (isNoSubjectDelta(delta)) return;
-    await change(
-      store.subjects.summaries,
+    await summaries.change(
       [subject],
       async (current) => {
         if (current?.applied[id] !== undefined) return null;
