@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from '../../shared/ports/clock';
+import { memoryLogger } from '../../shared/ports/logger';
+import { startTestHost, type TestHost } from '../support/host';
+import { containerOf } from '../support/counting-cosmos';
+import { ORIGIN, PATHS, REFERRERS, address, agent, expectNothingNaming } from '../support/privacy';
+
+const NOW = new Date('2026-10-23T12:00:00Z');
+
+/**
+ * The privacy line through the whole pipeline: addresses and agents go in through both endpoints, keep-hits keeps them,
+ * the recount and every read run; then every stored document, every message left on either queue, every answer and
+ * every log line is searched, and none holds an address in any spelling, a dotted four-octet address, or an agent.
+ */
+describe('privacy through the whole pipeline: ingest, queue, keeping, recount and reads', () => {
+  let t: TestHost;
+  const logger = memoryLogger();
+  const sample = fc.sample(fc.record({ address, agent, path: fc.constantFrom(...PATHS), referrer: fc.constantFrom(...REFERRERS), subject: fc.constantFrom(undefined, 'tree-1', 'tree-2') }), { numRuns: 120, seed: 7 });
+  const addresses = sample.map((s) => s.address);
+  const agents = sample.map((s) => s.agent);
+  const answers: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestHost({ env: { TRUSTED_PROXY_HOPS: '1' }, overrides: { logger, clock: fixedClock(NOW) } });
+    await containerOf(t.env);
+  });
+  afterAll(() => t?.stop());
+
+  it('keeps the hits, and nothing kept, queued, answered or logged names anyone', async () => {
+    const half = sample.length / 2;
+    const server = await fetch(`${t.host.url}/api/hits`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-ingest-key': t.env.INGEST_KEY! },
+      body: JSON.stringify({
+        hits: sample.slice(0, half).map((s) => ({ address: s.address, user_agent: s.agent, path: s.path, referrer: s.referrer, page_load: true, subject: s.subject })),
+      }),
+    });
+    answers.push(await server.text());
+    expect(server.status).toBe(202);
+    for (const s of sample.slice(half)) {
+      const beacon = await fetch(`${t.host.url}/api/beacon`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', origin: ORIGIN, 'user-agent': s.agent, 'x-forwarded-for': s.address },
+        body: JSON.stringify({ path: s.path, referrer: s.referrer, ...(s.subject ? { subject: s.subject, status: true } : {}) }),
+      });
+      answers.push(await beacon.text());
+      expect(beacon.status).toBe(202);
+    }
+    await t.host.drain();
+    await t.host.run('recount');
+
+    const admin = { authorization: `Bearer ${t.env.OPERATOR_KEY!}` };
+    for (const path of ['/api/pulse', '/api/admin/visitors/people', '/api/admin/activity?days=30', `/api/admin/activity/visitors?day=2026-10-23`, '/api/admin/subjects', '/api/admin/subjects/tree-1']) {
+      const response = await fetch(`${t.host.url}${path}`, { headers: admin });
+      expect(response.status, path).toBe(200);
+      answers.push(await response.text());
+    }
+
+    const container = await containerOf(t.env);
+    const { resources: documents } = await container.items.query('SELECT * FROM c').fetchAll();
+    const people = documents.filter((doc: { kind?: string; who?: string }) => doc.kind === 'visitor-record');
+    // The pipeline really kept what it was fed: visitor records, the day's activity, subjects.
+    expect(people.length).toBeGreaterThan(10);
+    expect(documents.some((doc: { kind?: string }) => doc.kind === 'visitor-day')).toBe(true);
+    expect(documents.some((doc: { id: string }) => doc.id === 'visitors-summary')).toBe(true);
+
+    const left = [
+      ...(await t.queue.peekMessages({ numberOfMessages: 32 })).peekedMessageItems,
+      ...(await t.poison.peekMessages({ numberOfMessages: 32 })).peekedMessageItems,
+    ].map((m) => Buffer.from(m.messageText, 'base64').toString('utf8'));
+    expect(left).toEqual([]);
+
+    expectNothingNaming(documents.map((doc) => JSON.stringify(doc)).join('\n'), addresses, agents, 'a stored document');
+    expectNothingNaming(answers.join('\n'), addresses, agents, 'an answer');
+    expectNothingNaming(logger.lines.join('\n'), addresses, agents, 'the log');
+    // And no query string: every path kept is the path alone.
+    expect(documents.map((doc) => JSON.stringify(doc)).join('\n')).not.toMatch(/plan=pro|ref=newsletter|trk=x|\?id=1/);
+  });
+});

@@ -1,0 +1,98 @@
+import ipaddr from 'ipaddr.js';
+import fc from 'fast-check';
+import { expect } from 'vitest';
+
+/** What the privacy tests feed the pipeline (addresses in every spelling, real and random agents) and how they search. */
+
+export const DOTTED_QUAD = /\b\d{1,3}(\.\d{1,3}){3}\b/;
+export const ORIGIN = 'https://site.example';
+export const PATHS = ['/', '/about', '/blog/post-1', '/api/data', '/pricing?plan=pro&ref=newsletter', '/docs/guide#install', '/users/jane'];
+export const REFERRERS = [undefined, 'https://www.linkedin.com/feed/?trk=x', 'https://github.com/someone/repo', 'https://news.ycombinator.com/item?id=1'];
+
+// ---- addresses ----------------------------------------------------------------------------------------------------
+
+const ipV4Mapped = fc.ipV4().chain((v4) => fc.constantFrom(`::ffff:${v4}`, `::FFFF:${v4}`, `0:0:0:0:0:ffff:${v4}`));
+export const address = fc.oneof(fc.ipV4(), fc.ipV6(), ipV4Mapped);
+
+/** Every spelling of an address a leak could take: as given, canonical, compressed, expanded, the IPv4 it carries. */
+export function spellings(given: string): string[] {
+  const out = new Set<string>([given]);
+  const dotted = given.match(/\d{1,3}(\.\d{1,3}){3}/);
+  if (dotted) out.add(dotted[0]);
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(given);
+  } catch {
+    return [...out];
+  }
+  const add = (value: ipaddr.IPv4 | ipaddr.IPv6) => {
+    out.add(value.toString());
+    out.add(value.toNormalizedString());
+    if (value.kind() === 'ipv6') {
+      const v6 = value as ipaddr.IPv6;
+      const expanded = v6.parts.map((part) => part.toString(16).padStart(4, '0')).join(':');
+      out.add(expanded);
+      out.add(v6.toRFC5952String());
+      out.add(expanded.replace(/:/g, ''));
+    } else {
+      const v4 = value as ipaddr.IPv4;
+      out.add(String(v4.octets.reduce((n, octet) => n * 256 + octet, 0)));
+      out.add(v4.toIPv4MappedAddress().toString());
+      out.add(v4.toIPv4MappedAddress().toNormalizedString());
+    }
+  };
+  add(parsed);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) add((parsed as ipaddr.IPv6).toIPv4Address());
+  return [...out].filter((spelling) => spelling.length >= 3);
+}
+
+// ---- agents -------------------------------------------------------------------------------------------------------
+
+const version = fc.record({ major: fc.integer({ min: 1, max: 199 }), minor: fc.integer({ min: 0, max: 99 }), build: fc.integer({ min: 0, max: 9999 }), patch: fc.integer({ min: 0, max: 399 }) });
+type Version = { major: number; minor: number; build: number; patch: number };
+
+/** Real agent strings with their version numbers left open. */
+const TEMPLATES: ((v: Version) => string)[] = [
+  (v) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v.major}.0.${v.build}.${v.patch} Safari/537.36`,
+  (v) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v.major}.0.0.0 Safari/537.36 Edg/${v.major}.0.${v.build}.${v.patch}`,
+  (v) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:${v.major}.0) Gecko/20100101 Firefox/${v.major}.${v.minor}`,
+  (v) => `Mozilla/5.0 (X11; Linux x86_64; rv:${v.major}.0) Gecko/20100101 Firefox/${v.major}.0`,
+  (v) => `Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_${v.minor}) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${v.major}.${v.minor} Safari/605.1.15`,
+  (v) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v.major}_${v.minor} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${v.major}.${v.minor} Mobile/15E148 Safari/604.1`,
+  (v) => `Mozilla/5.0 (Linux; Android ${v.major % 16}; Pixel ${v.minor % 10}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v.major}.0.${v.build}.${v.patch} Mobile Safari/537.36`,
+  (v) => `Mozilla/5.0 (Linux; Android ${v.major % 16}; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/${v.major}.${v.minor} Chrome/${v.major}.0.0.0 Mobile Safari/537.36`,
+  (v) => `Mozilla/5.0 (compatible; Googlebot/${v.major}.${v.minor}; +http://www.google.com/bot.html)`,
+  (v) => `Mozilla/5.0 (compatible; bingbot/${v.major}.${v.minor}; +http://www.bing.com/bingbot.htm)`,
+  (v) => `facebookexternalhit/${v.major}.${v.minor} (+http://www.facebook.com/externalhit_uatext.php)`,
+  (v) => `curl/${v.major}.${v.minor}.${v.patch}`,
+  (v) => `python-requests/${v.major}.${v.minor}.${v.patch}`,
+  (v) => `Go-http-client/${v.major}.${v.minor}`,
+];
+
+const realAgent = fc.tuple(fc.integer({ min: 0, max: TEMPLATES.length - 1 }), version).map(([which, v]) => TEMPLATES[which]!(v));
+/** Printable ASCII only, as a header carries it; long enough that finding it in a message could not be chance. */
+const randomAgent = fc.string({ minLength: 12, maxLength: 120 }).filter((agent) => agent.trim().length >= 12);
+export const agent = fc.oneof({ weight: 3, arbitrary: realAgent }, { weight: 1, arbitrary: randomAgent });
+
+/** The agent whole, and the parts of it that would name it: product tokens with their versions, the comments. */
+export function agentPieces(given: string): string[] {
+  const agentText = given.trim();
+  const pieces = new Set<string>([agentText]);
+  for (const token of agentText.match(/[A-Za-z][A-Za-z0-9_-]*\/\d[0-9A-Za-z._]*/g) ?? []) pieces.add(token);
+  for (const comment of agentText.match(/\([^()]{6,}\)/g) ?? []) pieces.add(comment);
+  return [...pieces].filter((piece) => piece.length >= 6);
+}
+
+// ---- checking -----------------------------------------------------------------------------------------------------
+
+/** What a text must not hold: each spelling of each address, each piece of each agent, any dotted four-octet address. */
+export function expectNothingNaming(text: string, addresses: readonly string[], agents: readonly string[], where: string) {
+  const lower = text.toLowerCase();
+  for (const given of addresses) {
+    for (const spelling of spellings(given)) expect(lower, `${where} holds the address ${given} as ${spelling}`).not.toContain(spelling.toLowerCase());
+  }
+  for (const given of agents) {
+    for (const piece of agentPieces(given)) expect(lower, `${where} holds the agent ${given} as ${piece}`).not.toContain(piece.toLowerCase());
+  }
+  expect(text, `${where} holds a dotted four-octet address`).not.toMatch(DOTTED_QUAD);
+}
