@@ -28,6 +28,7 @@ export function recountDeps(root: CountingRoot): RecountDeps {
   return {
     visits: store.visits,
     activity: store.activityReader,
+    changes: store.visitorDayChanges,
     clock: root.clock,
     logger: root.logger,
     lateDays: root.settings.HIT_MAX_AGE_DAYS,

@@ -60,7 +60,7 @@ export function expectedSummary(current: VisitorsSummary | null, census: RecordC
 }
 
 const figures = (summary: VisitorsSummary | null) =>
-  JSON.stringify(summary && [summary.people_all_time, summary.scanners_left_out, summary.counted_from, summary.people_new_by_day, Object.keys(summary.applied).sort()]);
+  JSON.stringify(summary && [summary.people_all_time, summary.scanners_left_out, summary.counted_from, Object.entries(summary.people_new_by_day).sort(), Object.keys(summary.applied).sort()]);
 
 /**
  * Heals a lost increment: the visitors summary set to what the visitor records say, by aggregate queries, written with

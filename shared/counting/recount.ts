@@ -2,7 +2,7 @@ import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import { utcDay } from '../identity/tokens';
 import type { ActivityReader, VisitorDay } from '../store/activity';
-import { emptyVisits, type VisitsSummaries, type VisitsSummary } from '../store/visits';
+import { emptyVisits, type VisitorDayChanges, type VisitsSummaries, type VisitsSummary } from '../store/visits';
 import { addDays, earlierDay } from './days';
 import { reasonOf } from './people-count';
 import { reconcileVisitors, type ReconcileDeps, type ReconcileOutcome } from './reconcile';
@@ -23,10 +23,14 @@ export const EVERY_DAY = '0000-01-01';
 /** What a count reads: every kept day (the first), from the day before the newest held (hourly), today (each minute). */
 export type ReadPlan = { read: 'all' | 'since-newest' | 'today'; since: string } | { read: 'waiting'; until: string };
 
+/** A plan that reads. */
+type Reading = Extract<ReadPlan, { since: string }>;
+
 /** What the recount needs; `reconcile` is absent on a host that keeps no visitor records to reconcile with. */
 export interface RecountDeps {
   visits: VisitsSummaries;
   activity: Pick<ActivityReader, 'visitorDaysSince'>;
+  changes: VisitorDayChanges;
   clock: Clock;
   logger: Logger;
   /** How many days back a hit may still land (HIT_MAX_AGE_DAYS): an hourly count reads at least that far back. */
@@ -54,14 +58,27 @@ export function planRead(held: VisitsSummary, now: Date, lateDays: number): Read
   return { read: 'today', since: earlierDay(today, utcDay(new Date(held.counted_at ?? now.toISOString()))) };
 }
 
-/** The summary after a read of these rows, or after a read that failed (null rows). */
-export function afterRead(held: VisitsSummary, plan: ReadPlan, rows: readonly VisitorDay[] | null, now: Date): VisitsSummary {
+/** The plan read back to the earliest day written since the last count: a hit may arrive with an `at` days old. */
+export function widened(plan: Reading, changedDays: readonly string[]): Reading {
+  if (plan.read === 'all' || changedDays.length === 0) return plan;
+  return { ...plan, since: earlierDay(plan.since, changedDays[0]!) };
+}
+
+/** What a read answered: the rows, and the store's mark of the changes it covers; null when it failed. */
+export interface Read {
+  rows: readonly VisitorDay[];
+  mark: number;
+}
+
+/** The summary after a read, or after a read that failed (null). */
+export function afterRead(held: VisitsSummary, plan: ReadPlan, read: Read | null, now: Date): VisitsSummary {
   if (plan.read === 'waiting') return held;
   const retry = { ...held, retry_after: new Date(now.getTime() + RETRY_AFTER_MS).toISOString() };
-  if (rows === null) return retry;
-  // An empty answer: today's is a quiet start of the day, any other a store that is not answering; either way the
-  // held count stands, and only the latter waits.
-  if (rows.length === 0) return plan.read === 'today' ? held : retry;
+  if (read === null) return retry;
+  const { rows } = read;
+  // An empty answer: today's is a quiet start of the day, and with nothing held yet the store has simply kept nothing
+  // (reading it again costs nothing); any other is a store that is not answering. The held count stands; only that waits.
+  if (rows.length === 0) return plan.read === 'today' || held.newest_day === null ? held : retry;
   const byDay = mergeVisits(held.by_day, countVisits(rows), plan.since);
   const newest = rows.reduce((max, row) => (row.day > max ? row.day : max), held.newest_day ?? rows[0]!.day);
   return {
@@ -72,6 +89,7 @@ export function afterRead(held: VisitsSummary, plan: ReadPlan, rows: readonly Vi
     counted_at: now.toISOString(),
     full_at: plan.read === 'today' ? held.full_at : now.toISOString(),
     retry_after: null,
+    changes_mark: read.mark,
   };
 }
 
@@ -89,9 +107,9 @@ export async function recount(deps: RecountDeps): Promise<RecountOutcome> {
     return { ok: false, reason: `the visits summary could not be read (${reasonOf(error)})` };
   }
   const held = current?.doc ?? emptyVisits();
-  const plan = planRead(held, now, deps.lateDays);
-  const rows = plan.read === 'waiting' ? [] : await readRows(deps, plan.since);
-  const counted = afterRead(held, plan, rows, now);
+  const read = await readChanged(deps, held, planRead(held, now, deps.lateDays));
+  const { plan } = read;
+  const counted = afterRead(held, plan, read.answer, now);
   const reconciled = await reconcileIfDue(deps, held, now);
   const next = reconciled === 'agreed' || reconciled === 'healed' ? { ...counted, reconciled_at: now.toISOString() } : counted;
   let wrote = false;
@@ -103,15 +121,20 @@ export async function recount(deps: RecountDeps): Promise<RecountOutcome> {
       return { ok: false, reason: `the visits summary could not be written (${reasonOf(error)})` };
     }
   }
-  return { ok: true, plan, rows: rows?.length ?? 0, visits: (wrote ? next : held).all_time, wrote, reconciled };
+  return { ok: true, plan, rows: read.answer?.rows.length ?? 0, visits: (wrote ? next : held).all_time, wrote, reconciled };
 }
 
-async function readRows(deps: RecountDeps, since: string): Promise<VisitorDay[] | null> {
+/** The days written since the last count (first, so a write during the read is seen next time), then the rows. */
+async function readChanged(deps: RecountDeps, held: VisitsSummary, planned: ReadPlan): Promise<{ plan: ReadPlan; answer: Read | null }> {
+  if (planned.read === 'waiting') return { plan: planned, answer: { rows: [], mark: held.changes_mark ?? 0 } };
+  let plan: Reading = planned;
   try {
-    return await deps.activity.visitorDaysSince(since);
+    const changes = await deps.changes.changedSince(held.changes_mark ?? 0);
+    plan = widened(planned, changes.days);
+    return { plan, answer: { rows: await deps.activity.visitorDaysSince(plan.since), mark: changes.mark } };
   } catch (error) {
-    deps.logger.warn('the recount could not read the activity; the held count stands', { since, reason: reasonOf(error) });
-    return null;
+    deps.logger.warn('the recount could not read the activity; the held count stands', { since: plan.since, reason: reasonOf(error) });
+    return { plan, answer: null };
   }
 }
 
