@@ -23,9 +23,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The connection string of an Azurite queue service on a port. */
-export function azuriteConnectionString(port: number): string {
-  return `DefaultEndpointsProtocol=http;AccountName=${AZURITE_ACCOUNT};AccountKey=${AZURITE_KEY};QueueEndpoint=http://127.0.0.1:${port}/${AZURITE_ACCOUNT};`;
+/** The connection string of an Azurite queue service on a port (and its blob and table services, when they run). */
+export function azuriteConnectionString(port: number, others?: { blobPort: number; tablePort: number }): string {
+  const account = `DefaultEndpointsProtocol=http;AccountName=${AZURITE_ACCOUNT};AccountKey=${AZURITE_KEY};`;
+  const endpoint = (kind: string, at: number) => `${kind}Endpoint=http://127.0.0.1:${at}/${AZURITE_ACCOUNT};`;
+  return account + (others ? endpoint('Blob', others.blobPort) : '') + endpoint('Queue', port) + (others ? endpoint('Table', others.tablePort) : '');
 }
 
 /** A running Azurite queue service. */
@@ -35,15 +37,20 @@ export interface Azurite {
   stop(): Promise<void>;
 }
 
-const azuriteQueueMain = () => join(dirname(require.resolve('azurite/package.json')), 'dist', 'src', 'queue', 'main.js');
+const azuriteDist = () => join(dirname(require.resolve('azurite/package.json')), 'dist', 'src');
 
 /**
  * Starts Azurite's queue service as a child process, without telemetry (it would try to reach the internet), in memory
- * or on disk under `location` so a restart keeps the queue.
+ * or on disk under `location` so a restart keeps the queue. With `blobAndTable`, its blob and table services run too,
+ * on those ports: the real Functions host (`func start`) keeps its timer locks in blobs.
  */
-export async function startAzurite(options: { port?: number; location?: string } = {}): Promise<Azurite> {
+export async function startAzurite(options: { port?: number; location?: string; blobAndTable?: { blobPort: number; tablePort: number } } = {}): Promise<Azurite> {
   const port = options.port ?? (await freePort());
-  const args = [azuriteQueueMain(), '--queueHost', '127.0.0.1', '--queuePort', String(port), '--disableTelemetry', '--skipApiVersionCheck', '--loose'];
+  const others = options.blobAndTable;
+  const entry = others
+    ? [join(azuriteDist(), 'azurite.js'), '--blobHost', '127.0.0.1', '--blobPort', String(others.blobPort), '--tableHost', '127.0.0.1', '--tablePort', String(others.tablePort)]
+    : [join(azuriteDist(), 'queue', 'main.js')];
+  const args = [...entry, '--queueHost', '127.0.0.1', '--queuePort', String(port), '--disableTelemetry', '--skipApiVersionCheck', '--loose'];
   args.push(...(options.location ? ['--location', options.location] : ['--inMemoryPersistence']));
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -51,7 +58,8 @@ export async function startAzurite(options: { port?: number; location?: string }
     const timer = setTimeout(() => reject(new Error(`Azurite did not start on ${port}: ${output}`)), 20_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('successfully listens')) {
+      const listening = output.match(/successfully listen/g)?.length ?? 0;
+      if (listening >= (others ? 3 : 1)) {
         clearTimeout(timer);
         resolve();
       }
@@ -67,7 +75,7 @@ export async function startAzurite(options: { port?: number; location?: string }
   child.stderr?.resume();
   return {
     port,
-    connectionString: azuriteConnectionString(port),
+    connectionString: azuriteConnectionString(port, others),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

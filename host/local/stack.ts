@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { rootFromEnvironment } from '../composition';
-import { startAzurite, startCosmos, azuriteConnectionString } from './services';
+import { startAzurite, startCosmos } from './services';
 import { startLocalHost } from './host';
 import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
 
@@ -24,18 +24,26 @@ const portOf = (url: string | undefined, fallback: number) => {
   return match ? Number(match[1]) : fallback;
 };
 
+const endpointPort = (connection: string | undefined, kind: string, fallback: number) =>
+  Number(new RegExp(`${kind}Endpoint=http://[^:]+:(\\d+)`).exec(connection ?? '')?.[1] ?? fallback);
+
 /**
  * `npm start`: Azurite's queue service, the local Cosmos server and the local Functions host, on the ports the local
- * settings name (10001, 8081 and 7071 by default). Ctrl-C stops all three.
+ * settings name (10001, 8081 and 7071 by default). `npm run services` (`--services-only`) starts the services the real
+ * host needs for `func start` instead: Azurite's blob, queue and table services and the Cosmos server, with the
+ * container made. Ctrl-C stops everything.
  */
 async function main() {
+  const servicesOnly = process.argv.includes('--services-only');
   const values = localValues();
-  const queuePort = Number(/QueueEndpoint=http:\/\/[^:]+:(\d+)/.exec(values.AzureWebJobsStorage ?? '')?.[1] ?? 10001);
+  const storage = values.AzureWebJobsStorage;
+  const queuePort = endpointPort(storage, 'Queue', 10001);
   const cosmosPort = portOf(values.COSMOS_ENDPOINT, 8081);
   const hostPort = Number(values.FUNCTIONS_HTTPWORKER_PORT ?? values.PORT ?? 7071);
 
-  const azurite = await startAzurite({ port: queuePort, location: process.env.AZURITE_LOCATION });
-  console.log(`Azurite queue service   ${azuriteConnectionString(azurite.port).split('QueueEndpoint=')[1]}`);
+  const blobAndTable = servicesOnly ? { blobPort: endpointPort(storage, 'Blob', 10000), tablePort: endpointPort(storage, 'Table', 10002) } : undefined;
+  const azurite = await startAzurite({ port: queuePort, location: process.env.AZURITE_LOCATION, blobAndTable });
+  console.log(`Azurite ${servicesOnly ? 'blob, queue, table' : 'queue service  '}  ${azurite.connectionString.replace(/AccountKey=[^;]+;/, '')}`);
   const cosmos = await startCosmos({ port: cosmosPort });
   console.log(`Cosmos DB (local)       ${cosmos.endpoint}  (in memory: documents are lost when it stops)`);
 
@@ -45,16 +53,17 @@ async function main() {
   if (COSMOS_KEY !== undefined) {
     await ensureContainer(cosmosContainer({ endpoint: cosmos.endpoint, auth: { key: COSMOS_KEY }, database: COSMOS_DATABASE, container: COSMOS_CONTAINER }));
   }
-  const host = await startLocalHost({ root, port: hostPort });
-  console.log(`Functions host (local)  ${host.url}/api   (POST ${host.url}/admin/functions/<name> runs a function now)`);
-  console.log('Ctrl-C stops all three.');
+  const host = servicesOnly ? null : await startLocalHost({ root, port: hostPort });
+  if (host) console.log(`Functions host (local)  ${host.url}/api   (POST ${host.url}/admin/functions/<name> runs a function now)`);
+  else console.log('Services up for `npm run build && func start`.');
+  console.log('Ctrl-C stops them all.');
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     console.log('\nstopping…');
-    await host.stop();
+    await host?.stop();
     await cosmos.stop();
     await azurite.stop();
     console.log('stopped.');

@@ -159,7 +159,7 @@ describe('the count end to end, through the local host on Azurite and the local 
   });
 
   it('answers 401 in the error envelope with no key or a wrong key', async () => {
-    for (const headers of [{}, { authorization: 'Bearer not-the-operator-key' }, { 'x-operator-key': 'not-the-operator-key' }]) {
+    for (const headers of [{}, { authorization: 'Bearer not-the-operator-key' }, { 'x-operator-key': 'not-the-operator-key' }] as Record<string, string>[]) {
       const refused = await get(t, '/api/admin/visitors/people', headers);
       expect(refused.status).toBe(401);
       expect(refused.json).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });

@@ -31,7 +31,7 @@ async function rig() {
 describe('the two reads of the count', () => {
   it('refuses the Admin count without the operator key, or with a wrong one, in the error envelope', async () => {
     const deps = await rig();
-    for (const headers of [{}, { authorization: 'Bearer wrong-key-0123456789' }, { 'x-operator-key': `${OPERATOR_KEY}x` }, { cookie: `${OPERATOR_COOKIE}=${operatorCookieValue(HASH_KEY)}` }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong-key-0123456789' }, { 'x-operator-key': `${OPERATOR_KEY}x` }, { cookie: `${OPERATOR_COOKIE}=${operatorCookieValue(HASH_KEY)}` }] as Record<string, string>[]) {
       const answer = await answerPeopleCount(request(headers), deps);
       expect(answer.status).toBe(401);
       expect(answer.body).toEqual({ error: { code: 'unauthorized', message: expect.stringContaining('operator key') } });
@@ -41,7 +41,7 @@ describe('the two reads of the count', () => {
 
   it('answers the operator with the count and the operator cookie, by either header', async () => {
     const deps = await rig();
-    for (const headers of [{ authorization: `Bearer ${OPERATOR_KEY}` }, { 'x-operator-key': OPERATOR_KEY }]) {
+    for (const headers of [{ authorization: `Bearer ${OPERATOR_KEY}` }, { 'x-operator-key': OPERATOR_KEY }] as Record<string, string>[]) {
       const answer = await answerPeopleCount(request(headers), deps);
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({ people_all_time: 1, people_new_today: 1 });
