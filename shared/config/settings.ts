@@ -30,8 +30,14 @@ const cidr = z.string().refine((value) => parseCidr(value) !== null, 'each netwo
 
 const path = z.string().regex(/^\/[^\s?#]*$/, 'each path must start with / and carry no query');
 
+/** Digits only: `0x2`, `1e1` or `2 ` are refused rather than read as numbers. */
 const wholeNumber = (min: number, max: number, fallback: number) =>
-  z.coerce.number().int(`must be a whole number`).min(min).max(max).default(fallback);
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .default(fallback);
 
 const absoluteUrl = z.string().url('must be an absolute URL');
 

@@ -108,3 +108,13 @@ describe('the app settings', () => {
     for (const name of ['HASH_KEY', 'SELF_NETWORKS', 'TRUSTED_PROXY_HOPS']) expect(text).toMatch(new RegExp(`^  ${name}: `, 'm'));
   });
 });
+
+describe('whole-number settings take digits only', () => {
+  it.each(['0x2', '1e1', '2 ', '-1', '1.5'])('TRUSTED_PROXY_HOPS=%j is refused, naming the setting', (value) => {
+    expect(refused(read({ TRUSTED_PROXY_HOPS: value }))).toContain('TRUSTED_PROXY_HOPS');
+  });
+
+  it('reads digits as the number they spell', () => {
+    expect(settingsOf(read({ TRUSTED_PROXY_HOPS: '2' })).TRUSTED_PROXY_HOPS).toBe(2);
+  });
+});
