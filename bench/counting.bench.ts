@@ -121,7 +121,7 @@ export async function run(): Promise<void> {
   }
   const cosmos = await startCosmos();
   try {
-    const container = cosmosContainer({ endpoint: cosmos.endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: 'bench', container: 'activity' });
+    const container = cosmosContainer({ endpoint: cosmos.endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: 'bench', container: 'activity', requestTimeoutMs: 600_000 });
     await ensureContainer(container);
     const store = cosmosStore(container);
     await createAll(store, documentsFor(1_000));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { toMessages, type HitsMessage, type QueuedHit } from '../shared/hits/message';
+import { queued } from '../test/support/hits';
 
-const hex = (label: string) => Buffer.from(label.padEnd(16, '.')).subarray(0, 16).toString('hex');
 
 /**
  * `count` hashed hits from `visitors` visitors over `days` UTC days from 2026-10-22, in time order, as the ingest
@@ -16,18 +16,15 @@ export function syntheticMessages(count: number, visitors: number, days: number,
     const at = new Date(start + Math.floor((n * span) / count)).toISOString();
     const visitor = (n * 7) % visitors;
     const scanner = visitor % 5 === 0;
-    hits.push({
-      at,
-      token: hex(`t${visitor}${at.slice(0, 10)}`),
-      person: hex(`p${visitor}`),
-      network: `203.0.${visitor}.x`,
-      path: scanner ? '/wp-login.php' : `/page-${n % 12}`,
-      store: n % 10 === 0 ? 'shop' : 'site',
-      bot: scanner,
-      self: false,
-      source: n % 17 === 0 ? 'github.com' : null,
-      subject: null,
-    });
+    hits.push(
+      queued(String(visitor), at, {
+        network: `203.0.${visitor}.x`,
+        path: scanner ? '/wp-login.php' : `/page-${n % 12}`,
+        store: n % 10 === 0 ? 'shop' : 'site',
+        bot: scanner,
+        source: n % 17 === 0 ? 'github.com' : null,
+      }),
+    );
   }
   const messages: HitsMessage[] = [];
   for (let first = 0; first < hits.length; first += perRequest) messages.push(...toMessages(hits.slice(first, first + perRequest), randomUUID));

@@ -1,3 +1,4 @@
+import type { Applied } from '../store/documents';
 import type { Receipts } from '../store/receipts';
 
 /** Every this many entries from other messages, a document's applied list is pruned before it is written (one query). */
@@ -17,7 +18,7 @@ export const HORIZON_SECONDS = 14 * 86_400;
  * are few or between checks; otherwise those older than the horizon, and those whose message has a receipt older than the grace. A
  * message with no receipt may still be retried, so its entry stays: that is what makes its retry a no-op here.
  */
-export async function settledEntries(
+async function settledEntries(
   entries: Record<string, number>,
   current: string,
   receipts: Receipts,
@@ -33,6 +34,29 @@ export async function settledEntries(
 }
 
 /** The entries without the settled ones. */
-export function without<T>(entries: Record<string, T>, settled: ReadonlySet<string>): Record<string, T> {
+function without<T>(entries: Record<string, T>, settled: ReadonlySet<string>): Record<string, T> {
   return Object.fromEntries(Object.entries(entries).filter(([id]) => !settled.has(id)));
+}
+
+/** A document's applied list as message `id` writes it: pruned of the settled entries, with its own entry (now) added. */
+export async function appliedWith(applied: Applied, id: string, receipts: Receipts, now: () => number): Promise<Applied> {
+  const kept = without(applied, await settledEntries(applied, id, receipts, now()));
+  return { ...kept, [id]: now() };
+}
+
+/**
+ * A document's pending changes (message id → change, with when it was made) as message `id` writes it: pruned of the
+ * settled ones the way an applied list is, with its own change (null: it changes nothing) added.
+ */
+export async function pendingWith<Change extends object>(
+  pending: Record<string, Change & { at: number }>,
+  id: string,
+  change: Change | null,
+  receipts: Receipts,
+  now: () => number,
+): Promise<Record<string, Change & { at: number }>> {
+  const ages = Object.fromEntries(Object.entries(pending).map(([other, entry]) => [other, entry.at]));
+  const kept = without(pending, await settledEntries(ages, id, receipts, now()));
+  if (change !== null) kept[id] = { ...change, at: now() };
+  return kept;
 }

@@ -6,7 +6,7 @@ import { RECEIPT_TTL_SECONDS, RECEIPTS_PK } from '../store/receipts';
 import type { SummaryDelta } from '../store/summary';
 import type { VisitorRecord } from '../store/visitors';
 import { additions, type ActivityPart } from './activity';
-import { settledEntries, without } from './applied';
+import { appliedWith, pendingWith } from './applied';
 import { Coalesced } from './coalesced';
 import { applyDelta, isEmpty, noDelta, plus } from './delta';
 import { KeptToday } from './kept-today';
@@ -60,10 +60,7 @@ export function keeper(store: KeepingStore, clock: Clock, kept = new KeptToday()
         const sighted = sightedRecord(current, hash, sightings);
         delta = sighted?.delta ?? noDelta();
         if (!sighted) return null;
-        const before = current?.pending ?? {};
-        const ages = Object.fromEntries(Object.entries(before).map(([other, entry]) => [other, entry.at]));
-        const pending = without(before, await settledEntries(ages, id, store.receipts, now()));
-        if (!isEmpty(delta)) pending[id] = { ...delta, at: now() };
+        const pending = await pendingWith(current?.pending ?? {}, id, isEmpty(delta) ? null : delta, store.receipts, now);
         return { ...sighted.record, pending };
       },
       `visitor record ${hash.slice(0, 8)}`,
@@ -78,7 +75,7 @@ export function keeper(store: KeepingStore, clock: Clock, kept = new KeptToday()
       async (current) => {
         if (current?.applied[id] !== undefined) return null;
         const next = applyDelta(current, delta);
-        next.applied = { ...without(next.applied, await settledEntries(next.applied, id, store.receipts, now())), [id]: now() };
+        next.applied = await appliedWith(next.applied, id, store.receipts, now);
         return next;
       },
       'visitors summary',
@@ -91,7 +88,7 @@ export function keeper(store: KeepingStore, clock: Clock, kept = new KeptToday()
       async (current: ActivityDoc | null) => {
         if (current?.applied[id] !== undefined) return null;
         const next = add(current);
-        next.applied = { ...without(next.applied, await settledEntries(next.applied, id, store.receipts, now())), [id]: now() };
+        next.applied = await appliedWith(next.applied, id, store.receipts, now);
         return next;
       },
       `activity ${part.day} ${part.id}`,

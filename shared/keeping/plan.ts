@@ -1,6 +1,6 @@
 import type { QueuedHit } from '../hits/message';
 import { kindOf, type VisitorKind } from '../identity/kinds';
-import { hourId, visitorDayId } from '../store/activity';
+import { hourId, visitorDayId, type ActivityHour, type VisitorDay } from '../store/activity';
 
 /** One visitor seen on one UTC day, with who the day's requests say they were. */
 export interface Sighting {
@@ -8,34 +8,14 @@ export interface Sighting {
   kind: VisitorKind;
 }
 
+/** What a message's own hits add to an activity document: the document without its partition, kind and applied list. */
+type PartOf<Doc> = Omit<Doc, 'pk' | 'kind' | 'applied'>;
+
 /** A message's hits counted into one visitor-day: what it adds to that document. */
-export interface VisitorDayPart {
-  day: string;
-  id: string;
-  store: string;
-  token: string;
-  network: string;
-  first_seen: string;
-  last_seen: string;
-  requests: number;
-  bots: number;
-  self: number;
-  paths: Record<string, number>;
-  sources: Record<string, number>;
-  page_loads: number;
-}
+export type VisitorDayPart = PartOf<VisitorDay>;
 
 /** A message's hits counted into one store's hour: what it adds to that document. */
-export interface HourPart {
-  day: string;
-  id: string;
-  store: string;
-  hour: string;
-  requests: number;
-  bots: number;
-  self: number;
-  paths: Record<string, number>;
-}
+export type HourPart = PartOf<ActivityHour>;
 
 /** What one message changes: the sightings of each person hash, and its parts of each activity document. */
 export interface Plan {

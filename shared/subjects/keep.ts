@@ -2,7 +2,7 @@ import type { HitsMessage, QueuedHit } from '../hits/message';
 import { kindOf } from '../identity/kinds';
 import type { Clock } from '../ports/clock';
 import type { Receipts } from '../store/receipts';
-import { settledEntries, without } from '../keeping/applied';
+import { appliedWith, pendingWith } from '../keeping/applied';
 import { Coalesced } from '../keeping/coalesced';
 import { applySubjectDelta, isNoSubjectDelta, noSubjectDelta, plusSubject } from './delta';
 import type { SubjectDelta, SubjectsStore, SubjectVisitor } from './documents';
@@ -64,10 +64,7 @@ export function subjectKeeper(store: { subjects: SubjectsStore; receipts: Receip
         const scanned = scannedVisitor(current, subject, identity, instants, rules);
         delta = scanned?.delta ?? noSubjectDelta();
         if (!scanned) return null;
-        const before = current?.pending ?? {};
-        const ages = Object.fromEntries(Object.entries(before).map(([other, entry]) => [other, entry.at]));
-        const pending = without(before, await settledEntries(ages, id, store.receipts, now()));
-        if (!isNoSubjectDelta(delta)) pending[id] = { ...delta, at: now() };
+        const pending = await pendingWith(current?.pending ?? {}, id, isNoSubjectDelta(delta) ? null : delta, store.receipts, now);
         return { ...scanned.visitor, pending };
       },
       `subject visitor ${subject}:${identity.slice(0, 8)}`,
@@ -84,7 +81,7 @@ export function subjectKeeper(store: { subjects: SubjectsStore; receipts: Receip
       async (current) => {
         if (current?.applied[id] !== undefined) return null;
         const next = applySubjectDelta(subject, current, delta);
-        next.applied = { ...without(next.applied, await settledEntries(next.applied, id, store.receipts, now())), [id]: now() };
+        next.applied = await appliedWith(next.applied, id, store.receipts, now);
         return next;
       },
       `subject summary ${subject}`,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
+import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { adminRead, seededHost } from './fixture';
 import { launchChromium, pageTroubles, paintedPixels, screenshot } from './support';
@@ -165,7 +165,7 @@ describe('the Admin dashboard at /api/admin', () => {
 
   test('says so when there is nothing yet: no people, and each chart says it has nothing to draw', async () => {
     const empty = await startTestHost({ queues: false });
-    await ensureContainer(cosmosContainer({ endpoint: empty.env.COSMOS_ENDPOINT!, auth: { key: empty.env.COSMOS_KEY! }, database: empty.env.COSMOS_DATABASE!, container: 'activity' }));
+    await containerOf(empty.env);
     const page = await browser.newPage();
     try {
       await signIn(page, empty.host.url, empty.env.OPERATOR_KEY!);

@@ -1,5 +1,5 @@
-import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
 import { fixedClock } from '../../shared/ports/clock';
+import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';
 
@@ -41,7 +41,7 @@ const HITS = [
  */
 export async function seededHost(env: Record<string, string> = {}, options: { recount?: boolean } = {}): Promise<TestHost> {
   const t = await startTestHost({ env, overrides: { clock: fixedClock(NOW) } });
-  await ensureContainer(cosmosContainer({ endpoint: t.env.COSMOS_ENDPOINT!, auth: { key: t.env.COSMOS_KEY! }, database: t.env.COSMOS_DATABASE!, container: 'activity' }));
+  await containerOf(t.env);
   const sent = await post(`${t.host.url}/api/hits`, { hits: HITS }, { 'x-ingest-key': t.env.INGEST_KEY! });
   if (sent.status !== 202) throw new Error(`the fixture was refused: ${JSON.stringify(sent.json)}`);
   await t.host.drain();

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
 import { fixedClock } from '../../shared/ports/clock';
+import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';
 
@@ -154,7 +154,7 @@ describe('the Activity card through the local host, from documents keep-hits kep
 
   beforeAll(async () => {
     t = await startTestHost({ env: { FUNNEL_STEPS }, overrides: { clock: fixedClock(NOW) }, queueSettings: { visibilityTimeout: 200 } });
-    await ensureContainer(cosmosContainer({ endpoint: t.env.COSMOS_ENDPOINT!, auth: { key: t.env.COSMOS_KEY! }, database: t.env.COSMOS_DATABASE!, container: 'activity' }));
+    await containerOf(t.env);
     const hits = fixture.map((row) => ({
       at: row.at,
       address: visitors[row.who].address,

@@ -8,7 +8,8 @@ import type { StoreStats, VisitorsSummary } from '../../shared/store';
 import { VISITORS_SUMMARY_ID } from '../../shared/store/summary';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { visitorDay } from '../support/counting';
-import { containerOf, createAll, personRecord } from '../support/counting-cosmos';
+import { containerOf } from '../support/cosmos';
+import { createAll, personRecord } from '../support/counting-cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 
 const TODAY = '2026-10-23';

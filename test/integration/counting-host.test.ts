@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
 import { addDays, daysEnding } from '../../shared/counting/days';
 import { fixedClock } from '../../shared/ports/clock';
+import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS } from '../support/http';
 
@@ -127,7 +127,7 @@ describe('the count end to end, through the local host on Azurite and the local 
   let t: TestHost;
   beforeAll(async () => {
     t = await startTestHost({ env: { HIT_MAX_AGE_DAYS: '60', TRUSTED_PROXY_HOPS: '1' }, overrides: { clock: fixedClock(NOW) } });
-    await ensureContainer(cosmosContainer({ endpoint: t.env.COSMOS_ENDPOINT!, auth: { key: t.env.COSMOS_KEY! }, database: t.env.COSMOS_DATABASE!, container: 'activity' }));
+    await containerOf(t.env);
   });
   afterAll(() => t?.stop());
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { keeper } from '../../shared/keeping/keep';
 import { fixedClock } from '../../shared/ports/clock';
 import type { ActivityDoc, Store } from '../../shared/store';
-import { everything, facts, freshCosmos, messageOf, queued } from './keep-helpers';
+import { queued } from '../support/hits';
+import { everything, facts, freshCosmos, messageOf } from './keep-helpers';
 
 const clock = () => fixedClock('2026-10-23T20:00:00Z');
 const HOUR = 'hour:site:10';

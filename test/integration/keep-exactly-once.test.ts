@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../shared/ports/clock';
 import { keeper } from '../../shared/keeping/keep';
-import { everything, facts, failingAfter, freshCosmos, messageOf, queued } from './keep-helpers';
+import { queued } from '../support/hits';
+import { everything, facts, failingAfter, freshCosmos, messageOf } from './keep-helpers';
 
 const clock = () => fixedClock('2026-10-23T20:00:00Z');
 

@@ -1,21 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
 import { CosmosDocuments } from '../../adapters/cosmos/documents';
 import { cosmosStore } from '../../adapters/cosmos/store';
 import { COSMOS_EMULATOR_KEY } from '../../host/local/services';
 import type { HitsMessage, QueuedHit } from '../../shared/hits/message';
 import type { Store } from '../../shared/store';
+import { containerOf } from '../support/cosmos';
 
 /** A container of the test's own on the shared local Cosmos server (or at `endpoint`), created, with its store. */
 export async function freshCosmos(options: { endpoint?: string; database?: string } = {}) {
-  const container = cosmosContainer({
-    endpoint: options.endpoint ?? inject('stack').cosmosEndpoint,
-    auth: { key: COSMOS_EMULATOR_KEY },
-    database: options.database ?? `keep-${randomUUID().slice(0, 12)}`,
-    container: 'activity',
+  const container = await containerOf({
+    COSMOS_ENDPOINT: options.endpoint ?? inject('stack').cosmosEndpoint,
+    COSMOS_KEY: COSMOS_EMULATOR_KEY,
+    COSMOS_DATABASE: options.database ?? `keep-${randomUUID().slice(0, 12)}`,
   });
-  await ensureContainer(container);
   const store = cosmosStore(container);
   return { container, store, documents: new CosmosDocuments(container) };
 }
@@ -32,45 +30,37 @@ export async function everything(documents: CosmosDocuments): Promise<Doc[]> {
 export const facts = (docs: Doc[]) =>
   docs.filter((doc) => doc.kind !== 'receipt').map(({ applied: _applied, pending: _pending, ...rest }) => rest);
 
-/** A hashed hit as the queue carries it; the hashes are any 32 hex, as the keeper never reads them. */
-export function queued(person: string | null, at: string, more: Partial<QueuedHit> = {}): QueuedHit {
-  const hex = (label: string) => Buffer.from(label.padEnd(16, '.')).subarray(0, 16).toString('hex');
-  return {
-    at,
-    token: hex(`t${person ?? 'self'}${at.slice(0, 10)}`),
-    person: person === null ? null : hex(`p${person}`),
-    network: '203.0.113.x',
-    path: '/',
-    store: 'site',
-    bot: false,
-    self: person === null,
-    source: null,
-    subject: null,
-    ...more,
-  };
-}
-
 /** A message of hits with an id of its own (or the one given). */
 export const messageOf = (hits: QueuedHit[], id: string = randomUUID()): HitsMessage => ({ v: 1, id, hits });
 
+type Write = (...args: unknown[]) => Promise<unknown>;
+
+const WRITES = new Set(['create', 'replace']);
+
+const isPlain = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+
+/** A copy of `ports` with every `create` and `replace` passed through `wrap`, in the ports it holds as well (the subjects'). */
+function withWrites<T extends object>(ports: T, wrap: (write: Write) => Write): T {
+  return Object.fromEntries(
+    Object.entries(ports).map(([name, member]) => {
+      if (typeof member === 'function') return [name, WRITES.has(name) ? wrap(member as Write) : member];
+      return [name, isPlain(member) ? withWrites(member, wrap) : member];
+    }),
+  ) as T;
+}
+
 /**
- * The store with every write counted, and the process made to fail right after write number `failAfter` (the write
- * itself lands), as a handler that dies between two writes would.
+ * The store with every write of every port counted, and the process made to fail right after write number `failAfter`
+ * (the write itself lands), as a handler that dies between two writes would.
  */
 export function failingAfter(store: Store, failAfter: number): Store & { writes(): number } {
   let writes = 0;
-  const wrap = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+  const wrap = (write: Write): Write => async (...args) => {
     const result = await write(...args);
     writes += 1;
     if (writes === failAfter) throw new Error(`injected failure after write ${writes}`);
     return result;
   };
-  return {
-    ...store,
-    records: { ...store.records, create: wrap(store.records.create), replace: wrap(store.records.replace) },
-    summary: { ...store.summary, create: wrap(store.summary.create), replace: wrap(store.summary.replace) },
-    activity: { ...store.activity, create: wrap(store.activity.create), replace: wrap(store.activity.replace) },
-    receipts: { ...store.receipts, create: wrap(store.receipts.create) },
-    writes: () => writes,
-  };
+  return { ...withWrites(store, wrap), writes: () => writes };
 }

@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
 import { CosmosDocuments } from '../../adapters/cosmos/documents';
 import { encodeMessage } from '../../shared/hits/message';
 import { agentFamily } from '../../shared/identity/agent';
 import { dailyToken, personHash } from '../../shared/identity/tokens';
 import { fixedClock } from '../../shared/ports/clock';
 import { memoryLogger } from '../../shared/ports/logger';
+import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
-import { everything, facts, messageOf, queued } from './keep-helpers';
+import { queued } from '../support/hits';
+import { everything, facts, messageOf } from './keep-helpers';
 
 const CHROME_120 = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const CHROME_121 = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/121.0.6167.85 Safari/537.36';
@@ -146,9 +147,7 @@ function expectedDocuments(hashKey: string) {
 
 async function hostWithCosmos(options: Parameters<typeof startTestHost>[0] = {}) {
   const t = await startTestHost({ ...options, overrides: { clock: fixedClock(NOW), ...options.overrides } });
-  const container = cosmosContainer({ endpoint: t.env.COSMOS_ENDPOINT!, auth: { key: t.env.COSMOS_KEY! }, database: t.env.COSMOS_DATABASE!, container: 'activity' });
-  await ensureContainer(container);
-  return { t, documents: new CosmosDocuments(container) };
+  return { t, documents: new CosmosDocuments(await containerOf(t.env)) };
 }
 
 async function post(t: TestHost, rows: Row[]) {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../shared/ports/clock';
 import { memoryLogger } from '../../shared/ports/logger';
 import { startTestHost, type TestHost } from '../support/host';
-import { containerOf } from '../support/counting-cosmos';
+import { containerOf } from '../support/cosmos';
 import { ORIGIN, PATHS, REFERRERS, address, agent, expectNothingNaming } from '../support/privacy';
 
 const NOW = new Date('2026-10-23T12:00:00Z');

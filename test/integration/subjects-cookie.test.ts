@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
 import { CosmosDocuments } from '../../adapters/cosmos/documents';
 import { fixedClock } from '../../shared/ports/clock';
 import { memoryLogger } from '../../shared/ports/logger';
+import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';
 
@@ -38,9 +38,7 @@ describe('cookie mode through the local host, Azurite and the local Cosmos serve
 
   beforeAll(async () => {
     t = await startTestHost({ env: { TRUSTED_PROXY_HOPS: '1', IDENTITY_MODE: 'cookie' }, overrides: { clock, logger } });
-    const container = cosmosContainer({ endpoint: t.env.COSMOS_ENDPOINT!, auth: { key: t.env.COSMOS_KEY! }, database: t.env.COSMOS_DATABASE!, container: 'activity' });
-    await ensureContainer(container);
-    documents = new CosmosDocuments(container);
+    documents = new CosmosDocuments(await containerOf(t.env));
   });
   afterAll(() => t.stop());
 

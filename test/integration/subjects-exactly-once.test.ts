@@ -5,42 +5,17 @@ import type { Store } from '../../shared/store';
 import { subjectKeeper } from '../../shared/subjects/keep';
 import { scanRules } from '../../shared/subjects/scan-rule';
 import { claimedVisitor } from '../../shared/subjects/visitor';
-import { everything, freshCosmos, messageOf, queued } from './keep-helpers';
+import { personHash, queued } from '../support/hits';
+import { everything, failingAfter, freshCosmos, messageOf } from './keep-helpers';
 
 const clock = () => fixedClock('2026-10-23T20:00:00Z');
 const rules = scanRules(10, 60);
-const hex = (label: string) => Buffer.from(`p${label}`.padEnd(16, '.')).subarray(0, 16).toString('hex');
 
 /** keep-hits' order: the subjects, then the rest of keeping, which writes the receipt last. */
 async function keepHits(store: Store, message: ReturnType<typeof messageOf>) {
   const subjects = await subjectKeeper(store, clock(), rules)(message);
   if (!subjects.ok) return subjects;
   return keeper(store, clock())(message);
-}
-
-/** The store made to fail right after write number `failAfter` (the write lands), subjects' writes included. */
-function failingAfter(store: Store, failAfter: number): Store & { writes(): number } {
-  let writes = 0;
-  const wrap = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
-    const result = await write(...args);
-    writes += 1;
-    if (writes === failAfter) throw new Error(`injected failure after write ${writes}`);
-    return result;
-  };
-  const writable = <P extends { create: (...a: any[]) => Promise<any>; replace?: (...a: any[]) => Promise<any> }>(port: P): P => ({
-    ...port,
-    create: wrap(port.create),
-    ...(port.replace ? { replace: wrap(port.replace) } : {}),
-  });
-  return {
-    ...store,
-    records: writable(store.records),
-    summary: writable(store.summary),
-    activity: writable(store.activity),
-    receipts: writable(store.receipts),
-    subjects: { ...store.subjects, visitors: writable(store.subjects.visitors), summaries: writable(store.subjects.summaries) },
-    writes: () => writes,
-  };
 }
 
 const before = messageOf([queued('ann', '2026-10-23T09:00:00.000Z', { subject: 'tree-1' })]);
@@ -57,7 +32,7 @@ const under = messageOf([
 async function prepared() {
   const run = await freshCosmos();
   expect((await keepHits(run.store, before)).ok).toBe(true);
-  expect(await run.store.subjects.visitors.create(claimedVisitor('tree-1', hex('bob'), '2026-10-23T10:01:00.000Z'))).toBe('created');
+  expect(await run.store.subjects.visitors.create(claimedVisitor('tree-1', personHash('bob'), '2026-10-23T10:01:00.000Z'))).toBe('created');
   return run;
 }
 

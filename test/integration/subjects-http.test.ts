@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
 import { fixedClock } from '../../shared/ports/clock';
+import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';
 import { plainFigures, type FixtureScan } from '../support/subjects';
@@ -35,7 +35,7 @@ describe('subjects through the local host, Azurite and the local Cosmos server (
 
   beforeAll(async () => {
     t = await startTestHost({ env: { TRUSTED_PROXY_HOPS: '1' }, overrides: { clock } });
-    await ensureContainer(cosmosContainer({ endpoint: t.env.COSMOS_ENDPOINT!, auth: { key: t.env.COSMOS_KEY! }, database: t.env.COSMOS_DATABASE!, container: 'activity' }));
+    await containerOf(t.env);
     // The fixture as the site's server reports it, in time order, kept message by message.
     const byTime = [...fixture].sort((x, y) => x.ms - y.ms);
     for (let i = 0; i < byTime.length; i += 4) {

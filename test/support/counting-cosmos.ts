@@ -1,15 +1,7 @@
-import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
 import type { Container } from '@azure/cosmos';
 import type { VisitorRecord } from '../../shared/store';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { hex } from './counting';
-
-/** The test host's own container, created (the local host makes none itself). */
-export async function containerOf(env: Record<string, string | undefined>): Promise<Container> {
-  const container = cosmosContainer({ endpoint: env.COSMOS_ENDPOINT!, auth: { key: env.COSMOS_KEY! }, database: env.COSMOS_DATABASE!, container: env.COSMOS_CONTAINER ?? 'activity' });
-  await ensureContainer(container);
-  return container;
-}
 
 /** Creates documents straight in the container, `lanes` at a time: a fixture of many visitors without keeping each hit. */
 export async function createAll(container: Container, docs: readonly object[], lanes = 32): Promise<void> {

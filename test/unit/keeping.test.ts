@@ -8,39 +8,26 @@ import { planOf } from '../../shared/keeping/plan';
 import { sightedRecord } from '../../shared/keeping/visitor';
 import { fixedClock } from '../../shared/ports/clock';
 import { OTHER_PATHS } from '../../shared/store/activity';
+import { personHash, queued } from '../support/hits';
 
-const hex = (label: string) => Buffer.from(label.padEnd(16, '.')).subarray(0, 16).toString('hex');
-const hit = (person: string | null, at: string, more: Partial<QueuedHit> = {}): QueuedHit => ({
-  at,
-  token: hex(`t${person}${at.slice(0, 10)}`),
-  person: person === null ? null : hex(person),
-  network: '203.0.113.x',
-  path: '/',
-  store: 'site',
-  bot: false,
-  self: person === null,
-  source: null,
-  subject: null,
-  ...more,
-});
 let serial = 0;
 const message = (hits: QueuedHit[]): HitsMessage => ({ v: 1, id: `00000000-0000-4000-8000-${String((serial += 1)).padStart(12, '0')}`, hits });
 
 describe('a message planned', () => {
   it('makes one sighting per person hash per day by the one rule, none for the site itself, and activity for all', () => {
     const plan = planOf([
-      hit('a', '2026-10-22T10:00:00.000Z'),
-      hit('a', '2026-10-22T10:30:00.000Z', { bot: true }),
-      hit('a', '2026-10-23T00:00:00.000Z', { bot: true }),
-      hit('s', '2026-10-22T11:00:00.000Z', { bot: true, path: '/.env' }),
-      hit(null, '2026-10-22T11:05:00.000Z', { path: '/health' }),
+      queued('a', '2026-10-22T10:00:00.000Z'),
+      queued('a', '2026-10-22T10:30:00.000Z', { bot: true }),
+      queued('a', '2026-10-23T00:00:00.000Z', { bot: true }),
+      queued('s', '2026-10-22T11:00:00.000Z', { bot: true, path: '/.env' }),
+      queued(null, '2026-10-22T11:05:00.000Z', { path: '/health' }),
     ]);
     expect(Object.fromEntries(plan.sightings)).toEqual({
-      [hex('a')]: [
+      [personHash('a')]: [
         { day: '2026-10-22', kind: 'people' },
         { day: '2026-10-23', kind: 'scanners' },
       ],
-      [hex('s')]: [{ day: '2026-10-22', kind: 'scanners' }],
+      [personHash('s')]: [{ day: '2026-10-22', kind: 'scanners' }],
     });
     expect(plan.visitorDays.map((part) => [part.day, part.requests, part.bots, part.self])).toEqual([
       ['2026-10-22', 2, 1, 0],
@@ -102,11 +89,11 @@ describe('the keeper on the memory store', () => {
   it('keeps a message once however often it comes, and reads a visitor kept today no more', async () => {
     const store = memoryStore();
     const keep = keeper(store, fixedClock('2026-10-23T12:00:00Z'));
-    const first = message([hit('a', '2026-10-23T10:00:00.000Z')]);
+    const first = message([queued('a', '2026-10-23T10:00:00.000Z')]);
     expect(await keep(first)).toEqual({ ok: true, hits: 1, already: false });
     expect(await keep(first)).toEqual({ ok: true, hits: 1, already: true });
     const before = store.stats();
-    await keep(message([hit('a', '2026-10-23T10:05:00.000Z')]));
+    await keep(message([queued('a', '2026-10-23T10:05:00.000Z')]));
     // The receipt and the two activity documents are read; the record is not, and not written.
     expect(store.stats().reads - before.reads).toBe(3);
     expect(await store.visitors.tally('2026-10-01')).toEqual({ people_all_time: 1, scanners_left_out: 0, counted_from: '2026-10-23', people_new_by_day: { '2026-10-23': 1 } });
@@ -118,13 +105,13 @@ describe('the keeper on the memory store', () => {
     const store = memoryStore();
     const clock = fixedClock('2026-10-23T12:00:00Z');
     const keep = keeper(store, clock);
-    const unfinished = message([hit('u', '2026-10-23T10:00:00.000Z')]);
+    const unfinished = message([queued('u', '2026-10-23T10:00:00.000Z')]);
     // A message that wrote the hour document and died before its receipt.
     const dying = keeper({ ...store, receipts: { ...store.receipts, create: () => Promise.reject(new Error('died')) } }, clock);
     expect((await dying(unfinished)).ok).toBe(false);
     for (let n = 0; n < PRUNE_EVERY * 2; n += 1) {
       clock.advance(GRACE_SECONDS * 1000);
-      await keep(message([hit(`v${n}`, '2026-10-23T10:00:00.000Z')]));
+      await keep(message([queued(`v${n}`, '2026-10-23T10:00:00.000Z')]));
     }
     const hour = (await store.activityReader.hoursSince('2026-10-23'))[0]!;
     expect(hour.requests).toBe(PRUNE_EVERY * 2 + 1);

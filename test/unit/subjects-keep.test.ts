@@ -7,16 +7,16 @@ import { fixedClock } from '../../shared/ports/clock';
 import { subjectKeeper } from '../../shared/subjects/keep';
 import { scanRules } from '../../shared/subjects/scan-rule';
 import { claimedVisitor } from '../../shared/subjects/visitor';
+import { personHash, queued } from '../support/hits';
 import { plainFigures } from '../support/subjects';
 
 const clock = fixedClock('2026-10-23T20:00:00Z');
 const rules = scanRules(10, 60);
-const hex = (label: string) => Buffer.from(label.padEnd(16, '.')).subarray(0, 16).toString('hex');
 const T0 = Date.parse('2026-10-23T10:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();
 
 function hit(person: string | null, subject: string, ms: number, more: Partial<QueuedHit> = {}): QueuedHit {
-  return { at: at(ms), token: hex('t'), person: person === null ? null : hex(person), network: '203.0.113.x', path: '/scan', store: 'site', bot: false, self: person === null, source: null, subject, ...more };
+  return queued(person, at(ms), { path: '/scan', subject, ...more });
 }
 const message = (hits: QueuedHit[]) => ({ v: 1 as const, id: randomUUID(), hits });
 
@@ -66,13 +66,13 @@ describe('keeping subject scans', () => {
       message([hit('ann', 'tree-1', 0), hit('crawler', 'tree-1', 1_000, { bot: true }), hit('crawler', 'tree-1', 2_000, { bot: true }), hit(null, 'tree-1', 3_000)]),
     );
     expect((await store.subjects.summaries.read('tree-1'))!.doc).toMatchObject({ scans: 1, unique: 1, repeat: 0, scanners: 2, self: 1 });
-    expect(await store.subjects.visitors.read('tree-1', hex('crawler'))).toBeNull();
+    expect(await store.subjects.visitors.read('tree-1', personHash('crawler'))).toBeNull();
   });
 
   it('a visitor the beacon already claimed is counted new once, on their first counted scan', async () => {
     const store = memoryStore();
-    expect(await store.subjects.visitors.create(claimedVisitor('tree-1', hex('ann'), at(0)))).toBe('created');
-    expect(await store.subjects.visitors.create(claimedVisitor('tree-1', hex('ann'), at(1)))).toBe('exists');
+    expect(await store.subjects.visitors.create(claimedVisitor('tree-1', personHash('ann'), at(0)))).toBe('created');
+    expect(await store.subjects.visitors.create(claimedVisitor('tree-1', personHash('ann'), at(1)))).toBe('exists');
     await subjectKeeper(store, clock, rules)(message([hit('ann', 'tree-1', 0), hit('ann', 'tree-1', 1)]));
     expect((await store.subjects.summaries.read('tree-1'))!.doc).toMatchObject({ scans: 1, unique: 1, first_scan: at(0), last_scan: at(0) });
   });
