@@ -7,6 +7,8 @@ export interface CosmosLocation {
   auth: { key: string } | { credential: TokenCredential };
   database: string;
   container: string;
+  /** How long one call may take; 5 s unless said (a benchmark on the local server, which scans, says more). */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -21,7 +23,7 @@ export function cosmosContainer(location: CosmosLocation): Container {
       // The account's own endpoint list would send calls elsewhere (the local server names an https:// one it does not
       // serve); the app is single-region, so the endpoint it was given is the one it uses.
       enableEndpointDiscovery: false,
-      requestTimeout: 5_000,
+      requestTimeout: location.requestTimeoutMs ?? 5_000,
       retryOptions: { maxRetryAttemptCount: 5, fixedRetryIntervalInMilliseconds: 0, maxWaitTimeInSeconds: 10 },
     },
   });
