@@ -17,12 +17,16 @@ export function withoutPort(raw: string): string {
   return isV4WithPort ? address.slice(0, colon) : address;
 }
 
+const FOUR_PART = /^\d{1,3}(\.\d{1,3}){3}$/;
+
 /** The address as ipaddr.js reads it, an IPv4-mapped IPv6 address as the IPv4 it carries; null when unreadable. */
 export function parseAddress(raw: string): Parsed | null {
   const address = withoutPort(raw).split('%')[0] ?? '';
-  if (!ipaddr.isValid(address)) return null;
-  // ipaddr.isValid accepts forms such as "0x7f.1" and "127.1"; only the four-part dotted form is an IPv4 address here.
-  if (address.includes('.') && !address.includes(':') && !ipaddr.IPv4.isValidFourPartDecimal(address)) return null;
+  // Only the four-part dotted form is an IPv4 address here (ipaddr.js also reads "127.1", "0x7f.1" or a bare number).
+  // The shape is tested first because ipaddr.js throws and catches inside isValid for text that is no address, and
+  // that costs tens of microseconds on every referrer host.
+  const readable = address.includes(':') ? ipaddr.IPv6.isValid(address) : FOUR_PART.test(address) && ipaddr.IPv4.isValidFourPartDecimal(address);
+  if (!readable) return null;
   const parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     return (parsed as ipaddr.IPv6).toIPv4Address();
