@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseWith } from '../http/body';
+import { wholeNumberText } from '../schemas/whole-number';
 import type { Result } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
 
@@ -11,12 +12,7 @@ const daysMessage = `must be a whole number of days from 1 to ${MAX_DAYS}`;
 
 /** GET /api/admin/activity's query: `days`, 1 to 400, 30 when absent. Other parameters (a cache-buster) are let be. */
 export const activityQuerySchema = z.object({
-  days: z
-    .string()
-    .regex(/^\d{1,3}$/, daysMessage)
-    .transform(Number)
-    .pipe(z.number().min(1, daysMessage).max(MAX_DAYS, daysMessage))
-    .default(DEFAULT_DAYS),
+  days: wholeNumberText(1, MAX_DAYS, DEFAULT_DAYS, daysMessage),
 });
 
 /** GET /api/admin/activity/visitors's query: `day`, a real UTC calendar day, required. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wholeNumberText } from '../schemas/whole-number';
 import { parseCidr } from '../identity/network';
 import { funnelStepsSetting } from '../activity/funnel';
 
@@ -29,15 +30,6 @@ const origin = z.string().refine((value) => {
 const cidr = z.string().refine((value) => parseCidr(value) !== null, 'each network must be a CIDR such as 10.0.0.0/8 or 2001:db8::/48');
 
 const path = z.string().regex(/^\/[^\s?#]*$/, 'each path must start with / and carry no query');
-
-/** Digits only: `0x2`, `1e1` or `2 ` are refused rather than read as numbers. */
-const wholeNumber = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
-    .default(fallback);
 
 const absoluteUrl = z.string().url('must be an absolute URL');
 
@@ -132,7 +124,7 @@ const appShape = z.object({
   INGEST_KEY: secret('INGEST_KEY'),
   OPERATOR_KEY: secret('OPERATOR_KEY'),
   ALLOWED_ORIGINS: commaList.pipe(z.array(origin)),
-  TRUSTED_PROXY_HOPS: wholeNumber(0, 10, 0),
+  TRUSTED_PROXY_HOPS: wholeNumberText(0, 10, 0),
   SELF_NETWORKS: commaList.pipe(z.array(cidr)),
   SELF_AGENT_TAG: z.string().trim().min(3, 'SELF_AGENT_TAG must be at least 3 characters').default('headcount-self'),
   IGNORED_PATHS: z
@@ -140,13 +132,13 @@ const appShape = z.object({
     .default('/api/admin,/admin')
     .transform((raw) => raw.split(',').map((item) => item.trim()).filter((item) => item.length > 0))
     .pipe(z.array(path)),
-  HIT_MAX_AGE_DAYS: wholeNumber(1, 365, 7),
+  HIT_MAX_AGE_DAYS: wholeNumberText(1, 365, 7),
   /** Who a visitor is: `hash` (the person hash, no cookie) or `cookie` (a first-party visitor_id cookie, for a site with consent). */
   IDENTITY_MODE: z.enum(['hash', 'cookie'], 'must be hash or cookie').default('hash'),
   /** A visitor's scans of one subject counted at most once per this many seconds (0: no limit). */
-  SUBJECT_SCAN_INTERVAL_SECONDS: wholeNumber(0, 86_400, 60),
+  SUBJECT_SCAN_INTERVAL_SECONDS: wholeNumberText(0, 86_400, 60),
   /** A scan within this many seconds of the visitor's previous one of the subject is a reload of it: the same scan. */
-  SUBJECT_REFRESH_SECONDS: wholeNumber(0, 3_600, 10),
+  SUBJECT_REFRESH_SECONDS: wholeNumberText(0, 3_600, 10),
   FUNNEL_STEPS: funnelStepsSetting,
   HITS_QUEUE: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, 'must be a valid queue name').default('hits'),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wholeNumberText } from '../schemas/whole-number';
 import { asOperator, type OperatorSettings } from '../admin/auth';
 import { daysEnding } from '../counting/days';
 import { parseWith } from '../http/body';
@@ -23,12 +24,12 @@ export interface SubjectReadDeps {
 const listQuerySchema = z.strictObject({
   sort: z.enum(SUBJECT_SORTS, `must be one of ${SUBJECT_SORTS.join(', ')}`).default('last_scan'),
   order: z.enum(['asc', 'desc'], 'must be asc or desc').default('desc'),
-  limit: z.coerce.number({ error: 'must be a whole number from 1 to 200' }).int('must be a whole number from 1 to 200').min(1, 'must be at least 1').max(200, 'must be at most 200').default(50),
+  limit: wholeNumberText(1, 200, 50),
   continuation: z.string().min(1, 'must not be empty').max(4096, 'must be at most 4096 characters').optional(),
 });
 
 const detailQuerySchema = z.strictObject({
-  days: z.coerce.number({ error: 'must be a whole number from 1 to 366' }).int('must be a whole number from 1 to 366').min(1, 'must be at least 1').max(366, 'must be at most 366').default(30),
+  days: wholeNumberText(1, 366, 30),
 });
 
 /** The continuation handed to the caller: the store's own, bound to the sort and order it was made for. */
