@@ -1,6 +1,7 @@
 import { QueueClient, type StoragePipelineOptions } from '@azure/storage-queue';
 import type { TokenCredential } from '@azure/identity';
 import type { HitQueue } from '../shared/ports/queue';
+import { errorLine } from '../shared/errors';
 
 /** How long a message of a multi-message request stays hidden until the whole request is on the queue. */
 const HOLD_SECONDS = 60;
@@ -18,7 +19,6 @@ export function queueClient(location: QueueLocation, queueName: string): QueueCl
   return new QueueClient(`${location.serviceUri.replace(/\/+$/, '')}/${queueName}`, location.credential, pipeline);
 }
 
-const reason = (error: unknown) => (error instanceof Error ? error.message.split('\n', 1)[0]! : String(error));
 
 /**
  * The hits queue on Azure Storage. One message is sent as it is, which is atomic. Several are sent hidden, and shown
@@ -32,7 +32,7 @@ export function azureHitQueue(client: QueueClient): HitQueue {
           await client.sendMessage(messages[0]!);
           return { ok: true };
         } catch (error) {
-          return { ok: false, error: { reason: reason(error) } };
+          return { ok: false, error: { reason: errorLine(error) } };
         }
       }
       const sent: { messageId: string; popReceipt: string }[] = [];
@@ -43,7 +43,7 @@ export function azureHitQueue(client: QueueClient): HitQueue {
         }
       } catch (error) {
         await Promise.allSettled(sent.map((one) => client.deleteMessage(one.messageId, one.popReceipt)));
-        return { ok: false, error: { reason: reason(error) } };
+        return { ok: false, error: { reason: errorLine(error) } };
       }
       // All are on the queue: show them now. One that cannot be shown still shows itself when its hold runs out.
       await Promise.allSettled(sent.map((one) => client.updateMessage(one.messageId, one.popReceipt, undefined, 0)));

@@ -10,6 +10,7 @@ import { queueLocation, type Root } from '../composition';
 import { queueClient } from '../../adapters/azure-hit-queue';
 import { readHostJson, type HostJson } from './host-json';
 import { listenToQueue, type QueueListener } from './queue-listener';
+import { errorLine } from '../../shared/errors';
 
 /** Options of the local host; host.json's queue settings may be overridden (tests shorten the retry delay). */
 export interface LocalHostOptions {
@@ -192,7 +193,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
           await runNow(name, input);
           return writeResponse(response, { status: 202 });
         } catch (error) {
-          logger.error('admin run failed', { function: name, reason: error instanceof Error ? error.message : String(error) });
+          logger.error('admin run failed', { function: name, reason: errorLine(error) });
           return writeResponse(response, { status: 500, jsonBody: { error: { code: 'function_failed', message: `${name} failed` } } });
         }
       }
@@ -214,7 +215,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
         try {
           return await writeResponse(response, await route.handler(toHttpRequest(request, body, url, params), context));
         } catch (error) {
-          logger.error('function failed', { function: route.registration.name, reason: error instanceof Error ? error.message : String(error) });
+          logger.error('function failed', { function: route.registration.name, reason: errorLine(error) });
           return writeResponse(response, { status: 500, jsonBody: { error: { code: 'internal_error', message: 'the function failed' } } });
         }
       }

@@ -4,6 +4,7 @@ import type { QueueClient, DequeuedMessageItem } from '@azure/storage-queue';
 import type { QueueRegistration } from '../registry';
 import type { HostJson } from './host-json';
 import type { Logger } from '../../shared/ports/logger';
+import { errorLine } from '../../shared/errors';
 
 /** How long a received message stays hidden while its invocation runs, as the Functions host does. */
 const LEASE_SECONDS = 300;
@@ -51,7 +52,7 @@ export function listenToQueue(
 
   const settle = async (message: DequeuedMessageItem, error: unknown) => {
     failures += 1;
-    const reason = error instanceof Error ? error.message.split('\n', 1)[0] : String(error);
+    const reason = errorLine(error);
     if (message.dequeueCount >= settings.maxDequeueCount) {
       await poison.sendMessage(message.messageText);
       await queue.deleteMessage(message.messageId, message.popReceipt);
@@ -109,7 +110,7 @@ export function listenToQueue(
       try {
         found = await pollOnce();
       } catch (error) {
-        logger.warn('the queue could not be polled', { queue: queue.name, reason: error instanceof Error ? error.message.split('\n', 1)[0] : String(error) });
+        logger.warn('the queue could not be polled', { queue: queue.name, reason: errorLine(error) });
       }
       if (found) {
         idleDelay = 100;

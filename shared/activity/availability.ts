@@ -1,5 +1,6 @@
 import type { Logger } from '../ports/logger';
 import type { Store } from '../store';
+import { errorLine } from '../errors';
 
 /** Whether activity could be read, why or why not in one sentence a page can show, and how long it is kept. */
 export interface Availability {
@@ -33,7 +34,7 @@ export async function readActivity<T>(store: ActivityStore, logger: Logger, read
     const value = await read();
     return { value, availability: { available: true, reason: `Activity is ${store.source}.`, retention: store.activityDays.retention } };
   } catch (error) {
-    logger.warn('activity could not be read', { reason: error instanceof Error ? error.message.split('\n', 1)[0] : String(error) });
+    logger.warn('activity could not be read', { reason: errorLine(error) });
     return { value: null, availability: { available: false, reason: DOWN, retention: null } };
   }
 }

@@ -12,6 +12,7 @@ import { applyDelta, isEmpty, noDelta, plus } from './delta';
 import { KeptToday } from './kept-today';
 import { planOf, type Sighting } from './plan';
 import { sightedRecord } from './visitor';
+import { errorLine } from '../errors';
 
 /** What keeping a message did: kept (or found already kept), or could not reach the store (the queue retries). */
 export type KeepOutcome =
@@ -21,7 +22,6 @@ export type KeepOutcome =
 /** Keeps one message's hits; the same message any number of times, or retried after any failure, counts once. */
 export type Keeper = (message: HitsMessage) => Promise<KeepOutcome>;
 
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message.split('\n', 1)[0]! : String(error));
 
 /**
  * The keeping use case. Every write is conditional and carries the message id, so any write may be the last before a
@@ -114,7 +114,7 @@ export function keeper(store: KeepingStore, clock: Clock, kept = new KeptToday()
       });
       return { ok: true, hits: message.hits.length, already: false };
     } catch (error) {
-      return { ok: false, reason: reasonOf(error) };
+      return { ok: false, reason: errorLine(error) };
     }
   };
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../ports/logger';
 import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE_MAX_AGE } from './cookie';
 import { VISITOR_COOKIES_PK, visitorCookieId, type SubjectsStore, type VisitorCookieLink } from './documents';
 import { claimedVisitor } from './visitor';
+import { errorLine } from '../errors';
 
 /** How a visitor is told apart: the person hash (no cookie), or a first-party cookie where the site has consent. */
 export type IdentityMode = 'hash' | 'cookie';
@@ -24,7 +25,7 @@ export interface BeaconScan {
 }
 
 const warn = (deps: Deps, message: string, error?: unknown) =>
-  deps.logger.warn(message, { function: 'ingest-beacon', ...(error === undefined ? {} : { reason: error instanceof Error ? error.message.split('\n', 1)[0] : String(error) }) });
+  deps.logger.warn(message, { function: 'ingest-beacon', ...(error === undefined ? {} : { reason: errorLine(error) }) });
 
 /**
  * Cookie mode's identity. A known cookie is the identity it was linked to when issued; a well-formed unknown one is a

@@ -8,6 +8,7 @@ import { applySubjectDelta, isNoSubjectDelta, noSubjectDelta, plusSubject } from
 import type { SubjectDelta, SubjectsStore, SubjectVisitor } from './documents';
 import type { ScanRules } from './scan-rule';
 import { scannedVisitor } from './visitor';
+import { errorLine } from '../errors';
 
 /** Keeping a message's subject scans: done (or found done before), or the store could not answer (the queue retries). */
 export type SubjectKeeper = (message: HitsMessage) => Promise<{ ok: true } | { ok: false; reason: string }>;
@@ -35,7 +36,6 @@ export function scansOf(hits: readonly QueuedHit[]): Map<string, SubjectScans> {
   return subjects;
 }
 
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message.split('\n', 1)[0]! : String(error));
 
 /**
  * The subjects step of keep-hits, run before the rest of keeping so the message's receipt (written last by keeping)
@@ -96,7 +96,7 @@ export function subjectKeeper(store: { subjects: SubjectsStore; receipts: Receip
       await Promise.all([...subjects].map(([subject, scans]) => keepSubject(message.id, subject, scans)));
       return { ok: true };
     } catch (error) {
-      return { ok: false, reason: reasonOf(error) };
+      return { ok: false, reason: errorLine(error) };
     }
   };
 }

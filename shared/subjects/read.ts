@@ -10,6 +10,7 @@ import { utcDay } from '../identity/tokens';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import { SUBJECT_SORTS, type SubjectsPageQuery, type SubjectsStore, type SubjectSummary } from './documents';
+import { errorLine } from '../errors';
 
 /** What the subjects' Admin reads need. */
 export interface SubjectReadDeps {
@@ -57,7 +58,7 @@ const writeContinuation = (token: string | null, sort: string, order: string) =>
 const queryOf = (request: IncomingRequest) => Object.fromEntries(request.query.entries());
 
 const unavailable = (deps: SubjectReadDeps, error: unknown): Answer => {
-  deps.logger.warn('the subjects could not be read', { reason: error instanceof Error ? error.message.split('\n', 1)[0] : String(error) });
+  deps.logger.warn('the subjects could not be read', { reason: errorLine(error) });
   return errorAnswer({ status: 503, code: 'store_unavailable', message: 'the store cannot answer right now; retry later' });
 };
 
