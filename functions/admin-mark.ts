@@ -1,4 +1,5 @@
 import { register } from '../host/registry';
+import { operatorSettings } from '../shared/admin/auth';
 import { incoming, response } from '../host/http';
 import { operatorMark } from '../shared/pages/mark';
 
@@ -8,7 +9,7 @@ register({
   route: 'admin/mark',
   methods: ['GET'],
   make: (root) => {
-    const settings = { operatorKey: root.settings.OPERATOR_KEY, hashKey: root.settings.HASH_KEY, allowedOrigins: root.settings.ALLOWED_ORIGINS };
+    const settings = { ...operatorSettings(root.settings), allowedOrigins: root.settings.ALLOWED_ORIGINS };
     return async (request) => response(await operatorMark(incoming(request), settings));
   },
 });

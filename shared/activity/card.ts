@@ -1,7 +1,7 @@
 import type { Settings } from '../config/settings';
 import { daysEnding } from '../counting/days';
 import { utcDay } from '../identity/tokens';
-import { asOperator, type OperatorSettings } from '../admin/auth';
+import { asOperator, type OperatorSettings, operatorSettings } from '../admin/auth';
 import { errorAnswer, type Answer } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
 import type { Clock } from '../ports/clock';
@@ -32,7 +32,7 @@ export const activityDepsOf = (
   clock: root.clock,
   logger: root.logger,
   funnel: root.settings.FUNNEL_STEPS,
-  operator: { operatorKey: root.settings.OPERATOR_KEY, hashKey: root.settings.HASH_KEY },
+  operator: operatorSettings(root.settings),
 });
 
 /**

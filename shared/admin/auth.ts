@@ -9,6 +9,12 @@ export interface OperatorSettings {
   hashKey: string;
 }
 
+/** The operator settings from the app's settings: one place, so every admin route checks the same key. */
+export const operatorSettings = (settings: { OPERATOR_KEY: string; HASH_KEY: string }): OperatorSettings => ({
+  operatorKey: settings.OPERATOR_KEY,
+  hashKey: settings.HASH_KEY,
+});
+
 /** How long the operator cookie lasts: 400 days, the most browsers keep a cookie. */
 export const OPERATOR_COOKIE_MAX_AGE = 400 * 86_400;
 

@@ -1,3 +1,4 @@
+import { operatorSettings } from '../admin/auth';
 import type { Settings } from '../config/settings';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
@@ -17,7 +18,7 @@ export interface CountingRoot {
 export function countAnswerDeps(root: CountingRoot): CountAnswerDeps {
   return {
     count: { visitors: root.store.visitors, visits: root.store.visits, clock: root.clock, source: root.store.source },
-    operator: { operatorKey: root.settings.OPERATOR_KEY, hashKey: root.settings.HASH_KEY },
+    operator: operatorSettings(root.settings),
     allowedOrigins: root.settings.ALLOWED_ORIGINS,
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { wholeNumberText } from '../schemas/whole-number';
-import { asOperator, type OperatorSettings } from '../admin/auth';
+import { asOperator, type OperatorSettings, operatorSettings } from '../admin/auth';
 import { daysEnding } from '../counting/days';
 import { parseWith } from '../http/body';
 import { subjectSchema } from '../ingest/schemas';
@@ -107,5 +107,5 @@ export const answerSubject = (request: IncomingRequest, deps: SubjectReadDeps) =
 
 /** The reads' dependencies from the composition root. */
 export function subjectReadDeps(root: { store: { subjects: SubjectsStore; source: string }; clock: Clock; logger: Logger; settings: { OPERATOR_KEY: string; HASH_KEY: string } }): SubjectReadDeps {
-  return { subjects: root.store.subjects, source: root.store.source, clock: root.clock, logger: root.logger, operator: { operatorKey: root.settings.OPERATOR_KEY, hashKey: root.settings.HASH_KEY } };
+  return { subjects: root.store.subjects, source: root.store.source, clock: root.clock, logger: root.logger, operator: operatorSettings(root.settings) };
 }
