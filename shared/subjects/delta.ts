@@ -7,7 +7,7 @@ export const noSubjectDelta = (): SubjectDelta => ({ scans: 0, unique: 0, scanne
 const earlier = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a < b ? a : b);
 const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a > b ? a : b);
 
-function addDays(a: Record<string, DayFigures>, b: Record<string, DayFigures>): Record<string, DayFigures> {
+function sumByDay(a: Record<string, DayFigures>, b: Record<string, DayFigures>): Record<string, DayFigures> {
   const sum: Record<string, DayFigures> = { ...a };
   for (const [day, figures] of Object.entries(b)) {
     const kept = sum[day] ?? { scans: 0, new: 0 };
@@ -23,7 +23,7 @@ export function plusSubject(a: SubjectDelta, b: SubjectDelta): SubjectDelta {
     unique: a.unique + b.unique,
     scanners: a.scanners + b.scanners,
     self: a.self + b.self,
-    by_day: addDays(a.by_day, b.by_day),
+    by_day: sumByDay(a.by_day, b.by_day),
     first_scan: earlier(a.first_scan, b.first_scan),
     last_scan: later(a.last_scan, b.last_scan),
   };
@@ -60,6 +60,6 @@ export function applySubjectDelta(subject: string, summary: SubjectSummary | nul
     self: base.self + delta.self,
     first_scan: earlier(base.first_scan, delta.first_scan),
     last_scan: later(base.last_scan, delta.last_scan),
-    by_day: addDays(base.by_day, delta.by_day),
+    by_day: sumByDay(base.by_day, delta.by_day),
   };
 }
