@@ -3,6 +3,7 @@ import { describeProblems, readSettings, type Settings } from '../shared/config/
 import { systemClock, type Clock } from '../shared/ports/clock';
 import { consoleLogger, type Logger } from '../shared/ports/logger';
 import type { HitQueue } from '../shared/ports/queue';
+import type { PoisonQueue, ReplayLedger } from '../shared/ports/poison';
 import type { IdentityRules } from '../shared/hits/classify';
 import type { ReceiveDeps } from '../shared/ingest/receive';
 import { azureHitQueue, queueClient, type QueueLocation } from '../adapters/azure-hit-queue';
@@ -10,6 +11,9 @@ import type { Store } from '../shared/store';
 import { cosmosContainer } from '../adapters/cosmos/client';
 import { cosmosStore } from '../adapters/cosmos/store';
 import { memoryStore } from '../adapters/memory/store';
+import { azurePoisonQueue } from '../adapters/azure-poison-queue';
+import { blobCall, blobLocationFromConnectionString, type BlobCall, type BlobLocation } from '../adapters/azure-blob';
+import { blobReplayLedger } from '../adapters/azure-replay-ledger';
 
 /** Everything the functions are made from, built once per process. */
 export interface Root {
@@ -21,10 +25,16 @@ export interface Root {
   receive: ReceiveDeps;
   /** Where visitor records, summaries and activity are kept: Cosmos DB, or memory when no endpoint is set. */
   store: Store;
+  /** The hits queue's poison queue, `<HITS_QUEUE>-poison`. */
+  poisonQueue: PoisonQueue;
+  /** How often each poisoned message has been put back (blobs beside the Functions host's own). */
+  replayLedger: ReplayLedger;
+  /** The storage account's Blob service (the timer locks, the replay counts); null when the storage has none. */
+  blob: BlobCall | null;
 }
 
 /** Parts a test or the local host may supply instead of the ones built from the settings. */
-export type RootOverrides = Partial<Pick<Root, 'clock' | 'logger' | 'hitQueue' | 'store'>>;
+export type RootOverrides = Partial<Pick<Root, 'clock' | 'logger' | 'hitQueue' | 'store' | 'poisonQueue' | 'replayLedger' | 'blob'>>;
 
 /**
  * A credential for Azure services: the user-assigned identity when its client id is given, else the system-assigned
@@ -40,6 +50,18 @@ export function queueLocation(settings: Settings): QueueLocation {
   if (settings.AzureWebJobsStorage !== undefined) return { connectionString: settings.AzureWebJobsStorage };
   return { serviceUri: settings.AzureWebJobsStorage__queueServiceUri!, credential: credentialFor(settings.AzureWebJobsStorage__clientId) };
 }
+
+/** Where the Blob service is, from the settings: the connection string's, or the endpoint with a managed identity. */
+export function blobLocation(settings: Settings): BlobLocation | null {
+  if (settings.AzureWebJobsStorage !== undefined) return blobLocationFromConnectionString(settings.AzureWebJobsStorage);
+  return { endpoint: settings.AzureWebJobsStorage__blobServiceUri!, credential: credentialFor(settings.AzureWebJobsStorage__clientId) };
+}
+
+/** A ledger that cannot count, for storage without a Blob service: nothing is replayed without a count. */
+const noLedger: ReplayLedger = {
+  read: async () => ({ ok: false, error: { reason: 'the storage has no Blob service to keep replay counts in' } }),
+  record: async () => ({ ok: false, error: { reason: 'the storage has no Blob service to keep replay counts in' } }),
+};
 
 /** The store from the settings: one Cosmos DB container client for the process (a key, or the managed identity), or memory. */
 export function storeFor(settings: Settings): Store {
@@ -64,12 +86,19 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const logger = overrides.logger ?? consoleLogger();
   const hitQueue = overrides.hitQueue ?? azureHitQueue(queueClient(queueLocation(settings), settings.HITS_QUEUE));
   const store = overrides.store ?? storeFor(settings);
+  const location = overrides.blob === undefined ? blobLocation(settings) : null;
+  const blob = overrides.blob !== undefined ? overrides.blob : location ? blobCall(location) : null;
+  const poisonQueue = overrides.poisonQueue ?? azurePoisonQueue(queueClient(queueLocation(settings), `${settings.HITS_QUEUE}-poison`));
+  const replayLedger = overrides.replayLedger ?? (blob ? blobReplayLedger(blob) : noLedger);
   return {
     settings,
     clock,
     logger,
     hitQueue,
     store,
+    poisonQueue,
+    replayLedger,
+    blob,
     receive: {
       rules: identityRules(settings),
       queue: hitQueue,

@@ -54,6 +54,8 @@ param subjectScanIntervalSeconds string = ''
 param subjectRefreshSeconds string = ''
 @description('FUNNEL_STEPS: the Activity card\'s path through, steps split by |, each name=/path,/path.')
 param funnelSteps string = ''
+@description('REPLAY_MAX: a poisoned hits message is put back on the hits queue at most this many times (0: never).')
+param replayMax string = ''
 
 @minValue(0)
 @description('RU/s provisioned on the activity container; 0 makes the Cosmos DB account serverless (billed per request).')
@@ -191,6 +193,7 @@ module api 'app/api.bicep' = {
     subjectScanIntervalSeconds: subjectScanIntervalSeconds
     subjectRefreshSeconds: subjectRefreshSeconds
     funnelSteps: funnelSteps
+    replayMax: replayMax
     instanceMemoryMB: instanceMemoryMB
     maximumInstanceCount: maximumInstanceCount
   }

@@ -11,6 +11,9 @@ import { queueClient } from '../../adapters/azure-hit-queue';
 import { readHostJson, type HostJson } from './host-json';
 import { listenToQueue, type QueueListener } from './queue-listener';
 import { errorLine } from '../../shared/errors';
+import type { Lease } from '../../shared/ports/lease';
+import { blobLease, lockBlob } from '../../adapters/azure-blob-lease';
+import { DEFAULT_LOCK_TIMING, holdLock, type HeldLock, type LockTiming } from './singleton';
 
 /** Options of the local host; host.json's queue settings may be overridden (tests shorten the retry delay). */
 export interface LocalHostOptions {
@@ -22,6 +25,14 @@ export interface LocalHostOptions {
   /** Listen to the queues (off to test the endpoints alone). */
   queues?: boolean;
   queueSettings?: Partial<HostJson['extensions']['queues']>;
+  /**
+   * The timers' singleton locks, shared by every host on the same storage: `hostId` names them (as the Functions
+   * host's id does; default `AzureFunctionsWebHost__hostid` or `headcount-local`), `lease` makes one per timer
+   * (default: a blob lease at `azure-webjobs-hosts/locks/<hostId>/<function>`), and the timing may be shortened.
+   */
+  singleton?: { hostId?: string; lease?: (functionName: string) => Lease } & Partial<LockTiming>;
+  /** The functions to serve instead of those under functions/ (a test's own timer). */
+  registrations?: readonly Registration[];
 }
 
 /** A running local host. */
@@ -135,8 +146,14 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const hostJson = readHostJson();
   const queueSettings = { ...hostJson.extensions.queues, ...options.queueSettings };
   const prefix = hostJson.extensions.http.routePrefix;
-  const registrations = await loadFunctions();
+  const registrations = options.registrations ?? (await loadFunctions());
   const logger = root.logger;
+  const timing: LockTiming = { ...DEFAULT_LOCK_TIMING, ...options.singleton };
+  const hostId = options.singleton?.hostId ?? process.env.AzureFunctionsWebHost__hostid ?? 'headcount-local';
+  const blob = root.blob;
+  const leaseFor = options.singleton?.lease ?? (blob ? (name: string) => blobLease(blob, lockBlob(hostId, name), timing.leaseSeconds) : null);
+  const locks: HeldLock[] = [];
+  const occurrences = new Set<Promise<unknown>>();
 
   const http = registrations
     .filter((r): r is HttpRegistration => r.kind === 'http')
@@ -165,9 +182,16 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       const run = () => Promise.resolve(handler(timerInput(registration.schedule), context()));
       others.set(registration.name, run);
       if (options.timers !== false) {
+        if (!leaseFor) logger.warn('timers run without a lock: the storage has no Blob service, so run one host only', { function: registration.name });
+        const lock = leaseFor ? await holdLock(leaseFor(registration.name), timing, logger, registration.name) : null;
+        if (lock) locks.push(lock);
         crons.push(
           new Cron(registration.schedule, { protect: true, catch: (error) => logger.error('timer failed', { function: registration.name, reason: String(error) }) }, async () => {
-            await run();
+            // Only the instance holding the timer's lock runs the occurrence, as in the Functions host.
+            if (lock && !lock.holds()) return;
+            const occurrence = run();
+            occurrences.add(occurrence);
+            await occurrence.finally(() => occurrences.delete(occurrence));
           }),
         );
       }
@@ -243,6 +267,9 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     listeners: () => listeners,
     async stop() {
       for (const cron of crons) cron.stop();
+      // A running occurrence finishes before the lock is released, so no other instance starts the timer beside it.
+      await Promise.allSettled([...occurrences]);
+      await Promise.all(locks.map((lock) => lock.stop()));
       await Promise.all([...listeners.values()].map((listener) => listener.stop()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,23 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { z } from 'zod';
 import { rootFromEnvironment } from '../composition';
 import { startAzurite, startCosmos } from './services';
 import { startLocalHost } from './host';
 import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
-
-const projectRoot = join(__dirname, '..', '..');
-
-const localSettingsSchema = z.object({ Values: z.record(z.string(), z.string()) });
-
-/** The local values: local.settings.json when there is one, else the example, with the environment over both. */
-function localValues(): Record<string, string | undefined> {
-  const own = join(projectRoot, 'local.settings.json');
-  const file = existsSync(own) ? own : join(projectRoot, 'local.settings.example.json');
-  const parsed = localSettingsSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!parsed.success) throw new Error(`${file}: Values must be an object of strings`);
-  return { ...parsed.data.Values, ...process.env };
-}
+import { hostPort, localValues } from './local-settings';
 
 const portOf = (url: string | undefined, fallback: number) => {
   const match = /:(\d+)/.exec(new URL(url ?? `http://127.0.0.1:${fallback}`).host);
@@ -28,10 +13,9 @@ const endpointPort = (connection: string | undefined, kind: string, fallback: nu
   Number(new RegExp(`${kind}Endpoint=http://[^:]+:(\\d+)`).exec(connection ?? '')?.[1] ?? fallback);
 
 /**
- * `npm start`: Azurite's queue service, the local Cosmos server and the local Functions host, on the ports the local
- * settings name (10001, 8081 and 7071 by default). `npm run services` (`--services-only`) starts the services the real
- * host needs for `func start` instead: Azurite's blob, queue and table services and the Cosmos server, with the
- * container made. Ctrl-C stops everything.
+ * `npm start`: Azurite (blob, queue and table), the local Cosmos server and the local Functions host, on the ports the
+ * local settings name (10000-10002, 8081 and 7071 by default). `npm run services` (`--services-only`) starts the
+ * services alone, with the container made, for `func start` or for `npm run host` instances. Ctrl-C stops everything.
  */
 async function main() {
   const servicesOnly = process.argv.includes('--services-only');
@@ -39,11 +23,12 @@ async function main() {
   const storage = values.AzureWebJobsStorage;
   const queuePort = endpointPort(storage, 'Queue', 10001);
   const cosmosPort = portOf(values.COSMOS_ENDPOINT, 8081);
-  const hostPort = Number(values.FUNCTIONS_HTTPWORKER_PORT ?? values.PORT ?? 7071);
+  const port = hostPort(process.argv.slice(2), values);
 
-  const blobAndTable = servicesOnly ? { blobPort: endpointPort(storage, 'Blob', 10000), tablePort: endpointPort(storage, 'Table', 10002) } : undefined;
+  // The blob service too: the host keeps its timer locks there, so more hosts (`npm run host`) can join this one.
+  const blobAndTable = { blobPort: endpointPort(storage, 'Blob', 10000), tablePort: endpointPort(storage, 'Table', 10002) };
   const azurite = await startAzurite({ port: queuePort, location: process.env.AZURITE_LOCATION, blobAndTable });
-  console.log(`Azurite ${servicesOnly ? 'blob, queue, table' : 'queue service  '}  ${azurite.connectionString.replace(/AccountKey=[^;]+;/, '')}`);
+  console.log(`Azurite blob, queue, table  ${azurite.connectionString.replace(/AccountKey=[^;]+;/, '')}`);
   const cosmos = await startCosmos({ port: cosmosPort });
   console.log(`Cosmos DB (local)       ${cosmos.endpoint}  (in memory: documents are lost when it stops)`);
 
@@ -53,9 +38,9 @@ async function main() {
   if (COSMOS_KEY !== undefined) {
     await ensureContainer(cosmosContainer({ endpoint: cosmos.endpoint, auth: { key: COSMOS_KEY }, database: COSMOS_DATABASE, container: COSMOS_CONTAINER }));
   }
-  const host = servicesOnly ? null : await startLocalHost({ root, port: hostPort });
+  const host = servicesOnly ? null : await startLocalHost({ root, port });
   if (host) console.log(`Functions host (local)  ${host.url}/api   (POST ${host.url}/admin/functions/<name> runs a function now)`);
-  else console.log('Services up for `npm run build && func start`.');
+  else console.log('Services up for `npm run host` (one or more) or `npm run build && func start`.');
   console.log('Ctrl-C stops them all.');
 
   let stopping = false;

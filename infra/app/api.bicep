@@ -26,6 +26,7 @@ param identityMode string
 param subjectScanIntervalSeconds string
 param subjectRefreshSeconds string
 param funnelSteps string
+param replayMax string
 param instanceMemoryMB int
 param maximumInstanceCount int
 
@@ -55,6 +56,7 @@ var appSettings = {
   SUBJECT_SCAN_INTERVAL_SECONDS: subjectScanIntervalSeconds
   SUBJECT_REFRESH_SECONDS: subjectRefreshSeconds
   FUNNEL_STEPS: funnelSteps
+  REPLAY_MAX: replayMax
   APPLICATIONINSIGHTS_CONNECTION_STRING: appInsightsConnectionString
   APPLICATIONINSIGHTS_AUTHENTICATION_STRING: 'ClientId=${identityClientId};Authorization=AAD'
 }

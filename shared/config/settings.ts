@@ -141,6 +141,8 @@ const appShape = z.object({
   SUBJECT_REFRESH_SECONDS: wholeNumberText(0, 3_600, 10),
   FUNNEL_STEPS: funnelStepsSetting,
   HITS_QUEUE: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, 'must be a valid queue name').default('hits'),
+  /** A poisoned hits message is put back on the hits queue at most this many times (0: never). */
+  REPLAY_MAX: wholeNumberText(0, 100, 3),
 });
 
 /** The settings schema itself; exported so test/infra can list every setting it knows from its shape. */

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { encodeMessage } from '../../shared/hits/message';
+import { replayPoison } from '../../shared/poison/replay';
+import { memoryHitQueue, memoryPoisonQueue, memoryReplayLedger } from '../../adapters/memory-poison';
+import type { HitQueue } from '../../shared/ports/queue';
+import { queued } from '../support/hits';
+
+const message = () => encodeMessage({ v: 1, id: randomUUID(), hits: [queued('ann', '2026-10-23T10:00:00.000Z')] });
+const idOf = (text: string) => (JSON.parse(Buffer.from(text, 'base64').toString('utf8')) as { id: string }).id;
+
+function parts(texts: string[], replayMax = 3) {
+  const poison = memoryPoisonQueue(texts);
+  const hits = memoryHitQueue();
+  const ledger = memoryReplayLedger();
+  return { poison, hits, ledger, deps: { poison, hits, ledger, replayMax } };
+}
+
+describe('replaying poison', () => {
+  it('moves readable messages back to hits as they were, and leaves unreadable ones in poison', async () => {
+    const good = message();
+    const { poison, hits, ledger, deps } = parts([good, Buffer.from('not json').toString('base64'), encodeMessage({ v: 1, id: randomUUID(), hits: [] } as never)]);
+    const outcome = await replayPoison(deps);
+    expect(outcome).toMatchObject({ moved: 1, unreadable: 2, overBound: 0, failed: 0, stopped: null });
+    expect(hits.sent).toEqual([good]);
+    expect(poison.texts()).toHaveLength(2);
+    expect(ledger.counts.get(idOf(good))).toBe(1);
+  });
+
+  it('puts a message back at most replayMax times, then leaves it in poison', async () => {
+    const text = message();
+    const { poison, hits, deps } = parts([text], 2);
+    for (let run = 0; run < 4; run++) {
+      await replayPoison(deps);
+      // It failed again and went back to poison, as a long outage would do.
+      if (hits.sent.length > run) poison.add(text);
+    }
+    expect(hits.sent).toEqual([text, text]);
+    expect(poison.texts()).toEqual([text]);
+    expect((await replayPoison(deps)).overBound).toBe(1);
+  });
+
+  it('replays nothing with a bound of 0', async () => {
+    const { hits, deps } = parts([message()], 0);
+    expect(await replayPoison(deps)).toMatchObject({ moved: 0, overBound: 1 });
+    expect(hits.sent).toEqual([]);
+  });
+
+  it('leaves the message in poison when the hits queue cannot take it, with the attempt counted', async () => {
+    const text = message();
+    const { poison, ledger, deps } = parts([text]);
+    const down: HitQueue = { sendAll: async () => ({ ok: false, error: { reason: 'ECONNREFUSED' } }) };
+    expect(await replayPoison({ ...deps, hits: down })).toMatchObject({ moved: 0, failed: 1 });
+    expect(poison.texts()).toEqual([text]);
+    expect(ledger.counts.get(idOf(text))).toBe(1);
+  });
+
+  it('leaves the message in poison when the ledger cannot count', async () => {
+    const text = message();
+    const { poison, hits, deps } = parts([text]);
+    const ledger = { read: async () => ({ ok: false as const, error: { reason: 'no blob service' } }), record: async () => ({ ok: true as const }) };
+    expect(await replayPoison({ ...deps, ledger })).toMatchObject({ failed: 1 });
+    expect(hits.sent).toEqual([]);
+    expect(poison.texts()).toEqual([text]);
+  });
+
+  it('sees each message once per run, however many are left', async () => {
+    const texts = Array.from({ length: 70 }, () => Buffer.from(`junk ${randomUUID()}`).toString('base64'));
+    const { poison, deps } = parts(texts);
+    expect((await replayPoison(deps)).unreadable).toBe(70);
+    expect(poison.texts()).toHaveLength(70);
+  });
+});
