@@ -1,8 +1,6 @@
 import { register } from '../host/registry';
 import { readMessage } from '../shared/hits/message';
 import { keeper } from '../shared/keeping/keep';
-import { subjectKeeper } from '../shared/subjects/keep';
-import { scanRules } from '../shared/subjects/scan-rule';
 
 register({
   kind: 'queue',
@@ -12,7 +10,6 @@ register({
   connection: 'AzureWebJobsStorage',
   make: (root) => {
     const keep = keeper(root.store, root.clock);
-    const keepSubjects = subjectKeeper(root.store, root.clock, scanRules(root.settings.SUBJECT_REFRESH_SECONDS, root.settings.SUBJECT_SCAN_INTERVAL_SECONDS));
     return async (payload, context) => {
       const messageId = String(context.triggerMetadata?.id ?? 'unknown');
       const read = readMessage(payload);
@@ -20,12 +17,6 @@ register({
         // It can never be read: failing it sends it to <queue>-poison after the dequeue count, where it can be looked at.
         root.logger.error('a hits message cannot be read; it will go to poison', { function: 'keep-hits', messageId, reason: read.reason });
         throw new Error(`unreadable hits message: ${read.reason}`);
-      }
-      // Subjects first: keeping writes the message's receipt last, and the receipt must cover the subjects too.
-      const subjects = await keepSubjects(read.message);
-      if (!subjects.ok) {
-        root.logger.warn('subject scans were not kept yet; the queue will retry', { function: 'keep-hits', messageId, reason: subjects.reason });
-        throw new Error(`the store could not keep the subject scans: ${subjects.reason}`);
       }
       const kept = await keep(read.message);
       if (!kept.ok) {

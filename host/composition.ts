@@ -67,7 +67,8 @@ const noLedger: ReplayLedger = {
 export function storeFor(settings: Settings): Store {
   if (settings.COSMOS_ENDPOINT === undefined) return memoryStore();
   const auth = settings.COSMOS_KEY !== undefined ? { key: settings.COSMOS_KEY } : { credential: credentialFor(settings.COSMOS_CLIENT_ID) };
-  return cosmosStore(cosmosContainer({ endpoint: settings.COSMOS_ENDPOINT, auth, database: settings.COSMOS_DATABASE, container: settings.COSMOS_CONTAINER }));
+  const container = cosmosContainer({ endpoint: settings.COSMOS_ENDPOINT, auth, database: settings.COSMOS_DATABASE, container: settings.COSMOS_CONTAINER });
+  return cosmosStore(container, { settleSeconds: settings.FOLD_SETTLE_SECONDS });
 }
 
 /** The identity rules from the settings. */

@@ -57,6 +57,9 @@ param funnelSteps string = ''
 @description('REPLAY_MAX: a poisoned hits message is put back on the hits queue at most this many times (0: never).')
 param replayMax string = ''
 
+@description('FOLD_SETTLE_SECONDS: how many seconds behind the store\'s clock the recount timer folds, so a write in flight is not skipped.')
+param foldSettleSeconds string = ''
+
 @minValue(0)
 @description('RU/s provisioned on the activity container; 0 makes the Cosmos DB account serverless (billed per request).')
 param cosmosThroughput int = 0
@@ -194,6 +197,7 @@ module api 'app/api.bicep' = {
     subjectRefreshSeconds: subjectRefreshSeconds
     funnelSteps: funnelSteps
     replayMax: replayMax
+    foldSettleSeconds: foldSettleSeconds
     instanceMemoryMB: instanceMemoryMB
     maximumInstanceCount: maximumInstanceCount
   }

@@ -1,5 +1,5 @@
 import type { Container, SqlParameter } from '@azure/cosmos';
-import type { Created, Replaced, StoreStats, Versioned } from '../../shared/store';
+import type { Created, Marked, Replaced, StoreStats, Versioned } from '../../shared/store';
 
 interface Keyed {
   id: string;
@@ -21,7 +21,7 @@ function own<T>(resource: Record<string, unknown>): T {
  * with If-Match answers `stale` on 412 (or 404, gone since read). Anything else throws: the store could not answer.
  */
 export class CosmosDocuments {
-  readonly counts: StoreStats = { reads: 0, writes: 0, queries: 0, requestUnits: 0, failures: 0 };
+  readonly counts: StoreStats = { reads: 0, writes: 0, queries: 0, requestUnits: 0, failures: 0, conflicts: 0 };
 
   constructor(private readonly container: Container) {}
 
@@ -38,8 +38,9 @@ export class CosmosDocuments {
       await this.counted(() => this.container.items.create(doc));
       return 'created';
     } catch (error) {
-      if (statusOf(error) === 409) return 'exists';
-      throw error;
+      if (statusOf(error) !== 409) throw error;
+      this.counts.conflicts += 1;
+      return 'exists';
     }
   }
 
@@ -50,9 +51,19 @@ export class CosmosDocuments {
       return 'replaced';
     } catch (error) {
       const status = statusOf(error);
-      if (status === 412 || status === 404) return 'stale';
-      throw error;
+      if (status !== 412 && status !== 404) throw error;
+      this.counts.conflicts += 1;
+      return 'stale';
     }
+  }
+
+  /** Writes the document whatever is there, and answers the server's `_ts` of the write: the store's clock now. */
+  async stamp(doc: Keyed): Promise<number> {
+    this.counts.writes += 1;
+    const response = await this.counted(() => this.container.items.upsert<Record<string, unknown>>({ ...doc }));
+    const ts = response.resource?._ts;
+    if (typeof ts !== 'number') throw new Error('the store answered a write without its _ts');
+    return ts;
   }
 
   /** Every document a query finds, across partitions unless one is named. */
@@ -62,6 +73,13 @@ export class CosmosDocuments {
       this.container.items.query<Record<string, unknown>>({ query, parameters }, partitionKey === undefined ? {} : { partitionKey }).fetchAll(),
     );
     return response.resources.map((resource) => own<T>(resource));
+  }
+
+  /** Every document a query in one partition finds, with its version and the mark (`_ts`) of its last write. */
+  async queryMarked<T>(query: string, parameters: SqlParameter[], partitionKey: string): Promise<Marked<T>[]> {
+    this.counts.queries += 1;
+    const response = await this.counted(() => this.container.items.query<Record<string, unknown>>({ query, parameters }, { partitionKey }).fetchAll());
+    return response.resources.map((resource) => ({ doc: own<T>(resource), etag: String(resource._etag), mark: Number(resource._ts) }));
   }
 
   /** Removes a document, as its time-to-live would (used by tests of what outlives the records). */

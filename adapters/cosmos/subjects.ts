@@ -17,6 +17,8 @@ export function cosmosSubjects(container: Container, documents: CosmosDocuments)
       read: (subject, identity) => documents.read<SubjectVisitor>(subjectPk(subject), subjectVisitorId(subject, identity)),
       create: (doc) => documents.create(doc),
       replace: (doc, etag) => documents.replace(doc, etag),
+      of: (subject, identities) =>
+        documents.queryMarked<SubjectVisitor>("SELECT * FROM c WHERE c.kind = 'subject-visitor' AND ARRAY_CONTAINS(@ids, c.identity)", [{ name: '@ids', value: [...identities] }], subjectPk(subject)),
     },
     summaries: {
       read: (subject) => documents.read<SubjectSummary>(subjectPk(subject), subjectSummaryId(subject)),

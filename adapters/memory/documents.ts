@@ -1,4 +1,4 @@
-import type { Created, Replaced, StoreStats, Versioned } from '../../shared/store';
+import type { Created, Marked, Replaced, StoreStats, Versioned } from '../../shared/store';
 
 /** A document with the two fields every kept document has: its partition and its id. */
 export interface Keyed {
@@ -6,15 +6,23 @@ export interface Keyed {
   pk: string;
 }
 
+interface Entry {
+  json: string;
+  etag: string;
+  /** The write's place in this store's order of writes: the memory store's `_ts`. */
+  mark: number;
+}
+
 /**
  * Documents in this process's memory with the conditional semantics of Cosmos DB: a create of an id already there
- * answers `exists`, a replace of a version no longer current answers `stale`. Copies go in and out, so no caller can
+ * answers `exists`, a replace of a version no longer current answers `stale`. Every write takes the next mark, and a
+ * write is seen as soon as it is made, so the settled mark is the last one. Copies go in and out, so no caller can
  * change a kept document without a write.
  */
 export class MemoryDocuments {
-  private readonly partitions = new Map<string, Map<string, { json: string; etag: string }>>();
+  private readonly partitions = new Map<string, Map<string, Entry>>();
   private version = 0;
-  readonly counts: StoreStats = { reads: 0, writes: 0, queries: 0, requestUnits: 0, failures: 0 };
+  readonly counts: StoreStats = { reads: 0, writes: 0, queries: 0, requestUnits: 0, failures: 0, conflicts: 0 };
 
   read<T>(pk: string, id: string): Versioned<T> | null {
     this.counts.reads += 1;
@@ -25,7 +33,10 @@ export class MemoryDocuments {
   create(doc: Keyed): Created {
     this.counts.writes += 1;
     const partition = this.partition(doc.pk);
-    if (partition.has(doc.id)) return 'exists';
+    if (partition.has(doc.id)) {
+      this.counts.conflicts += 1;
+      return 'exists';
+    }
     partition.set(doc.id, this.entry(doc));
     return 'created';
   }
@@ -33,22 +44,41 @@ export class MemoryDocuments {
   replace(doc: Keyed, etag: string): Replaced {
     this.counts.writes += 1;
     const partition = this.partition(doc.pk);
-    if (partition.get(doc.id)?.etag !== etag) return 'stale';
+    if (partition.get(doc.id)?.etag !== etag) {
+      this.counts.conflicts += 1;
+      return 'stale';
+    }
     partition.set(doc.id, this.entry(doc));
     return 'replaced';
   }
 
-  /** Every document for which `where` holds, across partitions; one query. */
-  query<T>(where: (doc: T) => boolean): T[] {
+  /** The mark of the last write: every write at or before it is seen. */
+  lastMark(): number {
+    return this.version;
+  }
+
+  /** Every document for which `where` holds, across partitions or in one; one query. */
+  query<T>(where: (doc: T) => boolean, pk?: string): T[] {
+    return this.queryMarked(where, pk).map((found) => found.doc);
+  }
+
+  /** Every document for which `where` holds, with its version and mark; one query. */
+  queryMarked<T>(where: (doc: T, mark: number) => boolean, pk?: string): Marked<T>[] {
     this.counts.queries += 1;
-    const found: T[] = [];
-    for (const partition of this.partitions.values()) {
+    const partitions = pk === undefined ? [...this.partitions.values()] : [this.partitions.get(pk) ?? new Map<string, Entry>()];
+    const found: Marked<T>[] = [];
+    for (const partition of partitions) {
       for (const kept of partition.values()) {
         const doc = JSON.parse(kept.json) as T;
-        if (where(doc)) found.push(doc);
+        if (where(doc, kept.mark)) found.push({ doc, etag: kept.etag, mark: kept.mark });
       }
     }
     return found;
+  }
+
+  /** Removes a document, as its time-to-live would. */
+  delete(pk: string, id: string): void {
+    this.partitions.get(pk)?.delete(id);
   }
 
   private partition(pk: string) {
@@ -57,8 +87,8 @@ export class MemoryDocuments {
     return partition;
   }
 
-  private entry(doc: Keyed) {
+  private entry(doc: Keyed): Entry {
     this.version += 1;
-    return { json: JSON.stringify(doc), etag: `"${this.version}"` };
+    return { json: JSON.stringify(doc), etag: `"${this.version}"`, mark: this.version };
   }
 }

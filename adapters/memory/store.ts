@@ -1,9 +1,8 @@
-import type { ActivityDoc, ActivityHour, Receipt, Store, VisitorDay, VisitorRecord, VisitorsSummary } from '../../shared/store';
-import { RECEIPTS_PK } from '../../shared/store/receipts';
+import type { ActivityHour, Fact, Store, VisitorDay, VisitorRecord, VisitorsSummary } from '../../shared/store';
 import { tallyOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { MemoryDocuments } from './documents';
-import { memoryCounting } from './counting';
+import { memoryFolding } from './folding';
 import { memoryActivityDays } from './activity-days';
 import { memorySubjects } from './subjects';
 
@@ -16,6 +15,7 @@ const oldestFirst = <T extends { id: string }>(key: (doc: T) => string) => (a: T
 /** The store in this process's memory, with the same behaviour as the Cosmos DB adapter. */
 export function memoryStore(documents = new MemoryDocuments()): Store & { documents: MemoryDocuments } {
   const resolved = <T>(value: T) => Promise.resolve(value);
+  const folding = memoryFolding(documents);
   return {
     documents,
     source: MEMORY_SOURCE,
@@ -24,25 +24,8 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
       create: (doc) => resolved(documents.create(doc)),
       replace: (doc, etag) => resolved(documents.replace(doc, etag)),
     },
-    summary: {
-      read: () => resolved(documents.read<VisitorsSummary>(VISITORS_PK, VISITORS_SUMMARY_ID)),
-      create: (doc) => resolved(documents.create(doc)),
-      replace: (doc, etag) => resolved(documents.replace(doc, etag)),
-    },
-    activity: {
-      read: (day, id) => resolved(documents.read<ActivityDoc>(day, id)),
-      create: (doc) => resolved(documents.create(doc)),
-      replace: (doc, etag) => resolved(documents.replace(doc, etag)),
-    },
-    receipts: {
-      read: (id) => resolved(documents.read<Receipt>(RECEIPTS_PK, id)?.doc ?? null),
-      readMany: (ids) => {
-        const wanted = new Set(ids);
-        const found = documents.query<Receipt>((doc) => doc.pk === RECEIPTS_PK && wanted.has(doc.id));
-        return resolved(new Map(found.map((receipt) => [receipt.id, receipt])));
-      },
-      create: (doc) => resolved(documents.create(doc)),
-    },
+    ...folding,
+    facts: { create: (fact: Fact) => resolved(documents.create(fact)), on: folding.facts.on },
     visitors: {
       tally: (since) => resolved(tallyOf(documents.read<VisitorsSummary>(VISITORS_PK, VISITORS_SUMMARY_ID)?.doc ?? null, since)),
     },
@@ -53,7 +36,6 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
         resolved(documents.query<ActivityHour>((doc) => doc.kind === 'activity-hour' && doc.pk >= since).sort(oldestFirst<ActivityHour>((doc) => doc.hour))),
     },
     activityDays: memoryActivityDays(documents),
-    ...memoryCounting(documents),
     subjects: memorySubjects(documents),
     stats: () => ({ ...documents.counts }),
   };

@@ -15,6 +15,8 @@ export function memorySubjects(documents: MemoryDocuments): SubjectsStore {
       read: (subject, identity) => resolved(documents.read<SubjectVisitor>(subjectPk(subject), subjectVisitorId(subject, identity))),
       create: (doc) => resolved(documents.create(doc)),
       replace: (doc, etag) => resolved(documents.replace(doc, etag)),
+      of: (subject, identities) =>
+        resolved(documents.queryMarked<SubjectVisitor>((doc) => doc.kind === 'subject-visitor' && identities.includes(doc.identity), subjectPk(subject))),
     },
     summaries: {
       read: (subject) => resolved(documents.read<SubjectSummary>(subjectPk(subject), subjectSummaryId(subject))),

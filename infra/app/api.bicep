@@ -27,6 +27,7 @@ param subjectScanIntervalSeconds string
 param subjectRefreshSeconds string
 param funnelSteps string
 param replayMax string
+param foldSettleSeconds string
 param instanceMemoryMB int
 param maximumInstanceCount int
 
@@ -57,6 +58,7 @@ var appSettings = {
   SUBJECT_REFRESH_SECONDS: subjectRefreshSeconds
   FUNNEL_STEPS: funnelSteps
   REPLAY_MAX: replayMax
+  FOLD_SETTLE_SECONDS: foldSettleSeconds
   APPLICATIONINSIGHTS_CONNECTION_STRING: appInsightsConnectionString
   APPLICATIONINSIGHTS_AUTHENTICATION_STRING: 'ClientId=${identityClientId};Authorization=AAD'
 }

@@ -140,6 +140,12 @@ const appShape = z.object({
   /** A scan within this many seconds of the visitor's previous one of the subject is a reload of it: the same scan. */
   SUBJECT_REFRESH_SECONDS: wholeNumberText(0, 3_600, 10),
   FUNNEL_STEPS: funnelStepsSetting,
+  /**
+   * How many seconds behind the store's clock the fold reads: a write in flight when it reads lands within this and is
+   * folded by the next run. Cosmos DB commits a write within a second and its replicas' clocks agree closely; 10 s
+   * leaves room for both and still folds a hit within two runs of the minute timer.
+   */
+  FOLD_SETTLE_SECONDS: wholeNumberText(1, 50, 10),
   HITS_QUEUE: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, 'must be a valid queue name').default('hits'),
   /** A poisoned hits message is put back on the hits queue at most this many times (0: never). */
   REPLAY_MAX: wholeNumberText(0, 100, 3),

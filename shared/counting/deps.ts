@@ -1,14 +1,15 @@
 import { operatorSettings } from '../admin/auth';
 import type { Settings } from '../config/settings';
+import type { FoldDeps } from '../folding/fold';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { Store } from '../store';
+import { scanRules } from '../subjects/scan-rule';
 import type { CountAnswerDeps } from './answers';
-import type { RecountDeps } from './recount';
 
 /** The parts of the composition root the count is made from. */
 export interface CountingRoot {
-  settings: Pick<Settings, 'HASH_KEY' | 'OPERATOR_KEY' | 'ALLOWED_ORIGINS' | 'HIT_MAX_AGE_DAYS'>;
+  settings: Pick<Settings, 'HASH_KEY' | 'OPERATOR_KEY' | 'ALLOWED_ORIGINS' | 'HIT_MAX_AGE_DAYS' | 'SUBJECT_REFRESH_SECONDS' | 'SUBJECT_SCAN_INTERVAL_SECONDS'>;
   store: Store;
   clock: Clock;
   logger: Logger;
@@ -23,16 +24,12 @@ export function countAnswerDeps(root: CountingRoot): CountAnswerDeps {
   };
 }
 
-/** What the recount reads and writes, from the root. */
-export function recountDeps(root: CountingRoot): RecountDeps {
-  const { store } = root;
+/** What the recount timer's fold reads and writes, from the root. */
+export function foldDeps(root: CountingRoot): FoldDeps {
   return {
-    visits: store.visits,
-    activity: store.activityReader,
-    changes: store.visitorDayChanges,
+    store: root.store,
     clock: root.clock,
-    logger: root.logger,
+    rules: scanRules(root.settings.SUBJECT_REFRESH_SECONDS, root.settings.SUBJECT_SCAN_INTERVAL_SECONDS),
     lateDays: root.settings.HIT_MAX_AGE_DAYS,
-    reconcile: { summary: store.summary, census: store.census, receipts: store.receipts },
   };
 }

@@ -7,8 +7,7 @@ const DAYS = 8;
 /**
  * The sightings this process has kept, by day: one already kept with the same kind (or a weaker one) changes nothing
  * in the record, so it is not read again, and a visitor costs one read a day per process rather than one per message.
- * A sighting is remembered only once its message is finished and the record held no other message's unfinished change
- * (whose retry must still find it).
+ * A sighting is remembered only once the record holding it is written (or was found holding it).
  */
 export class KeptToday {
   private readonly days = new Map<string, Map<string, VisitorKind>>();

@@ -1,6 +1,7 @@
 import type { QueuedHit } from '../hits/message';
 import { kindOf, type VisitorKind } from '../identity/kinds';
-import { hourId, visitorDayId, type ActivityHour, type VisitorDay } from '../store/activity';
+import { hourId, visitorDayId } from '../store/activity';
+import type { HourPart, SubjectScan, VisitorDayPart } from '../store/facts';
 
 /** One visitor seen on one UTC day, with who the day's requests say they were. */
 export interface Sighting {
@@ -8,20 +9,17 @@ export interface Sighting {
   kind: VisitorKind;
 }
 
-/** What a message's own hits add to an activity document: the document without its partition, kind and applied list. */
-type PartOf<Doc> = Omit<Doc, 'pk' | 'kind' | 'applied'>;
-
-/** A message's hits counted into one visitor-day: what it adds to that document. */
-export type VisitorDayPart = PartOf<VisitorDay>;
-
-/** A message's hits counted into one store's hour: what it adds to that document. */
-export type HourPart = PartOf<ActivityHour>;
-
-/** What one message changes: the sightings of each person hash, and its parts of each activity document. */
-export interface Plan {
-  sightings: Map<string, Sighting[]>;
+/** What one message adds on one day: its parts of the visitor-days and hours, and its subject scans. */
+export interface DayPlan {
   visitorDays: VisitorDayPart[];
   hours: HourPart[];
+  scans: SubjectScan[];
+}
+
+/** What one message changes: the sightings of each person hash, and what it adds on each day. */
+export interface Plan {
+  sightings: Map<string, Sighting[]>;
+  days: Map<string, DayPlan>;
 }
 
 /** The UTC day of an ISO instant the queue carries (always `…Z`). */
@@ -31,33 +29,67 @@ const bump = (counts: Record<string, number>, name: string) => {
   counts[name] = (counts[name] ?? 0) + 1;
 };
 
+const newVisitorDay = (day: string, hit: QueuedHit): VisitorDayPart => ({
+  day,
+  id: visitorDayId(hit.store, hit.token),
+  store: hit.store,
+  token: hit.token,
+  network: hit.network,
+  first_seen: hit.at,
+  last_seen: hit.at,
+  requests: 0,
+  bots: 0,
+  self: 0,
+  paths: {},
+  sources: {},
+  page_loads: 0,
+});
+
+const newHour = (day: string, hit: QueuedHit): HourPart => {
+  const hour = hit.at.slice(11, 13);
+  return { day, id: hourId(hit.store, hour), store: hit.store, hour: `${day}T${hour}:00:00.000Z`, requests: 0, bots: 0, self: 0, paths: {} };
+};
+
+/** A subject scan of a hit: who scanned is the one rule (kindOf) over that hit; self and hashless hits carry no identity. */
+function scanOf(hit: QueuedHit & { subject: string }): SubjectScan {
+  const who = hit.person === null ? 'self' : kindOf(hit.self, 1, hit.bot ? 1 : 0);
+  return { subject: hit.subject, at: hit.at, who, identity: who === 'people' ? hit.person : null };
+}
+
+/** The message's sightings: one per person hash per day, whose kind is the one rule over that day's hits in the message. */
+function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]> {
+  const days = new Map<string, { hash: string; day: string; requests: number; bots: number; self: boolean }>();
+  for (const hit of hits) {
+    if (hit.person === null) continue;
+    const key = `${hit.person}|${dayOf(hit.at)}`;
+    const seen = days.get(key) ?? { hash: hit.person, day: dayOf(hit.at), requests: 0, bots: 0, self: false };
+    days.set(key, { ...seen, requests: seen.requests + 1, bots: seen.bots + (hit.bot ? 1 : 0), self: seen.self || hit.self });
+  }
+  const sightings = new Map<string, Sighting[]>();
+  for (const seen of days.values()) {
+    const list = sightings.get(seen.hash) ?? [];
+    list.push({ day: seen.day, kind: kindOf(seen.self, seen.requests, seen.bots) });
+    sightings.set(seen.hash, list.sort((a, b) => (a.day < b.day ? -1 : 1)));
+  }
+  return sightings;
+}
+
 /**
- * The message's hits grouped into what it changes: one sighting per person hash per day, whose kind is the one rule
- * (kindOf) over that day's hits in the message; one part per visitor-day (store, daily token) and per store-hour.
- * Self hits carry no person hash, so they make no sighting, but they are activity.
+ * The message's hits grouped into what it changes: the sightings of each person hash, and for each day one part per
+ * visitor-day (store, daily token) and per store-hour, and the subject scans. Self hits carry no person hash, so they
+ * make no sighting, but they are activity.
  */
 export function planOf(hits: readonly QueuedHit[]): Plan {
-  const days = new Map<string, { requests: number; bots: number; self: boolean }>();
-  const visitorDays = new Map<string, VisitorDayPart>();
-  const hours = new Map<string, HourPart>();
+  const days = new Map<string, { visitorDays: Map<string, VisitorDayPart>; hours: Map<string, HourPart>; scans: SubjectScan[] }>();
   for (const hit of hits) {
     const day = dayOf(hit.at);
-    if (hit.person !== null) {
-      const key = `${hit.person}|${day}`;
-      const seen = days.get(key) ?? { requests: 0, bots: 0, self: false };
-      days.set(key, { requests: seen.requests + 1, bots: seen.bots + (hit.bot ? 1 : 0), self: seen.self || hit.self });
-    }
-    const dayId = visitorDayId(hit.store, hit.token);
-    const visitorDay =
-      visitorDays.get(`${day}|${dayId}`) ??
-      ({ day, id: dayId, store: hit.store, token: hit.token, network: hit.network, first_seen: hit.at, last_seen: hit.at, requests: 0, bots: 0, self: 0, paths: {}, sources: {}, page_loads: 0 } satisfies VisitorDayPart);
-    visitorDays.set(`${day}|${dayId}`, visitorDay);
-    const hour = hit.at.slice(11, 13);
-    const hourPart =
-      hours.get(`${day}|${hourId(hit.store, hour)}`) ??
-      ({ day, id: hourId(hit.store, hour), store: hit.store, hour: `${day}T${hour}:00:00.000Z`, requests: 0, bots: 0, self: 0, paths: {} } satisfies HourPart);
-    hours.set(`${day}|${hourPart.id}`, hourPart);
-    for (const part of [visitorDay, hourPart]) {
+    const parts = days.get(day) ?? { visitorDays: new Map<string, VisitorDayPart>(), hours: new Map<string, HourPart>(), scans: [] as SubjectScan[] };
+    days.set(day, parts);
+    const visitorDay = parts.visitorDays.get(visitorDayId(hit.store, hit.token)) ?? newVisitorDay(day, hit);
+    parts.visitorDays.set(visitorDay.id, visitorDay);
+    const hour = parts.hours.get(newHour(day, hit).id) ?? newHour(day, hit);
+    parts.hours.set(hour.id, hour);
+    for (const part of [visitorDay, hour]) {
       part.requests += 1;
       if (hit.bot) part.bots += 1;
       if (hit.self) part.self += 1;
@@ -67,13 +99,9 @@ export function planOf(hits: readonly QueuedHit[]): Plan {
     if (hit.at > visitorDay.last_seen) visitorDay.last_seen = hit.at;
     if (hit.source !== null) bump(visitorDay.sources, hit.source);
     if (hit.page_load) visitorDay.page_loads += 1;
+    if (hit.subject !== null) parts.scans.push(scanOf({ ...hit, subject: hit.subject }));
   }
-  const sightings = new Map<string, Sighting[]>();
-  for (const [key, seen] of days) {
-    const [hash, day] = key.split('|') as [string, string];
-    const list = sightings.get(hash) ?? [];
-    list.push({ day, kind: kindOf(seen.self, seen.requests, seen.bots) });
-    sightings.set(hash, list.sort((a, b) => (a.day < b.day ? -1 : 1)));
-  }
-  return { sightings, visitorDays: [...visitorDays.values()], hours: [...hours.values()] };
+  const byDay = new Map<string, DayPlan>();
+  for (const [day, parts] of days) byDay.set(day, { visitorDays: [...parts.visitorDays.values()], hours: [...parts.hours.values()], scans: parts.scans });
+  return { sightings: sightingsOf(hits), days: byDay };
 }

@@ -1,18 +1,19 @@
 import { stronger } from '../identity/kinds';
-import type { SummaryDelta } from '../store/summary';
-import { RECENT_DAYS, ttlFor, VISITORS_PK, type VisitorRecord } from '../store/visitors';
-import { deltaOf } from './delta';
+import { MOVED_DAYS, RECENT_DAYS, ttlFor, VISITORS_PK, type VisitorRecord } from '../store/visitors';
 import type { Sighting } from './plan';
-
-/** The record's fields that say who the visitor is and when, without the bookkeeping of pending changes. */
-const sameFacts = (a: VisitorRecord, b: VisitorRecord) =>
-  a.first_seen === b.first_seen && a.last_seen === b.last_seen && a.days_seen === b.days_seen && a.who === b.who && a.counted_on === b.counted_on;
 
 /** Whether a day is one the record has not counted yet. */
 function isNewDay(record: VisitorRecord, day: string): boolean {
   if (record.recent_days.includes(day)) return false;
   if (record.recent_days.length < RECENT_DAYS) return true;
   return day > record.recent_days[0]! || day < record.first_seen;
+}
+
+/** The days the record no longer counts on after a write: the first_seen and counted_on it moved away from. */
+function movedDays(before: VisitorRecord, after: Pick<VisitorRecord, 'first_seen' | 'counted_on'>): string[] {
+  const left = [before.first_seen, before.counted_on].filter((day): day is string => day !== null && day !== after.first_seen && day !== after.counted_on);
+  if (left.length === 0) return before.moved_days;
+  return [...new Set([...before.moved_days, ...left])].sort().slice(-MOVED_DAYS);
 }
 
 /**
@@ -32,28 +33,31 @@ export function withSighting(record: VisitorRecord | null, hash: string, seen: S
       recent_days: [seen.day],
       who: seen.kind,
       counted_on: seen.kind === 'people' ? seen.day : null,
+      moved_days: [],
       ttl: ttlFor(seen.kind),
-      pending: {},
     };
   }
   const who = stronger(record.who, seen.kind);
   const fresh = isNewDay(record, seen.day);
   const personDay = seen.kind === 'people' && (record.counted_on === null || seen.day < record.counted_on) ? seen.day : record.counted_on;
+  const first_seen = seen.day < record.first_seen ? seen.day : record.first_seen;
+  const counted_on = who === 'people' || who === 'self' ? personDay : null;
   return {
     ...record,
-    first_seen: seen.day < record.first_seen ? seen.day : record.first_seen,
+    first_seen,
     last_seen: seen.day > record.last_seen ? seen.day : record.last_seen,
     days_seen: record.days_seen + (fresh ? 1 : 0),
     recent_days: fresh ? [...record.recent_days, seen.day].sort().slice(-RECENT_DAYS) : record.recent_days,
     who,
-    counted_on: who === 'people' || who === 'self' ? personDay : null,
+    counted_on,
+    moved_days: movedDays(record, { first_seen, counted_on }),
     ttl: ttlFor(who),
   };
 }
 
-/** The record after a message's sightings of it, and the change that makes to the summary; null when it changes nothing. */
-export function sightedRecord(current: VisitorRecord | null, hash: string, sightings: readonly Sighting[]): { record: VisitorRecord; delta: SummaryDelta } | null {
+/** The record after a message's sightings of it; null when they change nothing (every day already seen as such). */
+export function sightedRecord(current: VisitorRecord | null, hash: string, sightings: readonly Sighting[]): VisitorRecord | null {
   const record = sightings.reduce<VisitorRecord | null>((kept, seen) => withSighting(kept, hash, seen), current);
-  if (record === null || (current !== null && sameFacts(current, record))) return null;
-  return { record, delta: deltaOf(current, record) };
+  if (record === null || (current !== null && JSON.stringify(current) === JSON.stringify(record))) return null;
+  return record;
 }

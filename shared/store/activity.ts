@@ -1,4 +1,4 @@
-import type { Applied, Conditional } from './documents';
+import type { Conditional, Versioned } from './documents';
 
 /** The most paths (and source hosts) a document keeps by name; the rest are summed under OTHER_PATHS. */
 export const TOP_PATHS = 50;
@@ -33,7 +33,13 @@ export interface VisitorDay {
   sources: Record<string, number>;
   /** Page loads, with a source or none: the ones past the sum of `sources` came with no referrer (typed, or a PDF's link). */
   page_loads: number;
-  applied: Applied;
+  /**
+   * Whether this row carries its daily token's visit: of a token's rows on a day (one a store), the first by id carries
+   * it when the token reads as a person across them, so the day's visits are a count of the rows that carry one.
+   */
+  visit: boolean;
+  /** The store's mark of the last fact folded in: a fact with a later mark is not in it yet. */
+  folded_to: number;
 }
 
 /** One store's requests in one UTC hour (pk `<yyyy-MM-dd>`, id `hour:<store>:<HH>`). */
@@ -49,16 +55,25 @@ export interface ActivityHour {
   bots: number;
   self: number;
   paths: Record<string, number>;
-  applied: Applied;
+  /** The store's mark of the last fact folded in. */
+  folded_to: number;
 }
 
 /** An activity document, either kind. */
 export type ActivityDoc = VisitorDay | ActivityHour;
 
-/** The activity documents, keyed by day (the partition) and id: the writing side keep-hits uses. */
-export type ActivityDocs = Conditional<ActivityDoc, [day: string, id: string]>;
+/**
+ * The activity documents as the fold writes them: conditional writes, the documents a day's new facts touch (one
+ * query in the day's partition) and the day's visits (one aggregate query in it).
+ */
+export interface ActivityDocs extends Omit<Conditional<ActivityDoc, [day: string, id: string]>, 'read'> {
+  /** Every visitor-day of these daily tokens on the day (each store's) and the hour documents with these ids. */
+  touched(day: string, tokens: readonly string[], hourIds: readonly string[]): Promise<Versioned<ActivityDoc>[]>;
+  /** How many of the day's visitor-days carry a visit. */
+  visitsOn(day: string): Promise<number>;
+}
 
-/** The reading side of activity (issue 4's visits and issue 5's Activity card); each call is one query over the days asked. */
+/** The reading side of activity (the Activity card); each call is one query over the days asked. */
 export interface ActivityReader {
   /** Every visitor-day document on or after `since` (`yyyy-MM-dd`), oldest day first. */
   visitorDaysSince(since: string): Promise<VisitorDay[]>;

@@ -4,6 +4,11 @@ export interface Versioned<T> {
   etag: string;
 }
 
+/** A document read with its version and the store's mark of its last write (Cosmos DB's `_ts`), for the fold. */
+export interface Marked<T> extends Versioned<T> {
+  mark: number;
+}
+
 /** A create either wrote the document or found one with its id already there (Cosmos DB's 409). */
 export type Created = 'created' | 'exists';
 
@@ -11,22 +16,15 @@ export type Created = 'created' | 'exists';
 export type Replaced = 'replaced' | 'stale';
 
 /**
- * Conditional writes on one kind of document: the only writes keeping makes, so every write is either a create that
- * cannot overwrite or a replace of the exact version read. Expected outcomes (already there, changed since read) are
- * answers; a store that cannot answer (down, timed out, throttled past its retries) throws.
+ * Conditional writes on one kind of document: a create that cannot overwrite or a replace of the exact version read.
+ * Expected outcomes (already there, changed since read) are answers; a store that cannot answer (down, timed out,
+ * throttled past its retries) throws.
  */
 export interface Conditional<Doc, Key extends unknown[]> {
   read(...key: Key): Promise<Versioned<Doc> | null>;
   create(doc: Doc): Promise<Created>;
   replace(doc: Doc, etag: string): Promise<Replaced>;
 }
-
-/**
- * The messages already applied to a document, by message id, each with when it was applied (epoch seconds). A document
- * counted per hit carries it so a message delivered again, or retried after a failure, is applied once; an entry is
- * pruned once its message's receipt shows the message is finished (see shared/keeping/applied.ts).
- */
-export type Applied = Record<string, number>;
 
 /** Where a store keeps what it keeps, in one sentence a page can show ("kept in memory: lost on restart"). */
 export interface StoreSource {
@@ -42,4 +40,6 @@ export interface StoreStats {
   requestUnits: number;
   /** Calls that threw (store down, timed out). Conflicts and stale versions are answers, not failures. */
   failures: number;
+  /** Writes that lost a race: a create that found the id there (409) or a replace of a version gone (412). */
+  conflicts: number;
 }

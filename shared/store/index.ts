@@ -1,49 +1,48 @@
 import type { ActivityDocs, ActivityReader } from './activity';
 import type { ActivityDays } from './activity-days';
 import type { StoreSource, StoreStats } from './documents';
-import type { Receipts } from './receipts';
+import type { Facts } from './facts';
+import type { FoldStates, StoreMarks } from './fold';
 import type { VisitorsReader, VisitorsSummaries } from './summary';
-import type { VisitorRecords } from './visitors';
-import type { VisitorDayChanges, VisitsSummaries } from './visits';
-import type { VisitorCensus } from './reconcile';
+import type { RecordCounts, VisitorRecords } from './visitors';
+import type { VisitsSummaries } from './visits';
 import type { SubjectsStore } from '../subjects/documents';
 
-/**
- * Where keep-hits keeps what it keeps, split by concern: the visitor records, the visitors summary, the activity
- * documents and the receipts of finished messages. Every write is conditional (see documents.ts).
- */
+/** What keep-hits writes: each visitor's record and each message's facts, nothing two visitors share. */
 export interface KeepingStore {
   records: VisitorRecords;
-  summary: VisitorsSummaries;
+  facts: Facts;
+}
+
+/** What the recount timer reads and writes to fold the facts and the records into everything counted. */
+export interface FoldingStore {
+  marks: StoreMarks;
+  foldState: FoldStates;
+  facts: Pick<Facts, 'on'>;
   activity: ActivityDocs;
-  receipts: Receipts;
+  recordCounts: RecordCounts;
+  summary: VisitorsSummaries;
+  visits: VisitsSummaries;
+  subjects: SubjectsStore;
 }
 
 /**
  * The whole store as the composition root holds it: the writing ports, the reading ports (the count and activity),
- * where it keeps things, and what it has cost. Another read port is added beside these, not inside them.
+ * where it keeps things, and what it has cost.
  */
-export interface Store extends KeepingStore, StoreSource {
+export interface Store extends KeepingStore, Omit<FoldingStore, 'facts'>, StoreSource {
   visitors: VisitorsReader;
   activityReader: ActivityReader;
   /** One day's visitor-days, for the Admin tab's table. */
   activityDays: ActivityDays;
-  /** The visits by people the recount keeps (issue 4). */
-  visits: VisitsSummaries;
-  /** Which days' activity changed since the recount last read it (issue 4). */
-  visitorDayChanges: VisitorDayChanges;
-  /** Aggregate counts over the visitor records, for reconciling the visitors summary (issue 4). */
-  census: VisitorCensus;
-  /** Per-subject scans, the visitors' documents on each subject and the visitor cookies' links (issue 6). */
-  subjects: SubjectsStore;
   stats(): StoreStats;
 }
 
 export type { ActivityDoc, ActivityDocs, ActivityHour, ActivityReader, VisitorDay } from './activity';
 export type { ActivityDays } from './activity-days';
-export type { Applied, Conditional, Created, Replaced, StoreSource, StoreStats, Versioned } from './documents';
-export type { Receipt, Receipts } from './receipts';
-export type { SummaryDelta, VisitorsReader, VisitorsSummaries, VisitorsSummary, VisitorsTally } from './summary';
-export type { VisitorRecord, VisitorRecords } from './visitors';
-export type { VisitorDayChanges, VisitsSummaries, VisitsSummary } from './visits';
-export type { PendingChange, RecordCensus, VisitorCensus } from './reconcile';
+export type { Conditional, Created, Marked, Replaced, StoreSource, StoreStats, Versioned } from './documents';
+export type { Fact, Facts, HourPart, SubjectScan, VisitorDayPart } from './facts';
+export type { FoldState, FoldStates, StoreMarks } from './fold';
+export type { VisitorsReader, VisitorsSummaries, VisitorsSummary, VisitorsTally } from './summary';
+export type { RecordChange, RecordCounts, VisitorRecord, VisitorRecords } from './visitors';
+export type { VisitsSummaries, VisitsSummary } from './visits';

@@ -1,12 +1,14 @@
 import type { VisitorKind } from '../identity/kinds';
 import type { Conditional } from './documents';
-import type { SummaryDelta } from './summary';
 
-/** The partition of the visitor records and the summaries. */
+/** The partition of the visitor records, the summaries and the fold's state. */
 export const VISITORS_PK = 'visitors';
 
 /** How many of a visitor's latest days the record lists (a hit older than HIT_MAX_AGE_DAYS, 7 by default, is refused). */
 export const RECENT_DAYS = 32;
+
+/** How many of the days a record's first_seen or counted_on moved away from it keeps, for the fold to count again. */
+export const MOVED_DAYS = 8;
 
 /** How long a scanner's record is kept, in seconds (90 days); a person's and the site's own are kept for good (-1). */
 export const SCANNER_TTL_SECONDS = 7_776_000;
@@ -15,8 +17,9 @@ export const SCANNER_TTL_SECONDS = 7_776_000;
 export const ttlFor = (who: VisitorKind): number => (who === 'scanners' ? SCANNER_TTL_SECONDS : -1);
 
 /**
- * One visitor, all time, under the person hash that does not rotate (pk `visitors`, kind `visitor-record`). Days are
- * UTC `yyyy-MM-dd`. Nothing in it can name anyone: the hash is keyed and neither the address nor the agent is kept.
+ * One visitor, all time, under the person hash that does not rotate (pk `visitors`, kind `visitor-record`), written
+ * only by keep-hits. Days are UTC `yyyy-MM-dd`. Nothing in it can name anyone: the hash is keyed and neither the
+ * address nor the agent is kept.
  */
 export interface VisitorRecord {
   /** The person hash, 32 hex. */
@@ -36,14 +39,25 @@ export interface VisitorRecord {
   who: VisitorKind;
   /** The day this visitor was counted among people (its earliest day seen as a person); null while not a person. */
   counted_on: string | null;
+  /**
+   * The days first_seen or counted_on held before a late sighting moved them earlier (the latest MOVED_DAYS): the fold
+   * counts the people and scanners of those days again, since this record no longer counts there.
+   */
+  moved_days: string[];
   /** 7,776,000 for scanners, -1 for people and self. */
   ttl: number;
-  /**
-   * The visitors-summary changes this record's writes made, by message id, until that message's receipt shows the
-   * summary has them: a message retried after writing the record but before the summary finds its change here.
-   */
-  pending: Record<string, SummaryDelta & { at: number }>;
 }
 
 /** The visitor records, keyed by person hash: the writing side keep-hits uses. */
 export type VisitorRecords = Conditional<VisitorRecord, [hash: string]>;
+
+/** What the fold reads of a record written since its last run: the days whose counts it may have changed. */
+export type RecordChange = Pick<VisitorRecord, 'who' | 'first_seen' | 'counted_on' | 'moved_days'>;
+
+/** The visitor records as the fold reads them: the ones written between two marks, and the counts of one day. */
+export interface RecordCounts {
+  /** The records written after mark `after` and at or before `upTo` (the store's marks; one partition query). */
+  changed(after: number, upTo: number): Promise<RecordChange[]>;
+  /** People counted on the day, and scanners first seen on it (two aggregate queries in the partition). */
+  countsOn(day: string): Promise<{ people: number; scanners: number }>;
+}

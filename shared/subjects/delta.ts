@@ -32,7 +32,7 @@ export function plusSubject(a: SubjectDelta, b: SubjectDelta): SubjectDelta {
 /** Whether a change changes nothing. */
 export const isNoSubjectDelta = (delta: SubjectDelta) => delta.scans === 0 && delta.scanners === 0 && delta.self === 0;
 
-/** A subject's summary with a change applied (from none yet: zeros). */
+/** A subject's summary with a change added (from none yet: zeros). */
 export function applySubjectDelta(subject: string, summary: SubjectSummary | null, delta: SubjectDelta): SubjectSummary {
   const base: SubjectSummary = summary ?? {
     id: subjectSummaryId(subject),
@@ -47,7 +47,7 @@ export function applySubjectDelta(subject: string, summary: SubjectSummary | nul
     first_scan: null,
     last_scan: null,
     by_day: {},
-    applied: {},
+    folded_to: 0,
   };
   const scans = base.scans + delta.scans;
   const unique = base.unique + delta.unique;

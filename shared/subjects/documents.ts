@@ -1,4 +1,4 @@
-import type { Conditional, Created } from '../store/documents';
+import type { Conditional, Created, Versioned } from '../store/documents';
 
 /** The partition of one subject's documents: its summary and one document per visitor who scanned it. */
 export const subjectPk = (subject: string) => `subject:${subject}`;
@@ -15,7 +15,7 @@ export const VISITOR_COOKIES_PK = 'visitor-cookies';
 /** The id of a visitor cookie's link, by the keyed hash of the cookie (never the cookie itself). */
 export const visitorCookieId = (cookieHash: string) => `visitor-cookie:${cookieHash}`;
 
-/** What one message changes in a subject's summary. */
+/** What a fold run adds to a subject's summary. */
 export interface SubjectDelta {
   /** Scans counted (people only, after the refresh window and the rate limit). */
   scans: number;
@@ -38,8 +38,8 @@ export interface DayFigures {
 
 /**
  * One identity on one subject (pk `subject:<subject>`, id `subject-visitor:<subject>:<identity>`). The beacon creates
- * it to answer new or returning at once (a create that finds it there is a returning visitor); keep-hits judges each
- * scan against it. The identity is a keyed hash (the person hash, or the hash of the visitor cookie), never a cookie.
+ * it to answer new or returning at once (a create that finds it there is a returning visitor); the recount timer's fold
+ * judges each scan against it, in the order of the scans. The identity is a keyed hash (the person hash, or the hash of the visitor cookie), never a cookie.
  */
 export interface SubjectVisitor {
   id: string;
@@ -55,11 +55,11 @@ export interface SubjectVisitor {
   last_counted: string | null;
   /** Counted scans. */
   scans: number;
-  /** The summary changes this document's writes made, by message id, until that message's receipt shows them applied. */
-  pending: Record<string, SubjectDelta & { at: number }>;
+  /** The store's mark of the last fact whose scans are judged here (0 until the fold judges one). */
+  folded_to: number;
 }
 
-/** One subject's figures, kept current by keep-hits (pk `subject:<subject>`, id `subject-summary:<subject>`). */
+/** One subject's figures, folded by the recount timer (pk `subject:<subject>`, id `subject-summary:<subject>`). */
 export interface SubjectSummary {
   id: string;
   pk: string;
@@ -74,8 +74,8 @@ export interface SubjectSummary {
   first_scan: string | null;
   last_scan: string | null;
   by_day: Record<string, DayFigures>;
-  /** Messages whose changes this summary holds, until their receipts show them finished. */
-  applied: Record<string, number>;
+  /** The store's mark of the last fact folded in: the fold writes it before the visitors' documents. */
+  folded_to: number;
 }
 
 /**
@@ -112,9 +112,12 @@ export interface SubjectsPage {
   continuation: string | null;
 }
 
-/** Where the subjects are kept: conditional writes like keeping's, the cookie links, and the paged list. */
+/** Where the subjects are kept: conditional writes, the cookie links, and the paged list. */
 export interface SubjectsStore {
-  visitors: Conditional<SubjectVisitor, [subject: string, identity: string]>;
+  visitors: Conditional<SubjectVisitor, [subject: string, identity: string]> & {
+    /** The documents of these identities on the subject (one partition query). */
+    of(subject: string, identities: readonly string[]): Promise<Versioned<SubjectVisitor>[]>;
+  };
   summaries: Conditional<SubjectSummary, [subject: string]>;
   cookies: {
     read(cookieHash: string): Promise<VisitorCookieLink | null>;

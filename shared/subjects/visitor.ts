@@ -5,7 +5,7 @@ import { judge, type ScanRules } from './scan-rule';
 
 /** A visitor's document on a subject before any scan was judged: what the beacon creates to claim the first scan. */
 export function claimedVisitor(subject: string, identity: string, at: string): SubjectVisitor {
-  return { id: subjectVisitorId(subject, identity), pk: subjectPk(subject), kind: 'subject-visitor', subject, identity, first_scan: at, last_seen: null, last_counted: null, scans: 0, pending: {} };
+  return { id: subjectVisitorId(subject, identity), pk: subjectPk(subject), kind: 'subject-visitor', subject, identity, first_scan: at, last_seen: null, last_counted: null, scans: 0, folded_to: 0 };
 }
 
 const countedAt = (at: string, first: boolean): SubjectDelta => ({

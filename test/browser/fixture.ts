@@ -1,4 +1,6 @@
 import { fixedClock } from '../../shared/ports/clock';
+import { VISITORS_PK } from '../../shared/store/visitors';
+import { VISITS_SUMMARY_ID } from '../../shared/store/visits';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';
@@ -36,18 +38,18 @@ const HITS = [
 
 /**
  * A host whose store holds the fixture's week, kept the way the app keeps it: posted through /api/hits, carried by
- * the queue into the local Cosmos server by keep-hits, then (unless asked not to) recounted by the timer function run on
- * demand, which counts the visits by people.
+ * the queue into the local Cosmos server by keep-hits, then folded by the recount timer run on demand. With `visits:
+ * false` the visits summary is then taken away, as on a store whose visits were never counted, so a page can be shown
+ * the people without the visits.
  */
-export async function seededHost(env: Record<string, string> = {}, options: { recount?: boolean } = {}): Promise<TestHost> {
+export async function seededHost(env: Record<string, string> = {}, options: { visits?: boolean } = {}): Promise<TestHost> {
   const t = await startTestHost({ env, overrides: { clock: fixedClock(NOW) } });
-  await containerOf(t.env);
+  const container = await containerOf(t.env);
   const sent = await post(`${t.host.url}/api/hits`, { hits: HITS }, { 'x-ingest-key': t.env.INGEST_KEY! });
   if (sent.status !== 202) throw new Error(`the fixture was refused: ${JSON.stringify(sent.json)}`);
   await t.host.drain();
-  if (options.recount === false) return t;
-  const recount = await post(`${t.host.url}/admin/functions/recount`, {});
-  if (recount.status !== 202) throw new Error(`the recount failed: ${recount.status}`);
+  await t.fold();
+  if (options.visits === false) await container.item(VISITS_SUMMARY_ID, VISITORS_PK).delete();
   return t;
 }
 

@@ -69,7 +69,7 @@ describe('the first-screen widget on a plain page of another site', () => {
   });
 
   test('before the visits are counted, shows the people counted once since the day counting began', async () => {
-    const t = await seededHost({ ALLOWED_ORIGINS: site.origin }, { recount: false });
+    const t = await seededHost({ ALLOWED_ORIGINS: site.origin }, { visits: false });
     try {
       site.page('/', hostPage(`${t.host.url}/api/assets/headcount-pulse.js`));
       const page = await browser.newPage();

@@ -167,6 +167,7 @@ describe('the Activity card through the local host, from documents keep-hits kep
     const answer = await post(`${t.host.url}/api/hits`, { hits }, { 'x-ingest-key': t.env.INGEST_KEY! });
     expect(answer).toMatchObject({ status: 202, json: { accepted: fixture.length, ignored: 0 } });
     await t.host.drain();
+    await t.fold();
   });
   afterAll(() => t.stop());
 

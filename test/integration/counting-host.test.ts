@@ -120,7 +120,7 @@ const get = async (t: TestHost, path: string, headers: Record<string, string> = 
   const response = await fetch(`${t.host.url}${path}`, { headers });
   return { status: response.status, headers: response.headers, json: (await response.json()) as Record<string, any> };
 };
-const recount = async (t: TestHost) => expect((await fetch(`${t.host.url}/admin/functions/recount`, { method: 'POST' })).status).toBe(202);
+const recount = (t: TestHost) => t.fold();
 const admin = (t: TestHost) => get(t, '/api/admin/visitors/people', { authorization: `Bearer ${t.env.OPERATOR_KEY}` });
 
 describe('the count end to end, through the local host on Azurite and the local Cosmos server', () => {

@@ -14,7 +14,7 @@ export async function freshCosmos(options: { endpoint?: string; database?: strin
     COSMOS_KEY: COSMOS_EMULATOR_KEY,
     COSMOS_DATABASE: options.database ?? `keep-${randomUUID().slice(0, 12)}`,
   });
-  const store = cosmosStore(container);
+  const store = cosmosStore(container, { settleSeconds: SETTLE_SECONDS });
   return { container, store, documents: new CosmosDocuments(container) };
 }
 
@@ -26,9 +26,15 @@ export async function everything(documents: CosmosDocuments): Promise<Doc[]> {
   return all.sort((a, b) => (a.pk === b.pk ? (a.id < b.id ? -1 : 1) : a.pk < b.pk ? -1 : 1));
 }
 
-/** The documents without the receipts and the bookkeeping of which message applied what, for comparing counts alone. */
-export const facts = (docs: Doc[]) =>
-  docs.filter((doc) => doc.kind !== 'receipt').map(({ applied: _applied, pending: _pending, ...rest }) => rest);
+/** How far behind the local server's clock the tests' folds read (see FOLD_SETTLE_SECONDS). */
+export const SETTLE_SECONDS = 1;
+
+/**
+ * The documents without the store's marks (a fold's `folded_to`, the fold state, the store's clock), which differ from
+ * run to run since they are the server's own times: for comparing what two runs kept and counted.
+ */
+export const unmarked = (docs: Doc[]) =>
+  docs.filter((doc) => doc.kind !== 'fold-state' && doc.kind !== 'store-clock').map(({ folded_to: _folded, ...rest }) => rest);
 
 /** A message of hits with an id of its own (or the one given). */
 export const messageOf = (hits: QueuedHit[], id: string = randomUUID()): HitsMessage => ({ v: 1, id, hits });

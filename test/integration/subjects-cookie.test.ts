@@ -77,6 +77,7 @@ describe('cookie mode through the local host, Azurite and the local Cosmos serve
 
   it('counts people with the same identity, and no stored document holds a cookie', async () => {
     await t.host.drain();
+    await t.fold();
     // Four people: the moved browser (its cookie keeps it one), the garbage one, the unknown cookie, the blocker.
     expect((await t.root.store.visitors.tally('2026-10-01')).people_all_time).toBe(4);
     const subject = (await t.root.store.subjects.summaries.read('tree-9'))!.doc;

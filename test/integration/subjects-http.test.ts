@@ -50,6 +50,7 @@ describe('subjects through the local host, Azurite and the local Cosmos server (
     ];
     expect((await hits({ hits: apart })).status).toBe(202);
     await t.host.drain();
+    await t.fold();
   });
   afterAll(() => t.stop());
 
@@ -116,6 +117,7 @@ describe('subjects through the local host, Azurite and the local Cosmos server (
       { accepted: 1, ignored: 0, status: 'returning' },
     ]);
     await t.host.drain();
+    await t.fold();
     expect((await admin('/api/admin/subjects/bench-1')).json).toMatchObject({ scans: 2, unique: 1, repeat: 1 });
   });
 
@@ -126,6 +128,7 @@ describe('subjects through the local host, Azurite and the local Cosmos server (
       expect(pair.map((answer) => answer.json.status).sort()).toEqual(['new', 'returning']);
     }
     await t.host.drain();
+    await t.fold();
     expect((await admin('/api/admin/subjects/race-0')).json).toMatchObject({ scans: 1, unique: 1, repeat: 0 });
   });
 
@@ -137,6 +140,7 @@ describe('subjects through the local host, Azurite and the local Cosmos server (
     }
     expect(answers.map((a) => [a.status, a.json.status])).toEqual([[202, 'new'], [202, 'returning'], [202, 'returning'], [202, 'returning']]);
     await t.host.drain();
+    await t.fold();
     expect((await admin('/api/admin/subjects/gate-1')).json).toMatchObject({ scans: 2, unique: 1, repeat: 1 }); // at 0 and 60 s
   });
 

@@ -13,7 +13,7 @@ export async function createAll(container: Container, docs: readonly object[], l
   );
 }
 
-/** A person's visitor record as keep-hits leaves it once its message is finished. */
+/** A person's visitor record as keep-hits leaves it. */
 export const personRecord = (name: string, day: string): VisitorRecord => ({
   id: hex(name),
   pk: VISITORS_PK,
@@ -24,6 +24,6 @@ export const personRecord = (name: string, day: string): VisitorRecord => ({
   recent_days: [day],
   who: 'people',
   counted_on: day,
+  moved_days: [],
   ttl: -1,
-  pending: {},
 });

@@ -2,14 +2,19 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { QueuedHit } from '../../shared/hits/message';
 import type { Clock } from '../../shared/ports/clock';
 import { keeper } from '../../shared/keeping/keep';
-import type { KeepingStore } from '../../shared/store';
+import type { FoldingStore, KeepingStore, Store } from '../../shared/store';
+import { fold, type FoldOutcome } from '../../shared/folding/fold';
+import { scanRules, type ScanRules } from '../../shared/subjects/scan-rule';
 import { visitorDayId, type VisitorDay } from '../../shared/store/activity';
 
 /** A 32-hex stand-in for a hash, from a short name, so fixtures read as "a", "b"… and still pass the queue's schema. */
 export const hex = (name: string) => createHash('sha256').update(name).digest('hex').slice(0, 32);
 
 /** One hashed hit as keep-hits reads it off the queue. */
-export function queuedHit(at: string, options: { person?: string | null; token?: string; network?: string; bot?: boolean; self?: boolean; store?: string; path?: string } = {}): QueuedHit {
+export function queuedHit(
+  at: string,
+  options: { person?: string | null; token?: string; network?: string; bot?: boolean; self?: boolean; store?: string; path?: string; subject?: string | null; source?: string | null; page_load?: boolean } = {},
+): QueuedHit {
   const person = options.person === undefined ? 'p' : options.person;
   return {
     at,
@@ -20,8 +25,9 @@ export function queuedHit(at: string, options: { person?: string | null; token?:
     store: options.store ?? 'site',
     bot: options.bot ?? false,
     self: options.self ?? false,
-    source: null,
-    subject: null,
+    source: options.source ?? null,
+    subject: options.subject ?? null,
+    ...(options.page_load === undefined ? {} : { page_load: options.page_load }),
   };
 }
 
@@ -31,8 +37,21 @@ export async function keepHits(store: KeepingStore, clock: Clock, hits: QueuedHi
   if (!kept.ok) throw new Error(kept.reason);
 }
 
-/** A visitor-day document as keep-hits leaves it, for counting visits over plain data. */
-export function visitorDay(day: string, token: string, options: { network?: string; requests?: number; bots?: number; self?: number; store?: string; written?: number } = {}): VisitorDay {
+/** Runs the recount timer's fold once, as the timer would, with the default scan rules; throws when it did not finish. */
+export async function foldOnce(store: FoldingStore, clock: Clock, rules: ScanRules = scanRules(10, 60)): Promise<FoldOutcome & { ok: true }> {
+  const outcome = await fold({ store, clock, rules, lateDays: 7 });
+  if (!outcome.ok) throw new Error(outcome.reason);
+  return outcome;
+}
+
+/** Keeps hits as one message, then folds them: what the figures read a timer run later. */
+export async function keepAndFold(store: Store, clock: Clock, hits: QueuedHit[], rules?: ScanRules): Promise<void> {
+  await keepHits(store, clock, hits);
+  await foldOnce(store, clock, rules);
+}
+
+/** A visitor-day document as the fold leaves it, for counting visits over plain data. */
+export function visitorDay(day: string, token: string, options: { network?: string; requests?: number; bots?: number; self?: number; store?: string } = {}): VisitorDay {
   const store = options.store ?? 'site';
   return {
     id: visitorDayId(store, hex(token)),
@@ -50,7 +69,7 @@ export function visitorDay(day: string, token: string, options: { network?: stri
     paths: { '/': options.requests ?? 1 },
     sources: {},
     page_loads: options.requests ?? 1,
-    // keep-hits marks every write with the message and when it applied it (epoch seconds).
-    applied: { [randomUUID()]: options.written ?? 0 },
+    visit: false,
+    folded_to: 0,
   };
 }

@@ -19,6 +19,8 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Rec
     COSMOS_ENDPOINT: stack.cosmosEndpoint,
     COSMOS_KEY: COSMOS_EMULATOR_KEY,
     COSMOS_DATABASE: `db-${unique}`,
+    // The local server commits each write at once and alone, so a second behind its clock is settled.
+    FOLD_SETTLE_SECONDS: '1',
     ...overrides,
   };
 }

@@ -3,6 +3,9 @@ import { rootFromEnvironment, type Root, type RootOverrides } from '../../host/c
 import { startLocalHost, type LocalHost, type LocalHostOptions } from '../../host/local/host';
 import { testEnv } from './env';
 
+/** Waits past the settle margin and the store clock's second: the writes made before are then in the fold's reach. */
+export const settle = (settleSeconds: number) => new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000 + 1_100));
+
 /** A local host for a test, on a free port, with a queue of its own. */
 export interface TestHost {
   host: LocalHost;
@@ -12,6 +15,8 @@ export interface TestHost {
   poison: QueueClient;
   /** Every message on the queue now, base64-decoded, left on the queue. */
   peek(): Promise<string[]>;
+  /** Waits until every write so far is settled (FOLD_SETTLE_SECONDS behind the store's clock), then runs the recount timer. */
+  fold(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -36,6 +41,10 @@ export async function startTestHost(
       const seen = await queue.peekMessages({ numberOfMessages: 32 });
       for (const message of seen.peekedMessageItems) texts.push(Buffer.from(message.messageText, 'base64').toString('utf8'));
       return texts;
+    },
+    async fold() {
+      await settle(root.settings.FOLD_SETTLE_SECONDS);
+      await host.run('recount');
     },
     stop: () => host.stop(),
   };

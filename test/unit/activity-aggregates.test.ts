@@ -28,7 +28,8 @@ function doc(token: number, day: string, part: Partial<VisitorDay> = {}): Visito
     paths: { '/': 1 },
     sources: {},
     page_loads: 1,
-    applied: {},
+    visit: false,
+    folded_to: 0,
     ...part,
   };
 }
@@ -157,7 +158,7 @@ describe('hours: requests per store per UTC hour for the last 48 hours', () => {
     bots: 1,
     self: 0,
     paths,
-    applied: {},
+    folded_to: 0,
   });
 
   it('gives every hour for every store seen, zeros where a store served nothing, and the top five paths', () => {

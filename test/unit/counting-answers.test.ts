@@ -6,7 +6,7 @@ import type { IncomingRequest } from '../../shared/http/request';
 import { OPERATOR_COOKIE } from '../../shared/identity/operator';
 import { operatorCookieValue } from '../../shared/identity/tokens';
 import { fixedClock } from '../../shared/ports/clock';
-import { keepHits, queuedHit } from '../support/counting';
+import { keepAndFold, queuedHit } from '../support/counting';
 
 const OPERATOR_KEY = 'unit-operator-key-0123456789';
 const HASH_KEY = 'unit-hash-key-0123456789abcdef';
@@ -19,7 +19,7 @@ const request = (headers: Record<string, string> = {}, method = 'GET'): Incoming
 async function rig() {
   const store = memoryStore();
   const clock = fixedClock('2026-10-23T12:00:00.000Z');
-  await keepHits(store, clock, [queuedHit('2026-10-23T10:00:00.000Z', { person: 'a' })]);
+  await keepAndFold(store, clock, [queuedHit('2026-10-23T10:00:00.000Z', { person: 'a' })]);
   const deps: CountAnswerDeps = {
     count: { visitors: store.visitors, visits: store.visits, clock, source: store.source },
     operator: { operatorKey: OPERATOR_KEY, hashKey: HASH_KEY },
@@ -57,7 +57,7 @@ describe('the two reads of the count', () => {
     const allowed = await answerPulse(request({ origin: 'https://site.example' }), deps);
     expect(allowed.status).toBe(200);
     expect(allowed.headers).toMatchObject({ 'cache-control': 'public, max-age=60', 'access-control-allow-origin': 'https://site.example', vary: 'Origin' });
-    expect(allowed.body).toMatchObject({ people_all_time: 1, counted_from: '2026-10-23', visits_all_time: null });
+    expect(allowed.body).toMatchObject({ people_all_time: 1, counted_from: '2026-10-23', visits_all_time: 1 });
     const other = await answerPulse(request({ origin: 'https://elsewhere.example' }), deps);
     expect(other.status).toBe(200);
     expect(other.headers?.['access-control-allow-origin']).toBeUndefined();

@@ -3,7 +3,7 @@ import { memoryStore, MEMORY_SOURCE } from '../../adapters/memory/store';
 import { DAYS, pulseOf, readPeopleCount, type PeopleCountDeps } from '../../shared/counting/people-count';
 import { fixedClock } from '../../shared/ports/clock';
 import type { Store } from '../../shared/store';
-import { keepHits, queuedHit } from '../support/counting';
+import { keepAndFold, queuedHit } from '../support/counting';
 
 // The seed's clock: half an hour before midnight UTC, where a local-time day would already be tomorrow east of UTC.
 const TODAY = '2026-10-23T23:30:00.000Z';
@@ -21,8 +21,8 @@ describe('the count of people, each counted once (the seed\'s VisitorTests)', ()
   it('is all time 4, new today 1, new this month 3, scanners left out 1, and 30 UTC days oldest first', async () => {
     const store = memoryStore();
     const clock = fixedClock(TODAY);
-    await keepHits(store, clock, [seen('a', '2026-10-20'), seen('b', '2026-10-23', true), seen('c', '2026-10-01'), seen('d', '2026-09-30'), seen('e', '2026-10-23')]);
-    await keepHits(store, clock, [seen('a', '2026-10-23')]);
+    await keepAndFold(store, clock, [seen('a', '2026-10-20'), seen('b', '2026-10-23', true), seen('c', '2026-10-01'), seen('d', '2026-09-30'), seen('e', '2026-10-23')]);
+    await keepAndFold(store, clock, [seen('a', '2026-10-23')]);
 
     const count = await readPeopleCount(depsOf(store));
 
@@ -37,16 +37,17 @@ describe('the count of people, each counted once (the seed\'s VisitorTests)', ()
     expect(count.people_new_by_day!.find((day) => day.day === '2026-10-20')?.people).toBe(1);
     expect(count.people_new_by_day!.map((day) => day.day)).toEqual([...count.people_new_by_day!.map((day) => day.day)].sort());
     expect(count.source).toBe(MEMORY_SOURCE);
-    expect(count.visits).toBeNull();
+    // The fold counts the visits too: a on two days, c, d and e; b is a scanner.
+    expect(count.visits).toMatchObject({ all_time: 5, from: '2026-09-30' });
   });
 
   it('runs from the first person, not the first scanner', async () => {
     const store = memoryStore();
     const clock = fixedClock(TODAY);
-    await keepHits(store, clock, [seen('s', '2026-10-22', true)]);
+    await keepAndFold(store, clock, [seen('s', '2026-10-22', true)]);
     expect((await readPeopleCount(depsOf(store))).counted_from).toBeNull();
 
-    await keepHits(store, clock, [seen('p', '2026-10-23')]);
+    await keepAndFold(store, clock, [seen('p', '2026-10-23')]);
 
     const count = await readPeopleCount(depsOf(store));
     expect(count.counted_from).toBe('2026-10-23');
@@ -57,7 +58,7 @@ describe('the count of people, each counted once (the seed\'s VisitorTests)', ()
     process.env.TZ = 'Pacific/Kiritimati'; // UTC+14: 23:30 UTC on the 23rd is the 24th there
     const store = memoryStore();
     const clock = fixedClock(TODAY);
-    await keepHits(store, clock, [queuedHit('2026-10-22T23:59:59.000Z', { person: 'late' }), queuedHit('2026-10-23T00:00:00.000Z', { person: 'early' })]);
+    await keepAndFold(store, clock, [queuedHit('2026-10-22T23:59:59.000Z', { person: 'late' }), queuedHit('2026-10-23T00:00:00.000Z', { person: 'early' })]);
 
     const count = await readPeopleCount(depsOf(store));
 
@@ -69,7 +70,7 @@ describe('the count of people, each counted once (the seed\'s VisitorTests)', ()
   it('counts this month from the first of the month even when it is longer ago than the 30 days', async () => {
     const store = memoryStore();
     const clock = fixedClock('2026-10-31T23:30:00.000Z');
-    await keepHits(store, clock, [seen('first', '2026-10-01'), seen('last', '2026-10-31'), seen('before', '2026-09-30')]);
+    await keepAndFold(store, clock, [seen('first', '2026-10-01'), seen('last', '2026-10-31'), seen('before', '2026-09-30')]);
 
     const count = await readPeopleCount(depsOf(store, '2026-10-31T23:30:00.000Z'));
 
@@ -109,7 +110,7 @@ describe('the count of people, each counted once (the seed\'s VisitorTests)', ()
     for (const visitors of [10, 1_000]) {
       const store = memoryStore();
       const clock = fixedClock(TODAY);
-      await keepHits(store, clock, Array.from({ length: visitors }, (_, i) => seen(`v${i}`, '2026-10-20')));
+      await keepAndFold(store, clock, Array.from({ length: visitors }, (_, i) => seen(`v${i}`, '2026-10-20')));
       const before = store.stats();
       await readPeopleCount(depsOf(store));
       const after = store.stats();

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import type { QueuedHit } from '../../shared/hits/message';
 import { fixedClock } from '../../shared/ports/clock';
-import { subjectKeeper } from '../../shared/subjects/keep';
+import type { Store } from '../../shared/store';
+import { foldOnce, keepHits } from '../support/counting';
 import { scanRules } from '../../shared/subjects/scan-rule';
 import { claimedVisitor } from '../../shared/subjects/visitor';
 import { personHash, queued } from '../support/hits';
@@ -18,9 +19,16 @@ const at = (ms: number) => new Date(T0 + ms).toISOString();
 function hit(person: string | null, subject: string, ms: number, more: Partial<QueuedHit> = {}): QueuedHit {
   return queued(person, at(ms), { path: '/scan', subject, ...more });
 }
-const message = (hits: QueuedHit[]) => ({ v: 1 as const, id: randomUUID(), hits });
 
-describe('keeping subject scans', () => {
+/** Keeps a message's hits and folds them, as keep-hits and the next timer run would. */
+const subjectKeeper = (store: Store, _clock: typeof clock, scanRules: typeof rules) => async ({ id, hits }: { id: string; hits: QueuedHit[] }) => {
+  await keepHits(store, clock, hits, id);
+  await foldOnce(store, clock, scanRules);
+  return { ok: true };
+};
+const message = (hits: QueuedHit[]) => ({ id: randomUUID(), hits });
+
+describe('subject scans kept and folded', () => {
   it('totals, unique and repeat per subject equal the plainly computed figures, one message or many', async () => {
     const scan = fc.record({ person: fc.constantFrom('ann', 'bob', 'cat'), subject: fc.constantFrom('tree-1', 'tree-2'), ms: fc.integer({ min: 0, max: 600 }).map((n) => n * 1_000) });
     await fc.assert(
@@ -77,9 +85,18 @@ describe('keeping subject scans', () => {
     expect((await store.subjects.summaries.read('tree-1'))!.doc).toMatchObject({ scans: 1, unique: 1, first_scan: at(0), last_scan: at(0) });
   });
 
-  it('leaves messages without a subject alone, with no read', async () => {
+  it('leaves messages without a subject alone: no subject document read or written', async () => {
     const store = memoryStore();
     expect(await subjectKeeper(store, clock, rules)(message([{ ...hit('ann', 'x', 0), subject: null }]))).toEqual({ ok: true });
-    expect(store.stats()).toMatchObject({ reads: 0, writes: 0 });
+    expect(store.documents.query<{ pk: string }>((doc) => doc.pk.startsWith('subject:'))).toEqual([]);
+  });
+
+  it('judges the scans of many messages folded in one run in the order of their instants', async () => {
+    const store = memoryStore();
+    await keepHits(store, clock, [hit('ann', 'tree-1', 70_000)]);
+    await keepHits(store, clock, [hit('ann', 'tree-1', 0)]);
+    await keepHits(store, clock, [hit('ann', 'tree-1', 5_000)]);
+    await foldOnce(store, clock, rules);
+    expect((await store.subjects.summaries.read('tree-1'))!.doc).toMatchObject({ scans: 2, unique: 1, first_scan: at(0), last_scan: at(70_000) });
   });
 });

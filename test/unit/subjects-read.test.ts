@@ -5,7 +5,7 @@ import type { QueuedHit } from '../../shared/hits/message';
 import type { IncomingRequest } from '../../shared/http/request';
 import { fixedClock } from '../../shared/ports/clock';
 import { memoryLogger } from '../../shared/ports/logger';
-import { subjectKeeper } from '../../shared/subjects/keep';
+import { keepAndFold } from '../support/counting';
 import { answerSubject, answerSubjects } from '../../shared/subjects/read';
 import { scanRules } from '../../shared/subjects/scan-rule';
 
@@ -26,7 +26,7 @@ async function seeded() {
   });
   // s-a: 1 scan; s-b: 3 scans by 1 visitor; s-c: 2 scans by 2 visitors; s-d: 4 scans by 2 visitors.
   const hits = [hit(1, 's-a', 0), hit(2, 's-b', 0), hit(2, 's-b', 2), hit(2, 's-b', 4), hit(3, 's-c', 0), hit(4, 's-c', 0), hit(5, 's-d', 0), hit(5, 's-d', 2), hit(6, 's-d', 0), hit(6, 's-d', 2)];
-  await subjectKeeper(store, clock, scanRules(10, 60))({ v: 1, id: randomUUID(), hits });
+  await keepAndFold(store, clock, hits, scanRules(10, 60));
   return { subjects: store.subjects, source: store.source, clock, logger: memoryLogger(), operator: { operatorKey: KEY, hashKey: 'test-hash-key-0123456789abcdef' } };
 }
 

@@ -1,0 +1,54 @@
+import type { FoldingStore } from '../../shared/store';
+import type { ActivityDoc, VisitorDay } from '../../shared/store/activity';
+import type { Fact } from '../../shared/store/facts';
+import { FOLD_STATE_ID, type FoldState } from '../../shared/store/fold';
+import { VISITORS_SUMMARY_ID, type VisitorsSummary } from '../../shared/store/summary';
+import { VISITORS_PK, type VisitorRecord } from '../../shared/store/visitors';
+import { VISITS_SUMMARY_ID, type VisitsSummary } from '../../shared/store/visits';
+import type { MemoryDocuments } from './documents';
+
+const resolved = <T>(value: T) => Promise.resolve(value);
+
+const slot = <T extends { id: string; pk: string }>(documents: MemoryDocuments, id: string) => ({
+  read: () => resolved(documents.read<T>(VISITORS_PK, id)),
+  create: (doc: T) => resolved(documents.create(doc)),
+  replace: (doc: T, etag: string) => resolved(documents.replace(doc, etag)),
+});
+
+const isRecord = (doc: { kind?: string }): doc is VisitorRecord => doc.kind === 'visitor-record';
+
+/** The fold's ports in memory, with the same answers as the Cosmos DB adapter; every query reads one partition. */
+export function memoryFolding(documents: MemoryDocuments): Omit<FoldingStore, 'subjects'> {
+  const records = (where: (record: VisitorRecord, mark: number) => boolean) =>
+    documents.queryMarked<{ kind?: string }>((doc, mark) => isRecord(doc) && where(doc, mark), VISITORS_PK).map((found) => found.doc as VisitorRecord);
+  return {
+    marks: { settled: () => resolved(documents.lastMark()) },
+    foldState: slot<FoldState>(documents, FOLD_STATE_ID),
+    summary: slot<VisitorsSummary>(documents, VISITORS_SUMMARY_ID),
+    visits: slot<VisitsSummary>(documents, VISITS_SUMMARY_ID),
+    facts: {
+      on: (day, after, upTo) => resolved(documents.queryMarked<Fact>((doc, mark) => doc.kind === 'fact' && mark > after && mark <= upTo, day)),
+    },
+    activity: {
+      create: (doc) => resolved(documents.create(doc)),
+      replace: (doc, etag) => resolved(documents.replace(doc, etag)),
+      touched: (day, tokens, hourIds) =>
+        resolved(
+          documents.queryMarked<ActivityDoc>(
+            (doc) => (doc.kind === 'visitor-day' && tokens.includes(doc.token)) || (doc.kind === 'activity-hour' && hourIds.includes(doc.id)),
+            day,
+          ),
+        ),
+      visitsOn: (day) => resolved(documents.query<VisitorDay>((doc) => doc.kind === 'visitor-day' && doc.visit, day).length),
+    },
+    recordCounts: {
+      changed: (after, upTo) =>
+        resolved(records((_, mark) => mark > after && mark <= upTo).map(({ who, first_seen, counted_on, moved_days }) => ({ who, first_seen, counted_on, moved_days }))),
+      countsOn: (day) =>
+        resolved({
+          people: records((record) => record.who === 'people' && record.counted_on === day).length,
+          scanners: records((record) => record.who === 'scanners' && record.first_seen === day).length,
+        }),
+    },
+  };
+}

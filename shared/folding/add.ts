@@ -1,0 +1,30 @@
+import { addCapped } from '../keeping/counts';
+import type { ActivityHour, VisitorDay } from '../store/activity';
+import type { HourPart, VisitorDayPart } from '../store/facts';
+
+/** A visitor-day with a fact's part of it added (from none yet: the part itself), marked as holding facts to `mark`. */
+export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart, mark: number): VisitorDay {
+  const { day, id, store, token, network, first_seen, last_seen, requests, bots, self, paths, sources, page_loads } = part;
+  if (current === null) {
+    return { id, pk: day, kind: 'visitor-day', store, day, token, network, first_seen, last_seen, requests, bots, self, paths: addCapped({}, paths), sources: addCapped({}, sources), page_loads, visit: false, folded_to: mark };
+  }
+  return {
+    ...current,
+    first_seen: first_seen < current.first_seen ? first_seen : current.first_seen,
+    last_seen: last_seen > current.last_seen ? last_seen : current.last_seen,
+    requests: current.requests + requests,
+    bots: current.bots + bots,
+    self: current.self + self,
+    paths: addCapped(current.paths, paths),
+    sources: addCapped(current.sources, sources),
+    page_loads: current.page_loads + page_loads,
+    folded_to: mark,
+  };
+}
+
+/** An hour with a fact's part of it added (from none yet: the part itself), marked as holding facts to `mark`. */
+export function withHour(current: ActivityHour | null, part: HourPart, mark: number): ActivityHour {
+  const { day, id, store, hour, requests, bots, self, paths } = part;
+  if (current === null) return { id, pk: day, kind: 'activity-hour', store, day, hour, requests, bots, self, paths: addCapped({}, paths), folded_to: mark };
+  return { ...current, requests: current.requests + requests, bots: current.bots + bots, self: current.self + self, paths: addCapped(current.paths, paths), folded_to: mark };
+}

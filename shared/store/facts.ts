@@ -1,0 +1,55 @@
+import type { VisitorKind } from '../identity/kinds';
+import type { ActivityHour, VisitorDay } from './activity';
+import type { Created, Marked } from './documents';
+
+/** What a message's hits add to a visitor-day: the document without its partition, kind and the fold's fields. */
+export type VisitorDayPart = Omit<VisitorDay, 'pk' | 'kind' | 'visit' | 'folded_to'>;
+
+/** What a message's hits add to a store's hour. */
+export type HourPart = Omit<ActivityHour, 'pk' | 'kind' | 'folded_to'>;
+
+/** One scan of a subject: when, by whom (the identity is the person hash or the visitor cookie's; null for self). */
+export interface SubjectScan {
+  subject: string;
+  at: string;
+  who: VisitorKind;
+  identity: string | null;
+}
+
+/**
+ * What one queue message adds on one UTC day (pk `<yyyy-MM-dd>`, id `fact:<message id>`), written once by keep-hits
+ * and never changed: a create that finds it there means the message was kept before. The recount timer folds it into
+ * the day's activity and the subjects; it expires after FACT_TTL_SECONDS, long after it was folded.
+ */
+export interface Fact {
+  id: string;
+  pk: string;
+  kind: 'fact';
+  day: string;
+  message: string;
+  hits: number;
+  visitor_days: VisitorDayPart[];
+  hours: HourPart[];
+  scans: SubjectScan[];
+  ttl: number;
+}
+
+/**
+ * How far back in days a fact's day may be and still be folded: a hit is refused at ingest past HIT_MAX_AGE_DAYS (at
+ * most 365 by the setting's bound, 7 by default), a message lives 7 days on the queue and as long again in poison
+ * each time it is replayed (at most a few times); past this a message is left in poison, never half kept.
+ */
+export const FOLD_DAYS = 45;
+
+/** How long a fact is kept, in seconds: past any retry or replay of its message, and past the fold's reach. */
+export const FACT_TTL_SECONDS = (FOLD_DAYS + 1) * 86_400;
+
+/** The fact's id for a message. */
+export const factId = (message: string) => `fact:${message}`;
+
+/** The facts: keep-hits creates them; the fold reads a day's facts between two of the store's marks. */
+export interface Facts {
+  create(fact: Fact): Promise<Created>;
+  /** The day's facts written after mark `after` and at or before `upTo`, each with its mark (one partition query). */
+  on(day: string, after: number, upTo: number): Promise<Marked<Fact>[]>;
+}

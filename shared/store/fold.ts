@@ -1,0 +1,36 @@
+import type { Conditional } from './documents';
+import { VISITORS_PK } from './visitors';
+
+/** The fold state's id in the `visitors` partition. */
+export const FOLD_STATE_ID = 'fold-state';
+
+/**
+ * How far the recount timer has folded (pk `visitors`, id `fold-state`), written by it last in every run: for each
+ * day's partition, the store's mark up to which its facts are folded; the mark up to which the visitor records are;
+ * and when the older days were last swept. A run that dies before writing it starts again from these marks, and every
+ * document it folds into says how far it holds, so nothing is added twice.
+ */
+export interface FoldState {
+  id: typeof FOLD_STATE_ID;
+  pk: typeof VISITORS_PK;
+  kind: 'fold-state';
+  days: Record<string, number>;
+  records: number;
+  /** When the days past the near window were last swept (ISO 8601 UTC); null before the first sweep. */
+  swept_at: string | null;
+}
+
+/** A fold state before the first run. */
+export const emptyFoldState = (): FoldState => ({ id: FOLD_STATE_ID, pk: VISITORS_PK, kind: 'fold-state', days: {}, records: 0, swept_at: null });
+
+/** The fold state, read with its version and written conditionally. */
+export type FoldStates = Conditional<FoldState, []>;
+
+/** The store's own clock, as the fold needs it. */
+export interface StoreMarks {
+  /**
+   * The latest mark the fold may read up to: every write with a mark at or before it has landed and is visible. On
+   * Cosmos DB, the server's `_ts` now less the settle margin; in memory, the last write's.
+   */
+  settled(): Promise<number>;
+}

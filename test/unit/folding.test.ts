@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { memoryStore } from '../../adapters/memory/store';
+import { readPeopleCount } from '../../shared/counting/people-count';
+import { fold } from '../../shared/folding/fold';
+import { SCANNER_RECOUNT_DAYS } from '../../shared/folding/people';
+import type { QueuedHit } from '../../shared/hits/message';
+import { fixedClock } from '../../shared/ports/clock';
+import type { Store } from '../../shared/store';
+import { scanRules } from '../../shared/subjects/scan-rule';
+import { foldOnce, keepHits, queuedHit } from '../support/counting';
+import { failingAfter } from '../integration/keep-helpers';
+
+const NOW = '2026-10-23T20:00:00.000Z';
+
+/** A memory store, a clock, and the figures a reader sees. */
+function rig(at = NOW) {
+  const store = memoryStore();
+  const clock = fixedClock(at);
+  const count = () => readPeopleCount({ visitors: store.visitors, visits: store.visits, clock, source: store.source });
+  let serial = 0;
+  // Message ids of the rig's own, the same in every rig, so two rigs' documents compare.
+  const nextId = () => `00000000-0000-4000-8000-${String((serial += 1)).padStart(12, '0')}`;
+  return { store, clock, count, keep: (hits: QueuedHit[]) => keepHits(store, clock, hits, nextId()), fold: () => foldOnce(store, clock) };
+}
+
+const everything = (store: Store & { documents: { query<T>(where: (doc: T) => boolean): T[] } }) =>
+  store.documents
+    .query<{ pk: string; id: string; kind: string }>(() => true)
+    .filter((doc) => doc.kind !== 'store-clock')
+    .sort((a, b) => (a.pk === b.pk ? (a.id < b.id ? -1 : 1) : a.pk < b.pk ? -1 : 1));
+
+describe('visits folded: one a person a day, from the daily tokens', () => {
+  it('counts one person on two days as two, one person through two stores as one, and scanners, self and loopback as none', async () => {
+    const r = rig();
+    await r.keep([
+      queuedHit('2026-10-20T10:00:00.000Z', { person: 'a' }),
+      queuedHit('2026-10-21T10:00:00.000Z', { person: 'a' }),
+      queuedHit('2026-10-21T10:01:00.000Z', { person: 'a', bot: true }),
+      queuedHit('2026-10-21T11:00:00.000Z', { person: 'b', store: 'site' }),
+      queuedHit('2026-10-21T11:01:00.000Z', { person: 'b', store: 'shop' }),
+      queuedHit('2026-10-21T12:00:00.000Z', { person: 's', bot: true }),
+      queuedHit('2026-10-21T12:00:00.000Z', { person: null, self: true, token: 't' }),
+      queuedHit('2026-10-22T09:00:00.000Z', { person: null, self: true, network: '127.0.0.x', token: 'l1' }),
+    ]);
+    expect((await r.count()).visits).toBeNull();
+    await r.fold();
+    const visits = (await r.count()).visits!;
+    expect(visits).toMatchObject({ all_time: 3, from: '2026-10-20' });
+    expect(visits.by_day.filter((day) => day.visits > 0)).toEqual([
+      { day: '2026-10-20', visits: 1 },
+      { day: '2026-10-21', visits: 2 },
+    ]);
+  });
+
+  it('takes the stronger kind across a token’s stores: a bot read on one store and a person on another is one visit; the site’s own on one is none', async () => {
+    const r = rig();
+    await r.keep([queuedHit('2026-10-23T10:00:00.000Z', { person: 'm', token: 'm', bot: true, store: 'site' })]);
+    await r.fold();
+    expect((await r.count()).visits).toBeNull();
+    await r.keep([queuedHit('2026-10-23T10:05:00.000Z', { person: 'm', token: 'm', store: 'shop' })]);
+    await r.fold();
+    expect((await r.count()).visits?.all_time).toBe(1);
+    await r.keep([queuedHit('2026-10-23T10:06:00.000Z', { person: null, token: 'm', self: true, store: 'admin' })]);
+    await r.fold();
+    expect((await r.count()).visits).toBeNull();
+    const rows = await r.store.activityDays.visitorDaysOn('2026-10-23');
+    expect(rows.map((row) => [row.store, row.visit])).toEqual([
+      ['site', false],
+      ['shop', false],
+      ['admin', false],
+    ]);
+  });
+
+  it('counts a hit that arrives days late on its own day, and the day that just ended once more after midnight', async () => {
+    const r = rig('2026-10-23T23:59:30.000Z');
+    await r.keep([queuedHit('2026-10-23T23:59:00.000Z', { person: 'a' })]);
+    await r.fold();
+    r.clock.set('2026-10-24T00:00:30.000Z');
+    await r.keep([queuedHit('2026-10-23T23:59:50.000Z', { person: 'b' }), queuedHit('2026-10-18T10:00:00.000Z', { person: 'late' })]);
+    const outcome = await r.fold();
+    expect(outcome.days).toEqual(['2026-10-18', '2026-10-23']);
+    const count = await r.count();
+    expect(count.visits?.by_day.filter((day) => day.visits > 0)).toEqual([
+      { day: '2026-10-18', visits: 1 },
+      { day: '2026-10-23', visits: 2 },
+    ]);
+    expect(count.people_new_by_day?.filter((day) => day.people > 0)).toEqual([
+      { day: '2026-10-18', people: 1 },
+      { day: '2026-10-23', people: 2 },
+    ]);
+  });
+});
+
+describe('people folded from the visitor records', () => {
+  it('counts a person again on an earlier day when a late sighting moves them there, and leaves the later day', async () => {
+    const r = rig();
+    await r.keep([queuedHit('2026-10-23T10:00:00.000Z', { person: 'a' }), queuedHit('2026-10-23T10:00:00.000Z', { person: 'b' })]);
+    await r.fold();
+    await r.keep([queuedHit('2026-10-21T10:00:00.000Z', { person: 'a' })]);
+    await r.fold();
+    const count = await r.count();
+    expect(count).toMatchObject({ people_all_time: 2, counted_from: '2026-10-21', people_new_today: 1 });
+    expect(count.people_new_by_day?.filter((day) => day.people > 0)).toEqual([
+      { day: '2026-10-21', people: 1 },
+      { day: '2026-10-23', people: 1 },
+    ]);
+  });
+
+  it('moves a scanner who reads as a person, keeps the scanners left out after their records expire, and the first person’s day', async () => {
+    const r = rig();
+    await r.keep([queuedHit('2026-10-22T10:00:00.000Z', { person: 's', bot: true }), queuedHit('2026-10-22T10:00:00.000Z', { person: 'c', bot: true })]);
+    await r.fold();
+    expect(await r.count()).toMatchObject({ people_all_time: 0, scanners_left_out: 2, counted_from: null });
+    await r.keep([queuedHit('2026-10-23T10:00:00.000Z', { person: 's' })]);
+    await r.fold();
+    expect(await r.count()).toMatchObject({ people_all_time: 1, scanners_left_out: 1, counted_from: '2026-10-23' });
+    // The crawler's record expires (its ttl, which the memory store does not run); a later fold of that day keeps it counted
+    // only while the day is recent enough for every record to be there, so the day is moved past that.
+    r.store.documents.delete('visitors', queuedHit('2026-10-22T10:00:00.000Z', { person: 'c' }).person!);
+    r.clock.advance((SCANNER_RECOUNT_DAYS + 1) * 86_400_000);
+    await r.keep([queuedHit(r.clock.now().toISOString(), { person: 's', bot: true })]);
+    await r.fold();
+    expect(await r.count()).toMatchObject({ people_all_time: 1, scanners_left_out: 1, counted_from: '2026-10-23' });
+  });
+
+  it('costs what changed since the last run, not all history: the same store calls at 10 and at 200 people kept', async () => {
+    const callsOfALaterRun = async (people: number) => {
+      const r = rig();
+      await r.keep(Array.from({ length: people }, (_, n) => queuedHit('2026-10-22T10:00:00.000Z', { person: `p${n}` })));
+      await r.fold();
+      r.clock.advance(60_000);
+      await r.keep([queuedHit('2026-10-23T10:00:00.000Z', { person: 'new' })]);
+      const before = r.store.stats();
+      await r.fold();
+      const after = r.store.stats();
+      return { reads: after.reads - before.reads, writes: after.writes - before.writes, queries: after.queries - before.queries };
+    };
+    const ten = await callsOfALaterRun(10);
+    expect(await callsOfALaterRun(200)).toEqual(ten);
+  });
+});
+
+describe('subject scans folded', () => {
+  const scan = (person: string | null, at: string, more: Partial<QueuedHit> = {}) => queuedHit(at, { person, subject: 'tree-1', ...(person === null ? { self: true } : {}), ...more });
+
+  it('judges each scan once: the refresh window, the interval, the first counted scan a unique visitor; scanners and self apart', async () => {
+    const store = memoryStore();
+    const clock = fixedClock(NOW);
+    const rules = scanRules(10, 60);
+    await keepHits(store, clock, [scan('a', '2026-10-23T10:00:00.000Z'), scan('a', '2026-10-23T10:00:05.000Z'), scan('a', '2026-10-23T10:00:30.000Z')]);
+    await keepHits(store, clock, [scan('a', '2026-10-23T10:02:00.000Z'), scan('b', '2026-10-23T10:02:00.000Z'), scan('s', '2026-10-23T10:03:00.000Z', { bot: true }), scan(null, '2026-10-23T10:04:00.000Z')]);
+    await foldOnce(store, clock, rules);
+    await foldOnce(store, clock, rules);
+    const summary = (await store.subjects.summaries.read('tree-1'))!.doc;
+    expect(summary).toMatchObject({ scans: 3, unique: 2, repeat: 1, scanners: 1, self: 1, first_scan: '2026-10-23T10:00:00.000Z', last_scan: '2026-10-23T10:02:00.000Z' });
+    expect(summary.by_day).toEqual({ '2026-10-23': { scans: 3, new: 2 } });
+  });
+});
+
+describe('the fold has exactly-once effect', () => {
+  const before = [queuedHit('2026-10-22T09:00:00.000Z', { person: 'ann' }), queuedHit('2026-10-22T09:10:00.000Z', { person: 'sam', bot: true, path: '/wp-login.php' })];
+  const under = [
+    queuedHit('2026-10-23T10:00:00.000Z', { person: 'ann', subject: 'tree-1' }),
+    queuedHit('2026-10-23T11:00:00.000Z', { person: 'ann', store: 'shop', subject: 'tree-1' }),
+    queuedHit('2026-10-23T10:05:00.000Z', { person: 'sam' }),
+    queuedHit('2026-10-23T10:06:00.000Z', { person: 'new', subject: 'tree-2' }),
+    queuedHit('2026-10-23T10:07:00.000Z', { person: 'bot', bot: true, path: '/.env', subject: 'tree-2' }),
+    queuedHit('2026-10-22T10:08:00.000Z', { person: null, self: true, path: '/status' }),
+  ];
+
+  it('failing right after each of its writes in turn, then run again, leaves what a clean run leaves', async () => {
+    const clean = rig();
+    await clean.keep(before);
+    await clean.fold();
+    await clean.keep(under);
+    const counting = failingAfter(clean.store, Number.POSITIVE_INFINITY);
+    expect((await fold({ store: counting, clock: clean.clock, rules: scanRules(10, 60), lateDays: 7 })).ok).toBe(true);
+    const writes = counting.writes();
+    expect(writes).toBeGreaterThanOrEqual(12);
+    const expected = everything(clean.store);
+
+    for (let failAfter = 1; failAfter <= writes; failAfter += 1) {
+      const run = rig();
+      await run.keep(before);
+      await run.fold();
+      await run.keep(under);
+      const failed = await fold({ store: failingAfter(run.store, failAfter), clock: run.clock, rules: scanRules(10, 60), lateDays: 7 });
+      expect(failed, `failing after write ${failAfter}`).toEqual({ ok: false, reason: `injected failure after write ${failAfter}` });
+      await run.fold();
+      // The marks differ from the clean run's (they are the store's own), so compare the documents without them.
+      const unmarked = (docs: ReturnType<typeof everything>) => JSON.parse(JSON.stringify(docs, (key, value: unknown) => (key === 'folded_to' || key === 'days' || key === 'records' ? undefined : value)));
+      expect(unmarked(everything(run.store)), `failing after write ${failAfter}`).toEqual(unmarked(expected));
+    }
+  });
+});
