@@ -17,7 +17,7 @@ describe('a message poisoned by a long store outage, replayed once the store is 
     proxy?.close();
   });
 
-  it('counts once, even when some of its writes landed before the outage and it is replayed twice', async () => {
+  it('counts once, even when it is put back on the queue twice', async () => {
     proxy = await cosmosProxy(new URL(inject('stack').cosmosEndpoint));
     const database = `replay-${Date.now()}`;
     await freshCosmos({ endpoint: proxy.endpoint, database });
