@@ -7,6 +7,13 @@ import { rewrite, type Rewrite } from './write';
 
 const kindOfRow = (row: VisitorDay): VisitorKind => kindOf(row.self > 0, row.requests, row.bots);
 
+/** How many daily tokens one query names, well inside Cosmos DB's limits on a query's size and parameters. */
+const TOKENS_A_QUERY = 256;
+
+/** The tokens in lists of at most TOKENS_A_QUERY; one (empty) list when there are none, so the hours are still read. */
+const chunks = (tokens: readonly string[]): string[][] =>
+  tokens.length === 0 ? [[]] : Array.from({ length: Math.ceil(tokens.length / TOKENS_A_QUERY) }, (_, index) => tokens.slice(index * TOKENS_A_QUERY, (index + 1) * TOKENS_A_QUERY));
+
 /**
  * Marks which rows carry a visit: a daily token is one visitor on its day whichever stores saw it, so of its rows the
  * first by id carries the visit when the token reads as a person across them (the stronger kind of its rows). Loopback
@@ -30,7 +37,7 @@ function markVisits(rows: VisitorDay[]): VisitorDay[] {
 export async function foldActivity(activity: ActivityDocs, day: string, facts: readonly Marked<Fact>[], bound: number): Promise<void> {
   const tokens = [...new Set(facts.flatMap((fact) => fact.doc.visitor_days.map((part) => part.token)))];
   const hourIds = [...new Set(facts.flatMap((fact) => fact.doc.hours.map((part) => part.id)))];
-  const found = await activity.touched(day, tokens, hourIds);
+  const found = (await Promise.all(chunks(tokens).map((some, index) => activity.touched(day, some, index === 0 ? hourIds : [])))).flat();
   const read = new Map(found.map(({ doc, etag }) => [doc.id, { doc, etag }]));
   const after = new Map<string, ActivityDoc>(found.map(({ doc }) => [doc.id, doc]));
   const heldTo = (id: string) => read.get(id)?.doc.folded_to ?? 0;

@@ -12,8 +12,8 @@ import { foldSubjects } from './subjects';
 import { foldVisits } from './visits';
 import { rewrite } from './write';
 
-/** How often the days past the near window are swept for facts a late message left there. */
-export const SWEEP_EVERY_MS = 3_600_000;
+// How often the days past the near window are swept for facts a late message left there.
+const SWEEP_EVERY_MS = 3_600_000;
 
 /** What the fold needs: the store, the clock, the scan rules, and how late a hit may land (HIT_MAX_AGE_DAYS). */
 export interface FoldDeps {
@@ -73,8 +73,11 @@ export async function fold(deps: FoldDeps): Promise<FoldOutcome> {
     // Every day with new facts, not only those this run changed: a run that died after its writes left them done.
     await foldVisits(store, withFacts.map((one) => one.day));
     const records = await foldPeople(store, state.records, bound, today);
-    const next = advanced(state, days, bound, today, sweep ? now.toISOString() : state.swept_at);
-    await rewrite(store.foldState, { before: read?.doc ?? null, etag: read?.etag ?? null, after: next }, 'fold state');
+    // A quiet run moves no mark: the next one reads the same empty range, at the same cost, and a write is saved.
+    if (withFacts.length > 0 || records > 0 || sweep) {
+      const next = advanced(state, days, bound, today, sweep ? now.toISOString() : state.swept_at);
+      await rewrite(store.foldState, { before: read?.doc ?? null, etag: read?.etag ?? null, after: next }, 'fold state');
+    }
     return { ok: true, bound, facts: withFacts.reduce((sum, one) => sum + one.facts.length, 0), days: withFacts.map((one) => one.day), records };
   } catch (error) {
     return { ok: false, reason: errorLine(error) };

@@ -29,9 +29,6 @@ export function plusSubject(a: SubjectDelta, b: SubjectDelta): SubjectDelta {
   };
 }
 
-/** Whether a change changes nothing. */
-export const isNoSubjectDelta = (delta: SubjectDelta) => delta.scans === 0 && delta.scanners === 0 && delta.self === 0;
-
 /** A subject's summary with a change added (from none yet: zeros). */
 export function applySubjectDelta(subject: string, summary: SubjectSummary | null, delta: SubjectDelta): SubjectSummary {
   const base: SubjectSummary = summary ?? {
