@@ -37,13 +37,14 @@ function dayOfDocs(day: string, dayIndex: number): Array<VisitorDay | ActivityHo
       paths: { '/': 2, '/about': 1, [i % 3 === 0 ? '/resume.pdf' : '/projects']: 1 },
       sources: i % 4 === 0 ? { 'www.linkedin.com': 1 } : i % 4 === 1 ? { 'www.google.co.uk': 1 } : {},
       page_loads: 2,
-      applied: {},
+      visit: kind === 'people',
+      folded_to: 0,
     };
   });
   const hours = Array.from({ length: 6 }, (_, i): ActivityHour => {
     const store = i % 2 === 0 ? 'cosmos' : 'sql';
     const hour = String(8 + Math.floor(i / 2)).padStart(2, '0');
-    return { id: `hour:${store}:${hour}`, pk: day, kind: 'activity-hour', store, day, hour: `${day}T${hour}:00:00.000Z`, requests: 30, bots: 10, self: 2, paths: { '/': 20, '/about': 10 }, applied: {} };
+    return { id: `hour:${store}:${hour}`, pk: day, kind: 'activity-hour', store, day, hour: `${day}T${hour}:00:00.000Z`, requests: 30, bots: 10, self: 2, paths: { '/': 20, '/about': 10 }, folded_to: 0 };
   });
   return [...visitorDays, ...hours];
 }

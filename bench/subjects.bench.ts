@@ -7,32 +7,37 @@ import type { QueuedHit } from '../shared/hits/message';
 import type { SeenRequest } from '../shared/hits/classify';
 import { fixedClock } from '../shared/ports/clock';
 import { beaconScan } from '../shared/subjects/beacon';
-import { subjectKeeper } from '../shared/subjects/keep';
+import { fold } from '../shared/folding/fold';
+import { keeper } from '../shared/keeping/keep';
+import type { StoreStats } from '../shared/store';
 import { scanRules } from '../shared/subjects/scan-rule';
-import { RECEIPT_TTL_SECONDS, RECEIPTS_PK } from '../shared/store/receipts';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const rules = { hashKey: 'bench-hash-key-0123456789abcdef', selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: [] };
 const hex = (n: number) => n.toString(16).padStart(32, '0');
 
 async function freshStore(endpoint: string) {
-  const container = cosmosContainer({ endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: `bench-${randomUUID().slice(0, 8)}`, container: 'activity' });
+  const container = cosmosContainer({ endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: `bench-${randomUUID().slice(0, 8)}`, container: 'activity', requestTimeoutMs: 600_000 });
   await ensureContainer(container);
-  return cosmosStore(container);
+  return cosmosStore(container, { settleSeconds: 1 });
 }
 
-/** The subjects step, then the receipt keeping writes last (so entries of finished messages can be pruned, as in keep-hits). */
-async function keptWithReceipt(store: Awaited<ReturnType<typeof freshStore>>, keep: ReturnType<typeof subjectKeeper>, hits: QueuedHit[]) {
-  const id = randomUUID();
-  const kept = await keep({ v: 1, id, hits });
-  if (!kept.ok) throw new Error(kept.reason);
-  await store.receipts.create({ id, pk: RECEIPTS_PK, kind: 'receipt', at: Math.floor(Date.parse('2026-10-23T23:00:00Z') / 1000) - 600, hits: hits.length, ttl: RECEIPT_TTL_SECONDS });
-}
+/** Past the fold's settle margin (1 s) and the server's whole-second `_ts`. */
+const settled = () => new Promise((resolve) => setTimeout(resolve, 2_100));
 
-/** Store operations to keep 1,000 subject scans (100 visitors, 10 subjects, a scan every 90 s each) in messages of `perMessage`. */
+const spent = (before: StoreStats, after: StoreStats) => ({ reads: after.reads - before.reads, writes: after.writes - before.writes, queries: after.queries - before.queries, conflicts: after.conflicts - before.conflicts });
+const perScan = (cost: ReturnType<typeof spent>, scans: number) =>
+  `${((cost.reads + cost.writes + cost.queries) / scans).toFixed(3)} calls a scan (${(cost.reads / scans).toFixed(3)} reads, ${(cost.writes / scans).toFixed(3)} writes, ${(cost.queries / scans).toFixed(3)} queries)`;
+
+/**
+ * Store calls to keep and fold 1,000 subject scans (100 visitors, 10 subjects, a scan every 90 s each) in messages of
+ * `perMessage`: keep-hits writes the facts (which carry the scans) and the visitor records, 8 messages at a time; one
+ * fold then judges the scans into the subjects.
+ */
 async function keepingCost(endpoint: string, perMessage: number) {
   const store = await freshStore(endpoint);
-  const keep = subjectKeeper(store, fixedClock('2026-10-23T23:00:00Z'), scanRules(10, 60));
+  const clock = fixedClock('2026-10-23T23:00:00Z');
+  const keep = keeper(store, clock);
   const scans: QueuedHit[] = Array.from({ length: 1000 }, (_, n) => ({
     at: new Date(Date.parse('2026-10-23T08:00:00Z') + Math.floor(n / 100) * 90_000).toISOString(),
     token: hex(n % 100), person: hex(n % 100), network: '203.0.113.x', path: '/scan', store: 'site', bot: false, self: false, source: null, subject: `tree-${n % 10}`,
@@ -40,13 +45,22 @@ async function keepingCost(endpoint: string, perMessage: number) {
   const started = performance.now();
   for (let first = 0; first < scans.length; first += perMessage * 8) {
     const batch = Array.from({ length: 8 }, (_, m) => scans.slice(first + m * perMessage, first + (m + 1) * perMessage)).filter((hits) => hits.length > 0);
-    await Promise.all(batch.map((hits) => keptWithReceipt(store, keep, hits)));
+    const outcomes = await Promise.all(batch.map((hits) => keep({ v: 1, id: randomUUID(), hits })));
+    const failed = outcomes.find((outcome) => !outcome.ok);
+    if (failed && !failed.ok) throw new Error(failed.reason);
   }
   const seconds = (performance.now() - started) / 1000;
-  const cost = store.stats();
+  const kept = spent({ reads: 0, writes: 0, queries: 0, requestUnits: 0, failures: 0, conflicts: 0 }, store.stats());
+  await settled();
+  const before = store.stats();
+  const foldStarted = performance.now();
+  const outcome = await fold({ store, clock, rules: scanRules(10, 60), lateDays: 7 });
+  if (!outcome.ok) throw new Error(outcome.reason);
+  const folded = spent(before, store.stats());
+  const summary = await store.subjects.summaries.read('tree-0');
   console.log(
-    `  ${String(perMessage).padStart(3)} scans a message: ${((cost.reads + cost.writes + cost.queries) / 1000).toFixed(2)} store operations a scan ` +
-      `(${(cost.reads / 1000).toFixed(2)} reads, ${(cost.writes / 1000).toFixed(2)} writes with the receipts, ${cost.queries} queries in all); ${(1000 / seconds).toFixed(0)} scans/s on the local server`,
+    `  ${String(perMessage).padStart(3)} scans a message: keep ${perScan(kept, 1000)}, ${kept.conflicts} lost races, ${(1000 / seconds).toFixed(0)} scans/s; ` +
+      `fold ${perScan(folded, 1000)} in ${(performance.now() - foldStarted).toFixed(0)} ms (tree-0: ${summary?.doc.scans} scans, ${summary?.doc.unique} unique)`,
   );
 }
 
@@ -65,9 +79,13 @@ async function beaconCost(endpoint: string, mode: 'hash' | 'cookie') {
 /** One page of the subjects list over 500 subjects, sorted by scans. */
 async function listCost(endpoint: string) {
   const store = await freshStore(endpoint);
-  const keep = subjectKeeper(store, fixedClock('2026-10-23T23:00:00Z'), scanRules(10, 60));
+  const clock = fixedClock('2026-10-23T23:00:00Z');
+  const keep = keeper(store, clock);
   const hits: QueuedHit[] = Array.from({ length: 500 }, (_, n) => ({ at: '2026-10-23T09:00:00.000Z', token: hex(n), person: hex(n), network: 'x', path: '/', store: 'site', bot: false, self: false, source: null, subject: `s-${n}` }));
   for (let first = 0; first < hits.length; first += 50) await keep({ v: 1, id: randomUUID(), hits: hits.slice(first, first + 50) });
+  await settled();
+  const folded = await fold({ store, clock, rules: scanRules(10, 60), lateDays: 7 });
+  if (!folded.ok) throw new Error(folded.reason);
   const before = store.stats();
   const started = performance.now();
   let continuation: string | null = null;
@@ -82,10 +100,11 @@ async function listCost(endpoint: string) {
   console.log(`  the list of 500 subjects in pages of 50: ${pages} pages, ${store.stats().queries - before.queries} queries, ${ms.toFixed(1)} ms a page on the local server`);
 }
 
-/** `npm run bench subjects`. */
+/** `npm run bench subjects`: on the local Cosmos server (store.stats(): 1 call = 1 read, write or query). */
 export async function run() {
   const cosmos = await startCosmos();
   try {
+    console.log('1,000 subject scans (100 visitors, 10 subjects), kept then folded once:');
     for (const perMessage of [1, 50]) await keepingCost(cosmos.endpoint, perMessage);
     for (const mode of ['hash', 'cookie'] as const) await beaconCost(cosmos.endpoint, mode);
     await listCost(cosmos.endpoint);
