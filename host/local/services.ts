@@ -3,6 +3,8 @@ import { createServer as createNetServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import type { Server } from 'node:http';
 import { createHttpServer } from '@vercel/cosmosdb-server';
+import { linearQueries } from './cosmos-linear-queries';
+import { scopeQueriesToPartitions } from './cosmos-partitions';
 
 /** Azurite's well-known development account, the one its docs and the Storage SDKs name. */
 export const AZURITE_ACCOUNT = 'devstoreaccount1';
@@ -92,10 +94,15 @@ export interface CosmosServer {
   stop(): Promise<void>;
 }
 
-/** Starts `@vercel/cosmosdb-server` in this process; its documents live in memory until it stops. */
+/**
+ * Starts `@vercel/cosmosdb-server` in this process; its documents live in memory until it stops. A query that names a
+ * partition key reads only that partition, as in Azure (the server alone would scan the whole account), and a query's
+ * time grows with the documents it reads, not with their square.
+ */
 export async function startCosmos(options: { port?: number } = {}): Promise<CosmosServer> {
   const port = options.port ?? (await freePort());
-  const server: Server = createHttpServer();
+  linearQueries();
+  const server: Server = scopeQueriesToPartitions(createHttpServer());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());

@@ -1,0 +1,99 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type Document from '@vercel/cosmosdb-server/lib/account/document';
+import Documents from '@vercel/cosmosdb-server/lib/account/documents';
+import { PartitionedMap, type PartitionValue } from './partitioned-map';
+
+// `@vercel/cosmosdb-server` keeps a collection's documents in one Map (`Documents._data`, keyed by `_rid`) and answers
+// every query by compiling its SQL with @zeit/cosmosdb-query and running it over all of them, partition-key header or
+// not. Real Cosmos DB reads only the named partition. So, for a query request, the partition the request names rides
+// along in an AsyncLocalStorage (the server's handlers take no such argument), and `Documents.prototype.query` then
+// runs the server's own code over a view of the collection whose `_data` is that partition's documents only: the same
+// SQL engine, filters, ORDER BY, aggregates and continuation tokens, over far fewer documents.
+
+/** What a query in flight may read: one partition's documents, or none at all (a query plan request). */
+type Scope = { partition: PartitionValue } | 'nothing';
+
+const scope = new AsyncLocalStorage<Scope>();
+const NOTHING = new Map<string, Document>();
+
+const headerOf = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/** The partition a `x-ms-documentdb-partitionkey` header names, or undefined when it names none the index can serve. */
+function partitionNamed(header: string): Scope | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(header);
+  } catch {
+    return undefined;
+  }
+  // A hierarchical key (several values) would need every path: such queries keep scanning, as before.
+  if (!Array.isArray(parsed) || parsed.length !== 1) return undefined;
+  const [value] = parsed as unknown[];
+  if (typeof value !== 'object' || value === null) return { partition: value };
+  // The SDK writes `[{}]` for PartitionKey None: the documents that have no value at the key's path.
+  return !Array.isArray(value) && Object.keys(value).length === 0 ? { partition: undefined } : undefined;
+}
+
+/** How the server's router tells a query from a create: the same two signs. */
+const isQuery = (req: IncomingMessage) =>
+  req.method === 'POST' && (headerOf(req, 'x-ms-documentdb-isquery')?.toLowerCase() === 'true' || headerOf(req, 'content-type') === 'application/query+json');
+
+function scopeOf(req: IncomingMessage): Scope | undefined {
+  if (!isQuery(req)) return undefined;
+  // The SDK asks for a query plan (without a partition key) alongside every query and uses it only when the query's own
+  // answer is a 400 asking for one, which this server never gives. The server would run the query over every document
+  // to answer the plan; over no documents it answers the same shape (and the same 400 for bad SQL) at no cost.
+  if (headerOf(req, 'x-ms-cosmos-is-query-plan-request')?.toLowerCase() === 'true') return 'nothing';
+  const header = headerOf(req, 'x-ms-documentdb-partitionkey');
+  return header === undefined ? undefined : partitionNamed(header);
+}
+
+/** The collection's documents by partition, indexed on first use; every later write goes through the index. */
+function partitionsOf(documents: Documents): ReadonlyMap<PartitionValue, Map<string, Document>> {
+  if (!(documents._data instanceof PartitionedMap)) {
+    documents._data = new PartitionedMap(documents._data, (item) => documents._getPartition(item.read() ?? {}));
+  }
+  return (documents._data as PartitionedMap<Document>).partitions;
+}
+
+let installed = false;
+
+function installScopedQuery(): void {
+  if (installed) return;
+  installed = true;
+  const query = Documents.prototype.query;
+  Documents.prototype.query = function scopedQuery(this: Documents, ...args: Parameters<typeof query>) {
+    const current = scope.getStore();
+    if (current === undefined) return query.apply(this, args);
+    const data = current === 'nothing' ? NOTHING : (partitionsOf(this).get(current.partition) ?? NOTHING);
+    // The server's own query over a view of this collection that differs only in which documents it holds.
+    const view = Object.create(this, { _data: { value: data } }) as Documents;
+    return query.apply(view, args);
+  };
+}
+
+type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Makes a `@vercel/cosmosdb-server` HTTP server read only the named partition for a query that carries a partition
+ * key (as `container.items.query(spec, { partitionKey })` sends), as Cosmos DB does, and skip the full scan it would
+ * make to answer the SDK's query plan request. Cross-partition queries, point reads and writes are served as before.
+ * Works on a server already listening.
+ */
+export function scopeQueriesToPartitions<S extends Server>(server: S): S {
+  installScopedQuery();
+  const listeners = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const within = scopeOf(req);
+    for (const listener of listeners) {
+      if (within === undefined) listener.call(server, req, res);
+      else scope.run(within, () => listener.call(server, req, res));
+    }
+  });
+  return server;
+}
