@@ -26,16 +26,26 @@ async function createAll(container: Container, docs: Iterable<object>, lanes = 6
 }
 
 // The filter names the partition too, so the bare server (which would otherwise count every partition) gives the
-// same answer and the two timings compare like with like.
-const countSmall = async (container: Container) =>
-  (await container.items.query<number>({ query: 'SELECT VALUE COUNT(1) FROM c WHERE c.pk = @pk', parameters: [{ name: '@pk', value: 'small' }] }, { partitionKey: 'small' }).fetchAll()).resources[0];
-const countAll = async (container: Container) => (await container.items.query<number>('SELECT VALUE COUNT(1) FROM c').fetchAll()).resources[0];
-const countBig = async (container: Container) => (await container.items.query<number>('SELECT VALUE COUNT(1) FROM c', { partitionKey: 'big' }).fetchAll()).resources[0];
+// same answer and the timings compare like with like. Each stage words its SQL with an alias of its own: the server
+// caches compiled queries by their text, and a stage must not reuse code compiled by the one before.
+const countSmall = async (container: Container, alias: string) =>
+  (await container.items.query<number>({ query: `SELECT VALUE COUNT(1) FROM ${alias} WHERE ${alias}.pk = @pk`, parameters: [{ name: '@pk', value: 'small' }] }, { partitionKey: 'small' }).fetchAll()).resources[0];
+const countAll = async (container: Container, alias: string) => (await container.items.query<number>(`SELECT VALUE COUNT(1) FROM ${alias}`).fetchAll()).resources[0];
+const countBig = async (container: Container, alias: string) => (await container.items.query<number>(`SELECT VALUE COUNT(1) FROM ${alias}`, { partitionKey: 'big' }).fetchAll()).resources[0];
 
 async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; result: T }> {
   const start = performance.now();
   const result = await run();
   return { ms: performance.now() - start, result };
+}
+
+/** As `timed`, but a failure is an answer too: the bare server can block its event loop past Node's HTTP timeouts. */
+async function tried<T>(run: () => Promise<T>): Promise<{ ms: number; result: T | string }> {
+  const start = performance.now();
+  return run().then(
+    (result) => ({ ms: performance.now() - start, result }),
+    (error: { code?: unknown; message?: string }) => ({ ms: performance.now() - start, result: `failed: ${String(error.code ?? '')} ${(error.message ?? '').split('\n', 1)[0]!.slice(0, 60)}` }),
+  );
 }
 
 /** The median of `runs` runs, in ms, and the last answer. */
@@ -49,9 +59,9 @@ async function median<T>(run: () => Promise<T>, count = RUNS): Promise<{ ms: num
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 /**
- * A partition-scoped COUNT on a 1,000-document partition beside a 100,000-document one, and a cross-partition COUNT,
- * on the local Cosmos server as published (every query scans the account, and so does the query plan the SDK asks for
- * alongside, with an engine quadratic in the documents it reads: one run each), then on the same server and documents
+ * A partition-scoped COUNT on a 1,000-document partition beside a 100,000-document one on the local Cosmos server as
+ * published (every query scans the account, and so does the query plan the SDK asks for alongside, with an engine
+ * quadratic in the documents it reads: one run), then, with a cross-partition COUNT too, on the same server and documents
  * with the engine made linear (`linearQueries`), then with queries scoped to their partition as well
  * (`scopeQueriesToPartitions`, as `startCosmos` serves them).
  */
@@ -67,23 +77,24 @@ export async function run(): Promise<void> {
     const line = (what: string, small: { ms: number; result: unknown }, all: { ms: number; result: unknown }, big?: { ms: number; result: unknown }) =>
       console.log(`  ${what}: small partition's COUNT ${ms(small.ms)} (${small.result}), cross-partition COUNT ${ms(all.ms)} (${all.result})${big ? `, big partition's COUNT ${ms(big.ms)} (${big.result})` : ''}`);
 
-    const bare = await timed(() => countSmall(container));
-    const bareAll = await timed(() => countAll(container));
-    line('as published, one run each', bare, bareAll);
+    const bare = await tried(() => countSmall(container, 'bare'));
+    console.log(`  as published, one run: small partition's COUNT ${ms(bare.ms)} (${bare.result})`);
+    // The server goes on with the work the SDK gave up on; a point read queues behind it.
+    await container.item('small-0', 'small').read();
 
     linearQueries();
-    const linear = await median(() => countSmall(container));
-    const linearAll = await median(() => countAll(container));
+    const linear = await median(() => countSmall(container, 'linear'));
+    const linearAll = await median(() => countAll(container, 'linear'));
     line(`engine made linear, medians of ${RUNS}`, linear, linearAll);
 
     scopeQueriesToPartitions(server);
-    const first = await timed(() => countSmall(container));
-    const scoped = await median(() => countSmall(container));
-    const scopedAll = await median(() => countAll(container));
-    const scopedBig = await median(() => countBig(container));
+    const first = await timed(() => countSmall(container, 'first'));
+    const scoped = await median(() => countSmall(container, 'scoped'));
+    const scopedAll = await median(() => countAll(container, 'scoped'));
+    const scopedBig = await median(() => countBig(container, 'scoped'));
     console.log(`  first partition-scoped COUNT, which indexes the collection by partition: ${ms(first.ms)}`);
     line(`and scoped to the partition, medians of ${RUNS}`, scoped, scopedAll, scopedBig);
-    console.log(`  the small partition's COUNT: ${(bare.ms / scoped.ms).toFixed(0)}× faster than as published (${(linear.ms / scoped.ms).toFixed(1)}× from scoping alone, once linear); cross-partition ${(bareAll.ms / scopedAll.ms).toFixed(0)}×`);
+    console.log(`  the small partition's COUNT: ${(bare.ms / scoped.ms).toFixed(0)}× faster than as published${typeof bare.result === 'string' ? ' (at least: that one failed)' : ''}, ${(linear.ms / scoped.ms).toFixed(1)}× from scoping alone once linear; cross-partition ${(linearAll.ms / scopedAll.ms).toFixed(1)}× from skipping the query plan's scan`);
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
