@@ -29,7 +29,7 @@ const hex = (n: number) => n.toString(16).padStart(32, '0');
 const record = (i: number): VisitorRecord => {
   const day = addDays(TODAY, -1 - (i % DAYS));
   const scanner = i % 10 === 9;
-  return { id: hex(i), pk: VISITORS_PK, kind: 'visitor-record', first_seen: day, last_seen: day, days_seen: 1, recent_days: [day], who: scanner ? 'scanners' : 'people', counted_on: scanner ? null : day, moved_days: [], ttl: scanner ? 7_776_000 : -1 };
+  return { id: hex(i), pk: VISITORS_PK, kind: 'visitor-record', first_seen: day, last_seen: day, days_seen: 1, recent_days: [day], who: scanner ? 'scanners' : 'people', counted_on: scanner ? null : day, moved_days: [], counts_changed_at: `${day}T12:00:00.000Z`, ttl: scanner ? 7_776_000 : -1 };
 };
 
 /** The visitors summary that agrees with the records, as a fold of them would have written it. */
@@ -53,6 +53,7 @@ const foldStateAt = (mark: number): FoldState => ({
   kind: 'fold-state',
   days: Object.fromEntries(daysEnding(addDays(TODAY, 1), 50).map((day) => [day, mark])),
   records: mark,
+  records_at: NOW,
   swept_at: NOW,
 });
 

@@ -128,7 +128,7 @@ function* fixture(yesterday: string, foldedTo: number, counts: Record<string, nu
     const scanner = isScanner(v);
     (scanner ? scanners : people)[first] = ((scanner ? scanners : people)[first] ?? 0) + 1;
     count('visitor-record');
-    yield { id: hex(v), pk: VISITORS_PK, kind: 'visitor-record', first_seen: first, last_seen: last, days_seen: DAYS_SEEN, recent_days: [first, last], who: scanner ? 'scanners' : 'people', counted_on: scanner ? null : first, moved_days: [], ttl: scanner ? 7_776_000 : -1 } satisfies VisitorRecord;
+    yield { id: hex(v), pk: VISITORS_PK, kind: 'visitor-record', first_seen: first, last_seen: last, days_seen: DAYS_SEEN, recent_days: [first, last], who: scanner ? 'scanners' : 'people', counted_on: scanner ? null : first, moved_days: [], counts_changed_at: `${first}T12:00:00.000Z`, ttl: scanner ? 7_776_000 : -1 } satisfies VisitorRecord;
   }
   const sorted = (byDay: Record<string, number>) => Object.fromEntries(Object.entries(byDay).filter(([, n]) => n > 0).sort(([a], [b]) => (a < b ? -1 : 1)));
   const sum = (byDay: Record<string, number>) => Object.values(byDay).reduce((a, b) => a + b, 0);
@@ -189,7 +189,7 @@ export async function run(): Promise<void> {
     await load(container, fixture(addDays(today, -1), Math.floor(now.getTime() / 1000), counts));
     // Folded up to the store's mark now: every near day and the records.
     const mark = await store.documents.stamp({ id: 'store-clock', pk: VISITORS_PK, kind: 'store-clock' } as never);
-    const state: FoldState = { id: FOLD_STATE_ID, pk: VISITORS_PK, kind: 'fold-state', days: Object.fromEntries(daysEnding(addDays(today, 1), FOLD_DAYS + 3).map((day) => [day, mark])), records: mark, swept_at: now.toISOString() };
+    const state: FoldState = { id: FOLD_STATE_ID, pk: VISITORS_PK, kind: 'fold-state', days: Object.fromEntries(daysEnding(addDays(today, 1), FOLD_DAYS + 3).map((day) => [day, mark])), records: mark, records_at: now.toISOString(), swept_at: now.toISOString() };
     await store.documents.stamp(state);
     const total = Object.values(counts).reduce((a, b) => a + b, 0) + 2;
     console.log(`loaded ${total.toLocaleString('en')} documents in ${((performance.now() - loading) / 1000).toFixed(0)} s: ${Object.entries(counts).map(([kind, n]) => `${n.toLocaleString('en')} ${kind}`).join(', ')}, fold-state, store-clock`);

@@ -64,7 +64,7 @@ export function cosmosFolding(documents: CosmosDocuments, settleSeconds: number)
     recordCounts: {
       changed: (after, upTo) =>
         documents.query<RecordChange>(
-          `SELECT c.who, c.first_seen, c.counted_on, c.moved_days FROM c WHERE ${RECORDS} AND c._ts > @after AND c._ts <= @upTo`,
+          `SELECT c.who, c.first_seen, c.counted_on, c.moved_days, c.counts_changed_at FROM c WHERE ${RECORDS} AND c._ts > @after AND c._ts <= @upTo`,
           [
             { name: '@after', value: after },
             { name: '@upTo', value: upTo },

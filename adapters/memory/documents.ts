@@ -8,6 +8,8 @@ export interface Keyed {
 
 interface Entry {
   json: string;
+  /** The document parsed once, for queries to test; never handed out (callers get copies). */
+  parsed: unknown;
   etag: string;
   /** The write's place in this store's order of writes: the memory store's `_ts`. */
   mark: number;
@@ -69,8 +71,7 @@ export class MemoryDocuments {
     const found: Marked<T>[] = [];
     for (const partition of partitions) {
       for (const kept of partition.values()) {
-        const doc = JSON.parse(kept.json) as T;
-        if (where(doc, kept.mark)) found.push({ doc, etag: kept.etag, mark: kept.mark });
+        if (where(kept.parsed as T, kept.mark)) found.push({ doc: JSON.parse(kept.json) as T, etag: kept.etag, mark: kept.mark });
       }
     }
     return found;
@@ -89,6 +90,7 @@ export class MemoryDocuments {
 
   private entry(doc: Keyed): Entry {
     this.version += 1;
-    return { json: JSON.stringify(doc), etag: `"${this.version}"`, mark: this.version };
+    const json = JSON.stringify(doc);
+    return { json, parsed: JSON.parse(json), etag: `"${this.version}"`, mark: this.version };
   }
 }

@@ -43,7 +43,7 @@ export function memoryFolding(documents: MemoryDocuments): Omit<FoldingStore, 's
     },
     recordCounts: {
       changed: (after, upTo) =>
-        resolved(records((_, mark) => mark > after && mark <= upTo).map(({ who, first_seen, counted_on, moved_days }) => ({ who, first_seen, counted_on, moved_days }))),
+        resolved(records((_, mark) => mark > after && mark <= upTo).map(({ who, first_seen, counted_on, moved_days, counts_changed_at }) => ({ who, first_seen, counted_on, moved_days, counts_changed_at }))),
       countsOn: (day) =>
         resolved({
           people: records((record) => record.who === 'people' && record.counted_on === day).length,

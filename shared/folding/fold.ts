@@ -39,12 +39,13 @@ function daysToRead(today: string, lateDays: number, sweep: boolean): string[] {
 const sweepDue = (state: FoldState, now: Date) => state.swept_at === null || now.getTime() - Date.parse(state.swept_at) >= SWEEP_EVERY_MS;
 
 /** The state after a run: each day read marked to the bound (never back), days past the fold's reach dropped. */
-function advanced(state: FoldState, days: readonly string[], bound: number, today: string, sweptAt: string | null): FoldState {
+function advanced(state: FoldState, days: readonly string[], bound: number, now: Date, sweptAt: string | null): FoldState {
+  const today = utcDay(now);
   const oldest = addDays(today, -FOLD_DAYS - 1);
   const marks = { ...state.days };
   for (const day of days) marks[day] = Math.max(marks[day] ?? 0, bound);
   const kept = Object.entries(marks).filter(([day]) => day >= oldest).sort(([a], [b]) => (a < b ? -1 : 1));
-  return { ...state, days: Object.fromEntries(kept), records: Math.max(state.records, bound), swept_at: sweptAt };
+  return { ...state, days: Object.fromEntries(kept), records: Math.max(state.records, bound), records_at: now.toISOString(), swept_at: sweptAt };
 }
 
 /**
@@ -72,10 +73,10 @@ export async function fold(deps: FoldDeps): Promise<FoldOutcome> {
     await foldSubjects(store.subjects, scans, deps.rules, bound);
     // Every day with new facts, not only those this run changed: a run that died after its writes left them done.
     await foldVisits(store, withFacts.map((one) => one.day));
-    const records = await foldPeople(store, state.records, bound, today);
+    const records = await foldPeople(store, { mark: state.records, at: state.records_at }, bound, today);
     // A quiet run moves no mark: the next one reads the same empty range, at the same cost, and a write is saved.
     if (withFacts.length > 0 || records > 0 || sweep) {
-      const next = advanced(state, days, bound, today, sweep ? now.toISOString() : state.swept_at);
+      const next = advanced(state, days, bound, now, sweep ? now.toISOString() : state.swept_at);
       await rewrite(store.foldState, { before: read?.doc ?? null, etag: read?.etag ?? null, after: next }, 'fold state');
     }
     return { ok: true, bound, facts: withFacts.reduce((sum, one) => sum + one.facts.length, 0), days: withFacts.map((one) => one.day), records };

@@ -11,6 +11,13 @@ import { rewrite } from './write';
  */
 export const SCANNER_RECOUNT_DAYS = 88;
 
+/**
+ * How long before the last run a change of a record's counts still counts its days again: the keeper's clock and the
+ * fold's are two machines' (synchronised to well under a second), and a write is made within seconds of its clock read;
+ * ten minutes is far past both, and counting a day again is harmless.
+ */
+const COUNTS_CHANGED_MARGIN_MS = 600_000;
+
 const setOrDrop = (byDay: Record<string, number>, day: string, count: number) => {
   if (count > 0) byDay[day] = count;
   else delete byDay[day];
@@ -25,9 +32,16 @@ const earlier = (a: string | null, b: string | null) => (a === null ? b : b === 
  * (or was moved away from) is counted again from the records, so the figure of a day is exact whatever order the
  * sightings came in, and writing it twice changes nothing. The first person's day only ever moves earlier.
  */
-export async function foldPeople(store: { recordCounts: RecordCounts; summary: VisitorsSummaries }, after: number, bound: number, today: string): Promise<number> {
-  const changes = await store.recordCounts.changed(after, bound);
-  if (changes.length === 0) return 0;
+export async function foldPeople(
+  store: { recordCounts: RecordCounts; summary: VisitorsSummaries },
+  since: { mark: number; at: string | null },
+  bound: number,
+  today: string,
+): Promise<number> {
+  const written = await store.recordCounts.changed(since.mark, bound);
+  // A record written since the last run whose counts did not change then (a known visitor's new day) changes no day.
+  const changes = since.at === null ? written : written.filter((change) => change.counts_changed_at >= new Date(Date.parse(since.at!) - COUNTS_CHANGED_MARGIN_MS).toISOString());
+  if (changes.length === 0) return written.length;
   const days = [...new Set(changes.flatMap((change) => [change.first_seen, change.counted_on, ...change.moved_days]))].filter((day): day is string => day !== null);
   const counts = await Promise.all(days.map(async (day) => ({ day, ...(await store.recordCounts.countsOn(day)) })));
   const read = await store.summary.read();
@@ -49,5 +63,5 @@ export async function foldPeople(store: { recordCounts: RecordCounts; summary: V
     scanners_by_day: sorted(scanners),
   };
   await rewrite(store.summary, { before: read?.doc ?? null, etag: read?.etag ?? null, after: next }, 'visitors summary');
-  return changes.length;
+  return written.length;
 }

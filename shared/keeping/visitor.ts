@@ -21,7 +21,7 @@ function movedDays(before: VisitorRecord, after: Pick<VisitorRecord, 'first_seen
  * come, and a day seen before changes nothing (which makes the merge idempotent); the kind by the Stronger rule; the
  * day counted among people is the earliest day seen as a person.
  */
-export function withSighting(record: VisitorRecord | null, hash: string, seen: Sighting): VisitorRecord {
+export function withSighting(record: VisitorRecord | null, hash: string, seen: Sighting, now: string): VisitorRecord {
   if (record === null) {
     return {
       id: hash,
@@ -34,6 +34,7 @@ export function withSighting(record: VisitorRecord | null, hash: string, seen: S
       who: seen.kind,
       counted_on: seen.kind === 'people' ? seen.day : null,
       moved_days: [],
+      counts_changed_at: now,
       ttl: ttlFor(seen.kind),
     };
   }
@@ -42,6 +43,7 @@ export function withSighting(record: VisitorRecord | null, hash: string, seen: S
   const personDay = seen.kind === 'people' && (record.counted_on === null || seen.day < record.counted_on) ? seen.day : record.counted_on;
   const first_seen = seen.day < record.first_seen ? seen.day : record.first_seen;
   const counted_on = who === 'people' || who === 'self' ? personDay : null;
+  const countsChanged = who !== record.who || first_seen !== record.first_seen || counted_on !== record.counted_on;
   return {
     ...record,
     first_seen,
@@ -51,13 +53,14 @@ export function withSighting(record: VisitorRecord | null, hash: string, seen: S
     who,
     counted_on,
     moved_days: movedDays(record, { first_seen, counted_on }),
+    counts_changed_at: countsChanged ? now : record.counts_changed_at,
     ttl: ttlFor(who),
   };
 }
 
 /** The record after a message's sightings of it; null when they change nothing (every day already seen as such). */
-export function sightedRecord(current: VisitorRecord | null, hash: string, sightings: readonly Sighting[]): VisitorRecord | null {
-  const record = sightings.reduce<VisitorRecord | null>((kept, seen) => withSighting(kept, hash, seen), current);
+export function sightedRecord(current: VisitorRecord | null, hash: string, sightings: readonly Sighting[], now: string): VisitorRecord | null {
+  const record = sightings.reduce<VisitorRecord | null>((kept, seen) => withSighting(kept, hash, seen, now), current);
   if (record === null || (current !== null && JSON.stringify(current) === JSON.stringify(record))) return null;
   return record;
 }

@@ -16,12 +16,14 @@ export interface FoldState {
   kind: 'fold-state';
   days: Record<string, number>;
   records: number;
+  /** When (the fold's clock) the run that last moved `records` ran; null before the first. */
+  records_at: string | null;
   /** When the days past the near window were last swept (ISO 8601 UTC); null before the first sweep. */
   swept_at: string | null;
 }
 
 /** A fold state before the first run. */
-export const emptyFoldState = (): FoldState => ({ id: FOLD_STATE_ID, pk: VISITORS_PK, kind: 'fold-state', days: {}, records: 0, swept_at: null });
+export const emptyFoldState = (): FoldState => ({ id: FOLD_STATE_ID, pk: VISITORS_PK, kind: 'fold-state', days: {}, records: 0, records_at: null, swept_at: null });
 
 /** The fold state, read with its version and written conditionally. */
 export type FoldStates = Conditional<FoldState, []>;

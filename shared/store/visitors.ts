@@ -44,6 +44,11 @@ export interface VisitorRecord {
    * counts the people and scanners of those days again, since this record no longer counts there.
    */
   moved_days: string[];
+  /**
+   * When a write last changed who the record is or the days it counts on (ISO 8601 UTC, the keeper's clock): a later
+   * write that changes neither (a known visitor on a new day) leaves it, so the fold counts no day again for it.
+   */
+  counts_changed_at: string;
   /** 7,776,000 for scanners, -1 for people and self. */
   ttl: number;
 }
@@ -52,7 +57,7 @@ export interface VisitorRecord {
 export type VisitorRecords = Conditional<VisitorRecord, [hash: string]>;
 
 /** What the fold reads of a record written since its last run: the days whose counts it may have changed. */
-export type RecordChange = Pick<VisitorRecord, 'who' | 'first_seen' | 'counted_on' | 'moved_days'>;
+export type RecordChange = Pick<VisitorRecord, 'who' | 'first_seen' | 'counted_on' | 'moved_days' | 'counts_changed_at'>;
 
 /** The visitor records as the fold reads them: the ones written between two marks, and the counts of one day. */
 export interface RecordCounts {

@@ -25,5 +25,6 @@ export const personRecord = (name: string, day: string): VisitorRecord => ({
   who: 'people',
   counted_on: day,
   moved_days: [],
+  counts_changed_at: `${day}T12:00:00.000Z`,
   ttl: -1,
 });

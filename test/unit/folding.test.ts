@@ -10,7 +10,7 @@ import { scanRules } from '../../shared/subjects/scan-rule';
 import { foldOnce, keepHits, queuedHit } from '../support/counting';
 import { failingAfter } from '../integration/keep-helpers';
 
-const NOW = '2026-10-23T20:00:00.000Z';
+const NOW = '2026-10-23T16:00:00.000Z';
 
 /** A memory store, a clock, and the figures a reader sees. */
 function rig(at = NOW) {
@@ -207,5 +207,26 @@ describe('a busy minute folded', () => {
     await r.fold();
     expect(asked).toEqual([256, 256, 88]);
     expect(await r.count()).toMatchObject({ people_all_time: 600, visits: { all_time: 600 } });
+  });
+});
+
+describe('a known visitor on a new day', () => {
+  it('changes no count, so the fold counts no day again for them: one aggregate query per changed day only', async () => {
+    const r = rig();
+    await r.keep(Array.from({ length: 20 }, (_, n) => queuedHit(`2026-10-${String(1 + n).padStart(2, '0')}T10:00:00.000Z`, { person: `p${n}` })));
+    r.clock.advance(3_600_000);
+    await r.fold();
+    r.clock.advance(3_600_000);
+    const counted: string[] = [];
+    const countsOn = r.store.recordCounts.countsOn;
+    r.store.recordCounts.countsOn = (day) => {
+      counted.push(day);
+      return countsOn(day);
+    };
+    // Every known visitor again today, and one new one.
+    await r.keep([...Array.from({ length: 20 }, (_, n) => queuedHit('2026-10-23T19:00:00.000Z', { person: `p${n}` })), queuedHit('2026-10-23T19:00:00.000Z', { person: 'new' })]);
+    await r.fold();
+    expect(counted).toEqual(['2026-10-23']);
+    expect(await r.count()).toMatchObject({ people_all_time: 21, people_new_today: 1 });
   });
 });

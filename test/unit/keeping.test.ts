@@ -51,7 +51,7 @@ describe('a message planned', () => {
 });
 
 describe('a visitor record merged', () => {
-  const seen = (current: Parameters<typeof sightedRecord>[0], day: string, kind: 'people' | 'scanners') => sightedRecord(current, 'h', [{ day, kind }]);
+  const seen = (current: Parameters<typeof sightedRecord>[0], day: string, kind: 'people' | 'scanners') => sightedRecord(current, 'h', [{ day, kind }], `${day}T12:00:00.000Z`);
 
   it('counts each day once in whatever order the days come, and a day seen again changes nothing', () => {
     const first = seen(null, '2026-10-23', 'people')!;
