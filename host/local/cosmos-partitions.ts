@@ -39,7 +39,7 @@ function partitionNamed(header: string): Scope | undefined {
 }
 
 /** How the server's router tells a query from a create: the same two signs. */
-const isQuery = (req: IncomingMessage) =>
+export const isQuery = (req: IncomingMessage): boolean =>
   req.method === 'POST' && (headerOf(req, 'x-ms-documentdb-isquery')?.toLowerCase() === 'true' || headerOf(req, 'content-type') === 'application/query+json');
 
 function scopeOf(req: IncomingMessage): Scope | undefined {

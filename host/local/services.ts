@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { createHttpServer } from '@vercel/cosmosdb-server';
 import { linearQueries } from './cosmos-linear-queries';
 import { scopeQueriesToPartitions } from './cosmos-partitions';
+import { keepOnDisk } from './cosmos-on-disk';
 
 /** Azurite's well-known development account, the one its docs and the Storage SDKs name. */
 export const AZURITE_ACCOUNT = 'devstoreaccount1';
@@ -91,18 +92,24 @@ export async function startAzurite(options: { port?: number; location?: string; 
 export interface CosmosServer {
   port: number;
   endpoint: string;
+  /** How many documents were loaded from `file` at start: null in memory, or when there was no file yet. */
+  loaded: number | null;
+  /** Stops it; with a `file`, after a last save of what changed. */
   stop(): Promise<void>;
 }
 
 /**
- * Starts `@vercel/cosmosdb-server` in this process; its documents live in memory until it stops. A query that names a
- * partition key reads only that partition, as in Azure (the server alone would scan the whole account), and a query's
- * time grows with the documents it reads, not with their square.
+ * Starts `@vercel/cosmosdb-server` in this process. A query that names a partition key reads only that partition, as
+ * in Azure (the server alone would scan the whole account), and a query's time grows with the documents it reads, not
+ * with their square. Its documents live in memory, or with `file` are loaded from that file at start and saved to it
+ * every `saveEveryMs` while they change and at stop, each save written whole (see cosmos-on-disk.ts).
  */
-export async function startCosmos(options: { port?: number } = {}): Promise<CosmosServer> {
+export async function startCosmos(options: { port?: number; file?: string; saveEveryMs?: number } = {}): Promise<CosmosServer> {
   const port = options.port ?? (await freePort());
   linearQueries();
-  const server: Server = scopeQueriesToPartitions(createHttpServer());
+  const created = createHttpServer();
+  const disk = options.file ? await keepOnDisk(created, { file: options.file, everyMs: options.saveEveryMs }) : null;
+  const server: Server = scopeQueriesToPartitions(created);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
@@ -110,10 +117,13 @@ export async function startCosmos(options: { port?: number } = {}): Promise<Cosm
   return {
     port,
     endpoint: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
+    loaded: disk?.loaded ?? null,
+    stop: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await disk?.stop();
+    },
   };
 }

@@ -3,6 +3,7 @@ import { startAzurite, startCosmos } from './services';
 import { startLocalHost } from './host';
 import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
 import { hostPort, localValues } from './local-settings';
+import { forget, localData } from './local-data';
 
 const portOf = (url: string | undefined, fallback: number) => {
   const match = /:(\d+)/.exec(new URL(url ?? `http://127.0.0.1:${fallback}`).host);
@@ -15,7 +16,9 @@ const endpointPort = (connection: string | undefined, kind: string, fallback: nu
 /**
  * `npm start`: Azurite (blob, queue and table), the local Cosmos server and the local Functions host, on the ports the
  * local settings name (10000-10002, 8081 and 7071 by default). `npm run services` (`--services-only`) starts the
- * services alone, with the container made, for `func start` or for `npm run host` instances. Ctrl-C stops everything.
+ * services alone, with the container made, for `func start` or for `npm run host` instances. Both keep their data in
+ * the data folder (`.local-data/`, or HEADCOUNT_DATA_DIR) and load it on the next start; `--fresh` forgets it first.
+ * Ctrl-C stops everything, saving the Cosmos documents one last time.
  */
 async function main() {
   const servicesOnly = process.argv.includes('--services-only');
@@ -24,13 +27,20 @@ async function main() {
   const queuePort = endpointPort(storage, 'Queue', 10001);
   const cosmosPort = portOf(values.COSMOS_ENDPOINT, 8081);
   const port = hostPort(process.argv.slice(2), values);
+  const data = localData(values);
+  if (process.argv.includes('--fresh')) {
+    await forget(data);
+    console.log(`--fresh: what ${data.shown} held is forgotten; starting empty`);
+  }
 
   // The blob service too: the host keeps its timer locks there, so more hosts (`npm run host`) can join this one.
   const blobAndTable = { blobPort: endpointPort(storage, 'Blob', 10000), tablePort: endpointPort(storage, 'Table', 10002) };
-  const azurite = await startAzurite({ port: queuePort, location: process.env.AZURITE_LOCATION, blobAndTable });
+  // The Cosmos server first: a saved file it refuses stops the start before Azurite's process is running.
+  const cosmos = await startCosmos({ port: cosmosPort, file: data.cosmos });
+  const azurite = await startAzurite({ port: queuePort, location: data.azurite, blobAndTable });
   console.log(`Azurite blob, queue, table  ${azurite.connectionString.replace(/AccountKey=[^;]+;/, '')}`);
-  const cosmos = await startCosmos({ port: cosmosPort });
-  console.log(`Cosmos DB (local)       ${cosmos.endpoint}  (in memory: documents are lost when it stops)`);
+  const loaded = cosmos.loaded === null ? 'none saved yet' : `${cosmos.loaded} documents loaded`;
+  console.log(`Cosmos DB (local)       ${cosmos.endpoint}  (kept in ${data.shown}: ${loaded}; saved every few seconds while it changes)`);
 
   const root = rootFromEnvironment({ ...values, AzureWebJobsStorage: azurite.connectionString, COSMOS_ENDPOINT: cosmos.endpoint });
   // In Azure the infrastructure creates the database and container; locally the stack does.

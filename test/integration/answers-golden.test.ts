@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../shared/ports/clock';
 import { containerOf } from '../support/cosmos';
 import { expectedFromFixture } from '../support/golden-expected';
-import { D0, D1, D2, D3, dayOf, GOLDEN_ENV, GOLDEN_ROWS, GOLDEN_SUBJECTS, LATE_POSTED_AT, START, VISITORS, type GoldenRow } from '../support/golden-fixture';
+import { D0, D1, D2, D3, GOLDEN_ENV, GOLDEN_ROWS, GOLDEN_SUBJECTS, LATE_POSTED_AT, START, type GoldenRow } from '../support/golden-fixture';
 import { startTestHost, type TestHost } from '../support/host';
-import { post } from '../support/http';
+import { postsOf, sendGolden } from '../support/golden-posts';
 
 // Every answer a user sees, recorded from the golden fixture: posted through /api/hits and /api/beacon, kept by the
 // queue trigger, counted by the recount timer, read through the HTTP reads. It uses only the endpoints, the host's
@@ -35,42 +35,7 @@ function sortedKeys(value: unknown): unknown {
   return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]));
 }
 
-/** The posts of a phase in order: each day's batch rows together, a single hit alone, each beacon at its own moment. */
-function postsOf(rows: readonly GoldenRow[]): GoldenRow[][] {
-  const posts: GoldenRow[][] = [];
-  for (const row of rows) {
-    const last = posts.at(-1);
-    if (row.via === 'batch' && last?.[0]?.via === 'batch' && dayOf(last[0]) === dayOf(row)) last.push(row);
-    else posts.push([row]);
-  }
-  return posts;
-}
-
-const serverHit = (row: GoldenRow, operatorKey: string) => ({
-  at: row.at,
-  address: VISITORS[row.who].address,
-  user_agent: VISITORS[row.who].agent,
-  path: row.path,
-  store: row.store,
-  referrer: row.referrer,
-  page_load: row.pageLoad ?? false,
-  subject: row.subject,
-  operator: row.operator ? operatorKey : undefined,
-});
-
-async function send(t: TestHost, rows: GoldenRow[]) {
-  const first = rows[0]!;
-  if (first.via === 'beacon') {
-    clock.set(first.at);
-    const body = JSON.stringify({ path: first.path, referrer: first.referrer, subject: first.subject, status: first.status });
-    const headers: Record<string, string> = { origin: 'https://site.example', 'user-agent': VISITORS[first.who].agent, 'x-forwarded-for': VISITORS[first.who].address };
-    if (first.plain) headers['content-type'] = 'text/plain';
-    if (first.operator) headers['x-operator-key'] = t.env.OPERATOR_KEY!;
-    return post(`${t.host.url}/api/beacon`, body, headers);
-  }
-  const hits = rows.map((row) => serverHit(row, t.env.OPERATOR_KEY!));
-  return post(`${t.host.url}/api/hits`, first.via === 'single' ? hits[0] : { hits }, { 'x-ingest-key': t.env.INGEST_KEY! });
-}
+const send = (t: TestHost, rows: GoldenRow[]) => sendGolden({ url: t.host.url, env: t.env }, clock, rows);
 
 async function readAll(t: TestHost) {
   const get = async (path: string) => {

@@ -1,0 +1,39 @@
+import type { Server } from 'node:http';
+import type Account from '@vercel/cosmosdb-server/lib/account';
+
+// `@vercel/cosmosdb-server` makes its Account (every database, collection and document) when its server starts
+// listening and keeps it in a closure no caller can reach. Its index module reads the Account class off the account
+// module's exports at that moment (`new account_1.default(host, port)`), so a subclass put there records each account
+// made. Saving and loading the local store needs the account itself: a copy read over the REST API could not be written
+// back with the `_ts`, `_etag` and `_rid` it had, and the fold reads writes by their `_ts`.
+
+type AccountClass = typeof Account;
+
+let latest: Account | undefined;
+let installed = false;
+
+function recordAccounts(): void {
+  if (installed) return;
+  installed = true;
+  const exported = require('@vercel/cosmosdb-server/lib/account') as { default: AccountClass };
+  const Base = exported.default;
+  exported.default = class RecordedAccount extends Base {
+    constructor(host: string, port: number) {
+      super(host, port);
+      latest = this;
+    }
+  };
+}
+
+/**
+ * Calls `use` with the server's account as soon as it is made, when the server starts listening and before it serves
+ * any request. Call it on a server from `createHttpServer()` before it listens.
+ */
+export function onAccount(server: Server, use: (account: Account) => void): void {
+  recordAccounts();
+  // The server's own 'listening' listener, added when it was created, makes the account; this one runs after it.
+  server.once('listening', () => {
+    if (latest === undefined) throw new Error('the local Cosmos server made no account');
+    use(latest);
+  });
+}

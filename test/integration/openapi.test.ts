@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostRoute, type HttpRegistration } from '../../host/registry';
+import { loadFunctions } from '../../host/local/host';
+import { readHostJson } from '../../host/local/host-json';
+import { fixedClock } from '../../shared/ports/clock';
+import { containerOf } from '../support/cosmos';
+import { D0, D1, D2, D3, GOLDEN_ENV, GOLDEN_ROWS, GOLDEN_SUBJECTS, START } from '../support/golden-fixture';
+import { postsOf, sendGolden } from '../support/golden-posts';
+import { startTestHost, type TestHost } from '../support/host';
+import { AGENTS } from '../support/http';
+import { documentedOperations, exchangeValidator, openApiDocument, type Exchange } from '../support/openapi';
+
+// docs/openapi.json against the app: the document is valid OpenAPI 3.1; it describes exactly the HTTP functions
+// registered (routes and methods, both ways); and every answer of a run of the golden fixture through the local host,
+// with the reads and the refusals a user can meet, holds to it (status, content type, body schema, the request's body).
+
+const doc = openApiDocument();
+const clock = fixedClock(START);
+
+// Answers the fixture cannot bring about without taking the store or the queue away (test/integration/ingest-queue-down
+// and the subjects' store tests do that); each is the error envelope, as every other refusal here is.
+const NOT_EXERCISED = ['POST /api/hits 503', 'POST /api/beacon 503', 'GET /api/admin/subjects 503', 'GET /api/admin/subjects/{id} 503'];
+
+describe('the OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('describes every route and method registered, and nothing else', async () => {
+    const prefix = readHostJson().extensions.http.routePrefix;
+    const registered = (await loadFunctions())
+      .filter((r): r is HttpRegistration => r.kind === 'http')
+      .flatMap((r) => r.methods.map((method) => `${method.toUpperCase()} /${prefix ? `${prefix}/` : ''}${hostRoute(r)}`));
+    expect([...documentedOperations(doc)].sort()).toEqual([...registered].sort());
+  });
+});
+
+describe('the answers of a fixture run, against the OpenAPI document', () => {
+  let t: TestHost;
+  const exchanges: Exchange[] = [];
+
+  async function call(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}) {
+    const response = await fetch(`${t.host.url}${path}`, { method, headers: init.headers, body: init.body });
+    const body = await response.text();
+    exchanges.push({ method, url: `${t.host.url}${path}`, requestType: init.headers?.['content-type'], requestBody: init.body, status: response.status, headers: response.headers, body });
+    return { status: response.status, json: body && response.headers.get('content-type')?.includes('json') ? JSON.parse(body) : null, headers: response.headers };
+  }
+  const poster = async (url: string, body: unknown, headers: Record<string, string> = {}) =>
+    call('POST', new URL(url).pathname, { headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+  beforeAll(async () => {
+    t = await startTestHost({ env: GOLDEN_ENV, overrides: { clock } });
+    await containerOf(t.env);
+    const operator = { 'x-operator-key': t.env.OPERATOR_KEY! };
+    const bearer = { authorization: `Bearer ${t.env.OPERATOR_KEY!}` };
+    const json = { 'content-type': 'application/json' };
+    const ingest = { ...json, 'x-ingest-key': t.env.INGEST_KEY! };
+    const site = { origin: 'https://site.example' };
+
+    for (const batch of postsOf(GOLDEN_ROWS.filter((row) => !row.late))) {
+      expect((await sendGolden({ url: t.host.url, env: t.env }, clock, batch, poster)).status).toBe(202);
+      await t.host.drain();
+    }
+    clock.advance(60_000);
+    await t.fold();
+
+    // The reads, as the pages make them.
+    await call('GET', '/api/pulse', { headers: site });
+    await call('GET', '/api/admin/visitors/people', { headers: operator });
+    for (const days of ['', '?days=7', '?days=400']) await call('GET', `/api/admin/activity${days}`, { headers: bearer });
+    for (const day of [D0, D1, D2, D3]) await call('GET', `/api/admin/activity/visitors?day=${day}`, { headers: operator });
+    await call('GET', '/api/admin/subjects', { headers: operator });
+    const first = await call('GET', '/api/admin/subjects?sort=subject&order=asc&limit=2', { headers: operator });
+    expect(first.json.continuation).toEqual(expect.any(String));
+    await call('GET', `/api/admin/subjects?sort=subject&order=asc&limit=2&continuation=${first.json.continuation}`, { headers: operator });
+    for (const id of GOLDEN_SUBJECTS) await call('GET', `/api/admin/subjects/${id}?days=7`, { headers: operator });
+    await call('GET', '/api/admin/mark', { headers: operator });
+    const page = await call('GET', '/api/admin', { headers: { 'accept-encoding': 'gzip' } });
+    await call('GET', '/api/admin', { headers: { 'if-none-match': page.headers.get('etag')! } });
+    for (const name of ['headcount.js', 'headcount-pulse.js', 'admin.js', 'admin.css', 'chart.umd.min.js']) await call('GET', `/api/assets/${name}`);
+    const script = await call('GET', '/api/assets/headcount.js');
+    await call('GET', '/api/assets/headcount.js', { headers: { 'if-none-match': script.headers.get('etag')! } });
+    await call('GET', '/api/assets/secrets.env');
+
+    // Preflights, allowed and not.
+    for (const path of ['/api/beacon', '/api/pulse']) {
+      await call('OPTIONS', path, { headers: { ...site, 'access-control-request-method': path.endsWith('beacon') ? 'POST' : 'GET' } });
+      await call('OPTIONS', path, { headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' } });
+    }
+
+    // The refusals a caller can meet, each in the one envelope.
+    const hit = { address: '203.0.113.9', user_agent: AGENTS.firefoxLinux, path: '/' };
+    await call('POST', '/api/hits', { headers: json, body: JSON.stringify(hit) });
+    await call('POST', '/api/hits', { headers: { ...ingest, 'x-ingest-key': 'wrong' }, body: JSON.stringify(hit) });
+    await call('POST', '/api/hits', { headers: ingest, body: JSON.stringify({ hits: [hit, { ...hit, at: 'yesterday' }] }) });
+    await call('POST', '/api/hits', { headers: ingest, body: '{"address":' });
+    await call('POST', '/api/hits', { headers: { ...ingest, 'content-type': 'text/csv' }, body: 'a,b' });
+    await call('POST', '/api/hits', { headers: ingest, body: JSON.stringify({ hits: [{ ...hit, path: `/${'x'.repeat(600 * 1024)}` }] }) });
+    await call('POST', '/api/beacon', { headers: { ...json, ...site }, body: JSON.stringify({ path: '/', address: '203.0.113.9' }) });
+    await call('POST', '/api/beacon', { headers: { ...json, ...site }, body: JSON.stringify({ path: '/', status: true }) });
+    await call('POST', '/api/beacon', { headers: { ...json, origin: 'https://elsewhere.example' }, body: JSON.stringify({ path: '/' }) });
+    await call('POST', '/api/beacon', { headers: { 'content-type': 'application/xml', ...site }, body: '<path>/</path>' });
+    await call('POST', '/api/beacon', { headers: { ...json, ...site }, body: JSON.stringify({ path: `/${'x'.repeat(5000)}` }) });
+    for (const path of ['/api/admin/visitors/people', '/api/admin/activity', '/api/admin/activity/visitors?day=2026-10-23', '/api/admin/subjects', '/api/admin/subjects/tree-42', '/api/admin/mark']) {
+      await call('GET', path);
+    }
+    await call('GET', '/api/admin/visitors/people', { headers: { authorization: 'Bearer wrong' } });
+    await call('GET', '/api/admin/activity?days=0', { headers: operator });
+    await call('GET', '/api/admin/activity/visitors?day=2026-02-30', { headers: operator });
+    await call('GET', '/api/admin/subjects?sort=colour', { headers: operator });
+    await call('GET', '/api/admin/subjects?continuation=bm90LW1pbmU', { headers: operator });
+    await call('GET', '/api/admin/subjects/..%2Fx', { headers: operator });
+    await call('GET', '/api/admin/subjects/never-scanned', { headers: operator });
+  }, 180_000);
+  afterAll(() => t?.stop());
+
+  it('every answer holds to the document', () => {
+    const validate = exchangeValidator(doc);
+    expect(exchanges.length).toBeGreaterThan(50);
+    expect(exchanges.flatMap(validate)).toEqual([]);
+  });
+
+  it('the run met every answer the document lists but the outages', () => {
+    const validate = exchangeValidator(doc);
+    const documented = Object.entries(doc.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, operation]) => Object.keys(operation.responses ?? {}).map((status) => `${method.toUpperCase()} ${path} ${status}`)),
+    );
+    const templates = Object.keys(doc.paths as object);
+    const met = new Set(
+      exchanges.filter((exchange) => validate(exchange).length === 0).map((exchange) => {
+        const path = new URL(exchange.url).pathname;
+        const template = templates.find((candidate) => new RegExp(`^${candidate.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
+        return `${exchange.method} ${template} ${exchange.status}`;
+      }),
+    );
+    expect(documented.filter((answer) => !met.has(answer)).sort()).toEqual([...NOT_EXERCISED].sort());
+  });
+});
