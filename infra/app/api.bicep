@@ -27,6 +27,8 @@ param subjectScanIntervalSeconds string
 param subjectRefreshSeconds string
 param funnelSteps string
 param replayMax string
+param ingestWindowMs string
+param ingestMessageMaxHits string
 param foldSettleSeconds string
 param instanceMemoryMB int
 param maximumInstanceCount int
@@ -58,6 +60,8 @@ var appSettings = {
   SUBJECT_REFRESH_SECONDS: subjectRefreshSeconds
   FUNNEL_STEPS: funnelSteps
   REPLAY_MAX: replayMax
+  INGEST_WINDOW_MS: ingestWindowMs
+  INGEST_MESSAGE_MAX_HITS: ingestMessageMaxHits
   FOLD_SETTLE_SECONDS: foldSettleSeconds
   APPLICATIONINSIGHTS_CONNECTION_STRING: appInsightsConnectionString
   APPLICATIONINSIGHTS_AUTHENTICATION_STRING: 'ClientId=${identityClientId};Authorization=AAD'
