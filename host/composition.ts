@@ -2,8 +2,8 @@ import { ManagedIdentityCredential, type TokenCredential } from '@azure/identity
 import { describeProblems, readSettings, type Settings } from '../shared/config/settings';
 import { systemClock, systemScheduler, type Clock, type Scheduler } from '../shared/ports/clock';
 import { consoleLogger, type Logger } from '../shared/ports/logger';
-import type { HitQueue, HitSink } from '../shared/ports/queue';
-import { groupCommit } from '../shared/ingest/group-commit';
+import type { HitQueue } from '../shared/ports/queue';
+import { groupCommit, type GroupCommit } from '../shared/ingest/group-commit';
 import type { PoisonQueue, ReplayLedger } from '../shared/ports/poison';
 import type { IdentityRules } from '../shared/hits/classify';
 import type { ReceiveDeps } from '../shared/ingest/receive';
@@ -23,7 +23,7 @@ export interface Root {
   logger: Logger;
   hitQueue: HitQueue;
   /** The hits queue behind group commit, one for the process: both ingest endpoints share its batches. */
-  hitSink: HitSink;
+  hitSink: GroupCommit;
   /** What the ingest endpoints read. */
   receive: ReceiveDeps;
   /** Where visitor records, summaries and activity are kept: Cosmos DB, or memory when no endpoint is set. */

@@ -20,6 +20,14 @@ interface Batch {
   requests: number;
   waiters: Array<(sent: Sent) => void>;
   timer: { cancel(): void } | null;
+  /** Its window has ended, and it goes as soon as no other batch is on its way. */
+  due: boolean;
+}
+
+/** A sink that groups requests, and can say how many wait in its open batch. */
+export interface GroupCommit extends HitSink {
+  /** The requests and hits in the batch not sent yet. */
+  waiting(): { requests: number; hits: number };
 }
 
 /** What the sinks need besides the queue: timers, a logger for one line per failed send, and message ids. */
@@ -47,30 +55,43 @@ export function directSink(queue: HitQueue, maxHits: number, deps: Omit<SinkDeps
 
 /**
  * Group commit: requests that arrive together share one queue message. The first request of a batch opens it for
- * `windowMs`; the batch is sent when the window ends, or at once when the next request would take it past `maxHits`
- * or the queue's size limit (then that request opens the next batch). Every request in a batch is answered with the
+ * `windowMs`; the batch is sent when the window ends, or, while another batch is still on its way to the queue, as
+ * soon as that one is there (so the busier the queue, the fuller the messages; a lone request at a quiet hour waits
+ * the window and no more). It is sent at once when the next request would take it past `maxHits` or the queue's size
+ * limit (then that request opens the next batch). Every request in a batch is answered with the
  * one send's outcome: one message is put on the queue atomically, so on failure nothing of any of them is there, and
  * each is answered 503. A request that alone fills a message goes straight to the queue, split as it must be.
  */
-export function groupCommit(queue: HitQueue, options: GroupCommitOptions, deps: SinkDeps): HitSink {
+export function groupCommit(queue: HitQueue, options: GroupCommitOptions, deps: SinkDeps): GroupCommit {
   const direct = directSink(queue, options.maxHits, deps);
   const newId = deps.newId ?? randomUUID;
   let open: Batch | null = null;
+  let onTheirWay = 0;
 
   const send = (batch: Batch) => {
     if (open === batch) open = null;
     batch.timer?.cancel();
+    onTheirWay += 1;
     const message = encodeMessage({ v: 1, id: newId(), hits: batch.hits });
     const sending = queue.sendAll([message]).catch((error: unknown): Sent => ({ ok: false, error: { reason: String(error) } }));
     void sending.then((sent) => {
+      onTheirWay -= 1;
       if (!sent.ok) {
         deps.logger.warn('hits were not enqueued; every request of the batch is answered 503', { requests: batch.requests, hits: batch.hits.length, messages: 1, reason: sent.error.reason });
       }
       for (const answer of batch.waiters) answer(sent);
+      if (open?.due && onTheirWay === 0) send(open);
     });
   };
 
+  const windowEnded = (batch: Batch) => {
+    if (open !== batch) return;
+    if (onTheirWay === 0) send(batch);
+    else batch.due = true;
+  };
+
   return {
+    waiting: () => ({ requests: open?.requests ?? 0, hits: open?.hits.length ?? 0 }),
     enqueue(hits) {
       if (hits.length === 0) return Promise.resolve({ ok: true });
       const size = hits.reduce((sum, hit) => sum + hitBytes(hit), 0);
@@ -78,8 +99,8 @@ export function groupCommit(queue: HitQueue, options: GroupCommitOptions, deps: 
       if (alone) return direct.enqueue(hits);
       if (open && (open.hits.length + hits.length > options.maxHits || !fitsOneMessage(open.bytes + size))) send(open);
       if (!open) {
-        const batch: Batch = { hits: [], bytes: MESSAGE_OVERHEAD_BYTES, requests: 0, waiters: [], timer: null };
-        batch.timer = deps.scheduler.after(options.windowMs, () => send(batch));
+        const batch: Batch = { hits: [], bytes: MESSAGE_OVERHEAD_BYTES, requests: 0, waiters: [], timer: null, due: false };
+        batch.timer = deps.scheduler.after(options.windowMs, () => windowEnded(batch));
         open = batch;
       }
       const batch: Batch = open;

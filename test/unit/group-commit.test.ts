@@ -1,30 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { groupCommit } from '../../shared/ingest/group-commit';
 import { MAX_MESSAGE_BYTES, readMessage, type QueuedHit } from '../../shared/hits/message';
-import type { Scheduler } from '../../shared/ports/clock';
 import type { HitQueue } from '../../shared/ports/queue';
 import { memoryLogger } from '../../shared/ports/logger';
 import { queued } from '../support/hits';
-
-/** Timers that run only when the test says the time has come. */
-function manualScheduler(): Scheduler & { pending(): number[]; elapse(ms: number): void } {
-  let now = 0;
-  let tasks: Array<{ at: number; task: () => void; cancelled: boolean }> = [];
-  return {
-    after(ms, task) {
-      const entry = { at: now + ms, task, cancelled: false };
-      tasks.push(entry);
-      return { cancel: () => void (entry.cancelled = true) };
-    },
-    pending: () => tasks.filter((t) => !t.cancelled).map((t) => t.at - now),
-    elapse(ms) {
-      now += ms;
-      const due = tasks.filter((t) => !t.cancelled && t.at <= now);
-      tasks = tasks.filter((t) => !due.includes(t));
-      for (const t of due) t.task();
-    },
-  };
-}
+import { manualScheduler } from '../support/scheduler';
 
 /** A queue that keeps what it is sent, answering each send as told. */
 function recordingQueue(answer: () => { ok: true } | { ok: false; error: { reason: string } } = () => ({ ok: true })) {
@@ -167,5 +147,36 @@ describe('group commit', () => {
       return read.ok ? read.message.id : null;
     });
     expect(new Set(ids).size).toBe(2);
+  });
+});
+
+describe('group commit while a batch is on its way', () => {
+  it('holds the next batch past its window until the one before is on the queue, so a slow queue fills messages fuller', async () => {
+    const scheduler = manualScheduler();
+    const hitsSent: number[] = [];
+    let release: (() => void) | null = null;
+    const queue: HitQueue = {
+      sendAll: (messages) => {
+        const read = readMessage(messages[0]);
+        hitsSent.push(read.ok ? read.message.hits.length : -1);
+        return new Promise((resolve) => (release = () => resolve({ ok: true })));
+      },
+    };
+    const sink = groupCommit(queue, { windowMs: 25, maxHits: 100 }, { scheduler, logger: memoryLogger() });
+    const first = sink.enqueue([hit(1)]);
+    scheduler.elapse(25);
+    expect(hitsSent).toEqual([1]);
+    const next = [2, 3, 4].map((n) => sink.enqueue([hit(n)]));
+    scheduler.elapse(25);
+    await settle();
+    // Its window is over, but the first batch is still on its way: the second waits, and takes more meanwhile.
+    expect(hitsSent).toEqual([1]);
+    const later = sink.enqueue([hit(5)]);
+    release!();
+    expect(await first).toEqual({ ok: true });
+    await settle();
+    expect(hitsSent).toEqual([1, 4]);
+    release!();
+    expect(await Promise.all([...next, later])).toEqual(Array(4).fill({ ok: true }));
   });
 });
