@@ -106,6 +106,9 @@ resource site 'Microsoft.Web/sites@2024-04-01' = {
       scaleAndConcurrency: {
         instanceMemoryMB: instanceMemoryMB
         maximumInstanceCount: maximumInstanceCount
+        // A beacon waiting in group commit's window holds one of an instance's HTTP slots while it costs no CPU, and
+        // the platform's default (lower on smaller instances) would cap how many share a message: one message's worth.
+        triggers: { http: { perInstanceConcurrency: 100 } }
       }
       runtime: { name: 'node', version: '20' }
     }
