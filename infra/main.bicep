@@ -70,7 +70,7 @@ param cosmosThroughput int = 0
 
 @allowed([512, 2048, 4096])
 @description('Memory of each Flex Consumption instance, in MB.')
-param instanceMemoryMB int = 2048
+param instanceMemoryMB int = 512
 
 @minValue(40)
 @maxValue(1000)
