@@ -1,8 +1,9 @@
 import { ManagedIdentityCredential, type TokenCredential } from '@azure/identity';
 import { describeProblems, readSettings, type Settings } from '../shared/config/settings';
-import { systemClock, type Clock } from '../shared/ports/clock';
+import { systemClock, systemScheduler, type Clock, type Scheduler } from '../shared/ports/clock';
 import { consoleLogger, type Logger } from '../shared/ports/logger';
 import type { HitQueue } from '../shared/ports/queue';
+import { groupCommit, type GroupCommit } from '../shared/ingest/group-commit';
 import type { PoisonQueue, ReplayLedger } from '../shared/ports/poison';
 import type { IdentityRules } from '../shared/hits/classify';
 import type { ReceiveDeps } from '../shared/ingest/receive';
@@ -21,6 +22,8 @@ export interface Root {
   clock: Clock;
   logger: Logger;
   hitQueue: HitQueue;
+  /** The hits queue behind group commit, one for the process: both ingest endpoints share its batches. */
+  hitSink: GroupCommit;
   /** What the ingest endpoints read. */
   receive: ReceiveDeps;
   /** Where visitor records, summaries and activity are kept: Cosmos DB, or memory when no endpoint is set. */
@@ -34,7 +37,10 @@ export interface Root {
 }
 
 /** Parts a test or the local host may supply instead of the ones built from the settings. */
-export type RootOverrides = Partial<Pick<Root, 'clock' | 'logger' | 'hitQueue' | 'store' | 'poisonQueue' | 'replayLedger' | 'blob'>>;
+export type RootOverrides = Partial<Pick<Root, 'clock' | 'logger' | 'hitQueue' | 'store' | 'poisonQueue' | 'replayLedger' | 'blob'>> & {
+  /** The timers group commit's windows run on. */
+  scheduler?: Scheduler;
+};
 
 /**
  * A credential for Azure services: the user-assigned identity when its client id is given, else the system-assigned
@@ -86,6 +92,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? consoleLogger();
   const hitQueue = overrides.hitQueue ?? azureHitQueue(queueClient(queueLocation(settings), settings.HITS_QUEUE));
+  const hitSink = groupCommit(hitQueue, { windowMs: settings.INGEST_WINDOW_MS, maxHits: settings.INGEST_MESSAGE_MAX_HITS }, { scheduler: overrides.scheduler ?? systemScheduler, logger });
   const store = overrides.store ?? storeFor(settings);
   const location = overrides.blob === undefined ? blobLocation(settings) : null;
   const blob = overrides.blob !== undefined ? overrides.blob : location ? blobCall(location) : null;
@@ -96,13 +103,14 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     clock,
     logger,
     hitQueue,
+    hitSink,
     store,
     poisonQueue,
     replayLedger,
     blob,
     receive: {
       rules: identityRules(settings),
-      queue: hitQueue,
+      sink: hitSink,
       clock,
       logger,
       receive: {

@@ -56,6 +56,10 @@ param subjectRefreshSeconds string = ''
 param funnelSteps string = ''
 @description('REPLAY_MAX: a poisoned hits message is put back on the hits queue at most this many times (0: never).')
 param replayMax string = ''
+@description('INGEST_WINDOW_MS: milliseconds the first request of a batch waits for others to share its queue message (0: each request alone).')
+param ingestWindowMs string = ''
+@description('INGEST_MESSAGE_MAX_HITS: the most hits one queue message carries.')
+param ingestMessageMaxHits string = ''
 
 @description('FOLD_SETTLE_SECONDS: how many seconds behind the store\'s clock the recount timer folds, so a write in flight is not skipped.')
 param foldSettleSeconds string = ''
@@ -66,7 +70,7 @@ param cosmosThroughput int = 0
 
 @allowed([512, 2048, 4096])
 @description('Memory of each Flex Consumption instance, in MB.')
-param instanceMemoryMB int = 2048
+param instanceMemoryMB int = 512
 
 @minValue(40)
 @maxValue(1000)
@@ -197,6 +201,8 @@ module api 'app/api.bicep' = {
     subjectRefreshSeconds: subjectRefreshSeconds
     funnelSteps: funnelSteps
     replayMax: replayMax
+    ingestWindowMs: ingestWindowMs
+    ingestMessageMaxHits: ingestMessageMaxHits
     foldSettleSeconds: foldSettleSeconds
     instanceMemoryMB: instanceMemoryMB
     maximumInstanceCount: maximumInstanceCount

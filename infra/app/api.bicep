@@ -27,6 +27,8 @@ param subjectScanIntervalSeconds string
 param subjectRefreshSeconds string
 param funnelSteps string
 param replayMax string
+param ingestWindowMs string
+param ingestMessageMaxHits string
 param foldSettleSeconds string
 param instanceMemoryMB int
 param maximumInstanceCount int
@@ -58,6 +60,8 @@ var appSettings = {
   SUBJECT_REFRESH_SECONDS: subjectRefreshSeconds
   FUNNEL_STEPS: funnelSteps
   REPLAY_MAX: replayMax
+  INGEST_WINDOW_MS: ingestWindowMs
+  INGEST_MESSAGE_MAX_HITS: ingestMessageMaxHits
   FOLD_SETTLE_SECONDS: foldSettleSeconds
   APPLICATIONINSIGHTS_CONNECTION_STRING: appInsightsConnectionString
   APPLICATIONINSIGHTS_AUTHENTICATION_STRING: 'ClientId=${identityClientId};Authorization=AAD'
@@ -102,6 +106,9 @@ resource site 'Microsoft.Web/sites@2024-04-01' = {
       scaleAndConcurrency: {
         instanceMemoryMB: instanceMemoryMB
         maximumInstanceCount: maximumInstanceCount
+        // A beacon waiting in group commit's window holds one of an instance's HTTP slots while it costs no CPU, and
+        // the platform's default (lower on smaller instances) would cap how many share a message: one message's worth.
+        triggers: { http: { perInstanceConcurrency: 100 } }
       }
       runtime: { name: 'node', version: '20' }
     }

@@ -149,6 +149,13 @@ const appShape = z.object({
   HITS_QUEUE: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, 'must be a valid queue name').default('hits'),
   /** A poisoned hits message is put back on the hits queue at most this many times (0: never). */
   REPLAY_MAX: wholeNumberText(0, 100, 3),
+  /**
+   * Group commit: milliseconds the first request of a batch waits for others to share its queue message (0: each
+   * request is its own message). A lone request at a quiet hour waits this long, no more.
+   */
+  INGEST_WINDOW_MS: wholeNumberText(0, 1_000, 25),
+  /** The most hits one queue message carries; a batch that reaches it is sent at once, a request with more is split. */
+  INGEST_MESSAGE_MAX_HITS: wholeNumberText(1, 500, 100),
 });
 
 /** The settings schema itself; exported so test/infra can list every setting it knows from its shape. */

@@ -38,24 +38,32 @@ export function encodeMessage(message: HitsMessage): string {
   return Buffer.from(JSON.stringify(message), 'utf8').toString('base64');
 }
 
-const encodedLength = (jsonBytes: number) => 4 * Math.ceil(jsonBytes / 3);
+/** The length of `jsonBytes` of JSON once base64-encoded. */
+export const encodedLength = (jsonBytes: number) => 4 * Math.ceil(jsonBytes / 3);
+
+/** The JSON bytes of a message with no hits, sized with a placeholder of a uuid's length. */
+export const MESSAGE_OVERHEAD_BYTES = Buffer.byteLength(JSON.stringify({ v: 1, id: '00000000-0000-0000-0000-000000000000', hits: [] }), 'utf8');
+
+/** The JSON bytes one hit adds to a message's `hits` (its comma included). */
+export const hitBytes = (hit: QueuedHit): number => Buffer.byteLength(JSON.stringify(hit), 'utf8') + 1;
+
+/** Whether a message of `jsonBytes` (overhead included) is within the queue's limit once encoded. */
+export const fitsOneMessage = (jsonBytes: number): boolean => encodedLength(jsonBytes) <= MAX_MESSAGE_BYTES;
 
 /**
- * The hits as few messages as fit under the queue's limit, each with its own id, in order. A hit is never split;
- * a single hit always fits, since every field of it is bounded.
+ * The hits as few messages as fit under the queue's limit and carry at most `maxHits` each, each with its own id, in
+ * order. A hit is never split; a single hit always fits, since every field of it is bounded.
  */
-export function toMessages(hits: readonly QueuedHit[], newId: () => string = randomUUID): HitsMessage[] {
-  // Sized with a placeholder of a uuid's length, so every id asked of newId is one a message carries.
-  const overhead = Buffer.byteLength(JSON.stringify({ v: 1, id: '00000000-0000-0000-0000-000000000000', hits: [] }), 'utf8');
+export function toMessages(hits: readonly QueuedHit[], newId: () => string = randomUUID, maxHits = Number.POSITIVE_INFINITY): HitsMessage[] {
   const messages: HitsMessage[] = [];
   let current: QueuedHit[] = [];
-  let bytes = overhead;
+  let bytes = MESSAGE_OVERHEAD_BYTES;
   for (const hit of hits) {
-    const size = Buffer.byteLength(JSON.stringify(hit), 'utf8') + 1;
-    if (current.length > 0 && encodedLength(bytes + size) > MAX_MESSAGE_BYTES) {
+    const size = hitBytes(hit);
+    if (current.length > 0 && (current.length >= maxHits || !fitsOneMessage(bytes + size))) {
       messages.push({ v: 1, id: newId(), hits: current });
       current = [];
-      bytes = overhead;
+      bytes = MESSAGE_OVERHEAD_BYTES;
     }
     current.push(hit);
     bytes += size;

@@ -1,14 +1,14 @@
 import type { Clock } from '../ports/clock';
-import type { HitQueue } from '../ports/queue';
+import type { HitSink } from '../ports/queue';
 import type { Logger } from '../ports/logger';
 import { classify, type IdentityRules, type SeenRequest } from '../hits/classify';
-import { encodeMessage, toMessages, type QueuedHit } from '../hits/message';
+import type { QueuedHit } from '../hits/message';
 import { badRequest, fail, ok, type Result } from '../http/envelope';
 
-/** What ingesting needs: the rules, the queue, the clock and the logger. */
+/** What ingesting needs: the rules, where the hits go (the queue, through group commit), the clock and the logger. */
 export interface IngestDeps {
   rules: IdentityRules;
-  queue: HitQueue;
+  sink: HitSink;
   clock: Clock;
   logger: Logger;
 }
@@ -20,7 +20,8 @@ export interface IngestOutcome {
 }
 
 /**
- * Classifies every request, then enqueues the counted hits whole or not at all. The addresses and agents end here:
+ * Classifies every request, then enqueues the counted hits whole or not at all (with those of other requests that
+ * arrived together, in one message, when the sink groups them). The addresses and agents end here:
  * only the hashed hits go on the queue, and nothing of a request is logged.
  */
 export async function ingest(requests: readonly SeenRequest[], deps: IngestDeps): Promise<Result<IngestOutcome>> {
@@ -31,10 +32,9 @@ export async function ingest(requests: readonly SeenRequest[], deps: IngestDeps)
   }
   const ignored = requests.length - hits.length;
   if (hits.length === 0) return ok({ accepted: 0, ignored });
-  const messages = toMessages(hits).map(encodeMessage);
-  const sent = await deps.queue.sendAll(messages);
+  // The sink logs a failed send once for all the requests it answers at once, not once a request.
+  const sent = await deps.sink.enqueue(hits);
   if (!sent.ok) {
-    deps.logger.warn('hits were not enqueued; the caller may retry', { hits: hits.length, messages: messages.length, reason: sent.error.reason });
     return fail({ status: 503, code: 'queue_unavailable', message: 'the queue cannot take hits right now; nothing was kept, retry later' });
   }
   return ok({ accepted: hits.length, ignored });

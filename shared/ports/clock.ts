@@ -19,3 +19,17 @@ export function fixedClock(start: Date | string): Clock & { set(at: Date | strin
     },
   };
 }
+
+/** Runs something later, as a dependency, so tests can say when time has passed. */
+export interface Scheduler {
+  /** Runs `task` after `ms` milliseconds, unless the answer's `cancel` is called first. */
+  after(ms: number, task: () => void): { cancel(): void };
+}
+
+/** The machine's timers. */
+export const systemScheduler: Scheduler = {
+  after(ms, task) {
+    const handle = setTimeout(task, ms);
+    return { cancel: () => clearTimeout(handle) };
+  },
+};

@@ -1,3 +1,5 @@
+import type { QueuedHit } from '../hits/message';
+
 /** Why the queue could not take a request's messages. */
 export interface QueueUnavailable {
   reason: string;
@@ -9,4 +11,12 @@ export interface QueueUnavailable {
  */
 export interface HitQueue {
   sendAll(encodedMessages: readonly string[]): Promise<{ ok: true } | { ok: false; error: QueueUnavailable }>;
+}
+
+/**
+ * Where the ingest endpoints put a request's counted hits: on the queue whole, or not at all. Answers once the
+ * message that holds them is on the queue (or could not be put there).
+ */
+export interface HitSink {
+  enqueue(hits: readonly QueuedHit[]): Promise<{ ok: true } | { ok: false; error: QueueUnavailable }>;
 }

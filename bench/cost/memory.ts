@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { QueueClient } from '@azure/storage-queue';
+import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
+import { COSMOS_EMULATOR_KEY } from '../../host/local/services';
+import { beaconTraffic, INGEST_KEY, serverTraffic } from './traffic';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A process's resident memory now and at its peak (VmRSS, VmHWM), in MB, from /proc. */
+function residentMb(pid: number): { now: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/**
+ * The local host alone in a process of its own (`npm run host`, timers on), driven with the bench's beacon and server
+ * traffic until its queue is empty and a recount has run; answers its peak resident memory (VmHWM) in MB.
+ */
+export async function peakMemory(queueConnection: string, cosmosEndpoint: string): Promise<{ peak: number; idle: number }> {
+  const root = join(__dirname, '..', '..');
+  const name = `cost-memory-${randomUUID().slice(0, 8)}`;
+  await ensureContainer(cosmosContainer({ endpoint: cosmosEndpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: name, container: 'activity' }));
+  const queue = new QueueClient(queueConnection, name);
+  await queue.createIfNotExists();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'host', 'local', 'serve.ts'), '--port', '0'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      AzureWebJobsStorage: queueConnection,
+      COSMOS_ENDPOINT: cosmosEndpoint,
+      COSMOS_KEY: COSMOS_EMULATOR_KEY,
+      COSMOS_DATABASE: name,
+      HITS_QUEUE: name,
+      INGEST_KEY,
+      ALLOWED_ORIGINS: 'https://site.example',
+      TRUSTED_PROXY_HOPS: '1',
+      AzureFunctionsWebHost__hostid: name,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`the host did not start: ${output}`)), 60_000);
+      child.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const found = /(http:\/\/127\.0\.0\.1:\d+)\/api/.exec(output);
+        if (found) {
+          clearTimeout(timer);
+          resolve(found[1]!);
+        }
+      });
+      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.once('exit', (code) => reject(new Error(`the host exited with ${code}: ${output}`)));
+    });
+    const idle = residentMb(child.pid!).now;
+    for (let round = 0; round < 2; round += 1) {
+      await beaconTraffic(url, 10_000 + round * 1_000);
+      await serverTraffic(url, 20_000 + round * 1_000);
+    }
+    while (((await queue.getProperties()).approximateMessagesCount ?? 0) > 0) await sleep(200);
+    await fetch(`${url}/admin/functions/recount`, { method: 'POST' });
+    return { peak: Math.round(residentMb(child.pid!).peak), idle: Math.round(idle) };
+  } finally {
+    child.kill('SIGTERM');
+  }
+}

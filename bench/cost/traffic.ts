@@ -1,0 +1,52 @@
+import { beaconRequest, sendAtOnce, type ClientAnswer, type ClientRequest } from '../../test/support/beacon-clients';
+
+/** Visitors and the pages each views: a million busy hits are many visitors, each seen a few times a day. */
+export const VISITORS = 600;
+export const PAGES = 3;
+/** Beacon clients sending at once, in waves. */
+export const WAVE = 200;
+/** Hits in one server request, and server requests at once. */
+export const SERVER_BATCH = 50;
+
+export const INGEST_KEY = 'bench-ingest-key-0123456789';
+
+/** What a traffic run sent, and how each request was answered. */
+export interface Sent {
+  hits: number;
+  answers: ClientAnswer[];
+}
+
+/** Beacon traffic: VISITORS browsers, PAGES beacons each, WAVE concurrent one-hit requests at a time. */
+export async function beaconTraffic(url: string, first = 0): Promise<Sent> {
+  const answers: ClientAnswer[] = [];
+  for (let page = 0; page < PAGES; page += 1) {
+    for (let wave = 0; wave < VISITORS; wave += WAVE) {
+      const requests = Array.from({ length: WAVE }, (_, n) => beaconRequest(first + wave + n, { path: `/articles/${page}` }));
+      answers.push(...(await sendAtOnce(url, requests)));
+    }
+  }
+  return { hits: VISITORS * PAGES, answers };
+}
+
+/** Server traffic: the same visitors and pages, reported by the site's server in requests of SERVER_BATCH hits, all at once. */
+export async function serverTraffic(url: string, first = 0): Promise<Sent> {
+  const hits = [];
+  for (let page = 0; page < PAGES; page += 1) {
+    for (let n = 0; n < VISITORS; n += 1) {
+      const v = first + n;
+      hits.push({ address: `198.${51 + Math.floor(v / 62_500)}.${Math.floor(v / 250) % 250}.${v % 250}`, user_agent: beaconRequest(v).headers['user-agent'], path: `/articles/${page}`, page_load: true });
+    }
+  }
+  const requests: ClientRequest[] = [];
+  for (let at = 0; at < hits.length; at += SERVER_BATCH) {
+    requests.push({ path: '/api/hits', headers: { 'content-type': 'application/json', 'x-ingest-key': INGEST_KEY }, body: JSON.stringify({ hits: hits.slice(at, at + SERVER_BATCH) }) });
+  }
+  return { hits: hits.length, answers: await sendAtOnce(url, requests) };
+}
+
+/** Sparse beacon traffic: one beacon at a time, each alone in its window, as at a quiet hour. */
+export async function loneBeacons(url: string, count: number, first = 0): Promise<Sent> {
+  const answers: ClientAnswer[] = [];
+  for (let n = 0; n < count; n += 1) answers.push(...(await sendAtOnce(url, [beaconRequest(first + n)])));
+  return { hits: count, answers };
+}

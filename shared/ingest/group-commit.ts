@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import type { Scheduler } from '../ports/clock';
+import type { Logger } from '../ports/logger';
+import type { HitQueue, HitSink, QueueUnavailable } from '../ports/queue';
+import { MESSAGE_OVERHEAD_BYTES, encodeMessage, fitsOneMessage, hitBytes, toMessages, type QueuedHit } from '../hits/message';
+
+/** How requests share a message: how long the first of a batch waits for others, and the most hits a message carries. */
+export interface GroupCommitOptions {
+  /** Milliseconds a batch stays open after its first request; 0 sends each request alone. */
+  windowMs: number;
+  /** The most hits one message carries; a batch that reaches it is sent at once. */
+  maxHits: number;
+}
+
+type Sent = { ok: true } | { ok: false; error: QueueUnavailable };
+
+interface Batch {
+  hits: QueuedHit[];
+  bytes: number;
+  requests: number;
+  waiters: Array<(sent: Sent) => void>;
+  timer: { cancel(): void } | null;
+  /** Its window has ended, and it goes as soon as no other batch is on its way. */
+  due: boolean;
+}
+
+/** A sink that groups requests, and can say how many wait in its open batch. */
+export interface GroupCommit extends HitSink {
+  /** The requests and hits in the batch not sent yet. */
+  waiting(): { requests: number; hits: number };
+}
+
+/** What the sinks need besides the queue: timers, a logger for one line per failed send, and message ids. */
+export interface SinkDeps {
+  scheduler: Scheduler;
+  logger: Logger;
+  newId?: () => string;
+}
+
+/**
+ * Each request's hits as messages of their own: one message (atomic) when they fit, else several sent hidden and
+ * shown once all are on the queue (the queue adapter's rule), so a request is enqueued whole or not at all.
+ */
+export function directSink(queue: HitQueue, maxHits: number, deps: Omit<SinkDeps, 'scheduler'>): HitSink {
+  const newId = deps.newId ?? randomUUID;
+  return {
+    async enqueue(hits) {
+      const messages = toMessages(hits, newId, maxHits).map(encodeMessage);
+      const sent = await queue.sendAll(messages);
+      if (!sent.ok) deps.logger.warn('hits were not enqueued; the request is answered 503', { requests: 1, hits: hits.length, messages: messages.length, reason: sent.error.reason });
+      return sent;
+    },
+  };
+}
+
+/**
+ * Group commit: requests that arrive together share one queue message. The first request of a batch opens it for
+ * `windowMs`; the batch is sent when the window ends, or, while another batch is still on its way to the queue, as
+ * soon as that one is there (so the busier the queue, the fuller the messages; a lone request at a quiet hour waits
+ * the window and no more). It is sent at once when the next request would take it past `maxHits` or the queue's size
+ * limit (then that request opens the next batch). Every request in a batch is answered with the
+ * one send's outcome: one message is put on the queue atomically, so on failure nothing of any of them is there, and
+ * each is answered 503. A request that alone fills a message goes straight to the queue, split as it must be.
+ */
+export function groupCommit(queue: HitQueue, options: GroupCommitOptions, deps: SinkDeps): GroupCommit {
+  const direct = directSink(queue, options.maxHits, deps);
+  const newId = deps.newId ?? randomUUID;
+  let open: Batch | null = null;
+  let onTheirWay = 0;
+
+  const send = (batch: Batch) => {
+    if (open === batch) open = null;
+    batch.timer?.cancel();
+    onTheirWay += 1;
+    const message = encodeMessage({ v: 1, id: newId(), hits: batch.hits });
+    const sending = queue.sendAll([message]).catch((error: unknown): Sent => ({ ok: false, error: { reason: String(error) } }));
+    void sending.then((sent) => {
+      onTheirWay -= 1;
+      if (!sent.ok) {
+        deps.logger.warn('hits were not enqueued; every request of the batch is answered 503', { requests: batch.requests, hits: batch.hits.length, messages: 1, reason: sent.error.reason });
+      }
+      for (const answer of batch.waiters) answer(sent);
+      if (open?.due && onTheirWay === 0) send(open);
+    });
+  };
+
+  const windowEnded = (batch: Batch) => {
+    if (open !== batch) return;
+    if (onTheirWay === 0) send(batch);
+    else batch.due = true;
+  };
+
+  return {
+    waiting: () => ({ requests: open?.requests ?? 0, hits: open?.hits.length ?? 0 }),
+    enqueue(hits) {
+      if (hits.length === 0) return Promise.resolve({ ok: true });
+      const size = hits.reduce((sum, hit) => sum + hitBytes(hit), 0);
+      const alone = options.windowMs === 0 || hits.length >= options.maxHits || !fitsOneMessage(MESSAGE_OVERHEAD_BYTES + size);
+      if (alone) return direct.enqueue(hits);
+      if (open && (open.hits.length + hits.length > options.maxHits || !fitsOneMessage(open.bytes + size))) send(open);
+      if (!open) {
+        const batch: Batch = { hits: [], bytes: MESSAGE_OVERHEAD_BYTES, requests: 0, waiters: [], timer: null, due: false };
+        batch.timer = deps.scheduler.after(options.windowMs, () => windowEnded(batch));
+        open = batch;
+      }
+      const batch: Batch = open;
+      batch.hits.push(...hits);
+      batch.bytes += size;
+      batch.requests += 1;
+      const answered = new Promise<Sent>((resolve) => batch.waiters.push(resolve));
+      if (batch.hits.length >= options.maxHits) send(batch);
+      return answered;
+    },
+  };
+}
