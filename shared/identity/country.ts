@@ -210,6 +210,38 @@ function lastAtOrBefore(count: number, startsAfter: (i: number) => boolean): num
 /** Address ranges ipaddr.js names that no country holds: loopback, private, link-local, documentation, multicast, … */
 const placeable = (parsed: ipaddr.IPv4 | ipaddr.IPv6) => parsed.range() === 'unicast';
 
+/** The IPv4 blocks no country holds (RFC 6890 and multicast and above), as [first, last] numbers. */
+const RESERVED_V4: ReadonlyArray<readonly [number, number]> = (
+  [
+    ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+    ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
+    ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 3],
+  ] as const
+).map(([base, bits]) => {
+  const start = base.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
+  return [start, start + 2 ** (32 - bits) - 1] as const;
+});
+
+const DOTTED = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+/**
+ * A canonical dotted IPv4 address (as the ingest hands it over) as its number, read without ipaddr.js, which costs
+ * more than the search itself; null for anything else (IPv6, a port, leading zeros), which takes the general path.
+ */
+function dottedNumber(address: string): number | null {
+  const parts = DOTTED.exec(address);
+  if (parts === null) return null;
+  let value = 0;
+  for (let i = 1; i <= 4; i += 1) {
+    const text = parts[i]!;
+    if (text.length > 1 && text.startsWith('0')) return null;
+    const octet = Number(text);
+    if (octet > 255) return null;
+    value = value * 256 + octet;
+  }
+  return value;
+}
+
 /**
  * The country table built from the two CSVs of an `@ip-location-db/*-country` package (`*-ipv4-num.csv`,
  * `*-ipv6.csv`, whose addresses are text): typed arrays of range starts and ends with a country index each, searched by halving, so a
@@ -229,6 +261,8 @@ export function countryTable(ipv4Csv: Buffer | string, ipv6Csv: Buffer | string)
     ranges: { v4: v4.codes.length, v6: v6.codes.length },
     countryOf(address) {
       if (address === null) return UNKNOWN_COUNTRY;
+      const dotted = dottedNumber(address);
+      if (dotted !== null) return RESERVED_V4.some(([first, last]) => dotted >= first && dotted <= last) ? UNKNOWN_COUNTRY : find(v4, 1, [dotted]);
       const parsed = parseAddress(address);
       if (parsed === null || !placeable(parsed)) return UNKNOWN_COUNTRY;
       if (parsed.kind() === 'ipv4') {
