@@ -257,12 +257,21 @@ export function countryTable(ipv4Csv: Buffer | string, ipv6Csv: Buffer | string)
     return i >= 0 && compareWords(table.ends, i, value, words) >= 0 ? names.list[table.codes[i]!]! : UNKNOWN_COUNTRY;
   };
   const v6Words = new Uint32Array(4);
+  // Global unicast (2000::/3) is all the registries hand out; within it, documentation (2001:db8::/32), Teredo
+  // (2001::/32) and 6to4 (2002::/16) are no country's, as ipaddr.js says.
+  const inGlobalV6 = (words: Uint32Array): string => {
+    const first = words[0]!;
+    const top = first >>> 16;
+    if (top < 0x2000 || top > 0x3fff || first === 0x20010db8 || first === 0x20010000 || top === 0x2002) return UNKNOWN_COUNTRY;
+    return find(v6, 4, words);
+  };
   return {
     ranges: { v4: v4.codes.length, v6: v6.codes.length },
     countryOf(address) {
       if (address === null) return UNKNOWN_COUNTRY;
       const dotted = dottedNumber(address);
       if (dotted !== null) return RESERVED_V4.some(([first, last]) => dotted >= first && dotted <= last) ? UNKNOWN_COUNTRY : find(v4, 1, [dotted]);
+      if (address.includes(':') && readHex(Buffer.from(`${address},`, 'latin1'), 0, v6Words) !== -1) return inGlobalV6(v6Words);
       const parsed = parseAddress(address);
       if (parsed === null || !placeable(parsed)) return UNKNOWN_COUNTRY;
       if (parsed.kind() === 'ipv4') {

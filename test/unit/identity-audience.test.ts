@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import { loadCountryTable } from '../../adapters/files/countries';
 import { agentFamily } from '../../shared/identity/agent';
@@ -29,6 +33,35 @@ describe('the country of an address, from the packaged table', () => {
       expect(table.countryOf(address)).toBe(UNKNOWN_COUNTRY);
     }
     expect(table.countryOf(null)).toBe(UNKNOWN_COUNTRY);
+  });
+
+  it('agrees with a plain reference over the package\'s other files (decimal IPv6, BigInt, ipaddr.js ranges) on random addresses', () => {
+    const folder = join(require.resolve('@ip-location-db/geo-whois-asn-country/package.json'), '..');
+    const reference = (name: string) =>
+      readFileSync(join(folder, name), 'utf8').trim().split('\n').map((line) => line.split(',')).map(([start, end, code]) => [BigInt(start!), BigInt(end!), code!.trim()] as const);
+    const v4 = reference('geo-whois-asn-country-ipv4-num.csv');
+    const v6 = reference('geo-whois-asn-country-ipv6-num.csv');
+    const look = (rows: typeof v4, value: bigint) => {
+      let low = 0;
+      let high = rows.length - 1;
+      while (low <= high) {
+        const middle = (low + high) >>> 1;
+        const [start, end, code] = rows[middle]!;
+        if (value < start) high = middle - 1;
+        else if (value > end) low = middle + 1;
+        else return code;
+      }
+      return 'XX';
+    };
+    const expected = (address: string) => {
+      const parsed = ipaddr.parse(address);
+      if (parsed.range() !== 'unicast') return 'XX';
+      const value = parsed.toByteArray().reduce((n, byte) => n * 256n + BigInt(byte), 0n);
+      return look(parsed.kind() === 'ipv4' ? v4 : v6, value);
+    };
+    const addresses = fc.sample(fc.oneof(fc.ipV4(), fc.ipV6(), fc.ipV6().map((a) => `2a0${a.length % 10}:${a.split(':').slice(1).join(':')}`)), { numRuns: 3000, seed: 14 });
+    const canonical = addresses.filter((a) => ipaddr.isValid(a)).map((a) => ipaddr.parse(a).toString()).filter((a) => !a.includes('.') || !a.includes(':'));
+    for (const address of canonical) expect(table.countryOf(address), address).toBe(expected(address));
   });
 
   it('reads the CSV forms: ranges inclusive at both ends, gaps unknown, rows out of order sorted, bad rows skipped', () => {
