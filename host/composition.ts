@@ -15,6 +15,7 @@ import { memoryStore } from '../adapters/memory/store';
 import { azurePoisonQueue } from '../adapters/azure-poison-queue';
 import { blobCall, blobLocationFromConnectionString, type BlobCall, type BlobLocation } from '../adapters/azure-blob';
 import { blobReplayLedger } from '../adapters/azure-replay-ledger';
+import { packagedCountries } from '../adapters/files/countries';
 
 /** Everything the functions are made from, built once per process. */
 export interface Root {
@@ -84,6 +85,7 @@ export function identityRules(settings: Settings): IdentityRules {
     selfNetworks: settings.SELF_NETWORKS,
     selfAgentTag: settings.SELF_AGENT_TAG,
     ignoredPaths: settings.IGNORED_PATHS,
+    countries: packagedCountries,
   };
 }
 

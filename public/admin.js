@@ -1,4 +1,4 @@
-// headcount Admin: signs in with the operator key, then reads the count, the activity, the subjects and the mark,
+// headcount Admin: signs in with the operator key, then reads the count, the activity, the subjects, the mark and now,
 // each panel on its own, so one that fails says so and the others still show. The words come from the widget's
 // script (one rule for "no people, 1 person, 2 people" and "since 23 Oct" on both surfaces).
 const Pulse = customElements.get('headcount-pulse');
@@ -11,6 +11,8 @@ const API = {
   activity: '/api/admin/activity?days=30',
   subjects: '/api/admin/subjects?sort=scans&order=desc&limit=50',
   mark: '/api/admin/mark',
+  now: '/api/admin/now',
+  export: '/api/admin/export',
 };
 // Okabe–Ito: a set that stays apart under the common colour blindnesses, each at 3:1 or more on white.
 const KIND_COLOURS = { people: '#0072B2', scanners: '#D55E00', self: '#009E73' };
@@ -151,19 +153,136 @@ function showPeople(result) {
   });
 }
 
+const AUDIENCE_CHARTS = ['countries', 'campaigns', 'browsers', 'systems', 'types'];
+
 function showActivity(result) {
-  for (const id of ['#kinds', '#hours', '#sources', '#path']) $(id).setAttribute('aria-busy', 'false');
+  for (const id of ['#kinds', '#hours', '#sources', '#path', '#countries', '#campaigns', '#devices']) $(id).setAttribute('aria-busy', 'false');
   const activity = result.ok ? result.body : null;
   const why = !result.ok ? result.why : activity.availability?.available === false ? activity.availability.reason.replace(/\.$/, '') : null;
   $('#availability').textContent = activity?.availability?.reason ?? '';
   if (why || !activity.by_day) {
-    for (const name of ['kinds', 'hours', 'sources', 'path']) failed(name, why ?? 'the store did not answer');
+    for (const name of ['kinds', 'hours', 'sources', 'path', ...AUDIENCE_CHARTS]) failed(name, why ?? 'the store did not answer');
     return;
   }
   showKinds(activity.by_day);
   showHours(activity.hours ?? []);
   showSources(activity.sources);
   showPath(activity.path ?? []);
+  showCountries(activity.countries ?? []);
+  showCampaigns(activity.campaigns ?? []);
+  const devices = activity.devices ?? { browsers: [], systems: [], types: [] };
+  showNames('browsers', devices.browsers, 'browser', 'No people in the last 30 days, or none with a known browser.');
+  showNames('systems', devices.systems, 'system', 'No people in the last 30 days, or none with a known system.');
+  showNames('types', devices.types, 'device type', 'No people in the last 30 days, or none with a known device type.');
+}
+
+/** The ten largest of a list drawn, every one in the table. */
+const SHOWN = 10;
+
+/** A horizontal bar chart of named counts, the largest first. */
+function namedBars(name, rows, { label, empty, summary, head }) {
+  const shown = rows.slice(0, SHOWN);
+  draw(name, {
+    empty: rows.length === 0 ? empty : null,
+    summary,
+    config: bars(shown.map((r) => r.label), [{ label, data: shown.map((r) => r.value), backgroundColor: KIND_COLOURS.people }], { indexAxis: 'y', scales: { x: { beginAtZero: true, ticks: { precision: 0 } } } }),
+    table: { head, rows: rows.map((r) => [r.label, r.value]) },
+  });
+}
+
+const listWords = (rows) => rows.slice(0, 5).map((r) => `${r.label} ${r.value}`).join(', ') + (rows.length > 5 ? `, and ${rows.length - 5} more` : '');
+
+function showCountries(countries) {
+  const rows = countries.map((c) => ({ label: c.country === 'XX' ? 'Unknown (XX)' : c.country, value: c.visitor_days }));
+  namedBars('countries', rows, {
+    label: 'Visitor-days',
+    empty: 'No people in the last 30 days.',
+    summary: `People's visitor-days by country, most first: ${listWords(rows)}.`,
+    head: ['Country', 'Visitor-days'],
+  });
+}
+
+const campaignWords = (c) => [c.source ?? '(no source)', c.medium ?? '(no medium)', c.campaign ?? '(no campaign)'].join(' / ');
+
+function showCampaigns(campaigns) {
+  const rows = campaigns.map((c) => ({ label: campaignWords(c), value: c.page_loads }));
+  namedBars('campaigns', rows, {
+    label: 'Page loads',
+    empty: 'No page load by people carried a campaign tag in the last 30 days.',
+    summary: `People's page loads by campaign (source / medium / campaign), most first: ${listWords(rows)}.`,
+    head: ['Campaign (source / medium / campaign)', 'Page loads'],
+  });
+}
+
+function showNames(name, list, what, empty) {
+  const rows = list.map((n) => ({ label: n.name, value: n.visitor_days }));
+  namedBars(name, rows, { label: 'Visitor-days', empty, summary: `People's visitor-days by ${what}, most first: ${listWords(rows)}.`, head: [what[0].toUpperCase() + what.slice(1), 'Visitor-days'] });
+}
+
+function showNow(result) {
+  $('#now').setAttribute('aria-busy', 'false');
+  const now = result.ok ? result.body : null;
+  const why = !result.ok ? result.why : now.availability?.available === false ? now.availability.reason.replace(/\.$/, '') : null;
+  if (why || now.people_last_30_minutes === null) {
+    tile('people_last_30_minutes', null);
+    failed('now-minutes', why ?? 'the store did not answer');
+    failed('now-paths', why ?? 'the store did not answer');
+    return;
+  }
+  tile('people_last_30_minutes', now.people_last_30_minutes, 'person', 'people');
+  const minutes = now.by_minute;
+  const people = minutes.map((m) => m.people);
+  draw('now-minutes', {
+    empty: now.people_last_30_minutes === 0 ? 'Nobody in the last 30 minutes.' : null,
+    summary: `People each minute over the last 30 minutes: ${now.people_last_30_minutes} in all, at most ${Math.max(0, ...people)} in a minute.`,
+    config: bars(minutes.map((m) => m.minute.slice(11, 16)), [{ label: 'People', data: people, backgroundColor: KIND_COLOURS.people }], { scales: { y: { beginAtZero: true, ticks: { precision: 0 } }, x: { ticks: { maxTicksLimit: 6, maxRotation: 0 } } } }),
+    table: { head: ['Minute (UTC)', 'People'], rows: minutes.map((m) => [m.minute.slice(11, 16), m.people]) },
+  });
+  const rows = now.top_paths.map((p) => ({ label: p.path, value: p.requests }));
+  namedBars('now-paths', rows, {
+    label: 'Requests',
+    empty: 'Nobody read a page in the last 30 minutes.',
+    summary: `People's most read paths in the last 30 minutes: ${listWords(rows)}.`,
+    head: ['Path', 'Requests'],
+  });
+}
+
+// ---- the export ------------------------------------------------------------------------------------------------
+
+/** The export's range, the last 30 days ending with the app's today (the card's last day) unless one is typed. */
+function exportDefaults(last) {
+  const today = last ?? new Date().toISOString().slice(0, 10);
+  if (!$('#export-to').value) $('#export-to').value = today;
+  if (!$('#export-from').value) $('#export-from').value = new Date(Date.parse(`${today}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
+}
+
+async function exportFigures(event) {
+  event.preventDefault();
+  const message = $('#export-message');
+  const button = $('#export-button');
+  const query = new URLSearchParams({ from: $('#export-from').value, to: $('#export-to').value, format: $('#export-format').value });
+  button.disabled = true;
+  say(message, 'Preparing the export…');
+  try {
+    const response = await fetch(`${API.export}?${query}`, { headers: { authorization: `Bearer ${sessionStorage.getItem(KEY) ?? ''}` }, cache: 'no-store' });
+    if (response.status === 401) return signOut('The key is no longer accepted. Sign in again.', true);
+    if (!response.ok) {
+      const body = await response.json().catch(() => null);
+      return say(message, `Not exported: ${body?.error?.message ?? `the app answered ${response.status}`}.`, true);
+    }
+    const blob = await response.blob();
+    const name = `headcount-${query.get('from')}-${query.get('to')}.${query.get('format')}`;
+    const link = el('a', { href: URL.createObjectURL(blob), download: name });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    say(message, `Exported ${name}.`);
+  } catch {
+    say(message, 'The app could not be reached. Check the connection and try again.', true);
+  } finally {
+    button.disabled = false;
+  }
 }
 
 function showKinds(days) {
@@ -317,14 +436,16 @@ async function loadAll() {
   if (!$('#mark-links a')) $('#mark-links').replaceChildren(el('li', {}, loading()));
   $('#dashboard').setAttribute('data-state', 'loading');
   try {
-    const [people, activity, subjects, mark] = await Promise.all([read(API.people), read(API.activity), read(API.subjects), read(API.mark)]);
+    const [people, activity, subjects, mark, now] = await Promise.all([read(API.people), read(API.activity), read(API.subjects), read(API.mark), read(API.now)]);
     showPeople(people);
     showActivity(activity);
     showSubjects(subjects);
     showMark(mark);
-    const failures = [people, activity, subjects, mark].filter((r) => !r.ok).length;
+    showNow(now);
+    exportDefaults(activity.ok ? activity.body.to : null);
+    const failures = [people, activity, subjects, mark, now].filter((r) => !r.ok).length;
     const at = new Date().toISOString().slice(11, 19);
-    say($('#status'), failures === 0 ? `Read at ${at} UTC.` : `Read at ${at} UTC; ${failures} of 4 reads failed, and their panels say why.`, failures > 0);
+    say($('#status'), failures === 0 ? `Read at ${at} UTC.` : `Read at ${at} UTC; ${failures} of 5 reads failed, and their panels say why.`, failures > 0);
     $('#dashboard').setAttribute('data-state', failures === 0 ? 'ready' : 'partial');
   } catch (error) {
     if (error instanceof SignedOut) signOut('The key is no longer accepted. Sign in again.', true);
@@ -361,6 +482,7 @@ async function signIn(event) {
 $('#sign-in-form').addEventListener('submit', signIn);
 $('#refresh').addEventListener('click', () => void loadAll());
 $('#sign-out').addEventListener('click', () => signOut('Signed out.'));
+$('#export-form').addEventListener('submit', (event) => void exportFigures(event));
 
 if (sessionStorage.getItem(KEY)) {
   showSignedIn(true);

@@ -137,6 +137,11 @@ run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-bin-links', '--no
 for (const file of filesUnder(join(stage, 'node_modules'))) {
   if (/\.(?:map|[cm]?ts)$/.test(file)) rmSync(file);
 }
+// The country package ships each table twice (addresses as text and as numbers); the app reads one of each
+// (adapters/files/countries.ts), so the other two (22 MB) stay out.
+for (const unread of ['geo-whois-asn-country-ipv4.csv', 'geo-whois-asn-country-ipv6-num.csv']) {
+  rmSync(join(stage, 'node_modules', '@ip-location-db', 'geo-whois-asn-country', unread), { force: true });
+}
 
 // The package proves itself: each function file loads with only the production dependencies installed, and every
 // served file is where the app reads it. Node would also look in the project's own node_modules above the package, so

@@ -6,6 +6,7 @@ import { CosmosDocuments } from './documents';
 import { cosmosFolding } from './folding';
 import { cosmosActivityDays } from './activity-days';
 import { cosmosSubjects } from './subjects';
+import { cosmosRecentFacts, cosmosVisitorDayRange } from './audience';
 
 const oldestFirst = <T extends { pk: string; id: string }>(key: (doc: T) => string) => (a: T, b: T) =>
   key(a) === key(b) ? (a.id < b.id ? -1 : 1) : key(a) < key(b) ? -1 : 1;
@@ -52,6 +53,8 @@ export function cosmosStore(container: Container, options: CosmosStoreOptions = 
     },
     activityDays: cosmosActivityDays(documents),
     subjects: cosmosSubjects(container, documents),
+    recent: cosmosRecentFacts(documents),
+    dayRange: cosmosVisitorDayRange(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

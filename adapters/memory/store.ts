@@ -5,6 +5,7 @@ import { MemoryDocuments } from './documents';
 import { memoryFolding } from './folding';
 import { memoryActivityDays } from './activity-days';
 import { memorySubjects } from './subjects';
+import { memoryRecentFacts, memoryVisitorDayRange } from './audience';
 
 /** What the memory store's `source` says, so the count never passes memory off as kept. */
 export const MEMORY_SOURCE = 'kept in memory: this host has no document store, and the records are lost on restart';
@@ -37,6 +38,8 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     },
     activityDays: memoryActivityDays(documents),
     subjects: memorySubjects(documents),
+    recent: memoryRecentFacts(documents),
+    dayRange: memoryVisitorDayRange(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

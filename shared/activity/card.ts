@@ -13,6 +13,7 @@ import { funnelOf, type FunnelStep } from './funnel';
 import { HOURS_SHOWN, hoursOf } from './hours';
 import { activityQuerySchema, readQuery } from './query';
 import { sourcesOf } from './sources';
+import { campaignsOf, countriesOf, devicesOf } from './audience';
 import { tokenDays } from './token-days';
 
 /** What the Activity card's reads need. */
@@ -66,6 +67,9 @@ async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<A
       hours: value && hoursOf(value[1], now),
       sources: visitorDays && sourcesOf(visitorDays),
       path: visitorDays && funnelOf(visitorDays, deps.funnel),
+      countries: visitorDays && countriesOf(visitorDays),
+      devices: visitorDays && devicesOf(visitorDays),
+      campaigns: visitorDays && campaignsOf(visitorDays),
       availability,
       cost: costOf(deps.store),
     },

@@ -1,12 +1,13 @@
 import { addCapped } from '../keeping/counts';
 import type { ActivityHour, VisitorDay } from '../store/activity';
 import type { HourPart, VisitorDayPart } from '../store/facts';
+import { withAudience } from './audience';
 
 /** A visitor-day with a fact's part of it added (from none yet: the part itself), marked as holding facts to `mark`. */
 export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart, mark: number): VisitorDay {
   const { day, id, store, token, network, first_seen, last_seen, requests, bots, self, paths, sources, page_loads } = part;
   if (current === null) {
-    return { id, pk: day, kind: 'visitor-day', store, day, token, network, first_seen, last_seen, requests, bots, self, paths: addCapped({}, paths), sources: addCapped({}, sources), page_loads, visit: false, folded_to: mark };
+    return { id, pk: day, kind: 'visitor-day', store, day, token, network, first_seen, last_seen, requests, bots, self, paths: addCapped({}, paths), sources: addCapped({}, sources), page_loads, visit: false, ...withAudience(null, part), folded_to: mark };
   }
   return {
     ...current,
@@ -18,6 +19,7 @@ export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart,
     paths: addCapped(current.paths, paths),
     sources: addCapped(current.sources, sources),
     page_loads: current.page_loads + page_loads,
+    ...withAudience(current, part),
     folded_to: mark,
   };
 }

@@ -3,6 +3,8 @@ import { inNetworks, isLoopback, networkOf } from '../identity/network';
 import { cleanPath, isAsset, isIgnoredPath, isScannerPath } from '../identity/paths';
 import { referrerHost } from '../identity/referrer';
 import { dailyToken, personHash } from '../identity/tokens';
+import { audienceOf } from '../identity/audience';
+import type { CountryLookup } from '../identity/country';
 import type { QueuedHit } from './message';
 
 /** One request the site served, as the ingest endpoints read it; it holds the address and agent only until classified. */
@@ -28,6 +30,8 @@ export interface IdentityRules {
   selfNetworks: readonly string[];
   selfAgentTag: string;
   ignoredPaths: readonly string[];
+  /** Where an address is (its country code only); without it every hit's country is `XX`. */
+  countries?: CountryLookup;
 }
 
 export type Classified = { counted: true; hit: QueuedHit } | { counted: false; reason: 'asset' | 'ignored-path' };
@@ -50,12 +54,13 @@ export function classify(request: SeenRequest, rules: IdentityRules): Classified
   if (isIgnoredPath(path, rules.ignoredPaths)) return { counted: false, reason: 'ignored-path' };
   const address = request.address ?? 'x';
   const self = isSelf(request, rules);
+  const family = agentFamily(request.userAgent);
   return {
     counted: true,
     hit: {
       at: request.at.toISOString(),
       token: dailyToken(rules.hashKey, address, request.at),
-      person: self ? null : (request.visitor ?? personHash(rules.hashKey, address, agentFamily(request.userAgent))),
+      person: self ? null : (request.visitor ?? personHash(rules.hashKey, address, family)),
       network: networkOf(request.address),
       path,
       store: request.store,
@@ -64,6 +69,7 @@ export function classify(request: SeenRequest, rules: IdentityRules): Classified
       source: referrerHost(request.referrer, request.pageLoad),
       page_load: request.pageLoad,
       subject: request.subject,
+      ...audienceOf(request, family, rules.countries),
     },
   };
 }

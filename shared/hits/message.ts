@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
 const hex32 = z.string().regex(/^[0-9a-f]{32}$/);
+const audienceName = z.string().regex(/^[a-z0-9 .-]{1,32}$/);
+const tag = z.string().regex(/^[\p{L}\p{N}._~+-]{1,40}$/u).nullable();
 
 /** One hashed hit as it travels on the queue: nothing in it can name a person. */
 export const queuedHitSchema = z.strictObject({
@@ -17,6 +19,14 @@ export const queuedHitSchema = z.strictObject({
   /** Whether the request was a page load (absent on messages queued before it was carried: not one). */
   page_load: z.boolean().optional(),
   subject: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).nullable(),
+  /** The address's country, two letters (`XX` unknown); absent on messages queued before countries were looked up. */
+  country: z.string().regex(/^[A-Z]{2}$/).optional(),
+  /** The browser, system and device type of the agent family (lowercase, no versions); absent on older messages. */
+  browser: audienceName.optional(),
+  system: audienceName.optional(),
+  device: audienceName.optional(),
+  /** The page load's campaign tags (shared/identity/campaign.ts); null or absent when it carried none. */
+  campaign: z.strictObject({ source: tag, medium: tag, campaign: tag }).nullable().optional(),
 });
 
 export type QueuedHit = z.infer<typeof queuedHitSchema>;

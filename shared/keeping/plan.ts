@@ -2,6 +2,7 @@ import type { QueuedHit } from '../hits/message';
 import { kindOf, type VisitorKind } from '../identity/kinds';
 import { hourId, visitorDayId } from '../store/activity';
 import type { HourPart, SubjectScan, VisitorDayPart } from '../store/facts';
+import { addAudience } from './audience';
 
 /** One visitor seen on one UTC day, with who the day's requests say they were. */
 export interface Sighting {
@@ -99,6 +100,7 @@ export function planOf(hits: readonly QueuedHit[]): Plan {
     if (hit.at > visitorDay.last_seen) visitorDay.last_seen = hit.at;
     if (hit.source !== null) bump(visitorDay.sources, hit.source);
     if (hit.page_load) visitorDay.page_loads += 1;
+    addAudience(visitorDay, hit);
     if (hit.subject !== null) parts.scans.push(scanOf({ ...hit, subject: hit.subject }));
   }
   const byDay = new Map<string, DayPlan>();

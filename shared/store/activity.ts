@@ -38,6 +38,14 @@ export interface VisitorDay {
    * it when the token reads as a person across them, so the day's visits are a count of the rows that carry one.
    */
   visit: boolean;
+  /** The address's country, two letters (`XX` unknown); absent on a visitor-day kept before countries were. */
+  country?: string;
+  /** Requests by browser, by system and by device type (lowercase, no versions), capped at TOP_PATHS; absent on older ones. */
+  browsers?: Record<string, number>;
+  systems?: Record<string, number>;
+  devices?: Record<string, number>;
+  /** Page loads by campaign (`source|medium|campaign`, shared/identity/campaign.ts), capped at TOP_PATHS. */
+  campaigns?: Record<string, number>;
   /** The store's mark of the last fact folded in: a fact with a later mark is not in it yet. */
   folded_to: number;
 }

@@ -2,8 +2,14 @@ import type { VisitorKind } from '../identity/kinds';
 import type { ActivityHour, VisitorDay } from './activity';
 import type { Created, Marked } from './documents';
 
-/** What a message's hits add to a visitor-day: the document without its partition, kind and the fold's fields. */
-export type VisitorDayPart = Omit<VisitorDay, 'pk' | 'kind' | 'visit' | 'folded_to'>;
+/**
+ * What a message's hits add to a visitor-day: the document without its partition, kind and the fold's fields, and
+ * (kept on the fact only, for GET /api/admin/now) its requests by minute and path.
+ */
+export type VisitorDayPart = Omit<VisitorDay, 'pk' | 'kind' | 'visit' | 'folded_to'> & {
+  /** Requests by `HH:MM` + path (the minute is the first five characters); absent on facts kept before it was. */
+  minute_paths?: Record<string, number>;
+};
 
 /** What a message's hits add to a store's hour. */
 export type HourPart = Omit<ActivityHour, 'pk' | 'kind' | 'folded_to'>;

@@ -7,6 +7,8 @@ import type { VisitorsReader, VisitorsSummaries } from './summary';
 import type { RecordCounts, VisitorRecords } from './visitors';
 import type { VisitsSummaries } from './visits';
 import type { SubjectsStore } from '../subjects/documents';
+import type { RecentFacts } from '../now/recent';
+import type { VisitorDayRange } from '../export/range';
 
 /** What keep-hits writes: each visitor's record and each message's facts, nothing two visitors share. */
 export interface KeepingStore {
@@ -35,6 +37,10 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts'>, StoreS
   activityReader: ActivityReader;
   /** One day's visitor-days, for the Admin tab's table. */
   activityDays: ActivityDays;
+  /** The last minutes' facts, for GET /api/admin/now. */
+  recent: RecentFacts;
+  /** The visitor-days of a range of days, for GET /api/admin/export. */
+  dayRange: VisitorDayRange;
   stats(): StoreStats;
 }
 

@@ -7,7 +7,7 @@ import { startTestHost, type TestHost } from '../support/host';
 import { adminRead, seededHost } from './fixture';
 import { launchChromium, pageTroubles, paintedPixels, screenshot } from './support';
 
-const CHARTS = ['new-people', 'visits', 'kinds', 'hours', 'sources', 'path'];
+const CHARTS = ['new-people', 'visits', 'now-minutes', 'now-paths', 'kinds', 'hours', 'sources', 'path', 'countries', 'campaigns', 'browsers', 'systems', 'types'];
 
 let t: TestHost;
 let stopped = false;
@@ -97,6 +97,29 @@ describe('the Admin dashboard at /api/admin', () => {
     const hourTotals = (await tableRows(page, 'hours')).reduce((sum, row) => sum + row.slice(1).reduce((s, cell) => s + Number(cell), 0), 0);
     expect(hourTotals).toBe(activity.hours.reduce((sum: number, hour: any) => sum + hour.requests, 0));
 
+    // The audience panels show what the card and now answer, every figure in their tables.
+    expect(activity.countries).toEqual([
+      { country: 'DE', visitor_days: 5 },
+      { country: 'FR', visitor_days: 2 },
+      { country: 'JP', visitor_days: 1 },
+    ]);
+    expect(await tableRows(page, 'countries')).toEqual(activity.countries.map((c: any) => [c.country, String(c.visitor_days)]));
+    expect(await tableRows(page, 'campaigns')).toEqual([
+      ['linkedin / social / launch', '1'],
+      ['newsletter / email / (no campaign)', '1'],
+    ]);
+    for (const [chart, list] of [['browsers', activity.devices.browsers], ['systems', activity.devices.systems], ['types', activity.devices.types]] as const) {
+      expect(await tableRows(page, chart)).toEqual(list.map((n: any) => [n.name, String(n.visitor_days)]));
+    }
+    expect(activity.devices.types.map((n: any) => n.name).sort()).toEqual(['desktop', 'mobile']);
+    const now = await adminRead(t, '/api/admin/now');
+    expect(now.people_last_30_minutes).toBe(2);
+    expect(await tileFigure(page, 'people_last_30_minutes')).toBe(2);
+    expect(await page.textContent('[data-figure="people_last_30_minutes"] dd')).toBe('2 people');
+    expect(await tableRows(page, 'now-paths')).toEqual([['/about', '1'], ['/resume', '1']]);
+    expect((await tableRows(page, 'now-minutes')).filter((row) => row[1] !== '0')).toEqual([['19:45', '1'], ['19:50', '1']]);
+    expect(await page.getAttribute('[data-chart="countries"] canvas', 'aria-label')).toBe("People's visitor-days by country, most first: DE 5, FR 2, JP 1.");
+
     const subjects = await adminRead(t, '/api/admin/subjects?sort=scans&order=desc&limit=50');
     expect(subjects.subjects.map((s: any) => s.subject).sort()).toEqual(['tree-42', 'tree-7']);
     expect(await page.$$eval('#subjects-table tbody tr', (rows) => rows.map((row) => [...row.children].slice(0, 6).map((cell) => cell.textContent)))).toEqual(
@@ -175,10 +198,40 @@ describe('the Admin dashboard at /api/admin', () => {
       expect(await page.textContent('[data-figure="visits_all_time"] dd')).toBe('– not counted yet');
       expect(await page.$$eval('[data-chart] .empty', (nodes) => nodes.length)).toBe(CHARTS.length);
       expect(await page.textContent('[data-chart="new-people"] .empty')).toBe('No new people in the last 30 days.');
+      expect(await page.textContent('[data-chart="now-minutes"] .empty')).toBe('Nobody in the last 30 minutes.');
+      expect(await page.textContent('[data-chart="campaigns"] .empty')).toBe('No page load by people carried a campaign tag in the last 30 days.');
+      expect(await page.textContent('[data-figure="people_last_30_minutes"] dd')).toBe('No people');
     } finally {
       await page.close();
       await empty.stop();
     }
+  });
+
+  test('exports the figures from the keyboard as a CSV download, and says why when the range is refused', async () => {
+    const context = await browser.newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    const troubles = pageTroubles(page);
+    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await signedIn(page);
+    await page.fill('#export-from', '2026-10-17');
+    await page.fill('#export-to', '2026-10-23');
+    await page.focus('#export-button');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+    expect(download.suggestedFilename()).toBe('headcount-2026-10-17-2026-10-23.csv');
+    const csv = readFileSync((await download.path())!, 'utf8').split('\r\n');
+    expect(csv[0]).toBe('day,people_new,visits,people,scanners,self,total,linkedin,github,search,other,typed,countries,browsers,campaigns');
+    expect(csv.slice(1, 8).map((line) => line.split(',')[0])).toEqual(['2026-10-17', '2026-10-18', '2026-10-19', '2026-10-20', '2026-10-21', '2026-10-22', '2026-10-23']);
+    expect(csv[2]).toContain('DE=1');
+    expect(csv[2]).toContain('linkedin/social/launch=1');
+    expect(await page.textContent('#export-message')).toBe('Exported headcount-2026-10-17-2026-10-23.csv.');
+
+    await page.fill('#export-from', '2024-01-01');
+    await page.click('#export-button');
+    await page.waitForSelector('#export-message.bad');
+    expect(await page.textContent('#export-message')).toBe('Not exported: to: must be at most 400 days from from, both included.');
+    // The refused export's 400 is the one message the browser logs.
+    expect(troubles).toEqual(['console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+    await context.close();
   });
 
   test('says which reads failed when the app cannot be reached, and keeps the sign-in', async () => {
@@ -190,7 +243,7 @@ describe('the Admin dashboard at /api/admin', () => {
     stopped = true;
     await page.click('#refresh');
     await page.waitForSelector('#dashboard[data-state="partial"]');
-    expect(await page.textContent('#status')).toMatch(/4 of 4 reads failed/);
+    expect(await page.textContent('#status')).toMatch(/5 of 5 reads failed/);
     expect(await page.$$eval('[data-chart] .failed', (nodes) => nodes.map((node) => node.textContent))).toEqual(
       CHARTS.map(() => 'Could not be read: the app could not be reached.'),
     );
@@ -198,4 +251,5 @@ describe('the Admin dashboard at /api/admin', () => {
     expect(await page.isVisible('#dashboard')).toBe(true);
     await context.close();
   });
+
 });

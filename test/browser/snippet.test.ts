@@ -127,4 +127,20 @@ describe('the tracking snippet on a page of another site', () => {
     expect(hits.map((hit) => [hit.self, hit.person === null])).toEqual([[false, false]]);
     await context.close();
   });
+
+  test("sends the four campaign tags of the page's address and nothing else of its query; they reach the queue cleaned", async () => {
+    await t.queue.clearMessages();
+    const context = await visitor();
+    const tab = await context.newPage();
+    const beacons: string[] = [];
+    tab.on('request', (request) => {
+      if (request.url().endsWith('/api/beacon')) beacons.push(request.postData() ?? '');
+    });
+    expect(await loadAndBeacon(tab, `${site.origin}/?email=jane%40example.com&utm_source=LinkedIn&utm_campaign=Spring%20Launch&session=abc123#top`)).toBe(202);
+    expect(beacons.map((body) => JSON.parse(body))).toEqual([{ path: '/?utm_source=LinkedIn&utm_campaign=Spring+Launch', subject: 'tree-42' }]);
+    const hits = await queuedHits();
+    expect(hits.map((hit) => [hit.path, hit.campaign])).toEqual([['/', { source: 'linkedin', medium: null, campaign: 'spring-launch' }]]);
+    expect(JSON.stringify(hits)).not.toMatch(/jane|example|session|abc123/);
+    await context.close();
+  });
 });

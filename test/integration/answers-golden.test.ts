@@ -53,6 +53,8 @@ async function readAll(t: TestHost) {
     activity_7_days: await get('/api/admin/activity?days=7'),
     activity_30_days: await get('/api/admin/activity'),
     visitors_by_day: visitors,
+    now: await get('/api/admin/now'),
+    export_days: await get(`/api/admin/export?from=${D0}&to=${D3}`),
     subjects_by_last_scan: await get('/api/admin/subjects'),
     subjects_by_name: await get('/api/admin/subjects?sort=subject&order=asc&limit=200'),
     subject,

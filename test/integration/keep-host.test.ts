@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CosmosDocuments } from '../../adapters/cosmos/documents';
 import { encodeMessage } from '../../shared/hits/message';
 import { agentFamily } from '../../shared/identity/agent';
+import { deviceOf } from '../../shared/identity/device';
 import { dailyToken, personHash } from '../../shared/identity/tokens';
 import { fixedClock } from '../../shared/ports/clock';
 import { memoryLogger } from '../../shared/ports/logger';
@@ -122,13 +123,16 @@ function expectedDocuments(hashKey: string) {
     people_new_by_day: byDay,
     scanners_by_day: scannersByDay,
   };
-  const visitorDays = new Map<string, Record<string, unknown> & { requests: number; bots: number; self: number; paths: Record<string, number>; sources: Record<string, number>; page_loads: number; first_seen: string; last_seen: string }>();
+  type Counts = Record<string, number>;
+  const visitorDays = new Map<string, Record<string, unknown> & { requests: number; bots: number; self: number; paths: Counts; sources: Counts; page_loads: number; first_seen: string; last_seen: string; browsers: Counts; systems: Counts; devices: Counts }>();
   const hours = new Map<string, Record<string, unknown> & { requests: number; bots: number; self: number; paths: Record<string, number> }>();
   for (const row of rows) {
     const at = new Date(row.at).toISOString();
     const token = dailyToken(hashKey, row.address, new Date(row.at));
-    const vd = visitorDays.get(`${day(at)} ${row.store} ${token}`) ?? { id: `visitor-day:${row.store}:${token}`, pk: day(at), kind: 'visitor-day', store: row.store, day: day(at), token, network: row.network, first_seen: at, last_seen: at, requests: 0, bots: 0, self: 0, paths: {}, sources: {}, page_loads: 0 };
+    const vd = visitorDays.get(`${day(at)} ${row.store} ${token}`) ?? { id: `visitor-day:${row.store}:${token}`, pk: day(at), kind: 'visitor-day', store: row.store, day: day(at), token, network: row.network, first_seen: at, last_seen: at, requests: 0, bots: 0, self: 0, paths: {}, sources: {}, page_loads: 0, country: 'XX', browsers: {}, systems: {}, devices: {} };
     const self = row.person === null ? 1 : 0;
+    // Every address of the fixture is a documentation or private one, which no country holds.
+    const device = deviceOf(agentFamily(row.agent));
     visitorDays.set(`${day(at)} ${row.store} ${token}`, {
       ...vd,
       first_seen: at < vd.first_seen ? at : vd.first_seen,
@@ -139,6 +143,9 @@ function expectedDocuments(hashKey: string) {
       paths: add(vd.paths, row.kept),
       sources: row.pageLoad && row.referrer ? add(vd.sources, new URL(row.referrer).hostname.toLowerCase()) : vd.sources,
       page_loads: vd.page_loads + (row.pageLoad ? 1 : 0),
+      browsers: add(vd.browsers, device.browser),
+      systems: add(vd.systems, device.system),
+      devices: add(vd.devices, device.device),
     });
     const hour = at.slice(11, 13);
     const h = hours.get(`${day(at)} ${row.store} ${hour}`) ?? { id: `hour:${row.store}:${hour}`, pk: day(at), kind: 'activity-hour', store: row.store, day: day(at), hour: `${day(at)}T${hour}:00:00.000Z`, requests: 0, bots: 0, self: 0, paths: {} };

@@ -4,7 +4,7 @@ import { fixedClock } from '../../shared/ports/clock';
 import { memoryLogger } from '../../shared/ports/logger';
 import { startTestHost, type TestHost } from '../support/host';
 import { containerOf } from '../support/cosmos';
-import { ORIGIN, PATHS, REFERRERS, address, agent, expectNothingNaming } from '../support/privacy';
+import { ORIGIN, PATHS, REFERRERS, address, agent, expectNoQuery, expectNothingNaming, queryParameters, queryText } from '../support/privacy';
 
 const NOW = new Date('2026-10-23T12:00:00Z');
 
@@ -16,7 +16,11 @@ const NOW = new Date('2026-10-23T12:00:00Z');
 describe('privacy through the whole pipeline: ingest, queue, keeping, recount and reads', () => {
   let t: TestHost;
   const logger = memoryLogger();
-  const sample = fc.sample(fc.record({ address, agent, path: fc.constantFrom(...PATHS), referrer: fc.constantFrom(...REFERRERS), subject: fc.constantFrom(undefined, 'tree-1', 'tree-2') }), { numRuns: 120, seed: 7 });
+  // Each path also carries a random query string: the four campaign tags among other parameters, none of which may be kept.
+  const sample = fc
+    .sample(fc.record({ address, agent, path: fc.constantFrom(...PATHS), query: queryParameters, referrer: fc.constantFrom(...REFERRERS), subject: fc.constantFrom(undefined, 'tree-1', 'tree-2') }), { numRuns: 120, seed: 7 })
+    .map((s) => ({ ...s, path: `${s.path.split('#')[0]}${s.path.includes('?') ? '&' : '?'}${queryText(s.query)}` }));
+  const parameters = sample.flatMap((s) => s.query);
   const addresses = sample.map((s) => s.address);
   const agents = sample.map((s) => s.agent);
   const answers: string[] = [];
@@ -51,7 +55,7 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
     await t.fold();
 
     const admin = { authorization: `Bearer ${t.env.OPERATOR_KEY!}` };
-    for (const path of ['/api/pulse', '/api/admin/visitors/people', '/api/admin/activity?days=30', `/api/admin/activity/visitors?day=2026-10-23`, '/api/admin/subjects', '/api/admin/subjects/tree-1']) {
+    for (const path of ['/api/pulse', '/api/admin/visitors/people', '/api/admin/activity?days=30', `/api/admin/activity/visitors?day=2026-10-23`, '/api/admin/subjects', '/api/admin/subjects/tree-1', '/api/admin/now', '/api/admin/export?from=2026-10-17&to=2026-10-23&format=csv', '/api/admin/export?from=2026-10-17&to=2026-10-23']) {
       const response = await fetch(`${t.host.url}${path}`, { headers: admin });
       expect(response.status, path).toBe(200);
       answers.push(await response.text());
@@ -74,6 +78,11 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
     expectNothingNaming(documents.map((doc) => JSON.stringify(doc)).join('\n'), addresses, agents, 'a stored document');
     expectNothingNaming(answers.join('\n'), addresses, agents, 'an answer');
     expectNothingNaming(logger.lines.join('\n'), addresses, agents, 'the log');
+    expectNoQuery(documents.map((doc) => JSON.stringify(doc)).join('\n'), parameters, 'a stored document');
+    expectNoQuery(answers.join('\n'), parameters, 'an answer');
+    expectNoQuery(logger.lines.join('\n'), parameters, 'the log');
+    // The tags were read: some page loads carried a campaign, and it is on the Activity card.
+    expect(documents.some((doc: { kind?: string; campaigns?: object }) => doc.kind === 'visitor-day' && doc.campaigns && Object.keys(doc.campaigns).length > 0)).toBe(true);
     // And no query string: every path kept is the path alone.
     expect(documents.map((doc) => JSON.stringify(doc)).join('\n')).not.toMatch(/plan=pro|ref=newsletter|trk=x|\?id=1/);
   });

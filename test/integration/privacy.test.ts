@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hitsMessageSchema, type HitsMessage } from '../../shared/hits/message';
 import { memoryLogger } from '../../shared/ports/logger';
 import { startTestHost, type TestHost } from '../support/host';
-import { ORIGIN, PATHS, REFERRERS, address, agent, expectNothingNaming } from '../support/privacy';
+import { cleanTag } from '../../shared/identity/campaign';
+import { ORIGIN, PATHS, REFERRERS, address, agent, expectNoQuery, expectNothingNaming, queryParameters, queryText, type QueryParameter } from '../support/privacy';
 
 /**
  * The privacy line, as a property: whatever address and agent a request carries, through either endpoint, nothing
@@ -143,5 +144,49 @@ describe('privacy: no address or agent reaches the queue or the log', () => {
     const all = texts.join('\n');
     expectNothingNaming(all, hits.map((hit) => hit.address), hits.map((hit) => hit.agent), 'the queued messages');
     expectNothingNaming(logger.lines.join('\n'), hits.map((hit) => hit.address), hits.map((hit) => hit.agent), 'the log');
+  });
+
+  /** The campaign the four tags make: the first value of each (names read without case), cleaned; null without any. */
+  function campaignOfTags(parameters: readonly QueryParameter[]) {
+    const first = (name: string) => parameters.find((p) => p.tag && p.name.toLowerCase() === name)?.value;
+    const source = cleanTag(first('utm_source')) ?? cleanTag(first('ref'));
+    const medium = cleanTag(first('utm_medium'));
+    const campaign = cleanTag(first('utm_campaign'));
+    return source === null && medium === null && campaign === null ? null : { source, medium, campaign };
+  }
+
+  it('random query strings, through either endpoint: only the four tags are read, cleaned; nothing else is queued or logged', async () => {
+    const request = fc.record({ address, agent, path: fc.constantFrom('/', '/about', '/blog/post-1'), query: queryParameters, beacon: fc.boolean(), pageLoad: fc.boolean(), fragment: fc.boolean() });
+    let tagged = 0;
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const path = `${r.path}?${queryText(r.query)}${r.fragment ? '#section' : ''}`;
+        const pageLoad = r.beacon || r.pageLoad;
+        const response = r.beacon
+          ? await fetch(`${t.host.url}/api/beacon`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', origin: ORIGIN, 'user-agent': r.agent, 'x-forwarded-for': r.address },
+              body: JSON.stringify({ path }),
+            })
+          : await fetch(`${t.host.url}/api/hits`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-ingest-key': t.env.INGEST_KEY! },
+              body: JSON.stringify({ address: r.address, user_agent: r.agent, path, page_load: pageLoad }),
+            });
+        const answer = await response.text();
+        expect(response.status, answer).toBe(202);
+        const texts = await takeAll();
+        const hits = read(texts).flatMap((message) => message.hits);
+        expect(hits).toHaveLength(1);
+        expect(hits[0]!.path).toBe(r.path);
+        const expected = pageLoad ? campaignOfTags(r.query) : null;
+        expect(hits[0]!.campaign ?? null).toEqual(expected);
+        if (expected) tagged += 1;
+        for (const text of texts) expectNoQuery(text, r.query, 'a queued message');
+        expectNoQuery(logger.lines.join('\n'), r.query, 'the log');
+      }),
+      { numRuns: 120 },
+    );
+    expect(tagged).toBeGreaterThan(10);
   });
 });

@@ -96,3 +96,32 @@ export function expectNothingNaming(text: string, addresses: readonly string[], 
   }
   expect(text, `${where} holds a dotted four-octet address`).not.toMatch(DOTTED_QUAD);
 }
+
+// ---- query strings ------------------------------------------------------------------------------------------------
+
+/** The four campaign tags, as a link may spell them (the names are read without regard to case). */
+const TAG_NAMES = ['utm_source', 'utm_medium', 'utm_campaign', 'ref', 'UTM_Source', 'Ref', 'UTM_CAMPAIGN'];
+
+/** A query parameter that is not a tag: a name and a value long and random enough that finding either could not be chance. */
+const otherParameter = fc.record({
+  name: fc.stringMatching(/^[a-z][a-z0-9]{7,15}$/),
+  value: fc.stringMatching(/^[A-Za-z0-9]{10,24}$/),
+  tag: fc.constant(false),
+});
+const tagParameter = fc.record({ name: fc.constantFrom(...TAG_NAMES), value: fc.string({ maxLength: 60, unit: 'grapheme' }), tag: fc.constant(true) });
+
+/** A random query string: tags and other parameters in any order, each name and value percent-encoded. */
+export const queryParameters = fc.array(fc.oneof({ weight: 2, arbitrary: otherParameter }, { weight: 1, arbitrary: tagParameter }), { minLength: 1, maxLength: 8 });
+
+export type QueryParameter = { name: string; value: string; tag: boolean };
+
+/** The parameters as a query string after `?`. */
+export const queryText = (parameters: readonly QueryParameter[]) => parameters.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`).join('&');
+
+/** Asserts that no name or value of a parameter other than the four tags, in any spelling, is in the text. */
+export function expectNoQuery(text: string, parameters: readonly QueryParameter[], where: string) {
+  for (const parameter of parameters.filter((p) => !p.tag)) {
+    expect(text, `${where} holds the query name ${parameter.name}`).not.toContain(parameter.name);
+    expect(text.toLowerCase(), `${where} holds the query value ${parameter.value}`).not.toContain(parameter.value.toLowerCase());
+  }
+}

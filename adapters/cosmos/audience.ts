@@ -1,0 +1,36 @@
+import type { VisitorDayRange } from '../../shared/export/range';
+import { WRITTEN_BEFORE_SLACK_SECONDS, type RecentFacts } from '../../shared/now/recent';
+import type { VisitorDay } from '../../shared/store/activity';
+import type { VisitorDayPart } from '../../shared/store/facts';
+import type { CosmosDocuments } from './documents';
+
+/**
+ * The last minutes' facts: one query in the day's partition on `_ts` (every property is indexed, so it finds only
+ * the facts written since, however many the day holds), answering their visitor-day parts alone.
+ */
+export function cosmosRecentFacts(documents: CosmosDocuments): RecentFacts {
+  return {
+    partsSince: async (day, since) => {
+      const written = Math.floor(since.getTime() / 1000) - WRITTEN_BEFORE_SLACK_SECONDS;
+      const found = await documents.query<{ visitor_days?: VisitorDayPart[] }>(
+        "SELECT c.visitor_days FROM c WHERE c.kind = 'fact' AND c._ts >= @written",
+        [{ name: '@written', value: written }],
+        day,
+      );
+      return found.flatMap((fact) => fact.visitor_days ?? []);
+    },
+  };
+}
+
+/** The visitor-days of a range of days: one query on `kind` and a partition key between the two days. */
+export function cosmosVisitorDayRange(documents: CosmosDocuments): VisitorDayRange {
+  return {
+    visitorDaysBetween: async (from, to) =>
+      (
+        await documents.query<VisitorDay>("SELECT * FROM c WHERE c.kind = 'visitor-day' AND c.pk >= @from AND c.pk <= @to", [
+          { name: '@from', value: from },
+          { name: '@to', value: to },
+        ])
+      ).sort((a, b) => (a.day === b.day ? (a.id < b.id ? -1 : 1) : a.day < b.day ? -1 : 1)),
+  };
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { asOperator, type OperatorSettings } from '../admin/auth';
+import { campaignsOf, countriesOf, devicesOf } from '../activity/audience';
+import { readActivity, type ActivityStore } from '../activity/availability';
+import { byDay } from '../activity/by-day';
+import { MAX_DAYS } from '../activity/query';
+import { sourcesOf } from '../activity/sources';
+import { tokenDays, type TokenDay } from '../activity/token-days';
+import { addDays } from '../counting/days';
+import { parseWith } from '../http/body';
+import { errorAnswer, type Answer } from '../http/envelope';
+import type { IncomingRequest } from '../http/request';
+import type { Clock } from '../ports/clock';
+import type { Logger } from '../ports/logger';
+import type { Store } from '../store';
+import { toCsv } from './csv';
+
+/** What GET /api/admin/export reads: the visitor-days of the range and the two summaries. */
+export interface ExportDeps {
+  store: ActivityStore & Pick<Store, 'dayRange' | 'visitors' | 'visits'>;
+  clock: Clock;
+  logger: Logger;
+  operator: OperatorSettings;
+}
+
+const day = (name: string) =>
+  z.iso.date({ error: (issue) => (issue.input === undefined ? 'is required, as YYYY-MM-DD (a UTC day)' : `must be a UTC day as YYYY-MM-DD, like 2026-10-23`) }).describe(name);
+
+const spanOf = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+
+/** GET /api/admin/export's query: `from` and `to` (UTC days, both included, at most MAX_DAYS), `format` csv or json. */
+export const exportQuerySchema = z
+  .object({
+    from: day('from'),
+    to: day('to'),
+    format: z.enum(['csv', 'json'], { error: 'must be csv or json' }).default('json'),
+  })
+  .superRefine((query, context) => {
+    if (query.from > query.to) context.addIssue({ code: 'custom', path: ['from'], message: 'must be on or before to' });
+    else if (spanOf(query.from, query.to) > MAX_DAYS) context.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_DAYS} days from from, both included` });
+  });
+
+/** One day of the export: people new, visits, visitor-days by kind, and people's sources, countries, browsers, campaigns. */
+export interface ExportRow {
+  day: string;
+  people_new: number;
+  visits: number;
+  visitor_days: { people: number; scanners: number; self: number; total: number };
+  sources: { linkedin: number; github: number; search: number; other: number; typed: number };
+  countries: ReturnType<typeof countriesOf>;
+  browsers: ReturnType<typeof devicesOf>['browsers'];
+  campaigns: ReturnType<typeof campaignsOf>;
+}
+
+/** Every day from `from` to `to`, oldest first, zeros on a quiet day. */
+export function exportRows(days: readonly string[], visitorDays: readonly TokenDay[], peopleNew: Record<string, number>, visits: Record<string, number>): ExportRow[] {
+  const byDayOf = new Map<string, TokenDay[]>(days.map((d) => [d, []]));
+  for (const visitorDay of visitorDays) byDayOf.get(visitorDay.day)?.push(visitorDay);
+  const kinds = new Map(byDay(visitorDays, days).map((row) => [row.day, row]));
+  return days.map((d) => {
+    const those = byDayOf.get(d) ?? [];
+    const { linkedin, github, search, other, typed } = sourcesOf(those);
+    const { people, scanners, self, total } = kinds.get(d)!;
+    return {
+      day: d,
+      people_new: peopleNew[d] ?? 0,
+      visits: visits[d] ?? 0,
+      visitor_days: { people, scanners, self, total },
+      sources: { linkedin, github, search, other, typed },
+      countries: countriesOf(those),
+      browsers: devicesOf(those).browsers,
+      campaigns: campaignsOf(those),
+    };
+  });
+}
+
+/**
+ * GET /api/admin/export?from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|json: one row a day, from one query (the range's
+ * visitor-days) and two point reads (the visitors and visits summaries) whatever the range. A store that cannot
+ * answer is a 503 in the envelope: an export with nothing in it would read as a quiet stretch.
+ */
+export function exportDays(request: IncomingRequest, deps: ExportDeps): Promise<Answer> {
+  return asOperator(request, deps.operator, async () => {
+    const query = parseWith(exportQuerySchema, Object.fromEntries(request.query));
+    if (!query.ok) return errorAnswer(query.failure);
+    const { from, to, format } = query.value;
+    const days = Array.from({ length: spanOf(from, to) }, (_, i) => addDays(from, i));
+    const { value } = await readActivity(deps.store, deps.logger, () =>
+      Promise.all([deps.store.dayRange.visitorDaysBetween(from, to), deps.store.visitors.tally(from), deps.store.visits.read()]),
+    );
+    if (value === null) return errorAnswer({ status: 503, code: 'store_unavailable', message: 'the store that keeps activity could not be read just now; retry later' });
+    const [docs, tally, visits] = value;
+    const rows = exportRows(days, tokenDays(docs), tally.people_new_by_day, visits?.doc.by_day ?? {});
+    if (format === 'json') return { status: 200, body: { from, to, days: days.length, rows } };
+    return {
+      status: 200,
+      body: toCsv(rows),
+      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="headcount-${from}-${to}.csv"` },
+    };
+  });
+}

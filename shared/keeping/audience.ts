@@ -1,0 +1,21 @@
+import { campaignKey } from '../identity/campaign';
+import type { QueuedHit } from '../hits/message';
+import type { VisitorDayPart } from '../store/facts';
+
+const bump = (counts: Record<string, number>, name: string) => {
+  counts[name] = (counts[name] ?? 0) + 1;
+};
+
+/**
+ * One hit's audience added to its visitor-day part: the country (the first hit's: a daily token is one address, so
+ * one country), requests by browser, system and device type, page loads by campaign, and requests by minute and path
+ * (kept on the fact only, for the last 30 minutes). A hit queued before these were carried adds none of them.
+ */
+export function addAudience(part: VisitorDayPart, hit: QueuedHit): void {
+  if (hit.country !== undefined && part.country === undefined) part.country = hit.country;
+  if (hit.browser !== undefined) bump((part.browsers ??= {}), hit.browser);
+  if (hit.system !== undefined) bump((part.systems ??= {}), hit.system);
+  if (hit.device !== undefined) bump((part.devices ??= {}), hit.device);
+  if (hit.page_load && hit.campaign) bump((part.campaigns ??= {}), campaignKey(hit.campaign));
+  bump((part.minute_paths ??= {}), `${hit.at.slice(11, 16)}${hit.path}`);
+}

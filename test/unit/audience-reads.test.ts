@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { campaignsOf, countriesOf, devicesOf } from '../../shared/activity/audience';
+import { tokenDays } from '../../shared/activity/token-days';
+import { csvCell, toCsv } from '../../shared/export/csv';
+import { exportQuerySchema, exportRows } from '../../shared/export/export';
+import { withVisitorDay } from '../../shared/folding/add';
+import { lastMinutes, nowOf } from '../../shared/now/now';
+import type { VisitorDay } from '../../shared/store/activity';
+import type { VisitorDayPart } from '../../shared/store/facts';
+
+const part = (over: Partial<VisitorDayPart> = {}): VisitorDayPart => ({
+  day: '2026-10-23', id: 'visitor-day:site:a', store: 'site', token: 'a', network: '203.0.113.x', first_seen: '2026-10-23T11:50:00.000Z',
+  last_seen: '2026-10-23T11:50:00.000Z', requests: 1, bots: 0, self: 0, paths: { '/': 1 }, sources: {}, page_loads: 1, ...over,
+});
+
+describe('the audience on visitor-days', () => {
+  it('a visitor-day folded before the audience fields reads as before, and gains them from a newer part', () => {
+    const old = withVisitorDay(null, part(), 1);
+    expect(old).not.toHaveProperty('country');
+    expect(old).not.toHaveProperty('browsers');
+    const newer = withVisitorDay(old, part({ country: 'DE', browsers: { chrome: 1 }, campaigns: { 'x||': 1 }, minute_paths: { '11:51/': 1 } }), 2);
+    expect(newer).toMatchObject({ country: 'DE', browsers: { chrome: 1 }, campaigns: { 'x||': 1 }, requests: 2 });
+    expect(newer).not.toHaveProperty('minute_paths');
+    // The country it has stays: a daily token is one address.
+    expect(withVisitorDay(newer, part({ country: 'FR' }), 3).country).toBe('DE');
+  });
+
+  it('counts people only, XX for a day without a country, and each browser a day used once', () => {
+    const doc = (token: string, over: Partial<VisitorDay>): VisitorDay => ({ ...withVisitorDay(null, part({ token, id: `visitor-day:site:${token}` }), 1), ...over });
+    const days = tokenDays([
+      doc('a', { country: 'DE', browsers: { chrome: 3, firefox: 1 }, campaigns: { 'news|email|': 2 } }),
+      doc('b', {}),
+      doc('c', { country: 'FR', bots: 1, browsers: { other: 1 }, campaigns: { 'spam||': 9 } }),
+    ]);
+    expect(countriesOf(days)).toEqual([{ country: 'DE', visitor_days: 1 }, { country: 'XX', visitor_days: 1 }]);
+    expect(devicesOf(days).browsers).toEqual([{ name: 'chrome', visitor_days: 1 }, { name: 'firefox', visitor_days: 1 }]);
+    expect(campaignsOf(days)).toEqual([{ source: 'news', medium: 'email', campaign: null, page_loads: 2 }]);
+  });
+});
+
+describe('now', () => {
+  it('counts distinct people tokens per minute of the last 30, leaves out older minutes, scanners and self, and reads old facts', () => {
+    const now = new Date('2026-10-23T12:00:30Z');
+    expect(lastMinutes(now)[0]).toBe('2026-10-23T11:31:00.000Z');
+    const figures = nowOf(
+      [
+        part({ token: 'a', minute_paths: { '11:30/old': 1, '11:31/': 1 }, requests: 2 }),
+        part({ token: 'a', minute_paths: { '11:31/about': 1 } }),
+        part({ token: 'b' }), // kept before minutes were: at its last minute, 11:50
+        part({ token: 'c', bots: 1, minute_paths: { '11:55/': 1 } }),
+        part({ token: 'd', self: 1, minute_paths: { '11:56/': 1 } }),
+      ],
+      now,
+    );
+    expect(figures.people_last_30_minutes).toBe(2);
+    expect(figures.by_minute.filter((m) => m.people > 0)).toEqual([
+      { minute: '2026-10-23T11:31:00.000Z', people: 1 },
+      { minute: '2026-10-23T11:50:00.000Z', people: 1 },
+    ]);
+    expect(figures.top_paths).toEqual([{ path: '/', requests: 2 }, { path: '/about', requests: 1 }]);
+  });
+});
+
+describe('the export', () => {
+  it('guards cells a spreadsheet would read as a formula, and quotes commas and quotes', () => {
+    expect(csvCell('+cmd')).toBe("'+cmd");
+    expect(csvCell('=1+1')).toBe("'=1+1");
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell(-3)).toBe('-3');
+  });
+
+  it('has a row for every day, zeros on a quiet one', () => {
+    const rows = exportRows(['2026-10-22', '2026-10-23'], [], { '2026-10-23': 2 }, {});
+    expect(rows.map((r) => [r.day, r.people_new, r.visits, r.visitor_days.total])).toEqual([['2026-10-22', 0, 0, 0], ['2026-10-23', 2, 0, 0]]);
+    expect(toCsv(rows).split('\r\n')[1]).toBe('2026-10-22,0,0,0,0,0,0,0,0,0,0,0,,,');
+  });
+
+  it('takes 1 to 400 days, both included', () => {
+    expect(exportQuerySchema.safeParse({ from: '2025-09-19', to: '2026-10-23' }).success).toBe(true);
+    expect(exportQuerySchema.safeParse({ from: '2025-09-18', to: '2026-10-23' }).success).toBe(false);
+    expect(exportQuerySchema.safeParse({ from: '2026-10-23', to: '2026-10-23', format: 'csv' }).success).toBe(true);
+  });
+});
