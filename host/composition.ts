@@ -14,6 +14,8 @@ import { memoryStore } from '../adapters/memory/store';
 import { azurePoisonQueue } from '../adapters/azure-poison-queue';
 import { blobCall, blobLocationFromConnectionString, type BlobCall, type BlobLocation } from '../adapters/azure-blob';
 import { blobReplayLedger } from '../adapters/azure-replay-ledger';
+import { hostingNetworks } from '../adapters/files/networks';
+import type { HostingNetworks } from '../shared/identity/network-table';
 
 /** Everything the functions are made from, built once per process. */
 export interface Root {
@@ -34,7 +36,7 @@ export interface Root {
 }
 
 /** Parts a test or the local host may supply instead of the ones built from the settings. */
-export type RootOverrides = Partial<Pick<Root, 'clock' | 'logger' | 'hitQueue' | 'store' | 'poisonQueue' | 'replayLedger' | 'blob'>>;
+export type RootOverrides = Partial<Pick<Root, 'clock' | 'logger' | 'hitQueue' | 'store' | 'poisonQueue' | 'replayLedger' | 'blob'> & { networks: HostingNetworks }>;
 
 /**
  * A credential for Azure services: the user-assigned identity when its client id is given, else the system-assigned
@@ -71,9 +73,10 @@ export function storeFor(settings: Settings): Store {
   return cosmosStore(container, { settleSeconds: settings.FOLD_SETTLE_SECONDS });
 }
 
-/** The identity rules from the settings. */
-export function identityRules(settings: Settings): IdentityRules {
+/** The identity rules from the settings, with the hosting networks' table (read from the package once per process). */
+export function identityRules(settings: Settings, networks: HostingNetworks = hostingNetworks()): IdentityRules {
   return {
+    networks,
     hashKey: settings.HASH_KEY,
     selfNetworks: settings.SELF_NETWORKS,
     selfAgentTag: settings.SELF_AGENT_TAG,
@@ -101,7 +104,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     replayLedger,
     blob,
     receive: {
-      rules: identityRules(settings),
+      rules: identityRules(settings, overrides.networks),
       queue: hitQueue,
       clock,
       logger,

@@ -1,4 +1,7 @@
 import { agentFamily, isBotAgent } from '../identity/agent';
+import type { BotReason } from '../identity/kinds';
+import type { HostingNetworks } from '../identity/network-table';
+import { automationSignal, type RequestSignals } from '../identity/signals';
 import { inNetworks, isLoopback, networkOf } from '../identity/network';
 import { cleanPath, isAsset, isIgnoredPath, isScannerPath } from '../identity/paths';
 import { referrerHost } from '../identity/referrer';
@@ -20,6 +23,8 @@ export interface SeenRequest {
   operator: boolean;
   /** In cookie mode, the identity the visitor cookie stands for (a keyed hash, shared/subjects/cookie.ts); else the person hash is. */
   visitor?: string;
+  /** The headers a browser sends (a beacon's own; on /api/hits, those the site's server forwarded); null when not known. */
+  signals?: RequestSignals | null;
 }
 
 /** The settings the identity rules read. */
@@ -28,6 +33,8 @@ export interface IdentityRules {
   selfNetworks: readonly string[];
   selfAgentTag: string;
   ignoredPaths: readonly string[];
+  /** The hosting networks' table (the composition root's); without it no network is hosting. */
+  networks?: HostingNetworks;
 }
 
 export type Classified = { counted: true; hit: QueuedHit } | { counted: false; reason: 'asset' | 'ignored-path' };
@@ -40,9 +47,19 @@ export function isSelf(request: SeenRequest, rules: IdentityRules): boolean {
   return isLoopback(request.address) || inNetworks(request.address, rules.selfNetworks);
 }
 
+/** Why the request looks like a bot, first match by agent, path, network, then signals; null for a person's request. */
+export function botReason(request: SeenRequest, path: string, rules: IdentityRules): BotReason | null {
+  if (isBotAgent(request.userAgent)) return 'agent';
+  if (isScannerPath(path)) return 'path';
+  if (request.address !== null && rules.networks?.hostingAsn(request.address) != null) return 'network';
+  if (request.signals && automationSignal(request.userAgent, request.signals) !== null) return 'signals';
+  return null;
+}
+
 /**
  * The request made into a hit that names nobody, or the reason it is not counted. The address and the agent are read
- * here and go no further: the hit keeps a daily token, a person hash (none for self), the network and the bot flag.
+ * here and go no further: the hit keeps a daily token, a person hash (none for self), the network, the bot flag and
+ * its reason (never the agent, the address or a header).
  */
 export function classify(request: SeenRequest, rules: IdentityRules): Classified {
   const path = cleanPath(request.path);
@@ -50,6 +67,7 @@ export function classify(request: SeenRequest, rules: IdentityRules): Classified
   if (isIgnoredPath(path, rules.ignoredPaths)) return { counted: false, reason: 'ignored-path' };
   const address = request.address ?? 'x';
   const self = isSelf(request, rules);
+  const reason = botReason(request, path, rules);
   return {
     counted: true,
     hit: {
@@ -59,7 +77,8 @@ export function classify(request: SeenRequest, rules: IdentityRules): Classified
       network: networkOf(request.address),
       path,
       store: request.store,
-      bot: isBotAgent(request.userAgent) || isScannerPath(path),
+      bot: reason !== null,
+      reason,
       self,
       source: referrerHost(request.referrer, request.pageLoad),
       page_load: request.pageLoad,
