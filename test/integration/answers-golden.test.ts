@@ -6,7 +6,7 @@ import { containerOf } from '../support/cosmos';
 import { expectedFromFixture } from '../support/golden-expected';
 import { D0, D1, D2, D3, dayOf, GOLDEN_ENV, GOLDEN_ROWS, GOLDEN_SUBJECTS, LATE_POSTED_AT, START, VISITORS, type GoldenRow } from '../support/golden-fixture';
 import { startTestHost, type TestHost } from '../support/host';
-import { post } from '../support/http';
+import { post, browserHeaders } from '../support/http';
 
 // Every answer a user sees, recorded from the golden fixture: posted through /api/hits and /api/beacon, kept by the
 // queue trigger, counted by the recount timer, read through the HTTP reads. It uses only the endpoints, the host's
@@ -63,7 +63,7 @@ async function send(t: TestHost, rows: GoldenRow[]) {
   if (first.via === 'beacon') {
     clock.set(first.at);
     const body = JSON.stringify({ path: first.path, referrer: first.referrer, subject: first.subject, status: first.status });
-    const headers: Record<string, string> = { origin: 'https://site.example', 'user-agent': VISITORS[first.who].agent, 'x-forwarded-for': VISITORS[first.who].address };
+    const headers: Record<string, string> = { ...browserHeaders(VISITORS[first.who].agent), origin: 'https://site.example', 'user-agent': VISITORS[first.who].agent, 'x-forwarded-for': VISITORS[first.who].address };
     if (first.plain) headers['content-type'] = 'text/plain';
     if (first.operator) headers['x-operator-key'] = t.env.OPERATOR_KEY!;
     return post(`${t.host.url}/api/beacon`, body, headers);

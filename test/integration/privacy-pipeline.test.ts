@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { browserHeaders } from '../support/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../shared/ports/clock';
 import { memoryLogger } from '../../shared/ports/logger';
@@ -41,7 +42,7 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
     for (const s of sample.slice(half)) {
       const beacon = await fetch(`${t.host.url}/api/beacon`, {
         method: 'POST',
-        headers: { 'content-type': 'text/plain', origin: ORIGIN, 'user-agent': s.agent, 'x-forwarded-for': s.address },
+        headers: { 'content-type': 'text/plain', ...browserHeaders(s.agent), origin: ORIGIN, 'user-agent': s.agent, 'x-forwarded-for': s.address },
         body: JSON.stringify({ path: s.path, referrer: s.referrer, ...(s.subject ? { subject: s.subject, status: true } : {}) }),
       });
       answers.push(await beacon.text());

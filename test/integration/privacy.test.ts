@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { browserHeaders } from '../support/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hitsMessageSchema, type HitsMessage } from '../../shared/hits/message';
 import { memoryLogger } from '../../shared/ports/logger';
@@ -99,6 +100,7 @@ describe('privacy: no address or agent reaches the queue or the log', () => {
           headers: {
             'content-type': b.textPlain ? 'text/plain;charset=UTF-8' : 'application/json',
             origin: ORIGIN,
+            ...browserHeaders(b.agent),
             'user-agent': b.agent,
             // The local host appends the connection's own address, as Azure's front end does; with one trusted hop
             // this entry is the one read.
