@@ -1,11 +1,10 @@
 import fc from 'fast-check';
-import { browserHeaders } from '../support/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../shared/ports/clock';
 import { memoryLogger } from '../../shared/ports/logger';
 import { startTestHost, type TestHost } from '../support/host';
 import { containerOf } from '../support/cosmos';
-import { ORIGIN, PATHS, REFERRERS, address, agent, expectNothingNaming } from '../support/privacy';
+import { ORIGIN, PATHS, REFERRERS, address, agent, expectNoHeaderValue, expectNothingNaming, markersOf, signalHeaders } from '../support/privacy';
 
 const NOW = new Date('2026-10-23T12:00:00Z');
 
@@ -17,7 +16,8 @@ const NOW = new Date('2026-10-23T12:00:00Z');
 describe('privacy through the whole pipeline: ingest, queue, keeping, recount and reads', () => {
   let t: TestHost;
   const logger = memoryLogger();
-  const sample = fc.sample(fc.record({ address, agent, path: fc.constantFrom(...PATHS), referrer: fc.constantFrom(...REFERRERS), subject: fc.constantFrom(undefined, 'tree-1', 'tree-2') }), { numRuns: 120, seed: 7 });
+  const sample = fc.sample(fc.record({ address, agent, path: fc.constantFrom(...PATHS), referrer: fc.constantFrom(...REFERRERS), subject: fc.constantFrom(undefined, 'tree-1', 'tree-2'), headers: signalHeaders }), { numRuns: 120, seed: 7 });
+  const markers = sample.flatMap((s) => markersOf(s.headers));
   const addresses = sample.map((s) => s.address);
   const agents = sample.map((s) => s.agent);
   const answers: string[] = [];
@@ -34,7 +34,7 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-ingest-key': t.env.INGEST_KEY! },
       body: JSON.stringify({
-        hits: sample.slice(0, half).map((s) => ({ address: s.address, user_agent: s.agent, path: s.path, referrer: s.referrer, page_load: true, subject: s.subject })),
+        hits: sample.slice(0, half).map((s) => ({ address: s.address, user_agent: s.agent, path: s.path, referrer: s.referrer, page_load: true, subject: s.subject, headers: s.headers })),
       }),
     });
     answers.push(await server.text());
@@ -42,7 +42,7 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
     for (const s of sample.slice(half)) {
       const beacon = await fetch(`${t.host.url}/api/beacon`, {
         method: 'POST',
-        headers: { 'content-type': 'text/plain', ...browserHeaders(s.agent), origin: ORIGIN, 'user-agent': s.agent, 'x-forwarded-for': s.address },
+        headers: { 'content-type': 'text/plain', ...s.headers, origin: ORIGIN, 'user-agent': s.agent, 'x-forwarded-for': s.address },
         body: JSON.stringify({ path: s.path, referrer: s.referrer, ...(s.subject ? { subject: s.subject, status: true } : {}) }),
       });
       answers.push(await beacon.text());
@@ -75,6 +75,9 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
     expectNothingNaming(documents.map((doc) => JSON.stringify(doc)).join('\n'), addresses, agents, 'a stored document');
     expectNothingNaming(answers.join('\n'), addresses, agents, 'an answer');
     expectNothingNaming(logger.lines.join('\n'), addresses, agents, 'the log');
+    expectNoHeaderValue(documents.map((doc) => JSON.stringify(doc)).join('\n'), markers, 'a stored document');
+    expectNoHeaderValue(answers.join('\n'), markers, 'an answer');
+    expectNoHeaderValue(logger.lines.join('\n'), markers, 'the log');
     // And no query string: every path kept is the path alone.
     expect(documents.map((doc) => JSON.stringify(doc)).join('\n')).not.toMatch(/plan=pro|ref=newsletter|trk=x|\?id=1/);
   });

@@ -1,17 +1,16 @@
 import fc from 'fast-check';
-import { browserHeaders } from '../support/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hitsMessageSchema, type HitsMessage } from '../../shared/hits/message';
 import { memoryLogger } from '../../shared/ports/logger';
 import { startTestHost, type TestHost } from '../support/host';
-import { ORIGIN, PATHS, REFERRERS, address, agent, expectNothingNaming } from '../support/privacy';
+import { ORIGIN, PATHS, REFERRERS, address, agent, expectNoHeaderValue, expectNothingNaming, markersOf, signalHeaders } from '../support/privacy';
 
 /**
  * The privacy line, as a property: whatever address and agent a request carries, through either endpoint, nothing
  * that reaches the queue or the log holds the address (in any spelling), any dotted four-octet address, or the agent.
  */
 
-describe('privacy: no address or agent reaches the queue or the log', () => {
+describe('privacy: no address, agent or header value reaches the queue or the log', () => {
   let t: TestHost;
   const logger = memoryLogger();
   let queuedHits = 0;
@@ -46,6 +45,7 @@ describe('privacy: no address or agent reaches the queue or the log', () => {
     referrer: fc.constantFrom(...REFERRERS),
     referrerIsAddress: fc.boolean(),
     pageLoad: fc.boolean(),
+    headers: fc.option(signalHeaders, { nil: undefined }),
   });
 
   it('POST /api/hits: addresses and agents in the body', async () => {
@@ -59,6 +59,7 @@ describe('privacy: no address or agent reaches the queue or the log', () => {
             // A referrer may itself be the visitor's address (a page served from a bare address).
             referrer: hit.referrerIsAddress ? `http://${hit.address.includes(':') ? `[${hit.address}]` : hit.address}/from` : hit.referrer,
             page_load: hit.pageLoad,
+            headers: hit.headers,
           })),
         };
         const response = await fetch(`${t.host.url}/api/hits`, {
@@ -75,6 +76,9 @@ describe('privacy: no address or agent reaches the queue or the log', () => {
         queuedHits += hits.length;
         for (const text of texts) expectNothingNaming(text, hits.map((hit) => hit.address), hits.map((hit) => hit.agent), 'a queued message');
         expectNothingNaming(logger.lines.join('\n'), hits.map((hit) => hit.address), hits.map((hit) => hit.agent), 'the log');
+        const markers = hits.flatMap((hit) => (hit.headers ? markersOf(hit.headers) : []));
+        for (const text of texts) expectNoHeaderValue(text, markers, 'a queued message');
+        expectNoHeaderValue(logger.lines.join('\n'), markers, 'the log');
       }),
       { numRuns: 60 },
     );
@@ -90,6 +94,7 @@ describe('privacy: no address or agent reaches the queue or the log', () => {
       path: fc.constantFrom(...PATHS),
       referrer: fc.constantFrom(...REFERRERS),
       textPlain: fc.boolean(),
+      headers: signalHeaders,
     });
     let beacons = 0;
     await fc.assert(
@@ -100,7 +105,7 @@ describe('privacy: no address or agent reaches the queue or the log', () => {
           headers: {
             'content-type': b.textPlain ? 'text/plain;charset=UTF-8' : 'application/json',
             origin: ORIGIN,
-            ...browserHeaders(b.agent),
+            ...b.headers,
             'user-agent': b.agent,
             // The local host appends the connection's own address, as Azure's front end does; with one trusted hop
             // this entry is the one read.
@@ -122,6 +127,8 @@ describe('privacy: no address or agent reaches the queue or the log', () => {
         beacons += 1;
         expectNothingNaming(texts[0]!, [b.address], [b.agent], 'a queued message');
         expectNothingNaming(logger.lines.join('\n'), [b.address], [b.agent], 'the log');
+        expectNoHeaderValue(texts[0]!, markersOf(b.headers), 'a queued message');
+        expectNoHeaderValue(logger.lines.join('\n'), markersOf(b.headers), 'the log');
       }),
       { numRuns: 100 },
     );
