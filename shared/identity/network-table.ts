@@ -29,6 +29,8 @@ export interface HostingNetworks {
 
 const MAGIC = 'HCN1';
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /** The table as bytes: the magic, the JSON header's length and text, then the ranges as little-endian 32-bit words. */
 export function encodeTable(ranges: TableRanges, about: Omit<NetworkTableHeader, 'ipv4' | 'ipv6'>): Uint8Array {
   const header = Buffer.from(JSON.stringify({ ...about, ipv4: ranges.ipv4.length, ipv6: ranges.ipv6.length }), 'utf8');
@@ -136,9 +138,11 @@ export function readTable(bytes: Uint8Array, expectedList: string): { ok: true; 
   const n4 = header.ipv4;
   const n6 = header.ipv6;
   if (buffer.length !== wordsAt + 4 * (3 * n4 + 5 * n6)) return { ok: false, reason: 'its length does not match its header' };
-  // One aligned copy, so the words are read as typed arrays (the file's buffer may start at any offset).
+  // One aligned copy, so the words are read as typed arrays (the file's buffer may start at any offset); on a
+  // little-endian machine (every one Azure runs Node on) the bytes are the words, else each is read in turn.
   const words = new Uint32Array(3 * n4 + 5 * n6);
-  for (let i = 0; i < words.length; i += 1) words[i] = buffer.readUInt32LE(wordsAt + 4 * i);
+  if (LITTLE_ENDIAN) new Uint8Array(words.buffer).set(buffer.subarray(wordsAt));
+  else for (let i = 0; i < words.length; i += 1) words[i] = buffer.readUInt32LE(wordsAt + 4 * i);
   const part = (from: number, count: number) => words.subarray(from, from + count);
   const v4 = { starts: part(0, n4), ends: part(n4, n4), asns: part(2 * n4, n4) };
   const b = 3 * n4;
