@@ -16,6 +16,8 @@ import { azurePoisonQueue } from '../adapters/azure-poison-queue';
 import { blobCall, blobLocationFromConnectionString, type BlobCall, type BlobLocation } from '../adapters/azure-blob';
 import { blobReplayLedger } from '../adapters/azure-replay-ledger';
 import { packagedCountries } from '../adapters/files/countries';
+import { hostingNetworks } from '../adapters/files/networks';
+import type { HostingNetworks } from '../shared/identity/network-table';
 
 /** Everything the functions are made from, built once per process. */
 export interface Root {
@@ -41,6 +43,8 @@ export interface Root {
 export type RootOverrides = Partial<Pick<Root, 'clock' | 'logger' | 'hitQueue' | 'store' | 'poisonQueue' | 'replayLedger' | 'blob'>> & {
   /** The timers group commit's windows run on. */
   scheduler?: Scheduler;
+  /** The hosting networks' table, instead of the one built at install time. */
+  networks?: HostingNetworks;
 };
 
 /**
@@ -78,9 +82,10 @@ export function storeFor(settings: Settings): Store {
   return cosmosStore(container, { settleSeconds: settings.FOLD_SETTLE_SECONDS });
 }
 
-/** The identity rules from the settings. */
-export function identityRules(settings: Settings): IdentityRules {
+/** The identity rules from the settings, with the hosting networks' table (read from the package once per process). */
+export function identityRules(settings: Settings, networks: HostingNetworks = hostingNetworks()): IdentityRules {
   return {
+    networks,
     hashKey: settings.HASH_KEY,
     selfNetworks: settings.SELF_NETWORKS,
     selfAgentTag: settings.SELF_AGENT_TAG,
@@ -111,7 +116,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     replayLedger,
     blob,
     receive: {
-      rules: identityRules(settings),
+      rules: identityRules(settings, overrides.networks),
       sink: hitSink,
       clock,
       logger,

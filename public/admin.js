@@ -285,7 +285,23 @@ async function exportFigures(event) {
   }
 }
 
+// How each reason reads in the panel: the count, then the words for it.
+const LEFT_OUT_WORDS = [
+  ['agent', 'crawler by agent', 'crawlers by agent'],
+  ['network', 'from a data-centre network', 'from data-centre networks'],
+  ['path', 'probing for secrets', 'probing for secrets'],
+  ['signals', 'automated browser by its signals', 'automated browsers by their signals'],
+];
+
+/** Today's visitor-days left out, by reason, as one sentence: "Left out today: 130 crawlers by agent, 41 from …". */
+function showLeftOut(day) {
+  const left = day?.left_out;
+  const parts = left ? LEFT_OUT_WORDS.filter(([reason]) => left[reason] > 0).map(([reason, one, many]) => `${left[reason]} ${left[reason] === 1 ? one : many}`) : [];
+  $('#left-out').textContent = parts.length === 0 ? 'Left out today: nobody.' : `Left out today: ${parts.join(', ')}.`;
+}
+
 function showKinds(days) {
+  showLeftOut(days[days.length - 1]);
   const today = lastOf(days);
   const kinds = [
     ['people', 'People'],

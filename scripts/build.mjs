@@ -109,6 +109,8 @@ function servedFilesRead() {
 const megabytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 rmSync(dist, { recursive: true, force: true });
+// The hosting networks' compact table, made from the installed network data (a no-op when it is already current).
+run(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'scripts', 'build-networks.ts'), '--if-stale'], root);
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root], root);
 
 // The compiled JavaScript, without source maps (nothing reads them in Azure) and without what is left out.
@@ -124,6 +126,11 @@ for (const file of filesUnder(join(root, 'public'))) {
   mkdirSync(dirname(join(stage, relative(root, file))), { recursive: true });
   copyFileSync(file, join(stage, relative(root, file)));
 }
+
+// The hosting networks' table goes where the app reads it (adapters/files/networks.ts): data/ at the package's root.
+// The network data package itself is a development dependency: its 65 MB of CSV never ship.
+mkdirSync(join(stage, 'data'), { recursive: true });
+copyFileSync(join(root, 'data', 'hosting-networks.bin'), join(stage, 'data', 'hosting-networks.bin'));
 
 // A package.json with only what running needs: no scripts (a remote build would run them), no devDependencies.
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

@@ -1,4 +1,4 @@
-import { kindOf, stronger, type VisitorKind } from '../identity/kinds';
+import { kindOf, leftOutReason, stronger, type BotReason, type BotsByReason, type VisitorKind } from '../identity/kinds';
 import type { VisitorDay } from '../store/activity';
 import { visitorDayKey } from '../counting/visits';
 
@@ -12,8 +12,16 @@ export interface TokenDay {
   day: string;
   token: string;
   kind: VisitorKind;
+  /** Why a scanner's visitor-day was left out (leftOutReason over its stores' bot requests); null for any other kind. */
+  reason: BotReason | null;
   /** The documents it was made from, one per store. */
   docs: VisitorDay[];
+}
+
+/** The bot requests of a visitor-day's documents by reason, summed; undefined when none carries reasons. */
+function reasonsOf(docs: readonly VisitorDay[]): BotsByReason | undefined {
+  const carried = docs.filter((doc) => doc.bots_by !== undefined);
+  return carried.length === 0 ? undefined : (sumCounts(carried.map((doc) => doc.bots_by!)) as BotsByReason);
 }
 
 /** Who a visitor-day document alone says its token was. */
@@ -29,10 +37,12 @@ export function tokenDays(docs: readonly VisitorDay[]): TokenDay[] {
       seen.kind = stronger(seen.kind, kindOfDoc(doc));
       seen.docs.push(doc);
     } else {
-      byKey.set(key, { day: doc.day, token: doc.token, kind: kindOfDoc(doc), docs: [doc] });
+      byKey.set(key, { day: doc.day, token: doc.token, kind: kindOfDoc(doc), reason: null, docs: [doc] });
     }
   }
-  return [...byKey.values()];
+  const days = [...byKey.values()];
+  for (const day of days) day.reason = day.kind === 'scanners' ? leftOutReason(reasonsOf(day.docs)) : null;
+  return days;
 }
 
 /** Count maps added together. */

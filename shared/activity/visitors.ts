@@ -1,7 +1,7 @@
 import { asOperator } from '../admin/auth';
 import { errorAnswer, type Answer } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
-import type { VisitorKind } from '../identity/kinds';
+import type { BotReason, VisitorKind } from '../identity/kinds';
 import type { VisitorDay } from '../store/activity';
 import { readActivity } from './availability';
 import type { ActivityDeps } from './card';
@@ -18,6 +18,8 @@ export interface VisitorRow {
   store: string;
   /** Who the token was that day across every store, by the one rule: the kind the day's chart counts it as. */
   kind: VisitorKind;
+  /** Why the token was left out that day, when it was a scanner (the reason the day's chart counts it under). */
+  left_out: BotReason | null;
   first_seen: string;
   last_seen: string;
   requests: number;
@@ -29,12 +31,13 @@ export interface VisitorRow {
 }
 
 function rowsOf(docs: readonly VisitorDay[]): VisitorRow[] {
-  const kinds = new Map(tokenDays(docs).flatMap((visitorDay) => visitorDay.docs.map((doc) => [doc.id, visitorDay.kind] as const)));
+  const days = new Map(tokenDays(docs).flatMap((visitorDay) => visitorDay.docs.map((doc) => [doc.id, visitorDay] as const)));
   return docs.map((doc) => ({
     token: doc.token,
     network: doc.network,
     store: doc.store,
-    kind: kinds.get(doc.id)!,
+    kind: days.get(doc.id)!.kind,
+    left_out: days.get(doc.id)!.reason,
     first_seen: doc.first_seen,
     last_seen: doc.last_seen,
     requests: doc.requests,

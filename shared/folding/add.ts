@@ -1,20 +1,32 @@
 import { addCapped } from '../keeping/counts';
+import type { BotsByReason } from '../identity/kinds';
 import type { ActivityHour, VisitorDay } from '../store/activity';
 import type { HourPart, VisitorDayPart } from '../store/facts';
 import { withAudience } from './audience';
 
+/** Two counts of bots by reason added; absent when neither has any (documents and facts from before reasons). */
+function addReasons(a: BotsByReason | undefined, b: BotsByReason | undefined): BotsByReason | undefined {
+  if (a === undefined && b === undefined) return undefined;
+  const sum: BotsByReason = { ...a };
+  for (const [reason, count] of Object.entries(b ?? {}) as Array<[keyof BotsByReason, number]>) sum[reason] = (sum[reason] ?? 0) + count;
+  return sum;
+}
+
 /** A visitor-day with a fact's part of it added (from none yet: the part itself), marked as holding facts to `mark`. */
 export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart, mark: number): VisitorDay {
-  const { day, id, store, token, network, first_seen, last_seen, requests, bots, self, paths, sources, page_loads } = part;
+  const { day, id, store, token, network, first_seen, last_seen, requests, bots, bots_by, self, paths, sources, page_loads } = part;
   if (current === null) {
-    return { id, pk: day, kind: 'visitor-day', store, day, token, network, first_seen, last_seen, requests, bots, self, paths: addCapped({}, paths), sources: addCapped({}, sources), page_loads, visit: false, ...withAudience(null, part), folded_to: mark };
+    const reasons = bots_by === undefined ? {} : { bots_by: { ...bots_by } };
+    return { id, pk: day, kind: 'visitor-day', store, day, token, network, first_seen, last_seen, requests, bots, ...reasons, self, paths: addCapped({}, paths), sources: addCapped({}, sources), page_loads, visit: false, ...withAudience(null, part), folded_to: mark };
   }
+  const reasons = addReasons(current.bots_by, bots_by);
   return {
     ...current,
     first_seen: first_seen < current.first_seen ? first_seen : current.first_seen,
     last_seen: last_seen > current.last_seen ? last_seen : current.last_seen,
     requests: current.requests + requests,
     bots: current.bots + bots,
+    ...(reasons === undefined ? {} : { bots_by: reasons }),
     self: current.self + self,
     paths: addCapped(current.paths, paths),
     sources: addCapped(current.sources, sources),

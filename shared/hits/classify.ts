@@ -1,4 +1,7 @@
 import { agentFamily, isBotAgent } from '../identity/agent';
+import type { BotReason } from '../identity/kinds';
+import type { HostingNetworks } from '../identity/network-table';
+import { automationSignal, type RequestSignals } from '../identity/signals';
 import { inNetworks, isLoopback, networkOf } from '../identity/network';
 import { cleanPath, isAsset, isIgnoredPath, isScannerPath } from '../identity/paths';
 import { referrerHost } from '../identity/referrer';
@@ -22,6 +25,8 @@ export interface SeenRequest {
   operator: boolean;
   /** In cookie mode, the identity the visitor cookie stands for (a keyed hash, shared/subjects/cookie.ts); else the person hash is. */
   visitor?: string;
+  /** The headers a browser sends (a beacon's own; on /api/hits, those the site's server forwarded); null when not known. */
+  signals?: RequestSignals | null;
 }
 
 /** The settings the identity rules read. */
@@ -32,6 +37,8 @@ export interface IdentityRules {
   ignoredPaths: readonly string[];
   /** Where an address is (its country code only); without it every hit's country is `XX`. */
   countries?: CountryLookup;
+  /** The hosting networks' table (the composition root's); without it no network is hosting. */
+  networks?: HostingNetworks;
 }
 
 export type Classified = { counted: true; hit: QueuedHit } | { counted: false; reason: 'asset' | 'ignored-path' };
@@ -44,9 +51,19 @@ export function isSelf(request: SeenRequest, rules: IdentityRules): boolean {
   return isLoopback(request.address) || inNetworks(request.address, rules.selfNetworks);
 }
 
+/** Why the request looks like a bot, first match by agent, path, network, then signals; null for a person's request. */
+export function botReason(request: SeenRequest, path: string, rules: IdentityRules): BotReason | null {
+  if (isBotAgent(request.userAgent)) return 'agent';
+  if (isScannerPath(path)) return 'path';
+  if (request.address !== null && rules.networks?.hostingAsn(request.address) != null) return 'network';
+  if (request.signals && automationSignal(request.userAgent, request.signals) !== null) return 'signals';
+  return null;
+}
+
 /**
  * The request made into a hit that names nobody, or the reason it is not counted. The address and the agent are read
- * here and go no further: the hit keeps a daily token, a person hash (none for self), the network and the bot flag.
+ * here and go no further: the hit keeps a daily token, a person hash (none for self), the network, the bot flag and
+ * its reason (never the agent, the address or a header).
  */
 export function classify(request: SeenRequest, rules: IdentityRules): Classified {
   const path = cleanPath(request.path);
@@ -55,6 +72,7 @@ export function classify(request: SeenRequest, rules: IdentityRules): Classified
   const address = request.address ?? 'x';
   const self = isSelf(request, rules);
   const family = agentFamily(request.userAgent);
+  const reason = botReason(request, path, rules);
   return {
     counted: true,
     hit: {
@@ -64,7 +82,8 @@ export function classify(request: SeenRequest, rules: IdentityRules): Classified
       network: networkOf(request.address),
       path,
       store: request.store,
-      bot: isBotAgent(request.userAgent) || isScannerPath(path),
+      bot: reason !== null,
+      reason,
       self,
       source: referrerHost(request.referrer, request.pageLoad),
       page_load: request.pageLoad,

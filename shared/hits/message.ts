@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { BOT_REASONS } from '../identity/kinds';
 
 const hex32 = z.string().regex(/^[0-9a-f]{32}$/);
 const audienceName = z.string().regex(/^[a-z0-9 .-]{1,32}$/);
@@ -14,6 +15,8 @@ export const queuedHitSchema = z.strictObject({
   path: z.string().startsWith('/').max(512),
   store: z.string().regex(/^[a-z0-9-]{1,32}$/),
   bot: z.boolean(),
+  /** Why the hit looked like a bot, null for a person's (absent on messages queued before it was carried). */
+  reason: z.enum(BOT_REASONS).nullable().optional(),
   self: z.boolean(),
   source: z.string().max(253).nullable(),
   /** Whether the request was a page load (absent on messages queued before it was carried: not one). */

@@ -13,3 +13,29 @@ export function kindOf(self: boolean, requests: number, bots: number): VisitorKi
 export function stronger(a: VisitorKind, b: VisitorKind): VisitorKind {
   return strength[a] >= strength[b] ? a : b;
 }
+
+/**
+ * Why a request looked like a bot, first match in this order: its agent named a bot (crawlers, link previews, HTTP
+ * libraries, headless browsers, no agent), its path probes for secrets, its address is on a hosting network, or its
+ * headers are ones only automation sends. The order is also the order of the tie-break in leftOutReason.
+ */
+export const BOT_REASONS = ['agent', 'path', 'network', 'signals'] as const;
+
+export type BotReason = (typeof BOT_REASONS)[number];
+
+/** Bot requests counted by their reason; a reason with none is absent. */
+export type BotsByReason = Partial<Record<BotReason, number>>;
+
+/**
+ * The reason a scanner's visitor-day was left out: the reason most of its bot requests that day had, ties going to the
+ * earlier reason in BOT_REASONS (the surer one: an agent that names itself before a network that only suggests it).
+ * Null when its requests carried no reason (kept before reasons were carried).
+ */
+export function leftOutReason(bots: BotsByReason | undefined): BotReason | null {
+  let best: BotReason | null = null;
+  for (const reason of BOT_REASONS) {
+    const count = bots?.[reason] ?? 0;
+    if (count > 0 && (best === null || count > (bots?.[best] ?? 0))) best = reason;
+  }
+  return best;
+}

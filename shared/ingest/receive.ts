@@ -3,6 +3,7 @@ import { checkAt, ingest, type IngestDeps, type IngestOutcome } from './ingest';
 import type { SeenRequest } from '../hits/classify';
 import { clientAddress } from '../identity/address';
 import { canonicalAddress } from '../identity/network';
+import { signalsFrom, type RequestSignals } from '../identity/signals';
 import { hasOperatorCookie, hasOperatorKey, isOperatorToken } from '../identity/operator';
 import { sameSecret } from '../identity/tokens';
 import { badRequest, errorAnswer, fail, ok, type Answer, type Result } from '../http/envelope';
@@ -40,6 +41,13 @@ function readServerHits(body: unknown): Result<{ hits: ServerHit[]; prefix: (i: 
 
 const field = (prefix: string, name: string) => (prefix ? `${prefix}.${name}` : name);
 
+/** The signals in the headers a site's server forwarded (names in any case), or null when it forwarded none. */
+function forwardedSignals(headers: Record<string, string> | undefined): RequestSignals | null {
+  if (headers === undefined) return null;
+  const lower = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+  return signalsFrom((name) => lower.get(name));
+}
+
 function toSeen(hit: ServerHit, prefix: string, deps: ReceiveDeps, now: Date): Result<SeenRequest> {
   const address = canonicalAddress(hit.address);
   if (address === null) return fail(badRequest([{ path: field(prefix, 'address'), message: 'is not an IPv4 or IPv6 address' }]));
@@ -56,6 +64,7 @@ function toSeen(hit: ServerHit, prefix: string, deps: ReceiveDeps, now: Date): R
     pageLoad: hit.page_load,
     subject: hit.subject ?? null,
     operator: isOperatorToken(hit.operator, deps.receive.operatorKey, deps.rules.hashKey),
+    signals: forwardedSignals(hit.headers),
   });
 }
 
@@ -112,6 +121,7 @@ export async function receiveBeacon(request: IncomingRequest, deps: ReceiveDeps)
       hasOperatorKey(header, deps.receive.operatorKey) ||
       hasOperatorCookie(header, deps.rules.hashKey) ||
       isOperatorToken(beacon.value.operator, deps.receive.operatorKey, deps.rules.hashKey),
+    signals: signalsFrom(header),
   };
   const scan = await beaconScan(header('cookie'), seen, beacon.value.status === true, deps);
   if (!scan.ok) return errorAnswer(scan.failure, cors);

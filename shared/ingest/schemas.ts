@@ -24,6 +24,15 @@ const pathField = z
 
 const referrer = z.string().max(2048, 'must be at most 2048 characters').nullish();
 
+/**
+ * The request's headers as the site's server received them, for the signals a browser sends (shared/identity/signals.ts):
+ * only accept-language, sec-fetch-site, sec-fetch-mode, sec-fetch-dest and sec-ch-ua are read, any case. When present,
+ * a header missing from it was missing from the request; when absent, the signals are not judged.
+ */
+const forwardedHeaders = z
+  .record(z.string().max(64, 'names must be at most 64 characters'), z.string({ error: 'values must be strings' }).max(1024, 'values must be at most 1024 characters'))
+  .refine((headers) => Object.keys(headers).length <= 64, 'must hold at most 64 headers');
+
 /** One hit as the site's server sends it. */
 export const serverHitSchema = z.strictObject({
   at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a zone, like 2026-10-23T10:00:00Z' }).optional(),
@@ -36,6 +45,7 @@ export const serverHitSchema = z.strictObject({
   subject: subject.nullish(),
   /** The operator cookie's value or the operator key, when the visitor's request carried one. */
   operator: z.string().max(256).nullish(),
+  headers: forwardedHeaders.optional(),
 });
 
 export type ServerHit = z.infer<typeof serverHitSchema>;

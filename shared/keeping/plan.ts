@@ -40,6 +40,7 @@ const newVisitorDay = (day: string, hit: QueuedHit): VisitorDayPart => ({
   last_seen: hit.at,
   requests: 0,
   bots: 0,
+  bots_by: {},
   self: 0,
   paths: {},
   sources: {},
@@ -98,6 +99,7 @@ export function planOf(hits: readonly QueuedHit[]): Plan {
     }
     if (hit.at < visitorDay.first_seen) visitorDay.first_seen = hit.at;
     if (hit.at > visitorDay.last_seen) visitorDay.last_seen = hit.at;
+    if (hit.bot && hit.reason) bump(visitorDay.bots_by!, hit.reason);
     if (hit.source !== null) bump(visitorDay.sources, hit.source);
     if (hit.page_load) visitorDay.page_loads += 1;
     addAudience(visitorDay, hit);

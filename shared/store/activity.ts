@@ -1,3 +1,4 @@
+import type { BotsByReason } from '../identity/kinds';
 import type { Conditional, Versioned } from './documents';
 
 /** The most paths (and source hosts) a document keeps by name; the rest are summed under OTHER_PATHS. */
@@ -25,6 +26,8 @@ export interface VisitorDay {
   requests: number;
   /** Requests that looked like a bot. */
   bots: number;
+  /** The bot requests by their reason (absent on documents folded before reasons were carried, and on older hits). */
+  bots_by?: BotsByReason;
   /** Requests that were the site reading itself (so kindOf(self > 0, requests, bots) reads the visitor). */
   self: number;
   /** The most requested paths with a request count each, capped at TOP_PATHS. */

@@ -85,6 +85,10 @@ describe('the Admin dashboard at /api/admin', () => {
     expect(await tableRows(page, 'new-people')).toEqual(people.people_new_by_day.map((d: any) => [d.day, String(d.people)]));
     expect(await tableRows(page, 'visits')).toEqual(people.visits.by_day.map((d: any) => [d.day, String(d.visits)]));
     expect(await tableRows(page, 'kinds')).toEqual(activity.by_day.map((d: any) => [d.day, d.people, d.scanners, d.self, d.total].map(String)));
+    // Today's visitor-days left out, by reason, in words: the fixture's two agents that name a bot.
+    expect(activity.by_day.at(-1).left_out).toEqual({ agent: 2, path: 0, network: 0, signals: 0 });
+    expect(await page.textContent('#left-out')).toBe('Left out today: 2 crawlers by agent.');
+    expect(await page.getAttribute('a[href="https://db-ip.com"]', 'href')).toBe('https://db-ip.com');
     const sources = await tableRows(page, 'sources');
     expect(sources.slice(0, 5)).toEqual([
       ['LinkedIn', String(activity.sources.linkedin)],

@@ -32,9 +32,17 @@ async function loadAndBeacon(tab: Page, url: string): Promise<number> {
   return (await answered).status();
 }
 
-async function visitor(): Promise<BrowserContext> {
-  const context = await browser.newContext();
-  await context.setExtraHTTPHeaders({ 'x-forwarded-for': VISITOR });
+/**
+ * The agent this Chromium sends from a window. Headless, it names itself `HeadlessChrome`, which is automation and a
+ * bot by its agent (as it should be); a person's Chromium of the same build says `Chrome` with the same version, and
+ * every other header (the language, the fetch metadata, the client hints) is the browser's own either way.
+ */
+const windowAgent = () => `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version().split('.')[0]}.0.0.0 Safari/537.36`;
+
+/** A browser context from an address; with `agent` null, the agent headless Chromium sends as it comes. */
+async function visitor(address = VISITOR, agent: string | null = windowAgent()): Promise<BrowserContext> {
+  const context = await browser.newContext(agent === null ? {} : { userAgent: agent });
+  await context.setExtraHTTPHeaders({ 'x-forwarded-for': address });
   return context;
 }
 
@@ -86,9 +94,36 @@ describe('the tracking snippet on a page of another site', () => {
       ['/about', null, null, false, true],
       ['/about', null, 'localhost', false, true],
     ]);
-    expect(hits.every((hit) => hit.person !== null && hit.network === '203.0.113.x')).toBe(true);
+    expect(hits.every((hit) => hit.person !== null && hit.network === '203.0.113.x' && !hit.bot && hit.reason === null)).toBe(true);
     expect(troubles).toEqual([]);
     await context.close();
+  });
+
+  test("a real page load of this Chromium from a home network is a person, by every rule: its own headers pass", async () => {
+    await t.queue.clearMessages();
+    const context = await visitor('73.15.1.1');
+    const tab = await context.newPage();
+    expect(await loadAndBeacon(tab, `${site.origin}/`)).toBe(202);
+    const hits = await queuedHits();
+    expect(hits.map((hit) => [hit.network, hit.bot, hit.reason])).toEqual([['73.15.1.x', false, null]]);
+    // The beacon's headers are the browser's own (its language, fetch metadata and client hints, as
+    // test/support/browser-headers.ts records them off the wire), and every signal rule read them.
+    await context.close();
+  });
+
+  test('the same Chromium is a bot when its agent says headless, or when it runs on a data-centre network', async () => {
+    await t.queue.clearMessages();
+    const headless = await visitor('73.15.1.1', null);
+    expect(await loadAndBeacon(await headless.newPage(), `${site.origin}/`)).toBe(202);
+    await headless.close();
+    const cloud = await visitor('3.5.140.2');
+    expect(await loadAndBeacon(await cloud.newPage(), `${site.origin}/about`)).toBe(202);
+    await cloud.close();
+    const hits = await queuedHits();
+    expect(hits.map((hit) => [hit.path, hit.bot, hit.reason])).toEqual([
+      ['/', true, 'agent'],
+      ['/about', true, 'network'],
+    ]);
   });
 
   test('with the operator mark set from the dashboard link, the browser page loads are queued as the site itself', async () => {

@@ -83,7 +83,7 @@ describe('npm run build makes the deployable package', () => {
     expect(files.filter((file) => /\.(?:ts|map)$/.test(file) || /^(?:test|infra|bench|scripts|functions|shared|host)\//.test(file) || file.startsWith('dist/host/local/'))).toEqual([]);
     // Besides the code and its dependencies: the host's files and the pages the app serves from public/.
     const served = existsSync(join(ROOT, 'public')) ? filesUnder(join(ROOT, 'public')).map((file) => `public/${file}`) : [];
-    expect(files.filter((file) => !file.startsWith('node_modules/') && !file.startsWith('dist/')).sort()).toEqual(['host.json', 'package-lock.json', 'package.json', ...served].sort());
+    expect(files.filter((file) => !file.startsWith('node_modules/') && !file.startsWith('dist/')).sort()).toEqual(['data/hosting-networks.bin', 'host.json', 'package-lock.json', 'package.json', ...served].sort());
   });
 
   it('starts in the Functions host shape: Azure settings, endpoints and identity, only production dependencies', () => {
@@ -105,6 +105,11 @@ describe('npm run build makes the deployable package', () => {
     const served = [...Object.values(ASSETS), DASHBOARD].map((source) => source.file);
     expect(served).toEqual(expect.arrayContaining(['public/admin.html', 'node_modules/chart.js/dist/chart.umd.min.js']));
     expect(served.filter((file) => !existsSync(join(stage, file)))).toEqual([]);
+  });
+
+  it('holds the hosting networks\' compact table, not the network data it was made from', () => {
+    expect(lstatSync(join(stage, 'data', 'hosting-networks.bin')).size).toBeLessThan(1024 * 1024);
+    expect(existsSync(join(stage, 'node_modules', '@ip-location-db'))).toBe(false);
   });
 
   it('zips exactly the staged files', () => {

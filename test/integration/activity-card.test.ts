@@ -90,7 +90,8 @@ function expectedByDay(days: string[]) {
   const visitorDays = expectedVisitorDays(fixture);
   return days.map((day) => {
     const of = (kind: Kind) => visitorDays.filter((v) => v.day === day && v.kind === kind).length;
-    return { day, people: of('people'), scanners: of('scanners'), self: of('self'), total: visitorDays.filter((v) => v.day === day).length };
+    // The fixture's scanners all name themselves by their agent (a crawler, curl): left out by agent, none by another reason.
+    return { day, people: of('people'), scanners: of('scanners'), self: of('self'), total: visitorDays.filter((v) => v.day === day).length, left_out: { agent: of('scanners'), path: 0, network: 0, signals: 0 } };
   });
 }
 
@@ -178,9 +179,9 @@ describe('the Activity card through the local host, from documents keep-hits kep
     expect(json).toMatchObject({ days: 30, from: days[0], to: D2 });
     expect(json.by_day).toEqual(expectedByDay(days));
     expect(json.by_day.slice(-3)).toEqual([
-      { day: D0, people: 1, scanners: 2, self: 0, total: 3 },
-      { day: D1, people: 2, scanners: 0, self: 2, total: 4 },
-      { day: D2, people: 3, scanners: 1, self: 1, total: 5 },
+      { day: D0, people: 1, scanners: 2, self: 0, total: 3, left_out: { agent: 2, path: 0, network: 0, signals: 0 } },
+      { day: D1, people: 2, scanners: 0, self: 2, total: 4, left_out: { agent: 0, path: 0, network: 0, signals: 0 } },
+      { day: D2, people: 3, scanners: 1, self: 1, total: 5, left_out: { agent: 1, path: 0, network: 0, signals: 0 } },
     ]);
     expect(json.hours).toEqual(expectedHours());
     expect(json.sources).toEqual(expectedSources(days));

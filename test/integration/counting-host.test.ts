@@ -3,7 +3,7 @@ import { addDays, daysEnding } from '../../shared/counting/days';
 import { fixedClock } from '../../shared/ports/clock';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
-import { AGENTS } from '../support/http';
+import { AGENTS, browserHeaders } from '../support/http';
 
 // The end-to-end count: a fixture of 35 days posted with `at` through /api/hits, kept by keep-hits, counted by the
 // recount, and read back through both endpoints, against figures worked out from the fixture alone.
@@ -175,7 +175,7 @@ describe('the count end to end, through the local host on Azurite and the local 
     const beacon = (address: string, headers: Record<string, string> = {}) =>
       fetch(`${t.host.url}/api/beacon`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', origin: 'https://site.example', 'user-agent': AGENTS.chromeWindows, 'x-forwarded-for': address, ...headers },
+        headers: { 'content-type': 'application/json', ...browserHeaders(AGENTS.chromeWindows), origin: 'https://site.example', 'user-agent': AGENTS.chromeWindows, 'x-forwarded-for': address, ...headers },
         body: JSON.stringify({ path: '/' }),
       });
 

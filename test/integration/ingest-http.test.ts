@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hitsMessageSchema } from '../../shared/hits/message';
 import { fixedClock } from '../../shared/ports/clock';
 import { startTestHost, type TestHost } from '../support/host';
-import { AGENTS, post } from '../support/http';
+import { AGENTS, post, browserHeaders } from '../support/http';
 
 const now = new Date('2026-10-23T10:00:00Z');
 
@@ -11,7 +11,7 @@ describe('the ingest endpoints through the local host into Azurite', () => {
   const hits = (body: unknown, headers: Record<string, string> = {}) =>
     post(`${t.host.url}/api/hits`, body, { 'x-ingest-key': t.env.INGEST_KEY!, ...headers });
   const beacon = (body: unknown, headers: Record<string, string> = {}) =>
-    post(`${t.host.url}/api/beacon`, body, { origin: 'https://site.example', 'user-agent': AGENTS.firefoxLinux, ...headers });
+    post(`${t.host.url}/api/beacon`, body, { ...browserHeaders(AGENTS.firefoxLinux), origin: 'https://site.example', 'user-agent': AGENTS.firefoxLinux, ...headers });
   const queued = async () => (await t.peek()).map((text) => hitsMessageSchema.parse(JSON.parse(text)));
 
   beforeAll(async () => {

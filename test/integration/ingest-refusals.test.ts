@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../shared/ports/clock';
 import { startTestHost, type TestHost } from '../support/host';
-import { AGENTS, post } from '../support/http';
+import { AGENTS, post, browserHeaders } from '../support/http';
 
 const now = new Date('2026-10-23T10:00:00Z');
 const good = { address: '203.0.113.7', user_agent: AGENTS.chromeWindows, path: '/' };
@@ -10,7 +10,7 @@ describe('bad input is refused whole, with the documented status, an error namin
   let t: TestHost;
   const send = (path: string, body: unknown, headers: Record<string, string>) => post(`${t.host.url}${path}`, body, headers);
   const key = () => ({ 'x-ingest-key': t.env.INGEST_KEY! });
-  const browser = { origin: 'https://site.example', 'user-agent': AGENTS.firefoxLinux };
+  const browser = { ...browserHeaders(AGENTS.firefoxLinux), origin: 'https://site.example', 'user-agent': AGENTS.firefoxLinux };
 
   beforeAll(async () => {
     t = await startTestHost({ queues: false, overrides: { clock: fixedClock(now) } });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CosmosDocuments } from '../../adapters/cosmos/documents';
 import { encodeMessage } from '../../shared/hits/message';
-import { agentFamily } from '../../shared/identity/agent';
+import { agentFamily, isBotAgent } from '../../shared/identity/agent';
 import { deviceOf } from '../../shared/identity/device';
 import { dailyToken, personHash } from '../../shared/identity/tokens';
 import { fixedClock } from '../../shared/ports/clock';
@@ -124,12 +124,12 @@ function expectedDocuments(hashKey: string) {
     scanners_by_day: scannersByDay,
   };
   type Counts = Record<string, number>;
-  const visitorDays = new Map<string, Record<string, unknown> & { requests: number; bots: number; self: number; paths: Counts; sources: Counts; page_loads: number; first_seen: string; last_seen: string; browsers: Counts; systems: Counts; devices: Counts }>();
+  const visitorDays = new Map<string, Record<string, unknown> & { requests: number; bots: number; bots_by: Counts; self: number; paths: Counts; sources: Counts; page_loads: number; first_seen: string; last_seen: string; browsers: Counts; systems: Counts; devices: Counts }>();
   const hours = new Map<string, Record<string, unknown> & { requests: number; bots: number; self: number; paths: Record<string, number> }>();
   for (const row of rows) {
     const at = new Date(row.at).toISOString();
     const token = dailyToken(hashKey, row.address, new Date(row.at));
-    const vd = visitorDays.get(`${day(at)} ${row.store} ${token}`) ?? { id: `visitor-day:${row.store}:${token}`, pk: day(at), kind: 'visitor-day', store: row.store, day: day(at), token, network: row.network, first_seen: at, last_seen: at, requests: 0, bots: 0, self: 0, paths: {}, sources: {}, page_loads: 0, country: 'XX', browsers: {}, systems: {}, devices: {} };
+    const vd = visitorDays.get(`${day(at)} ${row.store} ${token}`) ?? { id: `visitor-day:${row.store}:${token}`, pk: day(at), kind: 'visitor-day', store: row.store, day: day(at), token, network: row.network, first_seen: at, last_seen: at, requests: 0, bots: 0, bots_by: {}, self: 0, paths: {}, sources: {}, page_loads: 0, country: 'XX', browsers: {}, systems: {}, devices: {} };
     const self = row.person === null ? 1 : 0;
     // Every address of the fixture is a documentation or private one, which no country holds.
     const device = deviceOf(agentFamily(row.agent));
@@ -139,6 +139,8 @@ function expectedDocuments(hashKey: string) {
       last_seen: at > vd.last_seen ? at : vd.last_seen,
       requests: vd.requests + 1,
       bots: vd.bots + (row.bot ? 1 : 0),
+      // The fixture's bots name themselves by their agent (curl) or probe a path; none comes from a hosting network.
+      bots_by: row.bot ? add(vd.bots_by, isBotAgent(row.agent) ? 'agent' : 'path') : vd.bots_by,
       self: vd.self + self,
       paths: add(vd.paths, row.kept),
       sources: row.pageLoad && row.referrer ? add(vd.sources, new URL(row.referrer).hostname.toLowerCase()) : vd.sources,

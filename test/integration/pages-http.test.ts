@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hitsMessageSchema } from '../../shared/hits/message';
 import { operatorCookieValue } from '../../shared/identity/tokens';
 import { startTestHost, type TestHost } from '../support/host';
-import { AGENTS, post } from '../support/http';
+import { AGENTS, post, browserHeaders } from '../support/http';
 
 const publicFile = (name: string) => readFileSync(join(__dirname, '..', '..', 'public', name), 'utf8');
 
@@ -58,7 +58,7 @@ describe('the pages through the local host', () => {
 
   it('takes a beacon carrying the mark as the site itself, one carrying anything else as a person, and refuses an oversized mark', async () => {
     const forwarded = { 'x-forwarded-for': '203.0.113.7' };
-    const send = (body: unknown) => post(`${t.host.url}/api/beacon`, JSON.stringify(body), { origin: 'https://site.example', 'user-agent': AGENTS.firefoxLinux, 'content-type': 'text/plain;charset=UTF-8', ...forwarded });
+    const send = (body: unknown) => post(`${t.host.url}/api/beacon`, JSON.stringify(body), { ...browserHeaders(AGENTS.firefoxLinux), origin: 'https://site.example', 'user-agent': AGENTS.firefoxLinux, 'content-type': 'text/plain;charset=UTF-8', ...forwarded });
     expect((await send({ path: '/', operator: operatorCookieValue(t.env.HASH_KEY!) })).status).toBe(202);
     expect((await send({ path: '/', operator: operatorCookieValue('another-key-0123456789') })).status).toBe(202);
     expect((await send({ path: '/' })).status).toBe(202);

@@ -4,7 +4,7 @@ import { fixedClock } from '../../shared/ports/clock';
 import { memoryLogger } from '../../shared/ports/logger';
 import { startTestHost, type TestHost } from '../support/host';
 import { containerOf } from '../support/cosmos';
-import { ORIGIN, PATHS, REFERRERS, address, agent, expectNoQuery, expectNothingNaming, queryParameters, queryText } from '../support/privacy';
+import { ORIGIN, PATHS, REFERRERS, address, agent, expectNoHeaderValue, expectNoQuery, expectNothingNaming, markersOf, queryParameters, queryText, signalHeaders } from '../support/privacy';
 
 const NOW = new Date('2026-10-23T12:00:00Z');
 
@@ -16,11 +16,13 @@ const NOW = new Date('2026-10-23T12:00:00Z');
 describe('privacy through the whole pipeline: ingest, queue, keeping, recount and reads', () => {
   let t: TestHost;
   const logger = memoryLogger();
-  // Each path also carries a random query string: the four campaign tags among other parameters, none of which may be kept.
+  // Each path also carries a random query string: the four campaign tags among other parameters, none of which may be
+  // kept; each request carries header values of its own, none of which may be kept either.
   const sample = fc
-    .sample(fc.record({ address, agent, path: fc.constantFrom(...PATHS), query: queryParameters, referrer: fc.constantFrom(...REFERRERS), subject: fc.constantFrom(undefined, 'tree-1', 'tree-2') }), { numRuns: 120, seed: 7 })
+    .sample(fc.record({ address, agent, path: fc.constantFrom(...PATHS), query: queryParameters, referrer: fc.constantFrom(...REFERRERS), subject: fc.constantFrom(undefined, 'tree-1', 'tree-2'), headers: signalHeaders }), { numRuns: 120, seed: 7 })
     .map((s) => ({ ...s, path: `${s.path.split('#')[0]}${s.path.includes('?') ? '&' : '?'}${queryText(s.query)}` }));
   const parameters = sample.flatMap((s) => s.query);
+  const markers = sample.flatMap((s) => markersOf(s.headers));
   const addresses = sample.map((s) => s.address);
   const agents = sample.map((s) => s.agent);
   const answers: string[] = [];
@@ -37,7 +39,7 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-ingest-key': t.env.INGEST_KEY! },
       body: JSON.stringify({
-        hits: sample.slice(0, half).map((s) => ({ address: s.address, user_agent: s.agent, path: s.path, referrer: s.referrer, page_load: true, subject: s.subject })),
+        hits: sample.slice(0, half).map((s) => ({ address: s.address, user_agent: s.agent, path: s.path, referrer: s.referrer, page_load: true, subject: s.subject, headers: s.headers })),
       }),
     });
     answers.push(await server.text());
@@ -45,7 +47,7 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
     for (const s of sample.slice(half)) {
       const beacon = await fetch(`${t.host.url}/api/beacon`, {
         method: 'POST',
-        headers: { 'content-type': 'text/plain', origin: ORIGIN, 'user-agent': s.agent, 'x-forwarded-for': s.address },
+        headers: { 'content-type': 'text/plain', ...s.headers, origin: ORIGIN, 'user-agent': s.agent, 'x-forwarded-for': s.address },
         body: JSON.stringify({ path: s.path, referrer: s.referrer, ...(s.subject ? { subject: s.subject, status: true } : {}) }),
       });
       answers.push(await beacon.text());
@@ -83,6 +85,9 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
     expectNoQuery(logger.lines.join('\n'), parameters, 'the log');
     // The tags were read: some page loads carried a campaign, and it is on the Activity card.
     expect(documents.some((doc: { kind?: string; campaigns?: object }) => doc.kind === 'visitor-day' && doc.campaigns && Object.keys(doc.campaigns).length > 0)).toBe(true);
+    expectNoHeaderValue(documents.map((doc) => JSON.stringify(doc)).join('\n'), markers, 'a stored document');
+    expectNoHeaderValue(answers.join('\n'), markers, 'an answer');
+    expectNoHeaderValue(logger.lines.join('\n'), markers, 'the log');
     // And no query string: every path kept is the path alone.
     expect(documents.map((doc) => JSON.stringify(doc)).join('\n')).not.toMatch(/plan=pro|ref=newsletter|trk=x|\?id=1/);
   });

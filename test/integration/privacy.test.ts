@@ -4,14 +4,14 @@ import { hitsMessageSchema, type HitsMessage } from '../../shared/hits/message';
 import { memoryLogger } from '../../shared/ports/logger';
 import { startTestHost, type TestHost } from '../support/host';
 import { cleanTag } from '../../shared/identity/campaign';
-import { ORIGIN, PATHS, REFERRERS, address, agent, expectNoQuery, expectNothingNaming, queryParameters, queryText, type QueryParameter } from '../support/privacy';
+import { ORIGIN, PATHS, REFERRERS, address, agent, expectNoHeaderValue, expectNoQuery, expectNothingNaming, markersOf, queryParameters, queryText, signalHeaders, type QueryParameter } from '../support/privacy';
 
 /**
  * The privacy line, as a property: whatever address and agent a request carries, through either endpoint, nothing
  * that reaches the queue or the log holds the address (in any spelling), any dotted four-octet address, or the agent.
  */
 
-describe('privacy: no address or agent reaches the queue or the log', () => {
+describe('privacy: no address, agent or header value reaches the queue or the log', () => {
   let t: TestHost;
   const logger = memoryLogger();
   let queuedHits = 0;
@@ -46,6 +46,7 @@ describe('privacy: no address or agent reaches the queue or the log', () => {
     referrer: fc.constantFrom(...REFERRERS),
     referrerIsAddress: fc.boolean(),
     pageLoad: fc.boolean(),
+    headers: fc.option(signalHeaders, { nil: undefined }),
   });
 
   it('POST /api/hits: addresses and agents in the body', async () => {
@@ -59,6 +60,7 @@ describe('privacy: no address or agent reaches the queue or the log', () => {
             // A referrer may itself be the visitor's address (a page served from a bare address).
             referrer: hit.referrerIsAddress ? `http://${hit.address.includes(':') ? `[${hit.address}]` : hit.address}/from` : hit.referrer,
             page_load: hit.pageLoad,
+            headers: hit.headers,
           })),
         };
         const response = await fetch(`${t.host.url}/api/hits`, {
@@ -75,6 +77,9 @@ describe('privacy: no address or agent reaches the queue or the log', () => {
         queuedHits += hits.length;
         for (const text of texts) expectNothingNaming(text, hits.map((hit) => hit.address), hits.map((hit) => hit.agent), 'a queued message');
         expectNothingNaming(logger.lines.join('\n'), hits.map((hit) => hit.address), hits.map((hit) => hit.agent), 'the log');
+        const markers = hits.flatMap((hit) => (hit.headers ? markersOf(hit.headers) : []));
+        for (const text of texts) expectNoHeaderValue(text, markers, 'a queued message');
+        expectNoHeaderValue(logger.lines.join('\n'), markers, 'the log');
       }),
       { numRuns: 60 },
     );
@@ -90,6 +95,7 @@ describe('privacy: no address or agent reaches the queue or the log', () => {
       path: fc.constantFrom(...PATHS),
       referrer: fc.constantFrom(...REFERRERS),
       textPlain: fc.boolean(),
+      headers: signalHeaders,
     });
     let beacons = 0;
     await fc.assert(
@@ -100,6 +106,7 @@ describe('privacy: no address or agent reaches the queue or the log', () => {
           headers: {
             'content-type': b.textPlain ? 'text/plain;charset=UTF-8' : 'application/json',
             origin: ORIGIN,
+            ...b.headers,
             'user-agent': b.agent,
             // The local host appends the connection's own address, as Azure's front end does; with one trusted hop
             // this entry is the one read.
@@ -121,6 +128,8 @@ describe('privacy: no address or agent reaches the queue or the log', () => {
         beacons += 1;
         expectNothingNaming(texts[0]!, [b.address], [b.agent], 'a queued message');
         expectNothingNaming(logger.lines.join('\n'), [b.address], [b.agent], 'the log');
+        expectNoHeaderValue(texts[0]!, markersOf(b.headers), 'a queued message');
+        expectNoHeaderValue(logger.lines.join('\n'), markersOf(b.headers), 'the log');
       }),
       { numRuns: 100 },
     );

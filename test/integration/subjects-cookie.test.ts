@@ -5,7 +5,7 @@ import { fixedClock } from '../../shared/ports/clock';
 import { memoryLogger } from '../../shared/ports/logger';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
-import { AGENTS, post } from '../support/http';
+import { AGENTS, post, browserHeaders } from '../support/http';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const clock = fixedClock('2026-10-23T12:00:00.000Z');
@@ -26,6 +26,7 @@ describe('cookie mode through the local host, Azurite and the local Cosmos serve
   const scan = async (address: string, cookie?: string) => {
     const answer = await post(`${t.host.url}/api/beacon`, { path: '/trees/9', subject: 'tree-9', status: true }, {
       origin: 'https://site.example',
+      ...browserHeaders(AGENTS.safariIphone),
       'user-agent': AGENTS.safariIphone,
       'x-forwarded-for': address,
       ...(cookie === undefined ? {} : { cookie }),

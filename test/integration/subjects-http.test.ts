@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../shared/ports/clock';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
-import { AGENTS, post } from '../support/http';
+import { AGENTS, post, browserHeaders } from '../support/http';
 import { plainFigures, type FixtureScan } from '../support/subjects';
 
 const START = Date.parse('2026-10-23T08:00:00.000Z');
@@ -31,7 +31,7 @@ describe('subjects through the local host, Azurite and the local Cosmos server (
   const admin = (path: string, key = t.env.OPERATOR_KEY!) => fetch(`${t.host.url}${path}`, { headers: { 'x-operator-key': key } }).then(async (r) => ({ status: r.status, json: (await r.json()) as any }));
   const hits = (body: unknown) => post(`${t.host.url}/api/hits`, body, { 'x-ingest-key': t.env.INGEST_KEY! });
   const beacon = (body: unknown, address: string) =>
-    post(`${t.host.url}/api/beacon`, body, { origin: 'https://site.example', 'user-agent': AGENTS.firefoxLinux, 'x-forwarded-for': address });
+    post(`${t.host.url}/api/beacon`, body, { ...browserHeaders(AGENTS.firefoxLinux), origin: 'https://site.example', 'user-agent': AGENTS.firefoxLinux, 'x-forwarded-for': address });
 
   beforeAll(async () => {
     t = await startTestHost({ env: { TRUSTED_PROXY_HOPS: '1' }, overrides: { clock } });

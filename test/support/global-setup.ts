@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freePort, startAzurite, startCosmos } from '../../host/local/services';
 
@@ -12,6 +14,9 @@ declare module 'vitest' {
  * the whole run; each test file uses queues, databases and lock names of its own.
  */
 export default async function setup(project: TestProject) {
+  // The hosting networks' table the ingest reads, made from the installed network data when it is missing or stale.
+  const root = join(__dirname, '..', '..');
+  execFileSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'scripts', 'build-networks.ts'), '--if-stale'], { cwd: root, stdio: 'inherit' });
   const azurite = await startAzurite({ blobAndTable: { blobPort: await freePort(), tablePort: await freePort() } });
   const cosmos = await startCosmos();
   project.provide('stack', { queueConnectionString: azurite.connectionString, cosmosEndpoint: cosmos.endpoint });

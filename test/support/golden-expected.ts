@@ -9,13 +9,17 @@ const RANK: Record<GoldenKind, number> = { scanners: 0, people: 1, self: 2 };
 const stronger = (a: GoldenKind, b: GoldenKind) => (RANK[a] >= RANK[b] ? a : b);
 const counted = GOLDEN_ROWS.filter((row) => !row.ignored);
 
+// Every scanner of the fixture is a bot for one reason on all its requests: its agent names it (a crawler, a library),
+// or, with a browser's agent from a documentation network, what it asks for.
+const reasonOf = (row: GoldenRow) => (/bot|curl/i.test(VISITORS[row.who].agent) ? 'agent' : 'path');
+
 /** Each daily token's kind: one per address per day, the strongest of its rows' kinds, whichever stores it reached. */
-function tokenDays(): Map<string, { day: string; kind: GoldenKind }> {
-  const days = new Map<string, { day: string; kind: GoldenKind }>();
+function tokenDays(): Map<string, { day: string; kind: GoldenKind; reason: 'agent' | 'path' }> {
+  const days = new Map<string, { day: string; kind: GoldenKind; reason: 'agent' | 'path' }>();
   for (const row of counted) {
     const key = `${dayOf(row)}|${VISITORS[row.who].address}`;
     const known = days.get(key);
-    days.set(key, { day: dayOf(row), kind: known ? stronger(known.kind, rowKind(row)) : rowKind(row) });
+    days.set(key, { day: dayOf(row), kind: known ? stronger(known.kind, rowKind(row)) : rowKind(row), reason: reasonOf(row) });
   }
   return days;
 }
@@ -75,7 +79,10 @@ export function expectedFromFixture() {
     people_new_by_day: FIXTURE_DAYS.map((day) => ({ day, people: [...countedOn.values()].filter((d) => d === day).length })),
     visits_all_time: kinds.filter((v) => v.kind === 'people').length,
     visits_by_day: FIXTURE_DAYS.map((day) => ({ day, visits: of(day, 'people') })),
-    by_day: FIXTURE_DAYS.map((day) => ({ day, people: of(day, 'people'), scanners: of(day, 'scanners'), self: of(day, 'self'), total: kinds.filter((v) => v.day === day).length })),
+    by_day: FIXTURE_DAYS.map((day) => {
+      const leftOut = (reason: string) => kinds.filter((v) => v.day === day && v.kind === 'scanners' && v.reason === reason).length;
+      return { day, people: of(day, 'people'), scanners: of(day, 'scanners'), self: of(day, 'self'), total: kinds.filter((v) => v.day === day).length, left_out: { agent: leftOut('agent'), path: leftOut('path'), network: 0, signals: 0 } };
+    }),
     sources: sources(),
     subjects: subjects(),
   };

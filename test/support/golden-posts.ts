@@ -1,6 +1,6 @@
 import type { fixedClock } from '../../shared/ports/clock';
 import { dayOf, VISITORS, type GoldenRow } from './golden-fixture';
-import { post } from './http';
+import { browserHeaders, post } from './http';
 
 /** The posts of a phase in order: each day's batch rows together, a single hit alone, each beacon at its own moment. */
 export function postsOf(rows: readonly GoldenRow[]): GoldenRow[][] {
@@ -37,7 +37,7 @@ export async function sendGolden(t: GoldenTarget, clock: ReturnType<typeof fixed
   if (first.via === 'beacon') {
     clock.set(first.at);
     const body = JSON.stringify({ path: first.path, referrer: first.referrer, subject: first.subject, status: first.status });
-    const headers: Record<string, string> = { origin: 'https://site.example', 'user-agent': VISITORS[first.who].agent, 'x-forwarded-for': VISITORS[first.who].address };
+    const headers: Record<string, string> = { ...browserHeaders(VISITORS[first.who].agent), origin: 'https://site.example', 'user-agent': VISITORS[first.who].agent, 'x-forwarded-for': VISITORS[first.who].address };
     if (first.plain) headers['content-type'] = 'text/plain';
     if (first.operator) headers['x-operator-key'] = t.env.OPERATOR_KEY!;
     return poster(`${t.url}/api/beacon`, body, headers);

@@ -7,6 +7,18 @@ export const AGENTS = {
   curl: 'curl/8.5.0',
 } as const;
 
+/**
+ * The headers the browser an agent names sends on every request, a beacon's too: Accept-Language always, and on
+ * Chromium the client hints of its version. A test that plays a browser's beacon from Node sends them, as the browser
+ * would: Node's fetch sends no Accept-Language and adds `sec-fetch-mode`, so an agent that claims Chrome without
+ * them is a bot by its signals.
+ */
+export function browserHeaders(agent: string): Record<string, string> {
+  const chrome = /Chrome\/(\d+)\./.exec(agent);
+  const hints: Record<string, string> = chrome ? { 'sec-ch-ua': `"Google Chrome";v="${chrome[1]}", "Chromium";v="${chrome[1]}", "Not_A Brand";v="24"` } : {};
+  return { 'accept-language': 'en-GB,en;q=0.9', ...hints };
+}
+
 /** POSTs JSON to a local host path with the given headers; the body may be a string to send as it is. */
 export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any; headers: Headers }> {
   const response = await fetch(url, {

@@ -83,6 +83,30 @@ export function agentPieces(given: string): string[] {
   return [...pieces].filter((piece) => piece.length >= 6);
 }
 
+// ---- headers ------------------------------------------------------------------------------------------------------
+
+const marker = fc.stringMatching(/^[a-z]{12}$/);
+
+/**
+ * The headers a browser sends that the signals read, each value carrying a marker of its own (twelve random letters),
+ * so a value that leaked anywhere would be found by its marker.
+ */
+export const signalHeaders = fc.record({
+  'accept-language': marker.map((m) => `${m},en;q=0.9`),
+  'sec-fetch-site': marker.map((m) => `cross-${m}`),
+  'sec-fetch-mode': marker.map((m) => `no-${m}`),
+  'sec-fetch-dest': marker.map((m) => `empty-${m}`),
+  'sec-ch-ua': marker.map((m) => `"Chromium";v="131", "${m}";v="8"`),
+});
+
+/** The markers in a set of signal header values, for expectNoHeaderValue. */
+export const markersOf = (headers: Record<string, string>): string[] => Object.values(headers).map((value) => /[a-z]{12}/.exec(value)![0]);
+
+/** What a text must not hold: any header value the request carried, found by its marker. */
+export function expectNoHeaderValue(text: string, markers: readonly string[], where: string) {
+  for (const found of markers) expect(text, `${where} holds a header value (${found})`).not.toContain(found);
+}
+
 // ---- checking -----------------------------------------------------------------------------------------------------
 
 /** What a text must not hold: each spelling of each address, each piece of each agent, any dotted four-octet address. */

@@ -49,9 +49,9 @@ describe('by_day: visitor-days by the one kind rule', () => {
       days,
     );
     expect(rows).toEqual([
-      { day: '2026-10-21', people: 2, scanners: 1, self: 0, total: 3 },
-      { day: '2026-10-22', people: 0, scanners: 0, self: 0, total: 0 },
-      { day: '2026-10-23', people: 0, scanners: 0, self: 2, total: 2 },
+      { day: '2026-10-21', people: 2, scanners: 1, self: 0, total: 3, left_out: { agent: 0, path: 0, network: 0, signals: 0 } },
+      { day: '2026-10-22', people: 0, scanners: 0, self: 0, total: 0, left_out: { agent: 0, path: 0, network: 0, signals: 0 } },
+      { day: '2026-10-23', people: 0, scanners: 0, self: 2, total: 2, left_out: { agent: 0, path: 0, network: 0, signals: 0 } },
     ]);
     for (const row of rows) expect(row.people + row.scanners + row.self).toBe(row.total);
   });
@@ -68,7 +68,24 @@ describe('by_day: visitor-days by the one kind rule', () => {
       ]),
       days,
     );
-    expect(rows.at(-1)).toEqual({ day: '2026-10-23', people: 1, scanners: 1, self: 1, total: 3 });
+    expect(rows.at(-1)).toEqual({ day: '2026-10-23', people: 1, scanners: 1, self: 1, total: 3, left_out: { agent: 0, path: 0, network: 0, signals: 0 } });
+  });
+
+  it('counts each scanner visitor-day once under the reason most of its bot requests had across stores, ties to the surer', () => {
+    const rows = byDay(
+      tokenDays([
+        doc(1, '2026-10-23', { requests: 3, bots: 3, bots_by: { agent: 3 } }),
+        doc(2, '2026-10-23', { store: 'cosmos', requests: 2, bots: 2, bots_by: { network: 2 } }),
+        doc(2, '2026-10-23', { store: 'sql', requests: 2, bots: 2, bots_by: { path: 1, network: 1 } }),
+        doc(3, '2026-10-23', { requests: 2, bots: 2, bots_by: { path: 1, signals: 1 } }),
+        doc(4, '2026-10-23', { requests: 1, bots: 1, bots_by: { signals: 1 } }),
+        doc(5, '2026-10-23', { requests: 2, bots: 1, bots_by: { network: 1 } }),
+        doc(6, '2026-10-23', { requests: 1, bots: 1 }),
+      ]),
+      days,
+    );
+    // Token 5 is a person (one request of two was not a bot); token 6 was kept before reasons: a scanner under none.
+    expect(rows.at(-1)).toEqual({ day: '2026-10-23', people: 1, scanners: 5, self: 0, total: 6, left_out: { agent: 1, path: 1, network: 1, signals: 1 } });
   });
 
   it('counts the same token on two days as two visitor-days (a token means nothing across days)', () => {

@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hostingListKey } from '../../shared/identity/hosting';
+import { readTable, type HostingNetworks } from '../../shared/identity/network-table';
+import { packageRoot } from './assets';
+
+/** Where the compact table is, under the package's root (the project, or the deployed package). */
+export const NETWORK_TABLE_FILE = join('data', 'hosting-networks.bin');
+
+let loaded: HostingNetworks | null = null;
+
+/**
+ * The hosting networks' table, read from the package once per process and kept. A missing or stale table is a
+ * start-up fault naming the command that makes it: without it every request from a data centre would count as a person.
+ */
+export function hostingNetworks(root: string = packageRoot()): HostingNetworks {
+  if (loaded !== null) return loaded;
+  const file = join(root, NETWORK_TABLE_FILE);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    throw new Error(`${file} is missing: run npm run networks (npm install and npm run build make it too)`);
+  }
+  const read = readTable(bytes, hostingListKey());
+  if (!read.ok) throw new Error(`${file} cannot be used: ${read.reason}; run npm run networks`);
+  loaded = read.table;
+  return loaded;
+}

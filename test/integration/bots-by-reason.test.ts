@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from '../../shared/ports/clock';
+import { hitsMessageSchema } from '../../shared/hits/message';
+import { containerOf } from '../support/cosmos';
+import { startTestHost, type TestHost } from '../support/host';
+import { AGENTS, browserHeaders, post } from '../support/http';
+import { DATA_CENTRES, PEOPLES_NETWORKS } from '../support/networks';
+
+// The issue's measurement, through the local stack: 21 addresses of data-centre networks and 24 of home and mobile
+// networks, each making three page loads with the same desktop Chrome agent (the site's server forwarding the
+// browser's headers), which main counted as 45 people; then one of each other kind of bot, and visitor-days whose bot
+// requests had several reasons.
+const DAY = '2026-10-23';
+const NOW = `${DAY}T18:00:00Z`;
+const chrome = AGENTS.chromeWindows;
+const forwarded = browserHeaders(chrome);
+const centres = [...new Set(DATA_CENTRES.map(([provider]) => provider.replace(/ \(.*$/, '')))].flatMap((provider) => DATA_CENTRES.filter(([p]) => p.startsWith(provider)).slice(0, 2)).slice(0, 21);
+const homes = PEOPLES_NETWORKS.map(([, address]) => address);
+
+type Hit = { at: string; address: string; user_agent: string; path: string; page_load?: boolean; headers?: Record<string, string> };
+const at = (minute: number) => `${DAY}T10:${String(minute % 60).padStart(2, '0')}:00Z`;
+const threeLoads = (address: string, more: Partial<Hit> = {}): Hit[] =>
+  ['/', '/about', '/resume'].map((path, i) => ({ at: at(i), address, user_agent: chrome, path, page_load: true, headers: forwarded, ...more }));
+
+const hits: Hit[] = [
+  ...centres.flatMap(([, address]) => threeLoads(address)),
+  ...homes.flatMap((address) => threeLoads(address)),
+  // By agent: two crawlers and a library.
+  { at: at(10), address: '66.249.66.1', user_agent: AGENTS.googlebot, path: '/' },
+  { at: at(11), address: '157.55.39.1', user_agent: 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)', path: '/' },
+  { at: at(12), address: '198.51.100.60', user_agent: AGENTS.curl, path: '/about' },
+  // By path: a browser's agent from an ordinary network, probing for secrets.
+  { at: at(13), address: '198.51.100.61', user_agent: chrome, path: '/.env', headers: forwarded },
+  { at: at(14), address: '198.51.100.62', user_agent: chrome, path: '/wp-login.php', headers: forwarded },
+  { at: at(15), address: '198.51.100.62', user_agent: chrome, path: '/.git/config', headers: forwarded },
+  // By signals: a Chrome agent whose request had no Accept-Language (the site forwarded the headers it had: none).
+  { at: at(16), address: '198.51.100.63', user_agent: chrome, path: '/', page_load: true, headers: {} },
+  // Several reasons on one visitor-day: most were path (two of three), so path; a tie (one agent, one path) goes to agent.
+  { at: at(20), address: '198.51.100.70', user_agent: AGENTS.googlebot, path: '/' },
+  { at: at(21), address: '198.51.100.70', user_agent: chrome, path: '/xmlrpc.php', headers: forwarded },
+  { at: at(22), address: '198.51.100.70', user_agent: chrome, path: '/.env', headers: forwarded },
+  { at: at(23), address: '198.51.100.71', user_agent: AGENTS.curl, path: '/' },
+  { at: at(24), address: '198.51.100.71', user_agent: chrome, path: '/.git/config', headers: forwarded },
+  // A person whose site's server forwards no headers: the signals are not judged.
+  { at: at(30), address: '203.0.113.40', user_agent: chrome, path: '/', page_load: true },
+];
+
+describe('the visitor-days left out, by reason, through the local host on Azurite and the local Cosmos server', () => {
+  let t: TestHost;
+  let queued: unknown[] = [];
+
+  beforeAll(async () => {
+    t = await startTestHost({ env: { ALLOWED_ORIGINS: 'https://site.example', TRUSTED_PROXY_HOPS: '1' }, overrides: { clock: fixedClock(NOW) } });
+    await containerOf(t.env);
+    const answer = await post(`${t.host.url}/api/hits`, { hits }, { 'x-ingest-key': t.env.INGEST_KEY! });
+    expect(answer).toMatchObject({ status: 202, json: { accepted: hits.length, ignored: 0 } });
+    // By signals, on the beacon: Node's fetch with a Chrome agent, no Accept-Language, fetch metadata and no hints.
+    const beacon = await post(`${t.host.url}/api/beacon`, { path: '/' }, { origin: 'https://site.example', 'user-agent': chrome, 'x-forwarded-for': '198.51.100.64' });
+    expect(beacon.status).toBe(202);
+    queued = (await t.peek()).flatMap((text) => hitsMessageSchema.parse(JSON.parse(text)).hits);
+    await t.host.drain();
+    await t.fold();
+  }, 120_000);
+
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it("queues the beacon's hit as a bot with its reason, signals, and nothing of its headers", () => {
+    // The hits the listener has not taken yet: at least the beacon's, sent last.
+    const beaconHit = (queued as Array<Record<string, unknown>>).find((hit) => hit.network === '198.51.100.x' && hit.reason === 'signals');
+    expect(beaconHit).toMatchObject({ bot: true, reason: 'signals', path: '/' });
+    expect(JSON.stringify(queued)).not.toMatch(/Chrome|en-GB|198\.51\.100\.64/);
+  });
+
+  it('counts the 21 data-centre visitors as left out by network and the 24 on home and mobile networks as people', async () => {
+    expect(centres).toHaveLength(21);
+    const response = await fetch(`${t.host.url}/api/admin/activity?days=1`, { headers: { authorization: `Bearer ${t.env.OPERATOR_KEY}` } });
+    const { by_day } = (await response.json()) as { by_day: Array<Record<string, unknown>> };
+    expect(by_day).toEqual([
+      { day: DAY, people: 25, scanners: 30, self: 0, total: 55, left_out: { agent: 4, path: 3, network: 21, signals: 2 } },
+    ]);
+  });
+
+  it("names each row's reason in the day's table, and the people count holds only the people", async () => {
+    const day = await fetch(`${t.host.url}/api/admin/activity/visitors?day=${DAY}`, { headers: { authorization: `Bearer ${t.env.OPERATOR_KEY}` } });
+    const { visitors } = (await day.json()) as { visitors: Array<{ network: string; left_out: string | null; kind: string }> };
+    const reasonOf = (network: string) => visitors.find((row) => row.network === network)?.left_out;
+    expect([reasonOf('3.5.140.x'), reasonOf('66.249.66.x'), reasonOf('73.15.1.x')]).toEqual(['network', 'agent', null]);
+    const people = await fetch(`${t.host.url}/api/admin/visitors/people`, { headers: { authorization: `Bearer ${t.env.OPERATOR_KEY}` } });
+    expect(((await people.json()) as { people_all_time: number }).people_all_time).toBe(25);
+  });
+});

@@ -1,0 +1,75 @@
+// Real addresses, as the network data (@ip-location-db/asn) places them, for the network rule's tests.
+
+// Real addresses in each provider's announced ranges (their own services' and customers' servers), with the AS the
+// network data puts them in.
+export const DATA_CENTRES: ReadonlyArray<[provider: string, address: string, asn: number]> = [
+  ['Amazon (AWS us-east)', '3.5.140.2', 16509],
+  ['Amazon (AWS eu-west-2)', '18.130.1.1', 16509],
+  ['Amazon (AWS, IPv6)', '2600:1f18:4a3:6900::1', 14618],
+  ['Google Cloud', '34.102.136.180', 396982],
+  ['Google Cloud', '35.186.224.25', 396982],
+  ['Google Cloud (IPv6)', '2600:1900:4000::1', 396982],
+  ['Microsoft Azure', '20.112.52.29', 8075],
+  ['Microsoft Azure', '40.76.4.15', 8075],
+  ['Microsoft Azure (IPv6)', '2603:1030:20e:3::23c', 8075],
+  ['DigitalOcean', '159.89.173.104', 14061],
+  ['DigitalOcean', '104.248.50.87', 14061],
+  ['DigitalOcean (IPv6)', '2a03:b0c0:3:d0::1', 14061],
+  ['Hetzner', '5.9.10.10', 24940],
+  ['Hetzner', '136.243.0.1', 24940],
+  ['Hetzner (IPv6)', '2a01:4f8:c0c:1234::1', 24940],
+  ['OVH', '51.38.1.1', 16276],
+  ['OVH', '145.239.1.1', 16276],
+  ['OVH (IPv6)', '2001:41d0:1:1::1', 16276],
+  ['Alibaba Cloud', '47.88.1.1', 45102],
+  ['Alibaba Cloud', '8.209.64.1', 45102],
+  ['Alibaba Cloud (IPv6)', '2401:b180::1', 37963],
+  ['Oracle Cloud', '129.146.1.1', 31898],
+  ['Oracle Cloud', '152.67.1.1', 31898],
+  ['Oracle Cloud (IPv6)', '2603:c020:4000::1', 31898],
+  ['Vultr', '45.32.1.1', 20473],
+  ['Vultr', '108.61.1.1', 20473],
+  ['Vultr (IPv6)', '2001:19f0:5:1::1', 20473],
+  ['Scaleway', '51.15.1.1', 12876],
+  ['Scaleway', '163.172.1.1', 12876],
+  ['Scaleway (IPv6)', '2001:bc8:1:1::1', 12876],
+  ['Contabo', '144.91.64.1', 51167],
+  ['Contabo', '62.171.128.1', 51167],
+  ['Contabo (US)', '154.53.32.1', 40021],
+  ['Contabo (IPv6)', '2a02:c207:2000:1::1', 51167],
+];
+
+// Home, mobile and office ISPs in nine countries, IPv4 and IPv6.
+export const PEOPLES_NETWORKS: ReadonlyArray<[isp: string, address: string]> = [
+  ['Comcast (US)', '73.15.1.1'],
+  ['Comcast (US)', '24.4.1.1'],
+  ['Comcast (US, IPv6)', '2601:600:1::1'],
+  ['T-Mobile (US, mobile)', '172.56.1.1'],
+  ['T-Mobile (US, mobile, IPv6)', '2607:fb90:1::1'],
+  ['Deutsche Telekom (DE)', '79.192.1.1'],
+  ['Deutsche Telekom (DE)', '91.36.1.1'],
+  ['Deutsche Telekom (DE, IPv6)', '2003:e0:1::1'],
+  ['Vodafone (DE)', '88.64.1.1'],
+  ['Vodafone (DE, IPv6)', '2a02:8108:1::1'],
+  ['BT (UK)', '86.128.1.1'],
+  ['BT (UK)', '81.128.1.1'],
+  ['BT (UK, IPv6)', '2a00:23c0:1::1'],
+  ['Orange (FR)', '90.0.0.1'],
+  ['Orange (FR, IPv6)', '2a01:cb00:1::1'],
+  ['Free (FR, IPv6)', '2a01:e0a::1'],
+  ['Telefónica (ES)', '83.32.1.1'],
+  ['NTT OCN (JP)', '153.240.1.1'],
+  ['Reliance Jio (IN, mobile)', '49.36.1.1'],
+  ['Reliance Jio (IN, mobile, IPv6)', '2409:4000::1'],
+  ['Telstra (AU)', '1.128.1.1'],
+  ['Telstra (AU, IPv6)', '2001:8003:1::1'],
+  ['Vivo (BR)', '201.0.1.1'],
+  ['Claro (BR, IPv6)', '2804:14c:1::1'],
+];
+
+// Relays and CDNs whose egress carries people (iCloud Private Relay, Cloudflare WARP): never hosting.
+export const RELAYS: ReadonlyArray<[name: string, address: string]> = [
+  ['Cloudflare (WARP, Private Relay)', '104.28.1.1'],
+  ['Akamai (Private Relay)', '172.224.226.1'],
+  ['Fastly (Private Relay)', '146.75.1.1'],
+];
