@@ -18,8 +18,9 @@ const doc = openApiDocument();
 const clock = fixedClock(START);
 
 // Answers the fixture cannot bring about without taking the store or the queue away (test/integration/ingest-queue-down
-// and the subjects' store tests do that); each is the error envelope, as every other refusal here is.
-const NOT_EXERCISED = ['POST /api/hits 503', 'POST /api/beacon 503', 'GET /api/admin/subjects 503', 'GET /api/admin/subjects/{id} 503'];
+// and the subjects' store tests do that; nothing takes the store away from the export yet); each is the error envelope,
+// as every other refusal here is.
+const NOT_EXERCISED = ['POST /api/hits 503', 'POST /api/beacon 503', 'GET /api/admin/subjects 503', 'GET /api/admin/subjects/{id} 503', 'GET /api/admin/export 503'];
 
 describe('the OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -80,6 +81,10 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     await call('GET', `/api/admin/subjects?sort=subject&order=asc&limit=2&continuation=${first.json.continuation}`, { headers: operator });
     for (const id of GOLDEN_SUBJECTS) await call('GET', `/api/admin/subjects/${id}?days=7`, { headers: operator });
     await call('GET', '/api/admin/mark', { headers: operator });
+    const now = await call('GET', '/api/admin/now', { headers: operator });
+    expect(now.json.top_paths.length).toBeGreaterThan(0);
+    await call('GET', '/api/admin/now?t=1', { headers: bearer });
+    for (const format of ['', '&format=json', '&format=csv']) await call('GET', `/api/admin/export?from=${D0}&to=${D3}${format}`, { headers: operator });
     const page = await call('GET', '/api/admin', { headers: { 'accept-encoding': 'gzip' } });
     await call('GET', '/api/admin', { headers: { 'if-none-match': page.headers.get('etag')! } });
     for (const name of ['headcount.js', 'headcount-pulse.js', 'admin.js', 'admin.css', 'chart.umd.min.js']) await call('GET', `/api/assets/${name}`);
@@ -106,13 +111,16 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     await call('POST', '/api/beacon', { headers: { ...json, origin: 'https://elsewhere.example' }, body: JSON.stringify({ path: '/' }) });
     await call('POST', '/api/beacon', { headers: { 'content-type': 'application/xml', ...site }, body: '<path>/</path>' });
     await call('POST', '/api/beacon', { headers: { ...json, ...site }, body: JSON.stringify({ path: `/${'x'.repeat(5000)}` }) });
-    for (const path of ['/api/admin/visitors/people', '/api/admin/activity', '/api/admin/activity/visitors?day=2026-10-23', '/api/admin/subjects', '/api/admin/subjects/tree-42', '/api/admin/mark']) {
+    for (const path of ['/api/admin/visitors/people', '/api/admin/activity', '/api/admin/activity/visitors?day=2026-10-23', '/api/admin/subjects', '/api/admin/subjects/tree-42', '/api/admin/mark', '/api/admin/now', `/api/admin/export?from=${D0}&to=${D3}`]) {
       await call('GET', path);
     }
     await call('GET', '/api/admin/visitors/people', { headers: { authorization: 'Bearer wrong' } });
     await call('GET', '/api/admin/activity?days=0', { headers: operator });
     await call('GET', '/api/admin/activity/visitors?day=2026-02-30', { headers: operator });
     await call('GET', '/api/admin/subjects?sort=colour', { headers: operator });
+    for (const query of [`to=${D3}`, `from=${D0}&to=2026-02-30`, `from=${D3}&to=${D0}`, 'from=2025-01-01&to=2026-12-31', `from=${D0}&to=${D3}&format=xlsx`]) {
+      await call('GET', `/api/admin/export?${query}`, { headers: operator });
+    }
     await call('GET', '/api/admin/subjects?continuation=bm90LW1pbmU', { headers: operator });
     await call('GET', '/api/admin/subjects/..%2Fx', { headers: operator });
     await call('GET', '/api/admin/subjects/never-scanned', { headers: operator });
