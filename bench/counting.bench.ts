@@ -128,7 +128,7 @@ async function sequence(label: string, store: Fillable, records: number, settle:
 
   before = store.stats();
   started = performance.now();
-  const count = await readPeopleCount({ visitors: store.visitors, visits: store.visits, clock, source: store.source });
+  const count = await readPeopleCount({ visitorsSummary: store.visitorsSummary, visits: store.visits, clock, source: store.source });
   const newPeople = Array.from({ length: MINUTE.visitors - MINUTE.returning }, (_, k) => 10_000_000 + MINUTE.returning + k).filter((id) => id % 10 !== 9).length;
   const expected = summaryFor(records).people_all_time + newPeople;
   console.log(

@@ -1,6 +1,6 @@
 import type { Container } from '@azure/cosmos';
 import type { ActivityHour, Fact, Store, VisitorDay, VisitorRecord, VisitorsSummary } from '../../shared/store';
-import { tallyOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
+import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { CosmosDocuments } from './documents';
 import { cosmosFolding } from './folding';
@@ -43,8 +43,8 @@ export function cosmosStore(container: Container, options: CosmosStoreOptions = 
     },
     ...folding,
     facts: { create: (fact: Fact) => documents.create(fact), on: folding.facts.on },
-    visitors: {
-      tally: async (day) => tallyOf((await documents.read<VisitorsSummary>(VISITORS_PK, VISITORS_SUMMARY_ID))?.doc ?? null, day),
+    visitorsSummary: {
+      peopleFrom: async (day) => peopleFiguresOf((await documents.read<VisitorsSummary>(VISITORS_PK, VISITORS_SUMMARY_ID))?.doc ?? null, day),
     },
     activityReader: {
       visitorDaysSince: async (day) =>

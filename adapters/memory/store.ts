@@ -1,5 +1,5 @@
 import type { ActivityHour, Fact, Store, VisitorDay, VisitorRecord, VisitorsSummary } from '../../shared/store';
-import { tallyOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
+import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { MemoryDocuments } from './documents';
 import { memoryFolding } from './folding';
@@ -27,8 +27,8 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     },
     ...folding,
     facts: { create: (fact: Fact) => resolved(documents.create(fact)), on: folding.facts.on },
-    visitors: {
-      tally: (since) => resolved(tallyOf(documents.read<VisitorsSummary>(VISITORS_PK, VISITORS_SUMMARY_ID)?.doc ?? null, since)),
+    visitorsSummary: {
+      peopleFrom: (since) => resolved(peopleFiguresOf(documents.read<VisitorsSummary>(VISITORS_PK, VISITORS_SUMMARY_ID)?.doc ?? null, since)),
     },
     activityReader: {
       visitorDaysSince: (since) =>

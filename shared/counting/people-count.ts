@@ -1,7 +1,7 @@
 import type { Clock } from '../ports/clock';
 import { utcDay } from '../identity/tokens';
 import type { Versioned } from '../store/documents';
-import type { VisitorsReader, VisitorsTally } from '../store/summary';
+import type { VisitorsSummaryReader, PeopleFigures } from '../store/summary';
 import type { VisitsSummary } from '../store/visits';
 import { daysEnding, earlierDay, monthStart } from './days';
 
@@ -54,9 +54,9 @@ export interface Pulse {
   source: string;
 }
 
-/** What the count reads: the visitors summary's tally, the visits summary, the clock, and where the store keeps things. */
+/** What the count reads: the visitors summary's people figures, the visits summary, the clock, and where the store keeps things. */
 export interface PeopleCountDeps {
-  visitors: VisitorsReader;
+  visitorsSummary: VisitorsSummaryReader;
   visits: { read(): Promise<Versioned<VisitsSummary> | null> };
   clock: Clock;
   source: string;
@@ -80,10 +80,10 @@ export function reasonOf(error: unknown): string {
 export async function readPeopleCount(deps: PeopleCountDeps): Promise<PeopleCount> {
   const today = utcDay(deps.clock.now());
   const days = daysEnding(today, DAYS);
-  const [tally, visits] = await Promise.allSettled([deps.visitors.tally(earlierDay(monthStart(today), days[0]!)), deps.visits.read()]);
+  const [people, visits] = await Promise.allSettled([deps.visitorsSummary.peopleFrom(earlierDay(monthStart(today), days[0]!)), deps.visits.read()]);
   const visitsRun = visits.status === 'fulfilled' ? keptVisits(visits.value?.doc ?? null, days) : null;
   const visitsNote = visits.status === 'rejected' ? `; visits unread (${reasonOf(visits.reason)})` : '';
-  if (tally.status === 'rejected') {
+  if (people.status === 'rejected') {
     return {
       people_all_time: null,
       people_new_today: null,
@@ -91,25 +91,25 @@ export async function readPeopleCount(deps: PeopleCountDeps): Promise<PeopleCoun
       scanners_left_out: null,
       counted_from: null,
       people_new_by_day: null,
-      source: `unread: the store did not answer (${reasonOf(tally.reason)})`,
+      source: `unread: the store did not answer (${reasonOf(people.reason)})`,
       visits: visitsRun,
     };
   }
-  return { ...peopleFigures(tally.value, today, days), source: `${deps.source}${visitsNote}`, visits: visitsRun };
+  return { ...peopleFigures(people.value, today, days), source: `${deps.source}${visitsNote}`, visits: visitsRun };
 }
 
-function peopleFigures(tally: VisitorsTally, today: string, days: readonly string[]) {
-  const on = (day: string) => tally.people_new_by_day[day] ?? 0;
+function peopleFigures(figures: PeopleFigures, today: string, days: readonly string[]) {
+  const on = (day: string) => figures.people_new_by_day[day] ?? 0;
   const month = monthStart(today);
-  const monthCount = Object.entries(tally.people_new_by_day)
+  const monthCount = Object.entries(figures.people_new_by_day)
     .filter(([day]) => day >= month && day <= today)
     .reduce((sum, [, people]) => sum + people, 0);
   return {
-    people_all_time: tally.people_all_time,
+    people_all_time: figures.people_all_time,
     people_new_today: on(today),
     people_new_month: monthCount,
-    scanners_left_out: tally.scanners_left_out,
-    counted_from: tally.counted_from,
+    scanners_left_out: figures.scanners_left_out,
+    counted_from: figures.counted_from,
     people_new_by_day: days.map((day) => ({ day, people: on(day) })),
   };
 }

@@ -17,7 +17,7 @@ import { toCsv } from './csv';
 
 /** What GET /api/admin/export reads: the visitor-days of the range and the two summaries. */
 export interface ExportDeps {
-  store: ActivityStore & Pick<Store, 'dayRange' | 'visitors' | 'visits'>;
+  store: ActivityStore & Pick<Store, 'dayRange' | 'visitorsSummary' | 'visits'>;
   clock: Clock;
   logger: Logger;
   operator: OperatorSettings;
@@ -86,11 +86,11 @@ export function exportDays(request: IncomingRequest, deps: ExportDeps): Promise<
     const { from, to, format } = query.value;
     const days = Array.from({ length: spanOf(from, to) }, (_, i) => addDays(from, i));
     const { value } = await readActivity(deps.store, deps.logger, () =>
-      Promise.all([deps.store.dayRange.visitorDaysBetween(from, to), deps.store.visitors.tally(from), deps.store.visits.read()]),
+      Promise.all([deps.store.dayRange.visitorDaysBetween(from, to), deps.store.visitorsSummary.peopleFrom(from), deps.store.visits.read()]),
     );
     if (value === null) return errorAnswer({ status: 503, code: 'store_unavailable', message: 'the store that keeps activity could not be read just now; retry later' });
-    const [docs, tally, visits] = value;
-    const rows = exportRows(days, tokenDays(docs), tally.people_new_by_day, visits?.doc.by_day ?? {});
+    const [docs, people, visits] = value;
+    const rows = exportRows(days, tokenDays(docs), people.people_new_by_day, visits?.doc.by_day ?? {});
     if (format === 'json') return { status: 200, body: { from, to, days: days.length, rows } };
     return {
       status: 200,

@@ -3,7 +3,7 @@ import type { ActivityDays } from './activity-days';
 import type { StoreSource, StoreStats } from './documents';
 import type { Facts } from './facts';
 import type { FoldStates, StoreMarks } from './fold';
-import type { VisitorsReader, VisitorsSummaries } from './summary';
+import type { VisitorsSummaryReader, VisitorsSummaries } from './summary';
 import type { RecordCounts, VisitorRecords } from './visitors';
 import type { VisitsSummaries } from './visits';
 import type { SubjectsStore } from '../subjects/documents';
@@ -33,7 +33,7 @@ export interface FoldingStore {
  * where it keeps things, and what it has cost.
  */
 export interface Store extends KeepingStore, Omit<FoldingStore, 'facts'>, StoreSource {
-  visitors: VisitorsReader;
+  visitorsSummary: VisitorsSummaryReader;
   activityReader: ActivityReader;
   /** One day's visitor-days, for the Admin tab's table. */
   activityDays: ActivityDays;
@@ -49,6 +49,6 @@ export type { ActivityDays } from './activity-days';
 export type { Conditional, Created, Marked, Replaced, StoreSource, StoreStats, Versioned } from './documents';
 export type { Fact, Facts, HourPart, SubjectScan, VisitorDayPart } from './facts';
 export type { FoldState, FoldStates, StoreMarks } from './fold';
-export type { VisitorsReader, VisitorsSummaries, VisitorsSummary, VisitorsTally } from './summary';
+export type { VisitorsSummaryReader, VisitorsSummaries, VisitorsSummary, PeopleFigures } from './summary';
 export type { RecordChange, RecordCounts, VisitorRecord, VisitorRecords } from './visitors';
 export type { VisitsSummaries, VisitsSummary } from './visits';

@@ -31,7 +31,7 @@ export interface VisitorsSummary {
 export type VisitorsSummaries = Conditional<VisitorsSummary, []>;
 
 /** The figures the count reads (the pulse and the Admin count): all from one point read of the visitors summary. */
-export interface VisitorsTally {
+export interface PeopleFigures {
   people_all_time: number;
   scanners_left_out: number;
   counted_from: string | null;
@@ -40,9 +40,9 @@ export interface VisitorsTally {
 }
 
 /** The reading side of the count: one point read, whatever the number of visitors. */
-export interface VisitorsReader {
-  /** The tally with new people by day from `since` (`yyyy-MM-dd`, UTC); all zero and null before the first visitor. */
-  tally(since: string): Promise<VisitorsTally>;
+export interface VisitorsSummaryReader {
+  /** The people figures with new people by day from `since` (`yyyy-MM-dd`, UTC); all zero and null before the first visitor. */
+  peopleFrom(since: string): Promise<PeopleFigures>;
 }
 
 /** A visitors summary with nothing counted yet. */
@@ -57,8 +57,8 @@ export const emptyVisitorsSummary = (): VisitorsSummary => ({
   scanners_by_day: {},
 });
 
-/** The tally a summary (or none yet) answers from a day on. */
-export function tallyOf(summary: VisitorsSummary | null, since: string): VisitorsTally {
+/** The people figures a summary (or none yet) answers from a day on. */
+export function peopleFiguresOf(summary: VisitorsSummary | null, since: string): PeopleFigures {
   const byDay = Object.entries(summary?.people_new_by_day ?? {}).filter(([day]) => day >= since);
   return {
     people_all_time: summary?.people_all_time ?? 0,

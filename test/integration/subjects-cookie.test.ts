@@ -80,7 +80,7 @@ describe('cookie mode through the local host, Azurite and the local Cosmos serve
     await t.host.drain();
     await t.fold();
     // Four people: the moved browser (its cookie keeps it one), the garbage one, the unknown cookie, the blocker.
-    expect((await t.root.store.visitors.tally('2026-10-01')).people_all_time).toBe(4);
+    expect((await t.root.store.visitorsSummary.peopleFrom('2026-10-01')).people_all_time).toBe(4);
     const subject = (await t.root.store.subjects.summaries.read('tree-9'))!.doc;
     expect(subject).toMatchObject({ scans: 7, unique: 4, repeat: 3 });
     const all = JSON.stringify(await documents.query('SELECT * FROM c', []));

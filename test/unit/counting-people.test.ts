@@ -8,7 +8,7 @@ import { keepAndFold, queuedHit } from '../support/counting';
 // The seed's clock: half an hour before midnight UTC, where a local-time day would already be tomorrow east of UTC.
 const TODAY = '2026-10-23T23:30:00.000Z';
 
-const depsOf = (store: Store, at = TODAY): PeopleCountDeps => ({ visitors: store.visitors, visits: store.visits, clock: fixedClock(at), source: store.source });
+const depsOf = (store: Store, at = TODAY): PeopleCountDeps => ({ visitorsSummary: store.visitorsSummary, visits: store.visits, clock: fixedClock(at), source: store.source });
 
 const seen = (person: string, day: string, bot = false) => queuedHit(`${day}T12:00:00.000Z`, { person, bot });
 
@@ -81,7 +81,7 @@ describe('the count of people, each counted once (the seed\'s VisitorTests)', ()
   it('answers null figures and says why when the store cannot be read, and the pulse says the same', async () => {
     const store = memoryStore();
     const down = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-    const deps: PeopleCountDeps = { ...depsOf(store), visitors: { tally: () => Promise.reject(down) }, visits: { read: () => Promise.reject(down) } };
+    const deps: PeopleCountDeps = { ...depsOf(store), visitorsSummary: { peopleFrom: () => Promise.reject(down) }, visits: { read: () => Promise.reject(down) } };
 
     const count = await readPeopleCount(deps);
 

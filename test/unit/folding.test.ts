@@ -16,7 +16,7 @@ const NOW = '2026-10-23T16:00:00.000Z';
 function rig(at = NOW) {
   const store = memoryStore();
   const clock = fixedClock(at);
-  const count = () => readPeopleCount({ visitors: store.visitors, visits: store.visits, clock, source: store.source });
+  const count = () => readPeopleCount({ visitorsSummary: store.visitorsSummary, visits: store.visits, clock, source: store.source });
   let serial = 0;
   // Message ids of the rig's own, the same in every rig, so two rigs' documents compare.
   const nextId = () => `00000000-0000-4000-8000-${String((serial += 1)).padStart(12, '0')}`;
