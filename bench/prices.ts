@@ -1,6 +1,6 @@
 /**
- * The one price table: every dollar figure `npm run bench cost` prints and the README's cost section shows is worked
- * out from these (test/infra/cost-readme.test.ts holds the README to them). USD, pay-as-you-go, East US, taken on
+ * The one price table: every dollar figure `npm run bench cost` prints and docs/cost.md's cost section shows is worked
+ * out from these (test/infra/cost-readme.test.ts holds docs/cost.md to them). USD, pay-as-you-go, East US, taken on
  * 2026-11-30; they change by region and over time, so check https://azure.microsoft.com/pricing/calculator/.
  */
 export const PRICES = {
@@ -20,7 +20,7 @@ export const PRICES = {
   logsPerGb: 2.3,
 } as const;
 
-/** Where each price was read, as the README's price table says it. */
+/** Where each price was read, as the price table in docs/cost.md says it. */
 export const PRICE_SOURCES = [
   { service: 'Cosmos DB serverless', price: `$${PRICES.cosmosPerMillionRu} per million RU; $${PRICES.cosmosPerGbMonth} per GB-month`, source: 'azure.microsoft.com/pricing/details/cosmos-db (Retail Prices API meter "Serverless Request Units", eastus)' },
   { service: 'Queue Storage, GPv2 LRS', price: `$${PRICES.queuePer10kOperations} per 10,000 operations (class 1 and class 2)`, source: 'azure.microsoft.com/pricing/details/storage/queues' },

@@ -87,7 +87,7 @@ function monthly(record: CostRecord) {
   return { lines, total: Object.values(lines).reduce((sum, value) => sum + value, 0), gbSeconds: runs * PRICES.minimumBilledSeconds * gb, executions: runs };
 }
 
-/** The cost section: for the README (Markdown) or the console (the same tables, plain). */
+/** The cost section: for docs/cost.md (Markdown) or the console (the same tables, plain). */
 export function renderCostSection(record: CostRecord, to: 'readme' | 'console'): string {
   const kinds = record.traffic;
   const per = kinds.map(perHit);
@@ -132,20 +132,20 @@ export function renderCostSection(record: CostRecord, to: 'readme' | 'console'):
 
 const BEGIN = '<!-- cost:begin (npm run bench cost -- --write) -->';
 const END = '<!-- cost:end -->';
-const readmePath = join(__dirname, '..', '..', 'README.md');
+const readmePath = join(__dirname, '..', '..', 'docs', 'cost.md');
 
-/** The README's cost section as it stands, between its markers. */
+/** The cost section of docs/cost.md as it stands, between its markers. */
 export function readmeCostSection(readme = readFileSync(readmePath, 'utf8')): string | null {
   const start = readme.indexOf(BEGIN);
   const end = readme.indexOf(END);
   return start < 0 || end < start ? null : readme.slice(start + BEGIN.length, end).trim();
 }
 
-/** Rewrites the README's cost section from a run. */
+/** Rewrites the cost section of docs/cost.md from a run. */
 export function writeReadmeCostSection(record: CostRecord): void {
   const readme = readFileSync(readmePath, 'utf8');
   const start = readme.indexOf(BEGIN);
   const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${BEGIN} … ${END}`);
+  if (start < 0 || end < start) throw new Error(`docs/cost.md has no ${BEGIN} … ${END}`);
   writeFileSync(readmePath, `${readme.slice(0, start + BEGIN.length)}\n${renderCostSection(record, 'readme')}\n${readme.slice(end)}`);
 }

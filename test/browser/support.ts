@@ -59,7 +59,7 @@ export function pageTroubles(page: Page): string[] {
 
 /**
  * Saves a screenshot where the test run keeps its results (test-results/, not tracked). With UPDATE_SCREENSHOTS=1
- * it is also copied to docs/screenshots for the README, so an ordinary run leaves the tracked files as they are.
+ * it is also copied to docs/screenshots for the README and docs/pages.md, so an ordinary run leaves the tracked files as they are.
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
   const root = join(__dirname, '..', '..');

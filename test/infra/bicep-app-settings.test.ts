@@ -69,10 +69,10 @@ describe('each secret reaches the app only as a Key Vault reference', () => {
     const declared = params(main).get(name);
     expect(declared?.decorators).toEqual(expect.arrayContaining(['@secure()', `@minLength(${secretMinimum()})`]));
     expect(declared?.fallback).toBeUndefined();
-    // …that azd fills from an environment value the README tells the operator to set.
+    // …that azd fills from an environment value docs/deploy.md tells the operator to set.
     const variableName = /^\$\{(\w+)\}$/.exec(parameterFile.parameters[name]?.value ?? '')?.[1];
     expect(variableName, `main.parameters.json maps ${name} to an azd environment value`).toBeDefined();
-    expect(projectText('README.md').includes(`azd env set ${variableName}`), `README.md says azd env set ${variableName}`).toBe(true);
+    expect(projectText('docs/deploy.md').includes(`azd env set ${variableName}`), `docs/deploy.md says azd env set ${variableName}`).toBe(true);
   });
 
   it('puts no secret anywhere else: no listKeys, no account key, no connection string in infra', () => {

@@ -166,11 +166,11 @@ describe('azd can run it', () => {
     expect(Object.keys(file.parameters).filter((name) => !declared.has(name))).toEqual([]);
     expect([...declared].filter(([name, param]) => param.fallback === undefined && !(name in file.parameters)).map(([name]) => name)).toEqual([]);
     for (const { value } of Object.values(file.parameters)) expect(value).toMatch(/^\$\{[A-Z_]+(=[^}]*)?\}$/);
-    // The operator's choices are documented where they are set: the README's Deploy to Azure section.
+    // The operator's choices are documented where they are set: the Deploy to Azure section of docs/deploy.md.
     const choices = Object.values(file.parameters).map(({ value }) => /^\$\{(HEADCOUNT_\w+)/.exec(value)?.[1]).filter((name) => name !== undefined);
-    const readme = projectText('README.md');
+    const deploy = projectText('docs/deploy.md');
     expect(choices.length).toBeGreaterThan(5);
-    expect(choices.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
+    expect(choices.filter((name) => !deploy.includes(`\`${name}\``))).toEqual([]);
   });
 
   it('names resources from the abbreviations table and one resource token', () => {

@@ -35,12 +35,12 @@ const defaults: Record<string, unknown> = (() => {
   return read.settings;
 })();
 
-// The rows of the first Markdown table under a README heading, as cells (a `\|` inside a cell is a pipe, not a border).
-function tableRows(heading: string): string[][] {
-  const readme = projectText('README.md');
-  const start = readme.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`README.md has no ${heading}`);
-  const section = readme.slice(start + heading.length + 2).split(/\n#{1,3} /)[0]!;
+// The rows of the first Markdown table under a heading of a Markdown file, as cells (a `\|` inside a cell is a pipe, not a border).
+function tableRows(file: string, heading: string): string[][] {
+  const text = projectText(file);
+  const start = text.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`${file} has no ${heading}`);
+  const section = text.slice(start + heading.length + 2).split(/\n#{1,3} /)[0]!;
   const lines = section.split('\n');
   const first = lines.findIndex((line) => line.startsWith('|'));
   const after = lines.findIndex((line, index) => index > first && !line.startsWith('|'));
@@ -51,20 +51,20 @@ function tableRows(heading: string): string[][] {
 const codes = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((found) => found[1]!.replace(/\\\|/g, '|'));
 
 // The settings a table documents (the code spans of its setting column that the schema knows) and its default column.
-function documented(heading: string, settingColumn: number, defaultColumn: number) {
-  return tableRows(heading)
+function documented(file: string, heading: string, settingColumn: number, defaultColumn: number) {
+  return tableRows(file, heading)
     .map((cells) => ({ names: codes(cells[settingColumn]!).filter((name) => ALL.includes(name)), defaults: codes(cells[defaultColumn]!) }))
     .filter((row) => row.names.length > 0);
 }
 
-// What a default the README states means to the schema, so it can be compared with the schema's own default.
+// What a default the docs state means to the schema, so it can be compared with the schema's own default.
 function meaning(name: string, text: string): unknown {
   const read = readSettings({ ...AZURE_SHAPE, [name]: text });
-  if (!read.ok) throw new Error(`README's default for ${name}, ${text}, is refused: ${JSON.stringify(read.problems)}`);
+  if (!read.ok) throw new Error(`The documented default for ${name}, ${text}, is refused: ${JSON.stringify(read.problems)}`);
   return (read.settings as Record<string, unknown>)[name];
 }
 
-// A README default column agrees with the schema: a stated default means what the schema's default means, and a row
+// A documented default column agrees with the schema: a stated default means what the schema's default means, and a row
 // with none ("none", "required") is a setting without one. The settings the Azure shape sets are required there.
 function defaultsDisagreeing(rows: Array<{ names: string[]; defaults: string[] }>): string[] {
   return rows.flatMap(({ names, defaults: stated }) => {
@@ -109,11 +109,11 @@ describe('every setting the schema knows is listed everywhere settings are liste
   });
 
   it("in the README's Settings table, each once, with the schema's default", () => {
-    const rows = documented('## Settings', 0, 2);
+    const rows = documented('README.md', '## Settings', 0, 2);
     const names = rows.flatMap((row) => row.names);
     expect([...names].sort()).toEqual([...ALL].sort());
     // A code span in the setting column that the schema does not know is a setting documented but never read.
-    const unknown = tableRows('## Settings').flatMap((cells) => codes(cells[0]!).filter((name) => /^[A-Za-z]\w*$/.test(name) && !ALL.includes(name)));
+    const unknown = tableRows('README.md', '## Settings').flatMap((cells) => codes(cells[0]!).filter((name) => /^[A-Za-z]\w*$/.test(name) && !ALL.includes(name)));
     expect(unknown).toEqual([]);
     expect(defaultsDisagreeing(rows)).toEqual([]);
   });
@@ -144,10 +144,10 @@ describe("each of the operator's choices goes from azd to its own app setting", 
     expect(choices.filter(({ setting }) => setting in deployedEnvironment())).toEqual([]);
   });
 
-  it("is in the README's Deploy to Azure table beside its setting, with the schema's default", () => {
-    const rows = tableRows('## Deploy to Azure');
+  it("is in docs/deploy.md's Deploy to Azure table beside its setting, with the schema's default", () => {
+    const rows = tableRows('docs/deploy.md', '## Deploy to Azure');
     const missing = choices.filter(({ setting }) => !rows.some((cells) => codes(cells[0]!).includes(`HEADCOUNT_${setting}`) && codes(cells[1]!)[0] === setting));
     expect(missing).toEqual([]);
-    expect(defaultsDisagreeing(documented('## Deploy to Azure', 1, 2))).toEqual([]);
+    expect(defaultsDisagreeing(documented('docs/deploy.md', '## Deploy to Azure', 1, 2))).toEqual([]);
   });
 });
