@@ -22,7 +22,8 @@ export function blobLease(call: BlobCall, blob: string, seconds: number): Lease 
     if (!made.ok) return made.reason;
     const answer = await call({ method: 'PUT', path, headers: { 'x-ms-blob-type': 'BlockBlob', 'if-none-match': '*' } });
     // 409/412: it is there already (and may be leased), which is what was wanted.
-    if (answer.status !== 201 && answer.status !== 409 && answer.status !== 412) return `the lock blob could not be made: ${blobError(answer)}`;
+    if (answer.status !== 201 && answer.status !== 409 && answer.status !== 412)
+      return `the lock blob could not be made: ${blobError(answer)}`;
     ready = true;
     return null;
   };
@@ -41,11 +42,20 @@ export function blobLease(call: BlobCall, blob: string, seconds: number): Lease 
   return {
     acquire() {
       const leaseId = randomUUID();
-      return lease({ 'x-ms-lease-action': 'acquire', 'x-ms-lease-duration': String(seconds), 'x-ms-proposed-lease-id': leaseId }, 201, leaseId);
+      return lease(
+        { 'x-ms-lease-action': 'acquire', 'x-ms-lease-duration': String(seconds), 'x-ms-proposed-lease-id': leaseId },
+        201,
+        leaseId,
+      );
     },
     renew: (leaseId) => lease({ 'x-ms-lease-action': 'renew', 'x-ms-lease-id': leaseId }, 200, leaseId),
     async release(leaseId) {
-      await call({ method: 'PUT', path, query: { comp: 'lease' }, headers: { 'x-ms-lease-action': 'release', 'x-ms-lease-id': leaseId } }).catch(() => undefined);
+      await call({
+        method: 'PUT',
+        path,
+        query: { comp: 'lease' },
+        headers: { 'x-ms-lease-action': 'release', 'x-ms-lease-id': leaseId },
+      }).catch(() => undefined);
     },
   };
 }

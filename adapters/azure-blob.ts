@@ -51,7 +51,11 @@ export function blobLocationFromConnectionString(connection: string): BlobLocati
   }
   const account = parts.get('accountname');
   const explicit = parts.get('blobendpoint');
-  const endpoint = explicit ?? (account && parts.has('endpointsuffix') ? `${parts.get('defaultendpointsprotocol') ?? 'https'}://${account}.blob.${parts.get('endpointsuffix')}` : undefined);
+  const endpoint =
+    explicit ??
+    (account && parts.has('endpointsuffix')
+      ? `${parts.get('defaultendpointsprotocol') ?? 'https'}://${account}.blob.${parts.get('endpointsuffix')}`
+      : undefined);
   if (!endpoint) return null;
   const sas = parts.get('sharedaccesssignature');
   if (sas) return { endpoint, sas: sas.replace(/^\?/, '') };
@@ -64,7 +68,19 @@ export function blobLocationFromConnectionString(connection: string): BlobLocati
 function sharedKey(method: string, url: URL, headers: Record<string, string>, account: string, key: string): string {
   const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
   const length = lower['content-length'] && lower['content-length'] !== '0' ? lower['content-length'] : '';
-  const standard = ['content-encoding', 'content-language', 'content-length', 'content-md5', 'content-type', 'date', 'if-modified-since', 'if-match', 'if-none-match', 'if-unmodified-since', 'range'];
+  const standard = [
+    'content-encoding',
+    'content-language',
+    'content-length',
+    'content-md5',
+    'content-type',
+    'date',
+    'if-modified-since',
+    'if-match',
+    'if-none-match',
+    'if-unmodified-since',
+    'range',
+  ];
   const values = standard.map((name) => (name === 'content-length' ? length : (lower[name] ?? '')));
   const msHeaders = Object.keys(lower)
     .filter((name) => name.startsWith('x-ms-'))

@@ -19,7 +19,6 @@ export function queueClient(location: QueueLocation, queueName: string): QueueCl
   return new QueueClient(`${location.serviceUri.replace(/\/+$/, '')}/${queueName}`, location.credential, pipeline);
 }
 
-
 /**
  * The hits queue on Azure Storage. One message is sent as it is, which is atomic. Several are sent hidden, and shown
  * only once all are on the queue; if one fails, those already sent are deleted before they were ever visible.

@@ -16,7 +16,11 @@ export function azurePoisonQueue(client: QueueClient): PoisonQueue {
     async take(count, hideSeconds) {
       try {
         const received = await client.receiveMessages({ numberOfMessages: count, visibilityTimeout: hideSeconds });
-        const messages = received.receivedMessageItems.map((item) => ({ queueId: item.messageId, receipt: item.popReceipt, text: item.messageText }));
+        const messages = received.receivedMessageItems.map((item) => ({
+          queueId: item.messageId,
+          receipt: item.popReceipt,
+          text: item.messageText,
+        }));
         return { ok: true, messages };
       } catch (error) {
         return { ok: false, error: { reason: errorLine(error) } };

@@ -6,7 +6,10 @@ import { blobError, ensureBlobContainer, type BlobCall } from './azure-blob';
 /** The container of the replay counts: one small blob per replayed hits message id, its count as digits. */
 export const REPLAYS_CONTAINER = 'headcount-replays';
 
-const countText = z.string().regex(/^\d{1,6}$/).transform(Number);
+const countText = z
+  .string()
+  .regex(/^\d{1,6}$/)
+  .transform(Number);
 
 /**
  * The replay counts in blobs (`headcount-replays/<message id>`), written with the ETag read (or only if absent), so

@@ -4,7 +4,10 @@ import type { PoisonedMessage, PoisonQueue, ReplayLedger } from '../shared/ports
 type Stored = { queueId: string; text: string; receipt: string; hiddenUntil: number };
 
 /** A poison queue in memory, for unit tests: messages hidden while taken, with receipts as the real queue gives. */
-export function memoryPoisonQueue(texts: readonly string[] = [], now: () => number = Date.now): PoisonQueue & { texts(): string[]; add(text: string): void } {
+export function memoryPoisonQueue(
+  texts: readonly string[] = [],
+  now: () => number = Date.now,
+): PoisonQueue & { texts(): string[]; add(text: string): void } {
   let next = 0;
   const stored: Stored[] = [];
   const add = (text: string) => stored.push({ queueId: `m${next++}`, text, receipt: '', hiddenUntil: 0 });

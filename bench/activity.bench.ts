@@ -44,7 +44,19 @@ function dayOfDocs(day: string, dayIndex: number): Array<VisitorDay | ActivityHo
   const hours = Array.from({ length: 6 }, (_, i): ActivityHour => {
     const store = i % 2 === 0 ? 'cosmos' : 'sql';
     const hour = String(8 + Math.floor(i / 2)).padStart(2, '0');
-    return { id: `hour:${store}:${hour}`, pk: day, kind: 'activity-hour', store, day, hour: `${day}T${hour}:00:00.000Z`, requests: 30, bots: 10, self: 2, paths: { '/': 20, '/about': 10 }, folded_to: 0 };
+    return {
+      id: `hour:${store}:${hour}`,
+      pk: day,
+      kind: 'activity-hour',
+      store,
+      day,
+      hour: `${day}T${hour}:00:00.000Z`,
+      requests: 30,
+      bots: 10,
+      self: 2,
+      paths: { '/': 20, '/about': 10 },
+      folded_to: 0,
+    };
   });
   return [...visitorDays, ...hours];
 }
@@ -79,7 +91,12 @@ async function measure(label: string, store: Store, days: number) {
     times.push(performance.now() - started);
     const after = store.stats();
     if (answer.status !== 200) throw new Error(`the card answered ${answer.status}`);
-    operations = { reads: after.reads - before.reads, writes: after.writes - before.writes, queries: after.queries - before.queries, requestUnits: after.requestUnits - before.requestUnits };
+    operations = {
+      reads: after.reads - before.reads,
+      writes: after.writes - before.writes,
+      queries: after.queries - before.queries,
+      requestUnits: after.requestUnits - before.requestUnits,
+    };
   }
   const since = daysEnding(TODAY, days)[0]!;
   const partitions = new Set((await store.activityReader.visitorDaysSince(since)).map((doc) => doc.pk)).size;
@@ -94,14 +111,21 @@ async function measure(label: string, store: Store, days: number) {
 export async function run(): Promise<void> {
   const cosmos = await startCosmos();
   try {
-    const container = cosmosContainer({ endpoint: cosmos.endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: 'bench-activity', container: 'activity' });
+    const container = cosmosContainer({
+      endpoint: cosmos.endpoint,
+      auth: { key: COSMOS_EMULATOR_KEY },
+      database: 'bench-activity',
+      container: 'activity',
+    });
     await ensureContainer(container);
     const stores: Array<[string, Store]> = [
       ['local Cosmos server', cosmosStore(container)],
       ['memory             ', memoryStore()],
     ];
     const docs = daysEnding(TODAY, DAYS_KEPT).flatMap((day, index) => dayOfDocs(day, index));
-    console.log(`${docs.length} documents over ${DAYS_KEPT} days (22 visitor-days and 6 store-hours a day); the local server reports 1 RU a call`);
+    console.log(
+      `${docs.length} documents over ${DAYS_KEPT} days (22 visitor-days and 6 store-hours a day); the local server reports 1 RU a call`,
+    );
     for (const [label, store] of stores) {
       await keep(store, docs);
       for (const days of [30, 400]) await measure(label, store, days);

@@ -29,9 +29,18 @@ async function createAll(container: Container, docs: Iterable<object>, lanes = 6
 // same answer and the timings compare like with like. Each stage words its SQL with an alias of its own: the server
 // caches compiled queries by their text, and a stage must not reuse code compiled by the one before.
 const countSmall = async (container: Container, alias: string) =>
-  (await container.items.query<number>({ query: `SELECT VALUE COUNT(1) FROM ${alias} WHERE ${alias}.pk = @pk`, parameters: [{ name: '@pk', value: 'small' }] }, { partitionKey: 'small' }).fetchAll()).resources[0];
-const countAll = async (container: Container, alias: string) => (await container.items.query<number>(`SELECT VALUE COUNT(1) FROM ${alias}`).fetchAll()).resources[0];
-const countBig = async (container: Container, alias: string) => (await container.items.query<number>(`SELECT VALUE COUNT(1) FROM ${alias}`, { partitionKey: 'big' }).fetchAll()).resources[0];
+  (
+    await container.items
+      .query<number>(
+        { query: `SELECT VALUE COUNT(1) FROM ${alias} WHERE ${alias}.pk = @pk`, parameters: [{ name: '@pk', value: 'small' }] },
+        { partitionKey: 'small' },
+      )
+      .fetchAll()
+  ).resources[0];
+const countAll = async (container: Container, alias: string) =>
+  (await container.items.query<number>(`SELECT VALUE COUNT(1) FROM ${alias}`).fetchAll()).resources[0];
+const countBig = async (container: Container, alias: string) =>
+  (await container.items.query<number>(`SELECT VALUE COUNT(1) FROM ${alias}`, { partitionKey: 'big' }).fetchAll()).resources[0];
 
 async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; result: T }> {
   const start = performance.now();
@@ -44,7 +53,10 @@ async function tried<T>(run: () => Promise<T>): Promise<{ ms: number; result: T 
   const start = performance.now();
   return run().then(
     (result) => ({ ms: performance.now() - start, result }),
-    (error: { code?: unknown; message?: string }) => ({ ms: performance.now() - start, result: `failed: ${String(error.code ?? '')} ${(error.message ?? '').split('\n', 1)[0]!.slice(0, 60)}` }),
+    (error: { code?: unknown; message?: string }) => ({
+      ms: performance.now() - start,
+      result: `failed: ${typeof error.code === 'string' || typeof error.code === 'number' ? error.code : ''} ${(error.message ?? '').split('\n', 1)[0]!.slice(0, 60)}`,
+    }),
   );
 }
 
@@ -70,12 +82,27 @@ export async function run(): Promise<void> {
   const server: Server = createHttpServer();
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   try {
-    const container = cosmosContainer({ endpoint: `http://127.0.0.1:${port}`, auth: { key: COSMOS_EMULATOR_KEY }, database: 'bench', container: 'partitions', requestTimeoutMs: 1_800_000 });
+    const container = cosmosContainer({
+      endpoint: `http://127.0.0.1:${port}`,
+      auth: { key: COSMOS_EMULATOR_KEY },
+      database: 'bench',
+      container: 'partitions',
+      requestTimeoutMs: 1_800_000,
+    });
     await ensureContainer(container);
     const load = await timed(() => createAll(container, documents()));
-    console.log(`${BIG.toLocaleString('en')} documents in one partition, ${SMALL.toLocaleString('en')} in another, loaded in ${(load.ms / 1000).toFixed(1)} s`);
-    const line = (what: string, small: { ms: number; result: unknown }, all: { ms: number; result: unknown }, big?: { ms: number; result: unknown }) =>
-      console.log(`  ${what}: small partition's COUNT ${ms(small.ms)} (${small.result}), cross-partition COUNT ${ms(all.ms)} (${all.result})${big ? `, big partition's COUNT ${ms(big.ms)} (${big.result})` : ''}`);
+    console.log(
+      `${BIG.toLocaleString('en')} documents in one partition, ${SMALL.toLocaleString('en')} in another, loaded in ${(load.ms / 1000).toFixed(1)} s`,
+    );
+    const line = (
+      what: string,
+      small: { ms: number; result?: string | number },
+      all: { ms: number; result?: string | number },
+      big?: { ms: number; result?: string | number },
+    ) =>
+      console.log(
+        `  ${what}: small partition's COUNT ${ms(small.ms)} (${small.result}), cross-partition COUNT ${ms(all.ms)} (${all.result})${big ? `, big partition's COUNT ${ms(big.ms)} (${big.result})` : ''}`,
+      );
 
     const bare = await tried(() => countSmall(container, 'bare'));
     console.log(`  as published, one run: small partition's COUNT ${ms(bare.ms)} (${bare.result})`);
@@ -94,7 +121,9 @@ export async function run(): Promise<void> {
     const scopedBig = await median(() => countBig(container, 'scoped'));
     console.log(`  first partition-scoped COUNT, which indexes the collection by partition: ${ms(first.ms)}`);
     line(`and scoped to the partition, medians of ${RUNS}`, scoped, scopedAll, scopedBig);
-    console.log(`  the small partition's COUNT: ${(bare.ms / scoped.ms).toFixed(0)}× faster than as published${typeof bare.result === 'string' ? ' (at least: that one failed)' : ''}, ${(linear.ms / scoped.ms).toFixed(1)}× from scoping alone once linear; cross-partition ${(linearAll.ms / scopedAll.ms).toFixed(1)}× from skipping the query plan's scan`);
+    console.log(
+      `  the small partition's COUNT: ${(bare.ms / scoped.ms).toFixed(0)}× faster than as published${typeof bare.result === 'string' ? ' (at least: that one failed)' : ''}, ${(linear.ms / scoped.ms).toFixed(1)}× from scoping alone once linear; cross-partition ${(linearAll.ms / scopedAll.ms).toFixed(1)}× from skipping the query plan's scan`,
+    );
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -24,7 +24,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The request records Application Insights keeps of every hundred, as host.json caps them. */
 function sampledPercent(): number {
-  const raw = require('../host.json') as { logging?: { applicationInsights?: { samplingSettings?: { isEnabled?: boolean; maxSamplingPercentage?: number } } } };
+  const raw = JSON.parse(readFileSync(join(__dirname, '..', 'host.json'), 'utf8')) as {
+    logging?: { applicationInsights?: { samplingSettings?: { isEnabled?: boolean; maxSamplingPercentage?: number } } };
+  };
   const sampling = raw.logging?.applicationInsights?.samplingSettings;
   return sampling?.isEnabled ? (sampling.maxSamplingPercentage ?? 100) : 100;
 }
@@ -45,7 +47,9 @@ const env = (connection: string, cosmos: string, name: string) => ({
 
 /** The Cosmos server and its metering proxy in a child process (bench/cost/store-process.ts). */
 async function storeProcess() {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'cost', 'store-process.ts')], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'cost', 'store-process.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   const [serverPort, proxyPort] = await new Promise<[number, number]>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       const ready = /ready (\d+) (\d+)/.exec(chunk.toString());
@@ -70,24 +74,52 @@ async function startStack() {
   const azurite = await startAzurite({ blobAndTable: { blobPort: await freePort(), tablePort: await freePort() } });
   const { cosmos, cosmosProxy } = await storeProcess();
   const queueProxy = await meteringProxy(new URL(`http://127.0.0.1:${azurite.port}`), queueCall);
-  const metered = azurite.connectionString.replace(`QueueEndpoint=http://127.0.0.1:${azurite.port}/`, `QueueEndpoint=http://127.0.0.1:${queueProxy.port}/`);
-  return { azurite, cosmos, queueProxy, cosmosProxy, metered, async stop() {
-    await queueProxy.close();
-    await cosmos.stop();
-    await azurite.stop();
-  } };
+  const metered = azurite.connectionString.replace(
+    `QueueEndpoint=http://127.0.0.1:${azurite.port}/`,
+    `QueueEndpoint=http://127.0.0.1:${queueProxy.port}/`,
+  );
+  return {
+    azurite,
+    cosmos,
+    queueProxy,
+    cosmosProxy,
+    metered,
+    async stop() {
+      await queueProxy.close();
+      await cosmos.stop();
+      await azurite.stop();
+    },
+  };
 }
 
 /** Runs one kind of traffic through a local host of its own (metered queue and store), then the recount, and counts it all. */
-async function measure(stack: Stack, name: string, drive: (url: string) => Promise<Sent>, sparse: boolean): Promise<{ cost: TrafficCost; idle: NonNullable<CostRecord['idleRecount']> }> {
+async function measure(
+  stack: Stack,
+  name: string,
+  drive: (url: string) => Promise<Sent>,
+  sparse: boolean,
+): Promise<{ cost: TrafficCost; idle: NonNullable<CostRecord['idleRecount']> }> {
   const settings = env(stack.metered, `http://127.0.0.1:${stack.cosmosProxy.port}`, name);
-  await ensureContainer(cosmosContainer({ endpoint: stack.cosmos.endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: settings.COSMOS_DATABASE, container: 'activity' }));
+  await ensureContainer(
+    cosmosContainer({
+      endpoint: stack.cosmos.endpoint,
+      auth: { key: COSMOS_EMULATOR_KEY },
+      database: settings.COSMOS_DATABASE,
+      container: 'activity',
+    }),
+  );
   const logger = countingLogger(process.env.COST_ECHO === '1');
   const meter = executionMeter();
   const root = rootFromEnvironment(settings, { logger });
   // Four messages at a time, not host.json's sixteen: the local Cosmos server on a small machine cannot answer sixteen
   // messages' calls at once within the SDK's timeout, and a timed-out delivery is counted again on its retry.
-  const host = await startLocalHost({ root, port: 0, timers: false, queueSettings: { batchSize: LOCAL_BATCH }, registrations: meter.wrap(await loadFunctions()) });
+  const host = await startLocalHost({
+    root,
+    port: 0,
+    timers: false,
+    queueSettings: { batchSize: LOCAL_BATCH },
+    registrations: meter.wrap(await loadFunctions()),
+  });
   stack.queueProxy.take();
   await stack.cosmosProxy.take();
   const started = performance.now();
@@ -137,7 +169,12 @@ async function measure(stack: Stack, name: string, drive: (url: string) => Promi
       queueExecutions: executions.queue,
       timerExecutions: executions.timer,
       queueOperations: { put: messages, get: byKind(queue, 'get'), delete: byKind(queue, 'delete'), update: byKind(queue, 'update') },
-      storeCalls: { reads: byKind(store, 'read'), writes: byKind(store, 'write'), queries: byKind(store, 'query'), metadata: byKind(store, 'metadata') },
+      storeCalls: {
+        reads: byKind(store, 'read'),
+        writes: byKind(store, 'write'),
+        queries: byKind(store, 'query'),
+        metadata: byKind(store, 'metadata'),
+      },
       requestUnits: Number(ru.toFixed(1)),
       activeSeconds: Number(executions.activeSeconds.toFixed(3)),
       logLines: logs.lines,
@@ -151,8 +188,17 @@ async function measure(stack: Stack, name: string, drive: (url: string) => Promi
 
 const beaconIncoming = (n: number): IncomingRequest => {
   const request = beaconRequest(n);
-  const headers = { ...request.headers, 'x-forwarded-for': `${request.headers['x-forwarded-for']}, 127.0.0.1:50000` } as Record<string, string>;
-  return { method: 'POST', header: (name) => headers[name] ?? null, query: new URLSearchParams(), params: {}, text: async () => request.body };
+  const headers = { ...request.headers, 'x-forwarded-for': `${request.headers['x-forwarded-for']}, 127.0.0.1:50000` } as Record<
+    string,
+    string
+  >;
+  return {
+    method: 'POST',
+    header: (name) => headers[name] ?? null,
+    query: new URLSearchParams(),
+    params: {},
+    text: async () => request.body,
+  };
 };
 
 /** What a lone beacon waits, in-process: the handler alone, against the real queue, one at a time (each waits its whole window). */
@@ -177,7 +223,7 @@ async function loneLatency(stack: Stack): Promise<{ median: number; p99: number;
  * `npm run bench cost`: beacon traffic (many concurrent one-hit requests), server traffic (batched /api/hits) and lone
  * beacons, each through the local host on metered Azurite and Cosmos; what each cost, counted from the run; the dollars
  * per million hits from bench/prices.ts; a lone beacon's wait; the host's peak memory. With `--write` it keeps the
- * figures in bench/cost-run.json and rewrites the README's cost section from them. COST_ECHO=1 prints the app's log lines.
+ * figures in bench/cost-run.json and rewrites the cost section of docs/cost.md from them. COST_ECHO=1 prints the app's log lines.
  */
 export async function run(): Promise<void> {
   const stack = await startStack();
@@ -202,7 +248,7 @@ export async function run(): Promise<void> {
     if (process.argv.includes('--write')) {
       writeFileSync(costRecordPath, `${JSON.stringify(record, null, 2)}\n`);
       writeReadmeCostSection(record);
-      console.log(`\nwrote ${join('bench', 'cost-run.json')} and the README's cost section`);
+      console.log(`\nwrote ${join('bench', 'cost-run.json')} and the cost section of docs/cost.md`);
     }
   } finally {
     await stack.stop();

@@ -114,8 +114,10 @@ export function classify(head: Head, body: Buffer): CallClass {
   const path = decodeURIComponent(rawPath.split('?')[0] ?? '');
   const isDocs = /\/dbs\/[^/]+\/colls\/[^/]+\/docs(\/|$)/.test(path);
   if (!isDocs) return 'metadata';
-  if (head.headers.get('x-ms-cosmos-is-query-plan-request') === 'True' || head.headers.get('x-ms-cosmos-is-query-plan-request') === 'true') return 'query plan';
-  if (/true/i.test(head.headers.get('x-ms-documentdb-isquery') ?? '') || /query\+json/.test(head.headers.get('content-type') ?? '')) return 'query';
+  if (head.headers.get('x-ms-cosmos-is-query-plan-request') === 'True' || head.headers.get('x-ms-cosmos-is-query-plan-request') === 'true')
+    return 'query plan';
+  if (/true/i.test(head.headers.get('x-ms-documentdb-isquery') ?? '') || /query\+json/.test(head.headers.get('content-type') ?? ''))
+    return 'query';
   const id = path.match(/\/docs\/([^/]+)$/)?.[1];
   if (method === 'GET' && id !== undefined) {
     const pk = head.headers.get('x-ms-documentdb-partitionkey') ?? '';

@@ -29,7 +29,20 @@ const hex = (n: number) => n.toString(16).padStart(32, '0');
 const record = (i: number): VisitorRecord => {
   const day = addDays(TODAY, -1 - (i % DAYS));
   const scanner = i % 10 === 9;
-  return { id: hex(i), pk: VISITORS_PK, kind: 'visitor-record', first_seen: day, last_seen: day, days_seen: 1, recent_days: [day], who: scanner ? 'scanners' : 'people', counted_on: scanner ? null : day, moved_days: [], counts_changed_at: `${day}T12:00:00.000Z`, ttl: scanner ? 7_776_000 : -1 };
+  return {
+    id: hex(i),
+    pk: VISITORS_PK,
+    kind: 'visitor-record',
+    first_seen: day,
+    last_seen: day,
+    days_seen: 1,
+    recent_days: [day],
+    who: scanner ? 'scanners' : 'people',
+    counted_on: scanner ? null : day,
+    moved_days: [],
+    counts_changed_at: `${day}T12:00:00.000Z`,
+    ttl: scanner ? 7_776_000 : -1,
+  };
 };
 
 /** The visitors summary that agrees with the records, as a fold of them would have written it. */
@@ -43,7 +56,16 @@ function summaryFor(records: number): VisitorsSummary {
   }
   const sum = (byDay: Record<string, number>) => Object.values(byDay).reduce((a, b) => a + b, 0);
   const sorted = (byDay: Record<string, number>) => Object.fromEntries(Object.entries(byDay).sort(([a], [b]) => (a < b ? -1 : 1)));
-  return { id: VISITORS_SUMMARY_ID, pk: VISITORS_PK, kind: 'visitors-summary', people_all_time: sum(people), scanners_left_out: sum(scanners), counted_from: Object.keys(people).sort()[0] ?? null, people_new_by_day: sorted(people), scanners_by_day: sorted(scanners) };
+  return {
+    id: VISITORS_SUMMARY_ID,
+    pk: VISITORS_PK,
+    kind: 'visitors-summary',
+    people_all_time: sum(people),
+    scanners_left_out: sum(scanners),
+    counted_from: Object.keys(people).sort()[0] ?? null,
+    people_new_by_day: sorted(people),
+    scanners_by_day: sorted(scanners),
+  };
 }
 
 /** The fold state of a store folded up to `mark`: every near day and the records, swept just now (so no sweep is due). */
@@ -90,22 +112,39 @@ async function createAll(store: Fillable, docs: Iterable<{ id: string; pk: strin
   );
 }
 
-const spent = (before: StoreStats, after: StoreStats) => ({ reads: after.reads - before.reads, writes: after.writes - before.writes, queries: after.queries - before.queries, conflicts: after.conflicts - before.conflicts });
+const spent = (before: StoreStats, after: StoreStats) => ({
+  reads: after.reads - before.reads,
+  writes: after.writes - before.writes,
+  queries: after.queries - before.queries,
+  conflicts: after.conflicts - before.conflicts,
+});
 const ops = (cost: ReturnType<typeof spent>) => `${cost.reads} reads, ${cost.writes} writes, ${cost.queries} queries`;
 const perHit = (cost: ReturnType<typeof spent>, hits: number) =>
   `${((cost.reads + cost.writes + cost.queries) / hits).toFixed(3)} calls a hit (${(cost.reads / hits).toFixed(3)} reads, ${(cost.writes / hits).toFixed(3)} writes, ${(cost.queries / hits).toFixed(3)} queries)`;
-const outcomeOf = (outcome: FoldOutcome) => (outcome.ok ? `${outcome.facts} facts over ${outcome.days.length} days, ${outcome.records} records changed` : `FAILED: ${outcome.reason}`);
+const outcomeOf = (outcome: FoldOutcome) =>
+  outcome.ok ? `${outcome.facts} facts over ${outcome.days.length} days, ${outcome.records} records changed` : `FAILED: ${outcome.reason}`;
 
 /**
  * `records` visitor records already folded, then one minute's hits kept, then one fold of them, one pulse read, and one
  * fold with nothing new.
  */
-async function sequence(label: string, store: Fillable, records: number, settle: () => Promise<number>, wait: () => Promise<void>, lanes: number) {
+async function sequence(
+  label: string,
+  store: Fillable,
+  records: number,
+  settle: () => Promise<number>,
+  wait: () => Promise<void>,
+  lanes: number,
+) {
   const clock = fixedClock(NOW);
   const filling = performance.now();
-  await createAll(store, (function* () {
-    for (let i = 0; i < records; i += 1) yield record(i);
-  })(), lanes);
+  await createAll(
+    store,
+    (function* () {
+      for (let i = 0; i < records; i += 1) yield record(i);
+    })(),
+    lanes,
+  );
   await createAll(store, [summaryFor(records), foldStateAt(await settle())], 1);
   const filled = (performance.now() - filling) / 1000;
   console.log(`${label}, ${records.toLocaleString('en')} visitor records (filled in ${filled.toFixed(1)} s, already folded):`);
@@ -114,9 +153,12 @@ async function sequence(label: string, store: Fillable, records: number, settle:
   const keep = keeper(store, clock);
   const messages = minuteOfHits().map((hit) => ({ v: 1 as const, id: randomUUID(), hits: [hit] }));
   let before = store.stats();
-  for (let first = 0; first < messages.length; first += 16) await Promise.all(messages.slice(first, first + 16).map((message) => keep(message)));
+  for (let first = 0; first < messages.length; first += 16)
+    await Promise.all(messages.slice(first, first + 16).map((message) => keep(message)));
   const kept = spent(before, store.stats());
-  console.log(`  keep ${MINUTE.hits} hits of one minute (${MINUTE.visitors} visitors, ${MINUTE.returning} returning; one a message): ${perHit(kept, MINUTE.hits)}, ${kept.conflicts} lost races`);
+  console.log(
+    `  keep ${MINUTE.hits} hits of one minute (${MINUTE.visitors} visitors, ${MINUTE.returning} returning; one a message): ${perHit(kept, MINUTE.hits)}, ${kept.conflicts} lost races`,
+  );
   await wait();
 
   const deps = { store, clock, rules: scanRules(10, 60), lateDays: LATE_DAYS };
@@ -124,12 +166,16 @@ async function sequence(label: string, store: Fillable, records: number, settle:
   let started = performance.now();
   const folded = await fold(deps);
   const foldCost = spent(before, store.stats());
-  console.log(`  one fold of that minute: ${perHit(foldCost, MINUTE.hits)} = ${ops(foldCost)}; ${(performance.now() - started).toFixed(0)} ms; ${outcomeOf(folded)}`);
+  console.log(
+    `  one fold of that minute: ${perHit(foldCost, MINUTE.hits)} = ${ops(foldCost)}; ${(performance.now() - started).toFixed(0)} ms; ${outcomeOf(folded)}`,
+  );
 
   before = store.stats();
   started = performance.now();
   const count = await readPeopleCount({ visitorsSummary: store.visitorsSummary, visits: store.visits, clock, source: store.source });
-  const newPeople = Array.from({ length: MINUTE.visitors - MINUTE.returning }, (_, k) => 10_000_000 + MINUTE.returning + k).filter((id) => id % 10 !== 9).length;
+  const newPeople = Array.from({ length: MINUTE.visitors - MINUTE.returning }, (_, k) => 10_000_000 + MINUTE.returning + k).filter(
+    (id) => id % 10 !== 9,
+  ).length;
   const expected = summaryFor(records).people_all_time + newPeople;
   console.log(
     `  one pulse read: ${ops(spent(before, store.stats()))}; ${(performance.now() - started).toFixed(1)} ms; ${count.people_all_time} people (expected ${expected}: ${count.people_all_time === expected ? 'right' : 'WRONG'}), ${count.visits?.all_time} visits`,
@@ -139,7 +185,9 @@ async function sequence(label: string, store: Fillable, records: number, settle:
   before = store.stats();
   started = performance.now();
   const idle = await fold(deps);
-  console.log(`  one fold with nothing new: ${ops(spent(before, store.stats()))}; ${(performance.now() - started).toFixed(0)} ms; ${outcomeOf(idle)}`);
+  console.log(
+    `  one fold with nothing new: ${ops(spent(before, store.stats()))}; ${(performance.now() - started).toFixed(0)} ms; ${outcomeOf(idle)}`,
+  );
 }
 
 /**
@@ -150,12 +198,25 @@ async function sequence(label: string, store: Fillable, records: number, settle:
 export async function run(): Promise<void> {
   for (const records of [1_000, 100_000]) {
     const store = memoryStore();
-    await sequence('in memory', store, records, async () => store.documents.lastMark(), async () => undefined, 1);
+    await sequence(
+      'in memory',
+      store,
+      records,
+      async () => store.documents.lastMark(),
+      async () => undefined,
+      1,
+    );
   }
   const cosmos = await startCosmos();
   try {
     for (const records of [1_000, 100_000]) {
-      const container = cosmosContainer({ endpoint: cosmos.endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: `bench-${randomUUID().slice(0, 8)}`, container: 'activity', requestTimeoutMs: 600_000 });
+      const container = cosmosContainer({
+        endpoint: cosmos.endpoint,
+        auth: { key: COSMOS_EMULATOR_KEY },
+        database: `bench-${randomUUID().slice(0, 8)}`,
+        container: 'activity',
+        requestTimeoutMs: 600_000,
+      });
       await ensureContainer(container);
       const store = cosmosStore(container, { settleSeconds: 1 });
       // The fold reads writes 1 s (the settle margin) behind the server's whole-second `_ts`: 2.1 s covers both.

@@ -25,23 +25,47 @@ export async function run(): Promise<void> {
   const built = performance.now() - started;
   // IPv4: two Uint32 and a Uint16 a range; IPv6: eight Uint32 and a Uint16.
   const bytes = table.ranges.v4 * 10 + table.ranges.v6 * 34;
-  console.log(`country table: ${table.ranges.v4} IPv4 and ${table.ranges.v6} IPv6 ranges built in ${built.toFixed(0)} ms, once per process; ${(bytes / 1024 / 1024).toFixed(1)} MB of typed arrays`);
+  console.log(
+    `country table: ${table.ranges.v4} IPv4 and ${table.ranges.v6} IPv6 ranges built in ${built.toFixed(0)} ms, once per process; ${(bytes / 1024 / 1024).toFixed(1)} MB of typed arrays`,
+  );
 
   const list = addresses(200_000);
   for (const address of list.slice(0, 20_000)) table.countryOf(address);
-  for (const [name, some] of [['IPv4', list.filter((a) => !a.includes(':'))], ['IPv6', list.filter((a) => a.includes(':'))]] as const) {
+  for (const [name, some] of [
+    ['IPv4', list.filter((a) => !a.includes(':'))],
+    ['IPv6', list.filter((a) => a.includes(':'))],
+  ] as const) {
     started = performance.now();
     let placed = 0;
     for (const address of some) if (table.countryOf(address) !== 'XX') placed += 1;
     console.log(`lookup, ${name}: ${perItem(started, some.length).toFixed(2)} µs per address (${some.length} addresses, ${placed} placed)`);
   }
 
-  const rules = (countries: IdentityRules['countries']): IdentityRules => ({ hashKey: 'bench-hash-key-0123456789abcdef', selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: ['/api/admin'], countries });
-  const requests: SeenRequest[] = list.slice(0, 50_000).map((address, i) => ({ at: new Date('2026-11-30T12:00:00Z'), address, userAgent: agent, path: `/articles/${i % 40}?utm_source=x`, referrer: null, store: 'site', pageLoad: true, subject: null, operator: false }));
+  const rules = (countries: IdentityRules['countries']): IdentityRules => ({
+    hashKey: 'bench-hash-key-0123456789abcdef',
+    selfNetworks: [],
+    selfAgentTag: 'headcount-self',
+    ignoredPaths: ['/api/admin'],
+    countries,
+  });
+  const requests: SeenRequest[] = list.slice(0, 50_000).map((address, i) => ({
+    at: new Date('2026-11-30T12:00:00Z'),
+    address,
+    userAgent: agent,
+    path: `/articles/${i % 40}?utm_source=x`,
+    referrer: null,
+    store: 'site',
+    pageLoad: true,
+    subject: null,
+    operator: false,
+  }));
   // Alternated over five rounds and the median taken, since a shared machine's speed wanders.
   const times: Record<string, number[]> = { without: [], with: [] };
   for (let round = 0; round < 5; round += 1) {
-    for (const [name, countries] of [['without', noCountries], ['with', table]] as const) {
+    for (const [name, countries] of [
+      ['without', noCountries],
+      ['with', table],
+    ] as const) {
       const r = rules(countries);
       started = performance.now();
       for (const request of requests) classify(request, r);
@@ -49,5 +73,7 @@ export async function run(): Promise<void> {
     }
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  console.log(`classify a hit (hashes, agent family, network, device, campaign): ${median(times.without!).toFixed(2)} µs without the country lookup, ${median(times.with!).toFixed(2)} µs with it (median of 5 rounds of ${requests.length})`);
+  console.log(
+    `classify a hit (hashes, agent family, network, device, campaign): ${median(times.without!).toFixed(2)} µs without the country lookup, ${median(times.with!).toFixed(2)} µs with it (median of 5 rounds of ${requests.length})`,
+  );
 }

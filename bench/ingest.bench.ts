@@ -54,7 +54,11 @@ function floorPerHit(texts: readonly string[]): number {
   let hits = 0;
   for (const text of texts) {
     const parsed = JSON.parse(text) as { hits: Array<{ address: string; user_agent: string; path: string }> };
-    const queued = parsed.hits.map((hit) => ({ token: hex16(key, `2026-10-23|${hit.address}`), person: hex16(key, `person|${hit.address}|${hit.user_agent}`), path: hit.path }));
+    const queued = parsed.hits.map((hit) => ({
+      token: hex16(key, `2026-10-23|${hit.address}`),
+      person: hex16(key, `person|${hit.address}|${hit.user_agent}`),
+      path: hit.path,
+    }));
     Buffer.from(JSON.stringify({ v: 1, id: randomUUID(), hits: queued }), 'utf8').toString('base64');
     hits += queued.length;
   }
@@ -64,7 +68,20 @@ function floorPerHit(texts: readonly string[]): number {
 /** The hosting networks' lookup alone, µs per address, over real addresses of data centres and of ISPs, IPv4 and IPv6. */
 function lookupPerAddress(): number {
   const table = hostingNetworks();
-  const addresses = ['3.5.140.2', '34.102.136.180', '20.112.52.29', '159.89.173.104', '5.9.10.10', '73.15.1.1', '79.192.1.1', '86.128.1.1', '2600:1f18:4a3:6900::1', '2a01:4f8:c0c:1234::1', '2601:600:1::1', '2003:e0:1::1'];
+  const addresses = [
+    '3.5.140.2',
+    '34.102.136.180',
+    '20.112.52.29',
+    '159.89.173.104',
+    '5.9.10.10',
+    '73.15.1.1',
+    '79.192.1.1',
+    '86.128.1.1',
+    '2600:1f18:4a3:6900::1',
+    '2a01:4f8:c0c:1234::1',
+    '2601:600:1::1',
+    '2003:e0:1::1',
+  ];
   for (let i = 0; i < 100_000; i += 1) table.hostingAsn(addresses[i % addresses.length]!);
   const rounds = 1_000_000;
   const started = performance.now();
@@ -81,7 +98,10 @@ export async function run(): Promise<void> {
       return { ok: true };
     },
   };
-  const root = rootFromEnvironment(env('UseDevelopmentStorage=true'), { hitQueue: countingQueue, logger: { info() {}, warn() {}, error() {} } });
+  const root = rootFromEnvironment(env('UseDevelopmentStorage=true'), {
+    hitQueue: countingQueue,
+    logger: { info() {}, warn() {}, error() {} },
+  });
   const perRequest = 100;
   const requests = 200;
   const texts = Array.from({ length: requests }, (_, i) => body(perRequest, i));
@@ -93,15 +113,23 @@ export async function run(): Promise<void> {
   const perHit = (elapsed * 1000) / hits;
   floorPerHit(texts.slice(0, 20));
   const floor = floorPerHit(texts);
-  console.log(`in-process ingest (queue faked): ${perHit.toFixed(1)} µs per hit over ${hits} hits in batches of ${perRequest} (${sent} messages)`);
-  console.log(`the floor of the same work (parse, two HMACs a hit, the message): ${floor.toFixed(1)} µs per hit; ingest is ${(perHit / floor).toFixed(2)}× the floor`);
+  console.log(
+    `in-process ingest (queue faked): ${perHit.toFixed(1)} µs per hit over ${hits} hits in batches of ${perRequest} (${sent} messages)`,
+  );
+  console.log(
+    `the floor of the same work (parse, two HMACs a hit, the message): ${floor.toFixed(1)} µs per hit; ingest is ${(perHit / floor).toFixed(2)}× the floor`,
+  );
 
-  console.log(`the hosting-network lookup alone: ${lookupPerAddress().toFixed(2)} µs per address (${hostingNetworks().header.ipv4} IPv4 and ${hostingNetworks().header.ipv6} IPv6 ranges)`);
+  console.log(
+    `the hosting-network lookup alone: ${lookupPerAddress().toFixed(2)} µs per address (${hostingNetworks().header.ipv4} IPv4 and ${hostingNetworks().header.ipv6} IPv6 ranges)`,
+  );
 
   const single = Array.from({ length: 2000 }, (_, i) => body(1, i));
   const singleStart = performance.now();
   for (const text of single) await receiveServerHits(request(text), root.receive);
-  console.log(`in-process ingest (queue faked), one hit per request: ${(((performance.now() - singleStart) * 1000) / single.length).toFixed(1)} µs per request`);
+  console.log(
+    `in-process ingest (queue faked), one hit per request: ${(((performance.now() - singleStart) * 1000) / single.length).toFixed(1)} µs per request`,
+  );
 
   const azurite = await startAzurite();
   try {
@@ -121,14 +149,20 @@ export async function run(): Promise<void> {
           Array.from({ length: concurrency }, async () => {
             while (next < payloads.length) {
               const payload = payloads[next++]!;
-              const response = await fetch(`${host.url}/api/hits`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-ingest-key': 'bench-ingest-key-0123456789' }, body: payload });
+              const response = await fetch(`${host.url}/api/hits`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', 'x-ingest-key': 'bench-ingest-key-0123456789' },
+                body: payload,
+              });
               if (response.status !== 202) throw new Error(`status ${response.status}`);
               await response.arrayBuffer();
             }
           }),
         );
         const seconds = (performance.now() - t0) / 1000;
-        console.log(`through the local host into Azurite, ${batch} hit(s) per request, ${concurrency} at once: ${Math.round(total / seconds)} hits/s (${Math.round(payloads.length / seconds)} requests/s)`);
+        console.log(
+          `through the local host into Azurite, ${batch} hit(s) per request, ${concurrency} at once: ${Math.round(total / seconds)} hits/s (${Math.round(payloads.length / seconds)} requests/s)`,
+        );
       }
     } finally {
       await host.stop();

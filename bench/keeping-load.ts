@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { toMessages, type HitsMessage, type QueuedHit } from '../shared/hits/message';
 import { queued } from '../test/support/hits';
 
-
 /**
  * `count` hashed hits from `visitors` visitors over `days` UTC days from 2026-10-22, in time order, as the ingest
  * endpoint would queue them in requests of `perRequest` hits: every fifth visitor a scanner, one in ten hits to a
@@ -27,6 +26,7 @@ export function syntheticMessages(count: number, visitors: number, days: number,
     );
   }
   const messages: HitsMessage[] = [];
-  for (let first = 0; first < hits.length; first += perRequest) messages.push(...toMessages(hits.slice(first, first + perRequest), randomUUID));
+  for (let first = 0; first < hits.length; first += perRequest)
+    messages.push(...toMessages(hits.slice(first, first + perRequest), randomUUID));
   return messages;
 }

@@ -27,7 +27,12 @@ function costOf(cost: StoreStats, hits: number): string {
 }
 
 async function freshStore(endpoint: string) {
-  const container = cosmosContainer({ endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: `bench-${randomUUID().slice(0, 8)}`, container: 'activity' });
+  const container = cosmosContainer({
+    endpoint,
+    auth: { key: COSMOS_EMULATOR_KEY },
+    database: `bench-${randomUUID().slice(0, 8)}`,
+    container: 'activity',
+  });
   await ensureContainer(container);
   return cosmosStore(container, { settleSeconds: 1 });
 }
@@ -48,7 +53,9 @@ async function keepPath(endpoint: string, fixture: string, messages: HitsMessage
   const per = callsOf(cost) / hits;
   const target = TARGET[perMessage];
   const verdict = target === undefined ? '' : `   target ≤ ${target} (before: ${BEFORE[perMessage]}) ${per <= target ? 'MET' : 'MISSED'}`;
-  console.log(`  ${fixture}, ${String(perMessage).padStart(2)} hits a message (${messages.length} messages): ${costOf(cost, hits)}; ${(hits / seconds).toFixed(0)} hits/s${verdict}`);
+  console.log(
+    `  ${fixture}, ${String(perMessage).padStart(2)} hits a message (${messages.length} messages): ${costOf(cost, hits)}; ${(hits / seconds).toFixed(0)} hits/s${verdict}`,
+  );
 }
 
 /**
@@ -77,8 +84,16 @@ async function endToEnd(queueConnectionString: string, endpoint: string, hits: n
     const requests = Array.from({ length: hits / perRequest }, (_, request) => request * perRequest);
     // 50 visitors (addresses), each making many page loads: the visitors of keepPath's first fixture.
     const post = async (first: number) => {
-      const body = Array.from({ length: perRequest }, (_, n) => ({ address: `203.0.${(first + n) % 7}.${(first + n) % 50}`, user_agent: agent, path: `/page-${n % 12}` }));
-      const response = await fetch(`${host.url}/api/hits`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-ingest-key': env.INGEST_KEY }, body: JSON.stringify({ hits: body }) });
+      const body = Array.from({ length: perRequest }, (_, n) => ({
+        address: `203.0.${(first + n) % 7}.${(first + n) % 50}`,
+        user_agent: agent,
+        path: `/page-${n % 12}`,
+      }));
+      const response = await fetch(`${host.url}/api/hits`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-ingest-key': env.INGEST_KEY },
+        body: JSON.stringify({ hits: body }),
+      });
       if (response.status !== 202) throw new Error(`ingest answered ${response.status}`);
     };
     const started = performance.now();
@@ -89,7 +104,9 @@ async function endToEnd(queueConnectionString: string, endpoint: string, hits: n
     );
     await host.drain(300_000);
     const seconds = (performance.now() - started) / 1000;
-    console.log(`  ${hits} hits, ${perRequest} a request: ${(hits / seconds).toFixed(0)} hits/s kept end to end (${seconds.toFixed(2)} s); ${costOf(store.stats(), hits)}`);
+    console.log(
+      `  ${hits} hits, ${perRequest} a request: ${(hits / seconds).toFixed(0)} hits/s kept end to end (${seconds.toFixed(2)} s); ${costOf(store.stats(), hits)}`,
+    );
   } finally {
     await host.stop();
   }
@@ -100,14 +117,23 @@ export async function run(): Promise<void> {
   const azurite = await startAzurite();
   const cosmos = await startCosmos();
   try {
-    console.log('the keep path alone (keeper: visitor records and facts), 16 messages at a time, on the local Cosmos server (store.stats(), 1 call = 1 read, write or query):');
+    console.log(
+      'the keep path alone (keeper: visitor records and facts), 16 messages at a time, on the local Cosmos server (store.stats(), 1 call = 1 read, write or query):',
+    );
     const fixtures: Array<[string, (perRequest: number) => HitsMessage[]]> = [
       // The fixture the design before was measured on: each visitor ~10 page loads a day.
-      ['A: syntheticMessages(1000 hits, 50 visitors, 2 days) ~10 hits a visitor-day', (perRequest) => syntheticMessages(1000, 50, 2, perRequest)],
+      [
+        'A: syntheticMessages(1000 hits, 50 visitors, 2 days) ~10 hits a visitor-day',
+        (perRequest) => syntheticMessages(1000, 50, 2, perRequest),
+      ],
       // More visitors, fewer loads each: ~5 a visitor-day.
-      ['B: syntheticMessages(5000 hits, 1000 visitors, 1 day)  ~5 hits a visitor-day', (perRequest) => syntheticMessages(5000, 1000, 1, perRequest)],
+      [
+        'B: syntheticMessages(5000 hits, 1000 visitors, 1 day)  ~5 hits a visitor-day',
+        (perRequest) => syntheticMessages(5000, 1000, 1, perRequest),
+      ],
     ];
-    for (const [fixture, messagesOf] of fixtures) for (const perMessage of [1, 10, 50]) await keepPath(cosmos.endpoint, fixture, messagesOf(perMessage), perMessage);
+    for (const [fixture, messagesOf] of fixtures)
+      for (const perMessage of [1, 10, 50]) await keepPath(cosmos.endpoint, fixture, messagesOf(perMessage), perMessage);
     console.log('  (a visitor costs 1 read + 1 write per day per process: calls a hit ≈ 1/(hits a message) + 2/(hits a visitor-day))');
     console.log('end to end on the local stack (Azurite, the local Cosmos server, one local host in this process; no delay):');
     await endToEnd(azurite.connectionString, cosmos.endpoint, 2000, 50);

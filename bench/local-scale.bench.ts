@@ -12,7 +12,18 @@ import type { QueuedHit } from '../shared/hits/message';
 import type { IncomingRequest } from '../shared/http/request';
 import { keeper } from '../shared/keeping/keep';
 import { fixedClock } from '../shared/ports/clock';
-import type { ActivityHour, Fact, FoldState, HourPart, StoreStats, VisitorDay, VisitorDayPart, VisitorRecord, VisitorsSummary, VisitsSummary } from '../shared/store';
+import type {
+  ActivityHour,
+  Fact,
+  FoldState,
+  HourPart,
+  StoreStats,
+  VisitorDay,
+  VisitorDayPart,
+  VisitorRecord,
+  VisitorsSummary,
+  VisitsSummary,
+} from '../shared/store';
 import { hourId, visitorDayId } from '../shared/store/activity';
 import { FACT_TTL_SECONDS, factId, FOLD_DAYS } from '../shared/store/facts';
 import { FOLD_STATE_ID } from '../shared/store/fold';
@@ -118,7 +129,18 @@ function* fixture(yesterday: string, foldedTo: number, counts: Record<string, nu
       const chunk = rows.slice(first, first + perFact);
       const message = randomUUID();
       count('fact');
-      yield { id: factId(message), pk: day, kind: 'fact', day, message, hits: chunk.reduce((sum, row) => sum + row.requests, 0), visitor_days: chunk.map(partOf), hours: hourPartsOf(chunk, day), scans: [], ttl: FACT_TTL_SECONDS } satisfies Fact;
+      yield {
+        id: factId(message),
+        pk: day,
+        kind: 'fact',
+        day,
+        message,
+        hits: chunk.reduce((sum, row) => sum + row.requests, 0),
+        visitor_days: chunk.map(partOf),
+        hours: hourPartsOf(chunk, day),
+        scans: [],
+        ttl: FACT_TTL_SECONDS,
+      } satisfies Fact;
     }
   }
   const people: Record<string, number> = {};
@@ -128,14 +150,48 @@ function* fixture(yesterday: string, foldedTo: number, counts: Record<string, nu
     const scanner = isScanner(v);
     (scanner ? scanners : people)[first] = ((scanner ? scanners : people)[first] ?? 0) + 1;
     count('visitor-record');
-    yield { id: hex(v), pk: VISITORS_PK, kind: 'visitor-record', first_seen: first, last_seen: last, days_seen: DAYS_SEEN, recent_days: [first, last], who: scanner ? 'scanners' : 'people', counted_on: scanner ? null : first, moved_days: [], counts_changed_at: `${first}T12:00:00.000Z`, ttl: scanner ? 7_776_000 : -1 } satisfies VisitorRecord;
+    yield {
+      id: hex(v),
+      pk: VISITORS_PK,
+      kind: 'visitor-record',
+      first_seen: first,
+      last_seen: last,
+      days_seen: DAYS_SEEN,
+      recent_days: [first, last],
+      who: scanner ? 'scanners' : 'people',
+      counted_on: scanner ? null : first,
+      moved_days: [],
+      counts_changed_at: `${first}T12:00:00.000Z`,
+      ttl: scanner ? 7_776_000 : -1,
+    } satisfies VisitorRecord;
   }
-  const sorted = (byDay: Record<string, number>) => Object.fromEntries(Object.entries(byDay).filter(([, n]) => n > 0).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const sorted = (byDay: Record<string, number>) =>
+    Object.fromEntries(
+      Object.entries(byDay)
+        .filter(([, n]) => n > 0)
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
+    );
   const sum = (byDay: Record<string, number>) => Object.values(byDay).reduce((a, b) => a + b, 0);
   count('summaries');
-  yield { id: VISITORS_SUMMARY_ID, pk: VISITORS_PK, kind: 'visitors-summary', people_all_time: sum(people), scanners_left_out: sum(scanners), counted_from: Object.keys(people).sort()[0] ?? null, people_new_by_day: sorted(people), scanners_by_day: sorted(scanners) } satisfies VisitorsSummary;
+  yield {
+    id: VISITORS_SUMMARY_ID,
+    pk: VISITORS_PK,
+    kind: 'visitors-summary',
+    people_all_time: sum(people),
+    scanners_left_out: sum(scanners),
+    counted_from: Object.keys(people).sort()[0] ?? null,
+    people_new_by_day: sorted(people),
+    scanners_by_day: sorted(scanners),
+  } satisfies VisitorsSummary;
   count('summaries');
-  yield { id: VISITS_SUMMARY_ID, pk: VISITORS_PK, kind: 'visits-summary', all_time: sum(visits), from: Object.keys(sorted(visits))[0] ?? null, by_day: sorted(visits) } satisfies VisitsSummary;
+  yield {
+    id: VISITS_SUMMARY_ID,
+    pk: VISITORS_PK,
+    kind: 'visits-summary',
+    all_time: sum(visits),
+    from: Object.keys(sorted(visits))[0] ?? null,
+    by_day: sorted(visits),
+  } satisfies VisitsSummary;
 }
 
 /** Bulk creates (the SDK's bulk: batches per partition), a few batches at a time. */
@@ -151,7 +207,9 @@ async function load(container: Container, docs: Iterable<{ id: string; pk: strin
           if (batch.length === 100) break;
         }
         if (batch.length === 0) return;
-        const results = await container.items.bulk(batch.map((resourceBody) => ({ operationType: BulkOperationType.Create, resourceBody })) as never);
+        const results = await container.items.bulk(
+          batch.map((resourceBody) => ({ operationType: BulkOperationType.Create, resourceBody })),
+        );
         failed += results.filter((result) => result.statusCode !== 201).length;
       }
     }),
@@ -159,7 +217,8 @@ async function load(container: Container, docs: Iterable<{ id: string; pk: strin
   if (failed > 0) throw new Error(`${failed} documents were not created`);
 }
 
-const spent = (before: StoreStats, after: StoreStats) => `${after.reads - before.reads} reads, ${after.writes - before.writes} writes, ${after.queries - before.queries} queries`;
+const spent = (before: StoreStats, after: StoreStats) =>
+  `${after.reads - before.reads} reads, ${after.writes - before.writes} writes, ${after.queries - before.queries} queries`;
 
 const request = (days: number): IncomingRequest => ({
   method: 'GET',
@@ -173,7 +232,13 @@ const request = (days: number): IncomingRequest => ({
 export async function run(): Promise<void> {
   const cosmos = await startCosmos();
   try {
-    const container = cosmosContainer({ endpoint: cosmos.endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: `scale-${randomUUID().slice(0, 8)}`, container: 'activity', requestTimeoutMs: 600_000 });
+    const container = cosmosContainer({
+      endpoint: cosmos.endpoint,
+      auth: { key: COSMOS_EMULATOR_KEY },
+      database: `scale-${randomUUID().slice(0, 8)}`,
+      container: 'activity',
+      requestTimeoutMs: 600_000,
+    });
     await ensureContainer(container);
     const store = cosmosStore(container, { settleSeconds: 1 });
     const now = new Date();
@@ -189,24 +254,55 @@ export async function run(): Promise<void> {
     await load(container, fixture(addDays(today, -1), Math.floor(now.getTime() / 1000), counts));
     // Folded up to the store's mark now: every near day and the records.
     const mark = await store.documents.stamp({ id: 'store-clock', pk: VISITORS_PK, kind: 'store-clock' } as never);
-    const state: FoldState = { id: FOLD_STATE_ID, pk: VISITORS_PK, kind: 'fold-state', days: Object.fromEntries(daysEnding(addDays(today, 1), FOLD_DAYS + 3).map((day) => [day, mark])), records: mark, records_at: now.toISOString(), swept_at: now.toISOString() };
+    const state: FoldState = {
+      id: FOLD_STATE_ID,
+      pk: VISITORS_PK,
+      kind: 'fold-state',
+      days: Object.fromEntries(daysEnding(addDays(today, 1), FOLD_DAYS + 3).map((day) => [day, mark])),
+      records: mark,
+      records_at: now.toISOString(),
+      swept_at: now.toISOString(),
+    };
     await store.documents.stamp(state);
     const total = Object.values(counts).reduce((a, b) => a + b, 0) + 2;
-    console.log(`loaded ${total.toLocaleString('en')} documents in ${((performance.now() - loading) / 1000).toFixed(0)} s: ${Object.entries(counts).map(([kind, n]) => `${n.toLocaleString('en')} ${kind}`).join(', ')}, fold-state, store-clock`);
+    console.log(
+      `loaded ${total.toLocaleString('en')} documents in ${((performance.now() - loading) / 1000).toFixed(0)} s: ${Object.entries(counts)
+        .map(([kind, n]) => `${n.toLocaleString('en')} ${kind}`)
+        .join(', ')}, fold-state, store-clock`,
+    );
 
     // One minute's new hits: 200 visitors × 5 page loads, half of them returning (records spread over the 60 days), 10 a message.
     const minute: QueuedHit[] = Array.from({ length: 1_000 }, (_, n) => {
       const visitor = n % 200;
       const id = visitor < 100 ? visitor * 997 : 10_000_000 + visitor;
-      return { at: new Date(now.getTime() - 60_000 + n * 60).toISOString(), token: hex(20_000_000 + visitor), person: hex(id), network: `198.51.${visitor}.x`, path: `/page-${n % 12}`, store: storeOf(id), bot: isScanner(id), self: false, source: null, page_load: !isScanner(id), subject: null };
+      return {
+        at: new Date(now.getTime() - 60_000 + n * 60).toISOString(),
+        token: hex(20_000_000 + visitor),
+        person: hex(id),
+        network: `198.51.${visitor}.x`,
+        path: `/page-${n % 12}`,
+        store: storeOf(id),
+        bot: isScanner(id),
+        self: false,
+        source: null,
+        page_load: !isScanner(id),
+        subject: null,
+      };
     });
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const keep = keeper(store, clock);
-    const messages = Array.from({ length: minute.length / HITS_A_MESSAGE }, (_, m) => ({ v: 1 as const, id: randomUUID(), hits: minute.slice(m * HITS_A_MESSAGE, (m + 1) * HITS_A_MESSAGE) }));
+    const messages = Array.from({ length: minute.length / HITS_A_MESSAGE }, (_, m) => ({
+      v: 1 as const,
+      id: randomUUID(),
+      hits: minute.slice(m * HITS_A_MESSAGE, (m + 1) * HITS_A_MESSAGE),
+    }));
     let before = store.stats();
     let started = performance.now();
-    for (let first = 0; first < messages.length; first += 16) await Promise.all(messages.slice(first, first + 16).map((message) => keep(message)));
-    console.log(`kept 1,000 hits of the last minute (100 messages, 16 at a time): ${spent(before, store.stats())}, ${(performance.now() - started).toFixed(0)} ms`);
+    for (let first = 0; first < messages.length; first += 16)
+      await Promise.all(messages.slice(first, first + 16).map((message) => keep(message)));
+    console.log(
+      `kept 1,000 hits of the last minute (100 messages, 16 at a time): ${spent(before, store.stats())}, ${(performance.now() - started).toFixed(0)} ms`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 2_100));
 
     before = store.stats();
@@ -215,15 +311,25 @@ export async function run(): Promise<void> {
     const foldSeconds = (performance.now() - started) / 1000;
     console.log(
       `one fold after that minute: ${foldSeconds.toFixed(1)} s (the design before: recount at 100,000 records ${BEFORE_RECOUNT_S} s); ${spent(before, store.stats())}; ` +
-        (outcome.ok ? `${outcome.facts} facts over ${outcome.days.length} day(s), ${outcome.records} records changed` : `FAILED: ${outcome.reason}`),
+        (outcome.ok
+          ? `${outcome.facts} facts over ${outcome.days.length} day(s), ${outcome.records} records changed`
+          : `FAILED: ${outcome.reason}`),
     );
 
-    const deps = { store, clock, logger: { info() {}, warn() {}, error() {} }, funnel: funnelStepsSetting.parse(undefined), operator: { operatorKey: OPERATOR_KEY, hashKey: 'bench-hash-key-0123456789abcdef' } };
+    const deps = {
+      store,
+      clock,
+      logger: { info() {}, warn() {}, error() {} },
+      funnel: funnelStepsSetting.parse(undefined),
+      operator: { operatorKey: OPERATOR_KEY, hashKey: 'bench-hash-key-0123456789abcdef' },
+    };
     before = store.stats();
     started = performance.now();
     const card = await activityCard(request(30), deps);
     const body = card.body as { available?: boolean } | undefined;
-    console.log(`one 30-day Activity card read: ${((performance.now() - started) / 1000).toFixed(1)} s; ${spent(before, store.stats())}; status ${card.status}${body?.available === false ? ' (store unavailable)' : ''}`);
+    console.log(
+      `one 30-day Activity card read: ${((performance.now() - started) / 1000).toFixed(1)} s; ${spent(before, store.stats())}; status ${card.status}${body?.available === false ? ' (store unavailable)' : ''}`,
+    );
   } finally {
     await cosmos.stop();
   }

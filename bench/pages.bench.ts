@@ -16,11 +16,15 @@ export async function run(): Promise<void> {
   console.log('file                     raw         gzipped');
   for (const [name, source] of files) {
     const asset = readAsset(source);
-    console.log(`${name.padEnd(24)} ${String(asset.body.length).padStart(7)} B  ${String(asset.gzipped.length).padStart(7)} B  (${kb(asset.gzipped.length)})`);
+    console.log(
+      `${name.padEnd(24)} ${String(asset.body.length).padStart(7)} B  ${String(asset.gzipped.length).padStart(7)} B  (${kb(asset.gzipped.length)})`,
+    );
   }
   const snippet = readAsset(ASSETS['headcount.js']!);
   const widget = readAsset(ASSETS['headcount-pulse.js']!);
   const defaultGzip = gzipSync(snippet.body).length;
-  console.log(`\nsnippet headcount.js: ${snippet.gzipped.length} B gzipped (${defaultGzip} B at zlib's default level), budget ${SNIPPET_BUDGET} B: ${snippet.gzipped.length <= SNIPPET_BUDGET ? 'within' : 'OVER'}`);
+  console.log(
+    `\nsnippet headcount.js: ${snippet.gzipped.length} B gzipped (${defaultGzip} B at zlib's default level), budget ${SNIPPET_BUDGET} B: ${snippet.gzipped.length <= SNIPPET_BUDGET ? 'within' : 'OVER'}`,
+  );
   console.log(`widget headcount-pulse.js: ${widget.gzipped.length} B gzipped, ${widget.body.length} B raw`);
 }

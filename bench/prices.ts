@@ -22,10 +22,26 @@ export const PRICES = {
 
 /** Where each price was read, as the price table in docs/cost.md says it. */
 export const PRICE_SOURCES = [
-  { service: 'Cosmos DB serverless', price: `$${PRICES.cosmosPerMillionRu} per million RU; $${PRICES.cosmosPerGbMonth} per GB-month`, source: 'azure.microsoft.com/pricing/details/cosmos-db (Retail Prices API meter "Serverless Request Units", eastus)' },
-  { service: 'Queue Storage, GPv2 LRS', price: `$${PRICES.queuePer10kOperations} per 10,000 operations (class 1 and class 2)`, source: 'azure.microsoft.com/pricing/details/storage/queues' },
-  { service: 'Flex Consumption, on demand', price: `$${PRICES.functionsPerGbSecond} per GB-s; $${PRICES.functionsPerMillionExecutions} per million executions; ${PRICES.minimumBilledSeconds} s minimum per active stretch`, source: 'azure.microsoft.com/pricing/details/functions' },
-  { service: 'Log Analytics, Analytics Logs', price: `$${PRICES.logsPerGb} per GB ingested`, source: 'azure.microsoft.com/pricing/details/monitor' },
+  {
+    service: 'Cosmos DB serverless',
+    price: `$${PRICES.cosmosPerMillionRu} per million RU; $${PRICES.cosmosPerGbMonth} per GB-month`,
+    source: 'azure.microsoft.com/pricing/details/cosmos-db (Retail Prices API meter "Serverless Request Units", eastus)',
+  },
+  {
+    service: 'Queue Storage, GPv2 LRS',
+    price: `$${PRICES.queuePer10kOperations} per 10,000 operations (class 1 and class 2)`,
+    source: 'azure.microsoft.com/pricing/details/storage/queues',
+  },
+  {
+    service: 'Flex Consumption, on demand',
+    price: `$${PRICES.functionsPerGbSecond} per GB-s; $${PRICES.functionsPerMillionExecutions} per million executions; ${PRICES.minimumBilledSeconds} s minimum per active stretch`,
+    source: 'azure.microsoft.com/pricing/details/functions',
+  },
+  {
+    service: 'Log Analytics, Analytics Logs',
+    price: `$${PRICES.logsPerGb} per GB ingested`,
+    source: 'azure.microsoft.com/pricing/details/monitor',
+  },
 ] as const;
 
 /** Monthly free grants (per subscription for Functions, per workspace for logs); not subtracted from any line. */
@@ -41,7 +57,12 @@ export const FREE_GRANTS = {
  * write (create, replace, upsert) 5 RU per KB written (at least 5); a write refused with 409 or 412 is a read's 1 RU;
  * a query 2.5 RU plus 1 RU per KB it returns; a metadata read (the account, the container) 1 RU.
  */
-export function estimatedRu(call: { kind: 'read' | 'write' | 'query' | 'metadata'; status: number; requestBytes: number; responseBytes: number }): number {
+export function estimatedRu(call: {
+  kind: 'read' | 'write' | 'query' | 'metadata';
+  status: number;
+  requestBytes: number;
+  responseBytes: number;
+}): number {
   const kb = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
   switch (call.kind) {
     case 'read':

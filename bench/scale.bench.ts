@@ -19,7 +19,11 @@ const DELAY_MS = 15;
 /** The figure before this design: one instance kept 105 hits/s; 8 should keep at least three times that. */
 const TARGET_HITS_PER_S_AT_8 = 3 * 105;
 
-const KEYS = { HASH_KEY: 'bench-hash-key-0123456789abcdef', INGEST_KEY: 'bench-ingest-key-0123456789', OPERATOR_KEY: 'bench-operator-key-0123456789' };
+const KEYS = {
+  HASH_KEY: 'bench-hash-key-0123456789abcdef',
+  INGEST_KEY: 'bench-ingest-key-0123456789',
+  OPERATOR_KEY: 'bench-operator-key-0123456789',
+};
 const projectRoot = join(__dirname, '..');
 const hex = (label: string) => createHash('sha256').update(label).digest('hex').slice(0, 32);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -112,7 +116,12 @@ interface Host {
 /** `npm run host -- --port <p>` as its own process group (so it and the processes npm and tsx start under it can be stopped by its id). */
 async function startHost(env: Record<string, string>): Promise<Host> {
   const port = await freePort();
-  const child = spawn('npm', ['run', 'host', '--', '--port', String(port)], { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['run', 'host', '--', '--port', String(port)], {
+    cwd: projectRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
@@ -176,7 +185,12 @@ interface RunFigures {
 }
 
 /** One run: `instances` hosts on a fresh database and queue, the queue filled, timed until it is drained; then one fold and the count. */
-async function oneRun(instances: number, connectionString: string, cosmosEndpoint: string, proxy: Awaited<ReturnType<typeof countingProxy>>): Promise<RunFigures> {
+async function oneRun(
+  instances: number,
+  connectionString: string,
+  cosmosEndpoint: string,
+  proxy: Awaited<ReturnType<typeof countingProxy>>,
+): Promise<RunFigures> {
   const name = `scale-${instances}-${randomUUID().slice(0, 8)}`;
   const env = {
     ...KEYS,
@@ -191,7 +205,13 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     AzureFunctionsWebHost__hostid: name,
   };
   // The container is made on the server directly, not through the proxy: only the hosts' calls are counted.
-  const direct = cosmosContainer({ endpoint: cosmosEndpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: name, container: 'activity', requestTimeoutMs: 600_000 });
+  const direct = cosmosContainer({
+    endpoint: cosmosEndpoint,
+    auth: { key: COSMOS_EMULATOR_KEY },
+    database: name,
+    container: 'activity',
+    requestTimeoutMs: 600_000,
+  });
   await ensureContainer(direct);
   const queue = new QueueClient(connectionString, name);
   await queue.createIfNotExists();
@@ -208,7 +228,12 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     // would otherwise leave the first ones to do all the work).
     await sleep(1_000);
     const roots = hosts.map((host) => host.child.pid!);
-    const cpu0 = { hosts: treeCpuSeconds(roots), bench: process.cpuUsage(), azurite: treeCpuSeconds(azuritePids()), machine: machineTicks() };
+    const cpu0 = {
+      hosts: treeCpuSeconds(roots),
+      bench: process.cpuUsage(),
+      azurite: treeCpuSeconds(azuritePids()),
+      machine: machineTicks(),
+    };
     proxy.reset();
     const t0 = performance.now();
     await fill(queue, texts);
@@ -228,16 +253,24 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
       await sleep(100);
     }
     const wall = (drainedAt - t0) / 1000;
-    const cpu1 = { hosts: treeCpuSeconds(roots), bench: process.cpuUsage(cpu0.bench), azurite: treeCpuSeconds(azuritePids()), machine: machineTicks() };
+    const cpu1 = {
+      hosts: treeCpuSeconds(roots),
+      bench: process.cpuUsage(cpu0.bench),
+      azurite: treeCpuSeconds(azuritePids()),
+      machine: machineTicks(),
+    };
     const counts = proxy.counts();
-    const poisoned = (await new QueueClient(connectionString, `${name}-poison`).getProperties().catch(() => ({ approximateMessagesCount: 0 }))).approximateMessagesCount ?? 0;
+    const poisoned =
+      (await new QueueClient(connectionString, `${name}-poison`).getProperties().catch(() => ({ approximateMessagesCount: 0 })))
+        .approximateMessagesCount ?? 0;
 
     const hostCores = (cpu1.hosts - cpu0.hosts) / wall;
     const benchCores = (cpu1.bench.user + cpu1.bench.system) / 1e6 / wall;
     const azuriteCores = (cpu1.azurite - cpu0.azurite) / wall;
     const machine = (cpu1.machine.busy - cpu0.machine.busy) / (cpu1.machine.total - cpu0.machine.total);
     const hitsPerS = MESSAGES / wall;
-    const keepWindow = counts.firstKeepWrite !== null && counts.lastKeepWrite !== null ? (counts.lastKeepWrite - counts.firstKeepWrite) / 1000 : wall;
+    const keepWindow =
+      counts.firstKeepWrite !== null && counts.lastKeepWrite !== null ? (counts.lastKeepWrite - counts.firstKeepWrite) / 1000 : wall;
     const keepWindowHitsPerS = MESSAGES / keepWindow;
     const keepCalls = sum(counts.byClass, (call) => call.startsWith('keep'));
     // A fact create answered 409 is the same message kept again (a redelivery after an invocation failed, e.g. timed
@@ -246,13 +279,22 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     const races = sum(counts.races, (call) => call !== 'keep: fact create');
     const per = (n: number) => (n / MESSAGES).toFixed(3);
 
-    console.log(`${instances} instance${instances === 1 ? '' : 's'} (started in ${startup.toFixed(1)} s; queue filled in ${filled.toFixed(1)} s by 32 senders):`);
+    console.log(
+      `${instances} instance${instances === 1 ? '' : 's'} (started in ${startup.toFixed(1)} s; queue filled in ${filled.toFixed(1)} s by 32 senders):`,
+    );
     const median = polls.sort((a, b) => a - b)[Math.floor(polls.length / 2)] ?? 0;
-    console.log(`  Azurite while draining: ${(MESSAGES / filled).toFixed(0)} sends/s while filling (32 at once), a queue-properties call took ${median.toFixed(0)} ms (median of ${polls.length}); each hit costs it a send, a delete and 1/16 of a receive`);
-    console.log(`  ${hitsPerS.toFixed(0)} hits/s kept (${MESSAGES} one-hit messages drained in ${wall.toFixed(1)} s from the first send); ${keepWindowHitsPerS.toFixed(0)} hits/s between the first and last keep write seen at the proxy`);
+    console.log(
+      `  Azurite while draining: ${(MESSAGES / filled).toFixed(0)} sends/s while filling (32 at once), a queue-properties call took ${median.toFixed(0)} ms (median of ${polls.length}); each hit costs it a send, a delete and 1/16 of a receive`,
+    );
+    console.log(
+      `  ${hitsPerS.toFixed(0)} hits/s kept (${MESSAGES} one-hit messages drained in ${wall.toFixed(1)} s from the first send); ${keepWindowHitsPerS.toFixed(0)} hits/s between the first and last keep write seen at the proxy`,
+    );
     console.log(
       `  ${per(counts.calls)} Cosmos calls a hit at the proxy, all of them (${counts.calls}, the SDK's metadata calls included): keep path ${per(keepCalls)} ` +
-        `(${Object.entries(counts.byClass).sort().map(([call, n]) => `${call} ${n}`).join(', ')})`,
+        `(${Object.entries(counts.byClass)
+          .sort()
+          .map(([call, n]) => `${call} ${n}`)
+          .join(', ')})`,
     );
     console.log(
       `  ${(races / MESSAGES).toFixed(3)} writes lost a race a hit (${races} answers 409/412 at the proxy to record and fold writes${races ? `: ${JSON.stringify(counts.races)}` : ''})   target 0 ${races === 0 ? 'MET' : 'MISSED'}; ` +
@@ -267,10 +309,20 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     // One fold, then the count through one host's pulse: nothing lost, nothing counted twice.
     await sleep(2_100);
     const folded = await fetch(`${hosts[0]!.url}/admin/functions/recount`, { method: 'POST' });
-    const pulse = (await (await fetch(`${hosts[0]!.url}/api/pulse`)).json()) as { people_all_time: number | null; visits_all_time: number | null };
+    const pulse = (await (await fetch(`${hosts[0]!.url}/api/pulse`)).json()) as {
+      people_all_time: number | null;
+      visits_all_time: number | null;
+    };
     const [facts] = (await direct.items.query<number>("SELECT VALUE COUNT(1) FROM c WHERE c.kind = 'fact'").fetchAll()).resources;
-    const [records] = (await direct.items.query<number>("SELECT VALUE COUNT(1) FROM c WHERE c.kind = 'visitor-record'").fetchAll()).resources;
-    const ok = folded.status === 202 && pulse.people_all_time === people && pulse.visits_all_time === people && facts === MESSAGES && records === VISITORS && poisoned === 0;
+    const [records] = (await direct.items.query<number>("SELECT VALUE COUNT(1) FROM c WHERE c.kind = 'visitor-record'").fetchAll())
+      .resources;
+    const ok =
+      folded.status === 202 &&
+      pulse.people_all_time === people &&
+      pulse.visits_all_time === people &&
+      facts === MESSAGES &&
+      records === VISITORS &&
+      poisoned === 0;
     console.log(
       `  after one fold: pulse people_all_time ${pulse.people_all_time}, visits_all_time ${pulse.visits_all_time} (expected ${people} each); ${facts} facts (expected ${MESSAGES}), ${records} visitor records (expected ${VISITORS}): ${ok ? 'nothing lost' : 'WRONG'}`,
     );
@@ -290,7 +342,9 @@ export async function run(): Promise<void> {
   const azurite = await startAzurite({ blobAndTable: { blobPort, tablePort } });
   const cosmos = await startCosmos();
   const proxy = await countingProxy(new URL(cosmos.endpoint), { delayMs: DELAY_MS });
-  console.log(`${MESSAGES} one-hit messages from ${VISITORS} visitors (${MESSAGES / VISITORS} page loads each, ${VISITORS / 10} of them scanners), ${DELAY_MS} ms added to every Cosmos call; hosts are \`npm run host\` with timers on`);
+  console.log(
+    `${MESSAGES} one-hit messages from ${VISITORS} visitors (${MESSAGES / VISITORS} page loads each, ${VISITORS / 10} of them scanners), ${DELAY_MS} ms added to every Cosmos call; hosts are \`npm run host\` with timers on`,
+  );
   const figures: RunFigures[] = [];
   try {
     for (const instances of INSTANCES) figures.push(await oneRun(instances, azurite.connectionString, cosmos.endpoint, proxy));
@@ -309,6 +363,9 @@ export async function run(): Promise<void> {
     );
   }
   const eight = figures.find((one) => one.instances === 8);
-  if (eight) console.log(`  target: 8 instances keep ≥ ${TARGET_HITS_PER_S_AT_8} hits/s (3 × 105): ${eight.hitsPerS.toFixed(0)} ${eight.hitsPerS >= TARGET_HITS_PER_S_AT_8 ? 'MET' : 'MISSED'}`);
+  if (eight)
+    console.log(
+      `  target: 8 instances keep ≥ ${TARGET_HITS_PER_S_AT_8} hits/s (3 × 105): ${eight.hitsPerS.toFixed(0)} ${eight.hitsPerS >= TARGET_HITS_PER_S_AT_8 ? 'MET' : 'MISSED'}`,
+    );
   console.log(`  target: no write loses a race at any count: ${figures.every((one) => racesOf(one) === 0) ? 'MET' : 'MISSED'}`);
 }

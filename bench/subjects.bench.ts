@@ -17,7 +17,13 @@ const rules = { hashKey: 'bench-hash-key-0123456789abcdef', selfNetworks: [], se
 const hex = (n: number) => n.toString(16).padStart(32, '0');
 
 async function freshStore(endpoint: string) {
-  const container = cosmosContainer({ endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: `bench-${randomUUID().slice(0, 8)}`, container: 'activity', requestTimeoutMs: 600_000 });
+  const container = cosmosContainer({
+    endpoint,
+    auth: { key: COSMOS_EMULATOR_KEY },
+    database: `bench-${randomUUID().slice(0, 8)}`,
+    container: 'activity',
+    requestTimeoutMs: 600_000,
+  });
   await ensureContainer(container);
   return cosmosStore(container, { settleSeconds: 1 });
 }
@@ -25,7 +31,12 @@ async function freshStore(endpoint: string) {
 /** Past the fold's settle margin (1 s) and the server's whole-second `_ts`. */
 const settled = () => new Promise((resolve) => setTimeout(resolve, 2_100));
 
-const spent = (before: StoreStats, after: StoreStats) => ({ reads: after.reads - before.reads, writes: after.writes - before.writes, queries: after.queries - before.queries, conflicts: after.conflicts - before.conflicts });
+const spent = (before: StoreStats, after: StoreStats) => ({
+  reads: after.reads - before.reads,
+  writes: after.writes - before.writes,
+  queries: after.queries - before.queries,
+  conflicts: after.conflicts - before.conflicts,
+});
 const perScan = (cost: ReturnType<typeof spent>, scans: number) =>
   `${((cost.reads + cost.writes + cost.queries) / scans).toFixed(3)} calls a scan (${(cost.reads / scans).toFixed(3)} reads, ${(cost.writes / scans).toFixed(3)} writes, ${(cost.queries / scans).toFixed(3)} queries)`;
 
@@ -40,11 +51,21 @@ async function keepingCost(endpoint: string, perMessage: number) {
   const keep = keeper(store, clock);
   const scans: QueuedHit[] = Array.from({ length: 1000 }, (_, n) => ({
     at: new Date(Date.parse('2026-10-23T08:00:00Z') + Math.floor(n / 100) * 90_000).toISOString(),
-    token: hex(n % 100), person: hex(n % 100), network: '203.0.113.x', path: '/scan', store: 'site', bot: false, self: false, source: null, subject: `tree-${n % 10}`,
+    token: hex(n % 100),
+    person: hex(n % 100),
+    network: '203.0.113.x',
+    path: '/scan',
+    store: 'site',
+    bot: false,
+    self: false,
+    source: null,
+    subject: `tree-${n % 10}`,
   }));
   const started = performance.now();
   for (let first = 0; first < scans.length; first += perMessage * 8) {
-    const batch = Array.from({ length: 8 }, (_, m) => scans.slice(first + m * perMessage, first + (m + 1) * perMessage)).filter((hits) => hits.length > 0);
+    const batch = Array.from({ length: 8 }, (_, m) => scans.slice(first + m * perMessage, first + (m + 1) * perMessage)).filter(
+      (hits) => hits.length > 0,
+    );
     const outcomes = await Promise.all(batch.map((hits) => keep({ v: 1, id: randomUUID(), hits })));
     const failed = outcomes.find((outcome) => !outcome.ok);
     if (failed && !failed.ok) throw new Error(failed.reason);
@@ -68,12 +89,24 @@ async function keepingCost(endpoint: string, perMessage: number) {
 async function beaconCost(endpoint: string, mode: 'hash' | 'cookie') {
   const store = await freshStore(endpoint);
   const deps = { rules, logger: quiet, subjects: { mode, store: store.subjects } };
-  const seen = (n: number): SeenRequest => ({ at: new Date('2026-10-23T10:00:00Z'), address: `203.0.113.${n % 200}`, userAgent: 'Mozilla/5.0 Firefox/131.0', path: '/scan', referrer: null, store: 'site', pageLoad: true, subject: 'tree-1', operator: false });
+  const seen = (n: number): SeenRequest => ({
+    at: new Date('2026-10-23T10:00:00Z'),
+    address: `203.0.113.${n % 200}`,
+    userAgent: 'Mozilla/5.0 Firefox/131.0',
+    path: '/scan',
+    referrer: null,
+    store: 'site',
+    pageLoad: true,
+    subject: 'tree-1',
+    operator: false,
+  });
   const started = performance.now();
   for (let n = 0; n < 200; n += 1) await beaconScan(null, seen(n), true, deps);
   const ms = (performance.now() - started) / 200;
   const cost = store.stats();
-  console.log(`  ${mode} mode, a new visitor asking its status: ${((cost.reads + cost.writes) / 200).toFixed(2)} store operations a beacon (${(cost.writes / 200).toFixed(2)} writes), ${ms.toFixed(2)} ms each on the local server`);
+  console.log(
+    `  ${mode} mode, a new visitor asking its status: ${((cost.reads + cost.writes) / 200).toFixed(2)} store operations a beacon (${(cost.writes / 200).toFixed(2)} writes), ${ms.toFixed(2)} ms each on the local server`,
+  );
 }
 
 /** One page of the subjects list over 500 subjects, sorted by scans. */
@@ -81,7 +114,18 @@ async function listCost(endpoint: string) {
   const store = await freshStore(endpoint);
   const clock = fixedClock('2026-10-23T23:00:00Z');
   const keep = keeper(store, clock);
-  const hits: QueuedHit[] = Array.from({ length: 500 }, (_, n) => ({ at: '2026-10-23T09:00:00.000Z', token: hex(n), person: hex(n), network: 'x', path: '/', store: 'site', bot: false, self: false, source: null, subject: `s-${n}` }));
+  const hits: QueuedHit[] = Array.from({ length: 500 }, (_, n) => ({
+    at: '2026-10-23T09:00:00.000Z',
+    token: hex(n),
+    person: hex(n),
+    network: 'x',
+    path: '/',
+    store: 'site',
+    bot: false,
+    self: false,
+    source: null,
+    subject: `s-${n}`,
+  }));
   for (let first = 0; first < hits.length; first += 50) await keep({ v: 1, id: randomUUID(), hits: hits.slice(first, first + 50) });
   await settled();
   const folded = await fold({ store, clock, rules: scanRules(10, 60), lateDays: 7 });
@@ -97,7 +141,9 @@ async function listCost(endpoint: string) {
     pages += 1;
   } while (continuation);
   const ms = (performance.now() - started) / pages;
-  console.log(`  the list of 500 subjects in pages of 50: ${pages} pages, ${store.stats().queries - before.queries} queries, ${ms.toFixed(1)} ms a page on the local server`);
+  console.log(
+    `  the list of 500 subjects in pages of 50: ${pages} pages, ${store.stats().queries - before.queries} queries, ${ms.toFixed(1)} ms a page on the local server`,
+  );
 }
 
 /** `npm run bench subjects`: on the local Cosmos server (store.stats(): 1 call = 1 read, write or query). */

@@ -11,7 +11,8 @@ register({
   make: (root) => {
     const keep = keeper(root.store, root.clock);
     return async (payload, context) => {
-      const messageId = String(context.triggerMetadata?.id ?? 'unknown');
+      const id = context.triggerMetadata?.id;
+      const messageId = typeof id === 'string' ? id : 'unknown';
       const read = readMessage(payload);
       if (!read.ok) {
         // It can never be read: failing it sends it to <queue>-poison after the dequeue count, where it can be looked at.

@@ -13,10 +13,14 @@ register({
       const outcome = await fold(deps);
       if (!outcome.ok) {
         // A count is a figure on a page: the held one stands, and the next minute folds from where this one began.
-        root.logger.warn('the fold did not finish; the next run folds from the same marks', { function: 'recount', reason: outcome.reason });
+        root.logger.warn('the fold did not finish; the next run folds from the same marks', {
+          function: 'recount',
+          reason: outcome.reason,
+        });
         return;
       }
-      if (outcome.facts > 0 || outcome.records > 0) root.logger.info('folded', { function: 'recount', facts: outcome.facts, days: outcome.days.length, records: outcome.records });
+      if (outcome.facts > 0 || outcome.records > 0)
+        root.logger.info('folded', { function: 'recount', facts: outcome.facts, days: outcome.days.length, records: outcome.records });
     };
   },
 });

@@ -78,7 +78,12 @@ const noLedger: ReplayLedger = {
 export function storeFor(settings: Settings): Store {
   if (settings.COSMOS_ENDPOINT === undefined) return memoryStore();
   const auth = settings.COSMOS_KEY !== undefined ? { key: settings.COSMOS_KEY } : { credential: credentialFor(settings.COSMOS_CLIENT_ID) };
-  const container = cosmosContainer({ endpoint: settings.COSMOS_ENDPOINT, auth, database: settings.COSMOS_DATABASE, container: settings.COSMOS_CONTAINER });
+  const container = cosmosContainer({
+    endpoint: settings.COSMOS_ENDPOINT,
+    auth,
+    database: settings.COSMOS_DATABASE,
+    container: settings.COSMOS_CONTAINER,
+  });
   return cosmosStore(container, { settleSeconds: settings.FOLD_SETTLE_SECONDS });
 }
 
@@ -99,7 +104,11 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? consoleLogger();
   const hitQueue = overrides.hitQueue ?? azureHitQueue(queueClient(queueLocation(settings), settings.HITS_QUEUE));
-  const hitSink = groupCommit(hitQueue, { windowMs: settings.INGEST_WINDOW_MS, maxHits: settings.INGEST_MESSAGE_MAX_HITS }, { scheduler: overrides.scheduler ?? systemScheduler, logger });
+  const hitSink = groupCommit(
+    hitQueue,
+    { windowMs: settings.INGEST_WINDOW_MS, maxHits: settings.INGEST_MESSAGE_MAX_HITS },
+    { scheduler: overrides.scheduler ?? systemScheduler, logger },
+  );
   const store = overrides.store ?? storeFor(settings);
   const location = overrides.blob === undefined ? blobLocation(settings) : null;
   const blob = overrides.blob !== undefined ? overrides.blob : location ? blobCall(location) : null;

@@ -47,6 +47,8 @@ export const hostRoute = (registration: HttpRegistration): string => `api/${regi
  */
 function inFunctionsHost(): boolean {
   try {
+    // The worker's own module is only there in a Functions host; requiring it is the test, as @azure/functions does.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     require('@azure/functions-core');
     return true;
   } catch {

@@ -63,7 +63,9 @@ async function main(): Promise<void> {
   const bytes = encodeTable(table, { source: manifest.name, version: manifest.version, list });
   mkdirSync(dirname(target), { recursive: true });
   writeFileSync(target, bytes);
-  console.log(`hosting networks: ${table.ipv4.length} IPv4 and ${table.ipv6.length} IPv6 ranges of ${hosting.size} networks from ${manifest.name}@${manifest.version}, ${(bytes.length / 1024).toFixed(0)} KB in data/hosting-networks.bin`);
+  console.log(
+    `hosting networks: ${table.ipv4.length} IPv4 and ${table.ipv6.length} IPv6 ranges of ${hosting.size} networks from ${manifest.name}@${manifest.version}, ${(bytes.length / 1024).toFixed(0)} KB in data/hosting-networks.bin`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -110,7 +110,11 @@ const megabytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 rmSync(dist, { recursive: true, force: true });
 // The hosting networks' compact table, made from the installed network data (a no-op when it is already current).
-run(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'scripts', 'build-networks.ts'), '--if-stale'], root);
+run(
+  process.execPath,
+  [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'scripts', 'build-networks.ts'), '--if-stale'],
+  root,
+);
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root], root);
 
 // The compiled JavaScript, without source maps (nothing reads them in Azure) and without what is left out.
@@ -135,10 +139,17 @@ copyFileSync(join(root, 'data', 'hosting-networks.bin'), join(stage, 'data', 'ho
 // A package.json with only what running needs: no scripts (a remote build would run them), no devDependencies.
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const { name, version, description, private: isPrivate, type, main, engines, dependencies } = manifest;
-writeFileSync(join(stage, 'package.json'), `${JSON.stringify({ name, version, description, private: isPrivate, type, main, engines, dependencies }, null, 2)}\n`);
+writeFileSync(
+  join(stage, 'package.json'),
+  `${JSON.stringify({ name, version, description, private: isPrivate, type, main, engines, dependencies }, null, 2)}\n`,
+);
 // The project's lock pins the same versions here; npm prunes its dev entries as it installs.
 copyFileSync(join(root, 'package-lock.json'), join(stage, 'package-lock.json'));
-run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-bin-links', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], stage);
+run(
+  'npm',
+  ['install', '--omit=dev', '--ignore-scripts', '--no-bin-links', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
+  stage,
+);
 // Source maps and TypeScript sources or declarations are half the dependencies' bytes and nothing loads them at run
 // time; a smaller package starts faster. The load check below would catch a file that was needed after all.
 for (const file of filesUnder(join(stage, 'node_modules'))) {
@@ -162,4 +173,6 @@ execFileSync(process.execPath, ['-e', load], { cwd: stage, env, stdio: 'inherit'
 zipFolder(stage, zipFile);
 const files = filesUnder(stage);
 const unpacked = files.reduce((sum, file) => sum + lstatSync(file).size, 0);
-console.log(`package: ${relative(root, stage)} (${files.length} files, ${megabytes(unpacked)}), ${relative(root, zipFile)} ${megabytes(lstatSync(zipFile).size)}; ${functionFiles.length} function files, ${Object.keys(dependencies).length} production dependencies`);
+console.log(
+  `package: ${relative(root, stage)} (${files.length} files, ${megabytes(unpacked)}), ${relative(root, zipFile)} ${megabytes(lstatSync(zipFile).size)}; ${functionFiles.length} function files, ${Object.keys(dependencies).length} production dependencies`,
+);

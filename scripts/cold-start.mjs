@@ -33,11 +33,15 @@ function once() {
       if (took === null && out.includes('\n')) took = performance.now() - started;
     });
     proc.stderr.on('data', (chunk) => process.stderr.write(chunk));
-    proc.on('exit', (code) => (code === 0 && took !== null ? resolve({ took, out: out.trim() }) : reject(new Error(`exit ${code}: ${out}`))));
+    proc.on('exit', (code) =>
+      code === 0 && took !== null ? resolve({ took, out: out.trim() }) : reject(new Error(`exit ${code}: ${out}`)),
+    );
   });
 }
 
 const runs = [];
 for (let i = 0; i < 7; i += 1) runs.push(await once());
 const times = runs.map((run) => run.took).sort((a, b) => a - b);
-console.log(`cold start of ${stage}: median ${times[3].toFixed(0)} ms to the first answer (min ${times[0].toFixed(0)}, max ${times[6].toFixed(0)}); it answered ${runs[0].out}`);
+console.log(
+  `cold start of ${stage}: median ${times[3].toFixed(0)} ms to the first answer (min ${times[0].toFixed(0)}, max ${times[6].toFixed(0)}); it answered ${runs[0].out}`,
+);

@@ -34,7 +34,9 @@ function localSettings() {
   const own = join(projectRoot, 'local.settings.json');
   const file = existsSync(own) ? own : join(projectRoot, 'local.settings.example.json');
   const values = (JSON.parse(readFileSync(file, 'utf8')) as { Values?: Record<string, string> }).Values ?? {};
-  const picked = Object.fromEntries(['INGEST_KEY', 'OPERATOR_KEY', 'SELF_AGENT_TAG', 'HIT_MAX_AGE_DAYS'].map((name) => [name, process.env[name] ?? values[name]]));
+  const picked = Object.fromEntries(
+    ['INGEST_KEY', 'OPERATOR_KEY', 'SELF_AGENT_TAG', 'HIT_MAX_AGE_DAYS'].map((name) => [name, process.env[name] ?? values[name]]),
+  );
   return settingsSchema.parse({ Values: picked }).Values;
 }
 
@@ -48,7 +50,11 @@ function seeded(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
-  return { next, int: (below: number) => Math.floor(next() * below), pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]! };
+  return {
+    next,
+    int: (below: number) => Math.floor(next() * below),
+    pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!,
+  };
 }
 
 const BROWSERS = [
@@ -71,7 +77,13 @@ const SCANNERS = [
 ];
 const PROBES = ['/wp-login.php', '/.env', '/.git/config', '/xmlrpc.php', '/wp-admin/setup-config.php'];
 const PAGES = ['/', '/about', '/trees/42', '/trees/7', '/blog/counting-people-once', '/contact', '/shop', '/shop/cart'];
-const REFERRERS = ['https://www.linkedin.com/feed/', 'https://github.com/headcount/headcount', 'https://www.google.com/', 'https://www.bing.com/search', 'https://duckduckgo.com/'];
+const REFERRERS = [
+  'https://www.linkedin.com/feed/',
+  'https://github.com/headcount/headcount',
+  'https://www.google.com/',
+  'https://www.bing.com/search',
+  'https://duckduckgo.com/',
+];
 const NETWORKS = ['203.0.113', '198.51.100', '192.0.2', '2001:db8:1', '2001:db8:2'];
 
 interface Hit {
@@ -86,13 +98,15 @@ interface Hit {
 }
 
 /** Addresses on a few networks, IPv4 and IPv6. */
-const addressOn = (network: string, host: number) => (network.includes(':') ? `${network}::${host.toString(16)}` : `${network}.${(host % 250) + 1}`);
+const addressOn = (network: string, host: number) =>
+  network.includes(':') ? `${network}::${host.toString(16)}` : `${network}.${(host % 250) + 1}`;
 
 /** The whole simulation: every hit, each at a time in the last `days` days, no older than the ingest takes. */
 export function simulate(options: { days: number; people: number; seed: number; selfTag: string; now: Date; maxAgeDays: number }): Hit[] {
   const random = seeded(options.seed);
   const oldest = options.now.getTime() - options.maxAgeDays * 86_400_000 + 60_000;
-  const atOn = (back: number) => new Date(Math.max(oldest, options.now.getTime() - back * 86_400_000 - random.int(20 * 3_600_000))).toISOString();
+  const atOn = (back: number) =>
+    new Date(Math.max(oldest, options.now.getTime() - back * 86_400_000 - random.int(20 * 3_600_000))).toISOString();
   const visitors = Array.from({ length: options.people }, (_, i) => ({
     home: addressOn(random.pick(NETWORKS), 10 + i),
     // A third also read from a phone on another network: a person on two networks is two visitors, as the count says.
@@ -122,8 +136,12 @@ export function simulate(options: { days: number; people: number; seed: number; 
         });
       }
     }
-    for (const crawler of CRAWLERS) for (let i = random.int(4); i > 0; i -= 1) hits.push({ at: atOn(back), address: crawler.address, user_agent: crawler.agent, path: random.pick(PAGES) });
-    for (const scanner of SCANNERS) for (let i = random.int(3); i > 0; i -= 1) hits.push({ at: atOn(back), address: scanner.address, user_agent: scanner.agent, path: random.pick(PROBES) });
+    for (const crawler of CRAWLERS)
+      for (let i = random.int(4); i > 0; i -= 1)
+        hits.push({ at: atOn(back), address: crawler.address, user_agent: crawler.agent, path: random.pick(PAGES) });
+    for (const scanner of SCANNERS)
+      for (let i = random.int(3); i > 0; i -= 1)
+        hits.push({ at: atOn(back), address: scanner.address, user_agent: scanner.agent, path: random.pick(PROBES) });
     // The site's own health checks, from loopback and from a monitor carrying the self tag.
     for (let i = 0; i < 6; i += 1) {
       hits.push({ at: atOn(back), address: '127.0.0.1', user_agent: 'node-fetch/1.0', path: '/health' });
@@ -136,13 +154,17 @@ export function simulate(options: { days: number; people: number; seed: number; 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main() {
-  const { values } = parseArgs({ options: { url: { type: 'string' }, days: { type: 'string' }, people: { type: 'string' }, seed: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { url: { type: 'string' }, days: { type: 'string' }, people: { type: 'string' }, seed: { type: 'string' } },
+  });
   const parsed = optionsSchema.safeParse(values);
   if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('\n'));
   const options = parsed.data;
   const settings = localSettings();
   if (options.days > settings.HIT_MAX_AGE_DAYS) {
-    throw new Error(`--days: at most HIT_MAX_AGE_DAYS (${settings.HIT_MAX_AGE_DAYS}), as the ingest refuses an older \`at\`; raise HIT_MAX_AGE_DAYS in local.settings.json and restart to simulate more`);
+    throw new Error(
+      `--days: at most HIT_MAX_AGE_DAYS (${settings.HIT_MAX_AGE_DAYS}), as the ingest refuses an older \`at\`; raise HIT_MAX_AGE_DAYS in local.settings.json and restart to simulate more`,
+    );
   }
   const hits = simulate({ ...options, selfTag: settings.SELF_AGENT_TAG, now: new Date(), maxAgeDays: settings.HIT_MAX_AGE_DAYS });
   let accepted = 0;
@@ -156,7 +178,9 @@ async function main() {
     if (response.status !== 202) throw new Error(`POST /api/hits answered ${response.status}: ${body.error?.message ?? ''}`);
     accepted += body.accepted ?? 0;
   }
-  console.log(`posted ${hits.length} hits over ${options.days} days (${accepted} counted, the rest assets or ignored); waiting for keep-hits…`);
+  console.log(
+    `posted ${hits.length} hits over ${options.days} days (${accepted} counted, the rest assets or ignored); waiting for keep-hits…`,
+  );
   const count = async () => {
     const response = await fetch(`${options.url}/api/admin/visitors/people`, { headers: { 'x-operator-key': settings.OPERATOR_KEY } });
     return (await response.json()) as { people_all_time: number | null; source: string };
@@ -171,10 +195,16 @@ async function main() {
   }
   const recount = await fetch(`${options.url}/admin/functions/recount`, { method: 'POST' });
   if (recount.status !== 202) throw new Error(`the recount answered ${recount.status}`);
-  const figures = (await (await fetch(`${options.url}/api/admin/visitors/people`, { headers: { 'x-operator-key': settings.OPERATOR_KEY } })).json()) as PeopleCount;
+  const figures = (await (
+    await fetch(`${options.url}/api/admin/visitors/people`, { headers: { 'x-operator-key': settings.OPERATOR_KEY } })
+  ).json()) as PeopleCount;
   const lastWeek = (figures.visits?.by_day ?? []).slice(-7).map((day) => `${day.day.slice(5)} ${day.visits}`);
-  console.log(`people, each counted once: ${figures.people_all_time} since ${figures.counted_from} (new today ${figures.people_new_today}; scanners and crawlers left out ${figures.scanners_left_out})`);
-  console.log(`visits by people:          ${figures.visits?.all_time ?? 'none yet'} since ${figures.visits?.from ?? '-'}; last 7 days: ${lastWeek.join(', ')}`);
+  console.log(
+    `people, each counted once: ${figures.people_all_time} since ${figures.counted_from} (new today ${figures.people_new_today}; scanners and crawlers left out ${figures.scanners_left_out})`,
+  );
+  console.log(
+    `visits by people:          ${figures.visits?.all_time ?? 'none yet'} since ${figures.visits?.from ?? '-'}; last 7 days: ${lastWeek.join(', ')}`,
+  );
   console.log(`source:                    ${figures.source}`);
   console.log(`read them:  curl ${options.url}/api/pulse   ·   curl -H 'x-operator-key: …' ${options.url}/api/admin/visitors/people`);
 }

@@ -12,7 +12,7 @@ const statusOf = (error: unknown): number | undefined =>
 /** The document as the app wrote it: Cosmos DB's own fields (`_rid`, `_etag`, `_ts`, …) taken off. */
 function own<T>(resource: Record<string, unknown>): T {
   // A `SELECT VALUE` query answers numbers and strings, which have no fields to take off.
-  if (typeof resource !== 'object' || resource === null) return resource as T;
+  if (typeof resource !== 'object' || resource === null) return resource;
   return Object.fromEntries(Object.entries(resource).filter(([name]) => !name.startsWith('_'))) as T;
 }
 
@@ -70,7 +70,9 @@ export class CosmosDocuments {
   async query<T>(query: string, parameters: SqlParameter[], partitionKey?: string): Promise<T[]> {
     this.counts.queries += 1;
     const response = await this.counted(() =>
-      this.container.items.query<Record<string, unknown>>({ query, parameters }, partitionKey === undefined ? {} : { partitionKey }).fetchAll(),
+      this.container.items
+        .query<Record<string, unknown>>({ query, parameters }, partitionKey === undefined ? {} : { partitionKey })
+        .fetchAll(),
     );
     return response.resources.map((resource) => own<T>(resource));
   }
@@ -78,7 +80,9 @@ export class CosmosDocuments {
   /** Every document a query in one partition finds, with its version and the mark (`_ts`) of its last write. */
   async queryMarked<T>(query: string, parameters: SqlParameter[], partitionKey: string): Promise<Marked<T>[]> {
     this.counts.queries += 1;
-    const response = await this.counted(() => this.container.items.query<Record<string, unknown>>({ query, parameters }, { partitionKey }).fetchAll());
+    const response = await this.counted(() =>
+      this.container.items.query<Record<string, unknown>>({ query, parameters }, { partitionKey }).fetchAll(),
+    );
     return response.resources.map((resource) => ({ doc: own<T>(resource), etag: String(resource._etag), mark: Number(resource._ts) }));
   }
 

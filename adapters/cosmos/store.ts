@@ -8,8 +8,10 @@ import { cosmosActivityDays } from './activity-days';
 import { cosmosSubjects } from './subjects';
 import { cosmosRecentFacts, cosmosVisitorDayRange } from './audience';
 
-const oldestFirst = <T extends { pk: string; id: string }>(key: (doc: T) => string) => (a: T, b: T) =>
-  key(a) === key(b) ? (a.id < b.id ? -1 : 1) : key(a) < key(b) ? -1 : 1;
+const oldestFirst =
+  <T extends { pk: string; id: string }>(key: (doc: T) => string) =>
+  (a: T, b: T) =>
+    key(a) === key(b) ? (a.id < b.id ? -1 : 1) : key(a) < key(b) ? -1 : 1;
 
 /** How the store is tuned: how long after the server's clock a write is taken as landed and visible (see cosmosFolding). */
 export interface CosmosStoreOptions {
@@ -21,7 +23,10 @@ export interface CosmosStoreOptions {
  * state in pk `visitors`, facts and activity in pk `<yyyy-MM-dd>`, subjects in pk `subject:<subject>`. Creates that
  * answer 409, point reads, If-Match replaces and partition-scoped queries: nothing needs a transaction.
  */
-export function cosmosStore(container: Container, options: CosmosStoreOptions = { settleSeconds: 10 }): Store & { documents: CosmosDocuments } {
+export function cosmosStore(
+  container: Container,
+  options: CosmosStoreOptions = { settleSeconds: 10 },
+): Store & { documents: CosmosDocuments } {
   const documents = new CosmosDocuments(container);
   const since = (kind: string) => ({
     query: 'SELECT * FROM c WHERE c.kind = @kind AND c.pk >= @since',
@@ -44,12 +49,14 @@ export function cosmosStore(container: Container, options: CosmosStoreOptions = 
     ...folding,
     facts: { create: (fact: Fact) => documents.create(fact), on: folding.facts.on },
     visitorsSummary: {
-      peopleFrom: async (day) => peopleFiguresOf((await documents.read<VisitorsSummary>(VISITORS_PK, VISITORS_SUMMARY_ID))?.doc ?? null, day),
+      peopleFrom: async (day) =>
+        peopleFiguresOf((await documents.read<VisitorsSummary>(VISITORS_PK, VISITORS_SUMMARY_ID))?.doc ?? null, day),
     },
     activityReader: {
       visitorDaysSince: async (day) =>
         (await documents.query<VisitorDay>(days.query, days.parameters(day))).sort(oldestFirst<VisitorDay>((doc) => doc.day)),
-      hoursSince: async (day) => (await documents.query<ActivityHour>(hours.query, hours.parameters(day))).sort(oldestFirst<ActivityHour>((doc) => doc.hour)),
+      hoursSince: async (day) =>
+        (await documents.query<ActivityHour>(hours.query, hours.parameters(day))).sort(oldestFirst<ActivityHour>((doc) => doc.hour)),
     },
     activityDays: cosmosActivityDays(documents),
     subjects: cosmosSubjects(container, documents),

@@ -18,7 +18,11 @@ export function cosmosSubjects(container: Container, documents: CosmosDocuments)
       create: (doc) => documents.create(doc),
       replace: (doc, etag) => documents.replace(doc, etag),
       of: (subject, identities) =>
-        documents.queryMarked<SubjectVisitor>("SELECT * FROM c WHERE c.kind = 'subject-visitor' AND ARRAY_CONTAINS(@ids, c.identity)", [{ name: '@ids', value: [...identities] }], subjectPk(subject)),
+        documents.queryMarked<SubjectVisitor>(
+          "SELECT * FROM c WHERE c.kind = 'subject-visitor' AND ARRAY_CONTAINS(@ids, c.identity)",
+          [{ name: '@ids', value: [...identities] }],
+          subjectPk(subject),
+        ),
     },
     summaries: {
       read: (subject) => documents.read<SubjectSummary>(subjectPk(subject), subjectSummaryId(subject)),
@@ -36,7 +40,9 @@ export function cosmosSubjects(container: Container, documents: CosmosDocuments)
         parameters: [{ name: '@kind', value: 'subject-summary' }],
       };
       try {
-        const page = await container.items.query<SubjectRow>(query, { maxItemCount: limit, continuationToken: continuation ?? undefined }).fetchNext();
+        const page = await container.items
+          .query<SubjectRow>(query, { maxItemCount: limit, continuationToken: continuation ?? undefined })
+          .fetchNext();
         documents.counts.requestUnits += page.requestCharge ?? 0;
         return { rows: page.resources, continuation: page.continuationToken ?? null };
       } catch (error) {

@@ -6,6 +6,7 @@ import type { MemoryDocuments } from './documents';
 export function memoryActivityDays(documents: MemoryDocuments): ActivityDays {
   return {
     retention: 'kept in memory until the host restarts',
-    visitorDaysOn: (day) => Promise.resolve(documents.query<VisitorDay>((doc) => doc.pk === day && doc.kind === 'visitor-day').sort(firstSeenFirst)),
+    visitorDaysOn: (day) =>
+      Promise.resolve(documents.query<VisitorDay>((doc) => doc.pk === day && doc.kind === 'visitor-day').sort(firstSeenFirst)),
   };
 }

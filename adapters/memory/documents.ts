@@ -84,7 +84,7 @@ export class MemoryDocuments {
 
   private partition(pk: string) {
     let partition = this.partitions.get(pk);
-    if (!partition) this.partitions.set(pk, (partition = new Map()));
+    if (!partition) this.partitions.set(pk, (partition = new Map<string, Entry>()));
     return partition;
   }
 

@@ -20,14 +20,17 @@ const isRecord = (doc: { kind?: string }): doc is VisitorRecord => doc.kind === 
 /** The fold's ports in memory, with the same answers as the Cosmos DB adapter; every query reads one partition. */
 export function memoryFolding(documents: MemoryDocuments): Omit<FoldingStore, 'subjects'> {
   const records = (where: (record: VisitorRecord, mark: number) => boolean) =>
-    documents.queryMarked<{ kind?: string }>((doc, mark) => isRecord(doc) && where(doc, mark), VISITORS_PK).map((found) => found.doc as VisitorRecord);
+    documents
+      .queryMarked<{ kind?: string }>((doc, mark) => isRecord(doc) && where(doc, mark), VISITORS_PK)
+      .map((found) => found.doc as VisitorRecord);
   return {
     marks: { settled: () => resolved(documents.lastMark()) },
     foldState: slot<FoldState>(documents, FOLD_STATE_ID),
     summary: slot<VisitorsSummary>(documents, VISITORS_SUMMARY_ID),
     visits: slot<VisitsSummary>(documents, VISITS_SUMMARY_ID),
     facts: {
-      on: (day, after, upTo) => resolved(documents.queryMarked<Fact>((doc, mark) => doc.kind === 'fact' && mark > after && mark <= upTo, day)),
+      on: (day, after, upTo) =>
+        resolved(documents.queryMarked<Fact>((doc, mark) => doc.kind === 'fact' && mark > after && mark <= upTo, day)),
     },
     activity: {
       create: (doc) => resolved(documents.create(doc)),
@@ -35,7 +38,8 @@ export function memoryFolding(documents: MemoryDocuments): Omit<FoldingStore, 's
       touched: (day, tokens, hourIds) =>
         resolved(
           documents.queryMarked<ActivityDoc>(
-            (doc) => (doc.kind === 'visitor-day' && tokens.includes(doc.token)) || (doc.kind === 'activity-hour' && hourIds.includes(doc.id)),
+            (doc) =>
+              (doc.kind === 'visitor-day' && tokens.includes(doc.token)) || (doc.kind === 'activity-hour' && hourIds.includes(doc.id)),
             day,
           ),
         ),
@@ -43,7 +47,15 @@ export function memoryFolding(documents: MemoryDocuments): Omit<FoldingStore, 's
     },
     recordCounts: {
       changed: (after, upTo) =>
-        resolved(records((_, mark) => mark > after && mark <= upTo).map(({ who, first_seen, counted_on, moved_days, counts_changed_at }) => ({ who, first_seen, counted_on, moved_days, counts_changed_at }))),
+        resolved(
+          records((_, mark) => mark > after && mark <= upTo).map(({ who, first_seen, counted_on, moved_days, counts_changed_at }) => ({
+            who,
+            first_seen,
+            counted_on,
+            moved_days,
+            counts_changed_at,
+          })),
+        ),
       countsOn: (day) =>
         resolved({
           people: records((record) => record.who === 'people' && record.counted_on === day).length,

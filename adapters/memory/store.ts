@@ -10,8 +10,10 @@ import { memoryRecentFacts, memoryVisitorDayRange } from './audience';
 /** What the memory store's `source` says, so the count never passes memory off as kept. */
 export const MEMORY_SOURCE = 'kept in memory: this host has no document store, and the records are lost on restart';
 
-const oldestFirst = <T extends { id: string }>(key: (doc: T) => string) => (a: T, b: T) =>
-  key(a) === key(b) ? (a.id < b.id ? -1 : 1) : key(a) < key(b) ? -1 : 1;
+const oldestFirst =
+  <T extends { id: string }>(key: (doc: T) => string) =>
+  (a: T, b: T) =>
+    key(a) === key(b) ? (a.id < b.id ? -1 : 1) : key(a) < key(b) ? -1 : 1;
 
 /** The store in this process's memory, with the same behaviour as the Cosmos DB adapter. */
 export function memoryStore(documents = new MemoryDocuments()): Store & { documents: MemoryDocuments } {
@@ -28,13 +30,22 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     ...folding,
     facts: { create: (fact: Fact) => resolved(documents.create(fact)), on: folding.facts.on },
     visitorsSummary: {
-      peopleFrom: (since) => resolved(peopleFiguresOf(documents.read<VisitorsSummary>(VISITORS_PK, VISITORS_SUMMARY_ID)?.doc ?? null, since)),
+      peopleFrom: (since) =>
+        resolved(peopleFiguresOf(documents.read<VisitorsSummary>(VISITORS_PK, VISITORS_SUMMARY_ID)?.doc ?? null, since)),
     },
     activityReader: {
       visitorDaysSince: (since) =>
-        resolved(documents.query<VisitorDay>((doc) => doc.kind === 'visitor-day' && doc.pk >= since).sort(oldestFirst<VisitorDay>((doc) => doc.day))),
+        resolved(
+          documents
+            .query<VisitorDay>((doc) => doc.kind === 'visitor-day' && doc.pk >= since)
+            .sort(oldestFirst<VisitorDay>((doc) => doc.day)),
+        ),
       hoursSince: (since) =>
-        resolved(documents.query<ActivityHour>((doc) => doc.kind === 'activity-hour' && doc.pk >= since).sort(oldestFirst<ActivityHour>((doc) => doc.hour))),
+        resolved(
+          documents
+            .query<ActivityHour>((doc) => doc.kind === 'activity-hour' && doc.pk >= since)
+            .sort(oldestFirst<ActivityHour>((doc) => doc.hour)),
+        ),
     },
     activityDays: memoryActivityDays(documents),
     subjects: memorySubjects(documents),

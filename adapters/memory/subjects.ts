@@ -2,10 +2,20 @@ import type { SubjectRow, SubjectsStore, SubjectSummary, SubjectVisitor, Visitor
 import { subjectPk, subjectSummaryId, subjectVisitorId, VISITOR_COOKIES_PK, visitorCookieId } from '../../shared/subjects/documents';
 import type { MemoryDocuments } from './documents';
 
-const rowOf = ({ subject, scans, unique, repeat, scanners, self, first_scan, last_scan }: SubjectSummary): SubjectRow => ({ subject, scans, unique, repeat, scanners, self, first_scan, last_scan });
+const rowOf = ({ subject, scans, unique, repeat, scanners, self, first_scan, last_scan }: SubjectSummary): SubjectRow => ({
+  subject,
+  scans,
+  unique,
+  repeat,
+  scanners,
+  self,
+  first_scan,
+  last_scan,
+});
 
 // Like Cosmos DB's ORDER BY: null before any string or number.
-const compare = (a: unknown, b: unknown) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : (a as string | number) < (b as string | number) ? -1 : 1);
+const compare = (a: unknown, b: unknown) =>
+  a === b ? 0 : a === null ? -1 : b === null ? 1 : (a as string | number) < (b as string | number) ? -1 : 1;
 
 /** The subjects in memory, with the same answers as the Cosmos DB adapter; its continuation is the next row's offset. */
 export function memorySubjects(documents: MemoryDocuments): SubjectsStore {
@@ -16,7 +26,12 @@ export function memorySubjects(documents: MemoryDocuments): SubjectsStore {
       create: (doc) => resolved(documents.create(doc)),
       replace: (doc, etag) => resolved(documents.replace(doc, etag)),
       of: (subject, identities) =>
-        resolved(documents.queryMarked<SubjectVisitor>((doc) => doc.kind === 'subject-visitor' && identities.includes(doc.identity), subjectPk(subject))),
+        resolved(
+          documents.queryMarked<SubjectVisitor>(
+            (doc) => doc.kind === 'subject-visitor' && identities.includes(doc.identity),
+            subjectPk(subject),
+          ),
+        ),
     },
     summaries: {
       read: (subject) => resolved(documents.read<SubjectSummary>(subjectPk(subject), subjectSummaryId(subject))),

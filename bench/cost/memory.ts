@@ -23,7 +23,9 @@ function residentMb(pid: number): { now: number; peak: number } {
 export async function peakMemory(queueConnection: string, cosmosEndpoint: string): Promise<{ peak: number; idle: number }> {
   const root = join(__dirname, '..', '..');
   const name = `cost-memory-${randomUUID().slice(0, 8)}`;
-  await ensureContainer(cosmosContainer({ endpoint: cosmosEndpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: name, container: 'activity' }));
+  await ensureContainer(
+    cosmosContainer({ endpoint: cosmosEndpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: name, container: 'activity' }),
+  );
   const queue = new QueueClient(queueConnection, name);
   await queue.createIfNotExists();
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'host', 'local', 'serve.ts'), '--port', '0'], {
@@ -46,7 +48,7 @@ export async function peakMemory(queueConnection: string, cosmosEndpoint: string
     const url = await new Promise<string>((resolve, reject) => {
       let output = '';
       const timer = setTimeout(() => reject(new Error(`the host did not start: ${output}`)), 60_000);
-      child.stdout!.on('data', (chunk: Buffer) => {
+      child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
         const found = /(http:\/\/127\.0\.0\.1:\d+)\/api/.exec(output);
         if (found) {
@@ -54,7 +56,7 @@ export async function peakMemory(queueConnection: string, cosmosEndpoint: string
           resolve(found[1]!);
         }
       });
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.once('exit', (code) => reject(new Error(`the host exited with ${code}: ${output}`)));
     });
     const idle = residentMb(child.pid!).now;

@@ -29,12 +29,16 @@ export async function meteringProxy(target: URL, classify: (method: string, url:
       const body = await readAll(incoming);
       const url = new URL(incoming.url ?? '/', 'http://proxy');
       const kind = classify(incoming.method ?? 'GET', url, incoming.headers);
-      const upstream = httpRequest({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, async (answer) => {
-        const returned = await readAll(answer);
-        calls.push({ kind, status: answer.statusCode ?? 0, requestBytes: body.length, responseBytes: returned.length });
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        outgoing.end(returned);
-      });
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+        (answer) => {
+          void readAll(answer).then((returned) => {
+            calls.push({ kind, status: answer.statusCode ?? 0, requestBytes: body.length, responseBytes: returned.length });
+            outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+            outgoing.end(returned);
+          });
+        },
+      );
       upstream.on('error', () => {
         outgoing.writeHead(502);
         outgoing.end();
@@ -78,7 +82,9 @@ export function cosmosCall(method: string, url: URL, headers: IncomingMessage['h
   if (doc && method === 'GET') return 'read';
   if (doc && (method === 'PUT' || method === 'PATCH' || method === 'DELETE')) return 'write';
   if (docs && method === 'POST') {
-    const isQuery = String(headers['x-ms-documentdb-isquery'] ?? '').toLowerCase() === 'true' || String(headers['content-type'] ?? '').includes('query+json');
+    const isQuery =
+      String(headers['x-ms-documentdb-isquery'] ?? '').toLowerCase() === 'true' ||
+      String(headers['content-type'] ?? '').includes('query+json');
     if (isQuery) return headers['x-ms-cosmos-is-query-plan-request'] ? 'metadata' : 'query';
     return 'write';
   }
@@ -114,7 +120,7 @@ export function executionMeter() {
             }
           }) as never;
         },
-      })) as Registration[];
+      }));
     },
     /** The counts and active seconds since the last `take`. */
     take() {

@@ -63,8 +63,12 @@ const label: Record<string, string> = { beacon: 'beacon, busy', server: `server,
 
 /** Why the largest line is the largest, in a sentence. */
 function why(line: string, traffic: TrafficCost): string {
-  if (line.startsWith('Cosmos')) return `each new visitor's record is read and written once a day, and the fold writes a visitor-day per visitor (${fixed(perHit(traffic).requestUnits, 1)} RU a hit)`;
-  if (line.startsWith('Functions compute')) return traffic.sparse ? 'every lone hit wakes an instance for the 1 s minimum, twice (its request, then its message)' : 'instance time while executions run';
+  if (line.startsWith('Cosmos'))
+    return `each new visitor's record is read and written once a day, and the fold writes a visitor-day per visitor (${fixed(perHit(traffic).requestUnits, 1)} RU a hit)`;
+  if (line.startsWith('Functions compute'))
+    return traffic.sparse
+      ? 'every lone hit wakes an instance for the 1 s minimum, twice (its request, then its message)'
+      : 'instance time while executions run';
   if (line.startsWith('Functions executions')) return 'one execution per beacon request is left, however many share a message';
   if (line.startsWith('Queue')) return 'a put, a get and a delete per message';
   return 'request records and log lines';
@@ -80,11 +84,19 @@ function monthly(record: CostRecord) {
   const lines = {
     'Cosmos DB (the idle recount)': (recountRuns * idle.requestUnits * PRICES.cosmosPerMillionRu) / 1e6,
     'Functions executions': (runs * PRICES.functionsPerMillionExecutions) / 1e6,
-    [`Functions compute at ${PRICED_MEMORY_MB} MB (each run billed ${PRICES.minimumBilledSeconds} s)`]: runs * PRICES.minimumBilledSeconds * gb * PRICES.functionsPerGbSecond,
-    'Queue Storage (polled every 2 s while up, and replay-poison)': ((30 * 86_400) / 2 + replayRuns * 2) * (PRICES.queuePer10kOperations / 10_000),
-    'Log Analytics (a sampled request record a run)': (runs * REQUEST_RECORD_BYTES * (record.sampledPercent / 100) * PRICES.logsPerGb) / 1e9,
+    [`Functions compute at ${PRICED_MEMORY_MB} MB (each run billed ${PRICES.minimumBilledSeconds} s)`]:
+      runs * PRICES.minimumBilledSeconds * gb * PRICES.functionsPerGbSecond,
+    'Queue Storage (polled every 2 s while up, and replay-poison)':
+      ((30 * 86_400) / 2 + replayRuns * 2) * (PRICES.queuePer10kOperations / 10_000),
+    'Log Analytics (a sampled request record a run)':
+      (runs * REQUEST_RECORD_BYTES * (record.sampledPercent / 100) * PRICES.logsPerGb) / 1e9,
   };
-  return { lines, total: Object.values(lines).reduce((sum, value) => sum + value, 0), gbSeconds: runs * PRICES.minimumBilledSeconds * gb, executions: runs };
+  return {
+    lines,
+    total: Object.values(lines).reduce((sum, value) => sum + value, 0),
+    gbSeconds: runs * PRICES.minimumBilledSeconds * gb,
+    executions: runs,
+  };
 }
 
 /** The cost section: for docs/cost.md (Markdown) or the console (the same tables, plain). */
@@ -95,24 +107,66 @@ export function renderCostSection(record: CostRecord, to: 'readme' | 'console'):
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
   const head = (cells: string[]) => [row(cells), row(cells.map(() => '---'))].join('\n');
   const out: string[] = [];
-  out.push(`Counted on ${record.machine}, ${record.ranAt.slice(0, 16).replace('T', ' ')} UTC, with \`INGEST_WINDOW_MS\` ${record.windowMs} and host.json's sampling at ${record.sampledPercent}%:`);
+  out.push(
+    `Counted on ${record.machine}, ${record.ranAt.slice(0, 16).replace('T', ' ')} UTC, with \`INGEST_WINDOW_MS\` ${record.windowMs} and host.json's sampling at ${record.sampledPercent}%:`,
+  );
   out.push('');
   out.push(head(['counted on the run', ...kinds.map((k) => label[k.kind] ?? k.kind)]));
   out.push(row(['hits sent (every request answered 202)', ...kinds.map((k) => String(k.hits))]));
   out.push(row(['queue messages (hits a message)', ...kinds.map((k) => `${k.messages} (${fixed(k.hits / k.messages, 1)})`)]));
-  out.push(row(['HTTP + queue-trigger executions (a hit)', ...kinds.map((k, i) => `${k.counted.httpExecutions} + ${k.counted.queueExecutions} (${fixed(per[i]!.executions, 3)})`)]));
-  out.push(row(['queue operations: put / get / delete / update (a hit)', ...kinds.map((k, i) => { const q = k.counted.queueOperations; return `${q.put} / ${q.get} / ${q.delete} / ${q.update} (${fixed(per[i]!.queueOperations, 3)})`; })]));
-  out.push(row(['store calls: reads / writes / queries, keep-hits and the recount (a hit)', ...kinds.map((k, i) => { const s = k.counted.storeCalls; return `${s.reads} / ${s.writes} / ${s.queries} (${fixed(per[i]!.storeCalls, 2)})`; })]));
-  out.push(row(['request units, estimated (a hit)', ...kinds.map((k, i) => `${k.counted.requestUnits} (${fixed(per[i]!.requestUnits, 2)})`)]));
-  out.push(row(['active seconds, executions overlapping (a hit, as priced)', ...kinds.map((k, i) => `${k.counted.activeSeconds} (${per[i]!.activeSeconds.toPrecision(2)}${k.sparse ? `: ${PRICES.minimumBilledSeconds} s an execution` : ''})`)]));
-  out.push(row(['app log lines; telemetry bytes (a hit)', ...kinds.map((k, i) => `${k.counted.logLines}; ${k.counted.telemetryBytes} (${fixed(per[i]!.telemetryBytes, 0)})`)]));
+  out.push(
+    row([
+      'HTTP + queue-trigger executions (a hit)',
+      ...kinds.map((k, i) => `${k.counted.httpExecutions} + ${k.counted.queueExecutions} (${fixed(per[i]!.executions, 3)})`),
+    ]),
+  );
+  out.push(
+    row([
+      'queue operations: put / get / delete / update (a hit)',
+      ...kinds.map((k, i) => {
+        const q = k.counted.queueOperations;
+        return `${q.put} / ${q.get} / ${q.delete} / ${q.update} (${fixed(per[i]!.queueOperations, 3)})`;
+      }),
+    ]),
+  );
+  out.push(
+    row([
+      'store calls: reads / writes / queries, keep-hits and the recount (a hit)',
+      ...kinds.map((k, i) => {
+        const s = k.counted.storeCalls;
+        return `${s.reads} / ${s.writes} / ${s.queries} (${fixed(per[i]!.storeCalls, 2)})`;
+      }),
+    ]),
+  );
+  out.push(
+    row(['request units, estimated (a hit)', ...kinds.map((k, i) => `${k.counted.requestUnits} (${fixed(per[i]!.requestUnits, 2)})`)]),
+  );
+  out.push(
+    row([
+      'active seconds, executions overlapping (a hit, as priced)',
+      ...kinds.map(
+        (k, i) =>
+          `${k.counted.activeSeconds} (${per[i]!.activeSeconds.toPrecision(2)}${k.sparse ? `: ${PRICES.minimumBilledSeconds} s an execution` : ''})`,
+      ),
+    ]),
+  );
+  out.push(
+    row([
+      'app log lines; telemetry bytes (a hit)',
+      ...kinds.map((k, i) => `${k.counted.logLines}; ${k.counted.telemetryBytes} (${fixed(per[i]!.telemetryBytes, 0)})`),
+    ]),
+  );
   out.push('');
   out.push(head([`$ per million hits, ${PRICED_MEMORY_MB} MB instances`, ...kinds.map((k) => label[k.kind] ?? k.kind)]));
   for (const line of Object.keys(priced[0]!.lines)) out.push(row([line, ...priced.map((p) => money(p.lines[line]!))]));
   out.push(row(['**total**', ...priced.map((p) => `**${money(p.total)}**`)]));
-  out.push(row(['largest line', ...priced.map((p, i) => `${p.largest.line.replace(/ at \d+ MB/, '')}: ${why(p.largest.line, kinds[i]!)}`)]));
+  out.push(
+    row(['largest line', ...priced.map((p, i) => `${p.largest.line.replace(/ at \d+ MB/, '')}: ${why(p.largest.line, kinds[i]!)}`)]),
+  );
   out.push('');
-  out.push(`A lone beacon waits ${record.loneLatencyMs.median} ms (median) and ${record.loneLatencyMs.p99} ms (p99), in-process, for its window and the queue. The host's peak resident memory under this traffic, in a process of its own: ${record.peakRssMb.peak} MB (${record.peakRssMb.idle} MB idle).`);
+  out.push(
+    `A lone beacon waits ${record.loneLatencyMs.median} ms (median) and ${record.loneLatencyMs.p99} ms (p99), in-process, for its window and the queue. The host's peak resident memory under this traffic, in a process of its own: ${record.peakRssMb.peak} MB (${record.peakRssMb.idle} MB idle).`,
+  );
   const month = monthly(record);
   out.push('');
   out.push(head(['fixed each month, whatever the traffic', `$ at ${PRICED_MEMORY_MB} MB`]));

@@ -34,12 +34,21 @@ export async function serverTraffic(url: string, first = 0): Promise<Sent> {
   for (let page = 0; page < PAGES; page += 1) {
     for (let n = 0; n < VISITORS; n += 1) {
       const v = first + n;
-      hits.push({ address: `198.${51 + Math.floor(v / 62_500)}.${Math.floor(v / 250) % 250}.${v % 250}`, user_agent: beaconRequest(v).headers['user-agent'], path: `/articles/${page}`, page_load: true });
+      hits.push({
+        address: `198.${51 + Math.floor(v / 62_500)}.${Math.floor(v / 250) % 250}.${v % 250}`,
+        user_agent: beaconRequest(v).headers['user-agent'],
+        path: `/articles/${page}`,
+        page_load: true,
+      });
     }
   }
   const requests: ClientRequest[] = [];
   for (let at = 0; at < hits.length; at += SERVER_BATCH) {
-    requests.push({ path: '/api/hits', headers: { 'content-type': 'application/json', 'x-ingest-key': INGEST_KEY }, body: JSON.stringify({ hits: hits.slice(at, at + SERVER_BATCH) }) });
+    requests.push({
+      path: '/api/hits',
+      headers: { 'content-type': 'application/json', 'x-ingest-key': INGEST_KEY },
+      body: JSON.stringify({ hits: hits.slice(at, at + SERVER_BATCH) }),
+    });
   }
   return { hits: hits.length, answers: await sendAtOnce(url, requests) };
 }

@@ -12,15 +12,21 @@ type AccountClass = typeof Account;
 let latest: Account | undefined;
 let installed = false;
 
+const recorded = (account: Account) => {
+  latest = account;
+};
+
 function recordAccounts(): void {
   if (installed) return;
   installed = true;
+  // The module's exports object itself, not an import binding: only a change to it is seen by the server's index.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const exported = require('@vercel/cosmosdb-server/lib/account') as { default: AccountClass };
   const Base = exported.default;
   exported.default = class RecordedAccount extends Base {
     constructor(host: string, port: number) {
       super(host, port);
-      latest = this;
+      recorded(this);
     }
   };
 }

@@ -22,7 +22,8 @@ const isNode = (value: unknown): value is Node => typeof value === 'object' && v
 function linear(node: Node): Node | undefined {
   if (node.type !== 'ArrayExpression') return undefined;
   const [first, ...rest] = node.elements as (Node | null)[];
-  const spreadsAccumulator = first?.type === 'SpreadElement' && isNode(first.argument) && first.argument.type === 'Identifier' && first.argument.name === '$';
+  const spreadsAccumulator =
+    first?.type === 'SpreadElement' && isNode(first.argument) && first.argument.type === 'Identifier' && first.argument.name === '$';
   if (!spreadsAccumulator || rest.some((element) => element === null)) return undefined;
   const accumulator = { type: 'Identifier', name: '$' };
   const push = { type: 'MemberExpression', object: accumulator, property: { type: 'Identifier', name: 'push' }, computed: false };

@@ -28,10 +28,13 @@ function readSnapshot(file: string): CosmosSnapshot | null {
   try {
     parsed = snapshotSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
   } catch (error) {
-    throw new Error(`${file} is not JSON (${error instanceof Error ? error.message : String(error)}); move it away or start with --fresh`);
+    throw new Error(`${file} is not JSON (${error instanceof Error ? error.message : String(error)}); move it away or start with --fresh`, {
+      cause: error,
+    });
   }
   // Starting empty over a file that could not be read would save the empty account over it: refuse instead.
-  if (!parsed.success) throw new Error(`${file} is not a saved local Cosmos account (${parsed.error.issues[0]?.message}); move it away or start with --fresh`);
+  if (!parsed.success)
+    throw new Error(`${file} is not a saved local Cosmos account (${parsed.error.issues[0]?.message}); move it away or start with --fresh`);
   return parsed.data;
 }
 

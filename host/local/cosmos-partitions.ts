@@ -40,7 +40,8 @@ function partitionNamed(header: string): Scope | undefined {
 
 /** How the server's router tells a query from a create: the same two signs. */
 export const isQuery = (req: IncomingMessage): boolean =>
-  req.method === 'POST' && (headerOf(req, 'x-ms-documentdb-isquery')?.toLowerCase() === 'true' || headerOf(req, 'content-type') === 'application/query+json');
+  req.method === 'POST' &&
+  (headerOf(req, 'x-ms-documentdb-isquery')?.toLowerCase() === 'true' || headerOf(req, 'content-type') === 'application/query+json');
 
 function scopeOf(req: IncomingMessage): Scope | undefined {
   if (!isQuery(req)) return undefined;
@@ -65,8 +66,13 @@ let installed = false;
 function installScopedQuery(): void {
   if (installed) return;
   installed = true;
-  const query = Documents.prototype.query;
-  Documents.prototype.query = function scopedQuery(this: Documents, ...args: Parameters<typeof query>) {
+  type Query = (this: Documents, ...args: Parameters<Documents['query']>) => ReturnType<Documents['query']>;
+  // The server's own method, taken off its prototype to be called on a view: it is called with `this` every time.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const query = Documents.prototype.query as Query;
+  // The server's typings give its query's answer as `any`; the wrapper hands it on untouched.
+  /* eslint-disable @typescript-eslint/no-unsafe-return */
+  Documents.prototype.query = function scopedQuery(this: Documents, ...args: Parameters<Query>) {
     const current = scope.getStore();
     if (current === undefined) return query.apply(this, args);
     const data = current === 'nothing' ? NOTHING : (partitionsOf(this).get(current.partition) ?? NOTHING);
@@ -74,6 +80,7 @@ function installScopedQuery(): void {
     const view = Object.create(this, { _data: { value: data } }) as Documents;
     return query.apply(view, args);
   };
+  /* eslint-enable @typescript-eslint/no-unsafe-return */
 }
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;

@@ -47,7 +47,9 @@ export function snapshotOf(account: Account, savedAt: Date): CosmosSnapshot {
       collections: [...database.collections._data.values()].map((collection) => ({
         data: dataOf(collection),
         rid_count: collection.documents._ridCount,
-        documents: [...collection.documents._data.values()].map((doc) => dataOf(doc) as CosmosSnapshot['databases'][number]['collections'][number]['documents'][number]),
+        documents: [...collection.documents._data.values()].map(
+          (doc) => dataOf(doc) as CosmosSnapshot['databases'][number]['collections'][number]['documents'][number],
+        ),
       })),
     })),
   };
@@ -61,12 +63,12 @@ export function snapshotOf(account: Account, savedAt: Date): CosmosSnapshot {
 export function restoreSnapshot(account: Account, snapshot: CosmosSnapshot): void {
   if (account.databases._data.size > 0) throw new Error('a snapshot is loaded only into an empty account');
   for (const saved of snapshot.databases) {
-    account.databases._set(saved.data as ItemObject);
+    account.databases._set(saved.data);
     const database = account.databases._data.get(saved.data._rid)!;
     for (const kept of saved.collections) {
-      database.collections._set(kept.data as ItemObject);
+      database.collections._set(kept.data);
       const collection = database.collections._data.get(kept.data._rid)!;
-      for (const doc of kept.documents) collection.documents._set(doc as ItemObject);
+      for (const doc of kept.documents) collection.documents._set(doc);
       collection.documents._ridCount = kept.rid_count;
     }
     database.collections._ridCount = saved.rid_count;

@@ -97,7 +97,8 @@ function toHttpRequest(request: IncomingMessage, body: Buffer, url: URL, params:
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   const socket = request.socket;
-  const peer = socket.remoteFamily === 'IPv6' ? `[${socket.remoteAddress}]:${socket.remotePort}` : `${socket.remoteAddress}:${socket.remotePort}`;
+  const peer =
+    socket.remoteFamily === 'IPv6' ? `[${socket.remoteAddress}]:${socket.remotePort}` : `${socket.remoteAddress}:${socket.remotePort}`;
   headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${peer}` : peer;
   return new HttpRequest({
     method: request.method ?? 'GET',
@@ -133,7 +134,11 @@ function resolveSettings(expression: string, settings: Root['settings']): string
 const timerInput = (schedule: string): Timer => ({
   isPastDue: false,
   schedule: { adjustForDST: false },
-  scheduleStatus: { last: new Date().toISOString(), next: new Cron(schedule, { paused: true }).nextRun()?.toISOString() ?? '', lastUpdated: new Date().toISOString() },
+  scheduleStatus: {
+    last: new Date().toISOString(),
+    next: new Cron(schedule, { paused: true }).nextRun()?.toISOString() ?? '',
+    lastUpdated: new Date().toISOString(),
+  },
 });
 
 /**
@@ -151,7 +156,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const timing: LockTiming = { ...DEFAULT_LOCK_TIMING, ...options.singleton };
   const hostId = options.singleton?.hostId ?? process.env.AzureFunctionsWebHost__hostid ?? 'headcount-local';
   const blob = root.blob;
-  const leaseFor = options.singleton?.lease ?? (blob ? (name: string) => blobLease(blob, lockBlob(hostId, name), timing.leaseSeconds) : null);
+  const leaseFor =
+    options.singleton?.lease ?? (blob ? (name: string) => blobLease(blob, lockBlob(hostId, name), timing.leaseSeconds) : null);
   const locks: HeldLock[] = [];
   const occurrences = new Set<Promise<unknown>>();
 
@@ -174,7 +180,10 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
         const poison = queueClient(location, `${queueName}-poison`);
         await queue.createIfNotExists();
         await poison.createIfNotExists();
-        listeners.set(registration.name, listenToQueue(registration, (payload, ctx) => Promise.resolve(handler(payload, ctx)), queue, poison, queueSettings, logger));
+        listeners.set(
+          registration.name,
+          listenToQueue(registration, (payload, ctx) => Promise.resolve(handler(payload, ctx)), queue, poison, queueSettings, logger),
+        );
       }
     }
     if (registration.kind === 'timer') {
@@ -182,17 +191,22 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       const run = () => Promise.resolve(handler(timerInput(registration.schedule), context()));
       others.set(registration.name, run);
       if (options.timers !== false) {
-        if (!leaseFor) logger.warn('timers run without a lock: the storage has no Blob service, so run one host only', { function: registration.name });
+        if (!leaseFor)
+          logger.warn('timers run without a lock: the storage has no Blob service, so run one host only', { function: registration.name });
         const lock = leaseFor ? await holdLock(leaseFor(registration.name), timing, logger, registration.name) : null;
         if (lock) locks.push(lock);
         crons.push(
-          new Cron(registration.schedule, { protect: true, catch: (error) => logger.error('timer failed', { function: registration.name, reason: String(error) }) }, async () => {
-            // Only the instance holding the timer's lock runs the occurrence, as in the Functions host.
-            if (lock && !lock.holds()) return;
-            const occurrence = run();
-            occurrences.add(occurrence);
-            await occurrence.finally(() => occurrences.delete(occurrence));
-          }),
+          new Cron(
+            registration.schedule,
+            { protect: true, catch: (error) => logger.error('timer failed', { function: registration.name, reason: String(error) }) },
+            async () => {
+              // Only the instance holding the timer's lock runs the occurrence, as in the Functions host.
+              if (lock && !lock.holds()) return;
+              const occurrence = run();
+              occurrences.add(occurrence);
+              await occurrence.finally(() => occurrences.delete(occurrence));
+            },
+          ),
         );
       }
     }
@@ -211,7 +225,11 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       const admin = /^\/admin\/functions\/([\w-]+)$/.exec(url.pathname);
       if (admin && request.method === 'POST') {
         const name = admin[1]!;
-        if (!others.has(name)) return writeResponse(response, { status: 404, jsonBody: { error: { code: 'not_found', message: `no non-HTTP function named ${name}` } } });
+        if (!others.has(name))
+          return writeResponse(response, {
+            status: 404,
+            jsonBody: { error: { code: 'not_found', message: `no non-HTTP function named ${name}` } },
+          });
         const input = body.length > 0 ? (JSON.parse(body.toString('utf8')) as { input?: unknown }).input : undefined;
         try {
           await runNow(name, input);
@@ -232,7 +250,10 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
         const match = route.pattern.exec(url.pathname);
         if (!match) continue;
         if (!route.registration.methods.includes((request.method ?? 'GET').toUpperCase() as never)) {
-          return writeResponse(response, { status: 405, jsonBody: { error: { code: 'method_not_allowed', message: `${request.method} is not allowed here` } } });
+          return writeResponse(response, {
+            status: 405,
+            jsonBody: { error: { code: 'method_not_allowed', message: `${request.method} is not allowed here` } },
+          });
         }
         const params = Object.fromEntries(Object.entries(match.groups ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string>;
         const context = new InvocationContext({ functionName: route.registration.name, invocationId: randomUUID() });
@@ -243,7 +264,10 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
           return writeResponse(response, { status: 500, jsonBody: { error: { code: 'internal_error', message: 'the function failed' } } });
         }
       }
-      return writeResponse(response, { status: 404, jsonBody: { error: { code: 'not_found', message: `no function serves ${url.pathname}` } } });
+      return writeResponse(response, {
+        status: 404,
+        jsonBody: { error: { code: 'not_found', message: `no function serves ${url.pathname}` } },
+      });
     })().catch((error) => {
       logger.error('local host could not answer', { reason: String(error) });
       if (!response.headersSent) response.writeHead(500);

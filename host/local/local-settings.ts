@@ -15,13 +15,19 @@ export function localValues(): Record<string, string | undefined> {
   return { ...parsed.data.Values, ...process.env };
 }
 
-const portText = z.string().regex(/^\d{1,5}$/, 'must be a port number').transform(Number).pipe(z.number().min(0).max(65_535, 'must be a port number'));
+const portText = z
+  .string()
+  .regex(/^\d{1,5}$/, 'must be a port number')
+  .transform(Number)
+  .pipe(z.number().min(0).max(65_535, 'must be a port number'));
 
 /** The host's port: `--port <n>` (or `--port=<n>`), else PORT or FUNCTIONS_HTTPWORKER_PORT, else 7071. */
 export function hostPort(argv: readonly string[], values: Record<string, string | undefined>): number {
   const at = argv.findIndex((arg) => arg === '--port' || arg.startsWith('--port='));
-  const text = at < 0 ? (values.PORT ?? values.FUNCTIONS_HTTPWORKER_PORT ?? '7071') : argv[at]!.includes('=') ? argv[at]!.split('=')[1] : argv[at + 1];
+  const text =
+    at < 0 ? (values.PORT ?? values.FUNCTIONS_HTTPWORKER_PORT ?? '7071') : argv[at]!.includes('=') ? argv[at]!.split('=')[1] : argv[at + 1];
   const parsed = portText.safeParse(text ?? '');
-  if (!parsed.success) throw new Error(`the host's port ${JSON.stringify(text ?? '')} ${parsed.error.issues[0]?.message ?? 'is not a port'}`);
+  if (!parsed.success)
+    throw new Error(`the host's port ${JSON.stringify(text ?? '')} ${parsed.error.issues[0]?.message ?? 'is not a port'}`);
   return parsed.data;
 }

@@ -24,7 +24,7 @@ export class PartitionedMap<V> extends Map<string, V> {
     if (previous !== undefined && this.partitionOf(previous) !== partition) this.unindex(key, previous);
     super.set(key, value);
     let members = this.partitions.get(partition);
-    if (!members) this.partitions.set(partition, (members = new Map()));
+    if (!members) this.partitions.set(partition, (members = new Map<string, V>()));
     members.set(key, value);
     return this;
   }

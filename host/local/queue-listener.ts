@@ -57,11 +57,22 @@ export function listenToQueue(
       await poison.sendMessage(message.messageText);
       await queue.deleteMessage(message.messageId, message.popReceipt);
       poisoned += 1;
-      logger.error('message moved to poison', { function: registration.name, queue: poison.name, messageId: message.messageId, dequeueCount: message.dequeueCount, reason });
+      logger.error('message moved to poison', {
+        function: registration.name,
+        queue: poison.name,
+        messageId: message.messageId,
+        dequeueCount: message.dequeueCount,
+        reason,
+      });
       return;
     }
     await queue.updateMessage(message.messageId, message.popReceipt, undefined, Math.round(settings.visibilityTimeout / 1000));
-    logger.warn('invocation failed; the message will be retried', { function: registration.name, messageId: message.messageId, dequeueCount: message.dequeueCount, reason });
+    logger.warn('invocation failed; the message will be retried', {
+      function: registration.name,
+      messageId: message.messageId,
+      dequeueCount: message.dequeueCount,
+      reason,
+    });
   };
 
   const invoke = async (message: DequeuedMessageItem) => {
@@ -90,10 +101,14 @@ export function listenToQueue(
     try {
       await handler(decode(message.messageText, settings.messageEncoding), context);
     } catch (error) {
-      await settle(message, error).catch((settleError) => logger.error('could not settle a failed message', { reason: String(settleError) }));
+      await settle(message, error).catch((settleError) =>
+        logger.error('could not settle a failed message', { reason: String(settleError) }),
+      );
       return;
     }
-    await queue.deleteMessage(message.messageId, message.popReceipt).catch((error) => logger.warn('could not delete a processed message', { reason: String(error) }));
+    await queue
+      .deleteMessage(message.messageId, message.popReceipt)
+      .catch((error) => logger.warn('could not delete a processed message', { reason: String(error) }));
   };
 
   /** One poll: true when it found messages. */

@@ -42,5 +42,7 @@ export async function clearUnfinished(file: string): Promise<void> {
   const folder = dirname(file);
   const names = await readdir(folder).catch(() => [] as string[]);
   const prefix = `${basename(file)}.`;
-  await Promise.all(names.filter((name) => name.startsWith(prefix) && name.endsWith(TEMP)).map((name) => rm(join(folder, name), { force: true })));
+  await Promise.all(
+    names.filter((name) => name.startsWith(prefix) && name.endsWith(TEMP)).map((name) => rm(join(folder, name), { force: true })),
+  );
 }

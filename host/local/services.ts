@@ -30,7 +30,12 @@ export function freePort(): Promise<number> {
 export function azuriteConnectionString(port: number, others?: { blobPort: number; tablePort: number }): string {
   const account = `DefaultEndpointsProtocol=http;AccountName=${AZURITE_ACCOUNT};AccountKey=${AZURITE_KEY};`;
   const endpoint = (kind: string, at: number) => `${kind}Endpoint=http://127.0.0.1:${at}/${AZURITE_ACCOUNT};`;
-  return account + (others ? endpoint('Blob', others.blobPort) : '') + endpoint('Queue', port) + (others ? endpoint('Table', others.tablePort) : '');
+  return (
+    account +
+    (others ? endpoint('Blob', others.blobPort) : '') +
+    endpoint('Queue', port) +
+    (others ? endpoint('Table', others.tablePort) : '')
+  );
 }
 
 /** A running Azurite queue service. */
@@ -47,13 +52,34 @@ const azuriteDist = () => join(dirname(require.resolve('azurite/package.json')),
  * or on disk under `location` so a restart keeps the queue. With `blobAndTable`, its blob and table services run too,
  * on those ports: the real Functions host (`func start`) keeps its timer locks in blobs.
  */
-export async function startAzurite(options: { port?: number; location?: string; blobAndTable?: { blobPort: number; tablePort: number } } = {}): Promise<Azurite> {
+export async function startAzurite(
+  options: { port?: number; location?: string; blobAndTable?: { blobPort: number; tablePort: number } } = {},
+): Promise<Azurite> {
   const port = options.port ?? (await freePort());
   const others = options.blobAndTable;
   const entry = others
-    ? [join(azuriteDist(), 'azurite.js'), '--blobHost', '127.0.0.1', '--blobPort', String(others.blobPort), '--tableHost', '127.0.0.1', '--tablePort', String(others.tablePort)]
+    ? [
+        join(azuriteDist(), 'azurite.js'),
+        '--blobHost',
+        '127.0.0.1',
+        '--blobPort',
+        String(others.blobPort),
+        '--tableHost',
+        '127.0.0.1',
+        '--tablePort',
+        String(others.tablePort),
+      ]
     : [join(azuriteDist(), 'queue', 'main.js')];
-  const args = [...entry, '--queueHost', '127.0.0.1', '--queuePort', String(port), '--disableTelemetry', '--skipApiVersionCheck', '--loose'];
+  const args = [
+    ...entry,
+    '--queueHost',
+    '127.0.0.1',
+    '--queuePort',
+    String(port),
+    '--disableTelemetry',
+    '--skipApiVersionCheck',
+    '--loose',
+  ];
   args.push(...(options.location ? ['--location', options.location] : ['--inMemoryPersistence']));
   const child: ChildProcess = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

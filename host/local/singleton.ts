@@ -55,9 +55,12 @@ export async function holdLock(lease: Lease, timing: LockTiming, logger: Logger,
   await running;
   const schedule = () => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = tick().finally(schedule);
-    }, leaseId !== null ? leaseMs / 3 : timing.retryMs);
+    timer = setTimeout(
+      () => {
+        running = tick().finally(schedule);
+      },
+      leaseId !== null ? leaseMs / 3 : timing.retryMs,
+    );
   };
   schedule();
 

@@ -46,7 +46,9 @@ async function main() {
   // In Azure the infrastructure creates the database and container; locally the stack does.
   const { COSMOS_KEY, COSMOS_DATABASE, COSMOS_CONTAINER } = root.settings;
   if (COSMOS_KEY !== undefined) {
-    await ensureContainer(cosmosContainer({ endpoint: cosmos.endpoint, auth: { key: COSMOS_KEY }, database: COSMOS_DATABASE, container: COSMOS_CONTAINER }));
+    await ensureContainer(
+      cosmosContainer({ endpoint: cosmos.endpoint, auth: { key: COSMOS_KEY }, database: COSMOS_DATABASE, container: COSMOS_CONTAINER }),
+    );
   }
   const host = servicesOnly ? null : await startLocalHost({ root, port });
   if (host) console.log(`Functions host (local)  ${host.url}/api   (POST ${host.url}/admin/functions/<name> runs a function now)`);

@@ -23,13 +23,18 @@ export interface ActivityCost {
 /** The store parts the Activity card reads through. */
 export type ActivityStore = Pick<Store, 'activityReader' | 'activityDays' | 'source' | 'stats'>;
 
-const DOWN = 'The store that keeps activity could not be read just now, so there is nothing to show; it will answer again once the store is back.';
+const DOWN =
+  'The store that keeps activity could not be read just now, so there is nothing to show; it will answer again once the store is back.';
 
 /**
  * A read of the store as a result: the value with the store's availability, or the availability that says it could
  * not answer. The store's own error is logged (it never holds an address) and not shown.
  */
-export async function readActivity<T>(store: ActivityStore, logger: Logger, read: () => Promise<T>): Promise<{ value: T | null; availability: Availability }> {
+export async function readActivity<T>(
+  store: ActivityStore,
+  logger: Logger,
+  read: () => Promise<T>,
+): Promise<{ value: T | null; availability: Availability }> {
   try {
     const value = await read();
     return { value, availability: { available: true, reason: `Activity is ${store.source}.`, retention: store.activityDays.retention } };

@@ -14,11 +14,14 @@ export interface DayOfKinds {
   left_out: Record<BotReason, number>;
 }
 
-const noneLeftOut = (): Record<BotReason, number> => Object.fromEntries(BOT_REASONS.map((reason) => [reason, 0])) as Record<BotReason, number>;
+const noneLeftOut = (): Record<BotReason, number> =>
+  Object.fromEntries(BOT_REASONS.map((reason) => [reason, 0])) as Record<BotReason, number>;
 
 /** Every day asked for, oldest first, with zeros on a day with nothing, so a chart has every day. */
 export function byDay(visitorDays: readonly TokenDay[], days: readonly string[]): DayOfKinds[] {
-  const rows = new Map<string, DayOfKinds>(days.map((day) => [day, { day, people: 0, scanners: 0, self: 0, total: 0, left_out: noneLeftOut() }]));
+  const rows = new Map<string, DayOfKinds>(
+    days.map((day) => [day, { day, people: 0, scanners: 0, self: 0, total: 0, left_out: noneLeftOut() }]),
+  );
   for (const visitorDay of visitorDays) {
     const row = rows.get(visitorDay.day);
     if (!row) continue;

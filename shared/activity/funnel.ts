@@ -18,7 +18,10 @@ function readStep(text: string): FunnelStep | string {
   const eq = text.indexOf('=');
   const name = text.slice(0, eq).trim();
   if (eq < 0 || !stepName.test(name)) return `"${text}" must be name=/path,/path with a lowercase name`;
-  const paths = text.slice(eq + 1).split(',').map((path) => path.trim());
+  const paths = text
+    .slice(eq + 1)
+    .split(',')
+    .map((path) => path.trim());
   const bad = paths.find((path) => !stepPath.test(path));
   if (bad !== undefined) return `step ${name}: "${bad}" must be a path starting with / with no query`;
   return { name, paths };
@@ -32,8 +35,12 @@ export const funnelStepsSetting = z
   .string()
   .default(DEFAULT_FUNNEL_STEPS)
   .transform((raw, ctx) => {
-    const texts = raw.split('|').map((part) => part.trim()).filter((part) => part !== '');
-    if (texts.length < 1 || texts.length > 12) ctx.addIssue({ code: 'custom', message: 'must name from 1 to 12 steps, like landing=/|about=/about' });
+    const texts = raw
+      .split('|')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+    if (texts.length < 1 || texts.length > 12)
+      ctx.addIssue({ code: 'custom', message: 'must name from 1 to 12 steps, like landing=/|about=/about' });
     const steps: FunnelStep[] = [];
     for (const text of texts) {
       const step = readStep(text);
@@ -60,6 +67,7 @@ export function funnelOf(visitorDays: readonly TokenDay[], steps: readonly Funne
   return steps.map((step) => ({
     step: step.name,
     paths: step.paths,
-    visitor_days: readers.filter((visitorDay) => visitorDay.docs.some((doc) => step.paths.some((path) => (doc.paths[path] ?? 0) > 0))).length,
+    visitor_days: readers.filter((visitorDay) => visitorDay.docs.some((doc) => step.paths.some((path) => (doc.paths[path] ?? 0) > 0)))
+      .length,
   }));
 }

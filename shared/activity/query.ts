@@ -17,7 +17,10 @@ export const activityQuerySchema = z.object({
 
 /** GET /api/admin/activity/visitors's query: `day`, a real UTC calendar day, required. */
 export const visitorsQuerySchema = z.object({
-  day: z.iso.date({ error: (issue) => (issue.input === undefined ? 'is required, as YYYY-MM-DD (a UTC day)' : 'must be a UTC day as YYYY-MM-DD, like 2026-10-23') }),
+  day: z.iso.date({
+    error: (issue) =>
+      issue.input === undefined ? 'is required, as YYYY-MM-DD (a UTC day)' : 'must be a UTC day as YYYY-MM-DD, like 2026-10-23',
+  }),
 });
 
 /** The query read with a schema, or a 400 naming each bad parameter. */

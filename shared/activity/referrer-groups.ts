@@ -13,8 +13,23 @@ const REFERRER_TABLE: ReadonlyArray<readonly [Exclude<ReferrerGroup, 'other' | '
   [
     'search',
     [
-      'google.*', 'bing.com', 'duckduckgo.com', 'yahoo.*', 'ecosia.org', 'baidu.com', 'yandex.*', 'ya.ru', 'startpage.com',
-      'qwant.com', 'search.brave.com', 'kagi.com', 'naver.com', 'seznam.cz', 'sogou.com', 'ask.com', 'aol.*',
+      'google.*',
+      'bing.com',
+      'duckduckgo.com',
+      'yahoo.*',
+      'ecosia.org',
+      'baidu.com',
+      'yandex.*',
+      'ya.ru',
+      'startpage.com',
+      'qwant.com',
+      'search.brave.com',
+      'kagi.com',
+      'naver.com',
+      'seznam.cz',
+      'sogou.com',
+      'ask.com',
+      'aol.*',
     ],
   ],
 ];
@@ -24,7 +39,11 @@ const countrySecondLevel = /^(?:(?:co|com|org|net|ac|gov|edu|ne|or)\.)?[a-z]{2,3
 
 /** A host read as a table row does: lowercased, with no trailing dot and no `www.` or `m.` in front. */
 export function bareHost(host: string): string {
-  return host.trim().toLowerCase().replace(/\.$/, '').replace(/^(?:www\d*\.|m\.)+/, '');
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^(?:www\d*\.|m\.)+/, '');
 }
 
 function matches(host: string, domain: string): boolean {

@@ -21,7 +21,7 @@ export interface TokenDay {
 /** The bot requests of a visitor-day's documents by reason, summed; undefined when none carries reasons. */
 function reasonsOf(docs: readonly VisitorDay[]): BotsByReason | undefined {
   const carried = docs.filter((doc) => doc.bots_by !== undefined);
-  return carried.length === 0 ? undefined : (sumCounts(carried.map((doc) => doc.bots_by!)) as BotsByReason);
+  return carried.length === 0 ? undefined : sumCounts(carried.map((doc) => doc.bots_by!));
 }
 
 /** Who a visitor-day document alone says its token was. */

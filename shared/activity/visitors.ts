@@ -57,7 +57,9 @@ export function activityVisitors(request: IncomingRequest, deps: ActivityDeps): 
   return asOperator(request, deps.operator, async () => {
     const query = readQuery(visitorsQuerySchema, request);
     if (!query.ok) return errorAnswer(query.failure);
-    const { value, availability } = await readActivity(deps.store, deps.logger, () => deps.store.activityDays.visitorDaysOn(query.value.day));
+    const { value, availability } = await readActivity(deps.store, deps.logger, () =>
+      deps.store.activityDays.visitorDaysOn(query.value.day),
+    );
     return { status: 200, body: { day: query.value.day, visitors: value && rowsOf(value), availability } };
   });
 }

@@ -23,7 +23,15 @@ export const OPERATOR_COOKIE_MAX_AGE = 400 * 86_400;
  * every hit this browser sends afterwards is the site reading itself (shared/ingest/receive.ts reads it).
  */
 export function operatorCookie(hashKey: string): AnswerCookie {
-  return { name: OPERATOR_COOKIE, value: operatorCookieValue(hashKey), maxAge: OPERATOR_COOKIE_MAX_AGE, httpOnly: true, secure: true, sameSite: 'Lax', path: '/' };
+  return {
+    name: OPERATOR_COOKIE,
+    value: operatorCookieValue(hashKey),
+    maxAge: OPERATOR_COOKIE_MAX_AGE,
+    httpOnly: true,
+    secure: true,
+    sameSite: 'Lax',
+    path: '/',
+  };
 }
 
 /**
@@ -33,7 +41,11 @@ export function operatorCookie(hashKey: string): AnswerCookie {
 export async function asOperator(request: IncomingRequest, settings: OperatorSettings, answer: () => Promise<Answer>): Promise<Answer> {
   if (!hasOperatorKey((name) => request.header(name), settings.operatorKey)) {
     return errorAnswer(
-      { status: 401, code: 'unauthorized', message: 'authorization: the operator key is missing or wrong (Authorization: Bearer <key> or x-operator-key)' },
+      {
+        status: 401,
+        code: 'unauthorized',
+        message: 'authorization: the operator key is missing or wrong (Authorization: Bearer <key> or x-operator-key)',
+      },
       { 'www-authenticate': 'Bearer', 'cache-control': 'no-store' },
     );
   }

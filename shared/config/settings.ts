@@ -3,10 +3,7 @@ import { wholeNumberText } from '../schemas/whole-number';
 import { parseCidr } from '../identity/network';
 import { funnelStepsSetting } from '../activity/funnel';
 
-const secret = (name: string) =>
-  z
-    .string({ error: `${name} is required` })
-    .min(16, `${name} must be at least 16 characters`);
+const secret = (name: string) => z.string({ error: `${name} is required` }).min(16, `${name} must be at least 16 characters`);
 
 const commaList = z
   .string()
@@ -33,7 +30,10 @@ const path = z.string().regex(/^\/[^\s?#]*$/, 'each path must start with / and c
 
 const absoluteUrl = z.string().url('must be an absolute URL');
 
-const httpsUrl = absoluteUrl.refine((value) => value.startsWith('https://'), 'must be an https:// URL (a token is never sent over plain HTTP)');
+const httpsUrl = absoluteUrl.refine(
+  (value) => value.startsWith('https://'),
+  'must be an https:// URL (a token is never sent over plain HTTP)',
+);
 
 const clientId = z.guid('must be the client id (a GUID) of a user-assigned managed identity');
 
@@ -46,7 +46,9 @@ const storageIdentityParts = [
 ] as const;
 
 // A connection string carries a credential when it has an account key, a SAS, or Azurite's development shortcut.
-const carriesCredential = (connection: string) => /(?:^|;)\s*(?:AccountKey|SharedAccessSignature)\s*=\s*[^;\s]/i.test(connection) || /(?:^|;)\s*UseDevelopmentStorage\s*=\s*true/i.test(connection);
+const carriesCredential = (connection: string) =>
+  /(?:^|;)\s*(?:AccountKey|SharedAccessSignature)\s*=\s*[^;\s]/i.test(connection) ||
+  /(?:^|;)\s*UseDevelopmentStorage\s*=\s*true/i.test(connection);
 
 // The storage account the queue lives on, in one of two shapes, never a mix of both: a connection string (Azurite,
 // keys) or the identity shape (endpoints, `credential: managedidentity`, the user-assigned identity's client id), which
@@ -56,7 +58,9 @@ const storageShape = z
     AzureWebJobsStorage: z.string().min(1).optional(),
     AzureWebJobsStorage__queueServiceUri: httpsUrl.optional(),
     AzureWebJobsStorage__blobServiceUri: httpsUrl.optional(),
-    AzureWebJobsStorage__credential: z.literal('managedidentity', 'must be managedidentity (the only identity the Functions host and the app both use)').optional(),
+    AzureWebJobsStorage__credential: z
+      .literal('managedidentity', 'must be managedidentity (the only identity the Functions host and the app both use)')
+      .optional(),
     AzureWebJobsStorage__clientId: clientId.optional(),
   })
   .superRefine((value, ctx) => {
@@ -65,26 +69,41 @@ const storageShape = z
     if (value.AzureWebJobsStorage !== undefined) {
       // A connection string wins in the Functions host, so identity settings beside it would be silently ignored.
       for (const name of identityParts) {
-        problem(name, `set either AzureWebJobsStorage (a connection string) or the identity settings (AzureWebJobsStorage__queueServiceUri …), not both: beside a connection string ${name} is ignored`);
+        problem(
+          name,
+          `set either AzureWebJobsStorage (a connection string) or the identity settings (AzureWebJobsStorage__queueServiceUri …), not both: beside a connection string ${name} is ignored`,
+        );
       }
       if (!carriesCredential(value.AzureWebJobsStorage)) {
-        problem('AzureWebJobsStorage', 'the connection string carries no AccountKey, SharedAccessSignature or UseDevelopmentStorage=true, so every call would go without credentials; use the identity settings for keyless access');
+        problem(
+          'AzureWebJobsStorage',
+          'the connection string carries no AccountKey, SharedAccessSignature or UseDevelopmentStorage=true, so every call would go without credentials; use the identity settings for keyless access',
+        );
       }
       return;
     }
     if (identityParts.length === 0) {
-      problem('AzureWebJobsStorage', 'set AzureWebJobsStorage (a connection string) or AzureWebJobsStorage__queueServiceUri with __blobServiceUri, __credential and __clientId (managed identity)');
+      problem(
+        'AzureWebJobsStorage',
+        'set AzureWebJobsStorage (a connection string) or AzureWebJobsStorage__queueServiceUri with __blobServiceUri, __credential and __clientId (managed identity)',
+      );
       return;
     }
     if (value.AzureWebJobsStorage__queueServiceUri === undefined) {
       problem('AzureWebJobsStorage__queueServiceUri', `is required when ${identityParts.join(', ')} is set: it is where the hits queue is`);
     }
     if (value.AzureWebJobsStorage__blobServiceUri === undefined) {
-      problem('AzureWebJobsStorage__blobServiceUri', 'is required with the identity settings: the Functions host keeps its keys and timer leases in blobs');
+      problem(
+        'AzureWebJobsStorage__blobServiceUri',
+        'is required with the identity settings: the Functions host keeps its keys and timer leases in blobs',
+      );
     }
     if (value.AzureWebJobsStorage__credential === undefined) {
       // Without it the host, and a default credential chain, would take whatever identity the machine has, or none.
-      problem('AzureWebJobsStorage__credential', 'must be set to managedidentity with the identity settings, so the host and the app use the managed identity and nothing else');
+      problem(
+        'AzureWebJobsStorage__credential',
+        'must be set to managedidentity with the identity settings, so the host and the app use the managed identity and nothing else',
+      );
     }
   });
 
@@ -96,8 +115,14 @@ const cosmosShape = z
     COSMOS_ENDPOINT: absoluteUrl.optional(),
     COSMOS_KEY: z.string().min(1).optional(),
     COSMOS_CLIENT_ID: clientId.optional(),
-    COSMOS_DATABASE: z.string().regex(/^[A-Za-z0-9_-]{1,255}$/).default('headcount'),
-    COSMOS_CONTAINER: z.string().regex(/^[A-Za-z0-9_-]{1,255}$/).default('activity'),
+    COSMOS_DATABASE: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,255}$/)
+      .default('headcount'),
+    COSMOS_CONTAINER: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,255}$/)
+      .default('activity'),
   })
   .superRefine((value, ctx) => {
     const problem = (setting: string, message: string) => ctx.addIssue({ code: 'custom', path: [setting], message });
@@ -109,7 +134,10 @@ const cosmosShape = z
     }
     if (keyed && identity) problem('COSMOS_KEY', 'set either COSMOS_KEY (key auth) or COSMOS_CLIENT_ID (managed identity), not both');
     if (!keyed && !identity) {
-      problem('COSMOS_ENDPOINT', 'is set without COSMOS_KEY (key auth, the local server) or COSMOS_CLIENT_ID (managed identity): set one, or the client would have no credentials');
+      problem(
+        'COSMOS_ENDPOINT',
+        'is set without COSMOS_KEY (key auth, the local server) or COSMOS_CLIENT_ID (managed identity): set one, or the client would have no credentials',
+      );
     }
     if (identity && !value.COSMOS_ENDPOINT.startsWith('https://')) {
       problem('COSMOS_ENDPOINT', 'must be an https:// URL with COSMOS_CLIENT_ID (a token is never sent over plain HTTP)');
@@ -130,7 +158,12 @@ const appShape = z.object({
   IGNORED_PATHS: z
     .string()
     .default('/api/admin,/admin')
-    .transform((raw) => raw.split(',').map((item) => item.trim()).filter((item) => item.length > 0))
+    .transform((raw) =>
+      raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item.length > 0),
+    )
     .pipe(z.array(path)),
   HIT_MAX_AGE_DAYS: wholeNumberText(1, 365, 7),
   /** Who a visitor is: `hash` (the person hash, no cookie) or `cookie` (a first-party visitor_id cookie, for a site with consent). */
@@ -146,7 +179,10 @@ const appShape = z.object({
    * leaves room for both and still folds a hit within two runs of the minute timer.
    */
   FOLD_SETTLE_SECONDS: wholeNumberText(1, 50, 10),
-  HITS_QUEUE: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, 'must be a valid queue name').default('hits'),
+  HITS_QUEUE: z
+    .string()
+    .regex(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, 'must be a valid queue name')
+    .default('hits'),
   /** A poisoned hits message is put back on the hits queue at most this many times (0: never). */
   REPLAY_MAX: wholeNumberText(0, 100, 3),
   /**

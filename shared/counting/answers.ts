@@ -17,7 +17,12 @@ export function answerPeopleCount(request: IncomingRequest, deps: CountAnswerDep
 }
 
 /** The pulse's CORS policy: the allowed origins may read it with a GET, without credentials. */
-export const pulseCors = (allowedOrigins: readonly string[]): CorsPolicy => ({ allowedOrigins, methods: ['GET', 'OPTIONS'], allowHeaders: [], credentials: false });
+export const pulseCors = (allowedOrigins: readonly string[]): CorsPolicy => ({
+  allowedOrigins,
+  methods: ['GET', 'OPTIONS'],
+  allowHeaders: [],
+  credentials: false,
+});
 
 /**
  * GET /api/pulse: the same count, flat, public and cacheable for a minute. It answers 200 whatever the store does (an

@@ -9,7 +9,10 @@ import type { CountAnswerDeps } from './answers';
 
 /** The parts of the composition root the count is made from. */
 export interface CountingRoot {
-  settings: Pick<Settings, 'HASH_KEY' | 'OPERATOR_KEY' | 'ALLOWED_ORIGINS' | 'HIT_MAX_AGE_DAYS' | 'SUBJECT_REFRESH_SECONDS' | 'SUBJECT_SCAN_INTERVAL_SECONDS'>;
+  settings: Pick<
+    Settings,
+    'HASH_KEY' | 'OPERATOR_KEY' | 'ALLOWED_ORIGINS' | 'HIT_MAX_AGE_DAYS' | 'SUBJECT_REFRESH_SECONDS' | 'SUBJECT_SCAN_INTERVAL_SECONDS'
+  >;
   store: Store;
   clock: Clock;
   logger: Logger;

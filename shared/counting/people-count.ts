@@ -80,7 +80,10 @@ export function reasonOf(error: unknown): string {
 export async function readPeopleCount(deps: PeopleCountDeps): Promise<PeopleCount> {
   const today = utcDay(deps.clock.now());
   const days = daysEnding(today, DAYS);
-  const [people, visits] = await Promise.allSettled([deps.visitorsSummary.peopleFrom(earlierDay(monthStart(today), days[0]!)), deps.visits.read()]);
+  const [people, visits] = await Promise.allSettled([
+    deps.visitorsSummary.peopleFrom(earlierDay(monthStart(today), days[0]!)),
+    deps.visits.read(),
+  ]);
   const visitsRun = visits.status === 'fulfilled' ? keptVisits(visits.value?.doc ?? null, days) : null;
   const visitsNote = visits.status === 'rejected' ? `; visits unread (${reasonOf(visits.reason)})` : '';
   if (people.status === 'rejected') {

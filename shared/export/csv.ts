@@ -2,8 +2,21 @@ import type { ExportRow } from './export';
 
 /** The CSV's columns, in order: the header row. */
 export const CSV_COLUMNS = [
-  'day', 'people_new', 'visits', 'people', 'scanners', 'self', 'total',
-  'linkedin', 'github', 'search', 'other', 'typed', 'countries', 'browsers', 'campaigns',
+  'day',
+  'people_new',
+  'visits',
+  'people',
+  'scanners',
+  'self',
+  'total',
+  'linkedin',
+  'github',
+  'search',
+  'other',
+  'typed',
+  'countries',
+  'browsers',
+  'campaigns',
 ] as const;
 
 /**
@@ -24,9 +37,18 @@ export function toCsv(rows: readonly ExportRow[]): string {
   const lines = [CSV_COLUMNS.join(',')];
   for (const row of rows) {
     const cells: Array<string | number> = [
-      row.day, row.people_new, row.visits,
-      row.visitor_days.people, row.visitor_days.scanners, row.visitor_days.self, row.visitor_days.total,
-      row.sources.linkedin, row.sources.github, row.sources.search, row.sources.other, row.sources.typed,
+      row.day,
+      row.people_new,
+      row.visits,
+      row.visitor_days.people,
+      row.visitor_days.scanners,
+      row.visitor_days.self,
+      row.visitor_days.total,
+      row.sources.linkedin,
+      row.sources.github,
+      row.sources.search,
+      row.sources.other,
+      row.sources.typed,
       listCell(row.countries.map((c) => [c.country, c.visitor_days])),
       listCell(row.browsers.map((b) => [b.name, b.visitor_days])),
       listCell(row.campaigns.map((c) => [[c.source ?? '', c.medium ?? '', c.campaign ?? ''].join('/'), c.page_loads])),

@@ -24,7 +24,12 @@ export interface ExportDeps {
 }
 
 const day = (name: string) =>
-  z.iso.date({ error: (issue) => (issue.input === undefined ? 'is required, as YYYY-MM-DD (a UTC day)' : `must be a UTC day as YYYY-MM-DD, like 2026-10-23`) }).describe(name);
+  z.iso
+    .date({
+      error: (issue) =>
+        issue.input === undefined ? 'is required, as YYYY-MM-DD (a UTC day)' : `must be a UTC day as YYYY-MM-DD, like 2026-10-23`,
+    })
+    .describe(name);
 
 const spanOf = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 
@@ -37,7 +42,8 @@ export const exportQuerySchema = z
   })
   .superRefine((query, context) => {
     if (query.from > query.to) context.addIssue({ code: 'custom', path: ['from'], message: 'must be on or before to' });
-    else if (spanOf(query.from, query.to) > MAX_DAYS) context.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_DAYS} days from from, both included` });
+    else if (spanOf(query.from, query.to) > MAX_DAYS)
+      context.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_DAYS} days from from, both included` });
   });
 
 /** One day of the export: people new, visits, visitor-days by kind, and people's sources, countries, browsers, campaigns. */
@@ -53,7 +59,12 @@ export interface ExportRow {
 }
 
 /** Every day from `from` to `to`, oldest first, zeros on a quiet day. */
-export function exportRows(days: readonly string[], visitorDays: readonly TokenDay[], peopleNew: Record<string, number>, visits: Record<string, number>): ExportRow[] {
+export function exportRows(
+  days: readonly string[],
+  visitorDays: readonly TokenDay[],
+  peopleNew: Record<string, number>,
+  visits: Record<string, number>,
+): ExportRow[] {
   const byDayOf = new Map<string, TokenDay[]>(days.map((d) => [d, []]));
   for (const visitorDay of visitorDays) byDayOf.get(visitorDay.day)?.push(visitorDay);
   const kinds = new Map(byDay(visitorDays, days).map((row) => [row.day, row]));
@@ -86,9 +97,18 @@ export function exportDays(request: IncomingRequest, deps: ExportDeps): Promise<
     const { from, to, format } = query.value;
     const days = Array.from({ length: spanOf(from, to) }, (_, i) => addDays(from, i));
     const { value } = await readActivity(deps.store, deps.logger, () =>
-      Promise.all([deps.store.dayRange.visitorDaysBetween(from, to), deps.store.visitorsSummary.peopleFrom(from), deps.store.visits.read()]),
+      Promise.all([
+        deps.store.dayRange.visitorDaysBetween(from, to),
+        deps.store.visitorsSummary.peopleFrom(from),
+        deps.store.visits.read(),
+      ]),
     );
-    if (value === null) return errorAnswer({ status: 503, code: 'store_unavailable', message: 'the store that keeps activity could not be read just now; retry later' });
+    if (value === null)
+      return errorAnswer({
+        status: 503,
+        code: 'store_unavailable',
+        message: 'the store that keeps activity could not be read just now; retry later',
+      });
     const [docs, people, visits] = value;
     const rows = exportRows(days, tokenDays(docs), people.people_new_by_day, visits?.doc.by_day ?? {});
     if (format === 'json') return { status: 200, body: { from, to, days: days.length, rows } };

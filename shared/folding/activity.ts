@@ -12,7 +12,11 @@ const TOKENS_A_QUERY = 256;
 
 /** The tokens in lists of at most TOKENS_A_QUERY; one (empty) list when there are none, so the hours are still read. */
 const chunks = (tokens: readonly string[]): string[][] =>
-  tokens.length === 0 ? [[]] : Array.from({ length: Math.ceil(tokens.length / TOKENS_A_QUERY) }, (_, index) => tokens.slice(index * TOKENS_A_QUERY, (index + 1) * TOKENS_A_QUERY));
+  tokens.length === 0
+    ? [[]]
+    : Array.from({ length: Math.ceil(tokens.length / TOKENS_A_QUERY) }, (_, index) =>
+        tokens.slice(index * TOKENS_A_QUERY, (index + 1) * TOKENS_A_QUERY),
+      );
 
 /**
  * Marks which rows carry a visit: a daily token is one visitor on its day whichever stores saw it, so of its rows the
@@ -50,7 +54,11 @@ export async function foldActivity(activity: ActivityDocs, day: string, facts: r
     }
   }
   for (const row of markVisits([...after.values()].filter((doc): doc is VisitorDay => doc.kind === 'visitor-day'))) after.set(row.id, row);
-  const changes: Rewrite<ActivityDoc>[] = [...after.values()].map((doc) => ({ before: read.get(doc.id)?.doc ?? null, etag: read.get(doc.id)?.etag ?? null, after: doc }));
+  const changes: Rewrite<ActivityDoc>[] = [...after.values()].map((doc) => ({
+    before: read.get(doc.id)?.doc ?? null,
+    etag: read.get(doc.id)?.etag ?? null,
+    after: doc,
+  }));
   const changed = changes.filter((change) => JSON.stringify(change.before) !== JSON.stringify(change.after));
   await Promise.all(changed.map((change) => rewrite(activity, change, `activity ${day} ${change.after.id}`)));
 }

@@ -17,7 +17,27 @@ export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart,
   const { day, id, store, token, network, first_seen, last_seen, requests, bots, bots_by, self, paths, sources, page_loads } = part;
   if (current === null) {
     const reasons = bots_by === undefined ? {} : { bots_by: { ...bots_by } };
-    return { id, pk: day, kind: 'visitor-day', store, day, token, network, first_seen, last_seen, requests, bots, ...reasons, self, paths: addCapped({}, paths), sources: addCapped({}, sources), page_loads, visit: false, ...withAudience(null, part), folded_to: mark };
+    return {
+      id,
+      pk: day,
+      kind: 'visitor-day',
+      store,
+      day,
+      token,
+      network,
+      first_seen,
+      last_seen,
+      requests,
+      bots,
+      ...reasons,
+      self,
+      paths: addCapped({}, paths),
+      sources: addCapped({}, sources),
+      page_loads,
+      visit: false,
+      ...withAudience(null, part),
+      folded_to: mark,
+    };
   }
   const reasons = addReasons(current.bots_by, bots_by);
   return {
@@ -39,6 +59,14 @@ export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart,
 /** An hour with a fact's part of it added (from none yet: the part itself), marked as holding facts to `mark`. */
 export function withHour(current: ActivityHour | null, part: HourPart, mark: number): ActivityHour {
   const { day, id, store, hour, requests, bots, self, paths } = part;
-  if (current === null) return { id, pk: day, kind: 'activity-hour', store, day, hour, requests, bots, self, paths: addCapped({}, paths), folded_to: mark };
-  return { ...current, requests: current.requests + requests, bots: current.bots + bots, self: current.self + self, paths: addCapped(current.paths, paths), folded_to: mark };
+  if (current === null)
+    return { id, pk: day, kind: 'activity-hour', store, day, hour, requests, bots, self, paths: addCapped({}, paths), folded_to: mark };
+  return {
+    ...current,
+    requests: current.requests + requests,
+    bots: current.bots + bots,
+    self: current.self + self,
+    paths: addCapped(current.paths, paths),
+    folded_to: mark,
+  };
 }

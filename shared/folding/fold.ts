@@ -44,8 +44,16 @@ function advanced(state: FoldState, days: readonly string[], bound: number, now:
   const oldest = addDays(today, -FOLD_DAYS - 1);
   const marks = { ...state.days };
   for (const day of days) marks[day] = Math.max(marks[day] ?? 0, bound);
-  const kept = Object.entries(marks).filter(([day]) => day >= oldest).sort(([a], [b]) => (a < b ? -1 : 1));
-  return { ...state, days: Object.fromEntries(kept), records: Math.max(state.records, bound), records_at: now.toISOString(), swept_at: sweptAt };
+  const kept = Object.entries(marks)
+    .filter(([day]) => day >= oldest)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return {
+    ...state,
+    days: Object.fromEntries(kept),
+    records: Math.max(state.records, bound),
+    records_at: now.toISOString(),
+    swept_at: sweptAt,
+  };
 }
 
 /**
@@ -72,14 +80,23 @@ export async function fold(deps: FoldDeps): Promise<FoldOutcome> {
     const scans = withFacts.flatMap((one) => one.facts.flatMap(({ doc, mark }) => doc.scans.map((scan) => ({ scan, mark }))));
     await foldSubjects(store.subjects, scans, deps.rules, bound);
     // Every day with new facts, not only those this run changed: a run that died after its writes left them done.
-    await foldVisits(store, withFacts.map((one) => one.day));
+    await foldVisits(
+      store,
+      withFacts.map((one) => one.day),
+    );
     const records = await foldPeople(store, { mark: state.records, at: state.records_at }, bound, today);
     // A quiet run moves no mark: the next one reads the same empty range, at the same cost, and a write is saved.
     if (withFacts.length > 0 || records > 0 || sweep) {
       const next = advanced(state, days, bound, now, sweep ? now.toISOString() : state.swept_at);
       await rewrite(store.foldState, { before: read?.doc ?? null, etag: read?.etag ?? null, after: next }, 'fold state');
     }
-    return { ok: true, bound, facts: withFacts.reduce((sum, one) => sum + one.facts.length, 0), days: withFacts.map((one) => one.day), records };
+    return {
+      ok: true,
+      bound,
+      facts: withFacts.reduce((sum, one) => sum + one.facts.length, 0),
+      days: withFacts.map((one) => one.day),
+      records,
+    };
   } catch (error) {
     return { ok: false, reason: errorLine(error) };
   }

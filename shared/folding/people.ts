@@ -40,9 +40,14 @@ export async function foldPeople(
 ): Promise<number> {
   const written = await store.recordCounts.changed(since.mark, bound);
   // A record written since the last run whose counts did not change then (a known visitor's new day) changes no day.
-  const changes = since.at === null ? written : written.filter((change) => change.counts_changed_at >= new Date(Date.parse(since.at!) - COUNTS_CHANGED_MARGIN_MS).toISOString());
+  const changes =
+    since.at === null
+      ? written
+      : written.filter((change) => change.counts_changed_at >= new Date(Date.parse(since.at!) - COUNTS_CHANGED_MARGIN_MS).toISOString());
   if (changes.length === 0) return written.length;
-  const days = [...new Set(changes.flatMap((change) => [change.first_seen, change.counted_on, ...change.moved_days]))].filter((day): day is string => day !== null);
+  const days = [...new Set(changes.flatMap((change) => [change.first_seen, change.counted_on, ...change.moved_days]))].filter(
+    (day): day is string => day !== null,
+  );
   const counts = await Promise.all(days.map(async (day) => ({ day, ...(await store.recordCounts.countsOn(day)) })));
   const read = await store.summary.read();
   const held = read?.doc ?? emptyVisitorsSummary();
@@ -53,7 +58,8 @@ export async function foldPeople(
     setOrDrop(people, count.day, count.people);
     if (count.day >= recountFrom) setOrDrop(scanners, count.day, count.scanners);
   }
-  const firstPerson = changes.flatMap((change) => (change.who === 'people' && change.counted_on !== null ? [change.counted_on] : [])).sort()[0] ?? null;
+  const firstPerson =
+    changes.flatMap((change) => (change.who === 'people' && change.counted_on !== null ? [change.counted_on] : [])).sort()[0] ?? null;
   const next: VisitorsSummary = {
     ...held,
     people_all_time: sum(people),

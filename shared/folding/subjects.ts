@@ -18,7 +18,14 @@ const instants = (scans: readonly MarkedScan[]) => scans.map(({ scan }) => scan.
  * summary. Scans the summary already holds (a run that wrote it died before this document) are judged first, apart and
  * adding nothing, exactly as that run judged them; the rest add what they count.
  */
-function judged(current: SubjectVisitor | null, subject: string, identity: string, scans: readonly MarkedScan[], summaryHeldTo: number, rules: ScanRules) {
+function judged(
+  current: SubjectVisitor | null,
+  subject: string,
+  identity: string,
+  scans: readonly MarkedScan[],
+  summaryHeldTo: number,
+  rules: ScanRules,
+) {
   const mine = scans.filter(({ mark }) => mark > (current?.folded_to ?? 0));
   const held = scannedVisitor(current, subject, identity, instants(mine.filter(({ mark }) => mark <= summaryHeldTo)), rules);
   const before = held?.visitor ?? current;
@@ -32,7 +39,13 @@ function judged(current: SubjectVisitor | null, subject: string, identity: strin
  * first, marked with how far it holds; then the visitors' documents, each marked too. A run that dies between finds the
  * summary ahead of a document and judges those scans again without adding them (see judged).
  */
-async function foldSubject(store: SubjectsStore, subject: string, scans: readonly MarkedScan[], rules: ScanRules, bound: number): Promise<void> {
+async function foldSubject(
+  store: SubjectsStore,
+  subject: string,
+  scans: readonly MarkedScan[],
+  rules: ScanRules,
+  bound: number,
+): Promise<void> {
   const summary = await store.summaries.read(subject);
   const heldTo = summary?.doc.folded_to ?? 0;
   const fresh = scans.filter(({ mark }) => mark > heldTo);
@@ -47,9 +60,17 @@ async function foldSubject(store: SubjectsStore, subject: string, scans: readonl
   const visitors: Rewrite<SubjectVisitor>[] = [];
   for (const identity of identities) {
     const current = found.get(identity) ?? null;
-    const outcome = judged(current?.doc ?? null, subject, identity, people.filter(({ scan }) => scan.identity === identity), heldTo, rules);
+    const outcome = judged(
+      current?.doc ?? null,
+      subject,
+      identity,
+      people.filter(({ scan }) => scan.identity === identity),
+      heldTo,
+      rules,
+    );
     delta = plusSubject(delta, outcome.delta);
-    if (outcome.visitor !== null && outcome.visitor !== current?.doc) visitors.push({ before: current?.doc ?? null, etag: current?.etag ?? null, after: { ...outcome.visitor, folded_to: bound } });
+    if (outcome.visitor !== null && outcome.visitor !== current?.doc)
+      visitors.push({ before: current?.doc ?? null, etag: current?.etag ?? null, after: { ...outcome.visitor, folded_to: bound } });
   }
   if (fresh.length > 0) {
     const after = { ...applySubjectDelta(subject, summary?.doc ?? null, delta), folded_to: bound };

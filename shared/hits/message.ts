@@ -4,7 +4,10 @@ import { BOT_REASONS } from '../identity/kinds';
 
 const hex32 = z.string().regex(/^[0-9a-f]{32}$/);
 const audienceName = z.string().regex(/^[a-z0-9 .-]{1,32}$/);
-const tag = z.string().regex(/^[\p{L}\p{N}._~+-]{1,40}$/u).nullable();
+const tag = z
+  .string()
+  .regex(/^[\p{L}\p{N}._~+-]{1,40}$/u)
+  .nullable();
 
 /** One hashed hit as it travels on the queue: nothing in it can name a person. */
 export const queuedHitSchema = z.strictObject({
@@ -21,9 +24,15 @@ export const queuedHitSchema = z.strictObject({
   source: z.string().max(253).nullable(),
   /** Whether the request was a page load (absent on messages queued before it was carried: not one). */
   page_load: z.boolean().optional(),
-  subject: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).nullable(),
+  subject: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .nullable(),
   /** The address's country, two letters (`XX` unknown); absent on messages queued before countries were looked up. */
-  country: z.string().regex(/^[A-Z]{2}$/).optional(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .optional(),
   /** The browser, system and device type of the agent family (lowercase, no versions); absent on older messages. */
   browser: audienceName.optional(),
   system: audienceName.optional(),
@@ -55,7 +64,10 @@ export function encodeMessage(message: HitsMessage): string {
 export const encodedLength = (jsonBytes: number) => 4 * Math.ceil(jsonBytes / 3);
 
 /** The JSON bytes of a message with no hits, sized with a placeholder of a uuid's length. */
-export const MESSAGE_OVERHEAD_BYTES = Buffer.byteLength(JSON.stringify({ v: 1, id: '00000000-0000-0000-0000-000000000000', hits: [] }), 'utf8');
+export const MESSAGE_OVERHEAD_BYTES = Buffer.byteLength(
+  JSON.stringify({ v: 1, id: '00000000-0000-0000-0000-000000000000', hits: [] }),
+  'utf8',
+);
 
 /** The JSON bytes one hit adds to a message's `hits` (its comma included). */
 export const hitBytes = (hit: QueuedHit): number => Buffer.byteLength(JSON.stringify(hit), 'utf8') + 1;
@@ -67,7 +79,11 @@ export const fitsOneMessage = (jsonBytes: number): boolean => encodedLength(json
  * The hits as few messages as fit under the queue's limit and carry at most `maxHits` each, each with its own id, in
  * order. A hit is never split; a single hit always fits, since every field of it is bounded.
  */
-export function toMessages(hits: readonly QueuedHit[], newId: () => string = randomUUID, maxHits = Number.POSITIVE_INFINITY): HitsMessage[] {
+export function toMessages(
+  hits: readonly QueuedHit[],
+  newId: () => string = randomUUID,
+  maxHits = Number.POSITIVE_INFINITY,
+): HitsMessage[] {
   const messages: HitsMessage[] = [];
   let current: QueuedHit[] = [];
   let bytes = MESSAGE_OVERHEAD_BYTES;

@@ -25,7 +25,8 @@ export function corsHeaders(request: IncomingRequest, policy: CorsPolicy): Recor
 /** The answer to a preflight: 204 with the policy for an allowed origin, 403 for another. */
 export function preflight(request: IncomingRequest, policy: CorsPolicy): Answer {
   const headers = corsHeaders(request, policy);
-  if (headers === null || request.header('origin') === null) return { status: 403, body: { error: { code: 'origin_not_allowed', message: 'origin: this origin is not allowed' } } };
+  if (headers === null || request.header('origin') === null)
+    return { status: 403, body: { error: { code: 'origin_not_allowed', message: 'origin: this origin is not allowed' } } };
   return {
     status: 204,
     headers: {

@@ -7,6 +7,10 @@ import { deviceOf, type Audience } from './device';
  * and a page load's campaign tags. The address and the agent are read here and go no further; of the query string
  * only the four campaign tags are read, cleaned (shared/identity/campaign.ts).
  */
-export function audienceOf(request: { address: string | null; path: string; pageLoad: boolean }, family: string, countries: CountryLookup = noCountries): Audience {
+export function audienceOf(
+  request: { address: string | null; path: string; pageLoad: boolean },
+  family: string,
+  countries: CountryLookup = noCountries,
+): Audience {
   return { country: countries.countryOf(request.address), ...deviceOf(family), campaign: campaignOf(request.path, request.pageLoad) };
 }

@@ -68,7 +68,8 @@ export function campaignOf(path: string, pageLoad: boolean): Campaign | null {
 }
 
 /** The key a campaign is counted under on a visitor-day (`source|medium|campaign`, an absent tag empty). */
-export const campaignKey = (campaign: Campaign): string => [campaign.source ?? '', campaign.medium ?? '', campaign.campaign ?? ''].join('|');
+export const campaignKey = (campaign: Campaign): string =>
+  [campaign.source ?? '', campaign.medium ?? '', campaign.campaign ?? ''].join('|');
 
 /** The campaign a key stands for. */
 export function campaignFromKey(key: string): Campaign {

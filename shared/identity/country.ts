@@ -90,7 +90,8 @@ const readDecimal: ReadAddress = (csv, at, into) => {
   return at + 1;
 };
 
-const hexValue = (byte: number): number => (byte >= 48 && byte <= 57 ? byte - 48 : byte >= 97 && byte <= 102 ? byte - 87 : byte >= 65 && byte <= 70 ? byte - 55 : -1);
+const hexValue = (byte: number): number =>
+  byte >= 48 && byte <= 57 ? byte - 48 : byte >= 97 && byte <= 102 ? byte - 87 : byte >= 65 && byte <= 70 ? byte - 55 : -1;
 
 /** An IPv6 address in text (`2001:200::`), as the `*-ipv6.csv` files hold them: eight 16-bit groups, `::` once. */
 const groups = new Uint16Array(8);
@@ -136,7 +137,12 @@ const readHex: ReadAddress = (csv, at, into) => {
  * without a string or a BigInt per address: the tables have hundreds of thousands of rows, read once per process.
  * A line that does not read is skipped.
  */
-function readRows(csv: Buffer, words: number, read: ReadAddress, names: Names): { starts: Uint32Array; ends: Uint32Array; codes: Uint16Array } {
+function readRows(
+  csv: Buffer,
+  words: number,
+  read: ReadAddress,
+  names: Names,
+): { starts: Uint32Array; ends: Uint32Array; codes: Uint16Array } {
   let lines = 0;
   for (let i = 0; i < csv.length; i += 1) if (csv[i] === NEWLINE) lines += 1;
   const capacity = lines + 1;
@@ -177,9 +183,12 @@ function compareWords(table: Uint32Array, i: number, value: ArrayLike<number>, w
 function sorted(rows: { starts: Uint32Array; ends: Uint32Array; codes: Uint16Array }, words: number) {
   const count = rows.codes.length;
   let inOrder = true;
-  for (let i = 1; i < count && inOrder; i += 1) if (compareWords(rows.starts, i, rows.starts.subarray((i - 1) * words, i * words), words) < 0) inOrder = false;
+  for (let i = 1; i < count && inOrder; i += 1)
+    if (compareWords(rows.starts, i, rows.starts.subarray((i - 1) * words, i * words), words) < 0) inOrder = false;
   if (inOrder) return rows;
-  const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => compareWords(rows.starts, a, rows.starts.subarray(b * words, (b + 1) * words), words));
+  const order = Array.from({ length: count }, (_, i) => i).sort((a, b) =>
+    compareWords(rows.starts, a, rows.starts.subarray(b * words, (b + 1) * words), words),
+  );
   const starts = new Uint32Array(count * words);
   const ends = new Uint32Array(count * words);
   const codes = new Uint16Array(count);
@@ -213,9 +222,20 @@ const placeable = (parsed: ipaddr.IPv4 | ipaddr.IPv6) => parsed.range() === 'uni
 /** The IPv4 blocks no country holds (RFC 6890 and multicast and above), as [first, last] numbers. */
 const RESERVED_V4: ReadonlyArray<readonly [number, number]> = (
   [
-    ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-    ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-    ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 3],
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.0.0.0', 24],
+    ['192.0.2.0', 24],
+    ['192.88.99.0', 24],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    ['224.0.0.0', 3],
   ] as const
 ).map(([base, bits]) => {
   const start = base.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
@@ -270,7 +290,8 @@ export function countryTable(ipv4Csv: Buffer | string, ipv6Csv: Buffer | string)
     countryOf(address) {
       if (address === null) return UNKNOWN_COUNTRY;
       const dotted = dottedNumber(address);
-      if (dotted !== null) return RESERVED_V4.some(([first, last]) => dotted >= first && dotted <= last) ? UNKNOWN_COUNTRY : find(v4, 1, [dotted]);
+      if (dotted !== null)
+        return RESERVED_V4.some(([first, last]) => dotted >= first && dotted <= last) ? UNKNOWN_COUNTRY : find(v4, 1, [dotted]);
       if (address.includes(':') && readHex(Buffer.from(`${address},`, 'latin1'), 0, v6Words) !== -1) return inGlobalV6(v6Words);
       const parsed = parseAddress(address);
       if (parsed === null || !placeable(parsed)) return UNKNOWN_COUNTRY;

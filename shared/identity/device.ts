@@ -23,7 +23,11 @@ const DEVICE_TYPES = new Set(['desktop', 'mobile', 'tablet', 'tv']);
 
 /** A name as kept: lowercase letters, digits, space, `.` and `-`, at most 32 characters; 'other' when none is left. */
 const named = (raw: string | undefined): string => {
-  const name = (raw ?? '').toLowerCase().replace(/[^a-z0-9 .-]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const name = (raw ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9 .-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const kept = (renamed[name] ?? name).slice(0, 32).trim();
   return kept === '' ? 'other' : kept;
 };

@@ -133,7 +133,8 @@ export function readTable(bytes: Uint8Array, expectedList: string): { ok: true; 
   } catch {
     return { ok: false, reason: 'its header is unreadable' };
   }
-  if (header.list !== expectedList) return { ok: false, reason: `it was built for another hosting list (${header.list}, not ${expectedList})` };
+  if (header.list !== expectedList)
+    return { ok: false, reason: `it was built for another hosting list (${header.list}, not ${expectedList})` };
   const wordsAt = Math.ceil((8 + headerLength) / 4) * 4;
   const n4 = header.ipv4;
   const n6 = header.ipv6;
@@ -146,7 +147,13 @@ export function readTable(bytes: Uint8Array, expectedList: string): { ok: true; 
   const part = (from: number, count: number) => words.subarray(from, from + count);
   const v4 = { starts: part(0, n4), ends: part(n4, n4), asns: part(2 * n4, n4) };
   const b = 3 * n4;
-  const v6 = { startHi: part(b, n6), startLo: part(b + n6, n6), endHi: part(b + 2 * n6, n6), endLo: part(b + 3 * n6, n6), asns: part(b + 4 * n6, n6) };
+  const v6 = {
+    startHi: part(b, n6),
+    startLo: part(b + n6, n6),
+    endHi: part(b + 2 * n6, n6),
+    endLo: part(b + 3 * n6, n6),
+    asns: part(b + 4 * n6, n6),
+  };
   const hostingAsn = (address: string): number | null => {
     const four = ipv4Number(address);
     if (four !== null) {

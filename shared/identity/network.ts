@@ -25,7 +25,9 @@ export function parseAddress(raw: string): Parsed | null {
   // Only the four-part dotted form is an IPv4 address here (ipaddr.js also reads "127.1", "0x7f.1" or a bare number).
   // The shape is tested first because ipaddr.js throws and catches inside isValid for text that is no address, and
   // that costs tens of microseconds on every referrer host.
-  const readable = address.includes(':') ? ipaddr.IPv6.isValid(address) : FOUR_PART.test(address) && ipaddr.IPv4.isValidFourPartDecimal(address);
+  const readable = address.includes(':')
+    ? ipaddr.IPv6.isValid(address)
+    : FOUR_PART.test(address) && ipaddr.IPv4.isValidFourPartDecimal(address);
   if (!readable) return null;
   const parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
@@ -74,7 +76,7 @@ export function inNetworks(raw: string, networks: readonly string[]): boolean {
   if (parsed === null) return false;
   return networks.some((network) => {
     const range = parseCidr(network);
-    return range !== null && range[0].kind() === parsed.kind() && parsed.match(range as [typeof parsed, number]);
+    return range !== null && range[0].kind() === parsed.kind() && parsed.match(range);
   });
 }
 

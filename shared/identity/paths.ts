@@ -18,8 +18,34 @@ export function cleanPath(raw: string): string {
 }
 
 const assetExtensions = new Set([
-  'js', 'mjs', 'cjs', 'map', 'css', 'png', 'jpg', 'jpeg', 'gif', 'svg', 'ico', 'webp', 'avif', 'bmp', 'tif', 'tiff',
-  'woff', 'woff2', 'ttf', 'otf', 'eot', 'mp4', 'webm', 'mp3', 'ogg', 'wav', 'webmanifest', 'wasm',
+  'js',
+  'mjs',
+  'cjs',
+  'map',
+  'css',
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'svg',
+  'ico',
+  'webp',
+  'avif',
+  'bmp',
+  'tif',
+  'tiff',
+  'woff',
+  'woff2',
+  'ttf',
+  'otf',
+  'eot',
+  'mp4',
+  'webm',
+  'mp3',
+  'ogg',
+  'wav',
+  'webmanifest',
+  'wasm',
 ]);
 
 /** Whether the path is one of the files a page is made of (scripts, styles, fonts, images) or a .txt/.xml file at the root. */

@@ -47,7 +47,13 @@ export function directSink(queue: HitQueue, maxHits: number, deps: Omit<SinkDeps
     async enqueue(hits) {
       const messages = toMessages(hits, newId, maxHits).map(encodeMessage);
       const sent = await queue.sendAll(messages);
-      if (!sent.ok) deps.logger.warn('hits were not enqueued; the request is answered 503', { requests: 1, hits: hits.length, messages: messages.length, reason: sent.error.reason });
+      if (!sent.ok)
+        deps.logger.warn('hits were not enqueued; the request is answered 503', {
+          requests: 1,
+          hits: hits.length,
+          messages: messages.length,
+          reason: sent.error.reason,
+        });
       return sent;
     },
   };
@@ -77,7 +83,12 @@ export function groupCommit(queue: HitQueue, options: GroupCommitOptions, deps: 
     void sending.then((sent) => {
       onTheirWay -= 1;
       if (!sent.ok) {
-        deps.logger.warn('hits were not enqueued; every request of the batch is answered 503', { requests: batch.requests, hits: batch.hits.length, messages: 1, reason: sent.error.reason });
+        deps.logger.warn('hits were not enqueued; every request of the batch is answered 503', {
+          requests: batch.requests,
+          hits: batch.hits.length,
+          messages: 1,
+          reason: sent.error.reason,
+        });
       }
       for (const answer of batch.waiters) answer(sent);
       if (open?.due && onTheirWay === 0) send(open);

@@ -45,7 +45,12 @@ export function keeper(store: KeepingStore, clock: Clock, kept = new KeptToday()
     inTurn.run(hash, async () => {
       const unkept = kept.unkept(hash, sightings);
       if (unkept.length === 0) return;
-      await change(store.records, [hash], async (current) => sightedRecord(current, hash, unkept, clock.now().toISOString()), `visitor record ${hash.slice(0, 8)}`);
+      await change(
+        store.records,
+        [hash],
+        async (current) => sightedRecord(current, hash, unkept, clock.now().toISOString()),
+        `visitor record ${hash.slice(0, 8)}`,
+      );
       kept.remember(hash, unkept);
     });
 

@@ -23,7 +23,7 @@ export class KeptToday {
   remember(hash: string, sightings: readonly Sighting[]): void {
     for (const seen of sightings) {
       let day = this.days.get(seen.day);
-      if (!day) this.days.set(seen.day, (day = new Map()));
+      if (!day) this.days.set(seen.day, (day = new Map<string, VisitorKind>()));
       const kept = day.get(hash);
       day.set(hash, kept === undefined ? seen.kind : stronger(kept, seen.kind));
     }

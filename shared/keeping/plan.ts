@@ -49,7 +49,16 @@ const newVisitorDay = (day: string, hit: QueuedHit): VisitorDayPart => ({
 
 const newHour = (day: string, hit: QueuedHit): HourPart => {
   const hour = hit.at.slice(11, 13);
-  return { day, id: hourId(hit.store, hour), store: hit.store, hour: `${day}T${hour}:00:00.000Z`, requests: 0, bots: 0, self: 0, paths: {} };
+  return {
+    day,
+    id: hourId(hit.store, hour),
+    store: hit.store,
+    hour: `${day}T${hour}:00:00.000Z`,
+    requests: 0,
+    bots: 0,
+    self: 0,
+    paths: {},
+  };
 };
 
 /** A subject scan of a hit: who scanned is the one rule (kindOf) over that hit; self and hashless hits carry no identity. */
@@ -71,7 +80,10 @@ function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]> {
   for (const seen of days.values()) {
     const list = sightings.get(seen.hash) ?? [];
     list.push({ day: seen.day, kind: kindOf(seen.self, seen.requests, seen.bots) });
-    sightings.set(seen.hash, list.sort((a, b) => (a.day < b.day ? -1 : 1)));
+    sightings.set(
+      seen.hash,
+      list.sort((a, b) => (a.day < b.day ? -1 : 1)),
+    );
   }
   return sightings;
 }
@@ -85,7 +97,11 @@ export function planOf(hits: readonly QueuedHit[]): Plan {
   const days = new Map<string, { visitorDays: Map<string, VisitorDayPart>; hours: Map<string, HourPart>; scans: SubjectScan[] }>();
   for (const hit of hits) {
     const day = dayOf(hit.at);
-    const parts = days.get(day) ?? { visitorDays: new Map<string, VisitorDayPart>(), hours: new Map<string, HourPart>(), scans: [] as SubjectScan[] };
+    const parts = days.get(day) ?? {
+      visitorDays: new Map<string, VisitorDayPart>(),
+      hours: new Map<string, HourPart>(),
+      scans: [] as SubjectScan[],
+    };
     days.set(day, parts);
     const visitorDay = parts.visitorDays.get(visitorDayId(hit.store, hit.token)) ?? newVisitorDay(day, hit);
     parts.visitorDays.set(visitorDay.id, visitorDay);
@@ -106,6 +122,7 @@ export function planOf(hits: readonly QueuedHit[]): Plan {
     if (hit.subject !== null) parts.scans.push(scanOf({ ...hit, subject: hit.subject }));
   }
   const byDay = new Map<string, DayPlan>();
-  for (const [day, parts] of days) byDay.set(day, { visitorDays: [...parts.visitorDays.values()], hours: [...parts.hours.values()], scans: parts.scans });
+  for (const [day, parts] of days)
+    byDay.set(day, { visitorDays: [...parts.visitorDays.values()], hours: [...parts.hours.values()], scans: parts.scans });
   return { sightings: sightingsOf(hits), days: byDay };
 }

@@ -11,7 +11,9 @@ function isNewDay(record: VisitorRecord, day: string): boolean {
 
 /** The days the record no longer counts on after a write: the first_seen and counted_on it moved away from. */
 function movedDays(before: VisitorRecord, after: Pick<VisitorRecord, 'first_seen' | 'counted_on'>): string[] {
-  const left = [before.first_seen, before.counted_on].filter((day): day is string => day !== null && day !== after.first_seen && day !== after.counted_on);
+  const left = [before.first_seen, before.counted_on].filter(
+    (day): day is string => day !== null && day !== after.first_seen && day !== after.counted_on,
+  );
   if (left.length === 0) return before.moved_days;
   return [...new Set([...before.moved_days, ...left])].sort().slice(-MOVED_DAYS);
 }
@@ -59,7 +61,12 @@ export function withSighting(record: VisitorRecord | null, hash: string, seen: S
 }
 
 /** The record after a message's sightings of it; null when they change nothing (every day already seen as such). */
-export function sightedRecord(current: VisitorRecord | null, hash: string, sightings: readonly Sighting[], now: string): VisitorRecord | null {
+export function sightedRecord(
+  current: VisitorRecord | null,
+  hash: string,
+  sightings: readonly Sighting[],
+  now: string,
+): VisitorRecord | null {
   const record = sightings.reduce<VisitorRecord | null>((kept, seen) => withSighting(kept, hash, seen, now), current);
   if (record === null || (current !== null && JSON.stringify(current) === JSON.stringify(record))) return null;
   return record;

@@ -49,8 +49,13 @@ export function lastMinutes(now: Date, count = NOW_MINUTES): string[] {
 
 /** A part's requests by minute (ISO instant) and path; a fact kept before minutes were has its parts at their last minute. */
 function minutePaths(part: VisitorDayPart): Array<{ minute: string; path: string; requests: number }> {
-  const byMinute = part.minute_paths ?? Object.fromEntries(Object.entries(part.paths).map(([path, n]) => [`${part.last_seen.slice(11, 16)}${path}`, n]));
-  return Object.entries(byMinute).map(([key, requests]) => ({ minute: `${part.day}T${key.slice(0, 5)}:00.000Z`, path: key.slice(5), requests }));
+  const byMinute =
+    part.minute_paths ?? Object.fromEntries(Object.entries(part.paths).map(([path, n]) => [`${part.last_seen.slice(11, 16)}${path}`, n]));
+  return Object.entries(byMinute).map(([key, requests]) => ({
+    minute: `${part.day}T${key.slice(0, 5)}:00.000Z`,
+    path: key.slice(5),
+    requests,
+  }));
 }
 
 /**

@@ -37,7 +37,12 @@ export const ASSETS: Readonly<Record<string, AssetSource>> = {
   'headcount-pulse.js': { file: 'public/headcount-pulse.js', contentType: javascript, ...anyOrigin },
   'admin.js': { file: 'public/admin.js', contentType: javascript, ...dashboardPart },
   'admin.css': { file: 'public/admin.css', contentType: 'text/css; charset=utf-8', ...dashboardPart },
-  'chart.umd.min.js': { file: 'node_modules/chart.js/dist/chart.umd.min.js', contentType: javascript, crossOrigin: false, cacheControl: 'public, max-age=86400' },
+  'chart.umd.min.js': {
+    file: 'node_modules/chart.js/dist/chart.umd.min.js',
+    contentType: javascript,
+    crossOrigin: false,
+    cacheControl: 'public, max-age=86400',
+  },
 };
 
 /**
@@ -57,7 +62,8 @@ export const DASHBOARD: AssetSource = {
   },
 };
 
-const acceptsGzip = (acceptEncoding: string | null) => /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*($|,))[\d.]+)?\s*($|,)/i.test(acceptEncoding ?? '');
+const acceptsGzip = (acceptEncoding: string | null) =>
+  /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*($|,))[\d.]+)?\s*($|,)/i.test(acceptEncoding ?? '');
 
 /**
  * The answer to a GET of a known file: 304 when the browser holds these bytes already, the gzipped bytes when the

@@ -19,7 +19,11 @@ export interface MarkSettings extends OperatorSettings {
 export function operatorMark(request: IncomingRequest, settings: MarkSettings): Promise<Answer> {
   return asOperator(request, settings, async () => {
     const token = operatorCookieValue(settings.hashKey);
-    const links = settings.allowedOrigins.map((site) => ({ site, mark: `${site}/${MARK_FRAGMENT}${token}`, unmark: `${site}/${MARK_FRAGMENT}off` }));
+    const links = settings.allowedOrigins.map((site) => ({
+      site,
+      mark: `${site}/${MARK_FRAGMENT}${token}`,
+      unmark: `${site}/${MARK_FRAGMENT}off`,
+    }));
     return { status: 200, body: { token, links } };
   });
 }

@@ -7,8 +7,7 @@ export interface Logger {
 
 /** Logs as one JSON line each to the console, which the Functions host collects. */
 export function consoleLogger(): Logger {
-  const line = (level: string, message: string, fields?: Record<string, unknown>) =>
-    JSON.stringify({ level, message, ...fields });
+  const line = (level: string, message: string, fields?: Record<string, unknown>) => JSON.stringify({ level, message, ...fields });
   return {
     info: (message, fields) => console.log(line('info', message, fields)),
     warn: (message, fields) => console.warn(line('warn', message, fields)),

@@ -23,7 +23,15 @@ export interface FoldState {
 }
 
 /** A fold state before the first run. */
-export const emptyFoldState = (): FoldState => ({ id: FOLD_STATE_ID, pk: VISITORS_PK, kind: 'fold-state', days: {}, records: 0, records_at: null, swept_at: null });
+export const emptyFoldState = (): FoldState => ({
+  id: FOLD_STATE_ID,
+  pk: VISITORS_PK,
+  kind: 'fold-state',
+  days: {},
+  records: 0,
+  records_at: null,
+  swept_at: null,
+});
 
 /** The fold state, read with its version and written conditionally. */
 export type FoldStates = Conditional<FoldState, []>;

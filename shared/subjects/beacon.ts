@@ -34,7 +34,11 @@ const warn = (deps: Deps, message: string, error?: unknown) =>
  * browser that blocks cookies stays that person hash on every scan rather than being new each time. The store failing
  * falls back to the person hash: the hit is still counted, once.
  */
-async function identified(cookieHeader: string | null, seen: SeenRequest, deps: Deps): Promise<{ seen: SeenRequest; cookies: AnswerCookie[] }> {
+async function identified(
+  cookieHeader: string | null,
+  seen: SeenRequest,
+  deps: Deps,
+): Promise<{ seen: SeenRequest; cookies: AnswerCookie[] }> {
   const unchanged = { seen, cookies: [] };
   if (deps.subjects.mode !== 'cookie' || isSelf(seen, deps.rules)) return unchanged;
   const presented = presentedCookie(cookieHeader);
@@ -52,7 +56,13 @@ async function identified(cookieHeader: string | null, seen: SeenRequest, deps: 
   const classified = classify(seen, deps.rules);
   if (!classified.counted || classified.hit.person === null) return unchanged;
   const cookie = newVisitorCookie();
-  const link: VisitorCookieLink = { id: visitorCookieId(visitorCookieHash(deps.rules.hashKey, cookie.value)), pk: VISITOR_COOKIES_PK, kind: 'visitor-cookie', identity: classified.hit.person, ttl: VISITOR_COOKIE_MAX_AGE };
+  const link: VisitorCookieLink = {
+    id: visitorCookieId(visitorCookieHash(deps.rules.hashKey, cookie.value)),
+    pk: VISITOR_COOKIES_PK,
+    kind: 'visitor-cookie',
+    identity: classified.hit.person,
+    ttl: VISITOR_COOKIE_MAX_AGE,
+  };
   try {
     await deps.subjects.store.cookies.create(link);
     return { seen, cookies: [cookie] };
@@ -75,12 +85,21 @@ async function statusOf(seen: SeenRequest, deps: Deps): Promise<Result<'new' | '
     return ok(created === 'created' ? 'new' : 'returning');
   } catch (error) {
     warn(deps, 'the status of a scan could not be decided; nothing was enqueued', error);
-    return fail({ status: 503, code: 'store_unavailable', message: 'status: the store cannot say new or returning right now; nothing was kept, retry later' });
+    return fail({
+      status: 503,
+      code: 'store_unavailable',
+      message: 'status: the store cannot say new or returning right now; nothing was kept, retry later',
+    });
   }
 }
 
 /** The beacon's scan: its identity (cookie mode), then its status when asked, before anything is enqueued. */
-export async function beaconScan(cookieHeader: string | null, seen: SeenRequest, askStatus: boolean, deps: Deps): Promise<Result<BeaconScan>> {
+export async function beaconScan(
+  cookieHeader: string | null,
+  seen: SeenRequest,
+  askStatus: boolean,
+  deps: Deps,
+): Promise<Result<BeaconScan>> {
   const visitor = await identified(cookieHeader, seen, deps);
   if (!askStatus) return ok(visitor);
   const status = await statusOf(visitor.seen, deps);

@@ -28,5 +28,13 @@ export function visitorCookieHash(key: string, uuid: string): string {
 
 /** A new visitor cookie: a UUID v4, HttpOnly, Secure, SameSite=Lax, on every path, for two years. */
 export function newVisitorCookie(newUuid: () => string = randomUUID): AnswerCookie {
-  return { name: VISITOR_COOKIE, value: newUuid(), maxAge: VISITOR_COOKIE_MAX_AGE, httpOnly: true, secure: true, sameSite: 'Lax', path: '/' };
+  return {
+    name: VISITOR_COOKIE,
+    value: newUuid(),
+    maxAge: VISITOR_COOKIE_MAX_AGE,
+    httpOnly: true,
+    secure: true,
+    sameSite: 'Lax',
+    path: '/',
+  };
 }

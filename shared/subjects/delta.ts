@@ -2,7 +2,15 @@ import type { DayFigures, SubjectDelta, SubjectSummary } from './documents';
 import { subjectPk, subjectSummaryId } from './documents';
 
 /** No change. */
-export const noSubjectDelta = (): SubjectDelta => ({ scans: 0, unique: 0, scanners: 0, self: 0, by_day: {}, first_scan: null, last_scan: null });
+export const noSubjectDelta = (): SubjectDelta => ({
+  scans: 0,
+  unique: 0,
+  scanners: 0,
+  self: 0,
+  by_day: {},
+  first_scan: null,
+  last_scan: null,
+});
 
 const earlier = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a < b ? a : b);
 const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a > b ? a : b);

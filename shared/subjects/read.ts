@@ -48,7 +48,8 @@ function readContinuation(text: string | undefined, sort: string, order: string)
   }
   const parsed = continuationSchema.safeParse(value);
   if (!parsed.success) return badContinuation('is not a continuation this endpoint gave');
-  if (parsed.data.sort !== sort || parsed.data.order !== order) return badContinuation('was given for another sort or order; start again without it');
+  if (parsed.data.sort !== sort || parsed.data.order !== order)
+    return badContinuation('was given for another sort or order; start again without it');
   return ok(parsed.data.token);
 }
 
@@ -71,8 +72,19 @@ async function listPage(request: IncomingRequest, deps: SubjectReadDeps): Promis
   const page: SubjectsPageQuery = { sort, order, limit, continuation: continuation.value };
   try {
     const found = await deps.subjects.list(page);
-    if (found === 'bad-continuation') return errorAnswer(badRequest([{ path: 'continuation', message: 'is not a continuation this endpoint gave' }]));
-    return { status: 200, body: { subjects: found.rows, sort, order, limit, continuation: writeContinuation(found.continuation, sort, order), source: deps.source } };
+    if (found === 'bad-continuation')
+      return errorAnswer(badRequest([{ path: 'continuation', message: 'is not a continuation this endpoint gave' }]));
+    return {
+      status: 200,
+      body: {
+        subjects: found.rows,
+        sort,
+        order,
+        limit,
+        continuation: writeContinuation(found.continuation, sort, order),
+        source: deps.source,
+      },
+    };
   } catch (error) {
     return unavailable(deps, error);
   }
@@ -81,7 +93,11 @@ async function listPage(request: IncomingRequest, deps: SubjectReadDeps): Promis
 /** The subject's figures with the last `days` UTC days (oldest first, days with none as zeros). */
 export function subjectAnswer(summary: SubjectSummary, today: string, days: number, source: string) {
   const { subject, scans, unique, repeat, scanners, self, first_scan, last_scan } = summary;
-  const by_day = daysEnding(today, days).map((day) => ({ day, scans: summary.by_day[day]?.scans ?? 0, new: summary.by_day[day]?.new ?? 0 }));
+  const by_day = daysEnding(today, days).map((day) => ({
+    day,
+    scans: summary.by_day[day]?.scans ?? 0,
+    new: summary.by_day[day]?.new ?? 0,
+  }));
   return { subject, scans, unique, repeat, scanners, self, first_scan, last_scan, days, by_day, source };
 }
 
@@ -100,12 +116,25 @@ async function oneSubject(request: IncomingRequest, deps: SubjectReadDeps): Prom
 }
 
 /** GET /api/admin/subjects (operator key): every subject with its totals, sorted and paged by the store's continuation. */
-export const answerSubjects = (request: IncomingRequest, deps: SubjectReadDeps) => asOperator(request, deps.operator, () => listPage(request, deps));
+export const answerSubjects = (request: IncomingRequest, deps: SubjectReadDeps) =>
+  asOperator(request, deps.operator, () => listPage(request, deps));
 
 /** GET /api/admin/subjects/{id} (operator key): one subject with its figures by day; 404 for a subject never scanned. */
-export const answerSubject = (request: IncomingRequest, deps: SubjectReadDeps) => asOperator(request, deps.operator, () => oneSubject(request, deps));
+export const answerSubject = (request: IncomingRequest, deps: SubjectReadDeps) =>
+  asOperator(request, deps.operator, () => oneSubject(request, deps));
 
 /** The reads' dependencies from the composition root. */
-export function subjectReadDeps(root: { store: { subjects: SubjectsStore; source: string }; clock: Clock; logger: Logger; settings: { OPERATOR_KEY: string; HASH_KEY: string } }): SubjectReadDeps {
-  return { subjects: root.store.subjects, source: root.store.source, clock: root.clock, logger: root.logger, operator: operatorSettings(root.settings) };
+export function subjectReadDeps(root: {
+  store: { subjects: SubjectsStore; source: string };
+  clock: Clock;
+  logger: Logger;
+  settings: { OPERATOR_KEY: string; HASH_KEY: string };
+}): SubjectReadDeps {
+  return {
+    subjects: root.store.subjects,
+    source: root.store.source,
+    clock: root.clock,
+    logger: root.logger,
+    operator: operatorSettings(root.settings),
+  };
 }

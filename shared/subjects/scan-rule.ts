@@ -33,4 +33,7 @@ export function judge(marks: Marks, at: string, rules: ScanRules): Judgement {
 }
 
 /** The scan rules from the settings (whole seconds). */
-export const scanRules = (refreshSeconds: number, intervalSeconds: number): ScanRules => ({ refreshMs: refreshSeconds * 1000, intervalMs: intervalSeconds * 1000 });
+export const scanRules = (refreshSeconds: number, intervalSeconds: number): ScanRules => ({
+  refreshMs: refreshSeconds * 1000,
+  intervalMs: intervalSeconds * 1000,
+});

@@ -5,7 +5,18 @@ import { judge, type ScanRules } from './scan-rule';
 
 /** A visitor's document on a subject before any scan was judged: what the beacon creates to claim the first scan. */
 export function claimedVisitor(subject: string, identity: string, at: string): SubjectVisitor {
-  return { id: subjectVisitorId(subject, identity), pk: subjectPk(subject), kind: 'subject-visitor', subject, identity, first_scan: at, last_seen: null, last_counted: null, scans: 0, folded_to: 0 };
+  return {
+    id: subjectVisitorId(subject, identity),
+    pk: subjectPk(subject),
+    kind: 'subject-visitor',
+    subject,
+    identity,
+    first_scan: at,
+    last_seen: null,
+    last_counted: null,
+    scans: 0,
+    folded_to: 0,
+  };
 }
 
 const countedAt = (at: string, first: boolean): SubjectDelta => ({
@@ -22,7 +33,13 @@ const countedAt = (at: string, first: boolean): SubjectDelta => ({
  * and what that adds to the subject's summary; null when nothing changes (every scan already judged). The first
  * counted scan is the visitor's first: that one makes them a unique visitor of the subject.
  */
-export function scannedVisitor(current: SubjectVisitor | null, subject: string, identity: string, scans: readonly string[], rules: ScanRules): { visitor: SubjectVisitor; delta: SubjectDelta } | null {
+export function scannedVisitor(
+  current: SubjectVisitor | null,
+  subject: string,
+  identity: string,
+  scans: readonly string[],
+  rules: ScanRules,
+): { visitor: SubjectVisitor; delta: SubjectDelta } | null {
   if (scans.length === 0) return null;
   let visitor = current ?? claimedVisitor(subject, identity, scans[0]!);
   let delta = noSubjectDelta();

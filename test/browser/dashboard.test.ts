@@ -7,7 +7,21 @@ import { startTestHost, type TestHost } from '../support/host';
 import { adminRead, seededHost } from './fixture';
 import { launchChromium, pageTroubles, paintedPixels, screenshot } from './support';
 
-const CHARTS = ['new-people', 'visits', 'now-minutes', 'now-paths', 'kinds', 'hours', 'sources', 'path', 'countries', 'campaigns', 'browsers', 'systems', 'types'];
+const CHARTS = [
+  'new-people',
+  'visits',
+  'now-minutes',
+  'now-paths',
+  'kinds',
+  'hours',
+  'sources',
+  'path',
+  'countries',
+  'campaigns',
+  'browsers',
+  'systems',
+  'types',
+];
 
 let t: TestHost;
 let stopped = false;
@@ -44,7 +58,9 @@ async function tileFigure(page: Page, name: string): Promise<number | null> {
 
 /** The rows of a chart's text alternative (the visually hidden table), header cells included. */
 function tableRows(page: Page, chart: string): Promise<string[][]> {
-  return page.$$eval(`[data-chart="${chart}"] table tbody tr`, (rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent ?? '')));
+  return page.$$eval(`[data-chart="${chart}"] table tbody tr`, (rows) =>
+    rows.map((row) => [...row.children].map((cell) => cell.textContent ?? '')),
+  );
 }
 
 describe('the Admin dashboard at /api/admin', () => {
@@ -84,7 +100,9 @@ describe('the Admin dashboard at /api/admin', () => {
 
     expect(await tableRows(page, 'new-people')).toEqual(people.people_new_by_day.map((d: any) => [d.day, String(d.people)]));
     expect(await tableRows(page, 'visits')).toEqual(people.visits.by_day.map((d: any) => [d.day, String(d.visits)]));
-    expect(await tableRows(page, 'kinds')).toEqual(activity.by_day.map((d: any) => [d.day, d.people, d.scanners, d.self, d.total].map(String)));
+    expect(await tableRows(page, 'kinds')).toEqual(
+      activity.by_day.map((d: any) => [d.day, d.people, d.scanners, d.self, d.total].map(String)),
+    );
     // Today's visitor-days left out, by reason, in words: the fixture's two agents that name a bot.
     expect(activity.by_day.at(-1).left_out).toEqual({ agent: 2, path: 0, network: 0, signals: 0 });
     expect(await page.textContent('#left-out')).toBe('Left out today: 2 crawlers by agent.');
@@ -98,7 +116,10 @@ describe('the Admin dashboard at /api/admin', () => {
       ['Typed or unknown', String(activity.sources.typed)],
     ]);
     expect((await tableRows(page, 'path')).map((row) => row[1])).toEqual(activity.path.map((step: any) => String(step.visitor_days)));
-    const hourTotals = (await tableRows(page, 'hours')).reduce((sum, row) => sum + row.slice(1).reduce((s, cell) => s + Number(cell), 0), 0);
+    const hourTotals = (await tableRows(page, 'hours')).reduce(
+      (sum, row) => sum + row.slice(1).reduce((s, cell) => s + Number(cell), 0),
+      0,
+    );
     expect(hourTotals).toBe(activity.hours.reduce((sum: number, hour: any) => sum + hour.requests, 0));
 
     // The audience panels show what the card and now answer, every figure in their tables.
@@ -112,7 +133,11 @@ describe('the Admin dashboard at /api/admin', () => {
       ['linkedin / social / launch', '1'],
       ['newsletter / email / (no campaign)', '1'],
     ]);
-    for (const [chart, list] of [['browsers', activity.devices.browsers], ['systems', activity.devices.systems], ['types', activity.devices.types]] as const) {
+    for (const [chart, list] of [
+      ['browsers', activity.devices.browsers],
+      ['systems', activity.devices.systems],
+      ['types', activity.devices.types],
+    ] as const) {
       expect(await tableRows(page, chart)).toEqual(list.map((n: any) => [n.name, String(n.visitor_days)]));
     }
     expect(activity.devices.types.map((n: any) => n.name).sort()).toEqual(['desktop', 'mobile']);
@@ -120,22 +145,36 @@ describe('the Admin dashboard at /api/admin', () => {
     expect(now.people_last_30_minutes).toBe(2);
     expect(await tileFigure(page, 'people_last_30_minutes')).toBe(2);
     expect(await page.textContent('[data-figure="people_last_30_minutes"] dd')).toBe('2 people');
-    expect(await tableRows(page, 'now-paths')).toEqual([['/about', '1'], ['/resume', '1']]);
-    expect((await tableRows(page, 'now-minutes')).filter((row) => row[1] !== '0')).toEqual([['19:45', '1'], ['19:50', '1']]);
-    expect(await page.getAttribute('[data-chart="countries"] canvas', 'aria-label')).toBe("People's visitor-days by country, most first: DE 5, FR 2, JP 1.");
+    expect(await tableRows(page, 'now-paths')).toEqual([
+      ['/about', '1'],
+      ['/resume', '1'],
+    ]);
+    expect((await tableRows(page, 'now-minutes')).filter((row) => row[1] !== '0')).toEqual([
+      ['19:45', '1'],
+      ['19:50', '1'],
+    ]);
+    expect(await page.getAttribute('[data-chart="countries"] canvas', 'aria-label')).toBe(
+      "People's visitor-days by country, most first: DE 5, FR 2, JP 1.",
+    );
 
     const subjects = await adminRead(t, '/api/admin/subjects?sort=scans&order=desc&limit=50');
     expect(subjects.subjects.map((s: any) => s.subject).sort()).toEqual(['tree-42', 'tree-7']);
-    expect(await page.$$eval('#subjects-table tbody tr', (rows) => rows.map((row) => [...row.children].slice(0, 6).map((cell) => cell.textContent)))).toEqual(
-      subjects.subjects.map((s: any) => [s.subject, s.scans, s.unique, s.repeat, s.scanners, s.self].map(String)),
-    );
+    expect(
+      await page.$$eval('#subjects-table tbody tr', (rows) =>
+        rows.map((row) => [...row.children].slice(0, 6).map((cell) => cell.textContent)),
+      ),
+    ).toEqual(subjects.subjects.map((s: any) => [s.subject, s.scans, s.unique, s.repeat, s.scanners, s.self].map(String)));
     expect(await page.getAttribute('#dashboard', 'data-state')).toBe('ready');
 
     // Every chart drew: a canvas with painted pixels and a summary for a screen reader.
-    expect(await page.$$eval('[data-chart][data-drawn="true"]', (figures) => figures.map((f) => (f as HTMLElement).dataset.chart))).toEqual(CHARTS);
+    expect(await page.$$eval('[data-chart][data-drawn="true"]', (figures) => figures.map((f) => (f as HTMLElement).dataset.chart))).toEqual(
+      CHARTS,
+    );
     const painted = await paintedPixels(page);
     for (const chart of CHARTS) expect(painted[chart], chart).toBeGreaterThan(500);
-    const labels = await page.$$eval('[data-chart] canvas', (canvases) => canvases.map((c) => [c.getAttribute('role'), c.getAttribute('aria-label')]));
+    const labels = await page.$$eval('[data-chart] canvas', (canvases) =>
+      canvases.map((c) => [c.getAttribute('role'), c.getAttribute('aria-label')]),
+    );
     expect(labels.every(([role, label]) => role === 'img' && (label ?? '').length > 20)).toBe(true);
     expect(await page.getAttribute('[data-chart="kinds"] canvas', 'aria-label')).toBe(
       "Visitor-days over the last 30 days: 8 of people, 4 of scanners and crawlers, 2 of the site's own reads.",
@@ -143,7 +182,9 @@ describe('the Admin dashboard at /api/admin', () => {
 
     // The first screen's preview and the operator's mark link for each allowed site.
     expect(await page.locator('headcount-pulse').textContent()).toBe('');
-    expect(await page.evaluate(() => document.querySelector('headcount-pulse')!.shadowRoot!.textContent)).toBe('8visits by people since 18 Oct');
+    expect(await page.evaluate(() => document.querySelector('headcount-pulse')!.shadowRoot!.textContent)).toBe(
+      '8visits by people since 18 Oct',
+    );
     expect(await page.getAttribute('#mark-links a', 'href')).toMatch(/^https:\/\/site\.example\/#headcount-operator=[0-9a-f]{64}$/);
     // Signing in marked this browser as the site's own on the app.
     expect((await context.cookies()).find((cookie) => cookie.name === 'headcount_operator')?.httpOnly).toBe(true);
@@ -154,7 +195,12 @@ describe('the Admin dashboard at /api/admin', () => {
   });
 
   test('fits a phone (375 px) with nothing wider than the screen, and saves the phone screenshot', async () => {
-    const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      viewport: { width: 375, height: 812 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
     const page = await context.newPage();
     const troubles = pageTroubles(page);
     await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
@@ -203,7 +249,9 @@ describe('the Admin dashboard at /api/admin', () => {
       expect(await page.$$eval('[data-chart] .empty', (nodes) => nodes.length)).toBe(CHARTS.length);
       expect(await page.textContent('[data-chart="new-people"] .empty')).toBe('No new people in the last 30 days.');
       expect(await page.textContent('[data-chart="now-minutes"] .empty')).toBe('Nobody in the last 30 minutes.');
-      expect(await page.textContent('[data-chart="campaigns"] .empty')).toBe('No page load by people carried a campaign tag in the last 30 days.');
+      expect(await page.textContent('[data-chart="campaigns"] .empty')).toBe(
+        'No page load by people carried a campaign tag in the last 30 days.',
+      );
       expect(await page.textContent('[data-figure="people_last_30_minutes"] dd')).toBe('No people');
     } finally {
       await page.close();
@@ -222,9 +270,17 @@ describe('the Admin dashboard at /api/admin', () => {
     await page.focus('#export-button');
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
     expect(download.suggestedFilename()).toBe('headcount-2026-10-17-2026-10-23.csv');
-    const csv = readFileSync((await download.path())!, 'utf8').split('\r\n');
+    const csv = readFileSync(await download.path(), 'utf8').split('\r\n');
     expect(csv[0]).toBe('day,people_new,visits,people,scanners,self,total,linkedin,github,search,other,typed,countries,browsers,campaigns');
-    expect(csv.slice(1, 8).map((line) => line.split(',')[0])).toEqual(['2026-10-17', '2026-10-18', '2026-10-19', '2026-10-20', '2026-10-21', '2026-10-22', '2026-10-23']);
+    expect(csv.slice(1, 8).map((line) => line.split(',')[0])).toEqual([
+      '2026-10-17',
+      '2026-10-18',
+      '2026-10-19',
+      '2026-10-20',
+      '2026-10-21',
+      '2026-10-22',
+      '2026-10-23',
+    ]);
     expect(csv[2]).toContain('DE=1');
     expect(csv[2]).toContain('linkedin/social/launch=1');
     expect(await page.textContent('#export-message')).toBe('Exported headcount-2026-10-17-2026-10-23.csv.');
@@ -255,5 +311,4 @@ describe('the Admin dashboard at /api/admin', () => {
     expect(await page.isVisible('#dashboard')).toBe(true);
     await context.close();
   });
-
 });

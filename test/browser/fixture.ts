@@ -16,19 +16,56 @@ const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:131.0) Gec
  */
 const HITS = [
   // Alice: four days, came from LinkedIn, read the about page.
-  { at: '2026-10-18T09:00:00Z', address: '193.99.144.80', user_agent: AGENTS.chromeWindows, path: '/?utm_source=linkedin&utm_medium=social&utm_campaign=launch', referrer: 'https://www.linkedin.com/feed/', page_load: true, subject: 'tree-42' },
+  {
+    at: '2026-10-18T09:00:00Z',
+    address: '193.99.144.80',
+    user_agent: AGENTS.chromeWindows,
+    path: '/?utm_source=linkedin&utm_medium=social&utm_campaign=launch',
+    referrer: 'https://www.linkedin.com/feed/',
+    page_load: true,
+    subject: 'tree-42',
+  },
   { at: '2026-10-18T09:02:00Z', address: '193.99.144.80', user_agent: AGENTS.chromeWindows, path: '/about', page_load: true },
-  { at: '2026-10-20T12:00:00Z', address: '193.99.144.80', user_agent: AGENTS.chromeWindows, path: '/trees/42', page_load: true, subject: 'tree-42' },
+  {
+    at: '2026-10-20T12:00:00Z',
+    address: '193.99.144.80',
+    user_agent: AGENTS.chromeWindows,
+    path: '/trees/42',
+    page_load: true,
+    subject: 'tree-42',
+  },
   { at: '2026-10-22T21:00:00Z', address: '193.99.144.80', user_agent: AGENTS.chromeWindows, path: '/', store: 'shop', page_load: true },
   { at: '2026-10-23T10:00:00Z', address: '193.99.144.80', user_agent: AGENTS.chromeWindows, path: '/resume', page_load: true },
   // Bob: from GitHub, the whole path.
-  { at: '2026-10-21T08:00:00Z', address: '212.27.48.10', user_agent: AGENTS.firefoxLinux, path: '/?ref=newsletter&utm_medium=email', referrer: 'https://github.com/someone', page_load: true },
+  {
+    at: '2026-10-21T08:00:00Z',
+    address: '212.27.48.10',
+    user_agent: AGENTS.firefoxLinux,
+    path: '/?ref=newsletter&utm_medium=email',
+    referrer: 'https://github.com/someone',
+    page_load: true,
+  },
   { at: '2026-10-21T08:01:00Z', address: '212.27.48.10', user_agent: AGENTS.firefoxLinux, path: '/about', page_load: true },
   { at: '2026-10-21T08:02:00Z', address: '212.27.48.10', user_agent: AGENTS.firefoxLinux, path: '/resume', page_load: true },
   { at: '2026-10-23T15:00:00Z', address: '212.27.48.10', user_agent: AGENTS.firefoxLinux, path: '/cart', store: 'shop', page_load: true },
   // Carol: today, from a search, on a phone; Dan: today, typed the address.
-  { at: '2026-10-23T11:30:00Z', address: '133.242.0.3', user_agent: AGENTS.safariIphone, path: '/', referrer: 'https://www.google.com/', page_load: true, subject: 'tree-7' },
-  { at: '2026-10-23T11:31:00Z', address: '133.242.0.3', user_agent: AGENTS.safariIphone, path: '/trees/7', page_load: true, subject: 'tree-7' },
+  {
+    at: '2026-10-23T11:30:00Z',
+    address: '133.242.0.3',
+    user_agent: AGENTS.safariIphone,
+    path: '/',
+    referrer: 'https://www.google.com/',
+    page_load: true,
+    subject: 'tree-7',
+  },
+  {
+    at: '2026-10-23T11:31:00Z',
+    address: '133.242.0.3',
+    user_agent: AGENTS.safariIphone,
+    path: '/trees/7',
+    page_load: true,
+    subject: 'tree-7',
+  },
   { at: '2026-10-23T18:00:00Z', address: '2a01:4f8::1', user_agent: FIREFOX_WINDOWS, path: '/', store: 'shop', page_load: true },
   // Carol and Dan again in the last half hour, so the dashboard has someone on the site now.
   { at: '2026-10-23T19:45:00Z', address: '2a01:4f8::1', user_agent: FIREFOX_WINDOWS, path: '/resume', store: 'shop', page_load: true },
@@ -39,7 +76,13 @@ const HITS = [
   { at: '2026-10-19T04:00:00Z', address: '66.249.66.1', user_agent: AGENTS.googlebot, path: '/' },
   { at: '2026-10-23T04:00:00Z', address: '66.249.66.1', user_agent: AGENTS.googlebot, path: '/about' },
   { at: '2026-10-22T22:00:00Z', address: '10.20.0.5', user_agent: AGENTS.firefoxLinux, path: '/health' },
-  { at: '2026-10-23T19:00:00Z', address: '198.51.100.77', user_agent: AGENTS.chromeWindows, path: '/', operator: 'test-operator-key-0123456789' },
+  {
+    at: '2026-10-23T19:00:00Z',
+    address: '198.51.100.77',
+    user_agent: AGENTS.chromeWindows,
+    path: '/',
+    operator: 'test-operator-key-0123456789',
+  },
 ];
 
 /**

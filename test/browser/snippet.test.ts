@@ -37,7 +37,8 @@ async function loadAndBeacon(tab: Page, url: string): Promise<number> {
  * bot by its agent (as it should be); a person's Chromium of the same build says `Chrome` with the same version, and
  * every other header (the language, the fetch metadata, the client hints) is the browser's own either way.
  */
-const windowAgent = () => `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version().split('.')[0]}.0.0.0 Safari/537.36`;
+const windowAgent = () =>
+  `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version().split('.')[0]}.0.0.0 Safari/537.36`;
 
 /** A browser context from an address; with `agent` null, the agent headless Chromium sends as it comes. */
 async function visitor(address = VISITOR, agent: string | null = windowAgent()): Promise<BrowserContext> {
@@ -99,7 +100,7 @@ describe('the tracking snippet on a page of another site', () => {
     await context.close();
   });
 
-  test("a real page load of this Chromium from a home network is a person, by every rule: its own headers pass", async () => {
+  test('a real page load of this Chromium from a home network is a person, by every rule: its own headers pass', async () => {
     await t.queue.clearMessages();
     const context = await visitor('73.15.1.1');
     const tab = await context.newPage();
@@ -130,7 +131,9 @@ describe('the tracking snippet on a page of another site', () => {
     const mark = await fetch(`${t.host.url}/api/admin/mark`, { headers: { authorization: `Bearer ${t.env.OPERATOR_KEY}` } });
     expect(mark.status).toBe(200);
     const { token, links } = (await mark.json()) as { token: string; links: { site: string; mark: string; unmark: string }[] };
-    expect(links).toEqual([{ site: site.origin, mark: `${site.origin}/#headcount-operator=${token}`, unmark: `${site.origin}/#headcount-operator=off` }]);
+    expect(links).toEqual([
+      { site: site.origin, mark: `${site.origin}/#headcount-operator=${token}`, unmark: `${site.origin}/#headcount-operator=off` },
+    ]);
     await t.queue.clearMessages();
 
     const context = await visitor();
@@ -171,8 +174,15 @@ describe('the tracking snippet on a page of another site', () => {
     tab.on('request', (request) => {
       if (request.url().endsWith('/api/beacon')) beacons.push(request.postData() ?? '');
     });
-    expect(await loadAndBeacon(tab, `${site.origin}/?email=jane%40example.com&utm_source=LinkedIn&utm_campaign=Spring%20Launch&session=abc123#top`)).toBe(202);
-    expect(beacons.map((body) => JSON.parse(body))).toEqual([{ path: '/?utm_source=LinkedIn&utm_campaign=Spring+Launch', subject: 'tree-42' }]);
+    expect(
+      await loadAndBeacon(
+        tab,
+        `${site.origin}/?email=jane%40example.com&utm_source=LinkedIn&utm_campaign=Spring%20Launch&session=abc123#top`,
+      ),
+    ).toBe(202);
+    expect(beacons.map((body) => JSON.parse(body))).toEqual([
+      { path: '/?utm_source=LinkedIn&utm_campaign=Spring+Launch', subject: 'tree-42' },
+    ]);
     const hits = await queuedHits();
     expect(hits.map((hit) => [hit.path, hit.campaign])).toEqual([['/', { source: 'linkedin', medium: null, campaign: 'spring-launch' }]]);
     expect(JSON.stringify(hits)).not.toMatch(/jane|example|session|abc123/);

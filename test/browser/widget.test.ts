@@ -9,7 +9,10 @@ import { launchChromium, pageTroubles, screenshot, startTestSite, type TestSite 
 let site: TestSite;
 let browser: Browser;
 
-const hostPage = (script: string, attributes = '') => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A park's first screen</title>
+const hostPage = (
+  script: string,
+  attributes = '',
+) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A park's first screen</title>
 <link rel="icon" href="data:,"><style>body{font:18px/1.4 Georgia,serif;margin:2rem;color:#1d2b1f}</style>
 <script defer src="${script}"></script></head>
 <body><h1>The park's trees</h1><p>Who has come to see them:</p><headcount-pulse${attributes}></headcount-pulse></body></html>`;

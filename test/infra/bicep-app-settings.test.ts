@@ -26,15 +26,24 @@ describe("the Function App's app settings hold to the settings schema", () => {
     expect(environment.AzureWebJobsStorage__clientId).toBe(CLIENT_ID);
     expect(environment.COSMOS_CLIENT_ID).toBe(CLIENT_ID);
     expect(environment.AzureWebJobsStorage__credential).toBe('managedidentity');
-    expect([...appSettings.keys()].filter((name) => /^AzureWebJobsStorage$|_KEY$|ConnectionString|AccountKey/i.test(name) && !SECRET_SETTINGS.includes(name as never))).toEqual([]);
+    expect(
+      [...appSettings.keys()].filter(
+        (name) => /^AzureWebJobsStorage$|_KEY$|ConnectionString|AccountKey/i.test(name) && !SECRET_SETTINGS.includes(name as never),
+      ),
+    ).toEqual([]);
   });
 
   it("resolve every %SETTING% and connection the functions' triggers name", () => {
-    const sources = readdirSync(join(ROOT, 'functions')).filter((file) => file.endsWith('.ts')).map((file) => projectText(join('functions', file))).join('\n');
+    const sources = readdirSync(join(ROOT, 'functions'))
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => projectText(join('functions', file)))
+      .join('\n');
     const named = [...sources.matchAll(/'%(\w+)%'/g)].map((found) => found[1]!);
     expect(named.filter((name) => environment[name] === undefined)).toEqual([]);
     const connections = [...sources.matchAll(/connection:\s*'(\w+)'/g)].map((found) => found[1]!);
-    expect(connections.filter((name) => environment[name] === undefined && environment[`${name}__queueServiceUri`] === undefined)).toEqual([]);
+    expect(connections.filter((name) => environment[name] === undefined && environment[`${name}__queueServiceUri`] === undefined)).toEqual(
+      [],
+    );
   });
 
   it('leave empty choices out, so the app keeps its own defaults', () => {
@@ -65,14 +74,20 @@ describe('each secret reaches the app only as a Key Vault reference', () => {
     const secret = block(keyVault, new RegExp(`^resource\\s+${output![1]}\\s`, 'm'));
     expect(secret).toMatch(new RegExp(`value:\\s*${name}\\s*\\}`));
     expect(params(keyVault).get(name)?.decorators).toContain('@secure()');
-    expect(modules(main).find((module) => module.file === 'app/keyvault.bicep')?.args.get(name)).toBe(name);
+    expect(
+      modules(main)
+        .find((module) => module.file === 'app/keyvault.bicep')
+        ?.args.get(name),
+    ).toBe(name);
     const declared = params(main).get(name);
     expect(declared?.decorators).toEqual(expect.arrayContaining(['@secure()', `@minLength(${secretMinimum()})`]));
     expect(declared?.fallback).toBeUndefined();
     // …that azd fills from an environment value docs/deploy.md tells the operator to set.
     const variableName = /^\$\{(\w+)\}$/.exec(parameterFile.parameters[name]?.value ?? '')?.[1];
     expect(variableName, `main.parameters.json maps ${name} to an azd environment value`).toBeDefined();
-    expect(projectText('docs/deploy.md').includes(`azd env set ${variableName}`), `docs/deploy.md says azd env set ${variableName}`).toBe(true);
+    expect(projectText('docs/deploy.md').includes(`azd env set ${variableName}`), `docs/deploy.md says azd env set ${variableName}`).toBe(
+      true,
+    );
   });
 
   it('puts no secret anywhere else: no listKeys, no account key, no connection string in infra', () => {

@@ -9,7 +9,10 @@ const used = (file: string) => modules(main).find((module) => module.file === fi
 const defaults = schemaDefaults();
 
 // What the Cosmos adapter asks for when it creates the container itself (the local stack), caught without a server.
-async function containerTheCodeCreates(): Promise<{ database: unknown; container: { partitionKey?: { paths?: string[] }; defaultTtl?: number } }> {
+async function containerTheCodeCreates(): Promise<{
+  database: unknown;
+  container: { partitionKey?: { paths?: string[] }; defaultTtl?: number };
+}> {
   const made: unknown[] = [];
   const fake = {
     id: defaults.COSMOS_CONTAINER,
@@ -33,7 +36,9 @@ describe('the queues are the ones the code reads', () => {
   it('creates hits and hits-poison, named from the queue the schema defaults to', () => {
     expect(literal(variable(main, 'hitsQueueName'))).toBe(defaults.HITS_QUEUE);
     expect(used('app/storage.bicep').args.get('queueNames')).toBe("[hitsQueueName, '${hitsQueueName}-poison']");
-    expect(bicep('app/storage.bicep')).toMatch(/resource\s+queues\s+'Microsoft\.Storage\/storageAccounts\/queueServices\/queues@[\d-]+'\s*=\s*\[for\s+(\w+)\s+in\s+queueNames:\s*\{[^}]*name:\s*\1\s*\}/);
+    expect(bicep('app/storage.bicep')).toMatch(
+      /resource\s+queues\s+'Microsoft\.Storage\/storageAccounts\/queueServices\/queues@[\d-]+'\s*=\s*\[for\s+(\w+)\s+in\s+queueNames:\s*\{[^}]*name:\s*\1\s*\}/,
+    );
     expect(defaults.HITS_QUEUE).toBe('hits');
     expect(used('app/api.bicep').args.get('hitsQueueName')).toBe('hitsQueueName');
   });
@@ -79,7 +84,9 @@ describe('Cosmos DB holds the container the code expects', () => {
 describe('the identity holds only the roles it needs, each on its one resource', () => {
   const rbac = bicep('app/rbac.bicep');
   const roleIds = entries(block(rbac, /^var\s+roles\s*=\s*\{/m));
-  const assignments = [...rbac.matchAll(/^resource\s+(\w+)\s+'Microsoft\.Authorization\/roleAssignments@[\d-]+'\s*=\s*\{/gm)].map((found) => entries(block(rbac, new RegExp(`^resource\\s+${found[1]}\\s`, 'm'))));
+  const assignments = [...rbac.matchAll(/^resource\s+(\w+)\s+'Microsoft\.Authorization\/roleAssignments@[\d-]+'\s*=\s*\{/gm)].map((found) =>
+    entries(block(rbac, new RegExp(`^resource\\s+${found[1]}\\s`, 'm'))),
+  );
 
   it('grants blob and queue data, secret reading and metrics publishing, and nothing else', () => {
     expect(Object.fromEntries([...roleIds].map(([name, id]) => [name, literal(id)]))).toEqual({
@@ -88,14 +95,18 @@ describe('the identity holds only the roles it needs, each on its one resource',
       keyVaultSecretsUser: '4633458b-17de-408a-b874-0445c86b69e6',
       monitoringMetricsPublisher: '3913510d-42f4-4d42-a2a3-e74fa7a4d2ef',
     });
-    const granted = assignments.map((assignment) => [assignment.get('scope'), /roles\.(\w+)\)/.exec(assignment.get('properties') ?? '')?.[1]]);
+    const granted = assignments.map((assignment) => [
+      assignment.get('scope'),
+      /roles\.(\w+)\)/.exec(assignment.get('properties') ?? '')?.[1],
+    ]);
     expect(granted).toEqual([
       ['storage', 'storageBlobDataOwner'],
       ['storage', 'storageQueueDataContributor'],
       ['vault', 'keyVaultSecretsUser'],
       ['appInsights', 'monitoringMetricsPublisher'],
     ]);
-    for (const assignment of assignments) expect(assignment.get('properties')).toMatch(/principalId:\s*principalId\n[\s\S]*principalType:\s*'ServicePrincipal'/);
+    for (const assignment of assignments)
+      expect(assignment.get('properties')).toMatch(/principalId:\s*principalId\n[\s\S]*principalType:\s*'ServicePrincipal'/);
   });
 
   it('gives Cosmos DB data access through the data-plane Built-in Data Contributor role, scoped to the account', () => {
@@ -108,7 +119,12 @@ describe('the identity holds only the roles it needs, each on its one resource',
 
   it('grants to the app identity, and no other file grants anything', () => {
     expect(used('app/rbac.bicep').args.get('principalId')).toBe('identity.outputs.principalId');
-    const others = ['main.bicep', ...modules(main).map((module) => module.file).filter((file) => file !== 'app/rbac.bicep')];
+    const others = [
+      'main.bicep',
+      ...modules(main)
+        .map((module) => module.file)
+        .filter((file) => file !== 'app/rbac.bicep'),
+    ];
     expect(others.filter((file) => /roleAssignments@|sqlRoleAssignments@/.test(bicep(file)))).toEqual([]);
   });
 });
@@ -135,7 +151,11 @@ describe('the function app runs on Flex Consumption as the identity', () => {
 
   it('sets none of the settings Flex Consumption refuses (the runtime comes from functionAppConfig)', () => {
     const names = [...entries(block(api, /^var\s+appSettings\s*=\s*\{/m)).keys()];
-    expect(names.filter((name) => /^(FUNCTIONS_WORKER_RUNTIME|FUNCTIONS_EXTENSION_VERSION|WEBSITE_RUN_FROM_PACKAGE|WEBSITE_NODE_DEFAULT_VERSION)$/.test(name))).toEqual([]);
+    expect(
+      names.filter((name) =>
+        /^(FUNCTIONS_WORKER_RUNTIME|FUNCTIONS_EXTENSION_VERSION|WEBSITE_RUN_FROM_PACKAGE|WEBSITE_NODE_DEFAULT_VERSION)$/.test(name),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -155,8 +175,14 @@ describe('azd can run it', () => {
     for (const module of modules(main)) {
       const declared = params(bicep(module.file));
       const required = [...declared].filter(([, param]) => param.fallback === undefined).map(([name]) => name);
-      expect([...module.args.keys()].filter((name) => !declared.has(name)), `${module.file} declares every param passed`).toEqual([]);
-      expect(required.filter((name) => !module.args.has(name)), `${module.file} gets every required param`).toEqual([]);
+      expect(
+        [...module.args.keys()].filter((name) => !declared.has(name)),
+        `${module.file} declares every param passed`,
+      ).toEqual([]);
+      expect(
+        required.filter((name) => !module.args.has(name)),
+        `${module.file} gets every required param`,
+      ).toEqual([]);
     }
   });
 
@@ -164,10 +190,14 @@ describe('azd can run it', () => {
     const file = JSON.parse(projectText('infra/main.parameters.json')) as { parameters: Record<string, { value: string }> };
     const declared = params(main);
     expect(Object.keys(file.parameters).filter((name) => !declared.has(name))).toEqual([]);
-    expect([...declared].filter(([name, param]) => param.fallback === undefined && !(name in file.parameters)).map(([name]) => name)).toEqual([]);
+    expect(
+      [...declared].filter(([name, param]) => param.fallback === undefined && !(name in file.parameters)).map(([name]) => name),
+    ).toEqual([]);
     for (const { value } of Object.values(file.parameters)) expect(value).toMatch(/^\$\{[A-Z_]+(=[^}]*)?\}$/);
     // The operator's choices are documented where they are set: the Deploy to Azure section of docs/deploy.md.
-    const choices = Object.values(file.parameters).map(({ value }) => /^\$\{(HEADCOUNT_\w+)/.exec(value)?.[1]).filter((name) => name !== undefined);
+    const choices = Object.values(file.parameters)
+      .map(({ value }) => /^\$\{(HEADCOUNT_\w+)/.exec(value)?.[1])
+      .filter((name) => name !== undefined);
     const deploy = projectText('docs/deploy.md');
     expect(choices.length).toBeGreaterThan(5);
     expect(choices.filter((name) => !deploy.includes(`\`${name}\``))).toEqual([]);

@@ -11,11 +11,13 @@ export function projectText(path: string): string {
 
 /** A Bicep file under infra/ as text, with its comments taken out so a comment can never satisfy a test. */
 export function bicep(path: string): string {
-  return projectText(join('infra', path))
-    .split('\n')
-    // A comment starts a line or follows a space; `https://` inside a string does neither.
-    .map((line) => line.replace(/(^|\s)\/\/.*$/, ''))
-    .join('\n');
+  return (
+    projectText(join('infra', path))
+      .split('\n')
+      // A comment starts a line or follows a space; `https://` inside a string does neither.
+      .map((line) => line.replace(/(^|\s)\/\/.*$/, ''))
+      .join('\n')
+  );
 }
 
 /** The text between the brace that ends `header`'s line and the brace that closes it. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { costRecordPath, perHit, readmeCostSection, renderCostSection, type CostRecord } from '../../bench/cost/record';
 import { dollarsPerMillion } from '../../bench/prices';
 
-describe("the cost section of docs/cost.md", () => {
+describe('the cost section of docs/cost.md', () => {
   const record = JSON.parse(readFileSync(costRecordPath, 'utf8')) as CostRecord;
 
   it('is the section the last recorded run and the one price table make (npm run bench cost -- --write)', () => {

@@ -11,9 +11,7 @@ const main = bicep('main.bicep');
 const parameterFile = z
   .object({ parameters: z.record(z.string(), z.object({ value: z.string() })) })
   .parse(JSON.parse(projectText('infra/main.parameters.json'))).parameters;
-const LOCAL = z
-  .object({ Values: z.record(z.string(), z.string()) })
-  .parse(JSON.parse(projectText('local.settings.example.json'))).Values;
+const LOCAL = z.object({ Values: z.record(z.string(), z.string()) }).parse(JSON.parse(projectText('local.settings.example.json'))).Values;
 
 // The other shape's half of each pair the schema refuses to mix: a connection string and a Cosmos key are the local
 // shape; the identity settings are the Azure shape. Each place leaves out only these, and the tests prove the mix is refused.
@@ -44,7 +42,12 @@ function tableRows(file: string, heading: string): string[][] {
   const lines = section.split('\n');
   const first = lines.findIndex((line) => line.startsWith('|'));
   const after = lines.findIndex((line, index) => index > first && !line.startsWith('|'));
-  return lines.slice(first + 2, after < 0 ? undefined : after).map((line) => line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim()));
+  return lines.slice(first + 2, after < 0 ? undefined : after).map((line) =>
+    line
+      .slice(1, -1)
+      .split(/(?<!\\)\|/)
+      .map((cell) => cell.trim()),
+  );
 }
 
 // The `code` spans of a table cell, with escaped pipes read as pipes.
@@ -69,9 +72,12 @@ function meaning(name: string, text: string): unknown {
 function defaultsDisagreeing(rows: Array<{ names: string[]; defaults: string[] }>): string[] {
   return rows.flatMap(({ names, defaults: stated }) => {
     const open = names.filter((name) => !(name in AZURE_SHAPE));
-    if (stated.length === 0) return open.filter((name) => !(defaults[name] === undefined || (Array.isArray(defaults[name]) && defaults[name].length === 0)));
+    if (stated.length === 0)
+      return open.filter((name) => !(defaults[name] === undefined || (Array.isArray(defaults[name]) && defaults[name].length === 0)));
     if (stated.length !== names.length) return [`${names.join(', ')}: ${stated.length} defaults for ${names.length} settings`];
-    return names.filter((name, index) => !(name in AZURE_SHAPE) && JSON.stringify(meaning(name, stated[index]!)) !== JSON.stringify(defaults[name]));
+    return names.filter(
+      (name, index) => !(name in AZURE_SHAPE) && JSON.stringify(meaning(name, stated[index]!)) !== JSON.stringify(defaults[name]),
+    );
   });
 }
 
@@ -83,7 +89,17 @@ const choices = [...appSettings]
 describe('every setting the schema knows is listed everywhere settings are listed', () => {
   it('reads the full list from the schema, optional settings and settings with defaults included', () => {
     expect(new Set(ALL).size).toBe(ALL.length);
-    expect(ALL).toEqual(expect.arrayContaining([...LOCAL_ONLY, ...AZURE_ONLY, 'HASH_KEY', 'FUNNEL_STEPS', 'IDENTITY_MODE', 'SUBJECT_SCAN_INTERVAL_SECONDS', 'SUBJECT_REFRESH_SECONDS']));
+    expect(ALL).toEqual(
+      expect.arrayContaining([
+        ...LOCAL_ONLY,
+        ...AZURE_ONLY,
+        'HASH_KEY',
+        'FUNNEL_STEPS',
+        'IDENTITY_MODE',
+        'SUBJECT_SCAN_INTERVAL_SECONDS',
+        'SUBJECT_REFRESH_SECONDS',
+      ]),
+    );
     // Whatever the schema returns, for either shape, is a setting the list holds.
     const local = readSettings(LOCAL);
     expect(Object.keys(defaults).filter((name) => !ALL.includes(name))).toEqual([]);
@@ -113,7 +129,9 @@ describe('every setting the schema knows is listed everywhere settings are liste
     const names = rows.flatMap((row) => row.names);
     expect([...names].sort()).toEqual([...ALL].sort());
     // A code span in the setting column that the schema does not know is a setting documented but never read.
-    const unknown = tableRows('README.md', '## Settings').flatMap((cells) => codes(cells[0]!).filter((name) => /^[A-Za-z]\w*$/.test(name) && !ALL.includes(name)));
+    const unknown = tableRows('README.md', '## Settings').flatMap((cells) =>
+      codes(cells[0]!).filter((name) => /^[A-Za-z]\w*$/.test(name) && !ALL.includes(name)),
+    );
     expect(unknown).toEqual([]);
     expect(defaultsDisagreeing(rows)).toEqual([]);
   });
@@ -121,7 +139,9 @@ describe('every setting the schema knows is listed everywhere settings are liste
 
 describe("each of the operator's choices goes from azd to its own app setting", () => {
   it('includes the settings added since the infra was first written', () => {
-    expect(choices.map(({ setting }) => setting)).toEqual(expect.arrayContaining(['IDENTITY_MODE', 'SUBJECT_SCAN_INTERVAL_SECONDS', 'SUBJECT_REFRESH_SECONDS', 'FUNNEL_STEPS']));
+    expect(choices.map(({ setting }) => setting)).toEqual(
+      expect.arrayContaining(['IDENTITY_MODE', 'SUBJECT_SCAN_INTERVAL_SECONDS', 'SUBJECT_REFRESH_SECONDS', 'FUNNEL_STEPS']),
+    );
   });
 
   it('is filled by azd from HEADCOUNT_<setting>, left empty when unset', () => {
@@ -146,7 +166,9 @@ describe("each of the operator's choices goes from azd to its own app setting", 
 
   it("is in docs/deploy.md's Deploy to Azure table beside its setting, with the schema's default", () => {
     const rows = tableRows('docs/deploy.md', '## Deploy to Azure');
-    const missing = choices.filter(({ setting }) => !rows.some((cells) => codes(cells[0]!).includes(`HEADCOUNT_${setting}`) && codes(cells[1]!)[0] === setting));
+    const missing = choices.filter(
+      ({ setting }) => !rows.some((cells) => codes(cells[0]!).includes(`HEADCOUNT_${setting}`) && codes(cells[1]!)[0] === setting),
+    );
     expect(missing).toEqual([]);
     expect(defaultsDisagreeing(documented('docs/deploy.md', '## Deploy to Azure', 1, 2))).toEqual([]);
   });

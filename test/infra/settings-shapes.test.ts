@@ -62,17 +62,57 @@ describe('a mix that would silently use no credentials, or the wrong ones, is re
     ['a Cosmos client id without an endpoint', without(AZURE_SHAPE, 'COSMOS_ENDPOINT'), 'COSMOS_ENDPOINT'],
     ['a Cosmos client id with a plain-HTTP endpoint', { ...AZURE_SHAPE, COSMOS_ENDPOINT: 'http://127.0.0.1:8081' }, 'COSMOS_ENDPOINT'],
     ['a Cosmos client id that is not a GUID', { ...AZURE_SHAPE, COSMOS_CLIENT_ID: 'id-api-abc' }, 'COSMOS_CLIENT_ID'],
-    ['a queue endpoint without credential: managedidentity', without(AZURE_SHAPE, 'AzureWebJobsStorage__credential'), 'AzureWebJobsStorage__credential'],
-    ['a queue endpoint and client id without the credential', without(AZURE_SHAPE, 'AzureWebJobsStorage__credential', 'AzureWebJobsStorage__blobServiceUri'), 'AzureWebJobsStorage__credential'],
-    ['a credential other than managedidentity', { ...AZURE_SHAPE, AzureWebJobsStorage__credential: 'default' }, 'AzureWebJobsStorage__credential'],
-    ['the identity settings without the blob endpoint the host needs', without(AZURE_SHAPE, 'AzureWebJobsStorage__blobServiceUri'), 'AzureWebJobsStorage__blobServiceUri'],
-    ['a client id and credential without the queue endpoint', without(AZURE_SHAPE, 'AzureWebJobsStorage__queueServiceUri'), 'AzureWebJobsStorage__queueServiceUri'],
-    ['a plain-HTTP queue endpoint', { ...AZURE_SHAPE, AzureWebJobsStorage__queueServiceUri: 'http://127.0.0.1:10001/devstoreaccount1' }, 'AzureWebJobsStorage__queueServiceUri'],
-    ['a storage client id that is not a GUID', { ...AZURE_SHAPE, AzureWebJobsStorage__clientId: 'id-api-abc' }, 'AzureWebJobsStorage__clientId'],
-    ['a connection string and a queue endpoint', { ...LOCAL_SHAPE, AzureWebJobsStorage__queueServiceUri: AZURE_SHAPE.AzureWebJobsStorage__queueServiceUri! }, 'AzureWebJobsStorage__queueServiceUri'],
+    [
+      'a queue endpoint without credential: managedidentity',
+      without(AZURE_SHAPE, 'AzureWebJobsStorage__credential'),
+      'AzureWebJobsStorage__credential',
+    ],
+    [
+      'a queue endpoint and client id without the credential',
+      without(AZURE_SHAPE, 'AzureWebJobsStorage__credential', 'AzureWebJobsStorage__blobServiceUri'),
+      'AzureWebJobsStorage__credential',
+    ],
+    [
+      'a credential other than managedidentity',
+      { ...AZURE_SHAPE, AzureWebJobsStorage__credential: 'default' },
+      'AzureWebJobsStorage__credential',
+    ],
+    [
+      'the identity settings without the blob endpoint the host needs',
+      without(AZURE_SHAPE, 'AzureWebJobsStorage__blobServiceUri'),
+      'AzureWebJobsStorage__blobServiceUri',
+    ],
+    [
+      'a client id and credential without the queue endpoint',
+      without(AZURE_SHAPE, 'AzureWebJobsStorage__queueServiceUri'),
+      'AzureWebJobsStorage__queueServiceUri',
+    ],
+    [
+      'a plain-HTTP queue endpoint',
+      { ...AZURE_SHAPE, AzureWebJobsStorage__queueServiceUri: 'http://127.0.0.1:10001/devstoreaccount1' },
+      'AzureWebJobsStorage__queueServiceUri',
+    ],
+    [
+      'a storage client id that is not a GUID',
+      { ...AZURE_SHAPE, AzureWebJobsStorage__clientId: 'id-api-abc' },
+      'AzureWebJobsStorage__clientId',
+    ],
+    [
+      'a connection string and a queue endpoint',
+      { ...LOCAL_SHAPE, AzureWebJobsStorage__queueServiceUri: AZURE_SHAPE.AzureWebJobsStorage__queueServiceUri! },
+      'AzureWebJobsStorage__queueServiceUri',
+    ],
     ['a connection string and a client id', { ...LOCAL_SHAPE, AzureWebJobsStorage__clientId: CLIENT_ID }, 'AzureWebJobsStorage__clientId'],
-    ['a connection string with no key, SAS or development shortcut', { ...LOCAL_SHAPE, AzureWebJobsStorage: 'DefaultEndpointsProtocol=https;AccountName=stexample;EndpointSuffix=core.windows.net' }, 'AzureWebJobsStorage'],
-    ['neither a connection string nor a queue endpoint', without(AZURE_SHAPE, ...Object.keys(AZURE_SHAPE).filter((name) => name.startsWith('AzureWebJobsStorage'))), 'AzureWebJobsStorage'],
+    [
+      'a connection string with no key, SAS or development shortcut',
+      { ...LOCAL_SHAPE, AzureWebJobsStorage: 'DefaultEndpointsProtocol=https;AccountName=stexample;EndpointSuffix=core.windows.net' },
+      'AzureWebJobsStorage',
+    ],
+    [
+      'neither a connection string nor a queue endpoint',
+      without(AZURE_SHAPE, ...Object.keys(AZURE_SHAPE).filter((name) => name.startsWith('AzureWebJobsStorage'))),
+      'AzureWebJobsStorage',
+    ],
   ];
 
   it.each(cases)('%s', (_, env, setting) => {
@@ -81,9 +121,14 @@ describe('a mix that would silently use no credentials, or the wrong ones, is re
     expect(!read.ok && describeProblems(read.problems)).toContain(`  ${setting}: `);
   });
 
-  it('still accepts Azurite\'s development shortcut and a SAS connection string', () => {
+  it("still accepts Azurite's development shortcut and a SAS connection string", () => {
     expect(readSettings({ ...LOCAL_SHAPE, AzureWebJobsStorage: 'UseDevelopmentStorage=true' }).ok).toBe(true);
-    expect(readSettings({ ...LOCAL_SHAPE, AzureWebJobsStorage: 'QueueEndpoint=https://stexample.queue.core.windows.net/;SharedAccessSignature=sv=2024&sig=abc' }).ok).toBe(true);
+    expect(
+      readSettings({
+        ...LOCAL_SHAPE,
+        AzureWebJobsStorage: 'QueueEndpoint=https://stexample.queue.core.windows.net/;SharedAccessSignature=sv=2024&sig=abc',
+      }).ok,
+    ).toBe(true);
   });
 });
 

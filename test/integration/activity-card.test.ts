@@ -60,9 +60,33 @@ const fixture: Row[] = [
   { who: 'cat', at: `${D2}T08:00:00Z`, store: 'sql', path: '/', referrer: 'https://www.bing.com/search?q=x', group: 'search' },
   { who: 'cat', at: `${D2}T08:01:00Z`, store: 'sql', path: '/about', referrer: 'https://duckduckgo.com/', group: 'search' },
   { who: 'dan', at: `${D2}T09:00:00Z`, store: 'cosmos', path: '/.env', bot: true },
-  { who: 'dan', at: `${D2}T09:05:00Z`, store: 'sql', path: '/', referrer: 'https://blog.example.org/post/1', group: 'other', host: 'blog.example.org' },
-  { who: 'dan', at: `${D2}T09:06:00Z`, store: 'sql', path: '/projects', referrer: 'https://www.blog.example.org/', group: 'other', host: 'blog.example.org' },
-  { who: 'eve', at: `${D2}T10:00:00Z`, store: 'cosmos', path: '/', referrer: 'https://m.facebook.com/', group: 'other', host: 'facebook.com' },
+  {
+    who: 'dan',
+    at: `${D2}T09:05:00Z`,
+    store: 'sql',
+    path: '/',
+    referrer: 'https://blog.example.org/post/1',
+    group: 'other',
+    host: 'blog.example.org',
+  },
+  {
+    who: 'dan',
+    at: `${D2}T09:06:00Z`,
+    store: 'sql',
+    path: '/projects',
+    referrer: 'https://www.blog.example.org/',
+    group: 'other',
+    host: 'blog.example.org',
+  },
+  {
+    who: 'eve',
+    at: `${D2}T10:00:00Z`,
+    store: 'cosmos',
+    path: '/',
+    referrer: 'https://m.facebook.com/',
+    group: 'other',
+    host: 'facebook.com',
+  },
   { who: 'eve', at: `${D2}T10:01:00Z`, store: 'cosmos', path: '/resume.pdf', referrer: 'not a link', group: 'typed' },
   { who: 'ownTool', at: `${D2}T11:00:00Z`, store: 'cosmos', path: '/', group: 'typed' },
   { who: 'crawler', at: `${D2}T11:30:00Z`, store: 'sql', path: '/resume', bot: true },
@@ -91,7 +115,14 @@ function expectedByDay(days: string[]) {
   return days.map((day) => {
     const of = (kind: Kind) => visitorDays.filter((v) => v.day === day && v.kind === kind).length;
     // The fixture's scanners all name themselves by their agent (a crawler, curl): left out by agent, none by another reason.
-    return { day, people: of('people'), scanners: of('scanners'), self: of('self'), total: visitorDays.filter((v) => v.day === day).length, left_out: { agent: of('scanners'), path: 0, network: 0, signals: 0 } };
+    return {
+      day,
+      people: of('people'),
+      scanners: of('scanners'),
+      self: of('self'),
+      total: visitorDays.filter((v) => v.day === day).length,
+      left_out: { agent: of('scanners'), path: 0, network: 0, signals: 0 },
+    };
   });
 }
 
@@ -106,7 +137,9 @@ function expectedSources(days: string[]) {
     search: of('search'),
     other: of('other'),
     typed: of('typed'),
-    other_hosts: Object.entries(hosts).sort(byCountThenName).map(([host, page_loads]) => ({ host, page_loads })),
+    other_hosts: Object.entries(hosts)
+      .sort(byCountThenName)
+      .map(([host, page_loads]) => ({ host, page_loads })),
   };
 }
 
@@ -127,7 +160,9 @@ function expectedHours() {
   const stores = [...new Set(inWindow.map((row) => row.store))].sort();
   return hours.flatMap((hour) =>
     stores.map((store) => {
-      const rows = inWindow.filter((row) => row.store === store && new Date(Date.parse(row.at) - (Date.parse(row.at) % 3_600_000)).toISOString() === hour);
+      const rows = inWindow.filter(
+        (row) => row.store === store && new Date(Date.parse(row.at) - (Date.parse(row.at) % 3_600_000)).toISOString() === hour,
+      );
       const paths: Record<string, number> = {};
       for (const row of rows) paths[kept(row)] = (paths[kept(row)] ?? 0) + 1;
       return {
@@ -136,18 +171,24 @@ function expectedHours() {
         requests: rows.length,
         bots: rows.filter((row) => row.bot).length,
         self: rows.filter((row) => kindOfRow(row) === 'self').length,
-        top_paths: Object.entries(paths).sort(byCountThenName).slice(0, 5).map(([path, requests]) => ({ path, requests })),
+        top_paths: Object.entries(paths)
+          .sort(byCountThenName)
+          .slice(0, 5)
+          .map(([path, requests]) => ({ path, requests })),
       };
     }),
   );
 }
 
 /** The days of a window ending today, oldest first. */
-const window = (count: number) => Array.from({ length: count }, (_, i) => new Date(Date.parse(`${D2}T00:00:00Z`) - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+const window = (count: number) =>
+  Array.from({ length: count }, (_, i) =>
+    new Date(Date.parse(`${D2}T00:00:00Z`) - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+  );
 
 async function get(t: TestHost, path: string, key: string | null = t.env.OPERATOR_KEY!) {
   const response = await fetch(`${t.host.url}${path}`, { headers: key === null ? {} : { authorization: `Bearer ${key}` } });
-  return { status: response.status, json: (await response.json()) as any };
+  return { status: response.status, json: await response.json() };
 }
 
 describe('the Activity card through the local host, from documents keep-hits kept on the local Cosmos server', () => {
@@ -188,7 +229,11 @@ describe('the Activity card through the local host, from documents keep-hits kep
     expect(json.sources).toMatchObject({ linkedin: 2, github: 2, search: 3, other: 3, typed: 3 });
     expect(json.path).toEqual(expectedPath(days));
     expect(json.path.map((step: { visitor_days: number }) => step.visitor_days)).toEqual([6, 3, 3, 1]);
-    expect(json.availability).toEqual({ available: true, reason: expect.stringContaining('Azure Cosmos DB'), retention: 'kept in Azure Cosmos DB with no expiry' });
+    expect(json.availability).toEqual({
+      available: true,
+      reason: expect.stringContaining('Azure Cosmos DB'),
+      retention: 'kept in Azure Cosmos DB with no expiry',
+    });
   });
 
   it('reads only the days asked for: days=2 leaves the first day out of every figure', async () => {
@@ -214,7 +259,16 @@ describe('the Activity card through the local host, from documents keep-hits kep
         page_loads: mine.filter(isPageLoad).length,
       };
     });
-    expect(json.visitors.map(({ store, kind, first_seen, last_seen, requests, page_loads }: any) => ({ store, kind, first_seen, last_seen, requests, page_loads }))).toEqual(expected);
+    expect(
+      json.visitors.map(({ store, kind, first_seen, last_seen, requests, page_loads }: any) => ({
+        store,
+        kind,
+        first_seen,
+        last_seen,
+        requests,
+        page_loads,
+      })),
+    ).toEqual(expected);
     // Ben read on both stores: two rows, one token.
     const ben = json.visitors.filter((row: { first_seen: string }) => row.first_seen.startsWith(`${D1}T11:`));
     expect(ben.map((row: { store: string; network: string }) => [row.store, row.network])).toEqual([
@@ -255,15 +309,18 @@ describe('the Activity card through the local host, from documents keep-hits kep
     expect(json.error.issues.map((issue: { path: string }) => issue.path)).toEqual([parameter]);
   });
 
-  it.each(['/api/admin/activity', `/api/admin/activity/visitors?day=${D1}`])('answers %s with 401 without the key or with a wrong one', async (path) => {
-    for (const key of [null, 'not-the-operator-key-000']) {
-      const { status, json } = await get(t, path, key);
-      expect(status).toBe(401);
-      expect(json).toEqual({ error: { code: 'unauthorized', message: expect.stringContaining('operator key') } });
-    }
-    const viaHeader = await fetch(`${t.host.url}${path}`, { headers: { 'x-operator-key': t.env.OPERATOR_KEY! } });
-    expect(viaHeader.status).toBe(200);
-  });
+  it.each(['/api/admin/activity', `/api/admin/activity/visitors?day=${D1}`])(
+    'answers %s with 401 without the key or with a wrong one',
+    async (path) => {
+      for (const key of [null, 'not-the-operator-key-000']) {
+        const { status, json } = await get(t, path, key);
+        expect(status).toBe(401);
+        expect(json).toEqual({ error: { code: 'unauthorized', message: expect.stringContaining('operator key') } });
+      }
+      const viaHeader = await fetch(`${t.host.url}${path}`, { headers: { 'x-operator-key': t.env.OPERATOR_KEY! } });
+      expect(viaHeader.status).toBe(200);
+    },
+  );
 
   it('costs two queries whatever the window (30 or 400 days), and one query in one partition for a day', async () => {
     const cost = async (path: string) => (await get(t, path)).json.cost;
@@ -295,7 +352,11 @@ describe('the Activity card when the store cannot answer', () => {
         server.close(() => resolve(port));
       });
     });
-    t = await startTestHost({ queues: false, env: { COSMOS_ENDPOINT: `http://127.0.0.1:${closed}` }, overrides: { clock: fixedClock(NOW) } });
+    t = await startTestHost({
+      queues: false,
+      env: { COSMOS_ENDPOINT: `http://127.0.0.1:${closed}` },
+      overrides: { clock: fixedClock(NOW) },
+    });
   });
   afterAll(() => t.stop());
 

@@ -32,7 +32,11 @@ function normalised(answers: unknown, database: string): unknown {
 function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]),
+  );
 }
 
 const send = (t: TestHost, rows: GoldenRow[]) => sendGolden({ url: t.host.url, env: t.env }, clock, rows);
@@ -41,7 +45,7 @@ async function readAll(t: TestHost) {
   const get = async (path: string) => {
     const response = await fetch(`${t.host.url}${path}`, { headers: { 'x-operator-key': t.env.OPERATOR_KEY! } });
     expect(response.status, path).toBe(200);
-    return (await response.json()) as any;
+    return await response.json();
   };
   const subject: Record<string, unknown> = {};
   for (const id of GOLDEN_SUBJECTS) subject[id] = await get(`/api/admin/subjects/${id}`);
@@ -107,15 +111,25 @@ describe('every answer users see, against the golden file, from the golden fixtu
     const want = expectedFromFixture();
     expect(want).toMatchObject({ people_all_time: 13, scanners_left_out: 2, counted_from: D0, visits_all_time: 17 });
     const fixtureDays = (run: Array<{ day: string }>) => run.filter(({ day }) => day >= D0);
-    expect(answers.people).toMatchObject({ people_all_time: want.people_all_time, scanners_left_out: want.scanners_left_out, counted_from: want.counted_from });
+    expect(answers.people).toMatchObject({
+      people_all_time: want.people_all_time,
+      scanners_left_out: want.scanners_left_out,
+      counted_from: want.counted_from,
+    });
     expect(fixtureDays(answers.people.people_new_by_day)).toEqual(want.people_new_by_day);
     expect(answers.people.visits.all_time).toBe(want.visits_all_time);
     expect(fixtureDays(answers.people.visits.by_day)).toEqual(want.visits_by_day);
-    expect(answers.pulse).toMatchObject({ people_all_time: want.people_all_time, visits_all_time: want.visits_all_time, counted_from: want.counted_from });
+    expect(answers.pulse).toMatchObject({
+      people_all_time: want.people_all_time,
+      visits_all_time: want.visits_all_time,
+      counted_from: want.counted_from,
+    });
     expect(fixtureDays(answers.activity_7_days.by_day)).toEqual(want.by_day);
     expect(answers.activity_7_days.sources).toEqual(want.sources);
     for (const figures of want.subjects) expect(answers.subject[figures.subject], figures.subject).toMatchObject(figures);
-    const statuses = (raw.ingest as Array<{ via: string; answer: { status?: string } }>).filter((a) => a.answer.status).map((a) => a.answer.status);
+    const statuses = (raw.ingest as Array<{ via: string; answer: { status?: string } }>)
+      .filter((a) => a.answer.status)
+      .map((a) => a.answer.status);
     expect(statuses.slice(0, 4)).toEqual(['new', 'returning', 'returning', 'new']); // jo three times, then kim
   });
 

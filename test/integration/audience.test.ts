@@ -4,7 +4,8 @@ import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';
 
-const CHROME_ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+const CHROME_ANDROID =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 
 // The clock stands at 12:00:30 UTC of today (or yesterday, before then), never ahead of the store's own clock, whose
 // `_ts` the `now` read filters on.
@@ -26,7 +27,13 @@ const who = {
   loopback: { address: '127.0.0.1', agent: AGENTS.curl },
 } as const;
 
-const hit = (name: keyof typeof who, at: string, path: string, pageLoad = true) => ({ at, address: who[name].address, user_agent: who[name].agent, path, page_load: pageLoad });
+const hit = (name: keyof typeof who, at: string, path: string, pageLoad = true) => ({
+  at,
+  address: who[name].address,
+  user_agent: who[name].agent,
+  path,
+  page_load: pageLoad,
+});
 
 const yesterday = [
   hit('us', `${D1}T10:00:00Z`, '/?utm_source=LinkedIn&utm_medium=social&utm_campaign=Spring%20Launch&token=secret123'),
@@ -48,7 +55,12 @@ const todays = [
 async function get(t: TestHost, path: string) {
   const response = await fetch(`${t.host.url}${path}`, { headers: { authorization: `Bearer ${t.env.OPERATOR_KEY}` } });
   const text = await response.text();
-  return { status: response.status, type: response.headers.get('content-type'), text, json: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null };
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    text,
+    json: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : null,
+  };
 }
 
 const operations = (t: TestHost) => {
@@ -141,8 +153,15 @@ describe('the audience through the local stack: countries, devices, campaigns, n
           visits: 3,
           visitor_days: { people: 3, scanners: 0, self: 0, total: 3 },
           sources: { linkedin: 0, github: 0, search: 0, other: 0, typed: 3 },
-          countries: [{ country: 'DE', visitor_days: 1 }, { country: 'JP', visitor_days: 1 }, { country: 'US', visitor_days: 1 }],
-          browsers: [{ name: 'chrome', visitor_days: 2 }, { name: 'firefox', visitor_days: 1 }],
+          countries: [
+            { country: 'DE', visitor_days: 1 },
+            { country: 'JP', visitor_days: 1 },
+            { country: 'US', visitor_days: 1 },
+          ],
+          browsers: [
+            { name: 'chrome', visitor_days: 2 },
+            { name: 'firefox', visitor_days: 1 },
+          ],
           campaigns: [{ source: 'linkedin', medium: 'social', campaign: 'spring-launch', page_loads: 1 }],
         },
         {
@@ -151,8 +170,17 @@ describe('the audience through the local stack: countries, devices, campaigns, n
           visits: 4,
           visitor_days: { people: 4, scanners: 1, self: 1, total: 6 },
           sources: { linkedin: 0, github: 0, search: 0, other: 0, typed: 7 },
-          countries: [{ country: 'DE', visitor_days: 1 }, { country: 'FR', visitor_days: 1 }, { country: 'GB', visitor_days: 1 }, { country: 'US', visitor_days: 1 }],
-          browsers: [{ name: 'chrome', visitor_days: 2 }, { name: 'firefox', visitor_days: 1 }, { name: 'safari', visitor_days: 1 }],
+          countries: [
+            { country: 'DE', visitor_days: 1 },
+            { country: 'FR', visitor_days: 1 },
+            { country: 'GB', visitor_days: 1 },
+            { country: 'US', visitor_days: 1 },
+          ],
+          browsers: [
+            { name: 'chrome', visitor_days: 2 },
+            { name: 'firefox', visitor_days: 1 },
+            { name: 'safari', visitor_days: 1 },
+          ],
           campaigns: [
             { source: 'linkedin', medium: 'social', campaign: 'spring-launch', page_loads: 1 },
             { source: 'newsletter', medium: 'email', campaign: null, page_loads: 1 },
@@ -201,7 +229,9 @@ describe('the audience through the local stack: countries, devices, campaigns, n
     const now = await costOf(t, '/api/admin/now');
     const export30 = await costOf(t, `/api/admin/export?from=${day(29)}&to=${D2}&format=csv`);
     const export400 = await costOf(t, `/api/admin/export?from=${day(399)}&to=${D2}&format=json`);
-    console.log(`store operations: now ${JSON.stringify(now)}, export of 30 days ${JSON.stringify(export30)}, of 400 days ${JSON.stringify(export400)}`);
+    console.log(
+      `store operations: now ${JSON.stringify(now)}, export of 30 days ${JSON.stringify(export30)}, of 400 days ${JSON.stringify(export400)}`,
+    );
     expect(now).toEqual({ reads: 0, writes: 0, queries: 1 });
     expect(export30).toEqual({ reads: 2, writes: 0, queries: 1 });
     expect(export400).toEqual({ reads: 2, writes: 0, queries: 1 });

@@ -14,13 +14,23 @@ const DAY = '2026-10-23';
 const NOW = `${DAY}T18:00:00Z`;
 const chrome = AGENTS.chromeWindows;
 const forwarded = browserHeaders(chrome);
-const centres = [...new Set(DATA_CENTRES.map(([provider]) => provider.replace(/ \(.*$/, '')))].flatMap((provider) => DATA_CENTRES.filter(([p]) => p.startsWith(provider)).slice(0, 2)).slice(0, 21);
+const centres = [...new Set(DATA_CENTRES.map(([provider]) => provider.replace(/ \(.*$/, '')))]
+  .flatMap((provider) => DATA_CENTRES.filter(([p]) => p.startsWith(provider)).slice(0, 2))
+  .slice(0, 21);
 const homes = PEOPLES_NETWORKS.map(([, address]) => address);
 
 type Hit = { at: string; address: string; user_agent: string; path: string; page_load?: boolean; headers?: Record<string, string> };
 const at = (minute: number) => `${DAY}T10:${String(minute % 60).padStart(2, '0')}:00Z`;
 const threeLoads = (address: string, more: Partial<Hit> = {}): Hit[] =>
-  ['/', '/about', '/resume'].map((path, i) => ({ at: at(i), address, user_agent: chrome, path, page_load: true, headers: forwarded, ...more }));
+  ['/', '/about', '/resume'].map((path, i) => ({
+    at: at(i),
+    address,
+    user_agent: chrome,
+    path,
+    page_load: true,
+    headers: forwarded,
+    ...more,
+  }));
 
 const hits: Hit[] = [
   ...centres.flatMap(([, address]) => threeLoads(address)),
@@ -50,12 +60,19 @@ describe('the visitor-days left out, by reason, through the local host on Azurit
   let queued: unknown[] = [];
 
   beforeAll(async () => {
-    t = await startTestHost({ env: { ALLOWED_ORIGINS: 'https://site.example', TRUSTED_PROXY_HOPS: '1' }, overrides: { clock: fixedClock(NOW) } });
+    t = await startTestHost({
+      env: { ALLOWED_ORIGINS: 'https://site.example', TRUSTED_PROXY_HOPS: '1' },
+      overrides: { clock: fixedClock(NOW) },
+    });
     await containerOf(t.env);
     const answer = await post(`${t.host.url}/api/hits`, { hits }, { 'x-ingest-key': t.env.INGEST_KEY! });
     expect(answer).toMatchObject({ status: 202, json: { accepted: hits.length, ignored: 0 } });
     // By signals, on the beacon: Node's fetch with a Chrome agent, no Accept-Language, fetch metadata and no hints.
-    const beacon = await post(`${t.host.url}/api/beacon`, { path: '/' }, { origin: 'https://site.example', 'user-agent': chrome, 'x-forwarded-for': '198.51.100.64' });
+    const beacon = await post(
+      `${t.host.url}/api/beacon`,
+      { path: '/' },
+      { origin: 'https://site.example', 'user-agent': chrome, 'x-forwarded-for': '198.51.100.64' },
+    );
     expect(beacon.status).toBe(202);
     queued = (await t.peek()).flatMap((text) => hitsMessageSchema.parse(JSON.parse(text)).hits);
     await t.host.drain();
@@ -83,7 +100,9 @@ describe('the visitor-days left out, by reason, through the local host on Azurit
   });
 
   it("names each row's reason in the day's table, and the people count holds only the people", async () => {
-    const day = await fetch(`${t.host.url}/api/admin/activity/visitors?day=${DAY}`, { headers: { authorization: `Bearer ${t.env.OPERATOR_KEY}` } });
+    const day = await fetch(`${t.host.url}/api/admin/activity/visitors?day=${DAY}`, {
+      headers: { authorization: `Bearer ${t.env.OPERATOR_KEY}` },
+    });
     const { visitors } = (await day.json()) as { visitors: Array<{ network: string; left_out: string | null; kind: string }> };
     const reasonOf = (network: string) => visitors.find((row) => row.network === network)?.left_out;
     expect([reasonOf('3.5.140.x'), reasonOf('66.249.66.x'), reasonOf('73.15.1.x')]).toEqual(['network', 'agent', null]);

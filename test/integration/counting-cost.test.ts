@@ -12,7 +12,11 @@ import { startTestHost, type TestHost } from '../support/host';
 const TODAY = '2026-10-23';
 const NOW = `${TODAY}T12:00:00.000Z`;
 const AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
-const spent = (before: StoreStats, after: StoreStats) => ({ reads: after.reads - before.reads, queries: after.queries - before.queries, writes: after.writes - before.writes });
+const spent = (before: StoreStats, after: StoreStats) => ({
+  reads: after.reads - before.reads,
+  queries: after.queries - before.queries,
+  writes: after.writes - before.writes,
+});
 
 const summaryOf = (people: number): VisitorsSummary => ({
   id: VISITORS_SUMMARY_ID,
@@ -30,7 +34,10 @@ async function hostWithPeople(people: number, queues = false) {
   const clock = fixedClock(NOW);
   const t = await startTestHost({ overrides: { clock, logger: memoryLogger() }, queues });
   const container = await containerOf(t.env);
-  await createAll(container, [summaryOf(people), ...Array.from({ length: people }, (_, i) => personRecord(`v${i}`, addDays(TODAY, -(i % 10))))]);
+  await createAll(container, [
+    summaryOf(people),
+    ...Array.from({ length: people }, (_, i) => personRecord(`v${i}`, addDays(TODAY, -(i % 10)))),
+  ]);
   return { t, clock };
 }
 
@@ -72,7 +79,11 @@ describe('what the count costs, in store operations on the local Cosmos server',
         { at: `${TODAY}T11:00:00Z`, address: '198.51.100.7', user_agent: AGENT, path: '/' },
         { at: `${TODAY}T11:01:00Z`, address: '198.51.100.8', user_agent: AGENT, path: '/about' },
       ];
-      const response = await fetch(`${t.host.url}/api/hits`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-ingest-key': t.env.INGEST_KEY! }, body: JSON.stringify({ hits }) });
+      const response = await fetch(`${t.host.url}/api/hits`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-ingest-key': t.env.INGEST_KEY! },
+        body: JSON.stringify({ hits }),
+      });
       expect(response.status).toBe(202);
       await t.host.drain();
       clock.advance(60_000);

@@ -47,7 +47,8 @@ const selves: Visitor[] = [
   { name: 'tagged', address: '192.0.2.200', agent: 'headcount-self/1.0 (health)', self: true },
 ];
 
-const at = (back: number, hour: number, minute = 0) => `${addDays(TODAY, -back)}T${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}:00.000Z`;
+const at = (back: number, hour: number, minute = 0) =>
+  `${addDays(TODAY, -back)}T${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}:00.000Z`;
 
 /** 35 days: people returning on days of their own (some through the shop too), an office of two, crawlers, scanners, the site itself. */
 function fixture(): Row[] {
@@ -110,8 +111,14 @@ function expected(rows: Row[]) {
 
 async function postRows(t: TestHost, rows: Row[]) {
   for (let start = 0; start < rows.length; start += 100) {
-    const hits = rows.slice(start, start + 100).map((row) => ({ at: row.at, address: row.who.address, user_agent: row.who.agent, path: row.path, store: row.store }));
-    const response = await fetch(`${t.host.url}/api/hits`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-ingest-key': t.env.INGEST_KEY! }, body: JSON.stringify({ hits }) });
+    const hits = rows
+      .slice(start, start + 100)
+      .map((row) => ({ at: row.at, address: row.who.address, user_agent: row.who.agent, path: row.path, store: row.store }));
+    const response = await fetch(`${t.host.url}/api/hits`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-ingest-key': t.env.INGEST_KEY! },
+      body: JSON.stringify({ hits }),
+    });
     expect(response.status).toBe(202);
   }
 }
@@ -159,7 +166,10 @@ describe('the count end to end, through the local host on Azurite and the local 
   });
 
   it('answers 401 in the error envelope with no key or a wrong key', async () => {
-    for (const headers of [{}, { authorization: 'Bearer not-the-operator-key' }, { 'x-operator-key': 'not-the-operator-key' }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: 'Bearer not-the-operator-key' }, { 'x-operator-key': 'not-the-operator-key' }] as Record<
+      string,
+      string
+    >[]) {
       const refused = await get(t, '/api/admin/visitors/people', headers);
       expect(refused.status).toBe(401);
       expect(refused.json).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });
@@ -167,7 +177,7 @@ describe('the count end to end, through the local host on Azurite and the local 
     }
   });
 
-  it('marks the operator\'s browser with the cookie, and that browser\'s beacons are self: the people count does not move', async () => {
+  it("marks the operator's browser with the cookie, and that browser's beacons are self: the people count does not move", async () => {
     const first = await admin(t);
     const setCookie = first.headers.get('set-cookie') ?? '';
     expect(setCookie).toMatch(/^headcount_operator=[0-9a-f]{64}; Max-Age=\d+; Path=\/; Secure; HttpOnly; SameSite=Lax$/);
@@ -175,7 +185,14 @@ describe('the count end to end, through the local host on Azurite and the local 
     const beacon = (address: string, headers: Record<string, string> = {}) =>
       fetch(`${t.host.url}/api/beacon`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...browserHeaders(AGENTS.chromeWindows), origin: 'https://site.example', 'user-agent': AGENTS.chromeWindows, 'x-forwarded-for': address, ...headers },
+        headers: {
+          'content-type': 'application/json',
+          ...browserHeaders(AGENTS.chromeWindows),
+          origin: 'https://site.example',
+          'user-agent': AGENTS.chromeWindows,
+          'x-forwarded-for': address,
+          ...headers,
+        },
         body: JSON.stringify({ path: '/' }),
       });
 
@@ -222,7 +239,15 @@ describe('the count with the store down', () => {
       });
       const count = await admin(t);
       expect(count.status).toBe(200);
-      expect(count.json).toMatchObject({ people_all_time: null, people_new_today: null, people_new_month: null, scanners_left_out: null, counted_from: null, people_new_by_day: null, visits: null });
+      expect(count.json).toMatchObject({
+        people_all_time: null,
+        people_new_today: null,
+        people_new_month: null,
+        scanners_left_out: null,
+        counted_from: null,
+        people_new_by_day: null,
+        visits: null,
+      });
       expect(count.json.source).toBe(pulse.json.source);
     } finally {
       await t.stop();

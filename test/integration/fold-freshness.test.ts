@@ -17,12 +17,18 @@ describe('freshness: a queued hit is in the pulse and the Admin count within two
   it('counts a hit kept just before a run by the next run at the latest, when runs are further apart than the settle margin', async () => {
     const people = async () => {
       const pulse = (await (await fetch(`${t.host.url}/api/pulse`)).json()) as { people_all_time: number };
-      const admin = (await (await fetch(`${t.host.url}/api/admin/visitors/people`, { headers: { 'x-operator-key': t.env.OPERATOR_KEY! } })).json()) as { people_all_time: number };
+      const admin = (await (
+        await fetch(`${t.host.url}/api/admin/visitors/people`, { headers: { 'x-operator-key': t.env.OPERATOR_KEY! } })
+      ).json()) as { people_all_time: number };
       expect(admin.people_all_time).toBe(pulse.people_all_time);
       return pulse.people_all_time;
     };
     for (let round = 1; round <= 3; round += 1) {
-      const sent = await post(`${t.host.url}/api/hits`, { at: NOW, address: `198.51.100.${round}`, user_agent: AGENTS.chromeWindows, path: '/' }, { 'x-ingest-key': t.env.INGEST_KEY! });
+      const sent = await post(
+        `${t.host.url}/api/hits`,
+        { at: NOW, address: `198.51.100.${round}`, user_agent: AGENTS.chromeWindows, path: '/' },
+        { 'x-ingest-key': t.env.INGEST_KEY! },
+      );
       expect(sent.status).toBe(202);
       await t.host.drain();
       // The first run may come before the write has settled (it then leaves it for the next run, never skips it).

@@ -35,7 +35,16 @@ async function loadInWorker(nodePath: string, env: Record<string, string | undef
   });
 }
 
-type Binding = { type: string; direction: string; route?: string; methods?: string[]; authLevel?: string; queueName?: string; connection?: string; schedule?: string };
+type Binding = {
+  type: string;
+  direction: string;
+  route?: string;
+  methods?: string[];
+  authLevel?: string;
+  queueName?: string;
+  connection?: string;
+  schedule?: string;
+};
 
 describe('inside the Functions host, every function registers through @azure/functions', () => {
   let modules: string;
@@ -51,7 +60,9 @@ describe('inside the Functions host, every function registers through @azure/fun
     const line = stdout.split('\n').find((text) => text.startsWith('REGISTERED '));
     expect(line).toBeDefined();
     const registered = JSON.parse(line!.slice('REGISTERED '.length)) as { name: string; bindings: Record<string, Binding> }[];
-    const files = readdirSync(join(root, 'functions')).filter((file) => file.endsWith('.ts')).map((file) => file.replace(/\.ts$/, ''));
+    const files = readdirSync(join(root, 'functions'))
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => file.replace(/\.ts$/, ''));
     expect(registered.map((r) => r.name).sort()).toEqual(files.sort());
 
     const trigger = (name: string) => Object.values(registered.find((r) => r.name === name)!.bindings).find((b) => b.direction === 'in')!;

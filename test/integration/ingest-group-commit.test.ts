@@ -20,7 +20,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const CLIENTS = 200;
 const agents = [AGENTS.chromeWindows, AGENTS.firefoxLinux, AGENTS.safariIphone];
 const beacon = (url: string, n: number) =>
-  post(`${url}/api/beacon`, { path: `/articles/${n % 7}` }, { origin: 'https://site.example', 'user-agent': agents[n % agents.length]!, 'x-forwarded-for': `198.51.${Math.floor(n / 250)}.${n % 250}` });
+  post(
+    `${url}/api/beacon`,
+    { path: `/articles/${n % 7}` },
+    {
+      origin: 'https://site.example',
+      'user-agent': agents[n % agents.length]!,
+      'x-forwarded-for': `198.51.${Math.floor(n / 250)}.${n % 250}`,
+    },
+  );
 
 describe('group commit through the local host, from 200 concurrent beacon clients', () => {
   let t: TestHost;
@@ -34,13 +42,18 @@ describe('group commit through the local host, from 200 concurrent beacon client
 
   it('puts at least 10 hits in a message, runs at most 1.2 executions a hit, answers every request 202, and counts each person once', async () => {
     // From a thread of their own, as browsers elsewhere: the clients' work does not take the host's event loop.
-    const answers = await sendAtOnce(t.host.url, Array.from({ length: CLIENTS }, (_, n) => beaconRequest(n)));
+    const answers = await sendAtOnce(
+      t.host.url,
+      Array.from({ length: CLIENTS }, (_, n) => beaconRequest(n)),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(CLIENTS).fill(202));
     await t.host.drain();
     const keeps = t.host.listeners().get('keep-hits')!.stats();
     const hitsPerMessage = CLIENTS / keeps.invocations;
     const executionsPerHit = (CLIENTS + keeps.invocations) / CLIENTS;
-    console.log(`${CLIENTS} concurrent beacons: ${keeps.invocations} queue messages, ${hitsPerMessage.toFixed(1)} hits a message, ${executionsPerHit.toFixed(3)} executions a hit`);
+    console.log(
+      `${CLIENTS} concurrent beacons: ${keeps.invocations} queue messages, ${hitsPerMessage.toFixed(1)} hits a message, ${executionsPerHit.toFixed(3)} executions a hit`,
+    );
     expect(keeps.failures, logger.lines.slice(0, 3).join('\n')).toBe(0);
     expect(hitsPerMessage).toBeGreaterThanOrEqual(10);
     expect(executionsPerHit).toBeLessThanOrEqual(1.2);
@@ -109,14 +122,20 @@ describe('group commit when Azurite stops with a batch open', () => {
 
   it('lets a server request that alone fills a message pass an open batch, split into several messages, all shown', async () => {
     const { answers: waiting } = await openBatch(3, 100);
-    const many = Array.from({ length: 250 }, (_, i) => ({ address: `203.0.113.${i % 250}`, user_agent: AGENTS.chromeWindows, path: `/p/${i}` }));
+    const many = Array.from({ length: 250 }, (_, i) => ({
+      address: `203.0.113.${i % 250}`,
+      user_agent: AGENTS.chromeWindows,
+      path: `/p/${i}`,
+    }));
     const big = await post(`${url}/api/hits`, { hits: many }, { 'x-ingest-key': 'test-ingest-key-0123456789' });
     expect(big).toMatchObject({ status: 202, json: { accepted: 250 } });
     expect(root.hitSink.waiting().requests).toBe(3);
     scheduler.elapse(1_000);
     expect((await waiting).map((a) => a.status)).toEqual([202, 202, 202]);
     const onQueue = await queue.peekMessages({ numberOfMessages: 32 });
-    const sizes = onQueue.peekedMessageItems.map((m) => JSON.parse(Buffer.from(m.messageText, 'base64').toString('utf8')).hits.length).sort((a: number, b: number) => a - b);
+    const sizes = onQueue.peekedMessageItems
+      .map((m) => JSON.parse(Buffer.from(m.messageText, 'base64').toString('utf8')).hits.length)
+      .sort((a: number, b: number) => a - b);
     expect(sizes).toEqual([3, 50, 100, 100]);
     await queue.clearMessages();
   });

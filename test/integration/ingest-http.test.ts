@@ -11,7 +11,12 @@ describe('the ingest endpoints through the local host into Azurite', () => {
   const hits = (body: unknown, headers: Record<string, string> = {}) =>
     post(`${t.host.url}/api/hits`, body, { 'x-ingest-key': t.env.INGEST_KEY!, ...headers });
   const beacon = (body: unknown, headers: Record<string, string> = {}) =>
-    post(`${t.host.url}/api/beacon`, body, { ...browserHeaders(AGENTS.firefoxLinux), origin: 'https://site.example', 'user-agent': AGENTS.firefoxLinux, ...headers });
+    post(`${t.host.url}/api/beacon`, body, {
+      ...browserHeaders(AGENTS.firefoxLinux),
+      origin: 'https://site.example',
+      'user-agent': AGENTS.firefoxLinux,
+      ...headers,
+    });
   const queued = async () => (await t.peek()).map((text) => hitsMessageSchema.parse(JSON.parse(text)));
 
   beforeAll(async () => {
@@ -36,7 +41,16 @@ describe('the ingest endpoints through the local host into Azurite', () => {
     expect(rest).toHaveLength(0);
     expect(message!.hits).toHaveLength(1);
     const hit = message!.hits[0]!;
-    expect(hit).toMatchObject({ at: '2026-10-23T09:59:00.000Z', network: '203.0.113.x', path: '/about', store: 'cosmos', bot: false, self: false, source: 'www.linkedin.com', subject: 'tree-42' });
+    expect(hit).toMatchObject({
+      at: '2026-10-23T09:59:00.000Z',
+      network: '203.0.113.x',
+      path: '/about',
+      store: 'cosmos',
+      bot: false,
+      self: false,
+      source: 'www.linkedin.com',
+      subject: 'tree-42',
+    });
     expect(hit.token).toMatch(/^[0-9a-f]{32}$/);
     expect(hit.person).toMatch(/^[0-9a-f]{32}$/);
     const raw = (await t.peek())[0]!;
@@ -45,7 +59,13 @@ describe('the ingest endpoints through the local host into Azurite', () => {
   });
 
   it('keeps the referrer only on a page load', async () => {
-    await hits({ address: '203.0.113.7', user_agent: AGENTS.chromeWindows, path: '/api/data', referrer: 'https://github.com/x', page_load: false });
+    await hits({
+      address: '203.0.113.7',
+      user_agent: AGENTS.chromeWindows,
+      path: '/api/data',
+      referrer: 'https://github.com/x',
+      page_load: false,
+    });
     const [message] = await queued();
     expect(message!.hits[0]!.source).toBeNull();
   });
@@ -91,11 +111,20 @@ describe('the ingest endpoints through the local host into Azurite', () => {
     expect(answer.status).toBe(202);
     expect(answer.headers.get('access-control-allow-origin')).toBe('https://site.example');
     const [message] = await queued();
-    expect(message!.hits[0]).toMatchObject({ network: '198.51.100.x', path: '/blog/post', source: 'www.google.co.uk', bot: false, self: false });
+    expect(message!.hits[0]).toMatchObject({
+      network: '198.51.100.x',
+      path: '/blog/post',
+      source: 'www.google.co.uk',
+      bot: false,
+      self: false,
+    });
   });
 
   it('answers a preflight from an allowed origin and refuses one from another', async () => {
-    const allowed = await fetch(`${t.host.url}/api/beacon`, { method: 'OPTIONS', headers: { origin: 'https://site.example', 'access-control-request-method': 'POST' } });
+    const allowed = await fetch(`${t.host.url}/api/beacon`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://site.example', 'access-control-request-method': 'POST' },
+    });
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-methods')).toContain('POST');
     const refused = await fetch(`${t.host.url}/api/beacon`, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } });

@@ -50,7 +50,11 @@ describe('when the queue cannot take the hits', () => {
 
   it('answers 503 with Azurite stopped, and once it is back no part of the request is on the queue', async () => {
     await azurite.stop();
-    const many = Array.from({ length: 300 }, (_, i) => ({ address: `203.0.113.${i % 250}`, user_agent: AGENTS.chromeWindows, path: `/p/${'x'.repeat(400)}/${i}` }));
+    const many = Array.from({ length: 300 }, (_, i) => ({
+      address: `203.0.113.${i % 250}`,
+      user_agent: AGENTS.chromeWindows,
+      path: `/p/${'x'.repeat(400)}/${i}`,
+    }));
     const answer = await post(`${host.url}/api/hits`, { hits: many }, { 'x-ingest-key': env.INGEST_KEY! });
     expect(answer.status).toBe(503);
     expect(answer.json.error.code).toBe('queue_unavailable');

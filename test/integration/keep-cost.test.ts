@@ -24,7 +24,8 @@ describe('what keeping costs the store', () => {
       records: {
         ...store.records,
         create: (record: VisitorRecord) => counted(record, store.records.create(record)) as ReturnType<typeof store.records.create>,
-        replace: (record: VisitorRecord, etag: string) => counted(record, store.records.replace(record, etag)) as ReturnType<typeof store.records.replace>,
+        replace: (record: VisitorRecord, etag: string) =>
+          counted(record, store.records.replace(record, etag)) as ReturnType<typeof store.records.replace>,
       },
     };
     const clock = fixedClock('2026-10-23T23:59:00Z');

@@ -56,9 +56,23 @@ async function cleanRun() {
 describe('keeping and folding have exactly-once effect on the local Cosmos server', () => {
   it('counts the fixture as worked out by hand', async () => {
     const { documents } = await cleanRun();
-    expect(documents.find((doc) => doc.id === 'visitors-summary')).toMatchObject({ people_all_time: 4, scanners_left_out: 1, counted_from: '2026-10-22', people_new_by_day: { '2026-10-22': 1, '2026-10-23': 3 } });
-    expect(documents.find((doc) => doc.id === 'visits-summary')).toMatchObject({ all_time: 5, by_day: { '2026-10-22': 1, '2026-10-23': 4 } });
-    expect(documents.find((doc) => doc.id === 'subject-summary:tree-1')).toMatchObject({ scans: 3, unique: 2, repeat: 1, scanners: 1, self: 0 });
+    expect(documents.find((doc) => doc.id === 'visitors-summary')).toMatchObject({
+      people_all_time: 4,
+      scanners_left_out: 1,
+      counted_from: '2026-10-22',
+      people_new_by_day: { '2026-10-22': 1, '2026-10-23': 3 },
+    });
+    expect(documents.find((doc) => doc.id === 'visits-summary')).toMatchObject({
+      all_time: 5,
+      by_day: { '2026-10-22': 1, '2026-10-23': 4 },
+    });
+    expect(documents.find((doc) => doc.id === 'subject-summary:tree-1')).toMatchObject({
+      scans: 3,
+      unique: 2,
+      repeat: 1,
+      scanners: 1,
+      self: 0,
+    });
     expect(documents.find((doc) => doc.id === 'subject-summary:tree-2')).toMatchObject({ scans: 1, unique: 1, self: 1 });
     expect(documents.find((doc) => doc.id === 'hour:site:10' && doc.pk === '2026-10-23')).toMatchObject({ requests: 6, bots: 1 });
   });
@@ -126,7 +140,11 @@ describe('keeping and folding have exactly-once effect on the local Cosmos serve
     expect((await foldWith(together.store)).ok).toBe(true);
     const docs = unmarked(await everything(together.documents));
     expect(docs.find((doc) => doc.id === 'hour:site:10')).toMatchObject({ requests: 80, bots: 1, paths: { '/shared': 40 } });
-    expect(docs.find((doc) => doc.id === 'visitors-summary')).toMatchObject({ people_all_time: 5 + 39, scanners_left_out: 1, people_new_by_day: { '2026-10-23': 44 } });
+    expect(docs.find((doc) => doc.id === 'visitors-summary')).toMatchObject({
+      people_all_time: 5 + 39,
+      scanners_left_out: 1,
+      people_new_by_day: { '2026-10-23': 44 },
+    });
     expect(docs.find((doc) => doc.id === 'subject-summary:tree-1')).toMatchObject({ unique: 5 });
     expect(docs.filter((doc) => doc.kind === 'visitor-record')).toHaveLength(45);
   });

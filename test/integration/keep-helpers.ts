@@ -62,11 +62,13 @@ function withWrites<T extends object>(ports: T, wrap: (write: Write) => Write): 
  */
 export function failingAfter(store: Store, failAfter: number): Store & { writes(): number } {
   let writes = 0;
-  const wrap = (write: Write): Write => async (...args) => {
-    const result = await write(...args);
-    writes += 1;
-    if (writes === failAfter) throw new Error(`injected failure after write ${writes}`);
-    return result;
-  };
+  const wrap =
+    (write: Write): Write =>
+    async (...args) => {
+      const result = await write(...args);
+      writes += 1;
+      if (writes === failAfter) throw new Error(`injected failure after write ${writes}`);
+      return result;
+    };
   return { ...withWrites(store, wrap), writes: () => writes };
 }

@@ -14,8 +14,10 @@ import { everything, messageOf, unmarked } from './keep-helpers';
 const CHROME_120 = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const CHROME_121 = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/121.0.6167.85 Safari/537.36';
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:131.0) Gecko/20100101 Firefox/131.0';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
-const EDGE = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.2210.91';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+const EDGE =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.2210.91';
 
 /** Who sends the fixture's hits: the person each is (two agents of one browser are one person), or the site itself. */
 const visitors = {
@@ -94,7 +96,9 @@ const add = (counts: Record<string, number>, name: string) => ({ ...counts, [nam
 
 /** The documents the fixture should leave, worked out from the rows alone. */
 function expectedDocuments(hashKey: string) {
-  const rows = fixture.filter((row) => !row.asset).map((row) => ({ ...row, ...visitors[row.who], store: row.store ?? 'site', kept: row.kept ?? row.path, bot: row.bot ?? false }));
+  const rows = fixture
+    .filter((row) => !row.asset)
+    .map((row) => ({ ...row, ...visitors[row.who], store: row.store ?? 'site', kept: row.kept ?? row.path, bot: row.bot ?? false }));
   const records = new Map<string, { hash: string; days: Map<string, boolean[]> }>();
   for (const row of rows) {
     if (row.person === null) continue;
@@ -106,13 +110,25 @@ function expectedDocuments(hashKey: string) {
     const sorted = [...days.keys()].sort();
     const personDays = sorted.filter((d) => days.get(d)!.some((bot) => !bot));
     const who = personDays.length > 0 ? 'people' : 'scanners';
-    return { id: hash, pk: 'visitors', kind: 'visitor-record', first_seen: sorted[0]!, last_seen: sorted.at(-1), days_seen: sorted.length, recent_days: sorted, who, counted_on: personDays[0] ?? null, ttl: who === 'people' ? -1 : 7_776_000 };
+    return {
+      id: hash,
+      pk: 'visitors',
+      kind: 'visitor-record',
+      first_seen: sorted[0]!,
+      last_seen: sorted.at(-1),
+      days_seen: sorted.length,
+      recent_days: sorted,
+      who,
+      counted_on: personDays[0] ?? null,
+      ttl: who === 'people' ? -1 : 7_776_000,
+    };
   });
   const people = recordDocs.filter((doc) => doc.who === 'people');
   const byDay: Record<string, number> = {};
   for (const doc of people) byDay[doc.counted_on!] = (byDay[doc.counted_on!] ?? 0) + 1;
   const scannersByDay: Record<string, number> = {};
-  for (const doc of recordDocs.filter((one) => one.who === 'scanners')) scannersByDay[doc.first_seen] = (scannersByDay[doc.first_seen] ?? 0) + 1;
+  for (const doc of recordDocs.filter((one) => one.who === 'scanners'))
+    scannersByDay[doc.first_seen] = (scannersByDay[doc.first_seen] ?? 0) + 1;
   const summary = {
     id: 'visitors-summary',
     pk: 'visitors',
@@ -124,12 +140,52 @@ function expectedDocuments(hashKey: string) {
     scanners_by_day: scannersByDay,
   };
   type Counts = Record<string, number>;
-  const visitorDays = new Map<string, Record<string, unknown> & { requests: number; bots: number; bots_by: Counts; self: number; paths: Counts; sources: Counts; page_loads: number; first_seen: string; last_seen: string; browsers: Counts; systems: Counts; devices: Counts }>();
-  const hours = new Map<string, Record<string, unknown> & { requests: number; bots: number; self: number; paths: Record<string, number> }>();
+  const visitorDays = new Map<
+    string,
+    Record<string, unknown> & {
+      requests: number;
+      bots: number;
+      bots_by: Counts;
+      self: number;
+      paths: Counts;
+      sources: Counts;
+      page_loads: number;
+      first_seen: string;
+      last_seen: string;
+      browsers: Counts;
+      systems: Counts;
+      devices: Counts;
+    }
+  >();
+  const hours = new Map<
+    string,
+    Record<string, unknown> & { requests: number; bots: number; self: number; paths: Record<string, number> }
+  >();
   for (const row of rows) {
     const at = new Date(row.at).toISOString();
     const token = dailyToken(hashKey, row.address, new Date(row.at));
-    const vd = visitorDays.get(`${day(at)} ${row.store} ${token}`) ?? { id: `visitor-day:${row.store}:${token}`, pk: day(at), kind: 'visitor-day', store: row.store, day: day(at), token, network: row.network, first_seen: at, last_seen: at, requests: 0, bots: 0, bots_by: {}, self: 0, paths: {}, sources: {}, page_loads: 0, country: 'XX', browsers: {}, systems: {}, devices: {} };
+    const vd = visitorDays.get(`${day(at)} ${row.store} ${token}`) ?? {
+      id: `visitor-day:${row.store}:${token}`,
+      pk: day(at),
+      kind: 'visitor-day',
+      store: row.store,
+      day: day(at),
+      token,
+      network: row.network,
+      first_seen: at,
+      last_seen: at,
+      requests: 0,
+      bots: 0,
+      bots_by: {},
+      self: 0,
+      paths: {},
+      sources: {},
+      page_loads: 0,
+      country: 'XX',
+      browsers: {},
+      systems: {},
+      devices: {},
+    };
     const self = row.person === null ? 1 : 0;
     // Every address of the fixture is a documentation or private one, which no country holds.
     const device = deviceOf(agentFamily(row.agent));
@@ -150,11 +206,29 @@ function expectedDocuments(hashKey: string) {
       devices: add(vd.devices, device.device),
     });
     const hour = at.slice(11, 13);
-    const h = hours.get(`${day(at)} ${row.store} ${hour}`) ?? { id: `hour:${row.store}:${hour}`, pk: day(at), kind: 'activity-hour', store: row.store, day: day(at), hour: `${day(at)}T${hour}:00:00.000Z`, requests: 0, bots: 0, self: 0, paths: {} };
-    hours.set(`${day(at)} ${row.store} ${hour}`, { ...h, requests: h.requests + 1, bots: h.bots + (row.bot ? 1 : 0), self: h.self + self, paths: add(h.paths, row.kept) });
+    const h = hours.get(`${day(at)} ${row.store} ${hour}`) ?? {
+      id: `hour:${row.store}:${hour}`,
+      pk: day(at),
+      kind: 'activity-hour',
+      store: row.store,
+      day: day(at),
+      hour: `${day(at)}T${hour}:00:00.000Z`,
+      requests: 0,
+      bots: 0,
+      self: 0,
+      paths: {},
+    };
+    hours.set(`${day(at)} ${row.store} ${hour}`, {
+      ...h,
+      requests: h.requests + 1,
+      bots: h.bots + (row.bot ? 1 : 0),
+      self: h.self + self,
+      paths: add(h.paths, row.kept),
+    });
   }
   // A daily token's visit is carried by its first row by id, when the token reads as a person across its stores.
-  const rowsOf = (token: unknown, on: unknown) => [...visitorDays.values()].filter((row) => row.token === token && row.day === on).sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1));
+  const rowsOf = (token: unknown, on: unknown) =>
+    [...visitorDays.values()].filter((row) => row.token === token && row.day === on).sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1));
   const kindOf = (row: { self: number; requests: number; bots: number }) => (row.self > 0 ? 2 : row.bots >= row.requests ? 0 : 1);
   const marked = [...visitorDays.values()].map((row) => {
     const group = rowsOf(row.token, row.day);
@@ -162,7 +236,14 @@ function expectedDocuments(hashKey: string) {
   });
   const visits: Record<string, number> = {};
   for (const row of marked.filter((one) => one.visit) as { day?: unknown }[]) visits[String(row.day)] = (visits[String(row.day)] ?? 0) + 1;
-  const visitsSummary = { id: 'visits-summary', pk: 'visitors', kind: 'visits-summary', all_time: Object.values(visits).reduce((a, b) => a + b, 0), from: Object.keys(visits).sort()[0], by_day: visits };
+  const visitsSummary = {
+    id: 'visits-summary',
+    pk: 'visitors',
+    kind: 'visits-summary',
+    all_time: Object.values(visits).reduce((a, b) => a + b, 0),
+    from: Object.keys(visits).sort()[0],
+    by_day: visits,
+  };
   const all = [...recordDocs, summary, visitsSummary, ...marked, ...hours.values()] as { pk: string; id: string }[];
   return all.sort((a, b) => (a.pk === b.pk ? (a.id < b.id ? -1 : 1) : a.pk < b.pk ? -1 : 1));
 }
@@ -182,7 +263,11 @@ async function post(t: TestHost, rows: Row[]) {
     referrer: row.referrer,
     page_load: row.pageLoad,
   }));
-  const response = await fetch(`${t.host.url}/api/hits`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-ingest-key': t.env.INGEST_KEY! }, body: JSON.stringify({ hits }) });
+  const response = await fetch(`${t.host.url}/api/hits`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-ingest-key': t.env.INGEST_KEY! },
+    body: JSON.stringify({ hits }),
+  });
   expect(response.status).toBe(202);
 }
 
@@ -208,7 +293,9 @@ describe('keep-hits through the local host, on Azurite and the local Cosmos serv
       .filter((doc) => doc.kind !== 'fact')
       .map(({ moved_days: _moved, counts_changed_at: _changed, ...doc }) => doc);
     expect(counted).toEqual(expectedDocuments(t.env.HASH_KEY!));
-    expect(kept.filter((doc) => doc.kind === 'fact').reduce((sum, doc) => sum + (doc.hits as number), 0)).toBe(fixture.filter((row) => !row.asset).length);
+    expect(kept.filter((doc) => doc.kind === 'fact').reduce((sum, doc) => sum + (doc.hits as number), 0)).toBe(
+      fixture.filter((row) => !row.asset).length,
+    );
     expect((await t.poison.peekMessages()).peekedMessageItems).toHaveLength(0);
     // Nothing kept names anyone: no address, no agent, no query string.
     const text = JSON.stringify(kept);
@@ -222,7 +309,9 @@ describe('keep-hits through the local host, on Azurite and the local Cosmos serv
   it('the same message delivered twice is kept once', async () => {
     const { t, documents } = await hostWithCosmos();
     stop = t.stop;
-    const message = encodeMessage(messageOf([queued('dup', '2026-10-23T10:00:00.000Z'), queued('dup', '2026-10-23T10:01:00.000Z', { path: '/b' })]));
+    const message = encodeMessage(
+      messageOf([queued('dup', '2026-10-23T10:00:00.000Z'), queued('dup', '2026-10-23T10:01:00.000Z', { path: '/b' })]),
+    );
     await t.queue.sendMessage(message);
     await t.host.drain();
     await t.queue.sendMessage(message);
@@ -247,11 +336,17 @@ describe('keep-hits through the local host, on Azurite and the local Cosmos serv
     await t.host.drain();
     await t.fold();
 
-    const poisoned = (await t.poison.peekMessages({ numberOfMessages: 32 })).peekedMessageItems.map((item) => Buffer.from(item.messageText, 'base64').toString('utf8'));
+    const poisoned = (await t.poison.peekMessages({ numberOfMessages: 32 })).peekedMessageItems.map((item) =>
+      Buffer.from(item.messageText, 'base64').toString('utf8'),
+    );
     expect(poisoned.sort()).toEqual(['not json at all', '{"v":1,"id":"not-a-uuid","hits":[]}']);
     expect(t.host.listeners().get('keep-hits')?.stats()).toMatchObject({ failures: 6, poisoned: 2 });
-    const unreadable = logger.lines.map((line) => JSON.parse(line) as { message: string; reason?: string }).filter((line) => line.message.startsWith('a hits message cannot be read'));
-    expect(unreadable.map((line) => line.reason).sort()).toEqual([...Array(3).fill('id: Invalid UUID'), ...Array(3).fill('the message is not JSON')].sort());
+    const unreadable = logger.lines
+      .map((line) => JSON.parse(line) as { message: string; reason?: string })
+      .filter((line) => line.message.startsWith('a hits message cannot be read'));
+    expect(unreadable.map((line) => line.reason).sort()).toEqual(
+      [...Array(3).fill('id: Invalid UUID'), ...Array(3).fill('the message is not JSON')].sort(),
+    );
     const hours = unmarked(await everything(documents)).filter((doc) => doc.kind === 'activity-hour');
     expect(hours.reduce((sum, doc) => sum + (doc.requests as number), 0)).toBe(6);
     expect(logger.lines.join('\n')).not.toContain('203.0.113.7');

@@ -27,8 +27,17 @@ describe('keep-hits when Cosmos DB goes away mid-run', () => {
       queueSettings: { visibilityTimeout: 200, maxDequeueCount: 1000 },
     });
     const post = async (batch: number) => {
-      const hits = Array.from({ length: 10 }, (_, i) => ({ at: `2026-10-23T1${batch % 10}:0${i}:00Z`, address: `203.0.113.${(batch * 10 + i) % 25}`, user_agent: AGENT, path: `/p${i % 4}` }));
-      const response = await fetch(`${t!.host.url}/api/hits`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-ingest-key': t!.env.INGEST_KEY! }, body: JSON.stringify({ hits }) });
+      const hits = Array.from({ length: 10 }, (_, i) => ({
+        at: `2026-10-23T1${batch % 10}:0${i}:00Z`,
+        address: `203.0.113.${(batch * 10 + i) % 25}`,
+        user_agent: AGENT,
+        path: `/p${i % 4}`,
+      }));
+      const response = await fetch(`${t!.host.url}/api/hits`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-ingest-key': t!.env.INGEST_KEY! },
+        body: JSON.stringify({ hits }),
+      });
       expect(response.status).toBe(202);
     };
     for (let batch = 0; batch < 4; batch += 1) await post(batch);

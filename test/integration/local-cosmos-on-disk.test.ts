@@ -13,13 +13,23 @@ import { AGENTS, post } from '../support/http';
 // kept, folds the facts kept before the restart once, and counts nothing twice.
 
 const hit = (address: string, agent: string, path: string) => ({ address, user_agent: agent, path, page_load: true });
-const FIRST = [hit('203.0.113.10', AGENTS.chromeWindows, '/'), hit('203.0.113.11', AGENTS.firefoxLinux, '/about'), hit('66.249.66.1', AGENTS.googlebot, '/')];
-const SECOND = [hit('198.51.100.41', AGENTS.firefoxLinux, '/'), hit('203.0.113.70', AGENTS.safariIphone, '/resume'), hit('203.0.113.10', AGENTS.chromeWindows, '/about')];
+const FIRST = [
+  hit('203.0.113.10', AGENTS.chromeWindows, '/'),
+  hit('203.0.113.11', AGENTS.firefoxLinux, '/about'),
+  hit('66.249.66.1', AGENTS.googlebot, '/'),
+];
+const SECOND = [
+  hit('198.51.100.41', AGENTS.firefoxLinux, '/'),
+  hit('203.0.113.70', AGENTS.safariIphone, '/resume'),
+  hit('203.0.113.10', AGENTS.chromeWindows, '/about'),
+];
 
 type Marks = Map<string, { _rid: string; _etag: string; _ts: number }>;
 
 async function marksOf(container: Container): Promise<Marks> {
-  const { resources } = await container.items.query<{ id: string; pk: string; _rid: string; _etag: string; _ts: number }>('SELECT * FROM c').fetchAll();
+  const { resources } = await container.items
+    .query<{ id: string; pk: string; _rid: string; _etag: string; _ts: number }>('SELECT * FROM c')
+    .fetchAll();
   return new Map(resources.map(({ id, pk, _rid, _etag, _ts }) => [`${pk}|${id}`, { _rid, _etag, _ts }]));
 }
 
@@ -40,7 +50,8 @@ describe('the local Cosmos server kept on disk', () => {
     expect(cosmos.loaded).toBeNull();
     t = await startTestHost({ env: { COSMOS_ENDPOINT: cosmos.endpoint } });
     const container = await containerOf(t.env);
-    const people = async () => (await (await fetch(`${t!.host.url}/api/admin/visitors/people`, { headers: { 'x-operator-key': t!.env.OPERATOR_KEY! } })).json()) as any;
+    const people = async () =>
+      await (await fetch(`${t!.host.url}/api/admin/visitors/people`, { headers: { 'x-operator-key': t!.env.OPERATOR_KEY! } })).json();
     const send = async (hits: unknown[]) => {
       expect((await post(`${t!.host.url}/api/hits`, { hits }, { 'x-ingest-key': t!.env.INGEST_KEY! })).status).toBe(202);
       await t!.host.drain();
@@ -81,7 +92,11 @@ describe('the local Cosmos server kept on disk', () => {
     const saved = join(other, 'cosmos.json');
     try {
       const first = await startCosmos({ port, file: saved });
-      await fetch(`${first.endpoint}/dbs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'kept' }) });
+      await fetch(`${first.endpoint}/dbs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'kept' }),
+      });
       await first.stop();
       // What a save killed mid-write leaves: a temporary file, cut short. The rename never happened.
       writeFileSync(`${saved}.12345.saving`, '{"v":1,"saved_at":"2026-');

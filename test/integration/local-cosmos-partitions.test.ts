@@ -13,10 +13,17 @@ interface Doc {
 }
 
 const KINDS = ['a-kind', 'b-kind', 'c-kind'] as const;
-const docsOf = (pk: string, count: number): Doc[] => Array.from({ length: count }, (_, i) => ({ id: `${pk}-${i}`, pk, kind: KINDS[i % 3]!, n: (i * 7) % 11 }));
+const docsOf = (pk: string, count: number): Doc[] =>
+  Array.from({ length: count }, (_, i) => ({ id: `${pk}-${i}`, pk, kind: KINDS[i % 3]!, n: (i * 7) % 11 }));
 
 // Three partitions of different sizes, and one id present in two of them (Cosmos DB keys a document by id and partition).
-const seeded: Doc[] = [...docsOf('red', 30), ...docsOf('green', 20), ...docsOf('blue', 5), { id: 'twin', pk: 'red', kind: 'a-kind', n: 100 }, { id: 'twin', pk: 'green', kind: 'a-kind', n: 200 }];
+const seeded: Doc[] = [
+  ...docsOf('red', 30),
+  ...docsOf('green', 20),
+  ...docsOf('blue', 5),
+  { id: 'twin', pk: 'red', kind: 'a-kind', n: 100 },
+  { id: 'twin', pk: 'green', kind: 'a-kind', n: 200 },
+];
 
 let cosmos: CosmosServer;
 let container: Container;
@@ -44,21 +51,34 @@ describe('a query that names a partition key reads only that partition', () => {
   });
 
   it('applies the filters, within the partition', async () => {
-    const found = await query('SELECT * FROM c WHERE c.kind = @kind AND c.n > @n', [{ name: '@kind', value: 'b-kind' }, { name: '@n', value: 3 }], 'green');
+    const found = await query(
+      'SELECT * FROM c WHERE c.kind = @kind AND c.n > @n',
+      [
+        { name: '@kind', value: 'b-kind' },
+        { name: '@n', value: 3 },
+      ],
+      'green',
+    );
     expect(ids(found)).toEqual(ids(inPartition('green').filter((d) => d.kind === 'b-kind' && d.n > 3)));
     expect(found.length).toBeGreaterThan(0);
   });
 
   it('orders with ORDER BY', async () => {
     const found = await query<{ id: string; n: number }>('SELECT c.id, c.n FROM c ORDER BY c.n DESC', [], 'red');
-    expect(found.map((d) => d.n)).toEqual(inPartition('red').map((d) => d.n).sort((x, y) => y - x));
+    expect(found.map((d) => d.n)).toEqual(
+      inPartition('red')
+        .map((d) => d.n)
+        .sort((x, y) => y - x),
+    );
     expect(found).toHaveLength(31);
   });
 
   it('counts, sums and takes MIN and MAX over the partition alone', async () => {
     const red = inPartition('red');
     expect(await query('SELECT VALUE COUNT(1) FROM c', [], 'red')).toEqual([red.length]);
-    expect(await query('SELECT VALUE COUNT(1) FROM c WHERE c.kind = "a-kind"', [], 'red')).toEqual([red.filter((d) => d.kind === 'a-kind').length]);
+    expect(await query('SELECT VALUE COUNT(1) FROM c WHERE c.kind = "a-kind"', [], 'red')).toEqual([
+      red.filter((d) => d.kind === 'a-kind').length,
+    ]);
     expect(await query('SELECT VALUE SUM(c.n) FROM c', [], 'red')).toEqual([red.reduce((sum, d) => sum + d.n, 0)]);
     expect(await query('SELECT VALUE MIN(c.n) FROM c', [], 'green')).toEqual([Math.min(...inPartition('green').map((d) => d.n))]);
     expect(await query('SELECT VALUE MAX(c.n) FROM c', [], 'green')).toEqual([200]);
@@ -79,13 +99,19 @@ describe('a query that names a partition key reads only that partition', () => {
       if (page.resources.length) pages.push(page.resources);
     }
     expect(pages.map((page) => page.length)).toEqual([7, 7, 7, 7, 3]);
-    expect(pages.flat().map((d) => d.n)).toEqual(inPartition('red').map((d) => d.n).sort((x, y) => x - y));
+    expect(pages.flat().map((d) => d.n)).toEqual(
+      inPartition('red')
+        .map((d) => d.n)
+        .sort((x, y) => x - y),
+    );
     expect(ids(pages.flat())).toEqual(ids(inPartition('red')));
 
     // A new iterator resumed from the first page's token, as a listing's next page is asked for.
     const first = await container.items.query<Doc>('SELECT * FROM c', { partitionKey: 'green', maxItemCount: 8 }).fetchNext();
     expect(first.continuationToken).toBeTruthy();
-    const rest = await container.items.query<Doc>('SELECT * FROM c', { partitionKey: 'green', maxItemCount: 100, continuationToken: first.continuationToken }).fetchNext();
+    const rest = await container.items
+      .query<Doc>('SELECT * FROM c', { partitionKey: 'green', maxItemCount: 100, continuationToken: first.continuationToken })
+      .fetchNext();
     expect(ids([...first.resources, ...rest.resources])).toEqual(ids(inPartition('green')));
     expect(rest.continuationToken).toBeFalsy();
   });
@@ -96,12 +122,19 @@ describe('a query that names a partition key reads only that partition', () => {
     while (Math.floor(Date.now() / 1000) <= before) await new Promise((resolve) => setTimeout(resolve, 50));
     const later = docsOf('blue', 8).slice(5);
     const written = await Promise.all(later.map(async (doc) => (await container.items.create(doc)).resource!));
-    expect(written.every((doc) => Number.isInteger(doc._ts) && doc._ts! > before)).toBe(true);
+    expect(written.every((doc) => Number.isInteger(doc._ts) && doc._ts > before)).toBe(true);
     expect(written.every((doc) => typeof doc._etag === 'string' && doc._etag.length > 0)).toBe(true);
 
     const after = await query('SELECT * FROM c WHERE c._ts > @since', [{ name: '@since', value: before }], 'blue');
     expect(ids(after)).toEqual(ids(later));
-    const upTo = await query('SELECT * FROM c WHERE c._ts >= @from AND c._ts <= @to', [{ name: '@from', value: 0 }, { name: '@to', value: before }], 'blue');
+    const upTo = await query(
+      'SELECT * FROM c WHERE c._ts >= @from AND c._ts <= @to',
+      [
+        { name: '@from', value: 0 },
+        { name: '@to', value: before },
+      ],
+      'blue',
+    );
     expect(ids(upTo)).toEqual(ids(inPartition('blue')));
     for (const doc of later) await container.item(doc.id, doc.pk).delete();
   });
@@ -150,7 +183,7 @@ describe('writes after the partitions are indexed', () => {
     expect(await query('SELECT VALUE c.n FROM c WHERE c.id = "late"', [], 'red')).toEqual([]);
 
     const { resource: read } = await container.item('late', 'blue').read<Doc>();
-    await container.item('late', 'blue').replace({ ...read!, n: 2 }, { accessCondition: { type: 'IfMatch', condition: read!._etag! } });
+    await container.item('late', 'blue').replace({ ...read!, n: 2 }, { accessCondition: { type: 'IfMatch', condition: read!._etag } });
     expect(await query('SELECT VALUE c.n FROM c WHERE c.id = "late"', [], 'blue')).toEqual([2]);
 
     await container.items.upsert({ id: 'late', pk: 'blue', kind: 'c-kind', n: 3 });
@@ -181,8 +214,12 @@ describe('conditional writes and point reads answer as before', () => {
 
   it('a replace with a stale etag is a 412, and the partition keeps the current document', async () => {
     const { resource: first } = await container.item('green-2', 'green').read<Doc>();
-    await container.item('green-2', 'green').replace({ ...first!, n: 50 }, { accessCondition: { type: 'IfMatch', condition: first!._etag! } });
-    await expect(container.item('green-2', 'green').replace({ ...first!, n: 60 }, { accessCondition: { type: 'IfMatch', condition: first!._etag! } })).rejects.toMatchObject({ code: 412 });
+    await container
+      .item('green-2', 'green')
+      .replace({ ...first!, n: 50 }, { accessCondition: { type: 'IfMatch', condition: first!._etag } });
+    await expect(
+      container.item('green-2', 'green').replace({ ...first!, n: 60 }, { accessCondition: { type: 'IfMatch', condition: first!._etag } }),
+    ).rejects.toMatchObject({ code: 412 });
     expect(await query('SELECT VALUE c.n FROM c WHERE c.id = "green-2"', [], 'green')).toEqual([50]);
     const { resource: now } = await container.item('green-2', 'green').read<Doc>();
     await container.item('green-2', 'green').replace({ ...now!, n: first!.n });

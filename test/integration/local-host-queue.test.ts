@@ -17,7 +17,13 @@ async function queues() {
   return { queue, poison };
 }
 
-const registration = (queueName: string): QueueRegistration => ({ kind: 'queue', name: 'test-queue', queueName, connection: 'AzureWebJobsStorage', make: () => async () => undefined });
+const registration = (queueName: string): QueueRegistration => ({
+  kind: 'queue',
+  name: 'test-queue',
+  queueName,
+  connection: 'AzureWebJobsStorage',
+  make: () => async () => undefined,
+});
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
 
 describe('the local host runs a queue trigger as the Functions host does', () => {
@@ -30,9 +36,16 @@ describe('the local host runs a queue trigger as the Functions host does', () =>
   it('hands each message over base64-decoded and parsed, with its dequeue count, and deletes it once handled', async () => {
     const { queue, poison } = await queues();
     const seen: { payload: unknown; dequeueCount: unknown }[] = [];
-    listener = listenToQueue(registration(queue.name), async (payload, context) => {
-      seen.push({ payload, dequeueCount: context.triggerMetadata?.dequeueCount });
-    }, queue, poison, settings, memoryLogger());
+    listener = listenToQueue(
+      registration(queue.name),
+      async (payload, context) => {
+        seen.push({ payload, dequeueCount: context.triggerMetadata?.dequeueCount });
+      },
+      queue,
+      poison,
+      settings,
+      memoryLogger(),
+    );
     for (let i = 0; i < 10; i++) await queue.sendMessage(encode({ n: i }));
     await listener.drain();
     expect(seen.map((s) => (s.payload as { n: number }).n).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -45,12 +58,19 @@ describe('the local host runs a queue trigger as the Functions host does', () =>
     const logger = memoryLogger();
     const handled: number[] = [];
     const attempts = new Map<number, number>();
-    listener = listenToQueue(registration(queue.name), async (payload) => {
-      const n = (payload as { n: number }).n;
-      attempts.set(n, (attempts.get(n) ?? 0) + 1);
-      if (n === 3) throw new Error('cannot be read');
-      handled.push(n);
-    }, queue, poison, settings, logger);
+    listener = listenToQueue(
+      registration(queue.name),
+      async (payload) => {
+        const n = (payload as { n: number }).n;
+        attempts.set(n, (attempts.get(n) ?? 0) + 1);
+        if (n === 3) throw new Error('cannot be read');
+        handled.push(n);
+      },
+      queue,
+      poison,
+      settings,
+      logger,
+    );
     for (let i = 0; i < 6; i++) await queue.sendMessage(encode({ n: i }));
     await listener.drain();
     expect(handled.sort()).toEqual([0, 1, 2, 4, 5]);
@@ -64,10 +84,17 @@ describe('the local host runs a queue trigger as the Functions host does', () =>
   it('retries a message that failed once and counts it handled when it succeeds, not poisoned', async () => {
     const { queue, poison } = await queues();
     let calls = 0;
-    listener = listenToQueue(registration(queue.name), async (_payload, context) => {
-      calls += 1;
-      if (context.triggerMetadata?.dequeueCount === 1) throw new Error('store down');
-    }, queue, poison, settings, memoryLogger());
+    listener = listenToQueue(
+      registration(queue.name),
+      async (_payload, context) => {
+        calls += 1;
+        if (context.triggerMetadata?.dequeueCount === 1) throw new Error('store down');
+      },
+      queue,
+      poison,
+      settings,
+      memoryLogger(),
+    );
     await queue.sendMessage(encode({ n: 1 }));
     await listener.drain();
     expect(calls).toBe(2);
@@ -77,9 +104,16 @@ describe('the local host runs a queue trigger as the Functions host does', () =>
   it('passes a payload that is not JSON as its decoded text', async () => {
     const { queue, poison } = await queues();
     const payloads: unknown[] = [];
-    listener = listenToQueue(registration(queue.name), async (payload) => {
-      payloads.push(payload);
-    }, queue, poison, settings, memoryLogger());
+    listener = listenToQueue(
+      registration(queue.name),
+      async (payload) => {
+        payloads.push(payload);
+      },
+      queue,
+      poison,
+      settings,
+      memoryLogger(),
+    );
     await queue.sendMessage(Buffer.from('plain words').toString('base64'));
     await listener.drain();
     expect(payloads).toEqual(['plain words']);

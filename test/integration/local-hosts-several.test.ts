@@ -87,7 +87,9 @@ describe('several local hosts on one storage, as instances in Azure', () => {
 
     const ids = Array.from({ length: 64 }, () => randomUUID());
     for (const [n, id] of ids.entries()) {
-      await a.queue.sendMessage(encodeMessage({ v: 1, id, hits: [queued(`person-${n}`, new Date().toISOString().replace(/\.\d+Z$/, '.000Z'))] }));
+      await a.queue.sendMessage(
+        encodeMessage({ v: 1, id, hits: [queued(`person-${n}`, new Date().toISOString().replace(/\.\d+Z$/, '.000Z'))] }),
+      );
     }
     await Promise.all([a.host.drain(), b.host.drain()]);
 

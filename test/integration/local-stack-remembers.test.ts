@@ -15,7 +15,13 @@ import { stackPlace, startStack, type StackPlace, type StackProcess } from '../s
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const today = () => new Date().toISOString().slice(0, 10);
 
-const hit = (address: string, agent: string, path: string, referrer?: string) => ({ address, user_agent: agent, path, referrer, page_load: true });
+const hit = (address: string, agent: string, path: string, referrer?: string) => ({
+  address,
+  user_agent: agent,
+  path,
+  referrer,
+  page_load: true,
+});
 const FIRST = [
   hit('203.0.113.10', AGENTS.chromeWindows, '/', 'https://www.linkedin.com/feed/'),
   hit('203.0.113.11', AGENTS.firefoxLinux, '/about', 'https://github.com/someone'),
@@ -57,7 +63,7 @@ async function figures(place: StackPlace) {
   const get = async (path: string) => {
     const response = await fetch(`${place.url}${path}`, { headers: { 'x-operator-key': place.env.OPERATOR_KEY! } });
     expect(response.status, path).toBe(200);
-    return (await response.json()) as any;
+    return await response.json();
   };
   const activity = await get('/api/admin/activity?days=7');
   // `cost` counts the store's operations since this process started; the hours shift when the clock passes one.
@@ -111,8 +117,9 @@ describe('npm start remembers what it kept', () => {
     await kept(place);
     await wait(6_000);
     expect(savedOfKind(dataDir, 'visitor-record')).toHaveLength(7);
-    const savedDocuments = snapshotSchema.parse(JSON.parse(readFileSync(join(dataDir, 'cosmos.json'), 'utf8'))).databases
-      .flatMap((db) => db.collections.flatMap((collection) => collection.documents)).length;
+    const savedDocuments = snapshotSchema
+      .parse(JSON.parse(readFileSync(join(dataDir, 'cosmos.json'), 'utf8')))
+      .databases.flatMap((db) => db.collections.flatMap((collection) => collection.documents)).length;
     await stack.kill();
 
     stack = await startStack(place);

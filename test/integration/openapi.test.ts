@@ -20,7 +20,13 @@ const clock = fixedClock(START);
 // Answers the fixture cannot bring about without taking the store or the queue away (test/integration/ingest-queue-down
 // and the subjects' store tests do that; nothing takes the store away from the export yet); each is the error envelope,
 // as every other refusal here is.
-const NOT_EXERCISED = ['POST /api/hits 503', 'POST /api/beacon 503', 'GET /api/admin/subjects 503', 'GET /api/admin/subjects/{id} 503', 'GET /api/admin/export 503'];
+const NOT_EXERCISED = [
+  'POST /api/hits 503',
+  'POST /api/beacon 503',
+  'GET /api/admin/subjects 503',
+  'GET /api/admin/subjects/{id} 503',
+  'GET /api/admin/export 503',
+];
 
 describe('the OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -48,11 +54,26 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
   async function call(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}) {
     const response = await fetch(`${t.host.url}${path}`, { method, headers: init.headers, body: init.body });
     const body = await response.text();
-    exchanges.push({ method, url: `${t.host.url}${path}`, requestType: init.headers?.['content-type'], requestBody: init.body, status: response.status, headers: response.headers, body });
-    return { status: response.status, json: body && response.headers.get('content-type')?.includes('json') ? JSON.parse(body) : null, headers: response.headers };
+    exchanges.push({
+      method,
+      url: `${t.host.url}${path}`,
+      requestType: init.headers?.['content-type'],
+      requestBody: init.body,
+      status: response.status,
+      headers: response.headers,
+      body,
+    });
+    return {
+      status: response.status,
+      json: body && response.headers.get('content-type')?.includes('json') ? JSON.parse(body) : null,
+      headers: response.headers,
+    };
   }
   const poster = async (url: string, body: unknown, headers: Record<string, string> = {}) =>
-    call('POST', new URL(url).pathname, { headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    call('POST', new URL(url).pathname, {
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
 
   beforeAll(async () => {
     t = await startTestHost({ env: GOLDEN_ENV, overrides: { clock } });
@@ -84,10 +105,12 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     const now = await call('GET', '/api/admin/now', { headers: operator });
     expect(now.json.top_paths.length).toBeGreaterThan(0);
     await call('GET', '/api/admin/now?t=1', { headers: bearer });
-    for (const format of ['', '&format=json', '&format=csv']) await call('GET', `/api/admin/export?from=${D0}&to=${D3}${format}`, { headers: operator });
+    for (const format of ['', '&format=json', '&format=csv'])
+      await call('GET', `/api/admin/export?from=${D0}&to=${D3}${format}`, { headers: operator });
     const page = await call('GET', '/api/admin', { headers: { 'accept-encoding': 'gzip' } });
     await call('GET', '/api/admin', { headers: { 'if-none-match': page.headers.get('etag')! } });
-    for (const name of ['headcount.js', 'headcount-pulse.js', 'admin.js', 'admin.css', 'chart.umd.min.js']) await call('GET', `/api/assets/${name}`);
+    for (const name of ['headcount.js', 'headcount-pulse.js', 'admin.js', 'admin.css', 'chart.umd.min.js'])
+      await call('GET', `/api/assets/${name}`);
     const script = await call('GET', '/api/assets/headcount.js');
     await call('GET', '/api/assets/headcount.js', { headers: { 'if-none-match': script.headers.get('etag')! } });
     await call('GET', '/api/assets/secrets.env');
@@ -111,14 +134,29 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     await call('POST', '/api/beacon', { headers: { ...json, origin: 'https://elsewhere.example' }, body: JSON.stringify({ path: '/' }) });
     await call('POST', '/api/beacon', { headers: { 'content-type': 'application/xml', ...site }, body: '<path>/</path>' });
     await call('POST', '/api/beacon', { headers: { ...json, ...site }, body: JSON.stringify({ path: `/${'x'.repeat(5000)}` }) });
-    for (const path of ['/api/admin/visitors/people', '/api/admin/activity', '/api/admin/activity/visitors?day=2026-10-23', '/api/admin/subjects', '/api/admin/subjects/tree-42', '/api/admin/mark', '/api/admin/now', `/api/admin/export?from=${D0}&to=${D3}`]) {
+    for (const path of [
+      '/api/admin/visitors/people',
+      '/api/admin/activity',
+      '/api/admin/activity/visitors?day=2026-10-23',
+      '/api/admin/subjects',
+      '/api/admin/subjects/tree-42',
+      '/api/admin/mark',
+      '/api/admin/now',
+      `/api/admin/export?from=${D0}&to=${D3}`,
+    ]) {
       await call('GET', path);
     }
     await call('GET', '/api/admin/visitors/people', { headers: { authorization: 'Bearer wrong' } });
     await call('GET', '/api/admin/activity?days=0', { headers: operator });
     await call('GET', '/api/admin/activity/visitors?day=2026-02-30', { headers: operator });
     await call('GET', '/api/admin/subjects?sort=colour', { headers: operator });
-    for (const query of [`to=${D3}`, `from=${D0}&to=2026-02-30`, `from=${D3}&to=${D0}`, 'from=2025-01-01&to=2026-12-31', `from=${D0}&to=${D3}&format=xlsx`]) {
+    for (const query of [
+      `to=${D3}`,
+      `from=${D0}&to=2026-02-30`,
+      `from=${D3}&to=${D0}`,
+      'from=2025-01-01&to=2026-12-31',
+      `from=${D0}&to=${D3}&format=xlsx`,
+    ]) {
       await call('GET', `/api/admin/export?${query}`, { headers: operator });
     }
     await call('GET', '/api/admin/subjects?continuation=bm90LW1pbmU', { headers: operator });
@@ -135,16 +173,21 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
 
   it('the run met every answer the document lists but the outages', () => {
     const validate = exchangeValidator(doc);
-    const documented = Object.entries(doc.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>).flatMap(([path, item]) =>
-      Object.entries(item).flatMap(([method, operation]) => Object.keys(operation.responses ?? {}).map((status) => `${method.toUpperCase()} ${path} ${status}`)),
+    const documented = Object.entries(doc.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>).flatMap(
+      ([path, item]) =>
+        Object.entries(item).flatMap(([method, operation]) =>
+          Object.keys(operation.responses ?? {}).map((status) => `${method.toUpperCase()} ${path} ${status}`),
+        ),
     );
     const templates = Object.keys(doc.paths as object);
     const met = new Set(
-      exchanges.filter((exchange) => validate(exchange).length === 0).map((exchange) => {
-        const path = new URL(exchange.url).pathname;
-        const template = templates.find((candidate) => new RegExp(`^${candidate.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
-        return `${exchange.method} ${template} ${exchange.status}`;
-      }),
+      exchanges
+        .filter((exchange) => validate(exchange).length === 0)
+        .map((exchange) => {
+          const path = new URL(exchange.url).pathname;
+          const template = templates.find((candidate) => new RegExp(`^${candidate.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
+          return `${exchange.method} ${template} ${exchange.status}`;
+        }),
     );
     expect(documented.filter((answer) => !met.has(answer)).sort()).toEqual([...NOT_EXERCISED].sort());
   });

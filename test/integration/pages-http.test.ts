@@ -15,7 +15,10 @@ describe('the pages through the local host', () => {
 
   beforeAll(async () => {
     // One trusted hop: the visitor is the address the test names, not the loopback it connects from (always self).
-    t = await startTestHost({ queues: false, env: { TRUSTED_PROXY_HOPS: '1', ALLOWED_ORIGINS: 'https://site.example,https://shop.example' } });
+    t = await startTestHost({
+      queues: false,
+      env: { TRUSTED_PROXY_HOPS: '1', ALLOWED_ORIGINS: 'https://site.example,https://shop.example' },
+    });
   });
   beforeEach(() => t.queue.clearMessages());
   afterAll(() => t.stop());
@@ -44,7 +47,7 @@ describe('the pages through the local host', () => {
   it('gives the operator mark and each allowed site its links only for the operator key, and sets the operator cookie', async () => {
     const refused = await get('/api/admin/mark', { authorization: 'Bearer wrong-key-0123456789' });
     expect(refused.status).toBe(401);
-    expect(((await refused.json()) as any).error.code).toBe('unauthorized');
+    expect((await refused.json()).error.code).toBe('unauthorized');
     const mark = await get('/api/admin/mark', { authorization: `Bearer ${t.env.OPERATOR_KEY}` });
     expect(mark.status).toBe(200);
     expect(mark.headers.get('cache-control')).toBe('no-store');
@@ -52,13 +55,24 @@ describe('the pages through the local host', () => {
     const token = operatorCookieValue(t.env.HASH_KEY!);
     expect(await mark.json()).toEqual({
       token,
-      links: ['https://site.example', 'https://shop.example'].map((site) => ({ site, mark: `${site}/#headcount-operator=${token}`, unmark: `${site}/#headcount-operator=off` })),
+      links: ['https://site.example', 'https://shop.example'].map((site) => ({
+        site,
+        mark: `${site}/#headcount-operator=${token}`,
+        unmark: `${site}/#headcount-operator=off`,
+      })),
     });
   });
 
   it('takes a beacon carrying the mark as the site itself, one carrying anything else as a person, and refuses an oversized mark', async () => {
     const forwarded = { 'x-forwarded-for': '203.0.113.7' };
-    const send = (body: unknown) => post(`${t.host.url}/api/beacon`, JSON.stringify(body), { ...browserHeaders(AGENTS.firefoxLinux), origin: 'https://site.example', 'user-agent': AGENTS.firefoxLinux, 'content-type': 'text/plain;charset=UTF-8', ...forwarded });
+    const send = (body: unknown) =>
+      post(`${t.host.url}/api/beacon`, JSON.stringify(body), {
+        ...browserHeaders(AGENTS.firefoxLinux),
+        origin: 'https://site.example',
+        'user-agent': AGENTS.firefoxLinux,
+        'content-type': 'text/plain;charset=UTF-8',
+        ...forwarded,
+      });
     expect((await send({ path: '/', operator: operatorCookieValue(t.env.HASH_KEY!) })).status).toBe(202);
     expect((await send({ path: '/', operator: operatorCookieValue('another-key-0123456789') })).status).toBe(202);
     expect((await send({ path: '/' })).status).toBe(202);

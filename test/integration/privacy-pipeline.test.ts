@@ -4,7 +4,20 @@ import { fixedClock } from '../../shared/ports/clock';
 import { memoryLogger } from '../../shared/ports/logger';
 import { startTestHost, type TestHost } from '../support/host';
 import { containerOf } from '../support/cosmos';
-import { ORIGIN, PATHS, REFERRERS, address, agent, expectNoHeaderValue, expectNoQuery, expectNothingNaming, markersOf, queryParameters, queryText, signalHeaders } from '../support/privacy';
+import {
+  ORIGIN,
+  PATHS,
+  REFERRERS,
+  address,
+  agent,
+  expectNoHeaderValue,
+  expectNoQuery,
+  expectNothingNaming,
+  markersOf,
+  queryParameters,
+  queryText,
+  signalHeaders,
+} from '../support/privacy';
 
 const NOW = new Date('2026-10-23T12:00:00Z');
 
@@ -19,7 +32,18 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
   // Each path also carries a random query string: the four campaign tags among other parameters, none of which may be
   // kept; each request carries header values of its own, none of which may be kept either.
   const sample = fc
-    .sample(fc.record({ address, agent, path: fc.constantFrom(...PATHS), query: queryParameters, referrer: fc.constantFrom(...REFERRERS), subject: fc.constantFrom(undefined, 'tree-1', 'tree-2'), headers: signalHeaders }), { numRuns: 120, seed: 7 })
+    .sample(
+      fc.record({
+        address,
+        agent,
+        path: fc.constantFrom(...PATHS),
+        query: queryParameters,
+        referrer: fc.constantFrom(...REFERRERS),
+        subject: fc.constantFrom(undefined, 'tree-1', 'tree-2'),
+        headers: signalHeaders,
+      }),
+      { numRuns: 120, seed: 7 },
+    )
     .map((s) => ({ ...s, path: `${s.path.split('#')[0]}${s.path.includes('?') ? '&' : '?'}${queryText(s.query)}` }));
   const parameters = sample.flatMap((s) => s.query);
   const markers = sample.flatMap((s) => markersOf(s.headers));
@@ -39,7 +63,15 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-ingest-key': t.env.INGEST_KEY! },
       body: JSON.stringify({
-        hits: sample.slice(0, half).map((s) => ({ address: s.address, user_agent: s.agent, path: s.path, referrer: s.referrer, page_load: true, subject: s.subject, headers: s.headers })),
+        hits: sample.slice(0, half).map((s) => ({
+          address: s.address,
+          user_agent: s.agent,
+          path: s.path,
+          referrer: s.referrer,
+          page_load: true,
+          subject: s.subject,
+          headers: s.headers,
+        })),
       }),
     });
     answers.push(await server.text());
@@ -57,7 +89,17 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
     await t.fold();
 
     const admin = { authorization: `Bearer ${t.env.OPERATOR_KEY!}` };
-    for (const path of ['/api/pulse', '/api/admin/visitors/people', '/api/admin/activity?days=30', `/api/admin/activity/visitors?day=2026-10-23`, '/api/admin/subjects', '/api/admin/subjects/tree-1', '/api/admin/now', '/api/admin/export?from=2026-10-17&to=2026-10-23&format=csv', '/api/admin/export?from=2026-10-17&to=2026-10-23']) {
+    for (const path of [
+      '/api/pulse',
+      '/api/admin/visitors/people',
+      '/api/admin/activity?days=30',
+      `/api/admin/activity/visitors?day=2026-10-23`,
+      '/api/admin/subjects',
+      '/api/admin/subjects/tree-1',
+      '/api/admin/now',
+      '/api/admin/export?from=2026-10-17&to=2026-10-23&format=csv',
+      '/api/admin/export?from=2026-10-17&to=2026-10-23',
+    ]) {
       const response = await fetch(`${t.host.url}${path}`, { headers: admin });
       expect(response.status, path).toBe(200);
       answers.push(await response.text());
@@ -84,7 +126,12 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
     expectNoQuery(answers.join('\n'), parameters, 'an answer');
     expectNoQuery(logger.lines.join('\n'), parameters, 'the log');
     // The tags were read: some page loads carried a campaign, and it is on the Activity card.
-    expect(documents.some((doc: { kind?: string; campaigns?: object }) => doc.kind === 'visitor-day' && doc.campaigns && Object.keys(doc.campaigns).length > 0)).toBe(true);
+    expect(
+      documents.some(
+        (doc: { kind?: string; campaigns?: object }) =>
+          doc.kind === 'visitor-day' && doc.campaigns && Object.keys(doc.campaigns).length > 0,
+      ),
+    ).toBe(true);
     expectNoHeaderValue(documents.map((doc) => JSON.stringify(doc)).join('\n'), markers, 'a stored document');
     expectNoHeaderValue(answers.join('\n'), markers, 'an answer');
     expectNoHeaderValue(logger.lines.join('\n'), markers, 'the log');

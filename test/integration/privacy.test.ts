@@ -4,7 +4,21 @@ import { hitsMessageSchema, type HitsMessage } from '../../shared/hits/message';
 import { memoryLogger } from '../../shared/ports/logger';
 import { startTestHost, type TestHost } from '../support/host';
 import { cleanTag } from '../../shared/identity/campaign';
-import { ORIGIN, PATHS, REFERRERS, address, agent, expectNoHeaderValue, expectNoQuery, expectNothingNaming, markersOf, queryParameters, queryText, signalHeaders, type QueryParameter } from '../support/privacy';
+import {
+  ORIGIN,
+  PATHS,
+  REFERRERS,
+  address,
+  agent,
+  expectNoHeaderValue,
+  expectNoQuery,
+  expectNothingNaming,
+  markersOf,
+  queryParameters,
+  queryText,
+  signalHeaders,
+  type QueryParameter,
+} from '../support/privacy';
 
 /**
  * The privacy line, as a property: whatever address and agent a request carries, through either endpoint, nothing
@@ -75,8 +89,19 @@ describe('privacy: no address, agent or header value reaches the queue or the lo
         const texts = await takeAll();
         expect(read(texts).reduce((n, message) => n + message.hits.length, 0)).toBe(hits.length);
         queuedHits += hits.length;
-        for (const text of texts) expectNothingNaming(text, hits.map((hit) => hit.address), hits.map((hit) => hit.agent), 'a queued message');
-        expectNothingNaming(logger.lines.join('\n'), hits.map((hit) => hit.address), hits.map((hit) => hit.agent), 'the log');
+        for (const text of texts)
+          expectNothingNaming(
+            text,
+            hits.map((hit) => hit.address),
+            hits.map((hit) => hit.agent),
+            'a queued message',
+          );
+        expectNothingNaming(
+          logger.lines.join('\n'),
+          hits.map((hit) => hit.address),
+          hits.map((hit) => hit.agent),
+          'the log',
+        );
         const markers = hits.flatMap((hit) => (hit.headers ? markersOf(hit.headers) : []));
         for (const text of texts) expectNoHeaderValue(text, markers, 'a queued message');
         expectNoHeaderValue(logger.lines.join('\n'), markers, 'the log');
@@ -142,7 +167,13 @@ describe('privacy: no address, agent or header value reaches the queue or the lo
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-ingest-key': t.env.INGEST_KEY! },
       body: JSON.stringify({
-        hits: hits.map((hit, i) => ({ address: hit.address, user_agent: hit.agent, path: `/long/${i}/${'p'.repeat(480)}`, page_load: true, referrer: 'https://github.com/' })),
+        hits: hits.map((hit, i) => ({
+          address: hit.address,
+          user_agent: hit.agent,
+          path: `/long/${i}/${'p'.repeat(480)}`,
+          page_load: true,
+          referrer: 'https://github.com/',
+        })),
       }),
     });
     expect(response.status, await response.clone().text()).toBe(202);
@@ -151,8 +182,18 @@ describe('privacy: no address, agent or header value reaches the queue or the lo
     expect(texts.length).toBeGreaterThan(1);
     expect(read(texts).flatMap((message) => message.hits)).toHaveLength(500);
     const all = texts.join('\n');
-    expectNothingNaming(all, hits.map((hit) => hit.address), hits.map((hit) => hit.agent), 'the queued messages');
-    expectNothingNaming(logger.lines.join('\n'), hits.map((hit) => hit.address), hits.map((hit) => hit.agent), 'the log');
+    expectNothingNaming(
+      all,
+      hits.map((hit) => hit.address),
+      hits.map((hit) => hit.agent),
+      'the queued messages',
+    );
+    expectNothingNaming(
+      logger.lines.join('\n'),
+      hits.map((hit) => hit.address),
+      hits.map((hit) => hit.agent),
+      'the log',
+    );
   });
 
   /** The campaign the four tags make: the first value of each (names read without case), cleaned; null without any. */
@@ -165,7 +206,15 @@ describe('privacy: no address, agent or header value reaches the queue or the lo
   }
 
   it('random query strings, through either endpoint: only the four tags are read, cleaned; nothing else is queued or logged', async () => {
-    const request = fc.record({ address, agent, path: fc.constantFrom('/', '/about', '/blog/post-1'), query: queryParameters, beacon: fc.boolean(), pageLoad: fc.boolean(), fragment: fc.boolean() });
+    const request = fc.record({
+      address,
+      agent,
+      path: fc.constantFrom('/', '/about', '/blog/post-1'),
+      query: queryParameters,
+      beacon: fc.boolean(),
+      pageLoad: fc.boolean(),
+      fragment: fc.boolean(),
+    });
     let tagged = 0;
     await fc.assert(
       fc.asyncProperty(request, async (r) => {

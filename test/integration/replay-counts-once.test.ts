@@ -26,7 +26,13 @@ describe('a message poisoned by a long store outage, replayed once the store is 
       overrides: { clock: fixedClock(NOW), logger: memoryLogger() },
       queueSettings: { visibilityTimeout: 100, maxDequeueCount: 2 },
     });
-    const hits = (first: number) => Array.from({ length: 5 }, (_, i) => ({ at: `2026-10-23T10:0${i}:00Z`, address: `203.0.113.${first + i}`, user_agent: AGENT, path: `/p${i}` }));
+    const hits = (first: number) =>
+      Array.from({ length: 5 }, (_, i) => ({
+        at: `2026-10-23T10:0${i}:00Z`,
+        address: `203.0.113.${first + i}`,
+        user_agent: AGENT,
+        path: `/p${i}`,
+      }));
     expect((await post(`${t.host.url}/api/hits`, { hits: hits(0) }, { 'x-ingest-key': t.env.INGEST_KEY! })).status).toBe(202);
     await t.host.drain();
     // The store goes; a message is tried until the dequeue count, then poisoned.
@@ -46,7 +52,9 @@ describe('a message poisoned by a long store outage, replayed once the store is 
 
     const count = (await (await fetch(`${t.host.url}/api/pulse`)).json()) as { people_all_time: number; visits_all_time: number };
     expect(count).toMatchObject({ people_all_time: 10, visits_all_time: 10 });
-    const activity = (await (await fetch(`${t.host.url}/api/admin/activity?days=1`, { headers: { 'x-operator-key': t.env.OPERATOR_KEY! } })).json()) as { hours: { requests: number }[] };
+    const activity = (await (
+      await fetch(`${t.host.url}/api/admin/activity?days=1`, { headers: { 'x-operator-key': t.env.OPERATOR_KEY! } })
+    ).json()) as { hours: { requests: number }[] };
     expect(activity.hours.reduce((sum, hour) => sum + hour.requests, 0)).toBe(10);
     expect((await t.poison.peekMessages()).peekedMessageItems).toHaveLength(0);
   });

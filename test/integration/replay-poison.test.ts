@@ -6,7 +6,8 @@ import { startTestHost, type TestHost } from '../support/host';
 import { post } from '../support/http';
 import { queued } from '../support/hits';
 
-const hitsMessage = (id = randomUUID()) => encodeMessage({ v: 1, id, hits: [queued('ann', '2026-10-23T10:00:00.000Z', { path: '/about' })] });
+const hitsMessage = (id = randomUUID()) =>
+  encodeMessage({ v: 1, id, hits: [queued('ann', '2026-10-23T10:00:00.000Z', { path: '/about' })] });
 const decoded = (text: string) => Buffer.from(text, 'base64').toString('utf8');
 
 async function texts(client: TestHost['queue']): Promise<string[]> {

@@ -24,13 +24,17 @@ describe('cookie mode through the local host, Azurite and the local Cosmos serve
   let documents: CosmosDocuments;
   const issued: string[] = [];
   const scan = async (address: string, cookie?: string) => {
-    const answer = await post(`${t.host.url}/api/beacon`, { path: '/trees/9', subject: 'tree-9', status: true }, {
-      origin: 'https://site.example',
-      ...browserHeaders(AGENTS.safariIphone),
-      'user-agent': AGENTS.safariIphone,
-      'x-forwarded-for': address,
-      ...(cookie === undefined ? {} : { cookie }),
-    });
+    const answer = await post(
+      `${t.host.url}/api/beacon`,
+      { path: '/trees/9', subject: 'tree-9', status: true },
+      {
+        origin: 'https://site.example',
+        ...browserHeaders(AGENTS.safariIphone),
+        'user-agent': AGENTS.safariIphone,
+        'x-forwarded-for': address,
+        ...(cookie === undefined ? {} : { cookie }),
+      },
+    );
     clock.advance(61_000);
     const set = visitorCookie(answer.headers);
     if (set) issued.push(set.value);

@@ -13,25 +13,41 @@ const addressOf = (person: string) => `203.0.113.${person.charCodeAt(0) - 96}`;
 const s = (person: string, subject: string, seconds: number): FixtureScan => ({ person, subject, ms: seconds * 1000 });
 const fixture: FixtureScan[] = [
   // tree-1: ann four times over the hour (a reload, a quick repeat, two counted), bob twice a day apart in minutes.
-  s('a', 'tree-1', 0), s('a', 'tree-1', 5), s('a', 'tree-1', 30), s('a', 'tree-1', 120), s('a', 'tree-1', 3600),
-  s('b', 'tree-1', 60), s('b', 'tree-1', 600), s('c', 'tree-1', 900),
+  s('a', 'tree-1', 0),
+  s('a', 'tree-1', 5),
+  s('a', 'tree-1', 30),
+  s('a', 'tree-1', 120),
+  s('a', 'tree-1', 3600),
+  s('b', 'tree-1', 60),
+  s('b', 'tree-1', 600),
+  s('c', 'tree-1', 900),
   // tree-2: ann again (new here); dan reloads every 9.999 s past a minute (one scan), hal every 10 s (the limit counts
   // him again at 60 s); eve comes back 59.999 s and gus 60 s after their first.
   s('a', 'tree-2', 10),
   ...Array.from({ length: 8 }, (_, i) => s('d', 'tree-2', i * 9.999)),
   ...Array.from({ length: 8 }, (_, i) => s('h', 'tree-2', i * 10)),
-  s('e', 'tree-2', 100), s('e', 'tree-2', 130), s('e', 'tree-2', 159.999),
-  s('g', 'tree-2', 100), s('g', 'tree-2', 130), s('g', 'tree-2', 160),
+  s('e', 'tree-2', 100),
+  s('e', 'tree-2', 130),
+  s('e', 'tree-2', 159.999),
+  s('g', 'tree-2', 100),
+  s('g', 'tree-2', 130),
+  s('g', 'tree-2', 160),
   // poster-7: fay once.
   s('f', 'poster-7', 42),
 ];
 
 describe('subjects through the local host, Azurite and the local Cosmos server (hash mode)', () => {
   let t: TestHost;
-  const admin = (path: string, key = t.env.OPERATOR_KEY!) => fetch(`${t.host.url}${path}`, { headers: { 'x-operator-key': key } }).then(async (r) => ({ status: r.status, json: (await r.json()) as any }));
+  const admin = (path: string, key = t.env.OPERATOR_KEY!) =>
+    fetch(`${t.host.url}${path}`, { headers: { 'x-operator-key': key } }).then(async (r) => ({ status: r.status, json: await r.json() }));
   const hits = (body: unknown) => post(`${t.host.url}/api/hits`, body, { 'x-ingest-key': t.env.INGEST_KEY! });
   const beacon = (body: unknown, address: string) =>
-    post(`${t.host.url}/api/beacon`, body, { ...browserHeaders(AGENTS.firefoxLinux), origin: 'https://site.example', 'user-agent': AGENTS.firefoxLinux, 'x-forwarded-for': address });
+    post(`${t.host.url}/api/beacon`, body, {
+      ...browserHeaders(AGENTS.firefoxLinux),
+      origin: 'https://site.example',
+      'user-agent': AGENTS.firefoxLinux,
+      'x-forwarded-for': address,
+    });
 
   beforeAll(async () => {
     t = await startTestHost({ env: { TRUSTED_PROXY_HOPS: '1' }, overrides: { clock } });
@@ -39,14 +55,26 @@ describe('subjects through the local host, Azurite and the local Cosmos server (
     // The fixture as the site's server reports it, in time order, kept message by message.
     const byTime = [...fixture].sort((x, y) => x.ms - y.ms);
     for (let i = 0; i < byTime.length; i += 4) {
-      const chunk = byTime.slice(i, i + 4).map((scan) => ({ at: new Date(START + scan.ms).toISOString(), address: addressOf(scan.person), user_agent: AGENTS.chromeWindows, path: '/scan', subject: scan.subject }));
+      const chunk = byTime.slice(i, i + 4).map((scan) => ({
+        at: new Date(START + scan.ms).toISOString(),
+        address: addressOf(scan.person),
+        user_agent: AGENTS.chromeWindows,
+        path: '/scan',
+        subject: scan.subject,
+      }));
       expect((await hits({ hits: chunk })).status).toBe(202);
       await t.host.drain();
     }
     const apart = [
       { at: new Date(START + 50_000).toISOString(), address: '192.0.2.10', user_agent: AGENTS.googlebot, path: '/scan', subject: 'tree-1' },
       { at: new Date(START + 51_000).toISOString(), address: '192.0.2.10', user_agent: AGENTS.googlebot, path: '/scan', subject: 'tree-1' },
-      { at: new Date(START + 52_000).toISOString(), address: '10.20.0.5', user_agent: AGENTS.chromeWindows, path: '/scan', subject: 'tree-1' },
+      {
+        at: new Date(START + 52_000).toISOString(),
+        address: '10.20.0.5',
+        user_agent: AGENTS.chromeWindows,
+        path: '/scan',
+        subject: 'tree-1',
+      },
     ];
     expect((await hits({ hits: apart })).status).toBe(202);
     await t.host.drain();
@@ -67,7 +95,12 @@ describe('subjects through the local host, Azurite and the local Cosmos server (
       ]);
     }
     const tree1 = await admin('/api/admin/subjects/tree-1');
-    expect(tree1.json).toMatchObject({ scanners: 2, self: 1, first_scan: new Date(START).toISOString(), last_scan: new Date(START + 3_600_000).toISOString() });
+    expect(tree1.json).toMatchObject({
+      scanners: 2,
+      self: 1,
+      first_scan: new Date(START).toISOString(),
+      last_scan: new Date(START + 3_600_000).toISOString(),
+    });
     expect(tree1.json.by_day).toHaveLength(30);
     expect(tree1.json.source).toContain('Cosmos DB');
     const list = await admin('/api/admin/subjects?sort=subject&order=asc');
@@ -123,7 +156,9 @@ describe('subjects through the local host, Azurite and the local Cosmos server (
 
   it('of two scans of one subject by one new visitor sent at once, exactly one answers new', async () => {
     for (let n = 0; n < 5; n += 1) {
-      const pair = await Promise.all([0, 1].map(() => beacon({ path: '/scan', subject: `race-${n}`, status: true }, `198.51.100.${50 + n}`)));
+      const pair = await Promise.all(
+        [0, 1].map(() => beacon({ path: '/scan', subject: `race-${n}`, status: true }, `198.51.100.${50 + n}`)),
+      );
       expect(pair.map((answer) => answer.status)).toEqual([202, 202]);
       expect(pair.map((answer) => answer.json.status).sort()).toEqual(['new', 'returning']);
     }
@@ -138,7 +173,12 @@ describe('subjects through the local host, Azurite and the local Cosmos server (
       clock.advance(wait);
       answers.push(await beacon({ path: '/scan', subject: 'gate-1', status: true }, '198.51.100.70'));
     }
-    expect(answers.map((a) => [a.status, a.json.status])).toEqual([[202, 'new'], [202, 'returning'], [202, 'returning'], [202, 'returning']]);
+    expect(answers.map((a) => [a.status, a.json.status])).toEqual([
+      [202, 'new'],
+      [202, 'returning'],
+      [202, 'returning'],
+      [202, 'returning'],
+    ]);
     await t.host.drain();
     await t.fold();
     expect((await admin('/api/admin/subjects/gate-1')).json).toMatchObject({ scans: 2, unique: 1, repeat: 1 }); // at 0 and 60 s
@@ -163,10 +203,20 @@ describe('subjects through the local host, Azurite and the local Cosmos server (
     for (const id of ['..%2Fx', 'a%2Fb', 'x'.repeat(65), 'tree%201']) {
       expect(await admin(`/api/admin/subjects/${id}`), id).toMatchObject({ status: 400, json: { error: { issues: [{ path: 'id' }] } } });
     }
-    expect(await admin('/api/admin/subjects/tree-1?days=0')).toMatchObject({ status: 400, json: { error: { issues: [{ path: 'days' }] } } });
+    expect(await admin('/api/admin/subjects/tree-1?days=0')).toMatchObject({
+      status: 400,
+      json: { error: { issues: [{ path: 'days' }] } },
+    });
     const bad: Array<[string, string]> = [
-      ['limit=0', 'limit'], ['limit=201', 'limit'], ['limit=abc', 'limit'], ['limit=1.5', 'limit'],
-      ['sort=password', 'sort'], ['order=up', 'order'], ['continuation=garbage!', 'continuation'], ['continuation=', 'continuation'], ['page=2', 'page'],
+      ['limit=0', 'limit'],
+      ['limit=201', 'limit'],
+      ['limit=abc', 'limit'],
+      ['limit=1.5', 'limit'],
+      ['sort=password', 'sort'],
+      ['order=up', 'order'],
+      ['continuation=garbage!', 'continuation'],
+      ['continuation=', 'continuation'],
+      ['page=2', 'page'],
     ];
     for (const [query, field] of bad) {
       const answer = await admin(`/api/admin/subjects?${query}`);

@@ -50,7 +50,8 @@ export const REAL_BROWSERS: readonly HeaderSet[] = [
     name: 'Safari on iPhone (iOS 18)',
     how: 'recorded',
     headers: {
-      'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1',
+      'user-agent':
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1',
       'accept-language': 'fr-FR,fr;q=0.9',
       'sec-fetch-site': 'cross-site',
       'sec-fetch-mode': 'no-cors',
@@ -61,7 +62,8 @@ export const REAL_BROWSERS: readonly HeaderSet[] = [
     name: 'Chrome on iPhone (WebKit underneath: no client hints)',
     how: 'recorded',
     headers: {
-      'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/138.0.7204.156 Mobile/15E148 Safari/604.1',
+      'user-agent':
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/138.0.7204.156 Mobile/15E148 Safari/604.1',
       'accept-language': 'en-US,en;q=0.9',
       'sec-fetch-site': 'cross-site',
       'sec-fetch-mode': 'no-cors',
@@ -72,7 +74,8 @@ export const REAL_BROWSERS: readonly HeaderSet[] = [
     name: 'Edge 138 on Windows',
     how: 'recorded',
     headers: {
-      'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36 Edg/138.0.0.0',
+      'user-agent':
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36 Edg/138.0.0.0',
       'sec-ch-ua': '"Not)A;Brand";v="8", "Chromium";v="138", "Microsoft Edge";v="138"',
       'accept-language': 'de-DE,de;q=0.9,en;q=0.8,en-GB;q=0.7,en-US;q=0.6',
       'sec-fetch-site': 'cross-site',
@@ -96,7 +99,8 @@ export const REAL_BROWSERS: readonly HeaderSet[] = [
     name: 'Samsung Internet 28 on Android',
     how: 'recorded',
     headers: {
-      'user-agent': 'Mozilla/5.0 (Linux; Android 14; SAMSUNG SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/28.0 Chrome/130.0.0.0 Mobile Safari/537.36',
+      'user-agent':
+        'Mozilla/5.0 (Linux; Android 14; SAMSUNG SM-S921B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/28.0 Chrome/130.0.0.0 Mobile Safari/537.36',
       'sec-ch-ua': '"Chromium";v="130", "Samsung Internet";v="28.0", "Not?A_Brand";v="99"',
       'accept-language': 'ko-KR,ko;q=0.9',
       'sec-fetch-site': 'cross-site',
@@ -108,7 +112,8 @@ export const REAL_BROWSERS: readonly HeaderSet[] = [
     name: 'an in-app browser on Android (WebView: no client hints of its own)',
     how: 'recorded',
     headers: {
-      'user-agent': 'Mozilla/5.0 (Linux; Android 14; Pixel 8; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/138.0.7204.63 Mobile Safari/537.36',
+      'user-agent':
+        'Mozilla/5.0 (Linux; Android 14; Pixel 8; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/138.0.7204.63 Mobile Safari/537.36',
       'accept-language': 'en-US,en;q=0.9',
       'sec-fetch-site': 'cross-site',
       'sec-fetch-mode': 'no-cors',
@@ -149,7 +154,9 @@ export const AUTOMATION: ReadonlyArray<HeaderSet & { breaks: string }> = [
     name: 'curl with a Chrome agent',
     how: 'recorded',
     breaks: 'no-language',
-    headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' },
+    headers: {
+      'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    },
   },
   {
     name: 'python-requests with a Firefox agent',

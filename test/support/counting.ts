@@ -13,7 +13,18 @@ export const hex = (name: string) => createHash('sha256').update(name).digest('h
 /** One hashed hit as keep-hits reads it off the queue. */
 export function queuedHit(
   at: string,
-  options: { person?: string | null; token?: string; network?: string; bot?: boolean; self?: boolean; store?: string; path?: string; subject?: string | null; source?: string | null; page_load?: boolean } = {},
+  options: {
+    person?: string | null;
+    token?: string;
+    network?: string;
+    bot?: boolean;
+    self?: boolean;
+    store?: string;
+    path?: string;
+    subject?: string | null;
+    source?: string | null;
+    page_load?: boolean;
+  } = {},
 ): QueuedHit {
   const person = options.person === undefined ? 'p' : options.person;
   return {
@@ -38,7 +49,11 @@ export async function keepHits(store: KeepingStore, clock: Clock, hits: QueuedHi
 }
 
 /** Runs the recount timer's fold once, as the timer would, with the default scan rules; throws when it did not finish. */
-export async function foldOnce(store: FoldingStore, clock: Clock, rules: ScanRules = scanRules(10, 60)): Promise<FoldOutcome & { ok: true }> {
+export async function foldOnce(
+  store: FoldingStore,
+  clock: Clock,
+  rules: ScanRules = scanRules(10, 60),
+): Promise<FoldOutcome & { ok: true }> {
   const outcome = await fold({ store, clock, rules, lateDays: 7 });
   if (!outcome.ok) throw new Error(outcome.reason);
   return outcome;
@@ -51,7 +66,11 @@ export async function keepAndFold(store: Store, clock: Clock, hits: QueuedHit[],
 }
 
 /** A visitor-day document as the fold leaves it, for counting visits over plain data. */
-export function visitorDay(day: string, token: string, options: { network?: string; requests?: number; bots?: number; self?: number; store?: string } = {}): VisitorDay {
+export function visitorDay(
+  day: string,
+  token: string,
+  options: { network?: string; requests?: number; bots?: number; self?: number; store?: string } = {},
+): VisitorDay {
   const store = options.store ?? 'site';
   return {
     id: visitorDayId(store, hex(token)),

@@ -16,7 +16,11 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // The hosting networks' table the ingest reads, made from the installed network data when it is missing or stale.
   const root = join(__dirname, '..', '..');
-  execFileSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'scripts', 'build-networks.ts'), '--if-stale'], { cwd: root, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'scripts', 'build-networks.ts'), '--if-stale'],
+    { cwd: root, stdio: 'inherit' },
+  );
   const azurite = await startAzurite({ blobAndTable: { blobPort: await freePort(), tablePort: await freePort() } });
   const cosmos = await startCosmos();
   project.provide('stack', { queueConnectionString: azurite.connectionString, cosmosEndpoint: cosmos.endpoint });

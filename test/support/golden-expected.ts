@@ -45,13 +45,20 @@ function sources() {
     totals[group] += 1;
     if (host) hosts[host] = (hosts[host] ?? 0) + 1;
   }
-  return { ...totals, other_hosts: Object.entries(hosts).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([host, page_loads]) => ({ host, page_loads })) };
+  return {
+    ...totals,
+    other_hosts: Object.entries(hosts)
+      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
+      .map(([host, page_loads]) => ({ host, page_loads })),
+  };
 }
 
 /** Per subject: people's scans by the refresh and interval rules (the defaults, 10 s and 60 s), scanners' and the site's apart. */
 function subjects() {
   const scans = counted.filter((row): row is GoldenRow & { subject: string } => row.subject !== undefined);
-  const ofPeople: FixtureScan[] = scans.filter((row) => rowKind(row) === 'people').map((row) => ({ person: row.who, subject: row.subject, ms: Date.parse(row.at) }));
+  const ofPeople: FixtureScan[] = scans
+    .filter((row) => rowKind(row) === 'people')
+    .map((row) => ({ person: row.who, subject: row.subject, ms: Date.parse(row.at) }));
   const figures = plainFigures(ofPeople);
   return [...figures].map(([subject, f]) => ({
     subject,
@@ -81,7 +88,14 @@ export function expectedFromFixture() {
     visits_by_day: FIXTURE_DAYS.map((day) => ({ day, visits: of(day, 'people') })),
     by_day: FIXTURE_DAYS.map((day) => {
       const leftOut = (reason: string) => kinds.filter((v) => v.day === day && v.kind === 'scanners' && v.reason === reason).length;
-      return { day, people: of(day, 'people'), scanners: of(day, 'scanners'), self: of(day, 'self'), total: kinds.filter((v) => v.day === day).length, left_out: { agent: leftOut('agent'), path: leftOut('path'), network: 0, signals: 0 } };
+      return {
+        day,
+        people: of(day, 'people'),
+        scanners: of(day, 'scanners'),
+        self: of(day, 'self'),
+        total: kinds.filter((v) => v.day === day).length,
+        left_out: { agent: leftOut('agent'), path: leftOut('path'), network: 0, signals: 0 },
+      };
     }),
     sources: sources(),
     subjects: subjects(),

@@ -77,10 +77,19 @@ export interface GoldenRow {
 }
 
 const t = (day: string, time: string) => `${day}T${time}.000Z`;
-const hit = (who: GoldenVisitorName, at: string, path: string, more: Partial<GoldenRow> = {}): GoldenRow => ({ who, at, path, via: 'batch', ...more });
-const page = (who: GoldenVisitorName, at: string, path: string, more: Partial<GoldenRow> = {}) => hit(who, at, path, { pageLoad: true, ...more });
-const scan = (who: GoldenVisitorName, at: string, subject: string, more: Partial<GoldenRow> = {}) => page(who, at, `/scan/${subject}`, { subject, ...more });
-const beacon = (who: GoldenVisitorName, time: string, path: string, more: Partial<GoldenRow> = {}) => hit(who, t(D3, time), path, { via: 'beacon', pageLoad: true, ...more });
+const hit = (who: GoldenVisitorName, at: string, path: string, more: Partial<GoldenRow> = {}): GoldenRow => ({
+  who,
+  at,
+  path,
+  via: 'batch',
+  ...more,
+});
+const page = (who: GoldenVisitorName, at: string, path: string, more: Partial<GoldenRow> = {}) =>
+  hit(who, at, path, { pageLoad: true, ...more });
+const scan = (who: GoldenVisitorName, at: string, subject: string, more: Partial<GoldenRow> = {}) =>
+  page(who, at, `/scan/${subject}`, { subject, ...more });
+const beacon = (who: GoldenVisitorName, time: string, path: string, more: Partial<GoldenRow> = {}) =>
+  hit(who, t(D3, time), path, { via: 'beacon', pageLoad: true, ...more });
 
 /** Every request of the fixture, in the order posted (the first phase, then the late hits). */
 export const GOLDEN_ROWS: readonly GoldenRow[] = [
@@ -147,7 +156,8 @@ export const GOLDEN_ROWS: readonly GoldenRow[] = [
 export const GOLDEN_SUBJECTS = [...new Set(GOLDEN_ROWS.flatMap((row) => (row.subject ? [row.subject] : [])))].sort();
 
 /** The kind a row is expected to count as: the site's own by its visitor or the operator key, else a bot's or a person's. */
-export const rowKind = (row: GoldenRow): GoldenKind => (row.operator || VISITORS[row.who].kind === 'self' ? 'self' : row.bot ? 'scanners' : 'people');
+export const rowKind = (row: GoldenRow): GoldenKind =>
+  row.operator || VISITORS[row.who].kind === 'self' ? 'self' : row.bot ? 'scanners' : 'people';
 
 /** The UTC day of a row. */
 export const dayOf = (row: GoldenRow) => row.at.slice(0, 10);

@@ -37,7 +37,12 @@ export async function sendGolden(t: GoldenTarget, clock: ReturnType<typeof fixed
   if (first.via === 'beacon') {
     clock.set(first.at);
     const body = JSON.stringify({ path: first.path, referrer: first.referrer, subject: first.subject, status: first.status });
-    const headers: Record<string, string> = { ...browserHeaders(VISITORS[first.who].agent), origin: 'https://site.example', 'user-agent': VISITORS[first.who].agent, 'x-forwarded-for': VISITORS[first.who].address };
+    const headers: Record<string, string> = {
+      ...browserHeaders(VISITORS[first.who].agent),
+      origin: 'https://site.example',
+      'user-agent': VISITORS[first.who].agent,
+      'x-forwarded-for': VISITORS[first.who].address,
+    };
     if (first.plain) headers['content-type'] = 'text/plain';
     if (first.operator) headers['x-operator-key'] = t.env.OPERATOR_KEY!;
     return poster(`${t.url}/api/beacon`, body, headers);

@@ -53,7 +53,10 @@ export function exchangeValidator(doc: Json) {
   };
   const deref = (value: Json): Json => {
     if (typeof value.$ref !== 'string') return value;
-    const target = (value.$ref as string).slice(2).split('/').reduce((at: Json, key) => at[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    const target = value.$ref
+      .slice(2)
+      .split('/')
+      .reduce((at: Json, key) => at[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
     return deref(target);
   };
   const templates = Object.keys(doc.paths as Json).map((template) => ({
@@ -84,7 +87,8 @@ export function exchangeValidator(doc: Json) {
     }
     for (const [header, spec] of Object.entries((response.headers ?? {}) as Json)) {
       const value = exchange.headers.get(header);
-      if (value !== null && header.toLowerCase() !== 'set-cookie') problems.push(...check(schemaAt(`${where} ${exchange.status} ${header}`, deref(spec).schema), value, `${name} header ${header}`));
+      if (value !== null && header.toLowerCase() !== 'set-cookie')
+        problems.push(...check(schemaAt(`${where} ${exchange.status} ${header}`, deref(spec).schema), value, `${name} header ${header}`));
     }
     if (exchange.status >= 200 && exchange.status < 300 && exchange.requestBody !== undefined && operation.requestBody) {
       const content = deref(operation.requestBody).content as Json;

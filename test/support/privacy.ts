@@ -7,7 +7,12 @@ import { expect } from 'vitest';
 export const DOTTED_QUAD = /\b\d{1,3}(\.\d{1,3}){3}\b/;
 export const ORIGIN = 'https://site.example';
 export const PATHS = ['/', '/about', '/blog/post-1', '/api/data', '/pricing?plan=pro&ref=newsletter', '/docs/guide#install', '/users/jane'];
-export const REFERRERS = [undefined, 'https://www.linkedin.com/feed/?trk=x', 'https://github.com/someone/repo', 'https://news.ycombinator.com/item?id=1'];
+export const REFERRERS = [
+  undefined,
+  'https://www.linkedin.com/feed/?trk=x',
+  'https://github.com/someone/repo',
+  'https://news.ycombinator.com/item?id=1',
+];
 
 // ---- addresses ----------------------------------------------------------------------------------------------------
 
@@ -48,19 +53,30 @@ export function spellings(given: string): string[] {
 
 // ---- agents -------------------------------------------------------------------------------------------------------
 
-const version = fc.record({ major: fc.integer({ min: 1, max: 199 }), minor: fc.integer({ min: 0, max: 99 }), build: fc.integer({ min: 0, max: 9999 }), patch: fc.integer({ min: 0, max: 399 }) });
+const version = fc.record({
+  major: fc.integer({ min: 1, max: 199 }),
+  minor: fc.integer({ min: 0, max: 99 }),
+  build: fc.integer({ min: 0, max: 9999 }),
+  patch: fc.integer({ min: 0, max: 399 }),
+});
 type Version = { major: number; minor: number; build: number; patch: number };
 
 /** Real agent strings with their version numbers left open. */
 const TEMPLATES: ((v: Version) => string)[] = [
-  (v) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v.major}.0.${v.build}.${v.patch} Safari/537.36`,
-  (v) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v.major}.0.0.0 Safari/537.36 Edg/${v.major}.0.${v.build}.${v.patch}`,
+  (v) =>
+    `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v.major}.0.${v.build}.${v.patch} Safari/537.36`,
+  (v) =>
+    `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v.major}.0.0.0 Safari/537.36 Edg/${v.major}.0.${v.build}.${v.patch}`,
   (v) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:${v.major}.0) Gecko/20100101 Firefox/${v.major}.${v.minor}`,
   (v) => `Mozilla/5.0 (X11; Linux x86_64; rv:${v.major}.0) Gecko/20100101 Firefox/${v.major}.0`,
-  (v) => `Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_${v.minor}) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${v.major}.${v.minor} Safari/605.1.15`,
-  (v) => `Mozilla/5.0 (iPhone; CPU iPhone OS ${v.major}_${v.minor} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${v.major}.${v.minor} Mobile/15E148 Safari/604.1`,
-  (v) => `Mozilla/5.0 (Linux; Android ${v.major % 16}; Pixel ${v.minor % 10}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v.major}.0.${v.build}.${v.patch} Mobile Safari/537.36`,
-  (v) => `Mozilla/5.0 (Linux; Android ${v.major % 16}; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/${v.major}.${v.minor} Chrome/${v.major}.0.0.0 Mobile Safari/537.36`,
+  (v) =>
+    `Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_${v.minor}) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${v.major}.${v.minor} Safari/605.1.15`,
+  (v) =>
+    `Mozilla/5.0 (iPhone; CPU iPhone OS ${v.major}_${v.minor} like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/${v.major}.${v.minor} Mobile/15E148 Safari/604.1`,
+  (v) =>
+    `Mozilla/5.0 (Linux; Android ${v.major % 16}; Pixel ${v.minor % 10}) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v.major}.0.${v.build}.${v.patch} Mobile Safari/537.36`,
+  (v) =>
+    `Mozilla/5.0 (Linux; Android ${v.major % 16}; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/${v.major}.${v.minor} Chrome/${v.major}.0.0.0 Mobile Safari/537.36`,
   (v) => `Mozilla/5.0 (compatible; Googlebot/${v.major}.${v.minor}; +http://www.google.com/bot.html)`,
   (v) => `Mozilla/5.0 (compatible; bingbot/${v.major}.${v.minor}; +http://www.bing.com/bingbot.htm)`,
   (v) => `facebookexternalhit/${v.major}.${v.minor} (+http://www.facebook.com/externalhit_uatext.php)`,
@@ -113,10 +129,12 @@ export function expectNoHeaderValue(text: string, markers: readonly string[], wh
 export function expectNothingNaming(text: string, addresses: readonly string[], agents: readonly string[], where: string) {
   const lower = text.toLowerCase();
   for (const given of addresses) {
-    for (const spelling of spellings(given)) expect(lower, `${where} holds the address ${given} as ${spelling}`).not.toContain(spelling.toLowerCase());
+    for (const spelling of spellings(given))
+      expect(lower, `${where} holds the address ${given} as ${spelling}`).not.toContain(spelling.toLowerCase());
   }
   for (const given of agents) {
-    for (const piece of agentPieces(given)) expect(lower, `${where} holds the agent ${given} as ${piece}`).not.toContain(piece.toLowerCase());
+    for (const piece of agentPieces(given))
+      expect(lower, `${where} holds the agent ${given} as ${piece}`).not.toContain(piece.toLowerCase());
   }
   expect(text, `${where} holds a dotted four-octet address`).not.toMatch(DOTTED_QUAD);
 }
@@ -132,15 +150,23 @@ const otherParameter = fc.record({
   value: fc.stringMatching(/^[A-Za-z0-9]{10,24}$/),
   tag: fc.constant(false),
 });
-const tagParameter = fc.record({ name: fc.constantFrom(...TAG_NAMES), value: fc.string({ maxLength: 60, unit: 'grapheme' }), tag: fc.constant(true) });
+const tagParameter = fc.record({
+  name: fc.constantFrom(...TAG_NAMES),
+  value: fc.string({ maxLength: 60, unit: 'grapheme' }),
+  tag: fc.constant(true),
+});
 
 /** A random query string: tags and other parameters in any order, each name and value percent-encoded. */
-export const queryParameters = fc.array(fc.oneof({ weight: 2, arbitrary: otherParameter }, { weight: 1, arbitrary: tagParameter }), { minLength: 1, maxLength: 8 });
+export const queryParameters = fc.array(fc.oneof({ weight: 2, arbitrary: otherParameter }, { weight: 1, arbitrary: tagParameter }), {
+  minLength: 1,
+  maxLength: 8,
+});
 
 export type QueryParameter = { name: string; value: string; tag: boolean };
 
 /** The parameters as a query string after `?`. */
-export const queryText = (parameters: readonly QueryParameter[]) => parameters.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`).join('&');
+export const queryText = (parameters: readonly QueryParameter[]) =>
+  parameters.map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value)}`).join('&');
 
 /** Asserts that no name or value of a parameter other than the four tags, in any spelling, is in the text. */
 export function expectNoQuery(text: string, parameters: readonly QueryParameter[], where: string) {

@@ -13,7 +13,13 @@ export interface StackPlace {
 
 /** Free ports for every service of a stack, its keys, and a data folder. */
 export async function stackPlace(dataDir: string): Promise<StackPlace> {
-  const [blobPort, queuePort, tablePort, cosmosPort, hostPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [blobPort, queuePort, tablePort, cosmosPort, hostPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const storage = azuriteConnectionString(queuePort, { blobPort, tablePort });
   return {
     url: `http://127.0.0.1:${hostPort}`,

@@ -10,9 +10,14 @@ export interface FixtureScan {
  * code: per visitor, a scan counts when it is at least `refreshMs` after their scan before it and at least `intervalMs`
  * after their last counted one; every visitor with a scan is one unique visitor.
  */
-export function plainFigures(scans: readonly FixtureScan[], refreshMs = 10_000, intervalMs = 60_000): Map<string, { scans: number; unique: number; repeat: number }> {
+export function plainFigures(
+  scans: readonly FixtureScan[],
+  refreshMs = 10_000,
+  intervalMs = 60_000,
+): Map<string, { scans: number; unique: number; repeat: number }> {
   const instants = new Map<string, number[]>();
-  for (const scan of scans) instants.set(`${scan.subject}|${scan.person}`, [...(instants.get(`${scan.subject}|${scan.person}`) ?? []), scan.ms]);
+  for (const scan of scans)
+    instants.set(`${scan.subject}|${scan.person}`, [...(instants.get(`${scan.subject}|${scan.person}`) ?? []), scan.ms]);
   const figures = new Map<string, { scans: number; unique: number; repeat: number }>();
   for (const [key, all] of instants) {
     const subject = key.split('|')[0]!;

@@ -68,7 +68,14 @@ describe('by_day: visitor-days by the one kind rule', () => {
       ]),
       days,
     );
-    expect(rows.at(-1)).toEqual({ day: '2026-10-23', people: 1, scanners: 1, self: 1, total: 3, left_out: { agent: 0, path: 0, network: 0, signals: 0 } });
+    expect(rows.at(-1)).toEqual({
+      day: '2026-10-23',
+      people: 1,
+      scanners: 1,
+      self: 1,
+      total: 3,
+      left_out: { agent: 0, path: 0, network: 0, signals: 0 },
+    });
   });
 
   it('counts each scanner visitor-day once under the reason most of its bot requests had across stores, ties to the surer', () => {
@@ -85,7 +92,14 @@ describe('by_day: visitor-days by the one kind rule', () => {
       days,
     );
     // Token 5 is a person (one request of two was not a bot); token 6 was kept before reasons: a scanner under none.
-    expect(rows.at(-1)).toEqual({ day: '2026-10-23', people: 1, scanners: 5, self: 0, total: 6, left_out: { agent: 1, path: 1, network: 1, signals: 1 } });
+    expect(rows.at(-1)).toEqual({
+      day: '2026-10-23',
+      people: 1,
+      scanners: 5,
+      self: 0,
+      total: 6,
+      left_out: { agent: 1, path: 1, network: 1, signals: 1 },
+    });
   });
 
   it('counts the same token on two days as two visitor-days (a token means nothing across days)', () => {
@@ -94,7 +108,10 @@ describe('by_day: visitor-days by the one kind rule', () => {
   });
 
   it('counts every loopback row of a day as one machine, as the visits by people do', () => {
-    const rows = byDay(tokenDays([doc(1, '2026-10-23', { network: '127.0.0.x', self: 1 }), doc(2, '2026-10-23', { network: '0:0:0:x', self: 1 })]), days);
+    const rows = byDay(
+      tokenDays([doc(1, '2026-10-23', { network: '127.0.0.x', self: 1 }), doc(2, '2026-10-23', { network: '0:0:0:x', self: 1 })]),
+      days,
+    );
     expect(rows.at(-1)).toMatchObject({ self: 1, total: 1 });
   });
 });
@@ -190,7 +207,14 @@ describe('hours: requests per store per UTC hour for the last 48 hours', () => {
     );
     expect(rows).toHaveLength(96);
     expect(rows[0]).toEqual({ store: 'cosmos', hour: '2026-10-21T11:00:00.000Z', requests: 0, bots: 0, self: 0, top_paths: [] });
-    expect(rows[1]).toEqual({ store: 'sql', hour: '2026-10-21T11:00:00.000Z', requests: 2, bots: 1, self: 0, top_paths: [{ path: '/', requests: 2 }] });
+    expect(rows[1]).toEqual({
+      store: 'sql',
+      hour: '2026-10-21T11:00:00.000Z',
+      requests: 2,
+      bots: 1,
+      self: 0,
+      top_paths: [{ path: '/', requests: 2 }],
+    });
     expect(rows.at(-2)).toEqual({
       store: 'cosmos',
       hour: '2026-10-23T10:00:00.000Z',

@@ -20,7 +20,9 @@ describe('the layout holds', () => {
   });
 
   it('each file under functions/ registers exactly one function, named like the file', async () => {
-    const files = readdirSync(join(root, 'functions')).filter((file) => file.endsWith('.ts')).map((file) => file.replace(/\.ts$/, ''));
+    const files = readdirSync(join(root, 'functions'))
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => file.replace(/\.ts$/, ''));
     const registrations = await loadFunctions();
     expect(registrations.map((r) => r.name).sort()).toEqual(files.sort());
   });

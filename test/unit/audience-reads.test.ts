@@ -9,8 +9,20 @@ import type { VisitorDay } from '../../shared/store/activity';
 import type { VisitorDayPart } from '../../shared/store/facts';
 
 const part = (over: Partial<VisitorDayPart> = {}): VisitorDayPart => ({
-  day: '2026-10-23', id: 'visitor-day:site:a', store: 'site', token: 'a', network: '203.0.113.x', first_seen: '2026-10-23T11:50:00.000Z',
-  last_seen: '2026-10-23T11:50:00.000Z', requests: 1, bots: 0, self: 0, paths: { '/': 1 }, sources: {}, page_loads: 1, ...over,
+  day: '2026-10-23',
+  id: 'visitor-day:site:a',
+  store: 'site',
+  token: 'a',
+  network: '203.0.113.x',
+  first_seen: '2026-10-23T11:50:00.000Z',
+  last_seen: '2026-10-23T11:50:00.000Z',
+  requests: 1,
+  bots: 0,
+  self: 0,
+  paths: { '/': 1 },
+  sources: {},
+  page_loads: 1,
+  ...over,
 });
 
 describe('the audience on visitor-days', () => {
@@ -18,7 +30,11 @@ describe('the audience on visitor-days', () => {
     const old = withVisitorDay(null, part(), 1);
     expect(old).not.toHaveProperty('country');
     expect(old).not.toHaveProperty('browsers');
-    const newer = withVisitorDay(old, part({ country: 'DE', browsers: { chrome: 1 }, campaigns: { 'x||': 1 }, minute_paths: { '11:51/': 1 } }), 2);
+    const newer = withVisitorDay(
+      old,
+      part({ country: 'DE', browsers: { chrome: 1 }, campaigns: { 'x||': 1 }, minute_paths: { '11:51/': 1 } }),
+      2,
+    );
     expect(newer).toMatchObject({ country: 'DE', browsers: { chrome: 1 }, campaigns: { 'x||': 1 }, requests: 2 });
     expect(newer).not.toHaveProperty('minute_paths');
     // The country it has stays: a daily token is one address.
@@ -26,14 +42,23 @@ describe('the audience on visitor-days', () => {
   });
 
   it('counts people only, XX for a day without a country, and each browser a day used once', () => {
-    const doc = (token: string, over: Partial<VisitorDay>): VisitorDay => ({ ...withVisitorDay(null, part({ token, id: `visitor-day:site:${token}` }), 1), ...over });
+    const doc = (token: string, over: Partial<VisitorDay>): VisitorDay => ({
+      ...withVisitorDay(null, part({ token, id: `visitor-day:site:${token}` }), 1),
+      ...over,
+    });
     const days = tokenDays([
       doc('a', { country: 'DE', browsers: { chrome: 3, firefox: 1 }, campaigns: { 'news|email|': 2 } }),
       doc('b', {}),
       doc('c', { country: 'FR', bots: 1, browsers: { other: 1 }, campaigns: { 'spam||': 9 } }),
     ]);
-    expect(countriesOf(days)).toEqual([{ country: 'DE', visitor_days: 1 }, { country: 'XX', visitor_days: 1 }]);
-    expect(devicesOf(days).browsers).toEqual([{ name: 'chrome', visitor_days: 1 }, { name: 'firefox', visitor_days: 1 }]);
+    expect(countriesOf(days)).toEqual([
+      { country: 'DE', visitor_days: 1 },
+      { country: 'XX', visitor_days: 1 },
+    ]);
+    expect(devicesOf(days).browsers).toEqual([
+      { name: 'chrome', visitor_days: 1 },
+      { name: 'firefox', visitor_days: 1 },
+    ]);
     expect(campaignsOf(days)).toEqual([{ source: 'news', medium: 'email', campaign: null, page_loads: 2 }]);
   });
 });
@@ -57,7 +82,10 @@ describe('now', () => {
       { minute: '2026-10-23T11:31:00.000Z', people: 1 },
       { minute: '2026-10-23T11:50:00.000Z', people: 1 },
     ]);
-    expect(figures.top_paths).toEqual([{ path: '/', requests: 2 }, { path: '/about', requests: 1 }]);
+    expect(figures.top_paths).toEqual([
+      { path: '/', requests: 2 },
+      { path: '/about', requests: 1 },
+    ]);
   });
 });
 
@@ -72,7 +100,10 @@ describe('the export', () => {
 
   it('has a row for every day, zeros on a quiet one', () => {
     const rows = exportRows(['2026-10-22', '2026-10-23'], [], { '2026-10-23': 2 }, {});
-    expect(rows.map((r) => [r.day, r.people_new, r.visits, r.visitor_days.total])).toEqual([['2026-10-22', 0, 0, 0], ['2026-10-23', 2, 0, 0]]);
+    expect(rows.map((r) => [r.day, r.people_new, r.visits, r.visitor_days.total])).toEqual([
+      ['2026-10-22', 0, 0, 0],
+      ['2026-10-23', 2, 0, 0],
+    ]);
     expect(toCsv(rows).split('\r\n')[1]).toBe('2026-10-22,0,0,0,0,0,0,0,0,0,0,0,,,');
   });
 

@@ -31,7 +31,12 @@ async function rig() {
 describe('the two reads of the count', () => {
   it('refuses the Admin count without the operator key, or with a wrong one, in the error envelope', async () => {
     const deps = await rig();
-    for (const headers of [{}, { authorization: 'Bearer wrong-key-0123456789' }, { 'x-operator-key': `${OPERATOR_KEY}x` }, { cookie: `${OPERATOR_COOKIE}=${operatorCookieValue(HASH_KEY)}` }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer wrong-key-0123456789' },
+      { 'x-operator-key': `${OPERATOR_KEY}x` },
+      { cookie: `${OPERATOR_COOKIE}=${operatorCookieValue(HASH_KEY)}` },
+    ] as Record<string, string>[]) {
       const answer = await answerPeopleCount(request(headers), deps);
       expect(answer.status).toBe(401);
       expect(answer.body).toEqual({ error: { code: 'unauthorized', message: expect.stringContaining('operator key') } });
@@ -47,7 +52,15 @@ describe('the two reads of the count', () => {
       expect(answer.body).toMatchObject({ people_all_time: 1, people_new_today: 1 });
       expect(answer.headers?.['cache-control']).toBe('no-store');
       expect(answer.cookies).toEqual([
-        { name: OPERATOR_COOKIE, value: operatorCookieValue(HASH_KEY), maxAge: OPERATOR_COOKIE_MAX_AGE, httpOnly: true, secure: true, sameSite: 'Lax', path: '/' },
+        {
+          name: OPERATOR_COOKIE,
+          value: operatorCookieValue(HASH_KEY),
+          maxAge: OPERATOR_COOKIE_MAX_AGE,
+          httpOnly: true,
+          secure: true,
+          sameSite: 'Lax',
+          path: '/',
+        },
       ]);
     }
   });
@@ -56,7 +69,11 @@ describe('the two reads of the count', () => {
     const deps = await rig();
     const allowed = await answerPulse(request({ origin: 'https://site.example' }), deps);
     expect(allowed.status).toBe(200);
-    expect(allowed.headers).toMatchObject({ 'cache-control': 'public, max-age=60', 'access-control-allow-origin': 'https://site.example', vary: 'Origin' });
+    expect(allowed.headers).toMatchObject({
+      'cache-control': 'public, max-age=60',
+      'access-control-allow-origin': 'https://site.example',
+      vary: 'Origin',
+    });
     expect(allowed.body).toMatchObject({ people_all_time: 1, counted_from: '2026-10-23', visits_all_time: 1 });
     const other = await answerPulse(request({ origin: 'https://elsewhere.example' }), deps);
     expect(other.status).toBe(200);

@@ -8,11 +8,16 @@ import { keepAndFold, queuedHit } from '../support/counting';
 // The seed's clock: half an hour before midnight UTC, where a local-time day would already be tomorrow east of UTC.
 const TODAY = '2026-10-23T23:30:00.000Z';
 
-const depsOf = (store: Store, at = TODAY): PeopleCountDeps => ({ visitorsSummary: store.visitorsSummary, visits: store.visits, clock: fixedClock(at), source: store.source });
+const depsOf = (store: Store, at = TODAY): PeopleCountDeps => ({
+  visitorsSummary: store.visitorsSummary,
+  visits: store.visits,
+  clock: fixedClock(at),
+  source: store.source,
+});
 
 const seen = (person: string, day: string, bot = false) => queuedHit(`${day}T12:00:00.000Z`, { person, bot });
 
-describe('the count of people, each counted once (the seed\'s VisitorTests)', () => {
+describe("the count of people, each counted once (the seed's VisitorTests)", () => {
   const timeZone = process.env.TZ;
   afterEach(() => {
     process.env.TZ = timeZone;
@@ -21,7 +26,13 @@ describe('the count of people, each counted once (the seed\'s VisitorTests)', ()
   it('is all time 4, new today 1, new this month 3, scanners left out 1, and 30 UTC days oldest first', async () => {
     const store = memoryStore();
     const clock = fixedClock(TODAY);
-    await keepAndFold(store, clock, [seen('a', '2026-10-20'), seen('b', '2026-10-23', true), seen('c', '2026-10-01'), seen('d', '2026-09-30'), seen('e', '2026-10-23')]);
+    await keepAndFold(store, clock, [
+      seen('a', '2026-10-20'),
+      seen('b', '2026-10-23', true),
+      seen('c', '2026-10-01'),
+      seen('d', '2026-09-30'),
+      seen('e', '2026-10-23'),
+    ]);
     await keepAndFold(store, clock, [seen('a', '2026-10-23')]);
 
     const count = await readPeopleCount(depsOf(store));
@@ -58,7 +69,10 @@ describe('the count of people, each counted once (the seed\'s VisitorTests)', ()
     process.env.TZ = 'Pacific/Kiritimati'; // UTC+14: 23:30 UTC on the 23rd is the 24th there
     const store = memoryStore();
     const clock = fixedClock(TODAY);
-    await keepAndFold(store, clock, [queuedHit('2026-10-22T23:59:59.000Z', { person: 'late' }), queuedHit('2026-10-23T00:00:00.000Z', { person: 'early' })]);
+    await keepAndFold(store, clock, [
+      queuedHit('2026-10-22T23:59:59.000Z', { person: 'late' }),
+      queuedHit('2026-10-23T00:00:00.000Z', { person: 'early' }),
+    ]);
 
     const count = await readPeopleCount(depsOf(store));
 
@@ -81,7 +95,11 @@ describe('the count of people, each counted once (the seed\'s VisitorTests)', ()
   it('answers null figures and says why when the store cannot be read, and the pulse says the same', async () => {
     const store = memoryStore();
     const down = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-    const deps: PeopleCountDeps = { ...depsOf(store), visitorsSummary: { peopleFrom: () => Promise.reject(down) }, visits: { read: () => Promise.reject(down) } };
+    const deps: PeopleCountDeps = {
+      ...depsOf(store),
+      visitorsSummary: { peopleFrom: () => Promise.reject(down) },
+      visits: { read: () => Promise.reject(down) },
+    };
 
     const count = await readPeopleCount(deps);
 
@@ -110,11 +128,19 @@ describe('the count of people, each counted once (the seed\'s VisitorTests)', ()
     for (const visitors of [10, 1_000]) {
       const store = memoryStore();
       const clock = fixedClock(TODAY);
-      await keepAndFold(store, clock, Array.from({ length: visitors }, (_, i) => seen(`v${i}`, '2026-10-20')));
+      await keepAndFold(
+        store,
+        clock,
+        Array.from({ length: visitors }, (_, i) => seen(`v${i}`, '2026-10-20')),
+      );
       const before = store.stats();
       await readPeopleCount(depsOf(store));
       const after = store.stats();
-      expect({ reads: after.reads - before.reads, queries: after.queries - before.queries, writes: after.writes - before.writes }).toEqual({ reads: 2, queries: 0, writes: 0 });
+      expect({ reads: after.reads - before.reads, queries: after.queries - before.queries, writes: after.writes - before.writes }).toEqual({
+        reads: 2,
+        queries: 0,
+        writes: 0,
+      });
     }
   });
 });

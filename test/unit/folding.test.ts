@@ -108,7 +108,10 @@ describe('people folded from the visitor records', () => {
 
   it('moves a scanner who reads as a person, keeps the scanners left out after their records expire, and the first person’s day', async () => {
     const r = rig();
-    await r.keep([queuedHit('2026-10-22T10:00:00.000Z', { person: 's', bot: true }), queuedHit('2026-10-22T10:00:00.000Z', { person: 'c', bot: true })]);
+    await r.keep([
+      queuedHit('2026-10-22T10:00:00.000Z', { person: 's', bot: true }),
+      queuedHit('2026-10-22T10:00:00.000Z', { person: 'c', bot: true }),
+    ]);
     await r.fold();
     expect(await r.count()).toMatchObject({ people_all_time: 0, scanners_left_out: 2, counted_from: null });
     await r.keep([queuedHit('2026-10-23T10:00:00.000Z', { person: 's' })]);
@@ -141,24 +144,45 @@ describe('people folded from the visitor records', () => {
 });
 
 describe('subject scans folded', () => {
-  const scan = (person: string | null, at: string, more: Partial<QueuedHit> = {}) => queuedHit(at, { person, subject: 'tree-1', ...(person === null ? { self: true } : {}), ...more });
+  const scan = (person: string | null, at: string, more: Partial<QueuedHit> = {}) =>
+    queuedHit(at, { person, subject: 'tree-1', ...(person === null ? { self: true } : {}), ...more });
 
   it('judges each scan once: the refresh window, the interval, the first counted scan a unique visitor; scanners and self apart', async () => {
     const store = memoryStore();
     const clock = fixedClock(NOW);
     const rules = scanRules(10, 60);
-    await keepHits(store, clock, [scan('a', '2026-10-23T10:00:00.000Z'), scan('a', '2026-10-23T10:00:05.000Z'), scan('a', '2026-10-23T10:00:30.000Z')]);
-    await keepHits(store, clock, [scan('a', '2026-10-23T10:02:00.000Z'), scan('b', '2026-10-23T10:02:00.000Z'), scan('s', '2026-10-23T10:03:00.000Z', { bot: true }), scan(null, '2026-10-23T10:04:00.000Z')]);
+    await keepHits(store, clock, [
+      scan('a', '2026-10-23T10:00:00.000Z'),
+      scan('a', '2026-10-23T10:00:05.000Z'),
+      scan('a', '2026-10-23T10:00:30.000Z'),
+    ]);
+    await keepHits(store, clock, [
+      scan('a', '2026-10-23T10:02:00.000Z'),
+      scan('b', '2026-10-23T10:02:00.000Z'),
+      scan('s', '2026-10-23T10:03:00.000Z', { bot: true }),
+      scan(null, '2026-10-23T10:04:00.000Z'),
+    ]);
     await foldOnce(store, clock, rules);
     await foldOnce(store, clock, rules);
     const summary = (await store.subjects.summaries.read('tree-1'))!.doc;
-    expect(summary).toMatchObject({ scans: 3, unique: 2, repeat: 1, scanners: 1, self: 1, first_scan: '2026-10-23T10:00:00.000Z', last_scan: '2026-10-23T10:02:00.000Z' });
+    expect(summary).toMatchObject({
+      scans: 3,
+      unique: 2,
+      repeat: 1,
+      scanners: 1,
+      self: 1,
+      first_scan: '2026-10-23T10:00:00.000Z',
+      last_scan: '2026-10-23T10:02:00.000Z',
+    });
     expect(summary.by_day).toEqual({ '2026-10-23': { scans: 3, new: 2 } });
   });
 });
 
 describe('the fold has exactly-once effect', () => {
-  const before = [queuedHit('2026-10-22T09:00:00.000Z', { person: 'ann' }), queuedHit('2026-10-22T09:10:00.000Z', { person: 'sam', bot: true, path: '/wp-login.php' })];
+  const before = [
+    queuedHit('2026-10-22T09:00:00.000Z', { person: 'ann' }),
+    queuedHit('2026-10-22T09:10:00.000Z', { person: 'sam', bot: true, path: '/wp-login.php' }),
+  ];
   const under = [
     queuedHit('2026-10-23T10:00:00.000Z', { person: 'ann', subject: 'tree-1' }),
     queuedHit('2026-10-23T11:00:00.000Z', { person: 'ann', store: 'shop', subject: 'tree-1' }),
@@ -188,7 +212,10 @@ describe('the fold has exactly-once effect', () => {
       expect(failed, `failing after write ${failAfter}`).toEqual({ ok: false, reason: `injected failure after write ${failAfter}` });
       await run.fold();
       // The marks differ from the clean run's (they are the store's own), so compare the documents without them.
-      const unmarked = (docs: ReturnType<typeof everything>) => JSON.parse(JSON.stringify(docs, (key, value: unknown) => (key === 'folded_to' || key === 'days' || key === 'records' ? undefined : value)));
+      const unmarked = (docs: ReturnType<typeof everything>) =>
+        JSON.parse(
+          JSON.stringify(docs, (key, value: unknown) => (key === 'folded_to' || key === 'days' || key === 'records' ? undefined : value)),
+        );
       expect(unmarked(everything(run.store)), `failing after write ${failAfter}`).toEqual(unmarked(expected));
     }
   });
@@ -213,7 +240,9 @@ describe('a busy minute folded', () => {
 describe('a known visitor on a new day', () => {
   it('changes no count, so the fold counts no day again for them: one aggregate query per changed day only', async () => {
     const r = rig();
-    await r.keep(Array.from({ length: 20 }, (_, n) => queuedHit(`2026-10-${String(1 + n).padStart(2, '0')}T10:00:00.000Z`, { person: `p${n}` })));
+    await r.keep(
+      Array.from({ length: 20 }, (_, n) => queuedHit(`2026-10-${String(1 + n).padStart(2, '0')}T10:00:00.000Z`, { person: `p${n}` })),
+    );
     r.clock.advance(3_600_000);
     await r.fold();
     r.clock.advance(3_600_000);
@@ -224,7 +253,10 @@ describe('a known visitor on a new day', () => {
       return countsOn(day);
     };
     // Every known visitor again today, and one new one.
-    await r.keep([...Array.from({ length: 20 }, (_, n) => queuedHit('2026-10-23T19:00:00.000Z', { person: `p${n}` })), queuedHit('2026-10-23T19:00:00.000Z', { person: 'new' })]);
+    await r.keep([
+      ...Array.from({ length: 20 }, (_, n) => queuedHit('2026-10-23T19:00:00.000Z', { person: `p${n}` })),
+      queuedHit('2026-10-23T19:00:00.000Z', { person: 'new' }),
+    ]);
     await r.fold();
     expect(counted).toEqual(['2026-10-23']);
     expect(await r.count()).toMatchObject({ people_all_time: 21, people_new_today: 1 });

@@ -12,10 +12,13 @@ import { deviceOf, UNKNOWN_DEVICE } from '../../shared/identity/device';
 const agents = {
   chromeWindows: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
   firefoxLinux: 'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0',
-  safariIphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  safariIphone:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
   chromeAndroid: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
-  edgeWindows: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
-  safariIpad: 'Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  edgeWindows:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
+  safariIpad:
+    'Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
 };
 
 describe('the country of an address, from the packaged table', () => {
@@ -24,21 +27,41 @@ describe('the country of an address, from the packaged table', () => {
   it('places well-known networks by their two-letter code, IPv4 and IPv6 (and IPv4-mapped IPv6 as its IPv4)', () => {
     expect(table.ranges.v4).toBeGreaterThan(100_000);
     expect(table.ranges.v6).toBeGreaterThan(100_000);
-    expect(['8.8.8.8', '193.99.144.80', '212.27.48.10', '133.242.0.3', '212.58.244.20', '::ffff:8.8.8.8'].map((a) => table.countryOf(a))).toEqual(['US', 'DE', 'FR', 'JP', 'GB', 'US']);
+    expect(
+      ['8.8.8.8', '193.99.144.80', '212.27.48.10', '133.242.0.3', '212.58.244.20', '::ffff:8.8.8.8'].map((a) => table.countryOf(a)),
+    ).toEqual(['US', 'DE', 'FR', 'JP', 'GB', 'US']);
     expect(['2001:4860:4860::8888', '2a01:4f8::1'].map((a) => table.countryOf(a))).toEqual(['US', 'DE']);
   });
 
   it('answers XX for loopback, private, link-local, documentation and unreadable addresses, and for none', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '192.168.0.1', '172.16.5.4', '169.254.1.1', '203.0.113.7', '198.51.100.1', '::1', 'fe80::1', 'fd00::1', '2001:db8::1', 'x', '']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '192.168.0.1',
+      '172.16.5.4',
+      '169.254.1.1',
+      '203.0.113.7',
+      '198.51.100.1',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '2001:db8::1',
+      'x',
+      '',
+    ]) {
       expect(table.countryOf(address)).toBe(UNKNOWN_COUNTRY);
     }
     expect(table.countryOf(null)).toBe(UNKNOWN_COUNTRY);
   });
 
-  it('agrees with a plain reference over the package\'s other files (decimal IPv6, BigInt, ipaddr.js ranges) on random addresses', () => {
+  it("agrees with a plain reference over the package's other files (decimal IPv6, BigInt, ipaddr.js ranges) on random addresses", () => {
     const folder = join(require.resolve('@ip-location-db/geo-whois-asn-country/package.json'), '..');
     const reference = (name: string) =>
-      readFileSync(join(folder, name), 'utf8').trim().split('\n').map((line) => line.split(',')).map(([start, end, code]) => [BigInt(start!), BigInt(end!), code!.trim()] as const);
+      readFileSync(join(folder, name), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split(','))
+        .map(([start, end, code]) => [BigInt(start!), BigInt(end!), code!.trim()] as const);
     const v4 = reference('geo-whois-asn-country-ipv4-num.csv');
     const v6 = reference('geo-whois-asn-country-ipv6-num.csv');
     const look = (rows: typeof v4, value: bigint) => {
@@ -59,8 +82,18 @@ describe('the country of an address, from the packaged table', () => {
       const value = parsed.toByteArray().reduce((n, byte) => n * 256n + BigInt(byte), 0n);
       return look(parsed.kind() === 'ipv4' ? v4 : v6, value);
     };
-    const addresses = fc.sample(fc.oneof(fc.ipV4(), fc.ipV6(), fc.ipV6().map((a) => `2a0${a.length % 10}:${a.split(':').slice(1).join(':')}`)), { numRuns: 3000, seed: 14 });
-    const canonical = addresses.filter((a) => ipaddr.isValid(a)).map((a) => ipaddr.parse(a).toString()).filter((a) => !a.includes('.') || !a.includes(':'));
+    const addresses = fc.sample(
+      fc.oneof(
+        fc.ipV4(),
+        fc.ipV6(),
+        fc.ipV6().map((a) => `2a0${a.length % 10}:${a.split(':').slice(1).join(':')}`),
+      ),
+      { numRuns: 3000, seed: 14 },
+    );
+    const canonical = addresses
+      .filter((a) => ipaddr.isValid(a))
+      .map((a) => ipaddr.parse(a).toString())
+      .filter((a) => !a.includes('.') || !a.includes(':'));
     for (const address of canonical) expect(table.countryOf(address), address).toBe(expected(address));
   });
 
@@ -70,8 +103,22 @@ describe('the country of an address, from the packaged table', () => {
       ['2001:200::,2001:200:ffff:ffff:ffff:ffff:ffff:ffff,JP', '2001:250::,2001:250:ffff::,CN', 'zz::,::,DE'].join('\r\n'),
     );
     expect(small.ranges).toEqual({ v4: 3, v6: 2 });
-    expect(['1.0.0.0', '1.0.0.255', '1.0.1.0', '1.0.3.255', '1.0.4.0', '1.0.8.1', '0.255.255.255'].map((a) => small.countryOf(a))).toEqual(['AU', 'AU', 'CN', 'CN', 'XX', 'XX', 'XX']);
-    expect(['2001:200::', '2001:200:1234::1', '2001:201::', '2001:250:ffff::', '2001:250:ffff::1'].map((a) => small.countryOf(a))).toEqual(['JP', 'JP', 'XX', 'CN', 'XX']);
+    expect(['1.0.0.0', '1.0.0.255', '1.0.1.0', '1.0.3.255', '1.0.4.0', '1.0.8.1', '0.255.255.255'].map((a) => small.countryOf(a))).toEqual([
+      'AU',
+      'AU',
+      'CN',
+      'CN',
+      'XX',
+      'XX',
+      'XX',
+    ]);
+    expect(['2001:200::', '2001:200:1234::1', '2001:201::', '2001:250:ffff::', '2001:250:ffff::1'].map((a) => small.countryOf(a))).toEqual([
+      'JP',
+      'JP',
+      'XX',
+      'CN',
+      'XX',
+    ]);
   });
 });
 
@@ -95,10 +142,18 @@ describe('the device, from the agent family the person hash uses', () => {
 
 describe('the campaign of a page load: the four tags and nothing else', () => {
   it('reads utm_source, utm_medium, utm_campaign, lowercased, with ref as the source when utm_source is absent', () => {
-    expect(campaignOf('/about?utm_source=LinkedIn&utm_medium=Social&utm_campaign=Spring+Launch&x=1', true)).toEqual({ source: 'linkedin', medium: 'social', campaign: 'spring-launch' });
+    expect(campaignOf('/about?utm_source=LinkedIn&utm_medium=Social&utm_campaign=Spring+Launch&x=1', true)).toEqual({
+      source: 'linkedin',
+      medium: 'social',
+      campaign: 'spring-launch',
+    });
     expect(campaignOf('/?ref=ProductHunt', true)).toEqual({ source: 'producthunt', medium: null, campaign: null });
     expect(campaignOf('/?ref=a&utm_source=b', true)).toEqual({ source: 'b', medium: null, campaign: null });
-    expect(campaignOf('https://example.com/p?UTM_SOURCE=news%20letter#utm_medium=x', true)).toEqual({ source: 'news-letter', medium: null, campaign: null });
+    expect(campaignOf('https://example.com/p?UTM_SOURCE=news%20letter#utm_medium=x', true)).toEqual({
+      source: 'news-letter',
+      medium: null,
+      campaign: null,
+    });
   });
 
   it('is none on a request that is not a page load, with no tag, or with empty tags', () => {

@@ -17,9 +17,11 @@ const BOTS = {
 const BROWSERS = {
   chromeWindows: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
   firefoxLinux: 'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0',
-  safariIPhone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  safariIPhone:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
   chromeAndroid: 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.135 Mobile Safari/537.36',
-  edgeWindows: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.86',
+  edgeWindows:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.86',
   safariMac: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
 };
 
@@ -41,17 +43,38 @@ describe('bots by their agent', () => {
 });
 
 describe('bots by what they ask for', () => {
-  it.each(['/wp-login.php', '/.env', '/.git/config', '/xmlrpc.php', '/wp-admin/', '/phpmyadmin/', '/.git/HEAD', '/wp-admin/setup-config.php', '/api/.env', '/.env.production', '/blog/xmlrpc.php', '/PHPMYADMIN/index.php', '/cgi-bin/luci'])(
-    '%s is a scanner path',
-    (path) => {
-      expect(isScannerPath(path)).toBe(true);
-    },
-  );
+  it.each([
+    '/wp-login.php',
+    '/.env',
+    '/.git/config',
+    '/xmlrpc.php',
+    '/wp-admin/',
+    '/phpmyadmin/',
+    '/.git/HEAD',
+    '/wp-admin/setup-config.php',
+    '/api/.env',
+    '/.env.production',
+    '/blog/xmlrpc.php',
+    '/PHPMYADMIN/index.php',
+    '/cgi-bin/luci',
+  ])('%s is a scanner path', (path) => {
+    expect(isScannerPath(path)).toBe(true);
+  });
 
-  it.each(['/about', '/', '/blog/post-1', '/.well-known/security.txt', '/.well-known/acme-challenge/abc123', '/api/users.json', '/blog/how-to-use-env-files', '/blog/.env-tips', '/environment', '/gitlab', '/wp', '/docs/wp-login-guide'])(
-    '%s is not a scanner path',
-    (path) => {
-      expect(isScannerPath(path)).toBe(false);
-    },
-  );
+  it.each([
+    '/about',
+    '/',
+    '/blog/post-1',
+    '/.well-known/security.txt',
+    '/.well-known/acme-challenge/abc123',
+    '/api/users.json',
+    '/blog/how-to-use-env-files',
+    '/blog/.env-tips',
+    '/environment',
+    '/gitlab',
+    '/wp',
+    '/docs/wp-login-guide',
+  ])('%s is not a scanner path', (path) => {
+    expect(isScannerPath(path)).toBe(false);
+  });
 });

@@ -9,10 +9,25 @@ import { DATA_CENTRES, PEOPLES_NETWORKS, RELAYS } from '../support/networks';
 
 const table = hostingNetworks();
 
-const rules: IdentityRules = { hashKey: 'test-hash-key-0123456789abcdef', selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: [], networks: table };
+const rules: IdentityRules = {
+  hashKey: 'test-hash-key-0123456789abcdef',
+  selfNetworks: [],
+  selfAgentTag: 'headcount-self',
+  ignoredPaths: [],
+  networks: table,
+};
 const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const seen = (address: string, over: Partial<SeenRequest> = {}): SeenRequest => ({
-  at: new Date('2026-10-23T10:00:00Z'), address: canonicalAddress(address), userAgent: chrome, path: '/', referrer: null, store: 'site', pageLoad: true, subject: null, operator: false, ...over,
+  at: new Date('2026-10-23T10:00:00Z'),
+  address: canonicalAddress(address),
+  userAgent: chrome,
+  path: '/',
+  referrer: null,
+  store: 'site',
+  pageLoad: true,
+  subject: null,
+  operator: false,
+  ...over,
 });
 
 describe('the network rule: a request from a hosting network is a bot', () => {
@@ -40,8 +55,11 @@ describe('the network rule: a request from a hosting network is a bot', () => {
     expect(botReason(seen('x', { address: null }), '/', rules)).toBeNull();
   });
 
-  it("an agent that names a bot, or a path that probes, is said first: the reason is the surer one", () => {
-    const crawler = classify(seen('3.5.140.2', { userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' }), rules);
+  it('an agent that names a bot, or a path that probes, is said first: the reason is the surer one', () => {
+    const crawler = classify(
+      seen('3.5.140.2', { userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' }),
+      rules,
+    );
     const probe = classify(seen('3.5.140.2', { path: '/.env' }), rules);
     expect([crawler.counted && crawler.hit.reason, probe.counted && probe.hit.reason]).toEqual(['agent', 'path']);
   });
@@ -64,14 +82,22 @@ describe('the network rule: a request from a hosting network is a bot', () => {
 
   it('finds both ends of a range and nothing just outside it, in IPv4 and IPv6', () => {
     const bytes = encodeTable(
-      { ipv4: [{ start: 10, end: 20, asn: 1 }, { start: 30, end: 30, asn: 2 }], ipv6: [{ start: 0x2001_0db8_0000_0000n, end: 0x2001_0db8_0000_ffffn, asn: 3 }] },
+      {
+        ipv4: [
+          { start: 10, end: 20, asn: 1 },
+          { start: 30, end: 30, asn: 2 },
+        ],
+        ipv6: [{ start: 0x2001_0db8_0000_0000n, end: 0x2001_0db8_0000_ffffn, asn: 3 }],
+      },
       { source: 'test', version: '1', list: 'x' },
     );
     const small = readTable(bytes, 'x');
     if (!small.ok) throw new Error(small.reason);
     const four = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
     expect([9, 10, 20, 21, 29, 30, 31].map((n) => small.table.hostingAsn(four(n)))).toEqual([null, 1, 1, null, null, 2, null]);
-    expect(['2001:db8::1', '2001:db8:0:ffff:ffff::', '2001:db8:1::', '2001:db7:ffff:ffff::'].map((a) => small.table.hostingAsn(a))).toEqual([3, 3, null, null]);
+    expect(['2001:db8::1', '2001:db8:0:ffff:ffff::', '2001:db8:1::', '2001:db7:ffff:ffff::'].map((a) => small.table.hostingAsn(a))).toEqual(
+      [3, 3, null, null],
+    );
   });
 
   it('costs little per lookup', () => {

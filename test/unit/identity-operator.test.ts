@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { OPERATOR_COOKIE, cookieValue, hasOperatorCookie, hasOperatorKey, isOperatorToken, presentedKey } from '../../shared/identity/operator';
+import {
+  OPERATOR_COOKIE,
+  cookieValue,
+  hasOperatorCookie,
+  hasOperatorKey,
+  isOperatorToken,
+  presentedKey,
+} from '../../shared/identity/operator';
 import { operatorCookieValue, sameSecret } from '../../shared/identity/tokens';
 
 const HASH_KEY = 'test-hash-key-0123456789abcdef';
@@ -42,7 +49,9 @@ describe('the operator cookie', () => {
 
   it('marks a request as the operator only with the value the key makes', () => {
     expect(hasOperatorCookie(headers({ cookie: `${OPERATOR_COOKIE}=${operatorCookieValue(HASH_KEY)}` }), HASH_KEY)).toBe(true);
-    expect(hasOperatorCookie(headers({ cookie: `${OPERATOR_COOKIE}=${operatorCookieValue('another-hash-key-0123456789abc')}` }), HASH_KEY)).toBe(false);
+    expect(
+      hasOperatorCookie(headers({ cookie: `${OPERATOR_COOKIE}=${operatorCookieValue('another-hash-key-0123456789abc')}` }), HASH_KEY),
+    ).toBe(false);
     expect(hasOperatorCookie(headers({ cookie: `${OPERATOR_COOKIE}=1` }), HASH_KEY)).toBe(false);
     expect(hasOperatorCookie(headers({}), HASH_KEY)).toBe(false);
   });

@@ -14,7 +14,18 @@ describe('the referrer as kept', () => {
   });
 
   it('is null when it is missing, unreadable or not http(s)', () => {
-    for (const referrer of [null, undefined, '', 'not a url', '/relative/path', 'ftp://example.com/', 'javascript:alert(1)', 'android-app://com.google.android.gm/', 'data:text/html,hi', 'http://999.1.1.1/']) {
+    for (const referrer of [
+      null,
+      undefined,
+      '',
+      'not a url',
+      '/relative/path',
+      'ftp://example.com/',
+      'javascript:alert(1)',
+      'android-app://com.google.android.gm/',
+      'data:text/html,hi',
+      'http://999.1.1.1/',
+    ]) {
       expect(referrerHost(referrer, true), String(referrer)).toBeNull();
     }
   });

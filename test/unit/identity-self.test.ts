@@ -78,7 +78,15 @@ describe('classify: a request made into a hit that names nobody', () => {
     const result = classify(request({ path: '/about?x=1', referrer: 'https://www.LinkedIn.com/feed/' }), rules);
     expect(result.counted).toBe(true);
     if (!result.counted) return;
-    expect(result.hit).toMatchObject({ at: '2026-10-23T10:00:00.000Z', network: '203.0.113.x', path: '/about', bot: false, self: false, source: 'www.linkedin.com', store: 'site' });
+    expect(result.hit).toMatchObject({
+      at: '2026-10-23T10:00:00.000Z',
+      network: '203.0.113.x',
+      path: '/about',
+      bot: false,
+      self: false,
+      source: 'www.linkedin.com',
+      store: 'site',
+    });
     expect(JSON.stringify(result.hit)).not.toContain('203.0.113.7');
     expect(JSON.stringify(result.hit)).not.toContain('Chrome');
   });

@@ -4,10 +4,23 @@ import { automationSignal, signalsFrom } from '../../shared/identity/signals';
 import { isBotAgent } from '../../shared/identity/agent';
 import { AUTOMATION, REAL_BROWSERS, type HeaderSet } from '../support/browser-headers';
 
-const rules: IdentityRules = { hashKey: 'test-hash-key-0123456789abcdef', selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: [] };
+const rules: IdentityRules = {
+  hashKey: 'test-hash-key-0123456789abcdef',
+  selfNetworks: [],
+  selfAgentTag: 'headcount-self',
+  ignoredPaths: [],
+};
 const signalsOf = (set: HeaderSet) => signalsFrom((name) => set.headers[name]);
 const seen = (set: HeaderSet | null, userAgent = set?.headers['user-agent'] ?? ''): SeenRequest => ({
-  at: new Date('2026-10-23T10:00:00Z'), address: '73.15.1.1', userAgent, path: '/', referrer: null, store: 'site', pageLoad: true, subject: null, operator: false,
+  at: new Date('2026-10-23T10:00:00Z'),
+  address: '73.15.1.1',
+  userAgent,
+  path: '/',
+  referrer: null,
+  store: 'site',
+  pageLoad: true,
+  subject: null,
+  operator: false,
   signals: set && signalsOf(set),
 });
 
@@ -29,11 +42,17 @@ describe('the signals a browser sends', () => {
   });
 
   it('judges nothing when the headers are not known (a site that forwards none): the agent alone says', () => {
-    for (const set of AUTOMATION.filter((one) => one.breaks !== 'agent')) expect(botReason(seen(null, set.headers['user-agent']), '/', rules)).toBeNull();
+    for (const set of AUTOMATION.filter((one) => one.breaks !== 'agent'))
+      expect(botReason(seen(null, set.headers['user-agent']), '/', rules)).toBeNull();
   });
 
   it('judges only agents that claim a browser: a library or a crawler is said by its agent, not by its headers', () => {
-    expect(automationSignal('curl/8.5.0', signalsFrom(() => null))).toBeNull();
+    expect(
+      automationSignal(
+        'curl/8.5.0',
+        signalsFrom(() => null),
+      ),
+    ).toBeNull();
     expect(botReason(seen(null, 'curl/8.5.0'), '/', rules)).toBe('agent');
   });
 

@@ -11,7 +11,11 @@ import { FACT_TTL_SECONDS, FOLD_DAYS } from '../../shared/store/facts';
 import { personHash, queued } from '../support/hits';
 
 let serial = 0;
-const message = (hits: QueuedHit[]): HitsMessage => ({ v: 1, id: `00000000-0000-4000-8000-${String((serial += 1)).padStart(12, '0')}`, hits });
+const message = (hits: QueuedHit[]): HitsMessage => ({
+  v: 1,
+  id: `00000000-0000-4000-8000-${String((serial += 1)).padStart(12, '0')}`,
+  hits,
+});
 
 describe('a message planned', () => {
   it('makes one sighting per person hash per day by the one rule, none for the site itself, and each day its parts', () => {
@@ -51,7 +55,8 @@ describe('a message planned', () => {
 });
 
 describe('a visitor record merged', () => {
-  const seen = (current: Parameters<typeof sightedRecord>[0], day: string, kind: 'people' | 'scanners') => sightedRecord(current, 'h', [{ day, kind }], `${day}T12:00:00.000Z`);
+  const seen = (current: Parameters<typeof sightedRecord>[0], day: string, kind: 'people' | 'scanners') =>
+    sightedRecord(current, 'h', [{ day, kind }], `${day}T12:00:00.000Z`);
 
   it('counts each day once in whatever order the days come, and a day seen again changes nothing', () => {
     const first = seen(null, '2026-10-23', 'people')!;
@@ -104,7 +109,11 @@ describe('the keeper on the memory store', () => {
   it('writes the visitor records and one fact per day of the message, nothing else', async () => {
     const store = memoryStore();
     const keep = keeper(store, fixedClock('2026-10-23T12:00:00Z'));
-    const both = message([queued('a', '2026-10-22T10:00:00.000Z'), queued('b', '2026-10-23T10:00:00.000Z'), queued(null, '2026-10-23T10:01:00.000Z')]);
+    const both = message([
+      queued('a', '2026-10-22T10:00:00.000Z'),
+      queued('b', '2026-10-23T10:00:00.000Z'),
+      queued(null, '2026-10-23T10:01:00.000Z'),
+    ]);
     expect(await keep(both)).toEqual({ ok: true, hits: 3, already: false });
     const kinds = store.documents.query<{ kind: string; pk: string; id: string }>(() => true).map((doc) => `${doc.pk} ${doc.kind}`);
     expect(kinds.sort()).toEqual(['2026-10-22 fact', '2026-10-23 fact', 'visitors visitor-record', 'visitors visitor-record']);
@@ -131,7 +140,10 @@ describe('the keeper on the memory store', () => {
 
   it('refuses a message with a day older than the fold reads, keeping nothing of it', async () => {
     const store = memoryStore();
-    const outcome = await keeper(store, fixedClock('2026-10-23T12:00:00Z'))(message([queued('a', '2026-10-23T10:00:00.000Z'), queued('b', '2026-09-01T10:00:00.000Z')]));
+    const outcome = await keeper(
+      store,
+      fixedClock('2026-10-23T12:00:00Z'),
+    )(message([queued('a', '2026-10-23T10:00:00.000Z'), queued('b', '2026-09-01T10:00:00.000Z')]));
     expect(outcome).toEqual({ ok: false, reason: `hits of 2026-09-01 are older than the ${FOLD_DAYS} days the fold reads` });
     expect(store.documents.query(() => true)).toEqual([]);
   });
@@ -142,12 +154,14 @@ describe('work in turn', () => {
     const { InTurn } = await import('../../shared/keeping/in-turn');
     const turns = new InTurn();
     const log: string[] = [];
-    const step = (name: string, fail = false) => async () => {
-      log.push(`${name} start`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      log.push(`${name} end`);
-      if (fail) throw new Error(name);
-    };
+    const step =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`${name} start`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        log.push(`${name} end`);
+        if (fail) throw new Error(name);
+      };
     const all = Promise.allSettled([turns.run('a', step('a1', true)), turns.run('a', step('a2')), turns.run('b', step('b1'))]);
     const outcomes = await all;
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);

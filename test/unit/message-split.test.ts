@@ -68,7 +68,10 @@ describe('the queue message', () => {
   });
 
   it('keeps the limit for hits whose paths grow when written as JSON or UTF-8', () => {
-    const wide = Array.from({ length: 300 }, (_, i) => ({ ...hit(i), path: `/${'\u00e9\u{1F600}"\\'.repeat(100)}`.slice(0, MAX_PATH_LENGTH) }));
+    const wide = Array.from({ length: 300 }, (_, i) => ({
+      ...hit(i),
+      path: `/${'\u00e9\u{1F600}"\\'.repeat(100)}`.slice(0, MAX_PATH_LENGTH),
+    }));
     const messages = toMessages(wide);
     expect(messages.length).toBeGreaterThan(1);
     for (const message of messages) expect(encodeMessage(message).length).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
@@ -89,7 +92,10 @@ describe('the queue message', () => {
   it('uses the ids it is given, one per message', () => {
     const ids = Array.from({ length: 50 }, () => randomUUID());
     let next = 0;
-    const messages = toMessages(Array.from({ length: 500 }, (_, i) => hit(i)), () => ids[next++]!);
+    const messages = toMessages(
+      Array.from({ length: 500 }, (_, i) => hit(i)),
+      () => ids[next++]!,
+    );
     expect(messages.map((message) => message.id)).toEqual(ids.slice(0, messages.length));
     expect(next).toBe(messages.length);
   });

@@ -33,7 +33,12 @@ describe('the files the pages are made of', () => {
     for (const name of ['headcount.js', 'headcount-pulse.js']) {
       const plain = serveAsset(shelf(name), headers({}));
       expect(plain.status).toBe(200);
-      expect(plain.headers).toMatchObject({ 'content-type': 'text/javascript; charset=utf-8', 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin', 'cache-control': 'public, max-age=3600' });
+      expect(plain.headers).toMatchObject({
+        'content-type': 'text/javascript; charset=utf-8',
+        'access-control-allow-origin': '*',
+        'cross-origin-resource-policy': 'cross-origin',
+        'cache-control': 'public, max-age=3600',
+      });
       expect(plain.headers['content-encoding']).toBeUndefined();
       expect(Buffer.from(plain.body!).equals(readFileSync(join(root, 'public', name)))).toBe(true);
       const gzipped = serveAsset(shelf(name), headers({ 'accept-encoding': 'gzip, deflate, br' }));

@@ -16,7 +16,12 @@ function widgetWords(): Words {
   const source = readFileSync(join(__dirname, '..', '..', 'public', 'headcount-pulse.js'), 'utf8');
   let defined: { words: Words } | undefined;
   const registry = { get: () => undefined, define: (_name: string, element: { words: Words }) => (defined = element) };
-  const sandbox = { HTMLElement: class {}, document: { currentScript: null }, window: { customElements: registry }, customElements: registry };
+  const sandbox = {
+    HTMLElement: class {},
+    document: { currentScript: null },
+    window: { customElements: registry },
+    customElements: registry,
+  };
   runInNewContext(source, sandbox);
   return defined!.words;
 }
@@ -55,9 +60,20 @@ describe('the words of a count, shared by the widget and the dashboard', () => {
       visits_by_day: run('visits', [5, 0, 7]),
     });
     expect(visits).toEqual({ figure: '2,345', words: 'visits by people since 13 Sep', run: [5, 0, 7], runLabel: 'visits by people' });
-    const one = words.headline({ people_all_time: 1, counted_from: '2026-10-23', people_new_by_day: run('people', [0, 1]), visits_all_time: null });
+    const one = words.headline({
+      people_all_time: 1,
+      counted_from: '2026-10-23',
+      people_new_by_day: run('people', [0, 1]),
+      visits_all_time: null,
+    });
     expect([one.figure, one.words, one.run]).toEqual(['1', 'person since 23 Oct', [0, 1]]);
-    const many = words.headline({ people_all_time: 5, counted_from: '2026-10-23', people_new_by_day: run('people', [5]), visits_all_time: 0, visits_from: '2026-10-23' });
+    const many = words.headline({
+      people_all_time: 5,
+      counted_from: '2026-10-23',
+      people_new_by_day: run('people', [5]),
+      visits_all_time: 0,
+      visits_from: '2026-10-23',
+    });
     expect(`${many.figure} ${many.words}`).toBe('5 people since 23 Oct');
     const none = words.headline({ people_all_time: 0, counted_from: null, people_new_by_day: run('people', [0]), visits_all_time: null });
     expect(`${none.figure} ${none.words}`).toBe('No people yet');

@@ -19,7 +19,11 @@ function parts(texts: string[], replayMax = 3) {
 describe('replaying poison', () => {
   it('moves readable messages back to hits as they were, and leaves unreadable ones in poison', async () => {
     const good = message();
-    const { poison, hits, ledger, deps } = parts([good, Buffer.from('not json').toString('base64'), encodeMessage({ v: 1, id: randomUUID(), hits: [] } as never)]);
+    const { poison, hits, ledger, deps } = parts([
+      good,
+      Buffer.from('not json').toString('base64'),
+      encodeMessage({ v: 1, id: randomUUID(), hits: [] } as never),
+    ]);
     const outcome = await replayPoison(deps);
     expect(outcome).toMatchObject({ moved: 1, unreadable: 2, overBound: 0, failed: 0, stopped: null });
     expect(hits.sent).toEqual([good]);
@@ -58,7 +62,10 @@ describe('replaying poison', () => {
   it('leaves the message in poison when the ledger cannot count', async () => {
     const text = message();
     const { poison, hits, deps } = parts([text]);
-    const ledger = { read: async () => ({ ok: false as const, error: { reason: 'no blob service' } }), record: async () => ({ ok: true as const }) };
+    const ledger = {
+      read: async () => ({ ok: false as const, error: { reason: 'no blob service' } }),
+      record: async () => ({ ok: true as const }),
+    };
     expect(await replayPoison({ ...deps, ledger })).toMatchObject({ failed: 1 });
     expect(hits.sent).toEqual([]);
     expect(poison.texts()).toEqual([text]);

@@ -85,9 +85,12 @@ describe('the app settings', () => {
     },
   );
 
-  it.each(['banana', '10.0.0.0/33', '10.0.0.1', '2001:db8::/129', '999.0.0.0/8'])('stop on a bad SELF_NETWORKS CIDR (%s), naming it', (entry) => {
-    expect(refused(read({ SELF_NETWORKS: `10.20.0.0/16,${entry}` }))).toEqual(['SELF_NETWORKS']);
-  });
+  it.each(['banana', '10.0.0.0/33', '10.0.0.1', '2001:db8::/129', '999.0.0.0/8'])(
+    'stop on a bad SELF_NETWORKS CIDR (%s), naming it',
+    (entry) => {
+      expect(refused(read({ SELF_NETWORKS: `10.20.0.0/16,${entry}` }))).toEqual(['SELF_NETWORKS']);
+    },
+  );
 
   it.each(['admin', '/admin?x=1', '/ad min'])('stop on a bad IGNORED_PATHS entry (%s), naming it', (entry) => {
     expect(refused(read({ IGNORED_PATHS: `/api/admin,${entry}` }))).toEqual(['IGNORED_PATHS']);

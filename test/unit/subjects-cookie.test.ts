@@ -8,7 +8,16 @@ import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE } 
 const UUID = '3b241101-e2bb-4255-8caf-4136c566a962';
 const rules = { hashKey: 'test-hash-key-0123456789abcdef', selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: ['/api/admin'] };
 const seen = (address: string, more: Partial<SeenRequest> = {}): SeenRequest => ({
-  at: new Date('2026-10-23T10:00:00Z'), address, userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0', path: '/t', referrer: null, store: 'site', pageLoad: true, subject: 'tree-1', operator: false, ...more,
+  at: new Date('2026-10-23T10:00:00Z'),
+  address,
+  userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0',
+  path: '/t',
+  referrer: null,
+  store: 'site',
+  pageLoad: true,
+  subject: 'tree-1',
+  operator: false,
+  ...more,
 });
 
 describe('the visitor cookie', () => {
@@ -58,7 +67,10 @@ describe('a beacon in cookie mode', () => {
   it('a well-formed unknown cookie is a new visitor; a malformed one is refused, logged without its value, and replaced', async () => {
     const d = deps();
     await beaconScan(null, seen('203.0.113.9'), true, d);
-    expect(await beaconScan(`visitor_id=${UUID}`, seen('203.0.113.9'), true, d)).toMatchObject({ ok: true, value: { status: 'new', cookies: [] } });
+    expect(await beaconScan(`visitor_id=${UUID}`, seen('203.0.113.9'), true, d)).toMatchObject({
+      ok: true,
+      value: { status: 'new', cookies: [] },
+    });
     const garbage = await beaconScan('visitor_id=not-a-uuid', seen('203.0.113.9'), true, d);
     expect(garbage).toMatchObject({ ok: true, value: { status: 'returning', cookies: [{ name: 'visitor_id' }] } });
     expect(d.logger.lines.some((line) => line.includes('malformed'))).toBe(true);
@@ -66,6 +78,9 @@ describe('a beacon in cookie mode', () => {
   });
 
   it('the site reading itself gets no cookie and is never new', async () => {
-    expect(await beaconScan(null, seen('127.0.0.1'), true, deps())).toMatchObject({ ok: true, value: { status: 'returning', cookies: [] } });
+    expect(await beaconScan(null, seen('127.0.0.1'), true, deps())).toMatchObject({
+      ok: true,
+      value: { status: 'returning', cookies: [] },
+    });
   });
 });

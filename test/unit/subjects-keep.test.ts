@@ -21,16 +21,22 @@ function hit(person: string | null, subject: string, ms: number, more: Partial<Q
 }
 
 /** Keeps a message's hits and folds them, as keep-hits and the next timer run would. */
-const subjectKeeper = (store: Store, _clock: typeof clock, scanRules: typeof rules) => async ({ id, hits }: { id: string; hits: QueuedHit[] }) => {
-  await keepHits(store, clock, hits, id);
-  await foldOnce(store, clock, scanRules);
-  return { ok: true };
-};
+const subjectKeeper =
+  (store: Store, _clock: typeof clock, scanRules: typeof rules) =>
+  async ({ id, hits }: { id: string; hits: QueuedHit[] }) => {
+    await keepHits(store, clock, hits, id);
+    await foldOnce(store, clock, scanRules);
+    return { ok: true };
+  };
 const message = (hits: QueuedHit[]) => ({ id: randomUUID(), hits });
 
 describe('subject scans kept and folded', () => {
   it('totals, unique and repeat per subject equal the plainly computed figures, one message or many', async () => {
-    const scan = fc.record({ person: fc.constantFrom('ann', 'bob', 'cat'), subject: fc.constantFrom('tree-1', 'tree-2'), ms: fc.integer({ min: 0, max: 600 }).map((n) => n * 1_000) });
+    const scan = fc.record({
+      person: fc.constantFrom('ann', 'bob', 'cat'),
+      subject: fc.constantFrom('tree-1', 'tree-2'),
+      ms: fc.integer({ min: 0, max: 600 }).map((n) => n * 1_000),
+    });
     await fc.assert(
       fc.asyncProperty(fc.array(scan, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 5 }), async (scans, per) => {
         const store = memoryStore();
@@ -65,13 +71,27 @@ describe('subject scans kept and folded', () => {
   it('a visitor scanning two subjects is new on each', async () => {
     const store = memoryStore();
     await subjectKeeper(store, clock, rules)(message([hit('ann', 'tree-1', 0), hit('ann', 'tree-2', 1_000)]));
-    for (const subject of ['tree-1', 'tree-2']) expect((await store.subjects.summaries.read(subject))!.doc).toMatchObject({ scans: 1, unique: 1, by_day: { '2026-10-23': { scans: 1, new: 1 } } });
+    for (const subject of ['tree-1', 'tree-2'])
+      expect((await store.subjects.summaries.read(subject))!.doc).toMatchObject({
+        scans: 1,
+        unique: 1,
+        by_day: { '2026-10-23': { scans: 1, new: 1 } },
+      });
   });
 
   it('keeps scanners and the site itself apart from people', async () => {
     const store = memoryStore();
-    await subjectKeeper(store, clock, rules)(
-      message([hit('ann', 'tree-1', 0), hit('crawler', 'tree-1', 1_000, { bot: true }), hit('crawler', 'tree-1', 2_000, { bot: true }), hit(null, 'tree-1', 3_000)]),
+    await subjectKeeper(
+      store,
+      clock,
+      rules,
+    )(
+      message([
+        hit('ann', 'tree-1', 0),
+        hit('crawler', 'tree-1', 1_000, { bot: true }),
+        hit('crawler', 'tree-1', 2_000, { bot: true }),
+        hit(null, 'tree-1', 3_000),
+      ]),
     );
     expect((await store.subjects.summaries.read('tree-1'))!.doc).toMatchObject({ scans: 1, unique: 1, repeat: 0, scanners: 2, self: 1 });
     expect(await store.subjects.visitors.read('tree-1', personHash('crawler'))).toBeNull();
@@ -82,7 +102,12 @@ describe('subject scans kept and folded', () => {
     expect(await store.subjects.visitors.create(claimedVisitor('tree-1', personHash('ann'), at(0)))).toBe('created');
     expect(await store.subjects.visitors.create(claimedVisitor('tree-1', personHash('ann'), at(1)))).toBe('exists');
     await subjectKeeper(store, clock, rules)(message([hit('ann', 'tree-1', 0), hit('ann', 'tree-1', 1)]));
-    expect((await store.subjects.summaries.read('tree-1'))!.doc).toMatchObject({ scans: 1, unique: 1, first_scan: at(0), last_scan: at(0) });
+    expect((await store.subjects.summaries.read('tree-1'))!.doc).toMatchObject({
+      scans: 1,
+      unique: 1,
+      first_scan: at(0),
+      last_scan: at(0),
+    });
   });
 
   it('leaves messages without a subject alone: no subject document read or written', async () => {
@@ -97,6 +122,11 @@ describe('subject scans kept and folded', () => {
     await keepHits(store, clock, [hit('ann', 'tree-1', 0)]);
     await keepHits(store, clock, [hit('ann', 'tree-1', 5_000)]);
     await foldOnce(store, clock, rules);
-    expect((await store.subjects.summaries.read('tree-1'))!.doc).toMatchObject({ scans: 2, unique: 1, first_scan: at(0), last_scan: at(70_000) });
+    expect((await store.subjects.summaries.read('tree-1'))!.doc).toMatchObject({
+      scans: 2,
+      unique: 1,
+      first_scan: at(0),
+      last_scan: at(70_000),
+    });
   });
 });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import type { QueuedHit } from '../../shared/hits/message';
@@ -22,12 +21,38 @@ const request = (query: string, params: Record<string, string> = {}): IncomingRe
 async function seeded() {
   const store = memoryStore();
   const hit = (person: number, subject: string, minute: number): QueuedHit => ({
-    at: `2026-10-23T10:${String(minute).padStart(2, '0')}:00.000Z`, token: 'a'.repeat(32), person: person.toString(16).padStart(32, '0'), network: 'x', path: '/', store: 'site', bot: false, self: false, source: null, subject,
+    at: `2026-10-23T10:${String(minute).padStart(2, '0')}:00.000Z`,
+    token: 'a'.repeat(32),
+    person: person.toString(16).padStart(32, '0'),
+    network: 'x',
+    path: '/',
+    store: 'site',
+    bot: false,
+    self: false,
+    source: null,
+    subject,
   });
   // s-a: 1 scan; s-b: 3 scans by 1 visitor; s-c: 2 scans by 2 visitors; s-d: 4 scans by 2 visitors.
-  const hits = [hit(1, 's-a', 0), hit(2, 's-b', 0), hit(2, 's-b', 2), hit(2, 's-b', 4), hit(3, 's-c', 0), hit(4, 's-c', 0), hit(5, 's-d', 0), hit(5, 's-d', 2), hit(6, 's-d', 0), hit(6, 's-d', 2)];
+  const hits = [
+    hit(1, 's-a', 0),
+    hit(2, 's-b', 0),
+    hit(2, 's-b', 2),
+    hit(2, 's-b', 4),
+    hit(3, 's-c', 0),
+    hit(4, 's-c', 0),
+    hit(5, 's-d', 0),
+    hit(5, 's-d', 2),
+    hit(6, 's-d', 0),
+    hit(6, 's-d', 2),
+  ];
   await keepAndFold(store, clock, hits, scanRules(10, 60));
-  return { subjects: store.subjects, source: store.source, clock, logger: memoryLogger(), operator: { operatorKey: KEY, hashKey: 'test-hash-key-0123456789abcdef' } };
+  return {
+    subjects: store.subjects,
+    source: store.source,
+    clock,
+    logger: memoryLogger(),
+    operator: { operatorKey: KEY, hashKey: 'test-hash-key-0123456789abcdef' },
+  };
 }
 
 describe('the subjects reads on the memory store', () => {
@@ -36,12 +61,20 @@ describe('the subjects reads on the memory store', () => {
     const rows: Array<{ subject: string; repeat: number }> = [];
     let continuation: string | null = null;
     do {
-      const answer: any = await answerSubjects(request(`sort=repeat&order=desc&limit=3${continuation ? `&continuation=${continuation}` : ''}`), deps);
+      const answer: any = await answerSubjects(
+        request(`sort=repeat&order=desc&limit=3${continuation ? `&continuation=${continuation}` : ''}`),
+        deps,
+      );
       expect(answer.status).toBe(200);
       rows.push(...answer.body.subjects);
       continuation = answer.body.continuation;
     } while (continuation);
-    expect(rows.map((row) => [row.subject, row.repeat])).toEqual([['s-b', 2], ['s-d', 2], ['s-a', 0], ['s-c', 0]]);
+    expect(rows.map((row) => [row.subject, row.repeat])).toEqual([
+      ['s-b', 2],
+      ['s-d', 2],
+      ['s-a', 0],
+      ['s-c', 0],
+    ]);
     const ascending: any = await answerSubjects(request('sort=unique&order=asc'), deps);
     expect(ascending.body.subjects.map((row: any) => row.unique)).toEqual([1, 1, 2, 2]);
     expect(ascending.body.source).toContain('memory');
@@ -51,7 +84,11 @@ describe('the subjects reads on the memory store', () => {
     const deps = await seeded();
     const one: any = await answerSubject(request('days=3', { id: 's-d' }), deps);
     expect(one.body).toMatchObject({ subject: 's-d', scans: 4, unique: 2, repeat: 2, days: 3 });
-    expect(one.body.by_day).toEqual([{ day: '2026-10-21', scans: 0, new: 0 }, { day: '2026-10-22', scans: 0, new: 0 }, { day: '2026-10-23', scans: 4, new: 2 }]);
+    expect(one.body.by_day).toEqual([
+      { day: '2026-10-21', scans: 0, new: 0 },
+      { day: '2026-10-22', scans: 0, new: 0 },
+      { day: '2026-10-23', scans: 4, new: 2 },
+    ]);
     expect(await answerSubject(request('', { id: 's-z' }), deps)).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
   });
 
@@ -59,7 +96,10 @@ describe('the subjects reads on the memory store', () => {
     const deps = await seeded();
     const forged = Buffer.from(JSON.stringify({ sort: 'scans', order: 'desc', token: 'x' })).toString('base64url');
     for (const continuation of ['bm90IGpzb24', forged]) {
-      expect(await answerSubjects(request(`sort=scans&continuation=${continuation}`), deps)).toMatchObject({ status: 400, body: { error: { issues: [{ path: 'continuation' }] } } });
+      expect(await answerSubjects(request(`sort=scans&continuation=${continuation}`), deps)).toMatchObject({
+        status: 400,
+        body: { error: { issues: [{ path: 'continuation' }] } },
+      });
     }
   });
 });

@@ -41,7 +41,11 @@ describe('judging a scan of a subject', () => {
 
   it('the first counted scan makes the visitor new on its day; later ones are repeats', () => {
     const scanned = scannedVisitor(null, 'tree-1', 'b'.repeat(32), [at(0), at(86_400_000)], rules)!;
-    expect(scanned.delta).toMatchObject({ scans: 2, unique: 1, by_day: { '2026-10-23': { scans: 1, new: 1 }, '2026-10-24': { scans: 1, new: 0 } } });
+    expect(scanned.delta).toMatchObject({
+      scans: 2,
+      unique: 1,
+      by_day: { '2026-10-23': { scans: 1, new: 1 }, '2026-10-24': { scans: 1, new: 0 } },
+    });
     expect(scanned.visitor).toMatchObject({ scans: 2, last_counted: at(86_400_000), first_scan: at(0) });
     expect(scannedVisitor(scanned.visitor, 'tree-1', 'b'.repeat(32), [at(0), at(86_400_000)], rules)).toBeNull();
   });
