@@ -51,7 +51,7 @@ const HITS = [
   // Carol: today, from a search, on a phone; Dan: today, typed the address.
   {
     at: '2026-10-23T11:30:00Z',
-    address: '133.242.0.3',
+    address: '153.240.1.1',
     user_agent: AGENTS.safariIphone,
     path: '/',
     referrer: 'https://www.google.com/',
@@ -60,16 +60,16 @@ const HITS = [
   },
   {
     at: '2026-10-23T11:31:00Z',
-    address: '133.242.0.3',
+    address: '153.240.1.1',
     user_agent: AGENTS.safariIphone,
     path: '/trees/7',
     page_load: true,
     subject: 'tree-7',
   },
-  { at: '2026-10-23T18:00:00Z', address: '2a01:4f8::1', user_agent: FIREFOX_WINDOWS, path: '/', store: 'shop', page_load: true },
+  { at: '2026-10-23T18:00:00Z', address: '2003:e0:1::1', user_agent: FIREFOX_WINDOWS, path: '/', store: 'shop', page_load: true },
   // Carol and Dan again in the last half hour, so the dashboard has someone on the site now.
-  { at: '2026-10-23T19:45:00Z', address: '2a01:4f8::1', user_agent: FIREFOX_WINDOWS, path: '/resume', store: 'shop', page_load: true },
-  { at: '2026-10-23T19:50:00Z', address: '133.242.0.3', user_agent: AGENTS.safariIphone, path: '/about', page_load: true },
+  { at: '2026-10-23T19:45:00Z', address: '2003:e0:1::1', user_agent: FIREFOX_WINDOWS, path: '/resume', store: 'shop', page_load: true },
+  { at: '2026-10-23T19:50:00Z', address: '153.240.1.1', user_agent: AGENTS.safariIphone, path: '/about', page_load: true },
   // A scanner, a crawler, and the site's own reads (an own network, and the operator's key).
   { at: '2026-10-22T03:00:00Z', address: '198.51.100.200', user_agent: AGENTS.curl, path: '/wp-login.php' },
   { at: '2026-10-23T03:00:00Z', address: '198.51.100.200', user_agent: AGENTS.curl, path: '/.env' },

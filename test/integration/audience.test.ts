@@ -17,11 +17,11 @@ const NOW = `${D2}T12:00:30Z`;
 
 /** Visitors from known networks (the packaged table places them), on three browsers on desktop and phone. */
 const who = {
-  us: { address: '8.8.8.8', agent: AGENTS.chromeWindows },
+  us: { address: '73.15.1.1', agent: AGENTS.chromeWindows },
   de: { address: '193.99.144.80', agent: AGENTS.firefoxLinux },
-  de6: { address: '2a01:4f8::1', agent: AGENTS.firefoxLinux },
+  de6: { address: '2003:e0:1::1', agent: AGENTS.firefoxLinux },
   fr: { address: '212.27.48.10', agent: AGENTS.safariIphone },
-  jp: { address: '133.242.0.3', agent: CHROME_ANDROID },
+  jp: { address: '153.240.1.1', agent: CHROME_ANDROID },
   gb: { address: '212.58.244.20', agent: AGENTS.chromeWindows },
   crawler: { address: '66.249.66.1', agent: AGENTS.googlebot },
   loopback: { address: '127.0.0.1', agent: AGENTS.curl },

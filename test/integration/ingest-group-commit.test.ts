@@ -26,7 +26,7 @@ const beacon = (url: string, n: number) =>
     {
       origin: 'https://site.example',
       'user-agent': agents[n % agents.length]!,
-      'x-forwarded-for': `198.51.${Math.floor(n / 250)}.${n % 250}`,
+      'x-forwarded-for': `73.15.${Math.floor(n / 250)}.${n % 250}`,
     },
   );
 

@@ -47,7 +47,7 @@ export function sendAtOnce(url: string, requests: readonly ClientRequest[]): Pro
   });
 }
 
-/** A beacon from browser `n`: its own address (the client's entry of x-forwarded-for, one trusted hop) and one of three agents. */
+/** A beacon from browser `n` on a home network (Comcast's 73.0.0.0/8): its own address (the client's entry of x-forwarded-for, one trusted hop) and one of three agents. */
 export function beaconRequest(n: number, body: Record<string, unknown> = { path: `/articles/${n % 7}` }): ClientRequest {
   const agents = [
     'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -59,8 +59,11 @@ export function beaconRequest(n: number, body: Record<string, unknown> = { path:
     headers: {
       origin: 'https://site.example',
       'content-type': 'text/plain',
+      // What the browser sends beside its agent: a language, and on Chromium its client hints.
+      'accept-language': 'en-GB,en;q=0.9',
+      ...(n % agents.length === 0 ? { 'sec-ch-ua': '"Google Chrome";v="131", "Chromium";v="131", "Not_A Brand";v="24"' } : {}),
       'user-agent': agents[n % agents.length]!,
-      'x-forwarded-for': `198.${51 + Math.floor(n / 62_500)}.${Math.floor(n / 250) % 250}.${n % 250}`,
+      'x-forwarded-for': `73.${15 + Math.floor(n / 62_500)}.${Math.floor(n / 250) % 250}.${n % 250}`,
     },
     body: JSON.stringify(body),
   };
