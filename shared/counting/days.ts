@@ -15,5 +15,8 @@ export function daysEnding(last: string, count: number): string[] {
 /** The first day of the month `day` is in. */
 export const monthStart = (day: string): string => `${day.slice(0, 8)}01`;
 
+/** The earlier of two days or instants, either of which may be missing (null). */
+export const earlierOf = (a: string | null, b: string | null): string | null => (a === null ? b : b === null ? a : a < b ? a : b);
+
 /** The earlier of two days. */
 export const earlierDay = (a: string, b: string): string => (a < b ? a : b);

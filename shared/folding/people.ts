@@ -1,7 +1,8 @@
-import { addDays } from '../counting/days';
+import { addDays, earlierOf } from '../counting/days';
 import type { VisitorsSummaries, VisitorsSummary } from '../store/summary';
 import { emptyVisitorsSummary } from '../store/summary';
 import type { RecordCounts } from '../store/visitors';
+import { recounted } from './by-day';
 import { rewrite } from './write';
 
 /**
@@ -17,15 +18,6 @@ export const SCANNER_RECOUNT_DAYS = 88;
  * ten minutes is far past both, and counting a day again is harmless.
  */
 const COUNTS_CHANGED_MARGIN_MS = 600_000;
-
-const setOrDrop = (byDay: Record<string, number>, day: string, count: number) => {
-  if (count > 0) byDay[day] = count;
-  else delete byDay[day];
-};
-
-const sorted = (byDay: Record<string, number>) => Object.fromEntries(Object.entries(byDay).sort(([a], [b]) => (a < b ? -1 : 1)));
-const sum = (byDay: Record<string, number>) => Object.values(byDay).reduce((total, count) => total + count, 0);
-const earlier = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a < b ? a : b);
 
 /**
  * Folds the visitor records written since the last run into the visitors summary: every day such a record counts on
@@ -51,22 +43,24 @@ export async function foldPeople(
   const counts = await Promise.all(days.map(async (day) => ({ day, ...(await store.recordCounts.countsOn(day)) })));
   const read = await store.summary.read();
   const held = read?.doc ?? emptyVisitorsSummary();
-  const people = { ...held.people_new_by_day };
-  const scanners = { ...held.scanners_by_day };
   const recountFrom = addDays(today, -SCANNER_RECOUNT_DAYS);
-  for (const count of counts) {
-    setOrDrop(people, count.day, count.people);
-    if (count.day >= recountFrom) setOrDrop(scanners, count.day, count.scanners);
-  }
+  const people = recounted(
+    held.people_new_by_day,
+    counts.map((count) => [count.day, count.people] as const),
+  );
+  const scanners = recounted(
+    held.scanners_by_day,
+    counts.filter((count) => count.day >= recountFrom).map((count) => [count.day, count.scanners] as const),
+  );
   const firstPerson =
     changes.flatMap((change) => (change.who === 'people' && change.counted_on !== null ? [change.counted_on] : [])).sort()[0] ?? null;
   const next: VisitorsSummary = {
     ...held,
-    people_all_time: sum(people),
-    scanners_left_out: sum(scanners),
-    counted_from: earlier(held.counted_from, firstPerson),
-    people_new_by_day: sorted(people),
-    scanners_by_day: sorted(scanners),
+    people_all_time: people.total,
+    scanners_left_out: scanners.total,
+    counted_from: earlierOf(held.counted_from, firstPerson),
+    people_new_by_day: people.byDay,
+    scanners_by_day: scanners.byDay,
   };
   await rewrite(store.summary, { before: read?.doc ?? null, etag: read?.etag ?? null, after: next }, 'visitors summary');
   return written.length;

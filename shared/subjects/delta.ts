@@ -1,3 +1,4 @@
+import { earlierOf } from '../counting/days';
 import type { DayFigures, SubjectDelta, SubjectSummary } from './documents';
 import { subjectPk, subjectSummaryId } from './documents';
 
@@ -12,7 +13,6 @@ export const noSubjectDelta = (): SubjectDelta => ({
   last_scan: null,
 });
 
-const earlier = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a < b ? a : b);
 const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a > b ? a : b);
 
 function sumByDay(a: Record<string, DayFigures>, b: Record<string, DayFigures>): Record<string, DayFigures> {
@@ -32,7 +32,7 @@ export function plusSubject(a: SubjectDelta, b: SubjectDelta): SubjectDelta {
     scanners: a.scanners + b.scanners,
     self: a.self + b.self,
     by_day: sumByDay(a.by_day, b.by_day),
-    first_scan: earlier(a.first_scan, b.first_scan),
+    first_scan: earlierOf(a.first_scan, b.first_scan),
     last_scan: later(a.last_scan, b.last_scan),
   };
 }
@@ -63,7 +63,7 @@ export function applySubjectDelta(subject: string, summary: SubjectSummary | nul
     repeat: scans - unique,
     scanners: base.scanners + delta.scanners,
     self: base.self + delta.self,
-    first_scan: earlier(base.first_scan, delta.first_scan),
+    first_scan: earlierOf(base.first_scan, delta.first_scan),
     last_scan: later(base.last_scan, delta.last_scan),
     by_day: sumByDay(base.by_day, delta.by_day),
   };
