@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
-import { cosmosStore } from '../adapters/cosmos/store';
 import { memoryStore } from '../adapters/memory/store';
-import { COSMOS_EMULATOR_KEY, startCosmos } from '../host/local/services';
+import { startCosmos } from '../host/local/services';
 import { addDays, daysEnding } from '../shared/counting/days';
 import { readPeopleCount } from '../shared/counting/people-count';
 import { fold, type FoldOutcome } from '../shared/folding/fold';
@@ -15,6 +13,7 @@ import { FOLD_STATE_ID } from '../shared/store/fold';
 import { VISITORS_SUMMARY_ID } from '../shared/store/summary';
 import { VISITORS_PK } from '../shared/store/visitors';
 import { scanRules } from '../shared/subjects/scan-rule';
+import { freshLocalStore } from './local-store';
 
 const TODAY = '2026-10-23';
 const NOW = `${TODAY}T12:01:30.000Z`;
@@ -210,15 +209,7 @@ export async function run(): Promise<void> {
   const cosmos = await startCosmos();
   try {
     for (const records of [1_000, 100_000]) {
-      const container = cosmosContainer({
-        endpoint: cosmos.endpoint,
-        auth: { key: COSMOS_EMULATOR_KEY },
-        database: `bench-${randomUUID().slice(0, 8)}`,
-        container: 'activity',
-        requestTimeoutMs: 600_000,
-      });
-      await ensureContainer(container);
-      const store = cosmosStore(container, { settleSeconds: 1 });
+      const { store } = await freshLocalStore(cosmos.endpoint);
       // The fold reads writes 1 s (the settle margin) behind the server's whole-second `_ts`: 2.1 s covers both.
       const settle = () => store.documents.stamp({ id: 'store-clock', pk: VISITORS_PK, kind: 'store-clock' } as never);
       await sequence('on the local Cosmos server', store, records, settle, () => new Promise((resolve) => setTimeout(resolve, 2_100)), 48);

@@ -10,6 +10,7 @@ import { keeper } from '../shared/keeping/keep';
 import { fixedClock } from '../shared/ports/clock';
 import type { StoreStats } from '../shared/store';
 import { syntheticMessages } from './keeping-load';
+import { freshLocalStore } from './local-store';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -26,16 +27,7 @@ function costOf(cost: StoreStats, hits: number): string {
   return `${per(callsOf(cost))} calls a hit (${per(cost.reads)} reads, ${per(cost.writes)} writes, ${per(cost.queries)} queries); ${cost.conflicts} writes lost a race (409/412), ${cost.failures} failures`;
 }
 
-async function freshStore(endpoint: string) {
-  const container = cosmosContainer({
-    endpoint,
-    auth: { key: COSMOS_EMULATOR_KEY },
-    database: `bench-${randomUUID().slice(0, 8)}`,
-    container: 'activity',
-  });
-  await ensureContainer(container);
-  return cosmosStore(container, { settleSeconds: 1 });
-}
+const freshStore = async (endpoint: string) => (await freshLocalStore(endpoint, { requestTimeoutMs: 5_000 })).store;
 
 /** The keep path alone over a fixture, 16 messages at a time as one host instance runs them (host.json batchSize). */
 async function keepPath(endpoint: string, fixture: string, messages: HitsMessage[], perMessage: number) {

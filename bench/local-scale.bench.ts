@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { BulkOperationType, type Container } from '@azure/cosmos';
-import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
-import { cosmosStore } from '../adapters/cosmos/store';
-import { COSMOS_EMULATOR_KEY, startCosmos } from '../host/local/services';
+import { startCosmos } from '../host/local/services';
 import { activityCard } from '../shared/activity/card';
 import { funnelStepsSetting } from '../shared/activity/funnel';
 import { addDays, daysEnding } from '../shared/counting/days';
@@ -31,6 +29,7 @@ import { VISITORS_SUMMARY_ID } from '../shared/store/summary';
 import { VISITORS_PK } from '../shared/store/visitors';
 import { VISITS_SUMMARY_ID } from '../shared/store/visits';
 import { scanRules } from '../shared/subjects/scan-rule';
+import { freshLocalStore } from './local-store';
 
 /**
  * The sizing of "1,000,000 hits" in this design. 100,000 visitors, each seen on 2 days with 5 page loads a day, over 60
@@ -232,15 +231,7 @@ const request = (days: number): IncomingRequest => ({
 export async function run(): Promise<void> {
   const cosmos = await startCosmos();
   try {
-    const container = cosmosContainer({
-      endpoint: cosmos.endpoint,
-      auth: { key: COSMOS_EMULATOR_KEY },
-      database: `scale-${randomUUID().slice(0, 8)}`,
-      container: 'activity',
-      requestTimeoutMs: 600_000,
-    });
-    await ensureContainer(container);
-    const store = cosmosStore(container, { settleSeconds: 1 });
+    const { container, store } = await freshLocalStore(cosmos.endpoint, { prefix: 'scale' });
     const now = new Date();
     const today = now.toISOString().slice(0, 10);
     const clock = fixedClock(now);

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
-import { cosmosStore } from '../adapters/cosmos/store';
-import { COSMOS_EMULATOR_KEY, startCosmos } from '../host/local/services';
+import { startCosmos } from '../host/local/services';
 import type { QueuedHit } from '../shared/hits/message';
 import type { SeenRequest } from '../shared/hits/classify';
 import { fixedClock } from '../shared/ports/clock';
@@ -11,22 +9,13 @@ import { fold } from '../shared/folding/fold';
 import { keeper } from '../shared/keeping/keep';
 import type { StoreStats } from '../shared/store';
 import { scanRules } from '../shared/subjects/scan-rule';
+import { freshLocalStore } from './local-store';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const rules = { hashKey: 'bench-hash-key-0123456789abcdef', selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: [] };
 const hex = (n: number) => n.toString(16).padStart(32, '0');
 
-async function freshStore(endpoint: string) {
-  const container = cosmosContainer({
-    endpoint,
-    auth: { key: COSMOS_EMULATOR_KEY },
-    database: `bench-${randomUUID().slice(0, 8)}`,
-    container: 'activity',
-    requestTimeoutMs: 600_000,
-  });
-  await ensureContainer(container);
-  return cosmosStore(container, { settleSeconds: 1 });
-}
+const freshStore = async (endpoint: string) => (await freshLocalStore(endpoint)).store;
 
 /** Past the fold's settle margin (1 s) and the server's whole-second `_ts`. */
 const settled = () => new Promise((resolve) => setTimeout(resolve, 2_100));

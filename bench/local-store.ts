@@ -1,0 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
+import { cosmosStore } from '../adapters/cosmos/store';
+import { COSMOS_EMULATOR_KEY } from '../host/local/services';
+
+/**
+ * A store on a fresh database of the local Cosmos server at `endpoint`, container made, folding 1 s behind the
+ * server's clock (its writes land at once). Calls may take `requestTimeoutMs`: the local server scans where Azure reads
+ * an index, so a bench's large reads are slow.
+ */
+export async function freshLocalStore(endpoint: string, options: { prefix?: string; requestTimeoutMs?: number } = {}) {
+  const container = cosmosContainer({
+    endpoint,
+    auth: { key: COSMOS_EMULATOR_KEY },
+    database: `${options.prefix ?? 'bench'}-${randomUUID().slice(0, 8)}`,
+    container: 'activity',
+    requestTimeoutMs: options.requestTimeoutMs ?? 600_000,
+  });
+  await ensureContainer(container);
+  return { container, store: cosmosStore(container, { settleSeconds: 1 }) };
+}
