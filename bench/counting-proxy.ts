@@ -23,6 +23,8 @@ export type CallClass =
 
 export interface ProxyCounts {
   calls: number;
+  /** TCP connections the clients opened to the store. */
+  connections: number;
   byClass: Partial<Record<CallClass, number>>;
   /** Response statuses seen, by status. */
   statuses: Record<number, number>;
@@ -31,9 +33,20 @@ export interface ProxyCounts {
   /** When (ms, performance.now()) the first and last keep-path write passed the proxy; null before any. */
   firstKeepWrite: number | null;
   lastKeepWrite: number | null;
+  /** When (ms, performance.now()) each fact create passed the proxy, in order: one a message kept. */
+  factCreates: number[];
 }
 
-const emptyCounts = (): ProxyCounts => ({ calls: 0, byClass: {}, statuses: {}, races: {}, firstKeepWrite: null, lastKeepWrite: null });
+const emptyCounts = (): ProxyCounts => ({
+  calls: 0,
+  connections: 0,
+  byClass: {},
+  statuses: {},
+  races: {},
+  firstKeepWrite: null,
+  lastKeepWrite: null,
+  factCreates: [],
+});
 
 interface Head {
   start: string;
@@ -143,6 +156,7 @@ export async function countingProxy(target: URL, options: { delayMs?: number } =
     record[key] = (record[key] ?? 0) + 1;
   };
   const server: Server = createServer((client) => {
+    counts.connections += 1;
     const upstream = connect(Number(target.port), target.hostname);
     for (const socket of [client, upstream]) {
       sockets.add(socket);
@@ -158,6 +172,7 @@ export async function countingProxy(target: URL, options: { delayMs?: number } =
         const now = performance.now();
         counts.firstKeepWrite ??= now;
         counts.lastKeepWrite = now;
+        if (call === 'keep: fact create') counts.factCreates.push(now);
       }
       pending.push({ call, head: head.start.startsWith('HEAD ') });
     });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { cpus } from 'node:os';
 import { InvocationContext } from '@azure/functions';
 import type { QueueClient, DequeuedMessageItem } from '@azure/storage-queue';
 import type { QueueRegistration } from '../registry';
@@ -32,8 +33,10 @@ function decode(text: string, encoding: HostJson['extensions']['queues']['messag
 
 /**
  * Runs a queue-triggered function the way the Functions host does: batches of `batchSize`, one invocation per message,
- * a failed message made visible again after `visibilityTimeout`, and one dequeued `maxDequeueCount` times moved to
- * `<queue>-poison` as it was. An idle queue is polled less often, up to `maxPollingInterval`.
+ * the next batch fetched as soon as the invocations still running are down to `newBatchThreshold` (by default half a
+ * batch a core, as the host's own default), a failed message made visible again after `visibilityTimeout`, and one
+ * dequeued `maxDequeueCount` times moved to `<queue>-poison` as it was. An idle queue is polled less often, up to
+ * `maxPollingInterval`.
  */
 export function listenToQueue(
   registration: QueueRegistration,
@@ -45,6 +48,9 @@ export function listenToQueue(
 ): QueueListener {
   let running = true;
   let wake: (() => void) | null = null;
+  let slotFreed: (() => void) | null = null;
+  const threshold = settings.newBatchThreshold ?? Math.floor(settings.batchSize / 2) * cpus().length;
+  const invocationsRunning = new Set<Promise<void>>();
   let inFlight = 0;
   let invocations = 0;
   let failures = 0;
@@ -75,14 +81,17 @@ export function listenToQueue(
     });
   };
 
-  const invoke = async (message: DequeuedMessageItem) => {
+  const invoke = (message: DequeuedMessageItem) => {
     invocations += 1;
     inFlight += 1;
-    try {
-      await handle(message);
-    } finally {
-      inFlight -= 1;
-    }
+    const invocation = handle(message)
+      .catch((error: unknown) => logger.error('an invocation could not be run', { function: registration.name, reason: errorLine(error) }))
+      .finally(() => {
+        inFlight -= 1;
+        invocationsRunning.delete(invocation);
+        slotFreed?.();
+      });
+    invocationsRunning.add(invocation);
   };
 
   const handle = async (message: DequeuedMessageItem) => {
@@ -111,16 +120,21 @@ export function listenToQueue(
       .catch((error) => logger.warn('could not delete a processed message', { reason: String(error) }));
   };
 
-  /** One poll: true when it found messages. */
+  /** One poll, its messages' invocations started and not awaited: true when it found messages. */
   const pollOnce = async (): Promise<boolean> => {
     const received = await queue.receiveMessages({ numberOfMessages: settings.batchSize, visibilityTimeout: LEASE_SECONDS });
-    await Promise.all(received.receivedMessageItems.map(invoke));
+    received.receivedMessageItems.forEach(invoke);
     return received.receivedMessageItems.length > 0;
   };
 
   const loop = (async () => {
     let idleDelay = 100;
     while (running) {
+      if (inFlight > threshold) {
+        await new Promise<void>((resolve) => (slotFreed = resolve));
+        slotFreed = null;
+        continue;
+      }
       let found = false;
       try {
         found = await pollOnce();
@@ -156,6 +170,7 @@ export function listenToQueue(
       running = false;
       wake?.();
       await loop;
+      await Promise.all(invocationsRunning);
     },
     stats: () => ({ invocations, failures, poisoned }),
   };

@@ -3,7 +3,7 @@ import type { ActivityDoc, ActivityDocs, ActivityHour, VisitorDay } from '../sto
 import type { Marked } from '../store/documents';
 import type { Fact } from '../store/facts';
 import { withHour, withVisitorDay } from './add';
-import { rewrite, type Rewrite } from './write';
+import { rewriteAll, type Rewrite } from './write';
 
 const kindOfRow = (row: VisitorDay): VisitorKind => kindOf(row.self > 0, row.requests, row.bots);
 
@@ -60,5 +60,5 @@ export async function foldActivity(activity: ActivityDocs, day: string, facts: r
     after: doc,
   }));
   const changed = changes.filter((change) => JSON.stringify(change.before) !== JSON.stringify(change.after));
-  await Promise.all(changed.map((change) => rewrite(activity, change, `activity ${day} ${change.after.id}`)));
+  await rewriteAll(activity, changed, (change) => `activity ${day} ${change.after.id}`);
 }

@@ -3,7 +3,7 @@ import { applySubjectDelta, noSubjectDelta, plusSubject } from '../subjects/delt
 import type { SubjectDelta, SubjectsStore, SubjectVisitor } from '../subjects/documents';
 import type { ScanRules } from '../subjects/scan-rule';
 import { scannedVisitor } from '../subjects/visitor';
-import { rewrite, type Rewrite } from './write';
+import { rewrite, rewriteAll, type Rewrite } from './write';
 
 /** A scan as the fold reads it: with the mark of the fact that holds it. */
 export interface MarkedScan {
@@ -76,7 +76,7 @@ async function foldSubject(
     const after = { ...applySubjectDelta(subject, summary?.doc ?? null, delta), folded_to: bound };
     await rewrite(store.summaries, { before: summary?.doc ?? null, etag: summary?.etag ?? null, after }, `subject summary ${subject}`);
   }
-  await Promise.all(visitors.map((change) => rewrite(store.visitors, change, `subject visitor ${subject}`)));
+  await rewriteAll(store.visitors, visitors, () => `subject visitor ${subject}`);
 }
 
 /** Folds the run's new subject scans, subject by subject. */

@@ -118,4 +118,41 @@ describe('the local host runs a queue trigger as the Functions host does', () =>
     await listener.drain();
     expect(payloads).toEqual(['plain words']);
   });
+
+  it('fetches the next batch once the invocations running are down to newBatchThreshold, not after the whole batch', async () => {
+    const { queue, poison } = await queues();
+    // All queued before the listener starts, so its first poll takes a whole batch.
+    for (let i = 0; i < 12; i++) await queue.sendMessage(encode({ n: i }));
+    let running = 0;
+    let most = 0;
+    const releases: Array<() => void> = [];
+    listener = listenToQueue(
+      registration(queue.name),
+      async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        running -= 1;
+      },
+      queue,
+      poison,
+      { ...settings, newBatchThreshold: 2 },
+      memoryLogger(),
+    );
+    const until = async (check: () => boolean) => {
+      while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    // A batch of 4 held: no other batch is fetched while more than 2 run.
+    await until(() => running === 4);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(running).toBe(4);
+    // Two of them end: 2 left running, so the next batch of 4 comes at once, beside them.
+    releases.splice(0, 2).forEach((release) => release());
+    await until(() => running === 6);
+    expect(most).toBe(6);
+    const releaseAll = setInterval(() => releases.splice(0).forEach((release) => release()), 10);
+    await listener.drain();
+    clearInterval(releaseAll);
+    expect(listener.stats()).toMatchObject({ invocations: 12, failures: 0 });
+  });
 });
