@@ -6,9 +6,9 @@ import { COSMOS_EMULATOR_KEY, startCosmos } from '../host/local/services';
 import { activityCard } from '../shared/activity/card';
 import { funnelStepsSetting } from '../shared/activity/funnel';
 import { daysEnding } from '../shared/counting/days';
-import type { IncomingRequest } from '../shared/http/request';
 import { fixedClock } from '../shared/ports/clock';
 import type { ActivityHour, Store, VisitorDay } from '../shared/store';
+import { cardRequest } from './local-store';
 
 const TODAY = '2026-10-23';
 const DAYS_KEPT = 400;
@@ -65,14 +65,6 @@ async function keep(store: Store, docs: Array<VisitorDay | ActivityHour>) {
   for (let i = 0; i < docs.length; i += 32) await Promise.all(docs.slice(i, i + 32).map((doc) => store.activity.create(doc)));
 }
 
-const request = (days: number): IncomingRequest => ({
-  method: 'GET',
-  header: (name) => (name === 'authorization' ? `Bearer ${OPERATOR_KEY}` : null),
-  query: new URLSearchParams({ days: String(days) }),
-  params: {},
-  text: async () => '',
-});
-
 /** One read of the card for `days`, five times: the operations of one read, the partitions its documents came from, and the median time. */
 async function measure(label: string, store: Store, days: number) {
   const deps = {
@@ -87,7 +79,7 @@ async function measure(label: string, store: Store, days: number) {
   for (let run = 0; run < 5; run += 1) {
     const before = store.stats();
     const started = performance.now();
-    const answer = await activityCard(request(days), deps);
+    const answer = await activityCard(cardRequest(days, OPERATOR_KEY), deps);
     times.push(performance.now() - started);
     const after = store.stats();
     if (answer.status !== 200) throw new Error(`the card answered ${answer.status}`);

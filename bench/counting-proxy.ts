@@ -30,9 +30,6 @@ export interface ProxyCounts {
   statuses: Record<number, number>;
   /** 409 and 412 answers, by the class of the call they answered. */
   races: Partial<Record<CallClass, number>>;
-  /** When (ms, performance.now()) the first and last keep-path write passed the proxy; null before any. */
-  firstKeepWrite: number | null;
-  lastKeepWrite: number | null;
   /** When (ms, performance.now()) each fact create passed the proxy, in order: one a message kept. */
   factCreates: number[];
 }
@@ -43,8 +40,6 @@ const emptyCounts = (): ProxyCounts => ({
   byClass: {},
   statuses: {},
   races: {},
-  firstKeepWrite: null,
-  lastKeepWrite: null,
   factCreates: [],
 });
 
@@ -144,8 +139,6 @@ export function classify(head: Head, body: Buffer): CallClass {
   return 'metadata';
 }
 
-export const isKeepWrite = (call: CallClass) => call === 'keep: record write' || call === 'keep: fact create';
-
 /** Starts the proxy in front of `target`; `counts()` answers what passed since the last `reset()`. */
 export async function countingProxy(target: URL, options: { delayMs?: number } = {}) {
   const port = await freePort();
@@ -168,12 +161,7 @@ export async function countingProxy(target: URL, options: { delayMs?: number } =
       const call = classify(head, body);
       counts.calls += 1;
       bump(counts.byClass, call);
-      if (isKeepWrite(call)) {
-        const now = performance.now();
-        counts.firstKeepWrite ??= now;
-        counts.lastKeepWrite = now;
-        if (call === 'keep: fact create') counts.factCreates.push(now);
-      }
+      if (call === 'keep: fact create') counts.factCreates.push(performance.now());
       pending.push({ call, head: head.start.startsWith('HEAD ') });
     });
     const readResponses = framer(

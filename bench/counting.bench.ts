@@ -10,10 +10,9 @@ import { keeper } from '../shared/keeping/keep';
 import { fixedClock } from '../shared/ports/clock';
 import type { FoldState, Store, StoreStats, VisitorRecord, VisitorsSummary } from '../shared/store';
 import { FOLD_STATE_ID } from '../shared/store/fold';
-import { VISITORS_SUMMARY_ID } from '../shared/store/summary';
 import { VISITORS_PK } from '../shared/store/visitors';
 import { scanRules } from '../shared/subjects/scan-rule';
-import { freshLocalStore } from './local-store';
+import { freshLocalStore, visitorsSummaryOf } from './local-store';
 
 const TODAY = '2026-10-23';
 const NOW = `${TODAY}T12:01:30.000Z`;
@@ -53,18 +52,7 @@ function summaryFor(records: number): VisitorsSummary {
     const byDay = one.who === 'people' ? people : scanners;
     byDay[one.first_seen] = (byDay[one.first_seen] ?? 0) + 1;
   }
-  const sum = (byDay: Record<string, number>) => Object.values(byDay).reduce((a, b) => a + b, 0);
-  const sorted = (byDay: Record<string, number>) => Object.fromEntries(Object.entries(byDay).sort(([a], [b]) => (a < b ? -1 : 1)));
-  return {
-    id: VISITORS_SUMMARY_ID,
-    pk: VISITORS_PK,
-    kind: 'visitors-summary',
-    people_all_time: sum(people),
-    scanners_left_out: sum(scanners),
-    counted_from: Object.keys(people).sort()[0] ?? null,
-    people_new_by_day: sorted(people),
-    scanners_by_day: sorted(scanners),
-  };
+  return visitorsSummaryOf(people, scanners);
 }
 
 /** The fold state of a store folded up to `mark`: every near day and the records, swept just now (so no sweep is due). */

@@ -5,9 +5,9 @@ import { startCosmos } from '../host/local/services';
 import { activityCard } from '../shared/activity/card';
 import { funnelStepsSetting } from '../shared/activity/funnel';
 import { addDays, daysEnding } from '../shared/counting/days';
+import { recounted } from '../shared/folding/by-day';
 import { fold } from '../shared/folding/fold';
 import type { QueuedHit } from '../shared/hits/message';
-import type { IncomingRequest } from '../shared/http/request';
 import { keeper } from '../shared/keeping/keep';
 import { fixedClock } from '../shared/ports/clock';
 import type {
@@ -19,17 +19,15 @@ import type {
   VisitorDay,
   VisitorDayPart,
   VisitorRecord,
-  VisitorsSummary,
   VisitsSummary,
 } from '../shared/store';
 import { hourId, visitorDayId } from '../shared/store/activity';
 import { FACT_TTL_SECONDS, factId, FOLD_DAYS } from '../shared/store/facts';
 import { FOLD_STATE_ID } from '../shared/store/fold';
-import { VISITORS_SUMMARY_ID } from '../shared/store/summary';
 import { VISITORS_PK } from '../shared/store/visitors';
 import { VISITS_SUMMARY_ID } from '../shared/store/visits';
 import { scanRules } from '../shared/subjects/scan-rule';
-import { freshLocalStore } from './local-store';
+import { cardRequest, freshLocalStore, visitorsSummaryOf } from './local-store';
 
 /**
  * The sizing of "1,000,000 hits" in this design. 100,000 visitors, each seen on 2 days with 5 page loads a day, over 60
@@ -164,32 +162,17 @@ function* fixture(yesterday: string, foldedTo: number, counts: Record<string, nu
       ttl: scanner ? 7_776_000 : -1,
     } satisfies VisitorRecord;
   }
-  const sorted = (byDay: Record<string, number>) =>
-    Object.fromEntries(
-      Object.entries(byDay)
-        .filter(([, n]) => n > 0)
-        .sort(([a], [b]) => (a < b ? -1 : 1)),
-    );
-  const sum = (byDay: Record<string, number>) => Object.values(byDay).reduce((a, b) => a + b, 0);
   count('summaries');
-  yield {
-    id: VISITORS_SUMMARY_ID,
-    pk: VISITORS_PK,
-    kind: 'visitors-summary',
-    people_all_time: sum(people),
-    scanners_left_out: sum(scanners),
-    counted_from: Object.keys(people).sort()[0] ?? null,
-    people_new_by_day: sorted(people),
-    scanners_by_day: sorted(scanners),
-  } satisfies VisitorsSummary;
+  yield visitorsSummaryOf(people, scanners);
   count('summaries');
+  const visitsByDay = recounted({}, Object.entries(visits));
   yield {
     id: VISITS_SUMMARY_ID,
     pk: VISITORS_PK,
     kind: 'visits-summary',
-    all_time: sum(visits),
-    from: Object.keys(sorted(visits))[0] ?? null,
-    by_day: sorted(visits),
+    all_time: visitsByDay.total,
+    from: visitsByDay.first,
+    by_day: visitsByDay.byDay,
   } satisfies VisitsSummary;
 }
 
@@ -218,14 +201,6 @@ async function load(container: Container, docs: Iterable<{ id: string; pk: strin
 
 const spent = (before: StoreStats, after: StoreStats) =>
   `${after.reads - before.reads} reads, ${after.writes - before.writes} writes, ${after.queries - before.queries} queries`;
-
-const request = (days: number): IncomingRequest => ({
-  method: 'GET',
-  header: (name) => (name === 'authorization' ? `Bearer ${OPERATOR_KEY}` : null),
-  query: new URLSearchParams({ days: String(days) }),
-  params: {},
-  text: async () => '',
-});
 
 /** `npm run bench local-scale`: the local stack holding 1,000,000 hits' documents; one fold after a minute's hits, one 30-day Activity card read. */
 export async function run(): Promise<void> {
@@ -316,7 +291,7 @@ export async function run(): Promise<void> {
     };
     before = store.stats();
     started = performance.now();
-    const card = await activityCard(request(30), deps);
+    const card = await activityCard(cardRequest(30, OPERATOR_KEY), deps);
     const body = card.body as { available?: boolean } | undefined;
     console.log(
       `one 30-day Activity card read: ${((performance.now() - started) / 1000).toFixed(1)} s; ${spent(before, store.stats())}; status ${card.status}${body?.available === false ? ' (store unavailable)' : ''}`,

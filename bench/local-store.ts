@@ -2,6 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
 import { cosmosStore } from '../adapters/cosmos/store';
 import { COSMOS_EMULATOR_KEY } from '../host/local/services';
+import { recounted } from '../shared/folding/by-day';
+import type { IncomingRequest } from '../shared/http/request';
+import type { VisitorsSummary } from '../shared/store';
+import { emptyVisitorsSummary } from '../shared/store/summary';
 
 /**
  * A store on a fresh database of the local Cosmos server at `endpoint`, container made, folding 1 s behind the
@@ -19,3 +23,25 @@ export async function freshLocalStore(endpoint: string, options: { prefix?: stri
   await ensureContainer(container);
   return { container, store: cosmosStore(container, { settleSeconds: 1 }) };
 }
+
+/** The visitors summary a fold of the records would hold, from the people and the scanners first counted on each day. */
+export function visitorsSummaryOf(people: Record<string, number>, scanners: Record<string, number>): VisitorsSummary {
+  const counted = { people: recounted({}, Object.entries(people)), scanners: recounted({}, Object.entries(scanners)) };
+  return {
+    ...emptyVisitorsSummary(),
+    people_all_time: counted.people.total,
+    scanners_left_out: counted.scanners.total,
+    counted_from: counted.people.first,
+    people_new_by_day: counted.people.byDay,
+    scanners_by_day: counted.scanners.byDay,
+  };
+}
+
+/** The operator's GET of the Activity card for `days`. */
+export const cardRequest = (days: number, operatorKey: string): IncomingRequest => ({
+  method: 'GET',
+  header: (name) => (name === 'authorization' ? `Bearer ${operatorKey}` : null),
+  query: new URLSearchParams({ days: String(days) }),
+  params: {},
+  text: async () => '',
+});

@@ -112,6 +112,21 @@ function azuritePids(): number[] {
   return pids;
 }
 
+/**
+ * CPU seconds so far of the hosts (by their process trees), of this process (the Cosmos server and the proxy) and of
+ * Azurite, and the machine's ticks.
+ */
+function cpuNow(roots: readonly number[]) {
+  const { user, system } = process.cpuUsage();
+  return {
+    at: performance.now(),
+    hosts: treeCpuSeconds(roots),
+    bench: (user + system) / 1e6,
+    azurite: treeCpuSeconds(azuritePids()),
+    machine: machineTicks(),
+  };
+}
+
 interface Host {
   child: ChildProcess;
   port: number;
@@ -243,13 +258,7 @@ async function oneRun(
       console.log(`  (the fill took ${filled.toFixed(1)} s, longer than the ${VISIBLE_AFTER_S} s messages are hidden)`);
     await sleep(filling + VISIBLE_AFTER_S * 1000 - performance.now() - 200);
     const roots = hosts.map((host) => host.child.pid!);
-    const cpu0 = {
-      at: performance.now(),
-      hosts: treeCpuSeconds(roots),
-      bench: process.cpuUsage(),
-      azurite: treeCpuSeconds(azuritePids()),
-      machine: machineTicks(),
-    };
+    const cpu0 = cpuNow(roots);
     proxy.reset();
     let drainedAt = 0;
     for (;;) {
@@ -262,12 +271,7 @@ async function oneRun(
       if (performance.now() - cpu0.at > 300_000) throw new Error(`not drained after 300 s: ${approximateMessagesCount} left`);
       await sleep(100);
     }
-    const cpu1 = {
-      hosts: treeCpuSeconds(roots),
-      bench: process.cpuUsage(cpu0.bench),
-      azurite: treeCpuSeconds(azuritePids()),
-      machine: machineTicks(),
-    };
+    const cpu1 = cpuNow(roots);
     const counts = proxy.counts();
     const poisoned =
       (await new QueueClient(connectionString, `${name}-poison`).getProperties().catch(() => ({ approximateMessagesCount: 0 })))
@@ -283,7 +287,7 @@ async function oneRun(
     // CPU over the same window as the wall time, from just before the messages became visible.
     const cpuWall = (drainedAt - cpu0.at) / 1000;
     const hostCores = (cpu1.hosts - cpu0.hosts) / cpuWall;
-    const benchCores = (cpu1.bench.user + cpu1.bench.system) / 1e6 / cpuWall;
+    const benchCores = (cpu1.bench - cpu0.bench) / cpuWall;
     const azuriteCores = (cpu1.azurite - cpu0.azurite) / cpuWall;
     const machine = (cpu1.machine.busy - cpu0.machine.busy) / (cpu1.machine.total - cpu0.machine.total);
     const keepCalls = sum(counts.byClass, (call) => call.startsWith('keep'));

@@ -6,12 +6,13 @@ const { createRequire } = require('node:module');
 
 // Azurite keeps its queues' messages, and the extents holding their text, in LokiJS collections with binary indices,
 // and LokiJS rebuilds every index of a collection (a sort of all its documents, each) after any batch removal, even an
-// empty one (which also first maps every document to its position), and after any batch update. Azurite does both on every queue call: each receive, delete and update first
-// removes the expired messages, found by scanning them all (`expirationTime` has no index), and a receive updates its
-// messages as a batch. Its garbage collector, every minute, removes each extent no message uses any more, one batch of
-// one at a time. So each call costs time in proportion to the messages held, and the collector in the square of them:
-// at 2,000 queued messages a message drained cost Azurite 6.4 ms of CPU (about 150 a second at most), and one
-// collection after 4,000 messages took 58 s of it, during which the queue barely moved.
+// empty one (which also first maps every document to its position), and after any batch update. Azurite does both on
+// every queue call: each receive, delete and update first removes the expired messages, found by scanning them all
+// (`expirationTime` has no index), and a receive updates its messages as a batch. Its garbage collector, every minute,
+// removes each extent no message uses any more, one batch of one at a time. So each call costs time in proportion to
+// the messages held, and the collector in the square of them: at 2,000 queued messages a message drained cost Azurite
+// 6.4 ms of CPU (about 150 a second at most), and one collection after 4,000 messages took 58 s of it, during which
+// the queue barely moved.
 // Here a batch of up to BATCH_ONE_BY_ONE documents is removed or updated one by one, each keeping the indices sorted
 // as a single removal or update does, and removing nothing does nothing; the expired messages are found through an
 // index of their own. The collections hold the same documents and every call answers the same: only the work differs.

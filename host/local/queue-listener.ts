@@ -51,7 +51,6 @@ export function listenToQueue(
   let slotFreed: (() => void) | null = null;
   const threshold = settings.newBatchThreshold ?? Math.floor(settings.batchSize / 2) * cpus().length;
   const invocationsRunning = new Set<Promise<void>>();
-  let inFlight = 0;
   let invocations = 0;
   let failures = 0;
   let poisoned = 0;
@@ -83,11 +82,9 @@ export function listenToQueue(
 
   const invoke = (message: DequeuedMessageItem) => {
     invocations += 1;
-    inFlight += 1;
     const invocation = handle(message)
       .catch((error: unknown) => logger.error('an invocation could not be run', { function: registration.name, reason: errorLine(error) }))
       .finally(() => {
-        inFlight -= 1;
         invocationsRunning.delete(invocation);
         slotFreed?.();
       });
@@ -130,7 +127,7 @@ export function listenToQueue(
   const loop = (async () => {
     let idleDelay = 100;
     while (running) {
-      if (inFlight > threshold) {
+      if (invocationsRunning.size > threshold) {
         await new Promise<void>((resolve) => (slotFreed = resolve));
         slotFreed = null;
         continue;
@@ -161,7 +158,7 @@ export function listenToQueue(
       while (Date.now() < deadline) {
         // The count includes messages received and still hidden, so an empty queue with nothing running is drained.
         const properties = await queue.getProperties();
-        if ((properties.approximateMessagesCount ?? 0) === 0 && inFlight === 0) return;
+        if ((properties.approximateMessagesCount ?? 0) === 0 && invocationsRunning.size === 0) return;
         await sleep(50);
       }
       throw new Error(`queue ${queue.name} did not drain within ${timeoutMs} ms`);
