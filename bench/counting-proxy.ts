@@ -190,6 +190,8 @@ export async function countingProxy(target: URL, options: { delayMs?: number } =
   return {
     endpoint: `http://127.0.0.1:${port}`,
     counts: (): ProxyCounts => structuredClone(counts),
+    /** How many fact creates have passed since the last `reset()`, without copying the counts. */
+    factCreates: () => counts.factCreates.length,
     reset() {
       counts = emptyCounts();
     },
