@@ -3,6 +3,7 @@ import { rootFromEnvironment } from '../host/composition';
 import { startLocalHost } from '../host/local/host';
 import { startAzurite, COSMOS_EMULATOR_KEY } from '../host/local/services';
 import { receiveServerHits } from '../shared/ingest/receive';
+import { inLanes } from '../shared/lanes';
 import type { HitQueue } from '../shared/ports/queue';
 import type { IncomingRequest } from '../shared/http/request';
 import { QueueClient } from '@azure/storage-queue';
@@ -143,22 +144,16 @@ export async function run(): Promise<void> {
       ] as const) {
         const payloads = Array.from({ length: total / batch }, (_, i) => body(batch, i));
         const concurrency = 8;
-        let next = 0;
         const t0 = performance.now();
-        await Promise.all(
-          Array.from({ length: concurrency }, async () => {
-            while (next < payloads.length) {
-              const payload = payloads[next++]!;
-              const response = await fetch(`${host.url}/api/hits`, {
-                method: 'POST',
-                headers: { 'content-type': 'application/json', 'x-ingest-key': 'bench-ingest-key-0123456789' },
-                body: payload,
-              });
-              if (response.status !== 202) throw new Error(`status ${response.status}`);
-              await response.arrayBuffer();
-            }
-          }),
-        );
+        await inLanes(payloads, concurrency, async (payload) => {
+          const response = await fetch(`${host.url}/api/hits`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-ingest-key': 'bench-ingest-key-0123456789' },
+            body: payload,
+          });
+          if (response.status !== 202) throw new Error(`status ${response.status}`);
+          await response.arrayBuffer();
+        });
         const seconds = (performance.now() - t0) / 1000;
         console.log(
           `through the local host into Azurite, ${batch} hit(s) per request, ${concurrency} at once: ${Math.round(total / seconds)} hits/s (${Math.round(payloads.length / seconds)} requests/s)`,

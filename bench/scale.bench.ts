@@ -7,6 +7,7 @@ import { QueueClient } from '@azure/storage-queue';
 import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
 import { COSMOS_EMULATOR_KEY, freePort, startAzurite, startCosmos } from '../host/local/services';
 import { encodeMessage, toMessages, type QueuedHit } from '../shared/hits/message';
+import { inLanes } from '../shared/lanes';
 import { countingProxy, type CallClass, type ProxyCounts } from './counting-proxy';
 
 /**
@@ -218,23 +219,23 @@ async function countedBy(host: Host, people: number, timeoutMs: number): Promise
   }
 }
 
-/** Resolves once the queue holds no message, hidden or visible (so each was deleted: kept). */
-async function emptied(queue: QueueClient, timeoutMs = 300_000) {
-  const deadline = performance.now() + timeoutMs;
-  while ((await queue.getProperties()).approximateMessagesCount !== 0) {
-    if (performance.now() > deadline) throw new Error(`queue ${queue.name} not drained after ${timeoutMs / 1000} s`);
-    await sleep(250);
+/**
+ * Resolves once the queue holds no message, hidden or visible (so each was deleted: kept), asking every `everyMs`;
+ * throws past `deadline` (performance.now()).
+ */
+async function emptied(queue: QueueClient, deadline = performance.now() + 300_000, everyMs = 250) {
+  for (;;) {
+    // The approximate count includes messages received and still invisible, so 0 means every message was deleted.
+    const { approximateMessagesCount } = await queue.getProperties();
+    if ((approximateMessagesCount ?? 0) === 0) return;
+    if (performance.now() > deadline) throw new Error(`queue ${queue.name} not drained in time: ${approximateMessagesCount} left`);
+    await sleep(everyMs);
   }
 }
 
 /** Sends every text, 32 at a time, each hidden for `hiddenSeconds` after it is sent. */
 async function fill(queue: QueueClient, texts: string[], hiddenSeconds: number, lanes = 32) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      while (next < texts.length) await queue.sendMessage(texts[next++]!, { visibilityTimeout: hiddenSeconds });
-    }),
-  );
+  await inLanes(texts, lanes, (text) => queue.sendMessage(text, { visibilityTimeout: hiddenSeconds }));
 }
 
 const sum = (counts: Partial<Record<CallClass, number>>, pick: (call: CallClass) => boolean) =>
@@ -314,23 +315,12 @@ async function oneRun(
     const roots = hosts.map((host) => host.child.pid!);
     const cpu0 = cpuNow(roots);
     proxy.reset();
-    let drainedAt = 0;
-    for (;;) {
-      // Azurite counts the queue by reading every message it holds, so it is asked only once every message has been
-      // kept (its fact created): asked all through the drain, it spent a twentieth of its CPU answering.
-      if (proxy.factCreates() < MESSAGES && performance.now() - cpu0.at < 300_000) {
-        await sleep(20);
-        continue;
-      }
-      // The approximate count includes messages received and still invisible, so 0 means every message was deleted.
-      const { approximateMessagesCount } = await queue.getProperties();
-      if ((approximateMessagesCount ?? 0) === 0) {
-        drainedAt = performance.now();
-        break;
-      }
-      if (performance.now() - cpu0.at > 300_000) throw new Error(`not drained after 300 s: ${approximateMessagesCount} left`);
-      await sleep(20);
-    }
+    // Azurite counts the queue by reading every message it holds, so it is asked only once every message has been
+    // kept (its fact created): asked all through the drain, it spent a twentieth of its CPU answering.
+    const deadline = cpu0.at + 300_000;
+    while (proxy.factCreates() < MESSAGES && performance.now() < deadline) await sleep(20);
+    await emptied(queue, deadline, 20);
+    const drainedAt = performance.now();
     const cpu1 = cpuNow(roots);
     const counts = proxy.counts();
     const poisoned =

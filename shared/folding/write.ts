@@ -1,3 +1,4 @@
+import { inLanes } from '../lanes';
 import type { Created, Replaced } from '../store/documents';
 
 /** Thrown when a document the fold writes changed under it: another run got there first; the next run folds again. */
@@ -38,18 +39,5 @@ export async function rewriteAll<Doc>(
   changes: readonly Rewrite<Doc>[],
   what: (change: Rewrite<Doc>) => string,
 ): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const lane = async () => {
-    while (!failed && next < changes.length) {
-      const change = changes[next++]!;
-      try {
-        await rewrite(slot, change, what(change));
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(FOLD_WRITES_AT_ONCE, changes.length) }, lane));
+  await inLanes(changes, FOLD_WRITES_AT_ONCE, (change) => rewrite(slot, change, what(change)));
 }

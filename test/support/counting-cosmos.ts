@@ -1,16 +1,12 @@
 import type { Container } from '@azure/cosmos';
+import { inLanes } from '../../shared/lanes';
 import type { VisitorRecord } from '../../shared/store';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { hex } from './counting';
 
 /** Creates documents straight in the container, `lanes` at a time: a fixture of many visitors without keeping each hit. */
 export async function createAll(container: Container, docs: readonly object[], lanes = 32): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      while (next < docs.length) await container.items.create(docs[next++]!);
-    }),
-  );
+  await inLanes(docs, lanes, (doc) => container.items.create(doc));
 }
 
 /** A person's visitor record as keep-hits leaves it. */

@@ -1,0 +1,19 @@
+/**
+ * Runs `work` on every item, the items taken in order by at most `lanes` at once; the first failure stops every lane
+ * from taking another item (those already running finish) and is thrown.
+ */
+export async function inLanes<T>(items: readonly T[], lanes: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    while (!failed && next < items.length) {
+      try {
+        await work(items[next++]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, items.length) }, lane));
+}
