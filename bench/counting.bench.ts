@@ -9,7 +9,7 @@ import type { QueuedHit } from '../shared/hits/message';
 import { keeper } from '../shared/keeping/keep';
 import { fixedClock } from '../shared/ports/clock';
 import type { FoldState, Store, StoreStats, VisitorRecord, VisitorsSummary } from '../shared/store';
-import { FOLD_STATE_ID } from '../shared/store/fold';
+import { emptyFoldState } from '../shared/store/fold';
 import { VISITORS_PK } from '../shared/store/visitors';
 import { scanRules } from '../shared/subjects/scan-rule';
 import { freshLocalStore, visitorsSummaryOf } from './local-store';
@@ -57,9 +57,7 @@ function summaryFor(records: number): VisitorsSummary {
 
 /** The fold state of a store folded up to `mark`: every near day and the records, swept just now (so no sweep is due). */
 const foldStateAt = (mark: number): FoldState => ({
-  id: FOLD_STATE_ID,
-  pk: VISITORS_PK,
-  kind: 'fold-state',
+  ...emptyFoldState(),
   days: Object.fromEntries(daysEnding(addDays(TODAY, 1), 50).map((day) => [day, mark])),
   records: mark,
   records_at: NOW,

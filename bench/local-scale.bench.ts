@@ -23,7 +23,7 @@ import type {
 } from '../shared/store';
 import { hourId, visitorDayId } from '../shared/store/activity';
 import { FACT_TTL_SECONDS, factId, FOLD_DAYS } from '../shared/store/facts';
-import { FOLD_STATE_ID } from '../shared/store/fold';
+import { emptyFoldState } from '../shared/store/fold';
 import { VISITORS_PK } from '../shared/store/visitors';
 import { VISITS_SUMMARY_ID } from '../shared/store/visits';
 import { scanRules } from '../shared/subjects/scan-rule';
@@ -221,9 +221,7 @@ export async function run(): Promise<void> {
     // Folded up to the store's mark now: every near day and the records.
     const mark = await store.documents.stamp({ id: 'store-clock', pk: VISITORS_PK, kind: 'store-clock' } as never);
     const state: FoldState = {
-      id: FOLD_STATE_ID,
-      pk: VISITORS_PK,
-      kind: 'fold-state',
+      ...emptyFoldState(),
       days: Object.fromEntries(daysEnding(addDays(today, 1), FOLD_DAYS + 3).map((day) => [day, mark])),
       records: mark,
       records_at: now.toISOString(),

@@ -1,25 +1,37 @@
 import type { VisitorDay } from '../../shared/store/activity';
-import { firstSeenFirst, type ActivityDays } from '../../shared/store/activity-days';
+import type { ActivityDays } from '../../shared/store/activity-days';
 import type { CosmosDocuments } from './documents';
 
+const DAY = "c.pk = @day AND c.kind = 'visitor-day'";
+
 /**
- * One day's visitor-days from Cosmos DB: a query scoped to the day's partition, so it touches that partition alone. The
- * partition is named in the filter too, since the local Cosmos server does not scope a query by its partition key.
+ * One day's visitor-days from Cosmos DB: queries scoped to the day's partition, a page at a time by a composite index
+ * on (first_seen, id), so a page costs its rows, whatever the day holds. The partition is named in the filter too,
+ * since the local Cosmos server does not scope a query by its partition key.
  */
 export function cosmosActivityDays(documents: CosmosDocuments): ActivityDays {
-  const query = 'SELECT * FROM c WHERE c.pk = @day AND c.kind = @kind';
   return {
     retention: 'kept in Azure Cosmos DB with no expiry',
-    visitorDaysOn: async (day) =>
-      (
-        await documents.query<VisitorDay>(
-          query,
-          [
-            { name: '@day', value: day },
-            { name: '@kind', value: 'visitor-day' },
-          ],
-          day,
-        )
-      ).sort(firstSeenFirst),
+    pageOn: (day, after, limit) =>
+      documents.query<VisitorDay>(
+        `SELECT TOP ${Math.max(1, Math.floor(limit))} * FROM c WHERE ${DAY}${
+          after === null ? '' : ' AND (c.first_seen > @seen OR (c.first_seen = @seen AND c.id > @id))'
+        } ORDER BY c.first_seen ASC, c.id ASC`,
+        [
+          { name: '@day', value: day },
+          ...(after === null
+            ? []
+            : [
+                { name: '@seen', value: after.first_seen },
+                { name: '@id', value: after.id },
+              ]),
+        ],
+        day,
+      ),
+    ofTokens: (day, tokens) =>
+      documents.query<VisitorDay>(`SELECT * FROM c WHERE ${DAY} AND ARRAY_CONTAINS(@tokens, c.token)`, [
+        { name: '@day', value: day },
+        { name: '@tokens', value: [...tokens] },
+      ], day),
   };
 }

@@ -1,6 +1,4 @@
-import type { VisitorDayRange } from '../../shared/export/range';
 import { WRITTEN_BEFORE_SLACK_SECONDS, type RecentFacts } from '../../shared/now/recent';
-import type { VisitorDay } from '../../shared/store/activity';
 import type { VisitorDayPart } from '../../shared/store/facts';
 import type { CosmosDocuments } from './documents';
 
@@ -19,18 +17,5 @@ export function cosmosRecentFacts(documents: CosmosDocuments): RecentFacts {
       );
       return found.flatMap((fact) => fact.visitor_days ?? []);
     },
-  };
-}
-
-/** The visitor-days of a range of days: one query on `kind` and a partition key between the two days. */
-export function cosmosVisitorDayRange(documents: CosmosDocuments): VisitorDayRange {
-  return {
-    visitorDaysBetween: async (from, to) =>
-      (
-        await documents.query<VisitorDay>("SELECT * FROM c WHERE c.kind = 'visitor-day' AND c.pk >= @from AND c.pk <= @to", [
-          { name: '@from', value: from },
-          { name: '@to', value: to },
-        ])
-      ).sort((a, b) => (a.day === b.day ? (a.id < b.id ? -1 : 1) : a.day < b.day ? -1 : 1)),
   };
 }

@@ -1,4 +1,4 @@
-import { CosmosClient, type Container } from '@azure/cosmos';
+import { CosmosClient, type Container, type IndexingPolicy } from '@azure/cosmos';
 import type { TokenCredential } from '@azure/identity';
 
 /** Where the container is and how to reach it: a key (local server, keys) or a credential (managed identity). */
@@ -31,10 +31,38 @@ export function cosmosContainer(location: CosmosLocation): Container {
 }
 
 /**
+ * The container's composite indexes, as infra/app/cosmos.bicep sets them: the orders the paged queries read in (a day's
+ * visitor-days by daily token for building its rollup, and first seen first for the day's table). Cosmos DB answers a
+ * query ordered by two fields only with such an index.
+ */
+export const COMPOSITE_INDEXES = [
+  [
+    { path: '/token', order: 'ascending' },
+    { path: '/id', order: 'ascending' },
+  ],
+  [
+    { path: '/first_seen', order: 'ascending' },
+    { path: '/id', order: 'ascending' },
+  ],
+] as const;
+
+const INDEXING_POLICY: IndexingPolicy = {
+  indexingMode: 'consistent',
+  automatic: true,
+  includedPaths: [{ path: '/*' }],
+  excludedPaths: [{ path: '/"_etag"/?' }],
+  compositeIndexes: COMPOSITE_INDEXES.map((index) => index.map((part) => ({ ...part }))) as IndexingPolicy['compositeIndexes'],
+};
+
+/**
  * Creates the database and the container if missing: partition key `/pk`, no expiry by default (`defaultTtl` -1, so
- * a document's own `ttl` applies). The local stack calls it; in Azure the infrastructure creates both.
+ * a document's own `ttl` applies), and the composite indexes. A container made before them gets them. The local stack
+ * calls it; in Azure the infrastructure creates both.
  */
 export async function ensureContainer(container: Container): Promise<void> {
   const { database } = await container.database.client.databases.createIfNotExists({ id: container.database.id });
-  await database.containers.createIfNotExists({ id: container.id, partitionKey: { paths: ['/pk'] }, defaultTtl: -1 });
+  const definition = { id: container.id, partitionKey: { paths: ['/pk'] }, defaultTtl: -1, indexingPolicy: INDEXING_POLICY };
+  const made = await database.containers.createIfNotExists(definition);
+  const held = made?.resource?.indexingPolicy?.compositeIndexes ?? [];
+  if (made?.resource && held.length < COMPOSITE_INDEXES.length) await database.container(container.id).replace(definition);
 }

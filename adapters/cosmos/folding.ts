@@ -1,5 +1,6 @@
 import type { FoldingStore } from '../../shared/store';
-import type { ActivityDoc } from '../../shared/store/activity';
+import type { ActivityDoc, VisitorDay } from '../../shared/store/activity';
+import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
 import type { Fact } from '../../shared/store/facts';
 import { FOLD_STATE_ID, type FoldState } from '../../shared/store/fold';
 import { VISITORS_SUMMARY_ID, type VisitorsSummary } from '../../shared/store/summary';
@@ -11,6 +12,16 @@ import type { CosmosDocuments } from './documents';
 const STORE_CLOCK = { id: 'store-clock', pk: VISITORS_PK, kind: 'store-clock' };
 
 const RECORDS = "c.kind = 'visitor-record'";
+
+const FACTS_BETWEEN = "c.kind = 'fact' AND c._ts > @after AND c._ts <= @upTo";
+
+const between = (after: number, upTo: number) => [
+  { name: '@after', value: after },
+  { name: '@upTo', value: upTo },
+];
+
+/** `TOP n` for a page of at most `limit` (an infinite limit reads them all). */
+const top = (limit: number) => (Number.isFinite(limit) ? `TOP ${Math.max(1, Math.floor(limit))}` : '');
 
 /** A conditional slot on one document of the `visitors` partition. */
 const slot = <T extends { id: string; pk: string }>(documents: CosmosDocuments, id: string) => ({
@@ -25,7 +36,7 @@ const slot = <T extends { id: string; pk: string }>(documents: CosmosDocuments, 
  * visits and the records' aggregates (COUNT only; the local server has no GROUP BY). The settled mark is the server's
  * `_ts` now, read from a write, less `settleSeconds`: long enough for a write in flight to land and be seen.
  */
-export function cosmosFolding(documents: CosmosDocuments, settleSeconds: number): Omit<FoldingStore, 'subjects'> {
+export function cosmosFolding(documents: CosmosDocuments, settleSeconds: number): Omit<FoldingStore, 'subjects' | 'foldLease'> {
   const count = async (query: string, parameters: { name: string; value: string }[], pk: string) => {
     const [value] = await documents.query<number>(query, parameters, pk);
     if (typeof value !== 'number') throw new Error('an aggregate query answered something that is not a count');
@@ -37,13 +48,20 @@ export function cosmosFolding(documents: CosmosDocuments, settleSeconds: number)
     summary: slot<VisitorsSummary>(documents, VISITORS_SUMMARY_ID),
     visits: slot<VisitsSummary>(documents, VISITS_SUMMARY_ID),
     facts: {
-      on: (day, after, upTo) =>
-        documents.queryMarked<Fact>(
-          "SELECT * FROM c WHERE c.kind = 'fact' AND c._ts > @after AND c._ts <= @upTo",
-          [
-            { name: '@after', value: after },
-            { name: '@upTo', value: upTo },
-          ],
+      on: (day, after, upTo) => documents.queryMarked<Fact>(`SELECT * FROM c WHERE ${FACTS_BETWEEN}`, between(after, upTo), day),
+      firstOn: (day, after, upTo, limit) =>
+        documents.queryMarked<Fact>(`SELECT ${top(limit)} * FROM c WHERE ${FACTS_BETWEEN} ORDER BY c._ts`, between(after, upTo), day),
+    },
+    rollups: {
+      read: (day) => documents.read<DayRollup>(day, DAY_ROLLUP_ID),
+      create: (doc) => documents.create(doc),
+      replace: (doc, etag) => documents.replace(doc, etag),
+    },
+    visitorDayPages: {
+      byToken: (day, afterToken, limit) =>
+        documents.query<VisitorDay>(
+          `SELECT ${top(limit)} * FROM c WHERE c.kind = 'visitor-day' AND c.token > @after ORDER BY c.token ASC, c.id ASC`,
+          [{ name: '@after', value: afterToken }],
           day,
         ),
     },
@@ -62,15 +80,14 @@ export function cosmosFolding(documents: CosmosDocuments, settleSeconds: number)
       visitsOn: (day) => count("SELECT VALUE COUNT(1) FROM c WHERE c.kind = 'visitor-day' AND c.visit = true", [], day),
     },
     recordCounts: {
-      changed: (after, upTo) =>
-        documents.query<RecordChange>(
-          `SELECT c.who, c.first_seen, c.counted_on, c.moved_days, c.counts_changed_at FROM c WHERE ${RECORDS} AND c._ts > @after AND c._ts <= @upTo`,
-          [
-            { name: '@after', value: after },
-            { name: '@upTo', value: upTo },
-          ],
-          VISITORS_PK,
-        ),
+      changed: async (after, upTo, limit) =>
+        (
+          await documents.query<RecordChange & { mark: number }>(
+            `SELECT ${top(limit)} c.who, c.first_seen, c.counted_on, c.moved_days, c.counts_changed_at, c._ts AS mark FROM c WHERE ${RECORDS} AND c._ts > @after AND c._ts <= @upTo ORDER BY c._ts`,
+            between(after, upTo),
+            VISITORS_PK,
+          )
+        ).map((change) => ({ ...change, moved_days: change.moved_days ?? [] })),
       countsOn: async (day) => {
         const on = [{ name: '@day', value: day }];
         const [people, scanners] = await Promise.all([

@@ -3,10 +3,16 @@ import type { ActivityHour, Fact, Store, VisitorDay, VisitorRecord, VisitorsSumm
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { CosmosDocuments } from './documents';
+import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
+import { inLanes } from '../../shared/lanes';
+
+/** How many day rollups a read asks for at once: point reads, the cheapest call Cosmos DB has. */
+const ROLLUP_READS_AT_ONCE = 16;
 import { cosmosFolding } from './folding';
+import { cosmosFoldLeases } from './fold-lease';
 import { cosmosActivityDays } from './activity-days';
 import { cosmosSubjects } from './subjects';
-import { cosmosRecentFacts, cosmosVisitorDayRange } from './audience';
+import { cosmosRecentFacts } from './audience';
 
 const oldestFirst =
   <T extends { pk: string; id: string }>(key: (doc: T) => string) =>
@@ -28,15 +34,6 @@ export function cosmosStore(
   options: CosmosStoreOptions = { settleSeconds: 10 },
 ): Store & { documents: CosmosDocuments } {
   const documents = new CosmosDocuments(container);
-  const since = (kind: string) => ({
-    query: 'SELECT * FROM c WHERE c.kind = @kind AND c.pk >= @since',
-    parameters: (day: string) => [
-      { name: '@kind', value: kind },
-      { name: '@since', value: day },
-    ],
-  });
-  const days = since('visitor-day');
-  const hours = since('activity-hour');
   const folding = cosmosFolding(documents, options.settleSeconds);
   return {
     documents,
@@ -47,21 +44,34 @@ export function cosmosStore(
       replace: (doc, etag) => documents.replace(doc, etag),
     },
     ...folding,
-    facts: { create: (fact: Fact) => documents.create(fact), on: folding.facts.on },
+    foldLease: cosmosFoldLeases(documents),
+    facts: { create: (fact: Fact) => documents.create(fact), on: folding.facts.on, firstOn: folding.facts.firstOn },
     visitorsSummary: {
       peopleFrom: async (day) =>
         peopleFiguresOf((await documents.read<VisitorsSummary>(VISITORS_PK, VISITORS_SUMMARY_ID))?.doc ?? null, day),
     },
     activityReader: {
-      visitorDaysSince: async (day) =>
-        (await documents.query<VisitorDay>(days.query, days.parameters(day))).sort(oldestFirst<VisitorDay>((doc) => doc.day)),
-      hoursSince: async (day) =>
-        (await documents.query<ActivityHour>(hours.query, hours.parameters(day))).sort(oldestFirst<ActivityHour>((doc) => doc.hour)),
+      hoursOn: async (days) => {
+        const found: ActivityHour[] = [];
+        await inLanes(days, ROLLUP_READS_AT_ONCE, async (day) => {
+          found.push(...(await documents.query<ActivityHour>("SELECT * FROM c WHERE c.kind = 'activity-hour'", [], day)));
+        });
+        return found.sort(oldestFirst<ActivityHour>((doc) => doc.hour));
+      },
+    },
+    rollupReader: {
+      onDays: async (days) => {
+        const found = new Map<string, DayRollup>();
+        await inLanes(days, ROLLUP_READS_AT_ONCE, async (day) => {
+          const read = await documents.read<DayRollup>(day, DAY_ROLLUP_ID);
+          if (read !== null) found.set(day, read.doc);
+        });
+        return found;
+      },
     },
     activityDays: cosmosActivityDays(documents),
     subjects: cosmosSubjects(container, documents),
     recent: cosmosRecentFacts(documents),
-    dayRange: cosmosVisitorDayRange(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

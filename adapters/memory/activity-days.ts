@@ -1,12 +1,14 @@
 import type { VisitorDay } from '../../shared/store/activity';
-import { firstSeenFirst, type ActivityDays } from '../../shared/store/activity-days';
+import { firstSeenFirst, isAfter, type ActivityDays } from '../../shared/store/activity-days';
 import type { MemoryDocuments } from './documents';
 
-/** One day's visitor-days from memory, with the same answer as the Cosmos DB adapter. */
+/** One day's visitor-days from memory, with the same answers as the Cosmos DB adapter. */
 export function memoryActivityDays(documents: MemoryDocuments): ActivityDays {
+  const ofDay = (day: string, where: (doc: VisitorDay) => boolean) =>
+    documents.query<VisitorDay>((doc) => doc.pk === day && doc.kind === 'visitor-day' && where(doc), day).sort(firstSeenFirst);
   return {
     retention: 'kept in memory until the host restarts',
-    visitorDaysOn: (day) =>
-      Promise.resolve(documents.query<VisitorDay>((doc) => doc.pk === day && doc.kind === 'visitor-day').sort(firstSeenFirst)),
+    pageOn: (day, after, limit) => Promise.resolve(ofDay(day, (doc) => isAfter(doc, after)).slice(0, limit)),
+    ofTokens: (day, tokens) => Promise.resolve(ofDay(day, (doc) => tokens.includes(doc.token))),
   };
 }

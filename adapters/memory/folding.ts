@@ -1,5 +1,6 @@
 import type { FoldingStore } from '../../shared/store';
 import type { ActivityDoc, VisitorDay } from '../../shared/store/activity';
+import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
 import type { Fact } from '../../shared/store/facts';
 import { FOLD_STATE_ID, type FoldState } from '../../shared/store/fold';
 import { VISITORS_SUMMARY_ID, type VisitorsSummary } from '../../shared/store/summary';
@@ -18,19 +19,35 @@ const slot = <T extends { id: string; pk: string }>(documents: MemoryDocuments, 
 const isRecord = (doc: { kind?: string }): doc is VisitorRecord => doc.kind === 'visitor-record';
 
 /** The fold's ports in memory, with the same answers as the Cosmos DB adapter; every query reads one partition. */
-export function memoryFolding(documents: MemoryDocuments): Omit<FoldingStore, 'subjects'> {
+export function memoryFolding(documents: MemoryDocuments): Omit<FoldingStore, 'subjects' | 'foldLease'> {
   const records = (where: (record: VisitorRecord, mark: number) => boolean) =>
     documents
       .queryMarked<{ kind?: string }>((doc, mark) => isRecord(doc) && where(doc, mark), VISITORS_PK)
       .map((found) => found.doc as VisitorRecord);
+  const factsBetween = (day: string, after: number, upTo: number) =>
+    documents.queryMarked<Fact>((doc, mark) => doc.kind === 'fact' && mark > after && mark <= upTo, day).sort((a, b) => a.mark - b.mark);
   return {
     marks: { settled: () => resolved(documents.lastMark()) },
     foldState: slot<FoldState>(documents, FOLD_STATE_ID),
     summary: slot<VisitorsSummary>(documents, VISITORS_SUMMARY_ID),
     visits: slot<VisitsSummary>(documents, VISITS_SUMMARY_ID),
     facts: {
-      on: (day, after, upTo) =>
-        resolved(documents.queryMarked<Fact>((doc, mark) => doc.kind === 'fact' && mark > after && mark <= upTo, day)),
+      on: (day, after, upTo) => resolved(factsBetween(day, after, upTo)),
+      firstOn: (day, after, upTo, limit) => resolved(factsBetween(day, after, upTo).slice(0, limit)),
+    },
+    rollups: {
+      read: (day) => resolved(documents.read<DayRollup>(day, DAY_ROLLUP_ID)),
+      create: (doc) => resolved(documents.create(doc)),
+      replace: (doc, etag) => resolved(documents.replace(doc, etag)),
+    },
+    visitorDayPages: {
+      byToken: (day, afterToken, limit) =>
+        resolved(
+          documents
+            .query<VisitorDay>((doc) => doc.kind === 'visitor-day' && doc.token > afterToken, day)
+            .sort((a, b) => (a.token === b.token ? (a.id < b.id ? -1 : 1) : a.token < b.token ? -1 : 1))
+            .slice(0, limit),
+        ),
     },
     activity: {
       create: (doc) => resolved(documents.create(doc)),
@@ -46,15 +63,16 @@ export function memoryFolding(documents: MemoryDocuments): Omit<FoldingStore, 's
       visitsOn: (day) => resolved(documents.query<VisitorDay>((doc) => doc.kind === 'visitor-day' && doc.visit, day).length),
     },
     recordCounts: {
-      changed: (after, upTo) =>
+      changed: (after, upTo, limit) =>
         resolved(
-          records((_, mark) => mark > after && mark <= upTo).map(({ who, first_seen, counted_on, moved_days, counts_changed_at }) => ({
-            who,
-            first_seen,
-            counted_on,
-            moved_days,
-            counts_changed_at,
-          })),
+          documents
+            .queryMarked<{ kind?: string }>((doc, mark) => isRecord(doc) && mark > after && mark <= upTo, VISITORS_PK)
+            .sort((a, b) => a.mark - b.mark)
+            .slice(0, limit)
+            .map(({ doc, mark }) => {
+              const { who, first_seen, counted_on, moved_days, counts_changed_at } = doc as VisitorRecord;
+              return { who, first_seen, counted_on, moved_days, counts_changed_at, mark };
+            }),
         ),
       countsOn: (day) =>
         resolved({

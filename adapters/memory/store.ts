@@ -2,10 +2,12 @@ import type { ActivityHour, Fact, Store, VisitorDay, VisitorRecord, VisitorsSumm
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { MemoryDocuments } from './documents';
+import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
 import { memoryFolding } from './folding';
+import { memoryFoldLeases } from './fold-lease';
 import { memoryActivityDays } from './activity-days';
 import { memorySubjects } from './subjects';
-import { memoryRecentFacts, memoryVisitorDayRange } from './audience';
+import { memoryRecentFacts } from './audience';
 
 /** What the memory store's `source` says, so the count never passes memory off as kept. */
 export const MEMORY_SOURCE = 'kept in memory: this host has no document store, and the records are lost on restart';
@@ -28,29 +30,34 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
       replace: (doc, etag) => resolved(documents.replace(doc, etag)),
     },
     ...folding,
-    facts: { create: (fact: Fact) => resolved(documents.create(fact)), on: folding.facts.on },
+    foldLease: memoryFoldLeases(documents),
+    facts: { create: (fact: Fact) => resolved(documents.create(fact)), on: folding.facts.on, firstOn: folding.facts.firstOn },
     visitorsSummary: {
       peopleFrom: (since) =>
         resolved(peopleFiguresOf(documents.read<VisitorsSummary>(VISITORS_PK, VISITORS_SUMMARY_ID)?.doc ?? null, since)),
     },
     activityReader: {
-      visitorDaysSince: (since) =>
+      hoursOn: (days) =>
         resolved(
           documents
-            .query<VisitorDay>((doc) => doc.kind === 'visitor-day' && doc.pk >= since)
-            .sort(oldestFirst<VisitorDay>((doc) => doc.day)),
-        ),
-      hoursSince: (since) =>
-        resolved(
-          documents
-            .query<ActivityHour>((doc) => doc.kind === 'activity-hour' && doc.pk >= since)
+            .query<ActivityHour>((doc) => doc.kind === 'activity-hour' && days.includes(doc.pk))
             .sort(oldestFirst<ActivityHour>((doc) => doc.hour)),
+        ),
+    },
+    rollupReader: {
+      onDays: (days) =>
+        resolved(
+          new Map(
+            days.flatMap((day) => {
+              const read = documents.read<DayRollup>(day, DAY_ROLLUP_ID);
+              return read === null ? [] : [[day, read.doc] as const];
+            }),
+          ),
         ),
     },
     activityDays: memoryActivityDays(documents),
     subjects: memorySubjects(documents),
     recent: memoryRecentFacts(documents),
-    dayRange: memoryVisitorDayRange(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

@@ -48,6 +48,18 @@ resource container 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/container
       id: containerName
       partitionKey: { paths: ['/pk'], kind: 'Hash', version: 2 }
       defaultTtl: -1
+      // The orders the paged queries read in (adapters/cosmos/client.ts COMPOSITE_INDEXES): a day's visitor-days by
+      // daily token, to build its rollup, and first seen first, for the day's table.
+      indexingPolicy: {
+        indexingMode: 'consistent'
+        automatic: true
+        includedPaths: [{ path: '/*' }]
+        excludedPaths: [{ path: '/"_etag"/?' }]
+        compositeIndexes: [
+          [{ path: '/token', order: 'ascending' }, { path: '/id', order: 'ascending' }]
+          [{ path: '/first_seen', order: 'ascending' }, { path: '/id', order: 'ascending' }]
+        ]
+      }
     }
     options: serverless ? {} : { throughput: throughput }
   }

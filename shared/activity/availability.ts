@@ -21,7 +21,10 @@ export interface ActivityCost {
 }
 
 /** The store parts the Activity card reads through. */
-export type ActivityStore = Pick<Store, 'activityReader' | 'activityDays' | 'source' | 'stats'>;
+export type ActivityStore = Pick<
+  Store,
+  'activityReader' | 'activityDays' | 'rollupReader' | 'foldState' | 'visitorsSummary' | 'summary' | 'visits' | 'source' | 'stats'
+>;
 
 const DOWN =
   'The store that keeps activity could not be read just now, so there is nothing to show; it will answer again once the store is back.';

@@ -1,5 +1,5 @@
 import { BOT_REASONS, type BotReason } from '../identity/kinds';
-import type { TokenDay } from './token-days';
+import type { RollupCounts } from '../rollup/day-rollup';
 
 /**
  * One UTC day of the chart: visitor-days split into the three kinds, which add up to the total, and the scanners'
@@ -14,20 +14,33 @@ export interface DayOfKinds {
   left_out: Record<BotReason, number>;
 }
 
+/** One UTC month of the chart, for a period too long to chart by day. */
+export type MonthOfKinds = Omit<DayOfKinds, 'day'> & { month: string };
+
+type Kinded = Pick<RollupCounts, 'visitor_days' | 'left_out'>;
+
 const noneLeftOut = (): Record<BotReason, number> =>
   Object.fromEntries(BOT_REASONS.map((reason) => [reason, 0])) as Record<BotReason, number>;
 
+const kindsOf = (counts: Kinded | undefined) => ({
+  ...(counts?.visitor_days ?? { people: 0, scanners: 0, self: 0, total: 0 }),
+  left_out: { ...noneLeftOut(), ...counts?.left_out },
+});
+
 /** Every day asked for, oldest first, with zeros on a day with nothing, so a chart has every day. */
-export function byDay(visitorDays: readonly TokenDay[], days: readonly string[]): DayOfKinds[] {
-  const rows = new Map<string, DayOfKinds>(
-    days.map((day) => [day, { day, people: 0, scanners: 0, self: 0, total: 0, left_out: noneLeftOut() }]),
-  );
-  for (const visitorDay of visitorDays) {
-    const row = rows.get(visitorDay.day);
-    if (!row) continue;
-    row[visitorDay.kind] += 1;
-    row.total += 1;
-    if (visitorDay.reason !== null) row.left_out[visitorDay.reason] += 1;
+export function byDay(rollups: ReadonlyMap<string, Kinded>, days: readonly string[]): DayOfKinds[] {
+  return days.map((day) => ({ day, ...kindsOf(rollups.get(day)) }));
+}
+
+/** Every month the days touch, oldest first, each the sum of its days. */
+export function byMonth(rollups: ReadonlyMap<string, Kinded>, days: readonly string[]): MonthOfKinds[] {
+  const months = new Map<string, MonthOfKinds>();
+  for (const row of byDay(rollups, days)) {
+    const month = row.day.slice(0, 7);
+    const held = months.get(month) ?? { month, people: 0, scanners: 0, self: 0, total: 0, left_out: noneLeftOut() };
+    for (const kind of ['people', 'scanners', 'self', 'total'] as const) held[kind] += row[kind];
+    for (const reason of BOT_REASONS) held.left_out[reason] += row.left_out[reason];
+    months.set(month, held);
   }
-  return [...rows.values()];
+  return [...months.values()];
 }

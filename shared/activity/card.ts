@@ -1,20 +1,23 @@
 import type { Settings } from '../config/settings';
-import { daysEnding } from '../counting/days';
+import { addDays, daysEnding } from '../counting/days';
 import { utcDay } from '../identity/tokens';
 import { asOperator, type OperatorSettings, operatorSettings } from '../admin/auth';
 import { errorAnswer, type Answer } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
+import type { DayRollup } from '../rollup/day-rollup';
 import { costOf, readActivity, type ActivityStore } from './availability';
-import { byDay } from './by-day';
+import { byDay, byMonth } from './by-day';
 import { lastHours } from './days';
+import { firstKeptDay } from './first-day';
 import { funnelOf, type FunnelStep } from './funnel';
 import { HOURS_SHOWN, hoursOf } from './hours';
-import { activityQuerySchema, readQuery } from './query';
+import { entryPagesOf, pagesOf, periodOf, referrersOf, type PeriodCounts } from './period';
+import { activityQuerySchema, MAX_DAYS, readQuery, type Period } from './query';
+import { rollupStatus } from './rollup-status';
 import { sourcesOf } from './sources';
 import { campaignsOf, countriesOf, devicesOf } from './audience';
-import { tokenDays } from './token-days';
 
 /** What the Activity card's reads need. */
 export interface ActivityDeps {
@@ -36,10 +39,38 @@ export const activityDepsOf = (
   operator: operatorSettings(root.settings),
 });
 
+const spanOf = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+
+/** The days from `from` to `to`, both included, oldest first. */
+export const daysFrom = (from: string, to: string) => daysEnding(to, spanOf(from, to));
+
+/** The first and last day of the period asked, today's being the clock's UTC day. */
+async function windowOf(period: Period, today: string, store: ActivityStore): Promise<{ from: string; to: string }> {
+  if (period.kind === 'range') return period;
+  if (period.kind === 'days') return { from: addDays(today, 1 - period.days), to: today };
+  const first = await firstKeptDay(store);
+  return { from: first === null || first > today ? today : first, to: today };
+}
+
+/** The card's figures when the store could not answer: every one null, none a zero that would read as true. */
+const UNREAD = Object.fromEntries(
+  ['days', 'from', 'to', 'by_day', 'hours', 'sources', 'path', 'countries', 'devices', 'campaigns', 'people_in_period', 'headline', 'previous', 'pages', 'entry_pages', 'referrers', 'rollups'].map(
+    (field) => [field, null],
+  ),
+);
+
+/** The headline figures of a period: its people (each once), new people, visits and page loads. */
+function headlineOf(counts: PeriodCounts, days: readonly string[], newPeople: Record<string, number>, visits: Record<string, number>) {
+  const sum = (byDay: Record<string, number>) => days.reduce((total, day) => total + (byDay[day] ?? 0), 0);
+  return { people: counts.people.estimate, people_new: sum(newPeople), visits: sum(visits), page_loads: counts.page_loads };
+}
+
 /**
- * GET /api/admin/activity?days=N: the last N UTC days (today included) by kind, the last 48 hours by store, people's
- * page loads by source and their path through, from two queries whatever N is (the visitor-days since the first day,
- * the hours since the first hour's day). A store that cannot answer gives 200 with `available: false`.
+ * GET /api/admin/activity?days=N|all or ?from=…&to=…: the period's days by kind (by month past 400 days), the last 48
+ * hours by store, and people's page loads by source, their path through, pages, entry pages, referrers and audience,
+ * the period's people each once and its headline figures beside the period before. Every figure comes from the day
+ * rollups of the days asked (point reads) and the last hours' documents, so a read costs the days asked, never the
+ * visitors. A store that cannot answer gives 200 with `available: false`.
  */
 export function activityCard(request: IncomingRequest, deps: ActivityDeps): Promise<Answer> {
   return asOperator(request, deps.operator, () => readCard(request, deps));
@@ -49,29 +80,52 @@ async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<A
   const query = readQuery(activityQuerySchema, request);
   if (!query.ok) return errorAnswer(query.failure);
   const now = deps.clock.now();
-  const days = daysEnding(utcDay(now), query.value.days);
-  const firstHour = lastHours(now, HOURS_SHOWN)[0]!;
-  const { value, availability } = await readActivity(deps.store, deps.logger, () =>
-    Promise.all([deps.store.activityReader.visitorDaysSince(days[0]!), deps.store.activityReader.hoursSince(firstHour.slice(0, 10))]),
-  );
-  const shown = new Set(days);
-  // A hit may be up to five minutes ahead of the clock, so a document of tomorrow can exist: it is not in the window.
-  const visitorDays = value && tokenDays(value[0]).filter((visitorDay) => shown.has(visitorDay.day));
+  const today = utcDay(now);
+  const { store } = deps;
+  const { value, availability } = await readActivity(store, deps.logger, async () => {
+    const window = await windowOf(query.value, today, store);
+    const days = daysFrom(window.from, window.to);
+    const before = daysEnding(addDays(window.from, -1), days.length);
+    const firstHourDay = lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10);
+    const [rollups, hours, state, people, visits] = await Promise.all([
+      store.rollupReader.onDays(query.value.kind === 'all' ? days : [...before, ...days]),
+      store.activityReader.hoursOn(daysFrom(firstHourDay, addDays(today, 1))),
+      store.foldState.read(),
+      store.visitorsSummary.peopleFrom(before[0]!),
+      store.visits.read(),
+    ]);
+    return { window, days, before, rollups, hours, state: state?.doc ?? null, people, visits: visits?.doc.by_day ?? {} };
+  });
+  if (value === null) return { status: 200, body: { ...UNREAD, availability, cost: costOf(store) } };
+  const { window, days, before, rollups, people, visits } = value;
+  const of = (some: readonly string[]) => some.flatMap((day) => (rollups.has(day) ? [rollups.get(day)!] : ([] as DayRollup[])));
+  const period = periodOf(of(days), deps.funnel);
+  const headline = headlineOf(period, days, people.people_new_by_day, visits);
+  const previous = query.value.kind === 'all' ? null : { from: before[0]!, to: before[before.length - 1]!, ...headlineOf(periodOf(of(before), deps.funnel), before, people.people_new_by_day, visits) };
+  const long = days.length > MAX_DAYS;
   return {
     status: 200,
     body: {
-      days: query.value.days,
-      from: days[0],
-      to: days[days.length - 1],
-      by_day: visitorDays && byDay(visitorDays, days),
-      hours: value && hoursOf(value[1], now),
-      sources: visitorDays && sourcesOf(visitorDays),
-      path: visitorDays && funnelOf(visitorDays, deps.funnel),
-      countries: visitorDays && countriesOf(visitorDays),
-      devices: visitorDays && devicesOf(visitorDays),
-      campaigns: visitorDays && campaignsOf(visitorDays),
+      days: days.length,
+      from: window.from,
+      to: window.to,
+      by_day: long ? null : byDay(rollups, days),
+      ...(long ? { by_month: byMonth(rollups, days) } : {}),
+      hours: hoursOf(value.hours, now),
+      sources: sourcesOf(period),
+      path: funnelOf(period, deps.funnel),
+      countries: countriesOf(period),
+      devices: devicesOf(period),
+      campaigns: campaignsOf(period),
+      people_in_period: period.people,
+      headline,
+      previous,
+      pages: pagesOf(period),
+      entry_pages: entryPagesOf(period),
+      referrers: referrersOf(period),
+      rollups: rollupStatus(value.state, rollups, days),
       availability,
-      cost: costOf(deps.store),
+      cost: costOf(store),
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TokenDay } from './token-days';
+import { stepKey, type RollupCounts } from '../rollup/day-rollup';
 
 /** One step of the path a reader takes: a name and the paths that count as reaching it. */
 export interface FunnelStep {
@@ -61,13 +61,8 @@ export interface FunnelCount {
 /**
  * The path through, in visitor-days: each step counts the people's visitor-days that requested any of its paths on
  * any store, whether or not they took the steps before it (a reader may land on the resume straight from a link).
+ * The rollups count each step by its paths (see stepKey), so renaming a step keeps its days.
  */
-export function funnelOf(visitorDays: readonly TokenDay[], steps: readonly FunnelStep[]): FunnelCount[] {
-  const readers = visitorDays.filter((visitorDay) => visitorDay.kind === 'people');
-  return steps.map((step) => ({
-    step: step.name,
-    paths: step.paths,
-    visitor_days: readers.filter((visitorDay) => visitorDay.docs.some((doc) => step.paths.some((path) => (doc.paths[path] ?? 0) > 0)))
-      .length,
-  }));
+export function funnelOf(counts: Pick<RollupCounts, 'steps'>, steps: readonly FunnelStep[]): FunnelCount[] {
+  return steps.map((step) => ({ step: step.name, paths: step.paths, visitor_days: counts.steps[stepKey(step)] ?? 0 }));
 }

@@ -8,19 +8,48 @@ import type { IncomingRequest } from '../http/request';
 export const MAX_DAYS = 400;
 export const DEFAULT_DAYS = 30;
 
-const daysMessage = `must be a whole number of days from 1 to ${MAX_DAYS}`;
+const daysMessage = `must be a whole number of days from 1 to ${MAX_DAYS}, or all`;
 
-/** GET /api/admin/activity's query: `days`, 1 to 400, 30 when absent. Other parameters (a cache-buster) are let be. */
-export const activityQuerySchema = z.object({
-  days: wholeNumberText(1, MAX_DAYS, DEFAULT_DAYS, daysMessage),
-});
+const utcDayText = (name: string) =>
+  z.iso.date({ error: () => `must be a UTC day as YYYY-MM-DD, like 2026-10-23 (${name})` }).optional();
 
-/** GET /api/admin/activity/visitors's query: `day`, a real UTC calendar day, required. */
+/** The period the Activity card reads: the last N days, every day since the first kept, or a range of days. */
+export type Period = { kind: 'days'; days: number } | { kind: 'all' } | { kind: 'range'; from: string; to: string };
+
+/**
+ * GET /api/admin/activity's query: `days` (1 to 400, or `all`; 30 when nothing is asked), or `from` and `to` (UTC days,
+ * both included) instead. Other parameters (a cache-buster) are let be.
+ */
+export const activityQuerySchema = z
+  .object({
+    days: z.union([z.literal('all'), wholeNumberText(1, MAX_DAYS, DEFAULT_DAYS, daysMessage)], { error: daysMessage }).optional(),
+    from: utcDayText('from'),
+    to: utcDayText('to'),
+  })
+  .superRefine((query, context) => {
+    const range = query.from !== undefined || query.to !== undefined;
+    if (range && query.days !== undefined) context.addIssue({ code: 'custom', path: ['days'], message: 'is not taken with from and to: ask one or the other' });
+    else if (query.from !== undefined && query.to === undefined) context.addIssue({ code: 'custom', path: ['to'], message: 'is required with from' });
+    else if (query.to !== undefined && query.from === undefined) context.addIssue({ code: 'custom', path: ['from'], message: 'is required with to' });
+    else if (query.from !== undefined && query.to !== undefined && query.from > query.to)
+      context.addIssue({ code: 'custom', path: ['from'], message: 'must be on or before to' });
+  })
+  .transform((query): Period => {
+    if (query.from !== undefined && query.to !== undefined) return { kind: 'range', from: query.from, to: query.to };
+    return query.days === 'all' ? { kind: 'all' } : { kind: 'days', days: query.days ?? DEFAULT_DAYS };
+  });
+
+/** GET /api/admin/activity/visitors's query: `day`, a real UTC calendar day, required; `next`, the page after. */
 export const visitorsQuerySchema = z.object({
   day: z.iso.date({
     error: (issue) =>
       issue.input === undefined ? 'is required, as YYYY-MM-DD (a UTC day)' : 'must be a UTC day as YYYY-MM-DD, like 2026-10-23',
   }),
+  next: z
+    .string()
+    .max(512, 'must be the next token of the page before, as it was given')
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be the next token of the page before, as it was given')
+    .optional(),
 });
 
 /** The query read with a schema, or a 400 naming each bad parameter. */

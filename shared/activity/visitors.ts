@@ -1,8 +1,10 @@
 import { asOperator } from '../admin/auth';
-import { errorAnswer, type Answer } from '../http/envelope';
+import { badRequest, errorAnswer, type Answer } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
 import type { BotReason, VisitorKind } from '../identity/kinds';
+import { z } from 'zod';
 import type { VisitorDay } from '../store/activity';
+import type { TablePlace } from '../store/activity-days';
 import { readActivity } from './availability';
 import type { ActivityDeps } from './card';
 import { readQuery, visitorsQuerySchema } from './query';
@@ -30,8 +32,13 @@ export interface VisitorRow {
   sources: Array<{ host: string; page_loads: number }>;
 }
 
-function rowsOf(docs: readonly VisitorDay[]): VisitorRow[] {
-  const days = new Map(tokenDays(docs).flatMap((visitorDay) => visitorDay.docs.map((doc) => [doc.id, visitorDay] as const)));
+/** How many rows a page of the day's table holds. */
+export const VISITORS_PAGE = 100;
+
+/** The page's rows, each with its kind across every store its token reached that day (`others`: those rows too). */
+function rowsOf(docs: readonly VisitorDay[], others: readonly VisitorDay[]): VisitorRow[] {
+  const all = [...docs, ...others.filter((other) => !docs.some((doc) => doc.id === other.id))];
+  const days = new Map(tokenDays(all).flatMap((visitorDay) => visitorDay.docs.map((doc) => [doc.id, visitorDay] as const)));
   return docs.map((doc) => ({
     token: doc.token,
     network: doc.network,
@@ -49,17 +56,42 @@ function rowsOf(docs: readonly VisitorDay[]): VisitorRow[] {
   }));
 }
 
+/** The place a `next` token names, or null when it names none this app made. */
+function placeOf(next: string): TablePlace | null {
+  try {
+    const place: unknown = JSON.parse(Buffer.from(next, 'base64url').toString('utf8'));
+    const parsed = placeSchema.safeParse(place);
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+const placeSchema = z.object({ first_seen: z.string(), id: z.string() });
+
+const tokenOf = (place: TablePlace) => Buffer.from(JSON.stringify(place), 'utf8').toString('base64url');
+
 /**
- * GET /api/admin/activity/visitors?day=YYYY-MM-DD: the day's visitor-day rows, first seen first, read with one query
- * in the day's partition. Only the operator reads it; a store that cannot answer gives 200 with `available: false`.
+ * GET /api/admin/activity/visitors?day=YYYY-MM-DD[&next=…]: one page of the day's visitor-day rows, first seen first,
+ * and the token of the next page (null on the last): one query in the day's partition for the page, and one for the
+ * page's tokens on the other stores, so a page costs its rows whatever the day holds. Only the operator reads it; a
+ * store that cannot answer gives 200 with `available: false`.
  */
 export function activityVisitors(request: IncomingRequest, deps: ActivityDeps): Promise<Answer> {
   return asOperator(request, deps.operator, async () => {
     const query = readQuery(visitorsQuerySchema, request);
     if (!query.ok) return errorAnswer(query.failure);
-    const { value, availability } = await readActivity(deps.store, deps.logger, () =>
-      deps.store.activityDays.visitorDaysOn(query.value.day),
-    );
-    return { status: 200, body: { day: query.value.day, visitors: value && rowsOf(value), availability } };
+    const after = query.value.next === undefined ? null : placeOf(query.value.next);
+    if (query.value.next !== undefined && after === null)
+      return errorAnswer(badRequest([{ path: 'next', message: 'must be the next token of the page before, as it was given' }]));
+    const { day } = query.value;
+    const { value, availability } = await readActivity(deps.store, deps.logger, async () => {
+      const page = await deps.store.activityDays.pageOn(day, after, VISITORS_PAGE + 1);
+      const shown = page.slice(0, VISITORS_PAGE);
+      const others = shown.length === 0 ? [] : await deps.store.activityDays.ofTokens(day, [...new Set(shown.map((doc) => doc.token))]);
+      return { rows: rowsOf(shown, others), more: page.length > VISITORS_PAGE ? shown[shown.length - 1]! : null };
+    });
+    const next = value?.more ? tokenOf({ first_seen: value.more.first_seen, id: value.more.id }) : null;
+    return { status: 200, body: { day, visitors: value && value.rows, next, availability } };
   });
 }

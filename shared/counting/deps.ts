@@ -1,6 +1,6 @@
 import { operatorSettings } from '../admin/auth';
 import type { Settings } from '../config/settings';
-import type { FoldDeps } from '../folding/fold';
+import { TIMER_FOLD_BUDGET, type FoldDeps } from '../folding/fold';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { Store } from '../store';
@@ -11,7 +11,13 @@ import type { CountAnswerDeps } from './answers';
 export interface CountingRoot {
   settings: Pick<
     Settings,
-    'HASH_KEY' | 'OPERATOR_KEY' | 'ALLOWED_ORIGINS' | 'HIT_MAX_AGE_DAYS' | 'SUBJECT_REFRESH_SECONDS' | 'SUBJECT_SCAN_INTERVAL_SECONDS'
+    | 'HASH_KEY'
+    | 'OPERATOR_KEY'
+    | 'ALLOWED_ORIGINS'
+    | 'HIT_MAX_AGE_DAYS'
+    | 'SUBJECT_REFRESH_SECONDS'
+    | 'SUBJECT_SCAN_INTERVAL_SECONDS'
+    | 'FUNNEL_STEPS'
   >;
   store: Store;
   clock: Clock;
@@ -34,5 +40,7 @@ export function foldDeps(root: CountingRoot): FoldDeps {
     clock: root.clock,
     rules: scanRules(root.settings.SUBJECT_REFRESH_SECONDS, root.settings.SUBJECT_SCAN_INTERVAL_SECONDS),
     lateDays: root.settings.HIT_MAX_AGE_DAYS,
+    steps: root.settings.FUNNEL_STEPS,
+    budget: TIMER_FOLD_BUDGET,
   };
 }

@@ -5,19 +5,18 @@ import { readActivity, type ActivityStore } from '../activity/availability';
 import { byDay } from '../activity/by-day';
 import { MAX_DAYS } from '../activity/query';
 import { sourcesOf } from '../activity/sources';
-import { tokenDays, type TokenDay } from '../activity/token-days';
+import { emptyCounts, type DayRollup } from '../rollup/day-rollup';
 import { addDays } from '../counting/days';
 import { parseWith } from '../http/body';
 import { errorAnswer, type Answer } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { Store } from '../store';
 import { toCsv } from './csv';
 
-/** What GET /api/admin/export reads: the visitor-days of the range and the two summaries. */
+/** What GET /api/admin/export reads: the rollups of the range and the two summaries. */
 export interface ExportDeps {
-  store: ActivityStore & Pick<Store, 'dayRange' | 'visitorsSummary' | 'visits'>;
+  store: ActivityStore;
   clock: Clock;
   logger: Logger;
   operator: OperatorSettings;
@@ -61,16 +60,14 @@ export interface ExportRow {
 /** Every day from `from` to `to`, oldest first, zeros on a quiet day. */
 export function exportRows(
   days: readonly string[],
-  visitorDays: readonly TokenDay[],
+  rollups: ReadonlyMap<string, DayRollup>,
   peopleNew: Record<string, number>,
   visits: Record<string, number>,
 ): ExportRow[] {
-  const byDayOf = new Map<string, TokenDay[]>(days.map((d) => [d, []]));
-  for (const visitorDay of visitorDays) byDayOf.get(visitorDay.day)?.push(visitorDay);
-  const kinds = new Map(byDay(visitorDays, days).map((row) => [row.day, row]));
+  const kinds = new Map(byDay(rollups, days).map((row) => [row.day, row]));
   return days.map((d) => {
-    const those = byDayOf.get(d) ?? [];
-    const { linkedin, github, search, other, typed } = sourcesOf(those);
+    const counts = rollups.get(d) ?? emptyCounts();
+    const { linkedin, github, search, other, typed } = sourcesOf(counts);
     const { people, scanners, self, total } = kinds.get(d)!;
     return {
       day: d,
@@ -78,16 +75,16 @@ export function exportRows(
       visits: visits[d] ?? 0,
       visitor_days: { people, scanners, self, total },
       sources: { linkedin, github, search, other, typed },
-      countries: countriesOf(those),
-      browsers: devicesOf(those).browsers,
-      campaigns: campaignsOf(those),
+      countries: countriesOf(counts),
+      browsers: devicesOf(counts).browsers,
+      campaigns: campaignsOf(counts),
     };
   });
 }
 
 /**
- * GET /api/admin/export?from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|json: one row a day, from one query (the range's
- * visitor-days) and two point reads (the visitors and visits summaries) whatever the range. A store that cannot
+ * GET /api/admin/export?from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|json: one row a day, from the range's day rollups and
+ * two point reads (the visitors and visits summaries), so it costs the days asked, never the visitors. A store that cannot
  * answer is a 503 in the envelope: an export with nothing in it would read as a quiet stretch.
  */
 export function exportDays(request: IncomingRequest, deps: ExportDeps): Promise<Answer> {
@@ -98,7 +95,7 @@ export function exportDays(request: IncomingRequest, deps: ExportDeps): Promise<
     const days = Array.from({ length: spanOf(from, to) }, (_, i) => addDays(from, i));
     const { value } = await readActivity(deps.store, deps.logger, () =>
       Promise.all([
-        deps.store.dayRange.visitorDaysBetween(from, to),
+        deps.store.rollupReader.onDays(days),
         deps.store.visitorsSummary.peopleFrom(from),
         deps.store.visits.read(),
       ]),
@@ -109,8 +106,8 @@ export function exportDays(request: IncomingRequest, deps: ExportDeps): Promise<
         code: 'store_unavailable',
         message: 'the store that keeps activity could not be read just now; retry later',
       });
-    const [docs, people, visits] = value;
-    const rows = exportRows(days, tokenDays(docs), people.people_new_by_day, visits?.doc.by_day ?? {});
+    const [rollups, people, visits] = value;
+    const rows = exportRows(days, rollups, people.people_new_by_day, visits?.doc.by_day ?? {});
     if (format === 'json') return { status: 200, body: { from, to, days: days.length, rows } };
     return {
       status: 200,

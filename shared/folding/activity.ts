@@ -1,14 +1,21 @@
+import type { FunnelStep } from '../activity/funnel';
 import { kindOf, stronger, type VisitorKind } from '../identity/kinds';
+import { inLanes } from '../lanes';
+import { emptyRollup, holdsToken, moved, type DayRollup } from '../rollup/day-rollup';
 import type { ActivityDoc, ActivityDocs, ActivityHour, VisitorDay } from '../store/activity';
-import type { Marked } from '../store/documents';
+import type { Marked, Versioned } from '../store/documents';
 import type { Fact } from '../store/facts';
+import type { DayRollups } from '../store/rollups';
 import { withHour, withVisitorDay } from './add';
-import { rewriteAll, type Rewrite } from './write';
+import { rewrite, rewriteAll, type Rewrite } from './write';
 
 const kindOfRow = (row: VisitorDay): VisitorKind => kindOf(row.self > 0, row.requests, row.bots);
 
 /** How many daily tokens one query names, well inside Cosmos DB's limits on a query's size and parameters. */
 const TOKENS_A_QUERY = 256;
+
+/** How many of a slice's queries for the documents its facts touch are in flight at once. */
+const QUERIES_AT_ONCE = 4;
 
 /** The tokens in lists of at most TOKENS_A_QUERY; one (empty) list when there are none, so the hours are still read. */
 const chunks = (tokens: readonly string[]): string[][] =>
@@ -33,24 +40,62 @@ function markVisits(rows: VisitorDay[]): VisitorDay[] {
   });
 }
 
-/**
- * Folds one day's new facts into its visitor-day and hour documents. Every document says up to which mark it holds
- * facts (`folded_to`), so a fact at or before it is already in it and is skipped: a run that died after writing some
- * documents, run again, adds nothing twice.
- */
-export async function foldActivity(activity: ActivityDocs, day: string, facts: readonly Marked<Fact>[], bound: number): Promise<void> {
+/** What folding one slice of a day needs: where the activity and the rollups are, and the steps of the path through. */
+export interface DaySliceStore {
+  activity: ActivityDocs;
+  rollups: DayRollups;
+}
+
+/** One slice of a day's facts: the facts with marks after the day's mark and at or before `upTo`. */
+export interface DaySlice {
+  day: string;
+  facts: readonly Marked<Fact>[];
+  upTo: number;
+  /** The day's rollup as read before the slice (null: none yet), and what a new one starts as. */
+  rollup: Versioned<DayRollup> | null;
+  /** Whether a new rollup of this day must be built from the visitor-days already kept (a day before rollups_from). */
+  buildsFromKept: boolean;
+}
+
+/** The documents the slice's facts touch: every visitor-day of their tokens (each store's) and their hours. */
+async function touchedBy(activity: ActivityDocs, day: string, facts: readonly Marked<Fact>[]): Promise<Versioned<ActivityDoc>[]> {
   const tokens = [...new Set(facts.flatMap((fact) => fact.doc.visitor_days.map((part) => part.token)))];
   const hourIds = [...new Set(facts.flatMap((fact) => fact.doc.hours.map((part) => part.id)))];
-  const found = (await Promise.all(chunks(tokens).map((some, index) => activity.touched(day, some, index === 0 ? hourIds : [])))).flat();
+  const found: Versioned<ActivityDoc>[] = [];
+  await inLanes(
+    chunks(tokens).map((some, index) => ({ some, hours: index === 0 ? hourIds : [] })),
+    QUERIES_AT_ONCE,
+    async ({ some, hours }) => found.push(...(await activity.touched(day, some, hours))),
+  );
+  return found;
+}
+
+/** Each touched token's visitor-days before and after, for the tokens the slice changed. */
+function tokenChanges(before: readonly VisitorDay[], after: readonly VisitorDay[], changedIds: ReadonlySet<string>) {
+  const tokens = new Set(after.filter((doc) => changedIds.has(doc.id)).map((doc) => doc.token));
+  const of = (docs: readonly VisitorDay[], token: string) => docs.filter((doc) => doc.token === token);
+  return [...tokens].map((token) => ({ token, before: of(before, token), after: of(after, token) }));
+}
+
+/**
+ * Folds one slice of a day's facts into its visitor-day and hour documents and its rollup. Every document says up to
+ * which mark it holds facts (`folded_to`), so a fact at or before it is already in it and is skipped. The rollup is
+ * written first, moved by the difference each changed daily token makes and marked with the slice's end: a run that
+ * dies after it finds the rollup ahead of the day's mark and folds exactly that slice again (foldDay), so the visitor-
+ * days it did not write are written and the rollup, already holding them, is left as it is.
+ */
+export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, steps: readonly FunnelStep[]): Promise<void> {
+  const { day, facts, upTo } = slice;
+  const found = await touchedBy(store.activity, day, facts);
   const read = new Map(found.map(({ doc, etag }) => [doc.id, { doc, etag }]));
   const after = new Map<string, ActivityDoc>(found.map(({ doc }) => [doc.id, doc]));
   const heldTo = (id: string) => read.get(id)?.doc.folded_to ?? 0;
   for (const { doc: fact, mark } of facts) {
     for (const part of fact.visitor_days) {
-      if (mark > heldTo(part.id)) after.set(part.id, withVisitorDay((after.get(part.id) as VisitorDay | undefined) ?? null, part, bound));
+      if (mark > heldTo(part.id)) after.set(part.id, withVisitorDay((after.get(part.id) as VisitorDay | undefined) ?? null, part, upTo));
     }
     for (const part of fact.hours) {
-      if (mark > heldTo(part.id)) after.set(part.id, withHour((after.get(part.id) as ActivityHour | undefined) ?? null, part, bound));
+      if (mark > heldTo(part.id)) after.set(part.id, withHour((after.get(part.id) as ActivityHour | undefined) ?? null, part, upTo));
     }
   }
   for (const row of markVisits([...after.values()].filter((doc): doc is VisitorDay => doc.kind === 'visitor-day'))) after.set(row.id, row);
@@ -60,5 +105,27 @@ export async function foldActivity(activity: ActivityDocs, day: string, facts: r
     after: doc,
   }));
   const changed = changes.filter((change) => JSON.stringify(change.before) !== JSON.stringify(change.after));
-  await rewriteAll(activity, changed, (change) => `activity ${day} ${change.after.id}`);
+  await rollUp(store.rollups, slice, found, [...after.values()], new Set(changed.map((change) => change.after.id)), steps);
+  await rewriteAll(store.activity, changed, (change) => `activity ${day} ${change.after.id}`);
+}
+
+/** The day's rollup moved by the slice's changed tokens and marked to its end, unless it already holds the slice. */
+async function rollUp(
+  rollups: DayRollups,
+  slice: DaySlice,
+  found: readonly Versioned<ActivityDoc>[],
+  after: readonly ActivityDoc[],
+  changedIds: ReadonlySet<string>,
+  steps: readonly FunnelStep[],
+): Promise<void> {
+  const current = slice.rollup?.doc ?? emptyRollup(slice.day, slice.buildsFromKept ? '' : null);
+  if (current.folded_to >= slice.upTo) return;
+  const days = (docs: readonly ActivityDoc[]) => docs.filter((doc): doc is VisitorDay => doc.kind === 'visitor-day');
+  const held = tokenChanges(
+    days(found.map(({ doc }) => doc)),
+    days(after),
+    changedIds,
+  ).filter(({ token }) => holdsToken(current, token));
+  const next = { ...moved(current, held, steps), folded_to: slice.upTo };
+  await rewrite(rollups, { before: slice.rollup?.doc ?? null, etag: slice.rollup?.etag ?? null, after: next }, `rollup ${slice.day}`);
 }

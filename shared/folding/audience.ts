@@ -2,9 +2,16 @@ import { addCapped } from '../keeping/counts';
 import type { VisitorDay } from '../store/activity';
 import type { VisitorDayPart } from '../store/facts';
 
-type AudienceFields = Pick<VisitorDay, 'country' | 'browsers' | 'systems' | 'devices' | 'campaigns'>;
+type AudienceFields = Pick<VisitorDay, 'country' | 'browsers' | 'systems' | 'devices' | 'campaigns' | 'page_paths' | 'entry' | 'entry_at' | 'people_sketch'>;
 
-const COUNTED = ['browsers', 'systems', 'devices', 'campaigns'] as const;
+const COUNTED = ['browsers', 'systems', 'devices', 'campaigns', 'page_paths'] as const;
+
+/** Two sparse sketches merged by register maximum. */
+function mergedRegisters(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const merged = { ...a };
+  for (const [register, rank] of Object.entries(b)) if ((merged[register] ?? 0) < rank) merged[register] = rank;
+  return merged;
+}
 
 /**
  * The audience fields of a visitor-day with a fact's part added: the country it already has (else the part's), and
@@ -19,5 +26,12 @@ export function withAudience(current: VisitorDay | null, part: VisitorDayPart): 
     if (current?.[name] === undefined && part[name] === undefined) continue;
     fields[name] = addCapped(current?.[name] ?? {}, part[name] ?? {});
   }
+  const entry = [current, part].filter((one) => one?.entry_at !== undefined).sort((a, b) => (a!.entry_at! < b!.entry_at! ? -1 : 1))[0];
+  if (entry) {
+    fields.entry = entry.entry!;
+    fields.entry_at = entry.entry_at!;
+  }
+  if (current?.people_sketch !== undefined || part.people_sketch !== undefined)
+    fields.people_sketch = mergedRegisters(current?.people_sketch ?? {}, part.people_sketch ?? {});
   return fields;
 }

@@ -1,30 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { funnelStepsSetting, type FunnelStep } from '../activity/funnel';
 import { addDays, daysEnding } from '../counting/days';
 import { errorLine } from '../errors';
 import { utcDay } from '../identity/tokens';
+import { inLanes } from '../lanes';
 import type { Clock } from '../ports/clock';
 import type { FoldingStore } from '../store';
 import { FOLD_DAYS } from '../store/facts';
 import { emptyFoldState, type FoldState } from '../store/fold';
+import { releaseFoldLease, renewFoldLease, takeFoldLease, type HeldFoldLease } from '../store/fold-lease';
 import type { ScanRules } from '../subjects/scan-rule';
-import { foldActivity } from './activity';
+import { buildRollups } from './building';
+import { foldDay, type DayOutcome } from './day';
 import { foldPeople } from './people';
 import { foldSubjects } from './subjects';
 import { foldVisits } from './visits';
-import { rewrite } from './write';
+import { stateWriter, upgraded, type StateWriter } from './state';
 
 // How often the days past the near window are swept for facts a late message left there.
 const SWEEP_EVERY_MS = 3_600_000;
 
-/** What the fold needs: the store, the clock, the scan rules, and how late a hit may land (HIT_MAX_AGE_DAYS). */
+/** How many days' slices are folded at once. */
+const DAYS_AT_ONCE = 4;
+
+/**
+ * How much one run of the fold may take on, so that its memory stays flat and it ends well inside the timer's minute
+ * whatever the backlog: the next run goes on from the marks this one wrote.
+ */
+export interface FoldBudget {
+  /** Facts one slice of a day reads at most (plus the rest of the second it ends in). */
+  factsASlice: number;
+  /** Visitor records one slice of the people's fold reads at most. */
+  recordsASlice: number;
+  /** Visitor-days one page of a rollup's build reads. */
+  buildPage: number;
+  /** How long a run starts new slices, by the fold's clock. */
+  runMs: number;
+  /** How many slices a run starts at most, whatever the clock says. */
+  slicesARun: number;
+  /** The fold lease's length; renewed between slices. */
+  leaseSeconds: number;
+}
+
+/** The budget the recount timer runs on: a run of at most about 40 s in a 60 s lease, a slice of 500 facts. */
+export const TIMER_FOLD_BUDGET: FoldBudget = {
+  factsASlice: 500,
+  recordsASlice: 2_000,
+  buildPage: 500,
+  runMs: 40_000,
+  slicesARun: 10_000,
+  leaseSeconds: 60,
+};
+
+/** What the fold needs: the store, the clock, the scan rules, how late a hit may land, the path's steps, its budget. */
 export interface FoldDeps {
   store: FoldingStore;
   clock: Clock;
   rules: ScanRules;
+  /** HIT_MAX_AGE_DAYS. */
   lateDays: number;
+  /** FUNNEL_STEPS (the default steps when not given). */
+  steps?: readonly FunnelStep[];
+  /** TIMER_FOLD_BUDGET when not given. */
+  budget?: FoldBudget;
+  /** Who this fold is, in the lease (the instance and the process); a new id when not given. */
+  holder?: string;
 }
 
-/** What one run did: the mark it folded to, the facts and days it folded, the records it counted again. */
-export type FoldOutcome = { ok: true; bound: number; facts: number; days: string[]; records: number } | { ok: false; reason: string };
+/** The deps with every default filled in. */
+type FullFoldDeps = Required<FoldDeps>;
+
+const filled = (deps: FoldDeps): FullFoldDeps => ({
+  ...deps,
+  steps: deps.steps ?? funnelStepsSetting.parse(undefined),
+  budget: deps.budget ?? TIMER_FOLD_BUDGET,
+  holder: deps.holder ?? `fold-${randomUUID()}`,
+});
+
+/**
+ * What one run did. `ok` with `behind` null: everything is up to date to the bound; with `behind`, what is left (the
+ * budget ran out, or a part failed) and the next run goes on. Not `ok`: nothing was folded (another fold holds the
+ * lease, or the store could not be read at all).
+ */
+export type FoldOutcome =
+  | { ok: true; bound: number; facts: number; days: string[]; records: number; behind: string | null }
+  | { ok: false; reason: string; held: boolean };
 
 /**
  * The days whose partitions this run reads: tomorrow (a hit may be five minutes ahead) back through every day a hit
@@ -38,66 +98,179 @@ function daysToRead(today: string, lateDays: number, sweep: boolean): string[] {
 
 const sweepDue = (state: FoldState, now: Date) => state.swept_at === null || now.getTime() - Date.parse(state.swept_at) >= SWEEP_EVERY_MS;
 
-/** The state after a run: each day read marked to the bound (never back), days past the fold's reach dropped. */
-function advanced(state: FoldState, days: readonly string[], bound: number, now: Date, sweptAt: string | null): FoldState {
-  const today = utcDay(now);
+/** The day marks with these days moved to their new marks (never back), days past the fold's reach dropped. */
+function marked(days: Record<string, number>, moves: ReadonlyMap<string, number>, today: string): Record<string, number> {
   const oldest = addDays(today, -FOLD_DAYS - 1);
-  const marks = { ...state.days };
-  for (const day of days) marks[day] = Math.max(marks[day] ?? 0, bound);
-  const kept = Object.entries(marks)
-    .filter(([day]) => day >= oldest)
-    .sort(([a], [b]) => (a < b ? -1 : 1));
-  return {
-    ...state,
-    days: Object.fromEntries(kept),
-    records: Math.max(state.records, bound),
-    records_at: now.toISOString(),
-    swept_at: sweptAt,
-  };
+  const marks = { ...days };
+  for (const [day, mark] of moves) marks[day] = Math.max(marks[day] ?? 0, mark);
+  return Object.fromEntries(Object.entries(marks).filter(([day]) => day >= oldest).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** A run in progress: its budget, its lease, the state it writes, and what it has done. */
+interface Run {
+  deps: FullFoldDeps;
+  started: Date;
+  today: string;
+  bound: number;
+  slices: number;
+  lease: HeldFoldLease | null;
+  state: StateWriter;
+  facts: number;
+  records: number;
+  days: Set<string>;
+  failures: string[];
 }
 
 /**
- * The recount timer's fold, the only writer of everything counted over many visitors. It reads the facts and visitor
- * records written since its last run, up to a mark the store says has settled, and folds them: the facts into the
- * visitor-day and hour documents and the subjects, then the visits of the days that changed and the people of the
- * days whose records changed, each day counted again exactly. The fold state is written last: a run that dies after
- * any write runs again from the same marks, and each document it adds to says how far it holds, so nothing is added
- * twice. Never throws: a run that cannot finish leaves what it wrote, and the next one finishes it.
+ * Whether the run may start another slice, counting it: budget left, and the lease still held (renewed once half of
+ * it is spent). A run that loses its lease stops at once: another fold has it.
  */
-export async function fold(deps: FoldDeps): Promise<FoldOutcome> {
-  const { store } = deps;
-  try {
-    const bound = await store.marks.settled();
-    const read = await store.foldState.read();
-    const state = read?.doc ?? emptyFoldState();
-    const now = deps.clock.now();
-    const today = utcDay(now);
-    const sweep = sweepDue(state, now);
-    const days = daysToRead(today, deps.lateDays, sweep);
-    const facts = await Promise.all(days.map(async (day) => ({ day, facts: await store.facts.on(day, state.days[day] ?? 0, bound) })));
-    const withFacts = facts.filter((one) => one.facts.length > 0);
-    await Promise.all(withFacts.map((one) => foldActivity(store.activity, one.day, one.facts, bound)));
-    const scans = withFacts.flatMap((one) => one.facts.flatMap(({ doc, mark }) => doc.scans.map((scan) => ({ scan, mark }))));
-    await foldSubjects(store.subjects, scans, deps.rules, bound);
-    // Every day with new facts, not only those this run changed: a run that died after its writes left them done.
-    await foldVisits(
-      store,
-      withFacts.map((one) => one.day),
-    );
-    const records = await foldPeople(store, { mark: state.records, at: state.records_at }, bound, today);
-    // A quiet run moves no mark: the next one reads the same empty range, at the same cost, and a write is saved.
-    if (withFacts.length > 0 || records > 0 || sweep) {
-      const next = advanced(state, days, bound, now, sweep ? now.toISOString() : state.swept_at);
-      await rewrite(store.foldState, { before: read?.doc ?? null, etag: read?.etag ?? null, after: next }, 'fold state');
-    }
-    return {
-      ok: true,
-      bound,
-      facts: withFacts.reduce((sum, one) => sum + one.facts.length, 0),
-      days: withFacts.map((one) => one.day),
-      records,
-    };
-  } catch (error) {
-    return { ok: false, reason: errorLine(error) };
+async function nextSlice(run: Run): Promise<boolean> {
+  const { budget, clock } = run.deps;
+  const now = clock.now();
+  if (run.slices >= budget.slicesARun || now.getTime() - run.started.getTime() >= budget.runMs || run.lease === null) return false;
+  if (Date.parse(run.lease.until) - now.getTime() < (budget.leaseSeconds * 1000) / 2) {
+    const renewed = await renewFoldLease(run.deps.store.foldLease, run.lease, now, budget.leaseSeconds);
+    run.lease = renewed.held ? renewed.lease : null;
   }
+  if (run.lease === null) return false;
+  run.slices += 1;
+  return true;
+}
+
+/**
+ * One round of the activity: a slice of each open day, folded side by side, then the round's subject scans. A day
+ * that fails is left at its mark and out of the rest of the run; the others go on. Answers the days still open.
+ */
+async function activityRound(run: Run, open: readonly string[]): Promise<string[]> {
+  const { store, steps, budget } = run.deps;
+  const state = run.state.current();
+  const outcomes: DayOutcome[] = [];
+  await inLanes(open, DAYS_AT_ONCE, async (day) => {
+    const buildsFromKept = day < state.rollups_from && state.build !== null && day <= state.build;
+    outcomes.push(await foldDay(store, { day, mark: state.days[day] ?? 0, bound: run.bound, buildsFromKept }, steps, budget.factsASlice));
+  });
+  const folded = outcomes.filter((outcome) => outcome.ok);
+  for (const failed of outcomes.filter((outcome) => !outcome.ok)) run.failures.push(`${failed.day}: ${failed.reason}`);
+  const scans = folded.flatMap((outcome) => outcome.scans);
+  if (scans.length > 0) {
+    try {
+      const days = new Map(folded.map((outcome) => [outcome.day, outcome.upTo] as const));
+      await foldSubjects(store.subjects, scans, run.deps.rules, { days, oldest: addDays(run.today, -FOLD_DAYS - 1) });
+    } catch (error) {
+      // The days stay at their marks, and their slices are folded again: every document holds how far it got.
+      run.failures.push(`subjects: ${errorLine(error)}`);
+      return [];
+    }
+  }
+  const changed = folded.filter((outcome) => outcome.facts > 0);
+  for (const outcome of changed) {
+    run.facts += outcome.facts;
+    run.days.add(outcome.day);
+  }
+  await run.state.write({
+    days: marked(state.days, new Map(folded.map((outcome) => [outcome.day, outcome.upTo] as const)), run.today),
+    visits_due: [...new Set([...state.visits_due, ...changed.map((outcome) => outcome.day)])].sort(),
+  });
+  return folded.filter((outcome) => !outcome.caughtUp).map((outcome) => outcome.day);
+}
+
+/** The parts of a run, each apart: a part that fails is noted, and the others still make their progress. */
+async function part(run: Run, name: string, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    run.failures.push(`${name}: ${errorLine(error)}`);
+  }
+}
+
+/** Folds every open day's facts, a round of slices at a time, while the run has budget. Answers whether all caught up. */
+async function foldActivity(run: Run, days: readonly string[]): Promise<boolean> {
+  let open = [...days];
+  while (open.length > 0 && (await nextSlice(run))) open = await activityRound(run, open);
+  return open.length === 0;
+}
+
+/** The people's fold over the records, in slices while the run has budget; answers whether it caught up. */
+async function people(run: Run): Promise<boolean> {
+  const state = run.state.current();
+  const outcome = await foldPeople(
+    run.deps.store,
+    { mark: state.records, at: state.records_at },
+    { bound: run.bound, today: run.today, now: run.started, limit: run.deps.budget.recordsASlice, more: () => nextSlice(run) },
+  );
+  run.records += outcome.records;
+  if (outcome.records > 0) await run.state.write({ records: outcome.mark, records_at: outcome.at });
+  return outcome.caughtUp;
+}
+
+/**
+ * The recount timer's fold, the only writer of everything counted over many visitors. Under the fold lease (one fold
+ * at a time), it reads the facts and the visitor records written since its marks, up to a mark the store says has
+ * settled, a slice at a time, and folds them: the facts into the visitor-day and hour documents, the day rollups and
+ * the subjects; then the visits of the days that changed, the people of the days whose records changed, and a few pages
+ * of the rollups still to be built. Each part moves its own marks as it finishes a slice, so the count moves forward
+ * from the first run whatever the backlog, and a part that fails holds back only itself. Each document it writes says
+ * how far it holds, so a run that dies after any write adds nothing twice. Never throws.
+ */
+export async function fold(given: FoldDeps): Promise<FoldOutcome> {
+  const deps = filled(given);
+  const started = deps.clock.now();
+  const taken = await takeFoldLease(deps.store.foldLease, deps.holder, started, deps.budget.leaseSeconds);
+  if (!taken.held) return { ok: false, reason: taken.reason, held: false };
+  const run: Partial<Run> & { lease: HeldFoldLease | null } = { lease: taken.lease };
+  try {
+    return await foldHeld(deps, started, run);
+  } catch (error) {
+    return { ok: false, reason: errorLine(error), held: true };
+  } finally {
+    if (run.lease !== null) await releaseFoldLease(deps.store.foldLease, run.lease, deps.clock.now());
+  }
+}
+
+async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run> & { lease: HeldFoldLease | null }): Promise<FoldOutcome> {
+  const { store } = deps;
+  const bound = await store.marks.settled();
+  const today = utcDay(started);
+  const read = await store.foldState.read();
+  const begun = read === null ? emptyFoldState() : upgraded(read.doc, today);
+  const run: Run = Object.assign(partial, {
+    deps,
+    started,
+    today,
+    bound,
+    slices: 0,
+    state: stateWriter(store.foldState, read, begun),
+    facts: 0,
+    records: 0,
+    days: new Set<string>(),
+    failures: [],
+  });
+  const sweep = sweepDue(begun, started);
+  const activityDone = await foldActivity(run, daysToRead(today, deps.lateDays, sweep));
+  await part(run, 'visits', async () => {
+    const due = run.state.current().visits_due;
+    await foldVisits(store, due);
+    if (due.length > 0) await run.state.write({ visits_due: [] });
+  });
+  let peopleDone = false;
+  await part(run, 'people', async () => {
+    peopleDone = await people(run);
+  });
+  await part(run, 'rollups', () => buildRollups(run.deps, run.state, () => nextSlice(run)));
+  const behind = behindReason(run, activityDone, peopleDone);
+  const state = run.state.current();
+  await run.state.write({
+    swept_at: sweep && activityDone ? started.toISOString() : state.swept_at,
+    behind: behind === null ? null : { since: state.behind?.since ?? started.toISOString(), reason: behind },
+  });
+  return { ok: true, bound, facts: run.facts, days: [...run.days].sort(), records: run.records, behind };
+}
+
+/** Why the count is not up to date after this run, in one sentence; null when it is. */
+function behindReason(run: Run, activityDone: boolean, peopleDone: boolean): string | null {
+  if (run.failures.length > 0) return `the store did not answer every call (${run.failures.slice(0, 3).join('; ')})`;
+  if (!activityDone || !peopleDone) return 'the fold has more to fold than one run takes; the next runs go on';
+  if (run.state.current().visits_due.length > 0) return 'the visits of some days are still to be counted';
+  return null;
 }

@@ -4,6 +4,11 @@ import { emptyVisitorsSummary } from '../store/summary';
 import type { RecordCounts } from '../store/visitors';
 import { recounted } from './by-day';
 import { rewrite } from './write';
+import { inLanes } from '../lanes';
+import { sliceOf } from './slice';
+
+/** How many days' counts the people's fold asks for at once. */
+const COUNTS_AT_ONCE = 8;
 
 /**
  * How many days back a day's scanners are counted again from the records: a scanner's record lives 90 days from its
@@ -19,28 +24,68 @@ export const SCANNER_RECOUNT_DAYS = 88;
  */
 const COUNTS_CHANGED_MARGIN_MS = 600_000;
 
+/** How far the people are folded: the records' mark, and when the run that last caught up began (null before). */
+export interface RecordsMark {
+  mark: number;
+  at: string | null;
+}
+
+/** What one run of the people's fold did: the mark it reached, the records it read, and whether it caught up. */
+export interface PeopleOutcome extends RecordsMark {
+  records: number;
+  caughtUp: boolean;
+}
+
 /**
- * Folds the visitor records written since the last run into the visitors summary: every day such a record counts on
- * (or was moved away from) is counted again from the records, so the figure of a day is exact whatever order the
- * sightings came in, and writing it twice changes nothing. The first person's day only ever moves earlier.
+ * Folds the visitor records written since the last run into the visitors summary, a slice of records at a time while
+ * `more()` says the run has budget: every day such a record counts on (or was moved away from) is counted again from
+ * the records, so the figure of a day is exact whatever order the sightings came in, and writing it twice changes
+ * nothing. The first person's day only ever moves earlier. Memory holds one slice and the set of days, whatever the
+ * backlog; the summary is written once, for every slice read, before the mark moves past them.
  */
 export async function foldPeople(
   store: { recordCounts: RecordCounts; summary: VisitorsSummaries },
-  since: { mark: number; at: string | null },
-  bound: number,
+  since: RecordsMark,
+  run: { bound: number; today: string; now: Date; limit: number; more: () => Promise<boolean> },
+): Promise<PeopleOutcome> {
+  const cutoff = since.at === null ? null : new Date(Date.parse(since.at) - COUNTS_CHANGED_MARGIN_MS).toISOString();
+  const days = new Set<string>();
+  let firstPerson: string | null = null;
+  let mark = since.mark;
+  let records = 0;
+  let caughtUp = false;
+  do {
+    const after = mark;
+    const slice = await sliceOf(
+      (limit) => store.recordCounts.changed(after, run.bound, limit),
+      (upTo) => store.recordCounts.changed(after, upTo, Number.POSITIVE_INFINITY),
+      run.limit,
+      run.bound,
+    );
+    records += slice.items.length;
+    // A record written since the last run whose counts did not change then (a known visitor's new day) changes no day.
+    for (const change of slice.items) {
+      if (cutoff !== null && change.counts_changed_at < cutoff) continue;
+      for (const day of [change.first_seen, change.counted_on, ...change.moved_days]) if (day !== null) days.add(day);
+      if (change.who === 'people' && change.counted_on !== null) firstPerson = earlierOf(firstPerson, change.counted_on);
+    }
+    mark = slice.upTo;
+    caughtUp = slice.caughtUp;
+  } while (!caughtUp && (await run.more()));
+  if (days.size > 0) await recountDays(store, [...days], firstPerson, run.today);
+  // The time of a catch-up is what later runs judge a record's change against; a run still behind keeps the older one.
+  return { mark, at: caughtUp ? run.now.toISOString() : since.at, records, caughtUp };
+}
+
+/** The visitors summary with each of these days counted again from the records. */
+async function recountDays(
+  store: { recordCounts: RecordCounts; summary: VisitorsSummaries },
+  days: readonly string[],
+  firstPerson: string | null,
   today: string,
-): Promise<number> {
-  const written = await store.recordCounts.changed(since.mark, bound);
-  // A record written since the last run whose counts did not change then (a known visitor's new day) changes no day.
-  const changes =
-    since.at === null
-      ? written
-      : written.filter((change) => change.counts_changed_at >= new Date(Date.parse(since.at!) - COUNTS_CHANGED_MARGIN_MS).toISOString());
-  if (changes.length === 0) return written.length;
-  const days = [...new Set(changes.flatMap((change) => [change.first_seen, change.counted_on, ...change.moved_days]))].filter(
-    (day): day is string => day !== null,
-  );
-  const counts = await Promise.all(days.map(async (day) => ({ day, ...(await store.recordCounts.countsOn(day)) })));
+): Promise<void> {
+  const counts: Array<{ day: string; people: number; scanners: number }> = [];
+  await inLanes(days, COUNTS_AT_ONCE, async (day) => counts.push({ day, ...(await store.recordCounts.countsOn(day)) }));
   const read = await store.summary.read();
   const held = read?.doc ?? emptyVisitorsSummary();
   const recountFrom = addDays(today, -SCANNER_RECOUNT_DAYS);
@@ -52,8 +97,6 @@ export async function foldPeople(
     held.scanners_by_day,
     counts.filter((count) => count.day >= recountFrom).map((count) => [count.day, count.scanners] as const),
   );
-  const firstPerson =
-    changes.flatMap((change) => (change.who === 'people' && change.counted_on !== null ? [change.counted_on] : [])).sort()[0] ?? null;
   const next: VisitorsSummary = {
     ...held,
     people_all_time: people.total,
@@ -63,5 +106,4 @@ export async function foldPeople(
     scanners_by_day: scanners.byDay,
   };
   await rewrite(store.summary, { before: read?.doc ?? null, etag: read?.etag ?? null, after: next }, 'visitors summary');
-  return written.length;
 }

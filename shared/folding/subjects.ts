@@ -1,14 +1,28 @@
 import type { SubjectScan } from '../store/facts';
 import { applySubjectDelta, noSubjectDelta, plusSubject } from '../subjects/delta';
-import type { SubjectDelta, SubjectsStore, SubjectVisitor } from '../subjects/documents';
+import type { SubjectDelta, SubjectsStore, SubjectSummary, SubjectVisitor } from '../subjects/documents';
+import { inLanes } from '../lanes';
 import type { ScanRules } from '../subjects/scan-rule';
 import { scannedVisitor } from '../subjects/visitor';
 import { rewrite, rewriteAll, type Rewrite } from './write';
 
-/** A scan as the fold reads it: with the mark of the fact that holds it. */
+/** A scan as the fold reads it: with the day and the mark of the fact that holds it. */
 export interface MarkedScan {
   scan: SubjectScan;
+  day: string;
   mark: number;
+}
+
+/** How far a subject's document holds the facts of a day: its marks are a day's, as the fold's are. */
+const heldOn = (doc: { folded_to: number; folded_days?: Record<string, number> } | null | undefined, day: string) =>
+  Math.max(doc?.folded_to ?? 0, doc?.folded_days?.[day] ?? 0);
+
+/** A document's day marks moved to each day's bound (never back), the days past the fold's reach dropped. */
+function foldedDays(held: Record<string, number> | undefined, bounds: ReadonlyMap<string, number>, oldest: string): Record<string, number> {
+  const days: Record<string, number> = {};
+  for (const [day, mark] of Object.entries(held ?? {})) if (day >= oldest) days[day] = mark;
+  for (const [day, mark] of bounds) if (day >= oldest) days[day] = Math.max(days[day] ?? 0, mark);
+  return days;
 }
 
 const instants = (scans: readonly MarkedScan[]) => scans.map(({ scan }) => scan.at).sort();
@@ -23,13 +37,14 @@ function judged(
   subject: string,
   identity: string,
   scans: readonly MarkedScan[],
-  summaryHeldTo: number,
+  summary: SubjectSummary | null,
   rules: ScanRules,
 ) {
-  const mine = scans.filter(({ mark }) => mark > (current?.folded_to ?? 0));
-  const held = scannedVisitor(current, subject, identity, instants(mine.filter(({ mark }) => mark <= summaryHeldTo)), rules);
+  const mine = scans.filter(({ mark, day }) => mark > heldOn(current, day));
+  const inSummary = ({ mark, day }: MarkedScan) => mark <= heldOn(summary, day);
+  const held = scannedVisitor(current, subject, identity, instants(mine.filter(inSummary)), rules);
   const before = held?.visitor ?? current;
-  const fresh = scannedVisitor(before, subject, identity, instants(mine.filter(({ mark }) => mark > summaryHeldTo)), rules);
+  const fresh = scannedVisitor(before, subject, identity, instants(mine.filter((scan) => !inSummary(scan))), rules);
   return { visitor: fresh?.visitor ?? before, delta: fresh?.delta ?? noSubjectDelta() };
 }
 
@@ -44,11 +59,10 @@ async function foldSubject(
   subject: string,
   scans: readonly MarkedScan[],
   rules: ScanRules,
-  bound: number,
+  bounds: { days: ReadonlyMap<string, number>; oldest: string },
 ): Promise<void> {
   const summary = await store.summaries.read(subject);
-  const heldTo = summary?.doc.folded_to ?? 0;
-  const fresh = scans.filter(({ mark }) => mark > heldTo);
+  const fresh = scans.filter(({ mark, day }) => mark > heldOn(summary?.doc, day));
   const people = scans.filter(({ scan }) => scan.who === 'people' && scan.identity !== null);
   const identities = [...new Set(people.map(({ scan }) => scan.identity!))];
   const found = new Map((await store.visitors.of(subject, identities)).map((read) => [read.doc.identity, read]));
@@ -65,23 +79,39 @@ async function foldSubject(
       subject,
       identity,
       people.filter(({ scan }) => scan.identity === identity),
-      heldTo,
+      summary?.doc ?? null,
       rules,
     );
     delta = plusSubject(delta, outcome.delta);
     if (outcome.visitor !== null && outcome.visitor !== current?.doc)
-      visitors.push({ before: current?.doc ?? null, etag: current?.etag ?? null, after: { ...outcome.visitor, folded_to: bound } });
+      visitors.push({
+        before: current?.doc ?? null,
+        etag: current?.etag ?? null,
+        after: { ...outcome.visitor, folded_days: foldedDays(outcome.visitor.folded_days, bounds.days, bounds.oldest) },
+      });
   }
   if (fresh.length > 0) {
-    const after = { ...applySubjectDelta(subject, summary?.doc ?? null, delta), folded_to: bound };
+    const applied = applySubjectDelta(subject, summary?.doc ?? null, delta);
+    const after = { ...applied, folded_days: foldedDays(applied.folded_days, bounds.days, bounds.oldest) };
     await rewrite(store.summaries, { before: summary?.doc ?? null, etag: summary?.etag ?? null, after }, `subject summary ${subject}`);
   }
   await rewriteAll(store.visitors, visitors, () => `subject visitor ${subject}`);
 }
 
-/** Folds the run's new subject scans, subject by subject. */
-export async function foldSubjects(store: SubjectsStore, scans: readonly MarkedScan[], rules: ScanRules, bound: number): Promise<void> {
+/** How many subjects one slice folds at once. */
+const SUBJECTS_AT_ONCE = 8;
+
+/**
+ * Folds a slice's new subject scans, subject by subject. A document holds each day's facts up to that day's mark, as
+ * the fold reads them: `bounds.days` is how far this slice reads each day; marks of days before `bounds.oldest` go.
+ */
+export async function foldSubjects(
+  store: SubjectsStore,
+  scans: readonly MarkedScan[],
+  rules: ScanRules,
+  bounds: { days: ReadonlyMap<string, number>; oldest: string },
+): Promise<void> {
   const bySubject = new Map<string, MarkedScan[]>();
   for (const marked of scans) bySubject.set(marked.scan.subject, [...(bySubject.get(marked.scan.subject) ?? []), marked]);
-  await Promise.all([...bySubject].map(([subject, subjectScans]) => foldSubject(store, subject, subjectScans, rules, bound)));
+  await inLanes([...bySubject], SUBJECTS_AT_ONCE, ([subject, subjectScans]) => foldSubject(store, subject, subjectScans, rules, bounds));
 }

@@ -1,15 +1,31 @@
+import { inLanes } from '../lanes';
 import type { ActivityDocs } from '../store/activity';
+import type { DayRollups } from '../store/rollups';
 import { emptyVisits, type VisitsSummaries } from '../store/visits';
 import { recounted } from './by-day';
 import { rewrite } from './write';
 
-/** Counts the visits of the days whose activity changed again, from the rows that carry a visit, into the visits summary. */
+/** How many days' visits are counted at once. */
+const DAYS_AT_ONCE = 8;
+
+/**
+ * A day's visits by people: its people's visitor-days, one a daily token, which its rollup holds once built; a day
+ * whose rollup is still being built counts the visitor-days that carry a visit instead (one query in the day).
+ */
+async function visitsOn(store: { activity: Pick<ActivityDocs, 'visitsOn'>; rollups: DayRollups }, day: string): Promise<number> {
+  const rollup = await store.rollups.read(day);
+  if (rollup !== null && rollup.doc.building === null) return rollup.doc.visitor_days.people;
+  return store.activity.visitsOn(day);
+}
+
+/** Counts the visits of the days whose activity changed again into the visits summary. */
 export async function foldVisits(
-  store: { activity: Pick<ActivityDocs, 'visitsOn'>; visits: VisitsSummaries },
+  store: { activity: Pick<ActivityDocs, 'visitsOn'>; rollups: DayRollups; visits: VisitsSummaries },
   days: readonly string[],
 ): Promise<void> {
   if (days.length === 0) return;
-  const counts = await Promise.all(days.map(async (day) => [day, await store.activity.visitsOn(day)] as const));
+  const counts: Array<readonly [string, number]> = [];
+  await inLanes(days, DAYS_AT_ONCE, async (day) => counts.push([day, await visitsOn(store, day)] as const));
   const read = await store.visits.read();
   const held = read?.doc ?? emptyVisits();
   const visits = recounted(held.by_day, counts);

@@ -1,10 +1,21 @@
 import { campaignKey } from '../identity/campaign';
+import { registerOf } from '../rollup/sketch';
 import type { QueuedHit } from '../hits/message';
 import type { VisitorDayPart } from '../store/facts';
 
 const bump = (counts: Record<string, number>, name: string) => {
   counts[name] = (counts[name] ?? 0) + 1;
 };
+
+/** A page load's path counted, and the day's first page load kept as its entry page. */
+function addPages(part: VisitorDayPart, hit: QueuedHit): void {
+  if (!hit.page_load) return;
+  bump((part.page_paths ??= {}), hit.path);
+  if (part.entry_at === undefined || hit.at < part.entry_at) {
+    part.entry = hit.path;
+    part.entry_at = hit.at;
+  }
+}
 
 /**
  * One hit's audience added to its visitor-day part: the country (the first hit's: a daily token is one address, so
@@ -17,5 +28,11 @@ export function addAudience(part: VisitorDayPart, hit: QueuedHit): void {
   if (hit.system !== undefined) bump((part.systems ??= {}), hit.system);
   if (hit.device !== undefined) bump((part.devices ??= {}), hit.device);
   if (hit.page_load && hit.campaign) bump((part.campaigns ??= {}), campaignKey(hit.campaign));
+  addPages(part, hit);
+  part.people_sketch ??= {};
+  if (hit.person !== null && !hit.bot && !hit.self) {
+    const [register, rank] = registerOf(hit.person);
+    if ((part.people_sketch[register] ?? 0) < rank) part.people_sketch[register] = rank;
+  }
   bump((part.minute_paths ??= {}), `${hit.at.slice(11, 16)}${hit.path}`);
 }

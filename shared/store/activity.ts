@@ -49,6 +49,16 @@ export interface VisitorDay {
   devices?: Record<string, number>;
   /** Page loads by campaign (`source|medium|campaign`, shared/identity/campaign.ts), capped at TOP_PATHS. */
   campaigns?: Record<string, number>;
+  /** Page loads by path, capped at TOP_PATHS; absent on a visitor-day kept before pages were. */
+  page_paths?: Record<string, number>;
+  /** The path of the first page load that day, and when; absent before the first page load (or entry pages). */
+  entry?: string;
+  entry_at?: string;
+  /**
+   * The registers (shared/rollup/sketch.ts) of the persons with a people's request in it: a few numbers a person, never
+   * the hash, so the day's rollup can count the period's people once. Absent on a visitor-day kept before.
+   */
+  people_sketch?: Record<string, number>;
   /** The store's mark of the last fact folded in: a fact with a later mark is not in it yet. */
   folded_to: number;
 }
@@ -84,12 +94,10 @@ export interface ActivityDocs extends Omit<Conditional<ActivityDoc, [day: string
   visitsOn(day: string): Promise<number>;
 }
 
-/** The reading side of activity (the Activity card); each call is one query over the days asked. */
+/** The reading side of the hours (the Activity card's last 48 hours): one query in each day's partition. */
 export interface ActivityReader {
-  /** Every visitor-day document on or after `since` (`yyyy-MM-dd`), oldest day first. */
-  visitorDaysSince(since: string): Promise<VisitorDay[]>;
-  /** Every hour document on or after `since`, oldest hour first. */
-  hoursSince(since: string): Promise<ActivityHour[]>;
+  /** Every hour document of these days, oldest hour first. */
+  hoursOn(days: readonly string[]): Promise<ActivityHour[]>;
 }
 
 /** The visitor-day document's id for a store and a daily token. */

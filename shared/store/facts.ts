@@ -58,4 +58,6 @@ export interface Facts {
   create(fact: Fact): Promise<Created>;
   /** The day's facts written after mark `after` and at or before `upTo`, each with its mark (one partition query). */
   on(day: string, after: number, upTo: number): Promise<Marked<Fact>[]>;
+  /** The first `limit` of those, in the order of their marks (one partition query): one slice of a backlog. */
+  firstOn(day: string, after: number, upTo: number, limit: number): Promise<Marked<Fact>[]>;
 }

@@ -20,6 +20,20 @@ export interface FoldState {
   records_at: string | null;
   /** When the days past the near window were last swept (ISO 8601 UTC); null before the first sweep. */
   swept_at: string | null;
+  /** Days whose visits are to be counted again: their activity changed, and the visits summary has not caught up. */
+  visits_due: string[];
+  /**
+   * The first day whose rollup the fold made from its first visitor-day; a day before it may hold visitor-days kept
+   * before rollups were, whose rollup the timer builds (`build`). '0000-00-00' when the fold began with rollups.
+   */
+  rollups_from: string;
+  /** The next day, walking back, whose rollup the timer builds from its visitor-days; null once every day has one. */
+  build: string | null;
+  /**
+   * Why the count is behind, since when: set by a run that could not bring everything up to date (its budget ran out
+   * with work left, or a part failed), cleared by the run that does. Null when the count is up to date.
+   */
+  behind: { since: string; reason: string } | null;
 }
 
 /** A fold state before the first run. */
@@ -31,7 +45,12 @@ export const emptyFoldState = (): FoldState => ({
   records: 0,
   records_at: null,
   swept_at: null,
+  visits_due: [],
+  rollups_from: '0000-00-00',
+  build: null,
+  behind: null,
 });
+
 
 /** The fold state, read with its version and written conditionally. */
 export type FoldStates = Conditional<FoldState, []>;

@@ -2,13 +2,14 @@ import type { ActivityDocs, ActivityReader } from './activity';
 import type { ActivityDays } from './activity-days';
 import type { StoreSource, StoreStats } from './documents';
 import type { Facts } from './facts';
+import type { FoldLeases } from './fold-lease';
 import type { FoldStates, StoreMarks } from './fold';
 import type { VisitorsSummaryReader, VisitorsSummaries } from './summary';
 import type { RecordCounts, VisitorRecords } from './visitors';
 import type { VisitsSummaries } from './visits';
 import type { SubjectsStore } from '../subjects/documents';
 import type { RecentFacts } from '../now/recent';
-import type { VisitorDayRange } from '../export/range';
+import type { DayRollups, RollupReader, VisitorDayPages } from './rollups';
 
 /** What keep-hits writes: each visitor's record and each message's facts, nothing two visitors share. */
 export interface KeepingStore {
@@ -20,12 +21,16 @@ export interface KeepingStore {
 export interface FoldingStore {
   marks: StoreMarks;
   foldState: FoldStates;
-  facts: Pick<Facts, 'on'>;
+  /** The lease a fold takes before folding, so one fold runs at a time. */
+  foldLease: FoldLeases;
+  facts: Pick<Facts, 'on' | 'firstOn'>;
   activity: ActivityDocs;
   recordCounts: RecordCounts;
   summary: VisitorsSummaries;
   visits: VisitsSummaries;
   subjects: SubjectsStore;
+  rollups: DayRollups;
+  visitorDayPages: VisitorDayPages;
 }
 
 /**
@@ -35,12 +40,12 @@ export interface FoldingStore {
 export interface Store extends KeepingStore, Omit<FoldingStore, 'facts'>, StoreSource {
   visitorsSummary: VisitorsSummaryReader;
   activityReader: ActivityReader;
+  /** The day rollups of the days asked, for every Admin read. */
+  rollupReader: RollupReader;
   /** One day's visitor-days, for the Admin tab's table. */
   activityDays: ActivityDays;
   /** The last minutes' facts, for GET /api/admin/now. */
   recent: RecentFacts;
-  /** The visitor-days of a range of days, for GET /api/admin/export. */
-  dayRange: VisitorDayRange;
   stats(): StoreStats;
 }
 
@@ -49,6 +54,7 @@ export type { ActivityDays } from './activity-days';
 export type { Conditional, Created, Marked, Replaced, StoreSource, StoreStats, Versioned } from './documents';
 export type { Fact, Facts, HourPart, SubjectScan, VisitorDayPart } from './facts';
 export type { FoldState, FoldStates, StoreMarks } from './fold';
+export type { FoldLeaseAnswer, FoldLeaseDoc, FoldLeases, HeldFoldLease } from './fold-lease';
 export type { VisitorsSummaryReader, VisitorsSummaries, VisitorsSummary, PeopleFigures } from './summary';
 export type { RecordChange, RecordCounts, VisitorRecord, VisitorRecords } from './visitors';
 export type { VisitsSummaries, VisitsSummary } from './visits';

@@ -61,8 +61,8 @@ export type RecordChange = Pick<VisitorRecord, 'who' | 'first_seen' | 'counted_o
 
 /** The visitor records as the fold reads them: the ones written between two marks, and the counts of one day. */
 export interface RecordCounts {
-  /** The records written after mark `after` and at or before `upTo` (the store's marks; one partition query). */
-  changed(after: number, upTo: number): Promise<RecordChange[]>;
+  /** The first `limit` records written after mark `after` and at or before `upTo`, in the order of their marks (all of them when `limit` is infinite). */
+  changed(after: number, upTo: number, limit: number): Promise<Array<RecordChange & { mark: number }>>;
   /** People counted on the day, and scanners first seen on it (two aggregate queries in the partition). */
   countsOn(day: string): Promise<{ people: number; scanners: number }>;
 }

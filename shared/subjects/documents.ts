@@ -55,8 +55,10 @@ export interface SubjectVisitor {
   last_counted: string | null;
   /** Counted scans. */
   scans: number;
-  /** The store's mark of the last fact whose scans are judged here (0 until the fold judges one). */
+  /** The store's mark of the last fact whose scans are judged here (0 until the fold judges one), on every day. */
   folded_to: number;
+  /** The same by day, as the fold reads each day's facts to its own mark; a day absent holds to `folded_to`. */
+  folded_days?: Record<string, number>;
 }
 
 /** One subject's figures, folded by the recount timer (pk `subject:<subject>`, id `subject-summary:<subject>`). */
@@ -76,6 +78,8 @@ export interface SubjectSummary {
   by_day: Record<string, DayFigures>;
   /** The store's mark of the last fact folded in: the fold writes it before the visitors' documents. */
   folded_to: number;
+  /** The same by day, as the fold reads each day's facts to its own mark; a day absent holds to `folded_to`. */
+  folded_days?: Record<string, number>;
 }
 
 /**

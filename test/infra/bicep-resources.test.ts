@@ -1,6 +1,6 @@
 import type { Container } from '@azure/cosmos';
 import { describe, expect, it } from 'vitest';
-import { ensureContainer } from '../../adapters/cosmos/client';
+import { COMPOSITE_INDEXES, ensureContainer } from '../../adapters/cosmos/client';
 import { schemaDefaults } from './azure-shape';
 import { bicep, block, entries, literal, modules, params, projectText, variable } from './bicep';
 
@@ -69,6 +69,18 @@ describe('Cosmos DB holds the container the code expects', () => {
     expect(paths).toBe('/pk');
     expect(Number(container.get('defaultTtl'))).toBe(code.container.defaultTtl);
     expect(Number(container.get('defaultTtl'))).toBe(-1);
+  });
+
+  it('has the composite indexes the paged queries order by, the same as the container the code creates', async () => {
+    const code = await containerTheCodeCreates();
+    const inBicep = [...(container.get('indexingPolicy') ?? '').matchAll(/\[\{ path: '([^']+)', order: '(\w+)' \}, \{ path: '([^']+)', order: '(\w+)' \}\]/g)].map(
+      (found) => [
+        { path: found[1], order: found[2] },
+        { path: found[3], order: found[4] },
+      ],
+    );
+    expect(inBicep).toEqual(code.container.indexingPolicy?.compositeIndexes);
+    expect(inBicep).toEqual(COMPOSITE_INDEXES);
   });
 
   it('is serverless unless throughput is given, and takes no key', () => {

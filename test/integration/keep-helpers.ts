@@ -30,11 +30,14 @@ export async function everything(documents: CosmosDocuments): Promise<Doc[]> {
 export const SETTLE_SECONDS = 1;
 
 /**
- * The documents without the store's marks (a fold's `folded_to`, the fold state, the store's clock), which differ from
- * run to run since they are the server's own times: for comparing what two runs kept and counted.
+ * The documents without the store's marks (a fold's `folded_to` and `folded_days`, the fold state and lease, the
+ * store's clock), which differ from run to run since they are the server's own times: for comparing what two runs kept
+ * and counted.
  */
 export const unmarked = (docs: Doc[]) =>
-  docs.filter((doc) => doc.kind !== 'fold-state' && doc.kind !== 'store-clock').map(({ folded_to: _folded, ...rest }) => rest);
+  docs
+    .filter((doc) => doc.kind !== 'fold-state' && doc.kind !== 'store-clock' && doc.kind !== 'fold-lease')
+    .map(({ folded_to: _folded, folded_days: _days, ...rest }) => rest);
 
 /** A message of hits with an id of its own (or the one given). */
 export const messageOf = (hits: QueuedHit[], id: string = randomUUID()): HitsMessage => ({ v: 1, id, hits });

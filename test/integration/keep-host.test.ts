@@ -1,3 +1,6 @@
+import { registerOf } from '../../shared/rollup/sketch';
+import type { VisitorDay } from '../../shared/store/activity';
+import { recountDay } from '../support/rollups';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CosmosDocuments } from '../../adapters/cosmos/documents';
 import { encodeMessage } from '../../shared/hits/message';
@@ -95,6 +98,20 @@ const day = (at: string) => at.slice(0, 10);
 const add = (counts: Record<string, number>, name: string) => ({ ...counts, [name]: (counts[name] ?? 0) + 1 });
 
 /** The documents the fixture should leave, worked out from the rows alone. */
+/** A visitor-day's page loads by path and its entry page, with a row's page load added. */
+function pagesOf(vd: Record<string, unknown>, row: { pageLoad?: boolean; kept: string }, at: string) {
+  if (!row.pageLoad) return {};
+  const entryAt = vd.entry_at as string | undefined;
+  const first = entryAt === undefined || at < entryAt;
+  return { page_paths: add((vd.page_paths as Record<string, number> | undefined) ?? {}, row.kept), ...(first ? { entry: row.kept, entry_at: at } : {}) };
+}
+
+/** A sparse sketch with a person hash's register set. */
+function registered(sketch: Record<string, number>, hash: string): Record<string, number> {
+  const [register, rank] = registerOf(hash);
+  return (sketch[register] ?? 0) >= rank ? sketch : { ...sketch, [register]: rank };
+}
+
 function expectedDocuments(hashKey: string) {
   const rows = fixture
     .filter((row) => !row.asset)
@@ -185,6 +202,7 @@ function expectedDocuments(hashKey: string) {
       browsers: {},
       systems: {},
       devices: {},
+      people_sketch: {},
     };
     const self = row.person === null ? 1 : 0;
     // Every address of the fixture is a documentation or private one, which no country holds.
@@ -204,6 +222,8 @@ function expectedDocuments(hashKey: string) {
       browsers: add(vd.browsers, device.browser),
       systems: add(vd.systems, device.system),
       devices: add(vd.devices, device.device),
+      ...pagesOf(vd, row, at),
+      people_sketch: row.person !== null && !row.bot ? registered(vd.people_sketch as Counts, personHash(hashKey, row.address, agentFamily(row.agent))) : vd.people_sketch,
     });
     const hour = at.slice(11, 13);
     const h = hours.get(`${day(at)} ${row.store} ${hour}`) ?? {
@@ -244,7 +264,12 @@ function expectedDocuments(hashKey: string) {
     from: Object.keys(visits).sort()[0],
     by_day: visits,
   };
-  const all = [...recordDocs, summary, visitsSummary, ...marked, ...hours.values()] as { pk: string; id: string }[];
+  // Each day's rollup: what its visitor-days add up to (test/support/rollups.ts recounts it the one way).
+  const rollups = [...new Set(marked.map((row) => String(row.day)))].map((on) => {
+    const { folded_to: _folded, ...rollup } = recountDay(on, marked as unknown as VisitorDay[]);
+    return rollup;
+  });
+  const all = [...recordDocs, summary, visitsSummary, ...marked, ...hours.values(), ...rollups] as { pk: string; id: string }[];
   return all.sort((a, b) => (a.pk === b.pk ? (a.id < b.id ? -1 : 1) : a.pk < b.pk ? -1 : 1));
 }
 

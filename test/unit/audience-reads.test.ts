@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { campaignsOf, countriesOf, devicesOf } from '../../shared/activity/audience';
-import { tokenDays } from '../../shared/activity/token-days';
+import { countsOf } from '../support/rollups';
 import { csvCell, toCsv } from '../../shared/export/csv';
 import { exportQuerySchema, exportRows } from '../../shared/export/export';
 import { withVisitorDay } from '../../shared/folding/add';
@@ -46,7 +46,7 @@ describe('the audience on visitor-days', () => {
       ...withVisitorDay(null, part({ token, id: `visitor-day:site:${token}` }), 1),
       ...over,
     });
-    const days = tokenDays([
+    const days = countsOf([
       doc('a', { country: 'DE', browsers: { chrome: 3, firefox: 1 }, campaigns: { 'news|email|': 2 } }),
       doc('b', {}),
       doc('c', { country: 'FR', bots: 1, browsers: { other: 1 }, campaigns: { 'spam||': 9 } }),
@@ -99,7 +99,7 @@ describe('the export', () => {
   });
 
   it('has a row for every day, zeros on a quiet one', () => {
-    const rows = exportRows(['2026-10-22', '2026-10-23'], [], { '2026-10-23': 2 }, {});
+    const rows = exportRows(['2026-10-22', '2026-10-23'], new Map(), { '2026-10-23': 2 }, {});
     expect(rows.map((r) => [r.day, r.people_new, r.visits, r.visitor_days.total])).toEqual([
       ['2026-10-22', 0, 0, 0],
       ['2026-10-23', 2, 0, 0],

@@ -1,0 +1,12 @@
+import { FOLD_LEASE_ID, type FoldLeaseDoc, type FoldLeases } from '../../shared/store/fold-lease';
+import { VISITORS_PK } from '../../shared/store/visitors';
+import type { CosmosDocuments } from './documents';
+
+/** The fold lease on Cosmos DB: a point read and If-Match replaces of one document of the `visitors` partition. */
+export function cosmosFoldLeases(documents: CosmosDocuments): FoldLeases {
+  return {
+    read: () => documents.read<FoldLeaseDoc>(VISITORS_PK, FOLD_LEASE_ID),
+    create: (doc) => documents.create(doc),
+    replace: (doc, etag) => documents.replace(doc, etag),
+  };
+}

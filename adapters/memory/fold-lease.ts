@@ -1,0 +1,14 @@
+import { FOLD_LEASE_ID, type FoldLeaseDoc, type FoldLeases } from '../../shared/store/fold-lease';
+import { VISITORS_PK } from '../../shared/store/visitors';
+import type { MemoryDocuments } from './documents';
+
+const resolved = <T>(value: T) => Promise.resolve(value);
+
+/** The fold lease in memory: one document of the `visitors` partition, with the etags and answers of the other slots. */
+export function memoryFoldLeases(documents: MemoryDocuments): FoldLeases {
+  return {
+    read: () => resolved(documents.read<FoldLeaseDoc>(VISITORS_PK, FOLD_LEASE_ID)),
+    create: (doc) => resolved(documents.create(doc)),
+    replace: (doc, etag) => resolved(documents.replace(doc, etag)),
+  };
+}

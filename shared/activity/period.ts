@@ -1,0 +1,66 @@
+import { OTHER_PATHS } from '../store/activity';
+import { addCounts, emptyCounts, stepKey, type DayRollup, type RollupCounts } from '../rollup/day-rollup';
+import { estimate, mergeSketches, SKETCH_ERROR } from '../rollup/sketch';
+import type { FunnelStep } from './funnel';
+import { mostFirst } from './audience';
+
+/** How many entries the card's lists of pages, entry pages and referrers name. */
+export const TOP_SHOWN = 50;
+
+/** The people of a period, each once: an estimate from the days' sketches, within `error` (relative). */
+export interface PeopleInPeriod {
+  estimate: number;
+  error: number;
+  /** False when some day of the period was kept before its visitor-days carried the sketch: a lower bound then. */
+  complete: boolean;
+}
+
+/** A period's rollups added up: every count summed, the people's sketches merged. */
+export interface PeriodCounts extends RollupCounts {
+  people: PeopleInPeriod;
+}
+
+/**
+ * The rollups of a period's days added up. A step of the path through that a day's rollup does not name (the step was
+ * added to FUNNEL_STEPS after the day was folded) counts that day's people who requested its most requested path:
+ * every one of them reached the step, so the figure is never more than the truth.
+ */
+export function periodOf(rollups: Iterable<DayRollup>, steps: readonly FunnelStep[]): PeriodCounts {
+  const sum = emptyCounts();
+  const sketches = [];
+  let complete = true;
+  for (const rollup of rollups) {
+    addCounts(sum, rollup, 1);
+    sketches.push(rollup.people_sketch);
+    if (rollup.sketch_partial) complete = false;
+    for (const step of steps) {
+      const key = stepKey(step);
+      if (rollup.steps[key] === undefined) sum.steps[key] = (sum.steps[key] ?? 0) + Math.max(0, ...step.paths.map((path) => rollup.people_paths[path] ?? 0));
+    }
+  }
+  return { ...sum, people: { estimate: estimate(mergeSketches(...sketches)), error: SKETCH_ERROR, complete } };
+}
+
+const top = <T>(list: T[]) => list.slice(0, TOP_SHOWN);
+
+/** The most loaded pages: people's page loads of each path, and the people's visitor-days that requested it. */
+export function pagesOf(counts: Pick<RollupCounts, 'page_paths' | 'people_paths'>) {
+  const paths = new Set([...Object.keys(counts.page_paths), ...Object.keys(counts.people_paths)]);
+  paths.delete(OTHER_PATHS);
+  const rows = [...paths].map((path) => ({ path, page_loads: counts.page_paths[path] ?? 0, people: counts.people_paths[path] ?? 0 }));
+  return top(rows.sort((a, b) => b.page_loads - a.page_loads || b.people - a.people || (a.path < b.path ? -1 : 1)));
+}
+
+/** The pages people's visitor-days began on, most first. */
+export function entryPagesOf(counts: Pick<RollupCounts, 'entry_pages'>) {
+  return top(mostFirst(counts.entry_pages, (path, people) => ({ path, people })).filter((row) => row.path !== OTHER_PATHS));
+}
+
+/** The sites that link here: people's page loads from each host, and their visitor-days. */
+export function referrersOf(counts: Pick<RollupCounts, 'referrer_loads' | 'referrer_people'>) {
+  return top(
+    mostFirst(counts.referrer_loads, (host, pageLoads) => ({ host, page_loads: pageLoads, people: counts.referrer_people[host] ?? 0 })).filter(
+      (row) => row.host !== OTHER_PATHS,
+    ),
+  );
+}

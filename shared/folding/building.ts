@@ -1,0 +1,27 @@
+import { addDays } from '../counting/days';
+import type { FoldingStore } from '../store';
+import { buildRollupPage } from './build';
+import type { FoldBudget } from './fold';
+import type { StateWriter } from './state';
+import type { FunnelStep } from '../activity/funnel';
+import { firstKeptDay } from '../activity/first-day';
+
+/**
+ * Builds the rollups of the days kept before rollups were, a page at a time while the run has budget: walking back from
+ * the last such day to the first day kept, each day once, its place written in the fold state (`build`).
+ */
+export async function buildRollups(
+  deps: { store: FoldingStore; steps: readonly FunnelStep[]; budget: FoldBudget },
+  state: StateWriter,
+  more: () => Promise<boolean>,
+): Promise<void> {
+  if (state.current().build === null) return;
+  const floor = await firstKeptDay(deps.store);
+  let day = state.current().build;
+  while (day !== null && (await more())) {
+    if (floor === null || day < floor) day = null;
+    else if ((await buildRollupPage({ rollups: deps.store.rollups, pages: deps.store.visitorDayPages }, day, deps.steps, deps.budget.buildPage)) === 'built')
+      day = addDays(day, -1);
+    await state.write({ build: day });
+  }
+}

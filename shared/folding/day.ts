@@ -1,0 +1,51 @@
+import type { FunnelStep } from '../activity/funnel';
+import { errorLine } from '../errors';
+import type { FoldingStore } from '../store';
+import { foldActivitySlice } from './activity';
+import { sliceOf } from './slice';
+import type { MarkedScan } from './subjects';
+
+/** Where a day's fold starts: the day, its mark, the run's bound, and whether a new rollup builds from kept days. */
+export interface DayStart {
+  day: string;
+  mark: number;
+  bound: number;
+  buildsFromKept: boolean;
+}
+
+/** What one slice of a day did: the mark it reached, the facts it folded and their scans, and whether it caught up. */
+export type DayOutcome =
+  | { ok: true; day: string; upTo: number; facts: number; caughtUp: boolean; scans: MarkedScan[] }
+  | { ok: false; day: string; reason: string };
+
+/**
+ * Folds one slice of a day's facts. A rollup marked past the day's mark is the trace of a run that died inside its
+ * slice: that exact slice is folded again (its documents hold how far they got), and only then a new one. Never throws.
+ */
+export async function foldDay(
+  store: Pick<FoldingStore, 'facts' | 'activity' | 'rollups'>,
+  start: DayStart,
+  steps: readonly FunnelStep[],
+  limit: number,
+): Promise<DayOutcome> {
+  const { day, mark, bound } = start;
+  try {
+    const rollup = await store.rollups.read(day);
+    const pending = rollup !== null && rollup.doc.folded_to > mark ? rollup.doc.folded_to : null;
+    const slice =
+      pending !== null
+        ? { items: await store.facts.on(day, mark, pending), upTo: pending, caughtUp: pending >= bound }
+        : await sliceOf(
+            (most) => store.facts.firstOn(day, mark, bound, most),
+            (upTo) => store.facts.on(day, mark, upTo),
+            limit,
+            bound,
+          );
+    if (slice.items.length > 0)
+      await foldActivitySlice(store, { day, facts: slice.items, upTo: slice.upTo, rollup, buildsFromKept: start.buildsFromKept }, steps);
+    const scans = slice.items.flatMap(({ doc, mark: at }) => doc.scans.map((scan) => ({ scan, day, mark: at })));
+    return { ok: true, day, upTo: slice.upTo, facts: slice.items.length, caughtUp: slice.caughtUp, scans };
+  } catch (error) {
+    return { ok: false, day, reason: errorLine(error) };
+  }
+}

@@ -1,0 +1,45 @@
+import { addDays } from '../counting/days';
+import type { Versioned } from '../store/documents';
+import type { FoldState, FoldStates } from '../store/fold';
+import { rewrite } from './write';
+
+/** The fold state as one run holds it: the state as last written, and writes of a few fields at a time. */
+export interface StateWriter {
+  current(): FoldState;
+  /** Writes the state with these fields changed (nothing when they change nothing); a lost race throws FoldRaced. */
+  write(fields: Partial<FoldState>): Promise<void>;
+}
+
+/**
+ * The fold state written as the run goes, each write a replace of the version last read: under the fold lease no other
+ * fold writes it, so a replace that finds it changed means the lease was lost, and the run stops.
+ */
+export function stateWriter(slot: FoldStates, read: Versioned<FoldState> | null, begun: FoldState): StateWriter {
+  let held: Versioned<FoldState> | null | undefined = read;
+  let state = begun;
+  return {
+    current: () => state,
+    async write(fields) {
+      const next = { ...state, ...fields };
+      state = next;
+      // A write whose answer was lost may have landed: the version is read again before the next one.
+      held = held === undefined ? await slot.read() : held;
+      if (held !== null && JSON.stringify(held.doc) === JSON.stringify(next)) return;
+      const before = held;
+      held = undefined;
+      await rewrite(slot, { before: before?.doc ?? null, etag: before?.etag ?? null, after: next }, 'fold state');
+      held = await slot.read();
+    },
+  };
+}
+
+/**
+ * A state read from the store, with the fields a state written before them lacks: a fold that began before day rollups
+ * has days whose visitor-days no rollup holds yet, from today back, so their rollups are to be built, and every day
+ * from tomorrow on is rolled up from its first visitor-day.
+ */
+export function upgraded(state: FoldState, today: string): FoldState {
+  const before = state as Partial<FoldState>;
+  if (before.rollups_from !== undefined) return state;
+  return { ...state, visits_due: [], rollups_from: addDays(today, 1), build: today, behind: null };
+}

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * A HyperLogLog sketch of the people of a day, over the person hashes. They are already uniform keyed hashes (HMAC), so
+ * a register and its rank are read straight from the hash's bits, with no second hash: 14 bits pick one of 16,384
+ * registers, the run of zeros in the next 50 bits gives the rank. Registers merge by their maximum, so the sketches
+ * of any days merge into the sketch of the period, and adding a person twice changes nothing. The estimate is Ertl's
+ * improved estimator ("New cardinality estimation algorithms for HyperLogLog sketches", 2017), unbiased from a
+ * handful of people to billions without correction tables; its standard error is 1.04 / √16,384 = 0.81 %.
+ */
+
+/** Bits of the hash that pick the register. */
+const P = 14;
+/** How many registers: 16,384. */
+export const REGISTERS = 1 << P;
+/** Bits after the register's that give the rank (a rank is 1 to Q + 1). */
+const Q = 50;
+
+/**
+ * The stated relative error of `people_in_period`: 2 %, about 2.5 standard errors of a 16,384-register sketch, so
+ * nearly every estimate is inside it (the property test checks it over many random windows).
+ */
+export const SKETCH_ERROR = 0.02;
+
+/**
+ * A sketch as a document keeps it: sparse (`register → rank`, the registers set) while that is the smaller, else dense
+ * (base64 of one byte a register). A day of a small site keeps a few bytes; the largest day keeps 21.8 KB.
+ */
+export type Sketch = { sparse: Record<string, number> } | { dense: string };
+
+/** Past this many registers set, the dense form is the smaller (a sparse entry takes about 10 bytes of JSON). */
+const SPARSE_MAX = 2_000;
+
+const HASH = /^[0-9a-f]{16}/;
+
+/** The register and rank a person hash (32 hex) sets; anything else is hashed first, so it still lands uniformly. */
+export function registerOf(personHash: string): [register: number, rank: number] {
+  const bits = HASH.test(personHash) ? personHash : createHash('sha256').update(personHash).digest('hex');
+  const high = parseInt(bits.slice(0, 8), 16);
+  const register = high >>> (32 - P);
+  // The 50 bits after the register's: 18 from the first word, 32 from the second.
+  const rest = (BigInt(high & ((1 << (32 - P)) - 1)) << 32n) | BigInt(parseInt(bits.slice(8, 16), 16));
+  const width = rest === 0n ? 0 : rest.toString(2).length;
+  return [register, Q - width + 1];
+}
+
+/** The sparse sketch of some person hashes. */
+export function sketchOf(personHashes: Iterable<string>): Record<string, number> {
+  const registers: Record<string, number> = {};
+  for (const hash of personHashes) {
+    const [register, rank] = registerOf(hash);
+    if ((registers[register] ?? 0) < rank) registers[register] = rank;
+  }
+  return registers;
+}
+
+/** Every register of a sketch (0 where unset). */
+function registersOf(sketch: Sketch | undefined): Uint8Array {
+  if (sketch === undefined) return new Uint8Array(REGISTERS);
+  if ('dense' in sketch) return new Uint8Array(Buffer.from(sketch.dense, 'base64'));
+  const registers = new Uint8Array(REGISTERS);
+  for (const [register, rank] of Object.entries(sketch.sparse)) registers[Number(register)] = rank;
+  return registers;
+}
+
+/** Registers merged in place by their maximum. */
+function mergeInto(into: Uint8Array, more: Uint8Array): void {
+  for (let i = 0; i < REGISTERS; i += 1) if (more[i]! > into[i]!) into[i] = more[i]!;
+}
+
+/** The sketch in its smaller form. */
+function compact(registers: Uint8Array): Sketch {
+  let set = 0;
+  for (const rank of registers) if (rank > 0) set += 1;
+  if (set > SPARSE_MAX) return { dense: Buffer.from(registers).toString('base64') };
+  const sparse: Record<string, number> = {};
+  registers.forEach((rank, register) => {
+    if (rank > 0) sparse[register] = rank;
+  });
+  return { sparse };
+}
+
+/** Sketches (and sparse register maps) merged: the sketch of every person in any of them. */
+export function mergeSketches(...sketches: ReadonlyArray<Sketch | Record<string, number> | undefined>): Sketch {
+  const registers = new Uint8Array(REGISTERS);
+  for (const sketch of sketches) {
+    if (sketch === undefined) continue;
+    mergeInto(registers, registersOf('dense' in sketch || 'sparse' in sketch ? (sketch as Sketch) : { sparse: sketch }));
+  }
+  return compact(registers);
+}
+
+const sigma = (x: number): number => {
+  if (x === 1) return Number.POSITIVE_INFINITY;
+  let y = 1;
+  let z = x;
+  let before: number;
+  do {
+    x *= x;
+    before = z;
+    z += x * y;
+    y += y;
+  } while (z !== before);
+  return z;
+};
+
+const tau = (x: number): number => {
+  if (x === 0 || x === 1) return 0;
+  let y = 1;
+  let z = 1 - x;
+  let before: number;
+  do {
+    x = Math.sqrt(x);
+    before = z;
+    y *= 0.5;
+    z -= (1 - x) ** 2 * y;
+  } while (z !== before);
+  return z / 3;
+};
+
+/** How many distinct people a sketch holds, estimated (exactly 0 for an empty one). */
+export function estimate(sketch: Sketch | undefined): number {
+  const registers = registersOf(sketch);
+  const counts = new Array<number>(Q + 2).fill(0);
+  for (const rank of registers) counts[rank]! += 1;
+  if (counts[0] === REGISTERS) return 0;
+  let z = REGISTERS * tau(1 - counts[Q + 1]! / REGISTERS);
+  for (let k = Q; k >= 1; k -= 1) z = 0.5 * (z + counts[k]!);
+  z += REGISTERS * sigma(counts[0]! / REGISTERS);
+  return Math.round(REGISTERS ** 2 / (2 * Math.LN2) / z);
+}
