@@ -24,7 +24,8 @@ export function cosmosContainer(location: CosmosLocation): Container {
       // serve); the app is single-region, so the endpoint it was given is the one it uses.
       enableEndpointDiscovery: false,
       requestTimeout: location.requestTimeoutMs ?? 5_000,
-      retryOptions: { maxRetryAttemptCount: 5, fixedRetryIntervalInMilliseconds: 0, maxWaitTimeInSeconds: 10 },
+      // A throttled call (429) waits the retry-after the account names, up to 9 times and 20 s in all: the budget of one call.
+      retryOptions: { maxRetryAttemptCount: 9, fixedRetryIntervalInMilliseconds: 0, maxWaitTimeInSeconds: 20 },
     },
   });
   return client.database(location.database).container(location.container);
