@@ -157,7 +157,13 @@ async function sequence(
 
   before = store.stats();
   started = performance.now();
-  const count = await readPeopleCount({ visitorsSummary: store.visitorsSummary, visits: store.visits, clock, source: store.source });
+  const count = await readPeopleCount({
+    visitorsSummary: store.visitorsSummary,
+    visits: store.visits,
+    foldState: store.foldState,
+    clock,
+    source: store.source,
+  });
   const newPeople = Array.from({ length: MINUTE.visitors - MINUTE.returning }, (_, k) => 10_000_000 + MINUTE.returning + k).filter(
     (id) => id % 10 !== 9,
   ).length;

@@ -1,6 +1,8 @@
-// headcount Admin: signs in with the operator key, then reads the count, the activity, the subjects, the mark and now,
-// each panel on its own, so one that fails says so and the others still show. The words come from the widget's
-// script (one rule for "no people, 1 person, 2 people" and "since 23 Oct" on both surfaces).
+// headcount Admin: signs in with the operator key, then reads the count, the activity of the chosen period, the day's
+// visitors, the subjects, the mark and now, each panel on its own, so one that fails says so and the others still show.
+// The words come from the widget's script (one rule for "no people, 1 person, 2 people" and "since 23 Oct" on both
+// surfaces). Everything a visitor controls (paths, hosts, campaign tags) reaches the page as text only: through el()
+// and textContent, never innerHTML.
 const Pulse = customElements.get('headcount-pulse');
 const { unitOf, figure, dayWords } = Pulse.words;
 
@@ -8,7 +10,8 @@ const KEY = 'headcount-operator-key';
 // Every read the dashboard makes, in one place (DESIGN.md "Reads").
 const API = {
   people: '/api/admin/visitors/people',
-  activity: '/api/admin/activity?days=30',
+  activity: '/api/admin/activity',
+  visitors: '/api/admin/activity/visitors',
   subjects: '/api/admin/subjects?sort=scans&order=desc&limit=50',
   mark: '/api/admin/mark',
   now: '/api/admin/now',
@@ -61,6 +64,142 @@ function tile(name, n, one, many, after = '') {
 
 const lastOf = (run) => (run && run.length ? run[run.length - 1].day : null);
 const shortDay = (day, today) => dayWords(day, today) ?? day;
+/** A month (yyyy-MM) as "Nov 2026": the day words of its first day, without the day. */
+const monthWords = (month) => dayWords(`${month}-01`, '0000')?.replace(/^1 /, '') ?? month;
+
+/**
+ * How a figure moved against the period just before: "+12% on the 7 days before", "new (none in the 7 days
+ * before)", or nothing when either figure was not read or there is no period before.
+ */
+function changeWords(now, then, before) {
+  if (typeof now !== 'number' || typeof then !== 'number' || !before) return '';
+  if (then === 0) return now === 0 ? `none in ${before} either` : `new (none in ${before})`;
+  const percent = Math.round(((now - then) / then) * 100);
+  if (percent === 0) return `about as many as ${before}`;
+  return `${percent > 0 ? '+' : '−'}${Math.abs(percent)}% on ${before}`;
+}
+
+// ---- the period ------------------------------------------------------------------------------------------------
+
+/**
+ * The periods a site owner picks from, by the name the address keeps (`?period=7d`) and the `days=` the card is read
+ * with. `words` finish a caption ("Visitor-days by kind, the last 7 days"); `before` names the period just before, that
+ * the tiles compare with. "Since the start" has none: nothing was counted before it.
+ */
+const PERIODS = {
+  today: { days: '1', words: 'today', before: 'the day before' },
+  '7d': { days: '7', words: 'the last 7 days', before: 'the 7 days before' },
+  '30d': { days: '30', words: 'the last 30 days', before: 'the 30 days before' },
+  '90d': { days: '90', words: 'the last 90 days', before: 'the 90 days before' },
+  '12m': { days: '365', words: 'the last 12 months', before: 'the 12 months before' },
+  all: { days: 'all', words: 'since the start', before: null },
+};
+const DEFAULT_PERIOD = '30d';
+
+/** Whether a text is a real UTC day as YYYY-MM-DD (not 2026-02-30). */
+const isDay = (text) => /^\d{4}-\d{2}-\d{2}$/.test(text ?? '') && !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+const todayUtc = () => new Date().toISOString().slice(0, 10);
+const daysFrom = (from, to) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+
+/**
+ * The period the address asks for: a range (`?from=2026-10-01&to=2026-10-31`), a named one (`?period=7d`), else the
+ * last 30 days; `refused` says why an address that asked for something unreadable shows the last 30 days instead.
+ */
+function periodFromAddress() {
+  const query = new URLSearchParams(location.search);
+  if (query.has('from') || query.has('to')) {
+    const from = query.get('from');
+    const to = query.get('to');
+    if (isDay(from) && isDay(to) && from <= to) return { from, to };
+    return { name: DEFAULT_PERIOD, refused: 'The address has no readable range (from and to, as YYYY-MM-DD, the first not after the last), so the last 30 days are shown.' };
+  }
+  const name = query.get('period');
+  if (name === null) return { name: DEFAULT_PERIOD };
+  if (Object.hasOwn(PERIODS, name)) return { name };
+  return { name: DEFAULT_PERIOD, refused: 'The address names a period the dashboard does not know, so the last 30 days are shown.' };
+}
+
+/** The address that keeps a period, so the view can be bookmarked, reloaded and shared. */
+function addressOf(chosen) {
+  const query = chosen.from ? new URLSearchParams({ from: chosen.from, to: chosen.to }) : new URLSearchParams({ period: chosen.name });
+  return `${location.pathname}?${query}${location.hash}`;
+}
+
+/** The card's query for a period: `days=7`, `days=all`, or `from=…&to=…`. */
+const activityQuery = (chosen) => (chosen.from ? new URLSearchParams({ from: chosen.from, to: chosen.to }) : new URLSearchParams({ days: PERIODS[chosen.name].days })).toString();
+
+let period = periodFromAddress();
+/** The app's today (its clock, not this browser's): the last day of the count, read with every refresh. */
+let appToday = null;
+
+/**
+ * How the period reads, in the dashboard's day words: `words` end a caption, `within` ends a sentence ("No visitors in
+ * the last 7 days."), `before` names the period of the same length just before it. A range and "since the start" are
+ * said from the days the card answered, so the words always name what is drawn.
+ */
+function periodWords(chosen, answer) {
+  const today = appToday ?? todayUtc();
+  const days = (from, to) => {
+    const first = shortDay(from, today);
+    const last = shortDay(to, today);
+    const length = daysFrom(from, to);
+    const before = length === 1 ? 'the day before' : `the ${length} days before`;
+    return from === to ? { words: first, within: `on ${first}`, before } : { words: `${first} to ${last}`, within: `from ${first} to ${last}`, before };
+  };
+  if (chosen.from) return isDay(answer?.from) && isDay(answer?.to) ? days(answer.from, answer.to) : days(chosen.from, chosen.to);
+  if (chosen.name === 'all') {
+    const words = isDay(answer?.from) ? `since ${shortDay(answer.from, today)}` : PERIODS.all.words;
+    return { words, within: words, before: null };
+  }
+  const { words, before } = PERIODS[chosen.name];
+  return { words, within: words === 'today' ? words : `in ${words}`, before };
+}
+
+let periodSaid = periodWords(period, null);
+
+/** Says the period in every caption and note that names it. */
+function showPeriodWords() {
+  for (const node of document.querySelectorAll('.period-words')) node.textContent = periodSaid.words;
+}
+
+/** Checks the period's choice (none for a range) and fills the range's two days when they are known. */
+function showPeriodChoice(answer = null) {
+  for (const radio of document.querySelectorAll('input[name="period"]')) radio.checked = radio.value === period.name;
+  const from = period.from ?? (isDay(answer?.from) ? answer.from : null);
+  const to = period.to ?? (isDay(answer?.to) ? answer.to : null);
+  if (from && to) {
+    $('#range-from').value = from;
+    $('#range-to').value = to;
+  }
+  const today = appToday ?? todayUtc();
+  for (const input of [$('#range-from'), $('#range-to')]) input.max = today;
+}
+
+/** Keeps a new period in the address (a step the browser's Back undoes) and reads it. */
+function choosePeriod(chosen) {
+  history.pushState(null, '', addressOf(chosen));
+  followAddress();
+}
+
+/** Reads the period the address keeps (on load, after a pick, and on Back and Forward) and shows it. */
+function followAddress() {
+  period = periodFromAddress();
+  chosenDay = null;
+  periodSaid = periodWords(period, null);
+  showPeriodWords();
+  showPeriodChoice();
+  say($('#period-message'), period.refused ?? '', Boolean(period.refused));
+  if (sessionStorage.getItem(KEY)) void loadAll();
+}
+
+function chooseRange(event) {
+  event.preventDefault();
+  const from = $('#range-from').value;
+  const to = $('#range-to').value;
+  if (!isDay(from) || !isDay(to)) return say($('#period-message'), 'Type both days of the range, the first and the last.', true);
+  if (from > to) return say($('#period-message'), 'The first day of the range must not be after the last.', true);
+  choosePeriod({ from, to });
+}
 
 // ---- charts, each with a text alternative ----------------------------------------------------------------------
 
@@ -99,10 +238,24 @@ function failed(name, why) {
   $('.plot', figureNode).replaceChildren(el('p', { className: 'failed', textContent: `Could not be read: ${why}.` }));
 }
 
-function dataTable(caption, head, rows) {
-  const headRow = el('tr', {}, ...head.map((text, i) => el('th', { scope: 'col', className: i > 0 ? 'n' : '', textContent: text })));
-  const body = rows.map((row) => el('tr', {}, ...row.map((cell, i) => (i === 0 ? el('th', { scope: 'row', textContent: cell }) : el('td', { className: 'n', textContent: String(cell) })))));
+/**
+ * A table with a caption: the first column heads each row, and the columns `numeric` says are figures (all but the
+ * first unless told) are set right. A cell is text, or a node built with el(), never markup.
+ */
+function dataTable(caption, head, rows, numeric = (i) => i > 0) {
+  const headRow = el('tr', {}, ...head.map((text, i) => el('th', { scope: 'col', className: numeric(i) ? 'n' : '', textContent: text })));
+  const body = rows.map((row) => tableRow(row, numeric));
   return el('table', { className: 'data' }, el('caption', { textContent: caption }), el('thead', {}, headRow), el('tbody', {}, ...body));
+}
+
+/** One row of a data table; append() makes a text node of a string, so a visitor's text can never become markup. */
+function tableRow(row, numeric = (i) => i > 0) {
+  const cellOf = (cell, i) => {
+    const node = i === 0 ? el('th', { scope: 'row' }) : el('td', { className: numeric(i) ? 'n' : '' });
+    node.append(cell instanceof Node ? cell : i === 0 ? (cell ?? '') : String(cell));
+    return node;
+  };
+  return el('tr', {}, ...row.map(cellOf));
 }
 
 const bars = (labels, datasets, options = {}) => ({ type: 'bar', data: { labels, datasets }, options: { plugins: { legend: { display: datasets.length > 1 } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } }, ...options } });
@@ -155,25 +308,158 @@ function showPeople(result) {
 
 const AUDIENCE_CHARTS = ['countries', 'campaigns', 'browsers', 'systems', 'types'];
 
+const ACTIVITY_SECTIONS = ['#headline', '#kinds', '#hours', '#pages', '#entry-pages', '#sources', '#referrers', '#path', '#countries', '#campaigns', '#devices'];
+
+/**
+ * The card of the chosen period. Its answer names the window it read (from, to), which the captions then say; a
+ * field it does not carry (an app from before the field) leaves its panel saying it could not be read.
+ */
 function showActivity(result) {
-  for (const id of ['#kinds', '#hours', '#sources', '#path', '#countries', '#campaigns', '#devices']) $(id).setAttribute('aria-busy', 'false');
+  for (const id of ACTIVITY_SECTIONS) $(id).setAttribute('aria-busy', 'false');
   const activity = result.ok ? result.body : null;
   const why = !result.ok ? result.why : activity.availability?.available === false ? activity.availability.reason.replace(/\.$/, '') : null;
   $('#availability').textContent = activity?.availability?.reason ?? '';
-  if (why || !activity.by_day) {
-    for (const name of ['kinds', 'hours', 'sources', 'path', ...AUDIENCE_CHARTS]) failed(name, why ?? 'the store did not answer');
+  periodSaid = periodWords(period, activity);
+  showPeriodWords();
+  showPeriodChoice(activity);
+  showPeriodDays(activity);
+  showRollups(activity?.rollups);
+  const problem = why ?? (!activity.by_day && !activity.by_month ? 'the store did not answer' : null);
+  showHeadline(activity, problem);
+  showRanked('pages', activity?.pages, problem, PAGES);
+  showRanked('entry-pages', activity?.entry_pages, problem, ENTRY_PAGES);
+  showRanked('referrers', activity?.referrers, problem, REFERRERS);
+  if (problem) {
+    for (const name of ['kinds', 'hours', 'sources', 'path', ...AUDIENCE_CHARTS]) failed(name, problem);
+    $('#left-out').textContent = '';
     return;
   }
-  showKinds(activity.by_day);
+  const within = periodSaid.within;
+  showKinds(activity);
   showHours(activity.hours ?? []);
   showSources(activity.sources);
   showPath(activity.path ?? []);
   showCountries(activity.countries ?? []);
   showCampaigns(activity.campaigns ?? []);
   const devices = activity.devices ?? { browsers: [], systems: [], types: [] };
-  showNames('browsers', devices.browsers, 'browser', 'No people in the last 30 days, or none with a known browser.');
-  showNames('systems', devices.systems, 'system', 'No people in the last 30 days, or none with a known system.');
-  showNames('types', devices.types, 'device type', 'No people in the last 30 days, or none with a known device type.');
+  showNames('browsers', devices.browsers, 'browser', `No people ${within}, or none with a known browser.`);
+  showNames('systems', devices.systems, 'system', `No people ${within}, or none with a known system.`);
+  showNames('types', devices.types, 'device type', `No people ${within}, or none with a known device type.`);
+}
+
+/**
+ * The days the figures are of, in the dashboard's day words ("Showing 24 Sep to 23 Oct, UTC days."), whatever way the
+ * browser writes the range's two dates; an address that could not be read keeps saying so instead.
+ */
+function showPeriodDays(activity) {
+  if (period.refused) return;
+  if (!isDay(activity?.from) || !isDay(activity?.to)) return say($('#period-message'), '');
+  const first = shortDay(activity.from, appToday);
+  const last = shortDay(activity.to, appToday);
+  say($('#period-message'), activity.from === activity.to ? `Showing ${first}, a UTC day.` : `Showing ${first} to ${last}, UTC days.`);
+}
+
+/** The note that the figures miss days the timer is still adding up (days kept before the day rollups were). */
+function showRollups(rollups) {
+  const note = $('#rollups-note');
+  const adding = rollups?.complete === false;
+  note.hidden = !adding;
+  if (!adding) return (note.textContent = '');
+  note.textContent = isDay(rollups.built_back_to)
+    ? `Days before ${shortDay(rollups.built_back_to, appToday)} are still being added up, so these figures do not hold them yet.`
+    : 'The days kept before the daily summaries began are still being added up, so these figures do not hold them yet.';
+}
+
+// ---- the period's headline -------------------------------------------------------------------------------------
+
+/** The four tiles of the period: each a figure, its unit, and how it moved against the period just before. */
+const HEADLINE_TILES = [
+  ['people_in_period', 'person', 'people'],
+  ['people_new', 'new person', 'new people'],
+  ['visits', 'visit', 'visits'],
+  ['page_loads', 'page load', 'page loads'],
+];
+
+function showHeadline(activity, problem) {
+  const headline = activity?.headline;
+  const why = problem ?? (headline && typeof headline === 'object' ? null : 'the app did not send them');
+  $('#headline-why').replaceChildren(...(why ? [el('p', { className: 'failed', textContent: `Could not be read: ${why}.` })] : []));
+  if (why) {
+    for (const [name] of HEADLINE_TILES) {
+      tile(name, null);
+      $(`[data-figure="${name}"] .change`).textContent = '';
+    }
+    return;
+  }
+  const previous = activity.previous ?? {};
+  // People are a sketch's estimate, each person once; when some day of the period was kept before the sketch was,
+  // it misses them and is a lower bound.
+  const estimate = activity.people_in_period;
+  const whole = (n) => (typeof n === 'number' ? Math.round(n) : n);
+  const people = whole(estimate ? estimate.estimate : headline.people);
+  const error = typeof estimate?.error === 'number' ? ` (±${Math.round(estimate.error * 1000) / 10}%)` : '';
+  const after = !estimate ? '' : estimate.complete === false ? ', at least: an estimate' : `, an estimate${error}`;
+  const figures = { people_in_period: [people, whole(previous.people), after], people_new: [headline.people_new, previous.people_new], visits: [headline.visits, previous.visits], page_loads: [headline.page_loads, previous.page_loads] };
+  for (const [name, one, many] of HEADLINE_TILES) {
+    const [now, then, tail = ''] = figures[name];
+    tile(name, now, one, many, tail);
+    $(`[data-figure="${name}"] .change`).textContent = changeWords(now, then, periodSaid.before);
+  }
+}
+
+// ---- pages and the sites that link here ------------------------------------------------------------------------
+
+/** How many rows of a ranked list show before "Show all". */
+const RANKED_SHOWN = 10;
+
+const PAGES = {
+  caption: 'Paths, most page loads first',
+  head: ['Path', 'Page loads', 'Visitor-days'],
+  cells: (p) => [p.path, p.page_loads, p.people],
+  empty: (within) => `No page loads by people ${within}.`,
+};
+const ENTRY_PAGES = {
+  caption: 'Entry paths, most visitor-days first',
+  head: ['Path', 'Visitor-days'],
+  cells: (p) => [p.path, p.people],
+  empty: (within) => `No visitor-days of people ${within}.`,
+};
+const REFERRERS = {
+  caption: 'Sites, most page loads first',
+  head: ['Site', 'Page loads', 'Visitor-days'],
+  cells: (r) => [r.host, r.page_loads, r.people],
+  empty: (within) => `No page load by people came from another site ${within}.`,
+};
+
+/**
+ * A ranked list as a table: the first ten rows, the rest behind a "Show all" button, and behind each name a bar as
+ * long as its share of the largest. Paths and hosts are a visitor's text, and are set as text.
+ */
+function showRanked(id, list, problem, { caption, head, cells, empty }) {
+  const body = $(`#${id}-body`);
+  const why = problem ?? (Array.isArray(list) ? null : 'the app did not send them');
+  if (why) return body.replaceChildren(el('p', { className: 'failed', textContent: `Could not be read: ${why}.` }));
+  if (list.length === 0) return body.replaceChildren(el('p', { className: 'empty', textContent: empty(periodSaid.within) }));
+  const rows = list.map(cells);
+  const largest = Math.max(1, ...rows.map((row) => row[1]));
+  const table = dataTable(caption, head, rows);
+  table.id = `${id}-table`;
+  table.classList.add('ranked');
+  const trs = [...table.tBodies[0].rows];
+  trs.forEach((tr, i) => tr.cells[0].style.setProperty('--share', `${Math.round((rows[i][1] / largest) * 100)}%`));
+  const fold = (open) => trs.forEach((tr, i) => (tr.hidden = !open && i >= RANKED_SHOWN));
+  fold(false);
+  if (rows.length <= RANKED_SHOWN) return body.replaceChildren(table);
+  const toggle = el('button', { type: 'button', className: 'quiet', textContent: `Show all ${rows.length}` });
+  toggle.setAttribute('aria-expanded', 'false');
+  toggle.setAttribute('aria-controls', table.id);
+  toggle.addEventListener('click', () => {
+    const open = toggle.getAttribute('aria-expanded') !== 'true';
+    fold(open);
+    toggle.setAttribute('aria-expanded', String(open));
+    toggle.textContent = open ? `Show the first ${RANKED_SHOWN}` : `Show all ${rows.length}`;
+  });
+  body.replaceChildren(table, el('p', { className: 'more' }, toggle));
 }
 
 /** The ten largest of a list drawn, every one in the table. */
@@ -196,7 +482,7 @@ function showCountries(countries) {
   const rows = countries.map((c) => ({ label: c.country === 'XX' ? 'Unknown (XX)' : c.country, value: c.visitor_days }));
   namedBars('countries', rows, {
     label: 'Visitor-days',
-    empty: 'No people in the last 30 days.',
+    empty: `No people ${periodSaid.within}.`,
     summary: `People's visitor-days by country, most first: ${listWords(rows)}.`,
     head: ['Country', 'Visitor-days'],
   });
@@ -208,7 +494,7 @@ function showCampaigns(campaigns) {
   const rows = campaigns.map((c) => ({ label: campaignWords(c), value: c.page_loads }));
   namedBars('campaigns', rows, {
     label: 'Page loads',
-    empty: 'No page load by people carried a campaign tag in the last 30 days.',
+    empty: `No page load by people carried a campaign tag ${periodSaid.within}.`,
     summary: `People's page loads by campaign (source / medium / campaign), most first: ${listWords(rows)}.`,
     head: ['Campaign (source / medium / campaign)', 'Page loads'],
   });
@@ -293,31 +579,49 @@ const LEFT_OUT_WORDS = [
   ['signals', 'automated browser by its signals', 'automated browsers by their signals'],
 ];
 
-/** Today's visitor-days left out, by reason, as one sentence: "Left out today: 130 crawlers by agent, 41 from …". */
-function showLeftOut(day) {
-  const left = day?.left_out;
+/**
+ * The last bar's visitor-days left out, by reason, as one sentence: "Left out today: 130 crawlers by agent, 41 from …"
+ * (or "on 21 Oct" for a range that ends before today, "in Nov 2026" for a month).
+ */
+function showLeftOut(last) {
+  const left = last?.left_out;
+  const when = last?.month ? `in ${monthWords(last.month)}` : !last || last.day === appToday ? 'today' : `on ${shortDay(last.day, appToday)}`;
   const parts = left ? LEFT_OUT_WORDS.filter(([reason]) => left[reason] > 0).map(([reason, one, many]) => `${left[reason]} ${left[reason] === 1 ? one : many}`) : [];
-  $('#left-out').textContent = parts.length === 0 ? 'Left out today: nobody.' : `Left out today: ${parts.join(', ')}.`;
+  $('#left-out').textContent = parts.length === 0 ? `Left out ${when}: nobody.` : `Left out ${when}: ${parts.join(', ')}.`;
 }
 
-function showKinds(days) {
-  showLeftOut(days[days.length - 1]);
-  const today = lastOf(days);
+/**
+ * The three kinds stacked, a bar a day; a window longer than the card reads day by day (over 400 days) comes as
+ * months, and is drawn a bar a month. A day's bar picks that day for the visitors' table.
+ */
+function showKinds(activity) {
+  const months = !activity.by_day;
+  const run = months ? activity.by_month : activity.by_day;
+  const keyOf = (bar) => (months ? bar.month : bar.day);
+  $('#kinds-step').textContent = months ? 'month by month' : 'day by day';
+  $('#kinds-unit').textContent = months ? 'by kind and month' : 'by kind';
+  showLeftOut(run[run.length - 1]);
   const kinds = [
     ['people', 'People'],
     ['scanners', 'Scanners and crawlers'],
     ['self', "The site's own reads"],
   ];
-  const totals = kinds.map(([kind]) => sum(days.map((d) => d[kind])));
+  const totals = kinds.map(([kind]) => sum(run.map((d) => d[kind])));
+  const pick = (event, elements) => {
+    if (!months && elements.length > 0) void pickDay(run[elements[0].index].day);
+  };
+  const hover = (event, elements) => {
+    if (event.native?.target) event.native.target.style.cursor = !months && elements.length > 0 ? 'pointer' : 'default';
+  };
   draw('kinds', {
-    empty: sum(totals) === 0 ? 'No visitors in the last 30 days.' : null,
-    summary: `Visitor-days over the last ${days.length} days: ${totals[0]} of people, ${totals[1]} of scanners and crawlers, ${totals[2]} of the site's own reads.`,
+    empty: sum(totals) === 0 ? `No visitors ${periodSaid.within}.` : null,
+    summary: `Visitor-days ${periodSaid.within}: ${totals[0]} of people, ${totals[1]} of scanners and crawlers, ${totals[2]} of the site's own reads.`,
     config: bars(
-      days.map((d) => shortDay(d.day, today)),
-      kinds.map(([kind, label]) => ({ label, data: days.map((d) => d[kind]), backgroundColor: KIND_COLOURS[kind], borderColor: '#ffffff', borderWidth: 1 })),
-      { scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } } },
+      run.map((d) => (months ? monthWords(d.month) : shortDay(d.day, appToday))),
+      kinds.map(([kind, label]) => ({ label, data: run.map((d) => d[kind]), backgroundColor: KIND_COLOURS[kind], borderColor: '#ffffff', borderWidth: 1 })),
+      { onClick: pick, onHover: hover, scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } } },
     ),
-    table: { head: ['Day', 'People', 'Scanners and crawlers', "The site's own reads", 'Total'], rows: days.map((d) => [d.day, d.people, d.scanners, d.self, d.total]) },
+    table: { head: [months ? 'Month' : 'Day', 'People', 'Scanners and crawlers', "The site's own reads", 'Total'], rows: run.map((d) => [keyOf(d), d.people, d.scanners, d.self, d.total]) },
   });
 }
 
@@ -347,7 +651,7 @@ function showSources(sources) {
   const values = names.map((name) => sources?.[name] ?? 0);
   const others = sources?.other_hosts ?? [];
   draw('sources', {
-    empty: sum(values) === 0 ? "No page loads by people in the last 30 days." : null,
+    empty: sum(values) === 0 ? `No page loads by people ${periodSaid.within}.` : null,
     summary: `People's page loads by source: ${names.map((name, i) => `${SOURCE_NAMES[name]} ${values[i]}`).join(', ')}.`,
     config: bars(names.map((name) => SOURCE_NAMES[name]), [{ label: 'Page loads', data: values, backgroundColor: KIND_COLOURS.people }], { indexAxis: 'y', scales: { x: { beginAtZero: true, ticks: { precision: 0 } } } }),
     table: { head: ['Source', 'Page loads'], rows: [...names.map((name, i) => [SOURCE_NAMES[name], values[i]]), ...others.map((o) => [`Other: ${o.host}`, o.page_loads])] },
@@ -357,7 +661,7 @@ function showSources(sources) {
 function showPath(steps) {
   const values = steps.map((s) => s.visitor_days);
   draw('path', {
-    empty: steps.length === 0 ? 'No steps are set (FUNNEL_STEPS).' : sum(values) === 0 ? 'No reader took any step in the last 30 days.' : null,
+    empty: steps.length === 0 ? 'No steps are set (FUNNEL_STEPS).' : sum(values) === 0 ? `No reader took any step ${periodSaid.within}.` : null,
     summary: `People's visitor-days that reached each step: ${steps.map((s) => `${s.step} ${s.visitor_days}`).join(', ')}.`,
     config: bars(steps.map((s) => s.step), [{ label: 'Visitor-days', data: values, backgroundColor: KIND_COLOURS.people }], { indexAxis: 'y', scales: { x: { beginAtZero: true, ticks: { precision: 0 } } } }),
     table: { head: ['Step', 'Visitor-days'], rows: steps.map((s) => [`${s.step} (${s.paths.join(', ')})`, s.visitor_days]) },
@@ -417,6 +721,112 @@ function showMark(result) {
   );
 }
 
+// ---- the day's visitors ----------------------------------------------------------------------------------------
+
+/** The day the owner picked for the table; null shows the period's last day. */
+let chosenDay = null;
+/** The table's day, the token of its next page (null on the last), its rows so far, and the read it shows. */
+const dayTable = { day: null, next: null, rows: 0, reading: 0 };
+
+/** The day's read; the next page's token is the app's own text, passed back URL-encoded. */
+const dayPath = (day, next = null) => `${API.visitors}?day=${encodeURIComponent(day)}${next ? `&next=${encodeURIComponent(next)}` : ''}`;
+
+const KIND_WORDS = { people: 'Person', scanners: 'Scanner', self: "The site's own" };
+const VISITOR_HEAD = ['Visitor', 'Seen (UTC)', 'Kind', 'Store', 'Network', 'Requests', 'Page loads', 'Paths read (requests)', 'Came from (page loads)'];
+const VISITOR_NUMERIC = (i) => i === 5 || i === 6;
+
+/** One row of the day's table. Its paths and the sites it came from are a visitor's text: list items set as text. */
+function visitorCells(row) {
+  const why = row.left_out ? LEFT_OUT_WORDS.find(([reason]) => reason === row.left_out)?.[1] : null;
+  const kind = KIND_WORDS[row.kind] ?? String(row.kind);
+  const time = (at) => (typeof at === 'string' ? at.slice(11, 16) : '–');
+  const list = (items) => (items.length === 0 ? '–' : el('ul', { className: 'cell-list' }, ...items.map((text) => el('li', { textContent: text }))));
+  return [
+    String(row.token ?? '').slice(0, 8),
+    time(row.first_seen) === time(row.last_seen) ? time(row.first_seen) : `${time(row.first_seen)} to ${time(row.last_seen)}`,
+    why ? `${kind}: ${why}` : kind,
+    row.store,
+    row.network,
+    row.requests,
+    row.page_loads,
+    list((row.top_paths ?? []).map((p) => `${p.path} (${p.requests})`)),
+    list((row.sources ?? []).map((source) => `${source.host} (${source.page_loads})`)),
+  ];
+}
+
+/** The day's table, or the next page of it added below the rows already shown; "More visitors" while there is one. */
+function showDay(day, result, append = false) {
+  $('#day').setAttribute('aria-busy', 'false');
+  const words = $('#day-words');
+  const more = $('#day-more');
+  const answer = result.ok ? result.body : null;
+  const when = shortDay(day, appToday);
+  const why = !result.ok
+    ? result.why
+    : answer?.availability?.available === false
+      ? answer.availability.reason.replace(/\.$/, '')
+      : Array.isArray(answer?.visitors)
+        ? null
+        : 'the store did not answer';
+  if (why && append) return say(words, `The next visitors of ${when} could not be read: ${why}.`, true);
+  if (why) {
+    Object.assign(dayTable, { day, next: null, rows: 0 });
+    more.hidden = true;
+    $('#day-body').replaceChildren(el('p', { className: 'failed', textContent: `Could not be read: ${why}.` }));
+    return say(words, '');
+  }
+  const rows = answer.visitors.map(visitorCells);
+  const next = typeof answer.next === 'string' && answer.next !== '' ? answer.next : null;
+  if (append && $('#day-table')) $('#day-table tbody').append(...rows.map((row) => tableRow(row, VISITOR_NUMERIC)));
+  else if (rows.length === 0) $('#day-body').replaceChildren(el('p', { className: 'empty', textContent: `No visitors on ${when}.` }));
+  else {
+    const table = dataTable(`Visitors on ${when}, first seen first`, VISITOR_HEAD, rows, VISITOR_NUMERIC);
+    table.id = 'day-table';
+    // The line above the table says the day already; the caption is for a screen reader's list of tables.
+    table.caption.className = 'visually-hidden';
+    $('#day-body').replaceChildren(table);
+  }
+  Object.assign(dayTable, { day, next, rows: (append ? dayTable.rows : 0) + rows.length });
+  more.hidden = next === null;
+  const count = `${figure(dayTable.rows)} ${unitOf(dayTable.rows, 'row', 'rows')}`;
+  say(words, dayTable.rows === 0 ? '' : next ? `${when}: the first ${count}; there are more.` : `${when}: ${count}, every visitor of the day.`);
+}
+
+/** Shows the visitors of a day the owner picked (in the form, or a day's bar in the chart), from its first page. */
+async function pickDay(day) {
+  if (!isDay(day)) return say($('#day-words'), 'Type the day as a date.', true);
+  chosenDay = day;
+  $('#day-input').value = day;
+  const mine = ++dayTable.reading;
+  $('#day').setAttribute('aria-busy', 'true');
+  try {
+    const result = await read(dayPath(day));
+    if (mine === dayTable.reading) showDay(day, result);
+  } catch (error) {
+    if (error instanceof SignedOut) signOut('The key is no longer accepted. Sign in again.', true);
+    else throw error;
+  }
+}
+
+/** Reads the day's next page and adds it; the keyboard stays in the table when the last page has come. */
+async function moreVisitors() {
+  const { day, next } = dayTable;
+  if (!day || !next) return;
+  const button = $('#day-more');
+  const mine = ++dayTable.reading;
+  button.disabled = true;
+  try {
+    const result = await read(dayPath(day, next));
+    if (mine === dayTable.reading) showDay(day, result, true);
+  } catch (error) {
+    if (error instanceof SignedOut) return signOut('The key is no longer accepted. Sign in again.', true);
+    throw error;
+  } finally {
+    button.disabled = false;
+  }
+  if (button.hidden) $('#day-body').focus();
+}
+
 // ---- signing in and out, and reading everything ----------------------------------------------------------------
 
 function say(node, text, bad = false) {
@@ -440,7 +850,15 @@ function signOut(message = '', bad = false) {
   $('#key').focus();
 }
 
+/** Each refresh and each change of period takes the next number; the answers of an older one are dropped, never drawn over newer ones. */
+let generation = 0;
+
+/**
+ * Reads every panel: the five reads at once, then the visitors of the picked day (else the period's last day, which
+ * the card answers). `data-period` on the dashboard then names the period its figures are of (`days=7`).
+ */
 async function loadAll() {
+  const mine = ++generation;
   const refresh = $('#refresh');
   refresh.disabled = true;
   say($('#status'), 'Reading the figures…');
@@ -448,26 +866,39 @@ async function loadAll() {
   // A panel that shows nothing yet says it is loading; one already drawn keeps its figures until the new ones come.
   const loading = () => el('p', { className: 'loading', textContent: 'Loading…' });
   for (const plot of document.querySelectorAll('[data-chart]:not([data-drawn]) .plot')) plot.replaceChildren(loading());
+  for (const id of ['pages', 'entry-pages', 'referrers', 'day']) if (!$(`#${id}-table`)) $(`#${id}-body`).replaceChildren(loading());
   if (!$('#subjects-table')) $('#subjects-body').replaceChildren(loading());
   if (!$('#mark-links a')) $('#mark-links').replaceChildren(el('li', {}, loading()));
   $('#dashboard').setAttribute('data-state', 'loading');
+  const query = activityQuery(period);
   try {
-    const [people, activity, subjects, mark, now] = await Promise.all([read(API.people), read(API.activity), read(API.subjects), read(API.mark), read(API.now)]);
+    const [people, activity, subjects, mark, now] = await Promise.all([read(API.people), read(`${API.activity}?${query}`), read(API.subjects), read(API.mark), read(API.now)]);
+    if (mine !== generation) return;
+    const answered = activity.ok && isDay(activity.body?.to) ? activity.body.to : null;
+    appToday = lastOf(people.ok ? people.body.people_new_by_day : null) ?? (period.from ? null : answered) ?? appToday ?? todayUtc();
     showPeople(people);
     showActivity(activity);
     showSubjects(subjects);
     showMark(mark);
     showNow(now);
-    exportDefaults(activity.ok ? activity.body.to : null);
-    const failures = [people, activity, subjects, mark, now].filter((r) => !r.ok).length;
+    exportDefaults(answered);
+    const day = chosenDay ?? answered ?? period.to ?? appToday;
+    $('#day-input').value = day;
+    const reading = ++dayTable.reading;
+    const visitors = await read(dayPath(day));
+    if (mine !== generation) return;
+    if (reading === dayTable.reading) showDay(day, visitors);
+    const reads = [people, activity, subjects, mark, now, visitors];
+    const failures = reads.filter((r) => !r.ok).length;
     const at = new Date().toISOString().slice(11, 19);
-    say($('#status'), failures === 0 ? `Read at ${at} UTC.` : `Read at ${at} UTC; ${failures} of 5 reads failed, and their panels say why.`, failures > 0);
+    say($('#status'), failures === 0 ? `Read at ${at} UTC.` : `Read at ${at} UTC; ${failures} of ${reads.length} reads failed, and their panels say why.`, failures > 0);
+    $('#dashboard').setAttribute('data-period', query);
     $('#dashboard').setAttribute('data-state', failures === 0 ? 'ready' : 'partial');
   } catch (error) {
     if (error instanceof SignedOut) signOut('The key is no longer accepted. Sign in again.', true);
     else throw error;
   } finally {
-    refresh.disabled = false;
+    if (mine === generation) refresh.disabled = false;
   }
 }
 
@@ -499,9 +930,15 @@ $('#sign-in-form').addEventListener('submit', signIn);
 $('#refresh').addEventListener('click', () => void loadAll());
 $('#sign-out').addEventListener('click', () => signOut('Signed out.'));
 $('#export-form').addEventListener('submit', (event) => void exportFigures(event));
+$('#period-form').addEventListener('change', (event) => choosePeriod({ name: event.target.value }));
+$('#range-form').addEventListener('submit', chooseRange);
+$('#day-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void pickDay($('#day-input').value);
+});
+$('#day-more').addEventListener('click', () => void moreVisitors());
+window.addEventListener('popstate', followAddress);
 
-if (sessionStorage.getItem(KEY)) {
-  showSignedIn(true);
-  void loadAll();
-}
+if (sessionStorage.getItem(KEY)) showSignedIn(true);
+followAddress();
 document.body.setAttribute('data-ready', 'true');

@@ -29,9 +29,13 @@ export function cosmosActivityDays(documents: CosmosDocuments): ActivityDays {
         day,
       ),
     ofTokens: (day, tokens) =>
-      documents.query<VisitorDay>(`SELECT * FROM c WHERE ${DAY} AND ARRAY_CONTAINS(@tokens, c.token)`, [
-        { name: '@day', value: day },
-        { name: '@tokens', value: [...tokens] },
-      ], day),
+      documents.query<VisitorDay>(
+        `SELECT * FROM c WHERE ${DAY} AND ARRAY_CONTAINS(@tokens, c.token)`,
+        [
+          { name: '@day', value: day },
+          { name: '@tokens', value: [...tokens] },
+        ],
+        day,
+      ),
   };
 }

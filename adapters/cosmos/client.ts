@@ -52,7 +52,7 @@ const INDEXING_POLICY: IndexingPolicy = {
   automatic: true,
   includedPaths: [{ path: '/*' }],
   excludedPaths: [{ path: '/"_etag"/?' }],
-  compositeIndexes: COMPOSITE_INDEXES.map((index) => index.map((part) => ({ ...part }))) as IndexingPolicy['compositeIndexes'],
+  compositeIndexes: COMPOSITE_INDEXES.map((index) => index.map((part) => ({ ...part }))),
 };
 
 /**

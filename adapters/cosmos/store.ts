@@ -1,5 +1,5 @@
 import type { Container } from '@azure/cosmos';
-import type { ActivityHour, Fact, Store, VisitorDay, VisitorRecord, VisitorsSummary } from '../../shared/store';
+import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/store';
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { CosmosDocuments } from './documents';

@@ -1,4 +1,4 @@
-import type { ActivityHour, Fact, Store, VisitorDay, VisitorRecord, VisitorsSummary } from '../../shared/store';
+import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/store';
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { MemoryDocuments } from './documents';

@@ -54,9 +54,25 @@ async function windowOf(period: Period, today: string, store: ActivityStore): Pr
 
 /** The card's figures when the store could not answer: every one null, none a zero that would read as true. */
 const UNREAD = Object.fromEntries(
-  ['days', 'from', 'to', 'by_day', 'hours', 'sources', 'path', 'countries', 'devices', 'campaigns', 'people_in_period', 'headline', 'previous', 'pages', 'entry_pages', 'referrers', 'rollups'].map(
-    (field) => [field, null],
-  ),
+  [
+    'days',
+    'from',
+    'to',
+    'by_day',
+    'hours',
+    'sources',
+    'path',
+    'countries',
+    'devices',
+    'campaigns',
+    'people_in_period',
+    'headline',
+    'previous',
+    'pages',
+    'entry_pages',
+    'referrers',
+    'rollups',
+  ].map((field) => [field, null]),
 );
 
 /** The headline figures of a period: its people (each once), new people, visits and page loads. */
@@ -101,7 +117,14 @@ async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<A
   const of = (some: readonly string[]) => some.flatMap((day) => (rollups.has(day) ? [rollups.get(day)!] : ([] as DayRollup[])));
   const period = periodOf(of(days), deps.funnel);
   const headline = headlineOf(period, days, people.people_new_by_day, visits);
-  const previous = query.value.kind === 'all' ? null : { from: before[0]!, to: before[before.length - 1]!, ...headlineOf(periodOf(of(before), deps.funnel), before, people.people_new_by_day, visits) };
+  const previous =
+    query.value.kind === 'all'
+      ? null
+      : {
+          from: before[0]!,
+          to: before[before.length - 1]!,
+          ...headlineOf(periodOf(of(before), deps.funnel), before, people.people_new_by_day, visits),
+        };
   const long = days.length > MAX_DAYS;
   return {
     status: 200,

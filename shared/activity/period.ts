@@ -35,7 +35,8 @@ export function periodOf(rollups: Iterable<DayRollup>, steps: readonly FunnelSte
     if (rollup.sketch_partial) complete = false;
     for (const step of steps) {
       const key = stepKey(step);
-      if (rollup.steps[key] === undefined) sum.steps[key] = (sum.steps[key] ?? 0) + Math.max(0, ...step.paths.map((path) => rollup.people_paths[path] ?? 0));
+      if (rollup.steps[key] === undefined)
+        sum.steps[key] = (sum.steps[key] ?? 0) + Math.max(0, ...step.paths.map((path) => rollup.people_paths[path] ?? 0));
     }
   }
   return { ...sum, people: { estimate: estimate(mergeSketches(...sketches)), error: SKETCH_ERROR, complete } };
@@ -59,8 +60,10 @@ export function entryPagesOf(counts: Pick<RollupCounts, 'entry_pages'>) {
 /** The sites that link here: people's page loads from each host, and their visitor-days. */
 export function referrersOf(counts: Pick<RollupCounts, 'referrer_loads' | 'referrer_people'>) {
   return top(
-    mostFirst(counts.referrer_loads, (host, pageLoads) => ({ host, page_loads: pageLoads, people: counts.referrer_people[host] ?? 0 })).filter(
-      (row) => row.host !== OTHER_PATHS,
-    ),
+    mostFirst(counts.referrer_loads, (host, pageLoads) => ({
+      host,
+      page_loads: pageLoads,
+      people: counts.referrer_people[host] ?? 0,
+    })).filter((row) => row.host !== OTHER_PATHS),
   );
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { parseWith } from '../http/body';
-import { wholeNumberText } from '../schemas/whole-number';
 import type { Result } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
 
@@ -10,8 +9,7 @@ export const DEFAULT_DAYS = 30;
 
 const daysMessage = `must be a whole number of days from 1 to ${MAX_DAYS}, or all`;
 
-const utcDayText = (name: string) =>
-  z.iso.date({ error: () => `must be a UTC day as YYYY-MM-DD, like 2026-10-23 (${name})` }).optional();
+const utcDayText = (name: string) => z.iso.date({ error: () => `must be a UTC day as YYYY-MM-DD, like 2026-10-23 (${name})` }).optional();
 
 /** The period the Activity card reads: the last N days, every day since the first kept, or a range of days. */
 export type Period = { kind: 'days'; days: number } | { kind: 'all' } | { kind: 'range'; from: string; to: string };
@@ -22,15 +20,28 @@ export type Period = { kind: 'days'; days: number } | { kind: 'all' } | { kind: 
  */
 export const activityQuerySchema = z
   .object({
-    days: z.union([z.literal('all'), wholeNumberText(1, MAX_DAYS, DEFAULT_DAYS, daysMessage)], { error: daysMessage }).optional(),
+    days: z
+      .union(
+        [
+          z.literal('all'),
+          z.string().regex(/^\d+$/, daysMessage).transform(Number).pipe(z.number().min(1, daysMessage).max(MAX_DAYS, daysMessage)),
+        ],
+        {
+          error: daysMessage,
+        },
+      )
+      .optional(),
     from: utcDayText('from'),
     to: utcDayText('to'),
   })
   .superRefine((query, context) => {
     const range = query.from !== undefined || query.to !== undefined;
-    if (range && query.days !== undefined) context.addIssue({ code: 'custom', path: ['days'], message: 'is not taken with from and to: ask one or the other' });
-    else if (query.from !== undefined && query.to === undefined) context.addIssue({ code: 'custom', path: ['to'], message: 'is required with from' });
-    else if (query.to !== undefined && query.from === undefined) context.addIssue({ code: 'custom', path: ['from'], message: 'is required with to' });
+    if (range && query.days !== undefined)
+      context.addIssue({ code: 'custom', path: ['days'], message: 'is not taken with from and to: ask one or the other' });
+    else if (query.from !== undefined && query.to === undefined)
+      context.addIssue({ code: 'custom', path: ['to'], message: 'is required with from' });
+    else if (query.to !== undefined && query.from === undefined)
+      context.addIssue({ code: 'custom', path: ['from'], message: 'is required with to' });
     else if (query.from !== undefined && query.to !== undefined && query.from > query.to)
       context.addIssue({ code: 'custom', path: ['from'], message: 'must be on or before to' });
   })

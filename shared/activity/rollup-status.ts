@@ -12,7 +12,11 @@ export interface RollupStatus {
  * Which days of a period have no whole rollup yet: a day the timer is still building, or one kept before rollups that
  * the build has not reached. A day with no rollup otherwise had nothing, and reads as zeros.
  */
-export function rollupStatus(state: Partial<FoldState> | null, rollups: ReadonlyMap<string, DayRollup>, days: readonly string[]): RollupStatus {
+export function rollupStatus(
+  state: Partial<FoldState> | null,
+  rollups: ReadonlyMap<string, DayRollup>,
+  days: readonly string[],
+): RollupStatus {
   const notBuilt = (day: string) => {
     const rollup = rollups.get(day);
     if (rollup !== undefined) return rollup.building !== null;
@@ -22,5 +26,8 @@ export function rollupStatus(state: Partial<FoldState> | null, rollups: Readonly
     return day < state.rollups_from && state.build !== null && state.build !== undefined && day <= state.build;
   };
   const pending = state?.rollups_from === undefined ? (state === null ? null : 'today') : (state.build ?? null);
-  return { complete: !days.some(notBuilt), built_back_to: pending === null ? null : pending === 'today' ? (days[days.length - 1] ?? null) : pending };
+  return {
+    complete: !days.some(notBuilt),
+    built_back_to: pending === null ? null : pending === 'today' ? (days[days.length - 1] ?? null) : pending,
+  };
 }

@@ -27,7 +27,13 @@ export interface CountingRoot {
 /** What the pulse and the Admin count read, from the root: one place, so the two reads are made the same way. */
 export function countAnswerDeps(root: CountingRoot): CountAnswerDeps {
   return {
-    count: { visitorsSummary: root.store.visitorsSummary, visits: root.store.visits, clock: root.clock, source: root.store.source },
+    count: {
+      visitorsSummary: root.store.visitorsSummary,
+      visits: root.store.visits,
+      foldState: root.store.foldState,
+      clock: root.clock,
+      source: root.store.source,
+    },
     operator: operatorSettings(root.settings),
     allowedOrigins: root.settings.ALLOWED_ORIGINS,
   };

@@ -3,6 +3,7 @@ import { utcDay } from '../identity/tokens';
 import type { Versioned } from '../store/documents';
 import type { VisitorsSummaryReader, PeopleFigures } from '../store/summary';
 import type { VisitsSummary } from '../store/visits';
+import type { FoldState } from '../store/fold';
 import { daysEnding, earlierDay, monthStart } from './days';
 
 /** How many days the by-day runs cover: the first screen's bar run. */
@@ -41,6 +42,8 @@ export interface PeopleCount {
   people_new_by_day: PeopleOnDay[] | null;
   source: string;
   visits: KeptVisitsRun | null;
+  /** Since when the recount timer has not brought the count up to date (ISO 8601 UTC); null when it is. */
+  behind_since: string | null;
 }
 
 /** The same figures flat, as the first screen's pulse carries them. */
@@ -52,12 +55,15 @@ export interface Pulse {
   visits_from: string | null;
   visits_by_day: VisitsOnDay[] | null;
   source: string;
+  behind_since: string | null;
 }
 
 /** What the count reads: the visitors summary's people figures, the visits summary, the clock, and where the store keeps things. */
 export interface PeopleCountDeps {
   visitorsSummary: VisitorsSummaryReader;
   visits: { read(): Promise<Versioned<VisitsSummary> | null> };
+  /** The fold's state, which says whether the count is behind. */
+  foldState: { read(): Promise<Versioned<Pick<FoldState, 'behind'>> | null> };
   clock: Clock;
   source: string;
 }
@@ -80,25 +86,40 @@ export function reasonOf(error: unknown): string {
 export async function readPeopleCount(deps: PeopleCountDeps): Promise<PeopleCount> {
   const today = utcDay(deps.clock.now());
   const days = daysEnding(today, DAYS);
-  const [people, visits] = await Promise.allSettled([
+  const [people, visits, state] = await Promise.allSettled([
     deps.visitorsSummary.peopleFrom(earlierDay(monthStart(today), days[0]!)),
     deps.visits.read(),
+    deps.foldState.read(),
   ]);
   const visitsRun = visits.status === 'fulfilled' ? keptVisits(visits.value?.doc ?? null, days) : null;
   const visitsNote = visits.status === 'rejected' ? `; visits unread (${reasonOf(visits.reason)})` : '';
-  if (people.status === 'rejected') {
-    return {
-      people_all_time: null,
-      people_new_today: null,
-      people_new_month: null,
-      scanners_left_out: null,
-      counted_from: null,
-      people_new_by_day: null,
-      source: `unread: the store did not answer (${reasonOf(people.reason)})`,
-      visits: visitsRun,
-    };
-  }
-  return { ...peopleFigures(people.value, today, days), source: `${deps.source}${visitsNote}`, visits: visitsRun };
+  const behind = state.status === 'fulfilled' ? (state.value?.doc.behind ?? null) : null;
+  const behindNote = behind === null ? '' : `; behind since ${behind.since}: the recount timer has more to count`;
+  if (people.status === 'rejected') return unread(`unread: the store did not answer (${reasonOf(people.reason)})`, visitsRun, behind);
+  // Nothing counted while the timer is behind is a count not made yet, not a true zero.
+  if (behind !== null && people.value.people_all_time === 0 && people.value.counted_from === null)
+    return unread(`not counted yet: the recount timer is behind since ${behind.since}`, visitsRun, behind);
+  return {
+    ...peopleFigures(people.value, today, days),
+    source: `${deps.source}${visitsNote}${behindNote}`,
+    visits: visitsRun,
+    behind_since: behind?.since ?? null,
+  };
+}
+
+/** The count with null figures, and why. */
+function unread(source: string, visits: KeptVisitsRun | null, behind: { since: string } | null): PeopleCount {
+  return {
+    people_all_time: null,
+    people_new_today: null,
+    people_new_month: null,
+    scanners_left_out: null,
+    counted_from: null,
+    people_new_by_day: null,
+    source,
+    visits,
+    behind_since: behind?.since ?? null,
+  };
 }
 
 function peopleFigures(figures: PeopleFigures, today: string, days: readonly string[]) {
@@ -132,5 +153,6 @@ export function pulseOf(count: PeopleCount): Pulse {
     visits_from: count.visits?.from ?? null,
     visits_by_day: count.visits?.by_day ?? null,
     source: count.source,
+    behind_since: count.behind_since,
   };
 }

@@ -94,11 +94,7 @@ export function exportDays(request: IncomingRequest, deps: ExportDeps): Promise<
     const { from, to, format } = query.value;
     const days = Array.from({ length: spanOf(from, to) }, (_, i) => addDays(from, i));
     const { value } = await readActivity(deps.store, deps.logger, () =>
-      Promise.all([
-        deps.store.rollupReader.onDays(days),
-        deps.store.visitorsSummary.peopleFrom(from),
-        deps.store.visits.read(),
-      ]),
+      Promise.all([deps.store.rollupReader.onDays(days), deps.store.visitorsSummary.peopleFrom(from), deps.store.visits.read()]),
     );
     if (value === null)
       return errorAnswer({

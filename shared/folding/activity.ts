@@ -121,11 +121,7 @@ async function rollUp(
   const current = slice.rollup?.doc ?? emptyRollup(slice.day, slice.buildsFromKept ? '' : null);
   if (current.folded_to >= slice.upTo) return;
   const days = (docs: readonly ActivityDoc[]) => docs.filter((doc): doc is VisitorDay => doc.kind === 'visitor-day');
-  const held = tokenChanges(
-    days(found.map(({ doc }) => doc)),
-    days(after),
-    changedIds,
-  ).filter(({ token }) => holdsToken(current, token));
+  const held = tokenChanges(days(found.map(({ doc }) => doc)), days(after), changedIds).filter(({ token }) => holdsToken(current, token));
   const next = { ...moved(current, held, steps), folded_to: slice.upTo };
   await rewrite(rollups, { before: slice.rollup?.doc ?? null, etag: slice.rollup?.etag ?? null, after: next }, `rollup ${slice.day}`);
 }

@@ -2,7 +2,10 @@ import { addCapped } from '../keeping/counts';
 import type { VisitorDay } from '../store/activity';
 import type { VisitorDayPart } from '../store/facts';
 
-type AudienceFields = Pick<VisitorDay, 'country' | 'browsers' | 'systems' | 'devices' | 'campaigns' | 'page_paths' | 'entry' | 'entry_at' | 'people_sketch'>;
+type AudienceFields = Pick<
+  VisitorDay,
+  'country' | 'browsers' | 'systems' | 'devices' | 'campaigns' | 'page_paths' | 'entry' | 'entry_at' | 'people_sketch'
+>;
 
 const COUNTED = ['browsers', 'systems', 'devices', 'campaigns', 'page_paths'] as const;
 

@@ -23,7 +23,12 @@ function byToken(rows: readonly VisitorDay[]): Map<string, VisitorDay[]> {
  * token as it is then, so every visitor-day is in the rollup once. A full page leaves out its last token, whose rows
  * may go on in the next page. Answers whether the day's rollup is whole now.
  */
-export async function buildRollupPage(store: BuildStore, day: string, steps: readonly FunnelStep[], limit: number): Promise<'built' | 'more'> {
+export async function buildRollupPage(
+  store: BuildStore,
+  day: string,
+  steps: readonly FunnelStep[],
+  limit: number,
+): Promise<'built' | 'more'> {
   const read = await store.rollups.read(day);
   if (read !== null && read.doc.building === null) return 'built';
   const current = read?.doc ?? emptyRollup(day, '');

@@ -20,7 +20,14 @@ export async function buildRollups(
   let day = state.current().build;
   while (day !== null && (await more())) {
     if (floor === null || day < floor) day = null;
-    else if ((await buildRollupPage({ rollups: deps.store.rollups, pages: deps.store.visitorDayPages }, day, deps.steps, deps.budget.buildPage)) === 'built')
+    else if (
+      (await buildRollupPage(
+        { rollups: deps.store.rollups, pages: deps.store.visitorDayPages },
+        day,
+        deps.steps,
+        deps.budget.buildPage,
+      )) === 'built'
+    )
       day = addDays(day, -1);
     await state.write({ build: day });
   }

@@ -103,7 +103,11 @@ function marked(days: Record<string, number>, moves: ReadonlyMap<string, number>
   const oldest = addDays(today, -FOLD_DAYS - 1);
   const marks = { ...days };
   for (const [day, mark] of moves) marks[day] = Math.max(marks[day] ?? 0, mark);
-  return Object.fromEntries(Object.entries(marks).filter(([day]) => day >= oldest).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return Object.fromEntries(
+    Object.entries(marks)
+      .filter(([day]) => day >= oldest)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
 }
 
 /** A run in progress: its budget, its lease, the state it writes, and what it has done. */

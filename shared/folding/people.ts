@@ -53,7 +53,7 @@ export async function foldPeople(
   let firstPerson: string | null = null;
   let mark = since.mark;
   let records = 0;
-  let caughtUp = false;
+  let caughtUp: boolean;
   do {
     const after = mark;
     const slice = await sliceOf(

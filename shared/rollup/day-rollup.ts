@@ -156,7 +156,7 @@ const sumOf = (docs: readonly VisitorDay[], field: (doc: VisitorDay) => Record<s
 
 function reasonsOf(docs: readonly VisitorDay[]): BotsByReason | undefined {
   const carried = docs.filter((doc) => doc.bots_by !== undefined);
-  return carried.length === 0 ? undefined : (sumOf(carried, (doc) => doc.bots_by as Record<string, number>) as BotsByReason);
+  return carried.length === 0 ? undefined : sumOf(carried, (doc) => doc.bots_by);
 }
 
 /** The kind of one daily token's documents on a day, by the one rule merged across stores. */
@@ -179,7 +179,8 @@ function addPeople(counts: RollupCounts, docs: readonly VisitorDay[], steps: rea
   const paths = sumOf(docs, (doc) => doc.paths);
   for (const step of steps) if (step.paths.some((path) => (paths[path] ?? 0) > 0)) bump(counts.steps, stepKey(step));
   bump(counts.countries, docs.find((doc) => doc.country !== undefined)?.country ?? UNKNOWN_COUNTRY);
-  for (const field of ['browsers', 'systems', 'devices'] as const) for (const name of Object.keys(sumOf(docs, (doc) => doc[field]))) bump(counts[field], name);
+  for (const field of ['browsers', 'systems', 'devices'] as const)
+    for (const name of Object.keys(sumOf(docs, (doc) => doc[field]))) bump(counts[field], name);
   for (const [key, loads] of Object.entries(sumOf(docs, (doc) => doc.campaigns))) bump(counts.campaigns, key, loads);
   for (const [path, loads] of Object.entries(sumOf(docs, (doc) => doc.page_paths))) bump(counts.page_paths, path, loads);
   for (const path of Object.keys(paths)) if (path !== OTHER_PATHS) bump(counts.people_paths, path);
@@ -258,7 +259,8 @@ export function moved(
     addCounts(next, countsOfToken(before, steps), -1);
     addCounts(next, countsOfToken(after, steps), 1);
     const outside = after.filter((doc) => !isLoopbackNetwork(doc.network));
-    if (outside.length > 0 && kindOfDocs(outside) === 'people' && outside.some((doc) => doc.people_sketch === undefined)) next.sketch_partial = true;
+    if (outside.length > 0 && kindOfDocs(outside) === 'people' && outside.some((doc) => doc.people_sketch === undefined))
+      next.sketch_partial = true;
     for (const doc of after) if (doc.people_sketch !== undefined) sketches.push(doc.people_sketch);
     if (!next.loopback && after.some((doc) => isLoopbackNetwork(doc.network))) {
       next.loopback = true;

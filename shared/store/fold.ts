@@ -51,7 +51,6 @@ export const emptyFoldState = (): FoldState => ({
   behind: null,
 });
 
-
 /** The fold state, read with its version and written conditionally. */
 export type FoldStates = Conditional<FoldState, []>;
 

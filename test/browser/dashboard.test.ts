@@ -4,16 +4,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
-import { adminRead, seededHost } from './fixture';
-import { launchChromium, pageTroubles, paintedPixels, screenshot } from './support';
+import { adminRead, HOSTILE_HITS, HOSTILE_HOST, HOSTILE_PATH, keep, seededHost } from './fixture';
+import { launchChromium, pageTroubles, paintedPixels, screenshot, seriousViolations } from './support';
 
 const CHARTS = [
   'new-people',
   'visits',
   'now-minutes',
   'now-paths',
-  'kinds',
   'hours',
+  'kinds',
   'sources',
   'path',
   'countries',
@@ -36,9 +36,9 @@ afterAll(async () => {
   if (!stopped) await t?.stop();
 });
 
-/** Opens the dashboard and signs in from the keyboard: Tab past the skip link to the key, type it, Enter. */
-async function signIn(page: Page, url: string, key: string): Promise<void> {
-  await page.goto(`${url}/api/admin`);
+/** Opens the dashboard (at `path`, which may keep a period) and signs in from the keyboard: Tab past the skip link to the key, type it, Enter. */
+async function signIn(page: Page, url: string, key: string, path = '/api/admin'): Promise<void> {
+  await page.goto(`${url}${path}`);
   await page.waitForSelector('body[data-ready="true"]');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
@@ -62,6 +62,657 @@ function tableRows(page: Page, chart: string): Promise<string[][]> {
     rows.map((row) => [...row.children].map((cell) => cell.textContent ?? '')),
   );
 }
+
+/** A table's body rows as the page shows them, every cell's text (the row's header cell first). */
+function rowsOf(page: Page, table: string): Promise<string[][]> {
+  return page.$$eval(`${table} tbody tr`, (rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent ?? '')));
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** A day of the fixture's year in the dashboard's words: 2026-10-18 is "18 Oct", a day of another year has its year. */
+const dayWords = (day: string) =>
+  `${Number(day.slice(8))} ${MONTHS[Number(day.slice(5, 7)) - 1]}${day.startsWith('2026') ? '' : ` ${day.slice(0, 4)}`}`;
+
+/** The page's next read of the card, and of the day's visitors. */
+const cardRead = (page: Page) => page.waitForRequest((request) => new URL(request.url()).pathname === '/api/admin/activity');
+const dayRead = (page: Page) => page.waitForRequest((request) => new URL(request.url()).pathname === '/api/admin/activity/visitors');
+
+/** Waits until the dashboard has drawn the card read with this query (`days=7`), whether or not every read succeeded. */
+const periodShown = (page: Page, query: string) =>
+  page.waitForSelector(`#dashboard[data-period="${query}"]:is([data-state="ready"], [data-state="partial"])`);
+
+/** Picks a period by its chip, and gives the address of the card's read that it made. */
+async function pick(page: Page, name: string): Promise<URL> {
+  const [request] = await Promise.all([cardRead(page), page.click(`#period-form label:has(input[value="${name}"])`)]);
+  return new URL(request.url());
+}
+
+const checkedPeriod = (page: Page) =>
+  page.$$eval('input[name="period"]', (radios) => (radios as HTMLInputElement[]).filter((r) => r.checked).map((r) => r.value));
+
+/** The named periods: the address's name, the card's days, and the words every panel of the period says. */
+const PICKS = [
+  ['today', '1', 'today'],
+  ['7d', '7', 'the last 7 days'],
+  ['30d', '30', 'the last 30 days'],
+  ['90d', '90', 'the last 90 days'],
+  ['12m', '365', 'the last 12 months'],
+] as const;
+
+/** The panels of the period, each of which names it. */
+const PERIOD_PANELS = [
+  '#headline',
+  '#kinds',
+  '#pages',
+  '#entry-pages',
+  '#sources',
+  '#referrers',
+  '#path',
+  '#countries',
+  '#campaigns',
+  '#devices',
+];
+
+/** A tile's words under its figure: the change against the period before. */
+const change = (page: Page, name: string) => page.textContent(`[data-figure="${name}"] .change`);
+const tileWords = (page: Page, name: string) => page.textContent(`[data-figure="${name}"] dd:not(.change)`);
+
+/**
+ * Answers the page's reads of one Admin path with a body made here instead of the app's: the contract's shapes the
+ * fixture's week cannot make (two years of months, a day of more than 100 visitors, hostile text in every list).
+ */
+async function answer(page: Page, pathname: string, body: (url: URL) => unknown): Promise<void> {
+  await page.route(
+    (url) => url.pathname === pathname,
+    (route) => route.fulfill({ json: body(new URL(route.request().url())) }),
+  );
+}
+
+/** The fields the card gains in issue 20; an app from before has none of them. */
+const NEW_FIELDS = ['by_month', 'people_in_period', 'headline', 'previous', 'pages', 'entry_pages', 'referrers', 'rollups'];
+
+/** The card as the app answers it today for `query`, with the new fields taken out and these put in. */
+async function card(query: string, fields: Record<string, unknown> = {}): Promise<any> {
+  const live = await adminRead(t, `/api/admin/activity?${query}`);
+  for (const field of NEW_FIELDS) delete live[field];
+  return { ...live, ...fields };
+}
+
+/** One row of a day's visitors as the API answers it. */
+const visitorRow = (i: number, fields: Record<string, unknown> = {}) => ({
+  token: `${String(i).padStart(8, '0')}aaaaaaaa`,
+  network: '203.0.113.x',
+  store: 'site',
+  kind: 'people',
+  left_out: null,
+  first_seen: '2026-10-23T09:00:00.000Z',
+  last_seen: '2026-10-23T09:05:00.000Z',
+  requests: 2,
+  bots: 0,
+  self: 0,
+  page_loads: 2,
+  top_paths: [{ path: '/', requests: 2 }],
+  sources: [],
+  ...fields,
+});
+
+/** Every dialog the page opened, and every element or attribute that markup in a visitor's text would have made. */
+function dialogsOf(page: Page): string[] {
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return dialogs;
+}
+const injected = (page: Page) =>
+  page.$$eval('#dashboard img, #dashboard script, #dashboard b, #dashboard [onerror], #dashboard [onmouseover]', (nodes) => nodes.length);
+
+describe('the period: picked, kept in the address, and read with its days', () => {
+  test('picks each named period by its chip: the address keeps it, the card is read with its days, and every panel says it', async () => {
+    const page = await browser.newPage();
+    const troubles = pageTroubles(page);
+    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await signedIn(page);
+    expect(await checkedPeriod(page)).toEqual(['30d']);
+    expect(await page.getAttribute('#dashboard', 'data-period')).toBe('days=30');
+    for (const [name, days, words] of PICKS) {
+      const asked = await pick(page, name);
+      expect(asked.search).toBe(`?days=${days}`);
+      expect(new URL(page.url()).search).toBe(`?period=${name}`);
+      await periodShown(page, `days=${days}`);
+      expect(await checkedPeriod(page)).toEqual([name]);
+      expect(await page.textContent('#headline-title')).toBe(`People and visits, ${words}`);
+      expect(await page.textContent('[data-chart="kinds"] figcaption')).toBe(`Visitor-days by kind, ${words}`);
+      expect(await tableRows(page, 'kinds')).toHaveLength(Number(days));
+      for (const panel of PERIOD_PANELS) {
+        const text = (await page.textContent(panel))!;
+        expect(text, panel).toContain(words);
+        if (name !== '30d') expect(text, panel).not.toMatch(/30 days/);
+      }
+      // The days said in the dashboard's words, whatever way the browser writes the range's dates.
+      expect(await page.textContent('#period-message')).toMatch(
+        name === 'today' ? /^Showing 23 Oct, a UTC day\.$/ : /^Showing \d+ \w{3}( \d{4})? to 23 Oct, UTC days\.$/,
+      );
+    }
+    expect(await page.textContent('#left-out')).toBe('Left out today: 2 crawlers by agent.');
+
+    // The chips are one radio group: an arrow key picks the one beside.
+    await page.focus('input[name="period"][value="12m"]');
+    const [left] = await Promise.all([cardRead(page), page.keyboard.press('ArrowLeft')]);
+    expect(new URL(left.url()).search).toBe('?days=90');
+    expect(new URL(page.url()).search).toBe('?period=90d');
+    await periodShown(page, 'days=90');
+
+    // Back is the period before.
+    const [back] = await Promise.all([cardRead(page), page.goBack()]);
+    expect(new URL(back.url()).search).toBe('?days=365');
+    await periodShown(page, 'days=365');
+    expect(await checkedPeriod(page)).toEqual(['12m']);
+    expect(troubles).toEqual([]);
+    await page.close();
+  });
+
+  test('since the start, and a typed range: the address keeps them, the card is read with days=all or from and to, and the captions say its days', async () => {
+    const page = await browser.newPage();
+    const troubles = pageTroubles(page);
+    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await signedIn(page);
+
+    const all = await pick(page, 'all');
+    expect(all.search).toBe('?days=all');
+    expect(new URL(page.url()).search).toBe('?period=all');
+    await periodShown(page, 'days=all');
+    const whole = await adminRead(t, '/api/admin/activity?days=all');
+    expect(await page.textContent('[data-chart="kinds"] figcaption')).toBe(`Visitor-days by kind, since ${dayWords(whole.from)}`);
+    expect(await tableRows(page, 'kinds')).toEqual(
+      whole.by_day.map((d: any) => [d.day, d.people, d.scanners, d.self, d.total].map(String)),
+    );
+    // Nothing was counted before the start: no change is said.
+    expect(await change(page, 'visits')).toBe('');
+
+    await page.fill('#range-from', '2026-10-18');
+    await page.fill('#range-to', '2026-10-21');
+    const [ranged] = await Promise.all([cardRead(page), page.click('#range-button')]);
+    expect(new URL(ranged.url()).search).toBe('?from=2026-10-18&to=2026-10-21');
+    expect(new URL(page.url()).search).toBe('?from=2026-10-18&to=2026-10-21');
+    await periodShown(page, 'from=2026-10-18&to=2026-10-21');
+    expect(await checkedPeriod(page)).toEqual([]);
+    expect(await page.textContent('#headline-title')).toBe('People and visits, 18 Oct to 21 Oct');
+    expect(await page.textContent('[data-chart="kinds"] figcaption')).toBe('Visitor-days by kind, 18 Oct to 21 Oct');
+    expect((await tableRows(page, 'kinds')).map((row) => row[0])).toEqual(['2026-10-18', '2026-10-19', '2026-10-20', '2026-10-21']);
+    expect(await page.textContent('#period-message')).toBe('Showing 18 Oct to 21 Oct, UTC days.');
+    expect(await page.textContent('#left-out')).toBe('Left out on 21 Oct: nobody.');
+    // The day's visitors follow the range: its last day.
+    expect(await page.textContent('#day-table caption')).toBe('Visitors on 21 Oct, first seen first');
+    const range = await adminRead(t, '/api/admin/activity?from=2026-10-18&to=2026-10-21');
+    expect(range.previous).toMatchObject({ from: '2026-10-14', to: '2026-10-17', people_new: 0, visits: 0, page_loads: 0 });
+    expect(await change(page, 'visits')).toBe('new (none in the 4 days before)');
+
+    // A range the wrong way round is refused in words, and nothing is read.
+    await page.fill('#range-from', '2026-10-22');
+    await page.click('#range-button');
+    await page.waitForSelector('#period-message.bad');
+    expect(await page.textContent('#period-message')).toBe('The first day of the range must not be after the last.');
+    expect(new URL(page.url()).search).toBe('?from=2026-10-18&to=2026-10-21');
+    expect(troubles).toEqual([]);
+    await page.close();
+  });
+
+  test('a bookmarked period comes back on sign-in and on reload; an address it cannot read shows the last 30 days and says so', async () => {
+    const page = await browser.newPage();
+    const troubles = pageTroubles(page);
+    const [asked] = await Promise.all([cardRead(page), signIn(page, t.host.url, t.env.OPERATOR_KEY!, '/api/admin?period=90d')]);
+    expect(new URL(asked.url()).search).toBe('?days=90');
+    await periodShown(page, 'days=90');
+    expect(await checkedPeriod(page)).toEqual(['90d']);
+    expect(await page.textContent('[data-chart="kinds"] figcaption')).toBe('Visitor-days by kind, the last 90 days');
+
+    // The key is kept in the tab, so a reload reads the same period at once.
+    const [again] = await Promise.all([cardRead(page), page.reload()]);
+    expect(new URL(again.url()).search).toBe('?days=90');
+    await periodShown(page, 'days=90');
+    expect(await checkedPeriod(page)).toEqual(['90d']);
+    expect(await page.textContent('#headline-title')).toBe('People and visits, the last 90 days');
+
+    for (const [address, why] of [
+      ['?period=5y', 'The address names a period the dashboard does not know, so the last 30 days are shown.'],
+      [
+        '?from=2026-10-21&to=2026-10-18',
+        'The address has no readable range (from and to, as YYYY-MM-DD, the first not after the last), so the last 30 days are shown.',
+      ],
+      [
+        '?from=2026-02-30&to=2026-03-01',
+        'The address has no readable range (from and to, as YYYY-MM-DD, the first not after the last), so the last 30 days are shown.',
+      ],
+    ]) {
+      const [fallback] = await Promise.all([cardRead(page), page.goto(`${t.host.url}/api/admin${address}`)]);
+      expect(new URL(fallback.url()).search, address).toBe('?days=30');
+      await periodShown(page, 'days=30');
+      expect(await page.textContent('#period-message.bad')).toBe(why);
+      expect(await checkedPeriod(page)).toEqual(['30d']);
+    }
+    expect(troubles).toEqual([]);
+    await page.close();
+  });
+
+  test('a bookmarked range comes back on sign-in and on reload, in its two labelled inputs and in the captions', async () => {
+    const page = await browser.newPage();
+    const address = '/api/admin?from=2026-10-18&to=2026-10-21';
+    const [asked] = await Promise.all([cardRead(page), signIn(page, t.host.url, t.env.OPERATOR_KEY!, address)]);
+    expect(new URL(asked.url()).search).toBe('?from=2026-10-18&to=2026-10-21');
+    for (const step of ['signed in', 'reloaded']) {
+      if (step === 'reloaded') {
+        const [again] = await Promise.all([cardRead(page), page.reload()]);
+        expect(new URL(again.url()).search).toBe('?from=2026-10-18&to=2026-10-21');
+      }
+      await periodShown(page, 'from=2026-10-18&to=2026-10-21');
+      expect(await page.inputValue('#range-from'), step).toBe('2026-10-18');
+      expect(await page.inputValue('#range-to'), step).toBe('2026-10-21');
+      expect(await page.textContent('label[for="range-from"]')).toBe('First day of the range');
+      expect(await page.textContent('label[for="range-to"]')).toBe('Last day of the range');
+      expect(await checkedPeriod(page)).toEqual([]);
+      expect(await page.textContent('[data-chart="kinds"] figcaption'), step).toBe('Visitor-days by kind, 18 Oct to 21 Oct');
+      expect(await tableRows(page, 'kinds')).toHaveLength(4);
+    }
+    await page.close();
+  });
+});
+
+describe("the period's panels, read from the fixture's week", () => {
+  test('the tiles, top pages, entry pages and sites that link here show what the card answers', async () => {
+    const page = await browser.newPage();
+    const troubles = pageTroubles(page);
+    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await signedIn(page);
+    const activity = await adminRead(t, '/api/admin/activity?days=30');
+
+    // Four people, each once; the 30 days before had nobody, so every figure is new.
+    expect(Math.round(activity.people_in_period.estimate)).toBe(4);
+    expect(activity.people_in_period).toMatchObject({ error: 0.02, complete: true });
+    expect(activity.headline).toMatchObject({ people_new: 4, visits: 8, page_loads: 14 });
+    expect(activity.previous).toMatchObject({ from: '2026-08-25', to: '2026-09-23', people_new: 0, visits: 0, page_loads: 0 });
+    expect(await tileFigure(page, 'people_in_period')).toBe(4);
+    expect(await tileWords(page, 'people_in_period')).toBe('4 people, an estimate (±2%)');
+    expect(await tileWords(page, 'people_new')).toBe('4 new people');
+    expect(await tileWords(page, 'visits')).toBe('8 visits');
+    expect(await tileWords(page, 'page_loads')).toBe('14 page loads');
+    for (const name of ['people_new', 'visits', 'page_loads']) expect(await change(page, name)).toBe('new (none in the 30 days before)');
+    expect(await page.$$eval('#headline .failed', (nodes) => nodes.length)).toBe(0);
+
+    const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
+    expect([...activity.pages].sort(byPath)).toEqual(
+      [
+        { path: '/', page_loads: 5, people: 5 },
+        { path: '/about', page_loads: 3, people: 3 },
+        { path: '/resume', page_loads: 3, people: 3 },
+        { path: '/trees/42', page_loads: 1, people: 1 },
+        { path: '/trees/7', page_loads: 1, people: 1 },
+        { path: '/cart', page_loads: 1, people: 1 },
+      ].sort(byPath),
+    );
+    expect(await rowsOf(page, '#pages-table')).toEqual(activity.pages.map((p: any) => [p.path, String(p.page_loads), String(p.people)]));
+    expect([...activity.entry_pages].sort(byPath)).toEqual(
+      [
+        { path: '/', people: 5 },
+        { path: '/trees/42', people: 1 },
+        { path: '/resume', people: 1 },
+        { path: '/cart', people: 1 },
+      ].sort(byPath),
+    );
+    expect(await rowsOf(page, '#entry-pages-table')).toEqual(activity.entry_pages.map((p: any) => [p.path, String(p.people)]));
+
+    // LinkedIn, GitHub and Google linked here once each.
+    const hosts = activity.referrers.map((r: any) => r.host).sort();
+    expect(hosts).toHaveLength(3);
+    for (const site of [/(^|\.)github\.com$/, /(^|\.)google\.com$/, /(^|\.)linkedin\.com$/])
+      expect(hosts.some((h: string) => site.test(h))).toBe(true);
+    expect(activity.referrers.every((r: any) => r.page_loads === 1 && r.people === 1)).toBe(true);
+    expect(await rowsOf(page, '#referrers-table')).toEqual(
+      activity.referrers.map((r: any) => [r.host, String(r.page_loads), String(r.people)]),
+    );
+    expect(await page.getAttribute('#dashboard', 'data-state')).toBe('ready');
+    expect(troubles).toEqual([]);
+    await page.close();
+  });
+
+  test("the day's visitors: the period's last day first, another day from the form or a day's bar, every row the API answers, and no More on the last page", async () => {
+    const page = await browser.newPage();
+    const troubles = pageTroubles(page);
+    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await signedIn(page);
+    const cells = (v: any) => [
+      v.token.slice(0, 8),
+      v.first_seen.slice(11, 16) === v.last_seen.slice(11, 16)
+        ? v.first_seen.slice(11, 16)
+        : `${v.first_seen.slice(11, 16)} to ${v.last_seen.slice(11, 16)}`,
+      v.store,
+      v.network,
+      String(v.requests),
+      String(v.page_loads),
+      v.top_paths.map((p: any) => `${p.path} (${p.requests})`).join('') || '–',
+      v.sources.map((s: any) => `${s.host} (${s.page_loads})`).join('') || '–',
+    ];
+    const shown = async () =>
+      (await rowsOf(page, '#day-table')).map((row) => [row[0], row[1], row[3], row[4], row[5], row[6], row[7], row[8]]);
+
+    const today = await adminRead(t, '/api/admin/activity/visitors?day=2026-10-23');
+    expect(today.next ?? null).toBeNull();
+    expect(await page.inputValue('#day-input')).toBe('2026-10-23');
+    expect(await page.textContent('label[for="day-input"]')).toBe('Day (UTC)');
+    expect(await shown()).toEqual(today.visitors.map(cells));
+    expect(await page.textContent('#day-words')).toBe(`23 Oct: ${today.visitors.length} rows, every visitor of the day.`);
+    expect(await page.isVisible('#day-more')).toBe(false);
+    // Carol came from a search, on the site's store; the crawler is named with its reason.
+    expect((await rowsOf(page, '#day-table')).some((row) => row[2] === 'Scanner: crawler by agent')).toBe(true);
+
+    await page.fill('#day-input', '2026-10-21');
+    const [asked] = await Promise.all([dayRead(page), page.click('#day-button')]);
+    expect(new URL(asked.url()).search).toBe('?day=2026-10-21');
+    await page.waitForSelector('#day-table caption:text("Visitors on 21 Oct, first seen first")');
+    const bob = await adminRead(t, '/api/admin/activity/visitors?day=2026-10-21');
+    expect(await shown()).toEqual(bob.visitors.map(cells));
+
+    // A day's bar in the kinds chart picks that day: here 18 Oct, the people's bar of Alice's first day.
+    const bar = await page.evaluate(() => {
+      const canvas = document.querySelector<HTMLCanvasElement>('[data-chart="kinds"] canvas')!;
+      const chart = (window as any).Chart.getChart(canvas);
+      const index = (chart.data.labels as string[]).indexOf('18 Oct');
+      const { x, y, base } = chart.getDatasetMeta(0).data[index];
+      const box = canvas.getBoundingClientRect();
+      return { x: box.left + x, y: box.top + (y + base) / 2 };
+    });
+    const [clicked] = await Promise.all([dayRead(page), page.mouse.click(bar.x, bar.y)]);
+    expect(new URL(clicked.url()).search).toBe('?day=2026-10-18');
+    await page.waitForSelector('#day-table caption:text("Visitors on 18 Oct, first seen first")');
+    expect(await page.inputValue('#day-input')).toBe('2026-10-18');
+    expect(troubles).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('what a visitor controls is shown as text', () => {
+  let h: TestHost;
+  beforeAll(async () => {
+    h = await seededHost();
+    await keep(h, HOSTILE_HITS);
+  });
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  /** Signs in to the hostile host with its policy bypassed, so markup set as HTML would run and open a dialog. */
+  async function hostilePage(): Promise<{ page: Page; dialogs: string[]; close: () => Promise<void> }> {
+    const context = await browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    const dialogs = dialogsOf(page);
+    await signIn(page, h.host.url, h.env.OPERATOR_KEY!);
+    await signedIn(page);
+    return { page, dialogs, close: () => context.close() };
+  }
+
+  test("a path that is markup and a host that breaks out of an attribute, in today's panels: now, sources and the day's visitors", async () => {
+    const { page, dialogs, close } = await hostilePage();
+    expect(await tableRows(page, 'now-paths')).toContainEqual([HOSTILE_PATH, '1']);
+    expect((await tableRows(page, 'sources')).map((row) => row[0])).toContain(`Other: ${HOSTILE_HOST}`);
+    const day = await rowsOf(page, '#day-table');
+    const hostile = day.find((row) => row[7] === `${HOSTILE_PATH} (1)`);
+    expect(hostile?.[8]).toBe(`${HOSTILE_HOST} (1)`);
+    await page.mouse.move(640, 400);
+    await page.hover('#day-table');
+    expect(await injected(page)).toBe(0);
+    expect(dialogs).toEqual([]);
+    await close();
+  });
+
+  test('the same in the top pages, entry pages and sites that link here', async () => {
+    const { page, dialogs, close } = await hostilePage();
+    const pages = await rowsOf(page, '#pages-table');
+    expect(pages.find((row) => row[0] === HOSTILE_PATH)).toEqual([HOSTILE_PATH, '1', '1']);
+    expect((await rowsOf(page, '#entry-pages-table')).find((row) => row[0] === HOSTILE_PATH)).toEqual([HOSTILE_PATH, '1']);
+    expect((await rowsOf(page, '#referrers-table')).find((row) => row[0] === HOSTILE_HOST)).toEqual([HOSTILE_HOST, '1', '1']);
+    await page.hover('#referrers-table');
+    expect(await injected(page)).toBe(0);
+    expect(dialogs).toEqual([]);
+    await close();
+  });
+});
+
+describe("the contract's shapes the fixture cannot make, answered by the test", () => {
+  test('a card from before issue 20: each new panel says it could not be read, and the rest still draw', async () => {
+    const page = await browser.newPage();
+    const troubles = pageTroubles(page);
+    const old = await card('days=30');
+    await answer(page, '/api/admin/activity', () => old);
+    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await signedIn(page);
+    expect(await page.textContent('#headline-why')).toBe('Could not be read: the app did not send them.');
+    for (const name of ['people_in_period', 'people_new', 'visits', 'page_loads']) {
+      expect(await tileFigure(page, name)).toBeNull();
+      expect(await change(page, name)).toBe('');
+    }
+    for (const panel of ['#pages-body', '#entry-pages-body', '#referrers-body']) {
+      expect(await page.textContent(`${panel} .failed`)).toBe('Could not be read: the app did not send them.');
+    }
+    expect(await page.isVisible('#rollups-note')).toBe(false);
+    expect(await page.$$eval('[data-chart][data-drawn="true"]', (figures) => figures.length)).toBe(CHARTS.length);
+    expect(await page.getAttribute('#dashboard', 'data-state')).toBe('ready');
+    expect(troubles).toEqual([]);
+    await page.close();
+  });
+
+  test('the tiles name their unit and say the change on the period before: up, down, about the same, new, or nothing when unread', async () => {
+    const page = await browser.newPage();
+    let fields: Record<string, unknown> = {
+      people_in_period: { estimate: 20.4, error: 0.02, complete: true },
+      headline: { people: 20.4, people_new: 10, visits: 112, page_loads: 50 },
+      previous: { from: '2026-10-10', to: '2026-10-16', people: 0, people_new: 10, visits: 100, page_loads: 100 },
+    };
+    const base = await card('days=7');
+    await answer(page, '/api/admin/activity', () => ({ ...base, ...fields }));
+    await signIn(page, t.host.url, t.env.OPERATOR_KEY!, '/api/admin?period=7d');
+    await periodShown(page, 'days=7');
+    expect(await tileWords(page, 'people_in_period')).toBe('20 people, an estimate (±2%)');
+    expect(await change(page, 'people_in_period')).toBe('new (none in the 7 days before)');
+    expect(await tileWords(page, 'people_new')).toBe('10 new people');
+    expect(await change(page, 'people_new')).toBe('about as many as the 7 days before');
+    expect(await tileWords(page, 'visits')).toBe('112 visits');
+    expect(await change(page, 'visits')).toBe('+12% on the 7 days before');
+    expect(await tileWords(page, 'page_loads')).toBe('50 page loads');
+    expect(await change(page, 'page_loads')).toBe('−50% on the 7 days before');
+    for (const name of ['people_in_period', 'people_new', 'visits', 'page_loads']) {
+      expect(await page.textContent(`[data-figure="${name}"] dt`)).toMatch(/people|visits|page loads/i);
+    }
+
+    // People kept before the sketch make the estimate a lower bound; a figure the period before did not read says no change.
+    fields = {
+      people_in_period: { estimate: 3, error: 0.02, complete: false },
+      headline: { people: 3, people_new: 1, visits: 0, page_loads: 1 },
+      previous: { from: '2026-10-10', to: '2026-10-16', people: null, people_new: 0, visits: 0, page_loads: 4 },
+    };
+    await page.click('#refresh');
+    await page.waitForSelector('[data-figure="people_new"] .unit:text("new person")');
+    expect(await tileWords(page, 'people_in_period')).toBe('3 people, at least: an estimate');
+    expect(await change(page, 'people_in_period')).toBe('');
+    expect(await tileWords(page, 'people_new')).toBe('1 new person');
+    expect(await change(page, 'people_new')).toBe('new (none in the 7 days before)');
+    expect(await tileWords(page, 'visits')).toBe('No visits');
+    expect(await change(page, 'visits')).toBe('none in the 7 days before either');
+    expect(await tileWords(page, 'page_loads')).toBe('1 page load');
+    expect(await change(page, 'page_loads')).toBe('−75% on the 7 days before');
+    await page.close();
+  });
+
+  test('a window longer than 400 days is drawn a bar a month, and days still being added up are named in one sentence', async () => {
+    const page = await browser.newPage();
+    const troubles = pageTroubles(page);
+    const months = Array.from({ length: 24 }, (_, i) => {
+      const month = new Date(Date.UTC(2024, 10 + i, 1)).toISOString().slice(0, 7);
+      return { month, people: i, scanners: 1, self: 0, total: i + 1, left_out: { agent: 1, path: 0, network: 0, signals: 0 } };
+    });
+    const base = await card('days=30');
+    await answer(page, '/api/admin/activity', () => ({
+      ...base,
+      days: 722,
+      from: '2024-11-01',
+      to: '2026-10-23',
+      by_day: null,
+      by_month: months,
+      people_in_period: { estimate: 1234, error: 0.02, complete: false },
+      headline: { people: 1234, people_new: 1200, visits: 5000, page_loads: 9000 },
+      previous: { from: '2022-11-09', to: '2024-10-31', people: 0, people_new: 0, visits: 0, page_loads: 0 },
+      pages: [],
+      entry_pages: [],
+      referrers: [],
+      rollups: { complete: false, built_back_to: '2026-03-01' },
+    }));
+    const [asked] = await Promise.all([
+      cardRead(page),
+      signIn(page, t.host.url, t.env.OPERATOR_KEY!, '/api/admin?from=2024-11-01&to=2026-10-23'),
+    ]);
+    expect(new URL(asked.url()).search).toBe('?from=2024-11-01&to=2026-10-23');
+    await periodShown(page, 'from=2024-11-01&to=2026-10-23');
+    expect(await page.textContent('#kinds-title')).toBe('Who comes, month by month');
+    expect(await page.textContent('[data-chart="kinds"] figcaption')).toBe('Visitor-days by kind and month, 1 Nov 2024 to 23 Oct');
+    expect(await tableRows(page, 'kinds')).toEqual(months.map((m) => [m.month, m.people, m.scanners, m.self, m.total].map(String)));
+    expect((await paintedPixels(page)).kinds).toBeGreaterThan(500);
+    expect(await page.textContent('#left-out')).toBe('Left out in Oct 2026: 1 crawler by agent.');
+    expect(await page.isVisible('#rollups-note')).toBe(true);
+    expect(await page.textContent('#rollups-note')).toBe(
+      'Days before 1 Mar are still being added up, so these figures do not hold them yet.',
+    );
+    expect(await tileWords(page, 'people_in_period')).toBe('1,234 people, at least: an estimate');
+    expect(await page.textContent('#pages-body')).toBe('No page loads by people from 1 Nov 2024 to 23 Oct.');
+    expect(troubles).toEqual([]);
+    await page.close();
+  });
+
+  test("the day's visitors come a page at a time: More reads the next page with its token URL-encoded, until the last", async () => {
+    const page = await browser.newPage();
+    const troubles = pageTroubles(page);
+    const token = 'page 2+/=?&x';
+    await answer(page, '/api/admin/activity/visitors', (url) =>
+      url.searchParams.get('next') === token
+        ? { day: '2026-10-23', visitors: [101, 102, 103].map((i) => visitorRow(i)), next: null, availability: { available: true } }
+        : {
+            day: '2026-10-23',
+            visitors: Array.from({ length: 100 }, (_, i) => visitorRow(i + 1)),
+            next: token,
+            availability: { available: true },
+          },
+    );
+    const [first] = await Promise.all([dayRead(page), signIn(page, t.host.url, t.env.OPERATOR_KEY!)]);
+    expect(new URL(first.url()).search).toBe('?day=2026-10-23');
+    await signedIn(page);
+    expect(await rowsOf(page, '#day-table')).toHaveLength(100);
+    expect(await page.textContent('#day-words')).toBe('23 Oct: the first 100 rows; there are more.');
+    expect(await page.isVisible('#day-more')).toBe(true);
+    await page.focus('#day-more');
+    const [next] = await Promise.all([dayRead(page), page.keyboard.press('Enter')]);
+    expect(next.url()).toContain(`?day=2026-10-23&next=${encodeURIComponent(token)}`);
+    await page.waitForSelector('#day-more', { state: 'hidden' });
+    const rows = await rowsOf(page, '#day-table');
+    expect(rows.map((row) => row[0])).toEqual(Array.from({ length: 103 }, (_, i) => `${String(i + 1).padStart(8, '0')}`));
+    expect(await page.textContent('#day-words')).toBe('23 Oct: 103 rows, every visitor of the day.');
+    // The button went with the last page, and the keyboard is in the table rather than lost.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('day-body');
+    expect(troubles).toEqual([]);
+    await page.close();
+  });
+
+  /** The card, the day and now with a visitor's hostile text in every list a visitor controls, and twelve pages. */
+  async function hostileAnswers(page: Page): Promise<void> {
+    const base = await card('days=30');
+    const now = await adminRead(t, '/api/admin/now');
+    const pages = [HOSTILE_PATH, ...Array.from({ length: 11 }, (_, i) => `/notes/${i + 1}`)];
+    await answer(page, '/api/admin/activity', () => ({
+      ...base,
+      sources: { ...base.sources, other_hosts: [{ host: '<img src=x onerror=alert(2)>', page_loads: 1 }] },
+      campaigns: [{ source: '<script>alert(3)</script>', medium: null, campaign: '<b>launch</b>', page_loads: 1 }],
+      people_in_period: { estimate: 12, error: 0.02, complete: true },
+      headline: { people: 12, people_new: 12, visits: 12, page_loads: 78 },
+      previous: { from: '2026-08-25', to: '2026-09-23', people: 6, people_new: 6, visits: 6, page_loads: 39 },
+      pages: pages.map((path, i) => ({ path, page_loads: 12 - i, people: 12 - i })),
+      entry_pages: [{ path: HOSTILE_PATH, people: 3 }],
+      referrers: [
+        { host: HOSTILE_HOST, page_loads: 2, people: 1 },
+        { host: '<b onmouseover=alert(4)>bold</b>.example', page_loads: 1, people: 1 },
+      ],
+      rollups: { complete: true, built_back_to: null },
+    }));
+    await answer(page, '/api/admin/now', () => ({ ...now, top_paths: [{ path: HOSTILE_PATH, requests: 1 }] }));
+    await answer(page, '/api/admin/activity/visitors', () => ({
+      day: '2026-10-23',
+      visitors: [
+        visitorRow(1, { top_paths: [{ path: HOSTILE_PATH, requests: 1 }], sources: [{ host: HOSTILE_HOST, page_loads: 1 }] }),
+        visitorRow(2, { kind: 'scanners', left_out: 'path', top_paths: [{ path: '/<script>alert(5)</script>', requests: 3 }] }),
+      ],
+      next: 'more',
+      availability: { available: true },
+    }));
+  }
+
+  test('a hostile path, host or campaign tag in every list is literal text, and no dialog opens; the pages show ten and then all', async () => {
+    const context = await browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
+    const dialogs = dialogsOf(page);
+    await hostileAnswers(page);
+    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await signedIn(page);
+    const pages = await rowsOf(page, '#pages-table');
+    expect(pages[0]).toEqual([HOSTILE_PATH, '12', '12']);
+    expect(await rowsOf(page, '#entry-pages-table')).toEqual([[HOSTILE_PATH, '3']]);
+    expect(await rowsOf(page, '#referrers-table')).toEqual([
+      [HOSTILE_HOST, '2', '1'],
+      ['<b onmouseover=alert(4)>bold</b>.example', '1', '1'],
+    ]);
+    expect(await tableRows(page, 'now-paths')).toEqual([[HOSTILE_PATH, '1']]);
+    expect(await tableRows(page, 'campaigns')).toEqual([['<script>alert(3)</script> / (no medium) / <b>launch</b>', '1']]);
+    expect((await tableRows(page, 'sources')).at(-1)).toEqual(['Other: <img src=x onerror=alert(2)>', '1']);
+    const day = await rowsOf(page, '#day-table');
+    expect(day.map((row) => [row[2], row[7], row[8]])).toEqual([
+      ['Person', `${HOSTILE_PATH} (1)`, `${HOSTILE_HOST} (1)`],
+      ['Scanner: probing for secrets', '/<script>alert(5)</script> (3)', '–'],
+    ]);
+    expect(await tileWords(page, 'page_loads')).toBe('78 page loads');
+    expect(await change(page, 'page_loads')).toBe('+100% on the 30 days before');
+
+    // Ten pages show, the rest behind a button that says how many and whether they are open.
+    expect(await page.$$eval('#pages-table tbody tr:not([hidden])', (rows) => rows.length)).toBe(10);
+    const toggle = page.locator('#pages button[aria-controls="pages-table"]');
+    expect(await toggle.textContent()).toBe('Show all 12');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
+    expect(await page.$$eval('#pages-table tbody tr:not([hidden])', (rows) => rows.length)).toBe(12);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(await toggle.textContent()).toBe('Show the first 10');
+
+    for (const table of ['#pages-table', '#referrers-table', '#day-table']) await page.hover(table);
+    expect(await injected(page)).toBe(0);
+    expect(dialogs).toEqual([]);
+    await context.close();
+  });
+
+  test('has no serious or critical accessibility violations (axe-core) with every new panel filled, at 1280 and at 375 px, where nothing is wider than the screen', async () => {
+    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await hostileAnswers(page);
+    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await signedIn(page);
+    await page.click('#pages button[aria-controls="pages-table"]');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 375, height: 812 });
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // A range typed in, with its message.
+    await page.fill('#range-from', '2026-10-22');
+    await page.fill('#range-to', '2026-10-21');
+    await page.click('#range-button');
+    await page.waitForSelector('#period-message.bad');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
 
 describe('the Admin dashboard at /api/admin', () => {
   test('refuses a wrong key with a clear message and stays signed out', async () => {
@@ -177,7 +828,7 @@ describe('the Admin dashboard at /api/admin', () => {
     );
     expect(labels.every(([role, label]) => role === 'img' && (label ?? '').length > 20)).toBe(true);
     expect(await page.getAttribute('[data-chart="kinds"] canvas', 'aria-label')).toBe(
-      "Visitor-days over the last 30 days: 8 of people, 4 of scanners and crawlers, 2 of the site's own reads.",
+      "Visitor-days in the last 30 days: 8 of people, 4 of scanners and crawlers, 2 of the site's own reads.",
     );
 
     // The first screen's preview and the operator's mark link for each allowed site.
@@ -303,7 +954,7 @@ describe('the Admin dashboard at /api/admin', () => {
     stopped = true;
     await page.click('#refresh');
     await page.waitForSelector('#dashboard[data-state="partial"]');
-    expect(await page.textContent('#status')).toMatch(/5 of 5 reads failed/);
+    expect(await page.textContent('#status')).toMatch(/6 of 6 reads failed/);
     expect(await page.$$eval('[data-chart] .failed', (nodes) => nodes.map((node) => node.textContent))).toEqual(
       CHARTS.map(() => 'Could not be read: the app could not be reached.'),
     );

@@ -94,13 +94,38 @@ const HITS = [
 export async function seededHost(env: Record<string, string> = {}, options: { visits?: boolean } = {}): Promise<TestHost> {
   const t = await startTestHost({ env, overrides: { clock: fixedClock(NOW) } });
   const container = await containerOf(t.env);
-  const sent = await post(`${t.host.url}/api/hits`, { hits: HITS }, { 'x-ingest-key': t.env.INGEST_KEY! });
-  if (sent.status !== 202) throw new Error(`the fixture was refused: ${JSON.stringify(sent.json)}`);
-  await t.host.drain();
-  await t.fold();
+  await keep(t, HITS);
   if (options.visits === false) await container.item(VISITS_SUMMARY_ID, VISITORS_PK).delete();
   return t;
 }
+
+/** Posts hits through /api/hits, waits until keep-hits has kept them, and folds them, as seededHost does its week. */
+export async function keep(t: TestHost, hits: readonly object[]): Promise<void> {
+  const sent = await post(`${t.host.url}/api/hits`, { hits }, { 'x-ingest-key': t.env.INGEST_KEY! });
+  if (sent.status !== 202) throw new Error(`the hits were refused: ${JSON.stringify(sent.json)}`);
+  await t.host.drain();
+  await t.fold();
+}
+
+/**
+ * What a visitor controls, made hostile: a path that is markup, and a link from a host that would break out of an
+ * attribute and carries escaped markup (a URL's host cannot hold `<`, so this is as close as a real referrer gets).
+ * A page that set either as HTML would run it or show other text than this.
+ */
+export const HOSTILE_PATH = '/<img src=x onerror=alert(1)>';
+export const HOSTILE_HOST = 'x"onmouseover=alert(1)&lt;b&gt;.example';
+
+/** A person reading the hostile path from the hostile host, ten minutes before the fixture's now. */
+export const HOSTILE_HITS = [
+  {
+    at: '2026-10-23T19:50:00Z',
+    address: '81.2.69.160',
+    user_agent: FIREFOX_WINDOWS,
+    path: HOSTILE_PATH,
+    referrer: `https://${HOSTILE_HOST}/`,
+    page_load: true,
+  },
+];
 
 /** An Admin read as the API answers it, for comparing with what the page shows. */
 export async function adminRead(t: TestHost, path: string): Promise<any> {

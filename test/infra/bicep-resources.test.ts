@@ -11,7 +11,7 @@ const defaults = schemaDefaults();
 // What the Cosmos adapter asks for when it creates the container itself (the local stack), caught without a server.
 async function containerTheCodeCreates(): Promise<{
   database: unknown;
-  container: { partitionKey?: { paths?: string[] }; defaultTtl?: number };
+  container: { partitionKey?: { paths?: string[] }; defaultTtl?: number; indexingPolicy?: { compositeIndexes?: unknown } };
 }> {
   const made: unknown[] = [];
   const fake = {
@@ -73,12 +73,14 @@ describe('Cosmos DB holds the container the code expects', () => {
 
   it('has the composite indexes the paged queries order by, the same as the container the code creates', async () => {
     const code = await containerTheCodeCreates();
-    const inBicep = [...(container.get('indexingPolicy') ?? '').matchAll(/\[\{ path: '([^']+)', order: '(\w+)' \}, \{ path: '([^']+)', order: '(\w+)' \}\]/g)].map(
-      (found) => [
-        { path: found[1], order: found[2] },
-        { path: found[3], order: found[4] },
-      ],
-    );
+    const inBicep = [
+      ...(container.get('indexingPolicy') ?? '').matchAll(
+        /\[\{ path: '([^']+)', order: '(\w+)' \}, \{ path: '([^']+)', order: '(\w+)' \}\]/g,
+      ),
+    ].map((found) => [
+      { path: found[1], order: found[2] },
+      { path: found[3], order: found[4] },
+    ]);
     expect(inBicep).toEqual(code.container.indexingPolicy?.compositeIndexes);
     expect(inBicep).toEqual(COMPOSITE_INDEXES);
   });

@@ -58,6 +58,8 @@ const NEW_FIELDS = [
   'activity_7_days.previous',
   'activity_7_days.referrers',
   'activity_7_days.rollups',
+  'people.behind_since',
+  'pulse.behind_since',
   ...['2026-10-20', '2026-10-21', '2026-10-22', '2026-10-23'].map((day) => `visitors_by_day.${day}.next`),
 ];
 
@@ -66,7 +68,9 @@ function recorded(answer: unknown, golden: unknown): unknown {
   if (Array.isArray(golden) && Array.isArray(answer)) return answer.map((item, index) => recorded(item, golden[index]));
   if (golden === null || typeof golden !== 'object' || answer === null || typeof answer !== 'object') return answer;
   return Object.fromEntries(
-    Object.keys(golden).filter((key) => key in answer).map((key) => [key, recorded((answer as Record<string, unknown>)[key], (golden as Record<string, unknown>)[key])]),
+    Object.keys(golden)
+      .filter((key) => key in answer)
+      .map((key) => [key, recorded((answer as Record<string, unknown>)[key], (golden as Record<string, unknown>)[key])]),
   );
 }
 

@@ -119,9 +119,15 @@ describe('keeping and folding have exactly-once effect on the local Cosmos serve
       const failed = await foldWith(failingAfter(run.store, failAfter));
       // The run says it did not finish, naming the failure; its last write is the lease's release, after all is done.
       if (failAfter === clean.foldWrites) expect(failed).toMatchObject({ ok: true, behind: null });
-      else expect(failed.ok ? failed.behind : failed.reason, `failing after write ${failAfter}`).toContain(`injected failure after write ${failAfter}`);
+      else
+        expect(failed.ok ? failed.behind : failed.reason, `failing after write ${failAfter}`).toContain(
+          `injected failure after write ${failAfter}`,
+        );
       // A fold that died with the lease leaves it to lapse; the next run comes after that.
-      expect(await fold({ store: run.store, clock: leaseLapsed(), rules: scanRules(10, 60), lateDays: 7 })).toMatchObject({ ok: true, behind: null });
+      expect(await fold({ store: run.store, clock: leaseLapsed(), rules: scanRules(10, 60), lateDays: 7 })).toMatchObject({
+        ok: true,
+        behind: null,
+      });
       return { failAfter, documents: unmarked(await everything(run.documents)) };
     });
     for (const run of await Promise.all(runs)) expect(run.documents, `failing after write ${run.failAfter}`).toEqual(clean.documents);

@@ -103,7 +103,10 @@ function pagesOf(vd: Record<string, unknown>, row: { pageLoad?: boolean; kept: s
   if (!row.pageLoad) return {};
   const entryAt = vd.entry_at as string | undefined;
   const first = entryAt === undefined || at < entryAt;
-  return { page_paths: add((vd.page_paths as Record<string, number> | undefined) ?? {}, row.kept), ...(first ? { entry: row.kept, entry_at: at } : {}) };
+  return {
+    page_paths: add((vd.page_paths as Record<string, number> | undefined) ?? {}, row.kept),
+    ...(first ? { entry: row.kept, entry_at: at } : {}),
+  };
 }
 
 /** A sparse sketch with a person hash's register set. */
@@ -223,7 +226,10 @@ function expectedDocuments(hashKey: string) {
       systems: add(vd.systems, device.system),
       devices: add(vd.devices, device.device),
       ...pagesOf(vd, row, at),
-      people_sketch: row.person !== null && !row.bot ? registered(vd.people_sketch as Counts, personHash(hashKey, row.address, agentFamily(row.agent))) : vd.people_sketch,
+      people_sketch:
+        row.person !== null && !row.bot
+          ? registered(vd.people_sketch as Counts, personHash(hashKey, row.address, agentFamily(row.agent)))
+          : vd.people_sketch,
     });
     const hour = at.slice(11, 13);
     const h = hours.get(`${day(at)} ${row.store} ${hour}`) ?? {
@@ -265,7 +271,7 @@ function expectedDocuments(hashKey: string) {
     by_day: visits,
   };
   // Each day's rollup: what its visitor-days add up to (test/support/rollups.ts recounts it the one way).
-  const rollups = [...new Set(marked.map((row) => String(row.day)))].map((on) => {
+  const rollups = [...new Set(marked.map((row) => String((row as { day?: unknown }).day)))].map((on) => {
     const { folded_to: _folded, ...rollup } = recountDay(on, marked as unknown as VisitorDay[]);
     return rollup;
   });

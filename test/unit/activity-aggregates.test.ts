@@ -38,7 +38,8 @@ const days = daysEnding('2026-10-23', 3);
 
 describe('by_day: visitor-days by the one kind rule', () => {
   it('splits each day into people, scanners and self that add up to the total, with every day present', () => {
-    const rows = byDay(rollupsOf([
+    const rows = byDay(
+      rollupsOf([
         doc(1, '2026-10-21'),
         doc(2, '2026-10-21', { requests: 3, bots: 3 }),
         doc(3, '2026-10-21', { requests: 3, bots: 2 }),
@@ -56,7 +57,8 @@ describe('by_day: visitor-days by the one kind rule', () => {
   });
 
   it('counts a token seen on two stores the same day once, as the stronger of the two', () => {
-    const rows = byDay(rollupsOf([
+    const rows = byDay(
+      rollupsOf([
         doc(1, '2026-10-23', { store: 'cosmos', requests: 4, bots: 4 }),
         doc(1, '2026-10-23', { store: 'sql', requests: 1, bots: 0 }),
         doc(2, '2026-10-23', { store: 'cosmos', requests: 1, bots: 1 }),
@@ -77,7 +79,8 @@ describe('by_day: visitor-days by the one kind rule', () => {
   });
 
   it('counts each scanner visitor-day once under the reason most of its bot requests had across stores, ties to the surer', () => {
-    const rows = byDay(rollupsOf([
+    const rows = byDay(
+      rollupsOf([
         doc(1, '2026-10-23', { requests: 3, bots: 3, bots_by: { agent: 3 } }),
         doc(2, '2026-10-23', { store: 'cosmos', requests: 2, bots: 2, bots_by: { network: 2 } }),
         doc(2, '2026-10-23', { store: 'sql', requests: 2, bots: 2, bots_by: { path: 1, network: 1 } }),
@@ -105,7 +108,8 @@ describe('by_day: visitor-days by the one kind rule', () => {
   });
 
   it('counts every loopback row of a day as one machine, as the visits by people do', () => {
-    const rows = byDay(rollupsOf([doc(1, '2026-10-23', { network: '127.0.0.x', self: 1 }), doc(2, '2026-10-23', { network: '0:0:0:x', self: 1 })]),
+    const rows = byDay(
+      rollupsOf([doc(1, '2026-10-23', { network: '127.0.0.x', self: 1 }), doc(2, '2026-10-23', { network: '0:0:0:x', self: 1 })]),
       days,
     );
     expect(rows.at(-1)).toMatchObject({ self: 1, total: 1 });
@@ -114,7 +118,8 @@ describe('by_day: visitor-days by the one kind rule', () => {
 
 describe('sources: people page loads by referrer group', () => {
   it('groups hosts by the table, names the other hosts once, and counts page loads past the hosts as typed', () => {
-    const sources = sourcesOf(countsOf([
+    const sources = sourcesOf(
+      countsOf([
         doc(1, '2026-10-23', { sources: { 'www.linkedin.com': 1, 'lnkd.in': 1 }, page_loads: 3 }),
         doc(2, '2026-10-23', { store: 'cosmos', sources: { 'github.com': 2 }, page_loads: 2 }),
         doc(2, '2026-10-23', { store: 'sql', sources: { 'www.google.co.uk': 1, 'www.blog.example': 1 }, page_loads: 2 }),
@@ -143,15 +148,18 @@ describe('path: the funnel in visitor-days', () => {
 
   it('counts, for each step, the people visitor-days that reached any of its paths on any store', () => {
     const path = funnelOf(
-      countsOf([
-        doc(1, '2026-10-23', { paths: { '/': 2, '/about': 1, '/resume.pdf': 1 } }),
-        doc(2, '2026-10-23', { store: 'cosmos', paths: { '/': 1 } }),
-        doc(2, '2026-10-23', { store: 'sql', paths: { '/about/': 1 } }),
-        doc(3, '2026-10-23', { paths: { '/resume': 1 } }),
-        doc(4, '2026-10-23', { paths: { '/': 1, '/resume': 1 }, requests: 2, bots: 2 }),
-        doc(5, '2026-10-23', { paths: { '/': 1 }, self: 1 }),
-        doc(6, '2026-10-23', { paths: { '/projects': 1 } }),
-      ], steps),
+      countsOf(
+        [
+          doc(1, '2026-10-23', { paths: { '/': 2, '/about': 1, '/resume.pdf': 1 } }),
+          doc(2, '2026-10-23', { store: 'cosmos', paths: { '/': 1 } }),
+          doc(2, '2026-10-23', { store: 'sql', paths: { '/about/': 1 } }),
+          doc(3, '2026-10-23', { paths: { '/resume': 1 } }),
+          doc(4, '2026-10-23', { paths: { '/': 1, '/resume': 1 }, requests: 2, bots: 2 }),
+          doc(5, '2026-10-23', { paths: { '/': 1 }, self: 1 }),
+          doc(6, '2026-10-23', { paths: { '/projects': 1 } }),
+        ],
+        steps,
+      ),
       steps,
     );
     expect(path).toEqual([

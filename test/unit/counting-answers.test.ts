@@ -21,7 +21,7 @@ async function rig() {
   const clock = fixedClock('2026-10-23T12:00:00.000Z');
   await keepAndFold(store, clock, [queuedHit('2026-10-23T10:00:00.000Z', { person: 'a' })]);
   const deps: CountAnswerDeps = {
-    count: { visitorsSummary: store.visitorsSummary, visits: store.visits, clock, source: store.source },
+    count: { visitorsSummary: store.visitorsSummary, visits: store.visits, foldState: store.foldState, clock, source: store.source },
     operator: { operatorKey: OPERATOR_KEY, hashKey: HASH_KEY },
     allowedOrigins: ['https://site.example'],
   };

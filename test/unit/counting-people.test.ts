@@ -3,7 +3,7 @@ import { memoryStore, MEMORY_SOURCE } from '../../adapters/memory/store';
 import { DAYS, pulseOf, readPeopleCount, type PeopleCountDeps } from '../../shared/counting/people-count';
 import { fixedClock } from '../../shared/ports/clock';
 import type { Store } from '../../shared/store';
-import { keepAndFold, queuedHit } from '../support/counting';
+import { foldOnce, keepAndFold, keepHits, queuedHit } from '../support/counting';
 
 // The seed's clock: half an hour before midnight UTC, where a local-time day would already be tomorrow east of UTC.
 const TODAY = '2026-10-23T23:30:00.000Z';
@@ -11,6 +11,7 @@ const TODAY = '2026-10-23T23:30:00.000Z';
 const depsOf = (store: Store, at = TODAY): PeopleCountDeps => ({
   visitorsSummary: store.visitorsSummary,
   visits: store.visits,
+  foldState: store.foldState,
   clock: fixedClock(at),
   source: store.source,
 });
@@ -112,6 +113,7 @@ describe("the count of people, each counted once (the seed's VisitorTests)", () 
       people_new_by_day: null,
       source: 'unread: the store did not answer (ECONNREFUSED)',
       visits: null,
+      behind_since: null,
     });
     expect(pulseOf(count)).toEqual({
       people_all_time: null,
@@ -121,10 +123,34 @@ describe("the count of people, each counted once (the seed's VisitorTests)", () 
       visits_from: null,
       visits_by_day: null,
       source: 'unread: the store did not answer (ECONNREFUSED)',
+      behind_since: null,
     });
   });
 
-  it('costs two point reads and no query, however many visitors there are', async () => {
+  it('says the count is behind while the timer has more to count, and answers no zero before anything is counted', async () => {
+    const store = memoryStore();
+    const clock = fixedClock(TODAY);
+    await keepHits(store, clock, [seen('a', '2026-10-20')]);
+    const behind = { since: '2026-10-23T20:00:00.000Z', reason: 'the store did not answer every call' };
+    const state = (doc: object | null) => ({
+      read: () => Promise.resolve(doc === null ? null : { doc: { behind: null, ...doc } as never, etag: '"1"' }),
+    });
+    // Kept but not folded yet, with the timer behind: no figure, and why.
+    const notYet = await readPeopleCount({ ...depsOf(store), foldState: state({ behind }) });
+    expect(notYet).toMatchObject({ people_all_time: null, behind_since: behind.since, source: expect.stringContaining('not counted yet') });
+    expect(pulseOf(notYet)).toMatchObject({ people_all_time: null, behind_since: behind.since });
+    // Folded once, and behind again: the figures stand, and the source says since when they are behind.
+    await foldOnce(store, clock);
+    const held = await readPeopleCount({ ...depsOf(store), foldState: state({ behind }) });
+    expect(held).toMatchObject({
+      people_all_time: 1,
+      behind_since: behind.since,
+      source: expect.stringContaining(`behind since ${behind.since}`),
+    });
+    expect(await readPeopleCount(depsOf(store))).toMatchObject({ people_all_time: 1, behind_since: null });
+  });
+
+  it('costs three point reads and no query, however many visitors there are', async () => {
     for (const visitors of [10, 1_000]) {
       const store = memoryStore();
       const clock = fixedClock(TODAY);
@@ -137,7 +163,7 @@ describe("the count of people, each counted once (the seed's VisitorTests)", () 
       await readPeopleCount(depsOf(store));
       const after = store.stats();
       expect({ reads: after.reads - before.reads, queries: after.queries - before.queries, writes: after.writes - before.writes }).toEqual({
-        reads: 2,
+        reads: 3,
         queries: 0,
         writes: 0,
       });

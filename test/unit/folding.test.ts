@@ -16,7 +16,14 @@ const NOW = '2026-10-23T16:00:00.000Z';
 function rig(at = NOW) {
   const store = memoryStore();
   const clock = fixedClock(at);
-  const count = () => readPeopleCount({ visitorsSummary: store.visitorsSummary, visits: store.visits, clock, source: store.source });
+  const count = () =>
+    readPeopleCount({
+      visitorsSummary: store.visitorsSummary,
+      visits: store.visits,
+      foldState: store.foldState,
+      clock,
+      source: store.source,
+    });
   let serial = 0;
   // Message ids of the rig's own, the same in every rig, so two rigs' documents compare.
   const nextId = () => `00000000-0000-4000-8000-${String((serial += 1)).padStart(12, '0')}`;
@@ -212,14 +219,19 @@ describe('the fold has exactly-once effect', () => {
       // The run says it did not finish: a part that failed is named, or nothing was folded at all. Its last write is the
       // lease's release, after which everything is done.
       if (failAfter === writes) expect(failed).toMatchObject({ ok: true, behind: null });
-      else expect(failed.ok ? failed.behind : failed.reason, `failing after write ${failAfter}`).toContain(`injected failure after write ${failAfter}`);
+      else
+        expect(failed.ok ? failed.behind : failed.reason, `failing after write ${failAfter}`).toContain(
+          `injected failure after write ${failAfter}`,
+        );
       // A run that died with the lease leaves it to lapse: the next run comes once it has.
       run.clock.advance(TIMER_FOLD_BUDGET.leaseSeconds * 1000);
       await run.fold();
       // The marks differ from the clean run's (they are the store's own), so compare the documents without them.
       const unmarked = (docs: ReturnType<typeof everything>) =>
         JSON.parse(
-          JSON.stringify(docs, (key, value: unknown) => (['folded_to', 'folded_days', 'days', 'records', 'records_at', 'swept_at'].includes(key) ? undefined : value)),
+          JSON.stringify(docs, (key, value: unknown) =>
+            ['folded_to', 'folded_days', 'days', 'records', 'records_at', 'swept_at'].includes(key) ? undefined : value,
+          ),
         );
       expect(unmarked(everything(run.store)), `failing after write ${failAfter}`).toEqual(unmarked(expected));
     }
@@ -265,5 +277,101 @@ describe('a known visitor on a new day', () => {
     await r.fold();
     expect(counted).toEqual(['2026-10-23']);
     expect(await r.count()).toMatchObject({ people_all_time: 21, people_new_today: 1 });
+  });
+});
+
+describe('one fold at a time', () => {
+  it('of two folds started together, exactly one runs, a hundred times over', async () => {
+    for (let round = 0; round < 100; round += 1) {
+      const r = rig();
+      await r.keep([queuedHit('2026-10-23T10:00:00.000Z', { person: `p${round}` })]);
+      const deps = { store: r.store, clock: r.clock, rules: scanRules(10, 60), lateDays: 7 };
+      const outcomes = await Promise.all([fold(deps), fold(deps)]);
+      expect(
+        outcomes.filter((outcome) => outcome.ok),
+        `round ${round}`,
+      ).toHaveLength(1);
+      expect(outcomes.find((outcome) => !outcome.ok)).toMatchObject({ ok: false, held: false });
+      expect((await r.count()).people_all_time).toBe(1);
+    }
+  });
+});
+
+describe('a backlog folded in slices', () => {
+  const slices = { ...TIMER_FOLD_BUDGET, factsASlice: 3, recordsASlice: 4, slicesARun: 5 };
+
+  it('moves the count forward on every run, each run reading a bounded slice, and ends exact', async () => {
+    const r = rig();
+    // A day's people are counted again whole from the records, so the backlog is spread over eight days.
+    for (let n = 0; n < 40; n += 1)
+      await r.keep([queuedHit(`2026-10-${16 + Math.floor(n / 5)}T10:${String(n).padStart(2, '0')}:00.000Z`, { person: `p${n}` })]);
+    const deps = { store: r.store, clock: r.clock, rules: scanRules(10, 60), lateDays: 7, budget: slices };
+    const counts: number[] = [];
+    for (let run = 0; run < 20; run += 1) {
+      const outcome = await fold(deps);
+      r.clock.advance(60_000);
+      counts.push((await r.count()).people_all_time ?? -1);
+      if (outcome.ok && outcome.behind === null) break;
+      expect(outcome).toMatchObject({ ok: true, behind: expect.stringContaining('more to fold') });
+    }
+    expect(counts.at(-1)).toBe(40);
+    expect(counts.length).toBeGreaterThan(3);
+    // Every run moved the count forward until it was whole (a run's slices are few, the backlog long); the runs after
+    // it folded the rest of the activity.
+    const whole = counts.indexOf(40);
+    expect(whole).toBeGreaterThan(1);
+    for (let run = 1; run <= whole; run += 1) expect(counts[run]!).toBeGreaterThan(counts[run - 1]!);
+    expect(counts[0]!).toBeGreaterThan(0);
+  });
+
+  it('killed after each write of a run of many slices, then run again, leaves what a clean run leaves', async () => {
+    const hits = Array.from({ length: 12 }, (_, n) =>
+      queuedHit(`2026-10-23T10:${String(n).padStart(2, '0')}:00.000Z`, {
+        person: `p${n % 7}`,
+        token: `t${n % 5}`,
+        subject: n % 3 === 0 ? 'tree-1' : null,
+      }),
+    );
+    const deps = (store: Store, clock: ReturnType<typeof fixedClock>) => ({
+      store,
+      clock,
+      rules: scanRules(10, 60),
+      lateDays: 7,
+      budget: slices,
+    });
+    const keepAll = async (r: ReturnType<typeof rig>) => {
+      for (const hit of hits) await r.keep([hit]);
+    };
+    const drain = async (r: ReturnType<typeof rig>) => {
+      for (let run = 0; run < 30; run += 1) {
+        const outcome = await fold(deps(r.store, r.clock));
+        r.clock.advance(TIMER_FOLD_BUDGET.leaseSeconds * 1000);
+        if (outcome.ok && outcome.behind === null) return;
+      }
+      throw new Error('the fold never caught up');
+    };
+    const clean = rig();
+    await keepAll(clean);
+    const counting = failingAfter(clean.store, Number.POSITIVE_INFINITY);
+    await fold(deps(counting, clean.clock));
+    const writes = counting.writes();
+    clean.clock.advance(TIMER_FOLD_BUDGET.leaseSeconds * 1000);
+    await drain(clean);
+    const unmarked = (docs: ReturnType<typeof everything>) =>
+      JSON.parse(
+        JSON.stringify(docs, (key, value: unknown) =>
+          ['folded_to', 'folded_days', 'days', 'records', 'records_at', 'swept_at', 'build', 'behind'].includes(key) ? undefined : value,
+        ),
+      );
+    const expected = unmarked(everything(clean.store));
+    expect(writes).toBeGreaterThan(10);
+    for (let failAfter = 1; failAfter <= writes; failAfter += 1) {
+      const run = rig();
+      await keepAll(run);
+      await fold(deps(failingAfter(run.store, failAfter), run.clock));
+      run.clock.advance(TIMER_FOLD_BUDGET.leaseSeconds * 1000);
+      await drain(run);
+      expect(unmarked(everything(run.store)), `killed after write ${failAfter}`).toEqual(expected);
+    }
   });
 });

@@ -1,0 +1,62 @@
+import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { estimate, mergeSketches, registerOf, SKETCH_ERROR, sketchOf } from '../../shared/rollup/sketch';
+
+/** A person hash as the app makes them: a keyed HMAC, 32 hex. */
+const person = (n: number) => createHmac('sha256', 'sketch-test-key').update(`person|${n}`).digest('hex').slice(0, 32);
+
+/**
+ * 120 days of a site whose people come back: on each day, a number of people drawn from a pool that grows with time,
+ * some new, most returning; each day's sketch kept as a rollup keeps it.
+ */
+function days(seed: number) {
+  let state = seed;
+  const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  return Array.from({ length: 120 }, (_, day) => {
+    const pool = 500 + day * 400;
+    const people = new Set(Array.from({ length: 50 + Math.floor(random() * 3_000) }, () => Math.floor(random() * pool)));
+    return { people, sketch: mergeSketches(sketchOf([...people].map(person))) };
+  });
+}
+
+describe('the people of any period, each once, from the days’ sketches', () => {
+  it(`estimates the distinct people of many random windows within ${SKETCH_ERROR * 100}%`, () => {
+    const kept = days(20261201);
+    let worst = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 119 }), fc.integer({ min: 1, max: 120 }), (start, length) => {
+        const window = kept.slice(start, start + length);
+        const truth = new Set(window.flatMap((day) => [...day.people])).size;
+        const estimated = estimate(mergeSketches(...window.map((day) => day.sketch)));
+        worst = Math.max(worst, Math.abs(estimated - truth) / truth);
+        expect(Math.abs(estimated - truth) / truth).toBeLessThanOrEqual(SKETCH_ERROR);
+      }),
+      { numRuns: 120, seed: 7 },
+    );
+    // The stated error is a bound, not the usual error: most windows are far inside it.
+    expect(worst).toBeGreaterThan(0);
+  });
+
+  it('counts a handful of people exactly, adding a person twice changes nothing, and no people is zero', () => {
+    const three = sketchOf([person(1), person(2), person(3), person(2)]);
+    expect(estimate(mergeSketches(three))).toBe(3);
+    expect(estimate(mergeSketches(three, three))).toBe(3);
+    expect(estimate(mergeSketches())).toBe(0);
+  });
+
+  it('keeps a small day sparse and a large one dense, and both merge to the same estimate', () => {
+    const small = mergeSketches(sketchOf([person(1)]));
+    expect('sparse' in small).toBe(true);
+    const large = mergeSketches(sketchOf(Array.from({ length: 20_000 }, (_, n) => person(n))));
+    expect('dense' in large).toBe(true);
+    expect(JSON.stringify(large).length).toBeLessThan(22_000);
+    expect(estimate(mergeSketches(large, small))).toBe(estimate(large));
+  });
+
+  it('reads a register and a rank from the hash’s own bits', () => {
+    expect(registerOf('00000000000000000000000000000000')).toEqual([0, 51]);
+    expect(registerOf('fffc0000000000000000000000000000')).toEqual([16_383, 51]);
+    expect(registerOf('00020000000000000000000000000000')).toEqual([0, 1]);
+  });
+});
