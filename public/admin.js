@@ -7,7 +7,7 @@ const Pulse = customElements.get('headcount-pulse');
 const { unitOf, figure, dayWords } = Pulse.words;
 
 const KEY = 'headcount-operator-key';
-// Every read the dashboard makes, in one place (DESIGN.md "Reads").
+// Every read the dashboard makes, in one place (docs/design.md "Reads").
 const API = {
   people: '/api/admin/visitors/people',
   activity: '/api/admin/activity',

@@ -7,6 +7,7 @@ import { VISITORS_SUMMARY_ID, type VisitorsSummary } from '../../shared/store/su
 import { VISITORS_PK, type RecordChange } from '../../shared/store/visitors';
 import { VISITS_SUMMARY_ID, type VisitsSummary } from '../../shared/store/visits';
 import type { CosmosDocuments } from './documents';
+import { IMPORTS_PK } from '../../shared/store/imports';
 
 /** The document whose writes read the server's clock: its `_ts` is the store's time now. */
 const STORE_CLOCK = { id: 'store-clock', pk: VISITORS_PK, kind: 'store-clock' };
@@ -78,6 +79,14 @@ export function cosmosFolding(documents: CosmosDocuments, settleSeconds: number)
           day,
         ),
       visitsOn: (day) => count("SELECT VALUE COUNT(1) FROM c WHERE c.kind = 'visitor-day' AND c.visit = true", [], day),
+    },
+    landed: {
+      changed: (after, upTo, limit) =>
+        documents.query<{ days: string[]; mark: number }>(
+          `SELECT ${top(limit)} c.days, c._ts AS mark FROM c WHERE c.kind = 'import-landed' AND c._ts > @after AND c._ts <= @upTo ORDER BY c._ts`,
+          between(after, upTo),
+          IMPORTS_PK,
+        ),
     },
     recordCounts: {
       changed: async (after, upTo, limit) =>

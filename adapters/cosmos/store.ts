@@ -13,6 +13,7 @@ import { cosmosFoldLeases } from './fold-lease';
 import { cosmosActivityDays } from './activity-days';
 import { cosmosSubjects } from './subjects';
 import { cosmosRecentFacts } from './audience';
+import { IMPORT_LEDGER_ID, type ImportLedger, type LandedImport } from '../../shared/store/imports';
 
 const oldestFirst =
   <T extends { pk: string; id: string }>(key: (doc: T) => string) =>
@@ -45,6 +46,12 @@ export function cosmosStore(
     },
     ...folding,
     foldLease: cosmosFoldLeases(documents),
+    landed: { create: (note: LandedImport) => documents.create(note), changed: folding.landed.changed },
+    importLedger: {
+      read: () => documents.read<ImportLedger>(VISITORS_PK, IMPORT_LEDGER_ID),
+      create: (doc) => documents.create(doc),
+      replace: (doc, etag) => documents.replace(doc, etag),
+    },
     facts: { create: (fact: Fact) => documents.create(fact), on: folding.facts.on, firstOn: folding.facts.firstOn },
     visitorsSummary: {
       peopleFrom: async (day) =>

@@ -7,6 +7,7 @@ import { VISITORS_SUMMARY_ID, type VisitorsSummary } from '../../shared/store/su
 import { VISITORS_PK, type VisitorRecord } from '../../shared/store/visitors';
 import { VISITS_SUMMARY_ID, type VisitsSummary } from '../../shared/store/visits';
 import type { MemoryDocuments } from './documents';
+import { IMPORTS_PK, type LandedImport } from '../../shared/store/imports';
 
 const resolved = <T>(value: T) => Promise.resolve(value);
 
@@ -61,6 +62,16 @@ export function memoryFolding(documents: MemoryDocuments): Omit<FoldingStore, 's
           ),
         ),
       visitsOn: (day) => resolved(documents.query<VisitorDay>((doc) => doc.kind === 'visitor-day' && doc.visit, day).length),
+    },
+    landed: {
+      changed: (after, upTo, limit) =>
+        resolved(
+          documents
+            .queryMarked<LandedImport>((doc, mark) => doc.kind === 'import-landed' && mark > after && mark <= upTo, IMPORTS_PK)
+            .sort((a, b) => a.mark - b.mark)
+            .slice(0, limit)
+            .map(({ doc, mark }) => ({ days: doc.days, mark })),
+        ),
     },
     recordCounts: {
       changed: (after, upTo, limit) =>

@@ -8,6 +8,7 @@ import { memoryFoldLeases } from './fold-lease';
 import { memoryActivityDays } from './activity-days';
 import { memorySubjects } from './subjects';
 import { memoryRecentFacts } from './audience';
+import { IMPORT_LEDGER_ID, type ImportLedger, type LandedImport } from '../../shared/store/imports';
 
 /** What the memory store's `source` says, so the count never passes memory off as kept. */
 export const MEMORY_SOURCE = 'kept in memory: this host has no document store, and the records are lost on restart';
@@ -31,6 +32,12 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     },
     ...folding,
     foldLease: memoryFoldLeases(documents),
+    landed: { create: (note: LandedImport) => resolved(documents.create(note)), changed: folding.landed.changed },
+    importLedger: {
+      read: () => resolved(documents.read<ImportLedger>(VISITORS_PK, IMPORT_LEDGER_ID)),
+      create: (doc) => resolved(documents.create(doc)),
+      replace: (doc, etag) => resolved(documents.replace(doc, etag)),
+    },
     facts: { create: (fact: Fact) => resolved(documents.create(fact)), on: folding.facts.on, firstOn: folding.facts.firstOn },
     visitorsSummary: {
       peopleFrom: (since) =>

@@ -182,6 +182,8 @@ const appShape = z.object({
   HITS_QUEUE: z
     .string()
     .regex(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, 'must be a valid queue name')
+    // Queue names end at 63 characters, and the longest made from it is `<HITS_QUEUE>-imports-poison`.
+    .max(48, 'must be at most 48 characters: the imports queue is <HITS_QUEUE>-imports, and its poison queue <HITS_QUEUE>-imports-poison')
     .default('hits'),
   /** A poisoned hits message is put back on the hits queue at most this many times (0: never). */
   REPLAY_MAX: wholeNumberText(0, 100, 3),

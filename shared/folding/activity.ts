@@ -122,6 +122,8 @@ async function rollUp(
   if (current.folded_to >= slice.upTo) return;
   const days = (docs: readonly ActivityDoc[]) => docs.filter((doc): doc is VisitorDay => doc.kind === 'visitor-day');
   const held = tokenChanges(days(found.map(({ doc }) => doc)), days(after), changedIds).filter(({ token }) => holdsToken(current, token));
-  const next = { ...moved(current, held, steps), folded_to: slice.upTo };
+  // Totals imported from another tool are set, not added: the latest of the slice stands for the day.
+  const imported = slice.facts.filter(({ doc }) => doc.imported !== undefined).sort((a, b) => a.mark - b.mark || (a.doc.id < b.doc.id ? -1 : 1)).pop()?.doc.imported;
+  const next = { ...moved(current, held, steps), folded_to: slice.upTo, ...(imported === undefined ? {} : { imported }) };
   await rewrite(rollups, { before: slice.rollup?.doc ?? null, etag: slice.rollup?.etag ?? null, after: next }, `rollup ${slice.day}`);
 }

@@ -6,13 +6,14 @@ import { utcDay } from '../identity/tokens';
 import { inLanes } from '../lanes';
 import type { Clock } from '../ports/clock';
 import type { FoldingStore } from '../store';
-import { FOLD_DAYS } from '../store/facts';
+import { FACT_TTL_SECONDS, FOLD_DAYS } from '../store/facts';
 import { emptyFoldState, type FoldState } from '../store/fold';
 import { releaseFoldLease, renewFoldLease, takeFoldLease, type HeldFoldLease } from '../store/fold-lease';
 import type { ScanRules } from '../subjects/scan-rule';
 import { buildRollups } from './building';
 import { foldDay, type DayOutcome } from './day';
-import { foldPeople } from './people';
+import { foldPeople, recountDue } from './people';
+import { IMPORTED_AT_ONCE, importedToRead, openImported } from './imports';
 import { foldSubjects } from './subjects';
 import { foldVisits } from './visits';
 import { stateWriter, upgraded, type StateWriter } from './state';
@@ -98,14 +99,24 @@ function daysToRead(today: string, lateDays: number, sweep: boolean): string[] {
 
 const sweepDue = (state: FoldState, now: Date) => state.swept_at === null || now.getTime() - Date.parse(state.swept_at) >= SWEEP_EVERY_MS;
 
-/** The day marks with these days moved to their new marks (never back), days past the fold's reach dropped. */
-function marked(days: Record<string, number>, moves: ReadonlyMap<string, number>, today: string): Record<string, number> {
+/**
+ * The day marks with these days moved to their new marks (never back). A day past the fold's reach is dropped once no
+ * fact folded under its mark can still be there (facts live FACT_TTL_SECONDS), unless it is an imported day still to
+ * fold: so a day imported again reads only what is new.
+ */
+function marked(
+  days: Record<string, number>,
+  moves: ReadonlyMap<string, number>,
+  today: string,
+  kept: { imported: readonly string[]; bound: number },
+): Record<string, number> {
   const oldest = addDays(today, -FOLD_DAYS - 1);
+  const open = new Set(kept.imported);
   const marks = { ...days };
   for (const [day, mark] of moves) marks[day] = Math.max(marks[day] ?? 0, mark);
   return Object.fromEntries(
     Object.entries(marks)
-      .filter(([day]) => day >= oldest)
+      .filter(([day, mark]) => day >= oldest || open.has(day) || mark > kept.bound - FACT_TTL_SECONDS)
       .sort(([a], [b]) => (a < b ? -1 : 1)),
   );
 }
@@ -172,9 +183,16 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
     run.facts += outcome.facts;
     run.days.add(outcome.day);
   }
+  // An imported day caught up to the bound holds every fact its notes named: it leaves the days still to fold.
+  const caughtUp = new Set(folded.filter((outcome) => outcome.caughtUp).map((outcome) => outcome.day));
+  const imported = state.imported.filter((day) => !caughtUp.has(day));
   await run.state.write({
-    days: marked(state.days, new Map(folded.map((outcome) => [outcome.day, outcome.upTo] as const)), run.today),
+    days: marked(state.days, new Map(folded.map((outcome) => [outcome.day, outcome.upTo] as const)), run.today, {
+      imported,
+      bound: run.bound,
+    }),
     visits_due: [...new Set([...state.visits_due, ...changed.map((outcome) => outcome.day)])].sort(),
+    imported,
   });
   return folded.filter((outcome) => !outcome.caughtUp).map((outcome) => outcome.day);
 }
@@ -188,11 +206,23 @@ async function part(run: Run, name: string, work: () => Promise<void>): Promise<
   }
 }
 
-/** Folds every open day's facts, a round of slices at a time, while the run has budget. Answers whether all caught up. */
-async function foldActivity(run: Run, days: readonly string[]): Promise<boolean> {
-  let open = [...days];
-  while (open.length > 0 && (await nextSlice(run))) open = await activityRound(run, open);
-  return open.length === 0;
+/**
+ * Folds every open day's facts, a round of slices at a time, while the run has budget: the near days, and beside them
+ * up to IMPORTED_AT_ONCE imported days still to fold, oldest first, each taken up once a run (one that caught up or
+ * failed makes room for the next). Answers whether all caught up, and whether the near days did.
+ */
+async function foldActivity(run: Run, days: readonly string[]): Promise<{ all: boolean; near: boolean }> {
+  const near = new Set(days);
+  const taken = new Set(days);
+  const withImported = (open: readonly string[]) => {
+    const room = IMPORTED_AT_ONCE - open.filter((day) => !near.has(day)).length;
+    const more = importedToRead(run.state.current().imported, taken, room);
+    for (const day of more) taken.add(day);
+    return [...open, ...more];
+  };
+  let open = withImported(days);
+  while (open.length > 0 && (await nextSlice(run))) open = withImported(await activityRound(run, open));
+  return { all: open.length === 0, near: !open.some((day) => near.has(day)) };
 }
 
 /** The people's fold over the records, in slices while the run has budget; answers whether it caught up. */
@@ -251,7 +281,12 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
     failures: [],
   });
   const sweep = sweepDue(begun, started);
-  const activityDone = await foldActivity(run, daysToRead(today, deps.lateDays, sweep));
+  let importsDone = false;
+  await part(run, 'imports', async () => {
+    importsDone = await openImported(store.landed, run.state, { bound, today, more: () => nextSlice(run) });
+  });
+  const activity = await foldActivity(run, daysToRead(today, deps.lateDays, sweep));
+  const activityDone = activity.all;
   await part(run, 'visits', async () => {
     const due = run.state.current().visits_due;
     await foldVisits(store, due);
@@ -260,12 +295,17 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
   let peopleDone = false;
   await part(run, 'people', async () => {
     peopleDone = await people(run);
+    const due = run.state.current().people_due;
+    if (due.length > 0) {
+      await recountDue(store, due, today);
+      await run.state.write({ people_due: [] });
+    }
   });
   await part(run, 'rollups', () => buildRollups(run.deps, run.state, () => nextSlice(run)));
-  const behind = behindReason(run, activityDone, peopleDone);
+  const behind = behindReason(run, activityDone && importsDone, peopleDone);
   const state = run.state.current();
   await run.state.write({
-    swept_at: sweep && activityDone ? started.toISOString() : state.swept_at,
+    swept_at: sweep && activity.near ? started.toISOString() : state.swept_at,
     behind: behind === null ? null : { since: state.behind?.since ?? started.toISOString(), reason: behind },
   });
   return { ok: true, bound, facts: run.facts, days: [...run.days].sort(), records: run.records, behind };

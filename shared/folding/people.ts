@@ -77,12 +77,22 @@ export async function foldPeople(
   return { mark, at: caughtUp ? run.now.toISOString() : since.at, records, caughtUp };
 }
 
-/** The visitors summary with each of these days counted again from the records. */
+/**
+ * The people and the scanners of imported days counted again, whatever their age: their records were written by the
+ * import, so every scanner's is still there (see SCANNER_RECOUNT_DAYS), and the records' own fold may have read a
+ * record before its note said its day was imported.
+ */
+export async function recountDue(store: { recordCounts: RecordCounts; summary: VisitorsSummaries }, days: readonly string[], today: string) {
+  await recountDays(store, days, null, today, new Set(days));
+}
+
+/** The visitors summary with each of these days counted again from the records (scanners too on `imported` days). */
 async function recountDays(
   store: { recordCounts: RecordCounts; summary: VisitorsSummaries },
   days: readonly string[],
   firstPerson: string | null,
   today: string,
+  imported: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   const counts: Array<{ day: string; people: number; scanners: number }> = [];
   await inLanes(days, COUNTS_AT_ONCE, async (day) => counts.push({ day, ...(await store.recordCounts.countsOn(day)) }));
@@ -95,7 +105,7 @@ async function recountDays(
   );
   const scanners = recounted(
     held.scanners_by_day,
-    counts.filter((count) => count.day >= recountFrom).map((count) => [count.day, count.scanners] as const),
+    counts.filter((count) => count.day >= recountFrom || imported.has(count.day)).map((count) => [count.day, count.scanners] as const),
   );
   const next: VisitorsSummary = {
     ...held,

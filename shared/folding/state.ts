@@ -34,12 +34,14 @@ export function stateWriter(slot: FoldStates, read: Versioned<FoldState> | null,
 }
 
 /**
- * A state read from the store, with the fields a state written before them lacks: a fold that began before day rollups
+ * A state read from the store, with the fields a state written before them lacks (a state from before imports has no
+ * landed notes read and no imported days to fold): a fold that began before day rollups
  * has days whose visitor-days no rollup holds yet, from today back, so their rollups are to be built, and every day
  * from tomorrow on is rolled up from its first visitor-day.
  */
 export function upgraded(state: FoldState, today: string): FoldState {
   const before = state as Partial<FoldState>;
-  if (before.rollups_from !== undefined) return state;
-  return { ...state, visits_due: [], rollups_from: addDays(today, 1), build: today, behind: null };
+  const imports = before.imports === undefined ? { imports: 0, imported: [], people_due: [] } : {};
+  if (before.rollups_from !== undefined) return { ...state, ...imports };
+  return { ...state, visits_due: [], rollups_from: addDays(today, 1), build: today, behind: null, ...imports };
 }

@@ -10,12 +10,14 @@ const DAYS_AT_ONCE = 8;
 
 /**
  * A day's visits by people: its people's visitor-days, one a daily token, which its rollup holds once built; a day
- * whose rollup is still being built counts the visitor-days that carry a visit instead (one query in the day).
+ * whose rollup is still being built counts the visitor-days that carry a visit instead (one query in the day). A day
+ * with totals imported from another tool counts its daily visitors when they are more (a log covering part of it).
  */
 async function visitsOn(store: { activity: Pick<ActivityDocs, 'visitsOn'>; rollups: DayRollups }, day: string): Promise<number> {
   const rollup = await store.rollups.read(day);
-  if (rollup !== null && rollup.doc.building === null) return rollup.doc.visitor_days.people;
-  return store.activity.visitsOn(day);
+  const imported = rollup?.doc.imported?.visitors ?? 0;
+  if (rollup !== null && rollup.doc.building === null) return Math.max(rollup.doc.visitor_days.people, imported);
+  return Math.max(await store.activity.visitsOn(day), imported);
 }
 
 /** Counts the visits of the days whose activity changed again into the visits summary. */

@@ -27,6 +27,11 @@ export interface SeenRequest {
   visitor?: string;
   /** The headers a browser sends (a beacon's own; on /api/hits, those the site's server forwarded); null when not known. */
   signals?: RequestSignals | null;
+  /**
+   * The request comes from a log that records no agent (the common log format): its agent is not judged, and the
+   * person is the address alone (the agent family `unlogged`). An empty agent that was logged is a bot's, as ever.
+   */
+  agentUnlogged?: boolean;
 }
 
 /** The settings the identity rules read. */
@@ -41,6 +46,9 @@ export interface IdentityRules {
   networks?: HostingNetworks;
 }
 
+/** The agent family of a request from a log that records no agent. */
+export const UNLOGGED_AGENT = 'unlogged';
+
 export type Classified = { counted: true; hit: QueuedHit } | { counted: false; reason: 'asset' | 'ignored-path' };
 
 /** Whether the request is the site reading itself: loopback, an own network, the self tag, or the operator. */
@@ -53,7 +61,7 @@ export function isSelf(request: SeenRequest, rules: IdentityRules): boolean {
 
 /** Why the request looks like a bot, first match by agent, path, network, then signals; null for a person's request. */
 export function botReason(request: SeenRequest, path: string, rules: IdentityRules): BotReason | null {
-  if (isBotAgent(request.userAgent)) return 'agent';
+  if (!request.agentUnlogged && isBotAgent(request.userAgent)) return 'agent';
   if (isScannerPath(path)) return 'path';
   if (request.address !== null && rules.networks?.hostingAsn(request.address) != null) return 'network';
   if (request.signals && automationSignal(request.userAgent, request.signals) !== null) return 'signals';
@@ -71,7 +79,7 @@ export function classify(request: SeenRequest, rules: IdentityRules): Classified
   if (isIgnoredPath(path, rules.ignoredPaths)) return { counted: false, reason: 'ignored-path' };
   const address = request.address ?? 'x';
   const self = isSelf(request, rules);
-  const family = agentFamily(request.userAgent);
+  const family = request.agentUnlogged ? UNLOGGED_AGENT : agentFamily(request.userAgent);
   const reason = botReason(request, path, rules);
   return {
     counted: true,

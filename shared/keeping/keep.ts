@@ -30,6 +30,15 @@ const factOf = (message: HitsMessage, day: string, plan: DayPlan): Fact => ({
   ttl: FACT_TTL_SECONDS,
 });
 
+/** How a keeper takes days: keep-hits refuses a day the fold no longer reads; keep-imports takes any. */
+export interface KeepOptions {
+  /**
+   * Keep hits of any day, however old: the imported ones, whose old days the fold reads because keep-imports leaves a
+   * landed note for each message once its facts are kept (shared/import/keep.ts).
+   */
+  anyDay?: boolean;
+}
+
 /**
  * The keeping use case: it writes only what one visitor or one message owns, so no write races another visitor's.
  * Each person hash's record takes the message's sightings (read, merged, written with If-Match; a day already seen
@@ -38,7 +47,7 @@ const factOf = (message: HitsMessage, day: string, plan: DayPlan): Fact => ({
  * once, and a message retried after any failure ends as one delivery would. Everything counted over many visitors is
  * folded from these by the recount timer.
  */
-export function keeper(store: KeepingStore, clock: Clock, kept = new KeptToday()): Keeper {
+export function keeper(store: KeepingStore, clock: Clock, kept = new KeptToday(), options: KeepOptions = {}): Keeper {
   const inTurn = new InTurn();
   // One change of a record at a time in this process: the invocations after it find the day kept and make no call.
   const keepVisitor = (hash: string, sightings: Sighting[]) =>
@@ -57,7 +66,7 @@ export function keeper(store: KeepingStore, clock: Clock, kept = new KeptToday()
   return async (message) => {
     const plan = planOf(message.hits);
     const oldest = addDays(utcDay(clock.now()), -FOLD_DAYS);
-    const late = [...plan.days.keys()].find((day) => day < oldest);
+    const late = options.anyDay ? undefined : [...plan.days.keys()].find((day) => day < oldest);
     // The fold reads no day this old, so keeping it would count it half: it stays on the queue, then in poison.
     if (late !== undefined) return { ok: false, reason: `hits of ${late} are older than the ${FOLD_DAYS} days the fold reads` };
     try {

@@ -6,6 +6,7 @@ import type { FunnelStep } from '../activity/funnel';
 import type { VisitorDay } from '../store/activity';
 import { OTHER_PATHS } from '../store/activity';
 import { mergeSketches, type Sketch } from './sketch';
+import type { ImportedTotals } from '../store/imports';
 
 /**
  * How many entries a day's rollup keeps of a dimension with no natural bound (pages, entry pages, referrer hosts,
@@ -86,6 +87,11 @@ export interface DayRollup extends RollupCounts {
    * text), so the fold moves the rollup only for visitor-days already added. Null once the rollup holds the whole day.
    */
   building: string | null;
+  /**
+   * The day's totals imported from another tool (Plausible's export), set by the fold from the latest such fact of the
+   * day: apart from every count above, which only visitor-days make. Absent on a day nothing was imported for.
+   */
+  imported?: ImportedTotals;
 }
 
 /** A day's rollup with nothing in it yet. */

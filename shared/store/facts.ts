@@ -1,6 +1,7 @@
 import type { VisitorKind } from '../identity/kinds';
 import type { ActivityHour, VisitorDay } from './activity';
 import type { Created, Marked } from './documents';
+import type { ImportedTotals } from './imports';
 
 /**
  * What a message's hits add to a visitor-day: the document without its partition, kind and the fold's fields, and
@@ -37,6 +38,8 @@ export interface Fact {
   visitor_days: VisitorDayPart[];
   hours: HourPart[];
   scans: SubjectScan[];
+  /** A day's totals imported from another tool (no visitor-days, hours or scans beside them); absent on every other fact. */
+  imported?: ImportedTotals;
   ttl: number;
 }
 

@@ -34,6 +34,12 @@ export interface FoldState {
    * with work left, or a part failed), cleared by the run that does. Null when the count is up to date.
    */
   behind: { since: string; reason: string } | null;
+  /** The mark up to which the landed notes of imported messages are read (shared/store/imports.ts). */
+  imports: number;
+  /** Imported days whose facts are still to be folded, oldest first: read beside the near days until caught up. */
+  imported: string[];
+  /** Imported days older than the scanners' recount window whose people and scanners are to be counted again. */
+  people_due: string[];
 }
 
 /** A fold state before the first run. */
@@ -49,6 +55,9 @@ export const emptyFoldState = (): FoldState => ({
   rollups_from: '0000-00-00',
   build: null,
   behind: null,
+  imports: 0,
+  imported: [],
+  people_due: [],
 });
 
 /** The fold state, read with its version and written conditionally. */

@@ -10,6 +10,7 @@ import type { VisitsSummaries } from './visits';
 import type { SubjectsStore } from '../subjects/documents';
 import type { RecentFacts } from '../now/recent';
 import type { DayRollups, RollupReader, VisitorDayPages } from './rollups';
+import type { ImportLedgers, LandedImports } from './imports';
 
 /** What keep-hits writes: each visitor's record and each message's facts, nothing two visitors share. */
 export interface KeepingStore {
@@ -31,13 +32,23 @@ export interface FoldingStore {
   subjects: SubjectsStore;
   rollups: DayRollups;
   visitorDayPages: VisitorDayPages;
+  /** The notes of imported messages kept, which name the old days the fold is to read. */
+  landed: Pick<LandedImports, 'changed'>;
+}
+
+/** What keep-imports writes: what keep-hits writes, and one landed note a message once its facts are kept. */
+export interface ImportKeepingStore extends KeepingStore {
+  landed: Pick<LandedImports, 'create'>;
 }
 
 /**
  * The whole store as the composition root holds it: the writing ports, the reading ports (the count and activity),
  * where it keeps things, and what it has cost.
  */
-export interface Store extends KeepingStore, Omit<FoldingStore, 'facts'>, StoreSource {
+export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'landed'>, StoreSource {
+  landed: LandedImports;
+  /** The import endpoint's ledger (the first day counted live). */
+  importLedger: ImportLedgers;
   visitorsSummary: VisitorsSummaryReader;
   activityReader: ActivityReader;
   /** The day rollups of the days asked, for every Admin read. */
@@ -58,3 +69,4 @@ export type { FoldLeaseAnswer, FoldLeaseDoc, FoldLeases, HeldFoldLease } from '.
 export type { VisitorsSummaryReader, VisitorsSummaries, VisitorsSummary, PeopleFigures } from './summary';
 export type { RecordChange, RecordCounts, VisitorRecord, VisitorRecords } from './visitors';
 export type { VisitsSummaries, VisitsSummary } from './visits';
+export type { ImportLedger, ImportLedgers, ImportedTotals, LandedImport, LandedImports } from './imports';

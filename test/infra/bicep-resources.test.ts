@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { COMPOSITE_INDEXES, ensureContainer } from '../../adapters/cosmos/client';
 import { schemaDefaults } from './azure-shape';
 import { bicep, block, entries, literal, modules, params, projectText, variable } from './bicep';
+import { importQueueName } from '../../shared/import/queue-name';
 
 const main = bicep('main.bicep');
 const used = (file: string) => modules(main).find((module) => module.file === file)!;
@@ -33,9 +34,12 @@ async function containerTheCodeCreates(): Promise<{
 }
 
 describe('the queues are the ones the code reads', () => {
-  it('creates hits and hits-poison, named from the queue the schema defaults to', () => {
+  it('creates hits and hits-poison, and the imports queue and its poison, named from the queue the schema defaults to', () => {
     expect(literal(variable(main, 'hitsQueueName'))).toBe(defaults.HITS_QUEUE);
-    expect(used('app/storage.bicep').args.get('queueNames')).toBe("[hitsQueueName, '${hitsQueueName}-poison']");
+    expect(used('app/storage.bicep').args.get('queueNames')).toBe(
+      "[hitsQueueName, '${hitsQueueName}-poison', '${hitsQueueName}-imports', '${hitsQueueName}-imports-poison']",
+    );
+    expect(importQueueName('hits')).toBe('hits-imports');
     expect(bicep('app/storage.bicep')).toMatch(
       /resource\s+queues\s+'Microsoft\.Storage\/storageAccounts\/queueServices\/queues@[\d-]+'\s*=\s*\[for\s+(\w+)\s+in\s+queueNames:\s*\{[^}]*name:\s*\1\s*\}/,
     );

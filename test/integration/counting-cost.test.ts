@@ -47,7 +47,7 @@ describe('what the count costs, in store operations on the local Cosmos server',
     for (const t of hosts) await t.stop();
   });
 
-  it('costs the same point reads on either endpoint at 100 and at 10,000 visitors, and no query', async () => {
+  it('costs the same three point reads on either endpoint at 100 and at 10,000 visitors, and no query', async () => {
     const costs: Record<string, ReturnType<typeof spent>>[] = [];
     for (const people of [100, 10_000]) {
       const { t } = await hostWithPeople(people);
@@ -64,7 +64,8 @@ describe('what the count costs, in store operations on the local Cosmos server',
       }
       costs.push(cost);
     }
-    expect(costs[0]).toEqual({ pulse: { reads: 2, queries: 0, writes: 0 }, admin: { reads: 2, queries: 0, writes: 0 } });
+    // Three point reads: the two summaries, and the fold state that says whether the count is behind.
+    expect(costs[0]).toEqual({ pulse: { reads: 3, queries: 0, writes: 0 }, admin: { reads: 3, queries: 0, writes: 0 } });
     expect(costs[1]).toEqual(costs[0]);
   }, 120_000);
 

@@ -149,7 +149,7 @@ describe('the count end to end, through the local host on Azurite and the local 
 
     const count = await admin(t);
     expect(count.status).toBe(200);
-    expect(count.json).toEqual({ ...want, source: t.root.store.source });
+    expect(count.json).toEqual({ ...want, source: t.root.store.source, behind_since: null });
     const pulse = await get(t, '/api/pulse', { origin: 'https://site.example' });
     expect(pulse.status).toBe(200);
     expect(pulse.headers.get('cache-control')).toBe('public, max-age=60');
@@ -162,6 +162,7 @@ describe('the count end to end, through the local host on Azurite and the local 
       visits_from: count.json.visits.from,
       visits_by_day: count.json.visits.by_day,
       source: count.json.source,
+      behind_since: null,
     });
   });
 
@@ -236,6 +237,7 @@ describe('the count with the store down', () => {
         visits_from: null,
         visits_by_day: null,
         source: expect.stringMatching(/^unread: the store did not answer \(.+\)$/),
+        behind_since: null,
       });
       const count = await admin(t);
       expect(count.status).toBe(200);
