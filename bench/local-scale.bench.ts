@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { BulkOperationType, type Container } from '@azure/cosmos';
 import { startCosmos } from '../host/local/services';
 import { activityCard } from '../shared/activity/card';
+import { adminAccess } from '../shared/admin/auth';
 import { funnelStepsSetting } from '../shared/activity/funnel';
 import { addDays, daysEnding } from '../shared/counting/days';
 import { recounted } from '../shared/folding/by-day';
@@ -285,7 +286,12 @@ export async function run(): Promise<void> {
       clock,
       logger: { info() {}, warn() {}, error() {} },
       funnel: funnelStepsSetting.parse(undefined),
-      operator: { operatorKey: OPERATOR_KEY, hashKey: 'bench-hash-key-0123456789abcdef' },
+      goals: [],
+      operator: {
+        operatorKey: OPERATOR_KEY,
+        hashKey: 'bench-hash-key-0123456789abcdef',
+        access: adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }),
+      },
     };
     before = store.stats();
     started = performance.now();

@@ -9,7 +9,7 @@ register({
   route: 'admin/export',
   methods: ['GET'],
   make: (root) => {
-    const deps = { store: root.store, clock: root.clock, logger: root.logger, operator: operatorSettings(root.settings) };
+    const deps = { store: root.store, clock: root.clock, logger: root.logger, operator: operatorSettings(root.settings, root.admin) };
     return async (request) => response(await exportDays(incoming(request), deps));
   },
 });

@@ -9,7 +9,7 @@ register({
   route: 'admin/mark',
   methods: ['GET'],
   make: (root) => {
-    const settings = { ...operatorSettings(root.settings), allowedOrigins: root.settings.ALLOWED_ORIGINS };
+    const settings = { ...operatorSettings(root.settings, root.admin), allowedOrigins: root.settings.ALLOWED_ORIGINS };
     return async (request) => response(await operatorMark(incoming(request), settings));
   },
 });

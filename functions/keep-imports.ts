@@ -25,7 +25,11 @@ register({
       }
       const kept = await keep(read.message);
       if (!kept.ok) {
-        root.logger.warn('imported hits were not kept yet; the queue will retry', { function: 'keep-imports', messageId, reason: kept.reason });
+        root.logger.warn('imported hits were not kept yet; the queue will retry', {
+          function: 'keep-imports',
+          messageId,
+          reason: kept.reason,
+        });
         throw new Error(`the store could not keep the imported hits: ${kept.reason}`);
       }
     };

@@ -18,6 +18,9 @@ import { blobReplayLedger } from '../adapters/azure-replay-ledger';
 import { packagedCountries } from '../adapters/files/countries';
 import { hostingNetworks } from '../adapters/files/networks';
 import type { HostingNetworks } from '../shared/identity/network-table';
+import type { ImportDeps } from '../shared/import/receive';
+import { importQueueName } from '../shared/import/queue-name';
+import { adminAccess, type AdminAccess } from '../shared/admin/auth';
 
 /** Everything the functions are made from, built once per process. */
 export interface Root {
@@ -29,6 +32,10 @@ export interface Root {
   hitSink: GroupCommit;
   /** What the ingest endpoints read. */
   receive: ReceiveDeps;
+  /** The imports queue (`<HITS_QUEUE>-imports`): imported hits travel apart from live ones. */
+  importQueue: HitQueue;
+  /** What the import endpoint reads. */
+  imports: ImportDeps;
   /** Where visitor records, summaries and activity are kept: Cosmos DB, or memory when no endpoint is set. */
   store: Store;
   /** The hits queue's poison queue, `<HITS_QUEUE>-poison`. */
@@ -37,14 +44,23 @@ export interface Root {
   replayLedger: ReplayLedger;
   /** The storage account's Blob service (the timer locks, the replay counts); null when the storage has none. */
   blob: BlobCall | null;
+  /** The Admin sessions and the slowdown of failed key checks, one for the process, so every admin route slows the same guesser. */
+  admin: AdminAccess;
 }
 
 /** Parts a test or the local host may supply instead of the ones built from the settings. */
-export type RootOverrides = Partial<Pick<Root, 'clock' | 'logger' | 'hitQueue' | 'store' | 'poisonQueue' | 'replayLedger' | 'blob'>> & {
+export type RootOverrides = Partial<
+  Pick<Root, 'clock' | 'logger' | 'hitQueue' | 'importQueue' | 'store' | 'poisonQueue' | 'replayLedger' | 'blob'>
+> & {
   /** The timers group commit's windows run on. */
   scheduler?: Scheduler;
   /** The hosting networks' table, instead of the one built at install time. */
   networks?: HostingNetworks;
+  /**
+   * What the store's `source` calls the Cosmos DB account it reads (default `Azure Cosmos DB`): the local stack passes
+   * `the local Cosmos DB stand-in`, so a figure is never said to come from Azure when it does not.
+   */
+  cosmosName?: string;
 };
 
 /**
@@ -74,9 +90,14 @@ const noLedger: ReplayLedger = {
   record: async () => ({ ok: false, error: { reason: 'the storage has no Blob service to keep replay counts in' } }),
 };
 
-/** The store from the settings: one Cosmos DB container client for the process (a key, or the managed identity), or memory. */
-export function storeFor(settings: Settings): Store {
-  if (settings.COSMOS_ENDPOINT === undefined) return memoryStore();
+/**
+ * The store from the settings: one Cosmos DB container client for the process (a key, or the managed identity), or
+ * memory, only when STORE=memory asks for it by name (the settings refuse it in Azure). `cosmosName` is what the
+ * store's `source` calls the account.
+ */
+export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB'): Store {
+  if (settings.STORE === 'memory') return memoryStore();
+  if (settings.COSMOS_ENDPOINT === undefined) throw new Error('COSMOS_ENDPOINT: is required unless STORE is memory');
   const auth = settings.COSMOS_KEY !== undefined ? { key: settings.COSMOS_KEY } : { credential: credentialFor(settings.COSMOS_CLIENT_ID) };
   const container = cosmosContainer({
     endpoint: settings.COSMOS_ENDPOINT,
@@ -84,7 +105,7 @@ export function storeFor(settings: Settings): Store {
     database: settings.COSMOS_DATABASE,
     container: settings.COSMOS_CONTAINER,
   });
-  return cosmosStore(container, { settleSeconds: settings.FOLD_SETTLE_SECONDS });
+  return cosmosStore(container, { settleSeconds: settings.FOLD_SETTLE_SECONDS, name: cosmosName });
 }
 
 /** The identity rules from the settings, with the hosting networks' table (read from the package once per process). */
@@ -109,11 +130,13 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     { windowMs: settings.INGEST_WINDOW_MS, maxHits: settings.INGEST_MESSAGE_MAX_HITS },
     { scheduler: overrides.scheduler ?? systemScheduler, logger },
   );
-  const store = overrides.store ?? storeFor(settings);
+  const store = overrides.store ?? storeFor(settings, overrides.cosmosName);
   const location = overrides.blob === undefined ? blobLocation(settings) : null;
   const blob = overrides.blob !== undefined ? overrides.blob : location ? blobCall(location) : null;
   const poisonQueue = overrides.poisonQueue ?? azurePoisonQueue(queueClient(queueLocation(settings), `${settings.HITS_QUEUE}-poison`));
   const replayLedger = overrides.replayLedger ?? (blob ? blobReplayLedger(blob) : noLedger);
+  const importQueue = overrides.importQueue ?? azureHitQueue(queueClient(queueLocation(settings), importQueueName(settings.HITS_QUEUE)));
+  const rules = identityRules(settings, overrides.networks);
   return {
     settings,
     clock,
@@ -124,8 +147,11 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     poisonQueue,
     replayLedger,
     blob,
+    importQueue,
+    admin: adminAccess({ clock, sessionHours: settings.ADMIN_SESSION_HOURS, trustedProxyHops: settings.TRUSTED_PROXY_HOPS }),
+    imports: { rules, queue: importQueue, clock, store, ingestKey: settings.INGEST_KEY, allowedOrigins: settings.ALLOWED_ORIGINS },
     receive: {
-      rules: identityRules(settings, overrides.networks),
+      rules,
       sink: hitSink,
       clock,
       logger,

@@ -54,6 +54,10 @@ param subjectScanIntervalSeconds string = ''
 param subjectRefreshSeconds string = ''
 @description('FUNNEL_STEPS: the Activity card\'s path through, steps split by |, each name=/path,/path.')
 param funnelSteps string = ''
+@description('GOALS: the goals, split by |, each name=event:signup or name=path:/pricing,/pricing/.')
+param goals string = ''
+@description('PULSE_GOAL: the goal whose people all time the pulse carries.')
+param pulseGoal string = ''
 @description('REPLAY_MAX: a poisoned hits message is put back on the hits queue at most this many times (0: never).')
 param replayMax string = ''
 @description('INGEST_WINDOW_MS: milliseconds the first request of a batch waits for others to share its queue message (0: each request alone).')
@@ -63,6 +67,8 @@ param ingestMessageMaxHits string = ''
 
 @description('FOLD_SETTLE_SECONDS: how many seconds behind the store\'s clock the recount timer folds, so a write in flight is not skipped.')
 param foldSettleSeconds string = ''
+@description('ADMIN_SESSION_HOURS: how long an Admin session lasts unused, in hours; it is renewed while used.')
+param adminSessionHours string = ''
 
 @minValue(0)
 @description('RU/s provisioned on the activity container; 0 makes the Cosmos DB account serverless (billed per request).')
@@ -113,8 +119,9 @@ module storage 'app/storage.bicep' = {
     location: location
     tags: tags
     deploymentContainerName: deploymentContainerName
-    // The Functions host moves a message that keeps failing to <queue>-poison; both exist before the first hit.
-    queueNames: [hitsQueueName, '${hitsQueueName}-poison']
+    // The Functions host moves a message that keeps failing to <queue>-poison; both exist before the first hit. Imported
+    // hits travel on a queue of their own, <hits>-imports (shared/import/queue-name.ts), kept by keep-imports.
+    queueNames: [hitsQueueName, '${hitsQueueName}-poison', '${hitsQueueName}-imports', '${hitsQueueName}-imports-poison']
   }
 }
 
@@ -200,10 +207,13 @@ module api 'app/api.bicep' = {
     subjectScanIntervalSeconds: subjectScanIntervalSeconds
     subjectRefreshSeconds: subjectRefreshSeconds
     funnelSteps: funnelSteps
+    goals: goals
+    pulseGoal: pulseGoal
     replayMax: replayMax
     ingestWindowMs: ingestWindowMs
     ingestMessageMaxHits: ingestMessageMaxHits
     foldSettleSeconds: foldSettleSeconds
+    adminSessionHours: adminSessionHours
     instanceMemoryMB: instanceMemoryMB
     maximumInstanceCount: maximumInstanceCount
   }

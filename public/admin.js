@@ -1,4 +1,5 @@
-// headcount Admin: signs in with the operator key, then reads the count, the activity of the chosen period, the day's
+// headcount Admin: signs in with the operator key, which it exchanges for a session (an HttpOnly cookie no script can
+// read; the key is never kept in the browser), then reads the count, the activity of the chosen period, the day's
 // visitors, the subjects, the mark and now, each panel on its own, so one that fails says so and the others still show.
 // The words come from the widget's script (one rule for "no people, 1 person, 2 people" and "since 23 Oct" on both
 // surfaces). Everything a visitor controls (paths, hosts, campaign tags) reaches the page as text only: through el()
@@ -6,9 +7,9 @@
 const Pulse = customElements.get('headcount-pulse');
 const { unitOf, figure, dayWords } = Pulse.words;
 
-const KEY = 'headcount-operator-key';
 // Every read the dashboard makes, in one place (docs/design.md "Reads").
 const API = {
+  session: '/api/admin/session',
   people: '/api/admin/visitors/people',
   activity: '/api/admin/activity',
   visitors: '/api/admin/activity/visitors',
@@ -21,6 +22,35 @@ const API = {
 const KIND_COLOURS = { people: '#0072B2', scanners: '#D55E00', self: '#009E73' };
 const STORE_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#000000', '#56B4E9'];
 const SOURCE_NAMES = { linkedin: 'LinkedIn', github: 'GitHub', search: 'Search', other: 'Other sites', typed: 'Typed or unknown' };
+// Browsers, systems and device types as their makers write them; the app keeps them lowercase, and the export keeps that.
+const MAKERS_NAMES = {
+  chrome: 'Chrome', chromium: 'Chromium', firefox: 'Firefox', safari: 'Safari', edge: 'Edge', opera: 'Opera',
+  'samsung internet': 'Samsung Internet', ie: 'Internet Explorer', vivaldi: 'Vivaldi', brave: 'Brave',
+  'yandex browser': 'Yandex Browser', 'uc browser': 'UC Browser', 'qq browser': 'QQ Browser', 'android browser': 'Android Browser',
+  'amazon silk': 'Amazon Silk', 'naver whale browser': 'NAVER Whale', duckduckgo: 'DuckDuckGo', electron: 'Electron', wechat: 'WeChat',
+  windows: 'Windows', macos: 'macOS', ios: 'iOS', ipados: 'iPadOS', android: 'Android', linux: 'Linux', chromeos: 'ChromeOS',
+  'windows phone': 'Windows Phone', webos: 'webOS', tizen: 'Tizen', blackberry: 'BlackBerry', 'playstation 4': 'PlayStation 4', roku: 'Roku',
+  desktop: 'Desktop', mobile: 'Mobile', tablet: 'Tablet', tv: 'TV', unknown: 'Unknown', other: 'Other',
+};
+/** A browser, system or device type as its maker writes it ("macos" is macOS); one the list does not know gets capitals. */
+const makersName = (name) => MAKERS_NAMES[name] ?? String(name).replace(/(^|[\s-])\p{Ll}/gu, (letter) => letter.toUpperCase());
+const regionNames = (() => {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'region' });
+  } catch {
+    return null;
+  }
+})();
+/** A country's name in English from its two-letter code ("DE" is Germany): XX is Unknown, a code Intl does not know stays a code. */
+function countryName(code) {
+  if (code === 'XX') return 'Unknown';
+  try {
+    const name = regionNames?.of(code);
+    return name && name !== code ? name : code;
+  } catch {
+    return code;
+  }
+}
 
 const $ = (selector, within = document) => within.querySelector(selector);
 const el = (tag, props = {}, ...children) => {
@@ -35,13 +65,13 @@ Chart.defaults.borderColor = '#e3e7ec';
 Chart.defaults.font.family = getComputedStyle(document.documentElement).fontFamily;
 Chart.defaults.maintainAspectRatio = false;
 
-/** Thrown when the key is no longer accepted: every panel stops and the dashboard signs out. */
+/** Thrown when the session is no longer accepted (it ended, or the key was rotated): every panel stops and the dashboard signs out. */
 class SignedOut extends Error {}
 
-/** A read of the app with the key: the body, or why there is none; a 401 signs out. */
+/** A read of the app with the session (its cookie goes with every request to the app): the body, or why there is none; a 401 signs out. */
 async function read(path) {
   try {
-    const response = await fetch(path, { headers: { authorization: `Bearer ${sessionStorage.getItem(KEY) ?? ''}` }, cache: 'no-store' });
+    const response = await fetch(path, { cache: 'no-store', credentials: 'same-origin' });
     const body = await response.json().catch(() => null);
     if (response.status === 401) throw new SignedOut();
     if (!response.ok) return { ok: false, why: body?.error?.message ?? `the app answered ${response.status}` };
@@ -171,8 +201,6 @@ function showPeriodChoice(answer = null) {
     $('#range-from').value = from;
     $('#range-to').value = to;
   }
-  const today = appToday ?? todayUtc();
-  for (const input of [$('#range-from'), $('#range-to')]) input.max = today;
 }
 
 /** Keeps a new period in the address (a step the browser's Back undoes) and reads it. */
@@ -189,14 +217,14 @@ function followAddress() {
   showPeriodWords();
   showPeriodChoice();
   say($('#period-message'), period.refused ?? '', Boolean(period.refused));
-  if (sessionStorage.getItem(KEY)) void loadAll();
+  if (signedIn) void loadAll();
 }
 
 function chooseRange(event) {
   event.preventDefault();
   const from = $('#range-from').value;
   const to = $('#range-to').value;
-  if (!isDay(from) || !isDay(to)) return say($('#period-message'), 'Type both days of the range, the first and the last.', true);
+  if (!isDay(from) || !isDay(to)) return say($('#period-message'), 'Type both days of the range as YYYY-MM-DD, the first and the last.', true);
   if (from > to) return say($('#period-message'), 'The first day of the range must not be after the last.', true);
   choosePeriod({ from, to });
 }
@@ -279,7 +307,8 @@ function showPeople(result) {
   tile('people_all_time', count.people_all_time, 'person', 'people', since);
   tile('people_new_today', count.people_new_today, 'person', 'people');
   tile('people_new_month', count.people_new_month, 'person', 'people');
-  tile('scanners_left_out', count.scanners_left_out, 'scanner', 'scanners');
+  // Beside the figures since counting began, never a bare total: the scanners too say since when.
+  tile('scanners_left_out', count.scanners_left_out, 'scanner', 'scanners', count.counted_from ? ` since ${shortDay(count.counted_from, today)}` : ' so far');
   const visits = count.visits;
   if (visits) tile('visits_all_time', visits.all_time, 'visit', 'visits', ` since ${shortDay(visits.from, lastOf(visits.by_day))}`);
   else {
@@ -287,6 +316,13 @@ function showPeople(result) {
     $('[data-figure="visits_all_time"] .unit').textContent = 'not counted yet';
   }
   $('#people-source').textContent = `Read from: ${count.source}.`;
+  // Visits that began before the first person are another tool's daily totals (npm run import, docs/import.md).
+  const note = $('#people-note');
+  note.dataset.plain ??= note.textContent;
+  const imported = visits && (count.counted_from === null || visits.from < count.counted_from);
+  note.textContent = imported
+    ? `${note.dataset.plain} Visits from ${shortDay(visits.from, today)} include daily totals imported from another tool: people cannot be counted from daily totals, so people are counted ${count.counted_from ? `from ${shortDay(count.counted_from, today)}` : 'from the first logged day'}.`
+    : note.dataset.plain;
 
   const run = count.people_new_by_day ?? [];
   const newPeople = run.map((d) => d.people);
@@ -308,7 +344,7 @@ function showPeople(result) {
 
 const AUDIENCE_CHARTS = ['countries', 'campaigns', 'browsers', 'systems', 'types'];
 
-const ACTIVITY_SECTIONS = ['#headline', '#kinds', '#hours', '#pages', '#entry-pages', '#sources', '#referrers', '#path', '#countries', '#campaigns', '#devices'];
+const ACTIVITY_SECTIONS = ['#headline', '#kinds', '#hours', '#pages', '#entry-pages', '#sources', '#referrers', '#goals', '#events', '#path', '#countries', '#campaigns', '#devices'];
 
 /**
  * The card of the chosen period. Its answer names the window it read (from, to), which the captions then say; a
@@ -329,6 +365,8 @@ function showActivity(result) {
   showRanked('pages', activity?.pages, problem, PAGES);
   showRanked('entry-pages', activity?.entry_pages, problem, ENTRY_PAGES);
   showRanked('referrers', activity?.referrers, problem, REFERRERS);
+  showRanked('goals', activity?.goals, problem, GOALS);
+  showRanked('events', activity?.events, problem, EVENTS);
   if (problem) {
     for (const name of ['kinds', 'hours', 'sources', 'path', ...AUDIENCE_CHARTS]) failed(name, problem);
     $('#left-out').textContent = '';
@@ -424,6 +462,25 @@ const ENTRY_PAGES = {
   cells: (p) => [p.path, p.people],
   empty: (within) => `No visitor-days of people ${within}.`,
 };
+const GOALS = {
+  caption: 'Goals, most conversions first',
+  head: ['Goal', 'Conversions', 'Rate', 'People ever'],
+  cells: (g) => [g.goal, g.conversions, `${(g.rate * 100).toFixed(1)}%`, g.people_all_time],
+  empty: () => 'No goals are set (GOALS).',
+};
+/** An event's props in words: "plan: pro 2, free 1; size: large 1". */
+const propsWords = (props) =>
+  Object.entries(props ?? {})
+    .map(([key, values]) => `${key}: ${values.map((v) => `${v.value} ${v.count}`).join(', ')}`)
+    .join('; ');
+const EVENTS = {
+  caption: 'Events, most first',
+  head: ['Event', 'Count', 'Visitor-days', 'Props'],
+  cells: (e) => [e.event, e.count, e.visitor_days, propsWords(e.props)],
+  // The props are words, not a figure: set left, and wrapped on a phone.
+  numeric: (i) => i === 1 || i === 2,
+  empty: (within) => `No events by people ${within}.`,
+};
 const REFERRERS = {
   caption: 'Sites, most page loads first',
   head: ['Site', 'Page loads', 'Visitor-days'],
@@ -435,14 +492,14 @@ const REFERRERS = {
  * A ranked list as a table: the first ten rows, the rest behind a "Show all" button, and behind each name a bar as
  * long as its share of the largest. Paths and hosts are a visitor's text, and are set as text.
  */
-function showRanked(id, list, problem, { caption, head, cells, empty }) {
+function showRanked(id, list, problem, { caption, head, cells, empty, numeric }) {
   const body = $(`#${id}-body`);
   const why = problem ?? (Array.isArray(list) ? null : 'the app did not send them');
   if (why) return body.replaceChildren(el('p', { className: 'failed', textContent: `Could not be read: ${why}.` }));
   if (list.length === 0) return body.replaceChildren(el('p', { className: 'empty', textContent: empty(periodSaid.within) }));
   const rows = list.map(cells);
   const largest = Math.max(1, ...rows.map((row) => row[1]));
-  const table = dataTable(caption, head, rows);
+  const table = dataTable(caption, head, rows, numeric);
   table.id = `${id}-table`;
   table.classList.add('ranked');
   const trs = [...table.tBodies[0].rows];
@@ -464,27 +521,68 @@ function showRanked(id, list, problem, { caption, head, cells, empty }) {
 
 /** The ten largest of a list drawn, every one in the table. */
 const SHOWN = 10;
+/** The most characters an axis label's line holds, and the most lines it takes: a longer label wraps, never cut on the left. */
+const LABEL_LINE = 22;
+const LABEL_LINES = 6;
 
-/** A horizontal bar chart of named counts, the largest first. */
+/**
+ * A label as the lines an axis draws: broken after spaces and slashes, a word longer than a line split, at most
+ * LABEL_LINES (the last ending in … when there was more; the table and the tooltip's title hold the rest).
+ */
+function wrapped(text) {
+  const lines = [];
+  let line = '';
+  for (const word of String(text).split(/(?<=[ /])/)) {
+    let piece = word;
+    while (piece.length > 0) {
+      if (line.length + piece.trimEnd().length <= LABEL_LINE) {
+        line += piece;
+        piece = '';
+      } else if (line.trim() !== '') {
+        lines.push(line.trimEnd());
+        line = '';
+      } else {
+        lines.push(piece.slice(0, LABEL_LINE));
+        piece = piece.slice(LABEL_LINE);
+      }
+    }
+  }
+  if (line.trim() !== '') lines.push(line.trimEnd());
+  if (lines.length > LABEL_LINES) lines.splice(LABEL_LINES - 1, Infinity, `${lines[LABEL_LINES - 1].slice(0, LABEL_LINE - 1)}…`);
+  return lines.length <= 1 ? (lines[0] ?? '') : lines;
+}
+
+/**
+ * A horizontal bar chart of named counts, the largest first, its labels wrapped and the plot as tall as they need. A
+ * row with a `code` (a country) has it in its own column of the table.
+ */
 function namedBars(name, rows, { label, empty, summary, head }) {
   const shown = rows.slice(0, SHOWN);
+  const labels = shown.map((r) => wrapped(r.label));
+  const lines = labels.reduce((total, l) => total + (Array.isArray(l) ? l.length : 1), 0);
+  $(`[data-chart="${name}"] .plot`).style.height = lines > shown.length ? `${Math.max(12, 2 + lines * 1.15 + shown.length * 0.6)}rem` : '';
   draw(name, {
     empty: rows.length === 0 ? empty : null,
     summary,
-    config: bars(shown.map((r) => r.label), [{ label, data: shown.map((r) => r.value), backgroundColor: KIND_COLOURS.people }], { indexAxis: 'y', scales: { x: { beginAtZero: true, ticks: { precision: 0 } } } }),
-    table: { head, rows: rows.map((r) => [r.label, r.value]) },
+    config: bars(labels, [{ label, data: shown.map((r) => r.value), backgroundColor: KIND_COLOURS.people }], {
+      indexAxis: 'y',
+      scales: { x: { beginAtZero: true, ticks: { precision: 0 } }, y: { ticks: { autoSkip: false } } },
+      plugins: { legend: { display: false }, tooltip: { callbacks: { title: (items) => shown[items[0].dataIndex]?.label ?? '' } } },
+    }),
+    table: { head, rows: rows.map((r) => (r.code === undefined ? [r.label, r.value] : [r.label, r.code, r.value])) },
   });
 }
 
 const listWords = (rows) => rows.slice(0, 5).map((r) => `${r.label} ${r.value}`).join(', ') + (rows.length > 5 ? `, and ${rows.length - 5} more` : '');
 
 function showCountries(countries) {
-  const rows = countries.map((c) => ({ label: c.country === 'XX' ? 'Unknown (XX)' : c.country, value: c.visitor_days }));
+  // Named in the chart and its summary; the two-letter code the app keeps is in the table, as in the export.
+  const rows = countries.map((c) => ({ label: countryName(c.country), code: c.country, value: c.visitor_days }));
   namedBars('countries', rows, {
     label: 'Visitor-days',
     empty: `No people ${periodSaid.within}.`,
     summary: `People's visitor-days by country, most first: ${listWords(rows)}.`,
-    head: ['Country', 'Visitor-days'],
+    head: ['Country', 'Code', 'Visitor-days'],
   });
 }
 
@@ -501,7 +599,7 @@ function showCampaigns(campaigns) {
 }
 
 function showNames(name, list, what, empty) {
-  const rows = list.map((n) => ({ label: n.name, value: n.visitor_days }));
+  const rows = list.map((n) => ({ label: makersName(n.name), value: n.visitor_days }));
   namedBars(name, rows, { label: 'Visitor-days', empty, summary: `People's visitor-days by ${what}, most first: ${listWords(rows)}.`, head: [what[0].toUpperCase() + what.slice(1), 'Visitor-days'] });
 }
 
@@ -550,8 +648,8 @@ async function exportFigures(event) {
   button.disabled = true;
   say(message, 'Preparing the export…');
   try {
-    const response = await fetch(`${API.export}?${query}`, { headers: { authorization: `Bearer ${sessionStorage.getItem(KEY) ?? ''}` }, cache: 'no-store' });
-    if (response.status === 401) return signOut('The key is no longer accepted. Sign in again.', true);
+    const response = await fetch(`${API.export}?${query}`, { cache: 'no-store', credentials: 'same-origin' });
+    if (response.status === 401) return signOut(SESSION_ENDED, true);
     if (!response.ok) {
       const body = await response.json().catch(() => null);
       return say(message, `Not exported: ${body?.error?.message ?? `the app answered ${response.status}`}.`, true);
@@ -696,7 +794,9 @@ const SUBJECT_COLUMNS = [
 /** One row a subject, most scanned first: its figures as the API answers them, and its last scan in UTC. */
 function subjectsTable(subjects) {
   const head = ['Subject', ...SUBJECT_COLUMNS.map(([, title]) => title), 'Last scan (UTC)'];
-  const rows = subjects.map((s) => [s.subject, ...SUBJECT_COLUMNS.map(([field]) => s[field]), s.last_scan ? s.last_scan.slice(0, 16).replace('T', ' ') : '–']);
+  // The day in the dashboard's day words, as every date it writes ("20 Oct 12:00").
+  const lastScan = (at) => (typeof at === 'string' && isDay(at.slice(0, 10)) ? `${shortDay(at.slice(0, 10), appToday)} ${at.slice(11, 16)}` : '–');
+  const rows = subjects.map((s) => [s.subject, ...SUBJECT_COLUMNS.map(([field]) => s[field]), lastScan(s.last_scan)]);
   const table = dataTable('Subjects, most scanned first', head, rows);
   table.id = 'subjects-table';
   return table;
@@ -803,7 +903,7 @@ async function pickDay(day) {
     const result = await read(dayPath(day));
     if (mine === dayTable.reading) showDay(day, result);
   } catch (error) {
-    if (error instanceof SignedOut) signOut('The key is no longer accepted. Sign in again.', true);
+    if (error instanceof SignedOut) signOut(SESSION_ENDED, true);
     else throw error;
   }
 }
@@ -819,7 +919,7 @@ async function moreVisitors() {
     const result = await read(dayPath(day, next));
     if (mine === dayTable.reading) showDay(day, result, true);
   } catch (error) {
-    if (error instanceof SignedOut) return signOut('The key is no longer accepted. Sign in again.', true);
+    if (error instanceof SignedOut) return signOut(SESSION_ENDED, true);
     throw error;
   } finally {
     button.disabled = false;
@@ -834,14 +934,21 @@ function say(node, text, bad = false) {
   node.classList.toggle('bad', bad);
 }
 
-function showSignedIn(signedIn) {
-  $('#sign-in').hidden = signedIn;
-  $('#dashboard').hidden = !signedIn;
-  $('#actions').hidden = !signedIn;
+/** What the dashboard says when a read finds the session gone (it ran out, or the key was rotated). */
+const SESSION_ENDED = 'The session has ended. Sign in again.';
+
+/** Whether this page holds a session: the cookie itself is HttpOnly, so the page knows only what the app answered. */
+let signedIn = false;
+
+function showSignedIn(now) {
+  signedIn = now;
+  $('#sign-in').hidden = now;
+  $('#dashboard').hidden = !now;
+  $('#actions').hidden = !now;
 }
 
+/** Shows the sign-in form again (the session is already ended, or was never there), with why. */
 function signOut(message = '', bad = false) {
-  sessionStorage.removeItem(KEY);
   for (const chart of charts.values()) chart.destroy();
   charts.clear();
   showSignedIn(false);
@@ -866,7 +973,7 @@ async function loadAll() {
   // A panel that shows nothing yet says it is loading; one already drawn keeps its figures until the new ones come.
   const loading = () => el('p', { className: 'loading', textContent: 'Loading…' });
   for (const plot of document.querySelectorAll('[data-chart]:not([data-drawn]) .plot')) plot.replaceChildren(loading());
-  for (const id of ['pages', 'entry-pages', 'referrers', 'day']) if (!$(`#${id}-table`)) $(`#${id}-body`).replaceChildren(loading());
+  for (const id of ['pages', 'entry-pages', 'referrers', 'goals', 'events', 'day']) if (!$(`#${id}-table`)) $(`#${id}-body`).replaceChildren(loading());
   if (!$('#subjects-table')) $('#subjects-body').replaceChildren(loading());
   if (!$('#mark-links a')) $('#mark-links').replaceChildren(el('li', {}, loading()));
   $('#dashboard').setAttribute('data-state', 'loading');
@@ -895,26 +1002,47 @@ async function loadAll() {
     $('#dashboard').setAttribute('data-period', query);
     $('#dashboard').setAttribute('data-state', failures === 0 ? 'ready' : 'partial');
   } catch (error) {
-    if (error instanceof SignedOut) signOut('The key is no longer accepted. Sign in again.', true);
+    if (error instanceof SignedOut) signOut(SESSION_ENDED, true);
     else throw error;
   } finally {
     if (mine === generation) refresh.disabled = false;
   }
 }
 
+const secondsWords = (n) => `${n} ${unitOf(n, 'second', 'seconds')}`;
+
+/**
+ * Why the app refused a key, in words: a wrong key (and, once its free tries are spent, how long this address now
+ * waits), or the wait itself (429), both read from Retry-After, as the app states its slowdown.
+ */
+function refusedWords(response) {
+  const wait = Number(response.headers.get('retry-after'));
+  const waits = Number.isInteger(wait) && wait > 0;
+  if (response.status === 429) return `Too many wrong keys from this address: the next try is checked in ${secondsWords(waits ? wait : 1)}.`;
+  if (response.status === 401) {
+    const base = 'That key was not accepted. Check the operator key and try again.';
+    return waits ? `${base} This address now waits ${secondsWords(wait)} before its next try.` : base;
+  }
+  return `The app answered ${response.status}; try again in a moment.`;
+}
+
+/**
+ * Signs in: the key goes to the app once, which answers with a session (an HttpOnly cookie this page cannot read),
+ * and the page forgets it. Nothing of the key is kept in sessionStorage, localStorage or a readable cookie.
+ */
 async function signIn(event) {
   event.preventDefault();
-  const key = $('#key').value.trim();
+  const input = $('#key');
+  const key = input.value.trim();
   const message = $('#sign-in-message');
   if (!key) return say(message, 'Type the operator key first.', true);
   const button = $('#sign-in-button');
   button.disabled = true;
   say(message, 'Checking the key…');
   try {
-    const response = await fetch(API.people, { headers: { authorization: `Bearer ${key}` }, cache: 'no-store' });
-    if (response.status === 401) return say(message, 'That key was not accepted. Check the operator key and try again.', true);
-    if (!response.ok) return say(message, `The app answered ${response.status}; try again in a moment.`, true);
-    sessionStorage.setItem(KEY, key);
+    const response = await fetch(API.session, { method: 'POST', headers: { authorization: `Bearer ${key}` }, cache: 'no-store', credentials: 'same-origin' });
+    if (!response.ok) return say(message, refusedWords(response), true);
+    input.value = '';
     say(message, '');
     showSignedIn(true);
     $('#main').focus();
@@ -926,9 +1054,33 @@ async function signIn(event) {
   }
 }
 
+/** Signs out: the app removes the session's cookie; the sign-in form comes back whether or not the app could be reached. */
+async function signOutNow() {
+  try {
+    await fetch(API.session, { method: 'DELETE', cache: 'no-store', credentials: 'same-origin' });
+  } catch {
+    // Unreachable: the session still ends on its own after its hours unused.
+  }
+  signOut('Signed out.');
+}
+
+/** On load: a session this browser already holds (a reload, a bookmark) reads at once; otherwise the form waits for the key. */
+async function resume() {
+  try {
+    const response = await fetch(API.session, { cache: 'no-store', credentials: 'same-origin' });
+    const body = await response.json().catch(() => null);
+    if (response.ok && body?.signed_in === true) {
+      showSignedIn(true);
+      void loadAll();
+    } else if (body?.ended === true) say($('#sign-in-message'), SESSION_ENDED);
+  } catch {
+    // The app unreachable: signing in says so.
+  }
+}
+
 $('#sign-in-form').addEventListener('submit', signIn);
 $('#refresh').addEventListener('click', () => void loadAll());
-$('#sign-out').addEventListener('click', () => signOut('Signed out.'));
+$('#sign-out').addEventListener('click', () => void signOutNow());
 $('#export-form').addEventListener('submit', (event) => void exportFigures(event));
 $('#period-form').addEventListener('change', (event) => choosePeriod({ name: event.target.value }));
 $('#range-form').addEventListener('submit', chooseRange);
@@ -939,6 +1091,5 @@ $('#day-form').addEventListener('submit', (event) => {
 $('#day-more').addEventListener('click', () => void moreVisitors());
 window.addEventListener('popstate', followAddress);
 
-if (sessionStorage.getItem(KEY)) showSignedIn(true);
 followAddress();
-document.body.setAttribute('data-ready', 'true');
+void resume().finally(() => document.body.setAttribute('data-ready', 'true'));

@@ -1,27 +1,44 @@
-/*! headcount: counts this page load once, by path and the referring site (not this one); of the query only the
- * campaign tags utm_source, utm_medium, utm_campaign and ref are sent, nothing else.
- * Install: <script defer src="https://<app>/api/assets/headcount.js"></script>  (data-subject="…" names a subject)
- * Operator mark: open a page once as https://<site>/#headcount-operator=<token> (the link on the dashboard);
- * this browser's page loads are then the site's own reads. #headcount-operator=off removes the mark. */
-(function (w, d) {
-  var me = d.currentScript, key = 'headcount-operator', operator = null;
+/*! headcount: a beacon a page load, and events (docs/pages.md) */
+(function (w, d, l) {
+  var me = d.currentScript, k = 'headcount-operator', op = null, to = new URL('/api/beacon', me.src).href;
   try {
-    var mark = /^#headcount-operator=([\w-]+)$/.exec(location.hash);
-    if (mark) {
-      if (mark[1] === 'off') w.localStorage.removeItem(key);
-      else w.localStorage.setItem(key, mark[1]);
-      history.replaceState(history.state, '', location.pathname + location.search);
+    var m = /^#headcount-operator=([\w-]+)$/.exec(l.hash);
+    if (m) {
+      if (m[1] === 'off') localStorage.removeItem(k);
+      else localStorage.setItem(k, m[1]);
+      history.replaceState(history.state, '', l.pathname + l.search);
     }
-    operator = w.localStorage.getItem(key);
-  } catch (e) { /* storage may be refused (private modes): the page load is still counted */ }
+    op = localStorage.getItem(k);
+  } catch (e) {}
+  function send(b) {
+    try {
+      if (op) b.operator = op;
+      navigator.sendBeacon(to, JSON.stringify(b));
+    } catch (e) {}
+  }
+  // sendBeacon: a click that leaves the page is not lost
+  function hc(event, props) {
+    var b = { path: l.pathname, event: String(event) };
+    if (props) b.props = props;
+    send(b);
+  }
   try {
-    var body = { path: location.pathname }, from = d.referrer, subject = me && me.getAttribute('data-subject');
-    var query = new URLSearchParams(location.search), tags = new URLSearchParams();
-    ['utm_source', 'utm_medium', 'utm_campaign', 'ref'].forEach(function (tag) { if (query.get(tag)) tags.set(tag, query.get(tag)); });
-    if (tags.toString()) body.path += '?' + tags;
-    if (from && (from = new URL(from).origin) !== location.origin) body.referrer = from + '/';
-    if (subject) body.subject = subject;
-    if (operator) body.operator = operator;
-    navigator.sendBeacon(new URL('/api/beacon', me.src).href, JSON.stringify(body));
+    var b = { path: l.pathname }, f = d.referrer, s = me.getAttribute('data-subject'), q = new URLSearchParams(l.search), t = new URLSearchParams();
+    ['utm_source', 'utm_medium', 'utm_campaign', 'ref'].forEach(function (n) { if (q.get(n)) t.set(n, q.get(n)); });
+    if (t + '') b.path += '?' + t;
+    if (f && (f = new URL(f).origin) !== l.origin) b.referrer = f + '/';
+    if (s) b.subject = s;
+    send(b);
+    var early = (w.headcount || {}).q || [], out = me.hasAttribute('data-outbound'), kinds = (me.getAttribute('data-downloads') || '').split(',');
+    w.headcount = hc;
+    early.forEach(function (a) { hc.apply(null, a); });
+    d.addEventListener('click', function (e) {
+      var el = e.target.closest && e.target.closest('[data-headcount-event],a[href]');
+      if (!el) return;
+      if (el.hasAttribute('data-headcount-event')) return hc(el.getAttribute('data-headcount-event'));
+      var u = new URL(el.href, l.href);
+      if (u.host === l.host && kinds.indexOf(u.pathname.split('.').pop().toLowerCase()) >= 0) hc('download', { path: u.pathname });
+      else if (out && u.host !== l.host && /^https?:$/.test(u.protocol)) hc('outbound', { host: u.host });
+    }, true);
   } catch (e) { /* counting never breaks the page */ }
-})(window, document);
+})(window, document, location);

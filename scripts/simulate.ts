@@ -183,21 +183,21 @@ async function main() {
   );
   const count = async () => {
     const response = await fetch(`${options.url}/api/admin/visitors/people`, { headers: { 'x-operator-key': settings.OPERATOR_KEY } });
-    return (await response.json()) as { people_all_time: number | null; source: string };
+    if (response.status !== 200) throw new Error(`GET /api/admin/visitors/people answered ${response.status}: is OPERATOR_KEY the host's?`);
+    return (await response.json()) as PeopleCount;
   };
-  // The queue drains on its own: the count is settled once it holds still for three polls.
-  let last = -1;
-  for (let still = 0, polls = 0; still < 3 && polls < 120; polls += 1) {
+  // keep-hits drains the queue on its own, and the count moves only when the recount folds what it kept: so recount
+  // once a second until two recounts in a row find the same people and visits (the queue is empty then), at most 2 min.
+  let figures = await count();
+  for (let still = 0, polls = 0; still < 2 && polls < 120; polls += 1) {
     await sleep(1_000);
-    const now = (await count()).people_all_time ?? -1;
-    still = now === last ? still + 1 : 0;
-    last = now;
+    const recount = await fetch(`${options.url}/admin/functions/recount`, { method: 'POST' });
+    if (recount.status !== 202) throw new Error(`the recount answered ${recount.status}`);
+    const next = await count();
+    const same = next.people_all_time === figures.people_all_time && next.visits?.all_time === figures.visits?.all_time;
+    still = same && (next.people_all_time ?? 0) > 0 ? still + 1 : 0;
+    figures = next;
   }
-  const recount = await fetch(`${options.url}/admin/functions/recount`, { method: 'POST' });
-  if (recount.status !== 202) throw new Error(`the recount answered ${recount.status}`);
-  const figures = (await (
-    await fetch(`${options.url}/api/admin/visitors/people`, { headers: { 'x-operator-key': settings.OPERATOR_KEY } })
-  ).json()) as PeopleCount;
   const lastWeek = (figures.visits?.by_day ?? []).slice(-7).map((day) => `${day.day.slice(5)} ${day.visits}`);
   console.log(
     `people, each counted once: ${figures.people_all_time} since ${figures.counted_from} (new today ${figures.people_new_today}; scanners and crawlers left out ${figures.scanners_left_out})`,
@@ -206,7 +206,7 @@ async function main() {
     `visits by people:          ${figures.visits?.all_time ?? 'none yet'} since ${figures.visits?.from ?? '-'}; last 7 days: ${lastWeek.join(', ')}`,
   );
   console.log(`source:                    ${figures.source}`);
-  console.log(`read them:  curl ${options.url}/api/pulse   ·   curl -H 'x-operator-key: …' ${options.url}/api/admin/visitors/people`);
+  console.log(`see them:   ${options.url}/api/admin (sign in with OPERATOR_KEY)   ·   curl ${options.url}/api/pulse`);
 }
 
 if (require.main === module) {

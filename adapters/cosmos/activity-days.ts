@@ -9,9 +9,9 @@ const DAY = "c.pk = @day AND c.kind = 'visitor-day'";
  * on (first_seen, id), so a page costs its rows, whatever the day holds. The partition is named in the filter too,
  * since the local Cosmos server does not scope a query by its partition key.
  */
-export function cosmosActivityDays(documents: CosmosDocuments): ActivityDays {
+export function cosmosActivityDays(documents: CosmosDocuments, name = 'Azure Cosmos DB'): ActivityDays {
   return {
-    retention: 'kept in Azure Cosmos DB with no expiry',
+    retention: `kept in ${name} with no expiry`,
     pageOn: (day, after, limit) =>
       documents.query<VisitorDay>(
         `SELECT TOP ${Math.max(1, Math.floor(limit))} * FROM c WHERE ${DAY}${

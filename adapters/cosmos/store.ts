@@ -3,6 +3,7 @@ import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { CosmosDocuments } from './documents';
+import { cosmosGoals } from './goals';
 import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
 import { inLanes } from '../../shared/lanes';
 
@@ -20,9 +21,13 @@ const oldestFirst =
   (a: T, b: T) =>
     key(a) === key(b) ? (a.id < b.id ? -1 : 1) : key(a) < key(b) ? -1 : 1;
 
-/** How the store is tuned: how long after the server's clock a write is taken as landed and visible (see cosmosFolding). */
+/**
+ * How the store is tuned: how long after the server's clock a write is taken as landed and visible (see cosmosFolding),
+ * and what its `source` calls the account (`Azure Cosmos DB` unless the local stack says it is its stand-in).
+ */
 export interface CosmosStoreOptions {
   settleSeconds: number;
+  name?: string;
 }
 
 /**
@@ -38,7 +43,7 @@ export function cosmosStore(
   const folding = cosmosFolding(documents, options.settleSeconds);
   return {
     documents,
-    source: `kept in Azure Cosmos DB (${container.database.id}/${container.id}) with no expiry for people`,
+    source: `kept in ${options.name ?? 'Azure Cosmos DB'} (${container.database.id}/${container.id}) with no expiry for people`,
     records: {
       read: (hash) => documents.read<VisitorRecord>(VISITORS_PK, hash),
       create: (doc) => documents.create(doc),
@@ -76,8 +81,9 @@ export function cosmosStore(
         return found;
       },
     },
-    activityDays: cosmosActivityDays(documents),
+    activityDays: cosmosActivityDays(documents, options.name),
     subjects: cosmosSubjects(container, documents),
+    goals: cosmosGoals(documents),
     recent: cosmosRecentFacts(documents),
     stats: () => ({ ...documents.counts }),
   };

@@ -2,6 +2,7 @@ import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { MemoryDocuments } from './documents';
+import { memoryGoals } from './goals';
 import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
 import { memoryFolding } from './folding';
 import { memoryFoldLeases } from './fold-lease';
@@ -11,7 +12,7 @@ import { memoryRecentFacts } from './audience';
 import { IMPORT_LEDGER_ID, type ImportLedger, type LandedImport } from '../../shared/store/imports';
 
 /** What the memory store's `source` says, so the count never passes memory off as kept. */
-export const MEMORY_SOURCE = 'kept in memory: this host has no document store, and the records are lost on restart';
+export const MEMORY_SOURCE = 'kept in memory (lost on restart): STORE is memory, so nothing outlives this process';
 
 const oldestFirst =
   <T extends { id: string }>(key: (doc: T) => string) =>
@@ -64,6 +65,7 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     },
     activityDays: memoryActivityDays(documents),
     subjects: memorySubjects(documents),
+    goals: memoryGoals(documents),
     recent: memoryRecentFacts(documents),
     stats: () => ({ ...documents.counts }),
   };

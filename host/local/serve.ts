@@ -1,6 +1,7 @@
 import { rootFromEnvironment } from '../composition';
 import { startLocalHost } from './host';
 import { hostPort, localValues } from './local-settings';
+import { dashboardBanner, localCosmosName } from './banner';
 
 /**
  * `npm run host`: the local Functions host alone, against services already running (`npm run services`, or another
@@ -9,9 +10,11 @@ import { hostPort, localValues } from './local-settings';
  */
 async function main() {
   const values = localValues();
-  const root = rootFromEnvironment(values);
+  const root = rootFromEnvironment(values, { cosmosName: localCosmosName(values.COSMOS_ENDPOINT) });
   const host = await startLocalHost({ root, port: hostPort(process.argv.slice(2), values) });
-  console.log(`Functions host (local)  ${host.url}/api   (POST ${host.url}/admin/functions/<name> runs a function now)`);
+  console.log(`Functions host (local)  ${host.url}   (POST ${host.url}/admin/functions/<name> runs a function now)`);
+  const { OPERATOR_KEY, ALLOWED_ORIGINS } = root.settings;
+  for (const line of dashboardBanner({ url: host.url, operatorKey: OPERATOR_KEY, allowedOrigins: ALLOWED_ORIGINS })) console.log(line);
   console.log('Ctrl-C stops it; the timers it holds pass to another host.');
   let stopping = false;
   const stop = async () => {

@@ -4,6 +4,7 @@ import { startLocalHost } from './host';
 import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
 import { hostPort, localValues } from './local-settings';
 import { forget, localData } from './local-data';
+import { dashboardBanner, LOCAL_COSMOS_NAME } from './banner';
 
 const portOf = (url: string | undefined, fallback: number) => {
   const match = /:(\d+)/.exec(new URL(url ?? `http://127.0.0.1:${fallback}`).host);
@@ -35,24 +36,37 @@ async function main() {
 
   // The blob service too: the host keeps its timer locks there, so more hosts (`npm run host`) can join this one.
   const blobAndTable = { blobPort: endpointPort(storage, 'Blob', 10000), tablePort: endpointPort(storage, 'Table', 10002) };
+  // STORE=memory, asked for by name, runs without the Cosmos server: the records live in the host, lost on restart.
+  const memory = values.STORE === 'memory' && !servicesOnly;
   // The Cosmos server first: a saved file it refuses stops the start before Azurite's process is running.
-  const cosmos = await startCosmos({ port: cosmosPort, file: data.cosmos });
+  const cosmos = memory ? null : await startCosmos({ port: cosmosPort, file: data.cosmos });
   const azurite = await startAzurite({ port: queuePort, location: data.azurite, blobAndTable });
   console.log(`Azurite blob, queue, table  ${azurite.connectionString.replace(/AccountKey=[^;]+;/, '')}`);
-  const loaded = cosmos.loaded === null ? 'none saved yet' : `${cosmos.loaded} documents loaded`;
-  console.log(`Cosmos DB (local)       ${cosmos.endpoint}  (kept in ${data.shown}: ${loaded}; saved every few seconds while it changes)`);
+  if (cosmos) {
+    const loaded = cosmos.loaded === null ? 'none saved yet' : `${cosmos.loaded} documents loaded`;
+    console.log(`Cosmos DB stand-in      ${cosmos.endpoint}  (kept in ${data.shown}: ${loaded}; saved every few seconds while it changes)`);
+  } else console.log('Records                 kept in memory (STORE=memory): lost when the host stops');
 
-  const root = rootFromEnvironment({ ...values, AzureWebJobsStorage: azurite.connectionString, COSMOS_ENDPOINT: cosmos.endpoint });
+  const { COSMOS_ENDPOINT: _endpoint, COSMOS_KEY: _key, COSMOS_CLIENT_ID: _client, ...withoutCosmos } = values;
+  const root = rootFromEnvironment(
+    cosmos
+      ? { ...values, AzureWebJobsStorage: azurite.connectionString, COSMOS_ENDPOINT: cosmos.endpoint }
+      : { ...withoutCosmos, AzureWebJobsStorage: azurite.connectionString },
+    { cosmosName: LOCAL_COSMOS_NAME },
+  );
   // In Azure the infrastructure creates the database and container; locally the stack does.
   const { COSMOS_KEY, COSMOS_DATABASE, COSMOS_CONTAINER } = root.settings;
-  if (COSMOS_KEY !== undefined) {
+  if (cosmos && COSMOS_KEY !== undefined) {
     await ensureContainer(
       cosmosContainer({ endpoint: cosmos.endpoint, auth: { key: COSMOS_KEY }, database: COSMOS_DATABASE, container: COSMOS_CONTAINER }),
     );
   }
   const host = servicesOnly ? null : await startLocalHost({ root, port });
-  if (host) console.log(`Functions host (local)  ${host.url}/api   (POST ${host.url}/admin/functions/<name> runs a function now)`);
-  else console.log('Services up for `npm run host` (one or more) or `npm run build && func start`.');
+  if (host) {
+    console.log(`Functions host (local)  ${host.url}   (POST ${host.url}/admin/functions/<name> runs a function now)`);
+    const { OPERATOR_KEY, ALLOWED_ORIGINS } = root.settings;
+    for (const line of dashboardBanner({ url: host.url, operatorKey: OPERATOR_KEY, allowedOrigins: ALLOWED_ORIGINS })) console.log(line);
+  } else console.log('Services up for `npm run host` (one or more) or `npm run build && func start`.');
   console.log('Ctrl-C stops them all.');
 
   let stopping = false;
@@ -61,7 +75,7 @@ async function main() {
     stopping = true;
     console.log('\nstopping…');
     await host?.stop();
-    await cosmos.stop();
+    await cosmos?.stop();
     await azurite.stop();
     console.log('stopped.');
     process.exit(0);

@@ -1,4 +1,4 @@
-// The function app on the Flex Consumption plan (FC1, Linux, Node 20), running as the user-assigned identity.
+// The function app on the Flex Consumption plan (FC1, Linux, Node 22), running as the user-assigned identity.
 param name string
 param planName string
 param location string
@@ -26,10 +26,13 @@ param identityMode string
 param subjectScanIntervalSeconds string
 param subjectRefreshSeconds string
 param funnelSteps string
+param goals string
+param pulseGoal string
 param replayMax string
 param ingestWindowMs string
 param ingestMessageMaxHits string
 param foldSettleSeconds string
+param adminSessionHours string
 param instanceMemoryMB int
 param maximumInstanceCount int
 
@@ -42,6 +45,8 @@ var appSettings = {
   AzureWebJobsStorage__credential: 'managedidentity'
   AzureWebJobsStorage__clientId: identityClientId
   HITS_QUEUE: hitsQueueName
+  // Cosmos DB by name: the app refuses to start in Azure with records in memory (STORE=memory) or without the endpoint.
+  STORE: 'cosmos'
   COSMOS_ENDPOINT: cosmosEndpoint
   COSMOS_CLIENT_ID: identityClientId
   COSMOS_DATABASE: cosmosDatabaseName
@@ -59,10 +64,13 @@ var appSettings = {
   SUBJECT_SCAN_INTERVAL_SECONDS: subjectScanIntervalSeconds
   SUBJECT_REFRESH_SECONDS: subjectRefreshSeconds
   FUNNEL_STEPS: funnelSteps
+  GOALS: goals
+  PULSE_GOAL: pulseGoal
   REPLAY_MAX: replayMax
   INGEST_WINDOW_MS: ingestWindowMs
   INGEST_MESSAGE_MAX_HITS: ingestMessageMaxHits
   FOLD_SETTLE_SECONDS: foldSettleSeconds
+  ADMIN_SESSION_HOURS: adminSessionHours
   APPLICATIONINSIGHTS_CONNECTION_STRING: appInsightsConnectionString
   APPLICATIONINSIGHTS_AUTHENTICATION_STRING: 'ClientId=${identityClientId};Authorization=AAD'
 }
@@ -110,7 +118,8 @@ resource site 'Microsoft.Web/sites@2024-04-01' = {
         // the platform's default (lower on smaller instances) would cap how many share a message: one message's worth.
         triggers: { http: { perInstanceConcurrency: 100 } }
       }
-      runtime: { name: 'node', version: '20' }
+      // Node 22: Flex Consumption's default, and a version the app is tested on (package.json engines: 20 and 22).
+      runtime: { name: 'node', version: '22' }
     }
   }
 }

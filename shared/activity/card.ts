@@ -1,7 +1,7 @@
 import type { Settings } from '../config/settings';
 import { addDays, daysEnding } from '../counting/days';
 import { utcDay } from '../identity/tokens';
-import { asOperator, type OperatorSettings, operatorSettings } from '../admin/auth';
+import { asOperator, type AdminAccess, type OperatorSettings, operatorSettings } from '../admin/auth';
 import { errorAnswer, type Answer } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
 import type { Clock } from '../ports/clock';
@@ -13,7 +13,8 @@ import { lastHours } from './days';
 import { firstKeptDay } from './first-day';
 import { funnelOf, type FunnelStep } from './funnel';
 import { HOURS_SHOWN, hoursOf } from './hours';
-import { entryPagesOf, pagesOf, periodOf, referrersOf, type PeriodCounts } from './period';
+import { entryPagesOf, eventsOf, pagesOf, periodOf, referrersOf, type PeriodCounts } from './period';
+import type { Goal } from '../events/events';
 import { activityQuerySchema, MAX_DAYS, readQuery, type Period } from './query';
 import { rollupStatus } from './rollup-status';
 import { sourcesOf } from './sources';
@@ -25,18 +26,23 @@ export interface ActivityDeps {
   clock: Clock;
   logger: Logger;
   funnel: readonly FunnelStep[];
+  goals: readonly Goal[];
   operator: OperatorSettings;
 }
 
 /** The deps from what the composition root holds: its store, clock and logger, and three settings. */
 export const activityDepsOf = (
-  root: Omit<ActivityDeps, 'funnel' | 'operator'> & { settings: Pick<Settings, 'FUNNEL_STEPS' | 'OPERATOR_KEY' | 'HASH_KEY'> },
+  root: Omit<ActivityDeps, 'funnel' | 'goals' | 'operator'> & {
+    settings: Pick<Settings, 'FUNNEL_STEPS' | 'GOALS' | 'OPERATOR_KEY' | 'HASH_KEY'>;
+    admin: AdminAccess;
+  },
 ): ActivityDeps => ({
   store: root.store,
   clock: root.clock,
   logger: root.logger,
   funnel: root.settings.FUNNEL_STEPS,
-  operator: operatorSettings(root.settings),
+  goals: root.settings.GOALS,
+  operator: operatorSettings(root.settings, root.admin),
 });
 
 const spanOf = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
@@ -71,9 +77,33 @@ const UNREAD = Object.fromEntries(
     'pages',
     'entry_pages',
     'referrers',
+    'goals',
+    'events',
     'rollups',
   ].map((field) => [field, null]),
 );
+
+/** Each goal's people all time: a point read of its summary, whatever its people. */
+async function goalPeople(store: ActivityStore, goals: readonly Goal[]): Promise<Map<string, number>> {
+  const reads = await Promise.all(
+    goals.map(async (goal) => [goal.name, (await store.goals.summaries.read(goal.name))?.doc.people_all_time ?? 0] as const),
+  );
+  return new Map(reads);
+}
+
+/** Each goal: its conversions in the period (people's visitor-days that reached it), their rate, and its people ever. */
+export function goalsOf(goals: readonly Goal[], period: PeriodCounts, people: ReadonlyMap<string, number>) {
+  return goals.map((goal) => {
+    const conversions = period.goals[goal.name] ?? 0;
+    const visitorDays = period.visitor_days.people;
+    return {
+      goal: goal.name,
+      conversions,
+      rate: visitorDays === 0 ? 0 : conversions / visitorDays,
+      people_all_time: people.get(goal.name) ?? 0,
+    };
+  });
+}
 
 /** The headline figures of a period: its people (each once), new people, visits and page loads. */
 function headlineOf(counts: PeriodCounts, days: readonly string[], newPeople: Record<string, number>, visits: Record<string, number>) {
@@ -103,19 +133,21 @@ async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<A
     const days = daysFrom(window.from, window.to);
     const before = daysEnding(addDays(window.from, -1), days.length);
     const firstHourDay = lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10);
-    const [rollups, hours, state, people, visits] = await Promise.all([
+    const [rollups, hours, state, people, visits, goals] = await Promise.all([
       store.rollupReader.onDays(query.value.kind === 'all' ? days : [...before, ...days]),
       store.activityReader.hoursOn(daysFrom(firstHourDay, addDays(today, 1))),
       store.foldState.read(),
       store.visitorsSummary.peopleFrom(before[0]!),
       store.visits.read(),
+      goalPeople(store, deps.goals),
     ]);
-    return { window, days, before, rollups, hours, state: state?.doc ?? null, people, visits: visits?.doc.by_day ?? {} };
+    return { window, days, before, rollups, hours, state: state?.doc ?? null, people, visits: visits?.doc.by_day ?? {}, goals };
   });
   if (value === null) return { status: 200, body: { ...UNREAD, availability, cost: costOf(store) } };
   const { window, days, before, rollups, people, visits } = value;
   const of = (some: readonly string[]) => some.flatMap((day) => (rollups.has(day) ? [rollups.get(day)!] : ([] as DayRollup[])));
-  const period = periodOf(of(days), deps.funnel);
+  const rules = { steps: deps.funnel, goals: deps.goals };
+  const period = periodOf(of(days), rules);
   const headline = headlineOf(period, days, people.people_new_by_day, visits);
   const previous =
     query.value.kind === 'all'
@@ -123,7 +155,7 @@ async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<A
       : {
           from: before[0]!,
           to: before[before.length - 1]!,
-          ...headlineOf(periodOf(of(before), deps.funnel), before, people.people_new_by_day, visits),
+          ...headlineOf(periodOf(of(before), rules), before, people.people_new_by_day, visits),
         };
   const long = days.length > MAX_DAYS;
   return {
@@ -146,6 +178,8 @@ async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<A
       pages: pagesOf(period),
       entry_pages: entryPagesOf(period),
       referrers: referrersOf(period),
+      goals: goalsOf(deps.goals, period, value.goals),
+      events: eventsOf(period),
       rollups: rollupStatus(value.state, rollups, days),
       availability,
       cost: costOf(store),

@@ -11,7 +11,7 @@ export interface FunnelStep {
 export const DEFAULT_FUNNEL_STEPS = 'landing=/|about=/about,/about/|resume=/resume,/resume/,/resume.pdf';
 
 const stepName = /^[a-z][a-z0-9-]{0,31}$/;
-const stepPath = /^\/[^\s?#,|=]*$/;
+const stepPath = /^(?:\/[^\s?#,|=]*|event:[a-z][a-z0-9_-]{0,39})$/;
 
 /** The reading of one `name=/a,/b` step, or why it cannot be read. */
 function readStep(text: string): FunnelStep | string {
@@ -23,13 +23,14 @@ function readStep(text: string): FunnelStep | string {
     .split(',')
     .map((path) => path.trim());
   const bad = paths.find((path) => !stepPath.test(path));
-  if (bad !== undefined) return `step ${name}: "${bad}" must be a path starting with / with no query`;
+  if (bad !== undefined) return `step ${name}: "${bad}" must be a path starting with / with no query, or event:<name>`;
   return { name, paths };
 }
 
 /**
  * FUNNEL_STEPS: steps separated by `|`, each `name=/path,/path` (`landing=/|about=/about,/about/|resume=/resume.pdf`),
- * in the order a reader takes them; from one to twelve steps, names unique.
+ * in the order a reader takes them; a step may name an event instead of a path (`signup=event:signup`); from one to
+ * twelve steps, names unique.
  */
 export const funnelStepsSetting = z
   .string()

@@ -1,7 +1,6 @@
 import { OTHER_PATHS } from '../store/activity';
-import { addCounts, emptyCounts, stepKey, type DayRollup, type RollupCounts } from '../rollup/day-rollup';
+import { addCounts, emptyCounts, stepKey, type DayRollup, type RollupCounts, type RollupRules } from '../rollup/day-rollup';
 import { estimate, mergeSketches, SKETCH_ERROR } from '../rollup/sketch';
-import type { FunnelStep } from './funnel';
 import { mostFirst } from './audience';
 
 /** How many entries the card's lists of pages, entry pages and referrers name. */
@@ -25,7 +24,7 @@ export interface PeriodCounts extends RollupCounts {
  * added to FUNNEL_STEPS after the day was folded) counts that day's people who requested its most requested path:
  * every one of them reached the step, so the figure is never more than the truth.
  */
-export function periodOf(rollups: Iterable<DayRollup>, steps: readonly FunnelStep[]): PeriodCounts {
+export function periodOf(rollups: Iterable<DayRollup>, rules: RollupRules): PeriodCounts {
   const sum = emptyCounts();
   const sketches = [];
   let complete = true;
@@ -33,16 +32,52 @@ export function periodOf(rollups: Iterable<DayRollup>, steps: readonly FunnelSte
     addCounts(sum, rollup, 1);
     sketches.push(rollup.people_sketch);
     if (rollup.sketch_partial) complete = false;
-    for (const step of steps) {
+    for (const step of rules.steps) {
       const key = stepKey(step);
-      if (rollup.steps[key] === undefined)
-        sum.steps[key] = (sum.steps[key] ?? 0) + Math.max(0, ...step.paths.map((path) => rollup.people_paths[path] ?? 0));
+      if (rollup.steps[key] === undefined) sum.steps[key] = (sum.steps[key] ?? 0) + leastReaching(rollup, step.paths);
+    }
+    for (const goal of rules.goals) {
+      if (rollup.goals?.[goal.name] === undefined)
+        sum.goals[goal.name] =
+          (sum.goals[goal.name] ?? 0) + leastReaching(rollup, [...goal.paths, ...goal.events.map((event) => `event:${event}`)]);
     }
   }
   return { ...sum, people: { estimate: estimate(mergeSketches(...sketches)), error: SKETCH_ERROR, complete } };
 }
 
+/**
+ * The people's visitor-days of a day that surely reached one of these paths or `event:` names, for a step or goal its
+ * rollup does not name (added to the settings after the day was folded): those of its most reached one, never more
+ * than the truth (0 when the day had none).
+ */
+function leastReaching(rollup: DayRollup, targets: readonly string[]): number {
+  return Math.max(
+    0,
+    ...targets.map((target) => (target.startsWith('event:') ? rollup.event_days?.[target.slice(6)] : rollup.people_paths[target]) ?? 0),
+  );
+}
+
 const top = <T>(list: T[]) => list.slice(0, TOP_SHOWN);
+
+/** How many values of each prop an event names. */
+const PROP_VALUES_SHOWN = 10;
+
+/** People's events, most first: each with its count, its visitor-days and its props' most frequent values. */
+export function eventsOf(counts: Pick<RollupCounts, 'events' | 'event_days' | 'event_props'>) {
+  return top(
+    mostFirst(counts.events, (event, count) => {
+      const props: Record<string, Array<{ value: string; count: number }>> = {};
+      for (const [key, n] of Object.entries(counts.event_props)) {
+        const [name, prop, ...value] = key.split('|');
+        if (name !== event || prop === undefined) continue;
+        (props[prop] ??= []).push({ value: value.join('|'), count: n });
+      }
+      for (const prop of Object.keys(props))
+        props[prop] = props[prop]!.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1)).slice(0, PROP_VALUES_SHOWN);
+      return { event, count, visitor_days: counts.event_days[event] ?? 0, props };
+    }).filter((row) => row.event !== OTHER_PATHS),
+  );
+}
 
 /** The most loaded pages: people's page loads of each path, and the people's visitor-days that requested it. */
 export function pagesOf(counts: Pick<RollupCounts, 'page_paths' | 'people_paths'>) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { wholeNumberText } from '../schemas/whole-number';
 import { parseCidr } from '../identity/network';
 import { funnelStepsSetting } from '../activity/funnel';
+import { goalsSetting } from '../events/events';
 
 const secret = (name: string) => z.string({ error: `${name} is required` }).min(16, `${name} must be at least 16 characters`);
 
@@ -107,11 +108,14 @@ const storageShape = z
     }
   });
 
-// Cosmos DB: an endpoint with a key (the local server) or with the managed identity's client id (Azure); no endpoint
-// keeps records in memory. An endpoint with neither is refused rather than left to a default credential chain, which
-// would use whatever identity the machine has, or send no credentials at all.
+// Cosmos DB: an endpoint with a key (the local server) or with the managed identity's client id (Azure). Records are
+// kept in memory only when STORE=memory asks for it by name (never in Azure, see readSettings): a missing endpoint is
+// refused, never read as "memory", since every restart and every other instance would lose what memory holds. An
+// endpoint with neither a key nor a client id is refused rather than left to a default credential chain, which would
+// use whatever identity the machine has, or send no credentials at all.
 const cosmosShape = z
   .object({
+    STORE: z.enum(['cosmos', 'memory'], 'must be cosmos (Cosmos DB at COSMOS_ENDPOINT) or memory').default('cosmos'),
     COSMOS_ENDPOINT: absoluteUrl.optional(),
     COSMOS_KEY: z.string().min(1).optional(),
     COSMOS_CLIENT_ID: clientId.optional(),
@@ -128,8 +132,20 @@ const cosmosShape = z
     const problem = (setting: string, message: string) => ctx.addIssue({ code: 'custom', path: [setting], message });
     const keyed = value.COSMOS_KEY !== undefined;
     const identity = value.COSMOS_CLIENT_ID !== undefined;
+    if (value.STORE === 'memory') {
+      // Memory beside a Cosmos DB setting: the setting would be silently ignored, and the records lost on restart.
+      const beside = (['COSMOS_ENDPOINT', 'COSMOS_KEY', 'COSMOS_CLIENT_ID'] as const).filter((name) => value[name] !== undefined);
+      if (beside.length > 0)
+        problem('STORE', `is memory beside ${beside.join(', ')}: set STORE=cosmos to use Cosmos DB, or remove ${beside.join(', ')}`);
+      return;
+    }
     if (value.COSMOS_ENDPOINT === undefined) {
       if (keyed || identity) problem('COSMOS_ENDPOINT', 'COSMOS_ENDPOINT is required when COSMOS_KEY or COSMOS_CLIENT_ID is set');
+      else
+        problem(
+          'COSMOS_ENDPOINT',
+          'is required: the Cosmos DB endpoint the records are kept in (or STORE=memory, locally only, to keep them in memory and lose them on restart)',
+        );
       return;
     }
     if (keyed && identity) problem('COSMOS_KEY', 'set either COSMOS_KEY (key auth) or COSMOS_CLIENT_ID (managed identity), not both');
@@ -151,6 +167,8 @@ const appShape = z.object({
   HASH_KEY: secret('HASH_KEY'),
   INGEST_KEY: secret('INGEST_KEY'),
   OPERATOR_KEY: secret('OPERATOR_KEY'),
+  /** How long an Admin session lasts unused, in hours; it is renewed while used (shared/admin/session.ts). */
+  ADMIN_SESSION_HOURS: wholeNumberText(1, 168, 8),
   ALLOWED_ORIGINS: commaList.pipe(z.array(origin)),
   TRUSTED_PROXY_HOPS: wholeNumberText(0, 10, 0),
   SELF_NETWORKS: commaList.pipe(z.array(cidr)),
@@ -173,6 +191,13 @@ const appShape = z.object({
   /** A scan within this many seconds of the visitor's previous one of the subject is a reload of it: the same scan. */
   SUBJECT_REFRESH_SECONDS: wholeNumberText(0, 3_600, 10),
   FUNNEL_STEPS: funnelStepsSetting,
+  /** The goals: `name=event:signup` or `name=path:/pricing,/pricing/`, split by `|` (shared/events/events.ts). */
+  GOALS: goalsSetting,
+  /** One goal whose people all time the pulse carries (the first screen's "312 people have downloaded the CV"). */
+  PULSE_GOAL: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be the name of a goal in GOALS')
+    .optional(),
   /**
    * How many seconds behind the store's clock the fold reads: a write in flight when it reads lands within this and is
    * folded by the next run. Cosmos DB commits a write within a second and its replicas' clocks agree closely; 10 s
@@ -210,18 +235,52 @@ export interface SettingsProblem {
 
 export type SettingsResult = { ok: true; settings: Settings } | { ok: false; problems: SettingsProblem[] };
 
+/**
+ * What Azure refuses beside the schema: there (the platform sets WEBSITE_INSTANCE_ID on every instance, and it is no
+ * setting of ours) records are never kept in memory, where every restart, scale-in and other instance would lose them.
+ * So a Function App without COSMOS_ENDPOINT, or with STORE=memory, stops at start-up naming the setting.
+ */
+function azureRefusals(present: Record<string, string | undefined>): SettingsProblem[] {
+  if (present.WEBSITE_INSTANCE_ID === undefined) return [];
+  const problems: SettingsProblem[] = [];
+  if (present.STORE === 'memory') {
+    problems.push({
+      setting: 'STORE',
+      message:
+        'is memory, which is refused in Azure (WEBSITE_INSTANCE_ID is set): each restart and each other instance would lose the records',
+    });
+  }
+  if (present.COSMOS_ENDPOINT === undefined) {
+    problems.push({
+      setting: 'COSMOS_ENDPOINT',
+      message: 'is required in Azure (WEBSITE_INSTANCE_ID is set): the records are kept in Cosmos DB there, never in memory',
+    });
+  }
+  return problems;
+}
+
 /** Reads the settings from an environment (process.env at start-up); never throws. */
 export function readSettings(env: Record<string, string | undefined>): SettingsResult {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = settingsSchema.safeParse(present);
-  if (parsed.success) return { ok: true, settings: parsed.data };
-  return {
-    ok: false,
-    problems: parsed.error.issues.map((issue) => ({
-      setting: String(issue.path[0] ?? 'settings'),
-      message: issue.message,
-    })),
-  };
+  const azure = azureRefusals(present);
+  if (!parsed.success || azure.length > 0) {
+    const schema = parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => ({ setting: String(issue.path[0] ?? 'settings'), message: issue.message }));
+    // Azure's own words for a setting come first; the schema's for the same setting would only repeat them.
+    return {
+      ok: false,
+      problems: [...azure, ...schema.filter((problem) => !azure.some((refused) => refused.setting === problem.setting))],
+    };
+  }
+  const { PULSE_GOAL, GOALS } = parsed.data;
+  if (PULSE_GOAL !== undefined && !GOALS.some((goal) => goal.name === PULSE_GOAL))
+    return {
+      ok: false,
+      problems: [{ setting: 'PULSE_GOAL', message: `names no goal in GOALS (${GOALS.map((goal) => goal.name).join(', ') || 'none set'})` }],
+    };
+  return { ok: true, settings: parsed.data };
 }
 
 /** One line per problem, each naming its setting. */

@@ -3,12 +3,25 @@ import { corsHeaders, preflight, type CorsPolicy } from '../http/cors';
 import type { Answer } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
 import { pulseOf, readPeopleCount, type PeopleCountDeps } from './people-count';
+import type { GoalsStore } from '../events/goal-documents';
 
 /** What the two reads of the count need: the query's dependencies, the operator's settings and the allowed origins. */
 export interface CountAnswerDeps {
   count: PeopleCountDeps;
   operator: OperatorSettings;
   allowedOrigins: readonly string[];
+  /** PULSE_GOAL: the goal whose people all time the pulse carries, and where its summary is; null when none is named. */
+  pulseGoal: { name: string; summaries: GoalsStore['summaries'] } | null;
+}
+
+/** The pulse's goal: its name and its people all time (null when the store did not answer); absent when none is named. */
+async function pulseGoalOf(goal: CountAnswerDeps['pulseGoal']) {
+  if (goal === null) return {};
+  const people = await goal.summaries.read(goal.name).then(
+    (read) => read?.doc.people_all_time ?? 0,
+    () => null,
+  );
+  return { goal: { name: goal.name, people_all_time: people } };
 }
 
 /** GET /api/admin/visitors/people: the count, for the operator only. */
@@ -32,6 +45,6 @@ export async function answerPulse(request: IncomingRequest, deps: CountAnswerDep
   const policy = pulseCors(deps.allowedOrigins);
   if (request.method === 'OPTIONS') return preflight(request, policy);
   const cors = corsHeaders(request, policy) ?? {};
-  const count = await readPeopleCount(deps.count);
-  return { status: 200, body: pulseOf(count), headers: { 'cache-control': 'public, max-age=60', vary: 'Origin', ...cors } };
+  const [count, goal] = await Promise.all([readPeopleCount(deps.count), pulseGoalOf(deps.pulseGoal)]);
+  return { status: 200, body: { ...pulseOf(count), ...goal }, headers: { 'cache-control': 'public, max-age=60', vary: 'Origin', ...cors } };
 }

@@ -1,4 +1,4 @@
-import { operatorSettings } from '../admin/auth';
+import { operatorSettings, type AdminAccess } from '../admin/auth';
 import type { Settings } from '../config/settings';
 import { TIMER_FOLD_BUDGET, type FoldDeps } from '../folding/fold';
 import type { Clock } from '../ports/clock';
@@ -18,6 +18,8 @@ export interface CountingRoot {
     | 'SUBJECT_REFRESH_SECONDS'
     | 'SUBJECT_SCAN_INTERVAL_SECONDS'
     | 'FUNNEL_STEPS'
+    | 'GOALS'
+    | 'PULSE_GOAL'
   >;
   store: Store;
   clock: Clock;
@@ -25,7 +27,7 @@ export interface CountingRoot {
 }
 
 /** What the pulse and the Admin count read, from the root: one place, so the two reads are made the same way. */
-export function countAnswerDeps(root: CountingRoot): CountAnswerDeps {
+export function countAnswerDeps(root: CountingRoot & { admin: AdminAccess }): CountAnswerDeps {
   return {
     count: {
       visitorsSummary: root.store.visitorsSummary,
@@ -34,8 +36,9 @@ export function countAnswerDeps(root: CountingRoot): CountAnswerDeps {
       clock: root.clock,
       source: root.store.source,
     },
-    operator: operatorSettings(root.settings),
+    operator: operatorSettings(root.settings, root.admin),
     allowedOrigins: root.settings.ALLOWED_ORIGINS,
+    pulseGoal: root.settings.PULSE_GOAL === undefined ? null : { name: root.settings.PULSE_GOAL, summaries: root.store.goals.summaries },
   };
 }
 
@@ -47,6 +50,7 @@ export function foldDeps(root: CountingRoot): FoldDeps {
     rules: scanRules(root.settings.SUBJECT_REFRESH_SECONDS, root.settings.SUBJECT_SCAN_INTERVAL_SECONDS),
     lateDays: root.settings.HIT_MAX_AGE_DAYS,
     steps: root.settings.FUNNEL_STEPS,
+    goals: root.settings.GOALS,
     budget: TIMER_FOLD_BUDGET,
   };
 }

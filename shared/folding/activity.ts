@@ -1,7 +1,6 @@
-import type { FunnelStep } from '../activity/funnel';
 import { kindOf, stronger, type VisitorKind } from '../identity/kinds';
 import { inLanes } from '../lanes';
-import { emptyRollup, holdsToken, moved, type DayRollup } from '../rollup/day-rollup';
+import { emptyRollup, holdsToken, moved, type DayRollup, type RollupRules } from '../rollup/day-rollup';
 import type { ActivityDoc, ActivityDocs, ActivityHour, VisitorDay } from '../store/activity';
 import type { Marked, Versioned } from '../store/documents';
 import type { Fact } from '../store/facts';
@@ -84,7 +83,7 @@ function tokenChanges(before: readonly VisitorDay[], after: readonly VisitorDay[
  * dies after it finds the rollup ahead of the day's mark and folds exactly that slice again (foldDay), so the visitor-
  * days it did not write are written and the rollup, already holding them, is left as it is.
  */
-export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, steps: readonly FunnelStep[]): Promise<void> {
+export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, rules: RollupRules): Promise<void> {
   const { day, facts, upTo } = slice;
   const found = await touchedBy(store.activity, day, facts);
   const read = new Map(found.map(({ doc, etag }) => [doc.id, { doc, etag }]));
@@ -105,7 +104,7 @@ export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, s
     after: doc,
   }));
   const changed = changes.filter((change) => JSON.stringify(change.before) !== JSON.stringify(change.after));
-  await rollUp(store.rollups, slice, found, [...after.values()], new Set(changed.map((change) => change.after.id)), steps);
+  await rollUp(store.rollups, slice, found, [...after.values()], new Set(changed.map((change) => change.after.id)), rules);
   await rewriteAll(store.activity, changed, (change) => `activity ${day} ${change.after.id}`);
 }
 
@@ -116,14 +115,17 @@ async function rollUp(
   found: readonly Versioned<ActivityDoc>[],
   after: readonly ActivityDoc[],
   changedIds: ReadonlySet<string>,
-  steps: readonly FunnelStep[],
+  rules: RollupRules,
 ): Promise<void> {
   const current = slice.rollup?.doc ?? emptyRollup(slice.day, slice.buildsFromKept ? '' : null);
   if (current.folded_to >= slice.upTo) return;
   const days = (docs: readonly ActivityDoc[]) => docs.filter((doc): doc is VisitorDay => doc.kind === 'visitor-day');
   const held = tokenChanges(days(found.map(({ doc }) => doc)), days(after), changedIds).filter(({ token }) => holdsToken(current, token));
   // Totals imported from another tool are set, not added: the latest of the slice stands for the day.
-  const imported = slice.facts.filter(({ doc }) => doc.imported !== undefined).sort((a, b) => a.mark - b.mark || (a.doc.id < b.doc.id ? -1 : 1)).pop()?.doc.imported;
-  const next = { ...moved(current, held, steps), folded_to: slice.upTo, ...(imported === undefined ? {} : { imported }) };
+  const imported = slice.facts
+    .filter(({ doc }) => doc.imported !== undefined)
+    .sort((a, b) => a.mark - b.mark || (a.doc.id < b.doc.id ? -1 : 1))
+    .pop()?.doc.imported;
+  const next = { ...moved(current, held, rules), folded_to: slice.upTo, ...(imported === undefined ? {} : { imported }) };
   await rewrite(rollups, { before: slice.rollup?.doc ?? null, etag: slice.rollup?.etag ?? null, after: next }, `rollup ${slice.day}`);
 }

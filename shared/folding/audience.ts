@@ -4,10 +4,20 @@ import type { VisitorDayPart } from '../store/facts';
 
 type AudienceFields = Pick<
   VisitorDay,
-  'country' | 'browsers' | 'systems' | 'devices' | 'campaigns' | 'page_paths' | 'entry' | 'entry_at' | 'people_sketch'
+  | 'country'
+  | 'browsers'
+  | 'systems'
+  | 'devices'
+  | 'campaigns'
+  | 'page_paths'
+  | 'entry'
+  | 'entry_at'
+  | 'people_sketch'
+  | 'events'
+  | 'event_props'
 >;
 
-const COUNTED = ['browsers', 'systems', 'devices', 'campaigns', 'page_paths'] as const;
+const COUNTED = ['browsers', 'systems', 'devices', 'campaigns', 'page_paths', 'events', 'event_props'] as const;
 
 /** Two sparse sketches merged by register maximum. */
 function mergedRegisters(a: Record<string, number>, b: Record<string, number>): Record<string, number> {

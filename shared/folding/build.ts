@@ -1,5 +1,4 @@
-import type { FunnelStep } from '../activity/funnel';
-import { emptyRollup, moved } from '../rollup/day-rollup';
+import { emptyRollup, moved, type RollupRules } from '../rollup/day-rollup';
 import type { VisitorDay } from '../store/activity';
 import type { DayRollups, VisitorDayPages } from '../store/rollups';
 import { rewrite } from './write';
@@ -23,12 +22,7 @@ function byToken(rows: readonly VisitorDay[]): Map<string, VisitorDay[]> {
  * token as it is then, so every visitor-day is in the rollup once. A full page leaves out its last token, whose rows
  * may go on in the next page. Answers whether the day's rollup is whole now.
  */
-export async function buildRollupPage(
-  store: BuildStore,
-  day: string,
-  steps: readonly FunnelStep[],
-  limit: number,
-): Promise<'built' | 'more'> {
+export async function buildRollupPage(store: BuildStore, day: string, rules: RollupRules, limit: number): Promise<'built' | 'more'> {
   const read = await store.rollups.read(day);
   if (read !== null && read.doc.building === null) return 'built';
   const current = read?.doc ?? emptyRollup(day, '');
@@ -39,7 +33,7 @@ export async function buildRollupPage(
   if (full && tokens.size > 1) tokens.delete(page[page.length - 1]!.token);
   const changes = [...tokens.values()].map((after) => ({ before: [], after }));
   const last = [...tokens.keys()].pop();
-  const next = { ...moved(current, changes, steps), building: full ? (last ?? current.building) : null };
+  const next = { ...moved(current, changes, rules), building: full ? (last ?? current.building) : null };
   await rewrite(store.rollups, { before: read?.doc ?? null, etag: read?.etag ?? null, after: next }, `rollup ${day}`);
   return full ? 'more' : 'built';
 }

@@ -1,9 +1,9 @@
 import { addDays } from '../counting/days';
 import type { FoldingStore } from '../store';
+import type { RollupRules } from '../rollup/day-rollup';
 import { buildRollupPage } from './build';
 import type { FoldBudget } from './fold';
 import type { StateWriter } from './state';
-import type { FunnelStep } from '../activity/funnel';
 import { firstKeptDay } from '../activity/first-day';
 
 /**
@@ -11,7 +11,7 @@ import { firstKeptDay } from '../activity/first-day';
  * the last such day to the first day kept, each day once, its place written in the fold state (`build`).
  */
 export async function buildRollups(
-  deps: { store: FoldingStore; steps: readonly FunnelStep[]; budget: FoldBudget },
+  deps: { store: FoldingStore; rules: RollupRules; budget: FoldBudget },
   state: StateWriter,
   more: () => Promise<boolean>,
 ): Promise<void> {
@@ -24,7 +24,7 @@ export async function buildRollups(
       (await buildRollupPage(
         { rollups: deps.store.rollups, pages: deps.store.visitorDayPages },
         day,
-        deps.steps,
+        deps.rules,
         deps.budget.buildPage,
       )) === 'built'
     )

@@ -1,9 +1,10 @@
-import type { FunnelStep } from '../activity/funnel';
+import type { RollupRules } from '../rollup/day-rollup';
 import { errorLine } from '../errors';
 import type { FoldingStore } from '../store';
 import { foldActivitySlice } from './activity';
 import { sliceOf } from './slice';
 import type { MarkedScan } from './subjects';
+import type { GoalAction } from '../store/facts';
 
 /** Where a day's fold starts: the day, its mark, the run's bound, and whether a new rollup builds from kept days. */
 export interface DayStart {
@@ -15,7 +16,7 @@ export interface DayStart {
 
 /** What one slice of a day did: the mark it reached, the facts it folded and their scans, and whether it caught up. */
 export type DayOutcome =
-  | { ok: true; day: string; upTo: number; facts: number; caughtUp: boolean; scans: MarkedScan[] }
+  | { ok: true; day: string; upTo: number; facts: number; caughtUp: boolean; scans: MarkedScan[]; actions: GoalAction[] }
   | { ok: false; day: string; reason: string };
 
 /**
@@ -25,7 +26,7 @@ export type DayOutcome =
 export async function foldDay(
   store: Pick<FoldingStore, 'facts' | 'activity' | 'rollups'>,
   start: DayStart,
-  steps: readonly FunnelStep[],
+  rules: RollupRules,
   limit: number,
 ): Promise<DayOutcome> {
   const { day, mark, bound } = start;
@@ -42,9 +43,10 @@ export async function foldDay(
             bound,
           );
     if (slice.items.length > 0)
-      await foldActivitySlice(store, { day, facts: slice.items, upTo: slice.upTo, rollup, buildsFromKept: start.buildsFromKept }, steps);
+      await foldActivitySlice(store, { day, facts: slice.items, upTo: slice.upTo, rollup, buildsFromKept: start.buildsFromKept }, rules);
     const scans = slice.items.flatMap(({ doc, mark: at }) => doc.scans.map((scan) => ({ scan, day, mark: at })));
-    return { ok: true, day, upTo: slice.upTo, facts: slice.items.length, caughtUp: slice.caughtUp, scans };
+    const actions = slice.items.flatMap(({ doc }) => doc.actions ?? []);
+    return { ok: true, day, upTo: slice.upTo, facts: slice.items.length, caughtUp: slice.caughtUp, scans, actions };
   } catch (error) {
     return { ok: false, day, reason: errorLine(error) };
   }

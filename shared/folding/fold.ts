@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { funnelStepsSetting, type FunnelStep } from '../activity/funnel';
+import type { Goal } from '../events/events';
 import { addDays, daysEnding } from '../counting/days';
 import { errorLine } from '../errors';
 import { utcDay } from '../identity/tokens';
@@ -12,9 +13,11 @@ import { releaseFoldLease, renewFoldLease, takeFoldLease, type HeldFoldLease } f
 import type { ScanRules } from '../subjects/scan-rule';
 import { buildRollups } from './building';
 import { foldDay, type DayOutcome } from './day';
-import { foldPeople, recountDue } from './people';
+import { foldPeople } from './people';
 import { IMPORTED_AT_ONCE, importedToRead, openImported } from './imports';
 import { foldSubjects } from './subjects';
+import { foldGoals } from './goals';
+import { buildGoals, newGoalBuilds } from './goal-builds';
 import { foldVisits } from './visits';
 import { stateWriter, upgraded, type StateWriter } from './state';
 
@@ -62,6 +65,8 @@ export interface FoldDeps {
   lateDays: number;
   /** FUNNEL_STEPS (the default steps when not given). */
   steps?: readonly FunnelStep[];
+  /** GOALS (none when not given). */
+  goals?: readonly Goal[];
   /** TIMER_FOLD_BUDGET when not given. */
   budget?: FoldBudget;
   /** Who this fold is, in the lease (the instance and the process); a new id when not given. */
@@ -74,6 +79,7 @@ type FullFoldDeps = Required<FoldDeps>;
 const filled = (deps: FoldDeps): FullFoldDeps => ({
   ...deps,
   steps: deps.steps ?? funnelStepsSetting.parse(undefined),
+  goals: deps.goals ?? [],
   budget: deps.budget ?? TIMER_FOLD_BUDGET,
   holder: deps.holder ?? `fold-${randomUUID()}`,
 });
@@ -158,25 +164,29 @@ async function nextSlice(run: Run): Promise<boolean> {
  * that fails is left at its mark and out of the rest of the run; the others go on. Answers the days still open.
  */
 async function activityRound(run: Run, open: readonly string[]): Promise<string[]> {
-  const { store, steps, budget } = run.deps;
+  const { store, budget } = run.deps;
+  const rules = { steps: run.deps.steps, goals: run.deps.goals };
   const state = run.state.current();
   const outcomes: DayOutcome[] = [];
   await inLanes(open, DAYS_AT_ONCE, async (day) => {
     const buildsFromKept = day < state.rollups_from && state.build !== null && day <= state.build;
-    outcomes.push(await foldDay(store, { day, mark: state.days[day] ?? 0, bound: run.bound, buildsFromKept }, steps, budget.factsASlice));
+    outcomes.push(await foldDay(store, { day, mark: state.days[day] ?? 0, bound: run.bound, buildsFromKept }, rules, budget.factsASlice));
   });
   const folded = outcomes.filter((outcome) => outcome.ok);
   for (const failed of outcomes.filter((outcome) => !outcome.ok)) run.failures.push(`${failed.day}: ${failed.reason}`);
+  const bounds = {
+    days: new Map(folded.map((outcome) => [outcome.day, outcome.upTo] as const)),
+    oldest: addDays(run.today, -FOLD_DAYS - 1),
+  };
   const scans = folded.flatMap((outcome) => outcome.scans);
-  if (scans.length > 0) {
-    try {
-      const days = new Map(folded.map((outcome) => [outcome.day, outcome.upTo] as const));
-      await foldSubjects(store.subjects, scans, run.deps.rules, { days, oldest: addDays(run.today, -FOLD_DAYS - 1) });
-    } catch (error) {
-      // The days stay at their marks, and their slices are folded again: every document holds how far it got.
-      run.failures.push(`subjects: ${errorLine(error)}`);
-      return [];
-    }
+  const actions = folded.flatMap((outcome) => outcome.actions);
+  try {
+    if (scans.length > 0) await foldSubjects(store.subjects, scans, run.deps.rules, bounds);
+    await foldGoals(store.goals, run.deps.goals, actions);
+  } catch (error) {
+    // The days stay at their marks, and their slices are folded again: every document holds how far it got.
+    run.failures.push(`subjects and goals: ${errorLine(error)}`);
+    return [];
   }
   const changed = folded.filter((outcome) => outcome.facts > 0);
   for (const outcome of changed) {
@@ -231,10 +241,18 @@ async function people(run: Run): Promise<boolean> {
   const outcome = await foldPeople(
     run.deps.store,
     { mark: state.records, at: state.records_at },
-    { bound: run.bound, today: run.today, now: run.started, limit: run.deps.budget.recordsASlice, more: () => nextSlice(run) },
+    {
+      bound: run.bound,
+      today: run.today,
+      now: run.started,
+      limit: run.deps.budget.recordsASlice,
+      more: () => nextSlice(run),
+      imported: state.people_due,
+    },
   );
   run.records += outcome.records;
-  if (outcome.records > 0) await run.state.write({ records: outcome.mark, records_at: outcome.at });
+  const moved = outcome.records > 0 ? { records: outcome.mark, records_at: outcome.at } : {};
+  if (outcome.records > 0 || state.people_due.length > 0) await run.state.write({ ...moved, people_due: [] });
   return outcome.caughtUp;
 }
 
@@ -280,6 +298,8 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
     days: new Set<string>(),
     failures: [],
   });
+  const builds = newGoalBuilds(begun, read === null, deps.goals);
+  if (builds !== null) await run.state.write(builds);
   const sweep = sweepDue(begun, started);
   let importsDone = false;
   await part(run, 'imports', async () => {
@@ -295,13 +315,13 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
   let peopleDone = false;
   await part(run, 'people', async () => {
     peopleDone = await people(run);
-    const due = run.state.current().people_due;
-    if (due.length > 0) {
-      await recountDue(store, due, today);
-      await run.state.write({ people_due: [] });
-    }
   });
-  await part(run, 'rollups', () => buildRollups(run.deps, run.state, () => nextSlice(run)));
+  await part(run, 'goals', () =>
+    buildGoals({ store, goals: deps.goals, factsASlice: deps.budget.factsASlice, today }, run.state, () => nextSlice(run)),
+  );
+  await part(run, 'rollups', () =>
+    buildRollups({ ...run.deps, rules: { steps: run.deps.steps, goals: run.deps.goals } }, run.state, () => nextSlice(run)),
+  );
   const behind = behindReason(run, activityDone && importsDone, peopleDone);
   const state = run.state.current();
   await run.state.write({

@@ -46,10 +46,12 @@ export interface PeopleOutcome extends RecordsMark {
 export async function foldPeople(
   store: { recordCounts: RecordCounts; summary: VisitorsSummaries },
   since: RecordsMark,
-  run: { bound: number; today: string; now: Date; limit: number; more: () => Promise<boolean> },
+  run: { bound: number; today: string; now: Date; limit: number; more: () => Promise<boolean>; imported?: readonly string[] },
 ): Promise<PeopleOutcome> {
   const cutoff = since.at === null ? null : new Date(Date.parse(since.at) - COUNTS_CHANGED_MARGIN_MS).toISOString();
-  const days = new Set<string>();
+  // Imported days are counted again with their scanners, whatever their age (see recountDays).
+  const imported = new Set(run.imported ?? []);
+  const days = new Set<string>(imported);
   let firstPerson: string | null = null;
   let mark = since.mark;
   let records = 0;
@@ -72,21 +74,16 @@ export async function foldPeople(
     mark = slice.upTo;
     caughtUp = slice.caughtUp;
   } while (!caughtUp && (await run.more()));
-  if (days.size > 0) await recountDays(store, [...days], firstPerson, run.today);
+  if (days.size > 0) await recountDays(store, [...days], firstPerson, run.today, imported);
   // The time of a catch-up is what later runs judge a record's change against; a run still behind keeps the older one.
   return { mark, at: caughtUp ? run.now.toISOString() : since.at, records, caughtUp };
 }
 
 /**
- * The people and the scanners of imported days counted again, whatever their age: their records were written by the
- * import, so every scanner's is still there (see SCANNER_RECOUNT_DAYS), and the records' own fold may have read a
- * record before its note said its day was imported.
+ * The visitors summary with each of these days counted again from the records. The scanners of an `imported` day are
+ * counted again whatever its age: its records were written by the import, so every scanner's is still there (see
+ * SCANNER_RECOUNT_DAYS); the fold learns such days from the import's landed notes (`people_due`).
  */
-export async function recountDue(store: { recordCounts: RecordCounts; summary: VisitorsSummaries }, days: readonly string[], today: string) {
-  await recountDays(store, days, null, today, new Set(days));
-}
-
-/** The visitors summary with each of these days counted again from the records (scanners too on `imported` days). */
 async function recountDays(
   store: { recordCounts: RecordCounts; summary: VisitorsSummaries },
   days: readonly string[],

@@ -25,6 +25,9 @@ export interface SeenRequest {
   operator: boolean;
   /** In cookie mode, the identity the visitor cookie stands for (a keyed hash, shared/subjects/cookie.ts); else the person hash is. */
   visitor?: string;
+  /** An event's name (never a page load), and its props, already checked to carry no person. */
+  event?: string;
+  props?: Record<string, string>;
   /** The headers a browser sends (a beacon's own; on /api/hits, those the site's server forwarded); null when not known. */
   signals?: RequestSignals | null;
   /**
@@ -97,6 +100,7 @@ export function classify(request: SeenRequest, rules: IdentityRules): Classified
       page_load: request.pageLoad,
       subject: request.subject,
       ...audienceOf(request, family, rules.countries),
+      ...(request.event === undefined ? {} : { event: request.event, ...(request.props === undefined ? {} : { props: request.props }) }),
     },
   };
 }

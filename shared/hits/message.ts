@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { EVENT_NAME, propsSchema } from '../events/events';
 import { BOT_REASONS } from '../identity/kinds';
 
 const hex32 = z.string().regex(/^[0-9a-f]{32}$/);
@@ -39,6 +40,9 @@ export const queuedHitSchema = z.strictObject({
   device: audienceName.optional(),
   /** The page load's campaign tags (shared/identity/campaign.ts); null or absent when it carried none. */
   campaign: z.strictObject({ source: tag, medium: tag, campaign: tag }).nullable().optional(),
+  /** An event's name and props (shared/events/events.ts); absent on a request that is not an event. */
+  event: z.string().regex(EVENT_NAME).optional(),
+  props: propsSchema.optional(),
 });
 
 export type QueuedHit = z.infer<typeof queuedHitSchema>;

@@ -16,7 +16,13 @@ export async function readJsonBody(request: IncomingRequest, maxBytes: number, m
   if (!mediaTypes.includes(type)) {
     return fail({ status: 415, code: 'unsupported_media_type', message: `content-type must be ${mediaTypes.join(' or ')}` });
   }
-  const tooLarge = fail({ status: 413, code: 'payload_too_large', message: `the body must be at most ${maxBytes} bytes` });
+  const limit = `must be at most ${maxBytes} bytes (${maxBytes / 1024} KB)`;
+  const tooLarge = fail({
+    status: 413,
+    code: 'payload_too_large',
+    message: `(body): ${limit}`,
+    issues: [{ path: '(body)', message: limit }],
+  });
   const declared = Number(request.header('content-length') ?? '0');
   if (Number.isFinite(declared) && declared > maxBytes) return tooLarge;
   const text = await request.text();

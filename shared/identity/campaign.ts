@@ -44,6 +44,29 @@ function decoded(value: string): string {
   }
 }
 
+/** Whether a query pair's name (as the page gave it) is one of the campaign tags, and which. */
+function tagOf(pair: string): (typeof CAMPAIGN_TAGS)[number] | null {
+  const equals = pair.indexOf('=');
+  const name = decoded(equals === -1 ? pair : pair.slice(0, equals)).toLowerCase();
+  return (CAMPAIGN_TAGS as readonly string[]).includes(name) ? (name as (typeof CAMPAIGN_TAGS)[number]) : null;
+}
+
+/**
+ * The query a path keeps: the first pair of each campaign tag, as the page gave it, and nothing else ('' when it has
+ * none), so campaignOf reads the same campaign from `path + campaignQuery(path)` as from the whole address.
+ */
+export function campaignQuery(path: string): string {
+  const query = queryOf(path);
+  if (query === '') return '';
+  const kept = new Map<string, string>();
+  for (const pair of query.split('&')) {
+    const tag = tagOf(pair);
+    // A tag keeps MAX_TAG_LENGTH characters; the pair is cut well past that, so what travels on is bounded.
+    if (tag !== null && !kept.has(tag)) kept.set(tag, pair.slice(0, 1024));
+  }
+  return kept.size === 0 ? '' : `?${[...kept.values()].join('&')}`;
+}
+
 /**
  * The campaign a page load's address carries: `utm_source` (or `ref` when there is none), `utm_medium` and
  * `utm_campaign`, each cleaned by cleanTag; null when the request is not a page load or carries none of them. The

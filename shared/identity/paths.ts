@@ -1,3 +1,5 @@
+import { campaignQuery } from './campaign';
+
 /** The longest path kept; longer ones are cut, so a document cannot be inflated through a path. */
 export const MAX_PATH_LENGTH = 512;
 
@@ -15,6 +17,15 @@ export function cleanPath(raw: string): string {
   if (encoded.length <= MAX_PATH_LENGTH) return encoded;
   // Cut after encoding, so the bound holds; a percent escape the cut broke in two (`%4`) is dropped whole.
   return encoded.slice(0, MAX_PATH_LENGTH).replace(/%[0-9A-Fa-f]?$/, '');
+}
+
+/**
+ * A path as the ingest takes it, whatever its length: the path as kept (cleanPath: no query or fragment, cut to
+ * MAX_PATH_LENGTH) and, of its query, only the four campaign tags (the only part of a query ever read). A long path
+ * or query is never a reason to refuse a hit: it is cut like any other.
+ */
+export function keptPath(raw: string): string {
+  return cleanPath(raw) + campaignQuery(raw);
 }
 
 const assetExtensions = new Set([

@@ -30,7 +30,12 @@ export function importKeeper(store: ImportKeepingStore, clock: Clock): Keeper {
     const kept = await keep(message);
     if (!kept.ok) return kept;
     try {
-      await store.landed.create(landedNote(message.id, message.hits.map((hit) => dayOf(hit.at))));
+      await store.landed.create(
+        landedNote(
+          message.id,
+          message.hits.map((hit) => dayOf(hit.at)),
+        ),
+      );
       return kept;
     } catch (error) {
       return { ok: false, reason: errorLine(error) };

@@ -23,6 +23,9 @@ import { importedTotals } from './totals';
 /** The most a request's `at` may be ahead of the app's clock, as on POST /api/hits. */
 const MAX_FUTURE_MS = 5 * 60 * 1000;
 
+/** The earliest time a log line may have: no web server log is older, and a day before it is no day the count knows. */
+const EARLIEST = Date.parse('1990-01-01T00:00:00Z');
+
 /** Redirects: the client's next request is the page it was sent to, which the log holds on a line of its own. */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -103,7 +106,7 @@ function siteHosts(origins: readonly string[]): Set<string> {
   const hosts = new Set<string>();
   for (const origin of origins) {
     try {
-      hosts.add(new URL(origin).hostname.toLowerCase());
+      hosts.add(bareHost(new URL(origin).hostname));
     } catch {
       // Settings are validated at start-up; an origin that is not a URL names no host.
     }
@@ -111,15 +114,21 @@ function siteHosts(origins: readonly string[]): Set<string> {
   return hosts;
 }
 
+/** A host as compared with the site's: lowercase, no port, no brackets, no `www.` (www.example.com is example.com). */
+const bareHost = (host: string) =>
+  host
+    .toLowerCase()
+    .replace(/:\d+$/, '')
+    .replace(/^\[|\]$/g, '')
+    .replace(/^www\./, '');
+
 const hostOf = (url: string): string | null => {
   try {
-    return new URL(url).hostname.toLowerCase();
+    return bareHost(new URL(url).hostname);
   } catch {
     return null;
   }
 };
-
-const bareHost = (host: string) => host.toLowerCase().replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
 
 /** One log request as a seen request, or why it is not counted; refused (400) when it cannot be read. */
 function toSeen(
@@ -135,6 +144,7 @@ function toSeen(
   const at = new Date(hit.at);
   if (at.getTime() > now.getTime() + MAX_FUTURE_MS)
     return fail(badRequest([{ path: field('at'), message: 'is more than five minutes in the future' }]));
+  if (at.getTime() < EARLIEST) return fail(badRequest([{ path: field('at'), message: 'is before 1990' }]));
   if (utcDay(at) > until) return ok({ not: 'skipped' });
   const method = (hit.method ?? 'GET').toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') return ok({ not: 'ignored' });
@@ -161,9 +171,17 @@ function toSeen(
 
 /** What identifies a log request among all others, for the id of the message that carries it. */
 const lineOf = (hit: ImportHit, seen: SeenRequest) =>
-  [seen.at.toISOString(), seen.address, hit.user_agent ?? '\u0000', hit.method ?? '', hit.path, hit.status ?? '', hit.referrer ?? '', hit.host ?? '', hit.store].join(
-    '\u001f',
-  );
+  [
+    seen.at.toISOString(),
+    seen.address,
+    hit.user_agent ?? '\u0000',
+    hit.method ?? '',
+    hit.path,
+    hit.status ?? '',
+    hit.referrer ?? '',
+    hit.host ?? '',
+    hit.store,
+  ].join('\u001f');
 
 /** The hits as queue messages, each with an id made from the log lines it carries (keyed), so a batch sent again is the same messages. */
 function messagesOf(counted: ReadonlyArray<{ hit: QueuedHit; line: string }>, key: string): string[] {
@@ -181,7 +199,12 @@ function messagesOf(counted: ReadonlyArray<{ hit: QueuedHit; line: string }>, ke
 }
 
 /** Classifies a batch of log requests by the rules of POST /api/hits and queues the counted ones on the imports queue, whole or not at all. */
-async function importHits(hits: readonly ImportHit[], deps: ImportDeps, now: Date, until: string): Promise<Result<Omit<ImportOutcome, 'until' | 'live_from'>>> {
+async function importHits(
+  hits: readonly ImportHit[],
+  deps: ImportDeps,
+  now: Date,
+  until: string,
+): Promise<Result<Omit<ImportOutcome, 'until' | 'live_from'>>> {
   const site = siteHosts(deps.allowedOrigins);
   const counted: Array<{ hit: QueuedHit; line: string }> = [];
   let ignored = 0;
@@ -201,7 +224,11 @@ async function importHits(hits: readonly ImportHit[], deps: ImportDeps, now: Dat
   if (counted.length > 0) {
     const sent = await deps.queue.sendAll(messagesOf(counted, deps.rules.hashKey));
     if (!sent.ok)
-      return fail({ status: 503, code: 'queue_unavailable', message: 'the imports queue cannot take hits right now; nothing was queued, retry later' });
+      return fail({
+        status: 503,
+        code: 'queue_unavailable',
+        message: 'the imports queue cannot take hits right now; nothing was queued, retry later',
+      });
   }
   return ok({ accepted: counted.length, ignored, skipped });
 }
@@ -211,7 +238,11 @@ async function importHits(hits: readonly ImportHit[], deps: ImportDeps, now: Dat
  * from the day and its totals (the same totals sent again are the same fact), then its landed note, so the fold reads
  * the day and sets the totals on its rollup.
  */
-async function importDays(days: readonly ImportedDay[], deps: ImportDeps, until: string): Promise<Omit<ImportOutcome, 'until' | 'live_from'>> {
+async function importDays(
+  days: readonly ImportedDay[],
+  deps: ImportDeps,
+  until: string,
+): Promise<Omit<ImportOutcome, 'until' | 'live_from'>> {
   const taken = days.filter((one) => one.day <= until);
   await inLanes(taken, DAYS_AT_ONCE, async (one) => {
     const totals = importedTotals(one);

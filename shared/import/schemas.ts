@@ -9,7 +9,7 @@ export const IMPORT_LIMITS = {
   maxNames: 1_000,
 } as const;
 
-const day = z.iso.date({ error: 'must be a day, yyyy-MM-dd' });
+const day = z.iso.date({ error: 'must be a day, yyyy-MM-dd' }).refine((value) => value >= '1990-01-01', 'must not be before 1990');
 
 const count = z.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must not be negative').max(1e12);
 

@@ -3,7 +3,7 @@ import { checkAt, ingest, type IngestDeps, type IngestOutcome } from './ingest';
 import type { SeenRequest } from '../hits/classify';
 import { clientAddress } from '../identity/address';
 import { canonicalAddress } from '../identity/network';
-import { signalsFrom, type RequestSignals } from '../identity/signals';
+import { forwardedSignals, signalsFrom, type RequestSignals } from '../identity/signals';
 import { hasOperatorCookie, hasOperatorKey, isOperatorToken } from '../identity/operator';
 import { sameSecret } from '../identity/tokens';
 import { badRequest, errorAnswer, fail, ok, type Answer, type Result } from '../http/envelope';
@@ -11,6 +11,7 @@ import { readJsonBody, parseWith } from '../http/body';
 import type { IncomingRequest } from '../http/request';
 import { corsHeaders, preflight, type CorsPolicy } from '../http/cors';
 import { beaconScan, type BeaconSubjectDeps } from '../subjects/beacon';
+import { safeProps } from '../events/events';
 
 /** The settings receiving reads beyond the identity rules. */
 export interface ReceiveSettings {
@@ -41,11 +42,9 @@ function readServerHits(body: unknown): Result<{ hits: ServerHit[]; prefix: (i: 
 
 const field = (prefix: string, name: string) => (prefix ? `${prefix}.${name}` : name);
 
-/** The signals in the headers a site's server forwarded (names in any case), or null when it forwarded none. */
-function forwardedSignals(headers: Record<string, string> | undefined): RequestSignals | null {
-  if (headers === undefined) return null;
-  const lower = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-  return signalsFrom((name) => lower.get(name));
+/** The signals in the headers a site's server forwarded (judged on what they can say), or null when it forwarded none. */
+function signalsForwarded(headers: Record<string, unknown> | undefined): RequestSignals | null {
+  return headers === undefined ? null : forwardedSignals(headers);
 }
 
 function toSeen(hit: ServerHit, prefix: string, deps: ReceiveDeps, now: Date): Result<SeenRequest> {
@@ -61,10 +60,12 @@ function toSeen(hit: ServerHit, prefix: string, deps: ReceiveDeps, now: Date): R
     path: hit.path,
     referrer: hit.referrer ?? null,
     store: hit.store,
-    pageLoad: hit.page_load,
+    // An event is a request of its visitor-day, never a page load.
+    pageLoad: hit.event === undefined && hit.page_load,
     subject: hit.subject ?? null,
     operator: isOperatorToken(hit.operator, deps.receive.operatorKey, deps.rules.hashKey),
-    signals: forwardedSignals(hit.headers),
+    signals: signalsForwarded(hit.headers),
+    ...(hit.event === undefined ? {} : { event: hit.event, ...(hit.props === undefined ? {} : { props: hit.props }) }),
   });
 }
 
@@ -103,11 +104,23 @@ export async function receiveBeacon(request: IncomingRequest, deps: ReceiveDeps)
   if (cors === null) {
     return errorAnswer({ status: 403, code: 'origin_not_allowed', message: 'origin: this origin may not send beacons (ALLOWED_ORIGINS)' });
   }
+  // A browser names the page's origin on every POST, sendBeacon's too: a beacon without one is no page of an allowed
+  // site (a script, a replay), and is refused like one from another origin. A site's server reports to /api/hits.
+  if (request.header('origin') === null) {
+    return errorAnswer({
+      status: 403,
+      code: 'origin_required',
+      message:
+        'origin: a beacon comes from a page of a site in ALLOWED_ORIGINS, whose browser names it; a server reports to POST /api/hits with x-ingest-key',
+    });
+  }
   const body = await readJsonBody(request, INGEST_LIMITS.maxBeaconBodyBytes, ['application/json', 'text/plain']);
   if (!body.ok) return errorAnswer(body.failure, cors);
   const beacon = parseWith(beaconBodySchema, body.value);
   if (!beacon.ok) return errorAnswer(beacon.failure, cors);
   const header = (name: string) => request.header(name);
+  const props = beacon.value.props === undefined ? null : safeProps(beacon.value.props);
+  const event = beacon.value.event;
   const seen: SeenRequest = {
     at: deps.clock.now(),
     address: clientAddress(request.header('x-forwarded-for'), deps.receive.trustedProxyHops),
@@ -115,8 +128,9 @@ export async function receiveBeacon(request: IncomingRequest, deps: ReceiveDeps)
     path: beacon.value.path,
     referrer: beacon.value.referrer ?? null,
     store: 'site',
-    pageLoad: true,
+    pageLoad: event === undefined,
     subject: beacon.value.subject ?? null,
+    ...(event === undefined ? {} : { event, ...(props === null || Object.keys(props.props).length === 0 ? {} : { props: props.props }) }),
     operator:
       hasOperatorKey(header, deps.receive.operatorKey) ||
       hasOperatorCookie(header, deps.rules.hashKey) ||
@@ -128,5 +142,7 @@ export async function receiveBeacon(request: IncomingRequest, deps: ReceiveDeps)
   const result = await ingest([scan.value.seen], deps);
   if (!result.ok) return errorAnswer(result.failure, cors);
   const status = scan.value.status === undefined ? {} : { status: scan.value.status };
-  return { status: 202, body: { ...result.value, ...status }, headers: cors, cookies: scan.value.cookies };
+  // A prop that could carry a person is dropped from a beacon, and said so: a browser cannot be asked to send it again.
+  const refused = props === null || props.refused === 0 ? {} : { refused_props: props.refused };
+  return { status: 202, body: { ...result.value, ...status, ...refused }, headers: cors, cookies: scan.value.cookies };
 }

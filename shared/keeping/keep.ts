@@ -27,6 +27,7 @@ const factOf = (message: HitsMessage, day: string, plan: DayPlan): Fact => ({
   visitor_days: plan.visitorDays,
   hours: plan.hours,
   scans: plan.scans,
+  ...(plan.actions.length === 0 ? {} : { actions: plan.actions }),
   ttl: FACT_TTL_SECONDS,
 });
 

@@ -1,7 +1,7 @@
 import type { QueuedHit } from '../hits/message';
 import { kindOf, type VisitorKind } from '../identity/kinds';
 import { hourId, visitorDayId } from '../store/activity';
-import type { HourPart, SubjectScan, VisitorDayPart } from '../store/facts';
+import type { GoalAction, HourPart, SubjectScan, VisitorDayPart } from '../store/facts';
 import { addAudience } from './audience';
 
 /** One visitor seen on one UTC day, with who the day's requests say they were. */
@@ -10,11 +10,12 @@ export interface Sighting {
   kind: VisitorKind;
 }
 
-/** What one message adds on one day: its parts of the visitor-days and hours, and its subject scans. */
+/** What one message adds on one day: its parts of the visitor-days and hours, its subject scans and people's actions. */
 export interface DayPlan {
   visitorDays: VisitorDayPart[];
   hours: HourPart[];
   scans: SubjectScan[];
+  actions: GoalAction[];
 }
 
 /** What one message changes: the sightings of each person hash, and what it adds on each day. */
@@ -61,6 +62,26 @@ const newHour = (day: string, hit: QueuedHit): HourPart => {
   };
 };
 
+/** An event's name and props counted on its visitor-day part (props as `event|key|value`). */
+function addEvent(part: VisitorDayPart, hit: QueuedHit): void {
+  if (hit.event === undefined) return;
+  bump((part.events ??= {}), hit.event);
+  for (const [key, value] of Object.entries(hit.props ?? {})) bump((part.event_props ??= {}), `${hit.event}|${key}|${value}`);
+}
+
+/**
+ * A person's request or event added to what they did that day, for the goals: only people's (a person hash, not a bot,
+ * not the site's own), each event and path once, with the first instant.
+ */
+function addAction(actions: Map<string, GoalAction>, hit: QueuedHit): void {
+  if (hit.person === null || hit.bot || hit.self) return;
+  const action = actions.get(hit.person) ?? { person: hit.person, at: hit.at, events: [], paths: [] };
+  if (hit.at < action.at) action.at = hit.at;
+  if (hit.event !== undefined && !action.events.includes(hit.event)) action.events.push(hit.event);
+  if (hit.event === undefined && !action.paths.includes(hit.path)) action.paths.push(hit.path);
+  actions.set(hit.person, action);
+}
+
 /** A subject scan of a hit: who scanned is the one rule (kindOf) over that hit; self and hashless hits carry no identity. */
 function scanOf(hit: QueuedHit & { subject: string }): SubjectScan {
   const who = hit.person === null ? 'self' : kindOf(hit.self, 1, hit.bot ? 1 : 0);
@@ -94,13 +115,17 @@ function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]> {
  * make no sighting, but they are activity.
  */
 export function planOf(hits: readonly QueuedHit[]): Plan {
-  const days = new Map<string, { visitorDays: Map<string, VisitorDayPart>; hours: Map<string, HourPart>; scans: SubjectScan[] }>();
+  const days = new Map<
+    string,
+    { visitorDays: Map<string, VisitorDayPart>; hours: Map<string, HourPart>; scans: SubjectScan[]; actions: Map<string, GoalAction> }
+  >();
   for (const hit of hits) {
     const day = dayOf(hit.at);
     const parts = days.get(day) ?? {
       visitorDays: new Map<string, VisitorDayPart>(),
       hours: new Map<string, HourPart>(),
       scans: [] as SubjectScan[],
+      actions: new Map<string, GoalAction>(),
     };
     days.set(day, parts);
     const visitorDay = parts.visitorDays.get(visitorDayId(hit.store, hit.token)) ?? newVisitorDay(day, hit);
@@ -111,7 +136,8 @@ export function planOf(hits: readonly QueuedHit[]): Plan {
       part.requests += 1;
       if (hit.bot) part.bots += 1;
       if (hit.self) part.self += 1;
-      bump(part.paths, hit.path);
+      // An event is a request of its visitor-day, not a request of its page.
+      if (hit.event === undefined) bump(part.paths, hit.path);
     }
     if (hit.at < visitorDay.first_seen) visitorDay.first_seen = hit.at;
     if (hit.at > visitorDay.last_seen) visitorDay.last_seen = hit.at;
@@ -119,10 +145,17 @@ export function planOf(hits: readonly QueuedHit[]): Plan {
     if (hit.source !== null) bump(visitorDay.sources, hit.source);
     if (hit.page_load) visitorDay.page_loads += 1;
     addAudience(visitorDay, hit);
+    addEvent(visitorDay, hit);
+    addAction(parts.actions, hit);
     if (hit.subject !== null) parts.scans.push(scanOf({ ...hit, subject: hit.subject }));
   }
   const byDay = new Map<string, DayPlan>();
   for (const [day, parts] of days)
-    byDay.set(day, { visitorDays: [...parts.visitorDays.values()], hours: [...parts.hours.values()], scans: parts.scans });
+    byDay.set(day, {
+      visitorDays: [...parts.visitorDays.values()],
+      hours: [...parts.hours.values()],
+      scans: parts.scans,
+      actions: [...parts.actions.values()],
+    });
   return { sightings: sightingsOf(hits), days: byDay };
 }

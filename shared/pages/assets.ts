@@ -46,8 +46,38 @@ export const ASSETS: Readonly<Record<string, AssetSource>> = {
 };
 
 /**
+ * What the dashboard may use of the browser: none of the powerful features (camera, microphone, location, payment,
+ * USB…), so a script that ever ran in the page could not ask for them either. Only names Chromium knows: an unknown
+ * one is a console error on every load.
+ */
+export const PERMISSIONS_POLICY = [
+  'accelerometer',
+  'autoplay',
+  'camera',
+  'display-capture',
+  'encrypted-media',
+  'fullscreen',
+  'geolocation',
+  'gyroscope',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'picture-in-picture',
+  'publickey-credentials-get',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+]
+  .map((feature) => `${feature}=()`)
+  .join(', ');
+
+/**
  * The dashboard page. Its policy lets it load only the app's own scripts and styles and call only the app, and
- * nobody may frame it; it is never cached, since it is where the operator key is typed.
+ * nobody may frame it; it is never cached, since it is where the operator key is typed. HSTS keeps a browser on
+ * HTTPS for two years once it has seen the app over it (a browser ignores it over plain HTTP, as locally), and the
+ * opener policy keeps a window this page opens, or that opened it, from reaching into it.
  */
 export const DASHBOARD: AssetSource = {
   file: 'public/admin.html',
@@ -59,6 +89,10 @@ export const DASHBOARD: AssetSource = {
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
+    'strict-transport-security': 'max-age=63072000',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'permissions-policy': PERMISSIONS_POLICY,
   },
 };
 

@@ -3,6 +3,7 @@ import { UNKNOWN_COUNTRY } from '../identity/country';
 import { isLoopbackNetwork } from '../identity/network';
 import { referrerGroup, type ReferrerGroup } from '../activity/referrer-groups';
 import type { FunnelStep } from '../activity/funnel';
+import { reaches, type Goal } from '../events/events';
 import type { VisitorDay } from '../store/activity';
 import { OTHER_PATHS } from '../store/activity';
 import { mergeSketches, type Sketch } from './sketch';
@@ -60,6 +61,18 @@ export interface RollupCounts {
   people_paths: Record<string, number>;
   /** People's visitor-days by the first page they loaded that day. */
   entry_pages: Record<string, number>;
+  /** People's events by name, their visitor-days with each, and the events' props by `event|key|value`. */
+  events: Record<string, number>;
+  event_days: Record<string, number>;
+  event_props: Record<string, number>;
+  /** People's visitor-days that reached each goal (its conversions). */
+  goals: Record<string, number>;
+}
+
+/** What the rollups count by that a setting names: the steps of the path through, and the goals. */
+export interface RollupRules {
+  steps: readonly FunnelStep[];
+  goals: readonly Goal[];
 }
 
 /**
@@ -130,6 +143,10 @@ export function emptyCounts(): RollupCounts {
     page_paths: {},
     people_paths: {},
     entry_pages: {},
+    events: {},
+    event_days: {},
+    event_props: {},
+    goals: {},
   };
 }
 
@@ -148,6 +165,10 @@ const MAPS = [
   'page_paths',
   'people_paths',
   'entry_pages',
+  'events',
+  'event_days',
+  'event_props',
+  'goals',
 ] as const;
 
 const bump = (counts: Record<string, number>, name: string, by = 1) => {
@@ -169,8 +190,24 @@ function reasonsOf(docs: readonly VisitorDay[]): BotsByReason | undefined {
 export const kindOfDocs = (docs: readonly VisitorDay[]): VisitorKind =>
   docs.map((doc) => kindOf(doc.self > 0, doc.requests, doc.bots)).reduce(stronger);
 
+/** Whether a visitor-day's requests and events reach a step of the path through (a path, or `event:<name>`). */
+const reachesStep = (step: FunnelStep, paths: Record<string, number>, events: Record<string, number>) =>
+  step.paths.some((path) => ((path.startsWith('event:') ? events[path.slice(6)] : paths[path]) ?? 0) > 0);
+
+/** What a people's visitor-day adds to its events and goals. */
+function addEvents(counts: RollupCounts, docs: readonly VisitorDay[], paths: Record<string, number>, goals: readonly Goal[]): void {
+  const events = sumOf(docs, (doc) => doc.events);
+  for (const [name, count] of Object.entries(events)) {
+    bump(counts.events, name, count);
+    bump(counts.event_days, name);
+  }
+  for (const [key, count] of Object.entries(sumOf(docs, (doc) => doc.event_props))) bump(counts.event_props, key, count);
+  const did = { events: Object.keys(events), paths: Object.keys(paths) };
+  for (const goal of goals) if (reaches(goal, did)) bump(counts.goals, goal.name);
+}
+
 /** What a people's visitor-day adds to the dimensions only people are counted in. */
-function addPeople(counts: RollupCounts, docs: readonly VisitorDay[], steps: readonly FunnelStep[]): void {
+function addPeople(counts: RollupCounts, docs: readonly VisitorDay[], rules: RollupRules): void {
   const hosts = sumOf(docs, (doc) => doc.sources);
   const pageLoads = docs.reduce((sum, doc) => sum + doc.page_loads, 0);
   let linked = 0;
@@ -183,7 +220,9 @@ function addPeople(counts: RollupCounts, docs: readonly VisitorDay[], steps: rea
   counts.sources.typed += pageLoads - linked;
   counts.page_loads += pageLoads;
   const paths = sumOf(docs, (doc) => doc.paths);
-  for (const step of steps) if (step.paths.some((path) => (paths[path] ?? 0) > 0)) bump(counts.steps, stepKey(step));
+  const events = sumOf(docs, (doc) => doc.events);
+  for (const step of rules.steps) if (reachesStep(step, paths, events)) bump(counts.steps, stepKey(step));
+  addEvents(counts, docs, paths, rules.goals);
   bump(counts.countries, docs.find((doc) => doc.country !== undefined)?.country ?? UNKNOWN_COUNTRY);
   for (const field of ['browsers', 'systems', 'devices'] as const)
     for (const name of Object.keys(sumOf(docs, (doc) => doc[field]))) bump(counts[field], name);
@@ -199,7 +238,7 @@ function addPeople(counts: RollupCounts, docs: readonly VisitorDay[], steps: rea
  * reads and all of a day's are one visitor-day, which the rollup's `loopback` flag counts once: a loopback row adds
  * only its requests.
  */
-export function countsOfToken(docs: readonly VisitorDay[], steps: readonly FunnelStep[]): RollupCounts {
+export function countsOfToken(docs: readonly VisitorDay[], rules: RollupRules): RollupCounts {
   const counts = emptyCounts();
   if (docs.length === 0) return counts;
   counts.requests = docs.reduce((sum, doc) => sum + doc.requests, 0);
@@ -212,7 +251,7 @@ export function countsOfToken(docs: readonly VisitorDay[], steps: readonly Funne
     const reason = leftOutReason(reasonsOf(docs));
     if (reason !== null) counts.left_out[reason] += 1;
   }
-  if (kind === 'people') addPeople(counts, docs, steps);
+  if (kind === 'people') addPeople(counts, docs, rules);
   return counts;
 }
 
@@ -225,9 +264,10 @@ export function addCounts(into: RollupCounts, more: RollupCounts, sign: 1 | -1):
   into.page_loads += sign * more.page_loads;
   for (const group of Object.keys(into.sources) as ReferrerGroup[]) into.sources[group] += sign * more.sources[group];
   for (const field of MAPS) {
-    for (const [name, count] of Object.entries(more[field])) {
+    // A map a rollup written before it was counted lacks is empty.
+    for (const [name, count] of Object.entries(more[field] ?? {})) {
       // A name already summed under (other) is taken back from there.
-      const target = into[field];
+      const target = (into[field] ??= {});
       const at = name in target || sign > 0 ? name : OTHER_PATHS;
       target[at] = (target[at] ?? 0) + sign * count;
       if (target[at] === 0) delete target[at];
@@ -238,7 +278,7 @@ export function addCounts(into: RollupCounts, more: RollupCounts, sign: 1 | -1):
 /** Each unbounded dimension kept to ROLLUP_TOP names, largest first, the rest summed under `(other)`. */
 export function capped(counts: RollupCounts): void {
   for (const field of MAPS) {
-    const named = Object.entries(counts[field]).filter(([name]) => name !== OTHER_PATHS);
+    const named = Object.entries(counts[field] ?? {}).filter(([name]) => name !== OTHER_PATHS);
     if (named.length <= ROLLUP_TOP) continue;
     named.sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
     const other = named.slice(ROLLUP_TOP - 1).reduce((sum, [, count]) => sum + count, counts[field][OTHER_PATHS] ?? 0);
@@ -257,13 +297,13 @@ export const holdsToken = (rollup: Pick<DayRollup, 'building'>, token: string) =
 export function moved(
   rollup: DayRollup,
   changes: ReadonlyArray<{ before: readonly VisitorDay[]; after: readonly VisitorDay[] }>,
-  steps: readonly FunnelStep[],
+  rules: RollupRules,
 ): DayRollup {
   const next: DayRollup = structuredClone(rollup);
   const sketches: Array<Record<string, number>> = [];
   for (const { before, after } of changes) {
-    addCounts(next, countsOfToken(before, steps), -1);
-    addCounts(next, countsOfToken(after, steps), 1);
+    addCounts(next, countsOfToken(before, rules), -1);
+    addCounts(next, countsOfToken(after, rules), 1);
     const outside = after.filter((doc) => !isLoopbackNetwork(doc.network));
     if (outside.length > 0 && kindOfDocs(outside) === 'people' && outside.some((doc) => doc.people_sketch === undefined))
       next.sketch_partial = true;

@@ -23,13 +23,18 @@ const Q = 50;
 export const SKETCH_ERROR = 0.02;
 
 /**
- * A sketch as a document keeps it: sparse (`register → rank`, the registers set) while that is the smaller, else dense
- * (base64 of one byte a register). A day of a small site keeps a few bytes; the largest day keeps 21.8 KB.
+ * A sketch as a document keeps it: dense, one character a register (its rank, 0 to 63, as a base64url digit: 16,384
+ * characters), so a day's sketch weighs the same 16 KB whatever its people, and what a read of a period costs grows with
+ * the days, never with the visitors; a day with no people keeps it empty (`sparse: {}`). Sparse (`register → rank`) is
+ * also read, as a visitor-day keeps the few registers its people set.
  */
 export type Sketch = { sparse: Record<string, number> } | { dense: string };
 
-/** Past this many registers set, the dense form is the smaller (a sparse entry takes about 10 bytes of JSON). */
-const SPARSE_MAX = 2_000;
+const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** Each digit's rank by its character code, so reading a dense sketch is one lookup a register. */
+const RANK_OF = new Uint8Array(128);
+for (let rank = 0; rank < DIGITS.length; rank += 1) RANK_OF[DIGITS.charCodeAt(rank)] = rank;
 
 const HASH = /^[0-9a-f]{16}/;
 
@@ -57,7 +62,11 @@ export function sketchOf(personHashes: Iterable<string>): Record<string, number>
 /** Every register of a sketch (0 where unset). */
 function registersOf(sketch: Sketch | undefined): Uint8Array {
   if (sketch === undefined) return new Uint8Array(REGISTERS);
-  if ('dense' in sketch) return new Uint8Array(Buffer.from(sketch.dense, 'base64'));
+  if ('dense' in sketch) {
+    const registers = new Uint8Array(REGISTERS);
+    for (let i = 0; i < REGISTERS; i += 1) registers[i] = RANK_OF[sketch.dense.charCodeAt(i) & 127]!;
+    return registers;
+  }
   const registers = new Uint8Array(REGISTERS);
   for (const [register, rank] of Object.entries(sketch.sparse)) registers[Number(register)] = rank;
   return registers;
@@ -68,16 +77,10 @@ function mergeInto(into: Uint8Array, more: Uint8Array): void {
   for (let i = 0; i < REGISTERS; i += 1) if (more[i]! > into[i]!) into[i] = more[i]!;
 }
 
-/** The sketch in its smaller form. */
+/** The sketch as a rollup keeps it: dense, or empty. */
 function compact(registers: Uint8Array): Sketch {
-  let set = 0;
-  for (const rank of registers) if (rank > 0) set += 1;
-  if (set > SPARSE_MAX) return { dense: Buffer.from(registers).toString('base64') };
-  const sparse: Record<string, number> = {};
-  registers.forEach((rank, register) => {
-    if (rank > 0) sparse[register] = rank;
-  });
-  return { sparse };
+  if (registers.every((rank) => rank === 0)) return { sparse: {} };
+  return { dense: Array.from(registers, (rank) => DIGITS[rank]).join('') };
 }
 
 /** Sketches (and sparse register maps) merged: the sketch of every person in any of them. */

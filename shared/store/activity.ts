@@ -59,6 +59,9 @@ export interface VisitorDay {
    * the hash, so the day's rollup can count the period's people once. Absent on a visitor-day kept before.
    */
   people_sketch?: Record<string, number>;
+  /** Events by name, and their props by `event|key|value` (capped at TOP_PATHS); absent on a day with none. */
+  events?: Record<string, number>;
+  event_props?: Record<string, number>;
   /** The store's mark of the last fact folded in: a fact with a later mark is not in it yet. */
   folded_to: number;
 }

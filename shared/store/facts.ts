@@ -24,6 +24,17 @@ export interface SubjectScan {
 }
 
 /**
+ * What one person did in one message on one day, for the goals: the person hash (the identity the subjects use too),
+ * the first instant, and each event and path once. Only people's requests: never a bot's or the site's own.
+ */
+export interface GoalAction {
+  person: string;
+  at: string;
+  events: string[];
+  paths: string[];
+}
+
+/**
  * What one queue message adds on one UTC day (pk `<yyyy-MM-dd>`, id `fact:<message id>`), written once by keep-hits
  * and never changed: a create that finds it there means the message was kept before. The recount timer folds it into
  * the day's activity and the subjects; it expires after FACT_TTL_SECONDS, long after it was folded.
@@ -38,6 +49,8 @@ export interface Fact {
   visitor_days: VisitorDayPart[];
   hours: HourPart[];
   scans: SubjectScan[];
+  /** People's actions, for the goals (absent on facts kept before goals were). */
+  actions?: GoalAction[];
   /** A day's totals imported from another tool (no visitor-days, hours or scans beside them); absent on every other fact. */
   imported?: ImportedTotals;
   ttl: number;

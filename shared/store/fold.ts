@@ -40,6 +40,13 @@ export interface FoldState {
   imported: string[];
   /** Imported days older than the scanners' recount window whose people and scanners are to be counted again. */
   people_due: string[];
+  /** The goals folded so far (GOALS as the last run read it); absent before goals were. */
+  goals_seen?: string[];
+  /**
+   * The goals added later whose people are still to be counted from the facts kept before: for each, every day's mark
+   * when it was added (`up_to`) and how far the build has read (`at`).
+   */
+  goal_builds?: Record<string, { up_to: Record<string, number>; at: Record<string, number> }>;
 }
 
 /** A fold state before the first run. */

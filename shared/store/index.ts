@@ -10,6 +10,7 @@ import type { VisitsSummaries } from './visits';
 import type { SubjectsStore } from '../subjects/documents';
 import type { RecentFacts } from '../now/recent';
 import type { DayRollups, RollupReader, VisitorDayPages } from './rollups';
+import type { GoalsStore } from '../events/goal-documents';
 import type { ImportLedgers, LandedImports } from './imports';
 
 /** What keep-hits writes: each visitor's record and each message's facts, nothing two visitors share. */
@@ -34,6 +35,8 @@ export interface FoldingStore {
   visitorDayPages: VisitorDayPages;
   /** The notes of imported messages kept, which name the old days the fold is to read. */
   landed: Pick<LandedImports, 'changed'>;
+  /** Each goal's people all time, each person once. */
+  goals: GoalsStore;
 }
 
 /** What keep-imports writes: what keep-hits writes, and one landed note a message once its facts are kept. */

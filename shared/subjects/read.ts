@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { wholeNumberText } from '../schemas/whole-number';
-import { asOperator, type OperatorSettings, operatorSettings } from '../admin/auth';
+import { asOperator, type AdminAccess, type OperatorSettings, operatorSettings } from '../admin/auth';
 import { daysEnding } from '../counting/days';
 import { parseWith } from '../http/body';
 import { subjectSchema } from '../ingest/schemas';
@@ -129,12 +129,13 @@ export function subjectReadDeps(root: {
   clock: Clock;
   logger: Logger;
   settings: { OPERATOR_KEY: string; HASH_KEY: string };
+  admin: AdminAccess;
 }): SubjectReadDeps {
   return {
     subjects: root.store.subjects,
     source: root.store.source,
     clock: root.clock,
     logger: root.logger,
-    operator: operatorSettings(root.settings),
+    operator: operatorSettings(root.settings, root.admin),
   };
 }

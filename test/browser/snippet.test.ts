@@ -189,3 +189,50 @@ describe('the tracking snippet on a page of another site', () => {
     await context.close();
   });
 });
+
+describe('events from the snippet', () => {
+  const eventsPage = () => `<!doctype html><html lang="en"><head><title>Events</title><link rel="icon" href="data:,">
+<script>window.headcount = window.headcount || function () { (headcount.q = headcount.q || []).push(arguments) };
+headcount('signup', { plan: 'pro' });</script>
+<script defer src="${t.host.url}/api/assets/headcount.js" data-outbound data-downloads="pdf,zip"></script></head>
+<body><button id="cv" data-headcount-event="download-cv">Get the CV</button>
+<a id="file" href="/files/cv.pdf">The CV as PDF</a>
+<a id="away" href="${t.host.url}/api/assets/headcount-pulse.js">Another site</a></body></html>`;
+
+  test('a call made before the script loaded, a data-headcount-event click, a download and an outbound click that leaves the page are each counted once', async () => {
+    site.page('/events', eventsPage());
+    site.page('/files/cv.pdf', 'a pdf');
+    const before = (await queuedHits()).length;
+    const context = await visitor();
+    const tab = await context.newPage();
+    const sent: string[] = [];
+    // The context's requests: a beacon sent as a page unloads is still seen there.
+    context.on('request', (request) => {
+      if (request.url().endsWith('/api/beacon')) sent.push(request.postData() ?? '');
+    });
+    const eventsSent = () => sent.filter((text) => text.includes('"event"')).length;
+    await tab.goto(`${site.origin}/events`);
+    await expect.poll(() => sent.length).toBe(2);
+    await tab.click('#cv');
+    await expect.poll(eventsSent).toBe(2);
+    await tab.click('#away');
+    await expect.poll(eventsSent).toBe(3);
+    await tab.goto(`${site.origin}/events`);
+    await expect.poll(() => sent.length).toBe(6);
+    await tab.click('#file');
+    await expect.poll(eventsSent).toBe(5);
+    const bodies = sent.map((text) => JSON.parse(text) as { event?: string; props?: Record<string, string> });
+    const events = bodies.filter((body) => body.event !== undefined);
+    expect(events.map((body) => body.event).sort()).toEqual(['download', 'download-cv', 'outbound', 'signup', 'signup']);
+    expect(events.find((body) => body.event === 'signup')!.props).toEqual({ plan: 'pro' });
+    expect(events.find((body) => body.event === 'download')!.props).toEqual({ path: '/files/cv.pdf' });
+    expect(events.find((body) => body.event === 'outbound')!.props).toEqual({ host: new URL(t.host.url).host });
+    // Each reached the queue once, as an event of a person and never a page load.
+    await expect.poll(async () => (await queuedHits()).slice(before).filter((hit) => hit.event !== undefined).length).toBe(5);
+    const queued = (await queuedHits()).slice(before).filter((hit) => hit.event !== undefined);
+    // The early call is sent once a load, so twice for the two loads of the page.
+    expect(queued.map((hit) => hit.event).sort()).toEqual(['download', 'download-cv', 'outbound', 'signup', 'signup']);
+    for (const hit of queued) expect(hit).toMatchObject({ page_load: false, bot: false, self: false });
+    await context.close();
+  });
+});

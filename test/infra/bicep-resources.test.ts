@@ -151,12 +151,15 @@ describe('the function app runs on Flex Consumption as the identity', () => {
   const api = bicep('app/api.bicep');
   const site = block(api, /^resource\s+site\s/m);
 
-  it('is an FC1 plan running Node 20, which package.json allows', () => {
+  it('is an FC1 plan running Node 22, a major package.json supports (its engines name 20 and 22)', () => {
     expect(block(api, /^resource\s+plan\s/m)).toMatch(/sku:\s*\{\s*name:\s*'FC1',\s*tier:\s*'FlexConsumption'\s*\}/);
     const runtime = /runtime:\s*\{\s*name:\s*'(\w+)',\s*version:\s*'(\d+)'\s*\}/.exec(site);
-    expect(runtime?.slice(1)).toEqual(['node', '20']);
-    const engine = /^>=(\d+)$/.exec(JSON.parse(projectText('package.json')).engines.node as string);
-    expect(Number(runtime?.[2])).toBeGreaterThanOrEqual(Number(engine?.[1]));
+    expect(runtime?.slice(1)).toEqual(['node', '22']);
+    // engines is one range per supported major: ^20.19.0 || ^22.13.0.
+    const engines = JSON.parse(projectText('package.json')).engines.node as string;
+    const majors = engines.split('||').map((range) => /^\s*\^(\d+)\.\d+\.\d+\s*$/.exec(range)?.[1]);
+    expect(majors).toEqual(['20', '22']);
+    expect(majors).toContain(runtime?.[2]);
   });
 
   it('deploys from blob storage and resolves Key Vault references with the user-assigned identity', () => {

@@ -39,7 +39,7 @@ describe('telemetry that costs what it is worth (host.json)', () => {
 
   it('keeps only warnings and errors from the functions that run once a hit or a message, by their registered names', async () => {
     const names = (await loadFunctions()).map((registration) => registration.name);
-    for (const name of ['ingest-beacon', 'ingest-hits', 'keep-hits']) {
+    for (const name of ['ingest-beacon', 'ingest-hits', 'keep-hits', 'import-hits', 'keep-imports']) {
       expect(names).toContain(name);
       expect(hostJson.logging.logLevel[`Function.${name}`]).toBe('Warning');
     }

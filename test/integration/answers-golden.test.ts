@@ -45,6 +45,8 @@ function sortedKeys(value: unknown): unknown {
  */
 const NEW_FIELDS = [
   'activity_30_days.entry_pages',
+  'activity_30_days.events',
+  'activity_30_days.goals',
   'activity_30_days.headline',
   'activity_30_days.pages',
   'activity_30_days.people_in_period',
@@ -52,6 +54,8 @@ const NEW_FIELDS = [
   'activity_30_days.referrers',
   'activity_30_days.rollups',
   'activity_7_days.entry_pages',
+  'activity_7_days.events',
+  'activity_7_days.goals',
   'activity_7_days.headline',
   'activity_7_days.pages',
   'activity_7_days.people_in_period',

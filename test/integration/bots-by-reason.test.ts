@@ -43,8 +43,16 @@ const hits: Hit[] = [
   { at: at(13), address: '198.51.100.61', user_agent: chrome, path: '/.env', headers: forwarded },
   { at: at(14), address: '198.51.100.62', user_agent: chrome, path: '/wp-login.php', headers: forwarded },
   { at: at(15), address: '198.51.100.62', user_agent: chrome, path: '/.git/config', headers: forwarded },
-  // By signals: a Chrome agent whose request had no Accept-Language (the site forwarded the headers it had: none).
-  { at: at(16), address: '198.51.100.63', user_agent: chrome, path: '/', page_load: true, headers: {} },
+  // By signals: a Chrome agent whose request had no Accept-Language (the site forwarded its whole header set, which a
+  // User-Agent and an Accept show is whole; an empty or partial set says nothing of a header it lacks).
+  {
+    at: at(16),
+    address: '198.51.100.63',
+    user_agent: chrome,
+    path: '/',
+    page_load: true,
+    headers: { 'user-agent': chrome, accept: '*/*' },
+  },
   // Several reasons on one visitor-day: most were path (two of three), so path; a tie (one agent, one path) goes to agent.
   { at: at(20), address: '198.51.100.70', user_agent: AGENTS.googlebot, path: '/' },
   { at: at(21), address: '198.51.100.70', user_agent: chrome, path: '/xmlrpc.php', headers: forwarded },

@@ -69,6 +69,13 @@ describe('inside the Functions host, every function registers through @azure/fun
     expect(trigger('ingest-hits')).toMatchObject({ type: 'httpTrigger', route: 'api/hits', methods: ['POST'], authLevel: 'anonymous' });
     expect(trigger('admin-people')).toMatchObject({ type: 'httpTrigger', route: 'api/admin/visitors/people' });
     expect(trigger('keep-hits')).toMatchObject({ type: 'queueTrigger', queueName: '%HITS_QUEUE%', connection: 'AzureWebJobsStorage' });
+    // Imported history travels on a queue of its own, named from the hits queue (docs/import.md).
+    expect(trigger('import-hits')).toMatchObject({ type: 'httpTrigger', route: 'api/import', methods: ['POST'], authLevel: 'anonymous' });
+    expect(trigger('keep-imports')).toMatchObject({
+      type: 'queueTrigger',
+      queueName: '%HITS_QUEUE%-imports',
+      connection: 'AzureWebJobsStorage',
+    });
     expect(trigger('recount')).toMatchObject({ type: 'timerTrigger', schedule: '0 */1 * * * *' });
     for (const r of registered) {
       const t = Object.values(r.bindings).find((b) => b.direction === 'in')!;

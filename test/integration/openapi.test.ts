@@ -23,6 +23,7 @@ const clock = fixedClock(START);
 const NOT_EXERCISED = [
   'POST /api/hits 503',
   'POST /api/beacon 503',
+  'POST /api/import 503',
   'GET /api/admin/subjects 503',
   'GET /api/admin/subjects/{id} 503',
   'GET /api/admin/export 503',
@@ -159,9 +160,68 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     ]) {
       await call('GET', `/api/admin/export?${query}`, { headers: operator });
     }
+    // The import command's batches: the window, a log line and a day of another tool's totals, and the refusals.
+    const line = {
+      at: '2026-09-01T10:00:00+02:00',
+      address: '203.0.113.9',
+      user_agent: AGENTS.firefoxLinux,
+      method: 'GET',
+      path: '/',
+      status: 200,
+    };
+    await call('POST', '/api/import', { headers: ingest, body: JSON.stringify({ hits: [] }) });
+    await call('POST', '/api/import', { headers: ingest, body: JSON.stringify({ hits: [line, { ...line, method: 'POST' }] }) });
+    await call('POST', '/api/import', {
+      headers: ingest,
+      body: JSON.stringify({ days: [{ day: '2026-09-02', visitors: 4, pages: { '/': 6 }, sources: { Google: 2 }, countries: { DE: 3 } }] }),
+    });
+    await call('POST', '/api/import', { headers: json, body: JSON.stringify({ hits: [line] }) });
+    await call('POST', '/api/import', { headers: ingest, body: JSON.stringify({ hits: [{ ...line, address: 'localhost' }] }) });
+    await call('POST', '/api/import', { headers: ingest, body: JSON.stringify({ until: '2999-01-01' }) });
+    await call('POST', '/api/import', {
+      headers: ingest,
+      body: JSON.stringify({ hits: [{ ...line, path: `/${'x'.repeat(1100 * 1024)}` }] }),
+    });
+    await call('POST', '/api/import', {
+      headers: { ...ingest, 'content-type': 'text/plain' },
+      body: '203.0.113.9 - - [01/Sep/2026:10:00:00 +0000] "GET / HTTP/1.1" 200 1',
+    });
     await call('GET', '/api/admin/subjects?continuation=bm90LW1pbmU', { headers: operator });
     await call('GET', '/api/admin/subjects/..%2Fx', { headers: operator });
     await call('GET', '/api/admin/subjects/never-scanned', { headers: operator });
+    // A beacon with no Origin: no page of an allowed site sent it.
+    await call('POST', '/api/beacon', { headers: json, body: JSON.stringify({ path: '/' }) });
+
+    // The Admin session: asked for with nothing, signed in with the key, read with its cookie, signed out.
+    await call('GET', '/api/admin/session');
+    const started = await call('POST', '/api/admin/session', { headers: bearer });
+    const cookie = started.headers
+      .getSetCookie()
+      .find((set) => set.startsWith('__Host-headcount_admin='))!
+      .split(';')[0]!;
+    await call('GET', '/api/admin/session', { headers: { cookie } });
+    await call('GET', '/api/admin/visitors/people', { headers: { cookie } });
+    await call('POST', '/api/admin/session', { headers: { cookie } });
+    await call('POST', '/api/admin/session', { headers: { ...bearer, 'sec-fetch-site': 'cross-site' } });
+    await call('DELETE', '/api/admin/session', { headers: { cookie, 'sec-fetch-site': 'cross-site' } });
+    await call('DELETE', '/api/admin/session', { headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+    // Wrong keys from this address (the right key above forgot the one before): past the free five it waits, and every
+    // admin route says so.
+    for (let i = 0; i < 6; i += 1) await call(i % 2 ? 'POST' : 'GET', '/api/admin/session', { headers: { authorization: 'Bearer wrong' } });
+    for (const path of [
+      '/api/admin/session',
+      '/api/admin/visitors/people',
+      '/api/admin/activity',
+      '/api/admin/activity/visitors?day=2026-10-23',
+      '/api/admin/subjects',
+      '/api/admin/subjects/tree-42',
+      '/api/admin/mark',
+      '/api/admin/now',
+      `/api/admin/export?from=${D0}&to=${D3}`,
+    ]) {
+      expect((await call('GET', path, { headers: operator })).status).toBe(429);
+    }
+    expect((await call('POST', '/api/admin/session', { headers: bearer })).status).toBe(429);
   }, 180_000);
   afterAll(() => t?.stop());
 

@@ -161,6 +161,42 @@ describe('privacy: no address, agent or header value reaches the queue or the lo
     expect(beacons).toBe(100);
   });
 
+  /** A prop value that would carry a person: an email address, an address, or a long number, each with a marker. */
+  const personProp = fc.oneof(
+    fc.stringMatching(/^[a-z]{12}$/).map((name) => ({ value: `${name}@mail.example.org`, marker: name })),
+    address.map((ip) => ({ value: ip, marker: ip })),
+    fc.integer({ min: 100_000_000, max: 999_999_999 }).map((n) => ({ value: `call ${n}`, marker: String(n) })),
+  );
+
+  it('props: a value that could carry a person is refused on /api/hits naming the prop, dropped on a beacon, and found nowhere', async () => {
+    await fc.assert(
+      fc.asyncProperty(personProp, address, agent, async (prop, ip, ua) => {
+        const refused = await fetch(`${t.host.url}/api/hits`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-ingest-key': t.env.INGEST_KEY! },
+          body: JSON.stringify({ address: ip, user_agent: ua, path: '/', event: 'signup', props: { plan: 'pro', contact: prop.value } }),
+        });
+        const said = await refused.json();
+        expect(refused.status).toBe(400);
+        expect(said.error.issues[0].path).toBe('props.contact');
+        expect(JSON.stringify(said)).not.toContain(prop.marker);
+        const dropped = await fetch(`${t.host.url}/api/beacon`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: ORIGIN, 'user-agent': ua, 'x-forwarded-for': ip },
+          body: JSON.stringify({ path: '/', event: 'signup', props: { plan: 'pro', contact: prop.value } }),
+        });
+        const answer = await dropped.json();
+        expect(dropped.status).toBe(202);
+        expect(answer).toEqual({ accepted: 1, ignored: 0, refused_props: 1 });
+        const texts = await takeAll();
+        const [message] = read(texts);
+        expect(message!.hits[0]).toMatchObject({ event: 'signup', props: { plan: 'pro' }, page_load: false });
+        for (const text of [...texts, logger.lines.join('\n')]) expect(text).not.toContain(prop.marker);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('a full batch of 500 hits, split over several messages, holds none of its addresses or agents', async () => {
     const hits = fc.sample(fc.record({ address, agent }), { numRuns: 500, seed: 42 });
     const response = await fetch(`${t.host.url}/api/hits`, {

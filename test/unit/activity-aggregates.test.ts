@@ -177,7 +177,7 @@ describe('path: the funnel in visitor-days', () => {
     ]);
     const problems = (value: string) => funnelStepsSetting.safeParse(value).error?.issues.map((issue) => issue.message) ?? [];
     expect(problems('landing=/|landing=/home')).toEqual(['step landing is named twice']);
-    expect(problems('landing=home')).toEqual(['step landing: "home" must be a path starting with / with no query']);
+    expect(problems('landing=home')).toEqual(['step landing: "home" must be a path starting with / with no query, or event:<name>']);
     expect(problems('/about')[0]).toContain('must be name=/path');
     expect(problems('')).toEqual(['must name from 1 to 12 steps, like landing=/|about=/about']);
   });

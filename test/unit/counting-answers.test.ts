@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { OPERATOR_COOKIE_MAX_AGE } from '../../shared/admin/auth';
+import { adminAccess, OPERATOR_COOKIE_MAX_AGE } from '../../shared/admin/auth';
 import { answerPeopleCount, answerPulse, type CountAnswerDeps } from '../../shared/counting/answers';
 import type { IncomingRequest } from '../../shared/http/request';
 import { OPERATOR_COOKIE } from '../../shared/identity/operator';
@@ -22,8 +22,9 @@ async function rig() {
   await keepAndFold(store, clock, [queuedHit('2026-10-23T10:00:00.000Z', { person: 'a' })]);
   const deps: CountAnswerDeps = {
     count: { visitorsSummary: store.visitorsSummary, visits: store.visits, foldState: store.foldState, clock, source: store.source },
-    operator: { operatorKey: OPERATOR_KEY, hashKey: HASH_KEY },
+    operator: { operatorKey: OPERATOR_KEY, hashKey: HASH_KEY, access: adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }) },
     allowedOrigins: ['https://site.example'],
+    pulseGoal: null,
   };
   return deps;
 }

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { describeProblems, readSettings, type SettingsResult } from '../../shared/config/settings';
 
-/** The least a start-up needs: the three keys and a queue (the storage shapes are tested elsewhere). */
+/** The least a start-up needs: the three keys, a queue and a store (the storage shapes are tested elsewhere). */
 const base = {
   HASH_KEY: 'test-hash-key-0123456789abcdef',
   INGEST_KEY: 'test-ingest-key-0123456789',
   OPERATOR_KEY: 'test-operator-key-0123456789',
   AzureWebJobsStorage: 'UseDevelopmentStorage=true',
+  STORE: 'memory',
 };
 
 const read = (overrides: Record<string, string | undefined>) => readSettings({ ...base, ...overrides });

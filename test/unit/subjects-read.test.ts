@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
+import { adminAccess } from '../../shared/admin/auth';
 import type { QueuedHit } from '../../shared/hits/message';
 import type { IncomingRequest } from '../../shared/http/request';
 import { fixedClock } from '../../shared/ports/clock';
@@ -51,7 +52,11 @@ async function seeded() {
     source: store.source,
     clock,
     logger: memoryLogger(),
-    operator: { operatorKey: KEY, hashKey: 'test-hash-key-0123456789abcdef' },
+    operator: {
+      operatorKey: KEY,
+      hashKey: 'test-hash-key-0123456789abcdef',
+      access: adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }),
+    },
   };
 }
 

@@ -6,6 +6,7 @@ const base = {
   INGEST_KEY: 'test-ingest-key-0123456789',
   OPERATOR_KEY: 'test-operator-key-0123456789',
   AzureWebJobsStorage: 'UseDevelopmentStorage=true',
+  STORE: 'memory',
 };
 const read = (overrides: Record<string, string>) => readSettings({ ...base, ...overrides });
 

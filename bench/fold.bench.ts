@@ -1,0 +1,419 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { cosmosContainer } from '../adapters/cosmos/client';
+import { cosmosStore } from '../adapters/cosmos/store';
+import { COSMOS_EMULATOR_KEY } from '../host/local/services';
+import { readPeopleCount } from '../shared/counting/people-count';
+import type { HitsMessage, QueuedHit } from '../shared/hits/message';
+import { keeper } from '../shared/keeping/keep';
+import { systemClock } from '../shared/ports/clock';
+import { freshLocalStore } from './local-store';
+import { storeProxy } from './store-proxy';
+
+/**
+ * `npm run bench fold`: a backlog of unfolded facts, as a timer outage leaves it, drained by the recount's fold run
+ * again and again in a process of its own with a 512 MB heap, on the local stack. The backlog is kept by the real
+ * keeper (a record per person and a fact per message, as keep-hits writes them), over yesterday and today. Then the
+ * same backlog with 60 % of the store's document calls answered 429, the Admin count read all the while.
+ *
+ * FOLD_PARTS (default `small,large,throttled`) picks the parts; FOLD_BACKLOG the large backlog's facts (1,000,000);
+ * FOLD_MINUTES how long the large one may fold before the bench stops it and projects the rest (30).
+ */
+
+/** The small backlog's facts; `FOLD_SMALL` sets another (a quick try). */
+const SMALL = Number(process.env.FOLD_SMALL ?? 100_000);
+const LARGE = Number(process.env.FOLD_BACKLOG ?? 1_000_000);
+const LARGE_MINUTES = Number(process.env.FOLD_MINUTES ?? 30);
+const HEAP_MB = 512;
+/** Persons in a backlog, as a share of its facts (each message one person's, on yesterday or today). */
+const PERSON_SHARE = 0.5;
+const HITS_A_MESSAGE = 3;
+const KEEP_LANES = 48;
+/** A run that takes longer than this is stopped (an older fold reads every fact at once). */
+const RUN_TIMEOUT_MS = 20 * 60_000;
+const THROTTLE = 0.6;
+const THROTTLED_RUNS = 6;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const fmt = (n: number, digits = 0) => n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const hex = (n: number) => n.toString(16).padStart(32, '0');
+/** A cheap integer mix, so persons and days spread over the messages without a pattern. */
+const mix = (n: number, salt: number) => {
+  let x = (n ^ salt) >>> 0;
+  x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
+  x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
+  return (x ^ (x >>> 16)) >>> 0;
+};
+
+type CosmosStore = ReturnType<typeof cosmosStore>;
+
+/** The local Cosmos server in a process of its own, with room for a million facts. */
+async function cosmosProcess(): Promise<{ endpoint: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', join(__dirname, 'cosmos-process.ts')], {
+    cwd: join(__dirname, '..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /ENDPOINT (\S+)/.exec(out);
+      if (found) resolve(found[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the Cosmos server process exited with ${code}`)));
+  });
+  child.stdout.resume();
+  return {
+    endpoint,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** A store on an existing database of the local server at `endpoint` (through a proxy, or not). */
+const storeAt = (endpoint: string, database: string): CosmosStore =>
+  cosmosStore(
+    cosmosContainer({ endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database, container: 'activity', requestTimeoutMs: 60_000 }),
+    {
+      settleSeconds: 1,
+    },
+  );
+
+/** The Admin count as GET /api/admin/visitors/people answers it, read through `store`. */
+function adminCount(store: CosmosStore) {
+  // Built apart from the call: the count's deps may or may not read the fold state, as the commit measured has it.
+  const deps = {
+    visitorsSummary: store.visitorsSummary,
+    visits: store.visits,
+    foldState: store.foldState,
+    clock: systemClock,
+    source: store.source,
+  };
+  return readPeopleCount(deps);
+}
+
+/** Message `m` of a backlog of `facts`: one person's three page loads on yesterday or today, one fact. */
+function messageOf(
+  m: number,
+  facts: number,
+  days: { yesterday: number; today: number; nowMs: number },
+): { message: HitsMessage; person: number; day: number } {
+  const persons = Math.max(1, Math.floor(facts * PERSON_SHARE));
+  const person = mix(m, 0x9e3779b9) % persons;
+  const day = mix(m, 0x85ebca6b) % 2;
+  const start = day === 0 ? days.yesterday : days.today;
+  const span = day === 0 ? 86_400_000 - 300_000 : Math.max(60_000, days.nowMs - days.today - 300_000);
+  const at = start + (mix(m, 0xc2b2ae35) % span);
+  const hits: QueuedHit[] = ['/', '/about', `/blog/post-${person % 40}`].slice(0, HITS_A_MESSAGE).map((path, i) => ({
+    at: new Date(at + i * 50_000).toISOString(),
+    token: hex((person * 2 + day) * 7 + 0x3000000),
+    person: hex(person + 0x1000000),
+    network: `10.${(person >> 16) & 255}.${(person >> 8) & 255}.x`,
+    path,
+    store: 'site',
+    bot: false,
+    reason: null,
+    self: false,
+    source: i === 0 && person % 9 === 0 ? 'github.com' : null,
+    page_load: true,
+    subject: null,
+    country: ['DE', 'US', 'GB', 'FR', 'NL'][person % 5]!,
+    browser: ['chrome', 'safari', 'firefox'][person % 3]!,
+    system: ['windows', 'macos', 'ios', 'android'][person % 4]!,
+    device: person % 3 === 0 ? 'mobile' : 'desktop',
+    campaign: null,
+  }));
+  return { message: { v: 1, id: randomUUID(), hits }, person, day };
+}
+
+interface Backlog {
+  database: string;
+  facts: number;
+  persons: number;
+  visits: number;
+  factKb: number;
+}
+
+/** A backlog of `facts` messages kept by the real keeper (KEEP_LANES at a time) on a fresh database; nothing folded. */
+async function fill(endpoint: string, facts: number, label: string): Promise<Backlog> {
+  const { container, store } = await freshLocalStore(endpoint, { prefix: 'fold' });
+  const now = Date.now();
+  const today = Date.parse(new Date(now).toISOString().slice(0, 10));
+  const days = { yesterday: today - 86_400_000, today, nowMs: now };
+  const keep = keeper(store, systemClock);
+  const persons = new Set<number>();
+  const visits = new Set<number>();
+  let next = 0;
+  let retried = 0;
+  const began = performance.now();
+  let reported = 0;
+  await Promise.all(
+    Array.from({ length: KEEP_LANES }, async () => {
+      while (next < facts) {
+        const m = next++;
+        const { message, person, day } = messageOf(m, facts, days);
+        persons.add(person);
+        visits.add(person * 2 + day);
+        for (let attempt = 1; ; attempt += 1) {
+          const kept = await keep(message);
+          if (kept.ok) break;
+          retried += 1;
+          if (attempt === 5) throw new Error(`message ${m} could not be kept: ${kept.reason}`);
+        }
+        if (facts >= 500_000 && m - reported >= facts / 10) {
+          reported = m;
+          const seconds = (performance.now() - began) / 1000;
+          console.log(`  ${label}: kept ${fmt(m)} messages in ${fmt(seconds)} s (${fmt(m / seconds)} a second)`);
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - began) / 1000;
+  const sample = await container.items
+    .query<{ size: number }>(
+      { query: "SELECT TOP 20 * FROM c WHERE c.kind = 'fact'" },
+      { partitionKey: new Date(today).toISOString().slice(0, 10) },
+    )
+    .fetchAll();
+  const factKb = sample.resources.reduce((sum, doc) => sum + JSON.stringify(doc).length, 0) / Math.max(1, sample.resources.length) / 1024;
+  console.log(
+    `${label}: ${fmt(facts)} messages of ${HITS_A_MESSAGE} hits kept by keeper() (${KEEP_LANES} at a time, ${retried} retried) in ${fmt(seconds)} s, ` +
+      `${fmt(facts / seconds)} a second: ${fmt(facts)} facts of ~${fmt(factKb, 2)} KB over yesterday and today, ${fmt(persons.size)} persons (their records), ${fmt(visits.size)} visits`,
+  );
+  return { database: container.database.id, facts, persons: persons.size, visits: visits.size, factKb };
+}
+
+interface ChildResult {
+  outcome: { ok: boolean; facts?: number; records?: number; behind?: string | null; reason?: string };
+  ms: number;
+  baselineRssMb: number;
+  peakRssMb: number;
+  peakHeapMb: number;
+  budget: boolean;
+}
+
+type RunResult = { ok: true; result: ChildResult; wallMs: number } | { ok: false; failure: string; wallMs: number };
+
+/** One run of the fold in a child process with a HEAP_MB heap. */
+function foldRun(endpoint: string, database: string): Promise<RunResult> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', join(__dirname, 'fold-child.ts')], {
+    cwd: join(__dirname, '..'),
+    env: { ...process.env, FOLD_CHILD_ENDPOINT: endpoint, FOLD_CHILD_DATABASE: database },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err = (err + chunk.toString()).slice(-4_000)));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, RUN_TIMEOUT_MS);
+  return new Promise((resolve) => {
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      const wallMs = performance.now() - started;
+      const line = /^RESULT (.*)$/m.exec(out)?.[1];
+      if (line !== undefined) return resolve({ ok: true, result: JSON.parse(line) as ChildResult, wallMs });
+      const why = timedOut
+        ? `stopped after ${fmt(RUN_TIMEOUT_MS / 60_000)} min`
+        : /heap out of memory|Allocation failed/i.test(err)
+          ? `ran out of memory (JavaScript heap out of memory at ${HEAP_MB} MB)`
+          : `exited ${code ?? signal}: ${err.trim().split('\n').slice(-2).join(' ').slice(0, 300)}`;
+      resolve({ ok: false, failure: why, wallMs });
+    });
+  });
+}
+
+const caughtUp = (run: RunResult) => run.ok && run.result.outcome.ok && (run.result.outcome.behind ?? null) === null;
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : sorted[Math.floor((sorted.length - 1) / 2)]!;
+};
+
+const shortReason = (run: RunResult) =>
+  !run.ok
+    ? `FAILED: ${run.failure}`
+    : !run.result.outcome.ok
+      ? `not ok: ${run.result.outcome.reason ?? ''}`.slice(0, 160)
+      : run.result.outcome.behind
+        ? `behind: ${run.result.outcome.behind}`.slice(0, 160)
+        : 'caught up';
+
+interface Drained {
+  runs: RunResult[];
+  people: number[];
+  visits: number[];
+  done: boolean;
+  foldedFacts: number;
+  ms: number;
+}
+
+/** Runs the fold until it says it is caught up, at most `maxRuns` runs or `maxMs`; prints each run (every 10th past 40). */
+async function drain(
+  label: string,
+  endpoint: string,
+  backlog: Backlog,
+  direct: CosmosStore,
+  limits: { maxRuns: number; maxMs: number; stopAfterFailures?: number; onRun?: (run: RunResult, index: number, people: number) => void },
+  continued: Drained = { runs: [], people: [], visits: [], done: false, foldedFacts: 0, ms: 0 },
+): Promise<Drained> {
+  const began = performance.now();
+  const drained = continued;
+  let failuresInARow = 0;
+  while (drained.runs.length < limits.maxRuns && performance.now() - began < limits.maxMs) {
+    const run = await foldRun(endpoint, backlog.database);
+    drained.runs.push(run);
+    drained.ms += run.wallMs;
+    if (run.ok) drained.foldedFacts += run.result.outcome.facts ?? 0;
+    const count = await adminCount(direct);
+    drained.people.push(count.people_all_time ?? -1);
+    drained.visits.push(count.visits?.all_time ?? 0);
+    const index = drained.runs.length;
+    limits.onRun?.(run, index, count.people_all_time ?? -1);
+    if (index <= 40 || index % 10 === 0 || caughtUp(run))
+      console.log(
+        `  ${label} run ${index}: ${run.ok ? `${fmt(run.result.ms / 1000, 1)} s, peak RSS ${run.result.peakRssMb} MB (heap ${run.result.peakHeapMb} MB), ` + `${fmt(run.result.outcome.facts ?? 0)} facts, ${fmt(run.result.outcome.records ?? 0)} records` : `${fmt(run.wallMs / 1000, 1)} s`}; ` +
+          `people_all_time ${fmt(count.people_all_time ?? -1)}; ${shortReason(run)}`,
+      );
+    if (caughtUp(run)) {
+      drained.done = true;
+      break;
+    }
+    failuresInARow = run.ok ? 0 : failuresInARow + 1;
+    if (limits.stopAfterFailures !== undefined && failuresInARow >= limits.stopAfterFailures) break;
+  }
+  return drained;
+}
+
+/** The quotable summary of a drained backlog. */
+function summary(label: string, backlog: Backlog, drained: Drained): string {
+  const fine = drained.runs.flatMap((run) => (run.ok ? [run.result] : []));
+  const times = fine.map((result) => result.ms / 1000);
+  const rss = fine.map((result) => result.peakRssMb);
+  const heap = fine.map((result) => result.peakHeapMb);
+  const moved = drained.people.findIndex((people) => people > 0);
+  const exact = drained.people.findIndex((people) => people === backlog.persons);
+  const people = drained.people[drained.people.length - 1] ?? -1;
+  const visits = drained.visits[drained.visits.length - 1] ?? 0;
+  const failed = drained.runs.filter((run) => !run.ok);
+  return (
+    `${label}: ${drained.done ? 'caught up' : 'NOT caught up'} in ${drained.runs.length} runs (${fmt(drained.ms / 60_000, 1)} min of runs); ` +
+    (times.length > 0
+      ? `a run min/median/max ${fmt(Math.min(...times), 1)}/${fmt(median(times), 1)}/${fmt(Math.max(...times), 1)} s; ` +
+        `peak RSS min/median/max ${Math.min(...rss)}/${median(rss)}/${Math.max(...rss)} MB, max ${Math.max(...rss)} MB (heap ≤ ${Math.max(...heap)} MB of ${HEAP_MB}); `
+      : '') +
+    (failed.length > 0 ? `${failed.length} run(s) failed (${failed[0]!.ok ? '' : failed[0]!.failure}); ` : '') +
+    `people count first moved after run ${moved < 0 ? '-' : moved + 1}, exact after run ${exact < 0 ? '-' : exact + 1}; ` +
+    `final people_all_time ${fmt(people)} vs ${fmt(backlog.persons)} persons written (${people === backlog.persons ? 'exact' : 'NOT exact'}), ` +
+    `visits_all_time ${fmt(visits)} vs ${fmt(backlog.visits)} expected (${visits === backlog.visits ? 'exact' : 'NOT exact'})`
+  );
+}
+
+async function plainBacklog(endpoint: string, facts: number, maxMs: number): Promise<void> {
+  const label = `${fmt(facts)} facts`;
+  const backlog = await fill(endpoint, facts, label);
+  const direct = storeAt(endpoint, backlog.database);
+  await sleep(2_200);
+  const drained = await drain(label, endpoint, backlog, direct, { maxRuns: 10_000, maxMs, stopAfterFailures: 2 });
+  console.log(summary(label, backlog, drained));
+  if (!drained.done && drained.foldedFacts > 0) {
+    const rate = drained.foldedFacts / (drained.ms / 1000);
+    const left = facts - drained.foldedFacts;
+    console.log(
+      `${label}: stopped at the ${fmt(maxMs / 60_000)}-minute limit: ${fmt(drained.foldedFacts)} facts folded in ${fmt(drained.ms / 60_000, 1)} min of runs, ` +
+        `${fmt(rate)} facts a second; at that rate the whole backlog takes ~${fmt(facts / rate / 60)} min (~${fmt(left / rate / 60)} min more, ` +
+        `~${fmt(Math.ceil(facts / rate / (median(drained.runs.flatMap((run) => (run.ok ? [run.result.ms / 1000] : []))) || 1)))} runs)`,
+    );
+  }
+}
+
+/** The backlog drained with THROTTLE of the document calls answered 429, then without; the Admin count read throughout. */
+async function throttledBacklog(endpoint: string): Promise<void> {
+  const label = `${fmt(SMALL)} facts, ${THROTTLE * 100} % throttled`;
+  const backlog = await fill(endpoint, SMALL, label);
+  const direct = storeAt(endpoint, backlog.database);
+  const proxy = await storeProxy(new URL(endpoint), { throttle: THROTTLE });
+  const throttledStore = storeAt(proxy.endpoint, backlog.database);
+  // The Admin count, read through the throttled store every 300 ms while the fold runs: a number, or null (unread).
+  const answers = { numbers: 0, unread: 0, zeros: 0, falseZeros: 0 };
+  let known = 0;
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      const count = await adminCount(throttledStore);
+      if (count.people_all_time === null) answers.unread += 1;
+      else {
+        answers.numbers += 1;
+        known = Math.max(known, count.people_all_time);
+        if (count.people_all_time === 0) {
+          answers.zeros += 1;
+          if (known > 0) answers.falseZeros += 1;
+        }
+      }
+      await sleep(300);
+    }
+  })();
+  try {
+    await sleep(2_200);
+    const onRun = (_run: RunResult, _index: number, people: number) => {
+      known = Math.max(known, people);
+    };
+    const throttled = await drain(`${label}:`, proxy.endpoint, backlog, direct, { maxRuns: THROTTLED_RUNS, maxMs: 30 * 60_000, onRun });
+    const forward = throttled.people.every((people, i) => people > (i === 0 ? 0 : throttled.people[i - 1]!) || people === backlog.persons);
+    console.log(
+      `${label}: people_all_time after each throttled run ${throttled.people.map((people) => fmt(people)).join(', ')} ` +
+        `(${forward ? 'moved forward on every run' : 'did NOT move forward on every run'}); ${fmt(proxy.throttled())} calls answered 429 by the proxy`,
+    );
+    proxy.setThrottle(0);
+    const runsThrottled = throttled.runs.length;
+    const after = throttled.done
+      ? throttled
+      : await drain(
+          `${label}, throttling stopped:`,
+          proxy.endpoint,
+          backlog,
+          direct,
+          { maxRuns: 200, maxMs: 30 * 60_000, onRun },
+          throttled,
+        );
+    polling = false;
+    await poller;
+    console.log(summary(`${label} for ${runsThrottled} runs, then not`, backlog, after));
+    console.log(
+      `${label}: the Admin count (readPeopleCount, as GET /api/admin/visitors/people) read through the throttled store ${fmt(answers.numbers + answers.unread)} times while it folded: ` +
+        `${fmt(answers.numbers)} numbers, ${fmt(answers.unread)} unread (null, never 0), ${fmt(answers.zeros)} zeros (${fmt(answers.falseZeros)} after the count had moved: false zeros)`,
+    );
+  } finally {
+    polling = false;
+    await poller;
+    await proxy.close();
+  }
+}
+
+export async function run(): Promise<void> {
+  const began = performance.now();
+  const parts = (process.env.FOLD_PARTS ?? 'small,large,throttled').split(',');
+  const cosmos = await cosmosProcess();
+  try {
+    console.log(
+      `each run of the fold in a child process (node --max-old-space-size=${HEAP_MB}), its wall time and its peak resident set (process.resourceUsage().maxRSS, ` +
+        `and memoryUsage sampled every 20 ms) measured inside it; the local Cosmos server in a process of its own; the fold's clock is the machine's`,
+    );
+    if (parts.includes('small')) await plainBacklog(cosmos.endpoint, SMALL, 60 * 60_000);
+    if (parts.includes('large')) await plainBacklog(cosmos.endpoint, LARGE, LARGE_MINUTES * 60_000);
+    if (parts.includes('throttled')) await throttledBacklog(cosmos.endpoint);
+  } finally {
+    await cosmos.stop();
+    console.log(`fold bench took ${fmt((performance.now() - began) / 60_000, 1)} min`);
+  }
+}

@@ -1,0 +1,40 @@
+/** What the Cosmos DB account is called when it is the local server standing in for it (the count's `source` says so). */
+export const LOCAL_COSMOS_NAME = 'the local Cosmos DB stand-in';
+
+/** The example's keys are written to be seen; any other key is the operator's own, and never printed. */
+const EXAMPLE_KEY = /^local-only-/;
+
+/**
+ * The name the local host gives a Cosmos DB endpoint: the stand-in's when it listens on this machine (the local server
+ * `npm start` and `npm run services` run), else none, and the store says Azure Cosmos DB.
+ */
+export function localCosmosName(endpoint: string | undefined): string | undefined {
+  if (endpoint === undefined) return undefined;
+  try {
+    const host = new URL(endpoint).hostname;
+    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' ? LOCAL_COSMOS_NAME : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The lines `npm start` prints once the host is up, after where each service listens: the dashboard's address (which
+ * answers 200), how to sign in, how to see it with people in it, and why the newcomer's own browsing is not counted.
+ */
+export function dashboardBanner(options: { url: string; operatorKey: string; allowedOrigins: readonly string[] }): string[] {
+  const { url } = options;
+  const key = EXAMPLE_KEY.test(options.operatorKey) ? options.operatorKey : 'your OPERATOR_KEY (local.settings.json)';
+  const simulate = url === 'http://127.0.0.1:7071' ? 'npm run simulate' : `npm run simulate -- --url ${url}`;
+  const site = options.allowedOrigins[0];
+  return [
+    '',
+    `Dashboard    ${url}/api/admin    (sign in with ${key})`,
+    `People in it ${simulate}    (in another terminal: a week of simulated visitors, counted at once)`,
+    'Your own page loads from this machine are not counted: a request from loopback is the site reading itself, never a person.',
+    site === undefined
+      ? 'A site of your own: add its origin to ALLOWED_ORIGINS, then put the snippet on its pages (README, On a site).'
+      : `A site of your own: the snippet <script defer src="${url}/api/assets/headcount.js"></script> on a page of ${site} (ALLOWED_ORIGINS).`,
+    '',
+  ];
+}

@@ -1,0 +1,100 @@
+// `npm test`: the test tools, the hosting networks' table, the type-check and the lint, then the whole vitest suite on
+// each Node major the app supports (package.json engines: 20 and 22). It runs first on this machine's Node; each other
+// supported major comes from the npm registry's `node` package (the Node binaries npm publishes), through npx and
+// npx's cache, so nothing but npm is downloaded. Arguments go to both vitest runs: a JSON report
+// (`--outputFile.json=<file>`) holds both runs' counts, each run's own report beside it as <file>.node<major>.json.
+// HEADCOUNT_TEST_NODES=this runs the suite on this machine's Node only (a quick local run); =22 on Node 22 only.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The Node of each supported major that the suite runs on when this machine's Node is another: pinned, so a run is repeatable. */
+const SUPPORTED = { 20: 'node@20.20.2', 22: 'node@22.23.3' };
+const args = process.argv.slice(2);
+const here = Number(process.versions.node.split('.')[0]);
+
+function step(command, commandArgs, env = process.env) {
+  const run = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', env });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+}
+
+const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+step(process.execPath, [join(root, 'scripts', 'ensure-test-tools.mjs')]);
+step(process.execPath, [tsx, join(root, 'scripts', 'build-networks.ts'), '--if-stale']);
+step(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.test.json']);
+step('npm', ['run', '-s', 'lint']);
+
+/** The path of a supported major's Node binary, from npx's cache (installed there from the registry on first use). */
+function nodeOf(spec) {
+  const out = execFileSync('npx', ['--yes', '--package', spec, '--', 'node', '-e', 'process.stdout.write(process.execPath)'], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return out.trim();
+}
+
+const report = args.map((arg) => /^--outputFile\.json=(.+)$/.exec(arg)?.[1]).find(Boolean);
+// Which Node majors to run on: every supported one (the default), `this` machine's alone, or a list (`22`, `20,22`).
+const asked = process.env.HEADCOUNT_TEST_NODES ?? 'all';
+const majors =
+  asked === 'all'
+    ? [
+        here,
+        ...Object.keys(SUPPORTED)
+          .map(Number)
+          .filter((major) => major !== here),
+      ]
+    : asked === 'this'
+      ? [here]
+      : asked.split(',').map(Number);
+const runs = majors.map((major) => {
+  if (major === here) return { major, node: process.execPath };
+  const spec = SUPPORTED[major];
+  if (!spec) {
+    console.error(`HEADCOUNT_TEST_NODES: Node ${major} is not one the app supports (${Object.keys(SUPPORTED).join(', ')})`);
+    process.exit(1);
+  }
+  console.log(`\nfetching ${spec} from the npm registry (npx's cache keeps it) for the run on Node ${major}…`);
+  return { major, node: nodeOf(spec) };
+});
+
+const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+const results = [];
+for (const { major, node } of runs) {
+  const own = report && runs.length > 1 ? report.replace(/(\.json)?$/, `.node${major}.json`) : report;
+  const runArgs = args.map((arg) => (report && arg === `--outputFile.json=${report}` ? `--outputFile.json=${own}` : arg));
+  console.log(`\n— the suite on Node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()} —`);
+  // That Node first on PATH, so what the tests start by name (npm start, tsx) runs on it too.
+  const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH ?? ''}` };
+  const run = spawnSync(node, [vitest, 'run', ...runArgs], { cwd: root, stdio: 'inherit', env });
+  results.push({ major, status: run.status ?? 1, file: own });
+}
+
+if (report && runs.length > 1) {
+  // One report for CI's closing line: both runs' counts added, failed if either failed.
+  const read = results.map(({ file }) =>
+    file && existsSync(join(root, file)) ? JSON.parse(readFileSync(join(root, file), 'utf8')) : null,
+  );
+  const sum = (field) => read.reduce((total, one) => total + (one?.[field] ?? 0), 0);
+  const merged = {
+    numTotalTests: sum('numTotalTests'),
+    numPassedTests: sum('numPassedTests'),
+    numFailedTests: sum('numFailedTests'),
+    numPendingTests: sum('numPendingTests'),
+    numTotalTestSuites: sum('numTotalTestSuites'),
+    success: read.every((one) => one?.success === true),
+    runs: results.map(({ major }, i) => ({
+      node: major,
+      passed: read[i]?.numPassedTests ?? 0,
+      failed: read[i]?.numFailedTests ?? 0,
+      success: read[i]?.success === true,
+    })),
+    testResults: read.flatMap((one) => one?.testResults ?? []),
+  };
+  writeFileSync(join(root, report), JSON.stringify(merged));
+}
+for (const { major, status } of results) console.log(`Node ${major}: ${status === 0 ? 'passed' : 'failed'}`);
+process.exit(results.some(({ status }) => status !== 0) ? 1 : 0);

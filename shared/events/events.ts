@@ -1,0 +1,104 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+
+/** An event's name: lowercase, short (`signup`, `download-cv`, `outbound`). */
+export const EVENT_NAME = /^[a-z][a-z0-9_-]{0,39}$/;
+
+/** How many props an event carries at most, and how long a key and a value may be. */
+export const PROPS_LIMITS = { count: 5, key: 32, value: 100 } as const;
+
+const PROP_KEY = /^[a-z][a-z0-9_]{0,31}$/;
+const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]+/;
+const DIGITS = /\d{6,}/;
+const ADDRESS_LIKE = /[0-9a-f:.]{7,}/gi;
+
+/**
+ * Why a prop's value could carry a person, or null when it cannot: props never hold an email address, an IP address or
+ * a run of six or more digits (a phone number, an account or card number). The value is refused, never kept.
+ */
+export function propProblem(value: string): string | null {
+  if (EMAIL.test(value)) return 'looks like an email address';
+  if (DIGITS.test(value)) return 'holds a run of 6 or more digits';
+  const candidates = value.match(ADDRESS_LIKE) ?? [];
+  if (candidates.some((part) => isIP(part.replace(/^[.:]+|[.:]+$/g, '')) !== 0) || isIP(value.trim()) !== 0)
+    return 'looks like an IP address';
+  return null;
+}
+
+/** `event`: a lowercase short name. */
+export const eventNameSchema = z
+  .string()
+  .regex(EVENT_NAME, 'must be a lowercase name of 1 to 40 letters, digits, - or _, starting with a letter');
+
+/** `props`: at most five short string pairs, lowercase keys; a value that could carry a person is refused by name. */
+export const propsSchema = z
+  .record(
+    z.string().regex(PROP_KEY, 'keys must be lowercase letters, digits or _, at most 32, starting with a letter'),
+    z
+      .string({ error: 'values must be strings' })
+      .min(1, 'values must not be empty')
+      .max(PROPS_LIMITS.value, `values must be at most ${PROPS_LIMITS.value} characters`),
+  )
+  .refine((props) => Object.keys(props).length <= PROPS_LIMITS.count, `must hold at most ${PROPS_LIMITS.count} props`)
+  .superRefine((props, context) => {
+    for (const [key, value] of Object.entries(props)) {
+      const problem = propProblem(value);
+      if (problem !== null) context.addIssue({ code: 'custom', path: [key], message: `${problem}: props never carry a person` });
+    }
+  });
+
+/** The props of a beacon with every value that could carry a person taken out, and how many were. */
+export function safeProps(props: Record<string, string>): { props: Record<string, string>; refused: number } {
+  const kept = Object.entries(props).filter(([, value]) => propProblem(value) === null);
+  return { props: Object.fromEntries(kept), refused: Object.keys(props).length - kept.length };
+}
+
+/** One goal: a name, and the events or paths that reach it. */
+export interface Goal {
+  name: string;
+  events: string[];
+  paths: string[];
+}
+
+const GOAL_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+
+/** The reading of one `name=event:a,b` or `name=path:/a,/b` goal, or why it cannot be read. */
+function readGoal(text: string): Goal | string {
+  const match = /^([^=]*)=(event|path):(.*)$/.exec(text);
+  const name = match?.[1]?.trim() ?? '';
+  if (!match || !GOAL_NAME.test(name)) return `"${text}" must be name=event:name or name=path:/path,/path with a lowercase name`;
+  const values = match[3]!.split(',').map((value) => value.trim());
+  if (match[2] === 'event') {
+    const bad = values.find((value) => !EVENT_NAME.test(value));
+    return bad === undefined ? { name, events: values, paths: [] } : `goal ${name}: "${bad}" must be a lowercase event name`;
+  }
+  const bad = values.find((value) => !/^\/[^\s?#,|=]*$/.test(value));
+  return bad === undefined ? { name, events: [], paths: values } : `goal ${name}: "${bad}" must be a path starting with / with no query`;
+}
+
+/**
+ * GOALS: goals separated by `|`, each `name=event:signup` or `name=path:/pricing,/pricing/`; at most 20, names unique.
+ * Empty (the default): no goals.
+ */
+export const goalsSetting = z
+  .string()
+  .default('')
+  .transform((raw, ctx) => {
+    const goals: Goal[] = [];
+    const texts = raw
+      .split('|')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+    if (texts.length > 20) ctx.addIssue({ code: 'custom', message: 'must name at most 20 goals' });
+    for (const text of texts) {
+      const goal = readGoal(text);
+      if (typeof goal === 'string') ctx.addIssue({ code: 'custom', message: goal });
+      else if (goals.some((seen) => seen.name === goal.name)) ctx.addIssue({ code: 'custom', message: `goal ${goal.name} is named twice` });
+      else goals.push(goal);
+    }
+    return goals;
+  });
+
+/** Whether what one visitor did reaches a goal: one of its events, or a request of one of its paths. */
+export const reaches = (goal: Goal, did: { events: Iterable<string>; paths: Iterable<string> }): boolean =>
+  [...did.events].some((event) => goal.events.includes(event)) || [...did.paths].some((path) => goal.paths.includes(path));

@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { stackPlace, startStack, type StackProcess } from '../support/stack-process';
+import { launchChromium, pageTroubles } from './support';
+
+// The README's first screen, followed as a newcomer would on a fresh clone: `npm start`, the dashboard address its
+// banner prints (which answers 200), `npm run simulate` in a second terminal, then the dashboard in a browser, signed
+// in with the key the README names, with people in it. Only the ports differ from a newcomer's (the test's own, so it
+// runs beside anything else): the banner says which `--url` to give simulate, and the test gives it.
+
+const root = join(__dirname, '..', '..');
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+/** The README's quick look: its commands (the first code block under the heading) and the key it says to sign in with. */
+function quickLook() {
+  const section = readme.slice(readme.indexOf('## A first look, in five minutes'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+  const commands = block
+    .split('\n')
+    .map((line) => line.replace(/#.*$/, '').trim())
+    .filter(Boolean);
+  const key = /sign in with the local key `([^`]+)`/.exec(section)![1]!;
+  const address = /\*\*<(http[^>]+)>\*\*/.exec(section)![1]!;
+  return { commands, key, address, section: section.slice(0, section.indexOf('\n## ', 10)) };
+}
+
+/** Runs a command as a second terminal would, and gives its output once it has finished. */
+function run(command: string, args: string[], env: Record<string, string>): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('close', (status) => resolve({ status, output }));
+  });
+}
+
+describe("the README's first five minutes", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'headcount-quick-look-'));
+  let stack: StackProcess | undefined;
+  let browser: Browser | undefined;
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.kill();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('says what to run, what to open, the key, and why your own browsing is not counted', () => {
+    const look = quickLook();
+    expect(look.commands).toEqual(['npm install', 'npm start', 'npm run simulate']);
+    expect(look.address).toBe('http://127.0.0.1:7071/api/admin');
+    expect(look.key).toBe(JSON.parse(readFileSync(join(root, 'local.settings.example.json'), 'utf8')).Values.OPERATOR_KEY);
+    expect(look.section).toMatch(/own\s+browsing is not counted: a request from this machine \(loopback\) is the site reading itself/);
+    // The first screen: the quick look comes before anything else the README says.
+    expect(readme.indexOf('\n## ')).toBe(readme.indexOf('\n## A first look, in five minutes'));
+  });
+
+  it('from npm start to a dashboard with people in it, in headless Chromium', async () => {
+    const look = quickLook();
+    const place = await stackPlace(dataDir);
+    // The README's key, whatever a local.settings.json beside the clone says: the environment wins over both files.
+    const { HASH_KEY: _hash, INGEST_KEY: _ingest, OPERATOR_KEY: _operator, ...ports } = place.env;
+    const example = JSON.parse(readFileSync(join(root, 'local.settings.example.json'), 'utf8')).Values as Record<string, string>;
+    const env = { ...ports, HASH_KEY: example.HASH_KEY!, INGEST_KEY: example.INGEST_KEY!, OPERATOR_KEY: look.key };
+    stack = await startStack({ ...place, env }, ['--fresh']);
+
+    // The banner names the dashboard, and it answers.
+    const banner = stack.output();
+    const dashboard = `${place.url}/api/admin`;
+    expect(banner).toContain(`Dashboard    ${dashboard}`);
+    expect(banner).toContain(look.key);
+    expect(banner).toMatch(/not counted: a request from loopback is the site reading itself/);
+    expect(banner).toContain(`npm run simulate -- --url ${place.url}`);
+    expect((await fetch(dashboard)).status).toBe(200);
+
+    // The second terminal: npm run simulate, with the --url the banner gave.
+    const simulated = await run('npm', ['run', 'simulate', '--', '--url', place.url], env);
+    expect(simulated.output).toMatch(/people, each counted once: [1-9]\d* since/);
+    expect(simulated.status).toBe(0);
+
+    browser = await launchChromium();
+    const page = await browser.newPage();
+    const troubles = pageTroubles(page);
+    await page.goto(dashboard);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.fill('#key', look.key);
+    await page.press('#key', 'Enter');
+    await page.waitForSelector('#dashboard[data-state="ready"]');
+    const people = Number((await page.textContent('[data-figure="people_all_time"] .figure'))!.replace(/,/g, ''));
+    expect(people).toBeGreaterThan(0);
+    expect(await page.textContent('[data-figure="people_all_time"] dd')).toMatch(/^\d[\d,]* people since \d{1,2} \w{3}/);
+    expect(Number((await page.textContent('[data-figure="visits"] .figure'))!.replace(/,/g, ''))).toBeGreaterThan(0);
+    // Read from the local stand-in, and said so.
+    expect(await page.textContent('#people-source')).toBe(
+      'Read from: kept in the local Cosmos DB stand-in (headcount/activity) with no expiry for people.',
+    );
+    expect(troubles).toEqual([]);
+  }, 300_000);
+});
