@@ -283,7 +283,7 @@ async function drain(
     if (index <= 40 || index % 10 === 0 || caughtUp(run))
       console.log(
         `  ${label} run ${index}: ${run.ok ? `${fmt(run.result.ms / 1000, 1)} s, peak RSS ${run.result.peakRssMb} MB (heap ${run.result.peakHeapMb} MB), ` + `${fmt(run.result.outcome.facts ?? 0)} facts, ${fmt(run.result.outcome.records ?? 0)} records` : `${fmt(run.wallMs / 1000, 1)} s`}; ` +
-          `people_all_time ${fmt(count.people_all_time ?? -1)}; ${shortReason(run)}`,
+          `people_all_time ${fmt(count.people_all_time ?? -1)}, visits_all_time ${fmt(count.visits?.all_time ?? 0)}; ${shortReason(run)}`,
       );
     if (caughtUp(run)) {
       drained.done = true;
@@ -372,7 +372,8 @@ async function throttledBacklog(endpoint: string): Promise<void> {
     const forward = throttled.people.every((people, i) => people > (i === 0 ? 0 : throttled.people[i - 1]!) || people === backlog.persons);
     console.log(
       `${label}: people_all_time after each throttled run ${throttled.people.map((people) => fmt(people)).join(', ')} ` +
-        `(${forward ? 'moved forward on every run' : 'did NOT move forward on every run'}); ${fmt(proxy.throttled())} calls answered 429 by the proxy`,
+        `(${forward ? 'moved forward on every run' : 'did NOT move forward on every run'}), visits_all_time ${throttled.visits.map((visits) => fmt(visits)).join(', ')} ` +
+        `of ${fmt(backlog.visits)}; ${fmt(proxy.throttled())} calls answered 429 by the proxy`,
     );
     proxy.setThrottle(0);
     const runsThrottled = throttled.runs.length;
