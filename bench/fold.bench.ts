@@ -18,7 +18,7 @@ import { storeProxy } from './store-proxy';
  * keeper (a record per person and a fact per message, as keep-hits writes them), over yesterday and today. Then the
  * same backlog with 60 % of the store's document calls answered 429, the Admin count read all the while.
  *
- * FOLD_PARTS (default `small,large,throttled`) picks the parts; FOLD_BACKLOG the large backlog's facts (1,000,000);
+ * FOLD_PARTS (default `small,throttled,large`) picks the parts; FOLD_BACKLOG the large backlog's facts (1,000,000);
  * FOLD_MINUTES how long the large one may fold before the bench stops it and projects the rest (30).
  */
 
@@ -319,6 +319,14 @@ function summary(label: string, backlog: Backlog, drained: Drained): string {
   );
 }
 
+/** The rate (facts a second of runs) the last backlog that caught up was drained at. */
+let caughtUpRate: { facts: number; rate: number } | null = null;
+
+/** Drops a backlog's database, so the local server's memory holds only the next one. */
+async function dropDatabase(endpoint: string, database: string): Promise<void> {
+  await cosmosContainer({ endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database, container: 'activity' }).database.delete();
+}
+
 async function plainBacklog(endpoint: string, facts: number, maxMs: number): Promise<void> {
   const label = `${fmt(facts)} facts`;
   const backlog = await fill(endpoint, facts, label);
@@ -326,6 +334,7 @@ async function plainBacklog(endpoint: string, facts: number, maxMs: number): Pro
   await sleep(2_200);
   const drained = await drain(label, endpoint, backlog, direct, { maxRuns: 10_000, maxMs, stopAfterFailures: 2 });
   console.log(summary(label, backlog, drained));
+  if (drained.done) caughtUpRate = { facts, rate: facts / (drained.ms / 1000) };
   if (!drained.done && drained.foldedFacts > 0) {
     const rate = drained.foldedFacts / (drained.ms / 1000);
     const left = facts - drained.foldedFacts;
@@ -334,7 +343,13 @@ async function plainBacklog(endpoint: string, facts: number, maxMs: number): Pro
         `${fmt(rate)} facts a second; at that rate the whole backlog takes ~${fmt(facts / rate / 60)} min (~${fmt(left / rate / 60)} min more, ` +
         `~${fmt(Math.ceil(facts / rate / (median(drained.runs.flatMap((run) => (run.ok ? [run.result.ms / 1000] : []))) || 1)))} runs)`,
     );
+    if (caughtUpRate) {
+      console.log(
+        `${label}: at the ${fmt(caughtUpRate.facts)} backlog's rate (${fmt(caughtUpRate.rate)} facts a second of runs) this one would take ~${fmt(facts / caughtUpRate.rate / 60)} min`,
+      );
+    }
   }
+  await dropDatabase(endpoint, backlog.database);
 }
 
 /** The backlog drained with THROTTLE of the document calls answered 429, then without; the Admin count read throughout. */
@@ -345,7 +360,8 @@ async function throttledBacklog(endpoint: string): Promise<void> {
   const proxy = await storeProxy(new URL(endpoint), { throttle: THROTTLE });
   const throttledStore = storeAt(proxy.endpoint, backlog.database);
   // The Admin count, read through the throttled store every 300 ms while the fold runs: a number, or null (unread).
-  const answers = { numbers: 0, unread: 0, zeros: 0, falseZeros: 0 };
+  // A zero is told apart by the fold state then (read straight, not throttled): none yet (the timer never ran), or one.
+  const answers = { numbers: 0, unread: 0, zeros: 0, zerosWithoutState: 0, zerosWithState: 0, zerosBehind: 0, zerosAfterMoving: 0 };
   let known = 0;
   let polling = true;
   const poller = (async () => {
@@ -357,7 +373,11 @@ async function throttledBacklog(endpoint: string): Promise<void> {
         known = Math.max(known, count.people_all_time);
         if (count.people_all_time === 0) {
           answers.zeros += 1;
-          if (known > 0) answers.falseZeros += 1;
+          const state = await direct.foldState.read();
+          if (state === null) answers.zerosWithoutState += 1;
+          else answers.zerosWithState += 1;
+          if (state?.doc.behind) answers.zerosBehind += 1;
+          if (known > 0) answers.zerosAfterMoving += 1;
         }
       }
       await sleep(300);
@@ -392,18 +412,21 @@ async function throttledBacklog(endpoint: string): Promise<void> {
     console.log(summary(`${label} for ${runsThrottled} runs, then not`, backlog, after));
     console.log(
       `${label}: the Admin count (readPeopleCount, as GET /api/admin/visitors/people) read through the throttled store ${fmt(answers.numbers + answers.unread)} times while it folded: ` +
-        `${fmt(answers.numbers)} numbers, ${fmt(answers.unread)} unread (null, never 0), ${fmt(answers.zeros)} zeros (${fmt(answers.falseZeros)} after the count had moved: false zeros)`,
+        `${fmt(answers.numbers)} numbers, ${fmt(answers.unread)} unread (null, never 0), ${fmt(answers.zeros)} zeros with ${fmt(backlog.persons)} persons kept: ` +
+        `${fmt(answers.zerosWithoutState)} before the fold had written any state (the timer never ran), ${fmt(answers.zerosWithState)} while a fold state existed ` +
+        `(${fmt(answers.zerosBehind)} of them with it saying behind), ${fmt(answers.zerosAfterMoving)} after the count had moved`,
     );
   } finally {
     polling = false;
     await poller;
     await proxy.close();
+    await dropDatabase(endpoint, backlog.database);
   }
 }
 
 export async function run(): Promise<void> {
   const began = performance.now();
-  const parts = (process.env.FOLD_PARTS ?? 'small,large,throttled').split(',');
+  const parts = (process.env.FOLD_PARTS ?? 'small,throttled,large').split(',');
   const cosmos = await cosmosProcess();
   try {
     console.log(
@@ -411,8 +434,8 @@ export async function run(): Promise<void> {
         `and memoryUsage sampled every 20 ms) measured inside it; the local Cosmos server in a process of its own; the fold's clock is the machine's`,
     );
     if (parts.includes('small')) await plainBacklog(cosmos.endpoint, SMALL, 60 * 60_000);
-    if (parts.includes('large')) await plainBacklog(cosmos.endpoint, LARGE, LARGE_MINUTES * 60_000);
     if (parts.includes('throttled')) await throttledBacklog(cosmos.endpoint);
+    if (parts.includes('large')) await plainBacklog(cosmos.endpoint, LARGE, LARGE_MINUTES * 60_000);
   } finally {
     await cosmos.stop();
     console.log(`fold bench took ${fmt((performance.now() - began) / 60_000, 1)} min`);

@@ -25,6 +25,10 @@ import { costOf, estimatedRu, storeProxy, type Cost, type StoreCall } from './st
  * app, so the same file measures an older commit: that is how the "before" lines are printed. The last part writes
  * 100,000 visitor records and visitor-days over 400 days straight into the container and reads the 400-day card
  * through the same kind of host.
+ *
+ * The people also send events with props (`signup`, `download`, `outbound`, posted as hits with `event` and `props`),
+ * and the host has GOALS, so the card's `goals` and `events` are full and their line measures them; `READS_EVENTS=0`
+ * posts the traffic without them and sets no GOALS, for a commit whose POST /api/hits refuses or ignores `event`.
  */
 
 /** People a day at V; `READS_V` sets another (a quick try). */
@@ -38,15 +42,23 @@ const PROJECTED = 10_000;
 /** Visitor records of the last part; `READS_BIG` sets another (a multiple of 400). */
 const BIG_VISITORS = Number(process.env.READS_BIG ?? 100_000);
 const BIG_DAYS = 400;
+/** Whether the people send events and the host has GOALS; `READS_EVENTS=0` posts pages and scanners only. */
+const EVENTS = process.env.READS_EVENTS !== '0';
+/** The goals the host is given (the form of FUNNEL_STEPS): two events and a path every third person or so requests. */
+const GOALS = 'signup=event:signup|cv=event:download|resume=path:/resume';
+const GOAL_NAMES = ['signup', 'cv', 'resume'];
+const EVENT_NAMES = ['signup', 'download', 'outbound'];
+const FILES = ['cv.pdf', 'slides.pdf', 'talk.pdf', 'dataset.zip', 'notes.pdf', 'code.zip'];
+const OUTBOUND_HOSTS = ['github.com', 'www.linkedin.com', 'gitlab.com', 'dev.to', 'mastodon.social'];
 const OPERATOR_KEY = 'bench-operator-key-0123456789';
 const INGEST_KEY = 'bench-ingest-key-0123456789';
 const HASH_KEY = 'bench-hash-key-0123456789abcdef';
 /**
- * The most a rollup's lists can weigh, in KB: eleven lists of at most 100 names (ROLLUP_TOP), about 40 bytes a name.
+ * The most a rollup's lists can weigh, in KB: fifteen lists of at most 100 names (ROLLUP_TOP), about 40 bytes a name.
  * Its sketch weighs the same 16 KB at any traffic (one character a register), so a rollup grows only until its lists
  * are full.
  */
-const FULL_LISTS_KB = (11 * 100 * 40) / 1024;
+const FULL_LISTS_KB = (15 * 100 * 40) / 1024;
 
 const AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -103,6 +115,22 @@ interface ServerHit {
   path: string;
   referrer?: string;
   page_load: boolean;
+  event?: string;
+  props?: Record<string, string>;
+}
+
+/**
+ * The events person `p` sends on a day, on the page they are on, when EVENTS: one in six signs up (`plan` pro or free),
+ * one in four downloads a file (`path`, as the snippet's `data-downloads` sends it), one in five follows a link out
+ * (`host`, as `data-outbound` does); so about 62 events a day for every hundred people.
+ */
+function eventsOf(p: number): Array<{ event: string; props: Record<string, string> }> {
+  if (!EVENTS) return [];
+  const events: Array<{ event: string; props: Record<string, string> }> = [];
+  if (p % 6 === 0) events.push({ event: 'signup', props: { plan: p % 18 === 0 ? 'pro' : 'free' } });
+  if (p % 4 === 1) events.push({ event: 'download', props: { path: `/files/${FILES[Math.floor(p / 4) % FILES.length]!}` } });
+  if (p % 5 === 2) events.push({ event: 'outbound', props: { host: OUTBOUND_HOSTS[Math.floor(p / 5) % OUTBOUND_HOSTS.length]! } });
+  return events;
 }
 
 /** One day's hits as the site's server reports them: `people` people (from person `first` on), one hit a page, and the scanners. */
@@ -128,6 +156,17 @@ function dayHits(day: string, d: number, first: number, people: number, scanners
         page_load: true,
       });
     });
+    eventsOf(p).forEach(({ event, props }, i) =>
+      hits.push({
+        at: new Date(at + (pages.length + i) * 45_000).toISOString(),
+        address: personAddress(p),
+        user_agent: AGENTS[p % AGENTS.length]!,
+        path: pages[pages.length - 1]!.split('?')[0]!,
+        page_load: false,
+        event,
+        props,
+      }),
+    );
   }
   for (let s = 0; s < scanners; s += 1) {
     const at = start + Math.floor((s / scanners) * 23 * 3_600_000) + 600_000;
@@ -197,6 +236,7 @@ async function startHost(azurite: Azurite, proxyEndpoint: string, database: stri
     COSMOS_KEY: COSMOS_EMULATOR_KEY,
     COSMOS_DATABASE: database,
     FOLD_SETTLE_SECONDS: '1',
+    ...(EVENTS ? { GOALS } : {}),
   };
   const root = rootFromEnvironment(env, { clock, logger });
   const host = await startLocalHost({ root, port: 0, timers: false });
@@ -213,12 +253,63 @@ async function measure(url: string, name: string, path: string, proxy: Awaited<R
   return { name, calls, cost: costOf(calls), ms, status: answer.status, answerKb: body.byteLength / 1024 };
 }
 
+/** The card's goals and events, as it answers them. */
+interface GoalsAndEvents {
+  goals: Array<{ goal: string; conversions: number; people_all_time: number }>;
+  events: Array<{ event: string; count: number; visitor_days: number; props: Record<string, Array<{ value: string; count: number }>> }>;
+}
+
+/**
+ * The 30-day card's goals and events once folded, read out of band (before the reads are measured). Throws unless every
+ * goal has conversions and people all time and every event is there with its props: else their line would measure
+ * empty lists.
+ */
+async function goalsAndEvents(url: string): Promise<GoalsAndEvents> {
+  const answer = await fetch(`${url}/api/admin/activity?days=30`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` } });
+  const text = await answer.text();
+  const body = (answer.status === 200 ? JSON.parse(text) : {}) as Partial<GoalsAndEvents>;
+  const goals = body.goals ?? [];
+  const events = body.events ?? [];
+  const lacking = [
+    ...GOAL_NAMES.filter((name) => !goals.some((row) => row.goal === name && row.conversions > 0 && row.people_all_time > 0)).map(
+      (name) => `goal ${name}`,
+    ),
+    ...EVENT_NAMES.filter((name) => !events.some((row) => row.event === name && row.count > 0 && Object.keys(row.props).length > 0)).map(
+      (name) => `event ${name}`,
+    ),
+  ];
+  if (lacking.length > 0)
+    throw new Error(
+      `the card's goals and events are not all there after the fold (lacking ${lacking.join(', ')}; GET /api/admin/activity?days=30 answered ` +
+        `${answer.status}): ${answer.status === 200 ? JSON.stringify({ goals, events }) : text.slice(0, 500)}`,
+    );
+  return { goals, events };
+}
+
+const goalsAndEventsText = (card: GoalsAndEvents) =>
+  `goals ${card.goals.map((row) => `${row.goal} ${fmt(row.conversions)} conversions, ${fmt(row.people_all_time)} people all time`).join('; ')}; ` +
+  `events ${card.events
+    .map(
+      (row) =>
+        `${row.event} ${fmt(row.count)} (${fmt(row.visitor_days)} visitor-days; ` +
+        `${Object.entries(row.props)
+          .map(([key, values]) => `${key}: ${values.length} values`)
+          .join(', ')})`,
+    )
+    .join(', ')}`;
+
 interface Scale {
   people: number;
   measured: Measured[];
-  /** A full day's rollup, read out of band (not through the proxy) when the app keeps rollups: its KB and its sketch's. */
-  rollup: { kb: number; sketchKb: number } | null;
+  /**
+   * A full day's rollup, read out of band (not through the proxy) when the app keeps rollups: its KB, its sketch's, and
+   * its events' and goals' lists'.
+   */
+  rollup: { kb: number; sketchKb: number; eventsKb: number } | null;
+  /** The card's goals and events once folded, when EVENTS. */
+  card: GoalsAndEvents | null;
   posted: number;
+  events: number;
   foldRuns: number;
   seconds: number;
 }
@@ -237,6 +328,7 @@ async function atScale(
   const clock = benchClock(`${firstDay}T23:10:00Z`);
   const { host, logger } = await startHost(azurite, proxy.endpoint, container.database.id, clock);
   let posted = 0;
+  let events = 0;
   let foldRuns = 0;
   try {
     for (let d = 0; d < DAYS_POSTED; d += 1) {
@@ -245,12 +337,14 @@ async function atScale(
       const hits = dayHits(day, d, Math.floor(d * NEW_SHARE * people), people, Math.round(people * SCANNER_SHARE));
       await post(host.url, hits);
       posted += hits.length;
+      events += hits.filter((hit) => hit.event !== undefined).length;
       await host.drain(300_000);
       foldRuns += await foldUntilCaughtUp(host, logger, clock);
     }
     // The reads are made the next day at noon, after the timer's run of that minute.
     clock.set(`${today}T12:00:00Z`);
     foldRuns += await foldUntilCaughtUp(host, logger, clock);
+    const card = EVENTS ? await goalsAndEvents(host.url) : null;
     const fullDay = addDays(today, -1);
     const reads: Array<[string, string]> = [
       ['GET /api/pulse', '/api/pulse'],
@@ -270,17 +364,23 @@ async function atScale(
         );
     const bad = measured.filter((read) => read.status !== 200);
     if (bad.length > 0) console.log(`  (answers not 200: ${bad.map((read) => `${read.name} ${read.status}`).join(', ')})`);
-    return { people, measured, rollup: await rollupOf(container, fullDay), posted, foldRuns, seconds: (performance.now() - began) / 1000 };
+    const rollup = await rollupOf(container, fullDay);
+    return { people, measured, rollup, card, posted, events, foldRuns, seconds: (performance.now() - began) / 1000 };
   } finally {
     await host.stop();
   }
 }
 
 /** A day's rollup read straight from the container, for the projection; null when the app keeps none (an older commit). */
-async function rollupOf(container: Container, day: string): Promise<{ kb: number; sketchKb: number } | null> {
+async function rollupOf(container: Container, day: string): Promise<Scale['rollup']> {
   const { resource } = await container.item('day-rollup', day).read<Record<string, unknown>>();
   if (!resource) return null;
-  return { kb: JSON.stringify(resource).length / 1024, sketchKb: JSON.stringify(resource.people_sketch ?? {}).length / 1024 };
+  const kbOf = (value: unknown) => JSON.stringify(value ?? {}).length / 1024;
+  return {
+    kb: kbOf(resource),
+    sketchKb: kbOf(resource.people_sketch),
+    eventsKb: kbOf({ events: resource.events, event_days: resource.event_days, event_props: resource.event_props, goals: resource.goals }),
+  };
 }
 
 const rollupReads = (read: Measured) => read.calls.filter((call) => call.kind === 'point read' && call.id === 'day-rollup');
@@ -321,6 +421,33 @@ function projected(small: Measured, large: Measured, windowDays: number, rollup:
 }
 
 const costText = (cost: Cost) => `${fmt(cost.calls)} calls ${fmt(cost.kb, 1)} KB ~${fmt(cost.ru)} RU`;
+
+/**
+ * The line of the card's goals and events: the 30-day card's read as measured (no read answers them alone: the card is
+ * the read that carries them, beside its other figures), then what of it is theirs: the goals' summaries (a point read
+ * each) and the events' and goals' lists in a day's rollup.
+ */
+function goalsAndEventsLines(small: Scale, large: Scale): void {
+  const [read, big] = [small.measured[2]!, large.measured[2]!];
+  const growth = read.cost.kb > 0 ? big.cost.kb / read.cost.kb : Number.NaN;
+  console.log(
+    `the card's goals and events (${GOAL_NAMES.length} goals, ${EVENT_NAMES.length} events with props), ${read.name}, the read that carries them ` +
+      `with the card's other figures: V ${costText(read.cost)} | 4V ${costText(big.cost)} | growth ×${fmt(growth, 2)}`,
+  );
+  const summaries = (measured: Measured) => {
+    const calls = measured.calls.filter(
+      (call) => call.kind === 'point read' && decodeURIComponent(call.id ?? '').startsWith('goal-summary:'),
+    );
+    return costOf(calls);
+  };
+  const [own, ownBig] = [summaries(read), summaries(big)];
+  const lists =
+    small.rollup && large.rollup
+      ? `; a day's rollup's events and goals lists: V ${fmt(small.rollup.eventsKb, 1)} KB | 4V ${fmt(large.rollup.eventsKb, 1)} KB ` +
+        `(of ${fmt(small.rollup.kb, 1)} and ${fmt(large.rollup.kb, 1)} KB)`
+      : '';
+  console.log(`  of it, the goals' summaries (a point read a goal): V ${costText(own)} | 4V ${costText(ownBig)}${lists}`);
+}
 
 /** Bulk creates, a few batches at a time; answers how many. */
 async function load(container: Container, docs: Iterable<{ id: string; pk: string }>): Promise<number> {
@@ -550,12 +677,21 @@ export async function run(): Promise<void> {
         `1 to 4 pages each, one hit a page, browser agents, addresses in 10.0.0.0/8) and ${SCANNER_SHARE * V} scanners a day (2 hits each, 172.16.0.0/12); ` +
         `kept by the queue trigger (host.drain()), folded by the recount after each day until caught up; then 4V = ${fmt(4 * V)} a day on a fresh database`,
     );
+    console.log(
+      EVENTS
+        ? `events: the people also post events with props as hits (event, props, not page loads, after their pages): one in six signup {plan: pro|free}, ` +
+            `one in four download {path: one of ${FILES.length} files}, one in five outbound {host: one of ${OUTBOUND_HOSTS.length} hosts}; ` +
+            `the host has GOALS=${GOALS}`
+        : 'events: none posted and no GOALS (READS_EVENTS=0): the traffic of a commit whose POST /api/hits takes no event',
+    );
     const scales: Scale[] = [];
     for (const people of [V, 4 * V]) {
       const scale = await atScale(people, azurite, cosmos.endpoint, proxy);
       console.log(
-        `  ${people === V ? 'V' : '4V'} (${fmt(people)} people a day): ${fmt(scale.posted)} hits posted, ${scale.foldRuns} recount runs, ${fmt(scale.seconds)} s`,
+        `  ${people === V ? 'V' : '4V'} (${fmt(people)} people a day): ${fmt(scale.posted)} hits posted${EVENTS ? ` (${fmt(scale.events)} of them events)` : ''}, ` +
+          `${scale.foldRuns} recount runs, ${fmt(scale.seconds)} s`,
       );
+      if (scale.card) console.log(`  ${people === V ? 'V' : '4V'}, the 30-day card once folded: ${goalsAndEventsText(scale.card)}`);
       scales.push(scale);
     }
     const [small, large] = scales as [Scale, Scale];
@@ -564,6 +700,8 @@ export async function run(): Promise<void> {
       const growth = read.cost.kb > 0 ? big.cost.kb / read.cost.kb : Number.NaN;
       console.log(`${read.name}: V ${costText(read.cost)} | 4V ${costText(big.cost)} | growth ×${fmt(growth, 2)}`);
     }
+    if (small.card && large.card) goalsAndEventsLines(small, large);
+    else console.log("no events were posted (READS_EVENTS=0): the card's goals and events are empty, and no line measures them");
     const rollupKb = (scale: Scale) => {
       const reads = scale.measured.flatMap((read) => rollupReads(read)).filter((call) => call.status === 200);
       return reads.length === 0 ? null : reads.reduce((sum, call) => sum + call.responseBytes, 0) / 1024 / reads.length;

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type Document from '@vercel/cosmosdb-server/lib/account/document';
 import Documents from '@vercel/cosmosdb-server/lib/account/documents';
+import { keysOf, shapeOf, type QueryShape } from './cosmos-query-plan';
 import { PartitionedMap, type PartitionValue } from './partitioned-map';
 
 // `@vercel/cosmosdb-server` keeps a collection's documents in one Map (`Documents._data`, keyed by `_rid`) and answers
@@ -9,7 +10,9 @@ import { PartitionedMap, type PartitionValue } from './partitioned-map';
 // not. Real Cosmos DB reads only the named partition. So, for a query request, the partition the request names rides
 // along in an AsyncLocalStorage (the server's handlers take no such argument), and `Documents.prototype.query` then
 // runs the server's own code over a view of the collection whose `_data` is that partition's documents only: the same
-// SQL engine, filters, ORDER BY, aggregates and continuation tokens, over far fewer documents.
+// SQL engine, filters, ORDER BY, aggregates and continuation tokens, over far fewer documents. Within the partition,
+// indexes of its field values and of `_ts` pick the documents a filter can match (cosmos-query-plan.ts), as Cosmos
+// DB's own index does, so a page of a large partition costs what the page reads.
 
 /** What a query in flight may read: one partition's documents, or none at all (a query plan request). */
 type Scope = { partition: PartitionValue } | 'nothing';
@@ -53,12 +56,56 @@ function scopeOf(req: IncomingMessage): Scope | undefined {
   return header === undefined ? undefined : partitionNamed(header);
 }
 
-/** The collection's documents by partition, indexed on first use; every later write goes through the index. */
-function partitionsOf(documents: Documents): ReadonlyMap<PartitionValue, Map<string, Document>> {
+/** The collection's documents by partition, kept so on first use; every later write goes through it. */
+function partitionedOf(documents: Documents): PartitionedMap<Document> {
   if (!(documents._data instanceof PartitionedMap)) {
-    documents._data = new PartitionedMap(documents._data, (item) => documents._getPartition(item.read() ?? {}));
+    documents._data = new PartitionedMap(
+      documents._data,
+      (item) => documents._getPartition(item.read() ?? {}),
+      (item) => item.read() ?? {},
+    );
   }
-  return (documents._data as PartitionedMap<Document>).partitions;
+  return documents._data as PartitionedMap<Document>;
+}
+
+type Query = (this: Documents, ...args: Parameters<Documents['query']>) => ReturnType<Documents['query']>;
+type Answer = { result: unknown[]; continuation: unknown } | null;
+
+/** The server's own query over a view of this collection that differs only in which documents it holds. */
+function over(query: Query, documents: Documents, items: readonly Document[], args: Parameters<Query>): Answer {
+  const view = Object.create(documents, { _data: { value: { values: () => items } } }) as Documents;
+  return query.apply(view, args) as Answer;
+}
+
+/**
+ * The query over the partition's documents its indexes pick. `TOP n … ORDER BY c._ts` reads the first documents in
+ * `_ts` order, whole seconds at a time, until n match or the bounds are passed: the engine orders ties by `_rid`, so
+ * the first n of what was read are the first n of the partition.
+ */
+function indexed(query: Query, documents: Documents, partition: PartitionValue, args: Parameters<Query>): Answer {
+  const partitioned = partitionedOf(documents);
+  const members = partitioned.partitions.get(partition) ?? NOTHING;
+  const index = partitioned.indexOf(partition);
+  const [params] = args;
+  let shape: QueryShape;
+  try {
+    shape = shapeOf(documents._getQuery(params.query).ast, params.parameters);
+  } catch {
+    return over(query, documents, [...members.values()], args); // the server's own 400 for SQL it cannot parse
+  }
+  const itemsOf = (keys: readonly string[]) => keys.map((key) => members.get(key)!);
+  if (!index) return over(query, documents, [], args);
+  if (shape.firstByTs) {
+    const { top, range } = shape.firstByTs;
+    const { from, to } = index.tsRange(range);
+    for (let atLeast = Math.max(top, 1); ; atLeast *= 2) {
+      const { keys, next } = index.tsSlice(from, to, atLeast);
+      const unpaged = over(query, documents, itemsOf(keys), [params, {}] as unknown as Parameters<Query>);
+      if (next >= to || (unpaged?.result.length ?? 0) >= top) return over(query, documents, itemsOf(keys), args);
+    }
+  }
+  const keys = keysOf(shape.plan, index);
+  return over(query, documents, keys ? itemsOf([...keys]) : [...members.values()], args);
 }
 
 let installed = false;
@@ -66,7 +113,6 @@ let installed = false;
 function installScopedQuery(): void {
   if (installed) return;
   installed = true;
-  type Query = (this: Documents, ...args: Parameters<Documents['query']>) => ReturnType<Documents['query']>;
   // The server's own method, taken off its prototype to be called on a view: it is called with `this` every time.
   // eslint-disable-next-line @typescript-eslint/unbound-method
   const query = Documents.prototype.query as Query;
@@ -75,10 +121,8 @@ function installScopedQuery(): void {
   Documents.prototype.query = function scopedQuery(this: Documents, ...args: Parameters<Query>) {
     const current = scope.getStore();
     if (current === undefined) return query.apply(this, args);
-    const data = current === 'nothing' ? NOTHING : (partitionsOf(this).get(current.partition) ?? NOTHING);
-    // The server's own query over a view of this collection that differs only in which documents it holds.
-    const view = Object.create(this, { _data: { value: data } }) as Documents;
-    return query.apply(view, args);
+    if (current === 'nothing') return over(query, this, [], args);
+    return indexed(query, this, current.partition, args);
   };
   /* eslint-enable @typescript-eslint/no-unsafe-return */
 }

@@ -1,31 +1,49 @@
+import { PartitionIndex, type Fields } from './partition-index';
+
 /** A partition key's value as the local Cosmos server reads it from a document (a string, number, null, …). */
 export type PartitionValue = unknown;
 
 /**
  * A Map from `_rid` to document that also keeps, per partition key value, a Map of that partition's documents, in
  * the same relative order as the whole (so a query over one partition sees its documents in the order a full scan
- * would). Every write the server makes goes through `set` and `delete`, whichever handler makes it.
+ * would), and, once a query asks for them, that partition's indexes. Every write the server makes goes through `set`
+ * and `delete`, whichever handler makes it.
  */
 export class PartitionedMap<V> extends Map<string, V> {
   readonly partitions = new Map<PartitionValue, Map<string, V>>();
+  private readonly indexes = new Map<PartitionValue, PartitionIndex<V>>();
 
   constructor(
     entries: Iterable<readonly [string, V]>,
     private readonly partitionOf: (value: V) => PartitionValue,
+    private readonly fieldsOf: (value: V) => Fields,
   ) {
     // Map's constructor would call `set` before this class's fields exist; filling here keeps the index in step.
     super();
     for (const [key, value] of entries) this.set(key, value);
   }
 
+  /** The partition's indexes, built on first use and kept in step with every write from then on. */
+  indexOf(partition: PartitionValue): PartitionIndex<V> | undefined {
+    const members = this.partitions.get(partition);
+    if (!members) return undefined;
+    let index = this.indexes.get(partition);
+    if (!index) this.indexes.set(partition, (index = new PartitionIndex(members, this.fieldsOf)));
+    return index;
+  }
+
   override set(key: string, value: V): this {
-    const previous = super.get(key);
+    let previous = super.get(key);
     const partition = this.partitionOf(value);
-    if (previous !== undefined && this.partitionOf(previous) !== partition) this.unindex(key, previous);
+    if (previous !== undefined && this.partitionOf(previous) !== partition) {
+      this.unindex(key, previous);
+      previous = undefined;
+    }
     super.set(key, value);
     let members = this.partitions.get(partition);
     if (!members) this.partitions.set(partition, (members = new Map<string, V>()));
     members.set(key, value);
+    this.indexes.get(partition)?.added(key, value, previous);
     return this;
   }
 
@@ -38,12 +56,17 @@ export class PartitionedMap<V> extends Map<string, V> {
   override clear(): void {
     super.clear();
     this.partitions.clear();
+    this.indexes.clear();
   }
 
   private unindex(key: string, value: V): void {
     const partition = this.partitionOf(value);
     const members = this.partitions.get(partition);
     members?.delete(key);
-    if (members?.size === 0) this.partitions.delete(partition);
+    this.indexes.get(partition)?.removed(key, value);
+    if (members?.size === 0) {
+      this.partitions.delete(partition);
+      this.indexes.delete(partition);
+    }
   }
 }
