@@ -33,6 +33,8 @@ export interface LocalHostOptions {
   singleton?: { hostId?: string; lease?: (functionName: string) => Lease } & Partial<LockTiming>;
   /** The functions to serve instead of those under functions/ (a test's own timer). */
   registrations?: readonly Registration[];
+  /** The app settings `AzureWebJobs.<function>.Disabled` is read from (default: the process's environment). */
+  environment?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A running local host. */
@@ -44,6 +46,8 @@ export interface LocalHost {
   /** Runs a non-HTTP function now, as `POST /admin/functions/<name>` does. */
   run(name: string, input?: unknown): Promise<void>;
   listeners(): ReadonlyMap<string, QueueListener>;
+  /** The timers running on their schedules. */
+  scheduled(): readonly string[];
   stop(): Promise<void>;
 }
 
@@ -54,6 +58,16 @@ export async function loadFunctions(): Promise<readonly Registration[]> {
   const files = readdirSync(functionsDir).filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith('.d.ts'));
   for (const file of files) await import(join(functionsDir, file));
   return registered();
+}
+
+/**
+ * Whether `AzureWebJobs.<name>.Disabled` is set (`true` or `1`), as the Functions host reads it: a disabled function's
+ * trigger is ignored (its route answers 404, its queue is not listened to, its timer does not fire), and it still
+ * runs through the admin route, as it does in Azure with the master key.
+ */
+export function isDisabled(name: string, environment: Readonly<Record<string, string | undefined>>): boolean {
+  const value = environment[`AzureWebJobs.${name}.Disabled`]?.trim().toLowerCase();
+  return value === 'true' || value === '1';
 }
 
 /** A route template (`admin/subjects/{id}`) as a pattern that captures its parameters. */
@@ -152,6 +166,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const queueSettings = { ...hostJson.extensions.queues, ...options.queueSettings };
   const prefix = hostJson.extensions.http.routePrefix;
   const registrations = options.registrations ?? (await loadFunctions());
+  const disabled = (name: string) => isDisabled(name, options.environment ?? process.env);
   const logger = root.logger;
   const timing: LockTiming = { ...DEFAULT_LOCK_TIMING, ...options.singleton };
   const hostId = options.singleton?.hostId ?? process.env.AzureFunctionsWebHost__hostid ?? 'headcount-local';
@@ -162,18 +177,18 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   const occurrences = new Set<Promise<unknown>>();
 
   const http = registrations
-    .filter((r): r is HttpRegistration => r.kind === 'http')
+    .filter((r): r is HttpRegistration => r.kind === 'http' && !disabled(r.name))
     .map((r) => ({ registration: r, pattern: routePattern(prefix, hostRoute(r)), handler: r.make(root) }));
   const others = new Map<string, (input: unknown) => Promise<unknown>>();
   const listeners = new Map<string, QueueListener>();
-  const crons: Cron[] = [];
+  const crons: { name: string; cron: Cron }[] = [];
 
   for (const registration of registrations) {
     const context = () => new InvocationContext({ functionName: registration.name, invocationId: randomUUID() });
     if (registration.kind === 'queue') {
       const handler = registration.make(root);
       others.set(registration.name, (input) => Promise.resolve(handler(input, context())));
-      if (options.queues !== false) {
+      if (options.queues !== false && !disabled(registration.name)) {
         const location = queueLocation(root.settings);
         const queueName = resolveSettings(registration.queueName, root.settings);
         const queue = queueClient(location, queueName);
@@ -190,13 +205,14 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       const handler = registration.make(root);
       const run = () => Promise.resolve(handler(timerInput(registration.schedule), context()));
       others.set(registration.name, run);
-      if (options.timers !== false) {
+      if (options.timers !== false && !disabled(registration.name)) {
         if (!leaseFor)
           logger.warn('timers run without a lock: the storage has no Blob service, so run one host only', { function: registration.name });
         const lock = leaseFor ? await holdLock(leaseFor(registration.name), timing, logger, registration.name) : null;
         if (lock) locks.push(lock);
-        crons.push(
-          new Cron(
+        crons.push({
+          name: registration.name,
+          cron: new Cron(
             registration.schedule,
             { protect: true, catch: (error) => logger.error('timer failed', { function: registration.name, reason: String(error) }) },
             async () => {
@@ -207,7 +223,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
               await occurrence.finally(() => occurrences.delete(occurrence));
             },
           ),
-        );
+        });
       }
     }
   }
@@ -289,8 +305,9 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
     },
     run: runNow,
     listeners: () => listeners,
+    scheduled: () => crons.map(({ name }) => name),
     async stop() {
-      for (const cron of crons) cron.stop();
+      for (const { cron } of crons) cron.stop();
       // A running occurrence finishes before the lock is released, so no other instance starts the timer beside it.
       await Promise.allSettled([...occurrences]);
       await Promise.all(locks.map((lock) => lock.stop()));
