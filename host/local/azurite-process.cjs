@@ -3,6 +3,7 @@
 // by more than a second.
 
 const { createRequire } = require('node:module');
+const { checkStandIn } = require('./stand-ins.cjs');
 
 // Azurite keeps its queues' messages, and the extents holding their text, in LokiJS collections with binary indices,
 // and LokiJS rebuilds every index of a collection (a sort of all its documents, each) after any batch removal, even an
@@ -31,8 +32,10 @@ let installed = false;
  */
 function installQueueIndex(azuritePackage) {
   if (installed) return;
-  installed = true;
   const azurite = createRequire(azuritePackage);
+  checkStandIn('azurite', 'azurite-process.cjs', azurite.resolve);
+  checkStandIn('lokijs', 'azurite-process.cjs', azurite.resolve);
+  installed = true;
   const collection = azurite('lokijs').Collection.prototype;
   // Two ways in: a batch of documents (or their ids), which LokiJS first maps to positions by indexing every document
   // in the collection; and a batch of positions, from a query's results.

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type Account from '@vercel/cosmosdb-server/lib/account';
+import { checkStandIn } from './stand-ins';
 
 // `@vercel/cosmosdb-server` makes its Account (every database, collection and document) when its server starts
 // listening and keeps it in a closure no caller can reach. Its index module reads the Account class off the account
@@ -18,6 +19,7 @@ const recorded = (account: Account) => {
 
 function recordAccounts(): void {
   if (installed) return;
+  checkStandIn('@vercel/cosmosdb-server', 'cosmos-account.ts', require.resolve);
   installed = true;
   // The module's exports object itself, not an import binding: only a change to it is seen by the server's index.
   // eslint-disable-next-line @typescript-eslint/no-require-imports

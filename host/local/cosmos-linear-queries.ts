@@ -1,10 +1,12 @@
 import { createRequire } from 'node:module';
+import { checkStandIn } from './stand-ins';
 
 type Transform = (ast: object) => unknown;
 
 // The engine's modules as the server itself loads them, and their own exports objects (not an import's copy or
 // namespace), so that replacing a field reaches the engine.
 const engine = createRequire(require.resolve('@vercel/cosmosdb-server'));
+checkStandIn('@zeit/cosmosdb-query', 'cosmos-linear-queries.ts', engine.resolve);
 const transformer = engine('@zeit/cosmosdb-query/lib/transformer') as { default: Transform };
 const helpers = engine('@zeit/cosmosdb-query/lib/helpers') as { stripUndefined: (value: unknown) => unknown };
 

@@ -1,9 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRequire } from 'node:module';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type Document from '@vercel/cosmosdb-server/lib/account/document';
 import Documents from '@vercel/cosmosdb-server/lib/account/documents';
 import { keysOf, shapeOf, type QueryShape } from './cosmos-query-plan';
 import { PartitionedMap, type PartitionValue } from './partitioned-map';
+import { checkStandIn } from './stand-ins';
 
 // `@vercel/cosmosdb-server` keeps a collection's documents in one Map (`Documents._data`, keyed by `_rid`) and answers
 // every query by compiling its SQL with @zeit/cosmosdb-query and running it over all of them, partition-key header or
@@ -112,6 +114,9 @@ let installed = false;
 
 function installScopedQuery(): void {
   if (installed) return;
+  checkStandIn('@vercel/cosmosdb-server', 'cosmos-partitions.ts', require.resolve);
+  // The plan reads the engine's parsed queries.
+  checkStandIn('@zeit/cosmosdb-query', 'cosmos-query-plan.ts', createRequire(require.resolve('@vercel/cosmosdb-server')).resolve);
   installed = true;
   // The server's own method, taken off its prototype to be called on a view: it is called with `this` every time.
   // eslint-disable-next-line @typescript-eslint/unbound-method

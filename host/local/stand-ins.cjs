@@ -1,0 +1,28 @@
+'use strict';
+// Plain JavaScript, so that azurite-process.cjs (which runs without a TypeScript loader) checks with the same code.
+
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+/** The versions of the stand-ins' packages the local stack's patches were written against (package.json pins them). */
+const WRITTEN_FOR = JSON.parse(readFileSync(join(__dirname, 'stand-ins.json'), 'utf8'));
+
+/**
+ * Throws, naming the patch, the package and both versions, unless `name` as `resolve` finds it is the version the
+ * patches were written for: a patch of another version's internals could change answers without failing.
+ * @param {string} name the package
+ * @param {string} patch the file that patches it
+ * @param {(request: string) => string} resolve resolves as the code being patched does (its own createRequire)
+ * @param {Record<string, string>} [expected] the versions written for (tests name others)
+ */
+function checkStandIn(name, patch, resolve, expected = WRITTEN_FOR) {
+  const wanted = expected[name];
+  const found = JSON.parse(readFileSync(resolve(`${name}/package.json`), 'utf8')).version;
+  if (found === wanted) return;
+  throw new Error(
+    `host/local/${patch} patches ${name} ${wanted ?? '(no version listed)'}, and ${name} ${found} is installed: install ${name}@${wanted} ` +
+      `(package.json pins it), or check the patch against ${found}, run its differential test, and set ${found} in host/local/stand-ins.json`,
+  );
+}
+
+module.exports = { WRITTEN_FOR, checkStandIn };

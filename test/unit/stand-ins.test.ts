@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkStandIn, WRITTEN_FOR } from '../../host/local/stand-ins';
+
+// The stand-ins the local stack patches at run time, each checked at start against the version it was written for.
+
+const root = join(__dirname, '..', '..');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  devDependencies: Record<string, string>;
+  overrides: Record<string, string>;
+};
+const fromServer = createRequire(require.resolve('@vercel/cosmosdb-server')).resolve;
+const fromAzurite = createRequire(require.resolve('azurite/package.json')).resolve;
+
+describe('the stand-ins are the versions their patches were written for', () => {
+  it('package.json pins each exactly, as stand-ins.json lists them', () => {
+    expect(manifest.devDependencies['azurite']).toBe(WRITTEN_FOR['azurite']);
+    expect(manifest.devDependencies['@vercel/cosmosdb-server']).toBe(WRITTEN_FOR['@vercel/cosmosdb-server']);
+    expect(manifest.overrides['lokijs']).toBe(WRITTEN_FOR['lokijs']);
+    // The server pins its engine itself.
+    const server = JSON.parse(readFileSync(fromServer('@vercel/cosmosdb-server/package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(server.dependencies['@zeit/cosmosdb-query']).toBe(WRITTEN_FOR['@zeit/cosmosdb-query']);
+  });
+
+  it('the installed ones pass the check', () => {
+    expect(() => checkStandIn('@vercel/cosmosdb-server', 'cosmos-partitions.ts', require.resolve)).not.toThrow();
+    expect(() => checkStandIn('@zeit/cosmosdb-query', 'cosmos-linear-queries.ts', fromServer)).not.toThrow();
+    expect(() => checkStandIn('azurite', 'azurite-process.cjs', fromAzurite)).not.toThrow();
+    expect(() => checkStandIn('lokijs', 'azurite-process.cjs', fromAzurite)).not.toThrow();
+  });
+
+  it('another version stops the start with a message naming the patch, the package and both versions', () => {
+    const other = { ...WRITTEN_FOR, lokijs: '1.4.0' };
+    expect(() => checkStandIn('lokijs', 'azurite-process.cjs', fromAzurite, other)).toThrow(
+      `host/local/azurite-process.cjs patches lokijs 1.4.0, and lokijs ${WRITTEN_FOR['lokijs']} is installed`,
+    );
+  });
+});
