@@ -1,5 +1,14 @@
 import { register } from '../host/registry';
-import { replayPoison } from '../shared/poison/replay';
+import { replayEveryPoison, type ReplayOutcome } from '../shared/poison/replay';
+
+/** An outcome as the log line counts it. */
+const counts = (outcome: ReplayOutcome) => ({
+  moved: outcome.moved,
+  left_unreadable: outcome.unreadable,
+  left_over_bound: outcome.overBound,
+  left_failed: outcome.failed,
+  moved_not_removed: outcome.notRemoved,
+});
 
 register({
   kind: 'timer',
@@ -7,21 +16,23 @@ register({
   // Every 15 minutes: a message poisoned by an outage goes back once the store answers again, without a hand on it.
   schedule: '0 */15 * * * *',
   make: (root) => {
-    const deps = { poison: root.poisonQueue, hits: root.hitQueue, ledger: root.replayLedger, replayMax: root.settings.REPLAY_MAX };
+    // Each queue's poison goes back to that queue: live hits to keep-hits, imported ones to keep-imports.
+    const queues = [
+      { name: 'hits', poison: root.poisonQueue, queue: root.hitQueue },
+      { name: 'imports', poison: root.importPoisonQueue, queue: root.importQueue },
+    ];
+    const deps = { ledger: root.replayLedger, replayMax: root.settings.REPLAY_MAX };
     return async () => {
-      const outcome = await replayPoison(deps);
-      // One line a run, counts only: a payload is never logged.
+      const { total, queues: each } = await replayEveryPoison(queues, deps);
+      // One line a run, counts only (both queues', and each queue's): a payload is never logged.
       const fields = {
         function: 'replay-poison',
-        moved: outcome.moved,
-        left_unreadable: outcome.unreadable,
-        left_over_bound: outcome.overBound,
-        left_failed: outcome.failed,
-        moved_not_removed: outcome.notRemoved,
+        ...counts(total),
         replay_max: deps.replayMax,
-        ...(outcome.stopped ? { stopped: outcome.stopped } : {}),
+        queues: Object.fromEntries(Object.entries(each).map(([name, outcome]) => [name, counts(outcome)])),
+        ...(total.stopped ? { stopped: total.stopped } : {}),
       };
-      if (outcome.stopped || outcome.failed > 0 || outcome.notRemoved > 0) root.logger.warn('poison replayed in part', fields);
+      if (total.stopped || total.failed > 0 || total.notRemoved > 0) root.logger.warn('poison replayed in part', fields);
       else root.logger.info('poison replayed', fields);
     };
   },

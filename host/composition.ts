@@ -40,6 +40,8 @@ export interface Root {
   store: Store;
   /** The hits queue's poison queue, `<HITS_QUEUE>-poison`. */
   poisonQueue: PoisonQueue;
+  /** The imports queue's poison queue, `<HITS_QUEUE>-imports-poison`. */
+  importPoisonQueue: PoisonQueue;
   /** How often each poisoned message has been put back (blobs beside the Functions host's own). */
   replayLedger: ReplayLedger;
   /** The storage account's Blob service (the timer locks, the replay counts); null when the storage has none. */
@@ -50,7 +52,7 @@ export interface Root {
 
 /** Parts a test or the local host may supply instead of the ones built from the settings. */
 export type RootOverrides = Partial<
-  Pick<Root, 'clock' | 'logger' | 'hitQueue' | 'importQueue' | 'store' | 'poisonQueue' | 'replayLedger' | 'blob'>
+  Pick<Root, 'clock' | 'logger' | 'hitQueue' | 'importQueue' | 'store' | 'poisonQueue' | 'importPoisonQueue' | 'replayLedger' | 'blob'>
 > & {
   /** The timers group commit's windows run on. */
   scheduler?: Scheduler;
@@ -136,6 +138,8 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const poisonQueue = overrides.poisonQueue ?? azurePoisonQueue(queueClient(queueLocation(settings), `${settings.HITS_QUEUE}-poison`));
   const replayLedger = overrides.replayLedger ?? (blob ? blobReplayLedger(blob) : noLedger);
   const importQueue = overrides.importQueue ?? azureHitQueue(queueClient(queueLocation(settings), importQueueName(settings.HITS_QUEUE)));
+  const importPoisonQueue =
+    overrides.importPoisonQueue ?? azurePoisonQueue(queueClient(queueLocation(settings), `${importQueueName(settings.HITS_QUEUE)}-poison`));
   const rules = identityRules(settings, overrides.networks);
   return {
     settings,
@@ -145,6 +149,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     hitSink,
     store,
     poisonQueue,
+    importPoisonQueue,
     replayLedger,
     blob,
     importQueue,

@@ -58,7 +58,7 @@ param funnelSteps string = ''
 param goals string = ''
 @description('PULSE_GOAL: the goal whose people all time the pulse carries.')
 param pulseGoal string = ''
-@description('REPLAY_MAX: a poisoned hits message is put back on the hits queue at most this many times (0: never).')
+@description('REPLAY_MAX: a poisoned message is put back on its queue (hits or imports) at most this many times (0: never).')
 param replayMax string = ''
 @description('INGEST_WINDOW_MS: milliseconds the first request of a batch waits for others to share its queue message (0: each request alone).')
 param ingestWindowMs string = ''

@@ -344,7 +344,7 @@ function showPeople(result) {
 
 const AUDIENCE_CHARTS = ['countries', 'campaigns', 'browsers', 'systems', 'types'];
 
-const ACTIVITY_SECTIONS = ['#headline', '#kinds', '#hours', '#pages', '#entry-pages', '#sources', '#referrers', '#goals', '#events', '#path', '#countries', '#campaigns', '#devices'];
+const ACTIVITY_SECTIONS = ['#headline', '#kinds', '#hours', '#pages', '#entry-pages', '#sources', '#referrers', '#goals', '#events', '#path', '#countries', '#campaigns', '#devices', '#imported'];
 
 /**
  * The card of the chosen period. Its answer names the window it read (from, to), which the captions then say; a
@@ -367,6 +367,7 @@ function showActivity(result) {
   showRanked('referrers', activity?.referrers, problem, REFERRERS);
   showRanked('goals', activity?.goals, problem, GOALS);
   showRanked('events', activity?.events, problem, EVENTS);
+  showImported(problem ? null : activity?.imported);
   if (problem) {
     for (const name of ['kinds', 'hours', 'sources', 'path', ...AUDIENCE_CHARTS]) failed(name, problem);
     $('#left-out').textContent = '';
@@ -517,6 +518,60 @@ function showRanked(id, list, problem, { caption, head, cells, empty, numeric })
     toggle.textContent = open ? `Show the first ${RANKED_SHOWN}` : `Show all ${rows.length}`;
   });
   body.replaceChildren(table, el('p', { className: 'more' }, toggle));
+}
+
+// ---- totals imported from another tool --------------------------------------------------------------------------
+
+/** A tool's name as its makers write it ("plausible" is Plausible); one the list does not know stays as it is. */
+const TOOL_NAMES = { plausible: 'Plausible' };
+const toolsWords = (tools) => (Array.isArray(tools) && tools.length > 0 ? tools.map((tool) => TOOL_NAMES[tool] ?? String(tool)).join(' and ') : 'another tool');
+
+const IMPORTED_PAGES = {
+  caption: 'Imported paths, most page loads first',
+  head: ['Path', 'Page loads'],
+  cells: (p) => [p.path, p.page_loads],
+  empty: () => 'The imported totals name no page on these days.',
+};
+const IMPORTED_SOURCES = {
+  caption: 'Imported sources, as the tool names them, most visits first',
+  head: ['Source', 'Visits'],
+  cells: (s) => [s.source, s.visitor_days],
+  empty: () => 'The imported totals name no source on these days.',
+};
+const IMPORTED_COUNTRIES = {
+  caption: 'Imported countries, most visits first',
+  head: ['Country', 'Visits'],
+  cells: (c) => [`${countryName(c.country)} (${c.country})`, c.visitor_days],
+  empty: () => 'The imported totals name no country on these days.',
+};
+
+/**
+ * The period's totals imported from another tool (Plausible's export), in a panel of their own, shown only when some
+ * day of the period has them: they are another tool's daily totals, not headcount's count, and people cannot be
+ * rebuilt from them, so the people figures leave those days out while the visits by people hold them.
+ */
+function showImported(imported) {
+  const shown = imported !== null && typeof imported === 'object' && isDay(imported.from) && isDay(imported.to);
+  $('#imported').hidden = !shown;
+  $('#headline-imported').hidden = !shown;
+  if (!shown) return ($('#headline-imported').textContent = '');
+  const tools = toolsWords(imported.tools);
+  const span = imported.from === imported.to ? `on ${shortDay(imported.from, appToday)}` : `from ${shortDay(imported.from, appToday)} to ${shortDay(imported.to, appToday)}`;
+  const days = `${imported.days} ${unitOf(imported.days, 'day', 'days')}`;
+  $('#imported-tools').textContent = tools;
+  $('#imported-note').textContent =
+    `Daily totals counted by ${tools} before headcount began, imported for ${days} of the period (${span}): its daily visitors are visits, its pageviews page loads. ` +
+    `People cannot be rebuilt from daily totals (someone who came back is in every day's total), so the people figures leave these days out and count from the first person headcount saw itself; the visits by people go back to the first imported day.`;
+  $('#headline-imported').textContent = `Visits by people include the daily visitors imported from ${tools} for ${days} (${span}; see "Imported from ${tools}" below). People are not: they cannot be rebuilt from daily totals.`;
+  tile('imported_visits', imported.visits, 'visit', 'visits');
+  if (typeof imported.page_loads === 'number') tile('imported_page_loads', imported.page_loads, 'page load', 'page loads');
+  else {
+    $('[data-figure="imported_page_loads"] .figure').textContent = '–';
+    $('[data-figure="imported_page_loads"] .unit').textContent = 'not in the export';
+  }
+  showRanked('imported-pages', imported.pages, null, IMPORTED_PAGES);
+  showRanked('imported-sources', imported.sources, null, IMPORTED_SOURCES);
+  showRanked('imported-countries', imported.countries, null, IMPORTED_COUNTRIES);
 }
 
 /** The ten largest of a list drawn, every one in the table. */

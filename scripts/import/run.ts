@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { utcDay } from '../../shared/identity/tokens';
 import type { HostingNetworks } from '../../shared/identity/network-table';
 import { cleanPath, isAsset, isIgnoredPath } from '../../shared/identity/paths';
-import type { ImportedDay } from '../../shared/import/schemas';
+import { IMPORT_LIMITS, type ImportedDay } from '../../shared/import/schemas';
 import { detectFormat, formatNamed, type FormatName } from './detect';
 import { Estimate } from './estimate';
 import { logFormat } from './log-format';
@@ -168,6 +168,38 @@ export function hitOf(record: LogRecord, store: string | undefined): NonNullable
   };
 }
 
+/**
+ * A batch of log requests as the bodies that carry it: the batch itself when its JSON is within the endpoint's bound
+ * (nearly every batch), else its lines in order in as few bodies as fit, so a run of long lines (a scanner's probes of
+ * 2,000-character paths) is never refused for its size. Only a batch the endpoint would have refused whole is cut, so
+ * every batch it would have taken is the same messages as before, and an import run again counts once.
+ */
+export function bodiesOf(
+  hits: NonNullable<ImportBody['hits']>,
+  until: string | null,
+  most: number = IMPORT_LIMITS.maxBodyBytes,
+): ImportBody[] {
+  const body = (some: NonNullable<ImportBody['hits']>): ImportBody => (until ? { until, hits: some } : { hits: some });
+  const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+  if (bytes(body(hits)) <= most) return [body(hits)];
+  const bodies: ImportBody[] = [];
+  const empty = bytes(body([]));
+  let part: NonNullable<ImportBody['hits']> = [];
+  let size = empty;
+  for (const hit of hits) {
+    // A line, and the comma before it after the first.
+    if (part.length > 0 && size + bytes(hit) + 1 > most) {
+      bodies.push(body(part));
+      part = [];
+      size = empty;
+    }
+    size += bytes(hit) + (part.length > 0 ? 1 : 0);
+    part.push(hit);
+  }
+  if (part.length > 0) bodies.push(body(part));
+  return bodies;
+}
+
 /** The days of a tool's totals in batches whose JSON stays well under the endpoint's 1 MB. */
 function dayBatches(days: readonly ImportedDay[]): ImportedDay[][] {
   const batches: ImportedDay[][] = [];
@@ -191,8 +223,8 @@ function dayBatches(days: readonly ImportedDay[]): ImportedDay[][] {
  * `npm run import`: reads each input as a stream (gzip or not, standard input for `-`), the oldest log first, finds
  * each line's request, leaves out what is never counted (assets, admin paths, methods other than GET and HEAD,
  * redirects) and what is after the import's last day, and sends the rest to POST /api/import a batch at a time (a batch
- * ends with its UTC day), or nothing on a dry run. Plausible's export is read into daily totals and sent as days.
- * Answers the summary; a refusal by the app throws.
+ * ends with its UTC day, and is cut only when it would be over the endpoint's body bound), or nothing on a dry run.
+ * Plausible's export is read into daily totals and sent as days. Answers the summary; a refusal by the app throws.
  */
 export async function runImport(options: ImportOptions, io: ImportIo): Promise<ImportSummary> {
   const now = io.now ?? Date.now;
@@ -352,7 +384,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
         return full;
       };
       const send = async (hits: NonNullable<ImportBody['hits']> | null) => {
-        if (hits !== null && sender !== null && !options.dryRun) await sender.send(until ? { until, hits } : { hits });
+        if (hits !== null && sender !== null && !options.dryRun) for (const body of bodiesOf(hits, until)) await sender.send(body);
       };
       for (const line of head) await send(each(line));
       for (let next = await lines.next(); !next.done; next = await lines.next()) {

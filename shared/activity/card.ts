@@ -19,6 +19,7 @@ import { activityQuerySchema, MAX_DAYS, readQuery, type Period } from './query';
 import { rollupStatus } from './rollup-status';
 import { sourcesOf } from './sources';
 import { campaignsOf, countriesOf, devicesOf } from './audience';
+import { importedOf } from './imported';
 
 /** What the Activity card's reads need. */
 export interface ActivityDeps {
@@ -114,9 +115,10 @@ function headlineOf(counts: PeriodCounts, days: readonly string[], newPeople: Re
 /**
  * GET /api/admin/activity?days=N|all or ?from=…&to=…: the period's days by kind (by month past 400 days), the last 48
  * hours by store, and people's page loads by source, their path through, pages, entry pages, referrers and audience,
- * the period's people each once and its headline figures beside the period before. Every figure comes from the day
- * rollups of the days asked (point reads) and the last hours' documents, so a read costs the days asked, never the
- * visitors. A store that cannot answer gives 200 with `available: false`.
+ * the period's people each once and its headline figures beside the period before, and (`imported`) the totals of its
+ * days imported from another tool. Every figure comes from the day rollups of the days asked (point reads) and the
+ * last hours' documents, so a read costs the days asked, never the visitors. A store that cannot answer gives 200 with
+ * `available: false`.
  */
 export function activityCard(request: IncomingRequest, deps: ActivityDeps): Promise<Answer> {
   return asOperator(request, deps.operator, () => readCard(request, deps));
@@ -158,6 +160,7 @@ async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<A
           ...headlineOf(periodOf(of(before), rules), before, people.people_new_by_day, visits),
         };
   const long = days.length > MAX_DAYS;
+  const imported = importedOf(of(days));
   return {
     status: 200,
     body: {
@@ -181,6 +184,8 @@ async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<A
       goals: goalsOf(deps.goals, period, value.goals),
       events: eventsOf(period),
       rollups: rollupStatus(value.state, rollups, days),
+      // Only a period with days imported from another tool has it, apart from every figure above.
+      ...(imported === null ? {} : { imported }),
       availability,
       cost: costOf(store),
     },

@@ -285,7 +285,10 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
   const bound = await store.marks.settled();
   const today = utcDay(started);
   const read = await store.foldState.read();
-  const begun = read === null ? emptyFoldState() : upgraded(read.doc, today);
+  // Until the first run ends, what it writes of its state says the count is not made yet: an empty summary then is
+  // a count not made, not a true zero.
+  const first = { since: started.toISOString(), reason: 'the first run has not finished' };
+  const begun = read === null ? { ...emptyFoldState(), behind: first } : upgraded(read.doc, today);
   const run: Run = Object.assign(partial, {
     deps,
     started,

@@ -7,6 +7,7 @@ import { readJsonBody, parseWith } from '../http/body';
 import { badRequest, errorAnswer, fail, ok, type Answer, type Failure, type Result } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
 import { canonicalAddress } from '../identity/network';
+import { keptPath } from '../identity/paths';
 import { sameSecret, utcDay } from '../identity/tokens';
 import { inLanes } from '../lanes';
 import type { Clock } from '../ports/clock';
@@ -158,7 +159,8 @@ function toSeen(
       address,
       userAgent: hit.user_agent ?? '',
       agentUnlogged: hit.user_agent === undefined || hit.user_agent === null,
-      path: hit.path,
+      // As POST /api/hits takes a path, of any length: as it is kept (its query but the campaign tags dropped, cut to 512).
+      path: keptPath(hit.path),
       referrer: inside ? null : (hit.referrer ?? null),
       store: hit.store,
       pageLoad,

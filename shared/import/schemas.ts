@@ -19,25 +19,42 @@ const requiredText = (max: number) =>
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`);
 
+/** The longest host name (RFC 1035); a longer `host` names no host. */
+const MAX_HOST_LENGTH = 253;
+
 /**
  * One request read from a log, as the import command sends it: the address and the agent travel no further than the
  * endpoint, which classifies and hashes them as POST /api/hits does. `user_agent` absent or null: the log records no
  * agent (the common log format). `method` and `status` as logged: methods other than GET and HEAD, and redirects, are
  * not counted. `host`: the virtual host the request was for, when the log names it (a referrer from it is navigation
  * inside the site, not a source).
+ *
+ * Length refuses nothing but the request's body, as on POST /api/hits: a log holds what its clients sent (a scanner's
+ * probe of 10,000 characters), and such a line is taken as the live edge takes it. The path is judged as it is kept
+ * (its query dropped but for the campaign tags, cut to 512: keptPath, at the endpoint); the agent's first 1024
+ * characters and the referrer's first 2048 are read, as on /api/hits; a host longer than any host is not read.
  */
 export const importHitSchema = z.strictObject({
   at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a zone, like 2026-10-23T10:00:00Z' }),
   address: requiredText(64),
-  user_agent: z.string({ error: 'must be a string' }).max(1024, 'must be at most 1024 characters').nullish(),
+  user_agent: z
+    .string({ error: 'must be a string' })
+    .transform((value) => value.slice(0, 1024))
+    .nullish(),
   method: z
     .string()
     .regex(/^[A-Za-z_-]{1,24}$/, 'must be an HTTP method')
     .optional(),
-  path: requiredText(2048),
+  path: z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') }).min(1, 'must not be empty'),
   status: z.number().int().min(100, 'must be an HTTP status').max(999, 'must be an HTTP status').optional(),
-  referrer: z.string().max(2048, 'must be at most 2048 characters').nullish(),
-  host: z.string().max(253, 'must be at most 253 characters').nullish(),
+  referrer: z
+    .string({ error: 'must be a string' })
+    .transform((value) => value.slice(0, 2048))
+    .nullish(),
+  host: z
+    .string({ error: 'must be a string' })
+    .transform((value) => (value.length > MAX_HOST_LENGTH ? null : value))
+    .nullish(),
   store: z
     .string()
     .regex(/^[a-z0-9-]{1,32}$/, 'must be 1 to 32 lowercase letters, digits or -')

@@ -2,10 +2,14 @@ import { readMessage } from '../hits/message';
 import type { HitQueue } from '../ports/queue';
 import type { PoisonedMessage, PoisonQueue, ReplayLedger } from '../ports/poison';
 
-/** What a replay needs: the poison queue, the hits queue, the ledger of replays and the bound. */
+/**
+ * What a replay of one queue's poison needs: its poison queue, the queue it is put back on (the hits queue, or the
+ * imports queue: a message goes back to the queue it was poisoned from, never another), the ledger of replays and the
+ * bound.
+ */
 export interface ReplayDeps {
   poison: PoisonQueue;
-  hits: HitQueue;
+  queue: HitQueue;
   ledger: ReplayLedger;
   /** A message already put back this many times stays in poison. */
   replayMax: number;
@@ -13,18 +17,25 @@ export interface ReplayDeps {
 
 /** What one run did, in counts only: a payload is never part of it. */
 export interface ReplayOutcome {
-  /** Put back on the hits queue and taken out of poison. */
+  /** Put back on its queue and taken out of poison. */
   moved: number;
   /** Left in poison: the message cannot be read with the message schema. */
   unreadable: number;
   /** Left in poison: replayed `replayMax` times already. */
   overBound: number;
-  /** Left in poison for now: the ledger or the hits queue did not answer (the next run tries again). */
+  /** Left in poison for now: the ledger or the queue did not answer (the next run tries again). */
   failed: number;
-  /** On the hits queue but still in poison too (its delete failed): keeping it again is a no-op. */
+  /** On its queue but still in poison too (its delete failed): keeping it again is a no-op. */
   notRemoved: number;
   /** Why the run stopped early: the poison queue could not be read. */
   stopped: string | null;
+}
+
+/** A queue whose poison replay-poison puts back on it, by the name its log line gives it (`hits`, `imports`). */
+export interface PoisonedQueue {
+  name: string;
+  poison: PoisonQueue;
+  queue: HitQueue;
 }
 
 /** Messages taken from poison per call, the queue's most. */
@@ -47,14 +58,14 @@ async function replayOne(deps: ReplayDeps, message: PoisonedMessage): Promise<Fa
   const recorded = await deps.ledger.record(id, count.replays + 1, count.version);
   if (!recorded.ok) return 'failed';
   // Sent before it is deleted: a crash between the two duplicates the message (kept once, by its id), never loses it.
-  const sent = await deps.hits.sendAll([message.text]);
+  const sent = await deps.queue.sendAll([message.text]);
   if (!sent.ok) return 'failed';
   const removed = await deps.poison.remove(message);
   return removed.ok ? 'moved' : 'notRemoved';
 }
 
 /**
- * Puts readable poison messages back on the hits queue, each with the text it had (so its id, and keeping it once),
+ * Puts one queue's readable poison messages back on it, each with the text it had (so its id, and keeping it once),
  * at most `replayMax` times per message id. Unreadable messages, and those over the bound, stay in poison, made
  * visible again at the end of the run. Never throws on a queue or ledger failure: it is counted in the outcome.
  */
@@ -79,4 +90,26 @@ export async function replayPoison(deps: ReplayDeps): Promise<ReplayOutcome> {
   // Shown again only now, so this run does not take them twice; one that cannot be shown shows itself after its hide.
   await Promise.allSettled(left.map((message) => deps.poison.release(message)));
   return outcome;
+}
+
+/**
+ * replay-poison's run: each queue's poison put back on that queue (the hits queue's and the imports queue's), one queue
+ * after the other, by the one replayPoison and the one ledger (a message id is one queue's: a live message's is random,
+ * an imported one's keyed from its lines). A queue whose poison cannot be read stops only its own part. Answers each
+ * queue's outcome and their sum, whose `stopped` names the queues that stopped.
+ */
+export async function replayEveryPoison(
+  queues: readonly PoisonedQueue[],
+  deps: Pick<ReplayDeps, 'ledger' | 'replayMax'>,
+): Promise<{ total: ReplayOutcome; queues: Record<string, ReplayOutcome> }> {
+  const total: ReplayOutcome = { moved: 0, unreadable: 0, overBound: 0, failed: 0, notRemoved: 0, stopped: null };
+  const each: Record<string, ReplayOutcome> = {};
+  const stopped: string[] = [];
+  for (const { name, poison, queue } of queues) {
+    const outcome = await replayPoison({ ...deps, poison, queue });
+    each[name] = outcome;
+    for (const fate of ['moved', 'unreadable', 'overBound', 'failed', 'notRemoved'] as const) total[fate] += outcome[fate];
+    if (outcome.stopped !== null) stopped.push(`${name}: ${outcome.stopped}`);
+  }
+  return { total: { ...total, stopped: stopped.length === 0 ? null : stopped.join('; ') }, queues: each };
 }

@@ -383,6 +383,13 @@ describe("the period's panels, read from the fixture's week", () => {
     expect(await rowsOf(page, '#referrers-table')).toEqual(
       activity.referrers.map((r: any) => [r.host, String(r.page_loads), String(r.people)]),
     );
+    // Goals and Events name what they count in their titles, in the words of docs/events.md.
+    expect(await page.textContent('#goals-title')).toBe("Goals, in people's visitor-days that reached each");
+    expect(await page.textContent('#events-title')).toBe('Events, in times sent');
+    // Nothing was imported: the card has no `imported`, and its panel and the headline's note stay hidden.
+    expect(activity).not.toHaveProperty('imported');
+    expect(await page.isHidden('#imported')).toBe(true);
+    expect(await page.isHidden('#headline-imported')).toBe(true);
     expect(await page.getAttribute('#dashboard', 'data-state')).toBe('ready');
     expect(troubles).toEqual([]);
     await page.close();
@@ -656,6 +663,26 @@ describe("the contract's shapes the fixture cannot make, answered by the test", 
       ],
       events: [{ event: 'signup', count: 4, visitor_days: 3, props: { plan: [{ value: '<i onclick=alert(6)>pro</i>', count: 3 }] } }],
       rollups: { complete: true, built_back_to: null },
+      imported: {
+        tools: ['plausible'],
+        from: '2026-09-28',
+        to: '2026-10-02',
+        days: 5,
+        visits: 120,
+        page_loads: null,
+        pages: [
+          { path: HOSTILE_PATH, page_loads: 40 },
+          ...Array.from({ length: 11 }, (_, i) => ({ path: `/old/${i + 1}`, page_loads: 11 - i })),
+        ],
+        sources: [
+          { source: '<img src=x onerror=alert(7)>', visitor_days: 70 },
+          { source: 'Direct / None', visitor_days: 50 },
+        ],
+        countries: [
+          { country: 'DE', visitor_days: 80 },
+          { country: 'FR', visitor_days: 40 },
+        ],
+      },
     }));
     await answer(page, '/api/admin/now', () => ({ ...now, top_paths: [{ path: HOSTILE_PATH, requests: 1 }] }));
     await answer(page, '/api/admin/activity/visitors', () => ({
@@ -690,6 +717,24 @@ describe("the contract's shapes the fixture cannot make, answered by the test", 
       ['cv', '0', '0.0%', '2'],
     ]);
     expect(await rowsOf(page, '#events-table')).toEqual([['signup', '4', '3', 'plan: <i onclick=alert(6)>pro</i> 3']]);
+    // Plausible's totals, in a panel of their own that says what they are, and that people are not rebuilt from them.
+    expect(await page.isVisible('#imported')).toBe(true);
+    expect(await page.textContent('#imported-title')).toBe('Imported from Plausible, the last 30 days');
+    expect(await page.textContent('#imported-note')).toContain('imported for 5 days of the period (from 28 Sep to 2 Oct)');
+    expect(await page.textContent('#imported-note')).toContain('People cannot be rebuilt from daily totals');
+    expect(await page.textContent('#headline-imported')).toContain('Visits by people include the daily visitors imported from Plausible');
+    expect(await tileWords(page, 'imported_visits')).toBe('120 visits');
+    expect(await tileWords(page, 'imported_page_loads')).toBe('– not in the export');
+    expect((await rowsOf(page, '#imported-pages-table'))[0]).toEqual([HOSTILE_PATH, '40']);
+    expect(await page.$$eval('#imported-pages-table tbody tr:not([hidden])', (rows) => rows.length)).toBe(10);
+    expect(await rowsOf(page, '#imported-sources-table')).toEqual([
+      ['<img src=x onerror=alert(7)>', '70'],
+      ['Direct / None', '50'],
+    ]);
+    expect(await rowsOf(page, '#imported-countries-table')).toEqual([
+      ['Germany (DE)', '80'],
+      ['France (FR)', '40'],
+    ]);
     expect(await tableRows(page, 'campaigns')).toEqual([['<script>alert(3)</script> / (no medium) / <b>launch</b>', '1']]);
     expect((await tableRows(page, 'sources')).at(-1)).toEqual(['Other: <img src=x onerror=alert(2)>', '1']);
     const day = await rowsOf(page, '#day-table');
@@ -710,7 +755,8 @@ describe("the contract's shapes the fixture cannot make, answered by the test", 
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
     expect(await toggle.textContent()).toBe('Show the first 10');
 
-    for (const table of ['#pages-table', '#referrers-table', '#events-table', '#day-table']) await page.hover(table);
+    for (const table of ['#pages-table', '#referrers-table', '#events-table', '#day-table', '#imported-sources-table'])
+      await page.hover(table);
     expect(await injected(page)).toBe(0);
     expect(dialogs).toEqual([]);
     await context.close();

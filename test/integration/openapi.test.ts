@@ -175,6 +175,11 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
       headers: ingest,
       body: JSON.stringify({ days: [{ day: '2026-09-02', visitors: 4, pages: { '/': 6 }, sources: { Google: 2 }, countries: { DE: 3 } }] }),
     });
+    // That day's totals, folded, on the card of a period that holds it (`imported`).
+    await t.host.drain();
+    await t.fold();
+    const card = await call('GET', '/api/admin/activity?from=2026-09-01&to=2026-09-03', { headers: operator });
+    expect(card.json.imported).toMatchObject({ tools: ['plausible'], from: '2026-09-02', days: 1, visits: 4 });
     await call('POST', '/api/import', { headers: json, body: JSON.stringify({ hits: [line] }) });
     await call('POST', '/api/import', { headers: ingest, body: JSON.stringify({ hits: [{ ...line, address: 'localhost' }] }) });
     await call('POST', '/api/import', { headers: ingest, body: JSON.stringify({ until: '2999-01-01' }) });

@@ -1,6 +1,7 @@
 import { QueueClient } from '@azure/storage-queue';
 import { rootFromEnvironment, type Root, type RootOverrides } from '../../host/composition';
 import { startLocalHost, type LocalHost, type LocalHostOptions } from '../../host/local/host';
+import { importQueueName } from '../../shared/import/queue-name';
 import { testEnv } from './env';
 
 /** Waits past the settle margin and the store clock's second: the writes made before are then in the fold's reach. */
@@ -13,6 +14,9 @@ export interface TestHost {
   env: Record<string, string | undefined>;
   queue: QueueClient;
   poison: QueueClient;
+  /** The imports queue (`<HITS_QUEUE>-imports`) and its poison queue. */
+  imports: QueueClient;
+  importPoison: QueueClient;
   /** Every message on the queue now, base64-decoded, left on the queue. */
   peek(): Promise<string[]>;
   /** Waits until every write so far is settled (FOLD_SETTLE_SECONDS behind the store's clock), then runs the recount timer. */
@@ -27,8 +31,10 @@ export async function startTestHost(
   const root = rootFromEnvironment(env, options.overrides);
   const queue = new QueueClient(env.AzureWebJobsStorage!, env.HITS_QUEUE!);
   const poison = new QueueClient(env.AzureWebJobsStorage!, `${env.HITS_QUEUE!}-poison`);
-  await queue.createIfNotExists();
-  await poison.createIfNotExists();
+  const imports = new QueueClient(env.AzureWebJobsStorage!, importQueueName(env.HITS_QUEUE!));
+  const importPoison = new QueueClient(env.AzureWebJobsStorage!, `${importQueueName(env.HITS_QUEUE!)}-poison`);
+  // Made here as infra/main.bicep makes them in Azure, so a host without queue listeners still finds all four.
+  await Promise.all([queue, poison, imports, importPoison].map((client) => client.createIfNotExists()));
   const host = await startLocalHost({ ...options, root, port: 0, timers: options.timers ?? false });
   return {
     host,
@@ -36,6 +42,8 @@ export async function startTestHost(
     env,
     queue,
     poison,
+    imports,
+    importPoison,
     async peek() {
       const texts: string[] = [];
       const seen = await queue.peekMessages({ numberOfMessages: 32 });

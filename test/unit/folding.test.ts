@@ -375,3 +375,35 @@ describe('a backlog folded in slices', () => {
     }
   });
 });
+
+describe('the count before the first run has finished is not a zero', () => {
+  it('says not counted yet before the timer runs, and after a first run that died at any write, until one finishes', async () => {
+    const people = [queuedHit('2026-10-23T10:00:00.000Z', { person: 'a' }), queuedHit('2026-10-23T11:00:00.000Z', { person: 'b' })];
+    const clean = rig();
+    await clean.keep(people);
+    expect(await clean.count()).toMatchObject({ people_all_time: null, source: 'not counted yet: the recount timer has not run' });
+    const counting = failingAfter(clean.store, Number.POSITIVE_INFINITY);
+    expect((await fold({ store: counting, clock: clean.clock, rules: scanRules(10, 60), lateDays: 7 })).ok).toBe(true);
+    const writes = counting.writes();
+    expect(await clean.count()).toMatchObject({ people_all_time: 2, behind_since: null });
+
+    let unfinished = 0;
+    for (let failAfter = 1; failAfter < writes; failAfter += 1) {
+      const run = rig();
+      await run.keep(people);
+      await fold({ store: failingAfter(run.store, failAfter), clock: run.clock, rules: scanRules(10, 60), lateDays: 7 });
+      const count = await run.count();
+      // A count is either the true one or none at all, never a zero.
+      expect([2, null], `failing after write ${failAfter}`).toContain(count.people_all_time);
+      if (count.people_all_time === null) unfinished += 1;
+    }
+    expect(unfinished).toBeGreaterThan(0);
+  });
+
+  it('is a true zero once a run has finished with nobody to count', async () => {
+    const r = rig();
+    await r.keep([queuedHit('2026-10-23T10:00:00.000Z', { person: 's', bot: true })]);
+    await r.fold();
+    expect(await r.count()).toMatchObject({ people_all_time: 0, scanners_left_out: 1, behind_since: null });
+  });
+});

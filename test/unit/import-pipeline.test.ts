@@ -14,12 +14,19 @@ import { VISITORS_PK } from '../../shared/store/visitors';
 import type { VisitorsSummary } from '../../shared/store/summary';
 import type { VisitsSummary } from '../../shared/store/visits';
 import type { DayRollup } from '../../shared/rollup/day-rollup';
-import { runImport, type ImportOptions } from '../../scripts/import/run';
+import { bodiesOf, runImport, type ImportOptions } from '../../scripts/import/run';
 import { queuedHit } from '../support/counting';
 import { history, truthOf, writeRotated } from '../support/log-history';
 import { importRig, INGEST_KEY, jsonRequest } from '../support/import-rig';
 import { receiveImport } from '../../shared/import/receive';
+import { serverHitSchema } from '../../shared/ingest/schemas';
+import { IMPORT_LIMITS } from '../../shared/import/schemas';
+import { cleanPath } from '../../shared/identity/paths';
 import { hostingNetworks } from '../../adapters/files/networks';
+import { activityCard } from '../../shared/activity/card';
+import { funnelStepsSetting } from '../../shared/activity/funnel';
+import { adminAccess, operatorSettings } from '../../shared/admin/auth';
+import { memoryLogger } from '../../shared/ports/logger';
 
 const TODAY = '2026-10-23';
 const NOW = `${TODAY}T12:00:00.000Z`;
@@ -44,6 +51,30 @@ async function figures(rig: ReturnType<typeof importRig>) {
   const people = (await rig.store.summary.read())?.doc ?? null;
   const visits = (await rig.store.visits.read())?.doc ?? null;
   return { people, visits };
+}
+
+const OPERATOR_KEY = 'test-operator-key-0123456789';
+
+/** The Activity card over the rig's store, read as the dashboard reads it: `card('days=7')` answers its status and body. */
+function cardOf(rig: ReturnType<typeof importRig>) {
+  const deps = {
+    store: rig.store,
+    clock: rig.clock,
+    logger: memoryLogger(),
+    funnel: funnelStepsSetting.parse(undefined),
+    goals: [],
+    operator: operatorSettings(
+      { OPERATOR_KEY, HASH_KEY: rig.deps.rules.hashKey },
+      adminAccess({ clock: rig.clock, sessionHours: 8, trustedProxyHops: 0 }),
+    ),
+  };
+  return async (query: string) => {
+    const answer = await activityCard(
+      { ...jsonRequest('', { 'x-operator-key': OPERATOR_KEY }), method: 'GET', query: new URLSearchParams(query) },
+      deps,
+    );
+    return { status: answer.status, body: answer.body as any };
+  };
 }
 
 const unmarked = (docs: Array<Record<string, unknown>>) =>
@@ -246,6 +277,43 @@ describe('what the endpoint counts of a log line', () => {
     expect(hits.map((one) => one.bot)).toEqual([false, false, true]);
   });
 
+  it('takes a line of any length as POST /api/hits takes it (the path as kept, cut to 512, with its campaign tags), never refusing its batch', async () => {
+    rig.queued.splice(0);
+    // A scanner's probe: a path of 5,000 characters, a campaign tag past the first 2,048, a long agent, referrer and host.
+    const probe = `/${'a'.repeat(4_999)}?x=${'1'.repeat(100)}&utm_source=Probe`;
+    const batch = [
+      hit({ path: '/first' }),
+      hit({
+        address: '73.15.40.9',
+        path: probe,
+        user_agent: `Mozilla/5.0 ${'b'.repeat(3_000)}`,
+        referrer: `https://news.example.org/${'c'.repeat(5_000)}`,
+        host: `${'d'.repeat(300)}.example`,
+        status: 200,
+      }),
+      hit({ path: '/last' }),
+    ];
+    const answer = await post(batch);
+    expect(answer).toMatchObject({ status: 202, body: { accepted: 3, ignored: 0, skipped: 0 } });
+    const queued = rig.queued.flatMap((text) => {
+      const read = readMessage(text);
+      return read.ok ? read.message.hits : [];
+    });
+    expect(queued.map((one) => one.path)).toEqual(['/first', `/${'a'.repeat(511)}`, '/last']);
+    // The live edge's own rule gives the same path and the same campaign.
+    const live = serverHitSchema.parse({ address: '73.15.40.9', path: probe });
+    expect(queued[1]!.path).toBe(cleanPath(live.path));
+    expect(queued[1]!.campaign).toEqual({ source: 'probe', medium: null, campaign: null });
+    expect(queued[1]!.source).toBe('news.example.org');
+    // Nothing of the long text travels on: no message holds more than the path as kept.
+    expect(rig.queued.join('').length).toBeLessThan(4_000);
+    // The same batch sent again is the same messages: taken whole, exactly once.
+    const first = [...rig.queued];
+    rig.queued.splice(0);
+    expect((await post(batch)).status).toBe(202);
+    expect(rig.queued).toEqual(first);
+  });
+
   it('refuses a wrong key, a line it cannot read (naming it), a time ahead of now, and keeps nothing of such a batch', async () => {
     rig.queued.splice(0);
     expect((await post([hit({})], { 'x-ingest-key': 'wrong' })).status).toBe(401);
@@ -257,6 +325,58 @@ describe('what the endpoint counts of a log line', () => {
     rig.setQueueDown(true);
     expect((await post([hit({})])).status).toBe(503);
     rig.setQueueDown(false);
+  });
+});
+
+describe('a log of long lines (a scanner probing with paths of thousands of characters)', () => {
+  const day = '2026-09-01';
+  const lines = Array.from({ length: 600 }, (_, i) => {
+    const second = String(i % 60).padStart(2, '0');
+    const minute = String(Math.floor(i / 60)).padStart(2, '0');
+    return `73.15.41.${i % 7} - - [01/Sep/2026:08:${minute}:${second} +0000] "GET /probe-${i}/${'a'.repeat(4_000)} HTTP/1.1" 404 153 "https://scan.example/${'r'.repeat(3_000)}" "Mozilla/5.0 ${'u'.repeat(1_500)}"`;
+  });
+
+  it('sends every line in bodies the endpoint takes, none refused for its size, and the same files again change nothing', async () => {
+    const rig = importRig(NOW);
+    const file = join(tempDir(), 'long.log');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const sizes: number[] = [];
+    const fetch = (async (url: string | URL | Request, init?: RequestInit) => {
+      sizes.push(Buffer.byteLength(typeof init?.body === 'string' ? init.body : ''));
+      return rig.fetch(url, init);
+    }) as typeof globalThis.fetch;
+
+    const summary = await runImport(options([file]), { ...quiet, fetch });
+    expect(summary).toMatchObject({ sent: 600, accepted: 600, notCounted: 0, skipped: 0 });
+    expect(summary.unreadable.count).toBe(0);
+    expect(summary.days).toMatchObject({ first: day, last: day });
+    // More than one body for the day's 600 lines (one of 500 would be over 1 MB), each within the endpoint's bound.
+    expect(sizes.length).toBeGreaterThan(3);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(IMPORT_LIMITS.maxBodyBytes);
+    const kept = rig.queued.flatMap((text) => {
+      const read = readMessage(text);
+      return read.ok ? read.message.hits : [];
+    });
+    expect(kept).toHaveLength(600);
+    expect(kept.every((hit) => hit.path.length === 512 && hit.path.startsWith('/probe-'))).toBe(true);
+
+    const first = rig.queued.splice(0);
+    await runImport(options([file]), { ...quiet, fetch: rig.fetch });
+    expect(rig.queued).toEqual(first);
+  });
+
+  it('cuts only a batch over the bound, in order, and leaves every other batch whole (the same messages as ever)', () => {
+    const small = Array.from({ length: 3 }, (_, i) => ({ at: `${day}T08:00:0${i}Z`, address: '73.15.41.1', path: `/${i}` }));
+    expect(bodiesOf(small, null)).toEqual([{ hits: small }]);
+    expect(bodiesOf(small, '2026-09-30')).toEqual([{ until: '2026-09-30', hits: small }]);
+    const most = Buffer.byteLength(JSON.stringify({ until: '2026-09-30', hits: small.slice(0, 2) }));
+    const cut = bodiesOf(small, '2026-09-30', most);
+    expect(cut).toEqual([
+      { until: '2026-09-30', hits: small.slice(0, 2) },
+      { until: '2026-09-30', hits: small.slice(2) },
+    ]);
+    for (const body of cut) expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThanOrEqual(most);
   });
 });
 
@@ -354,6 +474,68 @@ describe("Plausible's export", () => {
     await rig.foldAll();
     expect(unmarked(rig.store.documents.query<Record<string, unknown>>(() => true))).toEqual(before);
     expect(JSON.stringify(before)).not.toContain('jane');
+  });
+
+  it('shows on the Activity card of a period with imported days, marked imported, summed over them, and on no other', async () => {
+    const rig = importRig(NOW);
+    const file = join(tempDir(), 'plausible-export.zip');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(file, zip());
+    await runImport(options([file]), { ...quiet, fetch: rig.fetch });
+    await rig.foldAll();
+    const card = cardOf(rig);
+
+    const march = await card(`from=${days[0]}&to=${days[2]}`);
+    expect(march.status).toBe(200);
+    expect(march.body.imported).toEqual({
+      tools: ['plausible'],
+      from: days[0],
+      to: days[2],
+      days: 3,
+      visits: 12 + 7 + 20,
+      page_loads: 30 + 11 + 41,
+      pages: [
+        { path: '/', page_loads: 20 },
+        { path: '/pricing', page_loads: 10 },
+        { path: '/blog/a, b', page_loads: 5 },
+      ],
+      sources: [
+        { source: 'Direct / None', visitor_days: 6 },
+        { source: 'Google', visitor_days: 6 },
+      ],
+      countries: [
+        { country: 'DE', visitor_days: 8 },
+        { country: 'FR', visitor_days: 4 },
+      ],
+    });
+    // The visits by people hold the imported days; people are not made up from them.
+    expect(march.body.headline).toMatchObject({ visits: 39, people: 0, people_new: 0 });
+    expect(march.body.people_in_period.estimate).toBe(0);
+    expect(march.body.pages).toEqual([]);
+    expect(march.body.countries).toEqual([]);
+
+    // A period that holds some of the imported days sums those alone.
+    const part = await card(`from=${days[1]}&to=2026-03-09`);
+    expect(part.body.imported).toMatchObject({ from: days[1], to: days[2], days: 2, visits: 27, page_loads: 52 });
+    expect(part.body.imported.pages).toEqual([{ path: '/blog/a, b', page_loads: 5 }]);
+    expect(part.body.imported.countries).toEqual([]);
+
+    // A period with no imported day has no `imported` at all, so its answer is what it always was.
+    const after = await card('from=2026-03-10&to=2026-03-12');
+    expect(after.status).toBe(200);
+    expect(after.body).not.toHaveProperty('imported');
+    expect('imported' in (await card('days=30')).body).toBe(false);
+    expect((await card('days=all')).body.imported).toMatchObject({ from: days[0], to: days[2], days: 3, visits: 39 });
+
+    // Read from the rollups the card reads anyway: a period with imported days costs what one without does.
+    const before = rig.store.stats();
+    await card(`from=${days[0]}&to=${days[2]}`);
+    const between = rig.store.stats();
+    await card('from=2026-03-10&to=2026-03-12');
+    const end = rig.store.stats();
+    const calls = (from: typeof before, to: typeof before) => to.reads + to.queries - from.reads - from.queries;
+    expect(calls(before, between)).toBe(calls(between, end));
+    expect(calls(before, between)).toBeGreaterThan(0);
   });
 
   it("reads the export's CSV files on their own too", async () => {

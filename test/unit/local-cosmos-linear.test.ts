@@ -22,10 +22,7 @@ function publishedEngine(): Engine {
   try {
     return (fromServer('@zeit/cosmosdb-query') as { default: Engine }).default;
   } finally {
-    for (const [path] of Object.keys(cache)
-      .filter((path) => path.startsWith(folder))
-      .map((path) => [path]))
-      delete cache[path];
+    for (const path of Object.keys(cache).filter((path) => path.startsWith(folder))) delete cache[path];
     for (const [path, module] of kept) cache[path] = module;
   }
 }

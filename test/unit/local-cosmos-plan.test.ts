@@ -48,7 +48,7 @@ describe('the local Cosmos server’s indexes pick what a query can match', () =
     // 40 facts and 8 visitor-days a second: 500 documents end within a second of 48; the slice takes the rest of it.
     expect(keys.length).toBeGreaterThanOrEqual(500);
     expect(keys.length).toBeLessThan(500 + 48);
-    expect(keys.every((key) => map.get(key)!.read()._ts! > START + 100)).toBe(true);
+    expect(keys.every((key) => (map.get(key)!.read()._ts as number) > START + 100)).toBe(true);
   });
 
   it('the documents a slice touches are found by their tokens, not by reading the day', () => {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { encodeMessage } from '../../shared/hits/message';
-import { replayPoison } from '../../shared/poison/replay';
+import { replayEveryPoison, replayPoison } from '../../shared/poison/replay';
 import { memoryHitQueue, memoryPoisonQueue, memoryReplayLedger } from '../../adapters/memory-poison';
 import type { HitQueue } from '../../shared/ports/queue';
+import type { PoisonQueue } from '../../shared/ports/poison';
 import { queued } from '../support/hits';
 
 const message = () => encodeMessage({ v: 1, id: randomUUID(), hits: [queued('ann', '2026-10-23T10:00:00.000Z')] });
@@ -13,7 +14,7 @@ function parts(texts: string[], replayMax = 3) {
   const poison = memoryPoisonQueue(texts);
   const hits = memoryHitQueue();
   const ledger = memoryReplayLedger();
-  return { poison, hits, ledger, deps: { poison, hits, ledger, replayMax } };
+  return { poison, hits, ledger, deps: { poison, queue: hits, ledger, replayMax } };
 }
 
 describe('replaying poison', () => {
@@ -54,7 +55,7 @@ describe('replaying poison', () => {
     const text = message();
     const { poison, ledger, deps } = parts([text]);
     const down: HitQueue = { sendAll: async () => ({ ok: false, error: { reason: 'ECONNREFUSED' } }) };
-    expect(await replayPoison({ ...deps, hits: down })).toMatchObject({ moved: 0, failed: 1 });
+    expect(await replayPoison({ ...deps, queue: down })).toMatchObject({ moved: 0, failed: 1 });
     expect(poison.texts()).toEqual([text]);
     expect(ledger.counts.get(idOf(text))).toBe(1);
   });
@@ -76,5 +77,52 @@ describe('replaying poison', () => {
     const { poison, deps } = parts(texts);
     expect((await replayPoison(deps)).unreadable).toBe(70);
     expect(poison.texts()).toHaveLength(70);
+  });
+});
+
+describe("replaying every queue's poison (replay-poison's run)", () => {
+  it('puts each message back on the queue it was poisoned from, through one ledger and bound, and sums the outcomes', async () => {
+    const live = message();
+    const imported = message();
+    const hitsPoison = memoryPoisonQueue([live, Buffer.from('not json').toString('base64')]);
+    const importsPoison = memoryPoisonQueue([imported]);
+    const hits = memoryHitQueue();
+    const imports = memoryHitQueue();
+    const ledger = memoryReplayLedger();
+    const queues = [
+      { name: 'hits', poison: hitsPoison, queue: hits },
+      { name: 'imports', poison: importsPoison, queue: imports },
+    ];
+    const run = await replayEveryPoison(queues, { ledger, replayMax: 1 });
+    expect(hits.sent).toEqual([live]);
+    expect(imports.sent).toEqual([imported]);
+    expect(run.total).toEqual({ moved: 2, unreadable: 1, overBound: 0, failed: 0, notRemoved: 0, stopped: null });
+    expect(run.queues.hits).toMatchObject({ moved: 1, unreadable: 1 });
+    expect(run.queues.imports).toMatchObject({ moved: 1, unreadable: 0 });
+    expect([ledger.counts.get(idOf(live)), ledger.counts.get(idOf(imported))]).toEqual([1, 1]);
+    // Poisoned again: the bound holds for the imports queue as for hits.
+    importsPoison.add(imported);
+    expect((await replayEveryPoison(queues, { ledger, replayMax: 1 })).queues.imports).toMatchObject({ moved: 0, overBound: 1 });
+    expect(imports.sent).toEqual([imported]);
+  });
+
+  it('goes on to the next queue when one poison queue cannot be read, and names it', async () => {
+    const live = message();
+    const gone: PoisonQueue = {
+      take: async () => ({ ok: false, error: { reason: 'QueueNotFound' } }),
+      remove: async () => ({ ok: true }),
+      release: async () => ({ ok: true }),
+    };
+    const hits = memoryHitQueue();
+    const run = await replayEveryPoison(
+      [
+        { name: 'imports', poison: gone, queue: memoryHitQueue() },
+        { name: 'hits', poison: memoryPoisonQueue([live]), queue: hits },
+      ],
+      { ledger: memoryReplayLedger(), replayMax: 3 },
+    );
+    expect(hits.sent).toEqual([live]);
+    expect(run.total).toMatchObject({ moved: 1, stopped: 'imports: QueueNotFound' });
+    expect(run.queues.hits!.stopped).toBeNull();
   });
 });
