@@ -3,7 +3,6 @@ import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
 import { cosmosStore } from '../adapters/cosmos/store';
 import { COSMOS_EMULATOR_KEY } from '../host/local/services';
 import { recounted } from '../shared/folding/by-day';
-import type { IncomingRequest } from '../shared/http/request';
 import type { VisitorsSummary } from '../shared/store';
 import { emptyVisitorsSummary } from '../shared/store/summary';
 
@@ -36,12 +35,3 @@ export function visitorsSummaryOf(people: Record<string, number>, scanners: Reco
     scanners_by_day: counted.scanners.byDay,
   };
 }
-
-/** The operator's GET of the Activity card for `days`. */
-export const cardRequest = (days: number, operatorKey: string): IncomingRequest => ({
-  method: 'GET',
-  header: (name) => (name === 'authorization' ? `Bearer ${operatorKey}` : null),
-  query: new URLSearchParams({ days: String(days) }),
-  params: {},
-  text: async () => '',
-});
