@@ -6,6 +6,7 @@ import { createHttpServer } from '@vercel/cosmosdb-server';
 import { linearQueries } from './cosmos-linear-queries';
 import { scopeQueriesToPartitions } from './cosmos-partitions';
 import { keepOnDisk } from './cosmos-on-disk';
+import { MovableClock, withMovableClock } from './cosmos-clock';
 
 /** Azurite's well-known development account, the one its docs and the Storage SDKs name. */
 export const AZURITE_ACCOUNT = 'devstoreaccount1';
@@ -50,10 +51,11 @@ const azuriteDist = () => join(dirname(require.resolve('azurite/package.json')),
 /**
  * Starts Azurite's queue service as a child process, without telemetry (it would try to reach the internet), in memory
  * or on disk under `location` so a restart keeps the queue. With `blobAndTable`, its blob and table services run too,
- * on those ports: the real Functions host (`func start`) keeps its timer locks in blobs.
+ * on those ports: the real Functions host (`func start`) keeps its timer locks in blobs. `preload` names a script the
+ * process loads first (node's `--require`), as a test's own clock for it (test/support/azurite-clock.cjs).
  */
 export async function startAzurite(
-  options: { port?: number; location?: string; blobAndTable?: { blobPort: number; tablePort: number } } = {},
+  options: { port?: number; location?: string; blobAndTable?: { blobPort: number; tablePort: number }; preload?: string } = {},
 ): Promise<Azurite> {
   const port = options.port ?? (await freePort());
   const others = options.blobAndTable;
@@ -84,7 +86,8 @@ export async function startAzurite(
   ];
   args.push(...(options.location ? ['--location', options.location] : ['--inMemoryPersistence']));
   // Through azurite-process.cjs, which makes Azurite's queue calls cost the same however many messages are queued.
-  const child: ChildProcess = spawn(process.execPath, [join(__dirname, 'azurite-process.cjs'), ...args], {
+  const preload = options.preload ? ['--require', options.preload] : [];
+  const child: ChildProcess = spawn(process.execPath, [...preload, join(__dirname, 'azurite-process.cjs'), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -125,6 +128,8 @@ export interface CosmosServer {
   endpoint: string;
   /** How many documents were loaded from `file` at start: null in memory, or when there was no file yet. */
   loaded: number | null;
+  /** The clock its `_ts` is stamped by, when started with `movableClock` (also moved by `POST /_local/clock`); else null. */
+  clock: MovableClock | null;
   /** Stops it; with a `file`, after a last save of what changed. */
   stop(): Promise<void>;
 }
@@ -133,16 +138,22 @@ export interface CosmosServer {
  * Starts `@vercel/cosmosdb-server` in this process. A query that names a partition key reads only that partition, as
  * in Azure (the server alone would scan the whole account), and a query's time grows with the documents it reads, not
  * with their square. Its documents live in memory, or with `file` are loaded from that file at start and saved to it
- * every `saveEveryMs` while they change and at stop, each save written whole (see cosmos-on-disk.ts).
+ * every `saveEveryMs` while they change and at stop, each save written whole (see cosmos-on-disk.ts). With
+ * `movableClock` (the tests' servers), `_ts` is stamped by a clock the tests move forward rather than wait for
+ * (cosmos-clock.ts).
  */
-export async function startCosmos(options: { port?: number; file?: string; saveEveryMs?: number } = {}): Promise<CosmosServer> {
+export async function startCosmos(
+  options: { port?: number; file?: string; saveEveryMs?: number; movableClock?: boolean } = {},
+): Promise<CosmosServer> {
   const port = options.port ?? (await freePort());
   linearQueries();
   // Kept alive, as Cosmos DB's gateway keeps them: published, the server closes the connection after every answer, so
   // each call costs a new TCP connection at both ends (about 1.8 ms of CPU a call in the scale bench, both ends together).
   const created = createHttpServer({ keepAlive: true });
   const disk = options.file ? await keepOnDisk(created, { file: options.file, everyMs: options.saveEveryMs }) : null;
-  const server: Server = scopeQueriesToPartitions(created);
+  const scoped: Server = scopeQueriesToPartitions(created);
+  const clock = options.movableClock ? new MovableClock() : null;
+  const server: Server = clock ? withMovableClock(scoped, clock) : scoped;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
@@ -151,6 +162,7 @@ export async function startCosmos(options: { port?: number; file?: string; saveE
     port,
     endpoint: `http://127.0.0.1:${port}`,
     loaded: disk?.loaded ?? null,
+    clock,
     stop: async () => {
       await new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,12 +1,20 @@
+import { systemClock, systemScheduler, type Clock, type Scheduler } from '../../shared/ports/clock';
 import type { Lease } from '../../shared/ports/lease';
 import type { Logger } from '../../shared/ports/logger';
 
-/** How a lock is held: the lease's length, and how often one not held is tried for again. */
+/**
+ * How a lock is held: the lease's length, how often one not held is tried for again, and the clock and timers they are
+ * measured by (the machine's unless a test sets its own, to move time rather than wait for it).
+ */
 export interface LockTiming {
   /** The lease's length in seconds, 15 to 60 (the Blob service's range); renewed every third of it. */
   leaseSeconds: number;
   /** How often an instance that does not hold the lock tries to take it. */
   retryMs: number;
+  /** What `holds()` reads the time from: a lease is held until its length after the call that took or renewed it. */
+  clock?: Clock;
+  /** What runs the renewals and the retries. */
+  scheduler?: Scheduler;
 }
 
 /** The Functions host's own timing for a listener's singleton lock, close enough: a 15 s lease, tried for every 10 s. */
@@ -28,17 +36,20 @@ export interface HeldLock {
  */
 export async function holdLock(lease: Lease, timing: LockTiming, logger: Logger, name: string): Promise<HeldLock> {
   const leaseMs = timing.leaseSeconds * 1000;
+  const clock = timing.clock ?? systemClock;
+  const scheduler = timing.scheduler ?? systemScheduler;
+  const now = () => clock.now().getTime();
   let leaseId: string | null = null;
   let validUntil = 0;
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: { cancel(): void } | undefined;
 
   const tick = async () => {
-    const asked = Date.now();
+    const asked = now();
     if (leaseId !== null) {
       const renewed = await lease.renew(leaseId);
       if (renewed.held) validUntil = asked + leaseMs;
-      else if (Date.now() >= validUntil) {
+      else if (now() >= validUntil) {
         leaseId = null;
         logger.warn('timer lock lost', { function: name, reason: renewed.reason });
       }
@@ -55,20 +66,17 @@ export async function holdLock(lease: Lease, timing: LockTiming, logger: Logger,
   await running;
   const schedule = () => {
     if (stopped) return;
-    timer = setTimeout(
-      () => {
-        running = tick().finally(schedule);
-      },
-      leaseId !== null ? leaseMs / 3 : timing.retryMs,
-    );
+    timer = scheduler.after(leaseId !== null ? leaseMs / 3 : timing.retryMs, () => {
+      running = tick().finally(schedule);
+    });
   };
   schedule();
 
   return {
-    holds: () => leaseId !== null && Date.now() < validUntil,
+    holds: () => leaseId !== null && now() < validUntil,
     async stop() {
       stopped = true;
-      clearTimeout(timer);
+      timer?.cancel();
       await running.catch(() => undefined);
       if (leaseId !== null) await lease.release(leaseId);
       leaseId = null;

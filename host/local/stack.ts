@@ -39,7 +39,9 @@ async function main() {
   // STORE=memory, asked for by name, runs without the Cosmos server: the records live in the host, lost on restart.
   const memory = values.STORE === 'memory' && !servicesOnly;
   // The Cosmos server first: a saved file it refuses stops the start before Azurite's process is running.
-  const cosmos = memory ? null : await startCosmos({ port: cosmosPort, file: data.cosmos });
+  // HEADCOUNT_STORE_CLOCK=movable (a test's stack) stamps `_ts` by a clock the test moves forward (cosmos-clock.ts).
+  const movableClock = values.HEADCOUNT_STORE_CLOCK === 'movable';
+  const cosmos = memory ? null : await startCosmos({ port: cosmosPort, file: data.cosmos, movableClock });
   const azurite = await startAzurite({ port: queuePort, location: data.azurite, blobAndTable });
   console.log(`Azurite blob, queue, table  ${azurite.connectionString.replace(/AccountKey=[^;]+;/, '')}`);
   if (cosmos) {

@@ -3,7 +3,7 @@ import { UNLOGGED_AGENT } from '../../shared/hits/classify';
 import type { HostingNetworks } from '../../shared/identity/network-table';
 import { isLoopback } from '../../shared/identity/network';
 import { cleanPath, isScannerPath } from '../../shared/identity/paths';
-import type { LogRecord } from './record';
+import { flat, type LogRecord } from './record';
 
 /**
  * A 53-bit number from a text (cyrb53), unkeyed: the sets below hold a number a visitor and a visit, never an address
@@ -22,15 +22,20 @@ function digest(text: string): number {
   return 4_294_967_296 * (2_097_151 & h2) + (h1 >>> 0);
 }
 
-/** A map that forgets everything once it holds `most` entries: enough for the few hundred agents or thousands of addresses a log repeats. */
-function remembered<K, V>(most: number, read: (key: K) => V): (key: K) => V {
-  const held = new Map<K, V>();
+/**
+ * A map that forgets everything once it holds `most` entries: enough for the few hundred agents or thousands of
+ * addresses a log repeats. A key is a slice of its line's chunk: it is kept (and read) as a copy of its own, so the
+ * map never holds a chunk alive.
+ */
+export function remembered<V>(most: number, read: (key: string) => V): (key: string) => V {
+  const held = new Map<string, V>();
   return (key) => {
     let value = held.get(key);
     if (value === undefined) {
       if (held.size >= most) held.clear();
-      value = read(key);
-      held.set(key, value);
+      const own = flat(key);
+      value = read(own);
+      held.set(own, value);
     }
     return value;
   };

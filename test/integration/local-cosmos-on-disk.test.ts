@@ -10,7 +10,8 @@ import { AGENTS, post } from '../support/http';
 
 // The local Cosmos server kept in a file, in this process: what is saved at stop is loaded at the next start with
 // every document's `_rid`, `_etag` and `_ts` as they were, so the fold, which reads writes after the `_ts` mark it
-// kept, folds the facts kept before the restart once, and counts nothing twice.
+// kept, folds the facts kept before the restart once, and counts nothing twice. Its clock is the tests' movable one,
+// moved by each fold rather than waited for; loaded, it starts no earlier than the latest `_ts` it loaded.
 
 const hit = (address: string, agent: string, path: string) => ({ address, user_agent: agent, path, page_load: true });
 const FIRST = [
@@ -46,7 +47,7 @@ describe('the local Cosmos server kept on disk', () => {
 
   it('loads what it saved with each _rid, _etag and _ts, and a fold after the restart neither refolds nor misses', async () => {
     const port = await freePort();
-    cosmos = await startCosmos({ port, file });
+    cosmos = await startCosmos({ port, file, movableClock: true });
     expect(cosmos.loaded).toBeNull();
     t = await startTestHost({ env: { COSMOS_ENDPOINT: cosmos.endpoint } });
     const container = await containerOf(t.env);
@@ -66,7 +67,7 @@ describe('the local Cosmos server kept on disk', () => {
 
     await cosmos.stop();
     expect(readdirSync(folder)).toEqual(['cosmos.json']);
-    cosmos = await startCosmos({ port, file });
+    cosmos = await startCosmos({ port, file, movableClock: true });
     expect(cosmos.loaded).toBe(marks.size);
     expect(await marksOf(container)).toEqual(marks);
 

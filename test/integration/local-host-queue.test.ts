@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QueueClient } from '@azure/storage-queue';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { listenToQueue, type QueueListener } from '../../host/local/queue-listener';
 import { memoryLogger } from '../../shared/ports/logger';
 import type { QueueRegistration } from '../../host/registry';
@@ -29,6 +29,7 @@ const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
 describe('the local host runs a queue trigger as the Functions host does', () => {
   let listener: QueueListener | undefined;
   afterEach(async () => {
+    vi.useRealTimers();
     await listener?.stop();
     listener = undefined;
   });
@@ -126,6 +127,15 @@ describe('the local host runs a queue trigger as the Functions host does', () =>
     let running = 0;
     let most = 0;
     const releases: Array<() => void> = [];
+    // Every poll counted as it is made, before Azurite answers it.
+    let polls = 0;
+    const receiveMessages = queue.receiveMessages.bind(queue);
+    queue.receiveMessages = (options) => {
+      polls += 1;
+      return receiveMessages(options);
+    };
+    // The listener's timers are fake from here: its idle waits pass when the test moves the time, never on their own.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
     listener = listenToQueue(
       registration(queue.name),
       async () => {
@@ -140,16 +150,18 @@ describe('the local host runs a queue trigger as the Functions host does', () =>
       memoryLogger(),
     );
     const until = async (check: () => boolean) => {
-      while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (!check()) await new Promise((resolve) => setImmediate(resolve));
     };
-    // A batch of 4 held: no other batch is fetched while more than 2 run.
+    // A batch of 4 held: no other batch is fetched while more than 2 run, however long they run.
     await until(() => running === 4);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(running).toBe(4);
+    await vi.advanceTimersByTimeAsync(10 * settings.maxPollingInterval);
+    expect([running, polls]).toEqual([4, 1]);
+    vi.useRealTimers();
     // Two of them end: 2 left running, so the next batch of 4 comes at once, beside them.
     releases.splice(0, 2).forEach((release) => release());
     await until(() => running === 6);
     expect(most).toBe(6);
+    expect(polls).toBe(2);
     const releaseAll = setInterval(() => releases.splice(0).forEach((release) => release()), 10);
     await listener.drain();
     clearInterval(releaseAll);

@@ -1,32 +1,68 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { blobCall, blobLocationFromConnectionString } from '../../adapters/azure-blob';
+import { blobLease, lockBlob } from '../../adapters/azure-blob-lease';
 import { loadFunctions } from '../../host/local/host';
+import { DEFAULT_LOCK_TIMING } from '../../host/local/singleton';
 import type { QueueRegistration, TimerRegistration } from '../../host/registry';
 import { encodeMessage } from '../../shared/hits/message';
+import type { Lease } from '../../shared/ports/lease';
 import { startTestHost, type TestHost } from '../support/host';
 import { testEnv } from '../support/env';
 import { queued } from '../support/hits';
 import { containerOf } from '../support/cosmos';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await sleep(100);
-  }
+/**
+ * Timer locks as blob leases on the tests' Azurite, each call tracked, so the test can let every answer in before it
+ * moves the time on: the hosts' timers and clocks are vitest's fake ones, moved a second at a time, and the leases'
+ * calls are real.
+ */
+function trackedLeases(connection: string, hostId: string) {
+  const call = blobCall(blobLocationFromConnectionString(connection)!);
+  const inFlight = new Set<Promise<unknown>>();
+  const tracked = <T>(answer: Promise<T>): Promise<T> => {
+    inFlight.add(answer);
+    const done = () => void inFlight.delete(answer);
+    answer.then(done, done);
+    return answer;
+  };
+  return {
+    lease(name: string): Lease {
+      const lease = blobLease(call, lockBlob(hostId, name), DEFAULT_LOCK_TIMING.leaseSeconds);
+      return {
+        acquire: () => tracked(lease.acquire()),
+        renew: (leaseId) => tracked(lease.renew(leaseId)),
+        release: (leaseId) => tracked(lease.release(leaseId)),
+      };
+    },
+    /** Resolves once no lease call is waiting for its answer. */
+    async answered() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
 }
 
 describe('several local hosts on one storage, as instances in Azure', () => {
   const hosts: TestHost[] = [];
   afterEach(async () => {
+    vi.useRealTimers();
     await Promise.all(hosts.splice(0).map((host) => host.stop()));
   });
 
   it('run each timer occurrence in exactly one of them, the one holding the lease, which passes on when it stops', async () => {
     const env = testEnv();
     const hostId = `test-${randomUUID().slice(0, 8)}`;
+    const leases = trackedLeases(env.AzureWebJobsStorage!, hostId);
+    // The hosts' time: their timers, the cron schedule and the locks' clock, half a second into a second.
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+      now: Math.floor(Date.now() / 1000) * 1000 + 500,
+    });
+    /** A second of the hosts' time, and every lease call it started answered. */
+    const second = async () => {
+      await vi.advanceTimersByTimeAsync(1000);
+      await leases.answered();
+    };
     const runs: { host: string; second: number }[] = [];
     // A timer of the test's own, every second, run by both hosts under one name: one lock.
     const tick = (host: string): TimerRegistration => ({
@@ -38,30 +74,38 @@ describe('several local hosts on one storage, as instances in Azure', () => {
       },
     });
     const start = (host: string) =>
-      startTestHost({ env, queues: false, timers: true, registrations: [tick(host)], singleton: { hostId, retryMs: 300 } });
+      startTestHost({
+        env,
+        queues: false,
+        timers: true,
+        registrations: [tick(host)],
+        singleton: { hostId, lease: (name) => leases.lease(name), retryMs: 300 },
+      });
     const a = await start('a');
     hosts.push(a);
     const b = await start('b');
     hosts.push(b);
 
-    // Longer than the 15 s lease: the holder renews it, and the other never gets it.
-    await sleep(17_000);
+    // Three lengths of the 15 s lease: the holder renews it, runs every occurrence, and the other never gets it.
+    const seconds = 3 * DEFAULT_LOCK_TIMING.leaseSeconds;
+    for (let i = 0; i < seconds; i++) await second();
     const whileA = [...runs];
     expect(new Set(whileA.map((run) => run.host))).toEqual(new Set(['a']));
-    expect(whileA.length).toBeGreaterThanOrEqual(14);
+    expect(whileA).toHaveLength(seconds);
 
     // The holder stops and releases the lease: the other takes it on its next try and runs the timer from then on.
     await a.stop();
     hosts.splice(hosts.indexOf(a), 1);
     const stoppedAt = runs.length;
-    await until(() => runs.slice(stoppedAt).filter((run) => run.host === 'b').length >= 3, 10_000);
+    for (let i = 0; i < 10 && runs.slice(stoppedAt).filter((run) => run.host === 'b').length < 3; i++) await second();
+    expect(runs.slice(stoppedAt).filter((run) => run.host === 'b').length).toBeGreaterThanOrEqual(3);
     expect(runs.slice(stoppedAt).every((run) => run.host === 'b')).toBe(true);
 
     // Never two runs of one occurrence.
     const perSecond = new Map<number, number>();
     for (const run of runs) perSecond.set(run.second, (perSecond.get(run.second) ?? 0) + 1);
     expect([...perSecond.values()].every((count) => count === 1)).toBe(true);
-  }, 60_000);
+  });
 
   it('share one queue: each host takes some messages and the trigger keeps none twice', async () => {
     const env = testEnv();

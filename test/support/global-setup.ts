@@ -11,7 +11,8 @@ declare module 'vitest' {
 
 /**
  * One Azurite (blob, queue and table: the timer locks and the replay counts are blobs) and one local Cosmos server for
- * the whole run; each test file uses queues, databases and lock names of its own.
+ * the whole run; each test file uses queues, databases and lock names of its own. The Cosmos server's clock only moves
+ * forward, so one file moving it past its settle margin leaves another's marks behind its writes, as real time would.
  */
 export default async function setup(project: TestProject) {
   // The hosting networks' table the ingest reads, made from the installed network data when it is missing or stale.
@@ -21,8 +22,13 @@ export default async function setup(project: TestProject) {
     [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'scripts', 'build-networks.ts'), '--if-stale'],
     { cwd: root, stdio: 'inherit' },
   );
-  const azurite = await startAzurite({ blobAndTable: { blobPort: await freePort(), tablePort: await freePort() } });
-  const cosmos = await startCosmos();
+  // With a clock a request can ask to be served at (azurite-clock.cjs): a message's expiry is seen without waiting.
+  const azurite = await startAzurite({
+    blobAndTable: { blobPort: await freePort(), tablePort: await freePort() },
+    preload: join(__dirname, 'azurite-clock.cjs'),
+  });
+  // Its `_ts` clock is moved forward by the tests' folds (test/support/store-clock.ts) rather than waited for.
+  const cosmos = await startCosmos({ movableClock: true });
   project.provide('stack', { queueConnectionString: azurite.connectionString, cosmosEndpoint: cosmos.endpoint });
   return async () => {
     await cosmos.stop();

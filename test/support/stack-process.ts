@@ -33,6 +33,8 @@ export async function stackPlace(dataDir: string): Promise<StackPlace> {
       INGEST_KEY: 'stack-test-ingest-key',
       OPERATOR_KEY: 'stack-test-operator-key',
       FOLD_SETTLE_SECONDS: '1',
+      // Its Cosmos server's clock is moved by the test past the settle margin, never waited for.
+      HEADCOUNT_STORE_CLOCK: 'movable',
     },
   };
 }

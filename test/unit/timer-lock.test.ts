@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { holdLock, type HeldLock } from '../../host/local/singleton';
+import { DEFAULT_LOCK_TIMING, holdLock, type HeldLock, type LockTiming } from '../../host/local/singleton';
+import type { Clock } from '../../shared/ports/clock';
 import type { Lease } from '../../shared/ports/lease';
 import { memoryLogger } from '../../shared/ports/logger';
+import { manualTime } from '../support/scheduler';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** One lock's lease as the Blob service keeps it: one holder, expiring `ms` after it was taken or renewed. */
-function leaseServer(ms: number) {
-  let holder: { id: string; until: number } | null = null;
-  const free = () => holder === null || holder.until <= Date.now();
+/** One lock's lease as the Blob service keeps it: one holder, expiring `ms` after it was taken or renewed, on `clock`. */
+function leaseServer(ms: number, clock: Clock) {
+  const now = () => clock.now().getTime();
+  let holder: { id: string; until: number; client: object } | null = null;
+  const free = () => holder === null || holder.until <= now();
   /** A client of it; `cut` makes every call of this client fail, as a host cut off from the storage. */
   const client = (): Lease & { cut: boolean } => {
     const self = {
@@ -17,13 +18,13 @@ function leaseServer(ms: number) {
       async acquire() {
         if (self.cut) return { held: false as const, reason: 'ECONNREFUSED' };
         if (!free()) return { held: false as const, reason: 'LeaseAlreadyPresent' };
-        holder = { id: randomUUID(), until: Date.now() + ms };
+        holder = { id: randomUUID(), until: now() + ms, client: self };
         return { held: true as const, leaseId: holder.id };
       },
       async renew(leaseId: string) {
         if (self.cut) return { held: false as const, reason: 'ECONNREFUSED' };
         if (holder?.id !== leaseId && !free()) return { held: false as const, reason: 'LeaseIdMismatch' };
-        holder = { id: leaseId, until: Date.now() + ms };
+        holder = { id: leaseId, until: now() + ms, client: self };
         return { held: true as const, leaseId };
       },
       async release(leaseId: string) {
@@ -32,9 +33,13 @@ function leaseServer(ms: number) {
     };
     return self;
   };
-  return { client };
+  /** The client whose lease runs now, by the server's clock; null when the lock is free. */
+  const heldBy = () => (free() ? null : holder!.client);
+  return { client, heldBy };
 }
 
+// The lock's clock and timers are the test's (manualTime): a lease of the real length, 15 s, renewed every 5 s and
+// tried for every 10 s, runs through minutes of its time in no time.
 describe('a timer lock', () => {
   const locks: HeldLock[] = [];
   afterEach(async () => {
@@ -42,35 +47,43 @@ describe('a timer lock', () => {
   });
 
   it('is held by one instance, passes on release at the next try, and never by two at once', async () => {
-    const server = leaseServer(600);
-    const timing = { leaseSeconds: 0.6, retryMs: 50 };
-    const a = await holdLock(server.client(), timing, memoryLogger(), 'tick');
+    const time = manualTime();
+    const timing: LockTiming = { ...DEFAULT_LOCK_TIMING, clock: time, scheduler: time };
+    const server = leaseServer(timing.leaseSeconds * 1000, time);
+    const aLease = server.client();
+    const a = await holdLock(aLease, timing, memoryLogger(), 'tick');
     const b = await holdLock(server.client(), timing, memoryLogger(), 'tick');
     locks.push(a, b);
-    for (let i = 0; i < 15; i++) {
-      // Renewed every 200 ms: held past the lease's length.
-      expect([a.holds(), b.holds()]).toEqual([true, false]);
-      await sleep(100);
+    for (let second = 0; second < 3 * timing.leaseSeconds; second++) {
+      // Renewed every third of the lease: held past three of its lengths, and the server agrees.
+      expect([a.holds(), b.holds()], `at ${second} s`).toEqual([true, false]);
+      expect(server.heldBy(), `at ${second} s`).toBe(aLease);
+      await time.elapse(1000);
     }
     await a.stop();
-    await sleep(150);
-    expect(b.holds()).toBe(true);
+    expect(a.holds()).toBe(false);
+    expect(server.heldBy()).toBeNull();
+    await time.elapse(timing.retryMs);
+    expect([a.holds(), b.holds()]).toEqual([false, true]);
   });
 
   it('a holder cut off stops claiming the lock before the lease runs out, and the other takes it after', async () => {
-    const server = leaseServer(600);
-    const timing = { leaseSeconds: 0.6, retryMs: 50 };
+    const time = manualTime();
+    const timing: LockTiming = { ...DEFAULT_LOCK_TIMING, clock: time, scheduler: time };
+    const server = leaseServer(timing.leaseSeconds * 1000, time);
     const aLease = server.client();
     const a = await holdLock(aLease, timing, memoryLogger(), 'tick');
     const b = await holdLock(server.client(), timing, memoryLogger(), 'tick');
     locks.push(a, b);
     aLease.cut = true;
-    const deadline = Date.now() + 3000;
     let handedOver = false;
-    while (Date.now() < deadline && !handedOver) {
+    // A step of 100 ms of the lock's time, for four lease lengths at most.
+    for (let step = 0; step < 40 * timing.leaseSeconds && !handedOver; step++) {
       expect(a.holds() && b.holds()).toBe(false);
+      // Never a claim the server does not back: cut off, a stops claiming the lock by the time its lease runs out.
+      if (a.holds()) expect(server.heldBy()).toBe(aLease);
       handedOver = b.holds();
-      await sleep(20);
+      await time.elapse(100);
     }
     expect(handedOver).toBe(true);
     expect(a.holds()).toBe(false);
