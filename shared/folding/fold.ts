@@ -140,6 +140,22 @@ interface Run {
   records: number;
   days: Set<string>;
   failures: string[];
+  /** How many times each day, and each round's subjects and goals, failed in this run. */
+  tries: Map<string, number>;
+}
+
+/**
+ * How many times a run takes up a day, a round or a part that failed: a call the store throttled past the SDK's own
+ * retries (each waits the store's retry-after) is tried again while the run has time, and given up only after this.
+ */
+const TRIES = 3;
+
+/** Notes one more failure of `what`; answers whether the run may try it again. */
+function triesAgain(run: Run, what: string): boolean {
+  const tries = (run.tries.get(what) ?? 0) + 1;
+  run.tries.set(what, tries);
+  const { budget, clock } = run.deps;
+  return tries < TRIES && run.lease !== null && clock.now().getTime() - run.started.getTime() < budget.runMs;
 }
 
 /**
@@ -173,7 +189,12 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
     outcomes.push(await foldDay(store, { day, mark: state.days[day] ?? 0, bound: run.bound, buildsFromKept }, rules, budget.factsASlice));
   });
   const folded = outcomes.filter((outcome) => outcome.ok);
-  for (const failed of outcomes.filter((outcome) => !outcome.ok)) run.failures.push(`${failed.day}: ${failed.reason}`);
+  // A day that failed stays open for the next round while it may be tried again; then it waits for the next run.
+  const again: string[] = [];
+  for (const failed of outcomes.filter((outcome) => !outcome.ok)) {
+    if (triesAgain(run, failed.day)) again.push(failed.day);
+    else run.failures.push(`${failed.day}: ${failed.reason}`);
+  }
   const bounds = {
     days: new Map(folded.map((outcome) => [outcome.day, outcome.upTo] as const)),
     oldest: addDays(run.today, -FOLD_DAYS - 1),
@@ -185,6 +206,7 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
     await foldGoals(store.goals, run.deps.goals, actions);
   } catch (error) {
     // The days stay at their marks, and their slices are folded again: every document holds how far it got.
+    if (triesAgain(run, 'subjects and goals')) return [...open];
     run.failures.push(`subjects and goals: ${errorLine(error)}`);
     return [];
   }
@@ -204,15 +226,22 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
     visits_due: [...new Set([...state.visits_due, ...changed.map((outcome) => outcome.day)])].sort(),
     imported,
   });
-  return folded.filter((outcome) => !outcome.caughtUp).map((outcome) => outcome.day);
+  return [...folded.filter((outcome) => !outcome.caughtUp).map((outcome) => outcome.day), ...again];
 }
 
-/** The parts of a run, each apart: a part that fails is noted, and the others still make their progress. */
+/**
+ * The parts of a run, each apart: a part that fails is tried again (TRIES) from the marks it wrote, then noted, and
+ * the others still make their progress.
+ */
 async function part(run: Run, name: string, work: () => Promise<void>): Promise<void> {
-  try {
-    await work();
-  } catch (error) {
-    run.failures.push(`${name}: ${errorLine(error)}`);
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (triesAgain(run, name)) continue;
+      run.failures.push(`${name}: ${errorLine(error)}`);
+      return;
+    }
   }
 }
 
@@ -300,6 +329,7 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
     records: 0,
     days: new Set<string>(),
     failures: [],
+    tries: new Map<string, number>(),
   });
   const builds = newGoalBuilds(begun, read === null, deps.goals);
   if (builds !== null) await run.state.write(builds);
