@@ -1,3 +1,4 @@
+import { tried, TRIES } from './tries';
 import { randomUUID } from 'node:crypto';
 import { funnelStepsSetting, type FunnelStep } from '../activity/funnel';
 import type { Goal } from '../events/events';
@@ -144,13 +145,7 @@ interface Run {
   tries: Map<string, number>;
 }
 
-/**
- * How many times a run takes up a day, a round or a part that failed: a call the store throttled past the SDK's own
- * retries (each waits the store's retry-after) is tried again while the run has time, and given up only after this.
- */
-const TRIES = 3;
-
-/** Notes one more failure of `what`; answers whether the run may try it again. */
+/** Notes one more failure of `what` (a day, a round or a part); answers whether the run may take it up again (TRIES). */
 function triesAgain(run: Run, what: string): boolean {
   const tries = (run.tries.get(what) ?? 0) + 1;
   run.tries.set(what, tries);
@@ -311,9 +306,9 @@ export async function fold(given: FoldDeps): Promise<FoldOutcome> {
 
 async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run> & { lease: HeldFoldLease | null }): Promise<FoldOutcome> {
   const { store } = deps;
-  const bound = await store.marks.settled();
+  const bound = await tried(() => store.marks.settled());
   const today = utcDay(started);
-  const read = await store.foldState.read();
+  const read = await tried(() => store.foldState.read());
   // Until the first run ends, what it writes of its state says the count is not made yet: an empty summary then is
   // a count not made, not a true zero.
   const first = { since: started.toISOString(), reason: 'the first run has not finished' };

@@ -1,7 +1,8 @@
 import { addDays } from '../counting/days';
 import type { Versioned } from '../store/documents';
 import type { FoldState, FoldStates } from '../store/fold';
-import { rewrite } from './write';
+import { tried } from './tries';
+import { FoldRaced, rewrite } from './write';
 
 /** The fold state as one run holds it: the state as last written, and writes of a few fields at a time. */
 export interface StateWriter {
@@ -22,13 +23,16 @@ export function stateWriter(slot: FoldStates, read: Versioned<FoldState> | null,
     async write(fields) {
       const next = { ...state, ...fields };
       state = next;
-      // A write whose answer was lost may have landed: the version is read again before the next one.
-      held = held === undefined ? await slot.read() : held;
-      if (held !== null && JSON.stringify(held.doc) === JSON.stringify(next)) return;
-      const before = held;
-      held = undefined;
-      await rewrite(slot, { before: before?.doc ?? null, etag: before?.etag ?? null, after: next }, 'fold state');
-      held = await slot.read();
+      const once = async () => {
+        // A write whose answer was lost may have landed: the version is read again before the next one.
+        held = held === undefined ? await slot.read() : held;
+        if (held !== null && JSON.stringify(held.doc) === JSON.stringify(next)) return;
+        const before = held;
+        held = undefined;
+        await rewrite(slot, { before: before?.doc ?? null, etag: before?.etag ?? null, after: next }, 'fold state');
+        held = await slot.read();
+      };
+      await tried(once, (error) => !(error instanceof FoldRaced));
     },
   };
 }
