@@ -1,4 +1,3 @@
-import { tried, TRIES } from './tries';
 import { randomUUID } from 'node:crypto';
 import { funnelStepsSetting, type FunnelStep } from '../activity/funnel';
 import type { Goal } from '../events/events';
@@ -21,6 +20,7 @@ import { foldGoals } from './goals';
 import { buildGoals, newGoalBuilds } from './goal-builds';
 import { foldVisits } from './visits';
 import { stateWriter, upgraded, type StateWriter } from './state';
+import { tried, TRIES } from './tries';
 
 // How often the days past the near window are swept for facts a late message left there.
 const SWEEP_EVERY_MS = 3_600_000;
