@@ -305,6 +305,9 @@ function showPeople(result) {
   const today = lastOf(count.people_new_by_day);
   const since = count.people_all_time && count.counted_from ? ` since ${shortDay(count.counted_from, today)}` : ' yet';
   tile('people_all_time', count.people_all_time, 'person', 'people', since);
+  // Null because the timer has not counted yet, not because the store was not read.
+  if (count.people_all_time === null && count.source.startsWith('not counted yet'))
+    $('[data-figure="people_all_time"] .unit').textContent = 'not counted yet';
   tile('people_new_today', count.people_new_today, 'person', 'people');
   tile('people_new_month', count.people_new_month, 'person', 'people');
   // Beside the figures since counting began, never a bare total: the scanners too say since when.

@@ -96,11 +96,9 @@ export async function readPeopleCount(deps: PeopleCountDeps): Promise<PeopleCoun
   const behind = state.status === 'fulfilled' ? (state.value?.doc.behind ?? null) : null;
   const behindNote = behind === null ? '' : `; behind since ${behind.since}: the recount timer has more to count`;
   if (people.status === 'rejected') return unread(`unread: the store did not answer (${reasonOf(people.reason)})`, visitsRun, behind);
-  // Nothing counted before the timer's first run, or while it is behind, is a count not made yet, not a true zero.
-  const nothing = people.value.people_all_time === 0 && people.value.counted_from === null;
-  if (nothing && state.status === 'fulfilled' && state.value === null)
-    return unread('not counted yet: the recount timer has not run', visitsRun, behind);
-  if (nothing && behind !== null) return unread(`not counted yet: the recount timer is behind since ${behind.since}`, visitsRun, behind);
+  // Nothing counted while the timer is behind (its first run unfinished, too) is a count not made yet, not a true zero.
+  if (behind !== null && people.value.people_all_time === 0 && people.value.counted_from === null)
+    return unread(`not counted yet: the recount timer is behind since ${behind.since}`, visitsRun, behind);
   return {
     ...peopleFigures(people.value, today, days),
     source: `${deps.source}${visitsNote}${behindNote}`,

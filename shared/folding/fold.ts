@@ -326,6 +326,8 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
     failures: [],
     tries: new Map<string, number>(),
   });
+  // The first run says at once that the count is not made yet, before it reads a fact.
+  if (read === null) await run.state.write({});
   const builds = newGoalBuilds(begun, read === null, deps.goals);
   if (builds !== null) await run.state.write(builds);
   const sweep = sweepDue(begun, started);

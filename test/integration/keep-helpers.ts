@@ -75,3 +75,16 @@ export function failingAfter(store: Store, failAfter: number): Store & { writes(
     };
   return { ...withWrites(store, wrap), writes: () => writes };
 }
+
+/** The store gone down right after write number `downAfter` (which lands): every later write throws. */
+export function goneDownAfter(store: Store, downAfter: number): Store {
+  let writes = 0;
+  const wrap =
+    (write: Write): Write =>
+    async (...args) => {
+      if (writes >= downAfter) throw new Error(`the store is down after write ${downAfter}`);
+      writes += 1;
+      return write(...args);
+    };
+  return withWrites(store, wrap);
+}
