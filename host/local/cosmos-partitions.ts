@@ -88,7 +88,9 @@ function indexed(query: Query, documents: Documents, partition: PartitionValue, 
   const partitioned = partitionedOf(documents);
   const members = partitioned.partitions.get(partition) ?? NOTHING;
   const index = partitioned.indexOf(partition);
-  const [params] = args;
+  const [params, paging] = args;
+  const unpaged = [params, {}] as unknown as Parameters<Query>;
+  const pages = (paging.maxItemCount ?? 0) > 0 || Boolean(paging.continuation);
   let shape: QueryShape;
   try {
     shape = shapeOf(documents._getQuery(params.query).ast, params.parameters);
@@ -102,8 +104,9 @@ function indexed(query: Query, documents: Documents, partition: PartitionValue, 
     const { from, to } = index.tsRange(range);
     for (let atLeast = Math.max(top, 1); ; atLeast *= 2) {
       const { keys, next } = index.tsSlice(from, to, atLeast);
-      const unpaged = over(query, documents, itemsOf(keys), [params, {}] as unknown as Parameters<Query>);
-      if (next >= to || (unpaged?.result.length ?? 0) >= top) return over(query, documents, itemsOf(keys), args);
+      const whole = over(query, documents, itemsOf(keys), unpaged);
+      // Enough read: the answer asked for, the same documents paged as the call asks (unpaged, it is `whole`).
+      if (next >= to || (whole?.result.length ?? 0) >= top) return pages ? over(query, documents, itemsOf(keys), args) : whole;
     }
   }
   const keys = keysOf(shape.plan, index);

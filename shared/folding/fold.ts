@@ -21,6 +21,7 @@ import { buildGoals, newGoalBuilds } from './goal-builds';
 import { foldVisits } from './visits';
 import { stateWriter, upgraded, type StateWriter } from './state';
 import { tried, TRIES } from './tries';
+import { FoldRaced } from './write';
 
 // How often the days past the near window are swept for facts a late message left there.
 const SWEEP_EVERY_MS = 3_600_000;
@@ -229,14 +230,11 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
  * the others still make their progress.
  */
 async function part(run: Run, name: string, work: () => Promise<void>): Promise<void> {
-  for (;;) {
-    try {
-      return await work();
-    } catch (error) {
-      if (triesAgain(run, name)) continue;
-      run.failures.push(`${name}: ${errorLine(error)}`);
-      return;
-    }
+  try {
+    // A lost race is not tried again: another fold holds the state.
+    await tried(work, (error) => !(error instanceof FoldRaced) && triesAgain(run, name));
+  } catch (error) {
+    run.failures.push(`${name}: ${errorLine(error)}`);
   }
 }
 
