@@ -21,6 +21,7 @@ import type { HostingNetworks } from '../shared/identity/network-table';
 import type { ImportDeps } from '../shared/import/receive';
 import { importQueueName } from '../shared/import/queue-name';
 import { adminAccess, type AdminAccess } from '../shared/admin/auth';
+import { agentVerdicts } from '../shared/identity/agent';
 
 /** Everything the functions are made from, built once per process. */
 export interface Root {
@@ -119,6 +120,7 @@ export function identityRules(settings: Settings, networks: HostingNetworks = ho
     selfAgentTag: settings.SELF_AGENT_TAG,
     ignoredPaths: settings.IGNORED_PATHS,
     countries: packagedCountries,
+    agents: agentVerdicts(),
   };
 }
 

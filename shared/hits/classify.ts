@@ -1,11 +1,11 @@
-import { agentFamily, isBotAgent } from '../identity/agent';
+import { UNCACHED_AGENTS, type AgentReader, type AgentVerdict } from '../identity/agent';
 import type { BotReason } from '../identity/kinds';
 import type { HostingNetworks } from '../identity/network-table';
 import { automationSignal, type RequestSignals } from '../identity/signals';
 import { inNetworks, isLoopback, networkOf } from '../identity/network';
 import { cleanPath, isAsset, isIgnoredPath, isScannerPath } from '../identity/paths';
 import { referrerHost } from '../identity/referrer';
-import { dailyToken, personHash } from '../identity/tokens';
+import { dailyToken, isoInstant, personHash } from '../identity/tokens';
 import { audienceOf } from '../identity/audience';
 import type { CountryLookup } from '../identity/country';
 import type { QueuedHit } from './message';
@@ -47,6 +47,8 @@ export interface IdentityRules {
   countries?: CountryLookup;
   /** The hosting networks' table (the composition root's); without it no network is hosting. */
   networks?: HostingNetworks;
+  /** What each agent says, remembered for the process (the composition root's agentVerdicts); without it, read afresh. */
+  agents?: AgentReader;
 }
 
 /** The agent family of a request from a log that records no agent. */
@@ -62,9 +64,21 @@ export function isSelf(request: SeenRequest, rules: IdentityRules): boolean {
   return isLoopback(request.address) || inNetworks(request.address, rules.selfNetworks);
 }
 
-/** Why the request looks like a bot, first match by agent, path, network, then signals; null for a person's request. */
-export function botReason(request: SeenRequest, path: string, rules: IdentityRules): BotReason | null {
-  if (!request.agentUnlogged && isBotAgent(request.userAgent)) return 'agent';
+/** What the request's agent says; null for a request from a log that records no agent. */
+const agentOf = (request: SeenRequest, rules: IdentityRules): AgentVerdict | null =>
+  request.agentUnlogged ? null : (rules.agents ?? UNCACHED_AGENTS).read(request.userAgent);
+
+/**
+ * Why the request looks like a bot, first match by agent, path, network, then signals; null for a person's request.
+ * `agent` is what its agent says, when classify has read it already.
+ */
+export function botReason(
+  request: SeenRequest,
+  path: string,
+  rules: IdentityRules,
+  agent: AgentVerdict | null = agentOf(request, rules),
+): BotReason | null {
+  if (agent?.bot) return 'agent';
   if (isScannerPath(path)) return 'path';
   if (request.address !== null && rules.networks?.hostingAsn(request.address) != null) return 'network';
   if (request.signals && automationSignal(request.userAgent, request.signals) !== null) return 'signals';
@@ -82,12 +96,13 @@ export function classify(request: SeenRequest, rules: IdentityRules): Classified
   if (isIgnoredPath(path, rules.ignoredPaths)) return { counted: false, reason: 'ignored-path' };
   const address = request.address ?? 'x';
   const self = isSelf(request, rules);
-  const family = request.agentUnlogged ? UNLOGGED_AGENT : agentFamily(request.userAgent);
-  const reason = botReason(request, path, rules);
+  const agent = agentOf(request, rules);
+  const family = agent?.family ?? UNLOGGED_AGENT;
+  const reason = botReason(request, path, rules, agent);
   return {
     counted: true,
     hit: {
-      at: request.at.toISOString(),
+      at: isoInstant(request.at),
       token: dailyToken(rules.hashKey, address, request.at),
       person: self ? null : (request.visitor ?? personHash(rules.hashKey, address, family)),
       network: networkOf(request.address),
@@ -99,7 +114,7 @@ export function classify(request: SeenRequest, rules: IdentityRules): Classified
       source: referrerHost(request.referrer, request.pageLoad),
       page_load: request.pageLoad,
       subject: request.subject,
-      ...audienceOf(request, family, rules.countries),
+      ...audienceOf(request, family, rules.countries, agent?.device),
       ...(request.event === undefined ? {} : { event: request.event, ...(request.props === undefined ? {} : { props: request.props }) }),
     },
   };

@@ -11,6 +11,9 @@ export interface Campaign {
   campaign: string | null;
 }
 
+/** A tag with nothing to clean: ASCII letters, digits, `.`, `_`, `~`, `+` and inner `-`, none at either end. */
+const CLEAN_TAG = /^(?:[a-z0-9._~+]|[a-z0-9._~+][a-z0-9._~+-]*[a-z0-9._~+])$/;
+
 /**
  * One tag as kept: decoded, lowercased, every run of characters other than letters, digits, `.`, `_`, `~`, `+` and `-`
  * made one `-` (so no `@`, `/`, `|`, space or control character travels), trimmed of `-`, cut to MAX_TAG_LENGTH;
@@ -18,24 +21,28 @@ export interface Campaign {
  */
 export function cleanTag(raw: string | null | undefined): string | null {
   if (raw === null || raw === undefined) return null;
-  const cleaned = raw
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}._~+-]+/gu, '-')
-    .replace(/^-+|-+$/g, '');
-  // Cut by code points, so a letter outside the basic plane is never split in two.
-  const kept = Array.from(cleaned).slice(0, MAX_TAG_LENGTH).join('').replace(/-+$/, '');
+  const lower = raw.toLowerCase();
+  // A tag that is already clean (the common `utm_source=newsletter`) is kept as it is, without the Unicode pattern.
+  const cleaned = CLEAN_TAG.test(lower) ? lower : lower.replace(/[^\p{L}\p{N}._~+-]+/gu, '-').replace(/^-+|-+$/g, '');
+  // Cut by code points, so a letter outside the basic plane is never split in two (a text of at most MAX_TAG_LENGTH
+  // code units is at most that many code points, and already has no `-` at its end).
+  const kept = cleaned.length <= MAX_TAG_LENGTH ? cleaned : Array.from(cleaned).slice(0, MAX_TAG_LENGTH).join('').replace(/-+$/, '');
   return kept === '' ? null : kept;
 }
 
 /** The query string of a path or URL as the page gave it (before `#`), or '' when it has none. */
 function queryOf(path: string): string {
-  const beforeFragment = path.split('#', 1)[0] ?? '';
-  const mark = beforeFragment.indexOf('?');
-  return mark === -1 ? '' : beforeFragment.slice(mark + 1);
+  const mark = path.indexOf('?');
+  if (mark === -1) return '';
+  const fragment = path.indexOf('#');
+  if (fragment === -1) return path.slice(mark + 1);
+  return fragment < mark ? '' : path.slice(mark + 1, fragment);
 }
 
 /** A query value decoded as a browser would (`+` a space); a broken escape is read as it stands. */
 function decoded(value: string): string {
+  // Nothing to decode: no escape and no `+` (decodeURIComponent changes nothing else).
+  if (!value.includes('%') && !value.includes('+')) return value;
   const spaced = value.replace(/\+/g, ' ');
   try {
     return decodeURIComponent(spaced);
@@ -58,13 +65,17 @@ function tagOf(pair: string): (typeof CAMPAIGN_TAGS)[number] | null {
 export function campaignQuery(path: string): string {
   const query = queryOf(path);
   if (query === '') return '';
-  const kept = new Map<string, string>();
+  const tags: string[] = [];
+  const kept: string[] = [];
   for (const pair of query.split('&')) {
     const tag = tagOf(pair);
     // A tag keeps MAX_TAG_LENGTH characters; the pair is cut well past that, so what travels on is bounded.
-    if (tag !== null && !kept.has(tag)) kept.set(tag, pair.slice(0, 1024));
+    if (tag !== null && !tags.includes(tag)) {
+      tags.push(tag);
+      kept.push(pair.slice(0, 1024));
+    }
   }
-  return kept.size === 0 ? '' : `?${[...kept.values()].join('&')}`;
+  return kept.length === 0 ? '' : `?${kept.join('&')}`;
 }
 
 /**

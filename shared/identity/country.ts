@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { parseAddress } from './network';
+import { fourPartNumber, parseAddress } from './network';
 
 /** The country of an address no table places (loopback, private, documentation, unknown, unreadable). */
 export const UNKNOWN_COUNTRY = 'XX';
@@ -242,24 +242,13 @@ const RESERVED_V4: ReadonlyArray<readonly [number, number]> = (
   return [start, start + 2 ** (32 - bits) - 1] as const;
 });
 
-const DOTTED = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-
 /**
  * A canonical dotted IPv4 address (as the ingest hands it over) as its number, read without ipaddr.js, which costs
  * more than the search itself; null for anything else (IPv6, a port, leading zeros), which takes the general path.
  */
 function dottedNumber(address: string): number | null {
-  const parts = DOTTED.exec(address);
-  if (parts === null) return null;
-  let value = 0;
-  for (let i = 1; i <= 4; i += 1) {
-    const text = parts[i]!;
-    if (text.length > 1 && text.startsWith('0')) return null;
-    const octet = Number(text);
-    if (octet > 255) return null;
-    value = value * 256 + octet;
-  }
-  return value;
+  const number = fourPartNumber(address);
+  return number < 0 ? null : number;
 }
 
 /**
@@ -276,6 +265,22 @@ export function countryTable(ipv4Csv: Buffer | string, ipv6Csv: Buffer | string)
     const i = lastAtOrBefore(table.codes.length, (at) => compareWords(table.starts, at, value, words) > 0);
     return i >= 0 && compareWords(table.ends, i, value, words) >= 0 ? names.list[table.codes[i]!]! : UNKNOWN_COUNTRY;
   };
+  // find(v4, 1, [value]) for one IPv4 number, without a comparison function or an array made for each lookup.
+  const findV4 = (value: number): string => {
+    const starts = v4.starts;
+    let low = 0;
+    let high = v4.codes.length - 1;
+    let found = -1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      if (starts[middle]! > value) high = middle - 1;
+      else {
+        found = middle;
+        low = middle + 1;
+      }
+    }
+    return found >= 0 && v4.ends[found]! >= value ? names.list[v4.codes[found]!]! : UNKNOWN_COUNTRY;
+  };
   const v6Words = new Uint32Array(4);
   // Global unicast (2000::/3) is all the registries hand out; within it, documentation (2001:db8::/32), Teredo
   // (2001::/32) and 6to4 (2002::/16) are no country's, as ipaddr.js says.
@@ -290,8 +295,7 @@ export function countryTable(ipv4Csv: Buffer | string, ipv6Csv: Buffer | string)
     countryOf(address) {
       if (address === null) return UNKNOWN_COUNTRY;
       const dotted = dottedNumber(address);
-      if (dotted !== null)
-        return RESERVED_V4.some(([first, last]) => dotted >= first && dotted <= last) ? UNKNOWN_COUNTRY : find(v4, 1, [dotted]);
+      if (dotted !== null) return RESERVED_V4.some(([first, last]) => dotted >= first && dotted <= last) ? UNKNOWN_COUNTRY : findV4(dotted);
       if (address.includes(':') && readHex(Buffer.from(`${address},`, 'latin1'), 0, v6Words) !== -1) return inGlobalV6(v6Words);
       const parsed = parseAddress(address);
       if (parsed === null || !placeable(parsed)) return UNKNOWN_COUNTRY;

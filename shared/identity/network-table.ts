@@ -5,6 +5,8 @@
  * hands out less than a /64, so nothing is lost that a lookup could tell apart.
  */
 
+import { fourPartNumber } from './network';
+
 /** What the table says of itself: where its data came from, which hosting list it was built for, how many ranges. */
 export interface NetworkTableHeader {
   source: string;
@@ -102,6 +104,9 @@ const FOUR_PART = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 /** An IPv4 address's 32-bit number, or null. */
 function ipv4Number(address: string): number | null {
+  // The canonical form every hit's address is in, read without a pattern; anything else (leading zeros) as before.
+  const canonical = fourPartNumber(address);
+  if (canonical >= 0) return canonical;
   const parts = FOUR_PART.exec(address);
   if (!parts) return null;
   const octets = [parts[1], parts[2], parts[3], parts[4]].map(Number);

@@ -3,17 +3,29 @@ import { campaignQuery } from './campaign';
 /** The longest path kept; longer ones are cut, so a document cannot be inflated through a path. */
 export const MAX_PATH_LENGTH = 512;
 
+const ABSOLUTE = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
+
+/** Where the query or the fragment starts (the first `?` or `#`), or -1. */
+function queryOrFragment(path: string): number {
+  const query = path.indexOf('?');
+  const fragment = path.indexOf('#');
+  if (query === -1) return fragment;
+  return fragment === -1 || query < fragment ? query : fragment;
+}
+
 /**
  * The path as kept: no query string or fragment, no scheme or host, `@` percent-encoded so an address pasted into a URL
  * cannot travel, cut to MAX_PATH_LENGTH. Always starts with '/'.
  */
 export function cleanPath(raw: string): string {
   let path = raw.trim();
-  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(path);
+  // Only a text that starts with a letter can start with a scheme (most paths start with '/').
+  const absolute = path.startsWith('/') ? null : ABSOLUTE.exec(path);
   if (absolute) path = path.slice(absolute[0].length);
-  path = path.split(/[?#]/, 1)[0] ?? '';
+  const end = queryOrFragment(path);
+  if (end !== -1) path = path.slice(0, end);
   if (!path.startsWith('/')) path = `/${path}`;
-  const encoded = path.replace(/@/g, '%40');
+  const encoded = path.includes('@') ? path.replace(/@/g, '%40') : path;
   if (encoded.length <= MAX_PATH_LENGTH) return encoded;
   // Cut after encoding, so the bound holds; a percent escape the cut broke in two (`%4`) is dropped whole.
   return encoded.slice(0, MAX_PATH_LENGTH).replace(/%[0-9A-Fa-f]?$/, '');

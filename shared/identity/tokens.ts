@@ -2,9 +2,26 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const hex16 = (key: string, text: string) => createHmac('sha256', key).update(text, 'utf8').digest().subarray(0, 16).toString('hex');
 
-/** The UTC day of an instant as yyyy-MM-dd. */
+const twoDigits = (value: number) => (value < 10 ? `0${value}` : `${value}`);
+const threeDigits = (value: number) => (value < 10 ? `00${value}` : value < 100 ? `0${value}` : `${value}`);
+
+/** Whether toISOString writes the instant's year as four digits from 1000 (and so as utcDay and isoInstant do). */
+const fourDigitYear = (year: number) => year >= 1000 && year <= 9999;
+
+/** The UTC day of an instant as yyyy-MM-dd (what toISOString begins with, written without it: it runs on every hit). */
 export function utcDay(at: Date): string {
-  return at.toISOString().slice(0, 10);
+  const year = at.getUTCFullYear();
+  // Another year (or an invalid date) is written as toISOString writes it (or throws as it does).
+  if (!fourDigitYear(year)) return at.toISOString().slice(0, 10);
+  return `${year}-${twoDigits(at.getUTCMonth() + 1)}-${twoDigits(at.getUTCDate())}`;
+}
+
+/** The instant exactly as toISOString writes it (yyyy-MM-ddTHH:mm:ss.sssZ), in a third of its time: it runs on every hit. */
+export function isoInstant(at: Date): string {
+  const year = at.getUTCFullYear();
+  if (!fourDigitYear(year)) return at.toISOString();
+  const time = `${twoDigits(at.getUTCHours())}:${twoDigits(at.getUTCMinutes())}:${twoDigits(at.getUTCSeconds())}.${threeDigits(at.getUTCMilliseconds())}`;
+  return `${year}-${twoDigits(at.getUTCMonth() + 1)}-${twoDigits(at.getUTCDate())}T${time}Z`;
 }
 
 /** Groups one address's requests within a UTC day and rotates daily: HMAC(key, "<day>|" + address), 32 hex. */

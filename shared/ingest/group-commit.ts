@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Scheduler } from '../ports/clock';
 import type { Logger } from '../ports/logger';
 import type { HitQueue, HitSink, QueueUnavailable } from '../ports/queue';
-import { MESSAGE_OVERHEAD_BYTES, encodeMessage, fitsOneMessage, hitBytes, toMessages, type QueuedHit } from '../hits/message';
+import { MESSAGE_OVERHEAD_BYTES, encodeMessage, fitsOneMessage, toMessages, type QueuedHit } from '../hits/message';
 
 /** How requests share a message: how long the first of a batch waits for others, and the most hits a message carries. */
 export interface GroupCommitOptions {
@@ -15,7 +15,9 @@ export interface GroupCommitOptions {
 type Sent = { ok: true } | { ok: false; error: QueueUnavailable };
 
 interface Batch {
-  hits: QueuedHit[];
+  /** Each request's hits as JSON, in order: a hit is written once, and its message is made of these. */
+  written: string[];
+  hits: number;
   bytes: number;
   requests: number;
   waiters: Array<(sent: Sent) => void>;
@@ -38,25 +40,59 @@ export interface SinkDeps {
 }
 
 /**
+ * A request's hits written as JSON once, as a message's `hits` holds them (each as JSON.stringify writes it, joined by
+ * commas, without the brackets), and the bytes they add to a message: the sum of shared/hits/message.ts hitBytes, each
+ * hit's JSON and its comma.
+ */
+interface Written {
+  json: string;
+  bytes: number;
+}
+
+/** A sink that takes hits already written. */
+type EnqueueWritten = (hits: readonly QueuedHit[], written: Written) => Promise<Sent>;
+
+function writeHits(hits: readonly QueuedHit[]): Written {
+  // One array written at once costs less than its hits one by one, and JSON.stringify writes an array's items exactly
+  // as it writes each alone, joined by commas: `[a,b]` is `[` + a + `,` + b + `]`.
+  const array = JSON.stringify(hits);
+  // Each hit's bytes and one comma: the array's bytes without its two brackets, and one comma more than it holds.
+  return { json: array.slice(1, -1), bytes: Buffer.byteLength(array, 'utf8') - 1 };
+}
+
+/**
+ * The queue message of hits already written (Written.json, a request's or several joined by commas): the very text
+ * encodeMessage makes of `{ v: 1, id, hits }`, without writing the hits again.
+ */
+export function encodeWritten(id: string, hits: string): string {
+  return Buffer.from(`{"v":1,"id":${JSON.stringify(id)},"hits":[${hits}]}`, 'utf8').toString('base64');
+}
+
+/**
  * Each request's hits as messages of their own: one message (atomic) when they fit, else several sent hidden and
  * shown once all are on the queue (the queue adapter's rule), so a request is enqueued whole or not at all.
  */
-export function directSink(queue: HitQueue, maxHits: number, deps: Omit<SinkDeps, 'scheduler'>): HitSink {
+export function directSink(
+  queue: HitQueue,
+  maxHits: number,
+  deps: Omit<SinkDeps, 'scheduler'>,
+): HitSink & { enqueueWritten: EnqueueWritten } {
   const newId = deps.newId ?? randomUUID;
-  return {
-    async enqueue(hits) {
-      const messages = toMessages(hits, newId, maxHits).map(encodeMessage);
-      const sent = await queue.sendAll(messages);
-      if (!sent.ok)
-        deps.logger.warn('hits were not enqueued; the request is answered 503', {
-          requests: 1,
-          hits: hits.length,
-          messages: messages.length,
-          reason: sent.error.reason,
-        });
-      return sent;
-    },
+  // The hits in one message when they fit one (exactly what toMessages makes of them then), else split by toMessages.
+  const enqueueWritten: EnqueueWritten = async (hits, written) => {
+    const one = hits.length > 0 && hits.length <= maxHits && fitsOneMessage(MESSAGE_OVERHEAD_BYTES + written.bytes);
+    const messages = one ? [encodeWritten(newId(), written.json)] : toMessages(hits, newId, maxHits).map(encodeMessage);
+    const sent = await queue.sendAll(messages);
+    if (!sent.ok)
+      deps.logger.warn('hits were not enqueued; the request is answered 503', {
+        requests: 1,
+        hits: hits.length,
+        messages: messages.length,
+        reason: sent.error.reason,
+      });
+    return sent;
   };
+  return { enqueueWritten, enqueue: (hits) => enqueueWritten(hits, writeHits(hits)) };
 }
 
 /**
@@ -78,14 +114,14 @@ export function groupCommit(queue: HitQueue, options: GroupCommitOptions, deps: 
     if (open === batch) open = null;
     batch.timer?.cancel();
     onTheirWay += 1;
-    const message = encodeMessage({ v: 1, id: newId(), hits: batch.hits });
+    const message = encodeWritten(newId(), batch.written.join(','));
     const sending = queue.sendAll([message]).catch((error: unknown): Sent => ({ ok: false, error: { reason: String(error) } }));
     void sending.then((sent) => {
       onTheirWay -= 1;
       if (!sent.ok) {
         deps.logger.warn('hits were not enqueued; every request of the batch is answered 503', {
           requests: batch.requests,
-          hits: batch.hits.length,
+          hits: batch.hits,
           messages: 1,
           reason: sent.error.reason,
         });
@@ -102,24 +138,26 @@ export function groupCommit(queue: HitQueue, options: GroupCommitOptions, deps: 
   };
 
   return {
-    waiting: () => ({ requests: open?.requests ?? 0, hits: open?.hits.length ?? 0 }),
+    waiting: () => ({ requests: open?.requests ?? 0, hits: open?.hits ?? 0 }),
     enqueue(hits) {
       if (hits.length === 0) return Promise.resolve({ ok: true });
-      const size = hits.reduce((sum, hit) => sum + hitBytes(hit), 0);
+      const written = writeHits(hits);
+      const size = written.bytes;
       const alone = options.windowMs === 0 || hits.length >= options.maxHits || !fitsOneMessage(MESSAGE_OVERHEAD_BYTES + size);
-      if (alone) return direct.enqueue(hits);
-      if (open && (open.hits.length + hits.length > options.maxHits || !fitsOneMessage(open.bytes + size))) send(open);
+      if (alone) return direct.enqueueWritten(hits, written);
+      if (open && (open.hits + hits.length > options.maxHits || !fitsOneMessage(open.bytes + size))) send(open);
       if (!open) {
-        const batch: Batch = { hits: [], bytes: MESSAGE_OVERHEAD_BYTES, requests: 0, waiters: [], timer: null, due: false };
+        const batch: Batch = { written: [], hits: 0, bytes: MESSAGE_OVERHEAD_BYTES, requests: 0, waiters: [], timer: null, due: false };
         batch.timer = deps.scheduler.after(options.windowMs, () => windowEnded(batch));
         open = batch;
       }
       const batch: Batch = open;
-      batch.hits.push(...hits);
+      batch.written.push(written.json);
+      batch.hits += hits.length;
       batch.bytes += size;
       batch.requests += 1;
       const answered = new Promise<Sent>((resolve) => batch.waiters.push(resolve));
-      if (batch.hits.length >= options.maxHits) send(batch);
+      if (batch.hits >= options.maxHits) send(batch);
       return answered;
     },
   };

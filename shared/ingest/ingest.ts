@@ -1,7 +1,7 @@
 import type { Clock } from '../ports/clock';
 import type { HitSink } from '../ports/queue';
 import type { Logger } from '../ports/logger';
-import { classify, type IdentityRules, type SeenRequest } from '../hits/classify';
+import { classify, type Classified, type IdentityRules, type SeenRequest } from '../hits/classify';
 import type { QueuedHit } from '../hits/message';
 import { badRequest, fail, ok, type Result } from '../http/envelope';
 
@@ -25,12 +25,18 @@ export interface IngestOutcome {
  * only the hashed hits go on the queue, and nothing of a request is logged.
  */
 export async function ingest(requests: readonly SeenRequest[], deps: IngestDeps): Promise<Result<IngestOutcome>> {
+  const classified = requests.map((request) => classify(request, deps.rules));
+  return enqueueClassified(classified, deps);
+}
+
+/**
+ * Enqueues requests already classified (a beacon is classified once, before its scan, and its verdict carried here),
+ * whole or not at all, exactly as ingest does.
+ */
+export async function enqueueClassified(classified: readonly Classified[], deps: Pick<IngestDeps, 'sink'>): Promise<Result<IngestOutcome>> {
   const hits: QueuedHit[] = [];
-  for (const request of requests) {
-    const result = classify(request, deps.rules);
-    if (result.counted) hits.push(result.hit);
-  }
-  const ignored = requests.length - hits.length;
+  for (const result of classified) if (result.counted) hits.push(result.hit);
+  const ignored = classified.length - hits.length;
   if (hits.length === 0) return ok({ accepted: 0, ignored });
   // The sink logs a failed send once for all the requests it answers at once, not once a request.
   const sent = await deps.sink.enqueue(hits);

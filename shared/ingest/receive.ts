@@ -1,5 +1,5 @@
 import { INGEST_LIMITS, beaconBodySchema, serverBatchSchema, serverHitSchema, type ServerHit } from './schemas';
-import { checkAt, ingest, type IngestDeps, type IngestOutcome } from './ingest';
+import { checkAt, enqueueClassified, ingest, type IngestDeps, type IngestOutcome } from './ingest';
 import type { SeenRequest } from '../hits/classify';
 import { clientAddress } from '../identity/address';
 import { canonicalAddress } from '../identity/network';
@@ -47,12 +47,18 @@ function signalsForwarded(headers: Record<string, unknown> | undefined): Request
   return headers === undefined ? null : forwardedSignals(headers);
 }
 
-function toSeen(hit: ServerHit, prefix: string, deps: ReceiveDeps, now: Date): Result<SeenRequest> {
+/**
+ * The hit at `index` as a request seen. Its fields' prefix in an error (`hits.3`) is written only for an error, and a
+ * hit without `at` is now, which no bound refuses: this runs on every hit.
+ */
+function toSeen(hit: ServerHit, index: number, prefix: (i: number) => string, deps: ReceiveDeps, now: Date): Result<SeenRequest> {
   const address = canonicalAddress(hit.address);
-  if (address === null) return fail(badRequest([{ path: field(prefix, 'address'), message: 'is not an IPv4 or IPv6 address' }]));
+  if (address === null) return fail(badRequest([{ path: field(prefix(index), 'address'), message: 'is not an IPv4 or IPv6 address' }]));
   const at = hit.at === undefined ? now : new Date(hit.at);
-  const checked = checkAt(at, now, deps.receive.hitMaxAgeDays, INGEST_LIMITS.maxFutureMs, field(prefix, 'at'));
-  if (!checked.ok) return checked;
+  if (hit.at !== undefined) {
+    const checked = checkAt(at, now, deps.receive.hitMaxAgeDays, INGEST_LIMITS.maxFutureMs, field(prefix(index), 'at'));
+    if (!checked.ok) return checked;
+  }
   return ok({
     at,
     address,
@@ -80,8 +86,9 @@ export async function receiveServerHits(request: IncomingRequest, deps: ReceiveD
   if (!read.ok) return errorAnswer(read.failure);
   const now = deps.clock.now();
   const seen: SeenRequest[] = [];
-  for (const [index, hit] of read.value.hits.entries()) {
-    const one = toSeen(hit, read.value.prefix(index), deps, now);
+  const { hits, prefix } = read.value;
+  for (let index = 0; index < hits.length; index += 1) {
+    const one = toSeen(hits[index]!, index, prefix, deps, now);
     if (!one.ok) return errorAnswer(one.failure);
     seen.push(one.value);
   }
@@ -139,7 +146,8 @@ export async function receiveBeacon(request: IncomingRequest, deps: ReceiveDeps)
   };
   const scan = await beaconScan(header('cookie'), seen, beacon.value.status === true, deps);
   if (!scan.ok) return errorAnswer(scan.failure, cors);
-  const result = await ingest([scan.value.seen], deps);
+  // The beacon was classified once, in its scan (its cookie's identity put in): that verdict is what is enqueued.
+  const result = await enqueueClassified([scan.value.classified], deps);
   if (!result.ok) return errorAnswer(result.failure, cors);
   const status = scan.value.status === undefined ? {} : { status: scan.value.status };
   // A prop that could carry a person is dropped from a beacon, and said so: a browser cannot be asked to send it again.

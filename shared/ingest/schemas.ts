@@ -23,15 +23,17 @@ const store = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be 1 to 32 lowercase l
 
 // A path of any length: it is judged as kept (shared/identity/paths.ts keptPath), its query dropped but for the four
 // campaign tags and the rest cut to MAX_PATH_LENGTH, so a long one is never refused and nothing longer travels on.
+// Each text cut here is cut by `overwrite` (a string made another string in place), not `transform`: a transform is a
+// pipe zod runs apart, which made checking a hit of /api/hits several times slower.
 const pathField = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
   .min(1, 'must not be empty')
-  .transform(keptPath);
+  .overwrite(keptPath);
 
 // Only the referrer's host is ever read (on a page load), and a host is at most 253 characters: the rest is cut.
 const referrer = z
   .string({ error: 'must be a string' })
-  .transform((value) => value.slice(0, 2048))
+  .overwrite((value) => value.slice(0, 2048))
   .nullish();
 
 /**
@@ -53,7 +55,7 @@ export const serverHitSchema = z
     // Read for the agent family and the bot rules only; no browser's is near 1024 characters, so the rest is cut.
     user_agent: z
       .string({ error: 'must be a string' })
-      .transform((value) => value.slice(0, 1024))
+      .overwrite((value) => value.slice(0, 1024))
       .default(''),
     path: pathField,
     referrer,

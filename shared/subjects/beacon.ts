@@ -1,4 +1,4 @@
-import { classify, isSelf, type IdentityRules, type SeenRequest } from '../hits/classify';
+import { classify, isSelf, type Classified, type IdentityRules, type SeenRequest } from '../hits/classify';
 import { fail, ok, type AnswerCookie, type Result } from '../http/envelope';
 import type { Logger } from '../ports/logger';
 import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE_MAX_AGE } from './cookie';
@@ -17,15 +17,31 @@ export interface BeaconSubjectDeps {
 
 type Deps = { rules: IdentityRules; logger: Logger; subjects: BeaconSubjectDeps };
 
-/** A beacon's request with its identity settled, the cookie to set (cookie mode), and the scan's status when asked. */
+/**
+ * A beacon's request with its identity settled, its verdict (classified once, the identity of cookie mode put in), the
+ * cookie to set (cookie mode), and the scan's status when asked.
+ */
 export interface BeaconScan {
   seen: SeenRequest;
+  classified: Classified;
   cookies: AnswerCookie[];
   status?: 'new' | 'returning';
 }
 
+type Identified = Omit<BeaconScan, 'status'>;
+
 const warn = (deps: Deps, message: string, error?: unknown) =>
   deps.logger.warn(message, { function: 'ingest-beacon', ...(error === undefined ? {} : { reason: errorLine(error) }) });
+
+/**
+ * The request as the visitor a cookie stands for: what classify answers for it with `visitor` set. The person is the
+ * visitor unless the request is the site's own (which carries no person); nothing else of the verdict depends on it.
+ */
+function asVisitor(seen: SeenRequest, classified: Classified, visitor: string): Identified {
+  const identified = { seen: { ...seen, visitor }, cookies: [] };
+  if (!classified.counted || classified.hit.self) return { ...identified, classified };
+  return { ...identified, classified: { counted: true, hit: { ...classified.hit, person: visitor } } };
+}
 
 /**
  * Cookie mode's identity. A known cookie is the identity it was linked to when issued; a well-formed unknown one is a
@@ -34,26 +50,23 @@ const warn = (deps: Deps, message: string, error?: unknown) =>
  * browser that blocks cookies stays that person hash on every scan rather than being new each time. The store failing
  * falls back to the person hash: the hit is still counted, once.
  */
-async function identified(
-  cookieHeader: string | null,
-  seen: SeenRequest,
-  deps: Deps,
-): Promise<{ seen: SeenRequest; cookies: AnswerCookie[] }> {
-  const unchanged = { seen, cookies: [] };
-  if (deps.subjects.mode !== 'cookie' || isSelf(seen, deps.rules)) return unchanged;
+async function identified(cookieHeader: string | null, seen: SeenRequest, classified: Classified, deps: Deps): Promise<Identified> {
+  const unchanged = { seen, classified, cookies: [] };
+  if (deps.subjects.mode !== 'cookie') return unchanged;
+  // The verdict of a counted request says whether it is the site's own; an uncounted one (an asset) is asked.
+  if (classified.counted ? classified.hit.self : isSelf(seen, deps.rules)) return unchanged;
   const presented = presentedCookie(cookieHeader);
   if (presented.kind === 'uuid') {
     const hash = visitorCookieHash(deps.rules.hashKey, presented.uuid);
     try {
       const link = await deps.subjects.store.cookies.read(hash);
-      return { seen: { ...seen, visitor: link?.identity ?? hash }, cookies: [] };
+      return asVisitor(seen, classified, link?.identity ?? hash);
     } catch (error) {
       warn(deps, 'the visitor cookie could not be looked up; this hit is counted under the person hash', error);
       return unchanged;
     }
   }
   if (presented.kind === 'malformed') warn(deps, 'a malformed visitor cookie was refused and treated as absent; a new one is offered');
-  const classified = classify(seen, deps.rules);
   if (!classified.counted || classified.hit.person === null) return unchanged;
   const cookie = newVisitorCookie();
   const link: VisitorCookieLink = {
@@ -65,7 +78,7 @@ async function identified(
   };
   try {
     await deps.subjects.store.cookies.create(link);
-    return { seen, cookies: [cookie] };
+    return { seen, classified, cookies: [cookie] };
   } catch (error) {
     warn(deps, 'the visitor cookie could not be linked; none is offered this time', error);
     return unchanged;
@@ -77,8 +90,7 @@ async function identified(
  * create that finds it there (409) is a returning visitor, so of two scans at the same moment exactly one is new. A
  * request that makes no claim (the site's own read, an ignored path) is never new.
  */
-async function statusOf(seen: SeenRequest, deps: Deps): Promise<Result<'new' | 'returning'>> {
-  const classified = classify(seen, deps.rules);
+async function statusOf(seen: SeenRequest, classified: Classified, deps: Deps): Promise<Result<'new' | 'returning'>> {
   if (seen.subject === null || !classified.counted || classified.hit.person === null) return ok('returning');
   try {
     const created = await deps.subjects.store.visitors.create(claimedVisitor(seen.subject, classified.hit.person, classified.hit.at));
@@ -93,15 +105,18 @@ async function statusOf(seen: SeenRequest, deps: Deps): Promise<Result<'new' | '
   }
 }
 
-/** The beacon's scan: its identity (cookie mode), then its status when asked, before anything is enqueued. */
+/**
+ * The beacon's scan: the request classified once, then its identity (cookie mode), then its status when asked, before
+ * anything is enqueued. The verdict it answers is the one to enqueue.
+ */
 export async function beaconScan(
   cookieHeader: string | null,
   seen: SeenRequest,
   askStatus: boolean,
   deps: Deps,
 ): Promise<Result<BeaconScan>> {
-  const visitor = await identified(cookieHeader, seen, deps);
+  const visitor = await identified(cookieHeader, seen, classify(seen, deps.rules), deps);
   if (!askStatus) return ok(visitor);
-  const status = await statusOf(visitor.seen, deps);
+  const status = await statusOf(visitor.seen, visitor.classified, deps);
   return status.ok ? ok({ ...visitor, status: status.value }) : status;
 }
