@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createNetServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createHttpServer } from '@vercel/cosmosdb-server';
 import { linearQueries } from './cosmos-linear-queries';
 import { scopeQueriesToPartitions } from './cosmos-partitions';
@@ -122,6 +122,9 @@ export async function startAzurite(
   };
 }
 
+/** How long the local Cosmos server keeps an idle connection open: 4 minutes, as Azure's load balancers do. */
+export const KEPT_IDLE_MS = 240_000;
+
 /** A running local Cosmos server (plain HTTP). */
 export interface CosmosServer {
   port: number;
@@ -150,6 +153,13 @@ export async function startCosmos(
   // Kept alive, as Cosmos DB's gateway keeps them: published, the server closes the connection after every answer, so
   // each call costs a new TCP connection at both ends (about 1.8 ms of CPU a call in the scale bench, both ends together).
   const created = createHttpServer({ keepAlive: true });
+  // Node closes a kept connection after 5 s idle, so a client that reuses it at that moment reads `socket hang up`
+  // (seen mid-fold on a busy machine); Azure's front ends keep an idle connection for minutes.
+  created.keepAliveTimeout = KEPT_IDLE_MS;
+  // Said on each answer, as Node says it unless a handler writes `connection` itself (this server's does).
+  created.prependListener('request', (_request: IncomingMessage, response: ServerResponse) =>
+    response.setHeader('keep-alive', `timeout=${KEPT_IDLE_MS / 1000}`),
+  );
   const disk = options.file ? await keepOnDisk(created, { file: options.file, everyMs: options.saveEveryMs }) : null;
   const scoped: Server = scopeQueriesToPartitions(created);
   const clock = options.movableClock ? new MovableClock() : null;

@@ -1,7 +1,7 @@
 import type { Container, SqlParameter } from '@azure/cosmos';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
-import { COSMOS_EMULATOR_KEY, startCosmos, type CosmosServer } from '../../host/local/services';
+import { COSMOS_EMULATOR_KEY, KEPT_IDLE_MS, startCosmos, type CosmosServer } from '../../host/local/services';
 import { createAll } from '../support/counting-cosmos';
 
 interface Doc {
@@ -230,5 +230,14 @@ describe('conditional writes and point reads answer as before', () => {
     expect((await container.item('twin', 'green').read<Doc>()).resource?.n).toBe(200);
     expect((await container.item('twin', 'red').read<Doc>()).resource?.n).toBe(100);
     expect((await container.item('red-3', 'green').read<Doc>()).statusCode).toBe(404);
+  });
+});
+
+describe('its connections', () => {
+  it('are kept open while idle for minutes, as Azure keeps them, not the 5 s a Node server keeps by default', async () => {
+    const answer = await fetch(cosmos.endpoint, { headers: { connection: 'keep-alive' } });
+    await answer.arrayBuffer();
+    expect(answer.headers.get('connection')).toBe('keep-alive');
+    expect(answer.headers.get('keep-alive')).toBe(`timeout=${KEPT_IDLE_MS / 1000}`);
   });
 });
