@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { QueuedHit } from '../../shared/hits/message';
 import type { Clock } from '../../shared/ports/clock';
-import { keeper } from '../../shared/keeping/keep';
+import { keeper } from './keeper';
 import type { FoldingStore, KeepingStore, Store } from '../../shared/store';
 import { fold, type FoldOutcome } from '../../shared/folding/fold';
 import { scanRules, type ScanRules } from '../../shared/subjects/scan-rule';

@@ -26,11 +26,12 @@ function deps(mode: IdentityMode) {
   const store = memoryStore();
   const receive: ReceiveDeps = {
     rules,
-    sink: {
+    sender: {
       enqueue: async (batch) => {
         enqueued.push([...batch]);
         return { ok: true };
       },
+      waiting: () => ({ requests: 0, hits: 0 }),
     },
     clock: fixedClock(at),
     logger: memoryLogger(),
