@@ -58,7 +58,7 @@ export interface Root {
   keep: KeepDeps;
   /** keep-imports, with a memory of its own. */
   keepImports: KeepDeps & { store: ImportKeepingStore };
-  /** recount: the fold. */
+  /** recount: the fold's timer. */
   fold: FoldDeps;
   /** replay-poison: each queue's poison queue, and the ledger of how often a message was put back. */
   replay: ReplayEveryDeps;

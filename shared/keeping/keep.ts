@@ -5,7 +5,7 @@ import type { KeepingStore } from '../store';
 import { FACT_TTL_SECONDS, factId, FOLD_DAYS, type Fact } from '../store/facts';
 import { addDays } from '../counting/days';
 import { errorLine } from '../errors';
-import { change } from './change';
+import { retryConditionalWrite } from '../store/conditional-write';
 import type { InTurn } from './in-turn';
 import type { KeptSightings } from './kept-sightings';
 import { planOf, type DayPlan, type Sighting } from './plan';
@@ -50,7 +50,7 @@ export interface KeepDeps {
  * changes nothing, so a retry writes nothing), and each day of the message gets one immutable fact, created once (a
  * create that finds it there means an earlier delivery kept it). Both are idempotent, so they go in any order and at
  * once, and a message retried after any failure ends as one delivery would. Everything counted over many visitors is
- * folded from these by the recount timer.
+ * folded from these by the fold.
  */
 export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<KeepOutcome> {
   const { store, clock, kept, inTurn } = deps;
@@ -59,7 +59,7 @@ export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<Ke
     inTurn.run(hash, async () => {
       const unkept = kept.unkept(hash, sightings);
       if (unkept.length === 0) return;
-      await change(
+      await retryConditionalWrite(
         store.records,
         [hash],
         async (current) => sightedRecord(current, hash, unkept, clock.now().toISOString()),

@@ -68,7 +68,7 @@ describe('a site’s history imported from its logs and backfilled by the timer 
     live.push(...batch);
   };
   const read = async (host: TestHost) => ({
-    people: (await host.root.store.summary.read())?.doc ?? null,
+    people: (await host.root.store.visitorsSummary.read())?.doc ?? null,
     visits: (await host.root.store.visits.read())?.doc ?? null,
     rollup: async (day: string) => (await host.root.store.rollups.read(day))?.doc ?? null,
   });

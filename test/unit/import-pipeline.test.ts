@@ -47,7 +47,7 @@ function options(inputs: string[], more: Partial<ImportOptions> = {}): ImportOpt
 }
 
 async function figures(rig: ReturnType<typeof importRig>) {
-  const people = (await rig.store.summary.read())?.doc ?? null;
+  const people = (await rig.store.visitorsSummary.read())?.doc ?? null;
   const visits = (await rig.store.visits.read())?.doc ?? null;
   return { people, visits };
 }
@@ -672,7 +672,10 @@ describe('the backfill, killed after any write', () => {
     await drain(clean);
     const expected = unmarkedDocs(clean);
     const truth = truthOf(requests, addDays(TODAY, -1));
-    expect((await clean.store.summary.read())?.doc).toMatchObject({ people_all_time: truth.people, scanners_left_out: truth.scanners });
+    expect((await clean.store.visitorsSummary.read())?.doc).toMatchObject({
+      people_all_time: truth.people,
+      scanners_left_out: truth.scanners,
+    });
     expect(writes).toBeGreaterThan(10);
     for (let failAfter = 1; failAfter <= writes; failAfter += 1) {
       const run = importRig(NOW);
