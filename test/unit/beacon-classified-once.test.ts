@@ -35,13 +35,11 @@ function deps(mode: IdentityMode) {
     },
     clock: fixedClock(at),
     logger: memoryLogger(),
-    receive: {
-      ingestKey: 'test-ingest-key-0123456789',
-      operatorKey: 'test-operator-key-0123456789',
-      trustedProxyHops: 0,
-      hitMaxAgeDays: 7,
-      allowedOrigins: ['https://example.com'],
-    },
+    ingestKey: 'test-ingest-key-0123456789',
+    operatorKey: 'test-operator-key-0123456789',
+    trustedProxyHops: 0,
+    hitMaxAgeDays: 7,
+    allowedOrigins: ['https://example.com'],
     subjects: { mode, store: store.subjects },
   };
   return { receive, enqueued, store };
