@@ -17,7 +17,7 @@ export const landedNote = (message: string, days: Iterable<string>): LandedImpor
 });
 
 /**
- * keep-imports' use case: keep-hits' keeping, taking hits of any day however old, then one landed note for the
+ * keep-imports' use case: keepHits, taking hits of any day however old, then one landed note for the
  * message, created once its facts are all kept (so the note's mark is at or after theirs). The fold reads the notes to
  * learn which old days have facts to fold (shared/folding/imports.ts). A message retried after any failure ends as one
  * delivery would: its facts and records are kept once, and its note is created once (a create that finds it is done).
