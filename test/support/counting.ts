@@ -48,7 +48,7 @@ export async function keepHits(store: KeepingStore, clock: Clock, hits: QueuedHi
   if (!kept.ok) throw new Error(kept.reason);
 }
 
-/** Runs the recount timer's fold once, as the timer would, with the default scan rules; throws when it did not finish. */
+/** Runs the fold once, as its timer would, with the default scan rules; throws when it did not finish. */
 export async function foldOnce(
   store: FoldingStore,
   clock: Clock,
