@@ -6,7 +6,7 @@ import { addDays, daysEnding } from '../shared/counting/days';
 import { readPeopleCount } from '../shared/counting/people-count';
 import { fold, type FoldOutcome } from '../shared/folding/fold';
 import type { QueuedHit } from '../shared/hits/message';
-import { keeper } from '../shared/keeping/keep';
+import { keeper } from '../test/support/keeper';
 import { fixedClock } from '../shared/ports/clock';
 import type { FoldState, Store, StoreStats, VisitorRecord, VisitorsSummary } from '../shared/store';
 import { emptyFoldState } from '../shared/store/fold';

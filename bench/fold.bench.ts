@@ -9,7 +9,7 @@ import { cosmosStore } from '../adapters/cosmos/store';
 import { COSMOS_EMULATOR_KEY } from '../host/local/services';
 import { readPeopleCount } from '../shared/counting/people-count';
 import type { HitsMessage, QueuedHit } from '../shared/hits/message';
-import { keeper } from '../shared/keeping/keep';
+import { keeper } from '../test/support/keeper';
 import { systemClock } from '../shared/ports/clock';
 import { freshLocalStore } from './local-store';
 import { storeProxy } from './store-proxy';
@@ -208,7 +208,7 @@ async function fillInBulk(endpoint: string, facts: number, label: string): Promi
   await bulkWrite(container, rest);
   const seconds = (performance.now() - began) / 1000;
   console.log(
-    `${label}: ${fmt(facts)} messages of ${HITS_A_MESSAGE} hits kept by keeper() into memory ${fmt(BULK_CHUNK)} at a time, and its documents ` +
+    `${label}: ${fmt(facts)} messages of ${HITS_A_MESSAGE} hits kept by keepHits() into memory ${fmt(BULK_CHUNK)} at a time, and its documents ` +
       `(${fmt(facts)} facts of ~${fmt(factKb, 2)} KB, ${fmt(rest.length)} others: the records) written to the local server in bulk, in ${fmt(seconds)} s: ` +
       `${fmt(persons.size)} persons, ${fmt(visits.size)} visits over yesterday and today`,
   );
@@ -265,7 +265,7 @@ async function fill(endpoint: string, facts: number, label: string): Promise<Bac
     .fetchAll();
   const factKb = sample.resources.reduce((sum, doc) => sum + JSON.stringify(doc).length, 0) / Math.max(1, sample.resources.length) / 1024;
   console.log(
-    `${label}: ${fmt(facts)} messages of ${HITS_A_MESSAGE} hits kept by keeper() (${KEEP_LANES} at a time, ${retried} retried) in ${fmt(seconds)} s, ` +
+    `${label}: ${fmt(facts)} messages of ${HITS_A_MESSAGE} hits kept by keepHits() (${KEEP_LANES} at a time, ${retried} retried) in ${fmt(seconds)} s, ` +
       `${fmt(facts / seconds)} a second: ${fmt(facts)} facts of ~${fmt(factKb, 2)} KB over yesterday and today, ${fmt(persons.size)} persons (their records), ${fmt(visits.size)} visits`,
   );
   return { database: container.database.id, facts, persons: persons.size, visits: visits.size, factKb };

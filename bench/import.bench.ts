@@ -242,7 +242,7 @@ async function backfill(file: string, lines: number) {
     const foldCalls = storeCost(await store.take());
     const queue = queueProxy.take().filter((call) => call.kind !== 'setup').length;
     const executions = meter.take();
-    const people = (await root.store.summary.read())?.doc;
+    const people = (await root.store.visitorsSummary.read())?.doc;
     const visits = (await root.store.visits.read())?.doc;
     return {
       summary,

@@ -6,7 +6,7 @@ import { rootFromEnvironment } from '../host/composition';
 import { startLocalHost } from '../host/local/host';
 import { COSMOS_EMULATOR_KEY, startAzurite, startCosmos } from '../host/local/services';
 import type { HitsMessage } from '../shared/hits/message';
-import { keeper } from '../shared/keeping/keep';
+import { keeper } from '../test/support/keeper';
 import { fixedClock } from '../shared/ports/clock';
 import type { StoreStats } from '../shared/store';
 import { syntheticMessages } from './keeping-load';

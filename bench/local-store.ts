@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
 import { cosmosStore } from '../adapters/cosmos/store';
 import { COSMOS_EMULATOR_KEY } from '../host/local/services';
-import { recounted } from '../shared/folding/by-day';
+import { countedAgain } from '../shared/folding/by-day';
 import type { VisitorsSummary } from '../shared/store';
 import { emptyVisitorsSummary } from '../shared/store/summary';
 
@@ -25,7 +25,7 @@ export async function freshLocalStore(endpoint: string, options: { prefix?: stri
 
 /** The visitors summary a fold of the records would hold, from the people and the scanners first counted on each day. */
 export function visitorsSummaryOf(people: Record<string, number>, scanners: Record<string, number>): VisitorsSummary {
-  const counted = { people: recounted({}, Object.entries(people)), scanners: recounted({}, Object.entries(scanners)) };
+  const counted = { people: countedAgain({}, Object.entries(people)), scanners: countedAgain({}, Object.entries(scanners)) };
   return {
     ...emptyVisitorsSummary(),
     people_all_time: counted.people.total,

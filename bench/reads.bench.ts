@@ -8,7 +8,7 @@ import { startLocalHost, type LocalHost } from '../host/local/host';
 import { COSMOS_EMULATOR_KEY, startAzurite, startCosmos, type Azurite } from '../host/local/services';
 import { funnelStepsSetting } from '../shared/activity/funnel';
 import { addDays } from '../shared/counting/days';
-import { recounted } from '../shared/folding/by-day';
+import { countedAgain } from '../shared/folding/by-day';
 import type { Logger } from '../shared/ports/logger';
 import type { ActivityHour, VisitorDay, VisitorRecord, VisitsSummary } from '../shared/store';
 import { hourId, visitorDayId } from '../shared/store/activity';
@@ -604,7 +604,7 @@ function* bigFixture(today: string, mark: number, modules: Awaited<ReturnType<ty
   }
   count('summaries');
   yield visitorsSummaryOf(people, scanners);
-  const byDay = recounted({}, Object.entries(visits));
+  const byDay = countedAgain({}, Object.entries(visits));
   count('summaries');
   yield {
     id: VISITS_SUMMARY_ID,

@@ -6,7 +6,7 @@ import type { SeenRequest } from '../shared/hits/classify';
 import { fixedClock } from '../shared/ports/clock';
 import { beaconScan } from '../shared/subjects/beacon';
 import { fold } from '../shared/folding/fold';
-import { keeper } from '../shared/keeping/keep';
+import { keeper } from '../test/support/keeper';
 import type { StoreStats } from '../shared/store';
 import { scanRules } from '../shared/subjects/scan-rule';
 import { freshLocalStore } from './local-store';

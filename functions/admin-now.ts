@@ -1,6 +1,5 @@
 import { register } from '../host/registry';
 import { incoming, response } from '../host/http';
-import { operatorSettings } from '../shared/admin/auth';
 import { nowCard } from '../shared/now/now';
 
 register({
@@ -8,8 +7,5 @@ register({
   name: 'admin-now',
   route: 'admin/now',
   methods: ['GET'],
-  make: (root) => {
-    const deps = { store: root.store, clock: root.clock, logger: root.logger, operator: operatorSettings(root.settings, root.admin) };
-    return async (request) => response(await nowCard(incoming(request), deps));
-  },
+  make: (root) => async (request) => response(await nowCard(incoming(request), root.now)),
 });

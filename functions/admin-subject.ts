@@ -1,14 +1,11 @@
 import { register } from '../host/registry';
 import { incoming, response } from '../host/http';
-import { answerSubject, subjectReadDeps } from '../shared/subjects/read';
+import { answerSubject } from '../shared/subjects/read';
 
 register({
   kind: 'http',
   name: 'admin-subject',
   route: 'admin/subjects/{id}',
   methods: ['GET'],
-  make: (root) => {
-    const deps = subjectReadDeps(root);
-    return async (request) => response(await answerSubject(incoming(request), deps));
-  },
+  make: (root) => async (request) => response(await answerSubject(incoming(request), root.subjects)),
 });

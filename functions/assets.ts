@@ -1,15 +1,11 @@
 import { register } from '../host/registry';
 import { bytesResponse } from '../host/http';
-import { assetShelf } from '../adapters/files/assets';
-import { ASSETS, serveAsset } from '../shared/pages/assets';
+import { serveAsset } from '../shared/pages/assets';
 
 register({
   kind: 'http',
   name: 'assets',
   route: 'assets/{name}',
   methods: ['GET'],
-  make: () => {
-    const shelf = assetShelf(ASSETS);
-    return async (request) => bytesResponse(serveAsset(shelf(request.params.name ?? ''), (name) => request.headers.get(name)));
-  },
+  make: (root) => async (request) => bytesResponse(serveAsset(root.assets(request.params.name ?? ''), (name) => request.headers.get(name))),
 });

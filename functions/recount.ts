@@ -1,5 +1,4 @@
 import { register } from '../host/registry';
-import { foldDeps } from '../shared/counting/deps';
 import { fold } from '../shared/folding/fold';
 
 register({
@@ -7,25 +6,22 @@ register({
   name: 'recount',
   // Every minute: the facts and records written since the last run folded into everything counted (see fold).
   schedule: '0 */1 * * * *',
-  make: (root) => {
-    const deps = foldDeps(root);
-    return async () => {
-      const outcome = await fold(deps);
-      if (!outcome.ok) {
-        // Another fold holding the lease is the lease working; a fold that could not start is a store that did not answer.
-        if (outcome.held)
-          root.logger.warn('the fold could not start; the next run folds from the same marks', {
-            function: 'recount',
-            reason: outcome.reason,
-          });
-        else root.logger.info('another fold is running', { function: 'recount', reason: outcome.reason });
-        return;
-      }
-      if (outcome.facts > 0 || outcome.records > 0)
-        root.logger.info('folded', { function: 'recount', facts: outcome.facts, days: outcome.days.length, records: outcome.records });
-      // A count is a figure on a page: what was folded stands, and the next minute goes on from the marks written.
-      if (outcome.behind !== null)
-        root.logger.warn('the fold is behind; the next run goes on', { function: 'recount', reason: outcome.behind });
-    };
+  make: (root) => async () => {
+    const outcome = await fold(root.fold);
+    if (!outcome.ok) {
+      // Another fold holding the lease is the lease working; a fold that could not start is a store that did not answer.
+      if (outcome.held)
+        root.logger.warn('the fold could not start; the next run folds from the same marks', {
+          function: 'recount',
+          reason: outcome.reason,
+        });
+      else root.logger.info('another fold is running', { function: 'recount', reason: outcome.reason });
+      return;
+    }
+    if (outcome.facts > 0 || outcome.records > 0)
+      root.logger.info('folded', { function: 'recount', facts: outcome.facts, days: outcome.days.length, records: outcome.records });
+    // A count is a figure on a page: what was folded stands, and the next minute goes on from the marks written.
+    if (outcome.behind !== null)
+      root.logger.warn('the fold is behind; the next run goes on', { function: 'recount', reason: outcome.behind });
   },
 });

@@ -15,25 +15,17 @@ register({
   name: 'replay-poison',
   // Every 15 minutes: a message poisoned by an outage goes back once the store answers again, without a hand on it.
   schedule: '0 */15 * * * *',
-  make: (root) => {
-    // Each queue's poison goes back to that queue: live hits to keep-hits, imported ones to keep-imports.
-    const queues = [
-      { name: 'hits', poison: root.poisonQueue, queue: root.hitQueue },
-      { name: 'imports', poison: root.importPoisonQueue, queue: root.importQueue },
-    ];
-    const deps = { ledger: root.replayLedger, replayMax: root.settings.REPLAY_MAX };
-    return async () => {
-      const { total, queues: each } = await replayEveryPoison(queues, deps);
-      // One line a run, counts only (both queues', and each queue's): a payload is never logged.
-      const fields = {
-        function: 'replay-poison',
-        ...counts(total),
-        replay_max: deps.replayMax,
-        queues: Object.fromEntries(Object.entries(each).map(([name, outcome]) => [name, counts(outcome)])),
-        ...(total.stopped ? { stopped: total.stopped } : {}),
-      };
-      if (total.stopped || total.failed > 0 || total.notRemoved > 0) root.logger.warn('poison replayed in part', fields);
-      else root.logger.info('poison replayed', fields);
+  make: (root) => async () => {
+    const { total, queues: each } = await replayEveryPoison(root.replay);
+    // One line a run, counts only (both queues', and each queue's): a payload is never logged.
+    const fields = {
+      function: 'replay-poison',
+      ...counts(total),
+      replay_max: root.replay.replayMax,
+      queues: Object.fromEntries(Object.entries(each).map(([name, outcome]) => [name, counts(outcome)])),
+      ...(total.stopped ? { stopped: total.stopped } : {}),
     };
+    if (total.stopped || total.failed > 0 || total.notRemoved > 0) root.logger.warn('poison replayed in part', fields);
+    else root.logger.info('poison replayed', fields);
   },
 });

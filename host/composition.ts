@@ -1,14 +1,14 @@
 import { ManagedIdentityCredential, type TokenCredential } from '@azure/identity';
-import { describeProblems, readSettings, type Settings } from '../shared/config/settings';
+import { describeProblems, readSettings, type Settings } from './settings';
 import { systemClock, systemScheduler, type Clock, type Scheduler } from '../shared/ports/clock';
 import { consoleLogger, type Logger } from '../shared/ports/logger';
 import type { HitQueue } from '../shared/ports/queue';
-import { groupCommit, type GroupCommit } from '../shared/ingest/group-commit';
+import { hitSender } from '../shared/ingest/hit-sender';
 import type { PoisonQueue, ReplayLedger } from '../shared/ports/poison';
 import type { IdentityRules } from '../shared/hits/classify';
 import type { ReceiveDeps } from '../shared/ingest/receive';
 import { azureHitQueue, queueClient, type QueueLocation } from '../adapters/azure-hit-queue';
-import type { Store } from '../shared/store';
+import type { ImportKeepingStore, Store } from '../shared/store';
 import { cosmosContainer } from '../adapters/cosmos/client';
 import { cosmosStore } from '../adapters/cosmos/store';
 import { memoryStore } from '../adapters/memory/store';
@@ -17,45 +17,87 @@ import { blobCall, blobLocationFromConnectionString, type BlobCall, type BlobLoc
 import { blobReplayLedger } from '../adapters/azure-replay-ledger';
 import { packagedCountries } from '../adapters/files/countries';
 import { hostingNetworks } from '../adapters/files/networks';
+import { assetShelf } from '../adapters/files/assets';
 import type { HostingNetworks } from '../shared/identity/network-table';
 import type { ImportDeps } from '../shared/import/receive';
 import { importQueueName } from '../shared/import/queue-name';
-import { adminAccess, type AdminAccess } from '../shared/admin/auth';
+import { adminAccess, type OperatorSettings } from '../shared/admin/auth';
 import { agentVerdicts } from '../shared/identity/agent';
+import type { ActivityDeps } from '../shared/activity/card';
+import type { CountAnswerDeps } from '../shared/counting/answers';
+import type { ExportDeps } from '../shared/export/export';
+import { TIMER_FOLD_BUDGET, type FoldDeps } from '../shared/folding/fold';
+import { InTurn } from '../shared/keeping/in-turn';
+import type { KeepDeps } from '../shared/keeping/keep';
+import { KeptSightings } from '../shared/keeping/kept-sightings';
+import type { NowDeps } from '../shared/now/now';
+import type { MarkSettings } from '../shared/pages/mark';
+import { ASSETS, DASHBOARD, type AssetShelf } from '../shared/pages/assets';
+import type { ReplayEveryDeps } from '../shared/poison/replay';
+import type { SubjectReadDeps } from '../shared/subjects/read';
+import { scanRules } from '../shared/subjects/scan-rule';
 
-/** Everything the functions are made from, built once per process. */
+/**
+ * Everything the functions are made from, built once per process: for each use case, the one object it takes, so a
+ * function hands its use case `root.<use case>` and builds nothing. The settings, clock, logger, store and Blob service
+ * are here for the local host and the tests.
+ */
 export interface Root {
   settings: Settings;
   clock: Clock;
   logger: Logger;
-  hitQueue: HitQueue;
-  /** The hits queue behind group commit, one for the process: both ingest endpoints share its batches. */
-  hitSink: GroupCommit;
-  /** What the ingest endpoints read. */
-  receive: ReceiveDeps;
-  /** The imports queue (`<HITS_QUEUE>-imports`): imported hits travel apart from live ones. */
-  importQueue: HitQueue;
-  /** What the import endpoint reads. */
-  imports: ImportDeps;
-  /** Where visitor records, summaries and activity are kept: Cosmos DB, or memory when no endpoint is set. */
+  /** Where visitor records, summaries and activity are kept: Cosmos DB, or memory when STORE=memory. */
   store: Store;
-  /** The hits queue's poison queue, `<HITS_QUEUE>-poison`. */
-  poisonQueue: PoisonQueue;
-  /** The imports queue's poison queue, `<HITS_QUEUE>-imports-poison`. */
-  importPoisonQueue: PoisonQueue;
-  /** How often each poisoned message has been put back (blobs beside the Functions host's own). */
-  replayLedger: ReplayLedger;
   /** The storage account's Blob service (the timer locks, the replay counts); null when the storage has none. */
   blob: BlobCall | null;
-  /** The Admin sessions and the slowdown of failed key checks, one for the process, so every admin route slows the same guesser. */
-  admin: AdminAccess;
+  /** ingest-hits and ingest-beacon: both share one hit sender, so their requests share its messages. */
+  receive: ReceiveDeps;
+  /** import-hits: the imports queue (`<HITS_QUEUE>-imports`), so imported hits travel apart from live ones. */
+  imports: ImportDeps;
+  /** keep-hits, with this process's memory of the sightings it kept. */
+  keep: KeepDeps;
+  /** keep-imports, with a memory of its own. */
+  keepImports: KeepDeps & { store: ImportKeepingStore };
+  /** recount: the fold's timer. */
+  fold: FoldDeps;
+  /** replay-poison: each queue's poison queue, and the ledger of how often a message was put back. */
+  replay: ReplayEveryDeps;
+  /** pulse and admin-people: one object, so the two answers are read the same way. */
+  count: CountAnswerDeps;
+  /** admin-activity and admin-activity-visitors. */
+  activity: ActivityDeps;
+  /** admin-export. */
+  export: ExportDeps;
+  /** admin-now. */
+  now: NowDeps;
+  /** admin-subjects and admin-subject. */
+  subjects: SubjectReadDeps;
+  /**
+   * admin-session, and the check of every admin route: one access for the process, so every admin route slows the
+   * same guesser.
+   */
+  operator: OperatorSettings;
+  /** admin-mark. */
+  mark: MarkSettings;
+  /** assets: the whitelisted files, each read on its first request. */
+  assets: AssetShelf;
+  /** admin-page: the dashboard. */
+  dashboard: AssetShelf;
 }
 
 /** Parts a test or the local host may supply instead of the ones built from the settings. */
-export type RootOverrides = Partial<
-  Pick<Root, 'clock' | 'logger' | 'hitQueue' | 'importQueue' | 'store' | 'poisonQueue' | 'importPoisonQueue' | 'replayLedger' | 'blob'>
-> & {
-  /** The timers group commit's windows run on. */
+export interface RootOverrides {
+  clock?: Clock;
+  logger?: Logger;
+  store?: Store;
+  /** The Blob service, or null for storage without one. */
+  blob?: BlobCall | null;
+  hitQueue?: HitQueue;
+  importQueue?: HitQueue;
+  poisonQueue?: PoisonQueue;
+  importPoisonQueue?: PoisonQueue;
+  replayLedger?: ReplayLedger;
+  /** The timers the hit sender's windows run on. */
   scheduler?: Scheduler;
   /** The hosting networks' table, instead of the one built at install time. */
   networks?: HostingNetworks;
@@ -64,7 +106,7 @@ export type RootOverrides = Partial<
    * `the local Cosmos DB stand-in`, so a figure is never said to come from Azure when it does not.
    */
   cosmosName?: string;
-};
+}
 
 /**
  * A credential for Azure services: the user-assigned identity when its client id is given, else the system-assigned
@@ -111,15 +153,15 @@ export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB'): St
   return cosmosStore(container, { settleSeconds: settings.FOLD_SETTLE_SECONDS, name: cosmosName });
 }
 
-/** The identity rules from the settings, with the hosting networks' table (read from the package once per process). */
-export function identityRules(settings: Settings, networks: HostingNetworks = hostingNetworks()): IdentityRules {
+/** The identity rules from the settings, with the hosting networks' table and the country lookup, one of each per root. */
+function identityRules(settings: Settings, networks: HostingNetworks): IdentityRules {
   return {
     networks,
     hashKey: settings.HASH_KEY,
     selfNetworks: settings.SELF_NETWORKS,
     selfAgentTag: settings.SELF_AGENT_TAG,
     ignoredPaths: settings.IGNORED_PATHS,
-    countries: packagedCountries,
+    countries: packagedCountries(),
     agents: agentVerdicts(),
   };
 }
@@ -128,8 +170,9 @@ export function identityRules(settings: Settings, networks: HostingNetworks = ho
 export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Root {
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? consoleLogger();
-  const hitQueue = overrides.hitQueue ?? azureHitQueue(queueClient(queueLocation(settings), settings.HITS_QUEUE));
-  const hitSink = groupCommit(
+  const queueAt = (name: string) => queueClient(queueLocation(settings), name);
+  const hitQueue = overrides.hitQueue ?? azureHitQueue(queueAt(settings.HITS_QUEUE));
+  const sender = hitSender(
     hitQueue,
     { windowMs: settings.INGEST_WINDOW_MS, maxHits: settings.INGEST_MESSAGE_MAX_HITS },
     { scheduler: overrides.scheduler ?? systemScheduler, logger },
@@ -137,40 +180,81 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const store = overrides.store ?? storeFor(settings, overrides.cosmosName);
   const location = overrides.blob === undefined ? blobLocation(settings) : null;
   const blob = overrides.blob !== undefined ? overrides.blob : location ? blobCall(location) : null;
-  const poisonQueue = overrides.poisonQueue ?? azurePoisonQueue(queueClient(queueLocation(settings), `${settings.HITS_QUEUE}-poison`));
-  const replayLedger = overrides.replayLedger ?? (blob ? blobReplayLedger(blob) : noLedger);
-  const importQueue = overrides.importQueue ?? azureHitQueue(queueClient(queueLocation(settings), importQueueName(settings.HITS_QUEUE)));
-  const importPoisonQueue =
-    overrides.importPoisonQueue ?? azurePoisonQueue(queueClient(queueLocation(settings), `${importQueueName(settings.HITS_QUEUE)}-poison`));
-  const rules = identityRules(settings, overrides.networks);
+  const importQueue = overrides.importQueue ?? azureHitQueue(queueAt(importQueueName(settings.HITS_QUEUE)));
+  const rules = identityRules(settings, overrides.networks ?? hostingNetworks());
+  const operator: OperatorSettings = {
+    operatorKey: settings.OPERATOR_KEY,
+    hashKey: settings.HASH_KEY,
+    access: adminAccess({ clock, sessionHours: settings.ADMIN_SESSION_HOURS, trustedProxyHops: settings.TRUSTED_PROXY_HOPS }),
+  };
+  const reads = { store, clock, logger, operator };
   return {
     settings,
     clock,
     logger,
-    hitQueue,
-    hitSink,
     store,
-    poisonQueue,
-    importPoisonQueue,
-    replayLedger,
     blob,
-    importQueue,
-    admin: adminAccess({ clock, sessionHours: settings.ADMIN_SESSION_HOURS, trustedProxyHops: settings.TRUSTED_PROXY_HOPS }),
-    imports: { rules, queue: importQueue, clock, store, ingestKey: settings.INGEST_KEY, allowedOrigins: settings.ALLOWED_ORIGINS },
     receive: {
       rules,
-      sink: hitSink,
+      sender,
       clock,
       logger,
-      receive: {
-        ingestKey: settings.INGEST_KEY,
-        operatorKey: settings.OPERATOR_KEY,
-        trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
-        hitMaxAgeDays: settings.HIT_MAX_AGE_DAYS,
-        allowedOrigins: settings.ALLOWED_ORIGINS,
-      },
+      ingestKey: settings.INGEST_KEY,
+      operatorKey: settings.OPERATOR_KEY,
+      trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
+      hitMaxAgeDays: settings.HIT_MAX_AGE_DAYS,
+      allowedOrigins: settings.ALLOWED_ORIGINS,
       subjects: { mode: settings.IDENTITY_MODE, store: store.subjects },
     },
+    imports: { rules, queue: importQueue, clock, store, ingestKey: settings.INGEST_KEY, allowedOrigins: settings.ALLOWED_ORIGINS },
+    keep: { store, clock, kept: new KeptSightings(), inTurn: new InTurn() },
+    keepImports: { store, clock, kept: new KeptSightings(), inTurn: new InTurn() },
+    fold: {
+      store,
+      clock,
+      rules: scanRules(settings.SUBJECT_REFRESH_SECONDS, settings.SUBJECT_SCAN_INTERVAL_SECONDS),
+      lateDays: settings.HIT_MAX_AGE_DAYS,
+      steps: settings.FUNNEL_STEPS,
+      goals: settings.GOALS,
+      budget: TIMER_FOLD_BUDGET,
+    },
+    replay: {
+      // Each queue's poison goes back to that queue: live hits to keep-hits, imported ones to keep-imports.
+      queues: [
+        {
+          name: 'hits',
+          poison: overrides.poisonQueue ?? azurePoisonQueue(queueAt(`${settings.HITS_QUEUE}-poison`)),
+          queue: hitQueue,
+        },
+        {
+          name: 'imports',
+          poison: overrides.importPoisonQueue ?? azurePoisonQueue(queueAt(`${importQueueName(settings.HITS_QUEUE)}-poison`)),
+          queue: importQueue,
+        },
+      ],
+      ledger: overrides.replayLedger ?? (blob ? blobReplayLedger(blob) : noLedger),
+      replayMax: settings.REPLAY_MAX,
+    },
+    count: {
+      count: {
+        visitorsSummary: store.visitorsSummary,
+        visits: store.visits,
+        foldState: store.foldState,
+        clock,
+        source: store.source,
+      },
+      operator,
+      allowedOrigins: settings.ALLOWED_ORIGINS,
+      pulseGoal: settings.PULSE_GOAL === undefined ? null : { name: settings.PULSE_GOAL, summaries: store.goals.summaries },
+    },
+    activity: { ...reads, funnel: settings.FUNNEL_STEPS, goals: settings.GOALS },
+    export: reads,
+    now: reads,
+    subjects: { subjects: store.subjects, source: store.source, clock, logger, operator },
+    operator,
+    mark: { ...operator, allowedOrigins: settings.ALLOWED_ORIGINS },
+    assets: assetShelf(ASSETS),
+    dashboard: assetShelf({ 'admin.html': DASHBOARD }),
   };
 }
 
@@ -179,4 +263,15 @@ export function rootFromEnvironment(env: Record<string, string | undefined>, ove
   const read = readSettings(env);
   if (!read.ok) throw new Error(describeProblems(read.problems));
   return buildRoot(read.settings, overrides);
+}
+
+let processRoot: Root | undefined;
+
+/**
+ * The root the Functions host runs with, built from the process's environment on the first function registered and
+ * kept for the process: the one module-level state of the app. A bad setting stops start-up with its name.
+ */
+export function hostRoot(): Root {
+  processRoot ??= rootFromEnvironment(process.env);
+  return processRoot;
 }

@@ -1,5 +1,5 @@
 import { app, type HttpHandler, type HttpMethod, type StorageQueueHandler, type TimerHandler } from '@azure/functions';
-import { rootFromEnvironment, type Root } from './composition';
+import { hostRoot, type Root } from './composition';
 
 type Make<H> = (root: Root) => H;
 
@@ -54,13 +54,6 @@ function inFunctionsHost(): boolean {
   } catch {
     return false;
   }
-}
-
-let azureRoot: Root | undefined;
-/** The root the Functions host runs with, built once from the environment; a bad setting stops start-up with its name. */
-function hostRoot(): Root {
-  azureRoot ??= rootFromEnvironment(process.env);
-  return azureRoot;
 }
 
 /**

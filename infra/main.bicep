@@ -32,7 +32,7 @@ param ingestKey string
 @description('OPERATOR_KEY: the Admin key.')
 param operatorKey string
 
-// The operator's choices. Empty leaves the app's own default (shared/config/settings.ts), so there is one default.
+// The operator's choices. Empty leaves the app's own default (host/settings.ts), so there is one default.
 @description('ALLOWED_ORIGINS: comma-separated origins that may send beacons and read the pulse from a browser.')
 param allowedOrigins string = ''
 @description('TRUSTED_PROXY_HOPS: proxies (Front Door, a CDN) in front of the function app.')
@@ -87,7 +87,7 @@ var abbrs = loadJsonContent('abbreviations.json')
 var resourceToken = toLower(uniqueString(subscription().id, environmentName, location))
 var tags = { 'azd-env-name': environmentName }
 
-// The names the code defaults to (shared/config/settings.ts); test/infra holds these to the schema.
+// The names the code defaults to (host/settings.ts); test/infra holds these to the schema.
 var hitsQueueName = 'hits'
 var cosmosDatabaseName = 'headcount'
 var cosmosContainerName = 'activity'

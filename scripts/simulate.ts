@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { PeopleCount } from '../shared/counting/people-count';
 
 /**
- * `npm run simulate`: realistic traffic posted to a running local stack (`npm start`), then the recount run, so the
+ * `npm run simulate`: realistic traffic posted to a running local stack (`npm start`), then the fold run, so the
  * pulse and the Admin count show real figures at once. Deterministic for a seed. Options:
  *   --url <http://127.0.0.1:7071>  --days <7>  --people <40>  --seed <42>
  * `--days` is at most HIT_MAX_AGE_DAYS (the ingest refuses an older `at`); raise that setting to simulate more.
@@ -186,13 +186,13 @@ async function main() {
     if (response.status !== 200) throw new Error(`GET /api/admin/visitors/people answered ${response.status}: is OPERATOR_KEY the host's?`);
     return (await response.json()) as PeopleCount;
   };
-  // keep-hits drains the queue on its own, and the count moves only when the recount folds what it kept: so recount
-  // once a second until two recounts in a row find the same people and visits (the queue is empty then), at most 2 min.
+  // keep-hits drains the queue on its own, and the count moves only when the fold folds what it kept: so it runs
+  // once a second until two runs in a row find the same people and visits (the queue is empty then), at most 2 min.
   let figures = await count();
   for (let still = 0, polls = 0; still < 2 && polls < 120; polls += 1) {
     await sleep(1_000);
     const recount = await fetch(`${options.url}/admin/functions/recount`, { method: 'POST' });
-    if (recount.status !== 202) throw new Error(`the recount answered ${recount.status}`);
+    if (recount.status !== 202) throw new Error(`the fold answered ${recount.status}`);
     const next = await count();
     const same = next.people_all_time === figures.people_all_time && next.visits?.all_time === figures.visits?.all_time;
     still = same && (next.people_all_time ?? 0) > 0 ? still + 1 : 0;

@@ -46,7 +46,7 @@ export function cosmosFolding(documents: CosmosDocuments, settleSeconds: number)
   return {
     marks: { settled: async () => (await documents.stamp(STORE_CLOCK)) - settleSeconds },
     foldState: slot<FoldState>(documents, FOLD_STATE_ID),
-    summary: slot<VisitorsSummary>(documents, VISITORS_SUMMARY_ID),
+    visitorsSummary: slot<VisitorsSummary>(documents, VISITORS_SUMMARY_ID),
     visits: slot<VisitsSummary>(documents, VISITS_SUMMARY_ID),
     facts: {
       on: (day, after, upTo) => documents.queryMarked<Fact>(`SELECT * FROM c WHERE ${FACTS_BETWEEN}`, between(after, upTo), day),

@@ -59,6 +59,7 @@ export function cosmosStore(
     },
     facts: { create: (fact: Fact) => documents.create(fact), on: folding.facts.on, firstOn: folding.facts.firstOn },
     visitorsSummary: {
+      ...folding.visitorsSummary,
       peopleFrom: async (day) =>
         peopleFiguresOf((await documents.read<VisitorsSummary>(VISITORS_PK, VISITORS_SUMMARY_ID))?.doc ?? null, day),
     },

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Asset, AssetSource } from '../../shared/pages/assets';
+import type { Asset, AssetShelf, AssetSource } from '../../shared/pages/assets';
 
 /**
  * The package's root: the nearest folder above this file that holds a package.json. It is the project in
@@ -27,7 +27,7 @@ export function readAsset(source: AssetSource, root: string = packageRoot()): As
  * The files of a whitelist, each read from disk the first time it is asked for and kept for the process's life.
  * A file missing from the package is a start-up fault, so it throws rather than answering 404.
  */
-export function assetShelf(sources: Readonly<Record<string, AssetSource>>, root?: string): (name: string) => Asset | undefined {
+export function assetShelf(sources: Readonly<Record<string, AssetSource>>, root?: string): AssetShelf {
   const read = new Map<string, Asset>();
   return (name) => {
     if (!Object.hasOwn(sources, name)) return undefined;

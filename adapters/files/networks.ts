@@ -7,14 +7,11 @@ import { packageRoot } from './assets';
 /** Where the compact table is, under the package's root (the project, or the deployed package). */
 export const NETWORK_TABLE_FILE = join('data', 'hosting-networks.bin');
 
-let loaded: HostingNetworks | null = null;
-
 /**
- * The hosting networks' table, read from the package once per process and kept. A missing or stale table is a
+ * The hosting networks' table, read from the package (the composition root reads it once per process). A missing or stale table is a
  * start-up fault naming the command that makes it: without it every request from a data centre would count as a person.
  */
 export function hostingNetworks(root: string = packageRoot()): HostingNetworks {
-  if (loaded !== null) return loaded;
   const file = join(root, NETWORK_TABLE_FILE);
   let bytes: Buffer;
   try {
@@ -24,6 +21,5 @@ export function hostingNetworks(root: string = packageRoot()): HostingNetworks {
   }
   const read = readTable(bytes, hostingListKey());
   if (!read.ok) throw new Error(`${file} cannot be used: ${read.reason}; run npm run networks`);
-  loaded = read.table;
-  return loaded;
+  return read.table;
 }

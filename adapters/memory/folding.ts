@@ -30,7 +30,7 @@ export function memoryFolding(documents: MemoryDocuments): Omit<FoldingStore, 's
   return {
     marks: { settled: () => resolved(documents.lastMark()) },
     foldState: slot<FoldState>(documents, FOLD_STATE_ID),
-    summary: slot<VisitorsSummary>(documents, VISITORS_SUMMARY_ID),
+    visitorsSummary: slot<VisitorsSummary>(documents, VISITORS_SUMMARY_ID),
     visits: slot<VisitsSummary>(documents, VISITS_SUMMARY_ID),
     facts: {
       on: (day, after, upTo) => resolved(factsBetween(day, after, upTo)),

@@ -41,6 +41,7 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     },
     facts: { create: (fact: Fact) => resolved(documents.create(fact)), on: folding.facts.on, firstOn: folding.facts.firstOn },
     visitorsSummary: {
+      ...folding.visitorsSummary,
       peopleFrom: (since) =>
         resolved(peopleFiguresOf(documents.read<VisitorsSummary>(VISITORS_PK, VISITORS_SUMMARY_ID)?.doc ?? null, since)),
     },

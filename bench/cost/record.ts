@@ -33,7 +33,7 @@ export interface CostRecord {
   traffic: TrafficCost[];
   loneLatencyMs: { median: number; p99: number };
   peakRssMb: { peak: number; idle: number };
-  /** The recount when nothing changed since its last run: what each of its 43,200 runs a month costs at least. */
+  /** The fold when nothing changed since its last run: what each of its 43,200 runs a month costs at least. */
   idleRecount?: { requestUnits: number; storeCalls: number; activeSeconds: number };
 }
 
@@ -74,7 +74,7 @@ function why(line: string, traffic: TrafficCost): string {
   return 'request records and log lines';
 }
 
-/** The fixed monthly cost: the recount every minute, replay-poison every 15 minutes, the queue polled while an instance is up. */
+/** The fixed monthly cost: the fold every minute, replay-poison every 15 minutes, the queue polled while an instance is up. */
 function monthly(record: CostRecord) {
   const gb = PRICED_MEMORY_MB / 1024;
   const recountRuns = 43_200;
@@ -82,7 +82,7 @@ function monthly(record: CostRecord) {
   const idle = record.idleRecount ?? { requestUnits: 0, storeCalls: 0, activeSeconds: 0 };
   const runs = recountRuns + replayRuns;
   const lines = {
-    'Cosmos DB (the idle recount)': (recountRuns * idle.requestUnits * PRICES.cosmosPerMillionRu) / 1e6,
+    'Cosmos DB (the idle fold)': (recountRuns * idle.requestUnits * PRICES.cosmosPerMillionRu) / 1e6,
     'Functions executions': (runs * PRICES.functionsPerMillionExecutions) / 1e6,
     [`Functions compute at ${PRICED_MEMORY_MB} MB (each run billed ${PRICES.minimumBilledSeconds} s)`]:
       runs * PRICES.minimumBilledSeconds * gb * PRICES.functionsPerGbSecond,
@@ -131,7 +131,7 @@ export function renderCostSection(record: CostRecord, to: 'readme' | 'console'):
   );
   out.push(
     row([
-      'store calls: reads / writes / queries, keep-hits and the recount (a hit)',
+      'store calls: reads / writes / queries, keep-hits and the fold (a hit)',
       ...kinds.map((k, i) => {
         const s = k.counted.storeCalls;
         return `${s.reads} / ${s.writes} / ${s.queries} (${fixed(per[i]!.storeCalls, 2)})`;

@@ -10,38 +10,33 @@ import { checkStandIn } from './stand-ins';
 
 type AccountClass = typeof Account;
 
-let latest: Account | undefined;
-let installed = false;
-
-const recorded = (account: Account) => {
-  latest = account;
-};
-
-function recordAccounts(): void {
-  if (installed) return;
+/**
+ * Calls `use` with the server's account as soon as it is made, when the server starts listening and before it serves
+ * any request. Call it on a server from `createHttpServer()` before it listens. The account module's class is swapped
+ * for a recording one only while this server's 'listening' listeners run (the server's own makes the account then,
+ * synchronously), so nothing is kept between servers and no other server's account is ever recorded here.
+ */
+export function onAccount(server: Server, use: (account: Account) => void): void {
   checkStandIn('@vercel/cosmosdb-server', 'cosmos-account.ts', require.resolve);
-  installed = true;
   // The module's exports object itself, not an import binding: only a change to it is seen by the server's index.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const exported = require('@vercel/cosmosdb-server/lib/account') as { default: AccountClass };
-  const Base = exported.default;
-  exported.default = class RecordedAccount extends Base {
-    constructor(host: string, port: number) {
-      super(host, port);
-      recorded(this);
-    }
-  };
-}
-
-/**
- * Calls `use` with the server's account as soon as it is made, when the server starts listening and before it serves
- * any request. Call it on a server from `createHttpServer()` before it listens.
- */
-export function onAccount(server: Server, use: (account: Account) => void): void {
-  recordAccounts();
+  let made: Account | undefined;
+  let base: AccountClass | undefined;
+  server.prependOnceListener('listening', () => {
+    const Base = (base = exported.default);
+    const record = (account: Account) => (made = account);
+    exported.default = class RecordedAccount extends Base {
+      constructor(host: string, port: number) {
+        super(host, port);
+        record(this);
+      }
+    };
+  });
   // The server's own 'listening' listener, added when it was created, makes the account; this one runs after it.
   server.once('listening', () => {
-    if (latest === undefined) throw new Error('the local Cosmos server made no account');
-    use(latest);
+    if (base !== undefined) exported.default = base;
+    if (made === undefined) throw new Error('the local Cosmos server made no account');
+    use(made);
   });
 }

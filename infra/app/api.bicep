@@ -36,7 +36,7 @@ param adminSessionHours string
 param instanceMemoryMB int
 param maximumInstanceCount int
 
-// Every setting the app reads (shared/config/settings.ts), in its identity shape: endpoints and the identity's client
+// Every setting the app reads (host/settings.ts), in its identity shape: endpoints and the identity's client
 // id, no key anywhere, the secrets as Key Vault references. test/infra holds this block to the settings schema.
 // Flex Consumption takes the runtime from functionAppConfig, so FUNCTIONS_WORKER_RUNTIME is not (and may not be) set.
 var appSettings = {

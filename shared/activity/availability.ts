@@ -23,7 +23,7 @@ export interface ActivityCost {
 /** The store parts the Activity card reads through. */
 export type ActivityStore = Pick<
   Store,
-  'activityReader' | 'activityDays' | 'rollupReader' | 'foldState' | 'visitorsSummary' | 'summary' | 'visits' | 'goals' | 'source' | 'stats'
+  'activityReader' | 'activityDays' | 'rollupReader' | 'foldState' | 'visitorsSummary' | 'visits' | 'goals' | 'source' | 'stats'
 >;
 
 const DOWN =

@@ -1,7 +1,6 @@
-import type { Settings } from '../config/settings';
 import { addDays, daysEnding } from '../counting/days';
 import { utcDay } from '../identity/tokens';
-import { asOperator, type AdminAccess, type OperatorSettings, operatorSettings } from '../admin/auth';
+import { asOperator, type OperatorSettings } from '../admin/auth';
 import { errorAnswer, type Answer } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
 import type { Clock } from '../ports/clock';
@@ -30,21 +29,6 @@ export interface ActivityDeps {
   goals: readonly Goal[];
   operator: OperatorSettings;
 }
-
-/** The deps from what the composition root holds: its store, clock and logger, and three settings. */
-export const activityDepsOf = (
-  root: Omit<ActivityDeps, 'funnel' | 'goals' | 'operator'> & {
-    settings: Pick<Settings, 'FUNNEL_STEPS' | 'GOALS' | 'OPERATOR_KEY' | 'HASH_KEY'>;
-    admin: AdminAccess;
-  },
-): ActivityDeps => ({
-  store: root.store,
-  clock: root.clock,
-  logger: root.logger,
-  funnel: root.settings.FUNNEL_STEPS,
-  goals: root.settings.GOALS,
-  operator: operatorSettings(root.settings, root.admin),
-});
 
 const spanOf = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 

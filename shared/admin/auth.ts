@@ -36,13 +36,6 @@ export interface OperatorSettings {
   access: AdminAccess;
 }
 
-/** The operator settings from the app's settings and the process's access: one place, so every admin route checks the same key. */
-export const operatorSettings = (settings: { OPERATOR_KEY: string; HASH_KEY: string }, access: AdminAccess): OperatorSettings => ({
-  operatorKey: settings.OPERATOR_KEY,
-  hashKey: settings.HASH_KEY,
-  access,
-});
-
 /** How long the operator cookie lasts: 400 days, the most browsers keep a cookie. */
 export const OPERATOR_COOKIE_MAX_AGE = 400 * 86_400;
 

@@ -30,7 +30,7 @@ export interface KeptVisitsRun {
 
 /**
  * The count as the Admin tab reads it. A store that cannot be read gives null figures (never zeros) and a `source`
- * that says why; `visits` is null until the recount has kept a visit.
+ * that says why; `visits` is null until the fold has kept a visit.
  */
 export interface PeopleCount {
   people_all_time: number | null;
@@ -42,7 +42,7 @@ export interface PeopleCount {
   people_new_by_day: PeopleOnDay[] | null;
   source: string;
   visits: KeptVisitsRun | null;
-  /** Since when the recount timer has not brought the count up to date (ISO 8601 UTC); null when it is. */
+  /** Since when the fold has not brought the count up to date (ISO 8601 UTC); null when it is. */
   behind_since: string | null;
 }
 

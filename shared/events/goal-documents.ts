@@ -10,7 +10,7 @@ export const goalSummaryId = (goal: string) => `goal-summary:${goal}`;
 export const goalPersonId = (goal: string, person: string) => `goal-person:${goal}:${person}`;
 
 /**
- * One goal's people all time (pk `goal:<goal>`, id `goal-summary:<goal>`), folded by the recount timer, its only writer:
+ * One goal's people all time (pk `goal:<goal>`, id `goal-summary:<goal>`), folded by the fold, its only writer:
  * each person once, however often they reach it, the way the subjects keep their unique visitors.
  */
 export interface GoalSummary {

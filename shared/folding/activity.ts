@@ -6,7 +6,8 @@ import type { Marked, Versioned } from '../store/documents';
 import type { Fact } from '../store/facts';
 import type { DayRollups } from '../store/rollups';
 import { withHour, withVisitorDay } from './add';
-import { rewrite, rewriteAll, type Rewrite } from './write';
+import { conditionalWriteOnce, type FoldedChange } from '../store/conditional-write';
+import { conditionalWritesOnce } from './write';
 
 const kindOfRow = (row: VisitorDay): VisitorKind => kindOf(row.self > 0, row.requests, row.bots);
 
@@ -98,14 +99,14 @@ export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, r
     }
   }
   for (const row of markVisits([...after.values()].filter((doc): doc is VisitorDay => doc.kind === 'visitor-day'))) after.set(row.id, row);
-  const changes: Rewrite<ActivityDoc>[] = [...after.values()].map((doc) => ({
+  const changes: FoldedChange<ActivityDoc>[] = [...after.values()].map((doc) => ({
     before: read.get(doc.id)?.doc ?? null,
     etag: read.get(doc.id)?.etag ?? null,
     after: doc,
   }));
   const changed = changes.filter((change) => JSON.stringify(change.before) !== JSON.stringify(change.after));
   await rollUp(store.rollups, slice, found, [...after.values()], new Set(changed.map((change) => change.after.id)), rules);
-  await rewriteAll(store.activity, changed, (change) => `activity ${day} ${change.after.id}`);
+  await conditionalWritesOnce(store.activity, changed, (change) => `activity ${day} ${change.after.id}`);
 }
 
 /** The day's rollup moved by the slice's changed tokens and marked to its end, unless it already holds the slice. */
@@ -127,5 +128,9 @@ async function rollUp(
     .sort((a, b) => a.mark - b.mark || (a.doc.id < b.doc.id ? -1 : 1))
     .pop()?.doc.imported;
   const next = { ...moved(current, held, rules), folded_to: slice.upTo, ...(imported === undefined ? {} : { imported }) };
-  await rewrite(rollups, { before: slice.rollup?.doc ?? null, etag: slice.rollup?.etag ?? null, after: next }, `rollup ${slice.day}`);
+  await conditionalWriteOnce(
+    rollups,
+    { before: slice.rollup?.doc ?? null, etag: slice.rollup?.etag ?? null, after: next },
+    `rollup ${slice.day}`,
+  );
 }

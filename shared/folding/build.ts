@@ -1,7 +1,7 @@
 import { emptyRollup, moved, type RollupRules } from '../rollup/day-rollup';
 import type { VisitorDay } from '../store/activity';
 import type { DayRollups, VisitorDayPages } from '../store/rollups';
-import { rewrite } from './write';
+import { conditionalWriteOnce } from '../store/conditional-write';
 
 /** What building a day's rollup from the visitor-days already kept needs. */
 export interface BuildStore {
@@ -34,6 +34,6 @@ export async function buildRollupPage(store: BuildStore, day: string, rules: Rol
   const changes = [...tokens.values()].map((after) => ({ before: [], after }));
   const last = [...tokens.keys()].pop();
   const next = { ...moved(current, changes, rules), building: full ? (last ?? current.building) : null };
-  await rewrite(store.rollups, { before: read?.doc ?? null, etag: read?.etag ?? null, after: next }, `rollup ${day}`);
+  await conditionalWriteOnce(store.rollups, { before: read?.doc ?? null, etag: read?.etag ?? null, after: next }, `rollup ${day}`);
   return full ? 'more' : 'built';
 }

@@ -1,13 +1,16 @@
 /** A figure by UTC day after some days were counted again: days with none dropped, oldest first, and its total. */
-export interface Recounted {
+export interface CountedAgain {
   byDay: Record<string, number>;
   total: number;
   /** The first day with any, or null. */
   first: string | null;
 }
 
-/** The held figures by day with each recounted day set to its new count (a count of 0 drops the day). */
-export function recounted(held: Readonly<Record<string, number>>, counts: Iterable<readonly [day: string, count: number]>): Recounted {
+/** The held figures by day with each day counted again set to its new count (a count of 0 drops the day). */
+export function countedAgain(
+  held: Readonly<Record<string, number>>,
+  counts: Iterable<readonly [day: string, count: number]>,
+): CountedAgain {
   const byDay: Record<string, number> = { ...held };
   for (const [day, count] of counts) {
     if (count > 0) byDay[day] = count;

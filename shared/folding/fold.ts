@@ -21,7 +21,7 @@ import { buildGoals, newGoalBuilds } from './goal-builds';
 import { foldVisits } from './visits';
 import { stateWriter, upgraded, type StateWriter } from './state';
 import { tried, TRIES } from './tries';
-import { FoldRaced } from './write';
+import { FoldRaced } from '../store/conditional-write';
 
 // How often the days past the near window are swept for facts a late message left there.
 const SWEEP_EVERY_MS = 3_600_000;
@@ -48,7 +48,7 @@ export interface FoldBudget {
   leaseSeconds: number;
 }
 
-/** The budget the recount timer runs on: a run of at most about 40 s in a 60 s lease, a slice of 500 facts. */
+/** The budget the fold's timer runs on: a run of at most about 40 s in a 60 s lease, a slice of 500 facts. */
 export const TIMER_FOLD_BUDGET: FoldBudget = {
   factsASlice: 500,
   recordsASlice: 2_000,
@@ -279,7 +279,7 @@ async function people(run: Run): Promise<boolean> {
 }
 
 /**
- * The recount timer's fold, the only writer of everything counted over many visitors. Under the fold lease (one fold
+ * The fold, the only writer of everything counted over many visitors. Under the fold lease (one fold
  * at a time), it reads the facts and the visitor records written since its marks, up to a mark the store says has
  * settled, a slice at a time, and folds them: the facts into the visitor-day and hour documents, the day rollups and
  * the subjects; then the visits of the days that changed, the people of the days whose records changed, and a few pages

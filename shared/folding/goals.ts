@@ -2,7 +2,7 @@ import { inLanes } from '../lanes';
 import { reaches, type Goal } from '../events/events';
 import { goalPersonId, goalPk, goalSummaryId, type GoalSummary, type GoalsStore } from '../events/goal-documents';
 import type { GoalAction } from '../store/facts';
-import { rewrite } from './write';
+import { conditionalWriteOnce } from '../store/conditional-write';
 
 /** How many of a goal's new people's documents are created at once. */
 const CREATES_AT_ONCE = 16;
@@ -31,7 +31,11 @@ async function settlePending(store: GoalsStore, summary: GoalSummary, etag: stri
       first_at: at,
     }),
   );
-  await rewrite(store.summaries, { before: summary, etag, after: { ...summary, pending: [] } }, `goal summary ${summary.goal}`);
+  await conditionalWriteOnce(
+    store.summaries,
+    { before: summary, etag, after: { ...summary, pending: [] } },
+    `goal summary ${summary.goal}`,
+  );
 }
 
 /**
@@ -63,7 +67,7 @@ async function foldGoal(store: GoalsStore, goal: Goal, actions: readonly GoalAct
     first_day: summary.first_day === null || firstDay < summary.first_day ? firstDay : summary.first_day,
     pending: fresh,
   };
-  await rewrite(store.summaries, { before: read?.doc ?? null, etag: read?.etag ?? null, after }, `goal summary ${goal.name}`);
+  await conditionalWriteOnce(store.summaries, { before: read?.doc ?? null, etag: read?.etag ?? null, after }, `goal summary ${goal.name}`);
   const written = await store.summaries.read(goal.name);
   if (written !== null) await settlePending(store, written.doc, written.etag);
 }

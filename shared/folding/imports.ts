@@ -1,6 +1,6 @@
 import { addDays } from '../counting/days';
 import type { LandedImports } from '../store/imports';
-import { SCANNER_RECOUNT_DAYS } from './people';
+import { SCANNERS_COUNTED_AGAIN_DAYS } from './people';
 import { sliceOf } from './slice';
 import type { StateWriter } from './state';
 
@@ -15,7 +15,7 @@ const union = (held: readonly string[], more: Iterable<string>): string[] => [..
 /**
  * Reads the notes of imported messages kept since the state's mark (shared/store/imports.ts), up to the run's bound, a
  * slice at a time while the run has budget, and adds their days to the imported days to fold (`imported`), and those
- * older than the scanners' recount window to the days whose people and scanners are counted again (`people_due`). A
+ * older than SCANNERS_COUNTED_AGAIN_DAYS to the days whose people and scanners are counted again (`people_due`). A
  * note's mark is at or after the marks of its facts, so a day read up to the bound after its note was read holds them
  * all. The mark moves only when notes were read, in the same write as their days, so a run that dies reads them again.
  */
@@ -41,13 +41,13 @@ export async function openImported(
   } while (!caughtUp && (await run.more()));
   if (days.size === 0) return caughtUp;
   const current = state.current();
-  const recountBefore = addDays(run.today, -SCANNER_RECOUNT_DAYS);
+  const againBefore = addDays(run.today, -SCANNERS_COUNTED_AGAIN_DAYS);
   await state.write({
     imports: mark,
     imported: union(current.imported, days),
     people_due: union(
       current.people_due,
-      [...days].filter((day) => day < recountBefore),
+      [...days].filter((day) => day < againBefore),
     ),
   });
   return caughtUp;

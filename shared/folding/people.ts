@@ -2,8 +2,8 @@ import { addDays, earlierOf } from '../counting/days';
 import type { VisitorsSummaries, VisitorsSummary } from '../store/summary';
 import { emptyVisitorsSummary } from '../store/summary';
 import type { RecordCounts } from '../store/visitors';
-import { recounted } from './by-day';
-import { rewrite } from './write';
+import { countedAgain } from './by-day';
+import { conditionalWriteOnce } from '../store/conditional-write';
 import { inLanes } from '../lanes';
 import { sliceOf } from './slice';
 
@@ -15,7 +15,7 @@ const COUNTS_AT_ONCE = 8;
  * last write, which is never before the day it was first seen, so every record of a day this recent is still there.
  * An older day's figure stands as it was, so the scanners left out outlive their records.
  */
-export const SCANNER_RECOUNT_DAYS = 88;
+export const SCANNERS_COUNTED_AGAIN_DAYS = 88;
 
 /**
  * How long before the last run a change of a record's counts still counts its days again: the keeper's clock and the
@@ -44,12 +44,12 @@ export interface PeopleOutcome extends RecordsMark {
  * backlog; the summary is written once, for every slice read, before the mark moves past them.
  */
 export async function foldPeople(
-  store: { recordCounts: RecordCounts; summary: VisitorsSummaries },
+  store: { recordCounts: RecordCounts; visitorsSummary: VisitorsSummaries },
   since: RecordsMark,
   run: { bound: number; today: string; now: Date; limit: number; more: () => Promise<boolean>; imported?: readonly string[] },
 ): Promise<PeopleOutcome> {
   const cutoff = since.at === null ? null : new Date(Date.parse(since.at) - COUNTS_CHANGED_MARGIN_MS).toISOString();
-  // Imported days are counted again with their scanners, whatever their age (see recountDays).
+  // Imported days are counted again with their scanners, whatever their age (see countDaysAgain).
   const imported = new Set(run.imported ?? []);
   const days = new Set<string>(imported);
   let firstPerson: string | null = null;
@@ -74,7 +74,7 @@ export async function foldPeople(
     mark = slice.upTo;
     caughtUp = slice.caughtUp;
   } while (!caughtUp && (await run.more()));
-  if (days.size > 0) await recountDays(store, [...days], firstPerson, run.today, imported);
+  if (days.size > 0) await countDaysAgain(store, [...days], firstPerson, run.today, imported);
   // The time of a catch-up is what later runs judge a record's change against; a run still behind keeps the older one.
   return { mark, at: caughtUp ? run.now.toISOString() : since.at, records, caughtUp };
 }
@@ -82,10 +82,10 @@ export async function foldPeople(
 /**
  * The visitors summary with each of these days counted again from the records. The scanners of an `imported` day are
  * counted again whatever its age: its records were written by the import, so every scanner's is still there (see
- * SCANNER_RECOUNT_DAYS); the fold learns such days from the import's landed notes (`people_due`).
+ * SCANNERS_COUNTED_AGAIN_DAYS); the fold learns such days from the import's landed notes (`people_due`).
  */
-async function recountDays(
-  store: { recordCounts: RecordCounts; summary: VisitorsSummaries },
+async function countDaysAgain(
+  store: { recordCounts: RecordCounts; visitorsSummary: VisitorsSummaries },
   days: readonly string[],
   firstPerson: string | null,
   today: string,
@@ -93,16 +93,16 @@ async function recountDays(
 ): Promise<void> {
   const counts: Array<{ day: string; people: number; scanners: number }> = [];
   await inLanes(days, COUNTS_AT_ONCE, async (day) => counts.push({ day, ...(await store.recordCounts.countsOn(day)) }));
-  const read = await store.summary.read();
+  const read = await store.visitorsSummary.read();
   const held = read?.doc ?? emptyVisitorsSummary();
-  const recountFrom = addDays(today, -SCANNER_RECOUNT_DAYS);
-  const people = recounted(
+  const againFrom = addDays(today, -SCANNERS_COUNTED_AGAIN_DAYS);
+  const people = countedAgain(
     held.people_new_by_day,
     counts.map((count) => [count.day, count.people] as const),
   );
-  const scanners = recounted(
+  const scanners = countedAgain(
     held.scanners_by_day,
-    counts.filter((count) => count.day >= recountFrom || imported.has(count.day)).map((count) => [count.day, count.scanners] as const),
+    counts.filter((count) => count.day >= againFrom || imported.has(count.day)).map((count) => [count.day, count.scanners] as const),
   );
   const next: VisitorsSummary = {
     ...held,
@@ -112,5 +112,9 @@ async function recountDays(
     people_new_by_day: people.byDay,
     scanners_by_day: scanners.byDay,
   };
-  await rewrite(store.summary, { before: read?.doc ?? null, etag: read?.etag ?? null, after: next }, 'visitors summary');
+  await conditionalWriteOnce(
+    store.visitorsSummary,
+    { before: read?.doc ?? null, etag: read?.etag ?? null, after: next },
+    'visitors summary',
+  );
 }

@@ -2,7 +2,7 @@ import { addDays } from '../counting/days';
 import type { Versioned } from '../store/documents';
 import type { FoldState, FoldStates } from '../store/fold';
 import { tried } from './tries';
-import { FoldRaced, rewrite } from './write';
+import { FoldRaced, conditionalWriteOnce } from '../store/conditional-write';
 
 /** The fold state as one run holds it: the state as last written, and writes of a few fields at a time. */
 export interface StateWriter {
@@ -29,7 +29,7 @@ export function stateWriter(slot: FoldStates, read: Versioned<FoldState> | null,
         if (held !== null && JSON.stringify(held.doc) === JSON.stringify(next)) return;
         const before = held;
         held = undefined;
-        await rewrite(slot, { before: before?.doc ?? null, etag: before?.etag ?? null, after: next }, 'fold state');
+        await conditionalWriteOnce(slot, { before: before?.doc ?? null, etag: before?.etag ?? null, after: next }, 'fold state');
         held = await slot.read();
       };
       await tried(once, (error) => !(error instanceof FoldRaced));

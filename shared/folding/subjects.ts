@@ -4,7 +4,8 @@ import type { SubjectDelta, SubjectsStore, SubjectSummary, SubjectVisitor } from
 import { inLanes } from '../lanes';
 import type { ScanRules } from '../subjects/scan-rule';
 import { scannedVisitor } from '../subjects/visitor';
-import { rewrite, rewriteAll, type Rewrite } from './write';
+import { conditionalWriteOnce, type FoldedChange } from '../store/conditional-write';
+import { conditionalWritesOnce } from './write';
 
 /** A scan as the fold reads it: with the day and the mark of the fact that holds it. */
 export interface MarkedScan {
@@ -71,7 +72,7 @@ async function foldSubject(
     scanners: fresh.filter(({ scan }) => scan.who === 'scanners').length,
     self: fresh.filter(({ scan }) => scan.who === 'self').length,
   };
-  const visitors: Rewrite<SubjectVisitor>[] = [];
+  const visitors: FoldedChange<SubjectVisitor>[] = [];
   for (const identity of identities) {
     const current = found.get(identity) ?? null;
     const outcome = judged(
@@ -93,9 +94,13 @@ async function foldSubject(
   if (fresh.length > 0) {
     const applied = applySubjectDelta(subject, summary?.doc ?? null, delta);
     const after = { ...applied, folded_days: foldedDays(applied.folded_days, bounds.days, bounds.oldest) };
-    await rewrite(store.summaries, { before: summary?.doc ?? null, etag: summary?.etag ?? null, after }, `subject summary ${subject}`);
+    await conditionalWriteOnce(
+      store.summaries,
+      { before: summary?.doc ?? null, etag: summary?.etag ?? null, after },
+      `subject summary ${subject}`,
+    );
   }
-  await rewriteAll(store.visitors, visitors, () => `subject visitor ${subject}`);
+  await conditionalWritesOnce(store.visitors, visitors, () => `subject visitor ${subject}`);
 }
 
 /** How many subjects one slice folds at once. */

@@ -2,8 +2,8 @@ import { inLanes } from '../lanes';
 import type { ActivityDocs } from '../store/activity';
 import type { DayRollups } from '../store/rollups';
 import { emptyVisits, type VisitsSummaries } from '../store/visits';
-import { recounted } from './by-day';
-import { rewrite } from './write';
+import { countedAgain } from './by-day';
+import { conditionalWriteOnce } from '../store/conditional-write';
 
 /** How many days' visits are counted at once. */
 const DAYS_AT_ONCE = 8;
@@ -30,7 +30,7 @@ export async function foldVisits(
   await inLanes(days, DAYS_AT_ONCE, async (day) => counts.push([day, await visitsOn(store, day)] as const));
   const read = await store.visits.read();
   const held = read?.doc ?? emptyVisits();
-  const visits = recounted(held.by_day, counts);
+  const visits = countedAgain(held.by_day, counts);
   const after = { ...held, by_day: visits.byDay, all_time: visits.total, from: visits.first };
-  await rewrite(store.visits, { before: read?.doc ?? null, etag: read?.etag ?? null, after }, 'visits summary');
+  await conditionalWriteOnce(store.visits, { before: read?.doc ?? null, etag: read?.etag ?? null, after }, 'visits summary');
 }

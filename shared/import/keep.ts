@@ -1,9 +1,7 @@
 import { errorLine } from '../errors';
 import type { HitsMessage } from '../hits/message';
-import { keeper, type Keeper } from '../keeping/keep';
-import { KeptToday } from '../keeping/kept-today';
+import { keepHits, type KeepDeps, type KeepOutcome } from '../keeping/keep';
 import { dayOf } from '../keeping/plan';
-import type { Clock } from '../ports/clock';
 import type { ImportKeepingStore } from '../store';
 import { FACT_TTL_SECONDS } from '../store/facts';
 import { IMPORTS_PK, landedId, type LandedImport } from '../store/imports';
@@ -19,26 +17,23 @@ export const landedNote = (message: string, days: Iterable<string>): LandedImpor
 });
 
 /**
- * keep-imports' use case: the keeper of keep-hits, taking hits of any day however old, then one landed note for the
+ * keep-imports' use case: keepHits, taking hits of any day however old, then one landed note for the
  * message, created once its facts are all kept (so the note's mark is at or after theirs). The fold reads the notes to
  * learn which old days have facts to fold (shared/folding/imports.ts). A message retried after any failure ends as one
  * delivery would: its facts and records are kept once, and its note is created once (a create that finds it is done).
  */
-export function importKeeper(store: ImportKeepingStore, clock: Clock): Keeper {
-  const keep = keeper(store, clock, new KeptToday(), { anyDay: true });
-  return async (message: HitsMessage) => {
-    const kept = await keep(message);
-    if (!kept.ok) return kept;
-    try {
-      await store.landed.create(
-        landedNote(
-          message.id,
-          message.hits.map((hit) => dayOf(hit.at)),
-        ),
-      );
-      return kept;
-    } catch (error) {
-      return { ok: false, reason: errorLine(error) };
-    }
-  };
+export async function keepImported(message: HitsMessage, deps: KeepDeps & { store: ImportKeepingStore }): Promise<KeepOutcome> {
+  const kept = await keepHits(message, { ...deps, anyDay: true });
+  if (!kept.ok) return kept;
+  try {
+    await deps.store.landed.create(
+      landedNote(
+        message.id,
+        message.hits.map((hit) => dayOf(hit.at)),
+      ),
+    );
+    return kept;
+  } catch (error) {
+    return { ok: false, reason: errorLine(error) };
+  }
 }

@@ -36,7 +36,7 @@ const DAYS_AT_ONCE = 8;
 /** What the import endpoint writes and reads: its ledger, the summaries (the first day kept), and a day's totals and note. */
 export interface ImportStore {
   importLedger: ImportLedgers;
-  summary: VisitorsSummaries;
+  visitorsSummary: VisitorsSummaries;
   visits: VisitsSummaries;
   facts: Pick<Facts, 'create'>;
   landed: Pick<LandedImports, 'create'>;

@@ -1,5 +1,5 @@
 import type { Clock } from '../ports/clock';
-import type { HitSink } from '../ports/queue';
+import type { HitSender } from '../ports/queue';
 import type { Logger } from '../ports/logger';
 import { classify, type Classified, type IdentityRules, type SeenRequest } from '../hits/classify';
 import type { QueuedHit } from '../hits/message';
@@ -8,7 +8,7 @@ import { badRequest, fail, ok, type Result } from '../http/envelope';
 /** What ingesting needs: the rules, where the hits go (the queue, through group commit), the clock and the logger. */
 export interface IngestDeps {
   rules: IdentityRules;
-  sink: HitSink;
+  sender: HitSender;
   clock: Clock;
   logger: Logger;
 }
@@ -21,7 +21,7 @@ export interface IngestOutcome {
 
 /**
  * Classifies every request, then enqueues the counted hits whole or not at all (with those of other requests that
- * arrived together, in one message, when the sink groups them). The addresses and agents end here:
+ * arrived together, in one message, when the sender groups them). The addresses and agents end here:
  * only the hashed hits go on the queue, and nothing of a request is logged.
  */
 export async function ingest(requests: readonly SeenRequest[], deps: IngestDeps): Promise<Result<IngestOutcome>> {
@@ -33,13 +33,16 @@ export async function ingest(requests: readonly SeenRequest[], deps: IngestDeps)
  * Enqueues requests already classified (a beacon is classified once, before its scan, and its verdict carried here),
  * whole or not at all, exactly as ingest does.
  */
-export async function enqueueClassified(classified: readonly Classified[], deps: Pick<IngestDeps, 'sink'>): Promise<Result<IngestOutcome>> {
+export async function enqueueClassified(
+  classified: readonly Classified[],
+  deps: Pick<IngestDeps, 'sender'>,
+): Promise<Result<IngestOutcome>> {
   const hits: QueuedHit[] = [];
   for (const result of classified) if (result.counted) hits.push(result.hit);
   const ignored = classified.length - hits.length;
   if (hits.length === 0) return ok({ accepted: 0, ignored });
-  // The sink logs a failed send once for all the requests it answers at once, not once a request.
-  const sent = await deps.sink.enqueue(hits);
+  // The sender logs a failed send once for all the requests it answers at once, not once a request.
+  const sent = await deps.sender.enqueue(hits);
   if (!sent.ok) {
     return fail({ status: 503, code: 'queue_unavailable', message: 'the queue cannot take hits right now; nothing was kept, retry later' });
   }

@@ -22,7 +22,8 @@ export interface ReceiveSettings {
   allowedOrigins: readonly string[];
 }
 
-export type ReceiveDeps = IngestDeps & { receive: ReceiveSettings; subjects: BeaconSubjectDeps };
+/** What the ingest endpoints take: the ingest path's deps, the settings they check a request against, and the subjects' store. */
+export type ReceiveDeps = IngestDeps & ReceiveSettings & { subjects: BeaconSubjectDeps };
 
 const accepted = (outcome: IngestOutcome, headers?: Record<string, string>): Answer => ({ status: 202, body: outcome, headers });
 
@@ -56,7 +57,7 @@ function toSeen(hit: ServerHit, index: number, prefix: (i: number) => string, de
   if (address === null) return fail(badRequest([{ path: field(prefix(index), 'address'), message: 'is not an IPv4 or IPv6 address' }]));
   const at = hit.at === undefined ? now : new Date(hit.at);
   if (hit.at !== undefined) {
-    const checked = checkAt(at, now, deps.receive.hitMaxAgeDays, INGEST_LIMITS.maxFutureMs, field(prefix(index), 'at'));
+    const checked = checkAt(at, now, deps.hitMaxAgeDays, INGEST_LIMITS.maxFutureMs, field(prefix(index), 'at'));
     if (!checked.ok) return checked;
   }
   return ok({
@@ -69,7 +70,7 @@ function toSeen(hit: ServerHit, index: number, prefix: (i: number) => string, de
     // An event is a request of its visitor-day, never a page load.
     pageLoad: hit.event === undefined && hit.page_load,
     subject: hit.subject ?? null,
-    operator: isOperatorToken(hit.operator, deps.receive.operatorKey, deps.rules.hashKey),
+    operator: isOperatorToken(hit.operator, deps.operatorKey, deps.rules.hashKey),
     signals: signalsForwarded(hit.headers),
     ...(hit.event === undefined ? {} : { event: hit.event, ...(hit.props === undefined ? {} : { props: hit.props }) }),
   });
@@ -77,7 +78,7 @@ function toSeen(hit: ServerHit, index: number, prefix: (i: number) => string, de
 
 /** POST /api/hits: the site's server reports what it served, authenticated with the ingest key. */
 export async function receiveServerHits(request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> {
-  if (!sameSecret(request.header('x-ingest-key'), deps.receive.ingestKey)) {
+  if (!sameSecret(request.header('x-ingest-key'), deps.ingestKey)) {
     return errorAnswer({ status: 401, code: 'unauthorized', message: 'x-ingest-key is missing or wrong' });
   }
   const body = await readJsonBody(request, INGEST_LIMITS.maxHitsBodyBytes, ['application/json']);
@@ -97,7 +98,7 @@ export async function receiveServerHits(request: IncomingRequest, deps: ReceiveD
 
 /** The CORS policy of the beacon: the allowed origins, POST, and a JSON content type. */
 export function beaconCors(deps: ReceiveDeps): CorsPolicy {
-  return { allowedOrigins: deps.receive.allowedOrigins, methods: ['POST', 'OPTIONS'], allowHeaders: ['content-type'], credentials: true };
+  return { allowedOrigins: deps.allowedOrigins, methods: ['POST', 'OPTIONS'], allowHeaders: ['content-type'], credentials: true };
 }
 
 /**
@@ -130,7 +131,7 @@ export async function receiveBeacon(request: IncomingRequest, deps: ReceiveDeps)
   const event = beacon.value.event;
   const seen: SeenRequest = {
     at: deps.clock.now(),
-    address: clientAddress(request.header('x-forwarded-for'), deps.receive.trustedProxyHops),
+    address: clientAddress(request.header('x-forwarded-for'), deps.trustedProxyHops),
     userAgent: request.header('user-agent') ?? '',
     path: beacon.value.path,
     referrer: beacon.value.referrer ?? null,
@@ -139,9 +140,9 @@ export async function receiveBeacon(request: IncomingRequest, deps: ReceiveDeps)
     subject: beacon.value.subject ?? null,
     ...(event === undefined ? {} : { event, ...(props === null || Object.keys(props.props).length === 0 ? {} : { props: props.props }) }),
     operator:
-      hasOperatorKey(header, deps.receive.operatorKey) ||
+      hasOperatorKey(header, deps.operatorKey) ||
       hasOperatorCookie(header, deps.rules.hashKey) ||
-      isOperatorToken(beacon.value.operator, deps.receive.operatorKey, deps.rules.hashKey),
+      isOperatorToken(beacon.value.operator, deps.operatorKey, deps.rules.hashKey),
     signals: signalsFrom(header),
   };
   const scan = await beaconScan(header('cookie'), seen, beacon.value.status === true, deps);

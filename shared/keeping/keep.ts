@@ -5,17 +5,14 @@ import type { KeepingStore } from '../store';
 import { FACT_TTL_SECONDS, factId, FOLD_DAYS, type Fact } from '../store/facts';
 import { addDays } from '../counting/days';
 import { errorLine } from '../errors';
-import { change } from './change';
-import { InTurn } from './in-turn';
-import { KeptToday } from './kept-today';
+import { retryConditionalWrite } from '../store/conditional-write';
+import type { InTurn } from './in-turn';
+import type { KeptSightings } from './kept-sightings';
 import { planOf, type DayPlan, type Sighting } from './plan';
 import { sightedRecord } from './visitor';
 
 /** What keeping a message did: kept (or found already kept), or could not be kept now (the queue retries). */
 export type KeepOutcome = { ok: true; hits: number; already: boolean } | { ok: false; reason: string };
-
-/** Keeps one message's hits; the same message any number of times, or retried after any failure, counts once. */
-export type Keeper = (message: HitsMessage) => Promise<KeepOutcome>;
 
 const factOf = (message: HitsMessage, day: string, plan: DayPlan): Fact => ({
   id: factId(message.id),
@@ -31,11 +28,18 @@ const factOf = (message: HitsMessage, day: string, plan: DayPlan): Fact => ({
   ttl: FACT_TTL_SECONDS,
 });
 
-/** How a keeper takes days: keep-hits refuses a day the fold no longer reads; keep-imports takes any. */
-export interface KeepOptions {
+/** What keeping reads and writes, and what this process remembers between messages (one of each per queue). */
+export interface KeepDeps {
+  store: KeepingStore;
+  clock: Clock;
+  /** The sightings already kept on recent days, so a visitor costs one read a day per process. */
+  kept: KeptSightings;
+  /** One change of a visitor's record at a time in this process. */
+  inTurn: InTurn;
   /**
    * Keep hits of any day, however old: the imported ones, whose old days the fold reads because keep-imports leaves a
-   * landed note for each message once its facts are kept (shared/import/keep.ts).
+   * landed note for each message once its facts are kept (shared/import/keep.ts). keep-hits refuses a day the fold no
+   * longer reads.
    */
   anyDay?: boolean;
 }
@@ -46,16 +50,16 @@ export interface KeepOptions {
  * changes nothing, so a retry writes nothing), and each day of the message gets one immutable fact, created once (a
  * create that finds it there means an earlier delivery kept it). Both are idempotent, so they go in any order and at
  * once, and a message retried after any failure ends as one delivery would. Everything counted over many visitors is
- * folded from these by the recount timer.
+ * folded from these by the fold.
  */
-export function keeper(store: KeepingStore, clock: Clock, kept = new KeptToday(), options: KeepOptions = {}): Keeper {
-  const inTurn = new InTurn();
-  // One change of a record at a time in this process: the invocations after it find the day kept and make no call.
+export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<KeepOutcome> {
+  const { store, clock, kept, inTurn } = deps;
+  // The invocations after the one that changes a record find the day kept and make no call.
   const keepVisitor = (hash: string, sightings: Sighting[]) =>
     inTurn.run(hash, async () => {
       const unkept = kept.unkept(hash, sightings);
       if (unkept.length === 0) return;
-      await change(
+      await retryConditionalWrite(
         store.records,
         [hash],
         async (current) => sightedRecord(current, hash, unkept, clock.now().toISOString()),
@@ -64,20 +68,18 @@ export function keeper(store: KeepingStore, clock: Clock, kept = new KeptToday()
       kept.remember(hash, unkept);
     });
 
-  return async (message) => {
-    const plan = planOf(message.hits);
-    const oldest = addDays(utcDay(clock.now()), -FOLD_DAYS);
-    const late = options.anyDay ? undefined : [...plan.days.keys()].find((day) => day < oldest);
-    // The fold reads no day this old, so keeping it would count it half: it stays on the queue, then in poison.
-    if (late !== undefined) return { ok: false, reason: `hits of ${late} are older than the ${FOLD_DAYS} days the fold reads` };
-    try {
-      const [created] = await Promise.all([
-        Promise.all([...plan.days].map(([day, parts]) => store.facts.create(factOf(message, day, parts)))),
-        Promise.all([...plan.sightings].map(([hash, sightings]) => keepVisitor(hash, sightings))),
-      ]);
-      return { ok: true, hits: message.hits.length, already: created.every((outcome) => outcome === 'exists') };
-    } catch (error) {
-      return { ok: false, reason: errorLine(error) };
-    }
-  };
+  const plan = planOf(message.hits);
+  const oldest = addDays(utcDay(clock.now()), -FOLD_DAYS);
+  const late = deps.anyDay ? undefined : [...plan.days.keys()].find((day) => day < oldest);
+  // The fold reads no day this old, so keeping it would count it half: it stays on the queue, then in poison.
+  if (late !== undefined) return { ok: false, reason: `hits of ${late} are older than the ${FOLD_DAYS} days the fold reads` };
+  try {
+    const [created] = await Promise.all([
+      Promise.all([...plan.days].map(([day, parts]) => store.facts.create(factOf(message, day, parts)))),
+      Promise.all([...plan.sightings].map(([hash, sightings]) => keepVisitor(hash, sightings))),
+    ]);
+    return { ok: true, hits: message.hits.length, already: created.every((outcome) => outcome === 'exists') };
+  } catch (error) {
+    return { ok: false, reason: errorLine(error) };
+  }
 }

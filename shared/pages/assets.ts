@@ -15,6 +15,9 @@ export interface Asset extends AssetPolicy {
   etag: string;
 }
 
+/** The files a route may serve, by name: each one read once, undefined for a name not on its whitelist. */
+export type AssetShelf = (name: string) => Asset | undefined;
+
 /** What the asset routes answer: the bytes (already encoded) and the headers, or a status with no body. */
 export interface AssetAnswer {
   status: 200 | 304 | 404;

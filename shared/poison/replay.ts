@@ -38,6 +38,11 @@ export interface PoisonedQueue {
   queue: HitQueue;
 }
 
+/** What replay-poison's run needs: each queue with its poison, and the one ledger and bound they share. */
+export interface ReplayEveryDeps extends Pick<ReplayDeps, 'ledger' | 'replayMax'> {
+  queues: readonly PoisonedQueue[];
+}
+
 /** Messages taken from poison per call, the queue's most. */
 const TAKE = 32;
 /** The most one run looks at, so a run stays short whatever has piled up; the next run goes on. */
@@ -98,15 +103,13 @@ export async function replayPoison(deps: ReplayDeps): Promise<ReplayOutcome> {
  * an imported one's keyed from its lines). A queue whose poison cannot be read stops only its own part. Answers each
  * queue's outcome and their sum, whose `stopped` names the queues that stopped.
  */
-export async function replayEveryPoison(
-  queues: readonly PoisonedQueue[],
-  deps: Pick<ReplayDeps, 'ledger' | 'replayMax'>,
-): Promise<{ total: ReplayOutcome; queues: Record<string, ReplayOutcome> }> {
+export async function replayEveryPoison(deps: ReplayEveryDeps): Promise<{ total: ReplayOutcome; queues: Record<string, ReplayOutcome> }> {
+  const { queues, ...shared } = deps;
   const total: ReplayOutcome = { moved: 0, unreadable: 0, overBound: 0, failed: 0, notRemoved: 0, stopped: null };
   const each: Record<string, ReplayOutcome> = {};
   const stopped: string[] = [];
   for (const { name, poison, queue } of queues) {
-    const outcome = await replayPoison({ ...deps, poison, queue });
+    const outcome = await replayPoison({ ...shared, poison, queue });
     each[name] = outcome;
     for (const fate of ['moved', 'unreadable', 'overBound', 'failed', 'notRemoved'] as const) total[fate] += outcome[fate];
     if (outcome.stopped !== null) stopped.push(`${name}: ${outcome.stopped}`);

@@ -6,7 +6,7 @@ export interface QueueUnavailable {
 }
 
 /**
- * The queue the ingest endpoints hand hits to. `sendAll` takes encoded messages and enqueues all of them or none:
+ * The hit queue (the hits queue, or the imports queue), as the hit sender and the import endpoint send to it. `sendAll` takes encoded messages and enqueues all of them or none:
  * on failure, any message already sent is removed again before it can be read.
  */
 export interface HitQueue {
@@ -14,9 +14,11 @@ export interface HitQueue {
 }
 
 /**
- * Where the ingest endpoints put a request's counted hits: on the queue whole, or not at all. Answers once the
- * message that holds them is on the queue (or could not be put there).
+ * What the ingest endpoints hand a request's counted hits to: it puts them on the hit queue whole, or not at all, and
+ * answers once the message that holds them is on the queue (or could not be put there).
  */
-export interface HitSink {
+export interface HitSender {
   enqueue(hits: readonly QueuedHit[]): Promise<{ ok: true } | { ok: false; error: QueueUnavailable }>;
+  /** The requests and hits waiting in its open batch, not sent yet. */
+  waiting(): { requests: number; hits: number };
 }

@@ -76,8 +76,8 @@ export interface RollupRules {
 }
 
 /**
- * One UTC day's rollup (pk `<yyyy-MM-dd>`, id `day-rollup`), folded by the recount timer, its only writer. It moves by
- * the deltas of the visitor-days the fold changes, and always equals a recount of the day from its visitor-days.
+ * One UTC day's rollup (pk `<yyyy-MM-dd>`, id `day-rollup`), folded by the fold, its only writer. It moves by
+ * the deltas of the visitor-days the fold changes, and always equals the day counted again from its visitor-days.
  */
 export interface DayRollup extends RollupCounts {
   id: typeof DAY_ROLLUP_ID;

@@ -36,7 +36,7 @@ export interface GoalAction {
 
 /**
  * What one queue message adds on one UTC day (pk `<yyyy-MM-dd>`, id `fact:<message id>`), written once by keep-hits
- * and never changed: a create that finds it there means the message was kept before. The recount timer folds it into
+ * and never changed: a create that finds it there means the message was kept before. The fold folds it into
  * the day's activity and the subjects; it expires after FACT_TTL_SECONDS, long after it was folded.
  */
 export interface Fact {

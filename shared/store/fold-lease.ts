@@ -6,7 +6,7 @@ import { VISITORS_PK } from './visitors';
 export const FOLD_LEASE_ID = 'fold-lease';
 
 /**
- * Who may fold now (pk `visitors`, id `fold-lease`): the recount timer's fold and every on-demand fold take it before
+ * Who may fold now (pk `visitors`, id `fold-lease`): the fold's timer and every fold run on demand take it before
  * folding, so one fold runs at a time. It is held by `holder` until `until` (ISO 8601 UTC, the taker's clock), and
  * lapses then, so a fold that dies holding it stops no other for longer than that.
  */

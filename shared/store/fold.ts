@@ -5,7 +5,7 @@ import { VISITORS_PK } from './visitors';
 export const FOLD_STATE_ID = 'fold-state';
 
 /**
- * How far the recount timer has folded (pk `visitors`, id `fold-state`), written by it last in every run: for each
+ * How far the fold has folded (pk `visitors`, id `fold-state`), written by it last in every run: for each
  * day's partition, the store's mark up to which its facts are folded; the mark up to which the visitor records are;
  * and when the older days were last swept. A run that dies before writing it starts again from these marks, and every
  * document it folds into says how far it holds, so nothing is added twice.
@@ -38,7 +38,7 @@ export interface FoldState {
   imports: number;
   /** Imported days whose facts are still to be folded, oldest first: read beside the near days until caught up. */
   imported: string[];
-  /** Imported days older than the scanners' recount window whose people and scanners are to be counted again. */
+  /** Imported days older than those whose scanners are counted again, whose people and scanners are to be counted again. */
   people_due: string[];
   /** The goals folded so far (GOALS as the last run read it); absent before goals were. */
   goals_seen?: string[];

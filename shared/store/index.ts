@@ -19,7 +19,7 @@ export interface KeepingStore {
   facts: Facts;
 }
 
-/** What the recount timer reads and writes to fold the facts and the records into everything counted. */
+/** What the fold reads and writes to fold the facts and the records into everything counted. */
 export interface FoldingStore {
   marks: StoreMarks;
   foldState: FoldStates;
@@ -28,7 +28,7 @@ export interface FoldingStore {
   facts: Pick<Facts, 'on' | 'firstOn'>;
   activity: ActivityDocs;
   recordCounts: RecordCounts;
-  summary: VisitorsSummaries;
+  visitorsSummary: VisitorsSummaries;
   visits: VisitsSummaries;
   subjects: SubjectsStore;
   rollups: DayRollups;
@@ -52,7 +52,8 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'lande
   landed: LandedImports;
   /** The import endpoint's ledger (the first day counted live). */
   importLedger: ImportLedgers;
-  visitorsSummary: VisitorsSummaryReader;
+  /** The visitors summary: the fold's conditional read and write, and the count's point read of its figures. */
+  visitorsSummary: VisitorsSummaries & VisitorsSummaryReader;
   activityReader: ActivityReader;
   /** The day rollups of the days asked, for every Admin read. */
   rollupReader: RollupReader;

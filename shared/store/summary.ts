@@ -5,7 +5,7 @@ import { VISITORS_PK } from './visitors';
 export const VISITORS_SUMMARY_ID = 'visitors-summary';
 
 /**
- * The count (pk `visitors`, id `visitors-summary`), folded by the recount timer from the visitor records, its only
+ * The count (pk `visitors`, id `visitors-summary`), folded by the fold from the visitor records, its only
  * writer: a point read answers it whatever the number of visitors. Each day's figures are counted again from the
  * records whenever a record of that day changes, so a day is exact, not a running sum. Scanners are counted by the day
  * they were first seen; a day older than the scanner records' lifetime is no longer counted again, so

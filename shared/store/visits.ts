@@ -6,7 +6,7 @@ export const VISITS_SUMMARY_ID = 'visits-summary';
 
 /**
  * The visits by people, one a person a day from the daily tokens (pk `visitors`, id `visits-summary`), folded by the
- * recount timer: each day's figure is the count of that day's visitor-days marked as a visit, taken again whenever
+ * fold: each day's figure is the count of that day's visitor-days marked as a visit, taken again whenever
  * the day's activity changes. Every day is a UTC `yyyy-MM-dd`.
  */
 export interface VisitsSummary {

@@ -38,7 +38,7 @@ export interface DayFigures {
 
 /**
  * One identity on one subject (pk `subject:<subject>`, id `subject-visitor:<subject>:<identity>`). The beacon creates
- * it to answer new or returning at once (a create that finds it there is a returning visitor); the recount timer's fold
+ * it to answer new or returning at once (a create that finds it there is a returning visitor); the fold
  * judges each scan against it, in the order of the scans. The identity is a keyed hash (the person hash, or the hash of the visitor cookie), never a cookie.
  */
 export interface SubjectVisitor {
@@ -61,7 +61,7 @@ export interface SubjectVisitor {
   folded_days?: Record<string, number>;
 }
 
-/** One subject's figures, folded by the recount timer (pk `subject:<subject>`, id `subject-summary:<subject>`). */
+/** One subject's figures, folded by the fold (pk `subject:<subject>`, id `subject-summary:<subject>`). */
 export interface SubjectSummary {
   id: string;
   pk: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { wholeNumberText } from '../schemas/whole-number';
-import { asOperator, type AdminAccess, type OperatorSettings, operatorSettings } from '../admin/auth';
+import { asOperator, type OperatorSettings } from '../admin/auth';
 import { daysEnding } from '../counting/days';
 import { parseWith } from '../http/body';
 import { subjectSchema } from '../ingest/schemas';
@@ -122,20 +122,3 @@ export const answerSubjects = (request: IncomingRequest, deps: SubjectReadDeps) 
 /** GET /api/admin/subjects/{id} (operator key): one subject with its figures by day; 404 for a subject never scanned. */
 export const answerSubject = (request: IncomingRequest, deps: SubjectReadDeps) =>
   asOperator(request, deps.operator, () => oneSubject(request, deps));
-
-/** The reads' dependencies from the composition root. */
-export function subjectReadDeps(root: {
-  store: { subjects: SubjectsStore; source: string };
-  clock: Clock;
-  logger: Logger;
-  settings: { OPERATOR_KEY: string; HASH_KEY: string };
-  admin: AdminAccess;
-}): SubjectReadDeps {
-  return {
-    subjects: root.store.subjects,
-    source: root.store.source,
-    clock: root.clock,
-    logger: root.logger,
-    operator: operatorSettings(root.settings, root.admin),
-  };
-}

@@ -87,7 +87,7 @@ const HITS = [
 
 /**
  * A host whose store holds the fixture's week, kept the way the app keeps it: posted through /api/hits, carried by
- * the queue into the local Cosmos server by keep-hits, then folded by the recount timer run on demand. With `visits:
+ * the queue into the local Cosmos server by keep-hits, then folded by the fold's timer (`recount`) run on demand. With `visits:
  * false` the visits summary is then taken away, as on a store whose visits were never counted, so a page can be shown
  * the people without the visits.
  */

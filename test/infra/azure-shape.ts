@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readSettings, SECRET_SETTINGS, settingsSchema } from '../../shared/config/settings';
+import { readSettings, SECRET_SETTINGS, settingsSchema } from '../../host/settings';
 
 /** A client id as Azure gives one (any GUID). */
 export const CLIENT_ID = '8f0c3a52-1d2e-4c8b-9a7e-2f6b5c4d3e21';

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSettings, SECRET_SETTINGS } from '../../shared/config/settings';
+import { readSettings, SECRET_SETTINGS } from '../../host/settings';
 import { CLIENT_ID, requiredInAzureShape, secretMinimum } from './azure-shape';
 import { bicep, block, entries, modules, params, projectText, ROOT } from './bicep';
 import { apiArgs, appSettings, deployedEnvironment } from './deployed';

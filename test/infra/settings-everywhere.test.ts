@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { readSettings } from '../../shared/config/settings';
+import { readSettings } from '../../host/settings';
 import { AZURE_SHAPE, settingNames } from './azure-shape';
 import { params, bicep, projectText } from './bicep';
 import { apiArgs, appSettings, deployedEnvironment } from './deployed';

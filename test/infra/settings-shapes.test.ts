@@ -2,7 +2,7 @@ import { ManagedIdentityCredential } from '@azure/identity';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { credentialFor, queueLocation } from '../../host/composition';
-import { describeProblems, readSettings } from '../../shared/config/settings';
+import { describeProblems, readSettings } from '../../host/settings';
 import { AZURE_SHAPE, CLIENT_ID, requiredInAzureShape } from './azure-shape';
 import { projectText } from './bicep';
 

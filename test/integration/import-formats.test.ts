@@ -98,7 +98,7 @@ describe('every format, imported by npm run import through the local host', () =
 
   it('imports the rest: each sample’s visits, and its people and scanners in the count', async () => {
     const visits = (await t.root.store.visits.read())!.doc;
-    const people = (await t.root.store.summary.read())!.doc;
+    const people = (await t.root.store.visitorsSummary.read())!.doc;
     const logs = [...SAMPLES, CUSTOM];
     expect(visits.by_day).toEqual({ ...PLAUSIBLE_DAYS, ...Object.fromEntries(logs.map((sample) => [sample.day, sample.visits])) });
     expect(people.people_new_by_day).toEqual(

@@ -15,7 +15,7 @@ import { counted, history, truthOf, writeRotated, type LoggedRequest } from '../
 /**
  * Issue 21's backfill on the local stack, end to end: a site's nginx logs of four months, rotated (the oldest gzipped,
  * one written in another time zone), imported by the command through the local host into a stack whose live count
- * began two days ago; keep-imports keeps them from their own queue, the recount timer folds them. The figures are
+ * began two days ago; keep-imports keeps them from their own queue, the fold folds them. The figures are
  * then the log's truth, the days counted live are as they were, a live count running all along stays exact, and the
  * same import again changes no figure.
  */
@@ -68,7 +68,7 @@ describe('a site’s history imported from its logs and backfilled by the timer 
     live.push(...batch);
   };
   const read = async (host: TestHost) => ({
-    people: (await host.root.store.summary.read())?.doc ?? null,
+    people: (await host.root.store.visitorsSummary.read())?.doc ?? null,
     visits: (await host.root.store.visits.read())?.doc ?? null,
     rollup: async (day: string) => (await host.root.store.rollups.read(day))?.doc ?? null,
   });

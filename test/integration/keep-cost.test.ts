@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticMessages } from '../../bench/keeping-load';
 import { fold } from '../../shared/folding/fold';
-import { keeper } from '../../shared/keeping/keep';
+import { keeper } from '../support/keeper';
 import { scanRules } from '../../shared/subjects/scan-rule';
 import { settle } from '../support/host';
 import { fixedClock } from '../../shared/ports/clock';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fold, TIMER_FOLD_BUDGET } from '../../shared/folding/fold';
-import { keeper } from '../../shared/keeping/keep';
+import { keeper } from '../support/keeper';
 import { fixedClock } from '../../shared/ports/clock';
 import type { Store } from '../../shared/store';
 import { scanRules } from '../../shared/subjects/scan-rule';

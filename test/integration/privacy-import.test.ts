@@ -115,7 +115,7 @@ describe('privacy through an import: nothing of a log line but what /api/hits ke
 
   it('kept and counted the import', async () => {
     expect(queued.length).toBeGreaterThan(0);
-    const people = (await t.root.store.summary.read())?.doc;
+    const people = (await t.root.store.visitorsSummary.read())?.doc;
     expect(people?.people_all_time).toBeGreaterThan(10);
   });
 

@@ -129,7 +129,7 @@ describe.each(SUBJECTS.map((subject) => [subject.name, subject] as const))('the 
     expect(await store.records.read('b'.repeat(32))).toBeNull();
     expect(await store.foldState.read()).toBeNull();
     expect(await store.foldLease.read()).toBeNull();
-    expect(await store.summary.read()).toBeNull();
+    expect(await store.visitorsSummary.read()).toBeNull();
     expect(await store.visits.read()).toBeNull();
     expect(await store.rollups.read(DAY)).toBeNull();
     expect(await store.importLedger.read()).toBeNull();
@@ -309,7 +309,12 @@ describe.each(SUBJECTS.map((subject) => [subject.name, subject] as const))('the 
   it('reads and writes the summaries, the fold state and a day’s rollup conditionally, and the count reads the summary written', async () => {
     const { store } = await subject.make();
     const slots = [
-      { name: 'summary', slot: store.summary, empty: emptyVisitorsSummary(), changed: { ...emptyVisitorsSummary(), people_all_time: 3 } },
+      {
+        name: 'summary',
+        slot: store.visitorsSummary,
+        empty: emptyVisitorsSummary(),
+        changed: { ...emptyVisitorsSummary(), people_all_time: 3 },
+      },
       { name: 'visits', slot: store.visits, empty: emptyVisits(), changed: { ...emptyVisits(), all_time: 5, by_day: { [DAY]: 5 } } },
       { name: 'fold state', slot: store.foldState, empty: emptyFoldState(), changed: { ...emptyFoldState(), days: { [DAY]: 42 } } },
     ] as const;
@@ -335,7 +340,7 @@ describe.each(SUBJECTS.map((subject) => [subject.name, subject] as const))('the 
       people_new_by_day: { '2026-10-22': 1, [DAY]: 2 },
       scanners_by_day: { [DAY]: 1 },
     };
-    expect(await store.summary.replace(summary, (await store.summary.read())!.etag)).toBe('replaced');
+    expect(await store.visitorsSummary.replace(summary, (await store.visitorsSummary.read())!.etag)).toBe('replaced');
     expect(await store.visitorsSummary.peopleFrom(DAY)).toEqual({
       people_all_time: 3,
       scanners_left_out: 1,

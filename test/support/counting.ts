@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { QueuedHit } from '../../shared/hits/message';
 import type { Clock } from '../../shared/ports/clock';
-import { keeper } from '../../shared/keeping/keep';
+import { keeper } from './keeper';
 import type { FoldingStore, KeepingStore, Store } from '../../shared/store';
 import { fold, type FoldOutcome } from '../../shared/folding/fold';
 import { scanRules, type ScanRules } from '../../shared/subjects/scan-rule';
@@ -48,7 +48,7 @@ export async function keepHits(store: KeepingStore, clock: Clock, hits: QueuedHi
   if (!kept.ok) throw new Error(kept.reason);
 }
 
-/** Runs the recount timer's fold once, as the timer would, with the default scan rules; throws when it did not finish. */
+/** Runs the fold once, as its timer would, with the default scan rules; throws when it did not finish. */
 export async function foldOnce(
   store: FoldingStore,
   clock: Clock,

@@ -21,7 +21,7 @@ export interface TestHost {
   peek(): Promise<string[]>;
   /**
    * Moves the store's clock past FOLD_SETTLE_SECONDS and a second, so every write so far is settled (no waiting), then
-   * runs the recount timer. In memory every write is settled at once.
+   * runs the fold's timer (`recount`). In memory every write is settled at once.
    */
   fold(): Promise<void>;
   stop(): Promise<void>;

@@ -1,6 +1,6 @@
 import { memoryStore } from '../../adapters/memory/store';
 import { readMessage } from '../../shared/hits/message';
-import { importKeeper } from '../../shared/import/keep';
+import { importKeeper } from './keeper';
 import { receiveImport, type ImportDeps } from '../../shared/import/receive';
 import type { IncomingRequest } from '../../shared/http/request';
 import { fold, TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/folding/fold';
@@ -9,6 +9,9 @@ import type { HitQueue } from '../../shared/ports/queue';
 import { scanRules } from '../../shared/subjects/scan-rule';
 import { hostingNetworks } from '../../adapters/files/networks';
 import { packagedCountries } from '../../adapters/files/countries';
+
+/** One country table for every rig of a test file, as a process builds it once. */
+const countries = packagedCountries();
 
 export const INGEST_KEY = 'test-ingest-key-0123456789';
 
@@ -49,7 +52,7 @@ export function importRig(now: string) {
       selfAgentTag: 'headcount-self',
       ignoredPaths: ['/api/admin', '/admin'],
       networks: hostingNetworks(),
-      countries: packagedCountries,
+      countries,
     },
     queue,
     clock,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import { activityCard, type ActivityDeps } from '../../shared/activity/card';
 import { funnelStepsSetting } from '../../shared/activity/funnel';
-import { adminAccess, operatorSettings } from '../../shared/admin/auth';
+import { adminAccess } from '../../shared/admin/auth';
 import { addDays } from '../../shared/counting/days';
 import type { IncomingRequest } from '../../shared/http/request';
 import { fixedClock } from '../../shared/ports/clock';
@@ -50,10 +50,11 @@ async function site() {
     logger: memoryLogger(),
     funnel: funnelStepsSetting.parse(undefined),
     goals: [],
-    operator: operatorSettings(
-      { OPERATOR_KEY: KEY, HASH_KEY: 'test-hash-key-0123456789' },
-      adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }),
-    ),
+    operator: {
+      operatorKey: KEY,
+      hashKey: 'test-hash-key-0123456789',
+      access: adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }),
+    },
   };
   return async (query: string) => {
     const answer = await activityCard(request(query), deps);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminAccess, asOperator, checkOperator, operatorSettings, type OperatorSettings } from '../../shared/admin/auth';
+import { adminAccess, asOperator, checkOperator, type OperatorSettings } from '../../shared/admin/auth';
 import { failedChecks, SLOWDOWN, slowdownKey, waitAfter } from '../../shared/admin/attempts';
 import { checkSession, SESSION_COOKIE, SESSION_LONGEST_SECONDS, sessionKey, sessionToken } from '../../shared/admin/session';
 import { answerSession } from '../../shared/admin/sign-in';
@@ -15,10 +15,11 @@ const START = '2026-10-23T10:00:00.000Z';
 
 function rig(hours = 8) {
   const clock = fixedClock(START);
-  const settings: OperatorSettings = operatorSettings(
-    { OPERATOR_KEY: KEY, HASH_KEY: HASH },
-    adminAccess({ clock, sessionHours: hours, trustedProxyHops: 0 }),
-  );
+  const settings: OperatorSettings = {
+    operatorKey: KEY,
+    hashKey: HASH,
+    access: adminAccess({ clock, sessionHours: hours, trustedProxyHops: 0 }),
+  };
   return { clock, settings };
 }
 

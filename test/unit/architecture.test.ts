@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { Cron } from 'croner';
 import { describe, expect, it } from 'vitest';
 import { loadFunctions } from '../../host/local/host';
@@ -13,9 +13,41 @@ function filesUnder(dir: string): string[] {
   });
 }
 
+/** What a file imports (static, dynamic or required), each a package name or a path from the project's root. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*|^import\s+)['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+  return specifiers.map((specifier) => (specifier.startsWith('.') ? relative(root, resolve(dirname(file), specifier)) : specifier));
+}
+
+/** Each file under `dir` with the imports of it that `refused` picks, for the files that have any. */
+function offendingImports(dir: string, refused: (specifier: string) => boolean): Record<string, string[]> {
+  const offenders = filesUnder(join(root, dir)).map((file) => [relative(root, file), importsOf(file).filter(refused)] as const);
+  return Object.fromEntries(offenders.filter(([, found]) => found.length > 0));
+}
+
 describe('the layout holds', () => {
-  it('domain code under shared/ never imports @azure/*', () => {
-    const offenders = filesUnder(join(root, 'shared')).filter((file) => /from\s+['"]@azure\//.test(readFileSync(file, 'utf8')));
+  it('domain code under shared/ never imports @azure/*, adapters/, host/ or the settings', () => {
+    const refused = (specifier: string) =>
+      specifier.startsWith('@azure/') || /^(adapters|host|functions)(\/|$)/.test(specifier) || /(^|\/)settings$/.test(specifier);
+    expect(offendingImports('shared', refused)).toEqual({});
+  });
+
+  it('no file under functions/ imports an adapter: every dependency comes from the composition root', () => {
+    expect(offendingImports('functions', (specifier) => /^adapters(\/|$)/.test(specifier) || specifier.startsWith('@azure/'))).toEqual({});
+  });
+
+  it('every function hands its use case what the root built for it: none builds a dependency or names a setting', () => {
+    const offenders = filesUnder(join(root, 'functions')).filter((file) =>
+      /root\.(settings|store|clock)\b/.test(readFileSync(file, 'utf8')),
+    );
+    expect(offenders.map((file) => relative(root, file))).toEqual([]);
+  });
+
+  it('nothing under shared/ or adapters/ keeps module-level state: the composition root is the one place that does', () => {
+    const offenders = [...filesUnder(join(root, 'shared')), ...filesUnder(join(root, 'adapters'))].filter((file) =>
+      /^(export\s+)?(let|var)\s/m.test(readFileSync(file, 'utf8')),
+    );
     expect(offenders.map((file) => relative(root, file))).toEqual([]);
   });
 

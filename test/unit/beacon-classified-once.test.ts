@@ -26,21 +26,20 @@ function deps(mode: IdentityMode) {
   const store = memoryStore();
   const receive: ReceiveDeps = {
     rules,
-    sink: {
+    sender: {
       enqueue: async (batch) => {
         enqueued.push([...batch]);
         return { ok: true };
       },
+      waiting: () => ({ requests: 0, hits: 0 }),
     },
     clock: fixedClock(at),
     logger: memoryLogger(),
-    receive: {
-      ingestKey: 'test-ingest-key-0123456789',
-      operatorKey: 'test-operator-key-0123456789',
-      trustedProxyHops: 0,
-      hitMaxAgeDays: 7,
-      allowedOrigins: ['https://example.com'],
-    },
+    ingestKey: 'test-ingest-key-0123456789',
+    operatorKey: 'test-operator-key-0123456789',
+    trustedProxyHops: 0,
+    hitMaxAgeDays: 7,
+    allowedOrigins: ['https://example.com'],
     subjects: { mode, store: store.subjects },
   };
   return { receive, enqueued, store };

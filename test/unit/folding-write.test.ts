@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FOLD_WRITES_AT_ONCE, FoldRaced, rewriteAll, type Rewrite } from '../../shared/folding/write';
+import { FoldRaced, type FoldedChange } from '../../shared/store/conditional-write';
+import { conditionalWritesOnce, FOLD_WRITES_AT_ONCE } from '../../shared/folding/write';
 import type { Created, Replaced } from '../../shared/store/documents';
 
 interface Doc {
@@ -28,7 +29,7 @@ function slot(answer: (doc: Doc) => Created | Replaced = () => 'created') {
   };
 }
 
-const changes = (count: number): Rewrite<Doc>[] =>
+const changes = (count: number): FoldedChange<Doc>[] =>
   Array.from({ length: count }, (_, n) => ({
     before: n % 2 ? { id: `d${n}`, n: 0 } : null,
     etag: n % 2 ? 'e' : null,
@@ -39,14 +40,16 @@ describe("the fold's writes", () => {
   it(`writes every change, no more than ${FOLD_WRITES_AT_ONCE} at once, and skips one that changes nothing`, async () => {
     const store = slot();
     const unchanged = { before: { id: 'same', n: 1 }, etag: 'e', after: { id: 'same', n: 1 } };
-    await rewriteAll(store, [...changes(200), unchanged], (change) => change.after.id);
+    await conditionalWritesOnce(store, [...changes(200), unchanged], (change) => change.after.id);
     expect(new Set(store.written)).toEqual(new Set(changes(200).map((change) => change.after.id)));
     expect(store.most()).toBe(FOLD_WRITES_AT_ONCE);
   });
 
   it('stops at the first write that finds the document changed under it, and says which', async () => {
     const store = slot((doc) => (doc.id === 'd41' ? 'stale' : 'replaced'));
-    await expect(rewriteAll(store, changes(200), (change) => `doc ${change.after.id}`)).rejects.toThrow(new FoldRaced('doc d41'));
+    await expect(conditionalWritesOnce(store, changes(200), (change) => `doc ${change.after.id}`)).rejects.toThrow(
+      new FoldRaced('doc d41'),
+    );
     // The lanes already writing finish; none starts another.
     expect(store.written.length).toBeLessThan(41 + 2 * FOLD_WRITES_AT_ONCE);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import { readPeopleCount } from '../../shared/counting/people-count';
 import { fold, TIMER_FOLD_BUDGET } from '../../shared/folding/fold';
-import { SCANNER_RECOUNT_DAYS } from '../../shared/folding/people';
+import { SCANNERS_COUNTED_AGAIN_DAYS } from '../../shared/folding/people';
 import type { QueuedHit } from '../../shared/hits/message';
 import { fixedClock } from '../../shared/ports/clock';
 import type { Store } from '../../shared/store';
@@ -127,7 +127,7 @@ describe('people folded from the visitor records', () => {
     // The crawler's record expires (its ttl, which the memory store does not run); a later fold of that day keeps it counted
     // only while the day is recent enough for every record to be there, so the day is moved past that.
     r.store.documents.delete('visitors', queuedHit('2026-10-22T10:00:00.000Z', { person: 'c' }).person!);
-    r.clock.advance((SCANNER_RECOUNT_DAYS + 1) * 86_400_000);
+    r.clock.advance((SCANNERS_COUNTED_AGAIN_DAYS + 1) * 86_400_000);
     await r.keep([queuedHit(r.clock.now().toISOString(), { person: 's', bot: true })]);
     await r.fold();
     expect(await r.count()).toMatchObject({ people_all_time: 1, scanners_left_out: 1, counted_from: '2026-10-23' });

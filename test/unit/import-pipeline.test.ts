@@ -6,10 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/counting/days';
 import { readMessage, type HitsMessage } from '../../shared/hits/message';
 import { fold, TIMER_FOLD_BUDGET } from '../../shared/folding/fold';
-import { importKeeper } from '../../shared/import/keep';
 import { scanRules } from '../../shared/subjects/scan-rule';
 import { failingAfter } from '../integration/keep-helpers';
-import { keeper } from '../../shared/keeping/keep';
+import { importKeeper, keeper } from '../support/keeper';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import type { VisitorsSummary } from '../../shared/store/summary';
 import type { VisitsSummary } from '../../shared/store/visits';
@@ -25,7 +24,7 @@ import { cleanPath } from '../../shared/identity/paths';
 import { hostingNetworks } from '../../adapters/files/networks';
 import { activityCard } from '../../shared/activity/card';
 import { funnelStepsSetting } from '../../shared/activity/funnel';
-import { adminAccess, operatorSettings } from '../../shared/admin/auth';
+import { adminAccess } from '../../shared/admin/auth';
 import { memoryLogger } from '../../shared/ports/logger';
 
 const TODAY = '2026-10-23';
@@ -48,7 +47,7 @@ function options(inputs: string[], more: Partial<ImportOptions> = {}): ImportOpt
 }
 
 async function figures(rig: ReturnType<typeof importRig>) {
-  const people = (await rig.store.summary.read())?.doc ?? null;
+  const people = (await rig.store.visitorsSummary.read())?.doc ?? null;
   const visits = (await rig.store.visits.read())?.doc ?? null;
   return { people, visits };
 }
@@ -63,10 +62,11 @@ function cardOf(rig: ReturnType<typeof importRig>) {
     logger: memoryLogger(),
     funnel: funnelStepsSetting.parse(undefined),
     goals: [],
-    operator: operatorSettings(
-      { OPERATOR_KEY, HASH_KEY: rig.deps.rules.hashKey },
-      adminAccess({ clock: rig.clock, sessionHours: 8, trustedProxyHops: 0 }),
-    ),
+    operator: {
+      operatorKey: OPERATOR_KEY,
+      hashKey: rig.deps.rules.hashKey,
+      access: adminAccess({ clock: rig.clock, sessionHours: 8, trustedProxyHops: 0 }),
+    },
   };
   return async (query: string) => {
     const answer = await activityCard(
@@ -672,7 +672,10 @@ describe('the backfill, killed after any write', () => {
     await drain(clean);
     const expected = unmarkedDocs(clean);
     const truth = truthOf(requests, addDays(TODAY, -1));
-    expect((await clean.store.summary.read())?.doc).toMatchObject({ people_all_time: truth.people, scanners_left_out: truth.scanners });
+    expect((await clean.store.visitorsSummary.read())?.doc).toMatchObject({
+      people_all_time: truth.people,
+      scanners_left_out: truth.scanners,
+    });
     expect(writes).toBeGreaterThan(10);
     for (let failAfter = 1; failAfter <= writes; failAfter += 1) {
       const run = importRig(NOW);

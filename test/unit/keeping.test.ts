@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MEMORY_SOURCE, memoryStore } from '../../adapters/memory/store';
 import type { HitsMessage, QueuedHit } from '../../shared/hits/message';
 import { addCapped } from '../../shared/keeping/counts';
-import { keeper } from '../../shared/keeping/keep';
+import { keeper } from '../support/keeper';
 import { planOf } from '../../shared/keeping/plan';
 import { sightedRecord } from '../../shared/keeping/visitor';
 import { fixedClock } from '../../shared/ports/clock';

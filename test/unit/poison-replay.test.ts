@@ -93,7 +93,7 @@ describe("replaying every queue's poison (replay-poison's run)", () => {
       { name: 'hits', poison: hitsPoison, queue: hits },
       { name: 'imports', poison: importsPoison, queue: imports },
     ];
-    const run = await replayEveryPoison(queues, { ledger, replayMax: 1 });
+    const run = await replayEveryPoison({ queues, ledger, replayMax: 1 });
     expect(hits.sent).toEqual([live]);
     expect(imports.sent).toEqual([imported]);
     expect(run.total).toEqual({ moved: 2, unreadable: 1, overBound: 0, failed: 0, notRemoved: 0, stopped: null });
@@ -102,7 +102,7 @@ describe("replaying every queue's poison (replay-poison's run)", () => {
     expect([ledger.counts.get(idOf(live)), ledger.counts.get(idOf(imported))]).toEqual([1, 1]);
     // Poisoned again: the bound holds for the imports queue as for hits.
     importsPoison.add(imported);
-    expect((await replayEveryPoison(queues, { ledger, replayMax: 1 })).queues.imports).toMatchObject({ moved: 0, overBound: 1 });
+    expect((await replayEveryPoison({ queues, ledger, replayMax: 1 })).queues.imports).toMatchObject({ moved: 0, overBound: 1 });
     expect(imports.sent).toEqual([imported]);
   });
 
@@ -114,13 +114,14 @@ describe("replaying every queue's poison (replay-poison's run)", () => {
       release: async () => ({ ok: true }),
     };
     const hits = memoryHitQueue();
-    const run = await replayEveryPoison(
-      [
+    const run = await replayEveryPoison({
+      queues: [
         { name: 'imports', poison: gone, queue: memoryHitQueue() },
         { name: 'hits', poison: memoryPoisonQueue([live]), queue: hits },
       ],
-      { ledger: memoryReplayLedger(), replayMax: 3 },
-    );
+      ledger: memoryReplayLedger(),
+      replayMax: 3,
+    });
     expect(hits.sent).toEqual([live]);
     expect(run.total).toMatchObject({ moved: 1, stopped: 'imports: QueueNotFound' });
     expect(run.queues.hits!.stopped).toBeNull();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeProblems, readSettings, type SettingsResult } from '../../shared/config/settings';
+import { describeProblems, readSettings, type SettingsResult } from '../../host/settings';
 
 /** The least a start-up needs: the three keys, a queue and a store (the storage shapes are tested elsewhere). */
 const base = {

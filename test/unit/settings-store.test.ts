@@ -3,7 +3,7 @@ import { rootFromEnvironment, storeFor } from '../../host/composition';
 import { dashboardBanner, LOCAL_COSMOS_NAME, localCosmosName } from '../../host/local/banner';
 import { cosmosStore } from '../../adapters/cosmos/store';
 import { cosmosContainer } from '../../adapters/cosmos/client';
-import { describeProblems, readSettings, type SettingsResult } from '../../shared/config/settings';
+import { describeProblems, readSettings, type SettingsResult } from '../../host/settings';
 import { AZURE_SHAPE } from '../infra/azure-shape';
 
 // Where the records are kept is asked for by name: Cosmos DB at COSMOS_ENDPOINT, or memory only when STORE=memory

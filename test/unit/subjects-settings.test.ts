@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSettings } from '../../shared/config/settings';
+import { readSettings } from '../../host/settings';
 
 const base = {
   HASH_KEY: 'test-hash-key-0123456789abcdef',

@@ -1,7 +1,7 @@
 import { stronger, type VisitorKind } from '../identity/kinds';
 import type { Sighting } from './plan';
 
-/** How many of the latest days are remembered; a hit older than the ingest limit (7 days by default) is rare. */
+/** How many of the latest days are remembered: the ingest limit (7 days by default) and today. */
 const DAYS = 8;
 
 /**
@@ -9,7 +9,7 @@ const DAYS = 8;
  * in the record, so it is not read again, and a visitor costs one read a day per process rather than one per message.
  * A sighting is remembered only once the record holding it is written (or was found holding it).
  */
-export class KeptToday {
+export class KeptSightings {
   private readonly days = new Map<string, Map<string, VisitorKind>>();
 
   /** The sightings that could still change the record. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupCommit } from '../../shared/ingest/group-commit';
+import { hitSender } from '../../shared/ingest/hit-sender';
 import { MAX_MESSAGE_BYTES, readMessage, type QueuedHit } from '../../shared/hits/message';
 import type { HitQueue } from '../../shared/ports/queue';
 import { memoryLogger } from '../../shared/ports/logger';
@@ -30,9 +30,9 @@ describe('group commit', () => {
   it('puts the hits of requests that arrive within the window in one message, and answers each only once it is sent', async () => {
     const scheduler = manualScheduler();
     const { queue, sends, hitsOf } = recordingQueue();
-    const sink = groupCommit(queue, { windowMs: 25, maxHits: 100 }, { scheduler, logger: memoryLogger() });
+    const sender = hitSender(queue, { windowMs: 25, maxHits: 100 }, { scheduler, logger: memoryLogger() });
     const answered: number[] = [];
-    const answers = [1, 2, 3].map((n) => sink.enqueue([hit(n)]).then((a) => (answered.push(n), a)));
+    const answers = [1, 2, 3].map((n) => sender.enqueue([hit(n)]).then((a) => (answered.push(n), a)));
     await settle();
     expect(sends).toHaveLength(0);
     expect(answered).toEqual([]);
@@ -47,8 +47,8 @@ describe('group commit', () => {
   it('waits at most the window for a lone request', async () => {
     const scheduler = manualScheduler();
     const { queue, sends } = recordingQueue();
-    const sink = groupCommit(queue, { windowMs: 40, maxHits: 100 }, { scheduler, logger: memoryLogger() });
-    const answer = sink.enqueue([hit(1)]);
+    const sender = hitSender(queue, { windowMs: 40, maxHits: 100 }, { scheduler, logger: memoryLogger() });
+    const answer = sender.enqueue([hit(1)]);
     scheduler.elapse(39);
     await settle();
     expect(sends).toHaveLength(0);
@@ -61,13 +61,13 @@ describe('group commit', () => {
   it('sends a batch at once when it reaches the most hits a message carries, and the next request opens another', async () => {
     const scheduler = manualScheduler();
     const { queue, sends, hitsOf } = recordingQueue();
-    const sink = groupCommit(queue, { windowMs: 25, maxHits: 3 }, { scheduler, logger: memoryLogger() });
-    const first = [1, 2, 3].map((n) => sink.enqueue([hit(n)]));
+    const sender = hitSender(queue, { windowMs: 25, maxHits: 3 }, { scheduler, logger: memoryLogger() });
+    const first = [1, 2, 3].map((n) => sender.enqueue([hit(n)]));
     expect(await Promise.all(first)).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
     expect(sends).toHaveLength(1);
     // Two hits do not fit beside the two already waiting: the open batch goes, the request opens the next.
-    const a = sink.enqueue([hit(4), hit(5)]);
-    const b = sink.enqueue([hit(6), hit(7)]);
+    const a = sender.enqueue([hit(4), hit(5)]);
+    const b = sender.enqueue([hit(6), hit(7)]);
     await a;
     expect(sends).toHaveLength(2);
     expect(hitsOf(sends[1]![0]!)).toHaveLength(2);
@@ -79,9 +79,9 @@ describe('group commit', () => {
   it('sends a batch before it would pass the queue message limit', async () => {
     const scheduler = manualScheduler();
     const { queue, sends } = recordingQueue();
-    const sink = groupCommit(queue, { windowMs: 25, maxHits: 500 }, { scheduler, logger: memoryLogger() });
+    const sender = hitSender(queue, { windowMs: 25, maxHits: 500 }, { scheduler, logger: memoryLogger() });
     const long = (n: number) => hit(n, { path: `/${'x'.repeat(500)}` });
-    const answers = Array.from({ length: 150 }, (_, n) => sink.enqueue([long(n)]));
+    const answers = Array.from({ length: 150 }, (_, n) => sender.enqueue([long(n)]));
     scheduler.elapse(25);
     await Promise.all(answers);
     expect(sends.length).toBeGreaterThan(1);
@@ -92,8 +92,8 @@ describe('group commit', () => {
     const scheduler = manualScheduler();
     const logger = memoryLogger();
     const { queue, sends } = recordingQueue(() => ({ ok: false, error: { reason: 'ECONNREFUSED' } }));
-    const sink = groupCommit(queue, { windowMs: 25, maxHits: 100 }, { scheduler, logger });
-    const answers = [1, 2, 3, 4].map((n) => sink.enqueue([hit(n)]));
+    const sender = hitSender(queue, { windowMs: 25, maxHits: 100 }, { scheduler, logger });
+    const answers = [1, 2, 3, 4].map((n) => sender.enqueue([hit(n)]));
     scheduler.elapse(25);
     for (const answer of await Promise.all(answers)) expect(answer).toEqual({ ok: false, error: { reason: 'ECONNREFUSED' } });
     expect(sends).toHaveLength(1);
@@ -105,8 +105,8 @@ describe('group commit', () => {
   it('answers a failure too when the queue throws instead of answering', async () => {
     const scheduler = manualScheduler();
     const queue: HitQueue = { sendAll: () => Promise.reject(new Error('socket hang up')) };
-    const sink = groupCommit(queue, { windowMs: 25, maxHits: 100 }, { scheduler, logger: memoryLogger() });
-    const answer = sink.enqueue([hit(1)]);
+    const sender = hitSender(queue, { windowMs: 25, maxHits: 100 }, { scheduler, logger: memoryLogger() });
+    const answer = sender.enqueue([hit(1)]);
     scheduler.elapse(25);
     expect(await answer).toMatchObject({ ok: false });
   });
@@ -114,10 +114,10 @@ describe('group commit', () => {
   it('lets a request that alone fills a message bypass the batch, split into several messages as before', async () => {
     const scheduler = manualScheduler();
     const { queue, sends, hitsOf } = recordingQueue();
-    const sink = groupCommit(queue, { windowMs: 25, maxHits: 100 }, { scheduler, logger: memoryLogger() });
-    const waiting = sink.enqueue([hit(0)]);
+    const sender = hitSender(queue, { windowMs: 25, maxHits: 100 }, { scheduler, logger: memoryLogger() });
+    const waiting = sender.enqueue([hit(0)]);
     const big = Array.from({ length: 250 }, (_, n) => hit(n + 1));
-    expect(await sink.enqueue(big)).toEqual({ ok: true });
+    expect(await sender.enqueue(big)).toEqual({ ok: true });
     // The big request went alone, as one call of three messages (the adapter sends them hidden, then shows them).
     expect(sends).toHaveLength(1);
     expect(sends[0]!.map((m) => hitsOf(m).length)).toEqual([100, 100, 50]);
@@ -131,8 +131,8 @@ describe('group commit', () => {
   it('sends each request alone with a window of 0', async () => {
     const scheduler = manualScheduler();
     const { queue, sends } = recordingQueue();
-    const sink = groupCommit(queue, { windowMs: 0, maxHits: 100 }, { scheduler, logger: memoryLogger() });
-    await Promise.all([sink.enqueue([hit(1)]), sink.enqueue([hit(2)])]);
+    const sender = hitSender(queue, { windowMs: 0, maxHits: 100 }, { scheduler, logger: memoryLogger() });
+    await Promise.all([sender.enqueue([hit(1)]), sender.enqueue([hit(2)])]);
     expect(sends).toHaveLength(2);
     expect(scheduler.pending()).toEqual([]);
   });
@@ -140,8 +140,8 @@ describe('group commit', () => {
   it('gives each message its own id', async () => {
     const scheduler = manualScheduler();
     const { queue, sends } = recordingQueue();
-    const sink = groupCommit(queue, { windowMs: 25, maxHits: 2 }, { scheduler, logger: memoryLogger() });
-    await Promise.all([1, 2, 3, 4].map((n) => sink.enqueue([hit(n)])));
+    const sender = hitSender(queue, { windowMs: 25, maxHits: 2 }, { scheduler, logger: memoryLogger() });
+    await Promise.all([1, 2, 3, 4].map((n) => sender.enqueue([hit(n)])));
     const ids = sends.map(([m]) => {
       const read = readMessage(m);
       return read.ok ? read.message.id : null;
@@ -162,16 +162,16 @@ describe('group commit while a batch is on its way', () => {
         return new Promise((resolve) => (release = () => resolve({ ok: true })));
       },
     };
-    const sink = groupCommit(queue, { windowMs: 25, maxHits: 100 }, { scheduler, logger: memoryLogger() });
-    const first = sink.enqueue([hit(1)]);
+    const sender = hitSender(queue, { windowMs: 25, maxHits: 100 }, { scheduler, logger: memoryLogger() });
+    const first = sender.enqueue([hit(1)]);
     scheduler.elapse(25);
     expect(hitsSent).toEqual([1]);
-    const next = [2, 3, 4].map((n) => sink.enqueue([hit(n)]));
+    const next = [2, 3, 4].map((n) => sender.enqueue([hit(n)]));
     scheduler.elapse(25);
     await settle();
     // Its window is over, but the first batch is still on its way: the second waits, and takes more meanwhile.
     expect(hitsSent).toEqual([1]);
-    const later = sink.enqueue([hit(5)]);
+    const later = sender.enqueue([hit(5)]);
     release!();
     expect(await first).toEqual({ ok: true });
     await settle();

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { directSink, encodeWritten, groupCommit } from '../../shared/ingest/group-commit';
+import { encodeWritten, hitSender, sendAlone } from '../../shared/ingest/hit-sender';
 import { encodeMessage, toMessages, type QueuedHit } from '../../shared/hits/message';
 import type { HitQueue } from '../../shared/ports/queue';
 import { memoryLogger } from '../../shared/ports/logger';
 import { queued } from '../support/hits';
 import { manualScheduler } from '../support/scheduler';
 
-// The sinks write each hit once (one JSON.stringify of a request's hits) and make the message of that text; what goes
+// The sender writes each hit once (one JSON.stringify of a request's hits) and make the message of that text; what goes
 // on the queue must be, byte for byte, what encodeMessage and toMessages make of the same hits.
 
 function recordingQueue() {
@@ -20,7 +20,7 @@ function recordingQueue() {
   return { queue, sends };
 }
 
-/** Ids in order, the same for the sink and for the reference. */
+/** Ids in order, the same for the sender and for the reference. */
 const ids = () => {
   let n = 0;
   return () => `00000000-0000-4000-8000-${String((n += 1)).padStart(12, '0')}`;
@@ -56,7 +56,7 @@ describe('the message written once', () => {
     ] as const) {
       const hits = Array.from({ length: count }, (_, n) => hit(n, long === 0 ? {} : { path: `/${'é'.repeat(long / 2)}${n}` }));
       const { queue, sends } = recordingQueue();
-      await directSink(queue, 100, { logger: memoryLogger(), newId: ids() }).enqueue(hits);
+      await sendAlone(queue, 100, { logger: memoryLogger(), newId: ids() }).enqueue(hits);
       expect(sends, `${count} hits`).toEqual([toMessages(hits, ids(), 100).map(encodeMessage)]);
     }
   });
@@ -64,10 +64,10 @@ describe('the message written once', () => {
   it('requests that share a batch: the message of all their hits, in order', async () => {
     const scheduler = manualScheduler();
     const { queue, sends } = recordingQueue();
-    const sink = groupCommit(queue, { windowMs: 25, maxHits: 100 }, { scheduler, logger: memoryLogger(), newId: ids() });
+    const sender = hitSender(queue, { windowMs: 25, maxHits: 100 }, { scheduler, logger: memoryLogger(), newId: ids() });
     const requests = [[hit(1)], [hit(2), hit(3, { path: '/ünïcode' })], [hit(4)]];
-    const answers = requests.map((hits) => sink.enqueue(hits));
-    expect(sink.waiting()).toEqual({ requests: 3, hits: 4 });
+    const answers = requests.map((hits) => sender.enqueue(hits));
+    expect(sender.waiting()).toEqual({ requests: 3, hits: 4 });
     scheduler.elapse(25);
     await Promise.all(answers);
     expect(sends).toEqual([[encodeMessage({ v: 1, id: ids()(), hits: requests.flat() })]]);
@@ -76,9 +76,9 @@ describe('the message written once', () => {
   it('a batch that reaches the most hits a message carries goes at once, as its own message', async () => {
     const scheduler = manualScheduler();
     const { queue, sends } = recordingQueue();
-    const sink = groupCommit(queue, { windowMs: 25, maxHits: 3 }, { scheduler, logger: memoryLogger(), newId: ids() });
+    const sender = hitSender(queue, { windowMs: 25, maxHits: 3 }, { scheduler, logger: memoryLogger(), newId: ids() });
     const first = [[hit(1)], [hit(2), hit(3)]];
-    await Promise.all(first.map((hits) => sink.enqueue(hits)));
+    await Promise.all(first.map((hits) => sender.enqueue(hits)));
     expect(sends).toEqual([[encodeMessage({ v: 1, id: ids()(), hits: first.flat() })]]);
   });
 });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { wholeNumberText } from '../schemas/whole-number';
-import { parseCidr } from '../identity/network';
-import { funnelStepsSetting } from '../activity/funnel';
-import { goalsSetting } from '../events/events';
+import { wholeNumberText } from '../shared/schemas/whole-number';
+import { parseCidr } from '../shared/identity/network';
+import { funnelStepsSetting } from '../shared/activity/funnel';
+import { goalsSetting } from '../shared/events/events';
 
 const secret = (name: string) => z.string({ error: `${name} is required` }).min(16, `${name} must be at least 16 characters`);
 

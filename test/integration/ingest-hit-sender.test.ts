@@ -94,7 +94,7 @@ describe('group commit when Azurite stops with a batch open', () => {
   /** Posts `count` beacons and waits until all of them wait in the open batch. */
   async function openBatch(count: number, offset: number) {
     const answers = Promise.all(Array.from({ length: count }, (_, n) => beacon(url, offset + n)));
-    while (root.hitSink.waiting().requests < count) await sleep(20);
+    while (root.receive.sender.waiting().requests < count) await sleep(20);
     // Wrapped, so that awaiting this waits for the batch to open, not for the answers.
     return { answers };
   }
@@ -129,7 +129,7 @@ describe('group commit when Azurite stops with a batch open', () => {
     }));
     const big = await post(`${url}/api/hits`, { hits: many }, { 'x-ingest-key': 'test-ingest-key-0123456789' });
     expect(big).toMatchObject({ status: 202, json: { accepted: 250 } });
-    expect(root.hitSink.waiting().requests).toBe(3);
+    expect(root.receive.sender.waiting().requests).toBe(3);
     scheduler.elapse(1_000);
     expect((await waiting).map((a) => a.status)).toEqual([202, 202, 202]);
     const onQueue = await queue.peekMessages({ numberOfMessages: 32 });

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Scheduler } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { HitQueue, HitSink, QueueUnavailable } from '../ports/queue';
+import type { HitQueue, HitSender, QueueUnavailable } from '../ports/queue';
 import { MESSAGE_OVERHEAD_BYTES, encodeMessage, fitsOneMessage, toMessages, type QueuedHit } from '../hits/message';
 
 /** How requests share a message: how long the first of a batch waits for others, and the most hits a message carries. */
-export interface GroupCommitOptions {
+export interface HitSenderOptions {
   /** Milliseconds a batch stays open after its first request; 0 sends each request alone. */
   windowMs: number;
   /** The most hits one message carries; a batch that reaches it is sent at once. */
@@ -26,14 +26,8 @@ interface Batch {
   due: boolean;
 }
 
-/** A sink that groups requests, and can say how many wait in its open batch. */
-export interface GroupCommit extends HitSink {
-  /** The requests and hits in the batch not sent yet. */
-  waiting(): { requests: number; hits: number };
-}
-
-/** What the sinks need besides the queue: timers, a logger for one line per failed send, and message ids. */
-export interface SinkDeps {
+/** What the hit sender needs besides the queue: timers, a logger for one line per failed send, and message ids. */
+export interface HitSenderDeps {
   scheduler: Scheduler;
   logger: Logger;
   newId?: () => string;
@@ -49,7 +43,7 @@ interface Written {
   bytes: number;
 }
 
-/** A sink that takes hits already written. */
+/** A send of hits already written. */
 type EnqueueWritten = (hits: readonly QueuedHit[], written: Written) => Promise<Sent>;
 
 function writeHits(hits: readonly QueuedHit[]): Written {
@@ -72,11 +66,11 @@ export function encodeWritten(id: string, hits: string): string {
  * Each request's hits as messages of their own: one message (atomic) when they fit, else several sent hidden and
  * shown once all are on the queue (the queue adapter's rule), so a request is enqueued whole or not at all.
  */
-export function directSink(
+export function sendAlone(
   queue: HitQueue,
   maxHits: number,
-  deps: Omit<SinkDeps, 'scheduler'>,
-): HitSink & { enqueueWritten: EnqueueWritten } {
+  deps: Omit<HitSenderDeps, 'scheduler'>,
+): Pick<HitSender, 'enqueue'> & { enqueueWritten: EnqueueWritten } {
   const newId = deps.newId ?? randomUUID;
   // The hits in one message when they fit one (exactly what toMessages makes of them then), else split by toMessages.
   const enqueueWritten: EnqueueWritten = async (hits, written) => {
@@ -96,7 +90,7 @@ export function directSink(
 }
 
 /**
- * Group commit: requests that arrive together share one queue message. The first request of a batch opens it for
+ * The hit sender, by group commit: requests that arrive together share one queue message. The first request of a batch opens it for
  * `windowMs`; the batch is sent when the window ends, or, while another batch is still on its way to the queue, as
  * soon as that one is there (so the busier the queue, the fuller the messages; a lone request at a quiet hour waits
  * the window and no more). It is sent at once when the next request would take it past `maxHits` or the queue's size
@@ -104,8 +98,8 @@ export function directSink(
  * one send's outcome: one message is put on the queue atomically, so on failure nothing of any of them is there, and
  * each is answered 503. A request that alone fills a message goes straight to the queue, split as it must be.
  */
-export function groupCommit(queue: HitQueue, options: GroupCommitOptions, deps: SinkDeps): GroupCommit {
-  const direct = directSink(queue, options.maxHits, deps);
+export function hitSender(queue: HitQueue, options: HitSenderOptions, deps: HitSenderDeps): HitSender {
+  const alone = sendAlone(queue, options.maxHits, deps);
   const newId = deps.newId ?? randomUUID;
   let open: Batch | null = null;
   let onTheirWay = 0;
@@ -143,8 +137,8 @@ export function groupCommit(queue: HitQueue, options: GroupCommitOptions, deps: 
       if (hits.length === 0) return Promise.resolve({ ok: true });
       const written = writeHits(hits);
       const size = written.bytes;
-      const alone = options.windowMs === 0 || hits.length >= options.maxHits || !fitsOneMessage(MESSAGE_OVERHEAD_BYTES + size);
-      if (alone) return direct.enqueueWritten(hits, written);
+      const byItself = options.windowMs === 0 || hits.length >= options.maxHits || !fitsOneMessage(MESSAGE_OVERHEAD_BYTES + size);
+      if (byItself) return alone.enqueueWritten(hits, written);
       if (open && (open.hits + hits.length > options.maxHits || !fitsOneMessage(open.bytes + size))) send(open);
       if (!open) {
         const batch: Batch = { written: [], hits: 0, bytes: MESSAGE_OVERHEAD_BYTES, requests: 0, waiters: [], timer: null, due: false };
