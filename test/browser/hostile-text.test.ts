@@ -92,7 +92,9 @@ describe('what a visitor sends is shown on the dashboard as text, never as marku
 
     // Pointed at, as a reader would, so a handler that had been made would fire.
     for (const panel of ['#pages-table', '#referrers-table', '[data-chart="campaigns"]']) await page.hover(panel);
-    await page.waitForTimeout(200);
+    // The page's next frame and the tasks queued before it: a handler the hover set off has run by then. (An element
+    // made from the text, which could still fire later, is looked for below whatever has run.)
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
 
     // Nothing was made from them: no image, script or SVG in the panels (the widget's own chart is an SVG in its shadow
     // root, outside them), no image or script in the dashboard, no element with a handler anywhere, nothing run.
