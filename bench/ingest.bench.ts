@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { rootFromEnvironment } from '../host/composition';
 import { startLocalHost } from '../host/local/host';
-import { startAzurite, COSMOS_EMULATOR_KEY } from '../host/local/services';
+import { startAzurite } from '../host/local/services';
 import { receiveServerHits } from '../shared/ingest/receive';
 import { inLanes } from '../shared/lanes';
 import type { HitQueue } from '../shared/ports/queue';
@@ -9,6 +9,7 @@ import type { IncomingRequest } from '../shared/http/request';
 import { QueueClient } from '@azure/storage-queue';
 import { createHmac, randomUUID } from 'node:crypto';
 import { hostingNetworks } from '../adapters/files/networks';
+import { hostSettings, KEYS, quiet } from './settings';
 
 const agents = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -17,15 +18,8 @@ const agents = [
   'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
 ];
 
-const env = (connection: string) => ({
-  AzureWebJobsStorage: connection,
-  HASH_KEY: 'bench-hash-key-0123456789abcdef',
-  INGEST_KEY: 'bench-ingest-key-0123456789',
-  OPERATOR_KEY: 'bench-operator-key-0123456789',
-  HITS_QUEUE: 'bench-hits',
-  COSMOS_KEY: COSMOS_EMULATOR_KEY,
-  COSMOS_ENDPOINT: 'http://127.0.0.1:1',
-});
+/** No store is asked: ingest only queues. */
+const NO_STORE = 'http://127.0.0.1:1';
 
 const body = (count: number, offset: number) =>
   JSON.stringify({
@@ -39,7 +33,7 @@ const body = (count: number, offset: number) =>
   });
 
 const request = (text: string): IncomingRequest => {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-ingest-key': 'bench-ingest-key-0123456789' };
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-ingest-key': KEYS.INGEST_KEY };
   return { method: 'POST', header: (name) => headers[name] ?? null, query: new URLSearchParams(), params: {}, text: async () => text };
 };
 
@@ -51,7 +45,7 @@ const hex16 = (key: string, text: string) => createHmac('sha256', key).update(te
  * the token, the person and the path, a quarter of the bytes of the message ingest must write (fullMessageFloorPerHit).
  */
 function floorPerHit(texts: readonly string[]): number {
-  const key = 'bench-hash-key-0123456789abcdef';
+  const key = KEYS.HASH_KEY;
   const started = performance.now();
   let hits = 0;
   for (const text of texts) {
@@ -74,7 +68,7 @@ function floorPerHit(texts: readonly string[]): number {
  * (shared/hits/message.ts), each the request's own text or a constant (no rule reads them).
  */
 function fullMessageFloorPerHit(texts: readonly string[]): number {
-  const key = 'bench-hash-key-0123456789abcdef';
+  const key = KEYS.HASH_KEY;
   const started = performance.now();
   const at = new Date().toISOString();
   let hits = 0;
@@ -140,9 +134,9 @@ export async function run(): Promise<void> {
       return { ok: true };
     },
   };
-  const root = rootFromEnvironment(env('UseDevelopmentStorage=true'), {
+  const root = rootFromEnvironment(hostSettings('UseDevelopmentStorage=true', NO_STORE, 'ingest'), {
     hitQueue: countingQueue,
-    logger: { info() {}, warn() {}, error() {} },
+    logger: quiet,
   });
   const perRequest = 100;
   const requests = 200;
@@ -201,8 +195,9 @@ export async function run(): Promise<void> {
 
   const azurite = await startAzurite();
   try {
-    const liveRoot = rootFromEnvironment(env(azurite.connectionString), { logger: { info() {}, warn() {}, error() {} } });
-    await new QueueClient(azurite.connectionString, 'bench-hits').createIfNotExists();
+    const settings = hostSettings(azurite.connectionString, NO_STORE, 'ingest');
+    const liveRoot = rootFromEnvironment(settings, { logger: quiet });
+    await new QueueClient(azurite.connectionString, settings.HITS_QUEUE).createIfNotExists();
     const host = await startLocalHost({ root: liveRoot, port: 0, queues: false, timers: false });
     try {
       for (const [batch, total] of [
@@ -215,7 +210,7 @@ export async function run(): Promise<void> {
         await inLanes(payloads, concurrency, async (payload) => {
           const response = await fetch(`${host.url}/api/hits`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-ingest-key': 'bench-ingest-key-0123456789' },
+            headers: { 'content-type': 'application/json', 'x-ingest-key': KEYS.INGEST_KEY },
             body: payload,
           });
           if (response.status !== 202) throw new Error(`status ${response.status}`);
