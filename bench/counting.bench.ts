@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { memoryStore } from '../adapters/memory/store';
 import { startCosmos } from '../host/local/services';
 import { addDays, daysEnding } from '../shared/counting/days';
@@ -15,7 +16,7 @@ import { scanRules } from '../shared/subjects/scan-rule';
 import { inLanes } from '../shared/lanes';
 import { hex } from './ids';
 import { freshLocalStore, visitorRecord, visitorsSummaryOf } from './local-store';
-import { callsA, ops, spent } from './report';
+import { callsA, fmt, ops, spent } from './report';
 
 const TODAY = '2026-10-23';
 const NOW = `${TODAY}T12:01:30.000Z`;
@@ -24,6 +25,8 @@ const DAYS = 100;
 /** One minute's traffic: 1,000 hits from 200 visitors (5 page loads each), half of them returning, in one-hit messages. */
 const MINUTE = { hits: 1_000, visitors: 200, returning: 100 };
 const LATE_DAYS = 7;
+/** The visitor records already folded, one sequence each; `COUNTING_RECORDS` sets others (`1000`: a quick try). */
+const SIZES = (process.env.COUNTING_RECORDS ?? '1000,100000').split(',').map(Number);
 
 /** Visitor record `i`, first seen on one of the DAYS before today; every tenth a scanner. */
 const record = (i: number) => visitorRecord(hex(i), addDays(TODAY, -1 - (i % DAYS)), i % 10 === 9);
@@ -97,7 +100,7 @@ async function sequence(
   );
   for (const doc of [summaryFor(records), foldStateAt(await settle())]) await store.documents.create(doc);
   const filled = (performance.now() - filling) / 1000;
-  console.log(`${label}, ${records.toLocaleString('en')} visitor records (filled in ${filled.toFixed(1)} s, already folded):`);
+  console.log(`${label}, ${fmt(records)} visitor records (filled in ${filled.toFixed(1)} s, already folded):`);
   await wait();
 
   const keep = keeper(store, clock);
@@ -152,7 +155,7 @@ async function sequence(
  * charges 1 a call, and whose queries scan their partition, or every document before the local partition scoping).
  */
 export async function run(): Promise<void> {
-  for (const records of [1_000, 100_000]) {
+  for (const records of SIZES) {
     const store = memoryStore();
     await sequence(
       'in memory',
@@ -165,11 +168,11 @@ export async function run(): Promise<void> {
   }
   const cosmos = await startCosmos();
   try {
-    for (const records of [1_000, 100_000]) {
+    for (const records of SIZES) {
       const { store } = await freshLocalStore(cosmos.endpoint);
       // The fold reads writes 1 s (the settle margin) behind the server's whole-second `_ts`: 2.1 s covers both.
       const settle = () => store.documents.stamp({ id: 'store-clock', pk: VISITORS_PK, kind: 'store-clock' } as never);
-      await sequence('on the local Cosmos server', store, records, settle, () => new Promise((resolve) => setTimeout(resolve, 2_100)), 48);
+      await sequence('on the local Cosmos server', store, records, settle, () => sleep(2_100), 48);
     }
   } finally {
     await cosmos.stop();

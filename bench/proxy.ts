@@ -141,13 +141,40 @@ export async function startProxy<K extends { kind: string }>(
   const later = (send: () => void) => (delayMs === 0 ? send() : setTimeout(send, delayMs));
   const server: Server = createServer((client) => {
     connections += 1;
-    const upstream = connect(Number(target.port), target.hostname);
-    for (const socket of [client, upstream]) {
+    const watch = (socket: Socket) => {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => socket.destroy());
-    }
+    };
+    watch(client);
     const pending: Array<{ call: Call<K>; head: boolean }> = [];
+    // The service closes a connection idle past its keep-alive, which a throttled client's is while the proxy answers
+    // it: the next request then opens another, and the client's connection is closed only with a call unanswered.
+    let upstream: Socket | null = null;
+    const upstreamSocket = () => {
+      if (upstream) return upstream;
+      const socket = connect(Number(target.port), target.hostname);
+      watch(socket);
+      const readResponses = framer(
+        'response',
+        ({ start, body }) => {
+          const status = Number(start.split(' ')[1]);
+          if (status >= 100 && status < 200) return;
+          const answered = pending.shift();
+          if (answered) calls.push({ ...answered.call, status, responseBytes: body.length });
+        },
+        () => pending[0]?.head ?? false,
+      );
+      socket.on('data', (chunk: Buffer) => {
+        readResponses(chunk);
+        client.write(chunk);
+      });
+      socket.on('close', () => {
+        if (upstream === socket) upstream = null;
+        if (pending.length > 0) client.destroy();
+      });
+      return (upstream = socket);
+    };
     const readRequests = framer('request', ({ start, headers, body, raw }) => {
       const [method = '', target = ''] = start.split(' ');
       const path = decodeURIComponent(target.split('?')[0] ?? '');
@@ -166,26 +193,10 @@ export async function startProxy<K extends { kind: string }>(
         return;
       }
       pending.push({ call, head: method === 'HEAD' });
-      later(() => upstream.write(raw));
+      later(() => upstreamSocket().write(raw));
     });
-    const readResponses = framer(
-      'response',
-      ({ start, body }) => {
-        const status = Number(start.split(' ')[1]);
-        if (status >= 100 && status < 200) return;
-        const answered = pending.shift();
-        if (!answered) return;
-        calls.push({ ...answered.call, status, responseBytes: body.length });
-      },
-      () => pending[0]?.head ?? false,
-    );
     client.on('data', readRequests);
-    client.on('end', () => later(() => upstream.end()));
-    upstream.on('data', (chunk: Buffer) => {
-      readResponses(chunk);
-      client.write(chunk);
-    });
-    upstream.on('end', () => client.end());
+    client.on('end', () => later(() => upstream?.end()));
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   return {
