@@ -9,6 +9,7 @@ import { fixedClock } from '../shared/ports/clock';
 import type { StoreStats } from '../shared/store';
 import { syntheticMessages } from './keeping-load';
 import { freshLocalStore, localContainer, localStore } from './local-store';
+import { postHits } from './post-hits';
 import { callsA } from './report';
 import { hostSettings, quiet } from './settings';
 
@@ -59,27 +60,18 @@ async function endToEnd(queueConnectionString: string, endpoint: string, hits: n
   const host = await startLocalHost({ root, port: 0, timers: false, queueSettings: { maxPollingInterval: 100 } });
   try {
     const agent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
-    const requests = Array.from({ length: hits / perRequest }, (_, request) => request * perRequest);
     // 50 visitors (addresses), each making many page loads: the visitors of keepPath's first fixture.
-    const post = async (first: number) => {
-      const body = Array.from({ length: perRequest }, (_, n) => ({
-        address: `203.0.${(first + n) % 7}.${(first + n) % 50}`,
-        user_agent: agent,
-        path: `/page-${n % 12}`,
-      }));
-      const response = await fetch(`${host.url}/api/hits`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-ingest-key': env.INGEST_KEY },
-        body: JSON.stringify({ hits: body }),
-      });
-      if (response.status !== 202) throw new Error(`ingest answered ${response.status}`);
-    };
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        for (let first = requests.shift(); first !== undefined; first = requests.shift()) await post(first);
+    const bodies = Array.from({ length: hits / perRequest }, (_, request) =>
+      JSON.stringify({
+        hits: Array.from({ length: perRequest }, (_, n) => ({
+          address: `203.0.${(request * perRequest + n) % 7}.${(request * perRequest + n) % 50}`,
+          user_agent: agent,
+          path: `/page-${n % 12}`,
+        })),
       }),
     );
+    const started = performance.now();
+    await postHits(host.url, bodies);
     await host.drain(300_000);
     const seconds = (performance.now() - started) / 1000;
     console.log(

@@ -16,6 +16,7 @@ import { VISITORS_PK } from '../shared/store/visitors';
 import { VISITS_SUMMARY_ID } from '../shared/store/visits';
 import { hex } from './ids';
 import { bulkUpsert, freshLocalStore, visitorRecord, visitorsSummaryOf } from './local-store';
+import { postHits } from './post-hits';
 import { fmt } from './report';
 import { KEYS, hostSettings } from './settings';
 import { costOf, roughRu, storeProxyTo, type Cost, type StoreCall, type StoreProxy } from './store-calls';
@@ -170,24 +171,9 @@ function dayHits(day: string, d: number, first: number, people: number, scanners
   return hits;
 }
 
-async function post(url: string, hits: readonly ServerHit[]): Promise<void> {
-  const batches: ServerHit[][] = [];
-  for (let i = 0; i < hits.length; i += 50) batches.push(hits.slice(i, i + 50));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < batches.length) {
-        const batch = batches[next++]!;
-        const answer = await fetch(`${url}/api/hits`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-ingest-key': KEYS.INGEST_KEY },
-          body: JSON.stringify({ hits: batch }),
-        });
-        if (answer.status !== 202) throw new Error(`POST /api/hits answered ${answer.status}: ${await answer.text()}`);
-      }
-    }),
-  );
-}
+/** The hits in requests of 50, as the site's server reports them. */
+const bodiesOf = (hits: readonly ServerHit[]) =>
+  Array.from({ length: Math.ceil(hits.length / 50) }, (_, i) => JSON.stringify({ hits: hits.slice(i * 50, i * 50 + 50) }));
 
 /** The recount run until it says it is caught up (its own log lines: no "behind", no failure); answers the runs taken. */
 async function foldUntilCaughtUp(host: LocalHost, logger: { lines: string[] }, clock: ReturnType<typeof benchClock>): Promise<number> {
@@ -308,7 +294,7 @@ async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string,
       const day = addDays(firstDay, d);
       clock.set(`${day}T23:10:00Z`);
       const hits = dayHits(day, d, Math.floor(d * NEW_SHARE * people), people, Math.round(people * SCANNER_SHARE));
-      await post(host.url, hits);
+      await postHits(host.url, bodiesOf(hits));
       posted += hits.length;
       events += hits.filter((hit) => hit.event !== undefined).length;
       await host.drain(300_000);
