@@ -5,8 +5,8 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rootFromEnvironment } from '../host/composition';
 import { receiveBeacon } from '../shared/ingest/receive';
-import type { IncomingRequest } from '../shared/http/request';
 import { beaconRequest } from '../test/support/beacon-clients';
+import { jsonRequest } from '../test/support/import-rig';
 import { countingLogger } from './cost/meters';
 import { peakMemory } from './cost/memory';
 import { beaconTraffic, loneBeacons, serverTraffic, type Sent } from './cost/traffic';
@@ -103,19 +103,10 @@ async function measure(
   return { cost, idle };
 }
 
-const beaconIncoming = (n: number): IncomingRequest => {
-  const request = beaconRequest(n);
-  const headers = { ...request.headers, 'x-forwarded-for': `${request.headers['x-forwarded-for']}, 127.0.0.1:50000` } as Record<
-    string,
-    string
-  >;
-  return {
-    method: 'POST',
-    header: (name) => headers[name] ?? null,
-    query: new URLSearchParams(),
-    params: {},
-    text: async () => request.body,
-  };
+/** Beacon `n` as the local host hands it over, from behind Azure's front end. */
+const beaconIncoming = (n: number) => {
+  const { headers, body } = beaconRequest(n);
+  return jsonRequest(body, { ...headers, 'x-forwarded-for': `${headers['x-forwarded-for']}, 127.0.0.1:50000` });
 };
 
 /** What a lone beacon waits, in-process: the handler alone, against the real queue, one at a time (each waits its whole window). */

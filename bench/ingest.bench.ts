@@ -4,10 +4,10 @@ import { startLocalHost } from '../host/local/host';
 import { startAzurite } from '../host/local/services';
 import { receiveServerHits } from '../shared/ingest/receive';
 import type { HitQueue } from '../shared/ports/queue';
-import type { IncomingRequest } from '../shared/http/request';
 import { QueueClient } from '@azure/storage-queue';
 import { createHmac, randomUUID } from 'node:crypto';
 import { hostingNetworks } from '../adapters/files/networks';
+import { jsonRequest } from '../test/support/import-rig';
 import { postHits } from './post-hits';
 import { hostSettings, KEYS, quiet } from './settings';
 
@@ -32,10 +32,7 @@ const body = (count: number, offset: number) =>
     })),
   });
 
-const request = (text: string): IncomingRequest => {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-ingest-key': KEYS.INGEST_KEY };
-  return { method: 'POST', header: (name) => headers[name] ?? null, query: new URLSearchParams(), params: {}, text: async () => text };
-};
+const request = (text: string) => jsonRequest(text, { 'x-ingest-key': KEYS.INGEST_KEY });
 
 const hex16 = (key: string, text: string) => createHmac('sha256', key).update(text, 'utf8').digest().subarray(0, 16).toString('hex');
 

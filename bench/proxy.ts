@@ -128,12 +128,12 @@ const THROTTLED = Buffer.from(
 export async function startProxy<K extends { kind: string }>(
   target: URL,
   classify: (request: Request) => K,
-  options: { delayMs?: number; throttle?: number; seed?: number } = {},
+  options: { delayMs?: number; throttle?: number } = {},
 ) {
   const port = await freePort();
   const sockets = new Set<Socket>();
   const delayMs = options.delayMs ?? 0;
-  const random = seeded(options.seed ?? 42);
+  const random = seeded(42);
   let throttle = options.throttle ?? 0;
   let calls: Call<K>[] = [];
   let connections = 0;
