@@ -7,7 +7,7 @@ import { freePort, startAzurite } from '../host/local/services';
 import { countingLogger, executionMeter } from './cost/meters';
 import { localContainer } from './local-store';
 import { hostSettings } from './settings';
-import { startProxy, type Call, type Request } from './proxy';
+import { startProxy, type Request } from './proxy';
 import type { StoreCall } from './store-calls';
 
 /** Azurite with its blob and table services too, on free ports: the Functions host keeps its timer locks in blobs. */
@@ -58,7 +58,7 @@ export async function cosmosProcess(options: { heapMb?: number; metered?: boolea
 }
 
 /** A queue REST call, classed: put, get, delete, update (visibility), or the bench's own (create, properties, peek, clear). */
-export function queueCall({ method, target }: Request): { kind: 'put' | 'get' | 'delete' | 'update' | 'setup' } {
+function queueCall({ method, target }: Request): { kind: 'put' | 'get' | 'delete' | 'update' | 'setup' } {
   const url = new URL(target, 'http://queue');
   const messages = /\/messages(\/[^/]+)?$/.exec(url.pathname);
   if (!messages) return { kind: 'setup' };
@@ -67,9 +67,6 @@ export function queueCall({ method, target }: Request): { kind: 'put' | 'get' | 
   if (method === 'DELETE') return { kind: messages[1] ? 'delete' : 'setup' };
   return { kind: method === 'PUT' ? 'update' : 'setup' };
 }
-
-/** A queue call as the metered stack counts it. */
-export type QueueCall = Call<ReturnType<typeof queueCall>>;
 
 /**
  * Messages a metered host's keep-hits takes at once: not host.json's sixteen, since the local Cosmos server on a small

@@ -3,7 +3,7 @@ import { startProxy, type Call, type Proxy, type Request } from './proxy';
 /** What a call to the Cosmos server was, as far as its cost goes. */
 export type StoreCallKind = 'point read' | 'query' | 'write' | 'query plan' | 'metadata';
 
-export interface StoreCallClass {
+interface StoreCallClass {
   kind: StoreCallKind;
   method: string;
   /** The document's id for a call on one document, else null. */
@@ -12,6 +12,7 @@ export interface StoreCallClass {
   pk: string | null;
 }
 
+/** A call to the store as a proxy wrote it down. */
 export type StoreCall = Call<StoreCallClass>;
 
 const truthy = (value: string | undefined) => /true/i.test(value ?? '');
@@ -71,6 +72,7 @@ export interface Cost {
   ru: number;
 }
 
+/** The calls' cost: how many, the KB the store answered, and their request units by `roughRu`. */
 export const costOf = (calls: readonly StoreCall[]): Cost => ({
   calls: calls.length,
   kb: calls.reduce((sum, call) => sum + call.responseBytes, 0) / 1024,
@@ -80,4 +82,5 @@ export const costOf = (calls: readonly StoreCall[]): Cost => ({
 /** The proxy in front of the local Cosmos server at `endpoint` that the reads and fold benches read their calls from. */
 export const storeProxyTo = (endpoint: string, options: { throttle?: number } = {}) => startProxy(new URL(endpoint), storeCall, options);
 
+/** A proxy started by `storeProxyTo`. */
 export type StoreProxy = Proxy<StoreCallClass>;
