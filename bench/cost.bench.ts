@@ -15,7 +15,7 @@ import { estimatedRu, REQUEST_RECORD_BYTES } from './prices';
 import { BEACON_SITE, hostSettings } from './settings';
 import { LOCAL_BATCH, meteredStack } from './stack';
 import { percentile } from './stats';
-import type { StoreCall } from './store-calls';
+import { sdkCall } from './store-calls';
 
 /** The request records Application Insights keeps of every hundred, as host.json caps them. */
 function sampledPercent(): number {
@@ -25,9 +25,6 @@ function sampledPercent(): number {
   const sampling = raw.logging?.applicationInsights?.samplingSettings;
   return sampling?.isEnabled ? (sampling.maxSamplingPercentage ?? 100) : 100;
 }
-
-/** Whether a call is the SDK's own (the account, the container, a query plan): not the app's, and not priced. */
-const sdkCall = (call: StoreCall) => call.kind === 'metadata' || call.kind === 'query plan';
 
 type Stack = Awaited<ReturnType<typeof meteredStack>>;
 

@@ -13,7 +13,7 @@ import { seeded } from './ids';
 import { estimatedRu, PRICES } from './prices';
 import { fmt } from './report';
 import { meteredStack } from './stack';
-import type { StoreCall } from './store-calls';
+import { sdkCall, type StoreCall } from './store-calls';
 
 /**
  * `npm run bench import`: what importing a site's history costs. (1) The command's read rate: lines a second read,
@@ -126,7 +126,7 @@ async function readRate(file: string) {
 
 /** Calls by kind and their estimated request units. */
 function storeCost(calls: readonly StoreCall[]) {
-  const app = calls.filter((call) => call.kind !== 'metadata' && call.kind !== 'query plan');
+  const app = calls.filter((call) => !sdkCall(call));
   const by = (kind: string) => app.filter((call) => call.kind === kind).length;
   const ru = app.reduce((sum, call) => sum + estimatedRu(call), 0);
   return { reads: by('point read'), writes: by('write'), queries: by('query'), calls: app.length, ru };

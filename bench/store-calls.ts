@@ -44,6 +44,9 @@ export function storeCall({ method, path, headers }: Request): StoreCallClass {
   return call('write', id);
 }
 
+/** Whether a call is the SDK's own (the account, the container, a query plan): not the app's, and not priced. */
+export const sdkCall = (call: { kind: StoreCallKind }) => call.kind === 'metadata' || call.kind === 'query plan';
+
 /**
  * The request units a call would cost on Cosmos DB, roughly, as the reads bench prints them (KB = 1,024 bytes of the
  * response body): a point read 1 RU up to 1 KB and about 1 RU a KB past it (a 404 is 1 RU); a query page 2.5 RU and 1 RU
