@@ -1,18 +1,26 @@
 import { startCosmos } from '../host/local/services';
+import { startProxy } from './proxy';
+import { storeCall } from './store-calls';
 
 /**
- * The local Cosmos server in a process of its own, for bench/fold.bench.ts: a backlog of a million facts is held in
- * its memory, which the bench's own heap need not carry. Prints `ENDPOINT <url>` once listening; stops on SIGTERM.
+ * The local Cosmos server in a process of its own (bench/stack.ts's `cosmosProcess`), so the store's work takes neither
+ * the bench's heap nor its host's event loop. With `--metered`, a proxy in this process classes every call the server
+ * is asked (storeCall), and each `take` message is answered with the calls since the last. Prints
+ * `ready <server endpoint> <proxy endpoint or ->` once listening; stops on SIGTERM or when the bench goes.
  */
-startCosmos().then(
-  (cosmos) => {
-    process.stdout.write(`ENDPOINT ${cosmos.endpoint}\n`);
-    process.on('SIGTERM', () => {
-      void cosmos.stop().finally(() => process.exit(0));
-    });
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+async function main() {
+  const cosmos = await startCosmos();
+  const metered = process.argv.includes('--metered') ? await startProxy(new URL(cosmos.endpoint), storeCall) : null;
+  process.on('message', (message) => {
+    if (message === 'take') process.send?.({ calls: metered?.take() ?? [] });
+  });
+  const stop = () => void cosmos.stop().finally(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('disconnect', stop);
+  process.stdout.write(`ready ${cosmos.endpoint} ${metered?.endpoint ?? '-'}\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

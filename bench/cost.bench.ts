@@ -1,26 +1,21 @@
-import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { rootFromEnvironment } from '../host/composition';
-import { loadFunctions, startLocalHost } from '../host/local/host';
-import { COSMOS_EMULATOR_KEY, freePort, startAzurite } from '../host/local/services';
 import { receiveBeacon } from '../shared/ingest/receive';
-import type { IncomingRequest } from '../shared/http/request';
 import { beaconRequest } from '../test/support/beacon-clients';
-import { countingLogger, executionMeter, meteringProxy, queueCall, type MeteredCall } from './cost/meters';
+import { jsonRequest } from '../test/support/import-rig';
+import { countingLogger } from './cost/meters';
 import { peakMemory } from './cost/memory';
-import { beaconTraffic, INGEST_KEY, loneBeacons, serverTraffic, type Sent } from './cost/traffic';
+import { beaconTraffic, loneBeacons, serverTraffic, type Sent } from './cost/traffic';
 import { costRecordPath, renderCostSection, writeReadmeCostSection, type CostRecord, type TrafficCost } from './cost/record';
 import { estimatedRu, REQUEST_RECORD_BYTES } from './prices';
-
-/** Messages the local host's keep-hits takes at once in the bench. */
-const LOCAL_BATCH = 4;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { BEACON_SITE, hostSettings } from './settings';
+import { LOCAL_BATCH, meteredStack } from './stack';
+import { percentile } from './stats';
+import { sdkCall } from './store-calls';
 
 /** The request records Application Insights keeps of every hundred, as host.json caps them. */
 function sampledPercent(): number {
@@ -31,102 +26,21 @@ function sampledPercent(): number {
   return sampling?.isEnabled ? (sampling.maxSamplingPercentage ?? 100) : 100;
 }
 
-const env = (connection: string, cosmos: string, name: string) => ({
-  AzureWebJobsStorage: connection,
-  HASH_KEY: 'bench-hash-key-0123456789abcdef',
-  INGEST_KEY,
-  OPERATOR_KEY: 'bench-operator-key-0123456789',
-  ALLOWED_ORIGINS: 'https://site.example',
-  TRUSTED_PROXY_HOPS: '1',
-  HITS_QUEUE: `cost-${name}`,
-  COSMOS_ENDPOINT: cosmos,
-  COSMOS_KEY: COSMOS_EMULATOR_KEY,
-  COSMOS_DATABASE: `cost-${name}-${randomUUID().slice(0, 8)}`,
-  FOLD_SETTLE_SECONDS: '1',
-});
+type Stack = Awaited<ReturnType<typeof meteredStack>>;
 
-/** The Cosmos server and its metering proxy in a child process (bench/cost/store-process.ts). */
-async function storeProcess() {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'cost', 'store-process.ts')], {
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  const [serverPort, proxyPort] = await new Promise<[number, number]>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const ready = /ready (\d+) (\d+)/.exec(chunk.toString());
-      if (ready) resolve([Number(ready[1]), Number(ready[2])]);
-    });
-    child.once('exit', (code) => reject(new Error(`the store process exited with ${code}`)));
-  });
-  const take = () =>
-    new Promise<MeteredCall[]>((resolve) => {
-      child.once('message', (message) => resolve((message as { calls: MeteredCall[] }).calls));
-      child.send('take');
-    });
-  return {
-    cosmos: { endpoint: `http://127.0.0.1:${serverPort}`, stop: async () => void child.kill('SIGTERM') },
-    cosmosProxy: { port: proxyPort, take },
-  };
-}
-
-type Stack = Awaited<ReturnType<typeof startStack>>;
-
-async function startStack() {
-  const azurite = await startAzurite({ blobAndTable: { blobPort: await freePort(), tablePort: await freePort() } });
-  const { cosmos, cosmosProxy } = await storeProcess();
-  const queueProxy = await meteringProxy(new URL(`http://127.0.0.1:${azurite.port}`), queueCall);
-  const metered = azurite.connectionString.replace(
-    `QueueEndpoint=http://127.0.0.1:${azurite.port}/`,
-    `QueueEndpoint=http://127.0.0.1:${queueProxy.port}/`,
-  );
-  return {
-    azurite,
-    cosmos,
-    queueProxy,
-    cosmosProxy,
-    metered,
-    async stop() {
-      await queueProxy.close();
-      await cosmos.stop();
-      await azurite.stop();
-    },
-  };
-}
-
-/** Runs one kind of traffic through a local host of its own (metered queue and store), then the recount, and counts it all. */
+/** Runs one kind of traffic through a local host of its own (metered queue and store), then the fold, and counts it all. */
 async function measure(
   stack: Stack,
   name: string,
   drive: (url: string) => Promise<Sent>,
   sparse: boolean,
 ): Promise<{ cost: TrafficCost; idle: NonNullable<CostRecord['idleRecount']> }> {
-  const settings = env(stack.metered, `http://127.0.0.1:${stack.cosmosProxy.port}`, name);
-  await ensureContainer(
-    cosmosContainer({
-      endpoint: stack.cosmos.endpoint,
-      auth: { key: COSMOS_EMULATOR_KEY },
-      database: settings.COSMOS_DATABASE,
-      container: 'activity',
-    }),
-  );
-  const logger = countingLogger(process.env.COST_ECHO === '1');
-  const meter = executionMeter();
-  const root = rootFromEnvironment(settings, { logger });
-  // Four messages at a time, not host.json's sixteen: the local Cosmos server on a small machine cannot answer sixteen
-  // messages' calls at once within the SDK's timeout, and a timed-out delivery is counted again on its retry.
-  const host = await startLocalHost({
-    root,
-    port: 0,
-    timers: false,
-    queueSettings: { batchSize: LOCAL_BATCH },
-    registrations: meter.wrap(await loadFunctions()),
-  });
-  stack.queueProxy.take();
-  await stack.cosmosProxy.take();
+  const { settings, logger, meter, host } = await stack.host(`cost-${name}`, BEACON_SITE, process.env.COST_ECHO === '1');
   const started = performance.now();
   const sent = await drive(host.url);
   await host.drain(300_000);
   await sleep(Number(settings.FOLD_SETTLE_SECONDS) * 1000 + 1_100);
-  // The recount until one run finishes: a run cut off by a timeout of the local server folds again from the same marks.
+  // The fold until one run finishes: a run cut off by a timeout of the local server folds again from the same marks.
   const unfinished = 'the fold did not finish; the next run folds from the same marks';
   for (let run = 0; run < 5; run += 1) {
     const before = logger.said(unfinished);
@@ -136,14 +50,14 @@ async function measure(
   const seconds = (performance.now() - started) / 1000;
   const executions = meter.take();
   const queue = stack.queueProxy.take().filter((call) => call.kind !== 'setup');
-  const store = await stack.cosmosProxy.take();
+  const store = await stack.cosmos.take();
   const logs = logger.take();
-  // The recount again, with nothing new to fold: what each of its runs a minute costs at least.
+  // The fold again, with nothing new to fold: what each of its runs a minute costs at least.
   await host.run('recount');
-  const idleCalls = (await stack.cosmosProxy.take()).filter((call) => call.kind !== 'metadata');
-  if (process.env.COST_ECHO === '1') console.error('idle recount calls', JSON.stringify(idleCalls));
+  const idleCalls = (await stack.cosmos.take()).filter((call) => !sdkCall(call));
+  if (process.env.COST_ECHO === '1') console.error('idle fold calls', JSON.stringify(idleCalls));
   const idle = {
-    requestUnits: Number(idleCalls.reduce((sum, call) => sum + estimatedRu(call as Parameters<typeof estimatedRu>[0]), 0).toFixed(1)),
+    requestUnits: Number(idleCalls.reduce((sum, call) => sum + estimatedRu(call), 0).toFixed(1)),
     storeCalls: idleCalls.length,
     activeSeconds: Number(meter.take().activeSeconds.toFixed(3)),
   };
@@ -152,9 +66,9 @@ async function measure(
   if (refused > 0) throw new Error(`${name}: ${refused} requests were not answered 202`);
 
   const hits = sent.hits;
-  const documentCalls = store.filter((call) => call.kind !== 'metadata');
-  const byKind = (calls: MeteredCall[], kind: string) => calls.filter((call) => call.kind === kind).length;
-  const ru = documentCalls.reduce((sum, call) => sum + estimatedRu(call as Parameters<typeof estimatedRu>[0]), 0);
+  const documentCalls = store.filter((call) => !sdkCall(call));
+  const byKind = (calls: ReadonlyArray<{ kind: string }>, kind: string) => calls.filter((call) => call.kind === kind).length;
+  const ru = documentCalls.reduce((sum, call) => sum + estimatedRu(call), 0);
   const allExecutions = executions.http + executions.queue + executions.timer;
   // Every execution a request record, kept at the sampled share; every log line the app wrote, kept whole.
   const telemetry = (allExecutions * REQUEST_RECORD_BYTES * sampledPercent()) / 100 + logs.bytes;
@@ -170,10 +84,10 @@ async function measure(
       timerExecutions: executions.timer,
       queueOperations: { put: messages, get: byKind(queue, 'get'), delete: byKind(queue, 'delete'), update: byKind(queue, 'update') },
       storeCalls: {
-        reads: byKind(store, 'read'),
+        reads: byKind(store, 'point read'),
         writes: byKind(store, 'write'),
         queries: byKind(store, 'query'),
-        metadata: byKind(store, 'metadata'),
+        metadata: store.filter(sdkCall).length,
       },
       requestUnits: Number(ru.toFixed(1)),
       activeSeconds: Number(executions.activeSeconds.toFixed(3)),
@@ -186,24 +100,15 @@ async function measure(
   return { cost, idle };
 }
 
-const beaconIncoming = (n: number): IncomingRequest => {
-  const request = beaconRequest(n);
-  const headers = { ...request.headers, 'x-forwarded-for': `${request.headers['x-forwarded-for']}, 127.0.0.1:50000` } as Record<
-    string,
-    string
-  >;
-  return {
-    method: 'POST',
-    header: (name) => headers[name] ?? null,
-    query: new URLSearchParams(),
-    params: {},
-    text: async () => request.body,
-  };
+/** Beacon `n` as the local host hands it over, from behind Azure's front end. */
+const beaconIncoming = (n: number) => {
+  const { headers, body } = beaconRequest(n);
+  return jsonRequest(body, { ...headers, 'x-forwarded-for': `${headers['x-forwarded-for']}, 127.0.0.1:50000` });
 };
 
 /** What a lone beacon waits, in-process: the handler alone, against the real queue, one at a time (each waits its whole window). */
 async function loneLatency(stack: Stack): Promise<{ median: number; p99: number; windowMs: number }> {
-  const settings = env(stack.azurite.connectionString, stack.cosmos.endpoint, 'lone');
+  const settings = hostSettings(stack.azurite.connectionString, stack.cosmos.endpoint, 'cost-lone', BEACON_SITE);
   const root = rootFromEnvironment(settings, { logger: countingLogger() });
   const { QueueClient } = await import('@azure/storage-queue');
   await new QueueClient(stack.azurite.connectionString, settings.HITS_QUEUE).createIfNotExists();
@@ -214,9 +119,8 @@ async function loneLatency(stack: Stack): Promise<{ median: number; p99: number;
     if (answer.status !== 202) throw new Error(`a lone beacon was answered ${answer.status}`);
     if (n >= 20) times.push(performance.now() - started);
   }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!;
-  return { median: Number(at(0.5).toFixed(1)), p99: Number(at(0.99).toFixed(1)), windowMs: root.settings.INGEST_WINDOW_MS };
+  const at = (q: number) => Number(percentile(times, q).toFixed(1));
+  return { median: at(0.5), p99: at(0.99), windowMs: root.settings.INGEST_WINDOW_MS };
 }
 
 /**
@@ -226,7 +130,7 @@ async function loneLatency(stack: Stack): Promise<{ median: number; p99: number;
  * figures in bench/cost-run.json and rewrites the cost section of docs/cost.md from them. COST_ECHO=1 prints the app's log lines.
  */
 export async function run(): Promise<void> {
-  const stack = await startStack();
+  const stack = await meteredStack();
   try {
     const beacon = await measure(stack, 'beacon', (url) => beaconTraffic(url), false);
     const server = await measure(stack, 'server', (url) => serverTraffic(url), false);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { memoryStore } from '../adapters/memory/store';
 import { startCosmos } from '../host/local/services';
 import { addDays, daysEnding } from '../shared/counting/days';
@@ -8,11 +9,14 @@ import { fold, type FoldOutcome } from '../shared/folding/fold';
 import type { QueuedHit } from '../shared/hits/message';
 import { keeper } from '../test/support/keeper';
 import { fixedClock } from '../shared/ports/clock';
-import type { FoldState, Store, StoreStats, VisitorRecord, VisitorsSummary } from '../shared/store';
+import type { FoldState, Store, VisitorsSummary } from '../shared/store';
 import { emptyFoldState } from '../shared/store/fold';
 import { VISITORS_PK } from '../shared/store/visitors';
 import { scanRules } from '../shared/subjects/scan-rule';
-import { freshLocalStore, visitorsSummaryOf } from './local-store';
+import { inLanes } from '../shared/lanes';
+import { hex } from './ids';
+import { freshLocalStore, visitorRecord, visitorsSummaryOf } from './local-store';
+import { callsA, fmt, ops, spent } from './report';
 
 const TODAY = '2026-10-23';
 const NOW = `${TODAY}T12:01:30.000Z`;
@@ -21,27 +25,11 @@ const DAYS = 100;
 /** One minute's traffic: 1,000 hits from 200 visitors (5 page loads each), half of them returning, in one-hit messages. */
 const MINUTE = { hits: 1_000, visitors: 200, returning: 100 };
 const LATE_DAYS = 7;
+/** The visitor records already folded, one sequence each; `COUNTING_RECORDS` sets others (`1000`: a quick try). */
+const SIZES = (process.env.COUNTING_RECORDS ?? '1000,100000').split(',').map(Number);
 
-const hex = (n: number) => n.toString(16).padStart(32, '0');
-
-const record = (i: number): VisitorRecord => {
-  const day = addDays(TODAY, -1 - (i % DAYS));
-  const scanner = i % 10 === 9;
-  return {
-    id: hex(i),
-    pk: VISITORS_PK,
-    kind: 'visitor-record',
-    first_seen: day,
-    last_seen: day,
-    days_seen: 1,
-    recent_days: [day],
-    who: scanner ? 'scanners' : 'people',
-    counted_on: scanner ? null : day,
-    moved_days: [],
-    counts_changed_at: `${day}T12:00:00.000Z`,
-    ttl: scanner ? 7_776_000 : -1,
-  };
-};
+/** Visitor record `i`, first seen on one of the DAYS before today; every tenth a scanner. */
+const record = (i: number) => visitorRecord(hex(i), addDays(TODAY, -1 - (i % DAYS)), i % 10 === 9);
 
 /** The visitors summary that agrees with the records, as a fold of them would have written it. */
 function summaryFor(records: number): VisitorsSummary {
@@ -88,24 +76,6 @@ function minuteOfHits(): QueuedHit[] {
 
 type Fillable = Store & { documents: { create(doc: { id: string; pk: string }): unknown } };
 
-async function createAll(store: Fillable, docs: Iterable<{ id: string; pk: string }>, lanes: number) {
-  const source = docs[Symbol.iterator]();
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      for (let next = source.next(); !next.done; next = source.next()) await store.documents.create(next.value);
-    }),
-  );
-}
-
-const spent = (before: StoreStats, after: StoreStats) => ({
-  reads: after.reads - before.reads,
-  writes: after.writes - before.writes,
-  queries: after.queries - before.queries,
-  conflicts: after.conflicts - before.conflicts,
-});
-const ops = (cost: ReturnType<typeof spent>) => `${cost.reads} reads, ${cost.writes} writes, ${cost.queries} queries`;
-const perHit = (cost: ReturnType<typeof spent>, hits: number) =>
-  `${((cost.reads + cost.writes + cost.queries) / hits).toFixed(3)} calls a hit (${(cost.reads / hits).toFixed(3)} reads, ${(cost.writes / hits).toFixed(3)} writes, ${(cost.queries / hits).toFixed(3)} queries)`;
 const outcomeOf = (outcome: FoldOutcome) =>
   outcome.ok ? `${outcome.facts} facts over ${outcome.days.length} days, ${outcome.records} records changed` : `FAILED: ${outcome.reason}`;
 
@@ -123,16 +93,14 @@ async function sequence(
 ) {
   const clock = fixedClock(NOW);
   const filling = performance.now();
-  await createAll(
-    store,
-    (function* () {
-      for (let i = 0; i < records; i += 1) yield record(i);
-    })(),
+  await inLanes(
+    Array.from({ length: records }, (_, i) => record(i)),
     lanes,
+    async (doc) => store.documents.create(doc),
   );
-  await createAll(store, [summaryFor(records), foldStateAt(await settle())], 1);
+  for (const doc of [summaryFor(records), foldStateAt(await settle())]) await store.documents.create(doc);
   const filled = (performance.now() - filling) / 1000;
-  console.log(`${label}, ${records.toLocaleString('en')} visitor records (filled in ${filled.toFixed(1)} s, already folded):`);
+  console.log(`${label}, ${fmt(records)} visitor records (filled in ${filled.toFixed(1)} s, already folded):`);
   await wait();
 
   const keep = keeper(store, clock);
@@ -142,7 +110,7 @@ async function sequence(
     await Promise.all(messages.slice(first, first + 16).map((message) => keep(message)));
   const kept = spent(before, store.stats());
   console.log(
-    `  keep ${MINUTE.hits} hits of one minute (${MINUTE.visitors} visitors, ${MINUTE.returning} returning; one a message): ${perHit(kept, MINUTE.hits)}, ${kept.conflicts} lost races`,
+    `  keep ${MINUTE.hits} hits of one minute (${MINUTE.visitors} visitors, ${MINUTE.returning} returning; one a message): ${callsA(kept, MINUTE.hits, 'a hit')}, ${kept.conflicts} lost races`,
   );
   await wait();
 
@@ -152,7 +120,7 @@ async function sequence(
   const folded = await fold(deps);
   const foldCost = spent(before, store.stats());
   console.log(
-    `  one fold of that minute: ${perHit(foldCost, MINUTE.hits)} = ${ops(foldCost)}; ${(performance.now() - started).toFixed(0)} ms; ${outcomeOf(folded)}`,
+    `  one fold of that minute: ${callsA(foldCost, MINUTE.hits, 'a hit')} = ${ops(foldCost)}; ${(performance.now() - started).toFixed(0)} ms; ${outcomeOf(folded)}`,
   );
 
   before = store.stats();
@@ -182,12 +150,12 @@ async function sequence(
 }
 
 /**
- * `npm run bench counting`: what the recount timer's fold costs at 1,000 hits a minute, and the pulse, at 1,000 and
+ * `npm run bench counting`: what the fold costs at 1,000 hits a minute, and the pulse, at 1,000 and
  * 100,000 visitor records: in memory (the same calls as the adapters make), and on the local Cosmos server (which
  * charges 1 a call, and whose queries scan their partition, or every document before the local partition scoping).
  */
 export async function run(): Promise<void> {
-  for (const records of [1_000, 100_000]) {
+  for (const records of SIZES) {
     const store = memoryStore();
     await sequence(
       'in memory',
@@ -200,11 +168,11 @@ export async function run(): Promise<void> {
   }
   const cosmos = await startCosmos();
   try {
-    for (const records of [1_000, 100_000]) {
+    for (const records of SIZES) {
       const { store } = await freshLocalStore(cosmos.endpoint);
       // The fold reads writes 1 s (the settle margin) behind the server's whole-second `_ts`: 2.1 s covers both.
       const settle = () => store.documents.stamp({ id: 'store-clock', pk: VISITORS_PK, kind: 'store-clock' } as never);
-      await sequence('on the local Cosmos server', store, records, settle, () => new Promise((resolve) => setTimeout(resolve, 2_100)), 48);
+      await sequence('on the local Cosmos server', store, records, settle, () => sleep(2_100), 48);
     }
   } finally {
     await cosmos.stop();

@@ -2,6 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { loadCountryTable } from '../adapters/files/countries';
 import { classify, type IdentityRules, type SeenRequest } from '../shared/hits/classify';
 import { noCountries } from '../shared/identity/country';
+import { KEYS } from './settings';
+import { median } from './stats';
 
 const agent = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
@@ -42,7 +44,7 @@ export async function run(): Promise<void> {
   }
 
   const rules = (countries: IdentityRules['countries']): IdentityRules => ({
-    hashKey: 'bench-hash-key-0123456789abcdef',
+    hashKey: KEYS.HASH_KEY,
     selfNetworks: [],
     selfAgentTag: 'headcount-self',
     ignoredPaths: ['/api/admin'],
@@ -72,7 +74,6 @@ export async function run(): Promise<void> {
       times[name]!.push(perItem(started, requests.length));
     }
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   console.log(
     `classify a hit (hashes, agent family, network, device, campaign): ${median(times.without!).toFixed(2)} µs without the country lookup, ${median(times.with!).toFixed(2)} µs with it (median of 5 rounds of ${requests.length})`,
   );

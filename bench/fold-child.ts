@@ -1,13 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { cosmosContainer } from '../adapters/cosmos/client';
-import { cosmosStore } from '../adapters/cosmos/store';
-import { COSMOS_EMULATOR_KEY } from '../host/local/services';
 import * as folding from '../shared/folding/fold';
 import { systemClock } from '../shared/ports/clock';
 import { scanRules } from '../shared/subjects/scan-rule';
+import { localContainer, localStore } from './local-store';
 
 /**
- * One run of the recount's fold in a process of its own, for bench/fold.bench.ts: started with
+ * One run of the fold in a process of its own, for bench/fold.bench.ts: started with
  * `--max-old-space-size=512`, so the peak memory measured is the fold's alone. It folds the database named by
  * FOLD_CHILD_DATABASE at FOLD_CHILD_ENDPOINT with the timer's budget (when this commit has one), and prints one line
  * `RESULT {...}`: the outcome, the wall time, and the peaks of the resident set and of the heap.
@@ -16,15 +14,8 @@ async function main(): Promise<void> {
   const endpoint = process.env.FOLD_CHILD_ENDPOINT;
   const database = process.env.FOLD_CHILD_DATABASE;
   if (!endpoint || !database) throw new Error('FOLD_CHILD_ENDPOINT and FOLD_CHILD_DATABASE are required');
-  const container = cosmosContainer({
-    endpoint,
-    auth: { key: COSMOS_EMULATOR_KEY },
-    database,
-    container: 'activity',
-    // The local server scans where Azure reads an index; a minute a call keeps a slow scan from reading as an outage.
-    requestTimeoutMs: 60_000,
-  });
-  const store = cosmosStore(container, { settleSeconds: 1 });
+  // The local server scans where Azure reads an index; a minute a call keeps a slow scan from reading as an outage.
+  const store = localStore(localContainer(endpoint, database, 60_000));
   const budget = (folding as { TIMER_FOLD_BUDGET?: folding.FoldBudget }).TIMER_FOLD_BUDGET;
   const baseline = process.memoryUsage();
   let peakRss = baseline.rss;

@@ -2,20 +2,21 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { BulkOperationType, type Container } from '@azure/cosmos';
-import { cosmosContainer } from '../adapters/cosmos/client';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { memoryStore } from '../adapters/memory/store';
-import { cosmosStore } from '../adapters/cosmos/store';
-import { COSMOS_EMULATOR_KEY } from '../host/local/services';
 import { readPeopleCount } from '../shared/counting/people-count';
 import type { HitsMessage, QueuedHit } from '../shared/hits/message';
 import { keeper } from '../test/support/keeper';
 import { systemClock } from '../shared/ports/clock';
-import { freshLocalStore } from './local-store';
-import { storeProxy } from './store-proxy';
+import { hex } from './ids';
+import { bulkUpsert, freshLocalStore, localContainer, localStore } from './local-store';
+import { fmt } from './report';
+import { cosmosProcess } from './stack';
+import { median } from './stats';
+import { storeProxyTo } from './store-calls';
 
 /**
- * `npm run bench fold`: a backlog of unfolded facts, as a timer outage leaves it, drained by the recount's fold run
+ * `npm run bench fold`: a backlog of unfolded facts, as a timer outage leaves it, drained by the fold run
  * again and again in a process of its own with a 512 MB heap, on the local stack. The backlog is kept by the real
  * keeper (a record per person and a fact per message, as keep-hits writes them), over yesterday and today. Then the
  * same backlog with 60 % of the store's document calls answered 429, the Admin count read all the while.
@@ -43,9 +44,6 @@ const THROTTLED_RUNS = 6;
 
 /** A count as read: a number, or -1 for none read (null: not counted yet, or the store did not answer). */
 const counted = (n: number) => (n < 0 ? 'null' : fmt(n));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const fmt = (n: number, digits = 0) => n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const hex = (n: number) => n.toString(16).padStart(32, '0');
 /** A cheap integer mix, so persons and days spread over the messages without a pattern. */
 const mix = (n: number, salt: number) => {
   let x = (n ^ salt) >>> 0;
@@ -54,43 +52,10 @@ const mix = (n: number, salt: number) => {
   return (x ^ (x >>> 16)) >>> 0;
 };
 
-type CosmosStore = ReturnType<typeof cosmosStore>;
-
-/** The local Cosmos server in a process of its own, with room for a million facts. */
-async function cosmosProcess(): Promise<{ endpoint: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--max-old-space-size=16384', '--import', 'tsx', join(__dirname, 'cosmos-process.ts')], {
-    cwd: join(__dirname, '..'),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /ENDPOINT (\S+)/.exec(out);
-      if (found) resolve(found[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`the Cosmos server process exited with ${code}`)));
-  });
-  child.stdout.resume();
-  return {
-    endpoint,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
+type CosmosStore = ReturnType<typeof localStore>;
 
 /** A store on an existing database of the local server at `endpoint` (through a proxy, or not). */
-const storeAt = (endpoint: string, database: string): CosmosStore =>
-  cosmosStore(
-    cosmosContainer({ endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database, container: 'activity', requestTimeoutMs: 60_000 }),
-    {
-      settleSeconds: 1,
-    },
-  );
+const storeAt = (endpoint: string, database: string): CosmosStore => localStore(localContainer(endpoint, database, 60_000));
 
 /** The Admin count as GET /api/admin/visitors/people answers it, read through `store`. */
 function adminCount(store: CosmosStore) {
@@ -148,33 +113,6 @@ interface Backlog {
 }
 
 /**
- * Writes `docs` in batches of 100, four batches at a time, as upserts: a batch whose answer is lost (the server closes
- * a connection kept alive past its idle time while the keeper works) is sent again, and writes the same.
- */
-async function bulkWrite(container: Container, docs: ReadonlyArray<{ id: string; pk: string }>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      while (next < docs.length) {
-        const batch = docs.slice(next, (next += 100));
-        for (let attempt = 1; ; attempt += 1) {
-          try {
-            const results = await container.items.bulk(
-              batch.map((resourceBody) => ({ operationType: BulkOperationType.Upsert, resourceBody })),
-            );
-            const failed = results.filter((result) => result.statusCode >= 300);
-            if (failed.length > 0) throw new Error(`${failed.length} documents were not written (status ${failed[0]!.statusCode})`);
-            break;
-          } catch (error) {
-            if (attempt === 5) throw error;
-          }
-        }
-      }
-    }),
-  );
-}
-
-/**
  * A large backlog: the same messages kept by the same keeper, into a memory store, BULK_CHUNK at a time; each chunk's
  * facts are then created on the local server in bulk (and dropped from memory), and at the end every other document
  * the keeper wrote (the records, in their last state). The documents are the keeper's, byte for byte; only the way
@@ -199,13 +137,13 @@ async function fillInBulk(endpoint: string, facts: number, label: string): Promi
     }
     const chunk = memory.documents.query<{ id: string; pk: string; kind: string }>((doc) => doc.kind === 'fact');
     factKb ||= JSON.stringify(chunk[0]).length / 1024;
-    await bulkWrite(container, chunk);
+    await bulkUpsert(container, chunk);
     for (const fact of chunk) memory.documents.delete(fact.pk, fact.id);
     const seconds = (performance.now() - began) / 1000;
     console.log(`  ${label}: kept ${fmt(Math.min(facts, from + BULK_CHUNK))} messages, their facts written, in ${fmt(seconds)} s`);
   }
   const rest = memory.documents.query<{ id: string; pk: string; kind: string }>((doc) => doc.kind !== 'store-clock');
-  await bulkWrite(container, rest);
+  await bulkUpsert(container, rest);
   const seconds = (performance.now() - began) / 1000;
   console.log(
     `${label}: ${fmt(facts)} messages of ${HITS_A_MESSAGE} hits kept by keepHits() into memory ${fmt(BULK_CHUNK)} at a time, and its documents ` +
@@ -317,11 +255,6 @@ function foldRun(endpoint: string, database: string): Promise<RunResult> {
 
 const caughtUp = (run: RunResult) => run.ok && run.result.outcome.ok && (run.result.outcome.behind ?? null) === null;
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? 0 : sorted[Math.floor((sorted.length - 1) / 2)]!;
-};
-
 const shortReason = (run: RunResult) =>
   !run.ok
     ? `FAILED: ${run.failure}`
@@ -404,11 +337,6 @@ function summary(label: string, backlog: Backlog, drained: Drained): string {
 /** The rate (facts a second of runs) the last backlog that caught up was drained at. */
 let caughtUpRate: { facts: number; rate: number } | null = null;
 
-/** Drops a backlog's database, so the local server's memory holds only the next one. */
-async function dropDatabase(endpoint: string, database: string): Promise<void> {
-  await cosmosContainer({ endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database, container: 'activity' }).database.delete();
-}
-
 async function plainBacklog(endpoint: string, facts: number, maxMs: number): Promise<void> {
   const label = `${fmt(facts)} facts`;
   const backlog = await fill(endpoint, facts, label);
@@ -431,7 +359,8 @@ async function plainBacklog(endpoint: string, facts: number, maxMs: number): Pro
       );
     }
   }
-  await dropDatabase(endpoint, backlog.database);
+  // Dropped, so the local server's memory holds only the next backlog.
+  await localContainer(endpoint, backlog.database).database.delete();
 }
 
 /** The backlog drained with THROTTLE of the document calls answered 429, then without; the Admin count read throughout. */
@@ -439,7 +368,7 @@ async function throttledBacklog(endpoint: string): Promise<void> {
   const label = `${fmt(SMALL)} facts, ${THROTTLE * 100} % throttled`;
   const backlog = await fill(endpoint, SMALL, label);
   const direct = storeAt(endpoint, backlog.database);
-  const proxy = await storeProxy(new URL(endpoint), { throttle: THROTTLE });
+  const proxy = await storeProxyTo(endpoint, { throttle: THROTTLE });
   const throttledStore = storeAt(proxy.endpoint, backlog.database);
   // The Admin count, read through the throttled store every 300 ms while the fold runs: a number, or null (unread).
   // A zero is told apart by the fold state then (read straight, not throttled): none yet (the timer never ran), or one.
@@ -508,14 +437,14 @@ async function throttledBacklog(endpoint: string): Promise<void> {
     polling = false;
     await poller;
     await proxy.close();
-    await dropDatabase(endpoint, backlog.database);
+    await localContainer(endpoint, backlog.database).database.delete();
   }
 }
 
 export async function run(): Promise<void> {
   const began = performance.now();
   const parts = (process.env.FOLD_PARTS ?? 'small,throttled,large').split(',');
-  const cosmos = await cosmosProcess();
+  const cosmos = await cosmosProcess({ heapMb: 16_384 });
   try {
     console.log(
       `each run of the fold in a child process (node --max-old-space-size=${HEAP_MB}), its wall time and its peak resident set (process.resourceUsage().maxRSS, ` +

@@ -1,45 +1,31 @@
-import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync, statSync, createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createGzip } from 'node:zlib';
-import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
 import { hostingNetworks } from '../adapters/files/networks';
-import { rootFromEnvironment } from '../host/composition';
-import { loadFunctions, startLocalHost } from '../host/local/host';
-import { COSMOS_EMULATOR_KEY, freePort, startAzurite } from '../host/local/services';
 import { runImport } from '../scripts/import/run';
 import { addDays } from '../shared/counting/days';
 import { utcDay } from '../shared/identity/tokens';
-import { countingLogger, executionMeter, meteringProxy, queueCall, type MeteredCall } from './cost/meters';
+import { seeded } from './ids';
 import { estimatedRu, PRICES } from './prices';
+import { fmt } from './report';
+import { meteredStack } from './stack';
+import { sdkCall, type StoreCall } from './store-calls';
 
 /**
  * `npm run bench import`: what importing a site's history costs. (1) The command's read rate: lines a second read,
  * parsed and classified, on a dry run, from a plain and a gzipped nginx log, and the process's peak memory. (2) The
  * backfill on the local stack: the same log sent by the command to a local host (Azurite, the local Cosmos server in a
- * process of its own behind a metering proxy), kept by keep-imports and folded by the recount until caught up, timed
+ * process of its own behind a metering proxy), kept by keep-imports and folded by the fold until caught up, timed
  * part by part; every store call counted and its request units estimated by bench/prices.ts's rule, per thousand
  * lines. IMPORT_BENCH_LINES sets the log's size (default 200,000; a million takes the local stack about half an hour
  * on two cores, so the default projects it from the measured rate).
  */
 const LINES = Number(process.env.IMPORT_BENCH_LINES ?? 200_000);
 const DAYS = 365;
-
-/** A seeded generator, so every run reads the same log. */
-function seeded(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const AGENTS = [
   (v: number) => `Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${v}.0.0.0 Safari/537.36`,
@@ -124,9 +110,6 @@ async function writeLog(file: string, lines: number): Promise<void> {
   await new Promise<void>((resolve) => out.end(() => resolve()));
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
 /** The read rate of a dry run over one file, and the peak memory the process reached meanwhile. */
 async function readRate(file: string) {
   let peak = process.memoryUsage().rss;
@@ -141,80 +124,17 @@ async function readRate(file: string) {
   return { lines: summary.lines, seconds, rate: summary.lines / seconds, peakMb: peak / 1e6, summary };
 }
 
-/** The Cosmos server and its metering proxy in a child process (bench/cost/store-process.ts), as the cost bench runs it. */
-async function storeProcess() {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'cost', 'store-process.ts')], {
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  const [serverPort, proxyPort] = await new Promise<[number, number]>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const ready = /ready (\d+) (\d+)/.exec(chunk.toString());
-      if (ready) resolve([Number(ready[1]), Number(ready[2])]);
-    });
-    child.once('exit', (code) => reject(new Error(`the store process exited with ${code}`)));
-  });
-  const take = () =>
-    new Promise<MeteredCall[]>((resolve) => {
-      child.once('message', (message) => resolve((message as { calls: MeteredCall[] }).calls));
-      child.send('take');
-    });
-  return {
-    endpoint: `http://127.0.0.1:${serverPort}`,
-    proxy: `http://127.0.0.1:${proxyPort}`,
-    take,
-    stop: () => void child.kill('SIGTERM'),
-  };
-}
-
 /** Calls by kind and their estimated request units. */
-function storeCost(calls: readonly MeteredCall[]) {
-  const app = calls.filter((call) => call.kind !== 'metadata');
+function storeCost(calls: readonly StoreCall[]) {
+  const app = calls.filter((call) => !sdkCall(call));
   const by = (kind: string) => app.filter((call) => call.kind === kind).length;
-  const ru = app.reduce((sum, call) => sum + estimatedRu(call as Parameters<typeof estimatedRu>[0]), 0);
-  return { reads: by('read'), writes: by('write'), queries: by('query'), calls: app.length, ru };
+  const ru = app.reduce((sum, call) => sum + estimatedRu(call), 0);
+  return { reads: by('point read'), writes: by('write'), queries: by('query'), calls: app.length, ru };
 }
 
 async function backfill(file: string, lines: number) {
-  const azurite = await startAzurite({ blobAndTable: { blobPort: await freePort(), tablePort: await freePort() } });
-  const store = await storeProcess();
-  const queueProxy = await meteringProxy(new URL(`http://127.0.0.1:${azurite.port}`), queueCall);
-  const metered = azurite.connectionString.replace(
-    `QueueEndpoint=http://127.0.0.1:${azurite.port}/`,
-    `QueueEndpoint=http://127.0.0.1:${queueProxy.port}/`,
-  );
-  const name = randomUUID().slice(0, 8);
-  const settings = {
-    AzureWebJobsStorage: metered,
-    HASH_KEY: 'bench-hash-key-0123456789abcdef',
-    INGEST_KEY: 'bench-ingest-key-0123456789',
-    OPERATOR_KEY: 'bench-operator-key-0123456789',
-    HITS_QUEUE: `import-${name}`,
-    COSMOS_ENDPOINT: store.proxy,
-    COSMOS_KEY: COSMOS_EMULATOR_KEY,
-    COSMOS_DATABASE: `import-${name}`,
-    FOLD_SETTLE_SECONDS: '1',
-  };
-  await ensureContainer(
-    cosmosContainer({
-      endpoint: store.endpoint,
-      auth: { key: COSMOS_EMULATOR_KEY },
-      database: settings.COSMOS_DATABASE,
-      container: 'activity',
-    }),
-  );
-  const logger = countingLogger(process.env.IMPORT_BENCH_ECHO === '1');
-  const meter = executionMeter();
-  const root = rootFromEnvironment(settings, { logger });
-  // Four messages at a time, as the cost bench: the local Cosmos server on a small machine cannot answer sixteen messages' calls at once.
-  const host = await startLocalHost({
-    root,
-    port: 0,
-    timers: false,
-    queueSettings: { batchSize: 4 },
-    registrations: meter.wrap(await loadFunctions()),
-  });
-  queueProxy.take();
-  await store.take();
+  const stack = await meteredStack();
+  const { settings, meter, root, host } = await stack.host('import', {}, process.env.IMPORT_BENCH_ECHO === '1');
   try {
     const started = performance.now();
     const summary = await runImport(
@@ -230,7 +150,7 @@ async function backfill(file: string, lines: number) {
     const sent = performance.now();
     await host.listeners().get('keep-imports')!.drain(3_600_000);
     const kept = performance.now();
-    const keepCalls = storeCost(await store.take());
+    const keepCalls = storeCost(await stack.cosmos.take());
     let runs = 0;
     for (; runs < 200; runs += 1) {
       await sleep(2_100);
@@ -239,8 +159,8 @@ async function backfill(file: string, lines: number) {
       if (state?.doc.behind === null && state.doc.imported.length === 0) break;
     }
     const folded = performance.now();
-    const foldCalls = storeCost(await store.take());
-    const queue = queueProxy.take().filter((call) => call.kind !== 'setup').length;
+    const foldCalls = storeCost(await stack.cosmos.take());
+    const queue = stack.queueProxy.take().filter((call) => call.kind !== 'setup').length;
     const executions = meter.take();
     const people = (await root.store.visitorsSummary.read())?.doc;
     const visits = (await root.store.visits.read())?.doc;
@@ -262,9 +182,7 @@ async function backfill(file: string, lines: number) {
     };
   } finally {
     await host.stop();
-    await queueProxy.close();
-    store.stop();
-    await azurite.stop();
+    await stack.stop();
   }
 }
 
@@ -293,16 +211,14 @@ export async function run(): Promise<void> {
       );
     }
 
-    console.log(
-      '\nThe backfill on the local stack (the command sending, keep-imports on 4 messages at a time, the recount until caught up):',
-    );
+    console.log('\nThe backfill on the local stack (the command sending, keep-imports on 4 messages at a time, the fold until caught up):');
     const b = await backfill(plain, LINES);
     const per1000 = (n: number) => (n * 1000) / LINES;
     console.log(
       `  sent ${fmt(b.summary.sent)} hits (${fmt(b.summary.ignored.asset)} assets and ${fmt(b.summary.skipped)} later lines left out) in ${fmt(b.seconds.send, 1)} s`,
     );
     console.log(
-      `  kept by keep-imports ${fmt(b.seconds.keep, 1)} s after the first line was sent; folded ${fmt(b.seconds.fold, 1)} s later, in ${b.runs} runs of the recount`,
+      `  kept by keep-imports ${fmt(b.seconds.keep, 1)} s after the first line was sent; folded ${fmt(b.seconds.fold, 1)} s later, in ${b.runs} runs of the fold`,
     );
     console.log(
       `  in all ${fmt(b.seconds.total, 1)} s: ${fmt(LINES / b.seconds.total)} lines/s; a million lines at this rate: ${fmt(1_000_000 / (LINES / b.seconds.total) / 60, 1)} min`,
@@ -314,7 +230,7 @@ export async function run(): Promise<void> {
     console.log('  | --- | --- | --- | --- | --- | --- |');
     for (const [label, cost] of [
       ['keep-imports', b.keepCalls],
-      ['the recount', b.foldCalls],
+      ['the fold', b.foldCalls],
     ] as const)
       console.log(
         `  | ${label} | ${fmt(per1000(cost.reads), 1)} | ${fmt(per1000(cost.writes), 1)} | ${fmt(per1000(cost.queries), 1)} | ${fmt(per1000(cost.calls), 1)} | ${fmt(per1000(cost.ru), 1)} |`,

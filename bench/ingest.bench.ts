@@ -1,14 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { rootFromEnvironment } from '../host/composition';
 import { startLocalHost } from '../host/local/host';
-import { startAzurite, COSMOS_EMULATOR_KEY } from '../host/local/services';
+import { startAzurite } from '../host/local/services';
 import { receiveServerHits } from '../shared/ingest/receive';
-import { inLanes } from '../shared/lanes';
 import type { HitQueue } from '../shared/ports/queue';
-import type { IncomingRequest } from '../shared/http/request';
 import { QueueClient } from '@azure/storage-queue';
 import { createHmac, randomUUID } from 'node:crypto';
 import { hostingNetworks } from '../adapters/files/networks';
+import { jsonRequest } from '../test/support/import-rig';
+import { postHits } from './post-hits';
+import { hostSettings, KEYS, quiet } from './settings';
 
 const agents = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -17,15 +18,8 @@ const agents = [
   'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
 ];
 
-const env = (connection: string) => ({
-  AzureWebJobsStorage: connection,
-  HASH_KEY: 'bench-hash-key-0123456789abcdef',
-  INGEST_KEY: 'bench-ingest-key-0123456789',
-  OPERATOR_KEY: 'bench-operator-key-0123456789',
-  HITS_QUEUE: 'bench-hits',
-  COSMOS_KEY: COSMOS_EMULATOR_KEY,
-  COSMOS_ENDPOINT: 'http://127.0.0.1:1',
-});
+/** No store is asked: ingest only queues. */
+const NO_STORE = 'http://127.0.0.1:1';
 
 const body = (count: number, offset: number) =>
   JSON.stringify({
@@ -38,43 +32,19 @@ const body = (count: number, offset: number) =>
     })),
   });
 
-const request = (text: string): IncomingRequest => {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-ingest-key': 'bench-ingest-key-0123456789' };
-  return { method: 'POST', header: (name) => headers[name] ?? null, query: new URLSearchParams(), params: {}, text: async () => text };
-};
+const request = (text: string) => jsonRequest(text, { 'x-ingest-key': KEYS.INGEST_KEY });
 
 const hex16 = (key: string, text: string) => createHmac('sha256', key).update(text, 'utf8').digest().subarray(0, 16).toString('hex');
 
 /**
- * The floor as it was before issue 24, µs per hit: the body parsed, two HMACs a hit (the daily token and the person
- * hash), and a message made and encoded, with no rule, no schema and no classification; but its message carries only
- * the token, the person and the path, a quarter of the bytes of the message ingest must write (fullMessageFloorPerHit).
- */
-function floorPerHit(texts: readonly string[]): number {
-  const key = 'bench-hash-key-0123456789abcdef';
-  const started = performance.now();
-  let hits = 0;
-  for (const text of texts) {
-    const parsed = JSON.parse(text) as { hits: Array<{ address: string; user_agent: string; path: string }> };
-    const queued = parsed.hits.map((hit) => ({
-      token: hex16(key, `2026-10-23|${hit.address}`),
-      person: hex16(key, `person|${hit.address}|${hit.user_agent}`),
-      path: hit.path,
-    }));
-    Buffer.from(JSON.stringify({ v: 1, id: randomUUID(), hits: queued }), 'utf8').toString('base64');
-    hits += queued.length;
-  }
-  return ((performance.now() - started) * 1000) / hits;
-}
-
-/**
  * The floor of the same work, µs per hit: the body parsed, two HMACs a hit (the daily token and the person hash), and
- * the message made and encoded, with no rule, no schema and no classification. Ingest's cost is read against it. The
- * message is the one ingest writes, at its size: each hit carries every field a queued hit carries
- * (shared/hits/message.ts), each the request's own text or a constant (no rule reads them).
+ * the message made and encoded, with no rule, no schema and no classification. Ingest's cost is read against it. With
+ * `full`, the message is the one ingest writes, at its size: each hit carries every field a queued hit carries
+ * (shared/hits/message.ts), each the request's own text or a constant (no rule reads them). Without, it is the floor as
+ * it was before issue 24: its message carries only the token, the person and the path, a quarter of the bytes.
  */
-function fullMessageFloorPerHit(texts: readonly string[]): number {
-  const key = 'bench-hash-key-0123456789abcdef';
+function floorPerHit(texts: readonly string[], full: boolean): number {
+  const key = KEYS.HASH_KEY;
   const started = performance.now();
   const at = new Date().toISOString();
   let hits = 0;
@@ -82,25 +52,30 @@ function fullMessageFloorPerHit(texts: readonly string[]): number {
     const parsed = JSON.parse(text) as {
       hits: Array<{ address: string; user_agent: string; path: string; referrer: string; page_load: boolean }>;
     };
-    const queued = parsed.hits.map((hit) => ({
-      at,
-      token: hex16(key, `2026-10-23|${hit.address}`),
-      person: hex16(key, `person|${hit.address}|${hit.user_agent}`),
-      network: hit.address,
-      path: hit.path,
-      store: 'site',
-      bot: false,
-      reason: null,
-      self: false,
-      source: hit.referrer,
-      page_load: hit.page_load,
-      subject: null,
-      country: 'XX',
-      browser: 'other',
-      system: 'other',
-      device: 'unknown',
-      campaign: null,
-    }));
+    const queued = parsed.hits.map((hit) => {
+      const token = hex16(key, `2026-10-23|${hit.address}`);
+      const person = hex16(key, `person|${hit.address}|${hit.user_agent}`);
+      if (!full) return { token, person, path: hit.path };
+      return {
+        at,
+        token,
+        person,
+        network: hit.address,
+        path: hit.path,
+        store: 'site',
+        bot: false,
+        reason: null,
+        self: false,
+        source: hit.referrer,
+        page_load: hit.page_load,
+        subject: null,
+        country: 'XX',
+        browser: 'other',
+        system: 'other',
+        device: 'unknown',
+        campaign: null,
+      };
+    });
     Buffer.from(JSON.stringify({ v: 1, id: randomUUID(), hits: queued }), 'utf8').toString('base64');
     hits += queued.length;
   }
@@ -140,17 +115,17 @@ export async function run(): Promise<void> {
       return { ok: true };
     },
   };
-  const root = rootFromEnvironment(env('UseDevelopmentStorage=true'), {
+  const root = rootFromEnvironment(hostSettings('UseDevelopmentStorage=true', NO_STORE, 'ingest'), {
     hitQueue: countingQueue,
-    logger: { info() {}, warn() {}, error() {} },
+    logger: quiet,
   });
   const perRequest = 100;
   const requests = 200;
   const texts = Array.from({ length: requests }, (_, i) => body(perRequest, i));
   const hits = perRequest * requests;
   for (const text of texts.slice(0, 20)) await receiveServerHits(request(text), root.receive);
-  floorPerHit(texts.slice(0, 20));
-  fullMessageFloorPerHit(texts.slice(0, 20));
+  floorPerHit(texts.slice(0, 20), false);
+  floorPerHit(texts.slice(0, 20), true);
   // Rounds of ingest and its floors, each round going through the requests ten at a time, ingest then the floors, so
   // the three share the same moments: on a shared machine any stretch may lose a share of its time to other processes,
   // and a floor measured apart could be measured at a quieter moment than ingest (or a busier one). Each figure is the
@@ -170,8 +145,8 @@ export async function run(): Promise<void> {
       const started = performance.now();
       for (const text of some) await receiveServerHits(request(text), root.receive);
       ingestMs += performance.now() - started;
-      floorUs += floorPerHit(some) * some.length * perRequest;
-      fullFloorUs += fullMessageFloorPerHit(some) * some.length * perRequest;
+      floorUs += floorPerHit(some, false) * some.length * perRequest;
+      fullFloorUs += floorPerHit(some, true) * some.length * perRequest;
     }
     ingestRounds.push((ingestMs * 1000) / hits);
     floors.push(floorUs / hits);
@@ -201,8 +176,9 @@ export async function run(): Promise<void> {
 
   const azurite = await startAzurite();
   try {
-    const liveRoot = rootFromEnvironment(env(azurite.connectionString), { logger: { info() {}, warn() {}, error() {} } });
-    await new QueueClient(azurite.connectionString, 'bench-hits').createIfNotExists();
+    const settings = hostSettings(azurite.connectionString, NO_STORE, 'ingest');
+    const liveRoot = rootFromEnvironment(settings, { logger: quiet });
+    await new QueueClient(azurite.connectionString, settings.HITS_QUEUE).createIfNotExists();
     const host = await startLocalHost({ root: liveRoot, port: 0, queues: false, timers: false });
     try {
       for (const [batch, total] of [
@@ -212,15 +188,7 @@ export async function run(): Promise<void> {
         const payloads = Array.from({ length: total / batch }, (_, i) => body(batch, i));
         const concurrency = 8;
         const t0 = performance.now();
-        await inLanes(payloads, concurrency, async (payload) => {
-          const response = await fetch(`${host.url}/api/hits`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-ingest-key': 'bench-ingest-key-0123456789' },
-            body: payload,
-          });
-          if (response.status !== 202) throw new Error(`status ${response.status}`);
-          await response.arrayBuffer();
-        });
+        await postHits(host.url, payloads, concurrency);
         const seconds = (performance.now() - t0) / 1000;
         console.log(
           `through the local host into Azurite, ${batch} hit(s) per request, ${concurrency} at once: ${Math.round(total / seconds)} hits/s (${Math.round(payloads.length / seconds)} requests/s)`,

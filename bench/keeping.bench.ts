@@ -1,18 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
-import { cosmosStore } from '../adapters/cosmos/store';
+import { ensureContainer } from '../adapters/cosmos/client';
 import { rootFromEnvironment } from '../host/composition';
 import { startLocalHost } from '../host/local/host';
-import { COSMOS_EMULATOR_KEY, startAzurite, startCosmos } from '../host/local/services';
+import { startAzurite, startCosmos } from '../host/local/services';
 import type { HitsMessage } from '../shared/hits/message';
 import { keeper } from '../test/support/keeper';
 import { fixedClock } from '../shared/ports/clock';
 import type { StoreStats } from '../shared/store';
 import { syntheticMessages } from './keeping-load';
-import { freshLocalStore } from './local-store';
-
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+import { freshLocalStore, localContainer, localStore } from './local-store';
+import { postHits } from './post-hits';
+import { callsA } from './report';
+import { hostSettings, quiet } from './settings';
 
 /** The targets of issue 11 for the keep path, store calls a hit. */
 const TARGET = { 1: 2, 50: 0.3 } as Record<number, number>;
@@ -22,10 +21,8 @@ const BEFORE = { 1: 5.71, 50: 1.28 } as Record<number, number>;
 const callsOf = (cost: StoreStats) => cost.reads + cost.writes + cost.queries;
 
 /** What the store did for `hits` hits: calls a hit, split, and the writes that lost their race. */
-function costOf(cost: StoreStats, hits: number): string {
-  const per = (count: number) => (count / hits).toFixed(3);
-  return `${per(callsOf(cost))} calls a hit (${per(cost.reads)} reads, ${per(cost.writes)} writes, ${per(cost.queries)} queries); ${cost.conflicts} writes lost a race (409/412), ${cost.failures} failures`;
-}
+const costOf = (cost: StoreStats, hits: number) =>
+  `${callsA(cost, hits, 'a hit')}; ${cost.conflicts} writes lost a race (409/412), ${cost.failures} failures`;
 
 const freshStore = async (endpoint: string) => (await freshLocalStore(endpoint, { requestTimeoutMs: 5_000 })).store;
 
@@ -55,45 +52,26 @@ async function keepPath(endpoint: string, fixture: string, messages: HitsMessage
  * host.json's batchSize) → the local Cosmos server, in this process. Eight clients post at once.
  */
 async function endToEnd(queueConnectionString: string, endpoint: string, hits: number, perRequest: number) {
-  const env = {
-    AzureWebJobsStorage: queueConnectionString,
-    HASH_KEY: 'bench-hash-key-0123456789abcdef',
-    INGEST_KEY: 'bench-ingest-key-0123456789',
-    OPERATOR_KEY: 'bench-operator-key-0123456789',
-    HITS_QUEUE: `bench-${randomUUID().slice(0, 8)}`,
-    COSMOS_ENDPOINT: endpoint,
-    COSMOS_KEY: COSMOS_EMULATOR_KEY,
-    COSMOS_DATABASE: `bench-${randomUUID().slice(0, 8)}`,
-    FOLD_SETTLE_SECONDS: '1',
-  };
-  const container = cosmosContainer({ endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: env.COSMOS_DATABASE, container: 'activity' });
+  const env = hostSettings(queueConnectionString, endpoint, 'keeping');
+  const container = localContainer(endpoint, env.COSMOS_DATABASE, 5_000);
   await ensureContainer(container);
-  const store = cosmosStore(container, { settleSeconds: 1 });
+  const store = localStore(container);
   const root = rootFromEnvironment(env, { logger: quiet, store });
   const host = await startLocalHost({ root, port: 0, timers: false, queueSettings: { maxPollingInterval: 100 } });
   try {
     const agent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
-    const requests = Array.from({ length: hits / perRequest }, (_, request) => request * perRequest);
     // 50 visitors (addresses), each making many page loads: the visitors of keepPath's first fixture.
-    const post = async (first: number) => {
-      const body = Array.from({ length: perRequest }, (_, n) => ({
-        address: `203.0.${(first + n) % 7}.${(first + n) % 50}`,
-        user_agent: agent,
-        path: `/page-${n % 12}`,
-      }));
-      const response = await fetch(`${host.url}/api/hits`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-ingest-key': env.INGEST_KEY },
-        body: JSON.stringify({ hits: body }),
-      });
-      if (response.status !== 202) throw new Error(`ingest answered ${response.status}`);
-    };
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        for (let first = requests.shift(); first !== undefined; first = requests.shift()) await post(first);
+    const bodies = Array.from({ length: hits / perRequest }, (_, request) =>
+      JSON.stringify({
+        hits: Array.from({ length: perRequest }, (_, n) => ({
+          address: `203.0.${(request * perRequest + n) % 7}.${(request * perRequest + n) % 50}`,
+          user_agent: agent,
+          path: `/page-${n % 12}`,
+        })),
       }),
     );
+    const started = performance.now();
+    await postHits(host.url, bodies);
     await host.drain(300_000);
     const seconds = (performance.now() - started) / 1000;
     console.log(

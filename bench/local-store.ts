@@ -1,26 +1,61 @@
 import { randomUUID } from 'node:crypto';
+import { BulkOperationType, type Container } from '@azure/cosmos';
 import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
 import { cosmosStore } from '../adapters/cosmos/store';
 import { COSMOS_EMULATOR_KEY } from '../host/local/services';
 import { countedAgain } from '../shared/folding/by-day';
-import type { VisitorsSummary } from '../shared/store';
+import type { VisitorRecord, VisitorsSummary } from '../shared/store';
 import { emptyVisitorsSummary } from '../shared/store/summary';
+import { VISITORS_PK } from '../shared/store/visitors';
 
 /**
- * A store on a fresh database of the local Cosmos server at `endpoint`, container made, folding 1 s behind the
- * server's clock (its writes land at once). Calls may take `requestTimeoutMs`: the local server scans where Azure reads
- * an index, so a bench's large reads are slow.
+ * The `activity` container of `database` on the local Cosmos server at `endpoint`. Calls may take `requestTimeoutMs`:
+ * the local server scans where Azure reads an index, so a bench's large reads are slow.
  */
+export const localContainer = (endpoint: string, database: string, requestTimeoutMs = 600_000): Container =>
+  cosmosContainer({ endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database, container: 'activity', requestTimeoutMs });
+
+/** A store on a container, folding 1 s behind the server's clock (its writes land at once). */
+export const localStore = (container: Container) => cosmosStore(container, { settleSeconds: 1 });
+
+/** A store on a fresh database of the local Cosmos server at `endpoint`, its container made. */
 export async function freshLocalStore(endpoint: string, options: { prefix?: string; requestTimeoutMs?: number } = {}) {
-  const container = cosmosContainer({
-    endpoint,
-    auth: { key: COSMOS_EMULATOR_KEY },
-    database: `${options.prefix ?? 'bench'}-${randomUUID().slice(0, 8)}`,
-    container: 'activity',
-    requestTimeoutMs: options.requestTimeoutMs ?? 600_000,
-  });
+  const container = localContainer(endpoint, `${options.prefix ?? 'bench'}-${randomUUID().slice(0, 8)}`, options.requestTimeoutMs);
   await ensureContainer(container);
-  return { container, store: cosmosStore(container, { settleSeconds: 1 }) };
+  return { container, store: localStore(container) };
+}
+
+/**
+ * Lays `docs` down in the container straight, as upserts in batches of 100, four batches at a time; answers how many.
+ * A batch whose answer is lost (the server closes a connection kept alive past its idle time while a bench works
+ * elsewhere) is sent again, and writes the same.
+ */
+export async function bulkUpsert(container: Container, docs: Iterable<{ id: string; pk: string }>): Promise<number> {
+  const source = docs[Symbol.iterator]();
+  let written = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (;;) {
+        const batch: Array<{ id: string; pk: string }> = [];
+        for (let next = source.next(); !next.done; next = source.next()) if (batch.push(next.value) === 100) break;
+        if (batch.length === 0) return;
+        for (let attempt = 1; ; attempt += 1) {
+          try {
+            const results = await container.items.bulk(
+              batch.map((resourceBody) => ({ operationType: BulkOperationType.Upsert, resourceBody })),
+            );
+            const failed = results.filter((result) => result.statusCode >= 300);
+            if (failed.length > 0) throw new Error(`${failed.length} documents were not written (status ${failed[0]!.statusCode})`);
+            break;
+          } catch (error) {
+            if (attempt === 5) throw error;
+          }
+        }
+        written += batch.length;
+      }
+    }),
+  );
+  return written;
 }
 
 /** The visitors summary a fold of the records would hold, from the people and the scanners first counted on each day. */
@@ -35,3 +70,19 @@ export function visitorsSummaryOf(people: Record<string, number>, scanners: Reco
     scanners_by_day: counted.scanners.byDay,
   };
 }
+
+/** A visitor's record as keep-hits leaves it after one visit on `day`, a person's or (kept 90 days) a scanner's. */
+export const visitorRecord = (id: string, day: string, scanner: boolean): VisitorRecord => ({
+  id,
+  pk: VISITORS_PK,
+  kind: 'visitor-record',
+  first_seen: day,
+  last_seen: day,
+  days_seen: 1,
+  recent_days: [day],
+  who: scanner ? 'scanners' : 'people',
+  counted_on: scanner ? null : day,
+  moved_days: [],
+  counts_changed_at: `${day}T12:00:00.000Z`,
+  ttl: scanner ? 7_776_000 : -1,
+});

@@ -1,26 +1,30 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { BulkOperationType, type Container } from '@azure/cosmos';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Container } from '@azure/cosmos';
 import { rootFromEnvironment } from '../host/composition';
 import { startLocalHost, type LocalHost } from '../host/local/host';
-import { COSMOS_EMULATOR_KEY, startAzurite, startCosmos, type Azurite } from '../host/local/services';
+import { startAzurite, startCosmos, type Azurite } from '../host/local/services';
 import { funnelStepsSetting } from '../shared/activity/funnel';
 import { addDays } from '../shared/counting/days';
 import { countedAgain } from '../shared/folding/by-day';
-import type { Logger } from '../shared/ports/logger';
-import type { ActivityHour, VisitorDay, VisitorRecord, VisitsSummary } from '../shared/store';
+import { memoryLogger } from '../shared/ports/logger';
+import type { ActivityHour, VisitorDay, VisitsSummary } from '../shared/store';
 import { hourId, visitorDayId } from '../shared/store/activity';
 import { VISITORS_PK } from '../shared/store/visitors';
 import { VISITS_SUMMARY_ID } from '../shared/store/visits';
-import { freshLocalStore, visitorsSummaryOf } from './local-store';
-import { costOf, estimatedRu, storeProxy, type Cost, type StoreCall } from './store-proxy';
+import { hex } from './ids';
+import { bulkUpsert, freshLocalStore, visitorRecord, visitorsSummaryOf } from './local-store';
+import { postHits } from './post-hits';
+import { fmt } from './report';
+import { KEYS, hostSettings } from './settings';
+import { costOf, roughRu, storeProxyTo, type Cost, type StoreCall, type StoreProxy } from './store-calls';
 
 /**
  * `npm run bench reads`: what every Admin read costs the store at V and 4V visitors a day, measured through HTTP at a
  * proxy in front of the local Cosmos server. Eight days of a site's server traffic are posted to POST /api/hits (one
- * hit a person a page), kept by the queue trigger and folded by the recount timer (run until it says it is caught
+ * hit a person a page), kept by the queue trigger and folded by the fold's timer (run until it says it is caught
  * up), then each read is asked once to warm up and once measured. The traffic and the reads speak only HTTP to the
  * app, so the same file measures an older commit: that is how the "before" lines are printed. The last part writes
  * 100,000 visitor records and visitor-days over 400 days straight into the container and reads the 400-day card
@@ -50,9 +54,6 @@ const GOAL_NAMES = ['signup', 'cv', 'resume'];
 const EVENT_NAMES = ['signup', 'download', 'outbound'];
 const FILES = ['cv.pdf', 'slides.pdf', 'talk.pdf', 'dataset.zip', 'notes.pdf', 'code.zip'];
 const OUTBOUND_HOSTS = ['github.com', 'www.linkedin.com', 'gitlab.com', 'dev.to', 'mastodon.social'];
-const OPERATOR_KEY = 'bench-operator-key-0123456789';
-const INGEST_KEY = 'bench-ingest-key-0123456789';
-const HASH_KEY = 'bench-hash-key-0123456789abcdef';
 /**
  * The most a rollup's lists can weigh, in KB: fifteen lists of at most 100 names (ROLLUP_TOP), about 40 bytes a name.
  * Its sketch weighs the same 16 KB at any traffic (one character a register), so a rollup grows only until its lists
@@ -76,9 +77,6 @@ const REFERRERS = [
   'https://news.ycombinator.com/',
 ];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const fmt = (n: number, digits = 0) => n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-
 /** A clock that runs from where it is set, so a fold's budget by time still passes, and can be moved on. */
 function benchClock(start: string) {
   let base = Date.parse(start);
@@ -93,15 +91,6 @@ function benchClock(start: string) {
       base += ms;
     },
   };
-}
-
-/** A logger that keeps the lines, so the bench can tell from the recount's own words whether it caught up. */
-function keptLogger(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const keep = (level: string) => (message: string, fields?: Record<string, unknown>) => {
-    lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
-  };
-  return { lines, info: keep('info'), warn: keep('warn'), error: keep('error') };
 }
 
 /** A visitor's address: private ranges, never loopback (loopback is the site's own read). */
@@ -182,26 +171,11 @@ function dayHits(day: string, d: number, first: number, people: number, scanners
   return hits;
 }
 
-async function post(url: string, hits: readonly ServerHit[]): Promise<void> {
-  const batches: ServerHit[][] = [];
-  for (let i = 0; i < hits.length; i += 50) batches.push(hits.slice(i, i + 50));
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < batches.length) {
-        const batch = batches[next++]!;
-        const answer = await fetch(`${url}/api/hits`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-ingest-key': INGEST_KEY },
-          body: JSON.stringify({ hits: batch }),
-        });
-        if (answer.status !== 202) throw new Error(`POST /api/hits answered ${answer.status}: ${await answer.text()}`);
-      }
-    }),
-  );
-}
+/** The hits in requests of 50, as the site's server reports them. */
+const bodiesOf = (hits: readonly ServerHit[]) =>
+  Array.from({ length: Math.ceil(hits.length / 50) }, (_, i) => JSON.stringify({ hits: hits.slice(i * 50, i * 50 + 50) }));
 
-/** The recount run until it says it is caught up (its own log lines: no "behind", no failure); answers the runs taken. */
+/** The fold run until it says it is caught up (its own log lines: no "behind", no failure); answers the runs taken. */
 async function foldUntilCaughtUp(host: LocalHost, logger: { lines: string[] }, clock: ReturnType<typeof benchClock>): Promise<number> {
   // Past FOLD_SETTLE_SECONDS (1) and the store clock's second: every write so far is in the fold's reach.
   await sleep(2_200);
@@ -211,7 +185,7 @@ async function foldUntilCaughtUp(host: LocalHost, logger: { lines: string[] }, c
     if (!logger.lines.some((line) => /the fold is behind|could not start|did not finish|another fold is running/.test(line))) return run;
     clock.advance(60_000);
   }
-  throw new Error('the recount did not catch up in 200 runs');
+  throw new Error('the fold did not catch up in 200 runs');
 }
 
 interface Measured {
@@ -225,31 +199,21 @@ interface Measured {
 
 /** A host on its own queue and a fresh database, its store calls through the proxy. */
 async function startHost(azurite: Azurite, proxyEndpoint: string, database: string, clock: ReturnType<typeof benchClock>) {
-  const logger = keptLogger();
-  const env: Record<string, string> = {
-    AzureWebJobsStorage: azurite.connectionString,
-    HASH_KEY,
-    INGEST_KEY,
-    OPERATOR_KEY,
-    HITS_QUEUE: `reads-${randomUUID().slice(0, 8)}`,
-    COSMOS_ENDPOINT: proxyEndpoint,
-    COSMOS_KEY: COSMOS_EMULATOR_KEY,
-    COSMOS_DATABASE: database,
-    FOLD_SETTLE_SECONDS: '1',
-    ...(EVENTS ? { GOALS } : {}),
-  };
+  // Its logger keeps the lines, so the bench can tell from the fold's own words whether it caught up.
+  const logger = memoryLogger();
+  const env = hostSettings(azurite.connectionString, proxyEndpoint, 'reads', { COSMOS_DATABASE: database, ...(EVENTS ? { GOALS } : {}) });
   const root = rootFromEnvironment(env, { clock, logger });
   const host = await startLocalHost({ root, port: 0, timers: false });
   return { host, logger };
 }
 
-async function measure(url: string, name: string, path: string, proxy: Awaited<ReturnType<typeof storeProxy>>): Promise<Measured> {
-  proxy.reset();
+async function measure(url: string, name: string, path: string, proxy: StoreProxy): Promise<Measured> {
+  proxy.take();
   const started = performance.now();
-  const answer = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` } });
+  const answer = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${KEYS.OPERATOR_KEY}` } });
   const body = await answer.arrayBuffer();
   const ms = performance.now() - started;
-  const calls = proxy.calls();
+  const calls = proxy.take();
   return { name, calls, cost: costOf(calls), ms, status: answer.status, answerKb: body.byteLength / 1024 };
 }
 
@@ -265,7 +229,7 @@ interface GoalsAndEvents {
  * empty lists.
  */
 async function goalsAndEvents(url: string): Promise<GoalsAndEvents> {
-  const answer = await fetch(`${url}/api/admin/activity?days=30`, { headers: { authorization: `Bearer ${OPERATOR_KEY}` } });
+  const answer = await fetch(`${url}/api/admin/activity?days=30`, { headers: { authorization: `Bearer ${KEYS.OPERATOR_KEY}` } });
   const text = await answer.text();
   const body = (answer.status === 200 ? JSON.parse(text) : {}) as Partial<GoalsAndEvents>;
   const goals = body.goals ?? [];
@@ -315,12 +279,7 @@ interface Scale {
 }
 
 /** Eight days of traffic at `people` a day on a fresh database, folded, then every read measured. */
-async function atScale(
-  people: number,
-  azurite: Azurite,
-  cosmosEndpoint: string,
-  proxy: Awaited<ReturnType<typeof storeProxy>>,
-): Promise<Scale> {
+async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string, proxy: StoreProxy): Promise<Scale> {
   const began = performance.now();
   const { container } = await freshLocalStore(cosmosEndpoint, { prefix: `reads${people}` });
   const today = new Date().toISOString().slice(0, 10);
@@ -335,7 +294,7 @@ async function atScale(
       const day = addDays(firstDay, d);
       clock.set(`${day}T23:10:00Z`);
       const hits = dayHits(day, d, Math.floor(d * NEW_SHARE * people), people, Math.round(people * SCANNER_SHARE));
-      await post(host.url, hits);
+      await postHits(host.url, bodiesOf(hits));
       posted += hits.length;
       events += hits.filter((hit) => hit.event !== undefined).length;
       await host.drain(300_000);
@@ -402,7 +361,7 @@ function projected(small: Measured, large: Measured, windowDays: number, rollup:
   if (reads.length > 0 && rollup !== null) {
     const rollupKb = projectedRollupKb(rollup);
     const measuredKb = reads.reduce((sum, call) => sum + call.responseBytes, 0) / 1024;
-    const measuredRu = reads.reduce((sum, call) => sum + estimatedRu(call), 0);
+    const measuredRu = reads.reduce((sum, call) => sum + roughRu(call), 0);
     return {
       calls: large.cost.calls,
       kb: large.cost.kb - measuredKb + reads.length * rollupKb,
@@ -448,34 +407,6 @@ function goalsAndEventsLines(small: Scale, large: Scale): void {
       : '';
   console.log(`  of it, the goals' summaries (a point read a goal): V ${costText(own)} | 4V ${costText(ownBig)}${lists}`);
 }
-
-/** Bulk creates, a few batches at a time; answers how many. */
-async function load(container: Container, docs: Iterable<{ id: string; pk: string }>): Promise<number> {
-  const source = docs[Symbol.iterator]();
-  let created = 0;
-  let failed = 0;
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      for (;;) {
-        const batch: Array<{ id: string; pk: string }> = [];
-        for (let next = source.next(); !next.done; next = source.next()) {
-          batch.push(next.value);
-          if (batch.length === 100) break;
-        }
-        if (batch.length === 0) return;
-        const results = await container.items.bulk(
-          batch.map((resourceBody) => ({ operationType: BulkOperationType.Create, resourceBody })),
-        );
-        created += results.filter((result) => result.statusCode === 201).length;
-        failed += results.filter((result) => result.statusCode !== 201).length;
-      }
-    }),
-  );
-  if (failed > 0) throw new Error(`${failed} documents were not created`);
-  return created;
-}
-
-const hex = (n: number) => n.toString(16).padStart(32, '0');
 
 type RollupModule = typeof import('../shared/rollup/day-rollup');
 type SketchModule = typeof import('../shared/rollup/sketch');
@@ -587,20 +518,7 @@ function* bigFixture(today: string, mark: number, modules: Awaited<ReturnType<ty
     const day = addDays(today, Math.floor(v / perDay) - BIG_DAYS);
     const scanner = v % 10 === 9;
     count('visitor-record');
-    yield {
-      id: hex(v),
-      pk: VISITORS_PK,
-      kind: 'visitor-record',
-      first_seen: day,
-      last_seen: day,
-      days_seen: 1,
-      recent_days: [day],
-      who: scanner ? 'scanners' : 'people',
-      counted_on: scanner ? null : day,
-      moved_days: [],
-      counts_changed_at: `${day}T12:00:00.000Z`,
-      ttl: scanner ? 7_776_000 : -1,
-    } satisfies VisitorRecord;
+    yield visitorRecord(hex(v), day, scanner);
   }
   count('summaries');
   yield visitorsSummaryOf(people, scanners);
@@ -631,13 +549,13 @@ function* bigFixture(today: string, mark: number, modules: Awaited<ReturnType<ty
 }
 
 /** The 400-day card read through a host at 100,000 visitor records. */
-async function bigCard(azurite: Azurite, cosmosEndpoint: string, proxy: Awaited<ReturnType<typeof storeProxy>>): Promise<void> {
+async function bigCard(azurite: Azurite, cosmosEndpoint: string, proxy: StoreProxy): Promise<void> {
   const modules = await rollupModules();
   const { container } = await freshLocalStore(cosmosEndpoint, { prefix: 'readsbig' });
   const today = new Date().toISOString().slice(0, 10);
   const counts: Record<string, number> = {};
   const loading = performance.now();
-  const created = await load(container, bigFixture(today, Math.floor(Date.now() / 1000), modules, counts));
+  const created = await bulkUpsert(container, bigFixture(today, Math.floor(Date.now() / 1000), modules, counts));
   console.log(
     `${fmt(BIG_VISITORS)}-record fixture written straight into the container: ${fmt(created)} documents in ${fmt((performance.now() - loading) / 1000)} s (${Object.entries(
       counts,
@@ -665,7 +583,7 @@ async function bigCard(azurite: Azurite, cosmosEndpoint: string, proxy: Awaited<
 export async function run(): Promise<void> {
   const began = performance.now();
   const [azurite, cosmos] = await Promise.all([startAzurite(), startCosmos()]);
-  const proxy = await storeProxy(new URL(cosmos.endpoint));
+  const proxy = await storeProxyTo(cosmos.endpoint);
   try {
     console.log(
       `each read asked once to warm up, then once measured, through HTTP at a local host whose Cosmos endpoint is a proxy in front of the local Cosmos server; ` +
@@ -675,7 +593,7 @@ export async function run(): Promise<void> {
     console.log(
       `traffic: ${DAYS_POSTED} days posted to POST /api/hits (x-ingest-key, 50 hits a request), V = ${V} people a day (${NEW_SHARE * 100} % new each day, ` +
         `1 to 4 pages each, one hit a page, browser agents, addresses in 10.0.0.0/8) and ${SCANNER_SHARE * V} scanners a day (2 hits each, 172.16.0.0/12); ` +
-        `kept by the queue trigger (host.drain()), folded by the recount after each day until caught up; then 4V = ${fmt(4 * V)} a day on a fresh database`,
+        `kept by the queue trigger (host.drain()), folded by the fold after each day until caught up; then 4V = ${fmt(4 * V)} a day on a fresh database`,
     );
     console.log(
       EVENTS
@@ -689,7 +607,7 @@ export async function run(): Promise<void> {
       const scale = await atScale(people, azurite, cosmos.endpoint, proxy);
       console.log(
         `  ${people === V ? 'V' : '4V'} (${fmt(people)} people a day): ${fmt(scale.posted)} hits posted${EVENTS ? ` (${fmt(scale.events)} of them events)` : ''}, ` +
-          `${scale.foldRuns} recount runs, ${fmt(scale.seconds)} s`,
+          `${scale.foldRuns} fold runs, ${fmt(scale.seconds)} s`,
       );
       if (scale.card) console.log(`  ${people === V ? 'V' : '4V'}, the 30-day card once folded: ${goalsAndEventsText(scale.card)}`);
       scales.push(scale);

@@ -1,21 +1,29 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { QueueClient } from '@azure/storage-queue';
-import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
-import { COSMOS_EMULATOR_KEY, freePort, startAzurite, startCosmos } from '../host/local/services';
+import { ensureContainer } from '../adapters/cosmos/client';
+import { freePort, startCosmos } from '../host/local/services';
 import { encodeMessage, toMessages, type QueuedHit } from '../shared/hits/message';
 import { inLanes } from '../shared/lanes';
-import { countingProxy, type CallClass, type ProxyCounts } from './counting-proxy';
+import { VISITORS_PK } from '../shared/store/visitors';
+import { hex } from '../test/support/counting';
+import { localContainer } from './local-store';
+import { startProxy, type Call, type Proxy, type Request } from './proxy';
+import { hostSettings } from './settings';
+import { azuriteWithBlobs } from './stack';
+import { percentile } from './stats';
+import { storeCall } from './store-calls';
 
 /**
  * The traffic: one-hit messages (beacons) from distinct visitors, each making a few page loads today. Enough of them
- * that each of 8 instances keeps over a thousand after its warm-up (WARM_UP_PER_INSTANCE).
+ * that each of 8 instances keeps over a thousand after its warm-up (WARM_UP_PER_INSTANCE); SCALE_MESSAGES sets fewer
+ * (a quick try).
  */
-const MESSAGES = 10_000;
-const VISITORS = 2_500;
+const MESSAGES = Number(process.env.SCALE_MESSAGES ?? 10_000);
+const VISITORS = MESSAGES / 4;
 /** Every tenth visitor a scanner (a bot agent, /wp-login.php): not a person. */
 const isScanner = (visitor: number) => visitor % 10 === 9;
 const INSTANCES = (process.env.SCALE_INSTANCES ?? '1,2,4,8').split(',').map(Number);
@@ -33,14 +41,47 @@ const WARM_UP_PER_INSTANCE = Number(process.env.SCALE_WARM_UP ?? 1_500);
 /** How long each message stays hidden once sent: longer than the fill takes, so the drain starts after the last send. */
 const VISIBLE_AFTER_S = 30;
 
-const KEYS = {
-  HASH_KEY: 'bench-hash-key-0123456789abcdef',
-  INGEST_KEY: 'bench-ingest-key-0123456789',
-  OPERATOR_KEY: 'bench-operator-key-0123456789',
-};
 const projectRoot = join(__dirname, '..');
-const hex = (label: string) => createHash('sha256').update(label).digest('hex').slice(0, 32);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What one call was, as far as the keep path and the fold are concerned. */
+type CallClass =
+  | 'keep: record read'
+  | 'keep: record write'
+  | 'keep: fact create'
+  | 'fold: read'
+  | 'fold: write'
+  | 'fold: store-clock upsert'
+  | 'query'
+  | 'query plan'
+  | 'metadata';
+
+type ScaleCall = Call<{ kind: CallClass }>;
+
+const HEX32 = /^[0-9a-f]{32}$/;
+
+/** A call to the store, classed by its method, headers and (for a write) the document's `kind`. */
+function keepOrFold(request: Request): { kind: CallClass } {
+  const { kind, id, pk } = storeCall(request);
+  if (kind === 'point read') return { kind: pk === VISITORS_PK && HEX32.test(id ?? '') ? 'keep: record read' : 'fold: read' };
+  if (kind !== 'write') return { kind };
+  if (/true/i.test(request.headers.get('x-ms-documentdb-is-upsert') ?? '')) return { kind: 'fold: store-clock upsert' };
+  const document = /"kind"\s*:\s*"([^"]+)"/.exec(request.body.toString('utf8'))?.[1];
+  if (request.method === 'POST' && document === 'fact') return { kind: 'keep: fact create' };
+  if ((request.method === 'POST' || request.method === 'PUT') && document === 'visitor-record') return { kind: 'keep: record write' };
+  return { kind: 'fold: write' };
+}
+
+/** What passed the proxy in a drain: calls by class, the 409 and 412 answers by the class they answered, the times of the fact creates. */
+function countsOf(calls: readonly ScaleCall[], connections: number) {
+  const byClass: Partial<Record<CallClass, number>> = {};
+  const races: Partial<Record<CallClass, number>> = {};
+  for (const call of calls) {
+    byClass[call.kind] = (byClass[call.kind] ?? 0) + 1;
+    if (call.status === 409 || call.status === 412) races[call.kind] = (races[call.kind] ?? 0) + 1;
+  }
+  const factCreates = calls.flatMap((call) => (call.kind === 'keep: fact create' ? [call.at] : [])).sort((a, b) => a - b);
+  return { calls: calls.length, connections, byClass, races, factCreates };
+}
 
 /**
  * `count` one-hit messages from `visitors` visitors, visitor n % visitors, so one visitor's page loads are `visitors`
@@ -198,7 +239,7 @@ async function stopHost(host: Host) {
   }
 }
 
-/** Two runs of the recount timer (every minute) and the time one takes. */
+/** Two runs of the fold's timer (every minute) and the time one takes. */
 const TWO_TIMER_RUNS_MS = 125_000;
 
 type Pulse = { people_all_time: number | null; visits_all_time: number | null };
@@ -245,7 +286,7 @@ interface RunFigures {
   instances: number;
   hitsPerS: number;
   steadyHitsPerS: number;
-  counts: ProxyCounts;
+  counts: ReturnType<typeof countsOf>;
   hostCores: number;
   machineCores: number;
   ok: boolean;
@@ -256,29 +297,14 @@ async function oneRun(
   instances: number,
   connectionString: string,
   cosmosEndpoint: string,
-  proxy: Awaited<ReturnType<typeof countingProxy>>,
+  proxy: Proxy<{ kind: CallClass }>,
 ): Promise<RunFigures> {
-  const name = `scale-${instances}-${randomUUID().slice(0, 8)}`;
-  const env = {
-    ...KEYS,
-    AzureWebJobsStorage: connectionString,
-    COSMOS_ENDPOINT: proxy.endpoint,
-    COSMOS_KEY: COSMOS_EMULATOR_KEY,
-    COSMOS_DATABASE: name,
-    COSMOS_CONTAINER: 'activity',
-    HITS_QUEUE: name,
-    FOLD_SETTLE_SECONDS: '1',
-    // Each run's timers under locks of its own, so no lease of an earlier run's host is waited for.
-    AzureFunctionsWebHost__hostid: name,
-  };
+  const settings = hostSettings(connectionString, proxy.endpoint, `scale-${instances}`, { COSMOS_CONTAINER: 'activity' });
+  const name = settings.HITS_QUEUE;
+  // Each run's timers under locks of its own, so no lease of an earlier run's host is waited for.
+  const env = { ...settings, AzureFunctionsWebHost__hostid: name };
   // The container is made on the server directly, not through the proxy: only the hosts' calls are counted.
-  const direct = cosmosContainer({
-    endpoint: cosmosEndpoint,
-    auth: { key: COSMOS_EMULATOR_KEY },
-    database: name,
-    container: 'activity',
-    requestTimeoutMs: 600_000,
-  });
+  const direct = localContainer(cosmosEndpoint, name);
   await ensureContainer(direct);
   const queue = new QueueClient(connectionString, name);
   await queue.createIfNotExists();
@@ -311,18 +337,27 @@ async function oneRun(
     const filled = (performance.now() - filling) / 1000;
     if (filled > VISIBLE_AFTER_S)
       console.log(`  (the fill took ${filled.toFixed(1)} s, longer than the ${VISIBLE_AFTER_S} s messages are hidden)`);
-    await sleep(filling + VISIBLE_AFTER_S * 1000 - performance.now() - 200);
+    await sleep(Math.max(0, filling + VISIBLE_AFTER_S * 1000 - performance.now() - 200));
     const roots = hosts.map((host) => host.child.pid!);
     const cpu0 = cpuNow(roots);
-    proxy.reset();
+    proxy.take();
+    const connected = proxy.connections();
+    // The fact creates so far, counted on from the last look: a look every 20 ms must not walk every call.
+    let looked = 0;
+    let creates = 0;
+    const factCreates = () => {
+      const calls = proxy.calls();
+      for (; looked < calls.length; looked += 1) if (calls[looked]!.kind === 'keep: fact create') creates += 1;
+      return creates;
+    };
     // Azurite counts the queue by reading every message it holds, so it is asked only once every message has been
     // kept (its fact created): asked all through the drain, it spent a twentieth of its CPU answering.
     const deadline = cpu0.at + 300_000;
-    while (proxy.factCreates() < MESSAGES && performance.now() < deadline) await sleep(20);
+    while (factCreates() < MESSAGES && performance.now() < deadline) await sleep(20);
     await emptied(queue, deadline, 20);
     const drainedAt = performance.now();
     const cpu1 = cpuNow(roots);
-    const counts = proxy.counts();
+    const counts = countsOf(proxy.take(), proxy.connections() - connected);
     const poisoned =
       (await new QueueClient(connectionString, `${name}-poison`).getProperties().catch(() => ({ approximateMessagesCount: 0 })))
         .approximateMessagesCount ?? 0;
@@ -332,7 +367,7 @@ async function oneRun(
     const firstKept = counts.factCreates[0] ?? cpu0.at;
     const wall = (drainedAt - firstKept) / 1000;
     const hitsPerS = MESSAGES / wall;
-    const at = (fraction: number) => counts.factCreates[Math.floor(fraction * (counts.factCreates.length - 1))] ?? 0;
+    const at = (fraction: number) => percentile(counts.factCreates, fraction);
     const steadyHitsPerS = (0.8 * MESSAGES) / ((at(0.9) - at(0.1)) / 1000);
     // CPU over the same window as the wall time, from just before the messages became visible.
     const cpuWall = (drainedAt - cpu0.at) / 1000;
@@ -373,7 +408,7 @@ async function oneRun(
     );
     if (poisoned > 0) console.log(`  ${poisoned} messages went to poison`);
 
-    // The count through one host's pulse, left to the recount timer (one run a minute, in one instance at a time): the
+    // The count through one host's pulse, left to the fold's timer (one run a minute, in one instance at a time): the
     // issue's freshness, a hit counted within two of its runs, and nothing lost, nothing counted twice. The warm-up's
     // visitors are counted with the drain's.
     const expected = { people: people + warmUp.people, facts: MESSAGES + warmUp.messages.length, records: VISITORS + warmUp.visitors };
@@ -406,10 +441,10 @@ async function oneRun(
  * messages.
  */
 export async function run(): Promise<void> {
-  const [blobPort, tablePort] = [await freePort(), await freePort()];
-  const azurite = await startAzurite({ blobAndTable: { blobPort, tablePort } });
+  const azurite = await azuriteWithBlobs();
   const cosmos = await startCosmos();
-  const proxy = await countingProxy(new URL(cosmos.endpoint), { delayMs: DELAY_MS });
+  // Every call held DELAY_MS, as a real account's round trip would hold it.
+  const proxy = await startProxy(new URL(cosmos.endpoint), keepOrFold, { delayMs: DELAY_MS });
   console.log(
     `${MESSAGES} one-hit messages from ${VISITORS} visitors (${MESSAGES / VISITORS} page loads each, ${VISITORS / 10} of them scanners), ${DELAY_MS} ms added to every Cosmos call; hosts are \`npm run host\` with timers on, each first warmed up on ${WARM_UP_PER_INSTANCE} messages`,
   );
@@ -417,7 +452,7 @@ export async function run(): Promise<void> {
   try {
     for (const instances of INSTANCES) figures.push(await oneRun(instances, azurite.connectionString, cosmos.endpoint, proxy));
   } finally {
-    proxy.close();
+    await proxy.close();
     await cosmos.stop();
     await azurite.stop();
   }

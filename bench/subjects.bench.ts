@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startCosmos } from '../host/local/services';
 import type { QueuedHit } from '../shared/hits/message';
 import type { SeenRequest } from '../shared/hits/classify';
@@ -7,27 +8,18 @@ import { fixedClock } from '../shared/ports/clock';
 import { beaconScan } from '../shared/subjects/beacon';
 import { fold } from '../shared/folding/fold';
 import { keeper } from '../test/support/keeper';
-import type { StoreStats } from '../shared/store';
 import { scanRules } from '../shared/subjects/scan-rule';
+import { hex } from './ids';
 import { freshLocalStore } from './local-store';
+import { callsA, spent } from './report';
+import { KEYS, quiet } from './settings';
 
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
-const rules = { hashKey: 'bench-hash-key-0123456789abcdef', selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: [] };
-const hex = (n: number) => n.toString(16).padStart(32, '0');
+const rules = { hashKey: KEYS.HASH_KEY, selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: [] };
 
 const freshStore = async (endpoint: string) => (await freshLocalStore(endpoint)).store;
 
 /** Past the fold's settle margin (1 s) and the server's whole-second `_ts`. */
-const settled = () => new Promise((resolve) => setTimeout(resolve, 2_100));
-
-const spent = (before: StoreStats, after: StoreStats) => ({
-  reads: after.reads - before.reads,
-  writes: after.writes - before.writes,
-  queries: after.queries - before.queries,
-  conflicts: after.conflicts - before.conflicts,
-});
-const perScan = (cost: ReturnType<typeof spent>, scans: number) =>
-  `${((cost.reads + cost.writes + cost.queries) / scans).toFixed(3)} calls a scan (${(cost.reads / scans).toFixed(3)} reads, ${(cost.writes / scans).toFixed(3)} writes, ${(cost.queries / scans).toFixed(3)} queries)`;
+const settled = () => sleep(2_100);
 
 /**
  * Store calls to keep and fold 1,000 subject scans (100 visitors, 10 subjects, a scan every 90 s each) in messages of
@@ -60,7 +52,7 @@ async function keepingCost(endpoint: string, perMessage: number) {
     if (failed && !failed.ok) throw new Error(failed.reason);
   }
   const seconds = (performance.now() - started) / 1000;
-  const kept = spent({ reads: 0, writes: 0, queries: 0, requestUnits: 0, failures: 0, conflicts: 0 }, store.stats());
+  const kept = store.stats();
   await settled();
   const before = store.stats();
   const foldStarted = performance.now();
@@ -69,8 +61,8 @@ async function keepingCost(endpoint: string, perMessage: number) {
   const folded = spent(before, store.stats());
   const summary = await store.subjects.summaries.read('tree-0');
   console.log(
-    `  ${String(perMessage).padStart(3)} scans a message: keep ${perScan(kept, 1000)}, ${kept.conflicts} lost races, ${(1000 / seconds).toFixed(0)} scans/s; ` +
-      `fold ${perScan(folded, 1000)} in ${(performance.now() - foldStarted).toFixed(0)} ms (tree-0: ${summary?.doc.scans} scans, ${summary?.doc.unique} unique)`,
+    `  ${String(perMessage).padStart(3)} scans a message: keep ${callsA(kept, 1000, 'a scan')}, ${kept.conflicts} lost races, ${(1000 / seconds).toFixed(0)} scans/s; ` +
+      `fold ${callsA(folded, 1000, 'a scan')} in ${(performance.now() - foldStarted).toFixed(0)} ms (tree-0: ${summary?.doc.scans} scans, ${summary?.doc.unique} unique)`,
   );
 }
 

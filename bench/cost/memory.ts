@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { QueueClient } from '@azure/storage-queue';
-import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
-import { COSMOS_EMULATOR_KEY } from '../../host/local/services';
-import { beaconTraffic, INGEST_KEY, serverTraffic } from './traffic';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { ensureContainer } from '../../adapters/cosmos/client';
+import { localContainer } from '../local-store';
+import { BEACON_SITE, hostSettings } from '../settings';
+import { beaconTraffic, serverTraffic } from './traffic';
 
 /** A process's resident memory now and at its peak (VmRSS, VmHWM), in MB, from /proc. */
 function residentMb(pid: number): { now: number; peak: number } {
@@ -18,30 +17,17 @@ function residentMb(pid: number): { now: number; peak: number } {
 
 /**
  * The local host alone in a process of its own (`npm run host`, timers on), driven with the bench's beacon and server
- * traffic until its queue is empty and a recount has run; answers its peak resident memory (VmHWM) in MB.
+ * traffic until its queue is empty and the fold has run; answers its peak resident memory (VmHWM) in MB.
  */
 export async function peakMemory(queueConnection: string, cosmosEndpoint: string): Promise<{ peak: number; idle: number }> {
   const root = join(__dirname, '..', '..');
-  const name = `cost-memory-${randomUUID().slice(0, 8)}`;
-  await ensureContainer(
-    cosmosContainer({ endpoint: cosmosEndpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: name, container: 'activity' }),
-  );
-  const queue = new QueueClient(queueConnection, name);
+  const settings = hostSettings(queueConnection, cosmosEndpoint, 'cost-memory', BEACON_SITE);
+  await ensureContainer(localContainer(cosmosEndpoint, settings.COSMOS_DATABASE));
+  const queue = new QueueClient(queueConnection, settings.HITS_QUEUE);
   await queue.createIfNotExists();
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'host', 'local', 'serve.ts'), '--port', '0'], {
     cwd: root,
-    env: {
-      ...process.env,
-      AzureWebJobsStorage: queueConnection,
-      COSMOS_ENDPOINT: cosmosEndpoint,
-      COSMOS_KEY: COSMOS_EMULATOR_KEY,
-      COSMOS_DATABASE: name,
-      HITS_QUEUE: name,
-      INGEST_KEY,
-      ALLOWED_ORIGINS: 'https://site.example',
-      TRUSTED_PROXY_HOPS: '1',
-      AzureFunctionsWebHost__hostid: name,
-    },
+    env: { ...process.env, ...settings, AzureFunctionsWebHost__hostid: settings.HITS_QUEUE },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {

@@ -77,12 +77,12 @@ function why(line: string, traffic: TrafficCost): string {
 /** The fixed monthly cost: the fold every minute, replay-poison every 15 minutes, the queue polled while an instance is up. */
 function monthly(record: CostRecord) {
   const gb = PRICED_MEMORY_MB / 1024;
-  const recountRuns = 43_200;
+  const foldRuns = 43_200;
   const replayRuns = 2_880;
   const idle = record.idleRecount ?? { requestUnits: 0, storeCalls: 0, activeSeconds: 0 };
-  const runs = recountRuns + replayRuns;
+  const runs = foldRuns + replayRuns;
   const lines = {
-    'Cosmos DB (the idle fold)': (recountRuns * idle.requestUnits * PRICES.cosmosPerMillionRu) / 1e6,
+    'Cosmos DB (the idle fold)': (foldRuns * idle.requestUnits * PRICES.cosmosPerMillionRu) / 1e6,
     'Functions executions': (runs * PRICES.functionsPerMillionExecutions) / 1e6,
     [`Functions compute at ${PRICED_MEMORY_MB} MB (each run billed ${PRICES.minimumBilledSeconds} s)`]:
       runs * PRICES.minimumBilledSeconds * gb * PRICES.functionsPerGbSecond,

@@ -1,3 +1,4 @@
+import { KEYS } from '../settings';
 import { beaconRequest, sendAtOnce, type ClientAnswer, type ClientRequest } from '../../test/support/beacon-clients';
 
 /** Visitors and the pages each views: a million busy hits are many visitors, each seen a few times a day. */
@@ -7,8 +8,6 @@ export const PAGES = 3;
 export const WAVE = 200;
 /** Hits in one server request, and server requests at once. */
 export const SERVER_BATCH = 50;
-
-export const INGEST_KEY = 'bench-ingest-key-0123456789';
 
 /** What a traffic run sent, and how each request was answered. */
 export interface Sent {
@@ -46,7 +45,7 @@ export async function serverTraffic(url: string, first = 0): Promise<Sent> {
   for (let at = 0; at < hits.length; at += SERVER_BATCH) {
     requests.push({
       path: '/api/hits',
-      headers: { 'content-type': 'application/json', 'x-ingest-key': INGEST_KEY },
+      headers: { 'content-type': 'application/json', 'x-ingest-key': KEYS.INGEST_KEY },
       body: JSON.stringify({ hits: hits.slice(at, at + SERVER_BATCH) }),
     });
   }

@@ -1,5 +1,6 @@
 import type { Container, SqlParameter } from '@azure/cosmos';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Item from '@vercel/cosmosdb-server/lib/account/item';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
 import { COSMOS_EMULATOR_KEY, KEPT_IDLE_MS, startCosmos, type CosmosServer } from '../../host/local/services';
 import { createAll } from '../support/counting-cosmos';
@@ -151,6 +152,29 @@ describe('a query that names a partition key reads only that partition', () => {
 
   it('still answers 400 for a query the server cannot parse', async () => {
     await expect(query('SELECT * FROM c WHERE', [], 'red')).rejects.toMatchObject({ code: 400 });
+  });
+});
+
+describe('a query that names a partition key reads no other partition', () => {
+  // Every document the server's engine reads is read through Item.read(), as are the few of the account and the
+  // collection it reads to answer a call: as published, a COUNT of the five blue documents read all 57 twice (once
+  // more for the SDK's query plan); read by partition, it reads the five and a handful of the server's own.
+  const itemsRead = async (run: () => Promise<unknown>) => {
+    const reads = vi.spyOn(Item.prototype, 'read');
+    try {
+      await run();
+      return reads.mock.calls.length;
+    } finally {
+      reads.mockRestore();
+    }
+  };
+
+  it('a COUNT of a small partition reads its documents, not the large one beside it', async () => {
+    await query('SELECT VALUE COUNT(1) FROM c', [], 'blue'); // the partitions are indexed by the first such query
+    const scoped = await itemsRead(() => query('SELECT VALUE COUNT(1) FROM c', [], 'blue'));
+    const all = await itemsRead(() => query('SELECT VALUE COUNT(1) FROM c'));
+    expect(scoped).toBeLessThan(inPartition('blue').length + 10);
+    expect(all).toBeGreaterThanOrEqual(seeded.length);
   });
 });
 
