@@ -15,7 +15,8 @@ import { VISITORS_PK } from '../shared/store/visitors';
 import { scanRules } from '../shared/subjects/scan-rule';
 import { inLanes } from '../shared/lanes';
 import { hex } from './ids';
-import { freshLocalStore, visitorRecord, visitorsSummaryOf } from './local-store';
+import { freshLocalStore, visitorsSummaryOf } from './local-store';
+import { visitorRecord } from '../test/support/counting-cosmos';
 import { callsA, fmt, ops, spent } from './report';
 
 const TODAY = '2026-10-23';
@@ -27,6 +28,10 @@ const MINUTE = { hits: 1_000, visitors: 200, returning: 100 };
 const LATE_DAYS = 7;
 /** The visitor records already folded, one sequence each; `COUNTING_RECORDS` sets others (`1000`: a quick try). */
 const SIZES = (process.env.COUNTING_RECORDS ?? '1000,100000').split(',').map(Number);
+// The minute's returning visitors are records 0, 7, … 693: fewer records would make some of them new.
+const FEWEST_RECORDS = MINUTE.returning * 7;
+if (SIZES.some((size) => !(size >= FEWEST_RECORDS)))
+  throw new Error(`COUNTING_RECORDS: each size must be at least ${FEWEST_RECORDS}, the records the minute's returning visitors are`);
 
 /** Visitor record `i`, first seen on one of the DAYS before today; every tenth a scanner. */
 const record = (i: number) => visitorRecord(hex(i), addDays(TODAY, -1 - (i % DAYS)), i % 10 === 9);

@@ -9,7 +9,7 @@ import { hostingNetworks } from '../adapters/files/networks';
 import { runImport } from '../scripts/import/run';
 import { addDays } from '../shared/counting/days';
 import { utcDay } from '../shared/identity/tokens';
-import { seeded } from './ids';
+import { seeded } from '../test/support/log-history';
 import { estimatedRu, PRICES } from './prices';
 import { fmt } from './report';
 import { meteredStack } from './stack';

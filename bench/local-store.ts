@@ -4,9 +4,8 @@ import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
 import { cosmosStore } from '../adapters/cosmos/store';
 import { COSMOS_EMULATOR_KEY } from '../host/local/services';
 import { countedAgain } from '../shared/folding/by-day';
-import type { VisitorRecord, VisitorsSummary } from '../shared/store';
+import type { VisitorsSummary } from '../shared/store';
 import { emptyVisitorsSummary } from '../shared/store/summary';
-import { VISITORS_PK } from '../shared/store/visitors';
 
 /**
  * The `activity` container of `database` on the local Cosmos server at `endpoint`. Calls may take `requestTimeoutMs`:
@@ -70,19 +69,3 @@ export function visitorsSummaryOf(people: Record<string, number>, scanners: Reco
     scanners_by_day: counted.scanners.byDay,
   };
 }
-
-/** A visitor's record as keep-hits leaves it after one visit on `day`, a person's or (kept 90 days) a scanner's. */
-export const visitorRecord = (id: string, day: string, scanner: boolean): VisitorRecord => ({
-  id,
-  pk: VISITORS_PK,
-  kind: 'visitor-record',
-  first_seen: day,
-  last_seen: day,
-  days_seen: 1,
-  recent_days: [day],
-  who: scanner ? 'scanners' : 'people',
-  counted_on: scanner ? null : day,
-  moved_days: [],
-  counts_changed_at: `${day}T12:00:00.000Z`,
-  ttl: scanner ? 7_776_000 : -1,
-});

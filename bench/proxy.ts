@@ -1,7 +1,7 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { freePort } from '../host/local/services';
-import { seeded } from './ids';
+import { seeded } from '../test/support/log-history';
 
 /**
  * The benches' one proxy: TCP in front of a local service (the Cosmos server, Azurite's queue), reading the HTTP/1.1

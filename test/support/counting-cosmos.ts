@@ -9,18 +9,21 @@ export async function createAll(container: Container, docs: readonly object[], l
   await inLanes(docs, lanes, (doc) => container.items.create(doc));
 }
 
-/** A person's visitor record as keep-hits leaves it. */
-export const personRecord = (name: string, day: string): VisitorRecord => ({
-  id: hex(name),
+/** A visitor's record as keep-hits leaves it after one visit on `day`, a person's or (kept 90 days) a scanner's. */
+export const visitorRecord = (id: string, day: string, scanner: boolean): VisitorRecord => ({
+  id,
   pk: VISITORS_PK,
   kind: 'visitor-record',
   first_seen: day,
   last_seen: day,
   days_seen: 1,
   recent_days: [day],
-  who: 'people',
-  counted_on: day,
+  who: scanner ? 'scanners' : 'people',
+  counted_on: scanner ? null : day,
   moved_days: [],
   counts_changed_at: `${day}T12:00:00.000Z`,
-  ttl: -1,
+  ttl: scanner ? 7_776_000 : -1,
 });
+
+/** A person's visitor record as keep-hits leaves it, its id the hash of `name`. */
+export const personRecord = (name: string, day: string): VisitorRecord => visitorRecord(hex(name), day, false);
