@@ -6,7 +6,7 @@
 // HEADCOUNT_TEST_NODES=this runs the suite on this machine's Node only (a quick local run); =22 on Node 22 only.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -76,7 +76,7 @@ for (const { major, node } of runs) {
 if (report && runs.length > 1) {
   // One report for CI's closing line: both runs' counts added, failed if either failed.
   const read = results.map(({ file }) =>
-    file && existsSync(join(root, file)) ? JSON.parse(readFileSync(join(root, file), 'utf8')) : null,
+    file && existsSync(resolve(root, file)) ? JSON.parse(readFileSync(resolve(root, file), 'utf8')) : null,
   );
   const sum = (field) => read.reduce((total, one) => total + (one?.[field] ?? 0), 0);
   const merged = {
@@ -94,7 +94,7 @@ if (report && runs.length > 1) {
     })),
     testResults: read.flatMap((one) => one?.testResults ?? []),
   };
-  writeFileSync(join(root, report), JSON.stringify(merged));
+  writeFileSync(resolve(root, report), JSON.stringify(merged));
 }
 for (const { major, status } of results) console.log(`Node ${major}: ${status === 0 ? 'passed' : 'failed'}`);
 process.exit(results.some(({ status }) => status !== 0) ? 1 : 0);
