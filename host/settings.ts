@@ -6,15 +6,13 @@ import { goalsSetting } from '../shared/events/events';
 
 const secret = (name: string) => z.string({ error: `${name} is required` }).min(16, `${name} must be at least 16 characters`);
 
-const commaList = z
-  .string()
-  .default('')
-  .transform((raw) =>
-    raw
-      .split(',')
-      .map((item) => item.trim())
-      .filter((item) => item.length > 0),
-  );
+const items = (raw: string) =>
+  raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+
+const commaList = z.string().default('').transform(items);
 
 const origin = z.string().refine((value) => {
   try {
@@ -173,16 +171,7 @@ const appShape = z.object({
   TRUSTED_PROXY_HOPS: wholeNumberText(0, 10, 0),
   SELF_NETWORKS: commaList.pipe(z.array(cidr)),
   SELF_AGENT_TAG: z.string().trim().min(3, 'SELF_AGENT_TAG must be at least 3 characters').default('headcount-self'),
-  IGNORED_PATHS: z
-    .string()
-    .default('/api/admin,/admin')
-    .transform((raw) =>
-      raw
-        .split(',')
-        .map((item) => item.trim())
-        .filter((item) => item.length > 0),
-    )
-    .pipe(z.array(path)),
+  IGNORED_PATHS: z.string().default('/api/admin,/admin').transform(items).pipe(z.array(path)),
   HIT_MAX_AGE_DAYS: wholeNumberText(1, 365, 7),
   /** Who a visitor is: `hash` (the person hash, no cookie) or `cookie` (a first-party visitor_id cookie, for a site with consent). */
   IDENTITY_MODE: z.enum(['hash', 'cookie'], 'must be hash or cookie').default('hash'),
