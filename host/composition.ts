@@ -27,9 +27,7 @@ import type { ActivityDeps } from '../shared/activity/card';
 import type { CountAnswerDeps } from '../shared/counting/answers';
 import type { ExportDeps } from '../shared/export/export';
 import { TIMER_FOLD_BUDGET, type FoldDeps } from '../shared/folding/fold';
-import { InTurn } from '../shared/keeping/in-turn';
-import type { KeepDeps } from '../shared/keeping/keep';
-import { KeptSightings } from '../shared/keeping/kept-sightings';
+import { keepMemory, type KeepDeps } from '../shared/keeping/keep';
 import type { NowDeps } from '../shared/now/now';
 import type { MarkSettings } from '../shared/pages/mark';
 import { ASSETS, DASHBOARD, type AssetShelf } from '../shared/pages/assets';
@@ -207,8 +205,8 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       subjects: { mode: settings.IDENTITY_MODE, store: store.subjects },
     },
     imports: { rules, queue: importQueue, clock, store, ingestKey: settings.INGEST_KEY, allowedOrigins: settings.ALLOWED_ORIGINS },
-    keep: { store, clock, kept: new KeptSightings(), inTurn: new InTurn() },
-    keepImports: { store, clock, kept: new KeptSightings(), inTurn: new InTurn() },
+    keep: { store, clock, ...keepMemory() },
+    keepImports: { store, clock, ...keepMemory() },
     fold: {
       store,
       clock,

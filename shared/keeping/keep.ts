@@ -6,8 +6,8 @@ import { FACT_TTL_SECONDS, factId, FOLD_DAYS, type Fact } from '../store/facts';
 import { addDays } from '../counting/days';
 import { errorLine } from '../errors';
 import { retryConditionalWrite } from '../store/conditional-write';
-import type { InTurn } from './in-turn';
-import type { KeptSightings } from './kept-sightings';
+import { InTurn } from './in-turn';
+import { KeptSightings } from './kept-sightings';
 import { planOf, type DayPlan, type Sighting } from './plan';
 import { sightedRecord } from './visitor';
 
@@ -27,6 +27,9 @@ const factOf = (message: HitsMessage, day: string, plan: DayPlan): Fact => ({
   ...(plan.actions.length === 0 ? {} : { actions: plan.actions }),
   ttl: FACT_TTL_SECONDS,
 });
+
+/** What one queue's keeping remembers in a process: the sightings kept, and whose record is being changed. */
+export const keepMemory = (): Pick<KeepDeps, 'kept' | 'inTurn'> => ({ kept: new KeptSightings(), inTurn: new InTurn() });
 
 /** What keeping reads and writes, and what this process remembers between messages (one of each per queue). */
 export interface KeepDeps {

@@ -1,19 +1,17 @@
 import type { HitsMessage } from '../../shared/hits/message';
 import { keepImported } from '../../shared/import/keep';
-import { InTurn } from '../../shared/keeping/in-turn';
-import { keepHits, type KeepOutcome } from '../../shared/keeping/keep';
-import { KeptSightings } from '../../shared/keeping/kept-sightings';
+import { keepHits, keepMemory, type KeepOutcome } from '../../shared/keeping/keep';
 import type { Clock } from '../../shared/ports/clock';
 import type { ImportKeepingStore, KeepingStore } from '../../shared/store';
 
 /** keep-hits' use case over `store`, with a process memory of its own, as the composition root builds it. */
 export function keeper(store: KeepingStore, clock: Clock): (message: HitsMessage) => Promise<KeepOutcome> {
-  const deps = { store, clock, kept: new KeptSightings(), inTurn: new InTurn() };
+  const deps = { store, clock, ...keepMemory() };
   return (message) => keepHits(message, deps);
 }
 
 /** keep-imports' use case over `store`, with a process memory of its own. */
 export function importKeeper(store: ImportKeepingStore, clock: Clock): (message: HitsMessage) => Promise<KeepOutcome> {
-  const deps = { store, clock, kept: new KeptSightings(), inTurn: new InTurn() };
+  const deps = { store, clock, ...keepMemory() };
   return (message) => keepImported(message, deps);
 }
