@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The Node of each supported major that the suite runs on when this machine's Node is another: pinned, so a run is repeatable. */
@@ -50,6 +51,18 @@ const majors =
     : asked === 'this'
       ? [here]
       : asked.split(',').map(Number);
+/** A vitest JSON report, or null when the run wrote none. */
+function readReport(file) {
+  return file && existsSync(resolve(root, file)) ? JSON.parse(readFileSync(resolve(root, file), 'utf8')) : null;
+}
+
+/** A failure's first line, without the terminal's colours. */
+function firstLine(text) {
+  return stripVTControlCharacters(String(text ?? ''))
+    .split('\n')[0]
+    .slice(0, 300);
+}
+
 const runs = majors.map((major) => {
   if (major === here) return { major, node: process.execPath };
   const spec = SUPPORTED[major];
@@ -75,9 +88,7 @@ for (const { major, node } of runs) {
 
 if (report && runs.length > 1) {
   // One report for CI's closing line: both runs' counts added, failed if either failed.
-  const read = results.map(({ file }) =>
-    file && existsSync(resolve(root, file)) ? JSON.parse(readFileSync(resolve(root, file), 'utf8')) : null,
-  );
+  const read = results.map(({ file }) => readReport(file));
   const sum = (field) => read.reduce((total, one) => total + (one?.[field] ?? 0), 0);
   const merged = {
     numTotalTests: sum('numTotalTests'),
@@ -95,6 +106,16 @@ if (report && runs.length > 1) {
     testResults: read.flatMap((one) => one?.testResults ?? []),
   };
   writeFileSync(resolve(root, report), JSON.stringify(merged));
+}
+// The failures again, last, so a log that keeps only its tail (CI's) still names them.
+for (const { major, file } of results) {
+  for (const suite of readReport(file)?.testResults ?? []) {
+    const where = suite.name.replace(`${root}/`, '');
+    if (suite.status === 'failed' && suite.assertionResults.length === 0)
+      console.log(`failed on Node ${major}: ${where}: ${firstLine(suite.message)}`);
+    for (const test of suite.assertionResults.filter(({ status }) => status === 'failed'))
+      console.log(`failed on Node ${major}: ${where} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+  }
 }
 for (const { major, status } of results) console.log(`Node ${major}: ${status === 0 ? 'passed' : 'failed'}`);
 process.exit(results.some(({ status }) => status !== 0) ? 1 : 0);

@@ -21,7 +21,9 @@ const seen = (person: string, day: string, bot = false) => queuedHit(`${day}T12:
 describe("the count of people, each counted once (the seed's VisitorTests)", () => {
   const timeZone = process.env.TZ;
   afterEach(() => {
-    process.env.TZ = timeZone;
+    // The files of a worker share its process: TZ goes back to what it was, unset if it was.
+    if (timeZone === undefined) delete process.env.TZ;
+    else process.env.TZ = timeZone;
   });
 
   it('is all time 4, new today 1, new this month 3, scanners left out 1, and 30 UTC days oldest first', async () => {
