@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/counting/days';
 import { fixedClock } from '../../shared/ports/clock';
 import { memoryLogger } from '../../shared/ports/logger';
@@ -7,7 +7,7 @@ import { VISITORS_SUMMARY_ID } from '../../shared/store/summary';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { containerOf } from '../support/cosmos';
 import { createAll, personRecord } from '../support/counting-cosmos';
-import { startTestHost, type TestHost } from '../support/host';
+import { startTestHost } from '../support/host';
 
 const TODAY = '2026-10-23';
 const NOW = `${TODAY}T12:00:00.000Z`;
@@ -30,9 +30,9 @@ const summaryOf = (people: number): VisitorsSummary => ({
 });
 
 /** A host over a container holding `people` visitor records and their summary, with its clock. */
-async function hostWithPeople(people: number, queues = false) {
+async function hostWithPeople(people: number) {
   const clock = fixedClock(NOW);
-  const t = await startTestHost({ overrides: { clock, logger: memoryLogger() }, queues });
+  const t = await startTestHost({ overrides: { clock, logger: memoryLogger() } });
   const container = await containerOf(t.env);
   await createAll(container, [
     summaryOf(people),
@@ -42,16 +42,21 @@ async function hostWithPeople(people: number, queues = false) {
 }
 
 describe('what the count costs, in store operations on the local Cosmos server', () => {
-  const hosts: TestHost[] = [];
+  // One host per size for both tests, seeded once: the reads of the first change nothing the second starts from.
+  const SIZES = [100, 10_000] as const;
+  let hosts: Awaited<ReturnType<typeof hostWithPeople>>[] = [];
+  beforeAll(async () => {
+    hosts = [];
+    for (const people of SIZES) hosts.push(await hostWithPeople(people));
+  }, 120_000);
   afterAll(async () => {
-    for (const t of hosts) await t.stop();
+    for (const { t } of hosts) await t.stop();
   });
 
   it('costs the same three point reads on either endpoint at 100 and at 10,000 visitors, and no query', async () => {
     const costs: Record<string, ReturnType<typeof spent>>[] = [];
-    for (const people of [100, 10_000]) {
-      const { t } = await hostWithPeople(people);
-      hosts.push(t);
+    for (const [i, people] of SIZES.entries()) {
+      const { t } = hosts[i]!;
       const cost: Record<string, ReturnType<typeof spent>> = {};
       for (const [name, path, headers] of [
         ['pulse', '/api/pulse', {}],
@@ -71,9 +76,8 @@ describe('what the count costs, in store operations on the local Cosmos server',
 
   it('folds what changed since its last run, not all history: the same store calls at 100 and at 10,000 visitors kept', async () => {
     const costs = [];
-    for (const people of [100, 10_000]) {
-      const { t, clock } = await hostWithPeople(people, true);
-      hosts.push(t);
+    for (const [i, people] of SIZES.entries()) {
+      const { t, clock } = hosts[i]!;
       await t.fold();
       // One new person and one returning, then a minute later one fold.
       const hits = [
