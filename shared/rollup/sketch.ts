@@ -77,10 +77,15 @@ function mergeInto(into: Uint8Array, more: Uint8Array): void {
   for (let i = 0; i < REGISTERS; i += 1) if (more[i]! > into[i]!) into[i] = more[i]!;
 }
 
+/** Each rank's digit as a character code, so writing a dense sketch is one lookup a register and one string. */
+const CODE_OF = Uint8Array.from(DIGITS, (digit) => digit.charCodeAt(0));
+
 /** The sketch as a rollup keeps it: dense, or empty. */
 function compact(registers: Uint8Array): Sketch {
   if (registers.every((rank) => rank === 0)) return { sparse: {} };
-  return { dense: Array.from(registers, (rank) => DIGITS[rank]).join('') };
+  const codes = new Uint8Array(REGISTERS);
+  for (let i = 0; i < REGISTERS; i += 1) codes[i] = CODE_OF[registers[i]!]!;
+  return { dense: Buffer.from(codes.buffer).toString('latin1') };
 }
 
 /** Sketches (and sparse register maps) merged: the sketch of every person in any of them. */
