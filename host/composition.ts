@@ -19,6 +19,7 @@ import { packagedCountries } from '../adapters/files/countries';
 import { hostingNetworks } from '../adapters/files/networks';
 import { assetShelf } from '../adapters/files/assets';
 import type { HostingNetworks } from '../shared/identity/network-table';
+import type { CountryLookup } from '../shared/identity/country';
 import type { ImportDeps } from '../shared/import/receive';
 import { importQueueName } from '../shared/import/queue-name';
 import { adminAccess, type OperatorSettings } from '../shared/admin/auth';
@@ -99,6 +100,8 @@ export interface RootOverrides {
   scheduler?: Scheduler;
   /** The hosting networks' table, instead of the one built at install time. */
   networks?: HostingNetworks;
+  /** The country lookup, instead of one of the root's own (tests give one per process, as a process has one root). */
+  countries?: CountryLookup;
   /**
    * What the store's `source` calls the Cosmos DB account it reads (default `Azure Cosmos DB`): the local stack passes
    * `the local Cosmos DB stand-in`, so a figure is never said to come from Azure when it does not.
@@ -152,14 +155,14 @@ export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB'): St
 }
 
 /** The identity rules from the settings, with the hosting networks' table and the country lookup, one of each per root. */
-function identityRules(settings: Settings, networks: HostingNetworks): IdentityRules {
+function identityRules(settings: Settings, networks: HostingNetworks, countries: CountryLookup): IdentityRules {
   return {
     networks,
     hashKey: settings.HASH_KEY,
     selfNetworks: settings.SELF_NETWORKS,
     selfAgentTag: settings.SELF_AGENT_TAG,
     ignoredPaths: settings.IGNORED_PATHS,
-    countries: packagedCountries(),
+    countries,
     agents: agentVerdicts(),
   };
 }
@@ -179,7 +182,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const location = overrides.blob === undefined ? blobLocation(settings) : null;
   const blob = overrides.blob !== undefined ? overrides.blob : location ? blobCall(location) : null;
   const importQueue = overrides.importQueue ?? azureHitQueue(queueAt(importQueueName(settings.HITS_QUEUE)));
-  const rules = identityRules(settings, overrides.networks ?? hostingNetworks());
+  const rules = identityRules(settings, overrides.networks ?? hostingNetworks(), overrides.countries ?? packagedCountries());
   const operator: OperatorSettings = {
     operatorKey: settings.OPERATOR_KEY,
     hashKey: settings.HASH_KEY,

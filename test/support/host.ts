@@ -4,6 +4,7 @@ import { startLocalHost, type LocalHost, type LocalHostOptions } from '../../hos
 import { importQueueName } from '../../shared/import/queue-name';
 import { testEnv } from './env';
 import { settle } from './store-clock';
+import { countries } from './countries';
 
 export { settle } from './store-clock';
 
@@ -31,7 +32,7 @@ export async function startTestHost(
   options: { env?: Record<string, string | undefined>; overrides?: RootOverrides } & Omit<LocalHostOptions, 'root' | 'port'> = {},
 ): Promise<TestHost> {
   const env = testEnv(options.env);
-  const root = rootFromEnvironment(env, options.overrides);
+  const root = rootFromEnvironment(env, { countries, ...options.overrides });
   const queue = new QueueClient(env.AzureWebJobsStorage!, env.HITS_QUEUE!);
   const poison = new QueueClient(env.AzureWebJobsStorage!, `${env.HITS_QUEUE!}-poison`);
   const imports = new QueueClient(env.AzureWebJobsStorage!, importQueueName(env.HITS_QUEUE!));

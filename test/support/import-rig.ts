@@ -8,10 +8,7 @@ import { fixedClock } from '../../shared/ports/clock';
 import type { HitQueue } from '../../shared/ports/queue';
 import { scanRules } from '../../shared/subjects/scan-rule';
 import { hostingNetworks } from '../../adapters/files/networks';
-import { packagedCountries } from '../../adapters/files/countries';
-
-/** One country table for every rig of a test file, as a process builds it once. */
-const countries = packagedCountries();
+import { countries } from './countries';
 
 export const INGEST_KEY = 'test-ingest-key-0123456789';
 
