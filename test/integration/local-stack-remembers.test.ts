@@ -52,11 +52,13 @@ async function kept(place: StackPlace) {
   throw new Error('the hits were not kept');
 }
 
-/** The recount, run now through the host's admin route, once the store's clock is moved past the fold's settle margin. */
+/**
+ * The recount, run now through the host's admin route (which answers once the run is over), once the store's clock is
+ * moved past the fold's settle margin. The stack's own timer is off (see `place`), so no run of it holds the lease.
+ */
 async function recount(place: StackPlace) {
   await settle(Number(place.env.FOLD_SETTLE_SECONDS), place.env.COSMOS_ENDPOINT);
-  // Twice: a run that meets the stack's own minute timer folding beside it leaves the rest to the next run.
-  for (let i = 0; i < 2; i++) expect((await fetch(`${place.url}/admin/functions/recount`, { method: 'POST' })).status).toBe(202);
+  expect((await fetch(`${place.url}/admin/functions/recount`, { method: 'POST' })).status).toBe(202);
 }
 
 /** What a person sees: the pulse, the Admin count, the Activity card and today's visitors, less what differs by process. */
@@ -102,7 +104,9 @@ describe('npm start remembers what it kept', () => {
   });
 
   it('reads the same people, visits and Activity card after Ctrl-C, and after a kill between two saves', async () => {
-    const place = await stackPlace(dataDir);
+    // The fold's timer off, as the Functions host reads the setting: a run of it beside the test's would hold the
+    // fold lease, and the test's run would fold nothing.
+    const place = await stackPlace(dataDir, { 'AzureWebJobs.recount.Disabled': 'true' });
     stack = await startStack(place, ['--fresh']);
     await send(place, FIRST);
     await kept(place);

@@ -11,8 +11,8 @@ export interface StackPlace {
   queueConnectionString: string;
 }
 
-/** Free ports for every service of a stack, its keys, and a data folder. */
-export async function stackPlace(dataDir: string): Promise<StackPlace> {
+/** Free ports for every service of a stack, its keys, a data folder, and any other settings. */
+export async function stackPlace(dataDir: string, settings: Record<string, string> = {}): Promise<StackPlace> {
   const [blobPort, queuePort, tablePort, cosmosPort, hostPort] = [
     await freePort(),
     await freePort(),
@@ -35,6 +35,7 @@ export async function stackPlace(dataDir: string): Promise<StackPlace> {
       FOLD_SETTLE_SECONDS: '1',
       // Its Cosmos server's clock is moved by the test past the settle margin, never waited for.
       HEADCOUNT_STORE_CLOCK: 'movable',
+      ...settings,
     },
   };
 }
