@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Cookie, Page } from 'playwright-core';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { adminRead, HOSTILE_HITS, HOSTILE_HOST, HOSTILE_PATH, keep, seededHost } from './fixture';
@@ -23,21 +23,71 @@ const CHARTS = [
 ];
 
 let t: TestHost;
+/** A second seeded host, that has also kept a visitor's hostile path and link: what a visitor controls, shown as text. */
+let h: TestHost;
 let stopped = false;
 let browser: Browser;
+/**
+ * The tests' pages, one per set of context options, each brought back to a known state by the test that takes it
+ * (`reset`): a new context or page would start a renderer of its own and read every asset again, which cost as much
+ * as most tests. `signed` keeps the page's policy; `bypassing` bypasses it, so axe can be injected and markup set as
+ * HTML would run; `phone` is a phone's screen (375 px, twice as dense, touch).
+ */
+let signed: Page;
+let bypassing: Page;
+let phone: Page;
+/**
+ * Each host's session: the cookies of signing in to it once from the keyboard (the seeded host's on `signed`, the
+ * hostile host's on `bypassing`), which a test's page starts with.
+ */
+let session: Cookie[];
+let hostileSession: Cookie[];
+/** No cookies: a page that starts signed out. */
+const SIGNED_OUT: Cookie[] = [];
+
+/** A seeded host that has also kept HOSTILE_HITS. */
+async function hostileHost(): Promise<TestHost> {
+  const host = await seededHost();
+  await keep(host, HOSTILE_HITS);
+  return host;
+}
+
+/** Signs a page in to a host from the keyboard, and gives the session's cookies. */
+async function sessionOf(page: Page, host: TestHost): Promise<Cookie[]> {
+  await signIn(page, host.host.url, host.env.OPERATOR_KEY!);
+  await signedIn(page);
+  return page.context().cookies();
+}
+
+/** A page in a context of its own with these options. */
+const pageWith = async (options: BrowserContextOptions) => (await browser.newContext(options)).newPage();
 
 beforeAll(async () => {
-  [t, browser] = await Promise.all([seededHost(), launchChromium()]);
+  // The hosts are seeded side by side, and the pages then sign in side by side. The pages are opened after the seeding:
+  // starting their renderers beside it slowed the seeding threefold.
+  [t, h, browser] = await Promise.all([seededHost(), hostileHost(), launchChromium()]);
+  [signed, bypassing, phone] = await Promise.all([
+    pageWith({}),
+    pageWith({ bypassCSP: true }),
+    pageWith({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true }),
+  ]);
+  [session, hostileSession] = await Promise.all([sessionOf(signed, t), sessionOf(bypassing, h)]);
 });
 
 afterAll(async () => {
   await browser?.close();
+  await h?.stop();
   if (!stopped) await t?.stop();
 });
 
-/** Opens the dashboard (at `path`, which may keep a period) and signs in from the keyboard: Tab past the skip link to the key, type it, Enter. */
+/** Opens the dashboard (at `path`, which may keep a period) and signs in from the keyboard. */
 async function signIn(page: Page, url: string, key: string, path = '/api/admin'): Promise<void> {
   await page.goto(`${url}${path}`);
+  await typeKey(page, key);
+}
+
+/** Signs in on the dashboard the page shows, from the keyboard: Tab past the skip link to the key, type it, Enter. */
+async function typeKey(page: Page, key: string): Promise<void> {
   await page.waitForSelector('body[data-ready="true"]');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
@@ -46,7 +96,32 @@ async function signIn(page: Page, url: string, key: string, path = '/api/admin')
   await page.keyboard.press('Enter');
 }
 
+/** Waits until the signed-in dashboard has drawn its first read, whether or not every read succeeded. */
 const signedIn = (page: Page) => page.waitForSelector('#dashboard[data-state="ready"], #dashboard[data-state="partial"]');
+
+/** The viewports the tests use: Playwright's default, the desktop screenshot's, and a phone's. */
+const DEFAULT = { width: 1280, height: 720 };
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 375, height: 812 };
+
+/**
+ * Brings a page that earlier tests used back to a known state, for the test to open its dashboard on: these cookies and
+ * no others (a session, or none to start signed out), no route or listener of theirs, this viewport, and the mouse in
+ * a corner (left over a chart it would show a tooltip). The last dashboard stays until the test's own `goto`: going by
+ * about:blank would start a new renderer for each test, which costs half a second.
+ */
+async function reset(page: Page, cookies: Cookie[], viewport = DEFAULT): Promise<Page> {
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  for (const event of ['console', 'pageerror', 'dialog'] as const) page.removeAllListeners(event);
+  await page.context().clearCookies();
+  await page.context().addCookies(cookies);
+  await page.setViewportSize(viewport);
+  await page.mouse.move(0, 0);
+  return page;
+}
+
+/** Opens the seeded host's dashboard (at `path`, which may keep a period) on a page that holds the session: it reads at once. */
+const open = (page: Page, path = '/api/admin') => page.goto(`${t.host.url}${path}`);
 
 /** A tile's figure as the page shows it: a number ("No" is none), or null for the dash of an unread figure. */
 async function tileFigure(page: Page, name: string): Promise<number | null> {
@@ -182,9 +257,9 @@ const injected = (page: Page) =>
 
 describe('the period: picked, kept in the address, and read with its days', () => {
   test('picks each named period by its chip: the address keeps it, the card is read with its days, and every panel says it', async () => {
-    const page = await browser.newPage();
+    const page = await reset(signed, session);
     const troubles = pageTroubles(page);
-    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await open(page);
     await signedIn(page);
     expect(await checkedPeriod(page)).toEqual(['30d']);
     expect(await page.getAttribute('#dashboard', 'data-period')).toBe('days=30');
@@ -222,13 +297,12 @@ describe('the period: picked, kept in the address, and read with its days', () =
     await periodShown(page, 'days=365');
     expect(await checkedPeriod(page)).toEqual(['12m']);
     expect(troubles).toEqual([]);
-    await page.close();
   });
 
   test('since the start, and a typed range: the address keeps them, the card is read with days=all or from and to, and the captions say its days', async () => {
-    const page = await browser.newPage();
+    const page = await reset(signed, session);
     const troubles = pageTroubles(page);
-    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await open(page);
     await signedIn(page);
 
     const all = await pick(page, 'all');
@@ -268,11 +342,10 @@ describe('the period: picked, kept in the address, and read with its days', () =
     expect(await page.textContent('#period-message')).toBe('The first day of the range must not be after the last.');
     expect(new URL(page.url()).search).toBe('?from=2026-10-18&to=2026-10-21');
     expect(troubles).toEqual([]);
-    await page.close();
   });
 
   test('a bookmarked period comes back on sign-in and on reload; an address it cannot read shows the last 30 days and says so', async () => {
-    const page = await browser.newPage();
+    const page = await reset(signed, SIGNED_OUT);
     const troubles = pageTroubles(page);
     const [asked] = await Promise.all([cardRead(page), signIn(page, t.host.url, t.env.OPERATOR_KEY!, '/api/admin?period=90d')]);
     expect(new URL(asked.url()).search).toBe('?days=90');
@@ -305,15 +378,14 @@ describe('the period: picked, kept in the address, and read with its days', () =
       expect(await checkedPeriod(page)).toEqual(['30d']);
     }
     expect(troubles).toEqual([]);
-    await page.close();
   });
 
-  test('a bookmarked range comes back on sign-in and on reload, in its two labelled inputs and in the captions', async () => {
-    const page = await browser.newPage();
-    const address = '/api/admin?from=2026-10-18&to=2026-10-21';
-    const [asked] = await Promise.all([cardRead(page), signIn(page, t.host.url, t.env.OPERATOR_KEY!, address)]);
+  // Signing in at a bookmarked address is the test above's: this one opens the bookmark with the session already held.
+  test('a bookmarked range comes back when opened signed in and on reload, in its two labelled inputs and in the captions', async () => {
+    const page = await reset(signed, session);
+    const [asked] = await Promise.all([cardRead(page), open(page, '/api/admin?from=2026-10-18&to=2026-10-21')]);
     expect(new URL(asked.url()).search).toBe('?from=2026-10-18&to=2026-10-21');
-    for (const step of ['signed in', 'reloaded']) {
+    for (const step of ['opened', 'reloaded']) {
       if (step === 'reloaded') {
         const [again] = await Promise.all([cardRead(page), page.reload()]);
         expect(new URL(again.url()).search).toBe('?from=2026-10-18&to=2026-10-21');
@@ -327,15 +399,14 @@ describe('the period: picked, kept in the address, and read with its days', () =
       expect(await page.textContent('[data-chart="kinds"] figcaption'), step).toBe('Visitor-days by kind, 18 Oct to 21 Oct');
       expect(await tableRows(page, 'kinds')).toHaveLength(4);
     }
-    await page.close();
   });
 });
 
 describe("the period's panels, read from the fixture's week", () => {
   test('the tiles, top pages, entry pages and sites that link here show what the card answers', async () => {
-    const page = await browser.newPage();
+    const page = await reset(signed, session);
     const troubles = pageTroubles(page);
-    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await open(page);
     await signedIn(page);
     const activity = await adminRead(t, '/api/admin/activity?days=30');
 
@@ -392,13 +463,12 @@ describe("the period's panels, read from the fixture's week", () => {
     expect(await page.isHidden('#headline-imported')).toBe(true);
     expect(await page.getAttribute('#dashboard', 'data-state')).toBe('ready');
     expect(troubles).toEqual([]);
-    await page.close();
   });
 
   test("the day's visitors: the period's last day first, another day from the form or a day's bar, every row the API answers, and no More on the last page", async () => {
-    const page = await browser.newPage();
+    const page = await reset(signed, session);
     const troubles = pageTroubles(page);
-    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await open(page);
     await signedIn(page);
     const cells = (v: any) => [
       v.token.slice(0, 8),
@@ -446,32 +516,21 @@ describe("the period's panels, read from the fixture's week", () => {
     await page.waitForSelector('#day-table caption:text("Visitors on 18 Oct, first seen first")');
     expect(await page.inputValue('#day-input')).toBe('2026-10-18');
     expect(troubles).toEqual([]);
-    await page.close();
   });
 });
 
 describe('what a visitor controls is shown as text', () => {
-  let h: TestHost;
-  beforeAll(async () => {
-    h = await seededHost();
-    await keep(h, HOSTILE_HITS);
-  });
-  afterAll(async () => {
-    await h?.stop();
-  });
-
-  /** Signs in to the hostile host with its policy bypassed, so markup set as HTML would run and open a dialog. */
-  async function hostilePage(): Promise<{ page: Page; dialogs: string[]; close: () => Promise<void> }> {
-    const context = await browser.newContext({ bypassCSP: true });
-    const page = await context.newPage();
+  /** The page that bypasses the policy with the hostile host's session and dashboard drawn, and every dialog it opens. */
+  async function hostilePage(): Promise<{ page: Page; dialogs: string[] }> {
+    const page = await reset(bypassing, hostileSession);
     const dialogs = dialogsOf(page);
-    await signIn(page, h.host.url, h.env.OPERATOR_KEY!);
+    await page.goto(`${h.host.url}/api/admin`);
     await signedIn(page);
-    return { page, dialogs, close: () => context.close() };
+    return { page, dialogs };
   }
 
   test("a path that is markup and a host that breaks out of an attribute, in today's panels: now, sources and the day's visitors", async () => {
-    const { page, dialogs, close } = await hostilePage();
+    const { page, dialogs } = await hostilePage();
     expect(await tableRows(page, 'now-paths')).toContainEqual([HOSTILE_PATH, '1']);
     expect((await tableRows(page, 'sources')).map((row) => row[0])).toContain(`Other: ${HOSTILE_HOST}`);
     const day = await rowsOf(page, '#day-table');
@@ -481,11 +540,10 @@ describe('what a visitor controls is shown as text', () => {
     await page.hover('#day-table');
     expect(await injected(page)).toBe(0);
     expect(dialogs).toEqual([]);
-    await close();
   });
 
   test('the same in the top pages, entry pages and sites that link here', async () => {
-    const { page, dialogs, close } = await hostilePage();
+    const { page, dialogs } = await hostilePage();
     const pages = await rowsOf(page, '#pages-table');
     expect(pages.find((row) => row[0] === HOSTILE_PATH)).toEqual([HOSTILE_PATH, '1', '1']);
     expect((await rowsOf(page, '#entry-pages-table')).find((row) => row[0] === HOSTILE_PATH)).toEqual([HOSTILE_PATH, '1']);
@@ -493,17 +551,16 @@ describe('what a visitor controls is shown as text', () => {
     await page.hover('#referrers-table');
     expect(await injected(page)).toBe(0);
     expect(dialogs).toEqual([]);
-    await close();
   });
 });
 
 describe("the contract's shapes the fixture cannot make, answered by the test", () => {
   test('a card from before issue 20: each new panel says it could not be read, and the rest still draw', async () => {
-    const page = await browser.newPage();
+    const page = await reset(signed, session);
     const troubles = pageTroubles(page);
     const old = await card('days=30');
     await answer(page, '/api/admin/activity', () => old);
-    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await open(page);
     await signedIn(page);
     expect(await page.textContent('#headline-why')).toBe('Could not be read: the app did not send them.');
     for (const name of ['people_in_period', 'people_new', 'visits', 'page_loads']) {
@@ -517,11 +574,10 @@ describe("the contract's shapes the fixture cannot make, answered by the test", 
     expect(await page.$$eval('[data-chart][data-drawn="true"]', (figures) => figures.length)).toBe(CHARTS.length);
     expect(await page.getAttribute('#dashboard', 'data-state')).toBe('ready');
     expect(troubles).toEqual([]);
-    await page.close();
   });
 
   test('the tiles name their unit and say the change on the period before: up, down, about the same, new, or nothing when unread', async () => {
-    const page = await browser.newPage();
+    const page = await reset(signed, session);
     let fields: Record<string, unknown> = {
       people_in_period: { estimate: 20.4, error: 0.02, complete: true },
       headline: { people: 20.4, people_new: 10, visits: 112, page_loads: 50 },
@@ -529,7 +585,7 @@ describe("the contract's shapes the fixture cannot make, answered by the test", 
     };
     const base = await card('days=7');
     await answer(page, '/api/admin/activity', () => ({ ...base, ...fields }));
-    await signIn(page, t.host.url, t.env.OPERATOR_KEY!, '/api/admin?period=7d');
+    await open(page, '/api/admin?period=7d');
     await periodShown(page, 'days=7');
     expect(await tileWords(page, 'people_in_period')).toBe('20 people, an estimate (±2%)');
     expect(await change(page, 'people_in_period')).toBe('new (none in the 7 days before)');
@@ -559,11 +615,10 @@ describe("the contract's shapes the fixture cannot make, answered by the test", 
     expect(await change(page, 'visits')).toBe('none in the 7 days before either');
     expect(await tileWords(page, 'page_loads')).toBe('1 page load');
     expect(await change(page, 'page_loads')).toBe('−75% on the 7 days before');
-    await page.close();
   });
 
   test('a window longer than 400 days is drawn a bar a month, and days still being added up are named in one sentence', async () => {
-    const page = await browser.newPage();
+    const page = await reset(signed, session);
     const troubles = pageTroubles(page);
     const months = Array.from({ length: 24 }, (_, i) => {
       const month = new Date(Date.UTC(2024, 10 + i, 1)).toISOString().slice(0, 7);
@@ -585,10 +640,7 @@ describe("the contract's shapes the fixture cannot make, answered by the test", 
       referrers: [],
       rollups: { complete: false, built_back_to: '2026-03-01' },
     }));
-    const [asked] = await Promise.all([
-      cardRead(page),
-      signIn(page, t.host.url, t.env.OPERATOR_KEY!, '/api/admin?from=2024-11-01&to=2026-10-23'),
-    ]);
+    const [asked] = await Promise.all([cardRead(page), open(page, '/api/admin?from=2024-11-01&to=2026-10-23')]);
     expect(new URL(asked.url()).search).toBe('?from=2024-11-01&to=2026-10-23');
     await periodShown(page, 'from=2024-11-01&to=2026-10-23');
     expect(await page.textContent('#kinds-title')).toBe('Visits by kind, month by month');
@@ -603,11 +655,10 @@ describe("the contract's shapes the fixture cannot make, answered by the test", 
     expect(await tileWords(page, 'people_in_period')).toBe('1,234 people, at least: an estimate');
     expect(await page.textContent('#pages-body')).toBe('No page loads by people from 1 Nov 2024 to 23 Oct.');
     expect(troubles).toEqual([]);
-    await page.close();
   });
 
   test("the day's visitors come a page at a time: More reads the next page with its token URL-encoded, until the last", async () => {
-    const page = await browser.newPage();
+    const page = await reset(signed, session);
     const troubles = pageTroubles(page);
     const token = 'page 2+/=?&x';
     await answer(page, '/api/admin/activity/visitors', (url) =>
@@ -620,7 +671,7 @@ describe("the contract's shapes the fixture cannot make, answered by the test", 
             availability: { available: true },
           },
     );
-    const [first] = await Promise.all([dayRead(page), signIn(page, t.host.url, t.env.OPERATOR_KEY!)]);
+    const [first] = await Promise.all([dayRead(page), open(page)]);
     expect(new URL(first.url()).search).toBe('?day=2026-10-23');
     await signedIn(page);
     expect(await rowsOf(page, '#day-table')).toHaveLength(100);
@@ -636,7 +687,6 @@ describe("the contract's shapes the fixture cannot make, answered by the test", 
     // The button went with the last page, and the keyboard is in the table rather than lost.
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('day-body');
     expect(troubles).toEqual([]);
-    await page.close();
   });
 
   /** The card, the day and now with a visitor's hostile text in every list a visitor controls, and twelve pages. */
@@ -697,11 +747,10 @@ describe("the contract's shapes the fixture cannot make, answered by the test", 
   }
 
   test('a hostile path, host or campaign tag in every list is literal text, and no dialog opens; the pages show ten and then all', async () => {
-    const context = await browser.newContext({ bypassCSP: true });
-    const page = await context.newPage();
+    const page = await reset(bypassing, session);
     const dialogs = dialogsOf(page);
     await hostileAnswers(page);
-    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await open(page);
     await signedIn(page);
     const pages = await rowsOf(page, '#pages-table');
     expect(pages[0]).toEqual([HOSTILE_PATH, '12', '12']);
@@ -759,18 +808,16 @@ describe("the contract's shapes the fixture cannot make, answered by the test", 
       await page.hover(table);
     expect(await injected(page)).toBe(0);
     expect(dialogs).toEqual([]);
-    await context.close();
   });
 
   test('has no accessibility violation at all (axe-core) with every new panel filled, at 1280 and at 375 px, where nothing is wider than the screen', async () => {
-    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
+    const page = await reset(bypassing, session, DESKTOP);
     await hostileAnswers(page);
-    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await open(page);
     await signedIn(page);
     await page.click('#pages button[aria-controls="pages-table"]');
     expect(await axeViolations(page)).toEqual([]);
-    await page.setViewportSize({ width: 375, height: 812 });
+    await page.setViewportSize(PHONE);
     expect(await axeViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     // A range typed in, with its message.
@@ -779,13 +826,13 @@ describe("the contract's shapes the fixture cannot make, answered by the test", 
     await page.click('#range-button');
     await page.waitForSelector('#period-message.bad');
     expect(await axeViolations(page)).toEqual([]);
-    await context.close();
   });
 });
 
 describe('the Admin dashboard at /api/admin', () => {
   test('refuses a wrong key with a clear message and stays signed out', async () => {
-    const page = await browser.newPage();
+    // A tab of its own, whose sessionStorage no other test has used, in the signed context with its cookies taken away.
+    const page = await (await reset(signed, SIGNED_OUT)).context().newPage();
     await signIn(page, t.host.url, 'not-the-operator-key-at-all');
     await page.waitForSelector('#sign-in-message.bad');
     expect(await page.textContent('#sign-in-message')).toBe('That key was not accepted. Check the operator key and try again.');
@@ -797,8 +844,7 @@ describe('the Admin dashboard at /api/admin', () => {
   });
 
   test('signs in, shows the figures the API answers, draws every chart, and saves the desktop screenshot', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
+    const page = await reset(signed, SIGNED_OUT, DESKTOP);
     const troubles = pageTroubles(page);
     await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
     await signedIn(page);
@@ -913,52 +959,42 @@ describe('the Admin dashboard at /api/admin', () => {
     );
     expect(await page.getAttribute('#mark-links a', 'href')).toMatch(/^https:\/\/site\.example\/#headcount-operator=[0-9a-f]{64}$/);
     // Signing in marked this browser as the site's own on the app.
-    expect((await context.cookies()).find((cookie) => cookie.name === 'headcount_operator')?.httpOnly).toBe(true);
+    expect((await page.context().cookies()).find((cookie) => cookie.name === 'headcount_operator')?.httpOnly).toBe(true);
 
     await screenshot(page, 'dashboard-desktop');
     expect(troubles).toEqual([]);
-    await context.close();
   });
 
   test('fits a phone (375 px) with nothing wider than the screen, and saves the phone screenshot', async () => {
-    const context = await browser.newContext({
-      viewport: { width: 375, height: 812 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-      hasTouch: true,
-    });
-    const page = await context.newPage();
+    const page = await reset(phone, session, PHONE);
     const troubles = pageTroubles(page);
-    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await open(page);
     await signedIn(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     const painted = await paintedPixels(page);
     for (const chart of CHARTS) expect(painted[chart], chart).toBeGreaterThan(500);
     await screenshot(page, 'dashboard-phone');
     expect(troubles).toEqual([]);
-    await context.close();
   });
 
   test('has no accessibility violation at all (axe-core), signed out, signed in, and at phone width', async () => {
     // axe is injected by the test, which the page's own policy (scripts from the app only) rightly refuses.
-    const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
+    const page = await reset(bypassing, SIGNED_OUT, DESKTOP);
     const check = () => axeViolations(page);
     await page.goto(`${t.host.url}/api/admin`);
     await page.waitForSelector('body[data-ready="true"]');
     expect(await check()).toEqual([]);
-    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await typeKey(page, t.env.OPERATOR_KEY!);
     await signedIn(page);
     expect(await check()).toEqual([]);
-    await page.setViewportSize({ width: 375, height: 812 });
+    await page.setViewportSize(PHONE);
     expect(await check()).toEqual([]);
-    await context.close();
   });
 
   test('says so when there is nothing yet: no people, and each chart says it has nothing to draw', async () => {
     const empty = await startTestHost({ queues: false });
     await containerOf(empty.env);
-    const page = await browser.newPage();
+    const page = await reset(signed, SIGNED_OUT);
     try {
       await signIn(page, empty.host.url, empty.env.OPERATOR_KEY!);
       await signedIn(page);
@@ -973,16 +1009,15 @@ describe('the Admin dashboard at /api/admin', () => {
       );
       expect(await page.textContent('[data-figure="people_last_30_minutes"] dd')).toBe('No people');
     } finally {
-      await page.close();
       await empty.stop();
     }
   });
 
   test('exports the figures from the keyboard as a CSV download, and says why when the range is refused', async () => {
-    const context = await browser.newContext({ acceptDownloads: true });
-    const page = await context.newPage();
+    // The signed-in context accepts downloads, as every context does unless told not to.
+    const page = await reset(signed, session);
     const troubles = pageTroubles(page);
-    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    await open(page);
     await signedIn(page);
     await page.fill('#export-from', '2026-10-17');
     await page.fill('#export-to', '2026-10-23');
@@ -1010,13 +1045,11 @@ describe('the Admin dashboard at /api/admin', () => {
     expect(await page.textContent('#export-message')).toBe('Not exported: to: must be at most 400 days from from, both included.');
     // The refused export's 400 is the one message the browser logs.
     expect(troubles).toEqual(['console: Failed to load resource: the server responded with a status of 400 (Bad Request)']);
-    await context.close();
   });
 
   test('says which reads failed when the app cannot be reached, and keeps the sign-in', async () => {
-    const context: BrowserContext = await browser.newContext();
-    const page = await context.newPage();
-    await signIn(page, t.host.url, t.env.OPERATOR_KEY!);
+    const page = await reset(signed, session);
+    await open(page);
     await signedIn(page);
     await t.stop();
     stopped = true;
@@ -1028,6 +1061,5 @@ describe('the Admin dashboard at /api/admin', () => {
     );
     expect(await page.textContent('[data-figure="people_all_time"] .figure')).toBe('–');
     expect(await page.isVisible('#dashboard')).toBe(true);
-    await context.close();
   });
 });
