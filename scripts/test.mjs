@@ -86,9 +86,9 @@ for (const { major, node } of runs) {
   results.push({ major, status: run.status ?? 1, file: own });
 }
 
+const read = results.map(({ file }) => readReport(file));
 if (report && runs.length > 1) {
   // One report for CI's closing line: both runs' counts added, failed if either failed.
-  const read = results.map(({ file }) => readReport(file));
   const sum = (field) => read.reduce((total, one) => total + (one?.[field] ?? 0), 0);
   const merged = {
     numTotalTests: sum('numTotalTests'),
@@ -108,8 +108,8 @@ if (report && runs.length > 1) {
   writeFileSync(resolve(root, report), JSON.stringify(merged));
 }
 // The failures again, last, so a log that keeps only its tail (CI's) still names them.
-for (const { major, file } of results) {
-  for (const suite of readReport(file)?.testResults ?? []) {
+for (const [i, { major }] of results.entries()) {
+  for (const suite of read[i]?.testResults ?? []) {
     const where = suite.name.replace(`${root}/`, '');
     if (suite.status === 'failed' && suite.assertionResults.length === 0)
       console.log(`failed on Node ${major}: ${where}: ${firstLine(suite.message)}`);
