@@ -77,6 +77,16 @@ export class MemoryDocuments {
     return found;
   }
 
+  /** Another store holding these documents with their versions and marks, as a restored backup would; its counts start at 0. */
+  copy(): MemoryDocuments {
+    const copy = new MemoryDocuments();
+    copy.version = this.version;
+    for (const [pk, partition] of this.partitions) {
+      copy.partitions.set(pk, new Map([...partition].map(([id, kept]) => [id, { ...kept, parsed: JSON.parse(kept.json) as unknown }])));
+    }
+    return copy;
+  }
+
   /** Removes a document, as its time-to-live would. */
   delete(pk: string, id: string): void {
     this.partitions.get(pk)?.delete(id);

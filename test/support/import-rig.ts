@@ -1,3 +1,4 @@
+import type { MemoryDocuments } from '../../adapters/memory/documents';
 import { memoryStore } from '../../adapters/memory/store';
 import { readMessage } from '../../shared/hits/message';
 import { importKeeper } from './keeper';
@@ -29,9 +30,10 @@ export const jsonRequest = (body: string, headers: Record<string, string> = {}):
 /**
  * The import's whole path in memory: the endpoint (its queue a list), keep-imports over what it queued, and the
  * recount's fold, on a memory store and a clock that stands still; `fetch` answers the command as the app would.
+ * With `documents`, the store starts with them (a copy of another rig's, to take several runs on from one state).
  */
-export function importRig(now: string) {
-  const store = memoryStore();
+export function importRig(now: string, documents?: MemoryDocuments) {
+  const store = memoryStore(documents);
   const clock = fixedClock(now);
   const queued: string[] = [];
   let queueDown = false;

@@ -677,9 +677,11 @@ describe('the backfill, killed after any write', () => {
       scanners_left_out: truth.scanners,
     });
     expect(writes).toBeGreaterThan(10);
+    // Every run starts from the same imported state: imported once, then copied for each run.
+    const before = importRig(NOW);
+    await imported(before);
     for (let failAfter = 1; failAfter <= writes; failAfter += 1) {
-      const run = importRig(NOW);
-      await imported(run);
+      const run = importRig(NOW, before.store.documents.copy());
       await fold({ store: failingAfter(run.store, failAfter), clock: run.clock, rules: scanRules(10, 60), lateDays: 7, budget: small });
       run.clock.advance(TIMER_FOLD_BUDGET.leaseSeconds * 1000);
       await drain(run);
