@@ -10,12 +10,12 @@ register({
     const outcome = await fold(root.fold);
     if (!outcome.ok) {
       // Another fold holding the lease is the lease working; a fold that could not start is a store that did not answer.
-      if (outcome.held)
+      if (outcome.busy) root.logger.info('another fold is running', { function: 'recount', reason: outcome.reason });
+      else
         root.logger.warn('the fold could not start; the next run folds from the same marks', {
           function: 'recount',
           reason: outcome.reason,
         });
-      else root.logger.info('another fold is running', { function: 'recount', reason: outcome.reason });
       return;
     }
     if (outcome.facts > 0 || outcome.records > 0)

@@ -88,12 +88,12 @@ const filled = (deps: FoldDeps): FullFoldDeps => ({
 
 /**
  * What one run did. `ok` with `behind` null: everything is up to date to the bound; with `behind`, what is left (the
- * budget ran out, or a part failed) and the next run goes on. Not `ok`: nothing was folded (another fold holds the
- * lease, or the store could not be read at all).
+ * budget ran out, or a part failed) and the next run goes on. Not `ok`: nothing was folded; `busy` when another fold
+ * holds the lease, else the store could not be read or written at all.
  */
 export type FoldOutcome =
   | { ok: true; bound: number; facts: number; days: string[]; records: number; behind: string | null }
-  | { ok: false; reason: string; held: boolean };
+  | { ok: false; reason: string; busy: boolean };
 
 /**
  * The days whose partitions this run reads: tomorrow (a hit may be five minutes ahead) back through every day a hit
@@ -291,12 +291,12 @@ export async function fold(given: FoldDeps): Promise<FoldOutcome> {
   const deps = filled(given);
   const started = deps.clock.now();
   const taken = await takeFoldLease(deps.store.foldLease, deps.holder, started, deps.budget.leaseSeconds);
-  if (!taken.held) return { ok: false, reason: taken.reason, held: false };
+  if (!taken.held) return { ok: false, reason: taken.reason, busy: taken.busy };
   const run: Partial<Run> & { lease: HeldFoldLease | null } = { lease: taken.lease };
   try {
     return await foldHeld(deps, started, run);
   } catch (error) {
-    return { ok: false, reason: errorLine(error), held: true };
+    return { ok: false, reason: errorLine(error), busy: false };
   } finally {
     if (run.lease !== null) await releaseFoldLease(deps.store.foldLease, run.lease, deps.clock.now());
   }

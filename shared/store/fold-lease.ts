@@ -28,8 +28,11 @@ export interface HeldFoldLease {
   until: string;
 }
 
-/** A lease's answer: held, or not (taken by another fold, or the store could not answer), with why in one sentence. */
-export type FoldLeaseAnswer = { held: true; lease: HeldFoldLease } | { held: false; reason: string };
+/**
+ * A lease's answer: held, or not, with why in one sentence. Not held and `busy`: another fold holds it or took it
+ * first, the lease working; not `busy`: the store did not answer, so nobody may be folding.
+ */
+export type FoldLeaseAnswer = { held: true; lease: HeldFoldLease } | { held: false; busy: boolean; reason: string };
 
 const leaseDoc = (holder: string, until: string): FoldLeaseDoc => ({
   id: FOLD_LEASE_ID,
@@ -41,10 +44,14 @@ const leaseDoc = (holder: string, until: string): FoldLeaseDoc => ({
 
 const untilAfter = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 
-const notHeld = (reason: string): FoldLeaseAnswer => ({ held: false, reason });
+const notHeld = (reason: string): FoldLeaseAnswer => ({ held: false, busy: true, reason });
 
 /** What a store that threw answers, named by what was being done. */
-const failed = (doing: 'read' | 'written', error: unknown) => notHeld(`the fold lease could not be ${doing}: ${errorLine(error)}`);
+const failed = (doing: 'read' | 'written', error: unknown): FoldLeaseAnswer => ({
+  held: false,
+  busy: false,
+  reason: `the fold lease could not be ${doing}: ${errorLine(error)}`,
+});
 
 const runsPast = (doc: FoldLeaseDoc, now: Date) => Date.parse(doc.until) > now.getTime();
 

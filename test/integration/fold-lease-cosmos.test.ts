@@ -53,11 +53,12 @@ describe('the fold lease on the local Cosmos server', () => {
     const a = heldLease(await takeFoldLease(leases, 'fold-a', start, SECONDS));
     expect(await takeFoldLease(leases, 'fold-b', new Date(start.getTime() + (SECONDS - 1) * 1000), SECONDS)).toEqual({
       held: false,
+      busy: true,
       reason: `another fold holds the lease until ${a.until}`,
     });
     const lapsed = new Date(Date.parse(a.until) + 1000);
     const b = heldLease(await takeFoldLease(leases, 'fold-b', lapsed, SECONDS));
-    expect(await renewFoldLease(leases, a, lapsed, SECONDS)).toEqual({ held: false, reason: 'the lease was taken over' });
+    expect(await renewFoldLease(leases, a, lapsed, SECONDS)).toEqual({ held: false, busy: true, reason: 'the lease was taken over' });
     const renewed = heldLease(await renewFoldLease(leases, b, lapsed, SECONDS));
     expect((await leases.read())?.etag).toBe(renewed.etag);
   });

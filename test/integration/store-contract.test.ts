@@ -281,13 +281,14 @@ describe.each(SUBJECTS.map((subject) => [subject.name, subject] as const))('the 
     expect(a).toMatchObject({ holder: 'fold-a', until: at(60).toISOString() });
     expect(await takeFoldLease(store.foldLease, 'fold-b', at(59), 60)).toEqual({
       held: false,
+      busy: true,
       reason: `another fold holds the lease until ${a.until}`,
     });
     const renewed = held(await renewFoldLease(store.foldLease, a, at(30), 60));
     expect(renewed.etag).not.toBe(a.etag);
     expect((await store.foldLease.read())?.doc).toMatchObject({ holder: 'fold-a', until: at(90).toISOString() });
     // The version before the renewal is stale: a renewal by it answers not held.
-    expect(await renewFoldLease(store.foldLease, a, at(31), 60)).toEqual({ held: false, reason: 'the lease was taken over' });
+    expect(await renewFoldLease(store.foldLease, a, at(31), 60)).toEqual({ held: false, busy: true, reason: 'the lease was taken over' });
     await releaseFoldLease(store.foldLease, renewed, at(40));
     expect(held(await takeFoldLease(store.foldLease, 'fold-b', at(40), 60)).holder).toBe('fold-b');
     // Two folds at once, ten times: exactly one holds each time.

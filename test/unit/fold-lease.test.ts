@@ -38,6 +38,7 @@ describe('the fold lease', () => {
     heldLease(await takeFoldLease(foldLease, 'fold-a', NOW, SECONDS));
     expect(await takeFoldLease(foldLease, 'fold-b', at(SECONDS - 1), SECONDS)).toEqual({
       held: false,
+      busy: true,
       reason: 'another fold holds the lease until 2026-12-01T19:10:00.000Z',
     });
   });
@@ -53,7 +54,7 @@ describe('the fold lease', () => {
     const a = heldLease(await takeFoldLease(foldLease, 'fold-a', NOW, SECONDS));
     const b = heldLease(await takeFoldLease(foldLease, 'fold-b', at(SECONDS), SECONDS));
     expect(b.holder).toBe('fold-b');
-    expect(await renewFoldLease(foldLease, a, at(SECONDS + 1), SECONDS)).toEqual({ held: false, reason: 'the lease was taken over' });
+    expect(await renewFoldLease(foldLease, a, at(SECONDS + 1), SECONDS)).toEqual({ held: false, busy: true, reason: 'the lease was taken over' });
     expect((await foldLease.read())?.doc.holder).toBe('fold-b');
   });
 
@@ -87,11 +88,13 @@ describe('the fold lease', () => {
     const leases = downStore();
     expect(await takeFoldLease(leases, 'fold-a', NOW, SECONDS)).toEqual({
       held: false,
+      busy: false,
       reason: 'the fold lease could not be read: connect ECONNREFUSED 127.0.0.1:8081',
     });
     const lease: HeldFoldLease = { holder: 'fold-a', etag: '"1"', until: at(SECONDS).toISOString() };
     expect(await renewFoldLease(leases, lease, NOW, SECONDS)).toEqual({
       held: false,
+      busy: false,
       reason: 'the fold lease could not be written: connect ECONNREFUSED 127.0.0.1:8081',
     });
     await expect(releaseFoldLease(leases, lease, NOW)).resolves.toBeUndefined();
@@ -102,6 +105,7 @@ describe('the fold lease', () => {
     const failing: FoldLeases = { ...foldLease, create: () => Promise.reject(new Error('request timed out')) };
     expect(await takeFoldLease(failing, 'fold-a', NOW, SECONDS)).toEqual({
       held: false,
+      busy: false,
       reason: 'the fold lease could not be written: request timed out',
     });
   });

@@ -295,7 +295,7 @@ describe('one fold at a time', () => {
         outcomes.filter((outcome) => outcome.ok),
         `round ${round}`,
       ).toHaveLength(1);
-      expect(outcomes.find((outcome) => !outcome.ok)).toMatchObject({ ok: false, held: false });
+      expect(outcomes.find((outcome) => !outcome.ok)).toMatchObject({ ok: false, busy: true });
       expect((await r.count()).people_all_time).toBe(1);
     }
   });
