@@ -54,7 +54,11 @@ describe('the fold lease', () => {
     const a = heldLease(await takeFoldLease(foldLease, 'fold-a', NOW, SECONDS));
     const b = heldLease(await takeFoldLease(foldLease, 'fold-b', at(SECONDS), SECONDS));
     expect(b.holder).toBe('fold-b');
-    expect(await renewFoldLease(foldLease, a, at(SECONDS + 1), SECONDS)).toEqual({ held: false, busy: true, reason: 'the lease was taken over' });
+    expect(await renewFoldLease(foldLease, a, at(SECONDS + 1), SECONDS)).toEqual({
+      held: false,
+      busy: true,
+      reason: 'the lease was taken over',
+    });
     expect((await foldLease.read())?.doc.holder).toBe('fold-b');
   });
 
