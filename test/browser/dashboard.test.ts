@@ -4,7 +4,7 @@ import type { Browser, BrowserContextOptions, Cookie, Page } from 'playwright-co
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { adminRead, HOSTILE_HITS, HOSTILE_HOST, HOSTILE_PATH, keep, seededHost } from './fixture';
-import { axeViolations, launchChromium, pageTroubles, paintedPixels, screenshot } from './support';
+import { axeViolations, closeContexts, pageTroubles, paintedPixels, screenshot, workerChromium } from './support';
 
 const CHARTS = [
   'new-people',
@@ -65,7 +65,7 @@ const pageWith = async (options: BrowserContextOptions) => (await browser.newCon
 beforeAll(async () => {
   // The hosts are seeded side by side, and the pages then sign in side by side. The pages are opened after the seeding:
   // starting their renderers beside it slowed the seeding threefold.
-  [t, h, browser] = await Promise.all([seededHost(), hostileHost(), launchChromium()]);
+  [t, h, browser] = await Promise.all([seededHost(), hostileHost(), workerChromium()]);
   [signed, bypassing, phone] = await Promise.all([
     pageWith({}),
     pageWith({ bypassCSP: true }),
@@ -75,7 +75,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await h?.stop();
   if (!stopped) await t?.stop();
 });

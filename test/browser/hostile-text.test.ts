@@ -5,7 +5,7 @@ import { fixedClock } from '../../shared/ports/clock';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { keep, NOW } from './fixture';
-import { launchChromium, pageTroubles } from './support';
+import { closeContexts, pageTroubles, workerChromium } from './support';
 
 // Markup a visitor can send in what the app keeps of a hit (the path, the referrer's host, the campaign's tags), each
 // of which would set window.__pwned if the dashboard ever wrote it into the page as HTML.
@@ -47,14 +47,14 @@ let t: TestHost;
 let browser: Browser;
 
 beforeAll(async () => {
-  [t, browser] = await Promise.all([startTestHost({ overrides: { clock: fixedClock(NOW) } }), launchChromium()]);
+  [t, browser] = await Promise.all([startTestHost({ overrides: { clock: fixedClock(NOW) } }), workerChromium()]);
   // The local host makes no store of its own: the test makes it, as seededHost does.
   await containerOf(t.env);
   await keep(t, HITS);
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await t?.stop();
 });
 

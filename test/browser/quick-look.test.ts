@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { stackPlace, startStack, type StackProcess } from '../support/stack-process';
-import { launchChromium, pageTroubles } from './support';
+import { closeContexts, pageTroubles, workerChromium } from './support';
 
 // The README's first screen, followed as a newcomer would on a fresh clone: `npm start`, the dashboard address its
 // banner prints (which answers 200), `npm run simulate` in a second terminal, then the dashboard in a browser, signed
@@ -44,7 +44,7 @@ describe("the README's first five minutes", () => {
   let stack: StackProcess | undefined;
   let browser: Browser | undefined;
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await stack?.kill();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -82,7 +82,7 @@ describe("the README's first five minutes", () => {
     expect(simulated.output).toMatch(/people, each counted once: [1-9]\d* since/);
     expect(simulated.status).toBe(0);
 
-    browser = await launchChromium();
+    browser = await workerChromium();
     const page = await browser.newPage();
     const troubles = pageTroubles(page);
     await page.goto(dashboard);

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { fixedClock } from '../../shared/ports/clock';
 import type { TestHost } from '../support/host';
 import { seededHost } from './fixture';
-import { launchChromium, pageTroubles } from './support';
+import { closeContexts, pageTroubles, workerChromium } from './support';
 
 // The Admin session in a real browser: signing in exchanges the key for an HttpOnly cookie, a reload reads with it,
 // Sign out ends it, and the key is never anywhere a script could read it. Wrong keys are slowed as the docs state:
@@ -12,14 +12,26 @@ import { launchChromium, pageTroubles } from './support';
 let t: TestHost;
 let browser: Browser;
 let clock: ReturnType<typeof fixedClock>;
+/** The file's context and its one page, which each test takes back to a known state (`fresh`): a new page costs a renderer. */
+let context: BrowserContext;
+let page: Page;
 
 beforeAll(async () => {
-  [t, browser] = await Promise.all([seededHost(), launchChromium()]);
+  [t, browser] = await Promise.all([seededHost(), workerChromium()]);
   clock = t.root.clock as ReturnType<typeof fixedClock>;
+  context = await browser.newContext();
+  page = await context.newPage();
 });
 
+/** The file's page with no cookies and no listener of an earlier test, for a test to open its own address on. */
+async function fresh(): Promise<Page> {
+  for (const event of ['console', 'pageerror'] as const) page.removeAllListeners(event);
+  await context.clearCookies();
+  return page;
+}
+
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await t?.stop();
 });
 
@@ -57,8 +69,7 @@ async function keyNowhereReadable(page: Page, context: BrowserContext, key: stri
 
 describe('the Admin session in Chromium', () => {
   test('sign in, reload, read, sign out: the key is never kept in the browser', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    const page = await fresh();
     const troubles = pageTroubles(page);
     const key = t.env.OPERATOR_KEY!;
     const response = await page.goto(`${t.host.url}/api/admin`);
@@ -101,12 +112,10 @@ describe('the Admin session in Chromium', () => {
     expect(await page.isVisible('#sign-in')).toBe(true);
     expect(await page.isVisible('#dashboard')).toBe(false);
     expect(troubles).toEqual([]);
-    await context.close();
   });
 
   test('wrong keys are slowed as stated: five at once, then a wait the page says, and the right key after it', async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    const page = await fresh();
     await page.goto(`${t.host.url}/api/admin`);
     await page.waitForSelector('body[data-ready="true"]');
     for (let i = 1; i <= 5; i += 1) expect(await typeKey(page, `wrong-key-${i}`)).toBe(`401 ${KEY_MESSAGE}`);
@@ -123,11 +132,10 @@ describe('the Admin session in Chromium', () => {
     expect(await typeKey(page, t.env.OPERATOR_KEY!)).toBe('200 ');
     await page.waitForSelector('#dashboard[data-state="ready"]');
     expect(await page.isVisible('#sign-in')).toBe(false);
-    await context.close();
   });
 
   test('a session the key did not make is no session, and a session that ran out asks for the key again', async () => {
-    const context = await browser.newContext();
+    const page = await fresh();
     // A cookie of the session's name that the key did not make: the page stays signed out, and the app removes it.
     const url = new URL(t.host.url);
     await context.addCookies([
@@ -141,7 +149,6 @@ describe('the Admin session in Chromium', () => {
         sameSite: 'Strict',
       },
     ]);
-    const page = await context.newPage();
     await page.goto(`${t.host.url}/api/admin`);
     await page.waitForSelector('body[data-ready="true"]');
     expect(await page.isVisible('#sign-in')).toBe(true);
@@ -155,6 +162,5 @@ describe('the Admin session in Chromium', () => {
     expect(await page.isVisible('#sign-in')).toBe(true);
     expect(await page.textContent('#sign-in-message')).toBe('The session has ended. Sign in again.');
     expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain('__Host-headcount_admin');
-    await context.close();
   });
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { hitsMessageSchema, type QueuedHit } from '../../shared/hits/message';
 import { startTestHost, type TestHost } from '../support/host';
-import { launchChromium, pageTroubles, startTestSite, type TestSite } from './support';
+import { closeContexts, pageTroubles, startTestSite, type TestSite, workerChromium } from './support';
 
 // The browser reaches both servers from loopback, which is always the site's own read; so the site's front end is
 // played by a trusted proxy hop that names the visitor, as Azure Front Door does, and the visitor is a person.
@@ -40,11 +40,30 @@ async function loadAndBeacon(tab: Page, url: string): Promise<number> {
 const windowAgent = () =>
   `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version().split('.')[0]}.0.0.0 Safari/537.36`;
 
-/** A browser context from an address; with `agent` null, the agent headless Chromium sends as it comes. */
-async function visitor(address = VISITOR, agent: string | null = windowAgent()): Promise<BrowserContext> {
-  const context = await browser.newContext(agent === null ? {} : { userAgent: agent });
+/** The file's pages, one in a context of its own for each agent, kept across tests: a new page costs a renderer. */
+const tabs = new Map<string | null, Page>();
+
+/**
+ * A page of a visitor from an address; with `agent` null, the agent headless Chromium sends as it comes. It comes as a
+ * new context would: no listener of an earlier test, no cookie, and no operator mark kept by the site's page.
+ */
+async function visitor(address = VISITOR, agent: string | null = windowAgent()): Promise<Page> {
+  let tab = tabs.get(agent);
+  if (tab === undefined) {
+    tab = await (await browser.newContext(agent === null ? {} : { userAgent: agent })).newPage();
+    tabs.set(agent, tab);
+  }
+  const context = tab.context();
+  for (const event of ['request', 'console', 'pageerror'] as const) {
+    tab.removeAllListeners(event);
+    context.removeAllListeners(event);
+  }
+  await context.clearCookies();
+  // A page of the site without the snippet, so the mark is cleared without a beacon.
+  await tab.goto(`${site.origin}/blank`);
+  await tab.evaluate(() => localStorage.clear());
   await context.setExtraHTTPHeaders({ 'x-forwarded-for': address });
-  return context;
+  return tab;
 }
 
 beforeAll(async () => {
@@ -53,19 +72,22 @@ beforeAll(async () => {
   site.page('/', page('tree-42'));
   site.page('/about', page(null));
   site.page('/elsewhere', elsewhere());
-  browser = await launchChromium();
+  site.page(
+    '/blank',
+    '<!doctype html><html lang="en"><head><title>Blank</title><link rel="icon" href="data:,"></head><body></body></html>',
+  );
+  browser = await workerChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await t?.stop();
   await site?.stop();
 });
 
 describe('the tracking snippet on a page of another site', () => {
   test('sends one beacon per page load, the path only and another site that referred it, which reaches the queue as a person', async () => {
-    const context = await visitor();
-    const tab = await context.newPage();
+    const tab = await visitor();
     const troubles = pageTroubles(tab);
     const beacons: string[] = [];
     tab.on('request', (request) => {
@@ -97,29 +119,22 @@ describe('the tracking snippet on a page of another site', () => {
     ]);
     expect(hits.every((hit) => hit.person !== null && hit.network === '203.0.113.x' && !hit.bot && hit.reason === null)).toBe(true);
     expect(troubles).toEqual([]);
-    await context.close();
   });
 
   test('a real page load of this Chromium from a home network is a person, by every rule: its own headers pass', async () => {
     await t.queue.clearMessages();
-    const context = await visitor('73.15.1.1');
-    const tab = await context.newPage();
+    const tab = await visitor('73.15.1.1');
     expect(await loadAndBeacon(tab, `${site.origin}/`)).toBe(202);
     const hits = await queuedHits();
     expect(hits.map((hit) => [hit.network, hit.bot, hit.reason])).toEqual([['73.15.1.x', false, null]]);
     // The beacon's headers are the browser's own (its language, fetch metadata and client hints, as
     // test/support/browser-headers.ts records them off the wire), and every signal rule read them.
-    await context.close();
   });
 
   test('the same Chromium is a bot when its agent says headless, or when it runs on a data-centre network', async () => {
     await t.queue.clearMessages();
-    const headless = await visitor('73.15.1.1', null);
-    expect(await loadAndBeacon(await headless.newPage(), `${site.origin}/`)).toBe(202);
-    await headless.close();
-    const cloud = await visitor('3.5.140.2');
-    expect(await loadAndBeacon(await cloud.newPage(), `${site.origin}/about`)).toBe(202);
-    await cloud.close();
+    expect(await loadAndBeacon(await visitor('73.15.1.1', null), `${site.origin}/`)).toBe(202);
+    expect(await loadAndBeacon(await visitor('3.5.140.2'), `${site.origin}/about`)).toBe(202);
     const hits = await queuedHits();
     expect(hits.map((hit) => [hit.path, hit.bot, hit.reason])).toEqual([
       ['/', true, 'agent'],
@@ -136,8 +151,7 @@ describe('the tracking snippet on a page of another site', () => {
     ]);
     await t.queue.clearMessages();
 
-    const context = await visitor();
-    const tab = await context.newPage();
+    const tab = await visitor();
     const troubles = pageTroubles(tab);
     expect(await loadAndBeacon(tab, links[0]!.mark)).toBe(202);
     expect(new URL(tab.url()).hash).toBe('');
@@ -153,23 +167,19 @@ describe('the tracking snippet on a page of another site', () => {
       ['/about', false, false],
     ]);
     expect(troubles).toEqual([]);
-    await context.close();
   });
 
   test('a mark the key did not make is not taken on its word: the page load is a person', async () => {
     await t.queue.clearMessages();
-    const context = await visitor();
-    const tab = await context.newPage();
+    const tab = await visitor();
     expect(await loadAndBeacon(tab, `${site.origin}/#headcount-operator=${'0'.repeat(64)}`)).toBe(202);
     const hits = await queuedHits();
     expect(hits.map((hit) => [hit.self, hit.person === null])).toEqual([[false, false]]);
-    await context.close();
   });
 
   test("sends the four campaign tags of the page's address and nothing else of its query; they reach the queue cleaned", async () => {
     await t.queue.clearMessages();
-    const context = await visitor();
-    const tab = await context.newPage();
+    const tab = await visitor();
     const beacons: string[] = [];
     tab.on('request', (request) => {
       if (request.url().endsWith('/api/beacon')) beacons.push(request.postData() ?? '');
@@ -186,7 +196,6 @@ describe('the tracking snippet on a page of another site', () => {
     const hits = await queuedHits();
     expect(hits.map((hit) => [hit.path, hit.campaign])).toEqual([['/', { source: 'linkedin', medium: null, campaign: 'spring-launch' }]]);
     expect(JSON.stringify(hits)).not.toMatch(/jane|example|session|abc123/);
-    await context.close();
   });
 });
 
@@ -203,11 +212,10 @@ headcount('signup', { plan: 'pro' });</script>
     site.page('/events', eventsPage());
     site.page('/files/cv.pdf', 'a pdf');
     const before = (await queuedHits()).length;
-    const context = await visitor();
-    const tab = await context.newPage();
+    const tab = await visitor();
     const sent: string[] = [];
     // The context's requests: a beacon sent as a page unloads is still seen there.
-    context.on('request', (request) => {
+    tab.context().on('request', (request) => {
       if (request.url().endsWith('/api/beacon')) sent.push(request.postData() ?? '');
     });
     const eventsSent = () => sent.filter((text) => text.includes('"event"')).length;
@@ -233,6 +241,5 @@ headcount('signup', { plan: 'pro' });</script>
     // The early call is sent once a load, so twice for the two loads of the page.
     expect(queued.map((hit) => hit.event).sort()).toEqual(['download', 'download-cv', 'outbound', 'signup', 'signup']);
     for (const hit of queued) expect(hit).toMatchObject({ page_load: false, bot: false, self: false });
-    await context.close();
   });
 });

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium, headless, with nothing that reaches the internet on its own. */
-export function launchChromium(): Promise<Browser> {
+function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -19,6 +19,26 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+let workers: Promise<Browser> | undefined;
+
+/**
+ * The worker's Chromium: launched by the first browser file the worker runs and kept for the others, which it runs one
+ * after another (a launch and a close cost more than a second). A file closes the contexts it opened
+ * (`closeContexts`), never the browser; Playwright closes it when the worker exits.
+ */
+export async function workerChromium(): Promise<Browser> {
+  workers ??= launchChromium();
+  const browser = await workers;
+  if (browser.isConnected()) return browser;
+  workers = launchChromium();
+  return workers;
+}
+
+/** Closes every context of the worker's Chromium, and so every page: what the file that is ending opened. */
+export async function closeContexts(browser: Browser | undefined): Promise<void> {
+  await Promise.all((browser?.contexts() ?? []).map((context) => context.close()));
 }
 
 /** A plain site on a port of its own, standing in for the site that puts the snippet and the widget on its pages. */

@@ -4,10 +4,19 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestHost, type TestHost } from '../support/host';
 import { seededHost } from './fixture';
-import { launchChromium, pageTroubles, screenshot, startTestSite, type TestSite } from './support';
+import { closeContexts, pageTroubles, screenshot, startTestSite, type TestSite, workerChromium } from './support';
 
 let site: TestSite;
 let browser: Browser;
+/** The file's one page, which each test takes back to a known state (`fresh`): a new page costs a renderer. */
+let tab: Page;
+
+/** The file's page at a viewport, with no listener of an earlier test, for a test to open its own address on. */
+async function fresh(viewport = { width: 1280, height: 720 }): Promise<Page> {
+  for (const event of ['console', 'pageerror'] as const) tab.removeAllListeners(event);
+  await tab.setViewportSize(viewport);
+  return tab;
+}
 
 const hostPage = (
   script: string,
@@ -38,11 +47,12 @@ async function pulseOf(t: TestHost): Promise<any> {
 }
 
 beforeAll(async () => {
-  [site, browser] = await Promise.all([startTestSite(), launchChromium()]);
+  [site, browser] = await Promise.all([startTestSite(), workerChromium()]);
+  tab = await browser.newPage();
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await site?.stop();
 });
 
@@ -51,7 +61,7 @@ describe('the first-screen widget on a plain page of another site', () => {
     const t = await seededHost({ ALLOWED_ORIGINS: site.origin });
     try {
       site.page('/', hostPage(`${t.host.url}/api/assets/headcount-pulse.js`));
-      const page = await browser.newPage({ viewport: { width: 480, height: 260 } });
+      const page = await fresh({ width: 480, height: 260 });
       const troubles = pageTroubles(page);
       await page.goto(`${site.origin}/`);
       const pulse = await pulseOf(t);
@@ -65,7 +75,6 @@ describe('the first-screen widget on a plain page of another site', () => {
       });
       expect(troubles).toEqual([]);
       await screenshot(page, 'widget');
-      await page.close();
     } finally {
       await t.stop();
     }
@@ -75,7 +84,7 @@ describe('the first-screen widget on a plain page of another site', () => {
     const t = await seededHost({ ALLOWED_ORIGINS: site.origin }, { visits: false });
     try {
       site.page('/', hostPage(`${t.host.url}/api/assets/headcount-pulse.js`));
-      const page = await browser.newPage();
+      const page = await fresh();
       const troubles = pageTroubles(page);
       await page.goto(`${site.origin}/`);
       const pulse = await pulseOf(t);
@@ -84,7 +93,6 @@ describe('the first-screen widget on a plain page of another site', () => {
       expect([said.state, said.figure, said.words, said.bars]).toEqual(['ready', String(pulse.people_all_time), 'people since 18 Oct', 30]);
       expect(said.label).toBe(`The last 30 days of new people, ${pulse.people_new_by_day.map((d: any) => d.people).join(', ')}`);
       expect(troubles).toEqual([]);
-      await page.close();
     } finally {
       await t.stop();
     }
@@ -97,7 +105,7 @@ describe('the first-screen widget on a plain page of another site', () => {
     // The site keeps its own copy of the widget (as a site may), so only the pulse is out of reach.
     site.script('/headcount-pulse.js', readFileSync(join(__dirname, '..', '..', 'public', 'headcount-pulse.js'), 'utf8'));
     site.page('/', hostPage('/headcount-pulse.js', ` endpoint="${pulse}"`));
-    const page = await browser.newPage();
+    const page = await fresh();
     const troubles = pageTroubles(page);
     await page.goto(`${site.origin}/`);
     expect(await shown(page)).toEqual({ state: 'unread', figure: '–', words: 'people', bars: 0, label: 'No days read' });
@@ -107,12 +115,10 @@ describe('the first-screen widget on a plain page of another site', () => {
 
     // And when the widget's script itself cannot be loaded from the stopped app, the page carries on without it.
     site.page('/gone', hostPage(`${t.host.url}/api/assets/headcount-pulse.js`));
-    const gone = await browser.newPage();
+    const gone = await fresh();
     const goneTroubles = pageTroubles(gone);
     await gone.goto(`${site.origin}/gone`, { waitUntil: 'load' });
     expect(await gone.evaluate(() => customElements.get('headcount-pulse') === undefined)).toBe(true);
     expect(goneTroubles.filter((line) => !line.includes('ERR_CONNECTION_REFUSED'))).toEqual([]);
-    await page.close();
-    await gone.close();
   });
 });
