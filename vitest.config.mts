@@ -5,7 +5,6 @@ const ISOLATED = ['test/unit/beacon-classified-once.test.ts'];
 
 export default defineConfig({
   test: {
-    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
@@ -13,7 +12,17 @@ export default defineConfig({
     projects: [
       // Every other file shares its worker's modules: nothing outside the composition root keeps state, and a file that
       // fakes a timer, a clock or TZ puts it back. A process and a module graph per file cost about 3 s each.
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
+      // The stack (Azurite and the local Cosmos server) is started once a project; only these files use it.
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: ISOLATED,
+          isolate: false,
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
       { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
     ],
   },
