@@ -111,11 +111,7 @@ const megabytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 rmSync(dist, { recursive: true, force: true });
 // The hosting networks' compact table, made from the installed network data (a no-op when it is already current).
-run(
-  process.execPath,
-  [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'scripts', 'build-networks.ts'), '--if-stale'],
-  root,
-);
+run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build-networks.ts'), '--if-stale'], root);
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root], root);
 
 // The compiled JavaScript, without source maps (nothing reads them in Azure) and without what is left out.

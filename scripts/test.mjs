@@ -21,9 +21,8 @@ function step(command, commandArgs, env = process.env) {
   if (run.status !== 0) process.exit(run.status ?? 1);
 }
 
-const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 step(process.execPath, [join(root, 'scripts', 'ensure-test-tools.mjs')]);
-step(process.execPath, [tsx, join(root, 'scripts', 'build-networks.ts'), '--if-stale']);
+step(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build-networks.ts'), '--if-stale']);
 step(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.test.json']);
 step('npm', ['run', '-s', 'lint']);
 

@@ -17,11 +17,10 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // The hosting networks' table the ingest reads, made from the installed network data when it is missing or stale.
   const root = join(__dirname, '..', '..');
-  execFileSync(
-    process.execPath,
-    [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'scripts', 'build-networks.ts'), '--if-stale'],
-    { cwd: root, stdio: 'inherit' },
-  );
+  execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build-networks.ts'), '--if-stale'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   // With a clock a request can ask to be served at (azurite-clock.cjs): a message's expiry is seen without waiting.
   const azurite = await startAzurite({
     blobAndTable: { blobPort: await freePort(), tablePort: await freePort() },
