@@ -4,7 +4,7 @@ import type { Browser, BrowserContextOptions, Cookie, Page } from 'playwright-co
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { adminRead, HOSTILE_HITS, HOSTILE_HOST, HOSTILE_PATH, keep, seededHost } from './fixture';
-import { axeViolations, closeContexts, pageTroubles, paintedPixels, screenshot, workerChromium } from './support';
+import { axeViolations, closeContexts, pageTroubles, paintedPixels, resetPage, screenshot, workerChromium } from './support';
 
 const CHARTS = [
   'new-people',
@@ -104,21 +104,8 @@ const DEFAULT = { width: 1280, height: 720 };
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 812 };
 
-/**
- * Brings a page that earlier tests used back to a known state, for the test to open its dashboard on: these cookies and
- * no others (a session, or none to start signed out), no route or listener of theirs, this viewport, and the mouse in
- * a corner (left over a chart it would show a tooltip). The last dashboard stays until the test's own `goto`: going by
- * about:blank would start a new renderer for each test, which costs half a second.
- */
-async function reset(page: Page, cookies: Cookie[], viewport = DEFAULT): Promise<Page> {
-  await page.unrouteAll({ behavior: 'ignoreErrors' });
-  for (const event of ['console', 'pageerror', 'dialog'] as const) page.removeAllListeners(event);
-  await page.context().clearCookies();
-  await page.context().addCookies(cookies);
-  await page.setViewportSize(viewport);
-  await page.mouse.move(0, 0);
-  return page;
-}
+/** A page earlier tests used, back to a known state (`resetPage`) with a session, or none to start signed out. */
+const reset = (page: Page, cookies: Cookie[], viewport = DEFAULT) => resetPage(page, { cookies, viewport });
 
 /** Opens the seeded host's dashboard (at `path`, which may keep a period) on a page that holds the session: it reads at once. */
 const open = (page: Page, path = '/api/admin') => page.goto(`${t.host.url}${path}`);

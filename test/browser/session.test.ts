@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { fixedClock } from '../../shared/ports/clock';
 import type { TestHost } from '../support/host';
 import { seededHost } from './fixture';
-import { closeContexts, pageTroubles, workerChromium } from './support';
+import { closeContexts, pageTroubles, resetPage, workerChromium } from './support';
 
 // The Admin session in a real browser: signing in exchanges the key for an HttpOnly cookie, a reload reads with it,
 // Sign out ends it, and the key is never anywhere a script could read it. Wrong keys are slowed as the docs state:
@@ -12,23 +12,16 @@ import { closeContexts, pageTroubles, workerChromium } from './support';
 let t: TestHost;
 let browser: Browser;
 let clock: ReturnType<typeof fixedClock>;
-/** The file's context and its one page, which each test takes back to a known state (`fresh`): a new page costs a renderer. */
+/** The file's context and its one page, which each test takes back to a known state (`resetPage`). */
 let context: BrowserContext;
-let page: Page;
+let tab: Page;
 
 beforeAll(async () => {
   [t, browser] = await Promise.all([seededHost(), workerChromium()]);
   clock = t.root.clock as ReturnType<typeof fixedClock>;
   context = await browser.newContext();
-  page = await context.newPage();
+  tab = await context.newPage();
 });
-
-/** The file's page with no cookies and no listener of an earlier test, for a test to open its own address on. */
-async function fresh(): Promise<Page> {
-  for (const event of ['console', 'pageerror'] as const) page.removeAllListeners(event);
-  await context.clearCookies();
-  return page;
-}
 
 afterAll(async () => {
   await closeContexts(browser);
@@ -69,7 +62,7 @@ async function keyNowhereReadable(page: Page, context: BrowserContext, key: stri
 
 describe('the Admin session in Chromium', () => {
   test('sign in, reload, read, sign out: the key is never kept in the browser', async () => {
-    const page = await fresh();
+    const page = await resetPage(tab);
     const troubles = pageTroubles(page);
     const key = t.env.OPERATOR_KEY!;
     const response = await page.goto(`${t.host.url}/api/admin`);
@@ -115,7 +108,7 @@ describe('the Admin session in Chromium', () => {
   });
 
   test('wrong keys are slowed as stated: five at once, then a wait the page says, and the right key after it', async () => {
-    const page = await fresh();
+    const page = await resetPage(tab);
     await page.goto(`${t.host.url}/api/admin`);
     await page.waitForSelector('body[data-ready="true"]');
     for (let i = 1; i <= 5; i += 1) expect(await typeKey(page, `wrong-key-${i}`)).toBe(`401 ${KEY_MESSAGE}`);
@@ -135,7 +128,7 @@ describe('the Admin session in Chromium', () => {
   });
 
   test('a session the key did not make is no session, and a session that ran out asks for the key again', async () => {
-    const page = await fresh();
+    const page = await resetPage(tab);
     // A cookie of the session's name that the key did not make: the page stays signed out, and the app removes it.
     const url = new URL(t.host.url);
     await context.addCookies([

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { hitsMessageSchema, type QueuedHit } from '../../shared/hits/message';
 import { startTestHost, type TestHost } from '../support/host';
-import { closeContexts, pageTroubles, startTestSite, type TestSite, workerChromium } from './support';
+import { closeContexts, pageTroubles, resetPage, startTestSite, type TestSite, workerChromium } from './support';
 
 // The browser reaches both servers from loopback, which is always the site's own read; so the site's front end is
 // played by a trusted proxy hop that names the visitor, as Azure Front Door does, and the visitor is a person.
@@ -40,7 +40,7 @@ async function loadAndBeacon(tab: Page, url: string): Promise<number> {
 const windowAgent = () =>
   `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${browser.version().split('.')[0]}.0.0.0 Safari/537.36`;
 
-/** The file's pages, one in a context of its own for each agent, kept across tests: a new page costs a renderer. */
+/** The file's pages, one in a context of its own for each agent, kept across tests (`resetPage`). */
 const tabs = new Map<string | null, Page>();
 
 /**
@@ -53,16 +53,11 @@ async function visitor(address = VISITOR, agent: string | null = windowAgent()):
     tab = await (await browser.newContext(agent === null ? {} : { userAgent: agent })).newPage();
     tabs.set(agent, tab);
   }
-  const context = tab.context();
-  for (const event of ['request', 'console', 'pageerror'] as const) {
-    tab.removeAllListeners(event);
-    context.removeAllListeners(event);
-  }
-  await context.clearCookies();
+  await resetPage(tab);
   // A page of the site without the snippet, so the mark is cleared without a beacon.
   await tab.goto(`${site.origin}/blank`);
   await tab.evaluate(() => localStorage.clear());
-  await context.setExtraHTTPHeaders({ 'x-forwarded-for': address });
+  await tab.context().setExtraHTTPHeaders({ 'x-forwarded-for': address });
   return tab;
 }
 

@@ -3,7 +3,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Cookie, type Page } from 'playwright-core';
 
 /** Debian's Chromium, headless, with nothing that reaches the internet on its own. */
 function launchChromium(): Promise<Browser> {
@@ -39,6 +39,28 @@ export async function workerChromium(): Promise<Browser> {
 /** Closes every context of the worker's Chromium, and so every page: what the file that is ending opened. */
 export async function closeContexts(browser: Browser | undefined): Promise<void> {
   await Promise.all((browser?.contexts() ?? []).map((context) => context.close()));
+}
+
+/** Playwright's viewport for a new page. */
+const PLAYWRIGHT_VIEWPORT = { width: 1280, height: 720 };
+
+/**
+ * Brings a page that earlier tests of its file used back to a known state, for a test to open its own address on:
+ * these cookies and no others, no route or listener of theirs (on the page or its context), this viewport, and the
+ * mouse in a corner (left over a chart it would show a tooltip). The last page stays until the test's own `goto`: a
+ * new page, or a stop at about:blank, would start a renderer of its own, which cost more than most tests.
+ */
+export async function resetPage(page: Page, options: { cookies?: Cookie[]; viewport?: { width: number; height: number } } = {}) {
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  for (const event of ['console', 'pageerror', 'dialog', 'request'] as const) {
+    page.removeAllListeners(event);
+    page.context().removeAllListeners(event);
+  }
+  await page.context().clearCookies();
+  await page.context().addCookies(options.cookies ?? []);
+  await page.setViewportSize(options.viewport ?? PLAYWRIGHT_VIEWPORT);
+  await page.mouse.move(0, 0);
+  return page;
 }
 
 /** A plain site on a port of its own, standing in for the site that puts the snippet and the widget on its pages. */

@@ -4,19 +4,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestHost, type TestHost } from '../support/host';
 import { seededHost } from './fixture';
-import { closeContexts, pageTroubles, screenshot, startTestSite, type TestSite, workerChromium } from './support';
+import { closeContexts, pageTroubles, resetPage, screenshot, startTestSite, type TestSite, workerChromium } from './support';
 
 let site: TestSite;
 let browser: Browser;
-/** The file's one page, which each test takes back to a known state (`fresh`): a new page costs a renderer. */
+/** The file's one page, which each test takes back to a known state (`resetPage`). */
 let tab: Page;
-
-/** The file's page at a viewport, with no listener of an earlier test, for a test to open its own address on. */
-async function fresh(viewport = { width: 1280, height: 720 }): Promise<Page> {
-  for (const event of ['console', 'pageerror'] as const) tab.removeAllListeners(event);
-  await tab.setViewportSize(viewport);
-  return tab;
-}
 
 const hostPage = (
   script: string,
@@ -61,7 +54,7 @@ describe('the first-screen widget on a plain page of another site', () => {
     const t = await seededHost({ ALLOWED_ORIGINS: site.origin });
     try {
       site.page('/', hostPage(`${t.host.url}/api/assets/headcount-pulse.js`));
-      const page = await fresh({ width: 480, height: 260 });
+      const page = await resetPage(tab, { viewport: { width: 480, height: 260 } });
       const troubles = pageTroubles(page);
       await page.goto(`${site.origin}/`);
       const pulse = await pulseOf(t);
@@ -84,7 +77,7 @@ describe('the first-screen widget on a plain page of another site', () => {
     const t = await seededHost({ ALLOWED_ORIGINS: site.origin }, { visits: false });
     try {
       site.page('/', hostPage(`${t.host.url}/api/assets/headcount-pulse.js`));
-      const page = await fresh();
+      const page = await resetPage(tab);
       const troubles = pageTroubles(page);
       await page.goto(`${site.origin}/`);
       const pulse = await pulseOf(t);
@@ -105,7 +98,7 @@ describe('the first-screen widget on a plain page of another site', () => {
     // The site keeps its own copy of the widget (as a site may), so only the pulse is out of reach.
     site.script('/headcount-pulse.js', readFileSync(join(__dirname, '..', '..', 'public', 'headcount-pulse.js'), 'utf8'));
     site.page('/', hostPage('/headcount-pulse.js', ` endpoint="${pulse}"`));
-    const page = await fresh();
+    const page = await resetPage(tab);
     const troubles = pageTroubles(page);
     await page.goto(`${site.origin}/`);
     expect(await shown(page)).toEqual({ state: 'unread', figure: '–', words: 'people', bars: 0, label: 'No days read' });
@@ -115,7 +108,7 @@ describe('the first-screen widget on a plain page of another site', () => {
 
     // And when the widget's script itself cannot be loaded from the stopped app, the page carries on without it.
     site.page('/gone', hostPage(`${t.host.url}/api/assets/headcount-pulse.js`));
-    const gone = await fresh();
+    const gone = await resetPage(tab);
     const goneTroubles = pageTroubles(gone);
     await gone.goto(`${site.origin}/gone`, { waitUntil: 'load' });
     expect(await gone.evaluate(() => customElements.get('headcount-pulse') === undefined)).toBe(true);
