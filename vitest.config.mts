@@ -12,7 +12,8 @@ export default defineConfig({
     projects: [
       // Every other file shares its worker's modules: nothing outside the composition root keeps state, and a file that
       // fakes a timer, a clock or TZ puts it back. A process and a module graph per file cost about 3 s each.
-      // The stack (Azurite and the local Cosmos server) is started once a project; only these files use it.
+      // The global setup (the stack: Azurite and the local Cosmos server) is run once a project that names it, so only
+      // here: the isolated file uses none of it.
       {
         extends: true,
         test: {

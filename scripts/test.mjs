@@ -1,8 +1,9 @@
-// `npm test`: the test tools, the hosting networks' table, the type-check and the lint, then the whole vitest suite on
-// each Node major the app supports (package.json engines: 20 and 22). It runs first on this machine's Node; each other
-// supported major comes from the npm registry's `node` package (the Node binaries npm publishes), through npx and
-// npx's cache, so nothing but npm is downloaded. Arguments go to both vitest runs: a JSON report
-// (`--outputFile.json=<file>`) holds both runs' counts, each run's own report beside it as <file>.node<major>.json.
+// `npm test`: the test tools, the type-check and the lint, then the whole vitest suite (whose global setup makes the
+// hosting networks' table when it is missing or stale) on each Node major the app supports (package.json engines: 20
+// and 22). It runs first on this machine's Node; each other supported major comes from the npm registry's `node`
+// package (the Node binaries npm publishes), through npx and npx's cache, so nothing but npm is downloaded. Arguments
+// go to both vitest runs: a JSON report (`--outputFile.json=<file>`) holds both runs' counts, each run's own report
+// beside it as <file>.node<major>.json.
 // HEADCOUNT_TEST_NODES=this runs the suite on this machine's Node only (a quick local run); =22 on Node 22 only.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,7 +23,6 @@ function step(command, commandArgs, env = process.env) {
 }
 
 step(process.execPath, [join(root, 'scripts', 'ensure-test-tools.mjs')]);
-step(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build-networks.ts'), '--if-stale']);
 step(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.test.json']);
 step('npm', ['run', '-s', 'lint']);
 

@@ -44,14 +44,10 @@ const leaseDoc = (holder: string, until: string): FoldLeaseDoc => ({
 
 const untilAfter = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 
-const notHeld = (reason: string): FoldLeaseAnswer => ({ held: false, busy: true, reason });
+const notHeld = (reason: string, busy = true): FoldLeaseAnswer => ({ held: false, busy, reason });
 
 /** What a store that threw answers, named by what was being done. */
-const failed = (doing: 'read' | 'written', error: unknown): FoldLeaseAnswer => ({
-  held: false,
-  busy: false,
-  reason: `the fold lease could not be ${doing}: ${errorLine(error)}`,
-});
+const failed = (doing: 'read' | 'written', error: unknown) => notHeld(`the fold lease could not be ${doing}: ${errorLine(error)}`, false);
 
 const runsPast = (doc: FoldLeaseDoc, now: Date) => Date.parse(doc.until) > now.getTime();
 
