@@ -80,6 +80,13 @@ describe('npm run build makes the deployable package', () => {
       [],
     );
     expect(Object.keys(rootManifest.devDependencies ?? {}).filter((name) => existsSync(join(stage, 'node_modules', name)))).toEqual([]);
+    // The package's lock and its node_modules are the project lock's production entries, each at the lock's version.
+    const production = Object.entries(lock.packages).filter(([path, entry]) => path.startsWith('node_modules/') && entry.dev !== true);
+    const staged = lockSchema.parse(JSON.parse(readFileSync(join(stage, 'package-lock.json'), 'utf8')));
+    expect(Object.entries(staged.packages).filter(([path]) => path !== '')).toEqual(production);
+    const versionOf = (path: string) =>
+      (JSON.parse(readFileSync(join(stage, path, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(production.filter(([path, entry]) => versionOf(path) !== entry.version)).toEqual([]);
   });
 
   it('leaves out sources, tests, infra, maps and the local host', () => {
