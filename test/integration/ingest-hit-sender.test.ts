@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { QueueClient } from '@azure/storage-queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootFromEnvironment, type Root } from '../../host/composition';
 import { startLocalHost, type LocalHost } from '../../host/local/host';
-import { startAzurite, type Azurite } from '../../host/local/services';
 import { memoryLogger } from '../../shared/ports/logger';
 import { startTestHost, type TestHost } from '../support/host';
 import { testEnv } from '../support/env';
@@ -13,6 +9,7 @@ import { containerOf } from '../support/cosmos';
 import { AGENTS, post } from '../support/http';
 import { manualScheduler } from '../support/scheduler';
 import { beaconRequest, sendAtOnce } from '../support/beacon-clients';
+import { queueEndpoint, queueThrough, tcpProxy } from '../support/tcp-proxy';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -67,19 +64,24 @@ describe('group commit through the local host, from 200 concurrent beacon client
   });
 });
 
-describe('group commit when Azurite stops with a batch open', () => {
-  const location = mkdtempSync(join(tmpdir(), 'headcount-azurite-'));
+describe('group commit when the queue goes away with a batch open', () => {
   const scheduler = manualScheduler();
-  let azurite: Azurite;
+  let proxy: Awaited<ReturnType<typeof tcpProxy>>;
   let host: LocalHost;
   let root: Root;
   let queue: QueueClient;
   let url: string;
 
+  // The app reaches Azurite's queue through a proxy the test cuts, as when Azurite is down; the test reads the queue
+  // itself directly.
   beforeAll(async () => {
-    azurite = await startAzurite({ location });
-    const env = testEnv({ AzureWebJobsStorage: azurite.connectionString, TRUSTED_PROXY_HOPS: '1' });
-    queue = new QueueClient(azurite.connectionString, env.HITS_QUEUE!);
+    const direct = testEnv({ TRUSTED_PROXY_HOPS: '1' });
+    proxy = await tcpProxy(queueEndpoint(direct.AzureWebJobsStorage!));
+    const env: Record<string, string | undefined> = {
+      ...direct,
+      AzureWebJobsStorage: queueThrough(direct.AzureWebJobsStorage!, proxy.port),
+    };
+    queue = new QueueClient(direct.AzureWebJobsStorage!, env.HITS_QUEUE!);
     await queue.createIfNotExists();
     root = rootFromEnvironment(env, { scheduler, logger: memoryLogger() });
     host = await startLocalHost({ root, port: 0, queues: false, timers: false });
@@ -87,8 +89,8 @@ describe('group commit when Azurite stops with a batch open', () => {
   });
   afterAll(async () => {
     await host.stop();
-    await azurite.stop();
-    rmSync(location, { recursive: true, force: true });
+    proxy.close();
+    await queue.delete();
   });
 
   /** Posts `count` beacons and waits until all of them wait in the open batch. */
@@ -99,15 +101,15 @@ describe('group commit when Azurite stops with a batch open', () => {
     return { answers };
   }
 
-  it('answers every request of the batch 503 and leaves nothing of it on the queue; once Azurite is back, one message takes them all', async () => {
+  it('answers every request of the batch 503 and leaves nothing of it on the queue; once the queue is back, one message takes them all', async () => {
     const { answers } = await openBatch(40, 0);
-    await azurite.stop();
+    await proxy.cut();
     scheduler.elapse(1_000);
     const failed = await answers;
     expect(failed.map((a) => a.status)).toEqual(Array(40).fill(503));
     expect(failed.every((a) => a.json.error.code === 'queue_unavailable')).toBe(true);
 
-    azurite = await startAzurite({ port: azurite.port, location });
+    await proxy.restore();
     expect((await queue.getProperties()).approximateMessagesCount).toBe(0);
 
     const { answers: again } = await openBatch(40, 40);

@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { QueueClient } from '@azure/storage-queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootFromEnvironment } from '../../host/composition';
 import { startLocalHost, type LocalHost } from '../../host/local/host';
-import { startAzurite, type Azurite } from '../../host/local/services';
 import { azureHitQueue } from '../../adapters/azure-hit-queue';
 import { encodeMessage, toMessages, type QueuedHit } from '../../shared/hits/message';
 import { testEnv } from '../support/env';
 import { AGENTS, post } from '../support/http';
+import { queueEndpoint, queueThrough, tcpProxy } from '../support/tcp-proxy';
 
 const hit = (i: number): QueuedHit => ({
   at: '2026-10-23T10:00:00.000Z',
@@ -29,27 +26,29 @@ async function visibleAndHidden(queue: QueueClient): Promise<number> {
 }
 
 describe('when the queue cannot take the hits', () => {
-  const location = mkdtempSync(join(tmpdir(), 'headcount-azurite-'));
-  let azurite: Azurite;
+  let proxy: Awaited<ReturnType<typeof tcpProxy>>;
   let host: LocalHost;
   let queue: QueueClient;
   let env: Record<string, string | undefined>;
 
+  // The app reaches Azurite's queue through a proxy the test cuts, as when Azurite is down; the test reads the queue
+  // itself directly.
   beforeAll(async () => {
-    azurite = await startAzurite({ location });
-    env = testEnv({ AzureWebJobsStorage: azurite.connectionString });
-    queue = new QueueClient(azurite.connectionString, env.HITS_QUEUE!);
+    const direct = testEnv();
+    proxy = await tcpProxy(queueEndpoint(direct.AzureWebJobsStorage!));
+    env = { ...direct, AzureWebJobsStorage: queueThrough(direct.AzureWebJobsStorage!, proxy.port) };
+    queue = new QueueClient(direct.AzureWebJobsStorage!, env.HITS_QUEUE!);
     await queue.createIfNotExists();
     host = await startLocalHost({ root: rootFromEnvironment(env), port: 0, queues: false, timers: false });
   });
   afterAll(async () => {
     await host.stop();
-    await azurite.stop();
-    rmSync(location, { recursive: true, force: true });
+    proxy.close();
+    await queue.delete();
   });
 
-  it('answers 503 with Azurite stopped, and once it is back no part of the request is on the queue', async () => {
-    await azurite.stop();
+  it('answers 503 with the queue unreachable, and once it is back no part of the request is on the queue', async () => {
+    await proxy.cut();
     const many = Array.from({ length: 300 }, (_, i) => ({
       address: `203.0.113.${i % 250}`,
       user_agent: AGENTS.chromeWindows,
@@ -59,7 +58,7 @@ describe('when the queue cannot take the hits', () => {
     expect(answer.status).toBe(503);
     expect(answer.json.error.code).toBe('queue_unavailable');
 
-    azurite = await startAzurite({ port: azurite.port, location });
+    await proxy.restore();
     expect(await visibleAndHidden(queue)).toBe(0);
     const again = await post(`${host.url}/api/hits`, { hits: many }, { 'x-ingest-key': env.INGEST_KEY! });
     expect(again).toMatchObject({ status: 202, json: { accepted: 300 } });

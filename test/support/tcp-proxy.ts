@@ -2,10 +2,12 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { freePort } from '../../host/local/services';
 
 /**
- * A TCP proxy in front of the Cosmos server that can be cut and restored on the same port (the data stays behind it),
- * and that can hold each chunk the client sends for `delayMs`, as a real account's round trip would.
+ * A TCP proxy in front of a local service (the Cosmos server, Azurite's queue) that can be cut and restored on the same
+ * port: cut, a client's connections are dropped and new ones refused, as when the service is down, while its data
+ * stays behind the proxy. It can also hold each chunk the client sends for `delayMs`, as a real account's round trip
+ * would.
  */
-export async function cosmosProxy(target: URL, options: { delayMs?: number } = {}) {
+export async function tcpProxy(target: URL, options: { delayMs?: number } = {}) {
   const port = await freePort();
   const sockets = new Set<Socket>();
   const delayMs = options.delayMs ?? 0;
@@ -33,6 +35,7 @@ export async function cosmosProxy(target: URL, options: { delayMs?: number } = {
   await open();
   return {
     endpoint: `http://127.0.0.1:${port}`,
+    port,
     async cut() {
       const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
@@ -44,4 +47,16 @@ export async function cosmosProxy(target: URL, options: { delayMs?: number } = {
       server?.close();
     },
   };
+}
+
+/** An Azurite connection string with its queue endpoint moved to a proxy's port (the other services as they were). */
+export function queueThrough(connectionString: string, proxyPort: number): string {
+  return connectionString.replace(/(QueueEndpoint=http:\/\/[^:/]+:)\d+/, `$1${proxyPort}`);
+}
+
+/** The queue endpoint's address of an Azurite connection string. */
+export function queueEndpoint(connectionString: string): URL {
+  const found = /QueueEndpoint=([^;]+)/.exec(connectionString);
+  if (!found) throw new Error('the connection string names no QueueEndpoint');
+  return new URL(found[1]!);
 }
