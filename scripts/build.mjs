@@ -3,9 +3,10 @@
 // dependencies as the lock lays them out) and zips it to dist/headcount.zip. It checks its own work: every function file must load from the
 // package with nothing but the production dependencies, or the build fails. `azd deploy` ships dist/package.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
+import { stageProduction } from './build-production.mjs';
 
 const root = join(import.meta.dirname, '..');
 const dist = join(root, 'dist');
@@ -107,16 +108,6 @@ function servedFilesRead() {
   }`;
 }
 
-// Whether a dependency's file ships: not its nested node_modules (each package there is an entry of the lock of its
-// own), not source maps or TypeScript sources and declarations (half the dependencies' bytes, and nothing loads them
-// at run time: a smaller package starts faster; the load check below would catch a file that was needed after all),
-// and not the country package's second copy of each table (22 MB: the app reads one of each, adapters/files/countries.ts).
-const UNREAD_TABLES = ['geo-whois-asn-country-ipv4.csv', 'geo-whois-asn-country-ipv6-num.csv'];
-function shipped(packageFolder, source) {
-  const inside = relative(packageFolder, source).split(sep);
-  return inside[0] !== 'node_modules' && !/\.(?:map|[cm]?ts)$/.test(source) && !UNREAD_TABLES.includes(inside.at(-1));
-}
-
 const megabytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 rmSync(dist, { recursive: true, force: true });
@@ -150,28 +141,8 @@ writeFileSync(
   join(stage, 'package.json'),
   `${JSON.stringify({ name, version, description, private: isPrivate, type, main, engines, dependencies }, null, 2)}\n`,
 );
-// The production dependencies, as the lock lays them out: each package the lock does not mark dev, copied from the
-// project's node_modules (which npm installed from the same lock) once its version is checked against the lock. This
-// is the tree `npm install --omit=dev` makes from the lock, without unpacking the same packages from npm's cache again
-// (half the build's time). A package a platform does not take (an optional one) may be missing; any other must be there.
-const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
-const production = Object.entries(lock.packages).filter(([path, entry]) => path.startsWith('node_modules/') && !entry.dev);
-for (const [path, entry] of production) {
-  const installed = existsSync(join(root, path, 'package.json'))
-    ? JSON.parse(readFileSync(join(root, path, 'package.json'), 'utf8'))
-    : null;
-  if (installed === null && entry.optional) continue;
-  if (installed?.version !== entry.version) {
-    throw new Error(
-      `${path} is ${installed?.version ?? 'not installed'} here and ${entry.version} in package-lock.json: run npm ci, then build`,
-    );
-  }
-  cpSync(join(root, path), join(stage, path), { recursive: true, filter: (source) => shipped(join(root, path), source) });
-}
-// The lock npm writes for that tree: the package's own entry, then the production entries as they were.
-const { lockfileVersion, requires } = lock;
-const packages = { '': { name, version, dependencies, engines }, ...Object.fromEntries(production) };
-writeFileSync(join(stage, 'package-lock.json'), `${JSON.stringify({ name, version, lockfileVersion, requires, packages }, null, 2)}\n`);
+// The production dependencies, as the lock lays them out, and the lock npm writes for them (build-production.mjs).
+stageProduction(root, stage, { name, version, dependencies, engines });
 
 // The package proves itself: each function file loads with only the production dependencies installed, and every
 // served file is where the app reads it. Node would also look in the project's own node_modules above the package, so
