@@ -151,17 +151,3 @@ export async function axeViolations(page: Page): Promise<string[]> {
     (violation) => `${violation.impact} ${violation.id} (${violation.nodes.length})`,
   );
 }
-
-/**
- * axe-core's serious and critical violations on the page, as "serious color-contrast (2)". axe is injected by the
- * test, which a page's own policy (scripts from the app only) rightly refuses: the context must bypass it.
- */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) {
-    await page.addScriptTag({ content: readFileSync(join(__dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8') });
-  }
-  const result = await page.evaluate(() => (window as any).axe.run(document, { resultTypes: ['violations'] }));
-  return (result.violations as { id: string; impact: string; nodes: unknown[] }[])
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.impact} ${violation.id} (${violation.nodes.length})`);
-}
