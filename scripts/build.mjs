@@ -1,7 +1,8 @@
 // npm run build: compiles the TypeScript with tsc into dist/, then stages the deployable package in dist/package/
 // (host.json, a package.json and lock with only the production dependencies, the compiled JavaScript, and those
-// dependencies as the lock lays them out) and zips it to dist/headcount.zip. It checks its own work: every function file must load from the
-// package with nothing but the production dependencies, or the build fails. `azd deploy` ships dist/package.
+// dependencies as the lock lays them out) and zips it to dist/headcount.zip. It checks its own work: every function
+// file must load from the package with nothing but the production dependencies, or the build fails. `azd deploy`
+// ships dist/package.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
