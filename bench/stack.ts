@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ensureContainer } from '../adapters/cosmos/client';
 import { rootFromEnvironment } from '../host/composition';
 import { loadFunctions, startLocalHost } from '../host/local/host';
-import { freePort, startAzurite } from '../host/local/services';
+import { freePort, queueAt, startAzurite } from '../host/local/services';
 import { countingLogger, executionMeter } from './cost/meters';
 import { localContainer } from './local-store';
 import { hostSettings } from './settings';
@@ -84,10 +84,7 @@ export async function meteredStack() {
   const azurite = await azuriteWithBlobs();
   const cosmos = await cosmosProcess({ metered: true });
   const queueProxy = await startProxy(new URL(`http://127.0.0.1:${azurite.port}`), queueCall);
-  const queue = azurite.connectionString.replace(
-    `QueueEndpoint=http://127.0.0.1:${azurite.port}/`,
-    `QueueEndpoint=${queueProxy.endpoint}/`,
-  );
+  const queue = queueAt(azurite.connectionString, queueProxy.endpoint);
   return {
     azurite,
     cosmos,

@@ -39,6 +39,20 @@ export function azuriteConnectionString(port: number, others?: { blobPort: numbe
   );
 }
 
+/** Where a storage connection string says one of its services is, or undefined when it names none. */
+export function serviceUrl(connectionString: string | undefined, kind: 'Blob' | 'Queue' | 'Table'): URL | undefined {
+  const found = new RegExp(`${kind}Endpoint=([^;]+)`).exec(connectionString ?? '')?.[1];
+  return found !== undefined && URL.canParse(found) ? new URL(found) : undefined;
+}
+
+/**
+ * An Azurite connection string whose queue service is reached at another origin (a proxy's, `http://127.0.0.1:<port>`),
+ * the account's path and the other services as they were.
+ */
+export function queueAt(connectionString: string, origin: string): string {
+  return connectionString.replace(/QueueEndpoint=https?:\/\/[^/;]+/, `QueueEndpoint=${origin}`);
+}
+
 /** A running Azurite queue service. */
 export interface Azurite {
   port: number;

@@ -1,5 +1,5 @@
 import { rootFromEnvironment } from '../composition';
-import { startAzurite, startCosmos } from './services';
+import { serviceUrl, startAzurite, startCosmos } from './services';
 import { startLocalHost } from './host';
 import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
 import { hostPort, localValues } from './local-settings';
@@ -11,8 +11,8 @@ const portOf = (url: string | undefined, fallback: number) => {
   return match ? Number(match[1]) : fallback;
 };
 
-const endpointPort = (connection: string | undefined, kind: string, fallback: number) =>
-  Number(new RegExp(`${kind}Endpoint=http://[^:]+:(\\d+)`).exec(connection ?? '')?.[1] ?? fallback);
+const endpointPort = (connection: string | undefined, kind: 'Blob' | 'Queue' | 'Table', fallback: number) =>
+  Number(serviceUrl(connection, kind)?.port || fallback);
 
 /**
  * `npm start`: Azurite (blob, queue and table), the local Cosmos server and the local Functions host, on the ports the

@@ -9,7 +9,8 @@ import { containerOf } from '../support/cosmos';
 import { AGENTS, post } from '../support/http';
 import { manualScheduler } from '../support/scheduler';
 import { beaconRequest, sendAtOnce } from '../support/beacon-clients';
-import { queueEndpoint, queueThrough, tcpProxy } from '../support/tcp-proxy';
+import { tcpProxy } from '../support/tcp-proxy';
+import { queueAt, serviceUrl } from '../../host/local/services';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -76,10 +77,10 @@ describe('group commit when the queue goes away with a batch open', () => {
   // itself directly.
   beforeAll(async () => {
     const direct = testEnv({ TRUSTED_PROXY_HOPS: '1' });
-    proxy = await tcpProxy(queueEndpoint(direct.AzureWebJobsStorage!));
+    proxy = await tcpProxy(serviceUrl(direct.AzureWebJobsStorage, 'Queue')!);
     const env: Record<string, string | undefined> = {
       ...direct,
-      AzureWebJobsStorage: queueThrough(direct.AzureWebJobsStorage!, proxy.port),
+      AzureWebJobsStorage: queueAt(direct.AzureWebJobsStorage!, proxy.endpoint),
     };
     queue = new QueueClient(direct.AzureWebJobsStorage!, env.HITS_QUEUE!);
     await queue.createIfNotExists();

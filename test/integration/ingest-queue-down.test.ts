@@ -6,7 +6,8 @@ import { azureHitQueue } from '../../adapters/azure-hit-queue';
 import { encodeMessage, toMessages, type QueuedHit } from '../../shared/hits/message';
 import { testEnv } from '../support/env';
 import { AGENTS, post } from '../support/http';
-import { queueEndpoint, queueThrough, tcpProxy } from '../support/tcp-proxy';
+import { tcpProxy } from '../support/tcp-proxy';
+import { queueAt, serviceUrl } from '../../host/local/services';
 
 const hit = (i: number): QueuedHit => ({
   at: '2026-10-23T10:00:00.000Z',
@@ -35,8 +36,8 @@ describe('when the queue cannot take the hits', () => {
   // itself directly.
   beforeAll(async () => {
     const direct = testEnv();
-    proxy = await tcpProxy(queueEndpoint(direct.AzureWebJobsStorage!));
-    env = { ...direct, AzureWebJobsStorage: queueThrough(direct.AzureWebJobsStorage!, proxy.port) };
+    proxy = await tcpProxy(serviceUrl(direct.AzureWebJobsStorage, 'Queue')!);
+    env = { ...direct, AzureWebJobsStorage: queueAt(direct.AzureWebJobsStorage!, proxy.endpoint) };
     queue = new QueueClient(direct.AzureWebJobsStorage!, env.HITS_QUEUE!);
     await queue.createIfNotExists();
     host = await startLocalHost({ root: rootFromEnvironment(env), port: 0, queues: false, timers: false });

@@ -35,7 +35,6 @@ export async function tcpProxy(target: URL, options: { delayMs?: number } = {}) 
   await open();
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    port,
     async cut() {
       const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
@@ -47,16 +46,4 @@ export async function tcpProxy(target: URL, options: { delayMs?: number } = {}) 
       server?.close();
     },
   };
-}
-
-/** An Azurite connection string with its queue endpoint moved to a proxy's port (the other services as they were). */
-export function queueThrough(connectionString: string, proxyPort: number): string {
-  return connectionString.replace(/(QueueEndpoint=http:\/\/[^:/]+:)\d+/, `$1${proxyPort}`);
-}
-
-/** The queue endpoint's address of an Azurite connection string. */
-export function queueEndpoint(connectionString: string): URL {
-  const found = /QueueEndpoint=([^;]+)/.exec(connectionString);
-  if (!found) throw new Error('the connection string names no QueueEndpoint');
-  return new URL(found[1]!);
 }
