@@ -59,22 +59,27 @@ export function sketchOf(personHashes: Iterable<string>): Record<string, number>
   return registers;
 }
 
-/** Every register of a sketch (0 where unset). */
-function registersOf(sketch: Sketch | undefined): Uint8Array {
-  if (sketch === undefined) return new Uint8Array(REGISTERS);
+/** A sketch's registers merged into `into` by their maximum, read straight from the sketch as kept. */
+function mergeInto(into: Uint8Array, sketch: Sketch): void {
   if ('dense' in sketch) {
-    const registers = new Uint8Array(REGISTERS);
-    for (let i = 0; i < REGISTERS; i += 1) registers[i] = RANK_OF[sketch.dense.charCodeAt(i) & 127]!;
-    return registers;
+    const { dense } = sketch;
+    for (let i = 0; i < REGISTERS; i += 1) {
+      const rank = RANK_OF[dense.charCodeAt(i) & 127]!;
+      if (rank > into[i]!) into[i] = rank;
+    }
+    return;
   }
-  const registers = new Uint8Array(REGISTERS);
-  for (const [register, rank] of Object.entries(sketch.sparse)) registers[Number(register)] = rank;
-  return registers;
+  for (const [register, rank] of Object.entries(sketch.sparse)) {
+    const at = Number(register);
+    if (rank > into[at]!) into[at] = rank;
+  }
 }
 
-/** Registers merged in place by their maximum. */
-function mergeInto(into: Uint8Array, more: Uint8Array): void {
-  for (let i = 0; i < REGISTERS; i += 1) if (more[i]! > into[i]!) into[i] = more[i]!;
+/** Every register of a sketch (0 where unset). */
+function registersOf(sketch: Sketch | undefined): Uint8Array {
+  const registers = new Uint8Array(REGISTERS);
+  if (sketch !== undefined) mergeInto(registers, sketch);
+  return registers;
 }
 
 /** Each rank's digit as a character code, so writing a dense sketch is one lookup a register and one string. */
@@ -82,9 +87,13 @@ const CODE_OF = Uint8Array.from(DIGITS, (digit) => digit.charCodeAt(0));
 
 /** The sketch as a rollup keeps it: dense, or empty. */
 function compact(registers: Uint8Array): Sketch {
-  if (registers.every((rank) => rank === 0)) return { sparse: {} };
   const codes = new Uint8Array(REGISTERS);
-  for (let i = 0; i < REGISTERS; i += 1) codes[i] = CODE_OF[registers[i]!]!;
+  let set = 0;
+  for (let i = 0; i < REGISTERS; i += 1) {
+    set |= registers[i]!;
+    codes[i] = CODE_OF[registers[i]!]!;
+  }
+  if (set === 0) return { sparse: {} };
   return { dense: Buffer.from(codes.buffer).toString('latin1') };
 }
 
@@ -93,7 +102,7 @@ export function mergeSketches(...sketches: ReadonlyArray<Sketch | Record<string,
   const registers = new Uint8Array(REGISTERS);
   for (const sketch of sketches) {
     if (sketch === undefined) continue;
-    mergeInto(registers, registersOf('dense' in sketch || 'sparse' in sketch ? (sketch as Sketch) : { sparse: sketch }));
+    mergeInto(registers, 'dense' in sketch || 'sparse' in sketch ? (sketch as Sketch) : { sparse: sketch });
   }
   return compact(registers);
 }
