@@ -6,13 +6,8 @@ import { hostPort, localValues } from './local-settings';
 import { forget, localData } from './local-data';
 import { dashboardBanner, LOCAL_COSMOS_NAME } from './banner';
 
-const portOf = (url: string | undefined, fallback: number) => {
-  const match = /:(\d+)/.exec(new URL(url ?? `http://127.0.0.1:${fallback}`).host);
-  return match ? Number(match[1]) : fallback;
-};
-
-const endpointPort = (connection: string | undefined, kind: 'Blob' | 'Queue' | 'Table', fallback: number) =>
-  Number(serviceUrl(connection, kind)?.port || fallback);
+/** The port a service's URL names, or `fallback` when there is none (or it names none: its scheme's default). */
+const portOf = (url: URL | undefined, fallback: number) => Number(url?.port || fallback);
 
 /**
  * `npm start`: Azurite (blob, queue and table), the local Cosmos server and the local Functions host, on the ports the
@@ -25,8 +20,8 @@ async function main() {
   const servicesOnly = process.argv.includes('--services-only');
   const values = localValues();
   const storage = values.AzureWebJobsStorage;
-  const queuePort = endpointPort(storage, 'Queue', 10001);
-  const cosmosPort = portOf(values.COSMOS_ENDPOINT, 8081);
+  const queuePort = portOf(serviceUrl(storage, 'Queue'), 10001);
+  const cosmosPort = portOf(values.COSMOS_ENDPOINT === undefined ? undefined : new URL(values.COSMOS_ENDPOINT), 8081);
   const port = hostPort(process.argv.slice(2), values);
   const data = localData(values);
   if (process.argv.includes('--fresh')) {
@@ -35,7 +30,7 @@ async function main() {
   }
 
   // The blob service too: the host keeps its timer locks there, so more hosts (`npm run host`) can join this one.
-  const blobAndTable = { blobPort: endpointPort(storage, 'Blob', 10000), tablePort: endpointPort(storage, 'Table', 10002) };
+  const blobAndTable = { blobPort: portOf(serviceUrl(storage, 'Blob'), 10000), tablePort: portOf(serviceUrl(storage, 'Table'), 10002) };
   // STORE=memory, asked for by name, runs without the Cosmos server: the records live in the host, lost on restart.
   const memory = values.STORE === 'memory' && !servicesOnly;
   // The Cosmos server first: a saved file it refuses stops the start before Azurite's process is running.
