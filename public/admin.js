@@ -240,18 +240,27 @@ const charts = new Map();
 function draw(name, { config, summary, table, empty }) {
   const figureNode = $(`[data-chart="${name}"]`);
   const plot = $('.plot', figureNode);
-  charts.get(name)?.destroy();
-  charts.delete(name);
   $('.alt', figureNode)?.remove();
-  figureNode.removeAttribute('data-drawn');
-  if (empty) {
-    plot.replaceChildren(el('p', { className: 'empty', textContent: empty }));
-    return;
+  const drawn = charts.get(name);
+  // A chart of the same kind is redrawn on its canvas: a new canvas and chart for each period cost the page a layout each.
+  if (!empty && drawn?.config.type === config.type) {
+    drawn.canvas.setAttribute('aria-label', summary);
+    drawn.data = config.data;
+    drawn.options = config.options;
+    drawn.update('none');
+  } else {
+    drawn?.destroy();
+    charts.delete(name);
+    figureNode.removeAttribute('data-drawn');
+    if (empty) {
+      plot.replaceChildren(el('p', { className: 'empty', textContent: empty }));
+      return;
+    }
+    const canvas = el('canvas', { role: 'img' });
+    canvas.setAttribute('aria-label', summary);
+    plot.replaceChildren(canvas);
+    charts.set(name, new Chart(canvas, config));
   }
-  const canvas = el('canvas', { role: 'img' });
-  canvas.setAttribute('aria-label', summary);
-  plot.replaceChildren(canvas);
-  charts.set(name, new Chart(canvas, config));
   // A table ignores a width of 1px, so the hidden one sits in a block that does not.
   figureNode.append(el('div', { className: 'alt visually-hidden' }, dataTable($('figcaption', figureNode).textContent, table.head, table.rows)));
   figureNode.setAttribute('data-drawn', 'true');

@@ -250,6 +250,7 @@ describe('the period: picked, kept in the address, and read with its days', () =
     await signedIn(page);
     expect(await checkedPeriod(page)).toEqual(['30d']);
     expect(await page.getAttribute('#dashboard', 'data-period')).toBe('days=30');
+    const firstCanvas = (await page.$('[data-chart="kinds"] canvas'))!;
     for (const [name, days, words] of PICKS) {
       const asked = await pick(page, name);
       expect(asked.search).toBe(`?days=${days}`);
@@ -259,6 +260,10 @@ describe('the period: picked, kept in the address, and read with its days', () =
       expect(await page.textContent('#headline-title')).toBe(`People, visits and page loads, ${words}`);
       expect(await page.textContent('[data-chart="kinds"] figcaption')).toBe(`Visitor-days by kind, ${words}`);
       expect(await tableRows(page, 'kinds')).toHaveLength(Number(days));
+      // The chart itself is redrawn with the period's days and summary, on the canvas it was first drawn on.
+      expect(await firstCanvas.evaluate((canvas) => canvas.isConnected)).toBe(true);
+      expect(await firstCanvas.evaluate((canvas) => (window as any).Chart.getChart(canvas).data.labels.length)).toBe(Number(days));
+      expect(await firstCanvas.getAttribute('aria-label')).toMatch(new RegExp(`^Visitor-days ${name === 'today' ? '' : 'in '}${words}: `));
       for (const panel of PERIOD_PANELS) {
         const text = (await page.textContent(panel))!;
         expect(text, panel).toContain(words);
