@@ -242,11 +242,14 @@ function draw(name, { config, summary, table, empty }) {
   const plot = $('.plot', figureNode);
   $('.alt', figureNode)?.remove();
   const drawn = charts.get(name);
-  // A chart of the same kind is redrawn on its canvas: a new canvas and chart for each period cost the page a layout each.
+  // A chart of the same kind is redrawn on its canvas: a new canvas and chart for each read cost the page a layout each.
+  // It is sized first (a list's height follows its rows), and a pointer cursor left by the last hover goes.
   if (!empty && drawn?.config.type === config.type) {
     drawn.canvas.setAttribute('aria-label', summary);
+    drawn.canvas.style.cursor = '';
     drawn.data = config.data;
     drawn.options = config.options;
+    drawn.resize();
     drawn.update('none');
   } else {
     drawn?.destroy();
