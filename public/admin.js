@@ -240,11 +240,11 @@ const charts = new Map();
 function draw(name, { config, summary, table, empty }) {
   const figureNode = $(`[data-chart="${name}"]`);
   const plot = $('.plot', figureNode);
-  $('.alt', figureNode)?.remove();
   const drawn = charts.get(name);
   // A chart of the same kind is redrawn on its canvas: a new canvas and chart for each read cost the page a layout each.
   // It is sized first (a list's height follows its rows), and a pointer cursor left by the last hover goes.
   if (!empty && drawn?.config.type === config.type) {
+    $('.alt', figureNode)?.remove();
     drawn.canvas.setAttribute('aria-label', summary);
     drawn.canvas.style.cursor = '';
     drawn.data = config.data;
@@ -252,9 +252,7 @@ function draw(name, { config, summary, table, empty }) {
     drawn.resize();
     drawn.update('none');
   } else {
-    drawn?.destroy();
-    charts.delete(name);
-    figureNode.removeAttribute('data-drawn');
+    undraw(name, figureNode);
     if (empty) {
       plot.replaceChildren(el('p', { className: 'empty', textContent: empty }));
       return;
@@ -269,12 +267,17 @@ function draw(name, { config, summary, table, empty }) {
   figureNode.setAttribute('data-drawn', 'true');
 }
 
-function failed(name, why) {
+/** Takes a figure's chart and its hidden table away; the plot keeps the canvas until the caller replaces it. */
+function undraw(name, figureNode) {
   charts.get(name)?.destroy();
   charts.delete(name);
-  const figureNode = $(`[data-chart="${name}"]`);
   $('.alt', figureNode)?.remove();
   figureNode.removeAttribute('data-drawn');
+}
+
+function failed(name, why) {
+  const figureNode = $(`[data-chart="${name}"]`);
+  undraw(name, figureNode);
   $('.plot', figureNode).replaceChildren(el('p', { className: 'failed', textContent: `Could not be read: ${why}.` }));
 }
 
