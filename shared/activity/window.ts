@@ -3,7 +3,7 @@ import { inLanes } from '../lanes';
 import { emptyRollup, moved, type DayRollup, type RollupCounts, type RollupRules } from '../rollup/day-rollup';
 import { cellPartition, matchesAll, type Filter } from '../rollup/filters';
 import { MONTHS_PK, type DayFigures, type PeriodRollup } from '../rollup/periods';
-import type { Sketch } from '../rollup/sketch';
+import { mergeSketches, type Sketch } from '../rollup/sketch';
 import type { VisitorDay } from '../store/activity';
 import type { ImportedTotals } from '../store/imports';
 import type { PeriodReader } from '../store/periods';
@@ -17,6 +17,8 @@ export type Summable = RollupCounts & { people_sketch: Sketch; sketch_partial: b
 /** A period's rollups as read: what to sum, each day's visitor-days by kind, and the imported totals by day. */
 export interface PeriodRead {
   parts: Summable[];
+  /** The rollups or cells of the days read one by one, by day. */
+  days: Map<string, Summable>;
   byDay: Map<string, DayFigures>;
   /** The day rollups read one by one (not those inside whole months), for whether they are built. */
   dayRollups: Map<string, DayRollup>;
@@ -76,7 +78,8 @@ function periodRead(
       if ((doc as DayRollup).imported !== undefined) imported.push({ day, imported: (doc as DayRollup).imported! });
     }
   }
-  return { parts: [...days.flatMap((day) => (dayDocs.has(day) ? [dayDocs.get(day)!] : [])), ...monthDocs], byDay, dayRollups, imported };
+  const read = new Map(days.flatMap((day) => (dayDocs.has(day) ? [[day, dayDocs.get(day)!] as const] : [])));
+  return { parts: [...read.values(), ...monthDocs], days: read, byDay, dayRollups, imported };
 }
 
 /** A day's people's visitor-days that match every filter, summed as a day rollup: read a page at a time. */
@@ -91,7 +94,10 @@ async function matchingDay(pages: VisitorDayPages, day: string, filters: readonl
     // The last token's rows may go on in the next page, unless it is the page's only token.
     if (full && tokens.size > 1) tokens.delete(page[page.length - 1]!.token);
     const changes = [...tokens.values()].filter((docs) => matchesAll(docs, filters, rules)).map((docs) => ({ before: [], after: docs }));
-    rollup = moved(rollup, changes, rules);
+    // The people are those with a person's request on a matching visitor-day of any kind, as a day rollup's are.
+    const people = [...tokens.values()].filter((docs) => matchesAll(docs, filters, rules, true)).flat();
+    rollup = { ...moved(rollup, changes, rules), people_sketch: rollup.people_sketch };
+    rollup.people_sketch = mergeSketches(rollup.people_sketch, ...people.flatMap((doc) => (doc.people_sketch ? [doc.people_sketch] : [])));
     if (!full) return rollup;
     after = [...tokens.keys()].pop()!;
   }
@@ -101,7 +107,7 @@ async function matchingDay(pages: VisitorDayPages, day: string, filters: readonl
  * The rollups of a period (and of the one before, when asked), read as the filters allow: without filters, the day
  * rollups of the edge days and the month rollups of whole months (one query); with one filter, its cells of the same
  * days and months (one query in its partition); with more, or one that says "is not", the days' visitor-days a page at
- * a time, for periods of at most MAX_DAYS days.
+ * a time, for periods of at most MAX_DAYS days. `byMonth` false reads every day one by one (a table by day).
  */
 export async function readPeriods(
   store: WindowStore,
@@ -109,6 +115,7 @@ export async function readPeriods(
   filters: readonly Filter[],
   periodsFrom: string,
   rules: RollupRules,
+  byMonth = true,
 ): Promise<PeriodRead[] | WindowRefusal> {
   const one = cellFilter(filters);
   if (filters.length > 0 && one === null) {
@@ -120,7 +127,7 @@ export async function readPeriods(
     });
     return periods.map((days) => withDays(days, found));
   }
-  const plans = periods.map((days) => planOf(days, periodsFrom));
+  const plans = periods.map((days) => (byMonth ? planOf(days, periodsFrom) : { months: [], days: [...days] }));
   const months = [...new Set(plans.flatMap((plan) => plan.months))];
   const edgeDays = [...new Set(plans.flatMap((plan) => plan.days))];
   if (one === null) {

@@ -53,10 +53,14 @@ function sourcesOf(docs: readonly VisitorDay[]): Set<string> {
   return groups;
 }
 
-/** Every value of each dimension one daily token's visitor-days hold, when they are a person's (else none). */
-export function valuesOf(docs: readonly VisitorDay[], rules: RollupRules): Map<Dimension, Set<string>> {
+/**
+ * Every value of each dimension one daily token's visitor-days hold, when they are a person's (else none). With
+ * `anyKind`, whatever their kind: the people a filter counts are those with a person's request on a visitor-day that
+ * holds its values, as a day's people are those with a person's request whatever the kind of its visitor-day.
+ */
+export function valuesOf(docs: readonly VisitorDay[], rules: RollupRules, anyKind = false): Map<Dimension, Set<string>> {
   const values = new Map<Dimension, Set<string>>();
-  if (docs.every((doc) => isLoopbackNetwork(doc.network)) || kindOfDocs(docs) !== 'people') return values;
+  if (docs.every((doc) => isLoopbackNetwork(doc.network)) || (!anyKind && kindOfDocs(docs) !== 'people')) return values;
   const paths = keys(docs, (doc) => doc.paths);
   const events = keys(docs, (doc) => doc.events);
   const entry = entryOf(docs);
@@ -90,9 +94,9 @@ export function valuesOf(docs: readonly VisitorDay[], rules: RollupRules): Map<D
   return values;
 }
 
-/** Whether a token's visitor-days are a person's and match every filter. */
-export function matchesAll(docs: readonly VisitorDay[], filters: readonly Filter[], rules: RollupRules): boolean {
-  const values = valuesOf(docs, rules);
+/** Whether a token's visitor-days are a person's (or, with `anyKind`, of any kind) and match every filter. */
+export function matchesAll(docs: readonly VisitorDay[], filters: readonly Filter[], rules: RollupRules, anyKind = false): boolean {
+  const values = valuesOf(docs, rules, anyKind);
   if (values.size === 0) return false;
   return filters.every((filter) => values.get(filter.dimension)!.has(filter.value) !== filter.negated);
 }

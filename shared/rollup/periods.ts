@@ -1,7 +1,7 @@
 import type { BotReason } from '../identity/kinds';
 import type { VisitorDay } from '../store/activity';
 import type { ImportedTotals } from '../store/imports';
-import { addCounts, capped, countsOfToken, emptyCounts, type Kinds, type RollupCounts, type RollupRules } from './day-rollup';
+import { addCounts, capped, countsOfToken, emptyCounts, lacksSketch, type Kinds, type RollupCounts, type RollupRules } from './day-rollup';
 import { cellPartition, DIMENSIONS, valuesOf, type Dimension } from './filters';
 import { mergeKept, type Sketch } from './sketch';
 
@@ -32,7 +32,7 @@ export interface PeriodRollup extends RollupCounts {
   people_sketch: Sketch;
   sketch_partial: boolean;
   /** For each day it holds, the fold's mark of the last slice added: a slice at or before it is in already. */
-  days: Record<string, number>;
+  folded_days: Record<string, number>;
   /** Each day's visitor-days by kind, so a chart by day reads the month, not its days. */
   by_day: Record<string, DayFigures>;
   /** The day's totals imported from another tool, by day (month rollups only). */
@@ -66,14 +66,12 @@ export const cellKeys = (dimension: Dimension, value: string, day: string) => {
 
 const peopleOf = (docs: readonly VisitorDay[]) => docs.flatMap((doc) => (doc.people_sketch === undefined ? [] : [doc.people_sketch]));
 
-/** The whole site's delta of a slice's changed tokens. */
+/** The whole site's delta of a slice's changed tokens, as the day rollup takes it (shared/rollup/day-rollup.ts). */
 export function siteDelta(changes: readonly TokenChange[], rules: RollupRules): PeriodDelta {
   return {
     changes: changes.map(({ before, after }) => ({ out: countsOfToken(before, rules), in: countsOfToken(after, rules) })),
-    sketches: changes.flatMap(({ after }) => (countsOfToken(after, rules).visitor_days.people > 0 ? peopleOf(after) : [])),
-    partial: changes.some(
-      ({ after }) => countsOfToken(after, rules).visitor_days.people > 0 && after.some((doc) => doc.people_sketch === undefined),
-    ),
+    sketches: changes.flatMap(({ after }) => peopleOf(after)),
+    partial: changes.some(({ after }) => lacksSketch(after)),
   };
 }
 
@@ -86,19 +84,20 @@ export function cellDeltas(
   for (const { before, after } of changes) {
     const was = valuesOf(before, rules);
     const is = valuesOf(after, rules);
+    const seen = valuesOf(after, rules, true);
     for (const dimension of DIMENSIONS) {
       const then = was.get(dimension) ?? new Set<string>();
       const now = is.get(dimension) ?? new Set<string>();
-      for (const value of new Set([...then, ...now])) {
+      const people = seen.get(dimension) ?? new Set<string>();
+      for (const value of new Set([...then, ...now, ...people])) {
         const key = `${dimension}\n${value}`;
         const cell = cells.get(key) ?? { dimension, value, delta: { changes: [], sketches: [], partial: false } };
-        const out = then.has(value) ? countsOfToken(before, rules) : emptyCounts();
-        const into = now.has(value) ? countsOfToken(after, rules) : emptyCounts();
-        cell.delta.changes.push({ out, in: into });
-        if (now.has(value)) {
-          cell.delta.sketches.push(...peopleOf(after));
-          if (after.some((doc) => doc.people_sketch === undefined)) cell.delta.partial = true;
-        }
+        cell.delta.changes.push({
+          out: then.has(value) ? countsOfToken(before, rules) : emptyCounts(),
+          in: now.has(value) ? countsOfToken(after, rules) : emptyCounts(),
+        });
+        if (people.has(value)) cell.delta.sketches.push(...peopleOf(after));
+        if (now.has(value) && lacksSketch(after)) cell.delta.partial = true;
         cells.set(key, cell);
       }
     }
@@ -122,7 +121,7 @@ export function emptyPeriodRollup(
     ...emptyCounts(),
     people_sketch: { sparse: {} },
     sketch_partial: false,
-    days: {},
+    folded_days: {},
     by_day: {},
   };
 }
@@ -146,7 +145,7 @@ export function movedPeriod(
   figures: DayFigures | null,
   imported?: ImportedTotals,
 ): PeriodRollup | null {
-  if ((doc.days[day] ?? 0) >= upTo) return null;
+  if ((doc.folded_days[day] ?? 0) >= upTo) return null;
   const next = structuredClone(doc);
   for (const change of delta.changes) {
     addCounts(next, change.out, -1);
@@ -156,7 +155,7 @@ export function movedPeriod(
   Object.assign(next, sumOfDays(next.by_day));
   if (delta.sketches.length > 0) next.people_sketch = mergeKept(next.people_sketch, ...delta.sketches);
   next.sketch_partial ||= delta.partial;
-  next.days[day] = upTo;
+  next.folded_days[day] = upTo;
   if (imported !== undefined) next.imported = { ...next.imported, [day]: imported };
   capped(next);
   return next;
