@@ -90,10 +90,17 @@ export function goalsOf(goals: readonly Goal[], period: PeriodCounts, people: Re
   });
 }
 
-/** The headline figures of a period: its people (each once), new people, visits and page loads. */
-function headlineOf(counts: PeriodCounts, days: readonly string[], newPeople: Record<string, number>, visits: Record<string, number>) {
+/** The headline figures of a period: its people (each once), new people, visits, page loads and goal conversions. */
+function headlineOf(
+  counts: PeriodCounts,
+  days: readonly string[],
+  newPeople: Record<string, number>,
+  visits: Record<string, number>,
+  goals: readonly Goal[],
+) {
   const sum = (byDay: Record<string, number>) => days.reduce((total, day) => total + (byDay[day] ?? 0), 0);
-  return { people: counts.people.estimate, people_new: sum(newPeople), visits: sum(visits), page_loads: counts.page_loads };
+  const conversions = goals.reduce((total, goal) => total + (counts.goals[goal.name] ?? 0), 0);
+  return { people: counts.people.estimate, people_new: sum(newPeople), visits: sum(visits), page_loads: counts.page_loads, conversions };
 }
 
 /**
@@ -134,16 +141,18 @@ async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<A
   const of = (some: readonly string[]) => some.flatMap((day) => (rollups.has(day) ? [rollups.get(day)!] : ([] as DayRollup[])));
   const rules = { steps: deps.funnel, goals: deps.goals };
   const period = periodOf(of(days), rules);
-  const headline = headlineOf(period, days, people.people_new_by_day, visits);
+  const headline = headlineOf(period, days, people.people_new_by_day, visits, deps.goals);
+  const long = days.length > MAX_DAYS;
+  // The period before is charted beside this one (the dashboard's faint second series), day by day or month by month.
   const previous =
     query.value.kind === 'all'
       ? null
       : {
           from: before[0]!,
           to: before[before.length - 1]!,
-          ...headlineOf(periodOf(of(before), rules), before, people.people_new_by_day, visits),
+          ...headlineOf(periodOf(of(before), rules), before, people.people_new_by_day, visits, deps.goals),
+          ...(long ? { by_month: byMonth(rollups, before) } : { by_day: byDay(rollups, before) }),
         };
-  const long = days.length > MAX_DAYS;
   const imported = importedOf(of(days));
   return {
     status: 200,
