@@ -2,8 +2,9 @@ import { BOT_REASONS, type BotReason } from '../identity/kinds';
 import type { RollupCounts } from '../rollup/day-rollup';
 
 /**
- * One UTC day of the chart: visitor-days split into the three kinds, which add up to the total, and the scanners'
- * visitor-days by the reason they were left out (a scanner kept before reasons were carried is in `scanners` only).
+ * One UTC day of the chart: visitor-days split into the three kinds, which add up to the total, the scanners'
+ * visitor-days by the reason they were left out (a scanner kept before reasons were carried is in `scanners` only),
+ * and people's page loads.
  */
 export interface DayOfKinds {
   day: string;
@@ -12,12 +13,13 @@ export interface DayOfKinds {
   self: number;
   total: number;
   left_out: Record<BotReason, number>;
+  page_loads: number;
 }
 
 /** One UTC month of the chart, for a period too long to chart by day. */
 export type MonthOfKinds = Omit<DayOfKinds, 'day'> & { month: string };
 
-type Kinded = Pick<RollupCounts, 'visitor_days' | 'left_out'>;
+type Kinded = Pick<RollupCounts, 'visitor_days' | 'left_out' | 'page_loads'>;
 
 const noneLeftOut = (): Record<BotReason, number> =>
   Object.fromEntries(BOT_REASONS.map((reason) => [reason, 0])) as Record<BotReason, number>;
@@ -25,6 +27,7 @@ const noneLeftOut = (): Record<BotReason, number> =>
 const kindsOf = (counts: Kinded | undefined) => ({
   ...(counts?.visitor_days ?? { people: 0, scanners: 0, self: 0, total: 0 }),
   left_out: { ...noneLeftOut(), ...counts?.left_out },
+  page_loads: counts?.page_loads ?? 0,
 });
 
 /** Every day asked for, oldest first, with zeros on a day with nothing, so a chart has every day. */
@@ -37,8 +40,8 @@ export function byMonth(rollups: ReadonlyMap<string, Kinded>, days: readonly str
   const months = new Map<string, MonthOfKinds>();
   for (const row of byDay(rollups, days)) {
     const month = row.day.slice(0, 7);
-    const held = months.get(month) ?? { month, people: 0, scanners: 0, self: 0, total: 0, left_out: noneLeftOut() };
-    for (const kind of ['people', 'scanners', 'self', 'total'] as const) held[kind] += row[kind];
+    const held = months.get(month) ?? { month, people: 0, scanners: 0, self: 0, total: 0, left_out: noneLeftOut(), page_loads: 0 };
+    for (const kind of ['people', 'scanners', 'self', 'total', 'page_loads'] as const) held[kind] += row[kind];
     for (const reason of BOT_REASONS) held.left_out[reason] += row.left_out[reason];
     months.set(month, held);
   }

@@ -91,20 +91,23 @@ export function goalsOf(goals: readonly Goal[], period: PeriodCounts, people: Re
 }
 
 /**
- * The headline figures of a period: its people (each once), new people, visits and page loads. Filtered, its visits
- * are the matching people's visitor-days (one visit each) and new people are not known (null).
+ * The headline figures of a period: its people (each once), new people, visits, page loads and goal conversions.
+ * Filtered, its visits are the matching people's visitor-days (one visit each) and new people are not known (null).
  */
 function headlineOf(
   counts: PeriodCounts,
   days: readonly string[],
   newPeople: Record<string, number>,
   visits: Record<string, number>,
+  goals: readonly Goal[],
   filtered: boolean,
 ) {
   const sum = (byDay: Record<string, number>) => days.reduce((total, day) => total + (byDay[day] ?? 0), 0);
+  const conversions = goals.reduce((total, goal) => total + (counts.goals[goal.name] ?? 0), 0);
+  const { estimate } = counts.people;
   if (filtered)
-    return { people: counts.people.estimate, people_new: null, visits: counts.visitor_days.people, page_loads: counts.page_loads };
-  return { people: counts.people.estimate, people_new: sum(newPeople), visits: sum(visits), page_loads: counts.page_loads };
+    return { people: estimate, people_new: null, visits: counts.visitor_days.people, page_loads: counts.page_loads, conversions };
+  return { people: estimate, people_new: sum(newPeople), visits: sum(visits), page_loads: counts.page_loads, conversions };
 }
 
 /**
@@ -148,16 +151,18 @@ async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<A
   const [current, earlier] = reads as [PeriodRead, PeriodRead | undefined];
   const filtered = filters.length > 0;
   const period = periodOf(current.parts, rules);
-  const headline = headlineOf(period, days, people.people_new_by_day, visits, filtered);
+  const headline = headlineOf(period, days, people.people_new_by_day, visits, deps.goals, filtered);
+  const long = days.length > MAX_DAYS;
+  // The period before is charted beside this one (the dashboard's faint second series), day by day or month by month.
   const previous =
     earlier === undefined
       ? null
       : {
           from: before[0]!,
           to: before[before.length - 1]!,
-          ...headlineOf(periodOf(earlier.parts, rules), before, people.people_new_by_day, visits, filtered),
+          ...headlineOf(periodOf(earlier.parts, rules), before, people.people_new_by_day, visits, deps.goals, filtered),
+          ...(long ? { by_month: byMonth(earlier.byDay, before) } : { by_day: byDay(earlier.byDay, before) }),
         };
-  const long = days.length > MAX_DAYS;
   const imported = filtered ? null : importedOf(current.imported);
   const status = rollupStatus(
     value.state,

@@ -46,9 +46,10 @@ export interface PeriodWrites {
   turns: InTurn;
 }
 
-const figuresOf = (doc: Pick<DayRollup, 'visitor_days' | 'left_out'>): DayFigures => ({
+const figuresOf = (doc: Pick<DayRollup, 'visitor_days' | 'left_out' | 'page_loads'>): DayFigures => ({
   visitor_days: doc.visitor_days,
   left_out: doc.left_out,
+  page_loads: doc.page_loads,
 });
 
 /**

@@ -8,10 +8,11 @@ import { mergeKept, type Sketch } from './sketch';
 /** The partition of the month rollups (the whole site's months). */
 export const MONTHS_PK = 'months';
 
-/** One day's visitor-days by kind, as the chart draws them. */
+/** One day's visitor-days by kind and people's page loads, as the chart draws them. */
 export interface DayFigures {
   visitor_days: Kinds;
   left_out: Record<BotReason, number>;
+  page_loads: number;
 }
 
 /**
@@ -126,7 +127,8 @@ export function emptyPeriodRollup(
   };
 }
 
-const sumOfDays = (byDay: Record<string, DayFigures>): DayFigures => {
+/** The visitor-days by kind of a month's days, which its own slices' deltas cannot give (a day's loopback is one). */
+const kindsOfDays = (byDay: Record<string, DayFigures>): Pick<DayFigures, 'visitor_days' | 'left_out'> => {
   const sum = emptyCounts();
   for (const figures of Object.values(byDay)) addCounts(sum, { ...emptyCounts(), ...figures }, 1);
   return { visitor_days: sum.visitor_days, left_out: sum.left_out };
@@ -151,8 +153,8 @@ export function movedPeriod(
     addCounts(next, change.out, -1);
     addCounts(next, change.in, 1);
   }
-  next.by_day[day] = figures ?? { visitor_days: next.visitor_days, left_out: next.left_out };
-  Object.assign(next, sumOfDays(next.by_day));
+  next.by_day[day] = figures ?? { visitor_days: next.visitor_days, left_out: next.left_out, page_loads: next.page_loads };
+  Object.assign(next, kindsOfDays(next.by_day));
   if (delta.sketches.length > 0) next.people_sketch = mergeKept(next.people_sketch, ...delta.sketches);
   next.sketch_partial ||= delta.partial;
   next.folded_days[day] = upTo;

@@ -122,6 +122,7 @@ function expectedByDay(days: string[]) {
       self: of('self'),
       total: visitorDays.filter((v) => v.day === day).length,
       left_out: { agent: of('scanners'), path: 0, network: 0, signals: 0 },
+      page_loads: fixture.filter((row) => dayOf(row.at) === day && kindOfRow(row) === 'people' && isPageLoad(row)).length,
     };
   });
 }
@@ -220,9 +221,9 @@ describe('the Activity card through the local host, from documents keep-hits kep
     expect(json).toMatchObject({ days: 30, from: days[0], to: D2 });
     expect(json.by_day).toEqual(expectedByDay(days));
     expect(json.by_day.slice(-3)).toEqual([
-      { day: D0, people: 1, scanners: 2, self: 0, total: 3, left_out: { agent: 2, path: 0, network: 0, signals: 0 } },
-      { day: D1, people: 2, scanners: 0, self: 2, total: 4, left_out: { agent: 0, path: 0, network: 0, signals: 0 } },
-      { day: D2, people: 3, scanners: 1, self: 1, total: 5, left_out: { agent: 1, path: 0, network: 0, signals: 0 } },
+      { day: D0, people: 1, scanners: 2, self: 0, total: 3, left_out: { agent: 2, path: 0, network: 0, signals: 0 }, page_loads: 3 },
+      { day: D1, people: 2, scanners: 0, self: 2, total: 4, left_out: { agent: 0, path: 0, network: 0, signals: 0 }, page_loads: 4 },
+      { day: D2, people: 3, scanners: 1, self: 1, total: 5, left_out: { agent: 1, path: 0, network: 0, signals: 0 }, page_loads: 6 },
     ]);
     expect(json.hours).toEqual(expectedHours());
     expect(json.sources).toEqual(expectedSources(days));

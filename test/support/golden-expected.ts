@@ -34,10 +34,15 @@ function groupOf(referrer: string | undefined): { group: 'linkedin' | 'github' |
   return { group: 'other', host };
 }
 
-/** People's page loads by source over the fixture's days: page loads whose daily token was a person's that day. */
-function sources() {
+/** People's page loads: those whose daily token was a person's that day. */
+function peopleLoads() {
   const kinds = tokenDays();
-  const loads = counted.filter((row) => row.pageLoad && kinds.get(`${dayOf(row)}|${VISITORS[row.who].address}`)!.kind === 'people');
+  return counted.filter((row) => row.pageLoad && kinds.get(`${dayOf(row)}|${VISITORS[row.who].address}`)!.kind === 'people');
+}
+
+/** People's page loads by source over the fixture's days. */
+function sources() {
+  const loads = peopleLoads();
   const totals = { linkedin: 0, github: 0, search: 0, other: 0, typed: 0 };
   const hosts: Record<string, number> = {};
   for (const row of loads) {
@@ -95,6 +100,7 @@ export function expectedFromFixture() {
         self: of(day, 'self'),
         total: kinds.filter((v) => v.day === day).length,
         left_out: { agent: leftOut('agent'), path: leftOut('path'), network: 0, signals: 0 },
+        page_loads: peopleLoads().filter((row) => dayOf(row) === day).length,
       };
     }),
     sources: sources(),

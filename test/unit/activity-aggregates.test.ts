@@ -49,9 +49,34 @@ describe('by_day: visitor-days by the one kind rule', () => {
       days,
     );
     expect(rows).toEqual([
-      { day: '2026-10-21', people: 2, scanners: 1, self: 0, total: 3, left_out: { agent: 0, path: 0, network: 0, signals: 0 } },
-      { day: '2026-10-22', people: 0, scanners: 0, self: 0, total: 0, left_out: { agent: 0, path: 0, network: 0, signals: 0 } },
-      { day: '2026-10-23', people: 0, scanners: 0, self: 2, total: 2, left_out: { agent: 0, path: 0, network: 0, signals: 0 } },
+      // Page loads are people's: the two people's one each on the 21st, none by the scanner or the site's own reads.
+      {
+        day: '2026-10-21',
+        people: 2,
+        scanners: 1,
+        self: 0,
+        total: 3,
+        left_out: { agent: 0, path: 0, network: 0, signals: 0 },
+        page_loads: 2,
+      },
+      {
+        day: '2026-10-22',
+        people: 0,
+        scanners: 0,
+        self: 0,
+        total: 0,
+        left_out: { agent: 0, path: 0, network: 0, signals: 0 },
+        page_loads: 0,
+      },
+      {
+        day: '2026-10-23',
+        people: 0,
+        scanners: 0,
+        self: 2,
+        total: 2,
+        left_out: { agent: 0, path: 0, network: 0, signals: 0 },
+        page_loads: 0,
+      },
     ]);
     for (const row of rows) expect(row.people + row.scanners + row.self).toBe(row.total);
   });
@@ -75,6 +100,8 @@ describe('by_day: visitor-days by the one kind rule', () => {
       self: 1,
       total: 3,
       left_out: { agent: 0, path: 0, network: 0, signals: 0 },
+      // The person's page loads on both stores.
+      page_loads: 2,
     });
   });
 
@@ -99,6 +126,7 @@ describe('by_day: visitor-days by the one kind rule', () => {
       self: 0,
       total: 6,
       left_out: { agent: 1, path: 1, network: 1, signals: 1 },
+      page_loads: 1,
     });
   });
 

@@ -3,7 +3,7 @@ import { memoryStore } from '../../adapters/memory/store';
 import { activityCard, type ActivityDeps } from '../../shared/activity/card';
 import { funnelStepsSetting } from '../../shared/activity/funnel';
 import { adminAccess } from '../../shared/admin/auth';
-import { addDays } from '../../shared/counting/days';
+import { addDays, daysEnding } from '../../shared/counting/days';
 import type { IncomingRequest } from '../../shared/http/request';
 import { fixedClock } from '../../shared/ports/clock';
 import { memoryLogger } from '../../shared/ports/logger';
@@ -74,8 +74,15 @@ describe('the Activity card over any period, from the day rollups', () => {
       people_new: 1 + 1 + 1 + 1 + 1 + 1 + 1,
       visits: 13 + 14 + 15 + 16 + 17 + 18 + 19,
       page_loads: expect.any(Number),
+      conversions: 0,
     });
+    // Each day's people's page loads add up to the period's; the period before comes day by day too, for its chart.
+    const sum = (days: { page_loads: number }[]) => days.reduce((total, day) => total + day.page_loads, 0);
+    expect(sum(week.body.by_day)).toBe(week.body.headline.page_loads);
     expect(week.body.previous).toMatchObject({ from: '2026-10-10', to: '2026-10-16', people: 12, visits: 10 + 11 + 12 });
+    expect(week.body.previous.by_day.map((day: { day: string }) => day.day)).toEqual(daysEnding('2026-10-16', 7));
+    expect(week.body.previous.by_day.map((day: { people: number }) => day.people)).toEqual([0, 0, 0, 0, 10, 11, 12]);
+    expect(sum(week.body.previous.by_day)).toBe(week.body.previous.page_loads);
     expect(week.body.pages).toEqual([
       { path: '/', page_loads: 13 + 14 + 15 + 16 + 17 + 18 + 19, people: 13 + 14 + 15 + 16 + 17 + 18 + 19 },
       { path: '/about', page_loads: 7 + 7 + 8 + 8 + 9 + 9 + 10, people: 7 + 7 + 8 + 8 + 9 + 9 + 10 },
