@@ -5,11 +5,11 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rootFromEnvironment } from '../host/composition';
 import { receiveBeacon } from '../shared/ingest/receive';
-import { beaconRequest } from '../test/support/beacon-clients';
+import { beaconRequest, sendAtOnce } from '../test/support/beacon-clients';
 import { jsonRequest } from '../test/support/import-rig';
 import { countingLogger } from './cost/meters';
 import { peakMemory } from './cost/memory';
-import { beaconTraffic, loneBeacons, serverTraffic, type Sent } from './cost/traffic';
+import { beaconTraffic, loneBeacons, serverTraffic, VISITORS, type Sent } from './cost/traffic';
 import { costRecordPath, renderCostSection, writeReadmeCostSection, type CostRecord, type TrafficCost } from './cost/record';
 import { estimatedRu, REQUEST_RECORD_BYTES } from './prices';
 import { BEACON_SITE, hostSettings } from './settings';
@@ -34,7 +34,7 @@ async function measure(
   name: string,
   drive: (url: string) => Promise<Sent>,
   sparse: boolean,
-): Promise<{ cost: TrafficCost; idle: NonNullable<CostRecord['idleRecount']> }> {
+): Promise<{ cost: TrafficCost; idle: NonNullable<CostRecord['idleRecount']>; minute: { storeCalls: number; requestUnits: number } }> {
   const { settings, logger, meter, host } = await stack.host(`cost-${name}`, BEACON_SITE, process.env.COST_ECHO === '1');
   const started = performance.now();
   const sent = await drive(host.url);
@@ -61,6 +61,7 @@ async function measure(
     storeCalls: idleCalls.length,
     activeSeconds: Number(meter.take().activeSeconds.toFixed(3)),
   };
+  const minute = await oneMoreVisitor(stack, host, Number(settings.FOLD_SETTLE_SECONDS));
   await host.stop();
   const refused = sent.answers.filter((answer) => answer.status !== 202).length;
   if (refused > 0) throw new Error(`${name}: ${refused} requests were not answered 202`);
@@ -97,7 +98,21 @@ async function measure(
     // A quiet hour: each execution is its own stretch, billed the minimum.
     sparse,
   };
-  return { cost, idle };
+  return { cost, idle, minute };
+}
+
+/**
+ * What a run of the fold costs on a day the traffic already filled, when a minute brought one new visitor's page:
+ * the steady state of a site with a visitor a minute (the fold runs every minute).
+ */
+async function oneMoreVisitor(stack: Stack, host: Awaited<ReturnType<Stack['host']>>['host'], settle: number) {
+  await sendAtOnce(host.url, [beaconRequest(VISITORS + 1, { path: '/articles/0' })]);
+  await host.drain(60_000);
+  await sleep(settle * 1000 + 1_100);
+  await stack.cosmos.take();
+  await host.run('recount');
+  const calls = (await stack.cosmos.take()).filter((call) => !sdkCall(call));
+  return { storeCalls: calls.length, requestUnits: Number(calls.reduce((sum, call) => sum + estimatedRu(call), 0).toFixed(1)) };
 }
 
 /** Beacon `n` as the local host hands it over, from behind Azure's front end. */
@@ -149,6 +164,14 @@ export async function run(): Promise<void> {
       peakRssMb: memory,
     };
     console.log(renderCostSection(record, 'console'));
+    for (const [kind, { minute }] of [
+      ['beacon, busy', beacon],
+      ['server, busy', server],
+    ] as const)
+      console.log(
+        `${kind}: a run of the fold after one more visitor's page on that day (a minute of a site with a visitor a minute): ` +
+          `${minute.storeCalls} store calls, ~${minute.requestUnits} RU`,
+      );
     if (process.argv.includes('--write')) {
       writeFileSync(costRecordPath, `${JSON.stringify(record, null, 2)}\n`);
       writeReadmeCostSection(record);
