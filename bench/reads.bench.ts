@@ -580,7 +580,8 @@ async function bigCard(azurite: Azurite, cosmosEndpoint: string, proxy: StorePro
     for (const attempt of ['first', 'second']) {
       const read = await measure(host.url, 'card', '/api/admin/activity?days=400', proxy);
       console.log(
-        `400-day card at ${fmt(BIG_VISITORS)} visitor records (${fmt(BIG_VISITORS)} visitor-days over ${BIG_DAYS} days), ${attempt} read, ` +
+        `400-day card at ${fmt(BIG_VISITORS)} visitor records (${fmt(BIG_VISITORS)} visitor-days over ${BIG_DAYS} days, written as an older version ` +
+          `kept them: day rollups and no month rollups, so its months are read day by day), ${attempt} read, ` +
           `GET /api/admin/activity?days=400 through the local host: ${fmt(read.ms / 1000, 2)} s, status ${read.status}, ${costText(read.cost)}`,
       );
     }
