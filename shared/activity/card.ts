@@ -15,6 +15,8 @@ import { entryPagesOf, eventsOf, pagesOf, periodOf, referrersOf, type PeriodCoun
 import type { Goal } from '../events/events';
 import { activityQuerySchema, MAX_DAYS, readQuery, type Period } from './query';
 import { readPeriods, type PeriodRead } from './window';
+import { cellFilter } from './filters';
+import type { Filter } from '../rollup/filters';
 import { rollupStatus } from './rollup-status';
 import { sourcesOf } from './sources';
 import { campaignsOf, countriesOf, devicesOf } from './audience';
@@ -111,6 +113,20 @@ function headlineOf(
 }
 
 /**
+ * Whether a filtered read holds every day of the period and the period before: one filter's cells are kept from
+ * `periodsFrom`, and a read of several filters may run out of pages.
+ */
+function filteredWhole(
+  filters: readonly Filter[],
+  reads: ReadonlyArray<PeriodRead | undefined>,
+  periodsFrom: string,
+  periods: ReadonlyArray<readonly string[]>,
+): boolean {
+  if (reads.some((read) => read !== undefined && !read.complete)) return false;
+  return cellFilter(filters) === null || periods.every((days) => (days[0] ?? periodsFrom) >= periodsFrom);
+}
+
+/**
  * GET /api/admin/activity?days=N|all or ?from=…&to=…: the period's days by kind (by month past 400 days), the last 48
  * hours by store, and people's page loads by source, their path through, pages, entry pages, referrers and audience,
  * the period's people each once and its headline figures beside the period before, and (`imported`) the totals of its
@@ -193,7 +209,13 @@ async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<A
       goals: goalsOf(deps.goals, period, value.goals),
       events: eventsOf(period),
       rollups: filtered
-        ? { ...status, complete: status.complete && window.from >= value.periodsFrom, filters_from: value.periodsFrom }
+        ? {
+            ...status,
+            complete:
+              status.complete &&
+              filteredWhole(filters, [current, earlier], value.periodsFrom, earlier === undefined ? [days] : [days, before]),
+            filters_from: value.periodsFrom,
+          }
         : status,
       // Only a period with days imported from another tool has it, apart from every figure above.
       ...(imported === null ? {} : { imported }),

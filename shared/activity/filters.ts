@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { DIMENSIONS, type Dimension, type Filter } from '../rollup/filters';
 
 /** How many filters one read takes, and how long one may be. */
-export const MOST_FILTERS = 10;
+const MOST_FILTERS = 10;
 const LONGEST_FILTER = 1_024;
 
 const shape = `each filter is dimension:value (or !dimension:value for "is not"), the dimension one of ${DIMENSIONS.join(', ')}`;
 
 /** One `filter` parameter read, or why it cannot be. */
-export function filterOf(text: string): Filter | string {
+function filterOf(text: string): Filter | string {
   const negated = text.startsWith('!');
   const body = negated ? text.slice(1) : text;
   const colon = body.indexOf(':');
@@ -18,7 +18,8 @@ export function filterOf(text: string): Filter | string {
   if (!(DIMENSIONS as readonly string[]).includes(dimension)) return `"${dimension.slice(0, 40)}" is not a dimension: ${shape}`;
   if (value.length === 0) return `${dimension} has no value: ${shape}`;
   if (text.length > LONGEST_FILTER) return `must be at most ${LONGEST_FILTER} characters each`;
-  return { dimension: dimension as Dimension, value, negated };
+  // Countries are kept as two capital letters.
+  return { dimension: dimension as Dimension, value: dimension === 'country' ? value.toUpperCase() : value, negated };
 }
 
 /** `filter`, repeated: AND-ed, each `dimension:value` split at the first ':', a leading '!' for "is not". */
@@ -31,7 +32,11 @@ export const filtersSchema = z
     for (const text of texts ?? []) {
       const read = filterOf(text);
       if (typeof read === 'string') context.addIssue({ code: 'custom', message: read });
-      else filters.push(read);
+      // The same filter twice is one filter.
+      else if (
+        !filters.some((filter) => filter.dimension === read.dimension && filter.value === read.value && filter.negated === read.negated)
+      )
+        filters.push(read);
     }
     return filters;
   });

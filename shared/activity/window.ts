@@ -1,8 +1,17 @@
 import { addDays } from '../counting/days';
 import { inLanes } from '../lanes';
-import { emptyRollup, moved, type DayRollup, type RollupCounts, type RollupRules } from '../rollup/day-rollup';
+import {
+  addCounts,
+  capped,
+  countsOfToken,
+  emptyRollup,
+  lacksSketch,
+  type DayRollup,
+  type RollupCounts,
+  type RollupRules,
+} from '../rollup/day-rollup';
 import { cellPartition, matchesAll, type Filter } from '../rollup/filters';
-import { MONTHS_PK, type DayFigures, type PeriodRollup } from '../rollup/periods';
+import { MONTHS_PK, PERIOD_TOP, type DayFigures, type PeriodRollup } from '../rollup/periods';
 import { mergeSketches, type Sketch } from '../rollup/sketch';
 import type { VisitorDay } from '../store/activity';
 import type { ImportedTotals } from '../store/imports';
@@ -16,6 +25,8 @@ export type Summable = RollupCounts & { people_sketch: Sketch; sketch_partial: b
 
 /** A period's rollups as read: what to sum, each day's visitor-days by kind, and the imported totals by day. */
 export interface PeriodRead {
+  /** False when a read of several filters ran out of pages before it read every day: the days left are zeros. */
+  complete: boolean;
   parts: Summable[];
   /** The rollups or cells of the days read one by one, by day. */
   days: Map<string, Summable>;
@@ -33,7 +44,7 @@ export interface WindowStore {
 }
 
 /** Why a filtered read cannot be answered, naming the parameter. */
-export type WindowRefusal = { refused: string };
+type WindowRefusal = { refused: string };
 
 /** Visitor-days a page of a filtered read of visitor-days reads, and how many days are read at once. */
 const PAGE = 500;
@@ -79,26 +90,54 @@ function periodRead(
     }
   }
   const read = new Map(days.flatMap((day) => (dayDocs.has(day) ? [[day, dayDocs.get(day)!] as const] : [])));
-  return { parts: [...read.values(), ...monthDocs], days: read, byDay, dayRollups, imported };
+  return { complete: true, parts: [...read.values(), ...monthDocs], days: read, byDay, dayRollups, imported };
 }
 
-/** A day's people's visitor-days that match every filter, summed as a day rollup: read a page at a time. */
-async function matchingDay(pages: VisitorDayPages, day: string, filters: readonly Filter[], rules: RollupRules): Promise<DayRollup> {
-  let rollup = emptyRollup(day, null);
+/** How many pages of visitor-days one read of several filters reads at most, across its days. */
+export const SCAN_PAGES = 200;
+
+/** The visitor-days pages a read of several filters has left, shared by its days. */
+interface ScanBudget {
+  pages: number;
+}
+
+/**
+ * A day's people's visitor-days that match every filter, summed as a day rollup, read a page at a time: null when the
+ * read's budget of pages ran out first. Summed uncapped, then capped once, as a recount of the day would be.
+ */
+async function matchingDay(
+  pages: VisitorDayPages,
+  day: string,
+  filters: readonly Filter[],
+  rules: RollupRules,
+  budget: ScanBudget,
+): Promise<DayRollup | null> {
+  const rollup = emptyRollup(day, null);
+  const sketches: Sketch[] = [];
   let after = '';
   for (;;) {
+    if (budget.pages <= 0) return null;
+    budget.pages -= 1;
     const page = await pages.byToken(day, after, PAGE);
     const tokens = new Map<string, VisitorDay[]>();
     for (const row of page) tokens.set(row.token, [...(tokens.get(row.token) ?? []), row]);
     const full = page.length >= PAGE;
     // The last token's rows may go on in the next page, unless it is the page's only token.
     if (full && tokens.size > 1) tokens.delete(page[page.length - 1]!.token);
-    const changes = [...tokens.values()].filter((docs) => matchesAll(docs, filters, rules)).map((docs) => ({ before: [], after: docs }));
-    // The people are those with a person's request on a matching visitor-day of any kind, as a day rollup's are.
-    const people = [...tokens.values()].filter((docs) => matchesAll(docs, filters, rules, true)).flat();
-    rollup = { ...moved(rollup, changes, rules), people_sketch: rollup.people_sketch };
-    rollup.people_sketch = mergeSketches(rollup.people_sketch, ...people.flatMap((doc) => (doc.people_sketch ? [doc.people_sketch] : [])));
-    if (!full) return rollup;
+    for (const docs of tokens.values()) {
+      if (matchesAll(docs, filters, rules)) {
+        addCounts(rollup, countsOfToken(docs, rules), 1);
+        if (lacksSketch(docs)) rollup.sketch_partial = true;
+      }
+      // The people are those with a person's request on a matching visitor-day of any kind, as a day rollup's are.
+      if (matchesAll(docs, filters, rules, true))
+        for (const doc of docs) if (doc.people_sketch) sketches.push({ sparse: doc.people_sketch });
+    }
+    if (sketches.length > PAGE) sketches.splice(0, sketches.length, mergeSketches(...sketches));
+    if (!full) {
+      capped(rollup, PERIOD_TOP);
+      return { ...rollup, people_sketch: mergeSketches(...sketches) };
+    }
     after = [...tokens.keys()].pop()!;
   }
 }
@@ -122,10 +161,15 @@ export async function readPeriods(
     if (periods.some((days) => days.length > MAX_DAYS))
       return { refused: `two or more filters, or one with !, read the period's visitor-days: ask at most ${MAX_DAYS} days` };
     const found = new Map<string, DayRollup>();
-    await inLanes([...new Set(periods.flat())], DAYS_AT_ONCE, async (day) => {
-      found.set(day, await matchingDay(store.visitorDayPages, day, filters, rules));
+    const budget = { pages: SCAN_PAGES };
+    let complete = true;
+    // Newest first, so a read that runs out of pages has the days a site owner looks at first.
+    await inLanes([...new Set(periods.flat())].sort().reverse(), DAYS_AT_ONCE, async (day) => {
+      const rollup = await matchingDay(store.visitorDayPages, day, filters, rules, budget);
+      if (rollup === null) complete = false;
+      else found.set(day, rollup);
     });
-    return periods.map((days) => withDays(days, found));
+    return periods.map((days) => ({ ...withDays(days, found), complete }));
   }
   const plans = periods.map((days) => (byMonth ? planOf(days, periodsFrom) : { months: [], days: [...days] }));
   const months = [...new Set(plans.flatMap((plan) => plan.months))];

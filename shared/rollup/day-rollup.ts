@@ -279,14 +279,14 @@ export function addCounts(into: RollupCounts, more: RollupCounts, sign: 1 | -1):
   }
 }
 
-/** Each unbounded dimension kept to ROLLUP_TOP names, largest first, the rest summed under `(other)`. */
-export function capped(counts: RollupCounts): void {
+/** Each unbounded dimension kept to `top` names, largest first, the rest summed under `(other)`. */
+export function capped(counts: RollupCounts, top = ROLLUP_TOP): void {
   for (const field of MAPS) {
     const named = Object.entries(counts[field] ?? {}).filter(([name]) => name !== OTHER_PATHS);
-    if (named.length <= ROLLUP_TOP) continue;
+    if (named.length <= top) continue;
     named.sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
-    const other = named.slice(ROLLUP_TOP - 1).reduce((sum, [, count]) => sum + count, counts[field][OTHER_PATHS] ?? 0);
-    counts[field] = { ...Object.fromEntries(named.slice(0, ROLLUP_TOP - 1)), [OTHER_PATHS]: other };
+    const other = named.slice(top - 1).reduce((sum, [, count]) => sum + count, counts[field][OTHER_PATHS] ?? 0);
+    counts[field] = { ...Object.fromEntries(named.slice(0, top - 1)), [OTHER_PATHS]: other };
   }
 }
 

@@ -8,6 +8,13 @@ import { mergeKept, type Sketch } from './sketch';
 /** The partition of the month rollups (the whole site's months). */
 export const MONTHS_PK = 'months';
 
+/**
+ * How many names a month rollup or a filter cell keeps of each unbounded dimension: ten times a day rollup's, so a
+ * name a month pushed under `(other)` and that comes back is far below the 50 the card lists (about 600 KB when all
+ * are full, well under Cosmos DB's 2 MB).
+ */
+export const PERIOD_TOP = 1_000;
+
 /** One day's visitor-days by kind and people's page loads, as the chart draws them. */
 export interface DayFigures {
   visitor_days: Kinds;
@@ -85,7 +92,9 @@ export function cellDeltas(
   for (const { before, after } of changes) {
     const was = valuesOf(before, rules);
     const is = valuesOf(after, rules);
-    const seen = valuesOf(after, rules, true);
+    const sketches = peopleOf(after).filter((registers) => Object.keys(registers).length > 0);
+    // A visitor-day with no person's request (a scanner's, the site's own) adds no people to any cell.
+    const seen = sketches.length === 0 ? new Map<Dimension, Set<string>>() : valuesOf(after, rules, true);
     for (const dimension of DIMENSIONS) {
       const then = was.get(dimension) ?? new Set<string>();
       const now = is.get(dimension) ?? new Set<string>();
@@ -97,7 +106,7 @@ export function cellDeltas(
           out: then.has(value) ? countsOfToken(before, rules) : emptyCounts(),
           in: now.has(value) ? countsOfToken(after, rules) : emptyCounts(),
         });
-        if (people.has(value)) cell.delta.sketches.push(...peopleOf(after));
+        if (people.has(value)) cell.delta.sketches.push(...sketches);
         if (now.has(value) && lacksSketch(after)) cell.delta.partial = true;
         cells.set(key, cell);
       }
@@ -159,6 +168,6 @@ export function movedPeriod(
   next.sketch_partial ||= delta.partial;
   next.folded_days[day] = upTo;
   if (imported !== undefined) next.imported = { ...next.imported, [day]: imported };
-  capped(next);
+  capped(next, PERIOD_TOP);
   return next;
 }

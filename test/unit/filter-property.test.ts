@@ -10,7 +10,7 @@ import type { QueuedHit } from '../../shared/hits/message';
 import { fixedClock } from '../../shared/ports/clock';
 import { addCounts, capped, emptyCounts, emptyRollup, moved, type DayRollup, type RollupRules } from '../../shared/rollup/day-rollup';
 import { cellPartition, DIMENSIONS, matchesAll, valuesOf, type Filter } from '../../shared/rollup/filters';
-import { MONTHS_PK, type PeriodRollup } from '../../shared/rollup/periods';
+import { MONTHS_PK, PERIOD_TOP, type PeriodRollup } from '../../shared/rollup/periods';
 import { estimate, mergeSketches } from '../../shared/rollup/sketch';
 import type { VisitorDay } from '../../shared/store/activity';
 import { scanRules } from '../../shared/subjects/scan-rule';
@@ -153,7 +153,7 @@ describe('filtered reads and month rollups always equal a recount of the matchin
           const ofMonth = days.filter((doc) => ('at' in doc ? doc.at : doc.day).startsWith(month.at));
           const sum = emptyCounts();
           for (const day of ofMonth) addCounts(sum, day, 1);
-          capped(sum);
+          capped(sum, PERIOD_TOP);
           const {
             id: _i,
             pk: _p,
