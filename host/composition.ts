@@ -249,7 +249,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       pulseGoal: settings.PULSE_GOAL === undefined ? null : { name: settings.PULSE_GOAL, summaries: store.goals.summaries },
     },
     activity: { ...reads, funnel: settings.FUNNEL_STEPS, goals: settings.GOALS },
-    export: reads,
+    export: { ...reads, funnel: settings.FUNNEL_STEPS, goals: settings.GOALS },
     now: reads,
     subjects: { subjects: store.subjects, source: store.source, clock, logger, operator },
     operator,

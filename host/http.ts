@@ -7,7 +7,8 @@ export function incoming(request: HttpRequest): IncomingRequest {
   return {
     method: request.method,
     header: (name) => request.headers.get(name),
-    query: new URLSearchParams(request.query),
+    // From the URL: the host's own query map keeps one value of a repeated parameter (`filter`).
+    query: new URL(request.url).searchParams,
     params: request.params,
     text: () => request.text(),
   };

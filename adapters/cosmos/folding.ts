@@ -2,6 +2,7 @@ import type { FoldingStore } from '../../shared/store';
 import type { ActivityDoc, VisitorDay } from '../../shared/store/activity';
 import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
 import type { Fact } from '../../shared/store/facts';
+import type { PeriodRollup } from '../../shared/rollup/periods';
 import { FOLD_STATE_ID, type FoldState } from '../../shared/store/fold';
 import { VISITORS_SUMMARY_ID, type VisitorsSummary } from '../../shared/store/summary';
 import { VISITORS_PK, type RecordChange } from '../../shared/store/visitors';
@@ -55,6 +56,11 @@ export function cosmosFolding(documents: CosmosDocuments, settleSeconds: number)
     },
     rollups: {
       read: (day) => documents.read<DayRollup>(day, DAY_ROLLUP_ID),
+      create: (doc) => documents.create(doc),
+      replace: (doc, etag) => documents.replace(doc, etag),
+    },
+    periods: {
+      read: (pk, id) => documents.read<PeriodRollup>(pk, id),
       create: (doc) => documents.create(doc),
       replace: (doc, etag) => documents.replace(doc, etag),
     },

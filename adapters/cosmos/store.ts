@@ -6,6 +6,7 @@ import { CosmosDocuments } from './documents';
 import { cosmosGoals } from './goals';
 import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
 import { inLanes } from '../../shared/lanes';
+import type { PeriodRollup } from '../../shared/rollup/periods';
 
 /** How many day rollups a read asks for at once: point reads, the cheapest call Cosmos DB has. */
 const ROLLUP_READS_AT_ONCE = 16;
@@ -81,6 +82,18 @@ export function cosmosStore(
         });
         return found;
       },
+    },
+    periodReader: {
+      inPartition: (pk, days, months) =>
+        documents.query<PeriodRollup>(
+          "SELECT * FROM c WHERE c.kind = 'period-rollup' AND ((c.span = 'day' AND ARRAY_CONTAINS(@days, c.at)) OR (c.span = 'month' AND c.at >= @from AND c.at <= @to))",
+          [
+            { name: '@days', value: [...days] },
+            { name: '@from', value: months?.from ?? '~' },
+            { name: '@to', value: months?.to ?? '' },
+          ],
+          pk,
+        ),
     },
     activityDays: cosmosActivityDays(documents, options.name),
     subjects: cosmosSubjects(container, documents),

@@ -2,6 +2,7 @@ import type { FoldingStore } from '../../shared/store';
 import type { ActivityDoc, VisitorDay } from '../../shared/store/activity';
 import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
 import type { Fact } from '../../shared/store/facts';
+import type { PeriodRollup } from '../../shared/rollup/periods';
 import { FOLD_STATE_ID, type FoldState } from '../../shared/store/fold';
 import { VISITORS_SUMMARY_ID, type VisitorsSummary } from '../../shared/store/summary';
 import { VISITORS_PK, type VisitorRecord } from '../../shared/store/visitors';
@@ -38,6 +39,11 @@ export function memoryFolding(documents: MemoryDocuments): Omit<FoldingStore, 's
     },
     rollups: {
       read: (day) => resolved(documents.read<DayRollup>(day, DAY_ROLLUP_ID)),
+      create: (doc) => resolved(documents.create(doc)),
+      replace: (doc, etag) => resolved(documents.replace(doc, etag)),
+    },
+    periods: {
+      read: (pk, id) => resolved(documents.read<PeriodRollup>(pk, id)),
       create: (doc) => resolved(documents.create(doc)),
       replace: (doc, etag) => resolved(documents.replace(doc, etag)),
     },

@@ -4,6 +4,7 @@ import { VISITORS_PK } from '../../shared/store/visitors';
 import { MemoryDocuments } from './documents';
 import { memoryGoals } from './goals';
 import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
+import type { PeriodRollup } from '../../shared/rollup/periods';
 import { memoryFolding } from './folding';
 import { memoryFoldLeases } from './fold-lease';
 import { memoryActivityDays } from './activity-days';
@@ -61,6 +62,17 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
               const read = documents.read<DayRollup>(day, DAY_ROLLUP_ID);
               return read === null ? [] : [[day, read.doc] as const];
             }),
+          ),
+        ),
+    },
+    periodReader: {
+      inPartition: (pk, days, months) =>
+        resolved(
+          documents.query<PeriodRollup>(
+            (doc) =>
+              doc.kind === 'period-rollup' &&
+              (doc.span === 'day' ? days.includes(doc.at) : months !== null && doc.at >= months.from && doc.at <= months.to),
+            pk,
           ),
         ),
     },

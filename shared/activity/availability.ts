@@ -23,7 +23,17 @@ export interface ActivityCost {
 /** The store parts the Activity card reads through. */
 export type ActivityStore = Pick<
   Store,
-  'activityReader' | 'activityDays' | 'rollupReader' | 'foldState' | 'visitorsSummary' | 'visits' | 'goals' | 'source' | 'stats'
+  | 'activityReader'
+  | 'activityDays'
+  | 'rollupReader'
+  | 'periodReader'
+  | 'visitorDayPages'
+  | 'foldState'
+  | 'visitorsSummary'
+  | 'visits'
+  | 'goals'
+  | 'source'
+  | 'stats'
 >;
 
 const DOWN =

@@ -1,11 +1,10 @@
 import { addDays, daysEnding } from '../counting/days';
 import { utcDay } from '../identity/tokens';
 import { asOperator, type OperatorSettings } from '../admin/auth';
-import { errorAnswer, type Answer } from '../http/envelope';
+import { badRequest, errorAnswer, type Answer } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import type { DayRollup } from '../rollup/day-rollup';
 import { costOf, readActivity, type ActivityStore } from './availability';
 import { byDay, byMonth } from './by-day';
 import { lastHours } from './days';
@@ -15,6 +14,7 @@ import { HOURS_SHOWN, hoursOf } from './hours';
 import { entryPagesOf, eventsOf, pagesOf, periodOf, referrersOf, type PeriodCounts } from './period';
 import type { Goal } from '../events/events';
 import { activityQuerySchema, MAX_DAYS, readQuery, type Period } from './query';
+import { readPeriods, type PeriodRead } from './window';
 import { rollupStatus } from './rollup-status';
 import { sourcesOf } from './sources';
 import { campaignsOf, countriesOf, devicesOf } from './audience';
@@ -90,17 +90,24 @@ export function goalsOf(goals: readonly Goal[], period: PeriodCounts, people: Re
   });
 }
 
-/** The headline figures of a period: its people (each once), new people, visits, page loads and goal conversions. */
+/**
+ * The headline figures of a period: its people (each once), new people, visits, page loads and goal conversions.
+ * Filtered, its visits are the matching people's visitor-days (one visit each) and new people are not known (null).
+ */
 function headlineOf(
   counts: PeriodCounts,
   days: readonly string[],
   newPeople: Record<string, number>,
   visits: Record<string, number>,
   goals: readonly Goal[],
+  filtered: boolean,
 ) {
   const sum = (byDay: Record<string, number>) => days.reduce((total, day) => total + (byDay[day] ?? 0), 0);
   const conversions = goals.reduce((total, goal) => total + (counts.goals[goal.name] ?? 0), 0);
-  return { people: counts.people.estimate, people_new: sum(newPeople), visits: sum(visits), page_loads: counts.page_loads, conversions };
+  const { estimate } = counts.people;
+  if (filtered)
+    return { people: estimate, people_new: null, visits: counts.visitor_days.people, page_loads: counts.page_loads, conversions };
+  return { people: estimate, people_new: sum(newPeople), visits: sum(visits), page_loads: counts.page_loads, conversions };
 }
 
 /**
@@ -118,50 +125,59 @@ export function activityCard(request: IncomingRequest, deps: ActivityDeps): Prom
 async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<Answer> {
   const query = readQuery(activityQuerySchema, request);
   if (!query.ok) return errorAnswer(query.failure);
+  const { period: asked, filters } = query.value;
   const now = deps.clock.now();
   const today = utcDay(now);
   const { store } = deps;
+  const rules = { steps: deps.funnel, goals: deps.goals };
   const { value, availability } = await readActivity(store, deps.logger, async () => {
-    const window = await windowOf(query.value, today, store);
+    const [window, state] = await Promise.all([windowOf(asked, today, store), store.foldState.read()]);
     const days = daysFrom(window.from, window.to);
     const before = daysEnding(addDays(window.from, -1), days.length);
+    const periodsFrom = state?.doc.periods_from ?? '9999-12-31';
     const firstHourDay = lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10);
-    const [rollups, hours, state, people, visits, goals] = await Promise.all([
-      store.rollupReader.onDays(query.value.kind === 'all' ? days : [...before, ...days]),
+    const [reads, hours, people, visits, goals] = await Promise.all([
+      readPeriods(store, asked.kind === 'all' ? [days] : [days, before], filters, periodsFrom, rules),
       store.activityReader.hoursOn(daysFrom(firstHourDay, addDays(today, 1))),
-      store.foldState.read(),
       store.visitorsSummary.peopleFrom(before[0]!),
       store.visits.read(),
       goalPeople(store, deps.goals),
     ]);
-    return { window, days, before, rollups, hours, state: state?.doc ?? null, people, visits: visits?.doc.by_day ?? {}, goals };
+    return { window, days, before, reads, hours, state: state?.doc ?? null, periodsFrom, people, visits: visits?.doc.by_day ?? {}, goals };
   });
-  if (value === null) return { status: 200, body: { ...UNREAD, availability, cost: costOf(store) } };
-  const { window, days, before, rollups, people, visits } = value;
-  const of = (some: readonly string[]) => some.flatMap((day) => (rollups.has(day) ? [rollups.get(day)!] : ([] as DayRollup[])));
-  const rules = { steps: deps.funnel, goals: deps.goals };
-  const period = periodOf(of(days), rules);
-  const headline = headlineOf(period, days, people.people_new_by_day, visits, deps.goals);
+  if (value === null) return { status: 200, body: { ...UNREAD, filters, availability, cost: costOf(store) } };
+  const { window, days, before, reads, people, visits } = value;
+  if ('refused' in reads) return errorAnswer(badRequest([{ path: 'filter', message: reads.refused }]));
+  const [current, earlier] = reads as [PeriodRead, PeriodRead | undefined];
+  const filtered = filters.length > 0;
+  const period = periodOf(current.parts, rules);
+  const headline = headlineOf(period, days, people.people_new_by_day, visits, deps.goals, filtered);
   const long = days.length > MAX_DAYS;
   // The period before is charted beside this one (the dashboard's faint second series), day by day or month by month.
   const previous =
-    query.value.kind === 'all'
+    earlier === undefined
       ? null
       : {
           from: before[0]!,
           to: before[before.length - 1]!,
-          ...headlineOf(periodOf(of(before), rules), before, people.people_new_by_day, visits, deps.goals),
-          ...(long ? { by_month: byMonth(rollups, before) } : { by_day: byDay(rollups, before) }),
+          ...headlineOf(periodOf(earlier.parts, rules), before, people.people_new_by_day, visits, deps.goals, filtered),
+          ...(long ? { by_month: byMonth(earlier.byDay, before) } : { by_day: byDay(earlier.byDay, before) }),
         };
-  const imported = importedOf(of(days));
+  const imported = filtered ? null : importedOf(current.imported);
+  const status = rollupStatus(
+    value.state,
+    current.dayRollups,
+    days.filter((day) => !current.byDay.has(day) || current.dayRollups.has(day)),
+  );
   return {
     status: 200,
     body: {
       days: days.length,
       from: window.from,
       to: window.to,
-      by_day: long ? null : byDay(rollups, days),
-      ...(long ? { by_month: byMonth(rollups, days) } : {}),
+      filters,
+      by_day: long ? null : byDay(current.byDay, days),
+      ...(long ? { by_month: byMonth(current.byDay, days) } : {}),
       hours: hoursOf(value.hours, now),
       sources: sourcesOf(period),
       path: funnelOf(period, deps.funnel),
@@ -176,7 +192,9 @@ async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<A
       referrers: referrersOf(period),
       goals: goalsOf(deps.goals, period, value.goals),
       events: eventsOf(period),
-      rollups: rollupStatus(value.state, rollups, days),
+      rollups: filtered
+        ? { ...status, complete: status.complete && window.from >= value.periodsFrom, filters_from: value.periodsFrom }
+        : status,
       // Only a period with days imported from another tool has it, apart from every figure above.
       ...(imported === null ? {} : { imported }),
       availability,

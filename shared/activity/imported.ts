@@ -1,4 +1,4 @@
-import type { DayRollup } from '../rollup/day-rollup';
+import type { ImportedTotals } from '../store/imports';
 import { OTHER_PATHS } from '../store/activity';
 import { mostFirst } from './audience';
 import { TOP_SHOWN } from './period';
@@ -41,7 +41,7 @@ const named = <T>(counts: Record<string, number>, make: (name: string, count: nu
  * The imported totals of a period's rollups summed, or null when none of its days has any (so a period of counted
  * days only answers as it always did). Read from the rollups the card reads already: no store call more.
  */
-export function importedOf(rollups: Iterable<DayRollup>): ImportedPeriod | null {
+export function importedOf(rollups: Iterable<{ day: string; imported?: ImportedTotals }>): ImportedPeriod | null {
   const days: string[] = [];
   const tools = new Set<string>();
   let visits = 0;

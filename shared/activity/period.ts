@@ -1,5 +1,6 @@
 import { OTHER_PATHS } from '../store/activity';
-import { addCounts, emptyCounts, stepKey, type DayRollup, type RollupCounts, type RollupRules } from '../rollup/day-rollup';
+import { addCounts, emptyCounts, stepKey, type RollupCounts, type RollupRules } from '../rollup/day-rollup';
+import type { Summable } from './window';
 import { estimate, mergeSketches, SKETCH_ERROR } from '../rollup/sketch';
 import { mostFirst } from './audience';
 
@@ -24,7 +25,7 @@ export interface PeriodCounts extends RollupCounts {
  * added to FUNNEL_STEPS after the day was folded) counts that day's people who requested its most requested path:
  * every one of them reached the step, so the figure is never more than the truth.
  */
-export function periodOf(rollups: Iterable<DayRollup>, rules: RollupRules): PeriodCounts {
+export function periodOf(rollups: Iterable<Summable>, rules: RollupRules): PeriodCounts {
   const sum = emptyCounts();
   const sketches = [];
   let complete = true;
@@ -50,7 +51,7 @@ export function periodOf(rollups: Iterable<DayRollup>, rules: RollupRules): Peri
  * rollup does not name (added to the settings after the day was folded): those of its most reached one, never more
  * than the truth (0 when the day had none).
  */
-function leastReaching(rollup: DayRollup, targets: readonly string[]): number {
+function leastReaching(rollup: Summable, targets: readonly string[]): number {
   return Math.max(
     0,
     ...targets.map((target) => (target.startsWith('event:') ? rollup.event_days?.[target.slice(6)] : rollup.people_paths[target]) ?? 0),

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { parseWith } from '../http/body';
 import type { Result } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
+import type { Filter } from '../rollup/filters';
+import { filtersSchema } from './filters';
 
 /** The longest window the Activity card reads, in days, and the one it reads when none is asked for. */
 export const MAX_DAYS = 400;
@@ -14,9 +16,15 @@ const utcDayText = (name: string) => z.iso.date({ error: () => `must be a UTC da
 /** The period the Activity card reads: the last N days, every day since the first kept, or a range of days. */
 export type Period = { kind: 'days'; days: number } | { kind: 'all' } | { kind: 'range'; from: string; to: string };
 
+/** A read of the card or the export: its period and its filters (none: every visitor-day). */
+export interface CardQuery {
+  period: Period;
+  filters: Filter[];
+}
+
 /**
  * GET /api/admin/activity's query: `days` (1 to 400, or `all`; 30 when nothing is asked), or `from` and `to` (UTC days,
- * both included) instead. Other parameters (a cache-buster) are let be.
+ * both included) instead, and `filter`, repeated. Other parameters (a cache-buster) are let be.
  */
 export const activityQuerySchema = z
   .object({
@@ -33,6 +41,7 @@ export const activityQuerySchema = z
       .optional(),
     from: utcDayText('from'),
     to: utcDayText('to'),
+    filter: filtersSchema,
   })
   .superRefine((query, context) => {
     const range = query.from !== undefined || query.to !== undefined;
@@ -45,10 +54,13 @@ export const activityQuerySchema = z
     else if (query.from !== undefined && query.to !== undefined && query.from > query.to)
       context.addIssue({ code: 'custom', path: ['from'], message: 'must be on or before to' });
   })
-  .transform((query): Period => {
-    if (query.from !== undefined && query.to !== undefined) return { kind: 'range', from: query.from, to: query.to };
-    return query.days === 'all' ? { kind: 'all' } : { kind: 'days', days: query.days ?? DEFAULT_DAYS };
-  });
+  .transform((query): CardQuery => ({ period: periodOf(query), filters: query.filter }));
+
+/** The period asked: a range, every day, or the last N days. */
+function periodOf(query: { days?: number | 'all'; from?: string; to?: string }): Period {
+  if (query.from !== undefined && query.to !== undefined) return { kind: 'range', from: query.from, to: query.to };
+  return query.days === 'all' ? { kind: 'all' } : { kind: 'days', days: query.days ?? DEFAULT_DAYS };
+}
 
 /** GET /api/admin/activity/visitors's query: `day`, a real UTC calendar day, required; `next`, the page after. */
 export const visitorsQuerySchema = z.object({
@@ -63,7 +75,14 @@ export const visitorsQuerySchema = z.object({
     .optional(),
 });
 
+/** The parameters a query may repeat: each is read as a list. */
+const REPEATED = new Set(['filter']);
+
 /** The query read with a schema, or a 400 naming each bad parameter. */
 export function readQuery<S extends z.ZodType>(schema: S, request: IncomingRequest): Result<z.infer<S>> {
-  return parseWith(schema, Object.fromEntries(request.query));
+  const names = new Set(request.query.keys());
+  return parseWith(
+    schema,
+    Object.fromEntries([...names].map((name) => [name, REPEATED.has(name) ? request.query.getAll(name) : request.query.get(name)])),
+  );
 }

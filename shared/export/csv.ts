@@ -38,7 +38,7 @@ export function toCsv(rows: readonly ExportRow[]): string {
   for (const row of rows) {
     const cells: Array<string | number> = [
       row.day,
-      row.people_new,
+      row.people_new ?? '',
       row.visits,
       row.visitor_days.people,
       row.visitor_days.scanners,

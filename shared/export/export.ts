@@ -3,12 +3,15 @@ import { asOperator, type OperatorSettings } from '../admin/auth';
 import { campaignsOf, countriesOf, devicesOf } from '../activity/audience';
 import { readActivity, type ActivityStore } from '../activity/availability';
 import { byDay } from '../activity/by-day';
-import { MAX_DAYS } from '../activity/query';
+import { MAX_DAYS, readQuery } from '../activity/query';
 import { sourcesOf } from '../activity/sources';
-import { emptyCounts, type DayRollup } from '../rollup/day-rollup';
+import { emptyCounts, type RollupCounts } from '../rollup/day-rollup';
+import { filtersSchema } from '../activity/filters';
+import { readPeriods } from '../activity/window';
+import type { FunnelStep } from '../activity/funnel';
+import type { Goal } from '../events/events';
 import { addDays } from '../counting/days';
-import { parseWith } from '../http/body';
-import { errorAnswer, type Answer } from '../http/envelope';
+import { badRequest, errorAnswer, type Answer } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
@@ -20,6 +23,8 @@ export interface ExportDeps {
   clock: Clock;
   logger: Logger;
   operator: OperatorSettings;
+  funnel: readonly FunnelStep[];
+  goals: readonly Goal[];
 }
 
 const day = (name: string) =>
@@ -38,6 +43,7 @@ export const exportQuerySchema = z
     from: day('from'),
     to: day('to'),
     format: z.enum(['csv', 'json'], { error: 'must be csv or json' }).default('json'),
+    filter: filtersSchema,
   })
   .superRefine((query, context) => {
     if (query.from > query.to) context.addIssue({ code: 'custom', path: ['from'], message: 'must be on or before to' });
@@ -48,7 +54,8 @@ export const exportQuerySchema = z
 /** One day of the export: people new, visits, visitor-days by kind, and people's sources, countries, browsers, campaigns. */
 export interface ExportRow {
   day: string;
-  people_new: number;
+  /** Null with filters: who was new is not kept by filter value. */
+  people_new: number | null;
   visits: number;
   visitor_days: { people: number; scanners: number; self: number; total: number };
   sources: { linkedin: number; github: number; search: number; other: number; typed: number };
@@ -60,9 +67,9 @@ export interface ExportRow {
 /** Every day from `from` to `to`, oldest first, zeros on a quiet day. */
 export function exportRows(
   days: readonly string[],
-  rollups: ReadonlyMap<string, DayRollup>,
-  peopleNew: Record<string, number>,
-  visits: Record<string, number>,
+  rollups: ReadonlyMap<string, RollupCounts>,
+  peopleNew: Record<string, number> | null,
+  visits: Record<string, number> | null,
 ): ExportRow[] {
   const kinds = new Map(byDay(rollups, days).map((row) => [row.day, row]));
   return days.map((d) => {
@@ -71,8 +78,9 @@ export function exportRows(
     const { people, scanners, self, total } = kinds.get(d)!;
     return {
       day: d,
-      people_new: peopleNew[d] ?? 0,
-      visits: visits[d] ?? 0,
+      people_new: peopleNew === null ? null : (peopleNew[d] ?? 0),
+      // Filtered, a day's visits are its matching people's visitor-days: one visit each.
+      visits: visits === null ? people : (visits[d] ?? 0),
       visitor_days: { people, scanners, self, total },
       sources: { linkedin, github, search, other, typed },
       countries: countriesOf(counts),
@@ -83,28 +91,38 @@ export function exportRows(
 }
 
 /**
- * GET /api/admin/export?from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|json: one row a day, from the range's day rollups and
- * two point reads (the visitors and visits summaries), so it costs the days asked, never the visitors. A store that cannot
- * answer is a 503 in the envelope: an export with nothing in it would read as a quiet stretch.
+ * GET /api/admin/export?from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|json&filter=…: one row a day, from the range's day
+ * rollups (or, filtered, their filter cells) and two point reads (the visitors and visits summaries), so it costs the
+ * days asked, never the visitors. A store that cannot answer is a 503 in the envelope: an export with nothing in it
+ * would read as a quiet stretch.
  */
 export function exportDays(request: IncomingRequest, deps: ExportDeps): Promise<Answer> {
   return asOperator(request, deps.operator, async () => {
-    const query = parseWith(exportQuerySchema, Object.fromEntries(request.query));
+    const query = readQuery(exportQuerySchema, request);
     if (!query.ok) return errorAnswer(query.failure);
-    const { from, to, format } = query.value;
+    const { from, to, format, filter: filters } = query.value;
     const days = Array.from({ length: spanOf(from, to) }, (_, i) => addDays(from, i));
-    const { value } = await readActivity(deps.store, deps.logger, () =>
-      Promise.all([deps.store.rollupReader.onDays(days), deps.store.visitorsSummary.peopleFrom(from), deps.store.visits.read()]),
-    );
+    const rules = { steps: deps.funnel, goals: deps.goals };
+    const { value } = await readActivity(deps.store, deps.logger, async () => {
+      const state = await deps.store.foldState.read();
+      const periodsFrom = state?.doc.periods_from ?? '9999-12-31';
+      return Promise.all([
+        readPeriods(deps.store, [days], filters, periodsFrom, rules, false),
+        deps.store.visitorsSummary.peopleFrom(from),
+        deps.store.visits.read(),
+      ]);
+    });
     if (value === null)
       return errorAnswer({
         status: 503,
         code: 'store_unavailable',
         message: 'the store that keeps activity could not be read just now; retry later',
       });
-    const [rollups, people, visits] = value;
-    const rows = exportRows(days, rollups, people.people_new_by_day, visits?.doc.by_day ?? {});
-    if (format === 'json') return { status: 200, body: { from, to, days: days.length, rows } };
+    const [read, people, visits] = value;
+    if ('refused' in read) return errorAnswer(badRequest([{ path: 'filter', message: read.refused }]));
+    const filtered = filters.length > 0;
+    const rows = exportRows(days, read[0]!.days, filtered ? null : people.people_new_by_day, filtered ? null : (visits?.doc.by_day ?? {}));
+    if (format === 'json') return { status: 200, body: { from, to, days: days.length, filters, rows } };
     return {
       status: 200,
       body: toCsv(rows),

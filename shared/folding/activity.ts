@@ -8,6 +8,9 @@ import type { DayRollups } from '../store/rollups';
 import { withHour, withVisitorDay } from './add';
 import { conditionalWriteOnce, type FoldedChange } from '../store/conditional-write';
 import { conditionalWritesOnce } from './write';
+import { foldPeriods } from './periods';
+import type { PeriodRollups } from '../store/periods';
+import type { InTurn } from '../keeping/in-turn';
 
 const kindOfRow = (row: VisitorDay): VisitorKind => kindOf(row.self > 0, row.requests, row.bots);
 
@@ -44,6 +47,7 @@ function markVisits(rows: VisitorDay[]): VisitorDay[] {
 export interface DaySliceStore {
   activity: ActivityDocs;
   rollups: DayRollups;
+  periods: PeriodRollups;
 }
 
 /** One slice of a day's facts: the facts with marks after the day's mark and at or before `upTo`. */
@@ -55,6 +59,8 @@ export interface DaySlice {
   rollup: Versioned<DayRollup> | null;
   /** Whether a new rollup of this day must be built from the visitor-days already kept (a day before rollups_from). */
   buildsFromKept: boolean;
+  /** The run's turns on the month rollups and filter cells, when the day moves them (a day on or after periods_from). */
+  periods: InTurn | null;
 }
 
 /** The documents the slice's facts touch: every visitor-day of their tokens (each store's) and their hours. */
@@ -105,13 +111,16 @@ export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, r
     after: doc,
   }));
   const changed = changes.filter((change) => JSON.stringify(change.before) !== JSON.stringify(change.after));
-  await rollUp(store.rollups, slice, found, [...after.values()], new Set(changed.map((change) => change.after.id)), rules);
+  await rollUp(store, slice, found, [...after.values()], new Set(changed.map((change) => change.after.id)), rules);
   await conditionalWritesOnce(store.activity, changed, (change) => `activity ${day} ${change.after.id}`);
 }
 
-/** The day's rollup moved by the slice's changed tokens and marked to its end, unless it already holds the slice. */
+/**
+ * The day's rollup moved by the slice's changed tokens and marked to its end, unless it already holds the slice; then
+ * the month rollup and the filter cells, each unless it holds the slice.
+ */
 async function rollUp(
-  rollups: DayRollups,
+  store: DaySliceStore,
   slice: DaySlice,
   found: readonly Versioned<ActivityDoc>[],
   after: readonly ActivityDoc[],
@@ -119,18 +128,21 @@ async function rollUp(
   rules: RollupRules,
 ): Promise<void> {
   const current = slice.rollup?.doc ?? emptyRollup(slice.day, slice.buildsFromKept ? '' : null);
-  if (current.folded_to >= slice.upTo) return;
   const days = (docs: readonly ActivityDoc[]) => docs.filter((doc): doc is VisitorDay => doc.kind === 'visitor-day');
   const held = tokenChanges(days(found.map(({ doc }) => doc)), days(after), changedIds).filter(({ token }) => holdsToken(current, token));
-  // Totals imported from another tool are set, not added: the latest of the slice stands for the day.
-  const imported = slice.facts
-    .filter(({ doc }) => doc.imported !== undefined)
-    .sort((a, b) => a.mark - b.mark || (a.doc.id < b.doc.id ? -1 : 1))
-    .pop()?.doc.imported;
-  const next = { ...moved(current, held, rules), folded_to: slice.upTo, ...(imported === undefined ? {} : { imported }) };
-  await conditionalWriteOnce(
-    rollups,
-    { before: slice.rollup?.doc ?? null, etag: slice.rollup?.etag ?? null, after: next },
-    `rollup ${slice.day}`,
-  );
+  let day = current;
+  if (current.folded_to < slice.upTo) {
+    // Totals imported from another tool are set, not added: the latest of the slice stands for the day.
+    const imported = slice.facts
+      .filter(({ doc }) => doc.imported !== undefined)
+      .sort((a, b) => a.mark - b.mark || (a.doc.id < b.doc.id ? -1 : 1))
+      .pop()?.doc.imported;
+    day = { ...moved(current, held, rules), folded_to: slice.upTo, ...(imported === undefined ? {} : { imported }) };
+    await conditionalWriteOnce(
+      store.rollups,
+      { before: slice.rollup?.doc ?? null, etag: slice.rollup?.etag ?? null, after: day },
+      `rollup ${slice.day}`,
+    );
+  }
+  if (slice.periods !== null) await foldPeriods({ periods: store.periods, turns: slice.periods }, slice, held, day, rules);
 }

@@ -5,6 +5,7 @@ import { foldActivitySlice } from './activity';
 import { sliceOf } from './slice';
 import type { MarkedScan } from './subjects';
 import type { GoalAction } from '../store/facts';
+import type { InTurn } from '../keeping/in-turn';
 
 /** Where a day's fold starts: the day, its mark, the run's bound, and whether a new rollup builds from kept days. */
 export interface DayStart {
@@ -12,6 +13,8 @@ export interface DayStart {
   mark: number;
   bound: number;
   buildsFromKept: boolean;
+  /** The run's turns on the month rollups and filter cells, when the day moves them; null when it does not. */
+  periods: InTurn | null;
 }
 
 /** What one slice of a day did: the mark it reached, the facts it folded and their scans, and whether it caught up. */
@@ -24,7 +27,7 @@ export type DayOutcome =
  * slice: that exact slice is folded again (its documents hold how far they got), and only then a new one. Never throws.
  */
 export async function foldDay(
-  store: Pick<FoldingStore, 'facts' | 'activity' | 'rollups'>,
+  store: Pick<FoldingStore, 'facts' | 'activity' | 'rollups' | 'periods'>,
   start: DayStart,
   rules: RollupRules,
   limit: number,
@@ -43,7 +46,11 @@ export async function foldDay(
             bound,
           );
     if (slice.items.length > 0)
-      await foldActivitySlice(store, { day, facts: slice.items, upTo: slice.upTo, rollup, buildsFromKept: start.buildsFromKept }, rules);
+      await foldActivitySlice(
+        store,
+        { day, facts: slice.items, upTo: slice.upTo, rollup, buildsFromKept: start.buildsFromKept, periods: start.periods },
+        rules,
+      );
     const scans = slice.items.flatMap(({ doc, mark: at }) => doc.scans.map((scan) => ({ scan, day, mark: at })));
     const actions = slice.items.flatMap(({ doc }) => doc.actions ?? []);
     return { ok: true, day, upTo: slice.upTo, facts: slice.items.length, caughtUp: slice.caughtUp, scans, actions };

@@ -12,6 +12,7 @@ import { emptyFoldState, type FoldState } from '../store/fold';
 import { releaseFoldLease, renewFoldLease, takeFoldLease, type HeldFoldLease } from '../store/fold-lease';
 import type { ScanRules } from '../subjects/scan-rule';
 import { buildRollups } from './building';
+import { InTurn } from '../keeping/in-turn';
 import { foldDay, type DayOutcome } from './day';
 import { foldPeople } from './people';
 import { IMPORTED_AT_ONCE, importedToRead, openImported } from './imports';
@@ -180,9 +181,13 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
   const rules = { steps: run.deps.steps, goals: run.deps.goals };
   const state = run.state.current();
   const outcomes: DayOutcome[] = [];
+  const turns = new InTurn();
   await inLanes(open, DAYS_AT_ONCE, async (day) => {
     const buildsFromKept = day < state.rollups_from && state.build !== null && day <= state.build;
-    outcomes.push(await foldDay(store, { day, mark: state.days[day] ?? 0, bound: run.bound, buildsFromKept }, rules, budget.factsASlice));
+    const periods = !buildsFromKept && day >= state.periods_from ? turns : null;
+    outcomes.push(
+      await foldDay(store, { day, mark: state.days[day] ?? 0, bound: run.bound, buildsFromKept, periods }, rules, budget.factsASlice),
+    );
   });
   const folded = outcomes.filter((outcome) => outcome.ok);
   // A day that failed stays open for the next round while it may be tried again; then it waits for the next run.

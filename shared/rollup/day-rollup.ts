@@ -286,6 +286,12 @@ export function capped(counts: RollupCounts): void {
   }
 }
 
+/** Whether a token's visitor-days are a person's kept before visitor-days carried the sketch: it then misses them. */
+export function lacksSketch(after: readonly VisitorDay[]): boolean {
+  const outside = after.filter((doc) => !isLoopbackNetwork(doc.network));
+  return outside.length > 0 && kindOfDocs(outside) === 'people' && outside.some((doc) => doc.people_sketch === undefined);
+}
+
 /** Whether a day's rollup adds a token's visitor-days yet: always once built, else only tokens the build has passed. */
 export const holdsToken = (rollup: Pick<DayRollup, 'building'>, token: string) => rollup.building === null || token <= rollup.building;
 
@@ -304,9 +310,7 @@ export function moved(
   for (const { before, after } of changes) {
     addCounts(next, countsOfToken(before, rules), -1);
     addCounts(next, countsOfToken(after, rules), 1);
-    const outside = after.filter((doc) => !isLoopbackNetwork(doc.network));
-    if (outside.length > 0 && kindOfDocs(outside) === 'people' && outside.some((doc) => doc.people_sketch === undefined))
-      next.sketch_partial = true;
+    if (lacksSketch(after)) next.sketch_partial = true;
     for (const doc of after) if (doc.people_sketch !== undefined) sketches.push(doc.people_sketch);
     if (!next.loopback && after.some((doc) => isLoopbackNetwork(doc.network))) {
       next.loopback = true;

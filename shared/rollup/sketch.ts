@@ -107,6 +107,24 @@ export function mergeSketches(...sketches: ReadonlyArray<Sketch | Record<string,
   return compact(registers);
 }
 
+/** Registers a sparse sketch keeps at most: past it, the dense form (16 KB) is smaller. */
+const SPARSE_MOST = 1_024;
+
+/** Sketches merged, kept sparse while few registers are set, so a filter cell of a few people stays a few bytes. */
+export function mergeKept(...sketches: ReadonlyArray<Sketch | Record<string, number> | undefined>): Sketch {
+  const merged = mergeSketches(...sketches);
+  if (!('dense' in merged)) return merged;
+  const registers = registersOf(merged);
+  const sparse: Record<string, number> = {};
+  let set = 0;
+  for (let i = 0; i < REGISTERS && set <= SPARSE_MOST; i += 1)
+    if (registers[i]! > 0) {
+      sparse[i] = registers[i]!;
+      set += 1;
+    }
+  return set <= SPARSE_MOST ? { sparse } : merged;
+}
+
 const sigma = (x: number): number => {
   if (x === 1) return Number.POSITIVE_INFINITY;
   let y = 1;

@@ -30,6 +30,11 @@ export interface FoldState {
   /** The next day, walking back, whose rollup the timer builds from its visitor-days; null once every day has one. */
   build: string | null;
   /**
+   * The first day whose month rollup and filter cells the fold moves from its first visitor-day: a month before it is
+   * read from its days, and filters count from it. '0000-00-00' when the fold began with them.
+   */
+  periods_from: string;
+  /**
    * Why the count is behind, since when: set by a run that could not bring everything up to date (its budget ran out
    * with work left, or a part failed), cleared by the run that does. Null when the count is up to date.
    */
@@ -61,6 +66,7 @@ export const emptyFoldState = (): FoldState => ({
   visits_due: [],
   rollups_from: '0000-00-00',
   build: null,
+  periods_from: '0000-00-00',
   behind: null,
   imports: 0,
   imported: [],

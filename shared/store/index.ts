@@ -12,6 +12,7 @@ import type { RecentFacts } from '../now/recent';
 import type { DayRollups, RollupReader, VisitorDayPages } from './rollups';
 import type { GoalsStore } from '../events/goal-documents';
 import type { ImportLedgers, LandedImports } from './imports';
+import type { PeriodReader, PeriodRollups } from './periods';
 
 /** What keep-hits writes: each visitor's record and each message's facts, nothing two visitors share. */
 export interface KeepingStore {
@@ -32,6 +33,8 @@ export interface FoldingStore {
   visits: VisitsSummaries;
   subjects: SubjectsStore;
   rollups: DayRollups;
+  /** The month rollups and the filter cells, moved by the same slices as the day rollups. */
+  periods: PeriodRollups;
   visitorDayPages: VisitorDayPages;
   /** The notes of imported messages kept, which name the old days the fold is to read. */
   landed: Pick<LandedImports, 'changed'>;
@@ -57,6 +60,8 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'lande
   activityReader: ActivityReader;
   /** The day rollups of the days asked, for every Admin read. */
   rollupReader: RollupReader;
+  /** The month rollups and filter cells of a period, one query a partition. */
+  periodReader: PeriodReader;
   /** One day's visitor-days, for the Admin tab's table. */
   activityDays: ActivityDays;
   /** The last minutes' facts, for GET /api/admin/now. */

@@ -122,6 +122,7 @@ function expectedByDay(days: string[]) {
       self: of('self'),
       total: visitorDays.filter((v) => v.day === day).length,
       left_out: { agent: of('scanners'), path: 0, network: 0, signals: 0 },
+      page_loads: fixture.filter((row) => dayOf(row.at) === day && kindOfRow(row) === 'people' && isPageLoad(row)).length,
     };
   });
 }
@@ -220,9 +221,9 @@ describe('the Activity card through the local host, from documents keep-hits kep
     expect(json).toMatchObject({ days: 30, from: days[0], to: D2 });
     expect(json.by_day).toEqual(expectedByDay(days));
     expect(json.by_day.slice(-3)).toEqual([
-      { day: D0, people: 1, scanners: 2, self: 0, total: 3, left_out: { agent: 2, path: 0, network: 0, signals: 0 } },
-      { day: D1, people: 2, scanners: 0, self: 2, total: 4, left_out: { agent: 0, path: 0, network: 0, signals: 0 } },
-      { day: D2, people: 3, scanners: 1, self: 1, total: 5, left_out: { agent: 1, path: 0, network: 0, signals: 0 } },
+      { day: D0, people: 1, scanners: 2, self: 0, total: 3, left_out: { agent: 2, path: 0, network: 0, signals: 0 }, page_loads: 3 },
+      { day: D1, people: 2, scanners: 0, self: 2, total: 4, left_out: { agent: 0, path: 0, network: 0, signals: 0 }, page_loads: 4 },
+      { day: D2, people: 3, scanners: 1, self: 1, total: 5, left_out: { agent: 1, path: 0, network: 0, signals: 0 }, page_loads: 6 },
     ]);
     expect(json.hours).toEqual(expectedHours());
     expect(json.sources).toEqual(expectedSources(days));
@@ -322,17 +323,98 @@ describe('the Activity card through the local host, from documents keep-hits kep
     },
   );
 
-  it('costs a point read a day asked (the period and the one before) and one query a day of the last hours, whatever the visitors', async () => {
+  it('filters every figure by a clicked value: one filter from its cells, "is not" and two filters from the visitor-days', async () => {
+    const days = window(7);
+    // The people's visitor-days of each day that hold what a predicate asks, worked out from the fixture's rows.
+    const matching = (holds: (rows: Row[]) => boolean) =>
+      days.map((day) => {
+        const groups = new Map<string, Row[]>();
+        for (const row of fixture.filter((one) => dayOf(one.at) === day && kindOfRow(one) === 'people'))
+          groups.set(row.who, [...(groups.get(row.who) ?? []), row]);
+        return [...groups.values()].filter(holds).length;
+      });
+    const people = (json: { by_day: Array<{ people: number; scanners: number; self: number }> }) => json.by_day.map((row) => row.people);
+    const loaded = (path: string) => (rows: Row[]) => rows.some((row) => kept(row) === path);
+    const fromSearch = (rows: Row[]) => rows.some((row) => row.group === 'search');
+
+    const pdf = await get(t, '/api/admin/activity?days=7&filter=page:/resume.pdf');
+    expect(pdf.status).toBe(200);
+    expect(pdf.json.filters).toEqual([{ dimension: 'page', value: '/resume.pdf', negated: false }]);
+    expect(people(pdf.json)).toEqual(matching(loaded('/resume.pdf')));
+    expect(people(pdf.json).slice(-3)).toEqual([1, 0, 1]);
+    expect(pdf.json.by_day.every((row: { scanners: number; self: number }) => row.scanners === 0 && row.self === 0)).toBe(true);
+    // Plausible's semantics: the whole visitor-day of those who loaded it, so their other pages show too.
+    expect(pdf.json.pages.map((row: { path: string }) => row.path).sort()).toEqual(['/', '/about', '/resume.pdf']);
+    expect(pdf.json.headline).toMatchObject({ people: 2, people_new: null, visits: 2 });
+
+    const search = await get(t, '/api/admin/activity?days=7&filter=source:search');
+    expect(people(search.json)).toEqual(matching(fromSearch));
+    const notSearch = await get(t, '/api/admin/activity?days=7&filter=!source:search');
+    expect(people(notSearch.json)).toEqual(matching((rows) => !fromSearch(rows)));
+    expect(people(notSearch.json).map((n, i) => n + people(search.json)[i]!)).toEqual(expectedByDay(days).map((row) => row.people));
+    const both = await get(t, `/api/admin/activity?days=7&filter=${encodeURIComponent('page:/')}&filter=!source:search`);
+    expect(people(both.json)).toEqual(matching((rows) => loaded('/')(rows) && !fromSearch(rows)));
+    expect(both.json.filters).toHaveLength(2);
+
+    const none = await get(t, '/api/admin/activity?days=7&filter=referrer:nowhere.example');
+    expect(none.status).toBe(200);
+    expect(people(none.json)).toEqual(days.map(() => 0));
+    expect(none.json.headline).toMatchObject({ people: 0, visits: 0, page_loads: 0 });
+
+    const csv = await fetch(`${t.host.url}/api/admin/export?from=${days[0]}&to=${D2}&format=json&filter=page:/resume.pdf`, {
+      headers: { authorization: `Bearer ${t.env.OPERATOR_KEY}` },
+    });
+    const exported = await csv.json();
+    expect(exported.filters).toEqual(pdf.json.filters);
+    expect(exported.rows.map((row: { visitor_days: { people: number } }) => row.visitor_days.people)).toEqual(people(pdf.json));
+  });
+
+  it.each([
+    'filter=colour:red',
+    'filter=page',
+    'filter=page:',
+    `filter=${'!'}`,
+    ...['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k']
+      .map(() => 'filter=page:/')
+      .join('&')
+      .split('\n'),
+  ])('answers /api/admin/activity?%s with 400 naming filter', async (query) => {
+    const { status, json } = await get(t, `/api/admin/activity?${query}`);
+    expect(status).toBe(400);
+    expect(json.error.issues.map((issue: { path: string }) => issue.path)).toContain('filter');
+  });
+
+  it('refuses two filters over more than 400 days, naming filter, and answers one filter over any period', async () => {
+    const two = await get(t, '/api/admin/activity?days=all&filter=page:/&filter=country:XX');
+    expect(two.status).toBe(200);
+    const long = await get(t, '/api/admin/activity?from=2016-01-01&to=2026-10-23&filter=page:/&filter=country:XX');
+    expect(long.status).toBe(400);
+    expect(long.json.error.issues[0].path).toBe('filter');
+    const one = await get(t, '/api/admin/activity?from=2016-01-01&to=2026-10-23&filter=page:/');
+    expect(one.status).toBe(200);
+    expect(one.json.by_month.at(-1)).toMatchObject({ month: '2026-10', people: matchingMonth() });
+  });
+
+  it('costs a point read an edge day (the period and the one before), one query for whole months and one a day of the last hours', async () => {
     const cost = async (path: string) => (await get(t, path)).json.cost;
     // The cost a card answers is the store's since the process started, the card's own read included.
     const card = (days: number) => ({ reads: 2 * days + 3, writes: 0, queries: HOUR_DAYS });
+    // Whole months come from one query of the month rollups: a period's edge days, and the period before's, are at
+    // most three months' worth (the period's first month is shared by the two).
+
     const operations = async (path: string) => {
       const before = await cost('/api/admin/activity?days=1');
       const after = await cost(path);
       return { reads: after.reads - before.reads, writes: after.writes - before.writes, queries: after.queries - before.queries };
     };
-    expect(await operations('/api/admin/activity?days=30')).toEqual(card(30));
-    expect(await operations('/api/admin/activity?days=400')).toEqual(card(400));
+    const long = await operations('/api/admin/activity?days=400');
+    expect(long.writes).toBe(0);
+    expect(long.queries).toBe(HOUR_DAYS + 1);
+    expect(long.reads).toBeLessThanOrEqual(3 + 93);
+    expect(long.reads + long.queries).toBeLessThanOrEqual(100);
+    const month = await operations('/api/admin/activity?days=30');
+    expect(month.reads).toBeLessThanOrEqual(card(30).reads);
+    expect(month.queries).toBeLessThanOrEqual(HOUR_DAYS + 1);
     const before = await cost('/api/admin/activity?days=1');
     await get(t, `/api/admin/activity/visitors?day=${D1}`);
     const after = await cost('/api/admin/activity?days=1');
@@ -342,6 +424,10 @@ describe('the Activity card through the local host, from documents keep-hits kep
     expect(after.failures).toBe(0);
   });
 });
+
+/** The people's visitor-days of the fixture that requested `/`: all its people's days hold it but one of ann's. */
+const matchingMonth = () =>
+  new Set(fixture.filter((row) => kindOfRow(row) === 'people' && kept(row) === '/').map((row) => `${dayOf(row.at)}|${row.who}`)).size;
 
 /** The UTC days the last 48 hours and tomorrow's first minutes touch: one query in each day's partition. */
 const HOUR_DAYS = 4;

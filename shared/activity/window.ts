@@ -1,0 +1,165 @@
+import { addDays } from '../counting/days';
+import { inLanes } from '../lanes';
+import { emptyRollup, moved, type DayRollup, type RollupCounts, type RollupRules } from '../rollup/day-rollup';
+import { cellPartition, matchesAll, type Filter } from '../rollup/filters';
+import { MONTHS_PK, type DayFigures, type PeriodRollup } from '../rollup/periods';
+import { mergeSketches, type Sketch } from '../rollup/sketch';
+import type { VisitorDay } from '../store/activity';
+import type { ImportedTotals } from '../store/imports';
+import type { PeriodReader } from '../store/periods';
+import type { RollupReader, VisitorDayPages } from '../store/rollups';
+import { cellFilter } from './filters';
+import { MAX_DAYS } from './query';
+
+/** What a period's figures are summed from: a day's rollup or cell, or a whole month's. */
+export type Summable = RollupCounts & { people_sketch: Sketch; sketch_partial: boolean };
+
+/** A period's rollups as read: what to sum, each day's visitor-days by kind, and the imported totals by day. */
+export interface PeriodRead {
+  parts: Summable[];
+  /** The rollups or cells of the days read one by one, by day. */
+  days: Map<string, Summable>;
+  byDay: Map<string, DayFigures>;
+  /** The day rollups read one by one (not those inside whole months), for whether they are built. */
+  dayRollups: Map<string, DayRollup>;
+  imported: Array<{ day: string; imported: ImportedTotals }>;
+}
+
+/** The stores a period is read from. */
+export interface WindowStore {
+  rollupReader: RollupReader;
+  periodReader: PeriodReader;
+  visitorDayPages: VisitorDayPages;
+}
+
+/** Why a filtered read cannot be answered, naming the parameter. */
+export type WindowRefusal = { refused: string };
+
+/** Visitor-days a page of a filtered read of visitor-days reads, and how many days are read at once. */
+const PAGE = 500;
+const DAYS_AT_ONCE = 4;
+
+/**
+ * The whole months of the days whose month rollups hold every day (months from `usableFrom` on), and the days left:
+ * so a period reads at most its edge days one by one and its months in one query.
+ */
+export function planOf(days: readonly string[], usableFrom: string): { months: string[]; days: string[] } {
+  const asked = new Set(days);
+  const months = [...new Set(days.map((day) => day.slice(0, 7)))].filter((month) => {
+    const first = `${month}-01`;
+    const last = addDays(`${addDays(first, 31).slice(0, 7)}-01`, -1);
+    return first >= usableFrom && asked.has(first) && asked.has(last);
+  });
+  const whole = new Set(months);
+  return { months, days: days.filter((day) => !whole.has(day.slice(0, 7))) };
+}
+
+const monthRange = (months: readonly string[]) =>
+  months.length === 0 ? null : { from: [...months].sort()[0]!, to: [...months].sort().pop()! };
+
+function periodRead(
+  days: readonly string[],
+  dayDocs: ReadonlyMap<string, Summable & DayFigures>,
+  monthDocs: readonly PeriodRollup[],
+): PeriodRead {
+  const byDay = new Map<string, DayFigures>();
+  const imported: PeriodRead['imported'] = [];
+  for (const month of monthDocs) {
+    for (const [day, figures] of Object.entries(month.by_day)) byDay.set(day, figures);
+    for (const [day, totals] of Object.entries(month.imported ?? {})) imported.push({ day, imported: totals });
+  }
+  const dayRollups = new Map<string, DayRollup>();
+  for (const day of days) {
+    const doc = dayDocs.get(day);
+    if (doc === undefined) continue;
+    byDay.set(day, doc);
+    if ((doc as DayRollup).kind === 'day-rollup') {
+      dayRollups.set(day, doc as DayRollup);
+      if ((doc as DayRollup).imported !== undefined) imported.push({ day, imported: (doc as DayRollup).imported! });
+    }
+  }
+  const read = new Map(days.flatMap((day) => (dayDocs.has(day) ? [[day, dayDocs.get(day)!] as const] : [])));
+  return { parts: [...read.values(), ...monthDocs], days: read, byDay, dayRollups, imported };
+}
+
+/** A day's people's visitor-days that match every filter, summed as a day rollup: read a page at a time. */
+async function matchingDay(pages: VisitorDayPages, day: string, filters: readonly Filter[], rules: RollupRules): Promise<DayRollup> {
+  let rollup = emptyRollup(day, null);
+  let after = '';
+  for (;;) {
+    const page = await pages.byToken(day, after, PAGE);
+    const tokens = new Map<string, VisitorDay[]>();
+    for (const row of page) tokens.set(row.token, [...(tokens.get(row.token) ?? []), row]);
+    const full = page.length >= PAGE;
+    // The last token's rows may go on in the next page, unless it is the page's only token.
+    if (full && tokens.size > 1) tokens.delete(page[page.length - 1]!.token);
+    const changes = [...tokens.values()].filter((docs) => matchesAll(docs, filters, rules)).map((docs) => ({ before: [], after: docs }));
+    // The people are those with a person's request on a matching visitor-day of any kind, as a day rollup's are.
+    const people = [...tokens.values()].filter((docs) => matchesAll(docs, filters, rules, true)).flat();
+    rollup = { ...moved(rollup, changes, rules), people_sketch: rollup.people_sketch };
+    rollup.people_sketch = mergeSketches(rollup.people_sketch, ...people.flatMap((doc) => (doc.people_sketch ? [doc.people_sketch] : [])));
+    if (!full) return rollup;
+    after = [...tokens.keys()].pop()!;
+  }
+}
+
+/**
+ * The rollups of a period (and of the one before, when asked), read as the filters allow: without filters, the day
+ * rollups of the edge days and the month rollups of whole months (one query); with one filter, its cells of the same
+ * days and months (one query in its partition); with more, or one that says "is not", the days' visitor-days a page at
+ * a time, for periods of at most MAX_DAYS days. `byMonth` false reads every day one by one (a table by day).
+ */
+export async function readPeriods(
+  store: WindowStore,
+  periods: ReadonlyArray<readonly string[]>,
+  filters: readonly Filter[],
+  periodsFrom: string,
+  rules: RollupRules,
+  byMonth = true,
+): Promise<PeriodRead[] | WindowRefusal> {
+  const one = cellFilter(filters);
+  if (filters.length > 0 && one === null) {
+    if (periods.some((days) => days.length > MAX_DAYS))
+      return { refused: `two or more filters, or one with !, read the period's visitor-days: ask at most ${MAX_DAYS} days` };
+    const found = new Map<string, DayRollup>();
+    await inLanes([...new Set(periods.flat())], DAYS_AT_ONCE, async (day) => {
+      found.set(day, await matchingDay(store.visitorDayPages, day, filters, rules));
+    });
+    return periods.map((days) => withDays(days, found));
+  }
+  const plans = periods.map((days) => (byMonth ? planOf(days, periodsFrom) : { months: [], days: [...days] }));
+  const months = [...new Set(plans.flatMap((plan) => plan.months))];
+  const edgeDays = [...new Set(plans.flatMap((plan) => plan.days))];
+  if (one === null) {
+    const [dayDocs, monthDocs] = await Promise.all([
+      store.rollupReader.onDays(edgeDays),
+      months.length === 0 ? Promise.resolve([]) : store.periodReader.inPartition(MONTHS_PK, [], monthRange(months)),
+    ]);
+    return plans.map((plan) =>
+      periodRead(
+        plan.days,
+        dayDocs,
+        monthDocs.filter((doc) => plan.months.includes(doc.at)),
+      ),
+    );
+  }
+  const docs = await store.periodReader.inPartition(
+    cellPartition(one.dimension, one.value),
+    edgeDays.filter((day) => day >= periodsFrom),
+    monthRange(months),
+  );
+  const dayDocs = new Map(docs.filter((doc) => doc.span === 'day').map((doc) => [doc.at, doc] as const));
+  return plans.map((plan) =>
+    periodRead(
+      plan.days,
+      dayDocs,
+      docs.filter((doc) => doc.span === 'month' && plan.months.includes(doc.at)),
+    ),
+  );
+}
+
+const withDays = (days: readonly string[], found: ReadonlyMap<string, DayRollup>): PeriodRead => {
+  const read = periodRead(days, found, []);
+  // Matching visitor-days summed are not the day's rollup: nothing of them is built or imported.
+  return { ...read, dayRollups: new Map(), imported: [] };
+};

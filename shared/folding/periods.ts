@@ -1,0 +1,103 @@
+import { inLanes } from '../lanes';
+import type { DayRollup, RollupRules } from '../rollup/day-rollup';
+import {
+  cellDeltas,
+  cellKeys,
+  emptyPeriodRollup,
+  monthOf,
+  monthRollupKey,
+  movedPeriod,
+  siteDelta,
+  type DayFigures,
+  type PeriodDelta,
+  type PeriodRollup,
+  type TokenChange,
+} from '../rollup/periods';
+import { conditionalWriteOnce } from '../store/conditional-write';
+import type { PeriodRollups } from '../store/periods';
+import { FOLD_WRITES_AT_ONCE } from './write';
+import type { InTurn } from '../keeping/in-turn';
+
+type Key = { pk: string; id: string };
+
+/** One rollup of a day or month moved by a slice, written once; answers it as it now stands. */
+async function moveOne(
+  { periods, turns }: PeriodWrites,
+  key: Key,
+  fresh: () => PeriodRollup,
+  move: (doc: PeriodRollup) => PeriodRollup | null,
+): Promise<PeriodRollup> {
+  let now = fresh();
+  // Days of one month are folded side by side, and each moves the month's rollups: one at a time.
+  await turns.run(`${key.pk}\n${key.id}`, async () => {
+    const read = await periods.read(key.pk, key.id);
+    const current = read?.doc ?? fresh();
+    const next = move(current);
+    now = next ?? current;
+    if (next === null) return;
+    await conditionalWriteOnce(periods, { before: read?.doc ?? null, etag: read?.etag ?? null, after: next }, `period ${key.pk} ${key.id}`);
+  });
+  return now;
+}
+
+/** Where the fold writes the month rollups and filter cells, and the turns that keep one writer a document in a run. */
+export interface PeriodWrites {
+  periods: PeriodRollups;
+  turns: InTurn;
+}
+
+const figuresOf = (doc: Pick<DayRollup, 'visitor_days' | 'left_out' | 'page_loads'>): DayFigures => ({
+  visitor_days: doc.visitor_days,
+  left_out: doc.left_out,
+  page_loads: doc.page_loads,
+});
+
+/**
+ * Moves the month rollup of a slice's day and every filter cell its changed tokens hold (the day's and the month's)
+ * by the slice. Each says which slice of each day it holds, so a run that died part way folds the same slice again and
+ * moves only what it had not written. Written after the day rollup and before the visitor-days, so the slice's
+ * changes are the same when it is folded again.
+ */
+export async function foldPeriods(
+  periods: PeriodWrites,
+  slice: { day: string; upTo: number },
+  changes: readonly TokenChange[],
+  day: DayRollup,
+  rules: RollupRules,
+): Promise<void> {
+  const { day: at, upTo } = slice;
+  const month = monthOf(at);
+  const site: PeriodDelta = siteDelta(changes, rules);
+  await moveOne(
+    periods,
+    monthRollupKey(at),
+    () => emptyPeriodRollup(monthRollupKey(at), null, 'month', month),
+    (doc) => movedPeriod(doc, at, upTo, site, figuresOf(day), day.imported),
+  );
+  const cells = [...cellDeltas(changes, rules).values()];
+  const dayCells = new Map<string, PeriodRollup>();
+  await inLanes(cells, FOLD_WRITES_AT_ONCE, async ({ dimension, value, delta }) => {
+    const key = cellKeys(dimension, value, at).day;
+    const filter = { dimension, value };
+    dayCells.set(
+      key.pk,
+      await moveOne(
+        periods,
+        key,
+        () => emptyPeriodRollup(key, filter, 'day', at),
+        (doc) => movedPeriod(doc, at, upTo, delta, null),
+      ),
+    );
+  });
+  await inLanes(cells, FOLD_WRITES_AT_ONCE, async ({ dimension, value, delta }) => {
+    const key = cellKeys(dimension, value, at).month;
+    const filter = { dimension, value };
+    const figures = figuresOf(dayCells.get(key.pk)!);
+    await moveOne(
+      periods,
+      key,
+      () => emptyPeriodRollup(key, filter, 'month', month),
+      (doc) => movedPeriod(doc, at, upTo, delta, figures),
+    );
+  });
+}

@@ -1,0 +1,164 @@
+import type { BotReason } from '../identity/kinds';
+import type { VisitorDay } from '../store/activity';
+import type { ImportedTotals } from '../store/imports';
+import { addCounts, capped, countsOfToken, emptyCounts, lacksSketch, type Kinds, type RollupCounts, type RollupRules } from './day-rollup';
+import { cellPartition, DIMENSIONS, valuesOf, type Dimension } from './filters';
+import { mergeKept, type Sketch } from './sketch';
+
+/** The partition of the month rollups (the whole site's months). */
+export const MONTHS_PK = 'months';
+
+/** One day's visitor-days by kind and people's page loads, as the chart draws them. */
+export interface DayFigures {
+  visitor_days: Kinds;
+  left_out: Record<BotReason, number>;
+  page_loads: number;
+}
+
+/**
+ * A rollup of a day or a month, folded by deltas like the day rollup: the whole site's month (pk `months`, id
+ * `month:<yyyy-MM>`), or one filter value's cell of a day or a month (pk `cells:<dimension>:<hash>`, ids `day:<day>`
+ * and `month:<month>`), which counts only the people's visitor-days holding that value. A partition holds one value's
+ * cells of every day and month, so any period of one filter is one query.
+ */
+export interface PeriodRollup extends RollupCounts {
+  id: string;
+  pk: string;
+  kind: 'period-rollup';
+  span: 'day' | 'month';
+  /** The day (`yyyy-MM-dd`) or the month (`yyyy-MM`). */
+  at: string;
+  /** The filter value the cell counts; null for the site's month rollup. */
+  filter: { dimension: Dimension; value: string } | null;
+  people_sketch: Sketch;
+  sketch_partial: boolean;
+  /** For each day it holds, the fold's mark of the last slice added: a slice at or before it is in already. */
+  folded_days: Record<string, number>;
+  /** Each day's visitor-days by kind, so a chart by day reads the month, not its days. */
+  by_day: Record<string, DayFigures>;
+  /** The day's totals imported from another tool, by day (month rollups only). */
+  imported?: Record<string, ImportedTotals>;
+}
+
+/** A daily token's visitor-days before and after a slice. */
+export interface TokenChange {
+  before: readonly VisitorDay[];
+  after: readonly VisitorDay[];
+}
+
+/** What a slice adds to one rollup: each changed token's counts out and in, and the people to add. */
+export interface PeriodDelta {
+  changes: Array<{ out: RollupCounts; in: RollupCounts }>;
+  sketches: Array<Record<string, number>>;
+  partial: boolean;
+}
+
+export const monthOf = (day: string) => day.slice(0, 7);
+
+const monthId = (month: string) => `month:${month}`;
+const dayId = (day: string) => `day:${day}`;
+
+/** The keys of the rollups a slice of a day moves: the site's month, and each filter value's day and month cells. */
+export const monthRollupKey = (day: string) => ({ pk: MONTHS_PK, id: monthId(monthOf(day)) });
+export const cellKeys = (dimension: Dimension, value: string, day: string) => {
+  const pk = cellPartition(dimension, value);
+  return { day: { pk, id: dayId(day) }, month: { pk, id: monthId(monthOf(day)) } };
+};
+
+const peopleOf = (docs: readonly VisitorDay[]) => docs.flatMap((doc) => (doc.people_sketch === undefined ? [] : [doc.people_sketch]));
+
+/** The whole site's delta of a slice's changed tokens, as the day rollup takes it (shared/rollup/day-rollup.ts). */
+export function siteDelta(changes: readonly TokenChange[], rules: RollupRules): PeriodDelta {
+  return {
+    changes: changes.map(({ before, after }) => ({ out: countsOfToken(before, rules), in: countsOfToken(after, rules) })),
+    sketches: changes.flatMap(({ after }) => peopleOf(after)),
+    partial: changes.some(({ after }) => lacksSketch(after)),
+  };
+}
+
+/** Each filter value a slice's changed tokens held before or after, with the delta of its cells. */
+export function cellDeltas(
+  changes: readonly TokenChange[],
+  rules: RollupRules,
+): Map<string, { dimension: Dimension; value: string; delta: PeriodDelta }> {
+  const cells = new Map<string, { dimension: Dimension; value: string; delta: PeriodDelta }>();
+  for (const { before, after } of changes) {
+    const was = valuesOf(before, rules);
+    const is = valuesOf(after, rules);
+    const seen = valuesOf(after, rules, true);
+    for (const dimension of DIMENSIONS) {
+      const then = was.get(dimension) ?? new Set<string>();
+      const now = is.get(dimension) ?? new Set<string>();
+      const people = seen.get(dimension) ?? new Set<string>();
+      for (const value of new Set([...then, ...now, ...people])) {
+        const key = `${dimension}\n${value}`;
+        const cell = cells.get(key) ?? { dimension, value, delta: { changes: [], sketches: [], partial: false } };
+        cell.delta.changes.push({
+          out: then.has(value) ? countsOfToken(before, rules) : emptyCounts(),
+          in: now.has(value) ? countsOfToken(after, rules) : emptyCounts(),
+        });
+        if (people.has(value)) cell.delta.sketches.push(...peopleOf(after));
+        if (now.has(value) && lacksSketch(after)) cell.delta.partial = true;
+        cells.set(key, cell);
+      }
+    }
+  }
+  return cells;
+}
+
+/** A rollup of a day or month with nothing in it yet. */
+export function emptyPeriodRollup(
+  key: { pk: string; id: string },
+  filter: PeriodRollup['filter'],
+  span: PeriodRollup['span'],
+  at: string,
+): PeriodRollup {
+  return {
+    ...key,
+    kind: 'period-rollup',
+    span,
+    at,
+    filter,
+    ...emptyCounts(),
+    people_sketch: { sparse: {} },
+    sketch_partial: false,
+    folded_days: {},
+    by_day: {},
+  };
+}
+
+/** The visitor-days by kind of a month's days, which its own slices' deltas cannot give (a day's loopback is one). */
+const kindsOfDays = (byDay: Record<string, DayFigures>): Pick<DayFigures, 'visitor_days' | 'left_out'> => {
+  const sum = emptyCounts();
+  for (const figures of Object.values(byDay)) addCounts(sum, { ...emptyCounts(), ...figures }, 1);
+  return { visitor_days: sum.visitor_days, left_out: sum.left_out };
+};
+
+/**
+ * A rollup moved by one slice of a day, or null when it holds that slice already (a run that died after writing it
+ * folds the same slice again). `figures` is the day's visitor-days by kind after the slice: null for a day cell,
+ * whose own counts are its day's.
+ */
+export function movedPeriod(
+  doc: PeriodRollup,
+  day: string,
+  upTo: number,
+  delta: PeriodDelta,
+  figures: DayFigures | null,
+  imported?: ImportedTotals,
+): PeriodRollup | null {
+  if ((doc.folded_days[day] ?? 0) >= upTo) return null;
+  const next = structuredClone(doc);
+  for (const change of delta.changes) {
+    addCounts(next, change.out, -1);
+    addCounts(next, change.in, 1);
+  }
+  next.by_day[day] = figures ?? { visitor_days: next.visitor_days, left_out: next.left_out, page_loads: next.page_loads };
+  Object.assign(next, kindsOfDays(next.by_day));
+  if (delta.sketches.length > 0) next.people_sketch = mergeKept(next.people_sketch, ...delta.sketches);
+  next.sketch_partial ||= delta.partial;
+  next.folded_days[day] = upTo;
+  if (imported !== undefined) next.imported = { ...next.imported, [day]: imported };
+  capped(next);
+  return next;
+}

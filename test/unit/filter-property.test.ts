@@ -1,0 +1,211 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { memoryStore } from '../../adapters/memory/store';
+import { readPeriods, type PeriodRead } from '../../shared/activity/window';
+import { periodOf } from '../../shared/activity/period';
+import { funnelStepsSetting } from '../../shared/activity/funnel';
+import { goalsSetting } from '../../shared/events/events';
+import { fold, TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/folding/fold';
+import type { QueuedHit } from '../../shared/hits/message';
+import { fixedClock } from '../../shared/ports/clock';
+import { addCounts, capped, emptyCounts, emptyRollup, moved, type DayRollup, type RollupRules } from '../../shared/rollup/day-rollup';
+import { cellPartition, DIMENSIONS, matchesAll, valuesOf, type Filter } from '../../shared/rollup/filters';
+import { MONTHS_PK, type PeriodRollup } from '../../shared/rollup/periods';
+import { estimate, mergeSketches } from '../../shared/rollup/sketch';
+import type { VisitorDay } from '../../shared/store/activity';
+import { scanRules } from '../../shared/subjects/scan-rule';
+import { failingAfter } from '../integration/keep-helpers';
+import { keepHits, queuedHit } from '../support/counting';
+
+// Filter cells and month rollups move by deltas only; whatever the traffic and whatever fails, a filtered read must
+// equal a recount of the visitor-days that match its filters, and a month must equal the sum of its days.
+
+const DAYS = ['2026-09-28', '2026-09-29', '2026-09-30', '2026-10-01', '2026-10-02', '2026-10-03'];
+const NOW = '2026-10-03T20:00:00.000Z';
+const PATHS = ['/', '/pricing', '/about', '/resume.pdf', '/wp-login.php'];
+const SOURCES = [null, 'www.linkedin.com', 'github.com', 'www.google.com', 'news.ycombinator.com'];
+const COUNTRIES = ['US', 'DE', 'FR', 'XX'];
+const BROWSERS = ['chrome', 'firefox', 'safari'];
+const SYSTEMS = ['windows', 'ios', 'linux'];
+const DEVICES = ['desktop', 'mobile'];
+const CAMPAIGNS = [null, { source: 'news', medium: 'email', campaign: 'autumn' }, { source: 'x', medium: null, campaign: null }];
+const EVENTS = [undefined, 'signup', 'download'];
+const RULES: RollupRules = {
+  steps: funnelStepsSetting.parse(undefined),
+  goals: goalsSetting.parse('signup=event:signup|pricing=path:/pricing'),
+};
+
+/** One random hit: a person behind one of a few addresses, on one of two stores, a bot or the site now and then. */
+const hitArb = fc
+  .record({
+    day: fc.integer({ min: 0, max: DAYS.length - 1 }),
+    minute: fc.integer({ min: 0, max: 1_000 }),
+    person: fc.integer({ min: 0, max: 11 }),
+    store: fc.constantFrom('site', 'shop'),
+    bot: fc.integer({ min: 0, max: 9 }),
+    self: fc.integer({ min: 0, max: 15 }),
+    path: fc.constantFrom(...PATHS),
+    source: fc.constantFrom(...SOURCES),
+    pageLoad: fc.boolean(),
+    campaign: fc.constantFrom(...CAMPAIGNS),
+    event: fc.constantFrom(...EVENTS),
+    browser: fc.constantFrom(...BROWSERS),
+  })
+  .map((h): QueuedHit => {
+    const day = DAYS[h.day]!;
+    const at = new Date(Date.parse(`${day}T00:00:00.000Z`) + h.minute * 60_000).toISOString();
+    const address = h.person % 7;
+    const self = h.self === 0;
+    const event = h.pageLoad ? undefined : h.event;
+    return {
+      ...queuedHit(at, {
+        person: self ? null : `person-${h.person}`,
+        token: `address-${address}|${day}`,
+        store: h.store,
+        bot: h.bot === 0 && !self,
+        self,
+        path: h.path,
+        source: h.pageLoad ? h.source : null,
+        page_load: h.pageLoad && event === undefined,
+      }),
+      country: COUNTRIES[address % COUNTRIES.length]!,
+      browser: h.browser,
+      system: SYSTEMS[h.person % SYSTEMS.length]!,
+      device: DEVICES[h.person % DEVICES.length]!,
+      ...(h.pageLoad && h.campaign !== null ? { campaign: h.campaign } : {}),
+      ...(event === undefined ? {} : { event }),
+    };
+  });
+
+const trafficArb = fc.array(
+  fc.record({ hits: fc.array(hitArb, { minLength: 1, maxLength: 8 }), twice: fc.boolean(), failAfter: fc.integer({ min: 0, max: 30 }) }),
+  { minLength: 1, maxLength: 10 },
+);
+
+const SMALL: FoldBudget = { ...TIMER_FOLD_BUDGET, factsASlice: 2, recordsASlice: 3, buildPage: 2 };
+
+/** Every day from 1 September to the last of the traffic: September is read from its month rollups. */
+const LONG = Array.from({ length: 33 }, (_, i) => new Date(Date.parse('2026-09-01T00:00:00Z') + i * 86_400_000).toISOString().slice(0, 10));
+
+/** A window of consecutive days of the traffic's, or one that holds the whole of September. */
+const windowArb = fc.oneof(
+  fc
+    .tuple(fc.integer({ min: 0, max: DAYS.length - 1 }), fc.integer({ min: 0, max: DAYS.length - 1 }))
+    .map(([a, b]) => DAYS.slice(Math.min(a, b), Math.max(a, b) + 1)),
+  fc.integer({ min: 0, max: 2 }).map((cut) => LONG.slice(0, LONG.length - cut)),
+);
+
+/** The visitor-days of a period matching the filters, recounted as day rollups. */
+function truthOf(rows: readonly VisitorDay[], days: readonly string[], filters: readonly Filter[]): DayRollup[] {
+  return days.map((day) => {
+    const tokens = new Map<string, VisitorDay[]>();
+    for (const row of rows.filter((one) => one.day === day)) tokens.set(row.token, [...(tokens.get(row.token) ?? []), row]);
+    const matching = [...tokens.values()].filter((docs) => matchesAll(docs, filters, RULES));
+    const rollup = moved(
+      emptyRollup(day, null),
+      matching.map((after) => ({ before: [], after })),
+      RULES,
+    );
+    // Its people: a person's request on a matching visitor-day of any kind.
+    const people = [...tokens.values()].filter((docs) => matchesAll(docs, filters, RULES, true)).flat();
+    return { ...rollup, people_sketch: mergeSketches(...people.map((doc) => doc.people_sketch)) };
+  });
+}
+
+/** Counts as a read sums them: every field but the sketch, which is compared by its estimate. */
+const figures = (parts: Parameters<typeof periodOf>[0]) => {
+  const { people, steps, goals, ...counts } = periodOf(parts, RULES);
+  // A step or goal no day names reads as 0 whether the period has days or none.
+  const reached = (map: Record<string, number>) => Object.fromEntries(Object.entries(map).filter(([, count]) => count !== 0));
+  return { counts, steps: reached(steps), goals: reached(goals), people: people.estimate };
+};
+
+/** The filters a property run asks: 1 to 3 values the traffic holds (or a value none holds), some negated. */
+function filtersArb(rows: readonly VisitorDay[]) {
+  const held: Filter[] = [];
+  const tokens = new Map<string, VisitorDay[]>();
+  for (const row of rows) tokens.set(`${row.day}|${row.token}`, [...(tokens.get(`${row.day}|${row.token}`) ?? []), row]);
+  for (const docs of tokens.values())
+    for (const [dimension, values] of valuesOf(docs, RULES)) for (const value of values) held.push({ dimension, value, negated: false });
+  const pool = [...held, { dimension: 'page' as const, value: '/nowhere', negated: false }];
+  return fc.array(
+    fc.tuple(fc.constantFrom(...pool), fc.boolean()).map(([filter, negated]) => ({ ...filter, negated })),
+    { minLength: 1, maxLength: 3 },
+  );
+}
+
+describe('filtered reads and month rollups always equal a recount of the matching visitor-days', () => {
+  it('after random traffic, duplicate deliveries, late hits and folds dying after any write, for random filters and windows', async () => {
+    let checked = 0;
+    await fc.assert(
+      fc.asyncProperty(trafficArb, fc.integer({ min: 0, max: 2 ** 31 }), async (traffic, seed) => {
+        const store = memoryStore();
+        const clock = fixedClock(NOW);
+        const deps = { store, clock, rules: scanRules(10, 60), lateDays: 7, budget: SMALL, steps: RULES.steps, goals: RULES.goals };
+        let serial = 0;
+        for (const message of traffic) {
+          const id = `00000000-0000-4000-8000-${String((serial += 1)).padStart(12, '0')}`;
+          await keepHits(store, clock, message.hits, id);
+          if (message.twice) await keepHits(store, clock, message.hits, id);
+          if (message.failAfter > 0) await fold({ ...deps, store: failingAfter(store, message.failAfter) });
+          clock.advance(SMALL.leaseSeconds * 1000);
+        }
+        for (let run = 0; run < 60; run += 1) {
+          const outcome = await fold(deps);
+          clock.advance(60_000);
+          if (outcome.ok && outcome.behind === null) break;
+        }
+        const rows = store.documents.query<VisitorDay>((doc) => doc.kind === 'visitor-day');
+        const periods = store.documents.query<PeriodRollup>((doc) => doc.kind === 'period-rollup');
+        // Each month equals the sum of its days: the site's month of its day rollups, a value's month of its day cells.
+        const dayRollups = await store.rollupReader.onDays(DAYS);
+        for (const month of periods.filter((doc) => doc.span === 'month')) {
+          const days =
+            month.pk === MONTHS_PK ? [...dayRollups.values()] : periods.filter((doc) => doc.pk === month.pk && doc.span === 'day');
+          const ofMonth = days.filter((doc) => ('at' in doc ? doc.at : doc.day).startsWith(month.at));
+          const sum = emptyCounts();
+          for (const day of ofMonth) addCounts(sum, day, 1);
+          capped(sum);
+          const {
+            id: _i,
+            pk: _p,
+            kind: _k,
+            span: _s,
+            at: _a,
+            filter: _f,
+            people_sketch,
+            sketch_partial: _sp,
+            folded_days: _d,
+            by_day: _b,
+            imported: _im,
+            ...counts
+          } = month;
+          expect(counts, `${month.pk} ${month.at}`).toEqual(sum);
+          expect(estimate(people_sketch)).toBe(estimate(mergeSketches(...ofMonth.map((day) => day.people_sketch))));
+        }
+        // Filtered reads over random windows equal the recount of the visitor-days that match.
+        const random = fc.sample(fc.tuple(filtersArb(rows), windowArb), { numRuns: 12, seed });
+        for (const [filters, days] of random) {
+          const read = await readPeriods(store, [days], filters, '0000-00-00', RULES);
+          if ('refused' in read) throw new Error(read.refused);
+          const [got] = read as [PeriodRead];
+          // One filter reads September from its month cell, when September holds any of its value.
+          const cell = filters.length === 1 && !filters[0]!.negated ? cellPartition(filters[0]!.dimension, filters[0]!.value) : null;
+          const september = periods.some((doc) => doc.pk === cell && doc.span === 'month' && doc.at === '2026-09');
+          if (days.length === LONG.length && september)
+            expect(got.parts.some((part) => 'span' in part && part.span === 'month')).toBe(true);
+          const truth = truthOf(rows, days, filters);
+          const what = JSON.stringify({ filters, days });
+          expect(figures(got.parts), what).toEqual(figures(truth));
+          for (const day of truth)
+            expect(got.byDay.get(day.day)?.visitor_days ?? emptyCounts().visitor_days, what).toEqual(day.visitor_days);
+          checked += 1;
+        }
+        // Every dimension can be asked.
+        expect(DIMENSIONS.length).toBe(11);
+      }),
+      { numRuns: 40, seed: 20261203 },
+    );
+    expect(checked).toBe(40 * 12);
+  });
+});
