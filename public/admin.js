@@ -89,7 +89,14 @@ function showRollups(/** @type {Card | null} */ card) {
   const note = $('#rollups-note');
   const rollups = card?.rollups;
   note.hidden = rollups?.complete !== false;
-  if (!rollups || rollups.complete !== false) return (note.textContent = '');
+  if (!card || !rollups || rollups.complete !== false) return (note.textContent = '');
+  // A filtered read counts only the days the fold has kept filters for.
+  const from = rollups.filters_from;
+  if (from !== undefined && card.from && card.from < from)
+    return (note.textContent =
+      isDay(from) && card.to && from <= card.to
+        ? `With filters, only the days from ${shortDay(from, state.appToday)} are counted: the filters' figures are kept from then.`
+        : "With filters, no day of this period is counted yet: the filters' figures are kept from the timer's next runs.");
   note.textContent = isDay(rollups.built_back_to)
     ? `Days before ${shortDay(rollups.built_back_to ?? '', state.appToday)} are still being added up, so these figures do not hold them yet.`
     : 'The days kept before the daily summaries began are still being added up, so these figures do not hold them yet.';

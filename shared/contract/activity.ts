@@ -95,7 +95,7 @@ export const PeopleInPeriod = z
 
 const headline = {
   people: count(),
-  people_new: count(),
+  people_new: count().nullable().meta({ description: 'Null with filters: who was new is not kept by filter value.' }),
   visits: count(),
   page_loads: count(),
   conversions: count().meta({ description: "People's visitor-days that reached a goal of GOALS, summed over the goals." }),
@@ -103,7 +103,8 @@ const headline = {
 
 export const Headline = z.object(headline).meta({
   id: 'Headline',
-  description: "The period's people (each once, estimated), new people, visits by people, people's page loads and goal conversions.",
+  description:
+    "The period's people (each once, estimated), new people, visits by people, people's page loads and goal conversions. With filters, visits are the matching people's visitor-days (one visit each).",
 });
 
 export const PreviousPeriod = z
@@ -136,11 +137,20 @@ export const ReferrerRow = z
   .object({ host: z.string(), page_loads: count(), people: count() })
   .meta({ id: 'ReferrerRow', description: "A site that links here: people's page loads from it, and their visitor-days." });
 
-export const RollupStatus = z.object({ complete: z.boolean(), built_back_to: utcDay().nullable() }).meta({
-  id: 'RollupStatus',
-  description:
-    'Whether every day of the period has its day rollup; while the timer builds the rollups of days kept before them, the days before `built_back_to` are not in the figures yet.',
-});
+export const RollupStatus = z
+  .object({
+    complete: z.boolean(),
+    built_back_to: utcDay().nullable(),
+    filters_from: z.string().optional().meta({
+      description:
+        'With filters: the first day the fold keeps filter cells and month rollups from; a period before it is `complete: false`.',
+    }),
+  })
+  .meta({
+    id: 'RollupStatus',
+    description:
+      'Whether every day of the period has its day rollup; while the timer builds the rollups of days kept before them, the days before `built_back_to` are not in the figures yet.',
+  });
 
 export const GoalRow = z.object({ goal: z.string(), conversions: count(), rate: z.number().min(0), people_all_time: count() }).meta({
   id: 'GoalRow',
@@ -205,8 +215,16 @@ export const FILTER_DIMENSIONS = [
 ] as const;
 
 export const Filter = z
-  .object({ dimension: z.enum(FILTER_DIMENSIONS), value: z.string(), negated: z.boolean() })
-  .meta({ id: 'Filter', description: 'One filter of the read, as asked (`filter=!country:US` is `{country, US, negated}`).' });
+  .object({
+    dimension: z.enum(FILTER_DIMENSIONS),
+    value: z.string().min(1),
+    negated: z.boolean().meta({ description: 'True for `!dimension:value`: the visitor-days that do not hold the value.' }),
+  })
+  .meta({
+    id: 'Filter',
+    description:
+      "One filter of a read, as asked: only people's visitor-days that hold `value` of `dimension` (or, negated, that do not) are counted.",
+  });
 
 const orNull = <T extends z.ZodType>(schema: T) => schema.nullable();
 
@@ -237,7 +255,7 @@ export const ActivityCard = z
     imported: ImportedPeriod.optional().meta({
       description: 'Only when some day of the period has totals imported from another tool; absent otherwise.',
     }),
-    filters: z.array(Filter).optional().meta({ description: 'The filters the figures are of, as asked; empty with none.' }),
+    filters: z.array(Filter).nullable().meta({ description: 'The filters the read was asked with, echoed (empty without).' }),
     availability: Availability,
     cost: ActivityCost,
   })

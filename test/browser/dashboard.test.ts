@@ -632,6 +632,13 @@ describe('a click filters every panel', () => {
     await shown(page, query({ days: '30' }, ['page:/about']));
     expect(await chips(page)).toEqual(['Page is /about']);
     await expectTheCard(page, query({ days: '30' }, ['page:/about']));
+    // Alice on 18 Oct, Bob on 21 Oct and Carol on 23 Oct read /about: three visits of the eight, and the panels moved
+    // (the three came from the three sites that link here, which stay).
+    expect(await tileFigure(page, 'visits')).toBe(3);
+    const filtered = await panelsShown(page);
+    for (const list of ['pages', 'entry-pages', 'sources', 'countries', 'browsers', 'path'])
+      expect(filtered[list], list).not.toEqual(plain[list]);
+    expect(filtered.referrers).toEqual(plain.referrers);
     expect(await page.textContent('#export-words')).toBe('24 Sep to 23 Oct, Page is /about');
 
     // Enter on a country.
@@ -641,6 +648,9 @@ describe('a click filters every panel', () => {
     await shown(page, query({ days: '30' }, ['page:/about', 'country:DE']));
     expect(await chips(page)).toEqual(['Page is /about', 'Country is Germany']);
     await expectTheCard(page, query({ days: '30' }, ['page:/about', 'country:DE']));
+    // Both filters together: Alice's one visit from Germany.
+    expect(await rowsOf(page, '#countries-table')).toEqual([['Germany', '1']]);
+    expect(await tileFigure(page, 'visits')).toBe(1);
 
     // A site that links here, from its tab.
     await page.click('#tab-referrers');
