@@ -116,6 +116,8 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const root = join(__dirname, '..', '..');
   const kept = join(root, 'test-results', 'screenshots', `${name}.png`);
   await mkdir(join(root, 'test-results', 'screenshots'), { recursive: true });
+  // From the top: a bar that stays in view would otherwise be drawn where the page was scrolled to.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: kept, fullPage: true });
   if (process.env.UPDATE_SCREENSHOTS !== '1') return;
   await mkdir(join(root, 'docs', 'screenshots'), { recursive: true });
