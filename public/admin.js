@@ -186,7 +186,7 @@ function drawNow() {
   showNow();
   showNowTile();
   clearTimeout(nowTimer);
-  nowTimer = setTimeout(() => guarded(refreshNow()), NOW_EVERY_MS);
+  nowTimer = window.setTimeout(() => guarded(refreshNow()), NOW_EVERY_MS);
 }
 
 /** Reads "now" again, while the page is in view. */

@@ -323,3 +323,30 @@ export type ActivityCardAnswer = z.infer<typeof ActivityCard>;
 export type DayVisitorsAnswer = z.infer<typeof DayVisitors>;
 export type NowAnswer = z.infer<typeof NowCard>;
 export type FilterDimension = (typeof FILTER_DIMENSIONS)[number];
+
+export const ExportRow = z
+  .object({
+    day: utcDay(),
+    people_new: count().nullable().meta({ description: 'Null with filters.' }),
+    visits: count(),
+    visitor_days: z.object({ people: count(), scanners: count(), self: count(), total: count() }),
+    sources: z.object({ linkedin: count(), github: count(), search: count(), other: count(), typed: count() }),
+    countries: z.array(CountryCount),
+    browsers: z.array(NameCount),
+    campaigns: z.array(CampaignCount),
+  })
+  .meta({
+    id: 'ExportRow',
+    description:
+      "One UTC day: people new, visits, visitor-days by kind, and people's sources, countries, browsers and campaigns; zeros on a quiet day.",
+  });
+
+export const ExportDays = z
+  .object({
+    from: utcDay(),
+    to: utcDay(),
+    days: z.int().min(1).max(400),
+    rows: z.array(ExportRow),
+    filters: z.array(Filter).optional(),
+  })
+  .meta({ id: 'ExportDays', description: 'One row a day from `from` to `to`, oldest first.' });

@@ -47,3 +47,21 @@ export const SessionState = z
 export type SubjectsPageAnswer = z.infer<typeof SubjectsPage>;
 export type OperatorMarkAnswer = z.infer<typeof OperatorMark>;
 export type SessionAnswer = z.infer<typeof SessionState>;
+
+export const SubjectDay = z.object({ day: z.iso.date(), scans: count(), new: count() }).meta({ id: 'SubjectDay' });
+
+export const SubjectFigures = z
+  .object({
+    subject: Subject,
+    scans: count(),
+    unique: count(),
+    repeat: count(),
+    scanners: count(),
+    self: count(),
+    first_scan: instant().nullable(),
+    last_scan: instant().nullable(),
+    days: z.int().min(1).max(366),
+    by_day: z.array(SubjectDay),
+    source: z.string(),
+  })
+  .meta({ id: 'SubjectFigures' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { subjectSchema } from '../ingest/schemas';
 
 /** A count: a whole number, never negative. */
 export const count = () => z.int().min(0);
@@ -54,8 +55,5 @@ export const PathCount = z.object({ path: z.string(), requests: count() }).meta(
 /** A host and the page loads that came from it. */
 export const HostCount = z.object({ host: z.string(), page_loads: count() }).meta({ id: 'HostCount' });
 
-/** A thing a QR code names. */
-export const Subject = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/)
-  .meta({ id: 'Subject', description: 'A thing a QR code names: 1 to 64 letters, digits, `-` or `_`.' });
+/** A thing a QR code names, as the app reads it. */
+export const Subject = subjectSchema.meta({ id: 'Subject', description: 'A thing a QR code names: 1 to 64 letters, digits, `-` or `_`.' });

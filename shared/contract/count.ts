@@ -28,3 +28,20 @@ export const PeopleCount = z
   .meta({ id: 'PeopleCount', description: 'The count as the Admin tab reads it.' });
 
 export type PeopleCountAnswer = z.infer<typeof PeopleCount>;
+
+export const Pulse = z
+  .object({
+    people_all_time: count().nullable(),
+    people_new_by_day: z.array(PeopleOnDay).length(30).nullable(),
+    counted_from: utcDay().nullable(),
+    visits_all_time: count().nullable(),
+    visits_from: utcDay().nullable(),
+    visits_by_day: z.array(VisitsOnDay).length(30).nullable(),
+    source: z.string(),
+    behind_since: behindSince,
+    goal: z
+      .object({ name: z.string(), people_all_time: count().nullable() })
+      .optional()
+      .meta({ description: "PULSE_GOAL's people all time (absent when PULSE_GOAL is not set)." }),
+  })
+  .meta({ id: 'Pulse', description: 'The same count, flat.' });
