@@ -313,6 +313,14 @@ async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string,
       ['GET /api/admin/activity?days=400', '/api/admin/activity?days=400'],
       ['GET /api/admin/activity/visitors?day=D (first page)', `/api/admin/activity/visitors?day=${fullDay}`],
       ['GET /api/admin/export (30 days)', `/api/admin/export?from=${addDays(today, -29)}&to=${today}`],
+      ['GET /api/admin/activity?days=30, one filter (page:/resume)', '/api/admin/activity?days=30&filter=page:/resume'],
+      ['GET /api/admin/activity?days=400, one filter (page:/resume)', '/api/admin/activity?days=400&filter=page:/resume'],
+      [
+        'GET /api/admin/activity?days=30, two filters (page:/resume, event:download)',
+        '/api/admin/activity?days=30&filter=page:/resume&filter=event:download',
+      ],
+      ['GET /api/admin/activity?days=30, one filter with ! (!page:/resume)', '/api/admin/activity?days=30&filter=!page:/resume'],
+      ['GET /api/admin/export (30 days, one filter)', `/api/admin/export?from=${addDays(today, -29)}&to=${today}&filter=page:/resume`],
     ];
     for (const [name, path] of reads) await measure(host.url, name, path, proxy);
     const measured: Measured[] = [];
@@ -581,6 +589,73 @@ async function bigCard(azurite: Azurite, cosmosEndpoint: string, proxy: StorePro
   }
 }
 
+/** Years of imported history the long ranges read, and the people a day it holds. */
+const LONG_YEARS = Number(process.env.READS_YEARS ?? 5);
+const LONG_PEOPLE = 2;
+
+/** A server log's requests for every day of `years` before `today`: LONG_PEOPLE people a day, a page each. */
+function historyHits(today: string, years: number) {
+  const first = addDays(today, -Math.round(years * 365.25));
+  const hits = [];
+  for (let day = first, d = 0; day < today; day = addDays(day, 1), d += 1)
+    for (let p = 0; p < LONG_PEOPLE; p += 1)
+      hits.push({
+        at: `${day}T${String(10 + p).padStart(2, '0')}:00:00Z`,
+        address: personAddress(d * LONG_PEOPLE + p),
+        user_agent: AGENTS[p % AGENTS.length]!,
+        path: p === 0 ? '/' : '/resume',
+        status: 200,
+      });
+  return { first, hits };
+}
+
+/**
+ * `days=all` over years of kept days and a 10-year range, with and without one filter: the history imported through
+ * POST /api/import (as `npm run import` sends a log) and folded by the fold, then each read measured as above.
+ */
+async function longRanges(azurite: Azurite, cosmosEndpoint: string, proxy: StoreProxy): Promise<void> {
+  const { container } = await freshLocalStore(cosmosEndpoint, { prefix: 'readslong' });
+  const today = new Date().toISOString().slice(0, 10);
+  const clock = benchClock(`${today}T12:00:00Z`);
+  const { host, logger } = await startHost(azurite, proxy.endpoint, container.database.id, clock);
+  const began = performance.now();
+  try {
+    const { first, hits } = historyHits(today, LONG_YEARS);
+    for (let at = 0; at < hits.length; at += 1_000) {
+      const answer = await fetch(`${host.url}/api/import`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-ingest-key': KEYS.INGEST_KEY },
+        body: JSON.stringify({ hits: hits.slice(at, at + 1_000) }),
+      });
+      if (answer.status !== 202) throw new Error(`POST /api/import answered ${answer.status}: ${await answer.text()}`);
+    }
+    await host.drain(600_000);
+    const runs = await foldUntilCaughtUp(host, logger, clock);
+    console.log(
+      `long ranges: ${fmt(hits.length)} requests of ${LONG_YEARS} years (${first} to ${addDays(today, -1)}, ${LONG_PEOPLE} people a day) ` +
+        `imported through POST /api/import and folded (${runs} fold runs, ${fmt((performance.now() - began) / 1000)} s)`,
+    );
+    const tenYears = `from=${addDays(today, -3652)}&to=${today}`;
+    const reads: Array<[string, string]> = [
+      [`GET /api/admin/activity?days=all (${LONG_YEARS} years kept)`, '/api/admin/activity?days=all'],
+      ['GET /api/admin/activity, a 10-year range', `/api/admin/activity?${tenYears}`],
+      ['GET /api/admin/activity, a 10-year range, one filter (page:/resume)', `/api/admin/activity?${tenYears}&filter=page:/resume`],
+      [
+        `GET /api/admin/activity?days=all (${LONG_YEARS} years), one filter (page:/resume)`,
+        '/api/admin/activity?days=all&filter=page:/resume',
+      ],
+    ];
+    await measure(host.url, 'warm-up', '/api/pulse', proxy);
+    for (const [name, path] of reads) {
+      await measure(host.url, name, path, proxy);
+      const read = await measure(host.url, name, path, proxy);
+      console.log(`${name}: ${fmt(read.ms)} ms, status ${read.status}, ${costText(read.cost)}`);
+    }
+  } finally {
+    await host.stop();
+  }
+}
+
 export async function run(): Promise<void> {
   const began = performance.now();
   const [azurite, cosmos] = await Promise.all([startAzurite(), startCosmos()]);
@@ -640,6 +715,7 @@ export async function run(): Promise<void> {
       console.log(`at ${fmt(PROJECTED)} visitors a day (projected), the ${days}-day card: ~${costText(cost)} (${cost.how})`);
     }
     await bigCard(azurite, cosmos.endpoint, proxy);
+    await longRanges(azurite, cosmos.endpoint, proxy);
   } finally {
     await proxy.close();
     await Promise.all([cosmos.stop(), azurite.stop()]);
