@@ -72,7 +72,7 @@ export function tableRow(/** @type {Cell[]} */ row, numeric = (/** @type {number
 
 /**
  * The tabs of every panel: a click or the arrow keys pick one, its panel shows and the others hide (the WAI-ARIA tabs
- * pattern, the selected tab the one in the Tab order). `chosen` is told of each pick, so a redraw keeps it.
+ * pattern, the selected tab the one in the Tab order). `chosen` is told of each pick (a chart shown again is sized).
  * @param {(panel: string, tab: string) => void} chosen
  */
 export function wireTabs(chosen) {

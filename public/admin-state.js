@@ -1,7 +1,7 @@
 // @ts-check
 // The dashboard's state, in one place: the view the address keeps (the period and the filters), what the app answered,
-// and what the owner picked on the page (the main chart's figure, each panel's tab). Every change of view goes through
-// go(), which keeps it in the address (Back undoes it), and every panel draws from `state`.
+// and what the owner picked on the page (the main chart's figure, the visitors' day). Every change of view goes
+// through go(), which keeps it in the address (Back undoes it), and every panel draws from `state`.
 import { countryName, campaignKeyWords, isDay, makersName, SOURCE_NAMES } from './admin-words.js';
 
 /** @typedef {import('../shared/contract/activity').ActivityCardAnswer} Card */
@@ -137,8 +137,6 @@ export const state = {
   appToday: null,
   /** @type {Figure} */
   figure: 'visits',
-  /** Each panel's chosen tab, by panel id. @type {Record<string, string>} */
-  tabs: {},
   signedIn: false,
   /** Each read of the card takes the next number; the answers of an older one are dropped, never drawn over newer ones. */
   generation: 0,
