@@ -104,8 +104,9 @@ export function exportDays(request: IncomingRequest, deps: ExportDeps): Promise<
     const days = Array.from({ length: spanOf(from, to) }, (_, i) => addDays(from, i));
     const rules = { steps: deps.funnel, goals: deps.goals };
     const { value } = await readActivity(deps.store, deps.logger, async () => {
-      const state = await deps.store.foldState.read();
-      const periodsFrom = state?.doc.periods_from ?? '9999-12-31';
+      // Only a filter's cells need to know from when they are kept.
+      const state = filters.length === 0 ? null : await deps.store.foldState.read();
+      const periodsFrom = state?.doc.periods_from ?? (filters.length === 0 ? '0000-00-00' : '9999-12-31');
       return Promise.all([
         readPeriods(deps.store, [days], filters, periodsFrom, rules, false),
         deps.store.visitorsSummary.peopleFrom(from),

@@ -190,6 +190,10 @@ function reasonsOf(docs: readonly VisitorDay[]): BotsByReason | undefined {
 export const kindOfDocs = (docs: readonly VisitorDay[]): VisitorKind =>
   docs.map((doc) => kindOf(doc.self > 0, doc.requests, doc.bots)).reduce(stronger);
 
+/** The first page a token's visitor-days loaded that day. */
+export const entryOf = (docs: readonly VisitorDay[]) =>
+  [...docs].filter((doc) => doc.entry !== undefined).sort((a, b) => (a.first_seen < b.first_seen ? -1 : 1))[0]?.entry;
+
 /** Whether a visitor-day's requests and events reach a step of the path through (a path, or `event:<name>`). */
 const reachesStep = (step: FunnelStep, paths: Record<string, number>, events: Record<string, number>) =>
   step.paths.some((path) => ((path.startsWith('event:') ? events[path.slice(6)] : paths[path]) ?? 0) > 0);
@@ -229,7 +233,7 @@ function addPeople(counts: RollupCounts, docs: readonly VisitorDay[], rules: Rol
   for (const [key, loads] of Object.entries(sumOf(docs, (doc) => doc.campaigns))) bump(counts.campaigns, key, loads);
   for (const [path, loads] of Object.entries(sumOf(docs, (doc) => doc.page_paths))) bump(counts.page_paths, path, loads);
   for (const path of Object.keys(paths)) if (path !== OTHER_PATHS) bump(counts.people_paths, path);
-  const entry = [...docs].filter((doc) => doc.entry !== undefined).sort((a, b) => (a.first_seen < b.first_seen ? -1 : 1))[0]?.entry;
+  const entry = entryOf(docs);
   if (entry !== undefined) bump(counts.entry_pages, entry);
 }
 

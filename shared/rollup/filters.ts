@@ -3,7 +3,7 @@ import { UNKNOWN_COUNTRY } from '../identity/country';
 import { reaches } from '../events/events';
 import { referrerGroup } from '../activity/referrer-groups';
 import { OTHER_PATHS, type VisitorDay } from '../store/activity';
-import { kindOfDocs, type RollupRules } from './day-rollup';
+import { entryOf, kindOfDocs, type RollupRules } from './day-rollup';
 import { isLoopbackNetwork } from '../identity/network';
 
 /** What a filter can name: one value of a people's visitor-day. */
@@ -36,9 +36,14 @@ const keys = (docs: readonly VisitorDay[], field: (doc: VisitorDay) => Record<st
   return found;
 };
 
-/** The first page a token's visitor-days loaded that day, as the rollup's entry pages count it. */
-export const entryOf = (docs: readonly VisitorDay[]) =>
-  [...docs].filter((doc) => doc.entry !== undefined).sort((a, b) => (a.first_seen < b.first_seen ? -1 : 1))[0]?.entry;
+/** The dimensions whose values are the names a visitor-day counts under one of its fields. */
+const COUNTED = [
+  ['referrer', 'sources'],
+  ['campaign', 'campaigns'],
+  ['browser', 'browsers'],
+  ['system', 'systems'],
+  ['device', 'devices'],
+] as const;
 
 /** The source groups a token's page loads came from: each linking host's group, and `typed` for loads with none. */
 function sourcesOf(docs: readonly VisitorDay[]): Set<string> {
@@ -67,27 +72,12 @@ export function valuesOf(docs: readonly VisitorDay[], rules: RollupRules, anyKin
   values.set('page', paths);
   values.set('entry', new Set(entry === undefined ? [] : [entry]));
   values.set('source', sourcesOf(docs));
-  values.set(
-    'referrer',
-    keys(docs, (doc) => doc.sources),
-  );
-  values.set(
-    'campaign',
-    keys(docs, (doc) => doc.campaigns),
-  );
   values.set('country', new Set([docs.find((doc) => doc.country !== undefined)?.country ?? UNKNOWN_COUNTRY]));
-  values.set(
-    'browser',
-    keys(docs, (doc) => doc.browsers),
-  );
-  values.set(
-    'system',
-    keys(docs, (doc) => doc.systems),
-  );
-  values.set(
-    'device',
-    keys(docs, (doc) => doc.devices),
-  );
+  for (const [dimension, field] of COUNTED)
+    values.set(
+      dimension,
+      keys(docs, (doc) => doc[field]),
+    );
   const did = { events: [...events], paths: [...paths] };
   values.set('goal', new Set(rules.goals.filter((goal) => reaches(goal, did)).map((goal) => goal.name)));
   values.set('event', events);

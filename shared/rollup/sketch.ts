@@ -26,9 +26,10 @@ export const SKETCH_ERROR = 0.02;
  * A sketch as a document keeps it: dense, one character a register (its rank, 0 to 63, as a base64url digit: 16,384
  * characters), so a day's sketch weighs the same 16 KB whatever its people, and what a read of a period costs grows with
  * the days, never with the visitors; a day with no people keeps it empty (`sparse: {}`). Sparse (`register → rank`) is
- * also read, as a visitor-day keeps the few registers its people set.
+ * also read, as a visitor-day keeps the few registers its people set. Packed is a filter cell's few registers: four
+ * base64url digits each (the register's 14 bits, then its rank's 6), in the order of the registers.
  */
-export type Sketch = { sparse: Record<string, number> } | { dense: string };
+export type Sketch = { sparse: Record<string, number> } | { dense: string } | { packed: string };
 
 const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -61,6 +62,16 @@ export function sketchOf(personHashes: Iterable<string>): Record<string, number>
 
 /** A sketch's registers merged into `into` by their maximum, read straight from the sketch as kept. */
 function mergeInto(into: Uint8Array, sketch: Sketch): void {
+  if ('packed' in sketch) {
+    const { packed } = sketch;
+    for (let at = 0; at + 4 <= packed.length; at += 4) {
+      const digit = (i: number) => RANK_OF[packed.charCodeAt(at + i) & 127]!;
+      const register = (digit(0) << 8) | (digit(1) << 2) | (digit(2) >> 4);
+      const rank = ((digit(2) & 15) << 2) | (digit(3) >> 4);
+      if (rank > into[register]!) into[register] = rank;
+    }
+    return;
+  }
   if ('dense' in sketch) {
     const { dense } = sketch;
     for (let i = 0; i < REGISTERS; i += 1) {
@@ -102,27 +113,26 @@ export function mergeSketches(...sketches: ReadonlyArray<Sketch | Record<string,
   const registers = new Uint8Array(REGISTERS);
   for (const sketch of sketches) {
     if (sketch === undefined) continue;
-    mergeInto(registers, 'dense' in sketch || 'sparse' in sketch ? (sketch as Sketch) : { sparse: sketch });
+    mergeInto(registers, 'dense' in sketch || 'sparse' in sketch || 'packed' in sketch ? (sketch as Sketch) : { sparse: sketch });
   }
   return compact(registers);
 }
 
-/** Registers a sparse sketch keeps at most: past it, the dense form (16 KB) is smaller. */
-const SPARSE_MOST = 1_024;
+/** Registers a packed sketch keeps at most: four characters each, so past it the dense form (16 KB) is smaller. */
+const PACKED_MOST = REGISTERS / 4;
 
-/** Sketches merged, kept sparse while few registers are set, so a filter cell of a few people stays a few bytes. */
+/** Sketches merged, kept packed while few registers are set, so a filter cell of a few people stays a few bytes. */
 export function mergeKept(...sketches: ReadonlyArray<Sketch | Record<string, number> | undefined>): Sketch {
   const merged = mergeSketches(...sketches);
   if (!('dense' in merged)) return merged;
   const registers = registersOf(merged);
-  const sparse: Record<string, number> = {};
-  let set = 0;
-  for (let i = 0; i < REGISTERS && set <= SPARSE_MOST; i += 1)
-    if (registers[i]! > 0) {
-      sparse[i] = registers[i]!;
-      set += 1;
-    }
-  return set <= SPARSE_MOST ? { sparse } : merged;
+  const codes: number[] = [];
+  for (let i = 0; i < REGISTERS && codes.length <= PACKED_MOST * 4; i += 1) {
+    const rank = registers[i]!;
+    if (rank === 0) continue;
+    codes.push(CODE_OF[i >> 8]!, CODE_OF[(i >> 2) & 63]!, CODE_OF[((i & 3) << 4) | (rank >> 2)]!, CODE_OF[(rank & 3) << 4]!);
+  }
+  return codes.length <= PACKED_MOST * 4 ? { packed: String.fromCharCode(...codes) } : merged;
 }
 
 const sigma = (x: number): number => {

@@ -48,6 +48,7 @@ const NEW_FIELDS = [
   // Issue 34: the filters a read was asked with (none here), echoed.
   'activity_30_days.filters',
   'activity_7_days.filters',
+  'export_days.filters',
   'activity_30_days.events',
   'activity_30_days.goals',
   'activity_30_days.headline',

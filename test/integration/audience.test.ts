@@ -146,6 +146,7 @@ describe('the audience through the local stack: countries, devices, campaigns, n
       from: D1,
       to: D2,
       days: 2,
+      filters: [],
       rows: [
         {
           day: D1,

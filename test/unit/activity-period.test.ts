@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { activityCard, type ActivityDeps } from '../../shared/activity/card';
-import { funnelStepsSetting } from '../../shared/activity/funnel';
-import { adminAccess } from '../../shared/admin/auth';
 import { addDays, daysEnding } from '../../shared/counting/days';
-import type { IncomingRequest } from '../../shared/http/request';
 import { fixedClock } from '../../shared/ports/clock';
-import { memoryLogger } from '../../shared/ports/logger';
+import { cardOf } from '../support/card';
 import { foldOnce, keepHits, queuedHit } from '../support/counting';
 
-const KEY = 'test-operator-key-0123456789';
 const TODAY = '2026-10-23';
 const clock = fixedClock(`${TODAY}T20:00:00.000Z`);
-const request = (query: string): IncomingRequest => ({
-  method: 'GET',
-  header: (name) => (name === 'x-operator-key' ? KEY : null),
-  query: new URLSearchParams(query),
-  params: {},
-  text: () => Promise.resolve(''),
-});
 
 /**
  * Ten days of a small site: on each day d (0 = ten days ago), people 0…9+d read `/`, the even ones go on to /about
@@ -44,22 +32,7 @@ async function site() {
     await keepHits(store, clock, [...hits, queuedHit(`${day}T12:00:00.000Z`, { person: 'bot', path: '/wp-login.php', bot: true })]);
   }
   await foldOnce(store, clock);
-  const deps: ActivityDeps = {
-    store,
-    clock,
-    logger: memoryLogger(),
-    funnel: funnelStepsSetting.parse(undefined),
-    goals: [],
-    operator: {
-      operatorKey: KEY,
-      hashKey: 'test-hash-key-0123456789',
-      access: adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }),
-    },
-  };
-  return async (query: string) => {
-    const answer = await activityCard(request(query), deps);
-    return { status: answer.status, body: answer.body as any };
-  };
+  return cardOf(store, clock);
 }
 
 describe('the Activity card over any period, from the day rollups', () => {

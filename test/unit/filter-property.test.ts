@@ -5,7 +5,7 @@ import { readPeriods, type PeriodRead } from '../../shared/activity/window';
 import { periodOf } from '../../shared/activity/period';
 import { funnelStepsSetting } from '../../shared/activity/funnel';
 import { goalsSetting } from '../../shared/events/events';
-import { fold, TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/folding/fold';
+import { TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/folding/fold';
 import type { QueuedHit } from '../../shared/hits/message';
 import { fixedClock } from '../../shared/ports/clock';
 import { addCounts, capped, emptyCounts, emptyRollup, moved, type DayRollup, type RollupRules } from '../../shared/rollup/day-rollup';
@@ -14,8 +14,8 @@ import { MONTHS_PK, type PeriodRollup } from '../../shared/rollup/periods';
 import { estimate, mergeSketches } from '../../shared/rollup/sketch';
 import type { VisitorDay } from '../../shared/store/activity';
 import { scanRules } from '../../shared/subjects/scan-rule';
-import { failingAfter } from '../integration/keep-helpers';
-import { keepHits, queuedHit } from '../support/counting';
+import { queuedHit } from '../support/counting';
+import { keptAndFolded } from '../support/rollups';
 
 // Filter cells and month rollups move by deltas only; whatever the traffic and whatever fails, a filtered read must
 // equal a recount of the visitor-days that match its filters, and a month must equal the sum of its days.
@@ -142,19 +142,7 @@ describe('filtered reads and month rollups always equal a recount of the matchin
         const store = memoryStore();
         const clock = fixedClock(NOW);
         const deps = { store, clock, rules: scanRules(10, 60), lateDays: 7, budget: SMALL, steps: RULES.steps, goals: RULES.goals };
-        let serial = 0;
-        for (const message of traffic) {
-          const id = `00000000-0000-4000-8000-${String((serial += 1)).padStart(12, '0')}`;
-          await keepHits(store, clock, message.hits, id);
-          if (message.twice) await keepHits(store, clock, message.hits, id);
-          if (message.failAfter > 0) await fold({ ...deps, store: failingAfter(store, message.failAfter) });
-          clock.advance(SMALL.leaseSeconds * 1000);
-        }
-        for (let run = 0; run < 60; run += 1) {
-          const outcome = await fold(deps);
-          clock.advance(60_000);
-          if (outcome.ok && outcome.behind === null) break;
-        }
+        await keptAndFolded(traffic, deps);
         const rows = store.documents.query<VisitorDay>((doc) => doc.kind === 'visitor-day');
         const periods = store.documents.query<PeriodRollup>((doc) => doc.kind === 'period-rollup');
         // Each month equals the sum of its days: the site's month of its day rollups, a value's month of its day cells.

@@ -1,28 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { activityCard, type ActivityDeps } from '../../shared/activity/card';
-import { funnelStepsSetting } from '../../shared/activity/funnel';
-import { adminAccess } from '../../shared/admin/auth';
 import { addDays } from '../../shared/counting/days';
-import type { IncomingRequest } from '../../shared/http/request';
 import { fixedClock } from '../../shared/ports/clock';
-import { memoryLogger } from '../../shared/ports/logger';
 import type { FoldState } from '../../shared/store/fold';
+import { cardOf } from '../support/card';
 import { foldOnce, keepHits, queuedHit } from '../support/counting';
 
 // A store folded before month rollups and filter cells has none: its months are read day by day, with the same
 // figures, and filters say from when they count.
 
-const KEY = 'test-operator-key-0123456789';
 const TODAY = '2026-10-23';
 const clock = fixedClock(`${TODAY}T20:00:00.000Z`);
-const request = (query: string): IncomingRequest => ({
-  method: 'GET',
-  header: (name) => (name === 'x-operator-key' ? KEY : null),
-  query: new URLSearchParams(query),
-  params: {},
-  text: () => Promise.resolve(''),
-});
 
 /** Forty days, from mid-September: on day d, people d % 7 … d % 7 + 4 read `/` and person 1 also /pricing from GitHub. */
 async function site() {
@@ -41,20 +29,9 @@ async function site() {
     await keepHits(store, clock, hits);
   }
   await foldOnce(store, clock);
-  const deps: ActivityDeps = {
-    store,
-    clock,
-    logger: memoryLogger(),
-    funnel: funnelStepsSetting.parse(undefined),
-    goals: [],
-    operator: {
-      operatorKey: KEY,
-      hashKey: 'test-hash-key-0123456789',
-      access: adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }),
-    },
-  };
+  const read = cardOf(store, clock);
   const card = async (query: string) => {
-    const { cost: _cost, ...body } = (await activityCard(request(query), deps)).body as Record<string, unknown>;
+    const { cost: _cost, ...body } = (await read(query)).body as Record<string, unknown>;
     return body as Record<string, any>;
   };
   return { store, card };

@@ -1,16 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { fold, TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/folding/fold';
+import { TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/folding/fold';
 import type { QueuedHit } from '../../shared/hits/message';
 import { fixedClock } from '../../shared/ports/clock';
 import { mergeSketches } from '../../shared/rollup/sketch';
 import type { DayRollup } from '../../shared/rollup/day-rollup';
 import type { VisitorDay } from '../../shared/store/activity';
 import { scanRules } from '../../shared/subjects/scan-rule';
-import { failingAfter } from '../integration/keep-helpers';
-import { keepHits, queuedHit } from '../support/counting';
-import { recountDay } from '../support/rollups';
+import { queuedHit } from '../support/counting';
+import { keptAndFolded, recountDay } from '../support/rollups';
 
 // The day rollups move by deltas only; whatever the traffic and whatever fails, each must equal a recount of its day
 // from its visitor-days, and the people of a period must be the distinct people the traffic had, within the error.
@@ -72,20 +71,7 @@ describe('a day rollup always equals a recount of its day', () => {
         const store = memoryStore();
         const clock = fixedClock(NOW);
         const deps = { store, clock, rules: scanRules(10, 60), lateDays: 7, budget: SMALL };
-        let serial = 0;
-        for (const message of traffic) {
-          const id = `00000000-0000-4000-8000-${String((serial += 1)).padStart(12, '0')}`;
-          await keepHits(store, clock, message.hits, id);
-          if (message.twice) await keepHits(store, clock, message.hits, id);
-          if (message.failAfter > 0) await fold({ ...deps, store: failingAfter(store, message.failAfter) });
-          // A fold that died holds the lease until it lapses.
-          clock.advance(SMALL.leaseSeconds * 1000);
-        }
-        for (let run = 0; run < 50; run += 1) {
-          const outcome = await fold(deps);
-          clock.advance(60_000);
-          if (outcome.ok && outcome.behind === null) break;
-        }
+        await keptAndFolded(traffic, deps);
         const rows = store.documents.query<VisitorDay>((doc) => doc.kind === 'visitor-day');
         const rollups = await store.rollupReader.onDays(DAYS);
         for (const day of DAYS) {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { estimate, mergeSketches, registerOf, SKETCH_ERROR, sketchOf } from '../../shared/rollup/sketch';
+import { estimate, mergeSketches, registerOf, SKETCH_ERROR, sketchOf, mergeKept } from '../../shared/rollup/sketch';
 
 /** A person hash as the app makes them: a keyed HMAC, 32 hex. */
 const person = (n: number) => createHmac('sha256', 'sketch-test-key').update(`person|${n}`).digest('hex').slice(0, 32);
@@ -55,6 +55,22 @@ describe('the people of any period, each once, from the days’ sketches', () =>
     expect(mergeSketches()).toEqual({ sparse: {} });
     expect(estimate(mergeSketches(large, small))).toBe(estimate(large));
     expect(estimate(mergeSketches({ dense: (large as { dense: string }).dense }))).toBe(estimate(large));
+  });
+
+  it('keeps a filter cell of few people packed, four characters a register, and of many dense, the same registers either way', () => {
+    for (const people of [1, 40, 3_000, 5_000]) {
+      const registers = sketchOf(Array.from({ length: people }, (_, n) => person(n)));
+      const kept = mergeKept(registers);
+      expect(mergeSketches(kept), `${people}`).toEqual(mergeSketches(registers));
+      const set = Object.keys(registers).length;
+      if (set <= 4_096) expect(kept).toEqual({ packed: expect.any(String) });
+      else expect(kept).toEqual({ dense: expect.any(String) });
+      if ('packed' in kept) expect(kept.packed).toHaveLength(4 * set);
+    }
+    // The highest register and rank survive the packing.
+    const edge = { sparse: { 16383: 51, 0: 1 } };
+    expect(mergeSketches(mergeKept(edge))).toEqual(mergeSketches(edge));
+    expect(estimate(mergeKept(mergeKept(sketchOf([person(1)])), sketchOf([person(2)])))).toBe(2);
   });
 
   it('reads a register and a rank from the hash’s own bits', () => {

@@ -1,0 +1,38 @@
+import type { Store } from '../../shared/store';
+import { activityCard, type ActivityDeps } from '../../shared/activity/card';
+import { funnelStepsSetting } from '../../shared/activity/funnel';
+import { adminAccess } from '../../shared/admin/auth';
+import type { IncomingRequest } from '../../shared/http/request';
+import type { Clock } from '../../shared/ports/clock';
+import { memoryLogger } from '../../shared/ports/logger';
+
+const KEY = 'test-operator-key-0123456789';
+
+/** A GET of the card with the operator key and this query. */
+const request = (query: string): IncomingRequest => ({
+  method: 'GET',
+  header: (name) => (name === 'x-operator-key' ? KEY : null),
+  query: new URLSearchParams(query),
+  params: {},
+  text: () => Promise.resolve(''),
+});
+
+/** The Activity card's use case on a store, asked with a query string, answering its status and body. */
+export function cardOf(store: Store, clock: Clock) {
+  const deps: ActivityDeps = {
+    store,
+    clock,
+    logger: memoryLogger(),
+    funnel: funnelStepsSetting.parse(undefined),
+    goals: [],
+    operator: {
+      operatorKey: KEY,
+      hashKey: 'test-hash-key-0123456789',
+      access: adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }),
+    },
+  };
+  return async (query: string) => {
+    const answer = await activityCard(request(query), deps);
+    return { status: answer.status, body: answer.body as any };
+  };
+}
