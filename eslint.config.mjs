@@ -47,8 +47,6 @@ export default tseslint.config(
   // The pages run in the browser, with its globals only: the dashboard is an ES module, the widget and the snippet are
   // classic scripts that a site includes with <script>.
   { files: ['public/**/*.js'], languageOptions: { globals: globals.browser } },
-  // The dashboard draws with Chart.js, which admin.html loads before its modules as a classic script (the global Chart).
-  { files: ['public/admin*.js'], languageOptions: { globals: { Chart: 'readonly' } } },
   {
     files: ['public/headcount.js', 'public/headcount-pulse.js'],
     languageOptions: { sourceType: 'script' },

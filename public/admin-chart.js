@@ -3,6 +3,9 @@
 // A chart of the same kind is redrawn on its canvas: a new canvas and chart for each read cost the page a layout each.
 import { $, dataTable, el } from './admin-dom.js';
 
+/** Chart.js, which admin.html loads before the modules as a classic script. */
+const Chart = /** @type {typeof import('chart.js').Chart} */ (/** @type {any} */ (window).Chart);
+
 Chart.defaults.animation = false;
 Chart.defaults.color = '#1b1f24';
 Chart.defaults.borderColor = '#e3e7ec';
