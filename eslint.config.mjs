@@ -11,7 +11,9 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { project: './tsconfig.test.json', tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: { project: ['./tsconfig.test.json', './tsconfig.public.json'], tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       // A port's implementation is `async` so that anything it throws reaches its caller as a rejection, as a caller of
       // a Promise-returning port expects, whether or not it has anything to await.
@@ -45,8 +47,6 @@ export default tseslint.config(
   // The pages run in the browser, with its globals only: the dashboard is an ES module, the widget and the snippet are
   // classic scripts that a site includes with <script>.
   { files: ['public/**/*.js'], languageOptions: { globals: globals.browser } },
-  // The dashboard draws with Chart.js, which admin.html loads before it as a classic script (the global Chart).
-  { files: ['public/admin.js'], languageOptions: { globals: { Chart: 'readonly' } } },
   {
     files: ['public/headcount.js', 'public/headcount-pulse.js'],
     languageOptions: { sourceType: 'script' },

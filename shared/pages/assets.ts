@@ -34,11 +34,39 @@ const javascript = 'text/javascript; charset=utf-8';
 const anyOrigin = { crossOrigin: true, cacheControl: 'public, max-age=3600' } as const;
 const dashboardPart = { crossOrigin: false, cacheControl: 'no-cache' } as const;
 
+/** The dashboard's modules, each a file of public/: admin.js and the modules it imports, one per panel. */
+export const DASHBOARD_MODULES = [
+  'admin.js',
+  'admin-all-time.js',
+  'admin-chart.js',
+  'admin-countries.js',
+  'admin-day.js',
+  'admin-devices.js',
+  'admin-dom.js',
+  'admin-export.js',
+  'admin-filters.js',
+  'admin-goals.js',
+  'admin-headline.js',
+  'admin-imported.js',
+  'admin-main-chart.js',
+  'admin-mark.js',
+  'admin-now.js',
+  'admin-pages.js',
+  'admin-picker.js',
+  'admin-ranked.js',
+  'admin-read.js',
+  'admin-session.js',
+  'admin-sources.js',
+  'admin-state.js',
+  'admin-subjects.js',
+  'admin-words.js',
+] as const;
+
 /** The whitelist of GET /api/assets/{name}: nothing else on disk is ever served. */
 export const ASSETS: Readonly<Record<string, AssetSource>> = {
   'headcount.js': { file: 'public/headcount.js', contentType: javascript, ...anyOrigin },
   'headcount-pulse.js': { file: 'public/headcount-pulse.js', contentType: javascript, ...anyOrigin },
-  'admin.js': { file: 'public/admin.js', contentType: javascript, ...dashboardPart },
+  ...Object.fromEntries(DASHBOARD_MODULES.map((name) => [name, { file: `public/${name}`, contentType: javascript, ...dashboardPart }])),
   'admin.css': { file: 'public/admin.css', contentType: 'text/css; charset=utf-8', ...dashboardPart },
   'chart.umd.min.js': {
     file: 'node_modules/chart.js/dist/chart.umd.min.js',

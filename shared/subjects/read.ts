@@ -22,14 +22,14 @@ export interface SubjectReadDeps {
   operator: OperatorSettings;
 }
 
-const listQuerySchema = z.strictObject({
+export const listQuerySchema = z.strictObject({
   sort: z.enum(SUBJECT_SORTS, `must be one of ${SUBJECT_SORTS.join(', ')}`).default('last_scan'),
   order: z.enum(['asc', 'desc'], 'must be asc or desc').default('desc'),
   limit: wholeNumberText(1, 200, 50),
   continuation: z.string().min(1, 'must not be empty').max(4096, 'must be at most 4096 characters').optional(),
 });
 
-const detailQuerySchema = z.strictObject({
+export const detailQuerySchema = z.strictObject({
   days: wholeNumberText(1, 366, 30),
 });
 

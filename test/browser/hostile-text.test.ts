@@ -40,8 +40,8 @@ const HITS = [
  */
 const CAMPAIGN = [cleanTag(IMG), cleanTag(SCRIPT), cleanTag(SVG)].join(' / ');
 
-/** The panels a visitor's text reaches. */
-const PANELS = ['#now', '#pages', '#entry-pages', '#sources', '#referrers', '#campaigns', '#day'];
+/** The panels a visitor's text reaches (each holds its tabs' lists, shown or not). */
+const PANELS = ['#now', '#pages', '#sources', '#day', '#filters'];
 
 let t: TestHost;
 let browser: Browser;
@@ -80,18 +80,36 @@ describe('what a visitor sends is shown on the dashboard as text, never as marku
     await page.fill('#key', t.env.OPERATOR_KEY!);
     await page.press('#key', 'Enter');
     await page.waitForSelector('#dashboard[data-state="ready"], #dashboard[data-state="partial"]');
+    await Promise.all([page.waitForSelector('#day-table'), page.click('#day summary')]);
 
     // Shown as the app keeps them, in the tables each panel draws.
     const pages = await rowsOf(page, '#pages-table');
     for (const path of PATHS) expect(pages.map((row) => row[0])).toContain(path);
     expect((await rowsOf(page, '#entry-pages-table')).map((row) => row[0])).toContain(PATHS[0]);
     expect((await rowsOf(page, '#referrers-table')).map((row) => row[0])).toContain(HOST);
-    expect((await rowsOf(page, '[data-chart="campaigns"] table')).map((row) => row[0])).toContain(CAMPAIGN);
+    expect((await rowsOf(page, '#campaigns-table')).map((row) => row[0])).toContain(CAMPAIGN);
+    // A click on each adds its filter, whose chip shows it as text too.
+    const filterBy = async (button: string) => {
+      await page.click(button);
+      await page.waitForSelector('#dashboard[data-state="ready"]');
+    };
+    await filterBy(`#pages-table button.filter:text-is(${JSON.stringify(PATHS[0])})`);
+    await page.click('#tab-referrers');
+    await filterBy('#referrers-table button.filter');
+    await page.click('#tab-campaigns');
+    await filterBy('#campaigns-table button.filter');
     const shown = await page.$$eval(PANELS.join(', '), (panels) => panels.map((panel) => panel.textContent ?? '').join('\n'));
     for (const text of [...PATHS, HOST, CAMPAIGN]) expect(shown).toContain(text);
+    expect(await page.$$eval('#filter-list li', (chips) => chips.map((chip) => chip.textContent))).toEqual([
+      `Page is ${PATHS[0]}×`,
+      `Site is ${HOST}×`,
+      `Campaign is ${CAMPAIGN}×`,
+    ]);
 
     // Pointed at, as a reader would, so a handler that had been made would fire.
-    for (const panel of ['#pages-table', '#referrers-table', '[data-chart="campaigns"]']) await page.hover(panel);
+    await page.hover('#campaigns-table');
+    await page.click('#tab-referrers');
+    for (const panel of ['#referrers-table', '#pages-table', '#filter-list']) await page.hover(panel);
     // The page's next frame and the tasks queued before it: a handler the hover set off has run by then. (An element
     // made from the text, which could still fire later, is looked for below whatever has run.)
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0))));
@@ -102,6 +120,8 @@ describe('what a visitor sends is shown on the dashboard as text, never as marku
       ...PANELS.flatMap((panel) => ['img', 'script', 'svg'].map((tag) => `${panel} ${tag}`)),
       '#dashboard img',
       '#dashboard script',
+      'header img',
+      'header script',
       '[onerror]',
       '[onload]',
       '[onmouseover]',

@@ -92,12 +92,21 @@ describe("the README's first five minutes", () => {
     await page.waitForSelector('#dashboard[data-state="ready"]');
     const people = Number((await page.textContent('[data-figure="people_all_time"] .figure'))!.replace(/,/g, ''));
     expect(people).toBeGreaterThan(0);
-    expect(await page.textContent('[data-figure="people_all_time"] dd')).toMatch(/^\d[\d,]* people since \d{1,2} \w{3}/);
+    expect(await page.textContent('[data-figure="people_all_time"] .change')).toMatch(/^since \d{1,2} \w{3}/);
     expect(Number((await page.textContent('[data-figure="visits"] .figure'))!.replace(/,/g, ''))).toBeGreaterThan(0);
     // Read from the local stand-in, and said so.
-    expect(await page.textContent('#people-source')).toBe(
+    expect(await page.textContent('#all-time-source')).toBe(
       'Read from: kept in the local Cosmos DB stand-in (headcount/activity) with no expiry for people.',
     );
+    // The simulated week fits the page heights the dashboard holds to: 2.5 screens at 1280 px, 6 at 375 px.
+    for (const [width, height, screens] of [
+      [1280, 800, 2.5],
+      [375, 812, 6],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      const tall = await page.evaluate(() => document.documentElement.scrollHeight);
+      expect(tall / height, `${width} px: ${tall} px`).toBeLessThanOrEqual(screens);
+    }
     expect(troubles).toEqual([]);
   }, 300_000);
 });

@@ -92,7 +92,8 @@ describe('the Admin session in Chromium', () => {
     expect(read.headers().authorization).toBeUndefined();
     await page.waitForSelector('#dashboard[data-state="ready"]');
     expect(await page.isVisible('#sign-in')).toBe(false);
-    expect(await page.textContent('[data-figure="people_all_time"] dd')).toBe('4 people since 18 Oct');
+    expect(await page.textContent('[data-figure="people_all_time"] .figure')).toBe('4');
+    expect(await page.textContent('[data-figure="people_all_time"] .change')).toBe('since 18 Oct');
     await keyNowhereReadable(page, context, key);
 
     // Sign out: the cookie goes, the form comes back, and a reload stays signed out.

@@ -116,19 +116,25 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const root = join(__dirname, '..', '..');
   const kept = join(root, 'test-results', 'screenshots', `${name}.png`);
   await mkdir(join(root, 'test-results', 'screenshots'), { recursive: true });
+  // From the top: a bar that stays in view would otherwise be drawn where the page was scrolled to.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: kept, fullPage: true });
   if (process.env.UPDATE_SCREENSHOTS !== '1') return;
   await mkdir(join(root, 'docs', 'screenshots'), { recursive: true });
   await copyFile(kept, join(root, 'docs', 'screenshots', `${name}.png`));
 }
 
-/** How many pixels of each canvas on the page are painted: a chart that drew nothing has none. */
+/** How many pixels of each canvas on the page are painted: a chart that drew nothing has none, nor one in a hidden tab. */
 export function paintedPixels(page: Page): Promise<Record<string, number>> {
   return page.evaluate(() => {
     const painted: Record<string, number> = {};
     for (const figure of document.querySelectorAll<HTMLElement>('[data-chart]')) {
       const canvas = figure.querySelector('canvas');
       if (!canvas) continue;
+      if (canvas.width === 0 || canvas.height === 0) {
+        painted[figure.dataset.chart!] = 0;
+        continue;
+      }
       const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
       let count = 0;
       for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) count += 1;

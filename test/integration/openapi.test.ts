@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostRoute, type HttpRegistration } from '../../host/registry';
 import { loadFunctions } from '../../host/local/host';
@@ -8,11 +9,14 @@ import { D0, D1, D2, D3, GOLDEN_ENV, GOLDEN_ROWS, GOLDEN_SUBJECTS, START } from 
 import { postsOf, sendGolden } from '../support/golden-posts';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS } from '../support/http';
-import { documentedOperations, exchangeValidator, openApiDocument, type Exchange } from '../support/openapi';
+import { documentedOperations, exchangeValidator, OPENAPI_FILE, openApiDocument, type Exchange } from '../support/openapi';
+import { openApiText } from '../../shared/contract/openapi';
 
-// docs/openapi.json against the app: the document is valid OpenAPI 3.1; it describes exactly the HTTP functions
-// registered (routes and methods, both ways); and every answer of a run of the golden fixture through the local host,
-// with the reads and the refusals a user can meet, holds to it (status, content type, body schema, the request's body).
+// docs/openapi.json against the app: the document is what `npm run openapi` makes from shared/contract (the routes, the
+// parsers the app reads each query and body with, and the answers' zod schemas), never edited by hand; it is valid
+// OpenAPI 3.1; it describes exactly the HTTP functions registered (routes and methods, both ways), each in words; and
+// every answer of a run of the golden fixture through the local host, with the reads and the refusals a user can meet,
+// holds to it (status, content type, body schema, the request's body).
 
 const doc = openApiDocument();
 const clock = fixedClock(START);
@@ -30,6 +34,25 @@ const NOT_EXERCISED = [
 ];
 
 describe('the OpenAPI document', () => {
+  it('is what npm run openapi makes from shared/contract, byte for byte', () => {
+    expect(readFileSync(OPENAPI_FILE, 'utf8') === openApiText(), 'docs/openapi.json differs: run npm run openapi').toBe(true);
+  });
+
+  it('says what every operation is for, and what every parameter and answer is', () => {
+    const unsaid: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>))
+      for (const [method, operation] of Object.entries(item)) {
+        const name = `${method.toUpperCase()} ${path}`;
+        if (!operation.summary?.trim()) unsaid.push(`${name}: summary`);
+        if (!operation.description?.trim()) unsaid.push(`${name}: description`);
+        for (const parameter of operation.parameters ?? [])
+          if (!parameter.$ref && !parameter.description?.trim() && parameter.in !== 'path') unsaid.push(`${name}: ${parameter.name}`);
+        for (const [status, answer] of Object.entries(operation.responses as Record<string, any>))
+          if (!answer.$ref && !answer.description?.trim()) unsaid.push(`${name} ${status}`);
+      }
+    expect(unsaid).toEqual([]);
+  });
+
   it('is a valid OpenAPI 3.1 document', async () => {
     const { Validator } = await import('@seriousme/openapi-schema-validator');
     const validator = new Validator();

@@ -40,7 +40,8 @@ const bareType = (type: string | null | undefined) => (type ?? '').split(';', 1)
  * held to the request schema. Answers the problems found, one line each; none is a pass.
  */
 export function exchangeValidator(doc: Json) {
-  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  // zod writes a nullable type as a list of types (`["string", "null"]`), which JSON Schema 2020-12 allows.
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
   addFormats(ajv);
   // The components' schemas under an id of their own, so each inline schema can be compiled with its refs pointing there.
   const id = 'headcount-openapi';

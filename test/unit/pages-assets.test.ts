@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { assetShelf, packageRoot } from '../../adapters/files/assets';
-import { ASSETS, DASHBOARD, serveAsset } from '../../shared/pages/assets';
+import { ASSETS, DASHBOARD, DASHBOARD_MODULES, serveAsset } from '../../shared/pages/assets';
 
 const root = join(__dirname, '..', '..');
 const shelf = assetShelf(ASSETS, root);
@@ -48,8 +48,18 @@ describe('the files the pages are made of', () => {
     }
   });
 
+  it("serve every module of the dashboard, and each one's imports are served too", () => {
+    const modules = readdirSync(join(root, 'public')).filter((name) => /^admin.*\.js$/.test(name));
+    expect([...DASHBOARD_MODULES].sort()).toEqual(modules.sort());
+    for (const name of modules) {
+      expect(serveAsset(shelf(name), headers({})).headers['content-type'], name).toBe('text/javascript; charset=utf-8');
+      const imported = [...readFileSync(join(root, 'public', name), 'utf8').matchAll(/ from '\.\/([^']+)';$/gm)].map((m) => m[1]!);
+      for (const module of imported) expect(DASHBOARD_MODULES, `${name} imports ${module}`).toContain(module);
+    }
+  });
+
   it('keep the dashboard parts and the chart library to the app: no CORS header, and chart.js from its package', () => {
-    for (const name of ['admin.js', 'admin.css', 'chart.umd.min.js']) {
+    for (const name of [...DASHBOARD_MODULES, 'admin.css', 'chart.umd.min.js']) {
       expect(serveAsset(shelf(name), headers({})).headers['access-control-allow-origin'], name).toBeUndefined();
     }
     expect(serveAsset(shelf('admin.css'), headers({})).headers['content-type']).toBe('text/css; charset=utf-8');

@@ -1,0 +1,61 @@
+// @ts-check
+// Goals | Events | Path through: the visits that reached each goal, the events sent with their props' top values, and
+// the visits that reached each step of the path through.
+import { $ } from './admin-dom.js';
+import { showRanked } from './admin-ranked.js';
+
+/** @typedef {import('./admin-state.js').Card} Card */
+
+/** An event's props in words: "plan: pro 2, free 1; size: large 1". */
+const propsWords = (/** @type {Record<string, { value: string, count: number }[]>} */ props) =>
+  Object.entries(props)
+    .map(([key, values]) => `${key}: ${values.map((v) => `${v.value} ${v.count}`).join(', ')}`)
+    .join('; ');
+
+export function showGoals(/** @type {Card | null} */ card, /** @type {string | null} */ problem, /** @type {string} */ within) {
+  showRanked(
+    $('#goals-body'),
+    {
+      id: 'goals-table',
+      caption: `Goals, most conversions first, ${within}`,
+      head: ['Goal', 'Conversions', 'Rate', 'People ever'],
+      rows:
+        card?.goals?.map((g) => ({
+          label: g.goal,
+          values: [g.conversions, `${(g.rate * 100).toFixed(1)}%`, g.people_all_time],
+          filter: { dimension: 'goal', value: g.goal },
+        })) ?? null,
+      empty: 'No goals are set (GOALS).',
+    },
+    problem,
+  );
+  showRanked(
+    $('#events-body'),
+    {
+      id: 'events-table',
+      caption: `Events, most first, ${within}`,
+      head: ['Event', 'Events', 'Visits', 'Props'],
+      rows:
+        card?.events?.map((e) => ({
+          label: e.event,
+          values: [e.count, e.visitor_days, propsWords(e.props)],
+          filter: { dimension: 'event', value: e.event },
+        })) ?? null,
+      // The props are words, not a figure: set left, and wrapped on a phone.
+      numeric: (i) => i === 1 || i === 2,
+      empty: `No events ${within}.`,
+    },
+    problem,
+  );
+  showRanked(
+    $('#path-body'),
+    {
+      id: 'path-table',
+      caption: `The path through, in visits that reached each step, ${within}`,
+      head: ['Step (its pages)', 'Visits'],
+      rows: card?.path?.map((s) => ({ label: `${s.step} (${s.paths.join(', ')})`, values: [s.visitor_days] })) ?? null,
+      empty: 'No steps are set (FUNNEL_STEPS).',
+    },
+    problem,
+  );
+}

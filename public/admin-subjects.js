@@ -1,0 +1,32 @@
+// @ts-check
+// Subjects, all time (not of the period): each subject a page names, most scanned first.
+import { $, el, emptyNote, failedNote } from './admin-dom.js';
+import { showRanked } from './admin-ranked.js';
+import { state } from './admin-state.js';
+import { isDay, shortDay } from './admin-words.js';
+
+export function showSubjects() {
+  const read = state.answers.subjects;
+  const body = $('#subjects-body');
+  if (!read) return;
+  if (!read.ok) return body.replaceChildren(failedNote(read.why));
+  const subjects = read.body.subjects;
+  if (subjects.length === 0)
+    return body.replaceChildren(emptyNote('No subject has been seen yet: a page names one with data-subject on the snippet.'));
+  // The day in the dashboard's day words, as every date it writes ("20 Oct 12:00").
+  const lastScan = (/** @type {string | null} */ at) =>
+    at && isDay(at.slice(0, 10)) ? `${shortDay(at.slice(0, 10), state.appToday)} ${at.slice(11, 16)}` : '–';
+  showRanked(
+    body,
+    {
+      id: 'subjects-table',
+      caption: 'Subjects, most scanned first, all time',
+      head: ['Subject', 'Scans', 'Unique', 'Repeat', 'Bots', 'Yours', 'Last scan (UTC)'],
+      rows: subjects.map((s) => ({ label: s.subject, values: [s.scans, s.unique, s.repeat, s.scanners, s.self, lastScan(s.last_scan)] })),
+      empty: '',
+      numeric: (i) => i > 0 && i < 6,
+    },
+    null,
+  );
+  if (read.body.continuation) body.append(el('p', { className: 'note', textContent: `The ${subjects.length} most scanned are shown.` }));
+}

@@ -1,0 +1,352 @@
+import { z } from 'zod';
+import { ActivityCost, Availability, count, HostCount, instant, PathCount, utcDay } from './common';
+
+/** A visitor-day's kind, by the one rule. */
+export const Kind = z.enum(['people', 'scanners', 'self']).meta({ id: 'Kind' });
+
+export const BotReason = z.enum(['agent', 'path', 'network', 'signals']).meta({
+  id: 'BotReason',
+  description:
+    "Why a request looked like a bot, the first that holds in this order: its agent named a bot (crawlers, link previews, HTTP libraries, headless browsers, no agent), its path probes for secrets, its address is on a hosting network, or its headers are ones only automation sends (shared/identity/kinds.ts). The order is also the tie-break's, surest first.",
+});
+
+export const ScannersByReason = z.object({ agent: count(), path: count(), network: count(), signals: count() }).meta({
+  id: 'ScannersByReason',
+  description:
+    "A day's scanner visitor-days by the reason they were left out, every reason listed (zero when none). A visitor-day counts once, under the reason most of its bot requests had across its stores, a tie going to the surer reason (agent, path, network, signals); a scanner whose bot requests carried no reason (kept before reasons were carried) is in `scanners` only, so these add up to at most `scanners`.",
+});
+
+const kinds = {
+  people: count(),
+  scanners: count(),
+  self: count(),
+  total: count(),
+  left_out: ScannersByReason,
+  page_loads: count().meta({ description: "People's page loads." }),
+};
+
+export const DayOfKinds = z.object({ day: utcDay(), ...kinds }).meta({ id: 'DayOfKinds' });
+
+export const MonthOfKinds = z
+  .object({ month: z.string().regex(/^\d{4}-\d{2}$/), ...kinds })
+  .meta({ id: 'MonthOfKinds', description: 'One UTC month of visitor-days by kind.' });
+
+export const StoreHour = z
+  .object({ store: z.string(), hour: instant(), requests: count(), bots: count(), self: count(), top_paths: z.array(PathCount).max(5) })
+  .meta({ id: 'StoreHour' });
+
+export const Sources = z
+  .object({ linkedin: count(), github: count(), search: count(), other: count(), typed: count(), other_hosts: z.array(HostCount) })
+  .meta({ id: 'Sources' });
+
+export const FunnelCount = z.object({ step: z.string(), paths: z.array(z.string()), visitor_days: count() }).meta({ id: 'FunnelCount' });
+
+export const CountryCount = z
+  .object({
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .meta({ description: 'ISO 3166-1 alpha-2, upper case; `XX` unknown (or kept before countries were).' }),
+    visitor_days: count(),
+  })
+  .meta({ id: 'CountryCount', description: "People's visitor-days in one country." });
+
+export const NameCount = z
+  .object({
+    name: z
+      .string()
+      .regex(/^[a-z0-9 .-]{1,32}$/)
+      .meta({ description: 'Lowercase, no versions (`chrome`, `macos`, `mobile`); `other` / `unknown` for an agent no parser knows.' }),
+    visitor_days: count(),
+  })
+  .meta({ id: 'NameCount', description: "People's visitor-days that used one browser, system or device type." });
+
+export const Devices = z.object({ browsers: z.array(NameCount), systems: z.array(NameCount), types: z.array(NameCount) }).meta({
+  id: 'Devices',
+  description:
+    "People's visitor-days by browser, system and device type, most first; a visitor-day counts once under each name its requests came with, so a list can add up to more than the people.",
+});
+
+const tag = () =>
+  z
+    .string()
+    .min(1)
+    .max(40)
+    .nullable()
+    .meta({ description: 'The cleaned tag (lowercase, at most 40 characters); null when the link did not carry it.' });
+
+export const CampaignCount = z.object({ source: tag(), medium: tag(), campaign: tag(), page_loads: count() }).meta({
+  id: 'CampaignCount',
+  description: "People's page loads with one campaign (`utm_source` or `ref`, `utm_medium`, `utm_campaign`).",
+});
+
+export const PeopleInPeriod = z
+  .object({
+    estimate: count(),
+    error: z.number().min(0).max(1).meta({ description: 'The stated relative error (0.02).' }),
+    complete: z
+      .boolean()
+      .meta({ description: "False when some day was kept before the people's sketch: the estimate is then a lower bound." }),
+  })
+  .meta({
+    id: 'PeopleInPeriod',
+    description: 'The people of the period, each counted once (a HyperLogLog estimate over the person hashes).',
+  });
+
+const headline = {
+  people: count(),
+  people_new: count().nullable().meta({ description: 'Null with filters: who was new is not kept by filter value.' }),
+  visits: count(),
+  page_loads: count(),
+  conversions: count().meta({ description: "People's visitor-days that reached a goal of GOALS, summed over the goals." }),
+};
+
+export const Headline = z.object(headline).meta({
+  id: 'Headline',
+  description:
+    "The period's people (each once, estimated), new people, visits by people, people's page loads and goal conversions. With filters, visits are the matching people's visitor-days (one visit each).",
+});
+
+export const PreviousPeriod = z
+  .object({
+    from: utcDay(),
+    to: utcDay(),
+    ...headline,
+    by_day: z.array(DayOfKinds).optional().meta({
+      description: 'Every day of the period before, oldest first, for charting it beside this one (absent past 400 days).',
+    }),
+    by_month: z
+      .array(MonthOfKinds)
+      .optional()
+      .meta({ description: 'The period before by month, for a period over 400 days (absent otherwise).' }),
+  })
+  .meta({
+    id: 'PreviousPeriod',
+    description: 'The headline figures of the period of the same length just before, and its days (or months) by kind.',
+  });
+
+export const PageRow = z
+  .object({ path: z.string(), page_loads: count(), people: count() })
+  .meta({ id: 'PageRow', description: "A path: people's page loads of it, and people's visitor-days that requested it." });
+
+export const EntryPageRow = z
+  .object({ path: z.string(), people: count() })
+  .meta({ id: 'EntryPageRow', description: "A path people's visitor-days began on, and how many." });
+
+export const ReferrerRow = z
+  .object({ host: z.string(), page_loads: count(), people: count() })
+  .meta({ id: 'ReferrerRow', description: "A site that links here: people's page loads from it, and their visitor-days." });
+
+export const RollupStatus = z
+  .object({
+    complete: z.boolean(),
+    built_back_to: utcDay().nullable(),
+    filters_from: z.string().optional().meta({
+      description:
+        'With filters: the first day the fold keeps filter cells and month rollups from; a period before it is `complete: false`.',
+    }),
+  })
+  .meta({
+    id: 'RollupStatus',
+    description:
+      'Whether every day of the period has its day rollup; while the timer builds the rollups of days kept before them, the days before `built_back_to` are not in the figures yet.',
+  });
+
+export const GoalRow = z.object({ goal: z.string(), conversions: count(), rate: z.number().min(0), people_all_time: count() }).meta({
+  id: 'GoalRow',
+  description:
+    "A goal (GOALS): people's visitor-days that reached it in the period, their share of the period's people's visitor-days, and the people who have ever reached it, each once.",
+});
+
+export const EventRow = z
+  .object({
+    event: z.string(),
+    count: count(),
+    visitor_days: count(),
+    props: z.record(z.string(), z.array(z.object({ value: z.string(), count: count() }))),
+  })
+  .meta({
+    id: 'EventRow',
+    description: "People's events of a name in the period, their visitor-days, and each prop's most frequent values.",
+  });
+
+export const ImportedPeriod = z
+  .object({
+    tools: z
+      .array(z.string().regex(/^[a-z0-9-]{1,32}$/))
+      .min(1)
+      .meta({ description: 'The tools the totals came from (`plausible`).' }),
+    from: utcDay().meta({ description: 'The first day of the period with imported totals.' }),
+    to: utcDay().meta({ description: 'The last day of the period with imported totals.' }),
+    days: z.int().min(1).meta({ description: 'How many days of the period have imported totals.' }),
+    visits: count().meta({
+      description: "The tools' daily visitors summed over those days: visits by people (one a person a day), as the tool counted them.",
+    }),
+    page_loads: count().nullable().meta({ description: "The tools' pageviews summed; null when no day carried them." }),
+    pages: z
+      .array(z.object({ path: z.string(), page_loads: count() }))
+      .meta({ description: 'Page loads by path (the query string dropped), most first, at most 50.' }),
+    sources: z
+      .array(z.object({ source: z.string(), visitor_days: count() }))
+      .meta({ description: "Visitor-days by the tool's own source name (`Google`, `Direct / None`), most first, at most 50." }),
+    countries: z
+      .array(z.object({ country: z.string().regex(/^[A-Z]{2}$/), visitor_days: count() }))
+      .meta({ description: 'Visitor-days by two-letter country code, most first, at most 50.' }),
+  })
+  .meta({
+    id: 'ImportedPeriod',
+    description:
+      "The totals of the period's days imported from another tool (Plausible's export, `npm run import`), summed, apart from every figure visitor-days make. People cannot be rebuilt from daily totals: nothing here is a person, and `people_in_period` and `headline.people` leave these days out; `headline.visits` holds them (the larger of a day's counted and imported visits).",
+  });
+
+/** The dimensions a filter can name (issue 34). */
+export const FILTER_DIMENSIONS = [
+  'page',
+  'entry',
+  'source',
+  'referrer',
+  'campaign',
+  'country',
+  'browser',
+  'system',
+  'device',
+  'goal',
+  'event',
+] as const;
+
+export const Filter = z
+  .object({
+    dimension: z.enum(FILTER_DIMENSIONS),
+    value: z.string().min(1),
+    negated: z.boolean().meta({ description: 'True for `!dimension:value`: the visitor-days that do not hold the value.' }),
+  })
+  .meta({
+    id: 'Filter',
+    description:
+      "One filter of a read, as asked: only people's visitor-days that hold `value` of `dimension` (or, negated, that do not) are counted.",
+  });
+
+const orNull = <T extends z.ZodType>(schema: T) => schema.nullable();
+
+export const ActivityCard = z
+  .object({
+    days: z.int().min(1).nullable().meta({ description: 'How many days the period holds.' }),
+    from: utcDay().nullable(),
+    to: utcDay().nullable(),
+    by_day: z.array(DayOfKinds).nullable().meta({
+      description: 'Every day of the period, oldest first; null past 400 days (then `by_month`) or when the store cannot answer.',
+    }),
+    by_month: z.array(MonthOfKinds).optional().meta({ description: 'A period over 400 days, by month (absent otherwise).' }),
+    hours: orNull(z.array(StoreHour)),
+    sources: orNull(Sources),
+    path: orNull(z.array(FunnelCount)),
+    countries: orNull(z.array(CountryCount)),
+    devices: orNull(Devices),
+    campaigns: orNull(z.array(CampaignCount)),
+    people_in_period: orNull(PeopleInPeriod),
+    headline: orNull(Headline),
+    previous: orNull(PreviousPeriod).meta({ description: 'Null for `days=all` (nothing is before it) or when the store cannot answer.' }),
+    pages: orNull(z.array(PageRow)),
+    entry_pages: orNull(z.array(EntryPageRow)),
+    referrers: orNull(z.array(ReferrerRow)),
+    goals: orNull(z.array(GoalRow)),
+    events: orNull(z.array(EventRow)),
+    rollups: orNull(RollupStatus),
+    imported: ImportedPeriod.optional().meta({
+      description: 'Only when some day of the period has totals imported from another tool; absent otherwise.',
+    }),
+    filters: z.array(Filter).nullable().meta({ description: 'The filters the read was asked with, echoed (empty without).' }),
+    availability: Availability,
+    cost: ActivityCost,
+  })
+  .meta({
+    id: 'ActivityCard',
+    description:
+      "Who comes over a period: its days by kind, the last 48 hours by store, people's page loads by source, the path through, pages, entry pages, referrers, countries, devices and campaigns, the period's people each once and its headline figures beside the period before. All from the day rollups of the days asked, where the totals imported from another tool are kept too (`imported`). Null figures when the store cannot answer.",
+  });
+
+export const VisitorRow = z
+  .object({
+    token: z.string().regex(/^[0-9a-f]{32}$/),
+    network: z.string(),
+    store: z.string(),
+    kind: Kind,
+    left_out: BotReason.nullable().meta({
+      description:
+        "Why the token was left out that day when it was a scanner: the reason the day's `by_day[].left_out` counts it under; null for any other kind, and for a scanner whose bot requests carried no reason (kept before reasons were carried).",
+    }),
+    first_seen: instant(),
+    last_seen: instant(),
+    requests: count(),
+    bots: count(),
+    self: count(),
+    page_loads: count(),
+    top_paths: z.array(PathCount).max(10),
+    sources: z.array(HostCount),
+  })
+  .meta({ id: 'VisitorRow' });
+
+export const DayVisitors = z
+  .object({
+    day: utcDay(),
+    visitors: z.array(VisitorRow).nullable(),
+    availability: Availability,
+    next: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .nullable()
+      .meta({ description: 'The token of the next page (pass it as `next=`); null on the last page.' }),
+  })
+  .meta({ id: 'DayVisitors', description: "One page (at most 100 rows) of the day's visitor-days, first seen first." });
+
+export const MinuteOfPeople = z
+  .object({ minute: instant().meta({ description: "The minute's start." }), people: count() })
+  .meta({ id: 'MinuteOfPeople' });
+
+export const NowCard = z
+  .object({
+    from: instant().meta({ description: 'The start of the first of the 30 minutes.' }),
+    to: instant().meta({ description: 'The clock when read.' }),
+    people_last_30_minutes: count().nullable(),
+    by_minute: z.array(MinuteOfPeople).length(30).nullable(),
+    top_paths: z.array(PathCount).max(10).nullable(),
+    availability: Availability,
+    cost: ActivityCost,
+  })
+  .meta({
+    id: 'NowCard',
+    description:
+      "Who is on the site now: the distinct people's daily tokens of the last 30 minutes (the current one included), by minute oldest first, and their ten most requested paths, read from the facts keep-hits wrote; null figures when the store cannot answer.",
+  });
+
+export type ActivityCardAnswer = z.infer<typeof ActivityCard>;
+export type DayVisitorsAnswer = z.infer<typeof DayVisitors>;
+export type NowAnswer = z.infer<typeof NowCard>;
+export type FilterDimension = (typeof FILTER_DIMENSIONS)[number];
+
+export const ExportRow = z
+  .object({
+    day: utcDay(),
+    people_new: count().nullable().meta({ description: 'Null with filters.' }),
+    visits: count(),
+    visitor_days: z.object({ people: count(), scanners: count(), self: count(), total: count() }),
+    sources: z.object({ linkedin: count(), github: count(), search: count(), other: count(), typed: count() }),
+    countries: z.array(CountryCount),
+    browsers: z.array(NameCount),
+    campaigns: z.array(CampaignCount),
+  })
+  .meta({
+    id: 'ExportRow',
+    description:
+      "One UTC day: people new, visits, visitor-days by kind, and people's sources, countries, browsers and campaigns; zeros on a quiet day.",
+  });
+
+export const ExportDays = z
+  .object({
+    from: utcDay(),
+    to: utcDay(),
+    days: z.int().min(1).max(400),
+    rows: z.array(ExportRow),
+    filters: z.array(Filter).optional(),
+  })
+  .meta({ id: 'ExportDays', description: 'One row a day from `from` to `to`, oldest first.' });

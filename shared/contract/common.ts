@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { subjectSchema } from '../ingest/schemas';
+
+/** A count: a whole number, never negative. */
+export const count = () => z.int().min(0);
+
+/** A UTC day as YYYY-MM-DD. */
+export const utcDay = () => z.iso.date();
+
+/** An instant as ISO 8601 UTC. */
+export const instant = () => z.iso.datetime({ offset: true });
+
+/** One field the request got wrong. */
+export const FieldIssue = z
+  .object({
+    path: z.string().meta({ description: "The field's path in the request, joined with dots (`hits.3.at`), or `(body)`." }),
+    message: z.string(),
+  })
+  .meta({ id: 'FieldIssue' });
+
+/** The one error envelope every endpoint answers with (shared/http/envelope.ts). */
+export const ErrorEnvelope = z
+  .object({
+    error: z.object({
+      code: z.string().meta({
+        description:
+          'A word a program can test: `invalid_request`, `unauthorized`, `origin_not_allowed`, `not_found`, `payload_too_large`, `unsupported_media_type`, `queue_unavailable`, `store_unavailable`, …',
+      }),
+      message: z.string().meta({ description: 'One sentence naming the bad field first (`hits.3.at: is older than 7 days`).' }),
+      issues: z.array(FieldIssue).min(1).optional(),
+    }),
+  })
+  .meta({ id: 'Error', description: 'The one error envelope every endpoint answers with (shared/http/envelope.ts).' });
+
+/** Whether the store could answer, and how long it keeps what it keeps. */
+export const Availability = z
+  .object({ available: z.boolean(), reason: z.string(), retention: z.string().nullable() })
+  .meta({ id: 'Availability' });
+
+/** The store's operations since the process started. */
+export const ActivityCost = z
+  .object({
+    operations: count(),
+    reads: count(),
+    writes: count(),
+    queries: count(),
+    failures: count(),
+    request_units: z.number().min(0),
+  })
+  .meta({ id: 'ActivityCost' });
+
+/** A path and its requests. */
+export const PathCount = z.object({ path: z.string(), requests: count() }).meta({ id: 'PathCount' });
+
+/** A host and the page loads that came from it. */
+export const HostCount = z.object({ host: z.string(), page_loads: count() }).meta({ id: 'HostCount' });
+
+/** A thing a QR code names, as the app reads it. */
+export const Subject = subjectSchema.meta({ id: 'Subject', description: 'A thing a QR code names: 1 to 64 letters, digits, `-` or `_`.' });

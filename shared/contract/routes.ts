@@ -1,0 +1,1258 @@
+import { z } from 'zod';
+import { activityQuerySchema, visitorsQuerySchema } from '../activity/query';
+import { exportQuerySchema } from '../export/export';
+import { importBodySchema } from '../import/schemas';
+import { beaconBodySchema, serverBatchSchema, serverHitSchema } from '../ingest/schemas';
+import { ASSETS } from '../pages/assets';
+import { detailQuerySchema as subjectQuerySchema, listQuerySchema as subjectsListQuerySchema } from '../subjects/read';
+import { ActivityCard, DayVisitors, ExportDays, NowCard } from './activity';
+import { OperatorMark, SessionState, SubjectFigures, SubjectsPage } from './admin';
+import { ErrorEnvelope, Subject } from './common';
+import { PeopleCount, Pulse } from './count';
+import { Accepted, BeaconAccepted, ImportAccepted } from './ingest';
+import { inputs } from './inputs';
+
+// Every HTTP route the app registers, as docs/openapi.json describes it: what each is for, its query (the parser the
+// route reads it with), its body and its answers (the schemas of shared/contract and the parsers of shared/ingest and
+// shared/import). `npm run openapi` makes the document from these; a test holds the file and the routes to it.
+
+/** A schema of the document's components, by the name it is registered under. */
+export function ref(schema: z.ZodType): { $ref: string } {
+  const id = z.globalRegistry.get(schema)?.id ?? inputs.get(schema)?.id;
+  if (id === undefined) throw new Error('the schema is not registered under a name');
+  return { $ref: `#/components/schemas/${id}` };
+}
+
+type Json = Record<string, unknown>;
+
+/** One operation: its method and path, its words, its query's parser and each parameter's words, and the rest as OpenAPI has it. */
+export interface Route {
+  method: 'get' | 'post' | 'delete' | 'options';
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  security?: Json[];
+  query?: { schema: z.ZodType; describe: Record<string, string> };
+  parameters?: Json[];
+  requestBody?: Json;
+  responses: Record<string, Json>;
+}
+
+export const ROUTES: Route[] = [
+  {
+    method: 'post',
+    path: '/api/hits',
+    operationId: 'ingest-hits',
+    summary: "The site's server reports what it served",
+    description: 'One hit or `{"hits": [...]}` (at most 500 hits, 512 KB). The whole request is refused on one bad hit.',
+    security: [
+      {
+        ingestKey: [],
+      },
+    ],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            oneOf: [ref(serverHitSchema), ref(serverBatchSchema)],
+          },
+        },
+      },
+    },
+    responses: {
+      '202': {
+        description: 'Queued.',
+        content: {
+          'application/json': {
+            schema: ref(Accepted),
+          },
+        },
+      },
+      '400': {
+        $ref: '#/components/responses/BadRequest',
+      },
+      '401': {
+        $ref: '#/components/responses/Unauthorized',
+      },
+      '413': {
+        $ref: '#/components/responses/TooLarge',
+      },
+      '415': {
+        $ref: '#/components/responses/UnsupportedMediaType',
+      },
+      '503': {
+        $ref: '#/components/responses/Unavailable',
+      },
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/beacon',
+    operationId: 'ingest-beacon',
+    summary: 'A browser reports a page load',
+    description:
+      "Anonymous, from ALLOWED_ORIGINS; JSON or `text/plain` (as `sendBeacon` sends it), at most 4 KB. The operator key (either header) or the operator cookie marks the beacon as the site's own read. In `cookie` identity mode the answer may set the `visitor_id` cookie.",
+    security: [
+      {},
+      {
+        operatorCookie: [],
+      },
+      {
+        operatorBearer: [],
+      },
+      {
+        operatorKey: [],
+      },
+    ],
+    parameters: [
+      {
+        $ref: '#/components/parameters/Origin',
+      },
+    ],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: ref(beaconBodySchema),
+        },
+        'text/plain': {
+          schema: {
+            type: 'string',
+            description: 'The same JSON object as text.',
+          },
+        },
+      },
+    },
+    responses: {
+      '202': {
+        description: 'Queued.',
+        headers: {
+          'Access-Control-Allow-Origin': {
+            schema: {
+              type: 'string',
+            },
+          },
+          'Set-Cookie': {
+            description: '`visitor_id` (cookie mode only).',
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: ref(BeaconAccepted),
+          },
+        },
+      },
+      '400': {
+        $ref: '#/components/responses/BadRequest',
+      },
+      '403': {
+        $ref: '#/components/responses/OriginNotAllowed',
+      },
+      '413': {
+        $ref: '#/components/responses/TooLarge',
+      },
+      '415': {
+        $ref: '#/components/responses/UnsupportedMediaType',
+      },
+      '503': {
+        $ref: '#/components/responses/Unavailable',
+      },
+    },
+  },
+  {
+    method: 'options',
+    path: '/api/beacon',
+    operationId: 'ingest-beacon-preflight',
+    summary: 'CORS preflight of the beacon',
+    description: '204 for an allowed origin, 403 otherwise.',
+    security: [],
+    parameters: [
+      {
+        $ref: '#/components/parameters/Origin',
+      },
+    ],
+    responses: {
+      '204': {
+        $ref: '#/components/responses/Preflight',
+      },
+      '403': {
+        $ref: '#/components/responses/OriginNotAllowed',
+      },
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/import',
+    operationId: 'import-hits',
+    summary: "The import command sends a site's history: its log's requests, or another tool's daily totals",
+    description:
+      '`npm run import` (docs/import.md) sends a batch at a time: `{"hits": [...]}` (at most 1,000 log requests) or `{"days": [...]}` (at most 400 days of Plausible\'s totals), at most 1 MB. Each request is classified and hashed as on POST /api/hits, with no age limit, and the counted ones go to the imports queue (`<HITS_QUEUE>-imports`), each message\'s id made from the lines it carries, so a batch sent again is kept once. Only days on or before `until` are taken (by default the day before the first day counted live, which the first import fixes); the others are `skipped`. A request with neither hits nor days answers the import\'s window and changes nothing. The whole request is refused on one bad line.',
+    security: [
+      {
+        ingestKey: [],
+      },
+    ],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: ref(importBodySchema),
+        },
+      },
+    },
+    responses: {
+      '202': {
+        description: 'Queued (hits) or kept (days); or, for an empty batch, the window only.',
+        content: {
+          'application/json': {
+            schema: ref(ImportAccepted),
+          },
+        },
+      },
+      '400': {
+        $ref: '#/components/responses/BadRequest',
+      },
+      '401': {
+        $ref: '#/components/responses/Unauthorized',
+      },
+      '413': {
+        $ref: '#/components/responses/TooLarge',
+      },
+      '415': {
+        $ref: '#/components/responses/UnsupportedMediaType',
+      },
+      '503': {
+        $ref: '#/components/responses/Unavailable',
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/pulse',
+    operationId: 'pulse',
+    summary: 'The count, public',
+    description:
+      'Public and cacheable for a minute (`Cache-Control: public, max-age=60`); CORS for ALLOWED_ORIGINS. Never fails on the count: a store that cannot answer is null figures.',
+    security: [],
+    parameters: [
+      {
+        $ref: '#/components/parameters/Origin',
+      },
+    ],
+    responses: {
+      '200': {
+        description: 'The count.',
+        headers: {
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: ref(Pulse),
+          },
+        },
+      },
+    },
+  },
+  {
+    method: 'options',
+    path: '/api/pulse',
+    operationId: 'pulse-preflight',
+    summary: 'CORS preflight of the pulse',
+    description: '204 for an allowed origin, 403 otherwise.',
+    security: [],
+    parameters: [
+      {
+        $ref: '#/components/parameters/Origin',
+      },
+    ],
+    responses: {
+      '204': {
+        $ref: '#/components/responses/Preflight',
+      },
+      '403': {
+        $ref: '#/components/responses/OriginNotAllowed',
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/visitors/people',
+    operationId: 'admin-people',
+    summary: 'The count, for the operator',
+    description: 'The people counted once, all time, and the visits by people; two point reads whatever the number of visitors.',
+    security: [
+      {
+        operatorBearer: [],
+      },
+      {
+        operatorKey: [],
+      },
+      {
+        adminSession: [],
+      },
+    ],
+    responses: {
+      '200': {
+        description: 'The count.',
+        headers: {
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+              const: 'no-store',
+            },
+          },
+          'Set-Cookie': {
+            description:
+              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: ref(PeopleCount),
+          },
+        },
+      },
+      '401': {
+        $ref: '#/components/responses/OperatorUnauthorized',
+      },
+      '429': {
+        $ref: '#/components/responses/TooManyAttempts',
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/activity',
+    operationId: 'admin-activity',
+    summary: 'The Activity card',
+    description: 'A period: the last `days` UTC days (today included), every day since the first kept (`days=all`), or `from` to `to`.',
+    security: [
+      {
+        operatorBearer: [],
+      },
+      {
+        operatorKey: [],
+      },
+      {
+        adminSession: [],
+      },
+    ],
+    query: {
+      schema: activityQuerySchema,
+      describe: {
+        days: 'A whole number from 1 to 400, or `all`; not with `from` and `to`.',
+        from: 'The first UTC day of a range (with `to`).',
+        to: 'The last UTC day of a range (with `from`).',
+        filter:
+          'Repeated, AND-ed: `dimension:value` split at the first `:`, a leading `!` for "is not". `page` a path the visitor-day requested, `entry` its first page, `source` a source group (linkedin, github, search, other, typed), `referrer` a linking host, `campaign` `source|medium|campaign` (an absent tag empty), `country`, `browser`, `system`, `device`, `goal` a goal of GOALS reached, `event` an event name sent. Every figure then counts only people\'s visitor-days that match all of them. One filter reads its cells (a query a read); two or more, or one with `!`, read the days\' visitor-days and take at most 400 days. An unknown dimension or a malformed value is 400 naming `filter`.',
+      },
+    },
+    responses: {
+      '200': {
+        description: 'The card; `availability.available` false and null figures when the store cannot answer.',
+        headers: {
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+              const: 'no-store',
+            },
+          },
+          'Set-Cookie': {
+            description:
+              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: ref(ActivityCard),
+          },
+        },
+      },
+      '400': {
+        $ref: '#/components/responses/BadRequest',
+      },
+      '401': {
+        $ref: '#/components/responses/OperatorUnauthorized',
+      },
+      '429': {
+        $ref: '#/components/responses/TooManyAttempts',
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/activity/visitors',
+    operationId: 'admin-activity-visitors',
+    summary: "One day's visitors",
+    description: "The day's rows, one per daily token per store, first seen first.",
+    security: [
+      {
+        operatorBearer: [],
+      },
+      {
+        operatorKey: [],
+      },
+      {
+        adminSession: [],
+      },
+    ],
+    query: {
+      schema: visitorsQuerySchema,
+      describe: {
+        day: 'A real UTC calendar day, YYYY-MM-DD.',
+        next: 'The `next` token of the page before.',
+      },
+    },
+    responses: {
+      '200': {
+        description: "The day's table.",
+        headers: {
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+              const: 'no-store',
+            },
+          },
+          'Set-Cookie': {
+            description:
+              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: ref(DayVisitors),
+          },
+        },
+      },
+      '400': {
+        $ref: '#/components/responses/BadRequest',
+      },
+      '401': {
+        $ref: '#/components/responses/OperatorUnauthorized',
+      },
+      '429': {
+        $ref: '#/components/responses/TooManyAttempts',
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/subjects',
+    operationId: 'admin-subjects',
+    summary: 'Every subject with its totals',
+    description: "Sorted and paged by the store's continuation.",
+    security: [
+      {
+        operatorBearer: [],
+      },
+      {
+        operatorKey: [],
+      },
+      {
+        adminSession: [],
+      },
+    ],
+    query: {
+      schema: subjectsListQuerySchema,
+      describe: {
+        sort: 'What the subjects are sorted by: subject, scans, unique, repeat, or the last scan (the default).',
+        order: 'asc or desc (the default).',
+        limit: 'A whole number from 1 to 200.',
+        continuation: 'The `continuation` of the page before, for the same sort and order.',
+      },
+    },
+    responses: {
+      '200': {
+        description: 'A page of subjects.',
+        headers: {
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+              const: 'no-store',
+            },
+          },
+          'Set-Cookie': {
+            description:
+              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: ref(SubjectsPage),
+          },
+        },
+      },
+      '400': {
+        $ref: '#/components/responses/BadRequest',
+      },
+      '401': {
+        $ref: '#/components/responses/OperatorUnauthorized',
+      },
+      '503': {
+        $ref: '#/components/responses/Unavailable',
+      },
+      '429': {
+        $ref: '#/components/responses/TooManyAttempts',
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/subjects/{id}',
+    operationId: 'admin-subject',
+    summary: 'One subject with its figures by day',
+    description: '404 for a subject never scanned.',
+    security: [
+      {
+        operatorBearer: [],
+      },
+      {
+        operatorKey: [],
+      },
+      {
+        adminSession: [],
+      },
+    ],
+    query: {
+      schema: subjectQuerySchema,
+      describe: {
+        days: 'A whole number from 1 to 366.',
+      },
+    },
+    parameters: [
+      {
+        name: 'id',
+        in: 'path',
+        required: true,
+        schema: ref(Subject),
+      },
+    ],
+    responses: {
+      '200': {
+        description: 'The subject.',
+        headers: {
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+              const: 'no-store',
+            },
+          },
+          'Set-Cookie': {
+            description:
+              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: ref(SubjectFigures),
+          },
+        },
+      },
+      '400': {
+        $ref: '#/components/responses/BadRequest',
+      },
+      '401': {
+        $ref: '#/components/responses/OperatorUnauthorized',
+      },
+      '404': {
+        description: 'No scan of this subject has been kept.',
+        content: {
+          'application/json': {
+            schema: ref(ErrorEnvelope),
+          },
+        },
+      },
+      '503': {
+        $ref: '#/components/responses/Unavailable',
+      },
+      '429': {
+        $ref: '#/components/responses/TooManyAttempts',
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/mark',
+    operationId: 'admin-mark',
+    summary: 'The operator mark and its links',
+    description:
+      "The mark is the operator cookie's value; on each allowed site, the link that sets it in a browser and the one that removes it.",
+    security: [
+      {
+        operatorBearer: [],
+      },
+      {
+        operatorKey: [],
+      },
+      {
+        adminSession: [],
+      },
+    ],
+    responses: {
+      '200': {
+        description: 'The mark.',
+        headers: {
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+              const: 'no-store',
+            },
+          },
+          'Set-Cookie': {
+            description:
+              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: ref(OperatorMark),
+          },
+        },
+      },
+      '401': {
+        $ref: '#/components/responses/OperatorUnauthorized',
+      },
+      '429': {
+        $ref: '#/components/responses/TooManyAttempts',
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/now',
+    operationId: 'admin-now',
+    summary: 'Who is on the site now',
+    description:
+      "The last 30 minutes, read from the facts keep-hits wrote (not the fold's documents), so it is as fresh as the queue: one query in today's partition, and one in yesterday's in the first half hour of a UTC day. Any query parameter (a cache-buster) is let be.",
+    security: [
+      {
+        operatorBearer: [],
+      },
+      {
+        operatorKey: [],
+      },
+      {
+        adminSession: [],
+      },
+    ],
+    responses: {
+      '200': {
+        description: 'The figures; `availability.available` false and null figures when the store cannot answer.',
+        headers: {
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+              const: 'no-store',
+            },
+          },
+          'Set-Cookie': {
+            description:
+              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: ref(NowCard),
+          },
+        },
+      },
+      '401': {
+        $ref: '#/components/responses/OperatorUnauthorized',
+      },
+      '429': {
+        $ref: '#/components/responses/TooManyAttempts',
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/export',
+    operationId: 'admin-export',
+    summary: 'The days of a range, as CSV or JSON',
+    description:
+      "One row a day from `from` to `to`, from one query (the range's visitor-days) and two point reads (the visitors and visits summaries) whatever the range.",
+    security: [
+      {
+        operatorBearer: [],
+      },
+      {
+        operatorKey: [],
+      },
+      {
+        adminSession: [],
+      },
+    ],
+    query: {
+      schema: exportQuerySchema,
+      describe: {
+        from: 'The first UTC day, YYYY-MM-DD, included.',
+        to: 'The last UTC day, YYYY-MM-DD, included; on or after `from`, at most 400 days from it, both included.',
+        format: 'csv (a header row, then a row a day) or json (the default).',
+        filter:
+          'Repeated, AND-ed: `dimension:value` split at the first `:`, a leading `!` for "is not". `page` a path the visitor-day requested, `entry` its first page, `source` a source group (linkedin, github, search, other, typed), `referrer` a linking host, `campaign` `source|medium|campaign` (an absent tag empty), `country`, `browser`, `system`, `device`, `goal` a goal of GOALS reached, `event` an event name sent. Every figure then counts only people\'s visitor-days that match all of them. One filter reads its cells (a query a read); two or more, or one with `!`, read the days\' visitor-days and take at most 400 days. An unknown dimension or a malformed value is 400 naming `filter`.',
+      },
+    },
+    responses: {
+      '200': {
+        description:
+          "The rows: JSON (`format=json`, the default), or CSV (`format=csv`; RFC 4180 with a header row and CRLF line ends, columns `day,people_new,visits,people,scanners,self,total,linkedin,github,search,other,typed,countries,browsers,campaigns`; lists as `name=count` joined by `; ` in one cell, a campaign as `source/medium/campaign`; a cell a spreadsheet would read as a formula gets a leading `'`).",
+        headers: {
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+              const: 'no-store',
+            },
+          },
+          'Set-Cookie': {
+            description:
+              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
+            schema: {
+              type: 'string',
+            },
+          },
+          'Content-Disposition': {
+            description: 'On CSV only: `attachment; filename="headcount-<from>-<to>.csv"`.',
+            schema: {
+              type: 'string',
+              pattern: '^attachment; filename="headcount-\\d{4}-\\d{2}-\\d{2}-\\d{4}-\\d{2}-\\d{2}\\.csv"$',
+            },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: ref(ExportDays),
+          },
+          'text/csv': {
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+      },
+      '400': {
+        description:
+          'A missing or bad day, `from` after `to`, a range over 400 days or another format, the parameter named in `message` and listed in `issues`.',
+        content: {
+          'application/json': {
+            schema: ref(ErrorEnvelope),
+          },
+        },
+      },
+      '401': {
+        $ref: '#/components/responses/OperatorUnauthorized',
+      },
+      '503': {
+        description:
+          'The store cannot answer now (`store_unavailable`): an export with nothing in it would read as a quiet stretch, so none is given; retry.',
+        content: {
+          'application/json': {
+            schema: ref(ErrorEnvelope),
+          },
+        },
+      },
+      '429': {
+        $ref: '#/components/responses/TooManyAttempts',
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/admin',
+    operationId: 'admin-page',
+    summary: 'The dashboard page',
+    description:
+      'The Admin tab; it asks for the operator key itself, and exchanges it for a session (POST /api/admin/session), so the page needs none. Never cached.',
+    security: [],
+    responses: {
+      '200': {
+        description: 'The page (gzipped when the browser takes gzip).',
+        headers: {
+          ETag: {
+            schema: {
+              type: 'string',
+            },
+          },
+          'Content-Security-Policy': {
+            schema: {
+              type: 'string',
+            },
+          },
+          'Strict-Transport-Security': {
+            description: 'HTTPS only, two years (browsers ignore it over plain HTTP).',
+            schema: {
+              type: 'string',
+            },
+          },
+          'Cross-Origin-Opener-Policy': {
+            description: 'same-origin',
+            schema: {
+              type: 'string',
+            },
+          },
+          'Permissions-Policy': {
+            description: 'Every powerful feature off (camera, microphone, geolocation, payment, USB…).',
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+        content: {
+          'text/html': {
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+      },
+      '304': {
+        $ref: '#/components/responses/NotModified',
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/assets/{name}',
+    operationId: 'assets',
+    summary: 'The scripts and styles of the pages',
+    description: 'Only the files named here; `headcount.js` and `headcount-pulse.js` may be loaded by any site (CORS `*`).',
+    security: [],
+    parameters: [
+      {
+        name: 'name',
+        in: 'path',
+        required: true,
+        schema: {
+          type: 'string',
+          enum: Object.keys(ASSETS),
+        },
+      },
+    ],
+    responses: {
+      '200': {
+        description: 'The file (gzipped when the browser takes gzip).',
+        headers: {
+          ETag: {
+            schema: {
+              type: 'string',
+            },
+          },
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+        content: {
+          'text/javascript': {
+            schema: {
+              type: 'string',
+            },
+          },
+          'text/css': {
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+      },
+      '304': {
+        $ref: '#/components/responses/NotModified',
+      },
+      '404': {
+        description: 'Not one of the files served.',
+        content: {
+          'text/plain': {
+            schema: {
+              type: 'string',
+              maxLength: 0,
+            },
+          },
+        },
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/session',
+    operationId: 'admin-session-read',
+    summary: 'Whether this browser is signed in',
+    description:
+      'The session (or the key) is checked and a session in use renewed. With neither, or with a session that has run out, the answer is `signed_in: false`, never an error.',
+    security: [
+      {
+        adminSession: [],
+      },
+      {
+        operatorBearer: [],
+      },
+      {
+        operatorKey: [],
+      },
+      {},
+    ],
+    responses: {
+      '200': {
+        description: 'Signed in, or not.',
+        headers: {
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+              const: 'no-store',
+            },
+          },
+          'Set-Cookie': {
+            description:
+              'The session cookie `__Host-headcount_admin` (HttpOnly, Secure, SameSite=Strict, Path=/, Max-Age its hours) and, on sign-in, the operator cookie; Max-Age=0 removes a session that ended.',
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: ref(SessionState),
+          },
+        },
+      },
+      '401': {
+        $ref: '#/components/responses/OperatorUnauthorized',
+      },
+      '429': {
+        $ref: '#/components/responses/TooManyAttempts',
+      },
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/admin/session',
+    operationId: 'admin-session-start',
+    summary: 'Sign in: the operator key for a session',
+    description:
+      'Exchanges the operator key (`Authorization: Bearer <key>`) for a session cookie, so the dashboard never keeps the key. A cookie alone never makes a session.',
+    security: [
+      {
+        operatorBearer: [],
+      },
+      {
+        operatorKey: [],
+      },
+    ],
+    responses: {
+      '200': {
+        description: 'Signed in.',
+        headers: {
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+              const: 'no-store',
+            },
+          },
+          'Set-Cookie': {
+            description:
+              'The session cookie `__Host-headcount_admin` (HttpOnly, Secure, SameSite=Strict, Path=/, Max-Age its hours) and, on sign-in, the operator cookie; Max-Age=0 removes a session that ended.',
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: ref(SessionState),
+          },
+        },
+      },
+      '401': {
+        $ref: '#/components/responses/OperatorUnauthorized',
+      },
+      '403': {
+        description: "Sec-Fetch-Site says another site's page sent it: the session is only changed from the dashboard itself.",
+        headers: {
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+              const: 'no-store',
+            },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: ref(ErrorEnvelope),
+          },
+        },
+      },
+      '429': {
+        $ref: '#/components/responses/TooManyAttempts',
+      },
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/admin/session',
+    operationId: 'admin-session-end',
+    summary: 'Sign out',
+    description: "Removes the session cookie. Refused when the browser says another site's page sent it.",
+    security: [],
+    responses: {
+      '204': {
+        description: 'Signed out.',
+        headers: {
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+              const: 'no-store',
+            },
+          },
+          'Set-Cookie': {
+            description:
+              'The session cookie `__Host-headcount_admin` (HttpOnly, Secure, SameSite=Strict, Path=/, Max-Age its hours) and, on sign-in, the operator cookie; Max-Age=0 removes a session that ended.',
+            schema: {
+              type: 'string',
+            },
+          },
+        },
+      },
+      '403': {
+        description: "Sec-Fetch-Site says another site's page sent it: the session is only changed from the dashboard itself.",
+        headers: {
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+              const: 'no-store',
+            },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: ref(ErrorEnvelope),
+          },
+        },
+      },
+    },
+  },
+];
+
+/** The answers several routes share. */
+export const RESPONSES: Record<string, Json> = {
+  BadRequest: {
+    description: 'A bad field, named in `message` and listed in `issues`.',
+    content: {
+      'application/json': {
+        schema: ref(ErrorEnvelope),
+      },
+    },
+  },
+  Unauthorized: {
+    description: 'The key is missing or wrong.',
+    content: {
+      'application/json': {
+        schema: ref(ErrorEnvelope),
+      },
+    },
+  },
+  OperatorUnauthorized: {
+    description:
+      "No operator key or session, a wrong key, a forged session cookie, or a session that has run out. A wrong key or forged cookie counts against the caller's address (see 429); once its free tries are spent, Retry-After says how long it now waits.",
+    headers: {
+      'WWW-Authenticate': {
+        schema: {
+          type: 'string',
+          const: 'Bearer',
+        },
+      },
+      'Cache-Control': {
+        schema: {
+          type: 'string',
+          const: 'no-store',
+        },
+      },
+      'Retry-After': {
+        description: 'After a failure past the free tries: whole seconds until the next check.',
+        schema: {
+          type: 'string',
+          pattern: '^[0-9]+$',
+        },
+      },
+    },
+    content: {
+      'application/json': {
+        schema: ref(ErrorEnvelope),
+      },
+    },
+  },
+  OriginNotAllowed: {
+    description:
+      "The Origin is not in ALLOWED_ORIGINS (`origin_not_allowed`), or a beacon carries none (`origin_required`: a browser always names the page's origin; a server reports to POST /api/hits).",
+    content: {
+      'application/json': {
+        schema: ref(ErrorEnvelope),
+      },
+    },
+  },
+  TooLarge: {
+    description: 'The body is over its bound (512 KB for POST /api/hits, 4 KB for a beacon): the message and `issues` name `(body)`.',
+    content: {
+      'application/json': {
+        schema: ref(ErrorEnvelope),
+      },
+    },
+  },
+  UnsupportedMediaType: {
+    description: 'Another content type.',
+    content: {
+      'application/json': {
+        schema: ref(ErrorEnvelope),
+      },
+    },
+  },
+  Unavailable: {
+    description:
+      'The queue or the store cannot take or answer it now; nothing was enqueued (a request is enqueued whole or not at all): retry.',
+    content: {
+      'application/json': {
+        schema: ref(ErrorEnvelope),
+      },
+    },
+  },
+  Preflight: {
+    description: 'A CORS preflight from an allowed origin.',
+    headers: {
+      'Access-Control-Allow-Origin': {
+        schema: {
+          type: 'string',
+        },
+      },
+      'Access-Control-Allow-Methods': {
+        schema: {
+          type: 'string',
+        },
+      },
+      'Access-Control-Allow-Headers': {
+        schema: {
+          type: 'string',
+        },
+      },
+      'Access-Control-Max-Age': {
+        schema: {
+          type: 'string',
+        },
+      },
+    },
+  },
+  NotModified: {
+    description: 'The browser holds these bytes already (If-None-Match).',
+  },
+  TooManyAttempts: {
+    description:
+      'This address gave too many wrong keys or forged session cookies: the first 5 are answered at once, then it waits 1 second before its next check, doubling with each further failure to at most 30; 15 minutes without one forgets them. Nothing it presents is checked until then.',
+    headers: {
+      'Retry-After': {
+        description: 'Whole seconds until the next check.',
+        schema: {
+          type: 'string',
+          pattern: '^[0-9]+$',
+        },
+      },
+      'Cache-Control': {
+        schema: {
+          type: 'string',
+          const: 'no-store',
+        },
+      },
+    },
+    content: {
+      'application/json': {
+        schema: ref(ErrorEnvelope),
+      },
+    },
+  },
+};
+
+export const PARAMETERS: Record<string, Json> = {
+  Origin: {
+    name: 'Origin',
+    in: 'header',
+    required: false,
+    schema: {
+      type: 'string',
+    },
+  },
+};
+
+export const SECURITY_SCHEMES: Record<string, Json> = {
+  ingestKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-ingest-key',
+    description: "INGEST_KEY: the site's server only.",
+  },
+  operatorBearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'OPERATOR_KEY as `Authorization: Bearer <key>`, compared in constant time.',
+  },
+  operatorKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-operator-key',
+    description: 'OPERATOR_KEY in its own header.',
+  },
+  operatorCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'headcount_operator',
+    description:
+      "Set by every answer to the operator key; on a beacon it marks the request as the site's own read. It opens no admin route.",
+  },
+  adminSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: '__Host-headcount_admin',
+    description:
+      'The Admin session the dashboard signs in to (POST /api/admin/session): a keyed token that runs out after ADMIN_SESSION_HOURS unused and 7 days after signing in, renewed while used; HttpOnly, Secure, SameSite=Strict. Admin reads take it or the key.',
+  },
+};
+
+export const INFO = {
+  info: {
+    title: 'headcount',
+    version: '0.1.0',
+    description:
+      'Counts the people who visit a website, each once, all time, without cookies or addresses. Every HTTP function the app registers (functions/*.ts), served under `/api` by the Functions host and by the local host alike. Every error is one envelope, `Error`. test/integration/openapi.test.ts holds this document to the registered routes and methods and validates real answers against it.',
+  },
+  servers: [
+    {
+      url: 'http://127.0.0.1:7071',
+      description: 'npm start (the local host)',
+    },
+  ],
+};
