@@ -348,5 +348,10 @@ export const ExportDays = z
     days: z.int().min(1).max(400),
     rows: z.array(ExportRow),
     filters: z.array(Filter).optional(),
+    complete: z.boolean().optional().meta({
+      description:
+        'With filters: false when a day of the range is before `filters_from` (one filter) or was not read (several filters ran out of pages): its row is zeros.',
+    }),
+    filters_from: z.string().optional().meta({ description: 'With filters: the first day the fold keeps filter cells from.' }),
   })
   .meta({ id: 'ExportDays', description: 'One row a day from `from` to `to`, oldest first.' });

@@ -356,7 +356,7 @@ export const ROUTES: Route[] = [
         from: 'The first UTC day of a range (with `to`).',
         to: 'The last UTC day of a range (with `from`).',
         filter:
-          'Repeated, AND-ed: `dimension:value` split at the first `:`, a leading `!` for "is not". `page` a path the visitor-day requested, `entry` its first page, `source` a source group (linkedin, github, search, other, typed), `referrer` a linking host, `campaign` `source|medium|campaign` (an absent tag empty), `country`, `browser`, `system`, `device`, `goal` a goal of GOALS reached, `event` an event name sent. Every figure then counts only people\'s visitor-days that match all of them. One filter reads its cells (a query a read); two or more, or one with `!`, read the days\' visitor-days and take at most 400 days. An unknown dimension or a malformed value is 400 naming `filter`.',
+          'Repeated, AND-ed: `dimension:value` split at the first `:`, a leading `!` for "is not". `page` a path the visitor-day requested, `entry` its first page, `source` a source group (linkedin, github, search, other, typed), `referrer` a linking host, `campaign` `source|medium|campaign` (an absent tag empty), `country`, `browser`, `system`, `device`, `goal` a goal of GOALS reached, `event` an event name sent. Every figure then counts only people\'s visitor-days that match all of them. One filter reads its cells (a query a read); two or more, or one with `!`, read the days\' visitor-days (at most 200 pages of 500 a read, newest days first, else `complete: false`) and take at most 400 days. An unknown dimension or a malformed value is 400 naming `filter`.',
       },
     },
     responses: {
@@ -719,7 +719,7 @@ export const ROUTES: Route[] = [
         to: 'The last UTC day, YYYY-MM-DD, included; on or after `from`, at most 400 days from it, both included.',
         format: 'csv (a header row, then a row a day) or json (the default).',
         filter:
-          'Repeated, AND-ed: `dimension:value` split at the first `:`, a leading `!` for "is not". `page` a path the visitor-day requested, `entry` its first page, `source` a source group (linkedin, github, search, other, typed), `referrer` a linking host, `campaign` `source|medium|campaign` (an absent tag empty), `country`, `browser`, `system`, `device`, `goal` a goal of GOALS reached, `event` an event name sent. Every figure then counts only people\'s visitor-days that match all of them. One filter reads its cells (a query a read); two or more, or one with `!`, read the days\' visitor-days and take at most 400 days. An unknown dimension or a malformed value is 400 naming `filter`.',
+          'Repeated, AND-ed: `dimension:value` split at the first `:`, a leading `!` for "is not". `page` a path the visitor-day requested, `entry` its first page, `source` a source group (linkedin, github, search, other, typed), `referrer` a linking host, `campaign` `source|medium|campaign` (an absent tag empty), `country`, `browser`, `system`, `device`, `goal` a goal of GOALS reached, `event` an event name sent. Every figure then counts only people\'s visitor-days that match all of them. One filter reads its cells (a query a read); two or more, or one with `!`, read the days\' visitor-days (at most 200 pages of 500 a read, newest days first, else `complete: false`) and take at most 400 days. An unknown dimension or a malformed value is 400 naming `filter`.',
       },
     },
     responses: {

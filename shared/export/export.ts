@@ -6,7 +6,7 @@ import { byDay } from '../activity/by-day';
 import { MAX_DAYS, readQuery } from '../activity/query';
 import { sourcesOf } from '../activity/sources';
 import { emptyCounts, type RollupCounts } from '../rollup/day-rollup';
-import { filtersSchema } from '../activity/filters';
+import { cellFilter, filtersSchema } from '../activity/filters';
 import { readPeriods } from '../activity/window';
 import type { FunnelStep } from '../activity/funnel';
 import type { Goal } from '../events/events';
@@ -111,6 +111,7 @@ export function exportDays(request: IncomingRequest, deps: ExportDeps): Promise<
         readPeriods(deps.store, [days], filters, periodsFrom, rules, false),
         deps.store.visitorsSummary.peopleFrom(from),
         deps.store.visits.read(),
+        periodsFrom,
       ]);
     });
     if (value === null)
@@ -119,11 +120,13 @@ export function exportDays(request: IncomingRequest, deps: ExportDeps): Promise<
         code: 'store_unavailable',
         message: 'the store that keeps activity could not be read just now; retry later',
       });
-    const [read, people, visits] = value;
+    const [read, people, visits, periodsFrom] = value;
     if ('refused' in read) return errorAnswer(badRequest([{ path: 'filter', message: read.refused }]));
     const filtered = filters.length > 0;
     const rows = exportRows(days, read[0]!.days, filtered ? null : people.people_new_by_day, filtered ? null : (visits?.doc.by_day ?? {}));
-    if (format === 'json') return { status: 200, body: { from, to, days: days.length, filters, rows } };
+    const whole = read[0]!.complete && (cellFilter(filters) === null || from >= periodsFrom);
+    const filteredOnly = filtered ? { complete: whole, filters_from: periodsFrom } : {};
+    if (format === 'json') return { status: 200, body: { from, to, days: days.length, filters, ...filteredOnly, rows } };
     return {
       status: 200,
       body: toCsv(rows),

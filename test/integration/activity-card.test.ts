@@ -366,6 +366,7 @@ describe('the Activity card through the local host, from documents keep-hits kep
     });
     const exported = await csv.json();
     expect(exported.filters).toEqual(pdf.json.filters);
+    expect(exported).toMatchObject({ complete: true, filters_from: '0000-00-00' });
     expect(exported.rows.map((row: { visitor_days: { people: number } }) => row.visitor_days.people)).toEqual(people(pdf.json));
   });
 
