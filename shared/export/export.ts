@@ -107,12 +107,12 @@ export function exportDays(request: IncomingRequest, deps: ExportDeps): Promise<
       // Only a filter's cells need to know from when they are kept.
       const state = filters.length === 0 ? null : await deps.store.foldState.read();
       const periodsFrom = state?.doc.periods_from ?? (filters.length === 0 ? '0000-00-00' : '9999-12-31');
-      return Promise.all([
+      const read = await Promise.all([
         readPeriods(deps.store, [days], filters, periodsFrom, rules, false),
         deps.store.visitorsSummary.peopleFrom(from),
         deps.store.visits.read(),
-        periodsFrom,
       ]);
+      return [...read, periodsFrom] as const;
     });
     if (value === null)
       return errorAnswer({
