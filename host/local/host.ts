@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -134,6 +135,28 @@ async function writeResponse(response: ServerResponse, init: Awaited<ReturnType<
   if (result.cookies.length > 0) headers['set-cookie'] = result.cookies.map(setCookieHeader);
   response.writeHead(result.status, headers);
   response.end(body);
+}
+
+/**
+ * A request Node could not read as HTTP, answered in the one error envelope rather than Node's bare status line: 431
+ * when its request line and headers are over Node's limit (a URL over 16 KB), else 400. Azure's front end refuses a
+ * URL over 4 KB before the app runs, with its own answer.
+ */
+function answerUnreadable(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) return void socket.destroy();
+  const tooLong = error.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify({
+    error: tooLong
+      ? {
+          code: 'request_too_large',
+          message: `the URL and headers are over ${maxHeaderSize / 1024} KB, more than this host reads: send a shorter URL (a long path goes in the body of POST /api/hits)`,
+        }
+      : { code: 'bad_request', message: 'the request could not be read as HTTP/1.1' },
+  });
+  const status = tooLong ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** A binding expression's `%SETTING%` parts replaced by the settings' values, as the Functions host resolves them. */
@@ -290,6 +313,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       response.end();
     });
   });
+
+  server.on('clientError', answerUnreadable);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
