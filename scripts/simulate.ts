@@ -70,11 +70,14 @@ const CRAWLERS = [
   { address: '40.77.167.5', agent: 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)' },
   { address: '69.171.250.9', agent: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)' },
 ];
+// Scanners probe from data centres, as they do: addresses on hosting networks.
 const SCANNERS = [
-  { address: '192.0.2.50', agent: 'curl/8.5.0' },
-  { address: '192.0.2.66', agent: 'python-requests/2.31.0' },
-  { address: '2001:db8:dead::9', agent: 'Mozilla/5.0 zgrab/0.x' },
+  { address: '167.99.10.50', agent: 'curl/8.5.0' },
+  { address: '167.99.10.66', agent: 'python-requests/2.31.0' },
+  { address: '2a03:b0c0:3::9', agent: 'Mozilla/5.0 zgrab/0.x' },
 ];
+/** The site's uptime monitor, from a cloud's network, carrying the self tag. */
+const MONITOR = '20.42.1.200';
 const PROBES = ['/wp-login.php', '/.env', '/.git/config', '/xmlrpc.php', '/wp-admin/setup-config.php'];
 const PAGES = ['/', '/about', '/trees/42', '/trees/7', '/blog/counting-people-once', '/contact', '/shop', '/shop/cart'];
 const REFERRERS = [
@@ -84,7 +87,26 @@ const REFERRERS = [
   'https://www.bing.com/search',
   'https://duckduckgo.com/',
 ];
-const NETWORKS = ['203.0.113', '198.51.100', '192.0.2', '2001:db8:1', '2001:db8:2'];
+/**
+ * People's networks: public ranges that the app's country table places in ten countries and that are on no hosting
+ * network, so the dashboard shows the countries a site owner would see (test/unit/simulate.test.ts holds both). The
+ * addresses are made up inside them, and like any address never leave the app's edge.
+ */
+export const NETWORKS = [
+  '73.15.2', // US
+  '79.200.1', // DE
+  '86.140.3', // GB
+  '90.12.4', // FR
+  '153.200.5', // JP
+  '101.170.6', // AU
+  '70.30.7', // CA
+  '177.10.8', // BR
+  '83.40.1', // ES
+  '77.170.2', // NL
+  '2601:1c2:5', // US
+  '2003:e1:7', // DE
+  '2a01:e0a:9', // FR
+];
 
 interface Hit {
   at: string;
@@ -145,7 +167,7 @@ export function simulate(options: { days: number; people: number; seed: number; 
     // The site's own health checks, from loopback and from a monitor carrying the self tag.
     for (let i = 0; i < 6; i += 1) {
       hits.push({ at: atOn(back), address: '127.0.0.1', user_agent: 'node-fetch/1.0', path: '/health' });
-      hits.push({ at: atOn(back), address: '192.0.2.200', user_agent: `${options.selfTag}/1.0 (uptime)`, path: '/health' });
+      hits.push({ at: atOn(back), address: MONITOR, user_agent: `${options.selfTag}/1.0 (uptime)`, path: '/health' });
     }
   }
   return hits;
