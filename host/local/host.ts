@@ -12,6 +12,7 @@ import { queueClient } from '../../adapters/azure-hit-queue';
 import { readHostJson, type HostJson } from './host-json';
 import { listenToQueue, type QueueListener } from './queue-listener';
 import { errorLine } from '../../shared/errors';
+import { isLoopback } from '../../shared/identity/network';
 import type { Lease } from '../../shared/ports/lease';
 import { blobLease, lockBlob } from '../../adapters/azure-blob-lease';
 import { DEFAULT_LOCK_TIMING, holdLock, type HeldLock, type LockTiming } from './singleton';
@@ -36,6 +37,8 @@ export interface LocalHostOptions {
   registrations?: readonly Registration[];
   /** The app settings `AzureWebJobs.<function>.Disabled` is read from (default: the process's environment). */
   environment?: Readonly<Record<string, string | undefined>>;
+  /** The address a connection from loopback is seen as (`npm start -- --count-me`); unset, loopback is loopback. */
+  loopbackAs?: string;
 }
 
 /** A running local host. */
@@ -104,16 +107,24 @@ function setCookieHeader(cookie: Cookie): string {
 
 /**
  * The request as the Functions host hands it over. Like Azure's front end, the local host appends the address of the
- * connection it accepted (with its port) to X-Forwarded-For, so the app reads the visitor's address the same way in both.
+ * connection it accepted (with its port) to X-Forwarded-For, so the app reads the visitor's address the same way in both;
+ * with `loopbackAs`, a connection from loopback is appended as from that address.
  */
-function toHttpRequest(request: IncomingMessage, body: Buffer, url: URL, params: Record<string, string>): HttpRequest {
+function toHttpRequest(
+  request: IncomingMessage,
+  body: Buffer,
+  url: URL,
+  params: Record<string, string>,
+  loopbackAs: string | undefined,
+): HttpRequest {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   const socket = request.socket;
-  const peer =
-    socket.remoteFamily === 'IPv6' ? `[${socket.remoteAddress}]:${socket.remotePort}` : `${socket.remoteAddress}:${socket.remotePort}`;
+  const remote = socket.remoteAddress ?? '';
+  const address = loopbackAs !== undefined && isLoopback(remote) ? loopbackAs : remote;
+  const peer = address.includes(':') ? `[${address}]:${socket.remotePort}` : `${address}:${socket.remotePort}`;
   headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${peer}` : peer;
   return new HttpRequest({
     method: request.method ?? 'GET',
@@ -297,7 +308,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
         const params = Object.fromEntries(Object.entries(match.groups ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string>;
         const context = new InvocationContext({ functionName: route.registration.name, invocationId: randomUUID() });
         try {
-          return await writeResponse(response, await route.handler(toHttpRequest(request, body, url, params), context));
+          return await writeResponse(response, await route.handler(toHttpRequest(request, body, url, params, options.loopbackAs), context));
         } catch (error) {
           logger.error('function failed', { function: route.registration.name, reason: errorLine(error) });
           return writeResponse(response, { status: 500, jsonBody: { error: { code: 'internal_error', message: 'the function failed' } } });
