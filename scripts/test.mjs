@@ -1,10 +1,10 @@
 // `npm test`: the test tools, the type-check and the lint, then the whole vitest suite (whose global setup makes the
-// hosting networks' table when it is missing or stale) on each Node major the app supports (package.json engines: 20
-// and 22). It runs first on this machine's Node; each other supported major comes from the npm registry's `node`
-// package (the Node binaries npm publishes), through npx and npx's cache, so nothing but npm is downloaded. Arguments
-// go to both vitest runs: a JSON report (`--outputFile.json=<file>`) holds both runs' counts, each run's own report
-// beside it as <file>.node<major>.json.
-// HEADCOUNT_TEST_NODES=this runs the suite on this machine's Node only (a quick local run); =22 on Node 22 only.
+// hosting networks' table when it is missing or stale) on this machine's Node. HEADCOUNT_TEST_NODES names other runs:
+// `all` runs it on each Node major the app supports (package.json engines: 20 and 22), first on this machine's Node, as
+// CI does (.ci/run); `22` or `20,22` on those. A supported major other than this machine's comes from the npm registry's
+// `node` package (the Node binaries npm publishes), through npx and npx's cache, so nothing but npm is downloaded.
+// Arguments go to every vitest run: with more than one, a JSON report (`--outputFile.json=<file>`) holds every run's
+// counts, each run's own report beside it as <file>.node<major>.json.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -37,8 +37,8 @@ function nodeOf(spec) {
 }
 
 const report = args.map((arg) => /^--outputFile\.json=(.+)$/.exec(arg)?.[1]).find(Boolean);
-// Which Node majors to run on: every supported one (the default), `this` machine's alone, or a list (`22`, `20,22`).
-const asked = process.env.HEADCOUNT_TEST_NODES ?? 'all';
+// Which Node majors to run on: `this` machine's (the default), every supported one (`all`), or a list (`22`, `20,22`).
+const asked = process.env.HEADCOUNT_TEST_NODES || 'this';
 const majors =
   asked === 'all'
     ? [
