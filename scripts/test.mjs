@@ -5,7 +5,7 @@
 // `node` package (the Node binaries npm publishes), through npx and npx's cache, so nothing but npm is downloaded.
 // Arguments go to every vitest run: with more than one, a JSON report (`--outputFile.json=<file>`) holds every run's
 // counts, each run's own report beside it as <file>.node<major>.json.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,9 +22,23 @@ function step(command, commandArgs, env = process.env) {
   if (run.status !== 0) process.exit(run.status ?? 1);
 }
 
+/** Runs commands side by side (the type-check and the lint each keep about one core busy); exits with the first failure's status. */
+async function together(...commands) {
+  const statuses = await Promise.all(
+    commands.map(
+      ([command, commandArgs]) =>
+        new Promise((done) => spawn(command, commandArgs, { cwd: root, stdio: 'inherit' }).once('close', (status) => done(status ?? 1))),
+    ),
+  );
+  const failed = statuses.find((status) => status !== 0);
+  if (failed !== undefined) process.exit(failed);
+}
+
 step(process.execPath, [join(root, 'scripts', 'ensure-test-tools.mjs')]);
-step(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.test.json']);
-step('npm', ['run', '-s', 'lint']);
+await together(
+  [process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.test.json']],
+  ['npm', ['run', '-s', 'lint']],
+);
 
 /** The path of a supported major's Node binary, from npx's cache (installed there from the registry on first use). */
 function nodeOf(spec) {
