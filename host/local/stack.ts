@@ -32,7 +32,9 @@ async function main() {
   const queuePort = portOf(serviceUrl(storage, 'Queue'), 10001);
   // The blob service too: the host keeps its timer locks there, so more hosts (`npm run host`) can join this one.
   const blobAndTable = { blobPort: portOf(serviceUrl(storage, 'Blob'), 10000), tablePort: portOf(serviceUrl(storage, 'Table'), 10002) };
-  const cosmosPort = portOf(values.COSMOS_ENDPOINT === undefined ? undefined : new URL(values.COSMOS_ENDPOINT), 8081);
+  const endpoint = values.COSMOS_ENDPOINT;
+  const malformed = endpoint !== undefined && !URL.canParse(endpoint);
+  const cosmosPort = portOf(endpoint === undefined || malformed ? undefined : new URL(endpoint), 8081);
   const { port } = localPort(argv, values, local);
   // STORE=memory, asked for by name, runs without the Cosmos server: the records live in the host, lost on restart.
   const memory = values.STORE === 'memory' && !servicesOnly;
@@ -40,7 +42,8 @@ async function main() {
   // The settings as the host will run with them (the services' addresses are the stack's own), checked before anything starts.
   const { COSMOS_ENDPOINT: _endpoint, COSMOS_KEY: _key, COSMOS_CLIENT_ID: _client, ...withoutCosmos } = values;
   const read = readSettings({
-    ...(memory ? withoutCosmos : { ...values, COSMOS_ENDPOINT: `http://127.0.0.1:${cosmosPort}` }),
+    // An endpoint that is no URL is left as it is, for the check to name it.
+    ...(memory ? withoutCosmos : { ...values, COSMOS_ENDPOINT: malformed ? endpoint : `http://127.0.0.1:${cosmosPort}` }),
     AzureWebJobsStorage: azuriteConnectionString(queuePort, blobAndTable),
   });
   if (!read.ok) throw new Error(describeProblems(read.problems));
