@@ -5,7 +5,7 @@ import { z } from 'zod';
 const projectRoot = join(__dirname, '..', '..');
 
 /** The port the Functions host listens on when nothing names another (`func start`'s, and the local host's). */
-export const DEFAULT_HOST_PORT = 7071;
+const DEFAULT_HOST_PORT = 7071;
 
 const portNumber = z.number().int().min(0).max(65_535);
 
