@@ -17,7 +17,8 @@ each person once from the first logged day. A FILE may be gzipped, or - for stan
   --log-format TEXT   the format in nginx's log_format notation, for any other log
   --until DAY         the last day to import (yyyy-MM-dd); by default the day before the first day counted live
   --dry-run           read and classify everything, print the summary, send nothing
-  --url URL           the app (default: the azd environment's SERVICE_API_URI, else local.settings.json's host)
+  --url URL           the app (default: the azd environment's SERVICE_API_URI, else the local host npm start runs)
+  --port N            the local host's port (default: as npm start reads it: PORT, Host.LocalHttpPort, 7071)
   --key KEY           the ingest key (default: HEADCOUNT_INGEST_KEY of the azd environment, else local.settings.json)
   --store NAME        the store the lines are counted under (default site)
   --help`;
@@ -32,6 +33,7 @@ async function main(argv: readonly string[]): Promise<number> {
       until: { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
       url: { type: 'string' },
+      port: { type: 'string' },
       key: { type: 'string' },
       store: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -50,7 +52,13 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error('--until must be a day, yyyy-MM-dd');
     return 2;
   }
-  const resolved = resolveTarget({ url: values.url, key: values.key }, join(__dirname, '..'));
+  let resolved: ReturnType<typeof resolveTarget>;
+  try {
+    resolved = resolveTarget({ url: values.url, key: values.key, port: values.port }, join(__dirname, '..'));
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    return 2;
+  }
   let target: Target | null = null;
   if ('missing' in resolved) {
     if (!values['dry-run']) {

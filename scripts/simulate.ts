@@ -1,44 +1,29 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { PeopleCount } from '../shared/counting/people-count';
+import { localPort, localValues, readLocalSettings, type LocalSettings } from '../host/local/local-settings';
 
 /**
  * `npm run simulate`: realistic traffic posted to a running local stack (`npm start`), then the fold run, so the
  * pulse and the Admin count show real figures at once. Deterministic for a seed. Options:
- *   --url <http://127.0.0.1:7071>  --days <7>  --people <40>  --seed <42>
+ *   --port <n> (or --url <http://127.0.0.1:7071>)  --days <7>  --people <40>  --seed <42>
+ * The host is found as `npm start` finds its port (`--port`, PORT, Host.LocalHttpPort, 7071), unless `--url` names it.
  * `--days` is at most HIT_MAX_AGE_DAYS (the ingest refuses an older `at`); raise that setting to simulate more.
  */
 
-const projectRoot = join(__dirname, '..');
-
 const optionsSchema = z.object({
-  url: z.url().default('http://127.0.0.1:7071'),
+  url: z.url().optional(),
   days: z.coerce.number().int().min(1).max(365).default(7),
   people: z.coerce.number().int().min(1).max(2_000).default(40),
   seed: z.coerce.number().int().default(42),
 });
 
-const settingsSchema = z.object({
-  Values: z.looseObject({
-    INGEST_KEY: z.string().min(1),
-    OPERATOR_KEY: z.string().min(1),
-    SELF_AGENT_TAG: z.string().default('headcount-self'),
-    HIT_MAX_AGE_DAYS: z.coerce.number().int().default(7),
-  }),
+const settingsSchema = z.looseObject({
+  INGEST_KEY: z.string().min(1),
+  OPERATOR_KEY: z.string().min(1),
+  SELF_AGENT_TAG: z.string().default('headcount-self'),
+  HIT_MAX_AGE_DAYS: z.coerce.number().int().default(7),
 });
-
-/** The keys from local.settings.json, or the example the stack falls back to, with the environment over both. */
-function localSettings() {
-  const own = join(projectRoot, 'local.settings.json');
-  const file = existsSync(own) ? own : join(projectRoot, 'local.settings.example.json');
-  const values = (JSON.parse(readFileSync(file, 'utf8')) as { Values?: Record<string, string> }).Values ?? {};
-  const picked = Object.fromEntries(
-    ['INGEST_KEY', 'OPERATOR_KEY', 'SELF_AGENT_TAG', 'HIT_MAX_AGE_DAYS'].map((name) => [name, process.env[name] ?? values[name]]),
-  );
-  return settingsSchema.parse({ Values: picked }).Values;
-}
 
 /** mulberry32: a small seeded generator, so one seed is one simulation. */
 function seeded(seed: number) {
@@ -70,11 +55,14 @@ const CRAWLERS = [
   { address: '40.77.167.5', agent: 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)' },
   { address: '69.171.250.9', agent: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)' },
 ];
+// Scanners probe from data centres, as they do: addresses on hosting networks.
 const SCANNERS = [
-  { address: '192.0.2.50', agent: 'curl/8.5.0' },
-  { address: '192.0.2.66', agent: 'python-requests/2.31.0' },
-  { address: '2001:db8:dead::9', agent: 'Mozilla/5.0 zgrab/0.x' },
+  { address: '167.99.10.50', agent: 'curl/8.5.0' },
+  { address: '167.99.10.66', agent: 'python-requests/2.31.0' },
+  { address: '2a03:b0c0:3::9', agent: 'Mozilla/5.0 zgrab/0.x' },
 ];
+/** The site's uptime monitor, from a cloud's network, carrying the self tag. */
+const MONITOR = '20.42.1.200';
 const PROBES = ['/wp-login.php', '/.env', '/.git/config', '/xmlrpc.php', '/wp-admin/setup-config.php'];
 const PAGES = ['/', '/about', '/trees/42', '/trees/7', '/blog/counting-people-once', '/contact', '/shop', '/shop/cart'];
 const REFERRERS = [
@@ -84,7 +72,26 @@ const REFERRERS = [
   'https://www.bing.com/search',
   'https://duckduckgo.com/',
 ];
-const NETWORKS = ['203.0.113', '198.51.100', '192.0.2', '2001:db8:1', '2001:db8:2'];
+/**
+ * People's networks: public ranges that the app's country table places in ten countries and that are on no hosting
+ * network, so the dashboard shows the countries a site owner would see (test/unit/simulate.test.ts holds both). The
+ * addresses are made up inside them, and like any address never leave the app's edge.
+ */
+export const NETWORKS = [
+  '73.15.2', // US
+  '79.200.1', // DE
+  '86.140.3', // GB
+  '90.12.4', // FR
+  '153.200.5', // JP
+  '101.170.6', // AU
+  '70.30.7', // CA
+  '177.10.8', // BR
+  '83.40.1', // ES
+  '77.170.2', // NL
+  '2601:1c2:5', // US
+  '2003:e1:7', // DE
+  '2a01:e0a:9', // FR
+];
 
 interface Hit {
   at: string;
@@ -145,7 +152,7 @@ export function simulate(options: { days: number; people: number; seed: number; 
     // The site's own health checks, from loopback and from a monitor carrying the self tag.
     for (let i = 0; i < 6; i += 1) {
       hits.push({ at: atOn(back), address: '127.0.0.1', user_agent: 'node-fetch/1.0', path: '/health' });
-      hits.push({ at: atOn(back), address: '192.0.2.200', user_agent: `${options.selfTag}/1.0 (uptime)`, path: '/health' });
+      hits.push({ at: atOn(back), address: MONITOR, user_agent: `${options.selfTag}/1.0 (uptime)`, path: '/health' });
     }
   }
   return hits;
@@ -153,14 +160,47 @@ export function simulate(options: { days: number; people: number; seed: number; 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Where the host is: `--url`, else 127.0.0.1 on the port `npm start` reads; with where that was read, for a message. */
+function hostOf(url: string | undefined, argv: readonly string[], file: LocalSettings) {
+  if (url !== undefined) return { url: url.replace(/\/+$/, ''), from: '--url' };
+  const { port, from } = localPort(argv, localValues(file), file);
+  return { url: `http://127.0.0.1:${port}`, from };
+}
+
+/** fetch, with a refused or lost connection said as where the host was looked for and how to name another. */
+async function reach(host: { url: string; from: string }, path: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(`${host.url}${path}`, init);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new Error(
+      `nothing answers at ${host.url} (${host.from}): ${cause?.code ?? cause?.message ?? String(error)}. Is \`npm start\` running? If it listens elsewhere, name it with --port <n> or --url <address>`,
+      { cause: error },
+    );
+  }
+}
+
 async function main() {
+  const argv = process.argv.slice(2);
   const { values } = parseArgs({
-    options: { url: { type: 'string' }, days: { type: 'string' }, people: { type: 'string' }, seed: { type: 'string' } },
+    args: argv,
+    options: {
+      url: { type: 'string' },
+      port: { type: 'string' },
+      days: { type: 'string' },
+      people: { type: 'string' },
+      seed: { type: 'string' },
+    },
   });
-  const parsed = optionsSchema.safeParse(values);
+  const { port: _port, ...rest } = values;
+  const parsed = optionsSchema.safeParse(rest);
   if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('\n'));
   const options = parsed.data;
-  const settings = localSettings();
+  const file = readLocalSettings();
+  const read = settingsSchema.safeParse(localValues(file));
+  if (!read.success) throw new Error(read.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('\n'));
+  const settings = read.data;
+  const host = hostOf(options.url, argv, file);
   if (options.days > settings.HIT_MAX_AGE_DAYS) {
     throw new Error(
       `--days: at most HIT_MAX_AGE_DAYS (${settings.HIT_MAX_AGE_DAYS}), as the ingest refuses an older \`at\`; raise HIT_MAX_AGE_DAYS in local.settings.json and restart to simulate more`,
@@ -169,7 +209,7 @@ async function main() {
   const hits = simulate({ ...options, selfTag: settings.SELF_AGENT_TAG, now: new Date(), maxAgeDays: settings.HIT_MAX_AGE_DAYS });
   let accepted = 0;
   for (let start = 0; start < hits.length; start += 500) {
-    const response = await fetch(`${options.url}/api/hits`, {
+    const response = await reach(host, '/api/hits', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-ingest-key': settings.INGEST_KEY },
       body: JSON.stringify({ hits: hits.slice(start, start + 500) }),
@@ -182,7 +222,7 @@ async function main() {
     `posted ${hits.length} hits over ${options.days} days (${accepted} counted, the rest assets or ignored); waiting for keep-hits…`,
   );
   const count = async () => {
-    const response = await fetch(`${options.url}/api/admin/visitors/people`, { headers: { 'x-operator-key': settings.OPERATOR_KEY } });
+    const response = await reach(host, '/api/admin/visitors/people', { headers: { 'x-operator-key': settings.OPERATOR_KEY } });
     if (response.status !== 200) throw new Error(`GET /api/admin/visitors/people answered ${response.status}: is OPERATOR_KEY the host's?`);
     return (await response.json()) as PeopleCount;
   };
@@ -191,7 +231,7 @@ async function main() {
   let figures = await count();
   for (let still = 0, polls = 0; still < 2 && polls < 120; polls += 1) {
     await sleep(1_000);
-    const recount = await fetch(`${options.url}/admin/functions/recount`, { method: 'POST' });
+    const recount = await reach(host, '/admin/functions/recount', { method: 'POST' });
     if (recount.status !== 202) throw new Error(`the fold answered ${recount.status}`);
     const next = await count();
     const same = next.people_all_time === figures.people_all_time && next.visits?.all_time === figures.visits?.all_time;
@@ -206,7 +246,7 @@ async function main() {
     `visits by people:          ${figures.visits?.all_time ?? 'none yet'} since ${figures.visits?.from ?? '-'}; last 7 days: ${lastWeek.join(', ')}`,
   );
   console.log(`source:                    ${figures.source}`);
-  console.log(`see them:   ${options.url}/api/admin (sign in with OPERATOR_KEY)   ·   curl ${options.url}/api/pulse`);
+  console.log(`see them:   ${host.url}/api/admin (sign in with OPERATOR_KEY)   ·   curl ${host.url}/api/pulse`);
 }
 
 if (require.main === module) {

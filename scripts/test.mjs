@@ -1,11 +1,12 @@
-// `npm test`: the test tools, the type-check and the lint, then the whole vitest suite (whose global setup makes the
-// hosting networks' table when it is missing or stale) on each Node major the app supports (package.json engines: 20
-// and 22). It runs first on this machine's Node; each other supported major comes from the npm registry's `node`
-// package (the Node binaries npm publishes), through npx and npx's cache, so nothing but npm is downloaded. Arguments
-// go to both vitest runs: a JSON report (`--outputFile.json=<file>`) holds both runs' counts, each run's own report
-// beside it as <file>.node<major>.json.
-// HEADCOUNT_TEST_NODES=this runs the suite on this machine's Node only (a quick local run); =22 on Node 22 only.
-import { execFileSync, spawnSync } from 'node:child_process';
+// `npm test`: the test tools, then the whole vitest suite (whose global setup makes the hosting networks' table when it
+// is missing or stale) on this machine's Node, with the type-check and the lint beside it. HEADCOUNT_TEST_NODES names
+// other runs: `all` runs it on each Node major the app supports (package.json engines: 20 and 22), first on this
+// machine's Node, as CI does (.ci/run); `22` or `20,22` on those. A supported major other than this machine's comes
+// from the npm registry's `node` package (the Node binaries npm publishes), through npx and npx's cache, so nothing but
+// npm is downloaded. Arguments go to every vitest run: with more than one, a JSON report (`--outputFile.json=<file>`)
+// holds every run's counts, each run's own report beside it as <file>.node<major>.json; a failed type-check or lint
+// marks the report failed.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,9 +23,22 @@ function step(command, commandArgs, env = process.env) {
   if (run.status !== 0) process.exit(run.status ?? 1);
 }
 
+/** A check run beside the suite: its output is kept, and shown once the suite has run. */
+function check(command, commandArgs) {
+  const child = spawn(command, commandArgs, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve) => child.once('close', (status) => resolve({ status: status ?? 1, output })));
+}
+
 step(process.execPath, [join(root, 'scripts', 'ensure-test-tools.mjs')]);
-step(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.test.json']);
-step('npm', ['run', '-s', 'lint']);
+// The type-check and the lint run beside the suite's first run, which waits on its services more than it computes: on a
+// fresh clone they overlap it rather than come before it. One that fails fails the command once the suite has run (a
+// suite stopped midway would leave its services running).
+const checks = Promise.all([
+  check(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.test.json']),
+  check('npm', ['run', '-s', 'lint']),
+]);
 
 /** The path of a supported major's Node binary, from npx's cache (installed there from the registry on first use). */
 function nodeOf(spec) {
@@ -37,8 +51,8 @@ function nodeOf(spec) {
 }
 
 const report = args.map((arg) => /^--outputFile\.json=(.+)$/.exec(arg)?.[1]).find(Boolean);
-// Which Node majors to run on: every supported one (the default), `this` machine's alone, or a list (`22`, `20,22`).
-const asked = process.env.HEADCOUNT_TEST_NODES ?? 'all';
+// Which Node majors to run on: `this` machine's (the default), every supported one (`all`), or a list (`22`, `20,22`).
+const asked = process.env.HEADCOUNT_TEST_NODES || 'this';
 const majors =
   asked === 'all'
     ? [
@@ -81,9 +95,15 @@ for (const { major, node } of runs) {
   console.log(`\n— the suite on Node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()} —`);
   // That Node first on PATH, so what the tests start by name (npm start, tsx) runs on it too.
   const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH ?? ''}` };
-  const run = spawnSync(node, [vitest, 'run', ...runArgs], { cwd: root, stdio: 'inherit', env });
-  results.push({ major, status: run.status ?? 1, file: own });
+  const suite = spawn(node, [vitest, 'run', ...runArgs], { cwd: root, stdio: 'inherit', env });
+  const status = await new Promise((resolve) => suite.once('close', (code) => resolve(code ?? 1)));
+  results.push({ major, status, file: own });
 }
+
+console.log('\n— the type-check (tsc) and the lint (ESLint, Prettier) —');
+const checked = await checks;
+for (const { output } of checked) if (output.trim() !== '') console.log(output.trimEnd());
+const checksFailed = checked.some(({ status }) => status !== 0);
 
 const read = results.map(({ file }) => readReport(file));
 if (report && runs.length > 1) {
@@ -116,5 +136,11 @@ for (const [i, { major }] of results.entries()) {
       console.log(`failed on Node ${major}: ${where} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
   }
 }
+if (checksFailed) {
+  console.log('the type-check or the lint: failed (above)');
+  // CI's closing line reads the report: it counts a failure there even when every test passed.
+  const written = readReport(report);
+  if (written) writeFileSync(resolve(root, report), JSON.stringify({ ...written, success: false, checks: 'failed' }));
+}
 for (const { major, status } of results) console.log(`Node ${major}: ${status === 0 ? 'passed' : 'failed'}`);
-process.exit(results.some(({ status }) => status !== 0) ? 1 : 0);
+process.exit(checksFailed || results.some(({ status }) => status !== 0) ? 1 : 0);

@@ -15,7 +15,7 @@ import { cosmosFoldLeases } from './fold-lease';
 import { cosmosActivityDays } from './activity-days';
 import { cosmosSubjects } from './subjects';
 import { cosmosRecentFacts } from './audience';
-import { IMPORT_LEDGER_ID, type ImportLedger, type LandedImport } from '../../shared/store/imports';
+import { IMPORT_LEDGER_ID, IMPORTS_PK, landedId, type ImportLedger, type LandedImport } from '../../shared/store/imports';
 
 const oldestFirst =
   <T extends { pk: string; id: string }>(key: (doc: T) => string) =>
@@ -52,7 +52,11 @@ export function cosmosStore(
     },
     ...folding,
     foldLease: cosmosFoldLeases(documents),
-    landed: { create: (note: LandedImport) => documents.create(note), changed: folding.landed.changed },
+    landed: {
+      create: (note: LandedImport) => documents.create(note),
+      has: async (message) => (await documents.read<LandedImport>(IMPORTS_PK, landedId(message))) !== null,
+      changed: folding.landed.changed,
+    },
     importLedger: {
       read: () => documents.read<ImportLedger>(VISITORS_PK, IMPORT_LEDGER_ID),
       create: (doc) => documents.create(doc),

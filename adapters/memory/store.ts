@@ -10,7 +10,7 @@ import { memoryFoldLeases } from './fold-lease';
 import { memoryActivityDays } from './activity-days';
 import { memorySubjects } from './subjects';
 import { memoryRecentFacts } from './audience';
-import { IMPORT_LEDGER_ID, type ImportLedger, type LandedImport } from '../../shared/store/imports';
+import { IMPORT_LEDGER_ID, IMPORTS_PK, landedId, type ImportLedger, type LandedImport } from '../../shared/store/imports';
 
 /** What the memory store's `source` says, so the count never passes memory off as kept. */
 export const MEMORY_SOURCE = 'kept in memory (lost on restart): STORE is memory, so nothing outlives this process';
@@ -34,7 +34,11 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     },
     ...folding,
     foldLease: memoryFoldLeases(documents),
-    landed: { create: (note: LandedImport) => resolved(documents.create(note)), changed: folding.landed.changed },
+    landed: {
+      create: (note: LandedImport) => resolved(documents.create(note)),
+      has: (message) => resolved(documents.read<LandedImport>(IMPORTS_PK, landedId(message)) !== null),
+      changed: folding.landed.changed,
+    },
     importLedger: {
       read: () => resolved(documents.read<ImportLedger>(VISITORS_PK, IMPORT_LEDGER_ID)),
       create: (doc) => resolved(documents.create(doc)),

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { queueClient } from '../../adapters/azure-hit-queue';
 import { readHostJson, type HostJson } from './host-json';
 import { listenToQueue, type QueueListener } from './queue-listener';
 import { errorLine } from '../../shared/errors';
+import { isLoopback } from '../../shared/identity/network';
 import type { Lease } from '../../shared/ports/lease';
 import { blobLease, lockBlob } from '../../adapters/azure-blob-lease';
 import { DEFAULT_LOCK_TIMING, holdLock, type HeldLock, type LockTiming } from './singleton';
@@ -35,6 +37,8 @@ export interface LocalHostOptions {
   registrations?: readonly Registration[];
   /** The app settings `AzureWebJobs.<function>.Disabled` is read from (default: the process's environment). */
   environment?: Readonly<Record<string, string | undefined>>;
+  /** The address a connection from loopback is seen as (`npm start -- --count-me`); unset, loopback is loopback. */
+  loopbackAs?: string;
 }
 
 /** A running local host. */
@@ -103,16 +107,24 @@ function setCookieHeader(cookie: Cookie): string {
 
 /**
  * The request as the Functions host hands it over. Like Azure's front end, the local host appends the address of the
- * connection it accepted (with its port) to X-Forwarded-For, so the app reads the visitor's address the same way in both.
+ * connection it accepted (with its port) to X-Forwarded-For, so the app reads the visitor's address the same way in both;
+ * with `loopbackAs`, a connection from loopback is appended as from that address.
  */
-function toHttpRequest(request: IncomingMessage, body: Buffer, url: URL, params: Record<string, string>): HttpRequest {
+function toHttpRequest(
+  request: IncomingMessage,
+  body: Buffer,
+  url: URL,
+  params: Record<string, string>,
+  loopbackAs: string | undefined,
+): HttpRequest {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   const socket = request.socket;
-  const peer =
-    socket.remoteFamily === 'IPv6' ? `[${socket.remoteAddress}]:${socket.remotePort}` : `${socket.remoteAddress}:${socket.remotePort}`;
+  const remote = socket.remoteAddress ?? '';
+  const address = loopbackAs !== undefined && isLoopback(remote) ? loopbackAs : remote;
+  const peer = address.includes(':') ? `[${address}]:${socket.remotePort}` : `${address}:${socket.remotePort}`;
   headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${peer}` : peer;
   return new HttpRequest({
     method: request.method ?? 'GET',
@@ -134,6 +146,28 @@ async function writeResponse(response: ServerResponse, init: Awaited<ReturnType<
   if (result.cookies.length > 0) headers['set-cookie'] = result.cookies.map(setCookieHeader);
   response.writeHead(result.status, headers);
   response.end(body);
+}
+
+/**
+ * A request Node could not read as HTTP, answered in the one error envelope rather than Node's bare status line: 431
+ * when its request line and headers are over Node's limit (a URL over 16 KB), else 400. Azure's front end refuses a
+ * URL over 4 KB before the app runs, with its own answer.
+ */
+function answerUnreadable(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) return void socket.destroy();
+  const tooLong = error.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify({
+    error: tooLong
+      ? {
+          code: 'request_too_large',
+          message: `the URL and headers are over ${maxHeaderSize / 1024} KB, more than this host reads: send a shorter URL (a long path goes in the body of POST /api/hits)`,
+        }
+      : { code: 'bad_request', message: 'the request could not be read as HTTP/1.1' },
+  });
+  const status = tooLong ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** A binding expression's `%SETTING%` parts replaced by the settings' values, as the Functions host resolves them. */
@@ -274,7 +308,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
         const params = Object.fromEntries(Object.entries(match.groups ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string>;
         const context = new InvocationContext({ functionName: route.registration.name, invocationId: randomUUID() });
         try {
-          return await writeResponse(response, await route.handler(toHttpRequest(request, body, url, params), context));
+          return await writeResponse(response, await route.handler(toHttpRequest(request, body, url, params, options.loopbackAs), context));
         } catch (error) {
           logger.error('function failed', { function: route.registration.name, reason: errorLine(error) });
           return writeResponse(response, { status: 500, jsonBody: { error: { code: 'internal_error', message: 'the function failed' } } });
@@ -290,6 +324,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       response.end();
     });
   });
+
+  server.on('clientError', answerUnreadable);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

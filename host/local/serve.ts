@@ -1,20 +1,30 @@
 import { rootFromEnvironment } from '../composition';
 import { startLocalHost } from './host';
-import { hostPort, localValues } from './local-settings';
+import { localPort, localValues, plainPort, readLocalSettings } from './local-settings';
 import { dashboardBanner, localCosmosName } from './banner';
 
 /**
  * `npm run host`: the local Functions host alone, against services already running (`npm run services`, or another
- * `npm start`), on `--port <n>` or PORT (default 7071). Several of them share the queue and the store as instances in
- * Azure do: queue messages go to one instance each, and each timer runs in the one instance holding its lease.
+ * `npm start`), on the port `npm start` reads (local-settings.ts localPort). Several of them share the queue and the
+ * store as instances in Azure do: queue messages go to one instance each, and each timer runs in the one instance
+ * holding its lease.
  */
 async function main() {
-  const values = localValues();
+  const local = readLocalSettings();
+  const values = localValues(local);
+  const { port } = localPort(process.argv.slice(2), values, local);
   const root = rootFromEnvironment(values, { cosmosName: localCosmosName(values.COSMOS_ENDPOINT) });
-  const host = await startLocalHost({ root, port: hostPort(process.argv.slice(2), values) });
+  const host = await startLocalHost({ root, port });
   console.log(`Functions host (local)  ${host.url}   (POST ${host.url}/admin/functions/<name> runs a function now)`);
   const { OPERATOR_KEY, ALLOWED_ORIGINS } = root.settings;
-  for (const line of dashboardBanner({ url: host.url, operatorKey: OPERATOR_KEY, allowedOrigins: ALLOWED_ORIGINS })) console.log(line);
+  const banner = dashboardBanner({
+    url: host.url,
+    plainPort: plainPort(local),
+    operatorKey: OPERATOR_KEY,
+    allowedOrigins: ALLOWED_ORIGINS,
+    countedAs: null,
+  });
+  for (const line of banner) console.log(line);
   console.log('Ctrl-C stops it; the timers it holds pass to another host.');
   let stopping = false;
   const stop = async () => {

@@ -106,7 +106,11 @@ export async function startAzurite(
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Azurite did not start on ${port}: ${output}`)), 20_000);
+    // One that does not come up is stopped, so no Azurite outlives a failed start.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`Azurite did not start on ${port}: ${output}`));
+    }, 20_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const listening = output.match(/successfully listen/g)?.length ?? 0;

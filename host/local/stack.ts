@@ -1,79 +1,118 @@
-import { rootFromEnvironment } from '../composition';
-import { serviceUrl, startAzurite, startCosmos } from './services';
+import { buildRoot } from '../composition';
+import { describeProblems, readSettings } from '../settings';
+import { azuriteConnectionString, serviceUrl, startAzurite, startCosmos } from './services';
 import { startLocalHost } from './host';
 import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
-import { hostPort, localValues } from './local-settings';
+import { localPort, localValues, plainPort, readLocalSettings } from './local-settings';
 import { forget, localData } from './local-data';
 import { dashboardBanner, LOCAL_COSMOS_NAME } from './banner';
+import { countMe } from './count-me';
 
 /** The port a service's URL names, or `fallback` when there is none (or it names none: its scheme's default). */
 const portOf = (url: URL | undefined, fallback: number) => Number(url?.port || fallback);
+
+/** Something started, and how to stop it. */
+type Started = () => Promise<void>;
 
 /**
  * `npm start`: Azurite (blob, queue and table), the local Cosmos server and the local Functions host, on the ports the
  * local settings name (10000-10002, 8081 and 7071 by default). `npm run services` (`--services-only`) starts the
  * services alone, with the container made, for `func start` or for `npm run host` instances. Both keep their data in
  * the data folder (`.local-data/`, or HEADCOUNT_DATA_DIR) and load it on the next start; `--fresh` forgets it first.
- * Ctrl-C stops everything, saving the Cosmos documents one last time.
+ * `--count-me` counts this machine's browser as a visitor (count-me.ts). Every setting is read and checked before
+ * anything starts, and a start that fails stops what it had started. Ctrl-C stops everything, saving the Cosmos
+ * documents one last time.
  */
 async function main() {
-  const servicesOnly = process.argv.includes('--services-only');
-  const values = localValues();
+  const argv = process.argv.slice(2);
+  const servicesOnly = argv.includes('--services-only');
+  const local = readLocalSettings();
+  const values = localValues(local);
   const storage = values.AzureWebJobsStorage;
   const queuePort = portOf(serviceUrl(storage, 'Queue'), 10001);
-  const cosmosPort = portOf(values.COSMOS_ENDPOINT === undefined ? undefined : new URL(values.COSMOS_ENDPOINT), 8081);
-  const port = hostPort(process.argv.slice(2), values);
+  // The blob service too: the host keeps its timer locks there, so more hosts (`npm run host`) can join this one.
+  const blobAndTable = { blobPort: portOf(serviceUrl(storage, 'Blob'), 10000), tablePort: portOf(serviceUrl(storage, 'Table'), 10002) };
+  const endpoint = values.COSMOS_ENDPOINT;
+  const malformed = endpoint !== undefined && !URL.canParse(endpoint);
+  const cosmosPort = portOf(endpoint === undefined || malformed ? undefined : new URL(endpoint), 8081);
+  const { port } = localPort(argv, values, local);
+  // STORE=memory, asked for by name, runs without the Cosmos server: the records live in the host, lost on restart.
+  const memory = values.STORE === 'memory' && !servicesOnly;
+
+  // The settings as the host will run with them (the services' addresses are the stack's own), checked before anything starts.
+  const { COSMOS_ENDPOINT: _endpoint, COSMOS_KEY: _key, COSMOS_CLIENT_ID: _client, ...withoutCosmos } = values;
+  const read = readSettings({
+    // An endpoint that is no URL is left as it is, for the check to name it.
+    ...(memory ? withoutCosmos : { ...values, COSMOS_ENDPOINT: malformed ? endpoint : `http://127.0.0.1:${cosmosPort}` }),
+    AzureWebJobsStorage: azuriteConnectionString(queuePort, blobAndTable),
+  });
+  if (!read.ok) throw new Error(describeProblems(read.problems));
+  const { settings } = read;
+  const me = servicesOnly ? null : countMe(argv, values, settings.SELF_NETWORKS);
+  if (me !== null && 'refused' in me) throw new Error(me.refused);
+  const countedAs = me === null || 'refused' in me ? null : me.address;
+
   const data = localData(values);
-  if (process.argv.includes('--fresh')) {
+  if (argv.includes('--fresh')) {
     await forget(data);
     console.log(`--fresh: what ${data.shown} held is forgotten; starting empty`);
   }
-
-  // The blob service too: the host keeps its timer locks there, so more hosts (`npm run host`) can join this one.
-  const blobAndTable = { blobPort: portOf(serviceUrl(storage, 'Blob'), 10000), tablePort: portOf(serviceUrl(storage, 'Table'), 10002) };
-  // STORE=memory, asked for by name, runs without the Cosmos server: the records live in the host, lost on restart.
-  const memory = values.STORE === 'memory' && !servicesOnly;
-  // The Cosmos server first: a saved file it refuses stops the start before Azurite's process is running.
-  // HEADCOUNT_STORE_CLOCK=movable (a test's stack) stamps `_ts` by a clock the test moves forward (cosmos-clock.ts).
-  const movableClock = values.HEADCOUNT_STORE_CLOCK === 'movable';
-  const cosmos = memory ? null : await startCosmos({ port: cosmosPort, file: data.cosmos, movableClock });
-  const azurite = await startAzurite({ port: queuePort, location: data.azurite, blobAndTable });
-  console.log(`Azurite blob, queue, table  ${azurite.connectionString.replace(/AccountKey=[^;]+;/, '')}`);
-  if (cosmos) {
-    const loaded = cosmos.loaded === null ? 'none saved yet' : `${cosmos.loaded} documents loaded`;
-    console.log(`Cosmos DB stand-in      ${cosmos.endpoint}  (kept in ${data.shown}: ${loaded}; saved every few seconds while it changes)`);
-  } else console.log('Records                 kept in memory (STORE=memory): lost when the host stops');
-
-  const { COSMOS_ENDPOINT: _endpoint, COSMOS_KEY: _key, COSMOS_CLIENT_ID: _client, ...withoutCosmos } = values;
-  const root = rootFromEnvironment(
-    cosmos
-      ? { ...values, AzureWebJobsStorage: azurite.connectionString, COSMOS_ENDPOINT: cosmos.endpoint }
-      : { ...withoutCosmos, AzureWebJobsStorage: azurite.connectionString },
-    { cosmosName: LOCAL_COSMOS_NAME },
-  );
-  // In Azure the infrastructure creates the database and container; locally the stack does.
-  const { COSMOS_KEY, COSMOS_DATABASE, COSMOS_CONTAINER } = root.settings;
-  if (cosmos && COSMOS_KEY !== undefined) {
-    await ensureContainer(
-      cosmosContainer({ endpoint: cosmos.endpoint, auth: { key: COSMOS_KEY }, database: COSMOS_DATABASE, container: COSMOS_CONTAINER }),
-    );
+  const started: Started[] = [];
+  try {
+    await startAll();
+  } catch (error) {
+    // Nothing stays behind a failed start: what did start stops, last first, so the next start finds its ports free.
+    for (const stop of started.reverse()) await stop().catch(() => undefined);
+    throw error;
   }
-  const host = servicesOnly ? null : await startLocalHost({ root, port });
-  if (host) {
-    console.log(`Functions host (local)  ${host.url}   (POST ${host.url}/admin/functions/<name> runs a function now)`);
-    const { OPERATOR_KEY, ALLOWED_ORIGINS } = root.settings;
-    for (const line of dashboardBanner({ url: host.url, operatorKey: OPERATOR_KEY, allowedOrigins: ALLOWED_ORIGINS })) console.log(line);
-  } else console.log('Services up for `npm run host` (one or more) or `npm run build && func start`.');
-  console.log('Ctrl-C stops them all.');
+
+  async function startAll() {
+    // The Cosmos server first: a saved file it refuses stops the start before Azurite's process is running.
+    // HEADCOUNT_STORE_CLOCK=movable (a test's stack) stamps `_ts` by a clock the test moves forward (cosmos-clock.ts).
+    const movableClock = values.HEADCOUNT_STORE_CLOCK === 'movable';
+    const cosmos = memory ? null : await startCosmos({ port: cosmosPort, file: data.cosmos, movableClock });
+    if (cosmos) started.push(() => cosmos.stop());
+    const azurite = await startAzurite({ port: queuePort, location: data.azurite, blobAndTable });
+    started.push(() => azurite.stop());
+    console.log(`Azurite blob, queue, table  ${azurite.connectionString.replace(/AccountKey=[^;]+;/, '')}`);
+    if (cosmos) {
+      const loaded = cosmos.loaded === null ? 'none saved yet' : `${cosmos.loaded} documents loaded`;
+      console.log(
+        `Cosmos DB stand-in      ${cosmos.endpoint}  (kept in ${data.shown}: ${loaded}; saved every few seconds while it changes)`,
+      );
+    } else console.log('Records                 kept in memory (STORE=memory): lost when the host stops');
+
+    const root = buildRoot(settings, { cosmosName: LOCAL_COSMOS_NAME });
+    // In Azure the infrastructure creates the database and container; locally the stack does.
+    const { COSMOS_KEY, COSMOS_DATABASE, COSMOS_CONTAINER } = root.settings;
+    if (cosmos && COSMOS_KEY !== undefined) {
+      await ensureContainer(
+        cosmosContainer({ endpoint: cosmos.endpoint, auth: { key: COSMOS_KEY }, database: COSMOS_DATABASE, container: COSMOS_CONTAINER }),
+      );
+    }
+    const host = servicesOnly ? null : await startLocalHost({ root, port, loopbackAs: countedAs ?? undefined });
+    if (host) {
+      started.push(() => host.stop());
+      console.log(`Functions host (local)  ${host.url}   (POST ${host.url}/admin/functions/<name> runs a function now)`);
+      const { OPERATOR_KEY, ALLOWED_ORIGINS } = root.settings;
+      const banner = dashboardBanner({
+        url: host.url,
+        plainPort: plainPort(local),
+        operatorKey: OPERATOR_KEY,
+        allowedOrigins: ALLOWED_ORIGINS,
+        countedAs,
+      });
+      for (const line of banner) console.log(line);
+    } else console.log('Services up for `npm run host` (one or more) or `npm run build && func start`.');
+    console.log('Ctrl-C stops them all.');
+  }
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     console.log('\nstopping…');
-    await host?.stop();
-    await cosmos?.stop();
-    await azurite.stop();
+    for (const one of started.reverse()) await one();
     console.log('stopped.');
     process.exit(0);
   };

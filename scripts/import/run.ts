@@ -63,8 +63,9 @@ export interface ImportSummary {
   files: Array<{ name: string; format: string; chosen: 'detected' | 'given'; lines: number }>;
   lines: number;
   sent: number;
-  /** The app's answers: hits it queued, and sent hits it did not count. */
+  /** The app's answers: hits it queued, hits an earlier import of the same lines had kept already, and sent hits it did not count. */
   accepted: number;
+  alreadyKept: number;
   notCounted: number;
   ignored: Record<IgnoredReason, number>;
   skipped: number;
@@ -236,6 +237,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
     lines: 0,
     sent: 0,
     accepted: 0,
+    alreadyKept: 0,
     notCounted: 0,
     ignored: { asset: 0, method: 0, redirect: 0, admin: 0, other: 0 },
     skipped: 0,
@@ -423,6 +425,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
   summary.estimate = estimate.result();
   if (sender !== null && !options.dryRun) {
     summary.accepted = sender.totals.accepted;
+    summary.alreadyKept = sender.totals.alreadyKept;
     summary.notCounted = sender.totals.ignored;
     summary.skipped += sender.totals.skipped;
   }
@@ -440,7 +443,8 @@ export function summaryLines(summary: ImportSummary): string[] {
   );
   for (const file of summary.files) lines.push(`  ${file.name}: ${file.format}${file.lines > 0 ? `, ${fmt(file.lines)} lines` : ''}`);
   const sentWord = summary.dryRun ? 'to send' : 'sent';
-  const app = summary.dryRun ? '' : ` (the app queued ${fmt(summary.accepted)}, did not count ${fmt(summary.notCounted)})`;
+  const kept = summary.alreadyKept > 0 ? `, had kept ${fmt(summary.alreadyKept)} already (an earlier import of the same lines)` : '';
+  const app = summary.dryRun ? '' : ` (the app queued ${fmt(summary.accepted)}${kept}, did not count ${fmt(summary.notCounted)})`;
   lines.push(`hits ${sentWord}: ${fmt(summary.sent)}${app}`);
   const ignored = Object.entries(summary.ignored).filter(([, count]) => count > 0);
   const ignoredTotal = ignored.reduce((sum, [, count]) => sum + count, 0);

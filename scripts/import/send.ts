@@ -4,6 +4,8 @@ import type { Target } from './target';
 /** What the endpoint answers a batch with (202). */
 export interface ImportAnswer {
   accepted: number;
+  /** Counted, but kept already by an earlier import of the same lines: not queued again. */
+  already_kept: number;
   ignored: number;
   skipped: number;
   until: string;
@@ -24,7 +26,7 @@ export type ImportBody = { until?: string; hits?: Array<Partial<ImportHit>>; day
  * (the same batch is the same queue messages, so a batch that landed and is sent again counts once). Sums the answers.
  */
 export class Sender {
-  readonly totals = { accepted: 0, ignored: 0, skipped: 0 };
+  readonly totals = { accepted: 0, alreadyKept: 0, ignored: 0, skipped: 0 };
   private readonly inFlight = new Set<Promise<void>>();
   private failure: Error | null = null;
 
@@ -77,6 +79,7 @@ export class Sender {
     const sending = this.post(body).then(
       (answer) => {
         this.totals.accepted += answer.accepted;
+        this.totals.alreadyKept += answer.already_kept;
         this.totals.ignored += answer.ignored;
         this.totals.skipped += answer.skipped;
       },

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { localPort, localSettingsFile, readLocalSettings } from '../../host/local/local-settings';
 
 /** Where the import sends, and with which key, and where that was read from. */
 export interface Target {
@@ -48,30 +49,39 @@ function azdValues(root: string): { values: Record<string, string>; name: string
   }
 }
 
-/** The local host's values, as `npm start` reads them: local.settings.json's (or the example's) Values and its port. */
-function localTarget(root: string): { url: string; key: string | undefined; file: string } | null {
-  const own = join(root, 'local.settings.json');
-  const file = existsSync(own) ? own : join(root, 'local.settings.example.json');
+/** The local host `npm start` runs: its port read as `npm start` reads it, and the ingest key of the same settings. */
+function localTarget(
+  root: string,
+  port: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): { url: string; key: string | undefined; file: string } | null {
+  const file = localSettingsFile(env, root);
   if (!existsSync(file)) return null;
-  const settings = JSON.parse(readFileSync(file, 'utf8')) as { Values?: Record<string, string>; Host?: { LocalHttpPort?: number } };
-  return { url: `http://127.0.0.1:${settings.Host?.LocalHttpPort ?? 7071}`, key: settings.Values?.INGEST_KEY, file: basename(file) };
+  const settings = readLocalSettings(file);
+  const values = { ...settings.values, ...env };
+  const read = localPort(port === undefined ? [] : ['--port', port], values, settings);
+  return { url: `http://127.0.0.1:${read.port}`, key: values.INGEST_KEY, file: `${basename(file)}, port from ${read.from}` };
 }
 
 /**
  * Where to send: `--url` and `--key` when given; else the azd environment set for this project (`SERVICE_API_URI` and
- * `HEADCOUNT_INGEST_KEY`, from `azd env get-values`); else the local host `npm start` runs (`local.settings.json`, or the
- * example when there is none). The hash key never
- * leaves the app: the command sends lines, and the app hashes them.
+ * `HEADCOUNT_INGEST_KEY`, from `azd env get-values`); else the local host `npm start` runs, on the port it reads
+ * (`--port`, PORT, Host.LocalHttpPort, 7071: local-settings.ts localPort) with the key of its settings. The hash key
+ * never leaves the app: the command sends lines, and the app hashes them.
  */
-export function resolveTarget(given: { url?: string; key?: string }, root: string): Target | { missing: string } {
+export function resolveTarget(
+  given: { url?: string; key?: string; port?: string },
+  root: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Target | { missing: string } {
   if (given.url && given.key) return { url: given.url, key: given.key, from: '--url and --key' };
   const azd = azdValues(root);
-  if (azd) {
+  if (azd && given.port === undefined) {
     const url = given.url ?? azd.values.SERVICE_API_URI;
     const key = given.key ?? azd.values.HEADCOUNT_INGEST_KEY;
     if (url && key) return { url, key, from: `the azd environment ${azd.name}` };
   }
-  const local = localTarget(root);
+  const local = localTarget(root, given.port, env);
   const url = given.url ?? local?.url;
   const key = given.key ?? local?.key;
   if (url && key) return { url, key, from: given.url || given.key ? `the arguments and ${local?.file}` : (local?.file ?? '') };

@@ -20,6 +20,10 @@ export const BeaconAccepted = z
 export const ImportAccepted = z
   .object({
     accepted: count().meta({ description: 'Hits queued on the imports queue (or days kept).' }),
+    already_kept: count().meta({
+      description:
+        'Hits (or days) counted but kept already by an earlier import of the same lines: not queued again. A message is taken as kept when its landed note is there (one point read a message).',
+    }),
     ignored: count().meta({
       description: 'Requests never counted: methods other than GET and HEAD, redirects, the files a page is made of, IGNORED_PATHS.',
     }),

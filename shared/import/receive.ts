@@ -39,7 +39,7 @@ export interface ImportStore {
   visitorsSummary: VisitorsSummaries;
   visits: VisitsSummaries;
   facts: Pick<Facts, 'create'>;
-  landed: Pick<LandedImports, 'create'>;
+  landed: Pick<LandedImports, 'create' | 'has'>;
 }
 
 /** What importing needs: the identity rules, the imports queue, the clock, the store, the ingest key and the site's origins. */
@@ -53,9 +53,13 @@ export interface ImportDeps {
   allowedOrigins: readonly string[];
 }
 
-/** What an import request did: hits (or days) counted and queued, not counted, and after the import's last day. */
+/**
+ * What an import request did: hits (or days) counted and queued, counted but kept already by an earlier import of the
+ * same lines (not queued again), not counted, and after the import's last day.
+ */
 export interface ImportOutcome {
   accepted: number;
+  already_kept: number;
   ignored: number;
   skipped: number;
   /** The last day this import takes. */
@@ -185,8 +189,15 @@ const lineOf = (hit: ImportHit, seen: SeenRequest) =>
     hit.store,
   ].join('\u001f');
 
+/** A queue message of imported hits: its id, how many hits it carries, and its text. */
+interface ImportMessage {
+  id: string;
+  hits: number;
+  text: string;
+}
+
 /** The hits as queue messages, each with an id made from the log lines it carries (keyed), so a batch sent again is the same messages. */
-function messagesOf(counted: ReadonlyArray<{ hit: QueuedHit; line: string }>, key: string): string[] {
+function messagesOf(counted: ReadonlyArray<{ hit: QueuedHit; line: string }>, key: string): ImportMessage[] {
   const messages = toMessages(
     counted.map((one) => one.hit),
     () => '',
@@ -196,8 +207,21 @@ function messagesOf(counted: ReadonlyArray<{ hit: QueuedHit; line: string }>, ke
   return messages.map((message) => {
     const lines = counted.slice(next, next + message.hits.length).map((one) => one.line);
     next += message.hits.length;
-    return encodeMessage({ ...message, id: keyedUuid(key, `import-message|${lines.join('\u001e')}`) });
+    const id = keyedUuid(key, `import-message|${lines.join('\u001e')}`);
+    return { id, hits: message.hits.length, text: encodeMessage({ ...message, id }) };
   });
+}
+
+/** How many landed notes are read at once: point reads, one a message. */
+const NOTES_AT_ONCE = 8;
+
+/** The messages whose landed note is there: an earlier import of the same lines had them kept. */
+async function keptBefore(messages: readonly ImportMessage[], store: ImportStore): Promise<Set<string>> {
+  const kept = new Set<string>();
+  await inLanes(messages, NOTES_AT_ONCE, async (message) => {
+    if (await store.landed.has(message.id)) kept.add(message.id);
+  });
+  return kept;
 }
 
 /** Classifies a batch of log requests by the rules of POST /api/hits and queues the counted ones on the imports queue, whole or not at all. */
@@ -223,8 +247,17 @@ async function importHits(
     if (!classified.counted) ignored += 1;
     else counted.push({ hit: classified.hit, line: lineOf(hit, read.value.seen) });
   }
-  if (counted.length > 0) {
-    const sent = await deps.queue.sendAll(messagesOf(counted, deps.rules.hashKey));
+  if (counted.length === 0) return ok({ accepted: 0, already_kept: 0, ignored, skipped });
+  const messages = messagesOf(counted, deps.rules.hashKey);
+  let kept: Set<string>;
+  try {
+    kept = await keptBefore(messages, deps.store);
+  } catch (error) {
+    return fail(unavailable('the landed notes', error));
+  }
+  const fresh = messages.filter((message) => !kept.has(message.id));
+  if (fresh.length > 0) {
+    const sent = await deps.queue.sendAll(fresh.map((message) => message.text));
     if (!sent.ok)
       return fail({
         status: 503,
@@ -232,7 +265,8 @@ async function importHits(
         message: 'the imports queue cannot take hits right now; nothing was queued, retry later',
       });
   }
-  return ok({ accepted: counted.length, ignored, skipped });
+  const queued = fresh.reduce((sum, message) => sum + message.hits, 0);
+  return ok({ accepted: queued, already_kept: counted.length - queued, ignored, skipped });
 }
 
 /**
@@ -246,6 +280,7 @@ async function importDays(
   until: string,
 ): Promise<Omit<ImportOutcome, 'until' | 'live_from'>> {
   const taken = days.filter((one) => one.day <= until);
+  let alreadyKept = 0;
   await inLanes(taken, DAYS_AT_ONCE, async (one) => {
     const totals = importedTotals(one);
     const message = keyedUuid(deps.rules.hashKey, `import-day|${one.day}|${JSON.stringify(totals)}`);
@@ -262,10 +297,10 @@ async function importDays(
       imported: totals,
       ttl: FACT_TTL_SECONDS,
     };
-    await deps.store.facts.create(fact);
+    if ((await deps.store.facts.create(fact)) === 'exists') alreadyKept += 1;
     await deps.store.landed.create(landedNote(message, [one.day]));
   });
-  return { accepted: taken.length, ignored: 0, skipped: days.length - taken.length };
+  return { accepted: taken.length - alreadyKept, already_kept: alreadyKept, ignored: 0, skipped: days.length - taken.length };
 }
 
 /**

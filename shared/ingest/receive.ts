@@ -32,6 +32,8 @@ const answerOf = (result: Result<IngestOutcome>, headers?: Record<string, string
 
 /** The server hits in a body: one hit or `{ "hits": [...] }`, each field checked, the whole request refused on one bad hit. */
 function readServerHits(body: unknown): Result<{ hits: ServerHit[]; prefix: (i: number) => string }> {
+  if (Array.isArray(body))
+    return fail(badRequest([{ path: '(body)', message: 'is a JSON array: send one hit as an object, or many as {"hits": [...]}' }]));
   const isBatch = typeof body === 'object' && body !== null && !Array.isArray(body) && 'hits' in body;
   if (isBatch) {
     const batch = parseWith(serverBatchSchema, body);

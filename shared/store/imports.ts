@@ -47,6 +47,8 @@ export const landedId = (message: string) => `landed:${message}`;
 /** The landed notes: keep-imports and the endpoint create them; the fold reads those written between two marks. */
 export interface LandedImports {
   create(note: LandedImport): Promise<Created>;
+  /** Whether a message's note is there, so its facts are all kept: the import endpoint's point read before queuing it. */
+  has(message: string): Promise<boolean>;
   /** The days of the first `limit` notes written after mark `after` and at or before `upTo`, in the order of their marks (one partition query). */
   changed(after: number, upTo: number, limit: number): Promise<Array<{ days: string[]; mark: number }>>;
 }

@@ -9,8 +9,8 @@ import { closeContexts, pageTroubles, workerChromium } from './support';
 
 // The README's first screen, followed as a newcomer would on a fresh clone: `npm start`, the dashboard address its
 // banner prints (which answers 200), `npm run simulate` in a second terminal, then the dashboard in a browser, signed
-// in with the key the README names, with people in it. Only the ports differ from a newcomer's (the test's own, so it
-// runs beside anything else): the banner says which `--url` to give simulate, and the test gives it.
+// in with the key the README names, with people in it, from real countries. Only the ports differ from a newcomer's (the
+// test's own, so it runs beside anything else): the banner says which `--port` to give simulate, and the test gives it.
 
 const root = join(__dirname, '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -74,11 +74,16 @@ describe("the README's first five minutes", () => {
     expect(banner).toContain(`Dashboard    ${dashboard}`);
     expect(banner).toContain(look.key);
     expect(banner).toMatch(/not counted: a request from loopback is the site reading itself/);
-    expect(banner).toContain(`npm run simulate -- --url ${place.url}`);
+    // Started on a port of the test's own (PORT), which a second terminal does not have: the banner gives it.
+    const simulate = /People in it (npm run simulate.*?) {4}\(/.exec(banner)![1]!;
+    expect(simulate).toBe(`npm run simulate -- --port ${new URL(place.url).port}`);
     expect((await fetch(dashboard)).status).toBe(200);
 
-    // The second terminal: npm run simulate, with the --url the banner gave.
-    const simulated = await run('npm', ['run', 'simulate', '--', '--url', place.url], env);
+    // The second terminal: npm run simulate as the banner wrote it.
+    const terminal: Record<string, string> = { ...env };
+    delete terminal.PORT;
+    const [command, ...args] = simulate.split(' ');
+    const simulated = await run(command!, args, terminal);
     expect(simulated.output).toMatch(/people, each counted once: [1-9]\d* since/);
     expect(simulated.status).toBe(0);
 
@@ -94,6 +99,10 @@ describe("the README's first five minutes", () => {
     expect(people).toBeGreaterThan(0);
     expect(await page.textContent('[data-figure="people_all_time"] .change')).toMatch(/^since \d{1,2} \w{3}/);
     expect(Number((await page.textContent('[data-figure="visits"] .figure'))!.replace(/,/g, ''))).toBeGreaterThan(0);
+    // Simulated people come from real countries, each named, none Unknown.
+    const where = (await page.textContent('#countries'))!;
+    for (const country of ['United States', 'Germany', 'Japan']) expect(where).toContain(country);
+    expect(where).not.toContain('Unknown');
     // Read from the local stand-in, and said so.
     expect(await page.textContent('#all-time-source')).toBe(
       'Read from: kept in the local Cosmos DB stand-in (headcount/activity) with no expiry for people.',

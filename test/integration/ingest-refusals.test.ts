@@ -208,6 +208,25 @@ describe('bad input is refused whole, with the documented status, an error namin
     },
   ];
 
+  it('a bare JSON array of hits: 400 saying the shape it takes (one hit object, or {"hits": [...]})', async () => {
+    const answer = await send('/api/hits', [good, good], key());
+    expect(answer.status).toBe(400);
+    expect(answer.json.error).toMatchObject({ code: 'invalid_request', issues: [{ path: '(body)' }] });
+    expect(answer.json.error.message).toBe('(body): is a JSON array: send one hit as an object, or many as {"hits": [...]}');
+    expect(await t.peek()).toEqual([]);
+  });
+
+  it('a URL over 16 KB: 431 in the one error envelope, from the local host before any function runs', async () => {
+    const response = await fetch(`${t.host.url}/api/pulse?${'q'.repeat(17 * 1024)}`);
+    expect(response.status).toBe(431);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('request_too_large');
+    expect(body.error.message).toMatch(/^the URL and headers are over 16 KB/);
+    // The host goes on answering.
+    expect((await fetch(`${t.host.url}/api/pulse`)).status).toBe(200);
+  });
+
   for (const c of cases) {
     it(`${c.name}: ${c.status} naming ${c.field}`, async () => {
       const answer = await send(c.path, c.body(), c.headers());

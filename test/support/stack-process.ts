@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { azuriteConnectionString, freePort } from '../../host/local/services';
 
@@ -85,4 +86,35 @@ export async function startStack(place: StackPlace, args: readonly string[] = []
     await closed;
   };
   return { output: () => output, interrupt: () => signal('SIGINT'), kill: () => signal('SIGKILL') };
+}
+
+/** Runs `npm start -- <args>` that is to fail, and gives its exit status and output once every process has exited. */
+export async function failedStart(place: StackPlace, args: readonly string[] = []): Promise<{ status: number | null; output: string }> {
+  const child = spawn('npm', ['start', '--', ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, ...place.env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    // One that comes up is no failed start: stopped, so the test fails on its status rather than waiting.
+    if (output.includes('Ctrl-C stops them all.')) process.kill(-child.pid!, 'SIGKILL');
+  });
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  return { status, output };
+}
+
+/** Whether anything accepts a TCP connection on a port of loopback. */
+export function listens(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }

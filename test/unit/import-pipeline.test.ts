@@ -136,8 +136,15 @@ describe('a history imported from rotated logs, backfilled by the fold', () => {
     expect(rollup?.requests).toBe(truth.requestsByDay[oldDay]);
 
     const before = unmarked(rig.store.documents.query<Record<string, unknown>>(() => true));
-    const again = await runImport(options(files), { ...quiet, fetch: rig.fetch });
+    const lines: string[] = [];
+    const again = await runImport(options(files), { ...quiet, out: (line) => lines.push(line), fetch: rig.fetch });
     expect(again.sent).toBe(summary.sent);
+    // Every message was kept by the first import: none is queued again, and the command says so.
+    expect(again).toMatchObject({ accepted: 0, alreadyKept: summary.sent });
+    expect(rig.queued).toEqual([]);
+    expect(lines.join('\n')).toContain(
+      `(the app queued 0, had kept ${summary.sent.toLocaleString('en-US')} already (an earlier import of the same lines), did not count 0)`,
+    );
     await rig.keepQueued();
     await rig.foldAll();
     expect(unmarked(rig.store.documents.query<Record<string, unknown>>(() => true))).toEqual(before);
@@ -469,8 +476,10 @@ describe("Plausible's export", () => {
       countries: { DE: 8, FR: 4 },
     });
     expect(rollup.visitor_days.people).toBe(0);
+    expect(summary).toMatchObject({ accepted: 3, alreadyKept: 0 });
     const before = unmarked(rig.store.documents.query<Record<string, unknown>>(() => true));
-    await runImport(options([file]), { ...quiet, fetch: rig.fetch });
+    // The same export again: the app had each day's totals already, and says so.
+    expect(await runImport(options([file]), { ...quiet, fetch: rig.fetch })).toMatchObject({ accepted: 0, alreadyKept: 3 });
     await rig.foldAll();
     expect(unmarked(rig.store.documents.query<Record<string, unknown>>(() => true))).toEqual(before);
     expect(JSON.stringify(before)).not.toContain('jane');

@@ -92,16 +92,27 @@ describe("npm start's banner", () => {
   it('prints the dashboard, how to fill it, and why your own browsing is not counted; the example key only', () => {
     const lines = dashboardBanner({
       url: 'http://127.0.0.1:7071',
+      plainPort: 7071,
       operatorKey: 'local-only-operator-key-0001',
       allowedOrigins: ['http://localhost:8080'],
+      countedAs: null,
     });
     const text = lines.join('\n');
     expect(text).toContain('http://127.0.0.1:7071/api/admin');
     expect(text).toContain('local-only-operator-key-0001');
     expect(text).toContain('npm run simulate ');
-    expect(text).toMatch(/not counted: a request from loopback is the site reading itself/);
-    const own = dashboardBanner({ url: 'http://127.0.0.1:7072', operatorKey: 'my-own-secret-operator-key', allowedOrigins: [] }).join('\n');
+    expect(text).toMatch(
+      /not counted: a request from loopback is the site reading itself, never a person \(npm start -- --count-me counts them\)/,
+    );
+    const own = dashboardBanner({
+      url: 'http://127.0.0.1:7072',
+      plainPort: 7071,
+      operatorKey: 'my-own-secret-operator-key',
+      allowedOrigins: [],
+      countedAs: '192.168.1.20',
+    }).join('\n');
     expect(own).not.toContain('my-own-secret-operator-key');
-    expect(own).toContain('npm run simulate -- --url http://127.0.0.1:7072');
+    expect(own).toContain('npm run simulate -- --port 7072');
+    expect(own).toContain('are counted (--count-me): a request from loopback is seen as from 192.168.1.20');
   });
 });
