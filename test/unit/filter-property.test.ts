@@ -134,7 +134,8 @@ function filtersArb(rows: readonly VisitorDay[]) {
   );
 }
 
-describe('filtered reads and month rollups always equal a recount of the matching visitor-days', () => {
+// Many random runs, each folded many times over: seconds alone, longer on a machine busy with other suites.
+describe('filtered reads and month rollups always equal a recount of the matching visitor-days', { timeout: 240_000 }, () => {
   it('after random traffic, duplicate deliveries, late hits and folds dying after any write, for random filters and windows', async () => {
     let checked = 0;
     await fc.assert(

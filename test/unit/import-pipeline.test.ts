@@ -95,7 +95,8 @@ function shuffled<T>(items: readonly T[], seed = 7): T[] {
   return out;
 }
 
-describe('a history imported from rotated logs, backfilled by the fold', () => {
+// 140 days of logs imported and folded: seconds alone, a minute or more on a machine busy with other suites.
+describe('a history imported from rotated logs, backfilled by the fold', { timeout: 300_000 }, () => {
   const requests = history({ today: TODAY, days: 140, people: 30 });
   const dir = tempDir();
   const { files, unreadable } = writeRotated(dir, requests);
