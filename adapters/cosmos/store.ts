@@ -88,13 +88,15 @@ export function cosmosStore(
       },
     },
     periodReader: {
-      inPartition: (pk, days, months) =>
+      inPartition: (pk, days, spans) =>
         documents.query<PeriodRollup>(
-          "SELECT * FROM c WHERE c.kind = 'period-rollup' AND ((c.span = 'day' AND ARRAY_CONTAINS(@days, c.at)) OR (c.span = 'month' AND c.at >= @from AND c.at <= @to))",
+          "SELECT * FROM c WHERE c.kind = 'period-rollup' AND ((c.span = 'day' AND ARRAY_CONTAINS(@days, c.at)) OR (c.span = 'month' AND c.at >= @monthFrom AND c.at <= @monthTo) OR (c.span = 'year' AND c.at >= @yearFrom AND c.at <= @yearTo))",
           [
             { name: '@days', value: [...days] },
-            { name: '@from', value: months?.from ?? '~' },
-            { name: '@to', value: months?.to ?? '' },
+            { name: '@monthFrom', value: spans.month?.from ?? '~' },
+            { name: '@monthTo', value: spans.month?.to ?? '' },
+            { name: '@yearFrom', value: spans.year?.from ?? '~' },
+            { name: '@yearTo', value: spans.year?.to ?? '' },
           ],
           pk,
         ),

@@ -70,14 +70,14 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
         ),
     },
     periodReader: {
-      inPartition: (pk, days, months) =>
+      inPartition: (pk, days, spans) =>
         resolved(
-          documents.query<PeriodRollup>(
-            (doc) =>
-              doc.kind === 'period-rollup' &&
-              (doc.span === 'day' ? days.includes(doc.at) : months !== null && doc.at >= months.from && doc.at <= months.to),
-            pk,
-          ),
+          documents.query<PeriodRollup>((doc) => {
+            if (doc.kind !== 'period-rollup') return false;
+            if (doc.span === 'day') return days.includes(doc.at);
+            const range = spans[doc.span];
+            return range !== null && doc.at >= range.from && doc.at <= range.to;
+          }, pk),
         ),
     },
     activityDays: memoryActivityDays(documents),

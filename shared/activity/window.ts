@@ -11,11 +11,11 @@ import {
   type RollupRules,
 } from '../rollup/day-rollup';
 import { cellPartition, matchesAll, type Filter } from '../rollup/filters';
-import { MONTHS_PK, PERIOD_TOP, type DayFigures, type PeriodRollup } from '../rollup/periods';
+import { MONTHS_PK, PERIOD_TOP, periodAt, type DayFigures, type PeriodRollup } from '../rollup/periods';
 import { mergeSketches, type Sketch } from '../rollup/sketch';
 import type { VisitorDay } from '../store/activity';
 import type { ImportedTotals } from '../store/imports';
-import type { PeriodReader } from '../store/periods';
+import type { LongRanges, PeriodReader, Range } from '../store/periods';
 import type { RollupReader, VisitorDayPages } from '../store/rollups';
 import { cellFilter } from './filters';
 import { MAX_DAYS } from './query';
@@ -50,34 +50,60 @@ type WindowRefusal = { refused: string };
 const PAGE = 500;
 const DAYS_AT_ONCE = 4;
 
-/**
- * The whole months of the days whose month rollups hold every day (months from `usableFrom` on), and the days left:
- * so a period reads at most its edge days one by one and its months in one query.
- */
-export function planOf(days: readonly string[], usableFrom: string): { months: string[]; days: string[] } {
-  const asked = new Set(days);
-  const months = [...new Set(days.map((day) => day.slice(0, 7)))].filter((month) => {
-    const first = `${month}-01`;
-    const last = addDays(`${addDays(first, 31).slice(0, 7)}-01`, -1);
-    return first >= usableFrom && asked.has(first) && asked.has(last);
-  });
-  const whole = new Set(months);
-  return { months, days: days.filter((day) => !whole.has(day.slice(0, 7))) };
+/** A period's plan: its whole years and months (read from their rollups) and the days left, read one by one. */
+export interface Plan {
+  years: string[];
+  months: string[];
+  days: string[];
 }
 
-const monthRange = (months: readonly string[]) =>
-  months.length === 0 ? null : { from: [...months].sort()[0]!, to: [...months].sort().pop()! };
+/** The spans of the days whose rollups hold every day asked (those from `usableFrom` on), longest first. */
+function wholeSpans(days: readonly string[], usableFrom: string, span: 'month' | 'year'): string[] {
+  const asked = new Set(days);
+  return [...new Set(days.map((day) => periodAt(span, day)))].filter((at) => {
+    const first = span === 'year' ? `${at}-01-01` : `${at}-01`;
+    const last = span === 'year' ? `${at}-12-31` : addDays(`${addDays(first, 31).slice(0, 7)}-01`, -1);
+    return first >= usableFrom && asked.has(first) && asked.has(last);
+  });
+}
+
+/**
+ * The whole years and months of a period whose rollups hold every day (from `usableFrom` on), and the days left: so a
+ * period reads at most its edge days one by one and its years and months in one query.
+ */
+export function planOf(days: readonly string[], usableFrom: string): Plan {
+  const years = wholeSpans(days, usableFrom, 'year');
+  const inYears = (day: string) => years.includes(periodAt('year', day));
+  const months = wholeSpans(
+    days.filter((day) => !inYears(day)),
+    usableFrom,
+    'month',
+  );
+  return { years, months, days: days.filter((day) => !inYears(day) && !months.includes(periodAt('month', day))) };
+}
+
+const rangeOf = (ats: readonly string[]): Range => (ats.length === 0 ? null : { from: [...ats].sort()[0]!, to: [...ats].sort().pop()! });
+
+/** The ranges of years and months that hold every plan's, for one query. */
+const rangesOf = (plans: readonly Plan[]): LongRanges => ({
+  month: rangeOf(plans.flatMap((plan) => plan.months)),
+  year: rangeOf(plans.flatMap((plan) => plan.years)),
+});
+
+/** The month and year rollups a plan reads, of those one query found. */
+const longOf = (plan: Plan, docs: readonly PeriodRollup[]) =>
+  docs.filter((doc) => (doc.span === 'month' && plan.months.includes(doc.at)) || (doc.span === 'year' && plan.years.includes(doc.at)));
 
 function periodRead(
   days: readonly string[],
   dayDocs: ReadonlyMap<string, Summable & DayFigures>,
-  monthDocs: readonly PeriodRollup[],
+  longDocs: readonly PeriodRollup[],
 ): PeriodRead {
   const byDay = new Map<string, DayFigures>();
   const imported: PeriodRead['imported'] = [];
-  for (const month of monthDocs) {
-    for (const [day, figures] of Object.entries(month.by_day)) byDay.set(day, figures);
-    for (const [day, totals] of Object.entries(month.imported ?? {})) imported.push({ day, imported: totals });
+  for (const long of longDocs) {
+    for (const [day, figures] of Object.entries(long.by_day)) byDay.set(day, figures);
+    for (const [day, totals] of Object.entries(long.imported ?? {})) imported.push({ day, imported: totals });
   }
   const dayRollups = new Map<string, DayRollup>();
   for (const day of days) {
@@ -90,7 +116,7 @@ function periodRead(
     }
   }
   const read = new Map(days.flatMap((day) => (dayDocs.has(day) ? [[day, dayDocs.get(day)!] as const] : [])));
-  return { complete: true, parts: [...read.values(), ...monthDocs], days: read, byDay, dayRollups, imported };
+  return { complete: true, parts: [...read.values(), ...longDocs], days: read, byDay, dayRollups, imported };
 }
 
 /** How many pages of visitor-days one read of several filters reads at most, across its days. */
@@ -144,9 +170,10 @@ async function matchingDay(
 
 /**
  * The rollups of a period (and of the one before, when asked), read as the filters allow: without filters, the day
- * rollups of the edge days and the month rollups of whole months (one query); with one filter, its cells of the same
- * days and months (one query in its partition); with more, or one that says "is not", the days' visitor-days a page at
- * a time, for periods of at most MAX_DAYS days. `byMonth` false reads every day one by one (a table by day).
+ * rollups of the edge days and the rollups of whole years and months (one query); with one filter, its cells of the
+ * same days, months and years (one query in its partition); with more, or one that says "is not", the days'
+ * visitor-days a page at a time, for periods of at most MAX_DAYS days. `bySpan` false reads every day one by one (a
+ * table by day).
  */
 export async function readPeriods(
   store: WindowStore,
@@ -154,7 +181,7 @@ export async function readPeriods(
   filters: readonly Filter[],
   periodsFrom: string,
   rules: RollupRules,
-  byMonth = true,
+  bySpan = true,
 ): Promise<PeriodRead[] | WindowRefusal> {
   const one = cellFilter(filters);
   if (filters.length > 0 && one === null) {
@@ -171,35 +198,24 @@ export async function readPeriods(
     });
     return periods.map((days) => ({ ...withDays(days, found), complete }));
   }
-  const plans = periods.map((days) => (byMonth ? planOf(days, periodsFrom) : { months: [], days: [...days] }));
-  const months = [...new Set(plans.flatMap((plan) => plan.months))];
+  const plans = periods.map((days): Plan => (bySpan ? planOf(days, periodsFrom) : { years: [], months: [], days: [...days] }));
+  const ranges = rangesOf(plans);
+  const long = ranges.month !== null || ranges.year !== null;
   const edgeDays = [...new Set(plans.flatMap((plan) => plan.days))];
   if (one === null) {
-    const [dayDocs, monthDocs] = await Promise.all([
+    const [dayDocs, longDocs] = await Promise.all([
       store.rollupReader.onDays(edgeDays),
-      months.length === 0 ? Promise.resolve([]) : store.periodReader.inPartition(MONTHS_PK, [], monthRange(months)),
+      long ? store.periodReader.inPartition(MONTHS_PK, [], ranges) : Promise.resolve([]),
     ]);
-    return plans.map((plan) =>
-      periodRead(
-        plan.days,
-        dayDocs,
-        monthDocs.filter((doc) => plan.months.includes(doc.at)),
-      ),
-    );
+    return plans.map((plan) => periodRead(plan.days, dayDocs, longOf(plan, longDocs)));
   }
   const docs = await store.periodReader.inPartition(
     cellPartition(one.dimension, one.value),
     edgeDays.filter((day) => day >= periodsFrom),
-    monthRange(months),
+    ranges,
   );
   const dayDocs = new Map(docs.filter((doc) => doc.span === 'day').map((doc) => [doc.at, doc] as const));
-  return plans.map((plan) =>
-    periodRead(
-      plan.days,
-      dayDocs,
-      docs.filter((doc) => doc.span === 'month' && plan.months.includes(doc.at)),
-    ),
-  );
+  return plans.map((plan) => periodRead(plan.days, dayDocs, longOf(plan, docs)));
 }
 
 const withDays = (days: readonly string[], found: ReadonlyMap<string, DayRollup>): PeriodRead => {

@@ -2,11 +2,11 @@ import { inLanes } from '../lanes';
 import type { DayRollup, RollupRules } from '../rollup/day-rollup';
 import {
   cellDeltas,
-  cellKeys,
   emptyPeriodRollup,
-  monthOf,
-  monthRollupKey,
+  LONG_SPANS,
   movedPeriod,
+  periodAt,
+  periodKey,
   siteDelta,
   type DayFigures,
   type PeriodDelta,
@@ -28,7 +28,7 @@ async function moveOne(
   move: (doc: PeriodRollup) => PeriodRollup | null,
 ): Promise<PeriodRollup> {
   let now = fresh();
-  // Days of one month are folded side by side, and each moves the month's rollups: one at a time.
+  // Days of one month or year are folded side by side, and each moves its rollups: one at a time.
   await turns.run(`${key.pk}\n${key.id}`, async () => {
     const read = await periods.read(key.pk, key.id);
     const current = read?.doc ?? fresh();
@@ -40,7 +40,7 @@ async function moveOne(
   return now;
 }
 
-/** Where the fold writes the month rollups and filter cells, and the turns that keep one writer a document in a run. */
+/** Where the fold writes the month and year rollups and filter cells, and the turns that keep one writer a document in a run. */
 export interface PeriodWrites {
   periods: PeriodRollups;
   turns: InTurn;
@@ -53,10 +53,10 @@ const figuresOf = (doc: Pick<DayRollup, 'visitor_days' | 'left_out' | 'page_load
 });
 
 /**
- * Moves the month rollup of a slice's day and every filter cell its changed tokens hold (the day's and the month's)
- * by the slice. Each says which slice of each day it holds, so a run that died part way folds the same slice again and
- * moves only what it had not written. Written after the day rollup and before the visitor-days, so the slice's
- * changes are the same when it is folded again.
+ * Moves the month and year rollups of a slice's day and every filter cell its changed tokens hold (the day's, the
+ * month's and the year's) by the slice. Each says which slice of each day it holds, so a run that died part way folds
+ * the same slice again and moves only what it had not written. Written after the day rollup and before the
+ * visitor-days, so the slice's changes are the same when it is folded again.
  */
 export async function foldPeriods(
   periods: PeriodWrites,
@@ -66,19 +66,21 @@ export async function foldPeriods(
   rules: RollupRules,
 ): Promise<void> {
   const { day: at, upTo } = slice;
-  const month = monthOf(at);
   const site: PeriodDelta = siteDelta(changes, rules);
-  await moveOne(
-    periods,
-    monthRollupKey(at),
-    () => emptyPeriodRollup(monthRollupKey(at), null, 'month', month),
-    (doc) => movedPeriod(doc, at, upTo, site, figuresOf(day), day.imported),
-  );
+  for (const span of LONG_SPANS) {
+    const key = periodKey(span, at, null);
+    await moveOne(
+      periods,
+      key,
+      () => emptyPeriodRollup(key, null, span, periodAt(span, at)),
+      (doc) => movedPeriod(doc, at, upTo, site, figuresOf(day), day.imported),
+    );
+  }
   const cells = [...cellDeltas(changes, rules).values()];
   const dayCells = new Map<string, PeriodRollup>();
   await inLanes(cells, FOLD_WRITES_AT_ONCE, async ({ dimension, value, delta }) => {
-    const key = cellKeys(dimension, value, at).day;
     const filter = { dimension, value };
+    const key = periodKey('day', at, filter);
     dayCells.set(
       key.pk,
       await moveOne(
@@ -89,14 +91,16 @@ export async function foldPeriods(
       ),
     );
   });
-  await inLanes(cells, FOLD_WRITES_AT_ONCE, async ({ dimension, value, delta }) => {
-    const key = cellKeys(dimension, value, at).month;
+  // A cell's month and year take the day cell's figures, so they are moved once the day cells stand.
+  const longer = cells.flatMap((cell) => LONG_SPANS.map((span) => ({ ...cell, span })));
+  await inLanes(longer, FOLD_WRITES_AT_ONCE, async ({ dimension, value, delta, span }) => {
     const filter = { dimension, value };
+    const key = periodKey(span, at, filter);
     const figures = figuresOf(dayCells.get(key.pk)!);
     await moveOne(
       periods,
       key,
-      () => emptyPeriodRollup(key, filter, 'month', month),
+      () => emptyPeriodRollup(key, filter, span, periodAt(span, at)),
       (doc) => movedPeriod(doc, at, upTo, delta, figures),
     );
   });

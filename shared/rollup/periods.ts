@@ -5,7 +5,7 @@ import { addCounts, capped, countsOfToken, emptyCounts, lacksSketch, type Kinds,
 import { cellPartition, DIMENSIONS, valuesOf, type Dimension } from './filters';
 import { mergeKept, type Sketch } from './sketch';
 
-/** The partition of the month rollups (the whole site's months). */
+/** The partition of the whole site's month and year rollups. */
 export const MONTHS_PK = 'months';
 
 /**
@@ -23,17 +23,18 @@ export interface DayFigures {
 }
 
 /**
- * A rollup of a day or a month, folded by deltas like the day rollup: the whole site's month (pk `months`, id
- * `month:<yyyy-MM>`), or one filter value's cell of a day or a month (pk `cells:<dimension>:<hash>`, ids `day:<day>`
- * and `month:<month>`), which counts only the people's visitor-days holding that value. A partition holds one value's
- * cells of every day and month, so any period of one filter is one query.
+ * A rollup of a day, a month or a year, folded by deltas like the day rollup: the whole site's month or year (pk
+ * `months`, ids `month:<yyyy-MM>` and `year:<yyyy>`), or one filter value's cell of a day, a month or a year (pk
+ * `cells:<dimension>:<hash>`, ids `day:<day>`, `month:<month>`, `year:<year>`), which counts only the people's
+ * visitor-days holding that value. A partition holds one value's cells of every period, so any period of one filter is
+ * one query.
  */
 export interface PeriodRollup extends RollupCounts {
   id: string;
   pk: string;
   kind: 'period-rollup';
-  span: 'day' | 'month';
-  /** The day (`yyyy-MM-dd`) or the month (`yyyy-MM`). */
+  span: Span;
+  /** The day (`yyyy-MM-dd`), the month (`yyyy-MM`) or the year (`yyyy`). */
   at: string;
   /** The filter value the cell counts; null for the site's month rollup. */
   filter: { dimension: Dimension; value: string } | null;
@@ -43,7 +44,7 @@ export interface PeriodRollup extends RollupCounts {
   folded_days: Record<string, number>;
   /** Each day's visitor-days by kind, so a chart by day reads the month, not its days. */
   by_day: Record<string, DayFigures>;
-  /** The day's totals imported from another tool, by day (month rollups only). */
+  /** The day's totals imported from another tool, by day (the site's months and years only). */
   imported?: Record<string, ImportedTotals>;
 }
 
@@ -60,17 +61,19 @@ export interface PeriodDelta {
   partial: boolean;
 }
 
-export const monthOf = (day: string) => day.slice(0, 7);
+export type Span = 'day' | 'month' | 'year';
 
-const monthId = (month: string) => `month:${month}`;
-const dayId = (day: string) => `day:${day}`;
+/** The spans longer than a day, each kept for the site and for every filter value. */
+export const LONG_SPANS = ['month', 'year'] as const;
 
-/** The keys of the rollups a slice of a day moves: the site's month, and each filter value's day and month cells. */
-export const monthRollupKey = (day: string) => ({ pk: MONTHS_PK, id: monthId(monthOf(day)) });
-export const cellKeys = (dimension: Dimension, value: string, day: string) => {
-  const pk = cellPartition(dimension, value);
-  return { day: { pk, id: dayId(day) }, month: { pk, id: monthId(monthOf(day)) } };
-};
+/** The day, month or year (`yyyy-MM-dd`, `yyyy-MM`, `yyyy`) of a span a day falls in. */
+export const periodAt = (span: Span, day: string) => day.slice(0, { day: 10, month: 7, year: 4 }[span]);
+
+/** The key of the rollup of a span a day falls in: the site's (null filter), or a filter value's cell. */
+export const periodKey = (span: Span, day: string, filter: { dimension: Dimension; value: string } | null) => ({
+  pk: filter === null ? MONTHS_PK : cellPartition(filter.dimension, filter.value),
+  id: `${span}:${periodAt(span, day)}`,
+});
 
 const peopleOf = (docs: readonly VisitorDay[]) => docs.flatMap((doc) => (doc.people_sketch === undefined ? [] : [doc.people_sketch]));
 
@@ -115,7 +118,7 @@ export function cellDeltas(
   return cells;
 }
 
-/** A rollup of a day or month with nothing in it yet. */
+/** A rollup of a day, month or year with nothing in it yet. */
 export function emptyPeriodRollup(
   key: { pk: string; id: string },
   filter: PeriodRollup['filter'],
@@ -136,7 +139,7 @@ export function emptyPeriodRollup(
   };
 }
 
-/** The visitor-days by kind of a month's days, which its own slices' deltas cannot give (a day's loopback is one). */
+/** The visitor-days by kind of a period's days, which its own slices' deltas cannot give (a day's loopback is one). */
 const kindsOfDays = (byDay: Record<string, DayFigures>): Pick<DayFigures, 'visitor_days' | 'left_out'> => {
   const sum = emptyCounts();
   for (const figures of Object.values(byDay)) addCounts(sum, { ...emptyCounts(), ...figures }, 1);

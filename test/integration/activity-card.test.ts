@@ -396,12 +396,12 @@ describe('the Activity card through the local host, from documents keep-hits kep
     expect(one.json.by_month.at(-1)).toMatchObject({ month: '2026-10', people: matchingMonth() });
   });
 
-  it('costs a point read an edge day (the period and the one before), one query for whole months and one a day of the last hours', async () => {
+  it('costs a point read an edge day (the period and the one before), one query for whole years and months and one a day of the last hours', async () => {
     const cost = async (path: string) => (await get(t, path)).json.cost;
     // The cost a card answers is the store's since the process started, the card's own read included.
     const card = (days: number) => ({ reads: 2 * days + 3, writes: 0, queries: HOUR_DAYS });
-    // Whole months come from one query of the month rollups: a period's edge days, and the period before's, are at
-    // most three months' worth (the period's first month is shared by the two).
+    // Whole years and months come from one query of their rollups: a period's edge days, and the period before's, are
+    // at most three months' worth (the period's first month is shared by the two).
 
     const operations = async (path: string) => {
       const before = await cost('/api/admin/activity?days=1');
@@ -413,6 +413,10 @@ describe('the Activity card through the local host, from documents keep-hits kep
     expect(long.queries).toBe(HOUR_DAYS + 1);
     expect(long.reads).toBeLessThanOrEqual(3 + 93);
     expect(long.reads + long.queries).toBeLessThanOrEqual(100);
+    // Twenty years and the twenty before: whole years and months from one query, at most 31 days at each end.
+    const decades = await operations(`/api/admin/activity?from=${Number(D1.slice(0, 4)) - 20}${D1.slice(4)}&to=${D1}`);
+    expect(decades.queries).toBe(HOUR_DAYS + 1);
+    expect(decades.reads + decades.queries).toBeLessThanOrEqual(100);
     const month = await operations('/api/admin/activity?days=30');
     expect(month.reads).toBeLessThanOrEqual(card(30).reads);
     expect(month.queries).toBeLessThanOrEqual(HOUR_DAYS + 1);

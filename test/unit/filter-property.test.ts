@@ -17,11 +17,11 @@ import { scanRules } from '../../shared/subjects/scan-rule';
 import { queuedHit } from '../support/counting';
 import { keptAndFolded } from '../support/rollups';
 
-// Filter cells and month rollups move by deltas only; whatever the traffic and whatever fails, a filtered read must
-// equal a recount of the visitor-days that match its filters, and a month must equal the sum of its days.
+// Filter cells and month and year rollups move by deltas only; whatever the traffic and whatever fails, a filtered read
+// must equal a recount of the visitor-days that match its filters, and a month or a year the sum of its days.
 
-const DAYS = ['2026-09-28', '2026-09-29', '2026-09-30', '2026-10-01', '2026-10-02', '2026-10-03'];
-const NOW = '2026-10-03T20:00:00.000Z';
+const DAYS = ['2025-12-29', '2025-12-30', '2025-12-31', '2026-01-01', '2026-01-02', '2026-01-03'];
+const NOW = '2026-01-03T20:00:00.000Z';
 const PATHS = ['/', '/pricing', '/about', '/resume.pdf', '/wp-login.php'];
 const SOURCES = [null, 'www.linkedin.com', 'github.com', 'www.google.com', 'news.ycombinator.com'];
 const COUNTRIES = ['US', 'DE', 'FR', 'XX'];
@@ -84,15 +84,21 @@ const trafficArb = fc.array(
 
 const SMALL: FoldBudget = { ...TIMER_FOLD_BUDGET, factsASlice: 2, recordsASlice: 3, buildPage: 2 };
 
-/** Every day from 1 September to the last of the traffic: September is read from its month rollups. */
-const LONG = Array.from({ length: 33 }, (_, i) => new Date(Date.parse('2026-09-01T00:00:00Z') + i * 86_400_000).toISOString().slice(0, 10));
+/** Every day from a first day to the last of the traffic. */
+const daysFrom = (first: string) => {
+  const count = (Date.parse(`${DAYS.at(-1)}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / 86_400_000 + 1;
+  return Array.from({ length: count }, (_, i) => new Date(Date.parse(`${first}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10));
+};
+/** Windows that hold the whole of December 2025 (read from its month rollups) or of 2025 (from its year rollups). */
+const DECEMBER = daysFrom('2025-12-01');
+const YEAR = daysFrom('2025-01-01');
 
-/** A window of consecutive days of the traffic's, or one that holds the whole of September. */
+/** A window of consecutive days of the traffic's, or one that holds a whole month or a whole year. */
 const windowArb = fc.oneof(
   fc
     .tuple(fc.integer({ min: 0, max: DAYS.length - 1 }), fc.integer({ min: 0, max: DAYS.length - 1 }))
     .map(([a, b]) => DAYS.slice(Math.min(a, b), Math.max(a, b) + 1)),
-  fc.integer({ min: 0, max: 2 }).map((cut) => LONG.slice(0, LONG.length - cut)),
+  fc.tuple(fc.constantFrom(DECEMBER, YEAR), fc.integer({ min: 0, max: 3 })).map(([long, cut]) => long.slice(0, long.length - cut)),
 );
 
 /** The visitor-days of a period matching the filters, recounted as day rollups. */
@@ -100,7 +106,8 @@ function truthOf(rows: readonly VisitorDay[], days: readonly string[], filters: 
   return days.map((day) => {
     const tokens = new Map<string, VisitorDay[]>();
     for (const row of rows.filter((one) => one.day === day)) tokens.set(row.token, [...(tokens.get(row.token) ?? []), row]);
-    const matching = [...tokens.values()].filter((docs) => matchesAll(docs, filters, RULES));
+    // Unfiltered, a day counts every kind's visitor-days (scanners and the site's own too); filtered, people's only.
+    const matching = [...tokens.values()].filter((docs) => matchesAll(docs, filters, RULES, filters.length === 0));
     const rollup = moved(
       emptyRollup(day, null),
       matching.map((after) => ({ before: [], after })),
@@ -120,7 +127,7 @@ const figures = (parts: Parameters<typeof periodOf>[0]) => {
   return { counts, steps: reached(steps), goals: reached(goals), people: people.estimate };
 };
 
-/** The filters a property run asks: 1 to 3 values the traffic holds (or a value none holds), some negated. */
+/** The filters a property run asks: none, or 1 to 3 values the traffic holds (or a value none holds), some negated. */
 function filtersArb(rows: readonly VisitorDay[]) {
   const held: Filter[] = [];
   const tokens = new Map<string, VisitorDay[]>();
@@ -130,14 +137,15 @@ function filtersArb(rows: readonly VisitorDay[]) {
   const pool = [...held, { dimension: 'page' as const, value: '/nowhere', negated: false }];
   return fc.array(
     fc.tuple(fc.constantFrom(...pool), fc.boolean()).map(([filter, negated]) => ({ ...filter, negated })),
-    { minLength: 1, maxLength: 3 },
+    { minLength: 0, maxLength: 3 },
   );
 }
 
 // Many random runs, each folded many times over: seconds alone, longer on a machine busy with other suites.
-describe('filtered reads and month rollups always equal a recount of the matching visitor-days', { timeout: 240_000 }, () => {
+describe('filtered reads and month and year rollups always equal a recount of the matching visitor-days', { timeout: 240_000 }, () => {
   it('after random traffic, duplicate deliveries, late hits and folds dying after any write, for random filters and windows', async () => {
     let checked = 0;
+    let years = 0;
     await fc.assert(
       fc.asyncProperty(trafficArb, fc.integer({ min: 0, max: 2 ** 31 }), async (traffic, seed) => {
         const store = memoryStore();
@@ -146,9 +154,10 @@ describe('filtered reads and month rollups always equal a recount of the matchin
         await keptAndFolded(traffic, deps);
         const rows = store.documents.query<VisitorDay>((doc) => doc.kind === 'visitor-day');
         const periods = store.documents.query<PeriodRollup>((doc) => doc.kind === 'period-rollup');
-        // Each month equals the sum of its days: the site's month of its day rollups, a value's month of its day cells.
+        // Each month and year equals the sum of its days: the site's of its day rollups, a value's of its day cells.
         const dayRollups = await store.rollupReader.onDays(DAYS);
-        for (const month of periods.filter((doc) => doc.span === 'month')) {
+        if (periods.some((doc) => doc.span === 'year' && doc.at === '2025')) years += 1;
+        for (const month of periods.filter((doc) => doc.span !== 'day')) {
           const days =
             month.pk === MONTHS_PK ? [...dayRollups.values()] : periods.filter((doc) => doc.pk === month.pk && doc.span === 'day');
           const ofMonth = days.filter((doc) => ('at' in doc ? doc.at : doc.day).startsWith(month.at));
@@ -178,11 +187,17 @@ describe('filtered reads and month rollups always equal a recount of the matchin
           const read = await readPeriods(store, [days], filters, '0000-00-00', RULES);
           if ('refused' in read) throw new Error(read.refused);
           const [got] = read as [PeriodRead];
-          // One filter reads September from its month cell, when September holds any of its value.
-          const cell = filters.length === 1 && !filters[0]!.negated ? cellPartition(filters[0]!.dimension, filters[0]!.value) : null;
-          const september = periods.some((doc) => doc.pk === cell && doc.span === 'month' && doc.at === '2026-09');
-          if (days.length === LONG.length && september)
-            expect(got.parts.some((part) => 'span' in part && part.span === 'month')).toBe(true);
+          // Without a filter, or with one, a whole December or 2025 is read from its month or year rollup or cell.
+          const one = filters.length === 1 && !filters[0]!.negated;
+          const pk = one ? cellPartition(filters[0]!.dimension, filters[0]!.value) : MONTHS_PK;
+          for (const [span, at, whole] of [
+            ['month', '2025-12', DECEMBER],
+            ['year', '2025', YEAR],
+          ] as const) {
+            const kept = periods.some((doc) => doc.pk === pk && doc.span === span && doc.at === at);
+            if (days.length === whole.length && days[0] === whole[0] && kept && (one || filters.length === 0))
+              expect(got.parts.some((part) => 'span' in part && part.span === span)).toBe(true);
+          }
           const truth = truthOf(rows, days, filters);
           const what = JSON.stringify({ filters, days });
           expect(figures(got.parts), what).toEqual(figures(truth));
@@ -196,5 +211,6 @@ describe('filtered reads and month rollups always equal a recount of the matchin
       { numRuns: 40, seed: 20261203 },
     );
     expect(checked).toBe(40 * 12);
+    expect(years).toBeGreaterThan(10);
   });
 });
