@@ -3,7 +3,7 @@
 // by more than a second.
 
 const { createRequire, Module } = require('node:module');
-const { checkStandIn } = require('./stand-ins.cjs');
+const { checkStandIn, installOnce } = require('./stand-ins.cjs');
 
 // Azurite keeps its queues' messages, and the extents holding their text, in LokiJS collections with binary indices,
 // and LokiJS rebuilds every index of a collection (a sort of all its documents, each) after any batch removal, even an
@@ -24,82 +24,82 @@ const { checkStandIn } = require('./stand-ins.cjs');
 /** Up to this many, one at a time costs less than a rebuild (each is a pass over an index, a rebuild a sort of it). */
 const BATCH_ONE_BY_ONE = 64;
 
-let installed = false;
-
 /**
  * Makes Azurite's queue calls and its collector, in this process, cost the same whatever the number of messages queued.
  * @param {string} azuritePackage the path of Azurite's package.json, so the modules patched are the ones it loads
  */
 function installQueueIndex(azuritePackage) {
-  if (installed) return;
   const azurite = createRequire(azuritePackage);
-  checkStandIn('azurite', 'azurite-process.cjs', azurite.resolve);
-  checkStandIn('lokijs', 'azurite-process.cjs', azurite.resolve);
-  installed = true;
-  const collection = azurite('lokijs').Collection.prototype;
-  // Two ways in: a batch of documents (or their ids), which LokiJS first maps to positions by indexing every document
-  // in the collection; and a batch of positions, from a query's results.
-  const removeBatch = collection.removeBatch;
-  collection.removeBatch = function (batch) {
-    if (batch.length > BATCH_ONE_BY_ONE) return removeBatch.call(this, batch);
-    for (const doc of batch) this.remove(doc);
-  };
-  const removeBatchByPositions = collection.removeBatchByPositions;
-  collection.removeBatchByPositions = function (positions) {
-    if (positions.length > BATCH_ONE_BY_ONE) return removeBatchByPositions.call(this, positions);
-    // The documents first: each removal moves the positions after it.
-    for (const doc of positions.map((position) => this.data[position])) this.remove(doc);
-  };
-  const update = collection.update;
-  collection.update = function (doc) {
-    if (!Array.isArray(doc) || doc.length > BATCH_ONE_BY_ONE) return update.call(this, doc);
-    for (const one of doc) update.call(this, one);
-    return undefined;
-  };
+  const packages = [
+    ['azurite', azurite.resolve],
+    ['lokijs', azurite.resolve],
+  ];
+  installOnce('azurite-process.cjs', packages, () => {
+    const collection = azurite('lokijs').Collection.prototype;
+    // Two ways in: a batch of documents (or their ids), which LokiJS first maps to positions by indexing every document
+    // in the collection; and a batch of positions, from a query's results.
+    const removeBatch = collection.removeBatch;
+    collection.removeBatch = function (batch) {
+      if (batch.length > BATCH_ONE_BY_ONE) return removeBatch.call(this, batch);
+      for (const doc of batch) this.remove(doc);
+    };
+    const removeBatchByPositions = collection.removeBatchByPositions;
+    collection.removeBatchByPositions = function (positions) {
+      if (positions.length > BATCH_ONE_BY_ONE) return removeBatchByPositions.call(this, positions);
+      // The documents first: each removal moves the positions after it.
+      for (const doc of positions.map((position) => this.data[position])) this.remove(doc);
+    };
+    const update = collection.update;
+    collection.update = function (doc) {
+      if (!Array.isArray(doc) || doc.length > BATCH_ONE_BY_ONE) return update.call(this, doc);
+      for (const one of doc) update.call(this, one);
+      return undefined;
+    };
 
-  const store = azurite('./dist/src/queue/persistence/LokiQueueMetadataStore.js').default.prototype;
-  const init = store.init;
-  store.init = async function () {
-    await init.call(this);
-    const messages = this.db.getCollection(this.MESSAGES_COLLECTION);
-    // The queries that named these first now scan the messages once, as the index answered all of them anyway.
-    for (const unselective of ['accountName', 'queueName', 'visibleTime']) delete messages.binaryIndices[unselective];
-    messages.ensureIndex('expirationTime');
-    messages.ensureIndex('timeNextVisible');
-  };
-  // Azurite's own receive, with its messages found by visibleFirst and each updated as it changes, which keeps the index
-  // on timeNextVisible sorted (a batch changed first and updated after would leave it out of order).
-  store.getMessages = async function (account, queue, timeNextVisible, popReceipt, numOfMessages, queryDate, context) {
-    this.checkQueueExist(account, queue, context);
-    this.clearExpiredMessages(account, queue, context);
-    const messages = this.db.getCollection(this.MESSAGES_COLLECTION);
-    const queryTime = queryDate ? queryDate.getTime() : Date.now();
-    const docs = visibleFirst(messages, account, queue, queryTime, numOfMessages === undefined || numOfMessages < 1 ? 1 : numOfMessages);
-    const visibleAt = timeNextVisible.getTime();
-    for (const doc of docs) {
-      doc.timeNextVisible = visibleAt;
-      doc.popReceipt = popReceipt;
-      doc.dequeueCount = Number(doc.dequeueCount) + 1;
-      messages.update(doc);
-    }
-    return docs.map((doc) => {
-      doc.timeNextVisible = timeNextVisible;
-      const copy = this.messageCopy(doc);
-      doc.timeNextVisible = visibleAt;
-      return copy;
-    });
-  };
-  // Azurite's own query with the indexed condition first: LokiJS answers a query's first condition from its index.
-  store.clearExpiredMessages = async function (account, queue, context) {
-    this.checkQueueExist(account, queue, context);
-    const messages = this.db.getCollection(this.MESSAGES_COLLECTION);
-    messages.remove(
-      messages
-        .chain()
-        .find({ expirationTime: { $lte: Date.now() }, accountName: account, queueName: queue })
-        .data(),
-    );
-  };
+    const store = azurite('./dist/src/queue/persistence/LokiQueueMetadataStore.js').default.prototype;
+    const init = store.init;
+    store.init = async function () {
+      await init.call(this);
+      const messages = this.db.getCollection(this.MESSAGES_COLLECTION);
+      // The queries that named these first now scan the messages once, as the index answered all of them anyway.
+      for (const unselective of ['accountName', 'queueName', 'visibleTime']) delete messages.binaryIndices[unselective];
+      messages.ensureIndex('expirationTime');
+      messages.ensureIndex('timeNextVisible');
+    };
+    // Azurite's own receive, with its messages found by visibleFirst and each updated as it changes, which keeps the index
+    // on timeNextVisible sorted (a batch changed first and updated after would leave it out of order).
+    store.getMessages = async function (account, queue, timeNextVisible, popReceipt, numOfMessages, queryDate, context) {
+      this.checkQueueExist(account, queue, context);
+      this.clearExpiredMessages(account, queue, context);
+      const messages = this.db.getCollection(this.MESSAGES_COLLECTION);
+      const queryTime = queryDate ? queryDate.getTime() : Date.now();
+      const docs = visibleFirst(messages, account, queue, queryTime, numOfMessages === undefined || numOfMessages < 1 ? 1 : numOfMessages);
+      const visibleAt = timeNextVisible.getTime();
+      for (const doc of docs) {
+        doc.timeNextVisible = visibleAt;
+        doc.popReceipt = popReceipt;
+        doc.dequeueCount = Number(doc.dequeueCount) + 1;
+        messages.update(doc);
+      }
+      return docs.map((doc) => {
+        doc.timeNextVisible = timeNextVisible;
+        const copy = this.messageCopy(doc);
+        doc.timeNextVisible = visibleAt;
+        return copy;
+      });
+    };
+    // Azurite's own query with the indexed condition first: LokiJS answers a query's first condition from its index.
+    store.clearExpiredMessages = async function (account, queue, context) {
+      this.checkQueueExist(account, queue, context);
+      const messages = this.db.getCollection(this.MESSAGES_COLLECTION);
+      messages.remove(
+        messages
+          .chain()
+          .find({ expirationTime: { $lte: Date.now() }, accountName: account, queueName: queue })
+          .data(),
+      );
+    };
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import type Account from '@vercel/cosmosdb-server/lib/account';
 import Documents from '@vercel/cosmosdb-server/lib/account/documents';
 import type ItemObject from '@vercel/cosmosdb-server/lib/account/item-object';
 import { onAccount } from './cosmos-account';
-import { checkStandIn } from './stand-ins';
+import { installOnce } from './stand-ins';
 
 // `@vercel/cosmosdb-server` stamps each document it creates or replaces with `_ts`, whole seconds of its process's
 // `Date.now()`, and the fold reads facts up to that clock less FOLD_SETTLE_SECONDS. A test that waits for the fold to
@@ -44,21 +44,18 @@ export class MovableClock {
 /** The clock of the server whose request is being served: writes outside a request (a load from disk) keep their `_ts`. */
 const serving = new AsyncLocalStorage<MovableClock>();
 
-let installed = false;
-
 function installStamp(): void {
-  if (installed) return;
-  checkStandIn('@vercel/cosmosdb-server', 'cosmos-clock.ts', require.resolve);
-  installed = true;
-  // Every document a create, a replace or an upsert writes goes through `_set`, just after `_ts` was stamped.
-  const proto = Documents.prototype as unknown as { _set(data: ItemObject): ItemObject };
-  // eslint-disable-next-line @typescript-eslint/unbound-method
-  const set = proto._set;
-  proto._set = function stampedSet(this: Documents, data: ItemObject) {
-    const clock = serving.getStore();
-    if (clock !== undefined) data._ts = clock.seconds();
-    return set.call(this, data);
-  };
+  installOnce('cosmos-clock.ts', [['@vercel/cosmosdb-server', require.resolve]], () => {
+    // Every document a create, a replace or an upsert writes goes through `_set`, just after `_ts` was stamped.
+    const proto = Documents.prototype as unknown as { _set(data: ItemObject): ItemObject };
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    const set = proto._set;
+    proto._set = function stampedSet(this: Documents, data: ItemObject) {
+      const clock = serving.getStore();
+      if (clock !== undefined) data._ts = clock.seconds();
+      return set.call(this, data);
+    };
+  });
 }
 
 /** The latest `_ts` of any document the account holds (0 when it holds none). */

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { checkStandIn } from './stand-ins';
+import { checkStandIn, installOnce } from './stand-ins';
 
 type Transform = (ast: object) => unknown;
 
@@ -55,17 +55,15 @@ function stripUndefined(value: unknown): unknown {
   return value;
 }
 
-let installed = false;
-
 /**
  * Makes the local Cosmos server's query engine linear in the documents it reads (it is quadratic as published), for
  * every query compiled after this in the process. Answers are unchanged: only how the arrays are built differs.
  */
 export function linearQueries(): void {
-  if (installed) return;
-  installed = true;
-  const transform = transformer.default;
-  // The engine calls both through their modules' exports on every use, so replacing the exports takes effect.
-  transformer.default = (ast) => rewrite(transform(ast) as Node);
-  helpers.stripUndefined = stripUndefined;
+  installOnce('cosmos-linear-queries.ts', [], () => {
+    const transform = transformer.default;
+    // The engine calls both through their modules' exports on every use, so replacing the exports takes effect.
+    transformer.default = (ast) => rewrite(transform(ast) as Node);
+    helpers.stripUndefined = stripUndefined;
+  });
 }

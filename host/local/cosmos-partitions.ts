@@ -5,7 +5,7 @@ import type Document from '@vercel/cosmosdb-server/lib/account/document';
 import Documents from '@vercel/cosmosdb-server/lib/account/documents';
 import { keysOf, shapeOf, type QueryShape } from './cosmos-query-plan';
 import { PartitionedMap, type PartitionValue } from './partitioned-map';
-import { checkStandIn } from './stand-ins';
+import { installOnce } from './stand-ins';
 
 // `@vercel/cosmosdb-server` keeps a collection's documents in one Map (`Documents._data`, keyed by `_rid`) and answers
 // every query by compiling its SQL with @zeit/cosmosdb-query and running it over all of them, partition-key header or
@@ -113,26 +113,26 @@ function indexed(query: Query, documents: Documents, partition: PartitionValue, 
   return over(query, documents, keys ? itemsOf([...keys]) : [...members.values()], args);
 }
 
-let installed = false;
-
 function installScopedQuery(): void {
-  if (installed) return;
-  checkStandIn('@vercel/cosmosdb-server', 'cosmos-partitions.ts', require.resolve);
-  // The plan reads the engine's parsed queries.
-  checkStandIn('@zeit/cosmosdb-query', 'cosmos-query-plan.ts', createRequire(require.resolve('@vercel/cosmosdb-server')).resolve);
-  installed = true;
-  // The server's own method, taken off its prototype to be called on a view: it is called with `this` every time.
-  // eslint-disable-next-line @typescript-eslint/unbound-method
-  const query = Documents.prototype.query as Query;
-  // The server's typings give its query's answer as `any`; the wrapper hands it on untouched.
-  /* eslint-disable @typescript-eslint/no-unsafe-return */
-  Documents.prototype.query = function scopedQuery(this: Documents, ...args: Parameters<Query>) {
-    const current = scope.getStore();
-    if (current === undefined) return query.apply(this, args);
-    if (current === 'nothing') return over(query, this, [], args);
-    return indexed(query, this, current.partition, args);
-  };
-  /* eslint-enable @typescript-eslint/no-unsafe-return */
+  const packages = [
+    ['@vercel/cosmosdb-server', require.resolve],
+    // The plan reads the engine's parsed queries.
+    ['@zeit/cosmosdb-query', createRequire(require.resolve('@vercel/cosmosdb-server')).resolve],
+  ] as const;
+  installOnce('cosmos-partitions.ts', packages, () => {
+    // The server's own method, taken off its prototype to be called on a view: it is called with `this` every time.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    const query = Documents.prototype.query as Query;
+    // The server's typings give its query's answer as `any`; the wrapper hands it on untouched.
+    /* eslint-disable @typescript-eslint/no-unsafe-return */
+    Documents.prototype.query = function scopedQuery(this: Documents, ...args: Parameters<Query>) {
+      const current = scope.getStore();
+      if (current === undefined) return query.apply(this, args);
+      if (current === 'nothing') return over(query, this, [], args);
+      return indexed(query, this, current.partition, args);
+    };
+    /* eslint-enable @typescript-eslint/no-unsafe-return */
+  });
 }
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;

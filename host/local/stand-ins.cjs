@@ -25,4 +25,20 @@ function checkStandIn(name, patch, resolve, expected = WRITTEN_FOR) {
   );
 }
 
-module.exports = { WRITTEN_FOR, checkStandIn };
+/** The patches this process has installed, by name: each is installed once, whoever asks for it. */
+const installed = new Set();
+
+/**
+ * Installs a patch once a process: first checks each package it patches (as `checkStandIn`), then runs `install`.
+ * @param {string} patch the file that patches
+ * @param {Array<[name: string, resolve: (request: string) => string]>} packages the packages it patches, each with its resolve
+ * @param {() => void} install makes the patch
+ */
+function installOnce(patch, packages, install) {
+  if (installed.has(patch)) return;
+  for (const [name, resolve] of packages) checkStandIn(name, patch, resolve);
+  installed.add(patch);
+  install();
+}
+
+module.exports = { WRITTEN_FOR, checkStandIn, installOnce };

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkStandIn, WRITTEN_FOR } from '../../host/local/stand-ins';
+import { checkStandIn, installOnce, WRITTEN_FOR } from '../../host/local/stand-ins';
 
 // The stand-ins the local stack patches at run time, each checked at start against the version it was written for.
 
@@ -38,5 +39,19 @@ describe('the stand-ins are the versions their patches were written for', () => 
     expect(() => checkStandIn('lokijs', 'azurite-process.cjs', fromAzurite, other)).toThrow(
       `host/local/azurite-process.cjs patches lokijs 1.4.0, and lokijs ${WRITTEN_FOR['lokijs']} is installed`,
     );
+  });
+});
+
+describe('every patch of the local stack is installed through one guard', () => {
+  it('installs a patch once a process, and not at all when a package it patches is another version', () => {
+    let installs = 0;
+    const patch = `test-patch-${randomUUID()}`;
+    installOnce(patch, [['@vercel/cosmosdb-server', require.resolve]], () => (installs += 1));
+    installOnce(patch, [['@vercel/cosmosdb-server', require.resolve]], () => (installs += 1));
+    expect(installs).toBe(1);
+    // A resolve that finds another package's manifest reads as another version of lokijs.
+    const elsewhere = () => require.resolve('zod/package.json');
+    expect(() => installOnce(`${patch}-other`, [['lokijs', elsewhere]], () => (installs += 1))).toThrow(/patches lokijs/);
+    expect(installs).toBe(1);
   });
 });
