@@ -88,15 +88,13 @@ export function cosmosStore(
       },
     },
     periodReader: {
-      inPartition: (pk, days, spans) =>
+      inPartition: (pk, spans) =>
         documents.query<PeriodRollup>(
-          "SELECT * FROM c WHERE c.kind = 'period-rollup' AND ((c.span = 'day' AND ARRAY_CONTAINS(@days, c.at)) OR (c.span = 'month' AND c.at >= @monthFrom AND c.at <= @monthTo) OR (c.span = 'year' AND c.at >= @yearFrom AND c.at <= @yearTo))",
+          "SELECT * FROM c WHERE c.kind = 'period-rollup' AND ((c.span = 'day' AND ARRAY_CONTAINS(@days, c.at)) OR (c.span = 'month' AND ARRAY_CONTAINS(@months, c.at)) OR (c.span = 'year' AND ARRAY_CONTAINS(@years, c.at)))",
           [
-            { name: '@days', value: [...days] },
-            { name: '@monthFrom', value: spans.month?.from ?? '~' },
-            { name: '@monthTo', value: spans.month?.to ?? '' },
-            { name: '@yearFrom', value: spans.year?.from ?? '~' },
-            { name: '@yearTo', value: spans.year?.to ?? '' },
+            { name: '@days', value: [...spans.day] },
+            { name: '@months', value: [...spans.month] },
+            { name: '@years', value: [...spans.year] },
           ],
           pk,
         ),

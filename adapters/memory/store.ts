@@ -70,15 +70,8 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
         ),
     },
     periodReader: {
-      inPartition: (pk, days, spans) =>
-        resolved(
-          documents.query<PeriodRollup>((doc) => {
-            if (doc.kind !== 'period-rollup') return false;
-            if (doc.span === 'day') return days.includes(doc.at);
-            const range = spans[doc.span];
-            return range !== null && doc.at >= range.from && doc.at <= range.to;
-          }, pk),
-        ),
+      inPartition: (pk, spans) =>
+        resolved(documents.query<PeriodRollup>((doc) => doc.kind === 'period-rollup' && spans[doc.span].includes(doc.at), pk)),
     },
     activityDays: memoryActivityDays(documents),
     subjects: memorySubjects(documents),

@@ -15,7 +15,7 @@ import { MONTHS_PK, PERIOD_TOP, periodAt, type DayFigures, type PeriodRollup } f
 import { mergeSketches, type Sketch } from '../rollup/sketch';
 import type { VisitorDay } from '../store/activity';
 import type { ImportedTotals } from '../store/imports';
-import type { LongRanges, PeriodReader, Range } from '../store/periods';
+import type { PeriodReader, Spans } from '../store/periods';
 import type { RollupReader, VisitorDayPages } from '../store/rollups';
 import { cellFilter } from './filters';
 import { MAX_DAYS } from './query';
@@ -82,12 +82,11 @@ export function planOf(days: readonly string[], usableFrom: string): Plan {
   return { years, months, days: days.filter((day) => !inYears(day) && !months.includes(periodAt('month', day))) };
 }
 
-const rangeOf = (ats: readonly string[]): Range => (ats.length === 0 ? null : { from: [...ats].sort()[0]!, to: [...ats].sort().pop()! });
-
-/** The ranges of years and months that hold every plan's, for one query. */
-const rangesOf = (plans: readonly Plan[]): LongRanges => ({
-  month: rangeOf(plans.flatMap((plan) => plan.months)),
-  year: rangeOf(plans.flatMap((plan) => plan.years)),
+/** Every plan's days, months and years, for one query. */
+const spansOf = (plans: readonly Plan[], days: readonly string[]): Spans => ({
+  day: days,
+  month: [...new Set(plans.flatMap((plan) => plan.months))],
+  year: [...new Set(plans.flatMap((plan) => plan.years))],
 });
 
 /** The month and year rollups a plan reads, of those one query found. */
@@ -199,20 +198,21 @@ export async function readPeriods(
     return periods.map((days) => ({ ...withDays(days, found), complete }));
   }
   const plans = periods.map((days): Plan => (bySpan ? planOf(days, periodsFrom) : { years: [], months: [], days: [...days] }));
-  const ranges = rangesOf(plans);
-  const long = ranges.month !== null || ranges.year !== null;
   const edgeDays = [...new Set(plans.flatMap((plan) => plan.days))];
   if (one === null) {
+    const spans = spansOf(plans, []);
     const [dayDocs, longDocs] = await Promise.all([
       store.rollupReader.onDays(edgeDays),
-      long ? store.periodReader.inPartition(MONTHS_PK, [], ranges) : Promise.resolve([]),
+      spans.month.length + spans.year.length > 0 ? store.periodReader.inPartition(MONTHS_PK, spans) : Promise.resolve([]),
     ]);
     return plans.map((plan) => periodRead(plan.days, dayDocs, longOf(plan, longDocs)));
   }
   const docs = await store.periodReader.inPartition(
     cellPartition(one.dimension, one.value),
-    edgeDays.filter((day) => day >= periodsFrom),
-    ranges,
+    spansOf(
+      plans,
+      edgeDays.filter((day) => day >= periodsFrom),
+    ),
   );
   const dayDocs = new Map(docs.filter((doc) => doc.span === 'day').map((doc) => [doc.at, doc] as const));
   return plans.map((plan) => periodRead(plan.days, dayDocs, longOf(plan, docs)));
