@@ -11,11 +11,11 @@ import { countingLogger } from './cost/meters';
 import { peakMemory } from './cost/memory';
 import { beaconTraffic, loneBeacons, serverTraffic, VISITORS, type Sent } from './cost/traffic';
 import { costRecordPath, renderCostSection, writeReadmeCostSection, type CostRecord, type TrafficCost } from './cost/record';
-import { estimatedRu, REQUEST_RECORD_BYTES } from './prices';
+import { REQUEST_RECORD_BYTES } from './prices';
 import { BEACON_SITE, hostSettings } from './settings';
 import { LOCAL_BATCH, meteredStack } from './stack';
 import { percentile } from './stats';
-import { sdkCall } from './store-calls';
+import { estimatedRu, sdkCall } from './store-calls';
 
 /** The request records Application Insights keeps of every hundred, as host.json caps them. */
 function sampledPercent(): number {

@@ -10,10 +10,10 @@ import { runImport } from '../scripts/import/run';
 import { addDays } from '../shared/counting/days';
 import { utcDay } from '../shared/identity/tokens';
 import { seeded } from '../test/support/log-history';
-import { estimatedRu, PRICES } from './prices';
+import { PRICES } from './prices';
 import { fmt } from './report';
 import { meteredStack } from './stack';
-import { sdkCall, type StoreCall } from './store-calls';
+import { estimatedRu, sdkCall, type StoreCall } from './store-calls';
 
 /**
  * `npm run bench import`: what importing a site's history costs. (1) The command's read rate: lines a second read,

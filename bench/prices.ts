@@ -1,5 +1,3 @@
-import type { StoreCallKind } from './store-calls';
-
 /**
  * The one price table: every dollar figure `npm run bench cost` prints and docs/cost.md's cost section shows is worked
  * out from these (test/infra/cost-readme.test.ts holds docs/cost.md to them). USD, pay-as-you-go, East US, taken on
@@ -52,26 +50,6 @@ export const FREE_GRANTS = {
   functionsExecutions: 250_000,
   logsGb: 5,
 } as const;
-
-/**
- * Request units, estimated from the calls and their document sizes (the local Cosmos server charges 1 for every call).
- * The rule, from Azure's published figures for default indexing: a point read costs 1 RU per KB read (at least 1); a
- * write (create, replace, upsert) 5 RU per KB written (at least 5); a write refused with 409 or 412 is a read's 1 RU;
- * a query 2.5 RU plus 1 RU per KB it returns; a metadata read (the account, the container, a query plan) 1 RU.
- */
-export function estimatedRu(call: { kind: StoreCallKind; status: number; requestBytes: number; responseBytes: number }): number {
-  const kb = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
-  switch (call.kind) {
-    case 'point read':
-      return call.status === 404 ? 1 : kb(call.responseBytes);
-    case 'write':
-      return call.status === 409 || call.status === 412 ? 1 : 5 * kb(call.requestBytes);
-    case 'query':
-      return 2.5 + Math.ceil(call.responseBytes / 1024);
-    default:
-      return 1;
-  }
-}
 
 /** Assumed size of one request record in Log Analytics (AppRequests with the host's dimensions), in bytes. */
 export const REQUEST_RECORD_BYTES = 1_000;

@@ -20,7 +20,7 @@ import { visitorRecord } from '../test/support/counting-cosmos';
 import { postHits } from './post-hits';
 import { fmt } from './report';
 import { KEYS, hostSettings } from './settings';
-import { costOf, roughRu, storeProxyTo, type Cost, type StoreCall, type StoreProxy } from './store-calls';
+import { costOf, estimatedRu, storeProxyTo, type Cost, type StoreCall, type StoreProxy } from './store-calls';
 
 /**
  * `npm run bench reads`: what every Admin read costs the store at V and 4V visitors a day, measured through HTTP at a
@@ -370,11 +370,11 @@ function projected(small: Measured, large: Measured, windowDays: number, rollup:
   if (reads.length > 0 && rollup !== null) {
     const rollupKb = projectedRollupKb(rollup);
     const measuredKb = reads.reduce((sum, call) => sum + call.responseBytes, 0) / 1024;
-    const measuredRu = reads.reduce((sum, call) => sum + roughRu(call), 0);
+    const measuredRu = reads.reduce((sum, call) => sum + estimatedRu(call), 0);
     return {
       calls: large.cost.calls,
       kb: large.cost.kb - measuredKb + reads.length * rollupKb,
-      ru: large.cost.ru - measuredRu + reads.length * (1 + Math.max(0, rollupKb - 1)),
+      ru: large.cost.ru - measuredRu + reads.length * Math.max(1, Math.ceil(rollupKb)),
       how: `${reads.length} rollup point reads of ~${fmt(rollupKb, 1)} KB each`,
     };
   }
@@ -664,8 +664,8 @@ export async function run(): Promise<void> {
   try {
     console.log(
       `each read asked once to warm up, then once measured, through HTTP at a local host whose Cosmos endpoint is a proxy in front of the local Cosmos server; ` +
-        `KB = response bodies the store answered; RU estimated from them as Cosmos DB charges roughly: a point read 1 RU up to 1 KB and +1 RU a KB past it ` +
-        `(a 404 is 1 RU), a query page 2.5 RU + 1 RU a KB it returns; the SDK's metadata and query-plan calls are counted, at 0 RU`,
+        `KB = response bodies the store answered; RU estimated from them by the benches' one rule (bench/store-calls.ts): a point read 1 RU a KB ` +
+        `(at least 1; a 404 is 1 RU), a query page 2.5 RU + 1 RU a KB it returns, the SDK's metadata and query-plan calls 1 RU each`,
     );
     console.log(
       `traffic: ${DAYS_POSTED} days posted to POST /api/hits (x-ingest-key, 50 hits a request), V = ${V} people a day (${NEW_SHARE * 100} % new each day, ` +

@@ -48,23 +48,24 @@ export function storeCall({ method, path, headers }: Request): StoreCallClass {
 export const sdkCall = (call: { kind: StoreCallKind }) => call.kind === 'metadata' || call.kind === 'query plan';
 
 /**
- * The request units a call would cost on Cosmos DB, roughly, as the reads bench prints them (KB = 1,024 bytes of the
- * response body): a point read 1 RU up to 1 KB and about 1 RU a KB past it (a 404 is 1 RU); a query page 2.5 RU and 1 RU
- * a KB it returns; a write about 5.5 RU a KB written (at least 5.5). The SDK's metadata and query-plan calls and a
- * throttled call cost none.
+ * Request units, estimated from the calls and their document sizes (the local Cosmos server charges 1 for every call):
+ * the one rule of every bench, from Azure's published figures for default indexing. A point read costs 1 RU per KB read
+ * (at least 1; a 404 is 1); a write (create, replace, upsert) 5 RU per KB written (at least 5); a write refused with 409
+ * or 412 is a read's 1 RU; a query page 2.5 RU plus 1 RU per KB it returns; a metadata read (the account, the
+ * container, a query plan) 1 RU; a throttled call (429) none.
  */
-export function roughRu(call: StoreCall): number {
-  if (call.throttled) return 0;
-  const kb = call.responseBytes / 1024;
+export function estimatedRu(call: { kind: StoreCallKind; status: number; requestBytes: number; responseBytes: number }): number {
+  const kb = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
+  if (call.status === 429) return 0;
   switch (call.kind) {
     case 'point read':
-      return call.status === 404 ? 1 : 1 + Math.max(0, kb - 1);
-    case 'query':
-      return 2.5 + kb;
+      return call.status === 404 ? 1 : kb(call.responseBytes);
     case 'write':
-      return 5.5 * Math.max(1, call.requestBytes / 1024);
+      return call.status === 409 || call.status === 412 ? 1 : 5 * kb(call.requestBytes);
+    case 'query':
+      return 2.5 + Math.ceil(call.responseBytes / 1024);
     default:
-      return 0;
+      return 1;
   }
 }
 
@@ -75,11 +76,11 @@ export interface Cost {
   ru: number;
 }
 
-/** The calls' cost: how many, the KB the store answered, and their request units by `roughRu`. */
+/** The calls' cost: how many, the KB the store answered, and their request units by `estimatedRu`. */
 export const costOf = (calls: readonly StoreCall[]): Cost => ({
   calls: calls.length,
   kb: calls.reduce((sum, call) => sum + call.responseBytes, 0) / 1024,
-  ru: calls.reduce((sum, call) => sum + roughRu(call), 0),
+  ru: calls.reduce((sum, call) => sum + estimatedRu(call), 0),
 });
 
 /** The proxy in front of the local Cosmos server at `endpoint` that the reads and fold benches read their calls from. */
