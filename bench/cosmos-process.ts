@@ -1,5 +1,5 @@
 import { startCosmos } from '../host/local/services';
-import { startProxy } from './proxy';
+import { startProxy } from '../test/support/proxy';
 import { storeCall } from './store-calls';
 
 /**

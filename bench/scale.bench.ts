@@ -11,7 +11,7 @@ import { inLanes } from '../shared/lanes';
 import { VISITORS_PK } from '../shared/store/visitors';
 import { hex } from '../test/support/counting';
 import { localContainer } from './local-store';
-import { startProxy, type Call, type Proxy, type Request } from './proxy';
+import { startProxy, type Call, type Proxy, type Request } from '../test/support/proxy';
 import { hostSettings } from './settings';
 import { azuriteWithBlobs } from './stack';
 import { percentile } from './stats';

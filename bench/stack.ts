@@ -7,7 +7,7 @@ import { freePort, queueAt, startAzurite } from '../host/local/services';
 import { countingLogger, executionMeter } from './cost/meters';
 import { localContainer } from './local-store';
 import { hostSettings } from './settings';
-import { startProxy, type Request } from './proxy';
+import { startProxy, type Request } from '../test/support/proxy';
 import type { StoreCall } from './store-calls';
 
 /** Azurite with its blob and table services too, on free ports: the Functions host keeps its timer locks in blobs. */

@@ -1,4 +1,4 @@
-import { startProxy, type Call, type Proxy, type Request } from './proxy';
+import { startProxy, type Call, type Proxy, type Request } from '../test/support/proxy';
 
 /** What a call to the Cosmos server was, as far as its cost goes. */
 export type StoreCallKind = 'point read' | 'query' | 'write' | 'query plan' | 'metadata';

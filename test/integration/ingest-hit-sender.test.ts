@@ -9,7 +9,7 @@ import { containerOf } from '../support/cosmos';
 import { AGENTS, post } from '../support/http';
 import { manualScheduler } from '../support/scheduler';
 import { beaconRequest, sendAtOnce } from '../support/beacon-clients';
-import { tcpProxy } from '../support/tcp-proxy';
+import { plainProxy } from '../support/proxy';
 import { queueAt, serviceUrl } from '../../host/local/services';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -67,7 +67,7 @@ describe('group commit through the local host, from 200 concurrent beacon client
 
 describe('group commit when the queue goes away with a batch open', () => {
   const scheduler = manualScheduler();
-  let proxy: Awaited<ReturnType<typeof tcpProxy>>;
+  let proxy: Awaited<ReturnType<typeof plainProxy>>;
   let host: LocalHost;
   let root: Root;
   let queue: QueueClient;
@@ -77,7 +77,7 @@ describe('group commit when the queue goes away with a batch open', () => {
   // itself directly.
   beforeAll(async () => {
     const direct = testEnv({ TRUSTED_PROXY_HOPS: '1' });
-    proxy = await tcpProxy(serviceUrl(direct.AzureWebJobsStorage, 'Queue')!);
+    proxy = await plainProxy(serviceUrl(direct.AzureWebJobsStorage, 'Queue')!);
     const env: Record<string, string | undefined> = {
       ...direct,
       AzureWebJobsStorage: queueAt(direct.AzureWebJobsStorage!, proxy.endpoint),
@@ -90,7 +90,7 @@ describe('group commit when the queue goes away with a batch open', () => {
   });
   afterAll(async () => {
     await host.stop();
-    proxy.close();
+    await proxy.close();
     await queue.delete();
   });
 

@@ -6,7 +6,7 @@ import { azureHitQueue } from '../../adapters/azure-hit-queue';
 import { encodeMessage, toMessages, type QueuedHit } from '../../shared/hits/message';
 import { testEnv } from '../support/env';
 import { AGENTS, post } from '../support/http';
-import { tcpProxy } from '../support/tcp-proxy';
+import { plainProxy } from '../support/proxy';
 import { queueAt, serviceUrl } from '../../host/local/services';
 
 const hit = (i: number): QueuedHit => ({
@@ -27,7 +27,7 @@ async function visibleAndHidden(queue: QueueClient): Promise<number> {
 }
 
 describe('when the queue cannot take the hits', () => {
-  let proxy: Awaited<ReturnType<typeof tcpProxy>>;
+  let proxy: Awaited<ReturnType<typeof plainProxy>>;
   let host: LocalHost;
   let queue: QueueClient;
   let env: Record<string, string | undefined>;
@@ -36,7 +36,7 @@ describe('when the queue cannot take the hits', () => {
   // itself directly.
   beforeAll(async () => {
     const direct = testEnv();
-    proxy = await tcpProxy(serviceUrl(direct.AzureWebJobsStorage, 'Queue')!);
+    proxy = await plainProxy(serviceUrl(direct.AzureWebJobsStorage, 'Queue')!);
     env = { ...direct, AzureWebJobsStorage: queueAt(direct.AzureWebJobsStorage!, proxy.endpoint) };
     queue = new QueueClient(direct.AzureWebJobsStorage!, env.HITS_QUEUE!);
     await queue.createIfNotExists();
@@ -44,7 +44,7 @@ describe('when the queue cannot take the hits', () => {
   });
   afterAll(async () => {
     await host.stop();
-    proxy.close();
+    await proxy.close();
     await queue.delete();
   });
 

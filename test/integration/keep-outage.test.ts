@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { fixedClock } from '../../shared/ports/clock';
 import { memoryLogger } from '../../shared/ports/logger';
-import { tcpProxy } from '../support/tcp-proxy';
+import { plainProxy } from '../support/proxy';
 import { startTestHost, type TestHost } from '../support/host';
 import { everything, freshCosmos, unmarked } from './keep-helpers';
 
@@ -10,14 +10,14 @@ const AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like G
 
 describe('keep-hits when Cosmos DB goes away mid-run', () => {
   let t: TestHost | undefined;
-  let proxy: Awaited<ReturnType<typeof tcpProxy>> | undefined;
+  let proxy: Awaited<ReturnType<typeof plainProxy>> | undefined;
   afterEach(async () => {
     await t?.stop();
-    proxy?.close();
+    await proxy?.close();
   });
 
   it('retries the messages once it is back and counts every hit once; nothing valid lands in poison', async () => {
-    proxy = await tcpProxy(new URL(inject('stack').cosmosEndpoint));
+    proxy = await plainProxy(new URL(inject('stack').cosmosEndpoint));
     const database = `outage-${Date.now()}`;
     const { documents } = await freshCosmos({ endpoint: proxy.endpoint, database });
     const logger = memoryLogger();

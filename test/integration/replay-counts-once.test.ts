@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { fixedClock } from '../../shared/ports/clock';
 import { memoryLogger } from '../../shared/ports/logger';
-import { tcpProxy } from '../support/tcp-proxy';
+import { plainProxy } from '../support/proxy';
 import { startTestHost, type TestHost } from '../support/host';
 import { post } from '../support/http';
 import { freshCosmos } from './keep-helpers';
@@ -11,14 +11,14 @@ const AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like G
 
 describe('a message poisoned by a long store outage, replayed once the store is back', () => {
   let t: TestHost | undefined;
-  let proxy: Awaited<ReturnType<typeof tcpProxy>> | undefined;
+  let proxy: Awaited<ReturnType<typeof plainProxy>> | undefined;
   afterEach(async () => {
     await t?.stop();
-    proxy?.close();
+    await proxy?.close();
   });
 
   it('counts once, even when it is put back on the queue twice', async () => {
-    proxy = await tcpProxy(new URL(inject('stack').cosmosEndpoint));
+    proxy = await plainProxy(new URL(inject('stack').cosmosEndpoint));
     const database = `replay-${Date.now()}`;
     await freshCosmos({ endpoint: proxy.endpoint, database });
     t = await startTestHost({

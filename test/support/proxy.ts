@@ -1,15 +1,16 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { freePort } from '../host/local/services';
-import { seeded } from '../test/support/log-history';
+import { freePort } from '../../host/local/services';
+import { seeded } from './log-history';
 
 /**
- * The benches' one proxy: TCP in front of a local service (the Cosmos server, Azurite's queue), reading the HTTP/1.1
+ * The one proxy of the tests and the benches: TCP in front of a local service (the Cosmos server, Azurite's queue), reading the HTTP/1.1
  * that passes it, every request and every response framed by Content-Length or chunked encoding, so each call is
  * written down once, whoever made it (the app's calls and the SDKs' own alike). Responses come back in request order on
  * a connection (the SDKs do not pipeline), so each status is matched to the call it answers. Each request can be held
  * `delayMs`, as a real account's round trip would hold it, and a share of the calls can be answered 429 by the proxy
- * itself (`x-ms-retry-after-ms: 50`), as a busy account answers.
+ * itself (`x-ms-retry-after-ms: 50`), as a busy account answers. It can be cut and restored on the same port: cut, a
+ * client's connections are dropped and new ones refused, as when the service is down, while its data stays behind it.
  */
 
 /** A request as it reached the proxy. */
@@ -198,7 +199,13 @@ export async function startProxy<K extends { kind: string }>(
     client.on('data', readRequests);
     client.on('end', () => later(() => upstream?.end()));
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  const listen = () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  const close = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    });
+  await listen();
   return {
     port,
     endpoint: `http://127.0.0.1:${port}`,
@@ -218,13 +225,16 @@ export async function startProxy<K extends { kind: string }>(
     setThrottle(share: number) {
       throttle = share;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    /** Drops every connection and refuses new ones, as a service that is down. */
+    cut: close,
+    /** Takes connections again on the same port. */
+    restore: listen,
+    close,
   };
 }
+
+/** A proxy for a test that cuts a service and restores it, whatever its calls are. */
+export const plainProxy = (target: URL, options: { delayMs?: number } = {}) => startProxy(target, () => ({ kind: 'call' }), options);
 
 /** A proxy as `startProxy` starts it. */
 export type Proxy<K extends { kind: string }> = Awaited<ReturnType<typeof startProxy<K>>>;
