@@ -1,4 +1,6 @@
 import { register } from '../host/registry';
+import { keepBySite } from '../shared/sites/keep';
+import { siteDeps } from '../shared/sites/root';
 import { readMessage } from '../shared/hits/message';
 import { keepHits } from '../shared/keeping/keep';
 
@@ -17,7 +19,7 @@ register({
       root.logger.error('a hits message cannot be read; it will go to poison', { function: 'keep-hits', messageId, reason: read.reason });
       throw new Error(`unreadable hits message: ${read.reason}`);
     }
-    const kept = await keepHits(read.message, root.keep);
+    const kept = await keepBySite(read.message, siteDeps(root.sites, 'keep'), keepHits);
     if (!kept.ok) {
       root.logger.warn('hits were not kept yet; the queue will retry', { function: 'keep-hits', messageId, reason: kept.reason });
       throw new Error(`the store could not keep the hits: ${kept.reason}`);

@@ -1,4 +1,6 @@
 import { register } from '../host/registry';
+import { keepBySite } from '../shared/sites/keep';
+import { siteDeps } from '../shared/sites/root';
 import { readMessage } from '../shared/hits/message';
 import { keepImported } from '../shared/import/keep';
 import { IMPORT_QUEUE_BINDING } from '../shared/import/queue-name';
@@ -21,7 +23,7 @@ register({
       });
       throw new Error(`unreadable imports message: ${read.reason}`);
     }
-    const kept = await keepImported(read.message, root.keepImports);
+    const kept = await keepBySite(read.message, siteDeps(root.sites, 'keepImports'), keepImported);
     if (!kept.ok) {
       root.logger.warn('imported hits were not kept yet; the queue will retry', {
         function: 'keep-imports',

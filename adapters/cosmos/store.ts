@@ -3,6 +3,7 @@ import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { CosmosDocuments } from './documents';
+import type { SiteScope } from '../../shared/sites/keys';
 import { cosmosGoals } from './goals';
 import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
 import { inLanes } from '../../shared/lanes';
@@ -29,6 +30,8 @@ const oldestFirst =
 export interface CosmosStoreOptions {
   settleSeconds: number;
   name?: string;
+  /** Which site's documents the store holds (partition keys formed by shared/sites/keys.ts); a deployment of one site's by default. */
+  scope?: SiteScope;
 }
 
 /**
@@ -40,7 +43,7 @@ export function cosmosStore(
   container: Container,
   options: CosmosStoreOptions = { settleSeconds: 10 },
 ): Store & { documents: CosmosDocuments } {
-  const documents = new CosmosDocuments(container);
+  const documents = new CosmosDocuments(container, options.scope);
   const folding = cosmosFolding(documents, options.settleSeconds);
   return {
     documents,
