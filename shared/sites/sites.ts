@@ -17,6 +17,9 @@ const siteName = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
 /** A site's name as a query or a hit gives it: a lowercase host. */
 export const siteNameSchema = z.string().regex(siteName, 'must be a site declared in SITES, a lowercase host like example.com');
 
+/** A read's `site`: a declared site's name or `*` for all of them, checked against SITES where the read is answered. */
+export const siteQuerySchema = z.string().max(253, 'must be a site declared in SITES, or * for all of them').optional();
+
 function isOrigin(value: string): boolean {
   try {
     const url = new URL(value);
