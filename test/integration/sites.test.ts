@@ -28,7 +28,7 @@ describe('several sites in one deployment', () => {
     });
   const read = async (path: string, key = true) => {
     const response = await fetch(`${t.host.url}${path}`, { headers: key ? { 'x-operator-key': t.env.OPERATOR_KEY! } : {} });
-    return { status: response.status, json: (await response.json()) };
+    return { status: response.status, json: await response.json() };
   };
 
   beforeAll(async () => {
@@ -71,7 +71,7 @@ describe('several sites in one deployment', () => {
     expect(await people('*')).toBe(3);
     // Without a site, a deployment of several reads all of them together.
     expect((await read('/api/admin/visitors/people')).json.people_all_time).toBe(3);
-    const pulse = (await (await fetch(`${t.host.url}/api/pulse?site=docs.example`)).json());
+    const pulse = await (await fetch(`${t.host.url}/api/pulse?site=docs.example`)).json();
     expect(pulse.people_all_time).toBe(2);
     const card = (await read('/api/admin/activity?days=1&site=shop.example')).json;
     expect(card.by_day.at(-1).people).toBe(2);
