@@ -38,6 +38,8 @@ import { scanRules } from '../shared/subjects/scan-rule';
 import { ONE_SITE, scopeOf, type SiteScope } from '../shared/sites/keys';
 import { allOrigins, ALL_SITES, declaredSites } from '../shared/sites/sites';
 import type { SiteRoot, Sites } from '../shared/sites/root';
+import type { LinkAdminDeps } from '../shared/links/manage';
+import type { SharedReadDeps } from '../shared/links/open';
 
 /**
  * Everything the functions are made from, built once per process: for each use case, the one object it takes, so a
@@ -87,6 +89,10 @@ export interface Root {
   dashboard: AssetShelf;
   /** The sites counted, and for each (and for all of them together, `*`, when several) its own store and use cases. */
   sites: Sites;
+  /** admin-links and admin-link: the operator's shared links. */
+  links: LinkAdminDeps;
+  /** shared-activity and shared-people: the reads a shared link opens, slowed as the operator's are. */
+  shared: SharedReadDeps;
 }
 
 /** Parts a test or the local host may supply instead of the ones built from the settings. */
@@ -305,6 +311,8 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     assets: assetShelf(ASSETS),
     dashboard: assetShelf({ 'admin.html': DASHBOARD }),
     sites,
+    links: { links: store.links, sites: declared, clock, operator },
+    shared: { links: store.links, hashKey: settings.HASH_KEY, sites, access: operator.access },
   };
 }
 

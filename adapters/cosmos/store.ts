@@ -16,6 +16,7 @@ import { cosmosFoldLeases } from './fold-lease';
 import { cosmosActivityDays } from './activity-days';
 import { cosmosSubjects } from './subjects';
 import { cosmosRecentFacts } from './audience';
+import { cosmosLinks } from './links';
 import { IMPORT_LEDGER_ID, IMPORTS_PK, landedId, type ImportLedger, type LandedImport } from '../../shared/store/imports';
 
 const oldestFirst =
@@ -106,6 +107,7 @@ export function cosmosStore(
     subjects: cosmosSubjects(container, documents),
     goals: cosmosGoals(documents),
     recent: cosmosRecentFacts(documents),
+    links: cosmosLinks(documents),
     stats: () => ({ ...documents.counts }),
   };
 }
