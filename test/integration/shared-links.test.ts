@@ -25,7 +25,7 @@ describe('shared links', () => {
       method: init.method ?? 'GET',
       headers: { 'x-operator-key': t.env.OPERATOR_KEY!, 'content-type': 'application/json' },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    }).then(async (response) => ({ status: response.status, json: (await response.json()) }));
+    }).then(async (response) => ({ status: response.status, json: await response.json() }));
   const make = async (body: Record<string, unknown>): Promise<{ token: string; ref: string }> => {
     const made = await admin('/api/admin/links', { method: 'POST', body });
     expect(made.status).toBe(201);
@@ -36,7 +36,7 @@ describe('shared links', () => {
     const headers: Record<string, string> = { 'x-share-token': token, 'x-forwarded-for': from };
     if (password !== undefined) headers['x-share-password'] = password;
     const response = await fetch(`${t.host.url}${path}`, { headers });
-    return { status: response.status, json: (await response.json()), retryAfter: response.headers.get('retry-after') };
+    return { status: response.status, json: await response.json(), retryAfter: response.headers.get('retry-after') };
   };
 
   beforeAll(async () => {
