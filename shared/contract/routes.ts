@@ -12,6 +12,7 @@ import { ErrorEnvelope, Subject } from './common';
 import { PeopleCount, Pulse } from './count';
 import { Accepted, BeaconAccepted, ImportAccepted } from './ingest';
 import { inputs } from './inputs';
+import { LINK_ROUTES } from './links';
 
 // Every HTTP route the app registers, as docs/openapi.json describes it: what each is for, its query (the parser the
 // route reads it with), its body and its answers (the schemas of shared/contract and the parsers of shared/ingest and
@@ -1075,6 +1076,7 @@ export const ROUTES: Route[] = [
       },
     },
   },
+  ...LINK_ROUTES,
 ];
 
 /** The answers several routes share. */
