@@ -6,7 +6,7 @@ import { linkBodySchema } from '../links/manage';
 import { inputs } from './inputs';
 import type { Route } from './routes';
 
-// The shared links' routes: the operator's (make, list, revoke) and the two reads a link opens.
+// The sites' list and the shared links' routes: the operator's (make, list, revoke) and the two reads a link opens.
 
 export const SharedLinkRow = z
   .object({
@@ -25,6 +25,13 @@ export const SharedLinkRow = z
 export const SharedLinkMade = z
   .object({ token: z.string().meta({ description: 'Given once, here; kept nowhere (only its keyed hash).' }), link: SharedLinkRow })
   .meta({ id: 'SharedLinkMade' });
+
+export const SiteList = z
+  .object({
+    sites: z.array(z.string()).meta({ description: 'The sites SITES declares, the first first.' }),
+    all: z.boolean().meta({ description: 'Whether `site=*` reads several sites together.' }),
+  })
+  .meta({ id: 'SiteList' });
 
 export const SharedLinks = z.object({ links: z.array(SharedLinkRow) }).meta({ id: 'SharedLinks' });
 
@@ -70,6 +77,15 @@ const shareErrors = {
 };
 
 export const LINK_ROUTES: Route[] = [
+  {
+    method: 'get',
+    path: '/api/admin/sites',
+    operationId: 'admin-sites',
+    summary: 'The sites counted',
+    description: "The sites SITES declares, for the dashboard's switcher.",
+    security: OPERATOR,
+    responses: { '200': json('SiteList', 'The sites.'), ...operatorErrors },
+  },
   {
     method: 'get',
     path: '/api/admin/links',
@@ -126,4 +142,9 @@ export const LINK_ROUTES: Route[] = [
 ];
 
 /** Keeps the answers' schemas registered under their names. */
-export const LINK_ANSWERS = [ActivityCard, SharedLinks, SharedLinkMade, SharedLinkRevoked, SharedPeople];
+export const LINK_ANSWERS = [ActivityCard, SiteList, SharedLinks, SharedLinkMade, SharedLinkRevoked, SharedPeople];
+
+export type SiteListAnswer = z.infer<typeof SiteList>;
+export type SharedLinksAnswer = z.infer<typeof SharedLinks>;
+export type SharedLinkMadeAnswer = z.infer<typeof SharedLinkMade>;
+export type SharedPeopleAnswer = z.infer<typeof SharedPeople>;

@@ -228,6 +228,7 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     const share = { 'x-share-token': made.json.token as string };
     await call('POST', '/api/admin/links', { headers: { ...operator, ...json }, body: JSON.stringify({ site: 'elsewhere.example' }) });
     await call('GET', '/api/admin/links', { headers: operator });
+    await call('GET', '/api/admin/sites', { headers: operator });
     await call('GET', '/api/admin/links');
     await call('POST', '/api/admin/links', { headers: json, body: '{}' });
     await call('GET', '/api/shared/activity', { headers: share });
@@ -269,6 +270,7 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     }
     expect((await call('POST', '/api/admin/session', { headers: bearer })).status).toBe(429);
     for (const method of ['GET', 'POST']) expect((await call(method, '/api/admin/links', { headers: operator })).status).toBe(429);
+    expect((await call('GET', '/api/admin/sites', { headers: operator })).status).toBe(429);
     expect((await call('DELETE', '/api/admin/links/0000000000000000', { headers: operator })).status).toBe(429);
     for (const path of ['/api/shared/activity', '/api/shared/people'])
       expect((await call('GET', path, { headers: { 'x-share-token': 'a'.repeat(32) } })).status).toBe(429);
