@@ -214,6 +214,12 @@ export const ROUTES: Route[] = [
         },
       },
     },
+    query: {
+      schema: siteReadSchema,
+      describe: {
+        site: 'The site of SITES the lines are counted for (and with all sites); the first declared when not given. `*` is 400 naming `site`.',
+      },
+    },
     responses: {
       '202': {
         description: 'Queued (hits) or kept (days); or, for an empty batch, the window only.',

@@ -229,6 +229,7 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     await call('POST', '/api/admin/links', { headers: { ...operator, ...json }, body: JSON.stringify({ site: 'elsewhere.example' }) });
     await call('GET', '/api/admin/links', { headers: operator });
     await call('GET', '/api/admin/sites', { headers: operator });
+    await call('GET', '/api/admin/sites');
     await call('GET', '/api/admin/links');
     await call('POST', '/api/admin/links', { headers: json, body: '{}' });
     await call('GET', '/api/shared/activity', { headers: share });

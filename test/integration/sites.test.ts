@@ -92,6 +92,28 @@ describe('several sites in one deployment', () => {
     expect(await keys('day-rollup')).toEqual(['*|2026-10-23', '2026-10-23', 'docs.example|2026-10-23', 'shop.example|2026-10-23']);
   });
 
+  it("imports a site's old lines into that site and all sites, never into all sites alone", async () => {
+    const line = {
+      at: '2026-10-22T09:00:00Z',
+      address: '192.0.2.44',
+      user_agent: AGENTS.firefoxLinux,
+      method: 'GET',
+      path: '/cart',
+      status: 200,
+    };
+    const ingest = { 'x-ingest-key': t.env.INGEST_KEY! };
+    expect((await post(`${t.host.url}/api/import?site=*`, { hits: [line] }, ingest)).status).toBe(400);
+    const imported = await post(`${t.host.url}/api/import?site=shop.example`, { hits: [line] }, ingest);
+    expect(imported.status).toBe(202);
+    expect(imported.json.accepted).toBe(1);
+    await t.host.drain();
+    for (let run = 0; run < 3; run += 1) await t.fold();
+    const people = async (site: string) => (await read(`/api/admin/visitors/people?site=${encodeURIComponent(site)}`)).json;
+    expect(await people('shop.example')).toMatchObject({ people_all_time: 3, counted_from: '2026-10-22' });
+    expect((await people('*')).people_all_time).toBe(4);
+    expect((await people('docs.example')).people_all_time).toBe(2);
+  });
+
   it('answers a read of a site not declared 400 naming site, and only to the operator', async () => {
     const asked = await read('/api/admin/activity?site=elsewhere.example');
     expect(asked.status).toBe(400);
