@@ -1,4 +1,5 @@
 import { register } from '../host/registry';
+import { siteAnswer } from '../shared/sites/read';
 import { incoming, response } from '../host/http';
 import { activityVisitors } from '../shared/activity/visitors';
 
@@ -7,5 +8,8 @@ register({
   name: 'admin-activity-visitors',
   route: 'admin/activity/visitors',
   methods: ['GET'],
-  make: (root) => async (request) => response(await activityVisitors(incoming(request), root.activity)),
+  make: (root) => async (request) => {
+    const asked = incoming(request);
+    return response(await siteAnswer(asked, root.sites, (site) => activityVisitors(asked, site.activity), root.operator));
+  },
 });

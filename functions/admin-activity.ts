@@ -1,4 +1,5 @@
 import { register } from '../host/registry';
+import { siteAnswer } from '../shared/sites/read';
 import { incoming, response } from '../host/http';
 import { activityCard } from '../shared/activity/card';
 
@@ -7,5 +8,8 @@ register({
   name: 'admin-activity',
   route: 'admin/activity',
   methods: ['GET'],
-  make: (root) => async (request) => response(await activityCard(incoming(request), root.activity)),
+  make: (root) => async (request) => {
+    const asked = incoming(request);
+    return response(await siteAnswer(asked, root.sites, (site) => activityCard(asked, site.activity), root.operator));
+  },
 });

@@ -1,4 +1,5 @@
 import { register } from '../host/registry';
+import { siteAnswer } from '../shared/sites/read';
 import { incoming, response } from '../host/http';
 import { exportDays } from '../shared/export/export';
 
@@ -7,5 +8,8 @@ register({
   name: 'admin-export',
   route: 'admin/export',
   methods: ['GET'],
-  make: (root) => async (request) => response(await exportDays(incoming(request), root.export)),
+  make: (root) => async (request) => {
+    const asked = incoming(request);
+    return response(await siteAnswer(asked, root.sites, (site) => exportDays(asked, site.export), root.operator));
+  },
 });

@@ -1,4 +1,5 @@
 import { register } from '../host/registry';
+import { siteAnswer } from '../shared/sites/read';
 import { incoming, response } from '../host/http';
 import { nowCard } from '../shared/now/now';
 
@@ -7,5 +8,8 @@ register({
   name: 'admin-now',
   route: 'admin/now',
   methods: ['GET'],
-  make: (root) => async (request) => response(await nowCard(incoming(request), root.now)),
+  make: (root) => async (request) => {
+    const asked = incoming(request);
+    return response(await siteAnswer(asked, root.sites, (site) => nowCard(asked, site.now), root.operator));
+  },
 });

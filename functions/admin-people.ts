@@ -1,4 +1,5 @@
 import { register } from '../host/registry';
+import { siteAnswer } from '../shared/sites/read';
 import { incoming, response } from '../host/http';
 import { answerPeopleCount } from '../shared/counting/answers';
 
@@ -7,5 +8,8 @@ register({
   name: 'admin-people',
   route: 'admin/visitors/people',
   methods: ['GET'],
-  make: (root) => async (request) => response(await answerPeopleCount(incoming(request), root.count)),
+  make: (root) => async (request) => {
+    const asked = incoming(request);
+    return response(await siteAnswer(asked, root.sites, (site) => answerPeopleCount(asked, site.count), root.operator));
+  },
 });

@@ -1,4 +1,5 @@
 import { register } from '../host/registry';
+import { siteAnswer } from '../shared/sites/read';
 import { incoming, response } from '../host/http';
 import { answerSubject } from '../shared/subjects/read';
 
@@ -7,5 +8,8 @@ register({
   name: 'admin-subject',
   route: 'admin/subjects/{id}',
   methods: ['GET'],
-  make: (root) => async (request) => response(await answerSubject(incoming(request), root.subjects)),
+  make: (root) => async (request) => {
+    const asked = incoming(request);
+    return response(await siteAnswer(asked, root.sites, (site) => answerSubject(asked, site.subjects), root.operator));
+  },
 });

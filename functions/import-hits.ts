@@ -1,4 +1,5 @@
 import { register } from '../host/registry';
+import { importForSite } from '../shared/sites/import';
 import { incoming, response } from '../host/http';
 import { receiveImport } from '../shared/import/receive';
 
@@ -7,5 +8,8 @@ register({
   name: 'import-hits',
   route: 'import',
   methods: ['POST'],
-  make: (root) => async (request) => response(await receiveImport(incoming(request), root.imports)),
+  make: (root) => async (request) => {
+    const asked = incoming(request);
+    return response(await importForSite(asked, root.sites, root.imports, (deps) => receiveImport(asked, deps)));
+  },
 });

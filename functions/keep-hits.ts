@@ -1,6 +1,8 @@
 import { keepTrigger } from '../host/keep-trigger';
 import { register } from '../host/registry';
 import { keepHits } from '../shared/keeping/keep';
+import { keepBySite } from '../shared/sites/keep';
+import { siteDeps } from '../shared/sites/root';
 
 register(
   keepTrigger({
@@ -9,6 +11,6 @@ register(
     queueName: '%HITS_QUEUE%',
     message: 'hits',
     hits: 'hits',
-    keep: (message, root) => keepHits(message, root.keep),
+    keep: (message, root) => keepBySite(message, siteDeps(root.sites, 'keep'), keepHits),
   }),
 );

@@ -2,6 +2,8 @@ import { keepTrigger } from '../host/keep-trigger';
 import { register } from '../host/registry';
 import { keepImported } from '../shared/import/keep';
 import { IMPORT_QUEUE_BINDING } from '../shared/import/queue-name';
+import { keepBySite } from '../shared/sites/keep';
+import { siteDeps } from '../shared/sites/root';
 
 register(
   keepTrigger({
@@ -10,6 +12,6 @@ register(
     queueName: IMPORT_QUEUE_BINDING,
     message: 'imports',
     hits: 'imported hits',
-    keep: (message, root) => keepImported(message, root.keepImports),
+    keep: (message, root) => keepBySite(message, siteDeps(root.sites, 'keepImports'), keepImported),
   }),
 );

@@ -1,4 +1,5 @@
 import { register } from '../host/registry';
+import { siteAnswer } from '../shared/sites/read';
 import { incoming, response } from '../host/http';
 import { answerPulse } from '../shared/counting/answers';
 
@@ -7,5 +8,8 @@ register({
   name: 'pulse',
   route: 'pulse',
   methods: ['GET', 'OPTIONS'],
-  make: (root) => async (request) => response(await answerPulse(incoming(request), root.count)),
+  make: (root) => async (request) => {
+    const asked = incoming(request);
+    return response(await siteAnswer(asked, root.sites, (site) => answerPulse(asked, site.count)));
+  },
 });

@@ -7,21 +7,33 @@ register({
   // Every minute: the facts and records written since the last run folded into everything counted (see fold).
   schedule: '0 */1 * * * *',
   make: (root) => async () => {
-    const outcome = await fold(root.fold);
-    if (!outcome.ok) {
-      // Another fold holding the lease is the lease working; a fold that could not start is a store that did not answer.
-      if (outcome.busy) root.logger.info('another fold is running', { function: 'recount', reason: outcome.reason });
-      else
-        root.logger.warn('the fold could not start; the next run folds from the same marks', {
+    // Each site's store is folded in turn (and all sites together's), each under its own lease and marks.
+    const several = root.sites.roots.size > 1;
+    for (const [name, site] of root.sites.roots) {
+      const named = several ? { site: name } : {};
+      const outcome = await fold(site.fold);
+      if (!outcome.ok) {
+        // Another fold holding the lease is the lease working; a fold that could not start is a store that did not answer.
+        if (outcome.busy) root.logger.info('another fold is running', { function: 'recount', ...named, reason: outcome.reason });
+        else
+          root.logger.warn('the fold could not start; the next run folds from the same marks', {
+            function: 'recount',
+            ...named,
+            reason: outcome.reason,
+          });
+        continue;
+      }
+      if (outcome.facts > 0 || outcome.records > 0)
+        root.logger.info('folded', {
           function: 'recount',
-          reason: outcome.reason,
+          ...named,
+          facts: outcome.facts,
+          days: outcome.days.length,
+          records: outcome.records,
         });
-      return;
+      // A count is a figure on a page: what was folded stands, and the next minute goes on from the marks written.
+      if (outcome.behind !== null)
+        root.logger.warn('the fold is behind; the next run goes on', { function: 'recount', ...named, reason: outcome.behind });
     }
-    if (outcome.facts > 0 || outcome.records > 0)
-      root.logger.info('folded', { function: 'recount', facts: outcome.facts, days: outcome.days.length, records: outcome.records });
-    // A count is a figure on a page: what was folded stands, and the next minute goes on from the marks written.
-    if (outcome.behind !== null)
-      root.logger.warn('the fold is behind; the next run goes on', { function: 'recount', reason: outcome.behind });
   },
 });

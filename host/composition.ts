@@ -35,6 +35,11 @@ import { ASSETS, DASHBOARD, type AssetShelf } from '../shared/pages/assets';
 import type { ReplayEveryDeps } from '../shared/poison/replay';
 import type { SubjectReadDeps } from '../shared/subjects/read';
 import { scanRules } from '../shared/subjects/scan-rule';
+import { ONE_SITE, scopeOf, type SiteScope } from '../shared/sites/keys';
+import { allOrigins, ALL_SITES, declaredSites } from '../shared/sites/sites';
+import type { SiteRoot, Sites } from '../shared/sites/root';
+import type { LinkAdminDeps } from '../shared/links/manage';
+import type { SharedReadDeps } from '../shared/links/open';
 
 /**
  * Everything the functions are made from, built once per process: for each use case, the one object it takes, so a
@@ -82,6 +87,12 @@ export interface Root {
   assets: AssetShelf;
   /** admin-page: the dashboard. */
   dashboard: AssetShelf;
+  /** The sites counted, and for each (and for all of them together, `*`, when several) its own store and use cases. */
+  sites: Sites;
+  /** admin-links and admin-link: the operator's shared links. */
+  links: LinkAdminDeps;
+  /** shared-activity and shared-people: the reads a shared link opens, slowed as the operator's are. */
+  shared: SharedReadDeps;
 }
 
 /** Parts a test or the local host may supply instead of the ones built from the settings. */
@@ -107,6 +118,8 @@ export interface RootOverrides {
    * `the local Cosmos DB stand-in`, so a figure is never said to come from Azure when it does not.
    */
   cosmosName?: string;
+  /** The store of a site other than the first (the first's is `store`), instead of one built from the settings. */
+  siteStore?: (scope: SiteScope) => Store;
 }
 
 /**
@@ -141,7 +154,7 @@ const noLedger: ReplayLedger = {
  * memory, only when STORE=memory asks for it by name (the settings refuse it in Azure). `cosmosName` is what the
  * store's `source` calls the account.
  */
-export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB'): Store {
+export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB', scope: SiteScope = ONE_SITE): Store {
   if (settings.STORE === 'memory') return memoryStore();
   if (settings.COSMOS_ENDPOINT === undefined) throw new Error('COSMOS_ENDPOINT: is required unless STORE is memory');
   const auth = settings.COSMOS_KEY !== undefined ? { key: settings.COSMOS_KEY } : { credential: credentialFor(settings.COSMOS_CLIENT_ID) };
@@ -151,7 +164,7 @@ export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB'): St
     database: settings.COSMOS_DATABASE,
     container: settings.COSMOS_CONTAINER,
   });
-  return cosmosStore(container, { settleSeconds: settings.FOLD_SETTLE_SECONDS, name: cosmosName });
+  return cosmosStore(container, { settleSeconds: settings.FOLD_SETTLE_SECONDS, name: cosmosName, scope });
 }
 
 /** The identity rules from the settings, with the hosting networks' table and the country lookup, one of each per root. */
@@ -165,6 +178,69 @@ function identityRules(settings: Settings, networks: HostingNetworks, countries:
     countries,
     agents: agentVerdicts(),
   };
+}
+
+/** What one site's use cases share: the settings, the clock, the logger and the operator's access. */
+interface SiteParts {
+  settings: Settings;
+  clock: Clock;
+  logger: Logger;
+  operator: OperatorSettings;
+  allowedOrigins: readonly string[];
+}
+
+/** One site's store and the use cases that read and write it (the first site's are also the root's own). */
+function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
+  const { settings, clock, logger, operator } = parts;
+  const reads = { store, clock, logger, operator };
+  return {
+    scope,
+    store,
+    keep: { store, clock, ...keepMemory() },
+    keepImports: { store, clock, ...keepMemory() },
+    fold: {
+      store,
+      clock,
+      rules: scanRules(settings.SUBJECT_REFRESH_SECONDS, settings.SUBJECT_SCAN_INTERVAL_SECONDS),
+      lateDays: settings.HIT_MAX_AGE_DAYS,
+      steps: settings.FUNNEL_STEPS,
+      goals: settings.GOALS,
+      budget: TIMER_FOLD_BUDGET,
+    },
+    count: {
+      count: {
+        visitorsSummary: store.visitorsSummary,
+        visits: store.visits,
+        foldState: store.foldState,
+        clock,
+        source: store.source,
+      },
+      operator,
+      allowedOrigins: parts.allowedOrigins,
+      pulseGoal: settings.PULSE_GOAL === undefined ? null : { name: settings.PULSE_GOAL, summaries: store.goals.summaries },
+    },
+    activity: { ...reads, funnel: settings.FUNNEL_STEPS, goals: settings.GOALS },
+    export: { ...reads, funnel: settings.FUNNEL_STEPS, goals: settings.GOALS },
+    now: reads,
+    subjects: { subjects: store.subjects, source: store.source, clock, logger, operator },
+  };
+}
+
+/**
+ * Every site's store and use cases: the first declared site's under the keys of a deployment of one site, each other
+ * site's and all sites together (`*`, when there are several) under keys that carry its name (shared/sites/keys.ts).
+ */
+function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, parts: SiteParts): Sites {
+  const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS);
+  const firstName = declared[0]!.name;
+  const names = declared.length > 1 ? [...declared.map((site) => site.name), ALL_SITES] : [firstName];
+  const roots = new Map<string, SiteRoot>();
+  for (const name of names) {
+    const scope = scopeOf(name, firstName);
+    const store = name === firstName ? first : (overrides.siteStore?.(scope) ?? storeFor(settings, overrides.cosmosName, scope));
+    roots.set(name, siteRoot(scope, store, parts));
+  }
+  return { declared, roots };
 }
 
 /** The composition root: every dependency built once from validated settings, any of them replaceable. */
@@ -188,7 +264,10 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     hashKey: settings.HASH_KEY,
     access: adminAccess({ clock, sessionHours: settings.ADMIN_SESSION_HOURS, trustedProxyHops: settings.TRUSTED_PROXY_HOPS }),
   };
-  const reads = { store, clock, logger, operator };
+  const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS);
+  const allowedOrigins = allOrigins(declared);
+  const sites = sitesOf(settings, store, overrides, { settings, clock, logger, operator, allowedOrigins });
+  const { scope: _scope, store: _store, ...first } = sites.roots.get(declared[0]!.name)!;
   return {
     settings,
     clock,
@@ -204,21 +283,12 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       operatorKey: settings.OPERATOR_KEY,
       trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
       hitMaxAgeDays: settings.HIT_MAX_AGE_DAYS,
-      allowedOrigins: settings.ALLOWED_ORIGINS,
+      allowedOrigins,
+      sites: declared,
       subjects: { mode: settings.IDENTITY_MODE, store: store.subjects },
     },
-    imports: { rules, queue: importQueue, clock, store, ingestKey: settings.INGEST_KEY, allowedOrigins: settings.ALLOWED_ORIGINS },
-    keep: { store, clock, ...keepMemory() },
-    keepImports: { store, clock, ...keepMemory() },
-    fold: {
-      store,
-      clock,
-      rules: scanRules(settings.SUBJECT_REFRESH_SECONDS, settings.SUBJECT_SCAN_INTERVAL_SECONDS),
-      lateDays: settings.HIT_MAX_AGE_DAYS,
-      steps: settings.FUNNEL_STEPS,
-      goals: settings.GOALS,
-      budget: TIMER_FOLD_BUDGET,
-    },
+    imports: { rules, queue: importQueue, clock, store, ingestKey: settings.INGEST_KEY, allowedOrigins },
+    ...first,
     replay: {
       // Each queue's poison goes back to that queue: live hits to keep-hits, imported ones to keep-imports.
       queues: [
@@ -236,26 +306,13 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       ledger: overrides.replayLedger ?? (blob ? blobReplayLedger(blob) : noLedger),
       replayMax: settings.REPLAY_MAX,
     },
-    count: {
-      count: {
-        visitorsSummary: store.visitorsSummary,
-        visits: store.visits,
-        foldState: store.foldState,
-        clock,
-        source: store.source,
-      },
-      operator,
-      allowedOrigins: settings.ALLOWED_ORIGINS,
-      pulseGoal: settings.PULSE_GOAL === undefined ? null : { name: settings.PULSE_GOAL, summaries: store.goals.summaries },
-    },
-    activity: { ...reads, funnel: settings.FUNNEL_STEPS, goals: settings.GOALS },
-    export: { ...reads, funnel: settings.FUNNEL_STEPS, goals: settings.GOALS },
-    now: reads,
-    subjects: { subjects: store.subjects, source: store.source, clock, logger, operator },
     operator,
-    mark: { ...operator, allowedOrigins: settings.ALLOWED_ORIGINS },
+    mark: { ...operator, allowedOrigins },
     assets: assetShelf(ASSETS),
     dashboard: assetShelf({ 'admin.html': DASHBOARD }),
+    sites,
+    links: { links: store.links, sites: declared, clock, operator },
+    shared: { links: store.links, hashKey: settings.HASH_KEY, sites, access: operator.access },
   };
 }
 

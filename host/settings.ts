@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sitesSetting } from '../shared/sites/sites';
 import { wholeNumberText } from '../shared/schemas/whole-number';
 import { parseCidr } from '../shared/identity/network';
 import { funnelStepsSetting } from '../shared/activity/funnel';
@@ -168,6 +169,8 @@ const appShape = z.object({
   /** How long an Admin session lasts unused, in hours; it is renewed while used (shared/admin/session.ts). */
   ADMIN_SESSION_HOURS: wholeNumberText(1, 168, 8),
   ALLOWED_ORIGINS: commaList.pipe(z.array(origin)),
+  /** The sites counted: `name=origin,origin|name=…` (shared/sites/sites.ts); without it, one site of ALLOWED_ORIGINS. */
+  SITES: sitesSetting,
   TRUSTED_PROXY_HOPS: wholeNumberText(0, 10, 0),
   SELF_NETWORKS: commaList.pipe(z.array(cidr)),
   SELF_AGENT_TAG: z.string().trim().min(3, 'SELF_AGENT_TAG must be at least 3 characters').default('headcount-self'),
@@ -263,7 +266,9 @@ export function readSettings(env: Record<string, string | undefined>): SettingsR
       problems: [...azure, ...schema.filter((problem) => !azure.some((refused) => refused.setting === problem.setting))],
     };
   }
-  const { PULSE_GOAL, GOALS } = parsed.data;
+  const { PULSE_GOAL, GOALS, SITES, ALLOWED_ORIGINS } = parsed.data;
+  if (SITES !== undefined && ALLOWED_ORIGINS.length > 0)
+    return { ok: false, problems: [{ setting: 'ALLOWED_ORIGINS', message: 'is replaced by SITES: give each site its origins there' }] };
   if (PULSE_GOAL !== undefined && !GOALS.some((goal) => goal.name === PULSE_GOAL))
     return {
       ok: false,

@@ -56,6 +56,8 @@ param subjectRefreshSeconds string = ''
 param funnelSteps string = ''
 @description('GOALS: the goals, split by |, each name=event:signup or name=path:/pricing,/pricing/.')
 param goals string = ''
+@description('SITES: the sites counted, split by |, each name=origin,origin (instead of ALLOWED_ORIGINS).')
+param sites string = ''
 @description('PULSE_GOAL: the goal whose people all time the pulse carries.')
 param pulseGoal string = ''
 @description('REPLAY_MAX: a poisoned message is put back on its queue (hits or imports) at most this many times (0: never).')
@@ -208,6 +210,7 @@ module api 'app/api.bicep' = {
     subjectRefreshSeconds: subjectRefreshSeconds
     funnelSteps: funnelSteps
     goals: goals
+    sites: sites
     pulseGoal: pulseGoal
     replayMax: replayMax
     ingestWindowMs: ingestWindowMs

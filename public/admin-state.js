@@ -14,7 +14,7 @@ import { countryName, campaignKeyWords, isDay, makersName, SOURCE_NAMES } from '
 /** @typedef {'today' | '7d' | '30d' | '90d' | '12m' | 'all'} PeriodName */
 /** @typedef {{ name: PeriodName } | { from: string, to: string }} Period */
 /** @typedef {{ dimension: Dimension, value: string, negated: boolean }} Filter */
-/** @typedef {{ period: Period, filters: Filter[], refused: string | null }} View */
+/** @typedef {{ period: Period, filters: Filter[], site: string | null, refused: string | null }} View */
 /** @typedef {'visits' | 'page_loads' | 'kinds'} Figure */
 /**
  * A read's outcome: the answer, or why there is none.
@@ -96,13 +96,14 @@ export function viewFromAddress(/** @type {string} */ search) {
     if (filter) filters.push(filter);
     else refused.push(`The address has a filter the dashboard cannot read (${text}), so it is left out.`);
   }
-  return { period, filters, refused: refused.length ? refused.join(' ') : null };
+  return { period, filters, site: query.get('site') || null, refused: refused.length ? refused.join(' ') : null };
 }
 
 /** The query that keeps a view: the address's, and the card's and the export's after their own period words. */
 function viewQuery(/** @type {View} */ view, /** @type {Record<string, string>} */ period) {
   const query = new URLSearchParams(period);
   for (const filter of view.filters) query.append('filter', filterText(filter));
+  if (view.site) query.set('site', view.site);
   return query;
 }
 
@@ -112,7 +113,7 @@ function viewQuery(/** @type {View} */ view, /** @type {Record<string, string>} 
  */
 export const addressOf = (/** @type {View} */ view) => {
   const query = viewQuery(view, 'from' in view.period ? { from: view.period.from, to: view.period.to } : { period: view.period.name });
-  return `${location.pathname}?${query.toString().replace(/%3A/gi, ':').replace(/%2F/gi, '/').replace(/%21/g, '!')}`;
+  return `${location.pathname}?${query.toString().replace(/%3A/gi, ':').replace(/%2F/gi, '/').replace(/%21/g, '!').replace(/%2A/gi, '*')}`;
 };
 
 /** The card's query for a view: `days=7`, `days=all` or `from=…&to=…`, and its filters. */
@@ -161,8 +162,8 @@ let onView = () => {};
 export const whenViewChanges = (/** @type {() => void} */ act) => (onView = act);
 
 /** Keeps a new view in the address (a step the browser's Back undoes) and shows it. */
-export function go(/** @type {Omit<View, 'refused'>} */ view) {
-  history.pushState(null, '', addressOf({ ...view, refused: null }));
+export function go(/** @type {Omit<View, 'refused' | 'site'> & { site?: string | null }} */ view) {
+  history.pushState(null, '', addressOf({ site: state.view.site, ...view, refused: null }));
   followAddress();
 }
 

@@ -22,6 +22,8 @@ import { API, read, SignedOut } from './admin-read.js';
 import { resume, SESSION_ENDED, signOut, wireSession } from './admin-session.js';
 import { showSources } from './admin-sources.js';
 import { showSubjects } from './admin-subjects.js';
+import { enterShared, openedShared, readShared, refusedShared, sharedToken } from './admin-shared.js';
+import { loadLinks, loadSites, wireSites } from './admin-sites.js';
 import { cardQuery, followAddress, state, whenViewChanges } from './admin-state.js';
 import { isDay, shortDay } from './admin-words.js';
 
@@ -168,6 +170,7 @@ async function loadAll() {
     drawNow();
     showSubjects();
     showMark();
+    await Promise.all([loadSites(), loadLinks()]);
     drawn(query, [people, card, subjects, mark, now].filter((r) => !r.ok).length, 5);
     await loadDay();
   } catch (error) {
@@ -176,6 +179,24 @@ async function loadAll() {
   } finally {
     if (mine === state.generation) refresh.disabled = false;
   }
+}
+
+/** Reads what a shared link opens (its site's count and card) and draws the period's panels; nothing else is read. */
+async function loadShared() {
+  const mine = ++state.generation;
+  const query = cardQuery(state.view);
+  reading(query);
+  const [people, card] = await Promise.all([readShared(`/api/shared/people`), readShared(`/api/shared/activity?${query}`)]);
+  if (mine !== state.generation) return;
+  if (!people.ok) return refusedShared(people);
+  openedShared(/** @type {import('../shared/contract/links').SharedPeopleAnswer} */ (people.body).link);
+  state.answers.people = /** @type {import('./admin-state.js').Read<import('./admin-state.js').PeopleAnswer>} */ (people);
+  state.answers.card = /** @type {import('./admin-state.js').Read<Card>} */ (card);
+  learnToday();
+  drawPeriod();
+  showAllTimePeople();
+  showAllTime();
+  drawn(query, card.ok ? 0 : 1, 2);
 }
 
 /** The next read of "now", 30 seconds after the last one was drawn. */
@@ -197,6 +218,7 @@ async function refreshNow() {
 }
 
 wireSession(loadAll);
+wireSites();
 wirePicker();
 wireFilters();
 wireExport(() => signOut(SESSION_ENDED, true));
@@ -212,16 +234,20 @@ for (const button of document.querySelectorAll('[data-pick-figure]')) {
     showMainChart(state.answers.card?.ok ? state.answers.card.body : null, problemOf(state.answers.card));
   });
 }
-$('#refresh').addEventListener('click', () => guarded(loadAll()));
+$('#refresh').addEventListener('click', () => guarded(sharedToken() ? loadShared() : loadAll()));
 window.addEventListener('popstate', followAddress);
 whenViewChanges(() => {
   showPicker();
   showChips();
-  if (state.signedIn) guarded(loadCard());
+  if (sharedToken()) guarded(loadShared());
+  else if (state.signedIn) guarded(loadCard());
 });
 document.addEventListener('visibilitychange', () => guarded(refreshNow()));
 
 showPicker();
 showChips();
 showFigureChoice();
-void resume(loadAll).finally(() => document.body.setAttribute('data-ready', 'true'));
+if (sharedToken()) {
+  enterShared(loadShared);
+  void loadShared().finally(() => document.body.setAttribute('data-ready', 'true'));
+} else void resume(loadAll).finally(() => document.body.setAttribute('data-ready', 'true'));

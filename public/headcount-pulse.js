@@ -99,9 +99,11 @@
       } catch (e) { /* the figure is never the page: the host page carries on */ }
     }
 
-    /** The pulse's address: the endpoint attribute, else /api/pulse on the origin this script was served from. */
+    /** The pulse's address: the endpoint attribute, else /api/pulse on the origin this script was served from; `site` picks one site. */
     endpoint() {
-      return this.getAttribute('endpoint') || new URL('/api/pulse', (script && script.src) || location.href).href;
+      var url = new URL(this.getAttribute('endpoint') || new URL('/api/pulse', (script && script.src) || location.href).href);
+      if (this.getAttribute('site')) url.searchParams.set('site', this.getAttribute('site'));
+      return url.href;
     }
 
     read() {

@@ -1,6 +1,6 @@
 /*! headcount: a beacon a page load, and events (docs/pages.md) */
 (function (w, d, l) {
-  var me = d.currentScript, k = 'headcount-operator', op = null, to = new URL('/api/beacon', me.src).href;
+  var me = d.currentScript, k = 'headcount-operator', op = null, st = me.getAttribute('data-site'), to = new URL('/api/beacon', me.src).href;
   try {
     var m = /^#headcount-operator=([\w-]+)$/.exec(l.hash);
     if (m) {
@@ -13,6 +13,7 @@
   function send(b) {
     try {
       if (op) b.operator = op;
+      if (st) b.site = st;
       navigator.sendBeacon(to, JSON.stringify(b));
     } catch (e) {}
   }

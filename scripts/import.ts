@@ -21,6 +21,7 @@ each person once from the first logged day. A FILE may be gzipped, or - for stan
   --port N            the local host's port (default: as npm start reads it: PORT, Host.LocalHttpPort, 7071)
   --key KEY           the ingest key (default: HEADCOUNT_INGEST_KEY of the azd environment, else local.settings.json)
   --store NAME        the store the lines are counted under (default site)
+  --site NAME         the site of SITES the lines are counted for (default the first declared)
   --help`;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -36,6 +37,7 @@ async function main(argv: readonly string[]): Promise<number> {
       port: { type: 'string' },
       key: { type: 'string' },
       store: { type: 'string' },
+      site: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -65,7 +67,7 @@ async function main(argv: readonly string[]): Promise<number> {
       console.error(resolved.missing);
       return 2;
     }
-  } else target = resolved;
+  } else target = values.site === undefined ? resolved : { ...resolved, site: values.site };
   if (target !== null && !values['dry-run']) console.error(`sending to ${target.url} (from ${target.from})`);
   let networks: HostingNetworks | null = null;
   try {

@@ -18,7 +18,7 @@ export function cosmosActivityDays(documents: CosmosDocuments, name = 'Azure Cos
           after === null ? '' : ' AND (c.first_seen > @seen OR (c.first_seen = @seen AND c.id > @id))'
         } ORDER BY c.first_seen ASC, c.id ASC`,
         [
-          { name: '@day', value: day },
+          { name: '@day', value: documents.key(day) },
           ...(after === null
             ? []
             : [
@@ -32,7 +32,7 @@ export function cosmosActivityDays(documents: CosmosDocuments, name = 'Azure Cos
       documents.query<VisitorDay>(
         `SELECT * FROM c WHERE ${DAY} AND ARRAY_CONTAINS(@tokens, c.token)`,
         [
-          { name: '@day', value: day },
+          { name: '@day', value: documents.key(day) },
           { name: '@tokens', value: [...tokens] },
         ],
         day,

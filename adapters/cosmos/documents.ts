@@ -1,5 +1,6 @@
 import type { Container, SqlParameter } from '@azure/cosmos';
 import type { Created, Marked, Replaced, StoreStats, Versioned } from '../../shared/store';
+import { ONE_SITE, partitionKey, plainKey, type SiteScope } from '../../shared/sites/keys';
 
 interface Keyed {
   id: string;
@@ -9,33 +10,47 @@ interface Keyed {
 const statusOf = (error: unknown): number | undefined =>
   typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number' ? error.code : undefined;
 
-/** The document as the app wrote it: Cosmos DB's own fields (`_rid`, `_etag`, `_ts`, …) taken off. */
-function own<T>(resource: Record<string, unknown>): T {
+/** The document as the app wrote it: Cosmos DB's own fields (`_rid`, `_etag`, `_ts`, …) taken off, its key the site's plain one. */
+function own<T>(resource: Record<string, unknown>, scope: SiteScope): T {
   // A `SELECT VALUE` query answers numbers and strings, which have no fields to take off.
   if (typeof resource !== 'object' || resource === null) return resource;
-  return Object.fromEntries(Object.entries(resource).filter(([name]) => !name.startsWith('_'))) as T;
+  const doc = Object.fromEntries(Object.entries(resource).filter(([name]) => !name.startsWith('_')));
+  if (typeof doc.pk === 'string') doc.pk = plainKey(scope, doc.pk);
+  return doc as T;
 }
 
 /**
- * The container's documents with conditional writes, every call counted: a create answers `exists` on 409, a replace
+ * One site's documents in the container (every partition key formed by `partitionKey`), with conditional writes, every call counted: a create answers `exists` on 409, a replace
  * with If-Match answers `stale` on 412 (or 404, gone since read). Anything else throws: the store could not answer.
  */
 export class CosmosDocuments {
   readonly counts: StoreStats = { reads: 0, writes: 0, queries: 0, requestUnits: 0, failures: 0, conflicts: 0 };
 
-  constructor(private readonly container: Container) {}
+  constructor(
+    private readonly container: Container,
+    readonly scope: SiteScope = ONE_SITE,
+  ) {}
+
+  /** The partition key of the site's documents a deployment of one site keeps under `pk`. */
+  key(pk: string): string {
+    return partitionKey(this.scope, pk);
+  }
+
+  private keyed<D extends Keyed>(doc: D): D {
+    return { ...doc, pk: this.key(doc.pk) };
+  }
 
   async read<T>(pk: string, id: string): Promise<Versioned<T> | null> {
     this.counts.reads += 1;
-    const response = await this.counted(() => this.container.item(id, pk).read<Record<string, unknown>>());
+    const response = await this.counted(() => this.container.item(id, this.key(pk)).read<Record<string, unknown>>());
     if (response.statusCode === 404 || !response.resource) return null;
-    return { doc: own<T>(response.resource), etag: response.etag };
+    return { doc: own<T>(response.resource, this.scope), etag: response.etag };
   }
 
   async create(doc: Keyed): Promise<Created> {
     this.counts.writes += 1;
     try {
-      await this.counted(() => this.container.items.create(doc));
+      await this.counted(() => this.container.items.create(this.keyed(doc)));
       return 'created';
     } catch (error) {
       if (statusOf(error) !== 409) throw error;
@@ -47,7 +62,9 @@ export class CosmosDocuments {
   async replace(doc: Keyed, etag: string): Promise<Replaced> {
     this.counts.writes += 1;
     try {
-      await this.counted(() => this.container.item(doc.id, doc.pk).replace(doc, { accessCondition: { type: 'IfMatch', condition: etag } }));
+      await this.counted(() =>
+        this.container.item(doc.id, this.key(doc.pk)).replace(this.keyed(doc), { accessCondition: { type: 'IfMatch', condition: etag } }),
+      );
       return 'replaced';
     } catch (error) {
       const status = statusOf(error);
@@ -60,7 +77,7 @@ export class CosmosDocuments {
   /** Writes the document whatever is there, and answers the server's `_ts` of the write: the store's clock now. */
   async stamp(doc: Keyed): Promise<number> {
     this.counts.writes += 1;
-    const response = await this.counted(() => this.container.items.upsert<Record<string, unknown>>({ ...doc }));
+    const response = await this.counted(() => this.container.items.upsert<Record<string, unknown>>({ ...this.keyed(doc) }));
     const ts = response.resource?._ts;
     if (typeof ts !== 'number') throw new Error('the store answered a write without its _ts');
     return ts;
@@ -71,24 +88,28 @@ export class CosmosDocuments {
     this.counts.queries += 1;
     const response = await this.counted(() =>
       this.container.items
-        .query<Record<string, unknown>>({ query, parameters }, partitionKey === undefined ? {} : { partitionKey })
+        .query<Record<string, unknown>>({ query, parameters }, partitionKey === undefined ? {} : { partitionKey: this.key(partitionKey) })
         .fetchAll(),
     );
-    return response.resources.map((resource) => own<T>(resource));
+    return response.resources.map((resource) => own<T>(resource, this.scope));
   }
 
   /** Every document a query in one partition finds, with its version and the mark (`_ts`) of its last write. */
   async queryMarked<T>(query: string, parameters: SqlParameter[], partitionKey: string): Promise<Marked<T>[]> {
     this.counts.queries += 1;
     const response = await this.counted(() =>
-      this.container.items.query<Record<string, unknown>>({ query, parameters }, { partitionKey }).fetchAll(),
+      this.container.items.query<Record<string, unknown>>({ query, parameters }, { partitionKey: this.key(partitionKey) }).fetchAll(),
     );
-    return response.resources.map((resource) => ({ doc: own<T>(resource), etag: String(resource._etag), mark: Number(resource._ts) }));
+    return response.resources.map((resource) => ({
+      doc: own<T>(resource, this.scope),
+      etag: String(resource._etag),
+      mark: Number(resource._ts),
+    }));
   }
 
   /** Removes a document, as its time-to-live would (used by tests of what outlives the records). */
   async delete(pk: string, id: string): Promise<void> {
-    await this.container.item(id, pk).delete();
+    await this.container.item(id, this.key(pk)).delete();
   }
 
   private async counted<R extends { requestCharge?: number }>(call: () => Promise<R>): Promise<R> {

@@ -16,7 +16,7 @@ export function cosmosGoals(documents: CosmosDocuments): GoalsStore {
           : documents.query<string>(
               "SELECT VALUE c.person FROM c WHERE c.pk = @pk AND c.kind = 'goal-person' AND ARRAY_CONTAINS(@persons, c.person)",
               [
-                { name: '@pk', value: goalPk(goal) },
+                { name: '@pk', value: documents.key(goalPk(goal)) },
                 { name: '@persons', value: [...persons] },
               ],
               goalPk(goal),

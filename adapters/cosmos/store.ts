@@ -3,6 +3,7 @@ import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { CosmosDocuments } from './documents';
+import type { SiteScope } from '../../shared/sites/keys';
 import { cosmosGoals } from './goals';
 import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
 import { inLanes } from '../../shared/lanes';
@@ -15,6 +16,7 @@ import { cosmosFoldLeases } from './fold-lease';
 import { cosmosActivityDays } from './activity-days';
 import { cosmosSubjects } from './subjects';
 import { cosmosRecentFacts } from './audience';
+import { cosmosLinks } from './links';
 import { IMPORT_LEDGER_ID, IMPORTS_PK, landedId, type ImportLedger, type LandedImport } from '../../shared/store/imports';
 
 const oldestFirst =
@@ -29,6 +31,8 @@ const oldestFirst =
 export interface CosmosStoreOptions {
   settleSeconds: number;
   name?: string;
+  /** Which site's documents the store holds (partition keys formed by shared/sites/keys.ts); a deployment of one site's by default. */
+  scope?: SiteScope;
 }
 
 /**
@@ -40,7 +44,7 @@ export function cosmosStore(
   container: Container,
   options: CosmosStoreOptions = { settleSeconds: 10 },
 ): Store & { documents: CosmosDocuments } {
-  const documents = new CosmosDocuments(container);
+  const documents = new CosmosDocuments(container, options.scope);
   const folding = cosmosFolding(documents, options.settleSeconds);
   return {
     documents,
@@ -103,6 +107,7 @@ export function cosmosStore(
     subjects: cosmosSubjects(container, documents),
     goals: cosmosGoals(documents),
     recent: cosmosRecentFacts(documents),
+    links: cosmosLinks(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

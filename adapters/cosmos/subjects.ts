@@ -1,3 +1,4 @@
+import { SITE_SEPARATOR } from '../../shared/sites/keys';
 import type { Container } from '@azure/cosmos';
 import type { SubjectRow, SubjectsStore, SubjectSummary, SubjectVisitor, VisitorCookieLink } from '../../shared/subjects/documents';
 import { subjectPk, subjectSummaryId, subjectVisitorId, VISITOR_COOKIES_PK, visitorCookieId } from '../../shared/subjects/documents';
@@ -35,9 +36,14 @@ export function cosmosSubjects(container: Container, documents: CosmosDocuments)
     },
     list: async ({ sort, order, limit, continuation }) => {
       documents.counts.queries += 1;
+      // The one query across partitions: the site's summaries only, the first site's being those with no site's prefix.
+      const site = documents.scope.prefix === '' ? 'NOT CONTAINS(c.pk, @site)' : 'STARTSWITH(c.pk, @site)';
       const query = {
-        query: `SELECT c.subject, c.scans, c["unique"], c.repeat, c.scanners, c.self, c.first_scan, c.last_scan FROM c WHERE c.kind = @kind ORDER BY c["${sort}"] ${order.toUpperCase()}`,
-        parameters: [{ name: '@kind', value: 'subject-summary' }],
+        query: `SELECT c.subject, c.scans, c["unique"], c.repeat, c.scanners, c.self, c.first_scan, c.last_scan FROM c WHERE c.kind = @kind AND ${site} ORDER BY c["${sort}"] ${order.toUpperCase()}`,
+        parameters: [
+          { name: '@kind', value: 'subject-summary' },
+          { name: '@site', value: documents.scope.prefix === '' ? SITE_SEPARATOR : documents.scope.prefix },
+        ],
       };
       try {
         const page = await container.items

@@ -1,4 +1,5 @@
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/store';
+import { memoryLinks } from './links';
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { MemoryDocuments } from './documents';
@@ -77,6 +78,7 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     subjects: memorySubjects(documents),
     goals: memoryGoals(documents),
     recent: memoryRecentFacts(documents),
+    links: memoryLinks(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

@@ -27,6 +27,7 @@ param subjectScanIntervalSeconds string
 param subjectRefreshSeconds string
 param funnelSteps string
 param goals string
+param sites string
 param pulseGoal string
 param replayMax string
 param ingestWindowMs string
@@ -65,6 +66,7 @@ var appSettings = {
   SUBJECT_REFRESH_SECONDS: subjectRefreshSeconds
   FUNNEL_STEPS: funnelSteps
   GOALS: goals
+  SITES: sites
   PULSE_GOAL: pulseGoal
   REPLAY_MAX: replayMax
   INGEST_WINDOW_MS: ingestWindowMs

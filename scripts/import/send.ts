@@ -37,7 +37,8 @@ export class Sender {
 
   /** Posts one body and answers the app's answer, trying again while the app cannot take it (`once`: not at all). */
   async post(body: ImportBody, once = false): Promise<ImportAnswer> {
-    const url = `${this.target.url.replace(/\/+$/, '')}/api/import`;
+    const site = this.target.site === undefined ? '' : `?site=${encodeURIComponent(this.target.site)}`;
+    const url = `${this.target.url.replace(/\/+$/, '')}/api/import${site}`;
     const text = JSON.stringify(body);
     for (let attempt = 0; ; attempt += 1) {
       let status: number;

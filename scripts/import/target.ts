@@ -8,6 +8,8 @@ export interface Target {
   url: string;
   key: string;
   from: string;
+  /** The site (SITES) the lines are counted under; the first declared site when not given. */
+  site?: string;
 }
 
 /** `KEY="value"` lines, as `azd env get-values` prints them and `.azure/<env>/.env` holds them. */

@@ -138,7 +138,8 @@ export function activityCard(request: IncomingRequest, deps: ActivityDeps): Prom
   return asOperator(request, deps.operator, () => readCard(request, deps));
 }
 
-async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<Answer> {
+/** The card for a request already let in: the operator's, or a shared link's with its fixed query. */
+export async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<Answer> {
   const query = readQuery(activityQuerySchema, request);
   if (!query.ok) return errorAnswer(query.failure);
   const { period: asked, filters } = query.value;

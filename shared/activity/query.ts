@@ -4,6 +4,7 @@ import type { Result } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
 import type { Filter } from '../rollup/filters';
 import { filtersSchema } from './filters';
+import { siteQuerySchema } from '../sites/sites';
 
 /** The longest window the Activity card reads, in days, and the one it reads when none is asked for. */
 export const MAX_DAYS = 400;
@@ -42,6 +43,7 @@ export const activityQuerySchema = z
     from: utcDayText('from'),
     to: utcDayText('to'),
     filter: filtersSchema,
+    site: siteQuerySchema,
   })
   .superRefine((query, context) => {
     const range = query.from !== undefined || query.to !== undefined;
@@ -73,6 +75,7 @@ export const visitorsQuerySchema = z.object({
     .max(512, 'must be the next token of the page before, as it was given')
     .regex(/^[A-Za-z0-9_-]+$/, 'must be the next token of the page before, as it was given')
     .optional(),
+  site: siteQuerySchema,
 });
 
 /** The parameters a query may repeat: each is read as a list. */

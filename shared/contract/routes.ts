@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { activityQuerySchema, visitorsQuerySchema } from '../activity/query';
+import { siteQuerySchema } from '../sites/sites';
 import { exportQuerySchema } from '../export/export';
 import { importBodySchema } from '../import/schemas';
 import { beaconBodySchema, serverBatchSchema, serverHitSchema } from '../ingest/schemas';
@@ -11,6 +12,7 @@ import { ErrorEnvelope, Subject } from './common';
 import { PeopleCount, Pulse } from './count';
 import { Accepted, BeaconAccepted, ImportAccepted } from './ingest';
 import { inputs } from './inputs';
+import { LINK_ROUTES } from './links';
 
 // Every HTTP route the app registers, as docs/openapi.json describes it: what each is for, its query (the parser the
 // route reads it with), its body and its answers (the schemas of shared/contract and the parsers of shared/ingest and
@@ -24,6 +26,13 @@ export function ref(schema: z.ZodType): { $ref: string } {
 }
 
 type Json = Record<string, unknown>;
+
+/** The words of every read's `site`. */
+const SITE_WORDS =
+  'A site declared in SITES, or `*` for all of them together (each person once); by default the only site, or all of them when several are declared. Any other is 400 naming `site`.';
+
+/** The query of a read that takes only `site`. */
+const siteReadSchema = z.object({ site: siteQuerySchema });
 
 /** One operation: its method and path, its words, its query's parser and each parameter's words, and the rest as OpenAPI has it. */
 export interface Route {
@@ -205,6 +214,12 @@ export const ROUTES: Route[] = [
         },
       },
     },
+    query: {
+      schema: siteReadSchema,
+      describe: {
+        site: 'The site of SITES the lines are counted for (and with all sites); the first declared when not given. `*` is 400 naming `site`.',
+      },
+    },
     responses: {
       '202': {
         description: 'Queued (hits) or kept (days); or, for an empty batch, the window only.',
@@ -244,6 +259,7 @@ export const ROUTES: Route[] = [
         $ref: '#/components/parameters/Origin',
       },
     ],
+    query: { schema: siteReadSchema, describe: { site: SITE_WORDS } },
     responses: {
       '200': {
         description: 'The count.',
@@ -300,6 +316,7 @@ export const ROUTES: Route[] = [
         adminSession: [],
       },
     ],
+    query: { schema: siteReadSchema, describe: { site: SITE_WORDS } },
     responses: {
       '200': {
         description: 'The count.',
@@ -352,6 +369,7 @@ export const ROUTES: Route[] = [
     query: {
       schema: activityQuerySchema,
       describe: {
+        site: SITE_WORDS,
         days: 'A whole number from 1 to 400, or `all`; not with `from` and `to`.',
         from: 'The first UTC day of a range (with `to`).',
         to: 'The last UTC day of a range (with `from`).',
@@ -414,6 +432,7 @@ export const ROUTES: Route[] = [
     query: {
       schema: visitorsQuerySchema,
       describe: {
+        site: SITE_WORDS,
         day: 'A real UTC calendar day, YYYY-MM-DD.',
         next: 'The `next` token of the page before.',
       },
@@ -473,6 +492,7 @@ export const ROUTES: Route[] = [
     query: {
       schema: subjectsListQuerySchema,
       describe: {
+        site: SITE_WORDS,
         sort: 'What the subjects are sorted by: subject, scans, unique, repeat, or the last scan (the default).',
         order: 'asc or desc (the default).',
         limit: 'A whole number from 1 to 200.',
@@ -537,6 +557,7 @@ export const ROUTES: Route[] = [
     query: {
       schema: subjectQuerySchema,
       describe: {
+        site: SITE_WORDS,
         days: 'A whole number from 1 to 366.',
       },
     },
@@ -662,6 +683,7 @@ export const ROUTES: Route[] = [
         adminSession: [],
       },
     ],
+    query: { schema: siteReadSchema, describe: { site: SITE_WORDS } },
     responses: {
       '200': {
         description: 'The figures; `availability.available` false and null figures when the store cannot answer.',
@@ -715,6 +737,7 @@ export const ROUTES: Route[] = [
     query: {
       schema: exportQuerySchema,
       describe: {
+        site: SITE_WORDS,
         from: 'The first UTC day, YYYY-MM-DD, included.',
         to: 'The last UTC day, YYYY-MM-DD, included; on or after `from`, at most 400 days from it, both included.',
         format: 'csv (a header row, then a row a day) or json (the default).',
@@ -1059,6 +1082,7 @@ export const ROUTES: Route[] = [
       },
     },
   },
+  ...LINK_ROUTES,
 ];
 
 /** The answers several routes share. */

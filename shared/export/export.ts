@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { siteQuerySchema } from '../sites/sites';
 import { asOperator, type OperatorSettings } from '../admin/auth';
 import { campaignsOf, countriesOf, devicesOf } from '../activity/audience';
 import { readActivity, type ActivityStore } from '../activity/availability';
@@ -44,6 +45,7 @@ export const exportQuerySchema = z
     to: day('to'),
     format: z.enum(['csv', 'json'], { error: 'must be csv or json' }).default('json'),
     filter: filtersSchema,
+    site: siteQuerySchema,
   })
   .superRefine((query, context) => {
     if (query.from > query.to) context.addIssue({ code: 'custom', path: ['from'], message: 'must be on or before to' });

@@ -35,6 +35,8 @@ export interface SeenRequest {
    * person is the address alone (the agent family `unlogged`). An empty agent that was logged is a bot's, as ever.
    */
   agentUnlogged?: boolean;
+  /** The site that served it (SITES); absent where one site is all there is to name. */
+  site?: string;
 }
 
 /** The settings the identity rules read. */
@@ -116,6 +118,7 @@ export function classify(request: SeenRequest, rules: IdentityRules): Classified
       subject: request.subject,
       ...audienceOf(request, family, rules.countries, agent?.device),
       ...(request.event === undefined ? {} : { event: request.event, ...(request.props === undefined ? {} : { props: request.props }) }),
+      ...(request.site === undefined ? {} : { site: request.site }),
     },
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { EVENT_NAME, propsSchema } from '../events/events';
 import { BOT_REASONS } from '../identity/kinds';
+import { siteNameSchema } from '../sites/sites';
 
 const hex32 = z.string().regex(/^[0-9a-f]{32}$/);
 const audienceName = z.string().regex(/^[a-z0-9 .-]{1,32}$/);
@@ -43,6 +44,8 @@ export const queuedHitSchema = z.strictObject({
   /** An event's name and props (shared/events/events.ts); absent on a request that is not an event. */
   event: z.string().regex(EVENT_NAME).optional(),
   props: propsSchema.optional(),
+  /** The site the hit was served by (SITES); absent on messages queued before sites: the first declared site. */
+  site: siteNameSchema.optional(),
 });
 
 export type QueuedHit = z.infer<typeof queuedHitSchema>;

@@ -51,6 +51,8 @@ export interface ImportDeps {
   ingestKey: string;
   /** ALLOWED_ORIGINS: a referrer from one of them is navigation inside the site, not a source. */
   allowedOrigins: readonly string[];
+  /** The site the hits are counted for, when not the first declared (whose hits name none, as before sites). */
+  site?: string;
 }
 
 /**
@@ -142,6 +144,7 @@ function toSeen(
   now: Date,
   until: string,
   site: ReadonlySet<string>,
+  siteName?: string,
 ): Result<{ seen: SeenRequest } | { not: 'skipped' | 'ignored' }> {
   const field = (name: string) => `hits.${index}.${name}`;
   const address = canonicalAddress(hit.address);
@@ -171,6 +174,7 @@ function toSeen(
       subject: null,
       operator: false,
       signals: null,
+      ...(siteName === undefined ? {} : { site: siteName }),
     },
   });
 }
@@ -187,6 +191,8 @@ const lineOf = (hit: ImportHit, seen: SeenRequest) =>
     hit.referrer ?? '',
     hit.host ?? '',
     hit.store,
+    // A site but the first is in the line, so the same lines imported for two sites are two imports.
+    ...(seen.site === undefined ? [] : [seen.site]),
   ].join('\u001f');
 
 /** A queue message of imported hits: its id, how many hits it carries, and its text. */
@@ -236,7 +242,7 @@ async function importHits(
   let ignored = 0;
   let skipped = 0;
   for (const [index, hit] of hits.entries()) {
-    const read = toSeen(hit, index, now, until, site);
+    const read = toSeen(hit, index, now, until, site, deps.site);
     if (!read.ok) return read;
     if ('not' in read.value) {
       if (read.value.not === 'skipped') skipped += 1;

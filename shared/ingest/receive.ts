@@ -12,6 +12,8 @@ import type { IncomingRequest } from '../http/request';
 import { corsHeaders, preflight, type CorsPolicy } from '../http/cors';
 import { beaconScan, type BeaconSubjectDeps } from '../subjects/beacon';
 import { safeProps } from '../events/events';
+import { hitSite, beaconSite } from '../sites/hit-site';
+import type { Site } from '../sites/sites';
 
 /** The settings receiving reads beyond the identity rules. */
 export interface ReceiveSettings {
@@ -20,6 +22,8 @@ export interface ReceiveSettings {
   trustedProxyHops: number;
   hitMaxAgeDays: number;
   allowedOrigins: readonly string[];
+  /** The sites counted (SITES), the first the one a deployment counted before it had several. */
+  sites: readonly Site[];
 }
 
 /** What the ingest endpoints take: the ingest path's deps, the settings they check a request against, and the subjects' store. */
@@ -57,6 +61,8 @@ function signalsForwarded(headers: Record<string, unknown> | undefined): Request
 function toSeen(hit: ServerHit, index: number, prefix: (i: number) => string, deps: ReceiveDeps, now: Date): Result<SeenRequest> {
   const address = canonicalAddress(hit.address);
   if (address === null) return fail(badRequest([{ path: field(prefix(index), 'address'), message: 'is not an IPv4 or IPv6 address' }]));
+  const site = hitSite(hit.site, deps.sites, field(prefix(index), 'site'));
+  if (!site.ok) return site;
   const at = hit.at === undefined ? now : new Date(hit.at);
   if (hit.at !== undefined) {
     const checked = checkAt(at, now, deps.hitMaxAgeDays, INGEST_LIMITS.maxFutureMs, field(prefix(index), 'at'));
@@ -74,6 +80,7 @@ function toSeen(hit: ServerHit, index: number, prefix: (i: number) => string, de
     subject: hit.subject ?? null,
     operator: isOperatorToken(hit.operator, deps.operatorKey, deps.rules.hashKey),
     signals: signalsForwarded(hit.headers),
+    site: site.value,
     ...(hit.event === undefined ? {} : { event: hit.event, ...(hit.props === undefined ? {} : { props: hit.props }) }),
   });
 }
@@ -128,6 +135,8 @@ export async function receiveBeacon(request: IncomingRequest, deps: ReceiveDeps)
   if (!body.ok) return errorAnswer(body.failure, cors);
   const beacon = parseWith(beaconBodySchema, body.value);
   if (!beacon.ok) return errorAnswer(beacon.failure, cors);
+  const site = beaconSite(beacon.value.site, request.header('origin')!, deps.sites);
+  if (!site.ok) return errorAnswer(site.failure, cors);
   const header = (name: string) => request.header(name);
   const props = beacon.value.props === undefined ? null : safeProps(beacon.value.props);
   const event = beacon.value.event;
@@ -146,6 +155,7 @@ export async function receiveBeacon(request: IncomingRequest, deps: ReceiveDeps)
       hasOperatorCookie(header, deps.rules.hashKey) ||
       isOperatorToken(beacon.value.operator, deps.operatorKey, deps.rules.hashKey),
     signals: signalsFrom(header),
+    site: site.value,
   };
   const scan = await beaconScan(header('cookie'), seen, beacon.value.status === true, deps);
   if (!scan.ok) return errorAnswer(scan.failure, cors);

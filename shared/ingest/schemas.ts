@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { keptPath } from '../identity/paths';
 import { eventNameSchema, propsSchema, PROPS_LIMITS } from '../events/events';
+import { siteNameSchema } from '../sites/sites';
 
 /**
  * The bounds of one ingest request: a request over them is refused whole, with the bound named (`(body)`, `hits`).
@@ -68,6 +69,8 @@ export const serverHitSchema = z
     /** An event instead of a page request: its name, and at most five short props that carry no person. */
     event: eventNameSchema.optional(),
     props: propsSchema.optional(),
+    /** The site that served it, one of SITES; optional when one site is declared. */
+    site: siteNameSchema.optional(),
   })
   .refine((hit) => hit.props === undefined || hit.event !== undefined, {
     path: ['props'],
@@ -103,6 +106,8 @@ export const beaconBodySchema = z
     event: eventNameSchema.optional(),
     /** The event's props: a value that could carry a person is dropped (and counted as refused), not a 400. */
     props: beaconProps.optional(),
+    /** The site the page is of (the snippet's `data-site`), one of SITES; by default the site whose origin the page is on. */
+    site: siteNameSchema.optional(),
   })
   .refine((body) => body.props === undefined || body.event !== undefined, {
     path: ['props'],

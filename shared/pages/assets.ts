@@ -55,6 +55,8 @@ export const DASHBOARD_MODULES = [
   'admin-picker.js',
   'admin-ranked.js',
   'admin-read.js',
+  'admin-shared.js',
+  'admin-sites.js',
   'admin-session.js',
   'admin-sources.js',
   'admin-state.js',

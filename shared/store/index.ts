@@ -13,6 +13,7 @@ import type { DayRollups, RollupReader, VisitorDayPages } from './rollups';
 import type { GoalsStore } from '../events/goal-documents';
 import type { ImportLedgers, LandedImports } from './imports';
 import type { PeriodReader, PeriodRollups } from './periods';
+import type { SharedLinks } from '../links/documents';
 
 /** What keep-hits writes: each visitor's record and each message's facts, nothing two visitors share. */
 export interface KeepingStore {
@@ -66,6 +67,8 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'lande
   activityDays: ActivityDays;
   /** The last minutes' facts, for GET /api/admin/now. */
   recent: RecentFacts;
+  /** The read-only links to a site's dashboard (kept with the first site's documents). */
+  links: SharedLinks;
   stats(): StoreStats;
 }
 

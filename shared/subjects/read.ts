@@ -3,6 +3,7 @@ import { wholeNumberText } from '../schemas/whole-number';
 import { asOperator, type OperatorSettings } from '../admin/auth';
 import { daysEnding } from '../counting/days';
 import { parseWith } from '../http/body';
+import { siteQuerySchema } from '../sites/sites';
 import { subjectSchema } from '../ingest/schemas';
 import { badRequest, errorAnswer, fail, ok, type Answer, type Result } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
@@ -27,10 +28,12 @@ export const listQuerySchema = z.strictObject({
   order: z.enum(['asc', 'desc'], 'must be asc or desc').default('desc'),
   limit: wholeNumberText(1, 200, 50),
   continuation: z.string().min(1, 'must not be empty').max(4096, 'must be at most 4096 characters').optional(),
+  site: siteQuerySchema,
 });
 
 export const detailQuerySchema = z.strictObject({
   days: wholeNumberText(1, 366, 30),
+  site: siteQuerySchema,
 });
 
 /** The continuation handed to the caller: the store's own, bound to the sort and order it was made for. */

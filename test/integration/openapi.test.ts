@@ -220,6 +220,26 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     // A beacon with no Origin: no page of an allowed site sent it.
     await call('POST', '/api/beacon', { headers: json, body: JSON.stringify({ path: '/' }) });
 
+    // A shared link: made, listed, read with its token, refused with a wrong one, revoked.
+    const made = await call('POST', '/api/admin/links', {
+      headers: { ...operator, ...json },
+      body: JSON.stringify({ site: 'site.example', days: '7' }),
+    });
+    const share = { 'x-share-token': made.json.token as string };
+    await call('POST', '/api/admin/links', { headers: { ...operator, ...json }, body: JSON.stringify({ site: 'elsewhere.example' }) });
+    await call('GET', '/api/admin/links', { headers: operator });
+    await call('GET', '/api/admin/sites', { headers: operator });
+    await call('GET', '/api/admin/sites');
+    await call('GET', '/api/admin/links');
+    await call('POST', '/api/admin/links', { headers: json, body: '{}' });
+    await call('GET', '/api/shared/activity', { headers: share });
+    await call('GET', '/api/shared/people', { headers: share });
+    await call('GET', '/api/shared/people', { headers: { 'x-share-token': 'a'.repeat(32) } });
+    await call('DELETE', `/api/admin/links/${made.json.link.ref as string}`, { headers: operator });
+    await call('DELETE', '/api/admin/links/0000000000000000', { headers: operator });
+    await call('DELETE', '/api/admin/links/0000000000000000');
+    await call('GET', '/api/shared/activity', { headers: share });
+
     // The Admin session: asked for with nothing, signed in with the key, read with its cookie, signed out.
     await call('GET', '/api/admin/session');
     const started = await call('POST', '/api/admin/session', { headers: bearer });
@@ -250,6 +270,11 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
       expect((await call('GET', path, { headers: operator })).status).toBe(429);
     }
     expect((await call('POST', '/api/admin/session', { headers: bearer })).status).toBe(429);
+    for (const method of ['GET', 'POST']) expect((await call(method, '/api/admin/links', { headers: operator })).status).toBe(429);
+    expect((await call('GET', '/api/admin/sites', { headers: operator })).status).toBe(429);
+    expect((await call('DELETE', '/api/admin/links/0000000000000000', { headers: operator })).status).toBe(429);
+    for (const path of ['/api/shared/activity', '/api/shared/people'])
+      expect((await call('GET', path, { headers: { 'x-share-token': 'a'.repeat(32) } })).status).toBe(429);
   }, 180_000);
   afterAll(() => t?.stop());
 

@@ -40,6 +40,7 @@ function deps(mode: IdentityMode) {
     trustedProxyHops: 0,
     hitMaxAgeDays: 7,
     allowedOrigins: ['https://example.com'],
+    sites: [{ name: 'example.com', origins: ['https://example.com'] }],
     subjects: { mode, store: store.subjects },
   };
   return { receive, enqueued, store };

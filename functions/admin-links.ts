@@ -1,0 +1,11 @@
+import { register } from '../host/registry';
+import { incoming, response } from '../host/http';
+import { manageLinks } from '../shared/links/manage';
+
+register({
+  kind: 'http',
+  name: 'admin-links',
+  route: 'admin/links',
+  methods: ['GET', 'POST'],
+  make: (root) => async (request) => response(await manageLinks(incoming(request), root.links)),
+});

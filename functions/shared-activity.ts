@@ -1,0 +1,11 @@
+import { register } from '../host/registry';
+import { incoming, response } from '../host/http';
+import { sharedActivity } from '../shared/links/open';
+
+register({
+  kind: 'http',
+  name: 'shared-activity',
+  route: 'shared/activity',
+  methods: ['GET'],
+  make: (root) => async (request) => response(await sharedActivity(incoming(request), root.shared)),
+});

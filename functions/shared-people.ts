@@ -1,0 +1,11 @@
+import { register } from '../host/registry';
+import { incoming, response } from '../host/http';
+import { sharedPeople } from '../shared/links/open';
+
+register({
+  kind: 'http',
+  name: 'shared-people',
+  route: 'shared/people',
+  methods: ['GET'],
+  make: (root) => async (request) => response(await sharedPeople(incoming(request), root.shared)),
+});

@@ -1,0 +1,36 @@
+import type { ActivityDeps } from '../activity/card';
+import type { CountAnswerDeps } from '../counting/answers';
+import type { ExportDeps } from '../export/export';
+import type { FoldDeps } from '../folding/fold';
+import type { KeepDeps } from '../keeping/keep';
+import type { NowDeps } from '../now/now';
+import type { ImportKeepingStore, Store } from '../store';
+import type { SubjectReadDeps } from '../subjects/read';
+import type { SiteScope } from './keys';
+import type { Site } from './sites';
+
+/** One site's store and every use case that reads or writes it, built once by the composition root. */
+export interface SiteRoot {
+  scope: SiteScope;
+  store: Store;
+  keep: KeepDeps;
+  keepImports: KeepDeps & { store: ImportKeepingStore };
+  fold: FoldDeps;
+  count: CountAnswerDeps;
+  activity: ActivityDeps;
+  export: ExportDeps;
+  now: NowDeps;
+  subjects: SubjectReadDeps;
+}
+
+/** The sites declared, the first first, and each one's root (and all sites together's, `*`, when several). */
+export interface Sites {
+  declared: readonly Site[];
+  roots: ReadonlyMap<string, SiteRoot>;
+}
+
+/** Each site's deps of one use case, and the first site's name (a hit queued before sites is its). */
+export const siteDeps = <K extends keyof SiteRoot>(sites: Sites, use: K) => ({
+  firstSite: sites.declared[0]!.name,
+  keepOf: (site: string): SiteRoot[K] | undefined => sites.roots.get(site)?.[use],
+});

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+/** One site a deployment counts: its name (its host) and the origins its beacons may come from. */
+export interface Site {
+  name: string;
+  origins: string[];
+}
+
+/** The name a read gives for every site together, where a person who visited several is one person. */
+export const ALL_SITES = '*';
+
+/** The name of the only site when SITES is not set and ALLOWED_ORIGINS names no origin. */
+export const DEFAULT_SITE = 'site';
+
+const siteName = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
+
+/** A site's name as a query or a hit gives it: a lowercase host. */
+export const siteNameSchema = z.string().regex(siteName, 'must be a site declared in SITES, a lowercase host like example.com');
+
+/** A read's `site`: a declared site's name or `*` for all of them, checked against SITES where the read is answered. */
+export const siteQuerySchema = z.string().max(253, 'must be a site declared in SITES, or * for all of them').optional();
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.origin === value && (url.protocol === 'https:' || url.protocol === 'http:');
+  } catch {
+    return false;
+  }
+}
+
+/** The reading of one `name=origin,origin` site, or why it cannot be read. */
+function readSite(text: string): Site | string {
+  const eq = text.indexOf('=');
+  const name = (eq < 0 ? text : text.slice(0, eq)).trim();
+  if (!siteName.test(name)) return `"${text}" must be name=origin,origin with a lowercase host as its name`;
+  const origins = (eq < 0 ? '' : text.slice(eq + 1))
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
+  const bad = origins.find((origin) => !isOrigin(origin));
+  if (bad !== undefined) return `site ${name}: "${bad}" must be scheme://host[:port] with no path`;
+  return { name, origins };
+}
+
+/**
+ * SITES: sites separated by `|`, each `name=origin,origin` (`example.com=https://example.com|shop.example.net=`), the
+ * first the site a deployment counted before it had several; names unique, an origin in one site only.
+ */
+export const sitesSetting = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    if (raw === undefined) return undefined;
+    const sites: Site[] = [];
+    const texts = raw
+      .split('|')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+    if (texts.length < 1 || texts.length > 50) ctx.addIssue({ code: 'custom', message: 'must name from 1 to 50 sites' });
+    for (const text of texts) {
+      const site = readSite(text);
+      if (typeof site === 'string') ctx.addIssue({ code: 'custom', message: site });
+      else if (sites.some((seen) => seen.name === site.name)) ctx.addIssue({ code: 'custom', message: `site ${site.name} is named twice` });
+      else if (sites.some((seen) => seen.origins.some((o) => site.origins.includes(o))))
+        ctx.addIssue({ code: 'custom', message: `site ${site.name}: an origin is another site's too` });
+      else sites.push(site);
+    }
+    return sites;
+  });
+
+/** The sites counted: SITES, or, when it is not set, one site of ALLOWED_ORIGINS named by the first origin's host. */
+export function declaredSites(sites: readonly Site[] | undefined, allowedOrigins: readonly string[]): Site[] {
+  if (sites !== undefined && sites.length > 0) return [...sites];
+  const first = allowedOrigins[0];
+  return [{ name: first === undefined ? DEFAULT_SITE : new URL(first).hostname, origins: [...allowedOrigins] }];
+}
+
+/** Every origin of every site: the origins a beacon may come from and the pulse answers. */
+export const allOrigins = (sites: readonly Site[]): string[] => sites.flatMap((site) => site.origins);
+
+/** The site whose origins hold `origin`, or undefined. */
+export const siteOfOrigin = (sites: readonly Site[], origin: string): Site | undefined =>
+  sites.find((site) => site.origins.includes(origin));

@@ -1,0 +1,149 @@
+import type { Container } from '@azure/cosmos';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SLOWDOWN } from '../../shared/admin/attempts';
+import { fixedClock } from '../../shared/ports/clock';
+import { memoryLogger } from '../../shared/ports/logger';
+import { containerOf } from '../support/cosmos';
+import { startTestHost, type TestHost } from '../support/host';
+import { AGENTS, post } from '../support/http';
+
+// Shared links through the local host and the local Cosmos server: the operator makes one for a site, it opens that
+// site's card read-only, and a wrong, guessed, revoked or expired one is refused, the wrong ones slowed as wrong keys are.
+
+const clock = fixedClock('2026-10-23T12:00:00.000Z');
+const SITES = 'blog.example=https://blog.example|docs.example=https://docs.example';
+const PASSWORD = 'correct horse battery';
+
+describe('shared links', () => {
+  let t: TestHost;
+  let container: Container;
+  const logger = memoryLogger();
+  const tokens: string[] = [];
+  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
+    fetch(`${t.host.url}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { 'x-operator-key': t.env.OPERATOR_KEY!, 'content-type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    }).then(async (response) => ({ status: response.status, json: await response.json() }));
+  const make = async (body: Record<string, unknown>): Promise<{ token: string; ref: string }> => {
+    const made = await admin('/api/admin/links', { method: 'POST', body });
+    expect(made.status).toBe(201);
+    tokens.push(made.json.token);
+    return { token: made.json.token, ref: made.json.link.ref };
+  };
+  const shared = async (path: string, token: string, from: string, password?: string) => {
+    const headers: Record<string, string> = { 'x-share-token': token, 'x-forwarded-for': from };
+    if (password !== undefined) headers['x-share-password'] = password;
+    const response = await fetch(`${t.host.url}${path}`, { headers });
+    return { status: response.status, json: await response.json(), retryAfter: response.headers.get('retry-after') };
+  };
+
+  beforeAll(async () => {
+    t = await startTestHost({ env: { ALLOWED_ORIGINS: '', SITES, TRUSTED_PROXY_HOPS: '1' }, overrides: { clock, logger } });
+    container = await containerOf(t.env);
+    const hit = (site: string, address: string, path: string) => ({
+      address,
+      user_agent: AGENTS.firefoxLinux,
+      path,
+      site,
+      page_load: true,
+    });
+    await post(
+      `${t.host.url}/api/hits`,
+      {
+        hits: [
+          hit('blog.example', '203.0.113.1', '/'),
+          hit('blog.example', '203.0.113.2', '/pricing'),
+          hit('docs.example', '203.0.113.3', '/'),
+        ],
+      },
+      { 'x-ingest-key': t.env.INGEST_KEY! },
+    );
+    await t.host.drain();
+    clock.advance(60_000);
+    await t.fold();
+  });
+  afterAll(() => t?.stop());
+
+  it("opens its site's card and count read-only, with its fixed filters and period", async () => {
+    const { token } = await make({ site: 'blog.example', label: 'for the client', days: '7' });
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const card = await shared('/api/shared/activity?days=30&site=docs.example', token, '198.51.100.1');
+    expect(card.status).toBe(200);
+    expect(card.json.days).toBe(7);
+    expect(card.json.by_day.at(-1).people).toBe(2);
+    const people = await shared('/api/shared/people', token, '198.51.100.1');
+    expect(people.json).toMatchObject({ people_all_time: 2, link: { site: 'blog.example', label: 'for the client', days: '7' } });
+    const filtered = await make({ site: 'blog.example', filters: ['page:/pricing'] });
+    const one = await shared('/api/shared/activity?days=1', filtered.token, '198.51.100.1');
+    expect(one.json.by_day.at(-1).people).toBe(1);
+    // The token opens no admin route.
+    const asAdmin = await fetch(`${t.host.url}/api/admin/activity`, { headers: { 'x-share-token': token } });
+    expect(asAdmin.status).toBe(401);
+  });
+
+  it('lists each link without its token, and refuses a revoked one with 401', async () => {
+    const { token, ref } = await make({ site: 'docs.example' });
+    const list = await admin('/api/admin/links');
+    const row = list.json.links.find((link: { ref: string }) => link.ref === ref);
+    expect(row).toMatchObject({ site: 'docs.example', password: false, revoked_at: null });
+    expect(JSON.stringify(list.json)).not.toContain(token);
+    expect((await shared('/api/shared/people', token, '198.51.100.2')).status).toBe(200);
+    expect((await admin(`/api/admin/links/${ref}`, { method: 'DELETE' })).status).toBe(200);
+    const revoked = await shared('/api/shared/people', token, '198.51.100.2');
+    expect(revoked.status).toBe(401);
+    expect(revoked.json.error.code).toBe('revoked');
+  });
+
+  it('refuses an expired link with 401', async () => {
+    const { token } = await make({ site: 'blog.example', expires_at: '2026-10-23T14:00:00Z' });
+    expect((await shared('/api/shared/people', token, '198.51.100.3')).status).toBe(200);
+    clock.advance(3 * 3_600_000);
+    const expired = await shared('/api/shared/people', token, '198.51.100.3');
+    expect(expired.status).toBe(401);
+    expect(expired.json.error.code).toBe('expired');
+  });
+
+  it('asks for the password, refuses a wrong one and counts it against the address', async () => {
+    const { token } = await make({ site: 'blog.example', password: PASSWORD });
+    const none = await shared('/api/shared/people', token, '198.51.100.4');
+    expect(none.json.error.code).toBe('password_required');
+    expect((await shared('/api/shared/people', token, '198.51.100.4', PASSWORD)).status).toBe(200);
+    for (let attempt = 1; attempt <= SLOWDOWN.freeFailures; attempt += 1) {
+      const wrong = await shared('/api/shared/people', token, '198.51.100.4', `wrong ${attempt}`);
+      expect(wrong.status).toBe(401);
+      expect(wrong.retryAfter).toBeNull();
+    }
+    const slowed = await shared('/api/shared/people', token, '198.51.100.4', 'wrong again');
+    expect(slowed.status).toBe(401);
+    expect(slowed.retryAfter).toBe('1');
+    // While the address waits, even the right password is not checked.
+    const waiting = await shared('/api/shared/people', token, '198.51.100.4', PASSWORD);
+    expect(waiting.status).toBe(429);
+  });
+
+  it('refuses a guessed token, and slows the address that guesses', async () => {
+    for (let attempt = 1; attempt <= SLOWDOWN.freeFailures; attempt += 1) {
+      const guessed = await shared('/api/shared/activity', randomBytes(24).toString('base64url'), '198.51.100.5');
+      expect(guessed.status).toBe(401);
+    }
+    const slowed = await shared('/api/shared/activity', 'not-even-a-token', '198.51.100.5');
+    expect(slowed.status).toBe(401);
+    expect(Number(slowed.retryAfter)).toBeGreaterThan(0);
+    expect((await shared('/api/shared/activity', randomBytes(24).toString('base64url'), '198.51.100.5')).status).toBe(429);
+  });
+
+  it('keeps no token and no password in any document or log line', async () => {
+    const { resources } = await container.items.readAll().fetchAll();
+    const kept = JSON.stringify(resources);
+    const logged = logger.lines.join('\n');
+    expect(tokens.length).toBeGreaterThan(4);
+    for (const token of tokens) {
+      expect(kept).not.toContain(token);
+      expect(logged).not.toContain(token);
+    }
+    expect(kept).not.toContain(PASSWORD);
+    expect(kept).toContain('shared-link');
+  });
+});
