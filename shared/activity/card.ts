@@ -152,9 +152,10 @@ export async function readCard(request: IncomingRequest, deps: ActivityDeps): Pr
     const days = daysFrom(window.from, window.to);
     const before = daysEnding(addDays(window.from, -1), days.length);
     const periodsFrom = state?.doc.periods_from ?? '9999-12-31';
+    const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31' };
     const firstHourDay = lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10);
     const [reads, hours, people, visits, goals] = await Promise.all([
-      readPeriods(store, asked.kind === 'all' ? [days] : [days, before], filters, periodsFrom, rules),
+      readPeriods(store, asked.kind === 'all' ? [days] : [days, before], filters, spansFrom, rules),
       store.activityReader.hoursOn(daysFrom(firstHourDay, addDays(today, 1))),
       store.visitorsSummary.peopleFrom(before[0]!),
       store.visits.read(),

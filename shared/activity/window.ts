@@ -57,7 +57,13 @@ export interface Plan {
   days: string[];
 }
 
-/** The spans of the days whose rollups hold every day asked (those from `usableFrom` on), longest first. */
+/** The first day each long span's rollups hold every day of: a month or year that begins before it is read otherwise. */
+export interface SpansFrom {
+  month: string;
+  year: string;
+}
+
+/** The spans of the days whose rollups hold every day asked (those from `usableFrom` on). */
 function wholeSpans(days: readonly string[], usableFrom: string, span: 'month' | 'year'): string[] {
   const asked = new Set(days);
   return [...new Set(days.map((day) => periodAt(span, day)))].filter((at) => {
@@ -71,12 +77,12 @@ function wholeSpans(days: readonly string[], usableFrom: string, span: 'month' |
  * The whole years and months of a period whose rollups hold every day (from `usableFrom` on), and the days left: so a
  * period reads at most its edge days one by one and its years and months in one query.
  */
-export function planOf(days: readonly string[], usableFrom: string): Plan {
-  const years = wholeSpans(days, usableFrom, 'year');
+export function planOf(days: readonly string[], usableFrom: SpansFrom): Plan {
+  const years = wholeSpans(days, usableFrom.year, 'year');
   const inYears = (day: string) => years.includes(periodAt('year', day));
   const months = wholeSpans(
     days.filter((day) => !inYears(day)),
-    usableFrom,
+    usableFrom.month,
     'month',
   );
   return { years, months, days: days.filter((day) => !inYears(day) && !months.includes(periodAt('month', day))) };
@@ -178,7 +184,7 @@ export async function readPeriods(
   store: WindowStore,
   periods: ReadonlyArray<readonly string[]>,
   filters: readonly Filter[],
-  periodsFrom: string,
+  from: SpansFrom,
   rules: RollupRules,
   bySpan = true,
 ): Promise<PeriodRead[] | WindowRefusal> {
@@ -197,7 +203,7 @@ export async function readPeriods(
     });
     return periods.map((days) => ({ ...withDays(days, found), complete }));
   }
-  const plans = periods.map((days): Plan => (bySpan ? planOf(days, periodsFrom) : { years: [], months: [], days: [...days] }));
+  const plans = periods.map((days): Plan => (bySpan ? planOf(days, from) : { years: [], months: [], days: [...days] }));
   const edgeDays = [...new Set(plans.flatMap((plan) => plan.days))];
   if (one === null) {
     const spans = spansOf(plans, []);
@@ -211,7 +217,7 @@ export async function readPeriods(
     cellPartition(one.dimension, one.value),
     spansOf(
       plans,
-      edgeDays.filter((day) => day >= periodsFrom),
+      edgeDays.filter((day) => day >= from.month),
     ),
   );
   const dayDocs = new Map(docs.filter((doc) => doc.span === 'day').map((doc) => [doc.at, doc] as const));

@@ -110,7 +110,7 @@ export function exportDays(request: IncomingRequest, deps: ExportDeps): Promise<
       const state = filters.length === 0 ? null : await deps.store.foldState.read();
       const periodsFrom = state?.doc.periods_from ?? (filters.length === 0 ? '0000-00-00' : '9999-12-31');
       const read = await Promise.all([
-        readPeriods(deps.store, [days], filters, periodsFrom, rules, false),
+        readPeriods(deps.store, [days], filters, { month: periodsFrom, year: periodsFrom }, rules, false),
         deps.store.visitorsSummary.peopleFrom(from),
         deps.store.visits.read(),
       ]);

@@ -47,7 +47,11 @@ export function upgraded(state: FoldState, today: string): FoldState {
   const before = state as Partial<FoldState>;
   const imports = before.imports === undefined ? { imports: 0, imported: [], people_due: [] } : {};
   // A fold that began before month rollups and filter cells moves them from tomorrow, the first whole day it sees.
-  const periods = before.periods_from === undefined ? { periods_from: addDays(today, 1) } : {};
+  const periods = {
+    ...(before.periods_from === undefined ? { periods_from: addDays(today, 1) } : {}),
+    // Year rollups came after the months: a store that had months reads its older years from them.
+    ...(before.years_from === undefined ? { years_from: addDays(today, 1) } : {}),
+  };
   if (before.rollups_from !== undefined) return { ...state, ...imports, ...periods };
   return { ...state, visits_due: [], rollups_from: addDays(today, 1), build: today, behind: null, ...imports, ...periods };
 }

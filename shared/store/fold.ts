@@ -35,6 +35,11 @@ export interface FoldState {
    */
   periods_from: string;
   /**
+   * The first day whose year rollup and year cells the fold moves from its first visitor-day: a year before it is read
+   * from its months. '0000-00-00' when the fold began with them.
+   */
+  years_from: string;
+  /**
    * Why the count is behind, since when: set by a run that could not bring everything up to date (its budget ran out
    * with work left, or a part failed), cleared by the run that does. Null when the count is up to date.
    */
@@ -67,6 +72,7 @@ export const emptyFoldState = (): FoldState => ({
   rollups_from: '0000-00-00',
   build: null,
   periods_from: '0000-00-00',
+  years_from: '0000-00-00',
   behind: null,
   imports: 0,
   imported: [],

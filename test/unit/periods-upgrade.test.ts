@@ -15,6 +15,13 @@ const clock = fixedClock(`${TODAY}T20:00:00.000Z`);
 /** Forty days, from mid-September: on day d, people d % 7 … d % 7 + 4 read `/` and person 1 also /pricing from GitHub. */
 async function site() {
   const store = memoryStore();
+  // A year before, kept and folded as it went: a person on the first of each month of 2025.
+  for (let m = 1; m <= 12; m += 1) {
+    const day = `2025-${String(m).padStart(2, '0')}-01`;
+    const then = fixedClock(`${day}T20:00:00.000Z`);
+    await keepHits(store, then, [queuedHit(`${day}T09:00:00.000Z`, { person: `q${m % 3}`, path: '/', page_load: true })]);
+    await foldOnce(store, then);
+  }
   for (let d = 0; d < 40; d += 1) {
     const day = addDays(TODAY, d - 39);
     const hits = Array.from({ length: 5 }, (_, n) => {
@@ -50,7 +57,7 @@ describe('a store folded before month rollups and filter cells', () => {
     for (const doc of old.store.documents.query<{ kind: string; pk: string; id: string }>((doc) => doc.kind === 'period-rollup'))
       old.store.documents.delete(doc.pk, doc.id);
     const state = old.store.documents.read<FoldState>('visitors', 'fold-state')!;
-    const { periods_from: _from, ...before } = state.doc;
+    const { periods_from: _from, years_from: _years, ...before } = state.doc;
     expect(old.store.documents.replace(before as FoldState, state.etag)).toBe('replaced');
     expect(await old.card(range)).toEqual(withMonths);
 
@@ -66,5 +73,28 @@ describe('a store folded before month rollups and filter cells', () => {
     // Person 1 is among a day's five when d % 7 is 0 or 1: twelve of the forty days.
     expect(fresh.headline.visits).toBe(12);
     expect(fresh.by_day.filter((row: { people: number }) => row.people > 0)).toHaveLength(12);
+  });
+});
+
+describe('a store folded with month rollups before year rollups', () => {
+  it('reads its older years from their months, with the same figures, and moves year rollups from tomorrow', async () => {
+    const kept = await site();
+    const range = 'from=2025-01-01&to=2026-10-23';
+    const withYears = await kept.card(range);
+    expect(kept.store.documents.read('months', 'year:2025')).not.toBeNull();
+    expect(withYears.headline.people).toBeGreaterThan(3);
+
+    // As the version before years left it: months and cells, no year rollups, a fold state without years_from.
+    const old = await site();
+    for (const doc of old.store.documents.query<{ pk: string; id: string; span: string }>((doc) => doc.span === 'year'))
+      old.store.documents.delete(doc.pk, doc.id);
+    const state = old.store.documents.read<FoldState>('visitors', 'fold-state')!;
+    const { years_from: _years, ...before } = state.doc;
+    expect(old.store.documents.replace(before as FoldState, state.etag)).toBe('replaced');
+    expect(await old.card(range)).toEqual(withYears);
+
+    await foldOnce(old.store, clock);
+    expect(old.store.documents.read<FoldState>('visitors', 'fold-state')!.doc.years_from).toBe(addDays(TODAY, 1));
+    expect(await old.card(range)).toEqual(withYears);
   });
 });
