@@ -46,6 +46,24 @@ describe('SITES', () => {
   });
 });
 
+describe('GOALS that name their site', () => {
+  it('reads name@site, lets two sites have a goal of one name, and refuses a site not declared, naming GOALS', () => {
+    const read = readSettings({ ...BASE, SITES, GOALS: 'cart@shop.example.net=path:/cart|cart@example.com=event:cart|start=path:/start' });
+    expect(read.ok).toBe(true);
+    if (read.ok)
+      expect(read.settings.GOALS.map((goal) => [goal.name, goal.site])).toEqual([
+        ['cart', 'shop.example.net'],
+        ['cart', 'example.com'],
+        ['start', undefined],
+      ]);
+    for (const goals of ['cart@nowhere.example=path:/cart', 'cart=path:/cart|cart@example.com=path:/basket']) {
+      const bad = readSettings({ ...BASE, SITES, GOALS: goals });
+      expect(bad.ok, goals).toBe(false);
+      if (!bad.ok) expect(bad.problems[0]!.setting).toBe('GOALS');
+    }
+  });
+});
+
 describe("a hit's, a beacon's and a read's site", () => {
   const sites = sitesSetting.parse(SITES)!;
   const one = [sites[0]!];
