@@ -288,6 +288,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       allowedOrigins,
       sites: declared,
       subjects: { mode: settings.IDENTITY_MODE, store: store.subjects },
+      subjectsOf: (site) => sites.roots.get(site)?.store.subjects,
     },
     imports: { rules, queue: importQueue, clock, store, ingestKey: settings.INGEST_KEY, allowedOrigins },
     ...first,

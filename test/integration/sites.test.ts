@@ -20,7 +20,7 @@ describe('several sites in one deployment', () => {
   let t: TestHost;
   let container: Container;
   const hits = (body: unknown) => post(`${t.host.url}/api/hits`, body, { 'x-ingest-key': t.env.INGEST_KEY! });
-  const beacon = (origin: string, visitor: typeof ANN, body: Record<string, unknown>) =>
+  const beacon = (origin: string, visitor: { address: string; user_agent: string }, body: Record<string, unknown>) =>
     post(`${t.host.url}/api/beacon`, JSON.stringify(body), {
       ...browserHeaders(visitor.user_agent),
       origin,
@@ -127,5 +127,12 @@ describe('several sites in one deployment', () => {
     expect(asked.status).toBe(400);
     expect(asked.json.error.issues[0].path).toBe('site');
     expect((await read('/api/admin/activity?site=elsewhere.example', false)).status).toBe(401);
+  });
+
+  it("decides a scan's new or returning on its own site", async () => {
+    const scan = async (origin: string) => (await beacon(origin, CAT, { path: '/poster', subject: 'poster-1', status: true })).json.status;
+    expect(await scan('https://docs.example')).toBe('new');
+    expect(await scan('https://docs.example')).toBe('returning');
+    expect(await scan('https://blog.example')).toBe('new');
   });
 });
