@@ -193,6 +193,8 @@ interface SiteParts {
 function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
   const { settings, clock, logger, operator } = parts;
   const reads = { store, clock, logger, operator };
+  // A goal that names its site counts on it alone; the others on every site and on all of them.
+  const goals = settings.GOALS.filter((goal) => goal.site === undefined || goal.site === scope.name);
   return {
     scope,
     store,
@@ -204,7 +206,7 @@ function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
       rules: scanRules(settings.SUBJECT_REFRESH_SECONDS, settings.SUBJECT_SCAN_INTERVAL_SECONDS),
       lateDays: settings.HIT_MAX_AGE_DAYS,
       steps: settings.FUNNEL_STEPS,
-      goals: settings.GOALS,
+      goals,
       budget: TIMER_FOLD_BUDGET,
     },
     count: {
@@ -219,8 +221,8 @@ function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
       allowedOrigins: parts.allowedOrigins,
       pulseGoal: settings.PULSE_GOAL === undefined ? null : { name: settings.PULSE_GOAL, summaries: store.goals.summaries },
     },
-    activity: { ...reads, funnel: settings.FUNNEL_STEPS, goals: settings.GOALS },
-    export: { ...reads, funnel: settings.FUNNEL_STEPS, goals: settings.GOALS },
+    activity: { ...reads, funnel: settings.FUNNEL_STEPS, goals },
+    export: { ...reads, funnel: settings.FUNNEL_STEPS, goals },
     now: reads,
     subjects: { subjects: store.subjects, source: store.source, clock, logger, operator },
   };
@@ -286,6 +288,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       allowedOrigins,
       sites: declared,
       subjects: { mode: settings.IDENTITY_MODE, store: store.subjects },
+      subjectsOf: (site) => sites.roots.get(site)?.store.subjects,
     },
     imports: { rules, queue: importQueue, clock, store, ingestKey: settings.INGEST_KEY, allowedOrigins },
     ...first,

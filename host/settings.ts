@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sitesSetting } from '../shared/sites/sites';
+import { declaredSites, sitesSetting } from '../shared/sites/sites';
 import { wholeNumberText } from '../shared/schemas/whole-number';
 import { parseCidr } from '../shared/identity/network';
 import { funnelStepsSetting } from '../shared/activity/funnel';
@@ -269,6 +269,10 @@ export function readSettings(env: Record<string, string | undefined>): SettingsR
   const { PULSE_GOAL, GOALS, SITES, ALLOWED_ORIGINS } = parsed.data;
   if (SITES !== undefined && ALLOWED_ORIGINS.length > 0)
     return { ok: false, problems: [{ setting: 'ALLOWED_ORIGINS', message: 'is replaced by SITES: give each site its origins there' }] };
+  const sites = declaredSites(SITES, ALLOWED_ORIGINS).map((site) => site.name);
+  const astray = GOALS.find((goal) => goal.site !== undefined && !sites.includes(goal.site));
+  if (astray !== undefined)
+    return { ok: false, problems: [{ setting: 'GOALS', message: `goal ${astray.name} names ${astray.site ?? ''}, no site declared` }] };
   if (PULSE_GOAL !== undefined && !GOALS.some((goal) => goal.name === PULSE_GOAL))
     return {
       ok: false,

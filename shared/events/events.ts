@@ -58,23 +58,31 @@ export interface Goal {
   name: string;
   events: string[];
   paths: string[];
+  /** The one site (SITES) the goal counts on, when its name says `name@site`; else every site and all of them. */
+  site?: string;
 }
 
 const GOAL_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
 /** The reading of one `name=event:a,b` or `name=path:/a,/b` goal, or why it cannot be read. */
 function readGoal(text: string): Goal | string {
-  const match = /^([^=]*)=(event|path):(.*)$/.exec(text);
+  const match = /^([^=@]*)(?:@([^=]*))?=(event|path):(.*)$/.exec(text);
   const name = match?.[1]?.trim() ?? '';
   if (!match || !GOAL_NAME.test(name)) return `"${text}" must be name=event:name or name=path:/path,/path with a lowercase name`;
-  const values = match[3]!.split(',').map((value) => value.trim());
-  if (match[2] === 'event') {
+  const site = match[2] === undefined ? {} : { site: match[2].trim() };
+  const values = match[4]!.split(',').map((value) => value.trim());
+  if (match[3] === 'event') {
     const bad = values.find((value) => !EVENT_NAME.test(value));
-    return bad === undefined ? { name, events: values, paths: [] } : `goal ${name}: "${bad}" must be a lowercase event name`;
+    return bad === undefined ? { name, events: values, paths: [], ...site } : `goal ${name}: "${bad}" must be a lowercase event name`;
   }
   const bad = values.find((value) => !/^\/[^\s?#,|=]*$/.test(value));
-  return bad === undefined ? { name, events: [], paths: values } : `goal ${name}: "${bad}" must be a path starting with / with no query`;
+  return bad === undefined
+    ? { name, events: [], paths: values, ...site }
+    : `goal ${name}: "${bad}" must be a path starting with / with no query`;
 }
+
+/** Whether two goals would count under one name on one site. */
+const clash = (a: Goal, b: Goal) => a.name === b.name && (a.site === undefined || b.site === undefined || a.site === b.site);
 
 /**
  * GOALS: goals separated by `|`, each `name=event:signup` or `name=path:/pricing,/pricing/`; at most 20, names unique.
@@ -93,7 +101,7 @@ export const goalsSetting = z
     for (const text of texts) {
       const goal = readGoal(text);
       if (typeof goal === 'string') ctx.addIssue({ code: 'custom', message: goal });
-      else if (goals.some((seen) => seen.name === goal.name)) ctx.addIssue({ code: 'custom', message: `goal ${goal.name} is named twice` });
+      else if (goals.some((seen) => clash(seen, goal))) ctx.addIssue({ code: 'custom', message: `goal ${goal.name} is named twice` });
       else goals.push(goal);
     }
     return goals;

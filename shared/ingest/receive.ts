@@ -14,6 +14,7 @@ import { beaconScan, type BeaconSubjectDeps } from '../subjects/beacon';
 import { safeProps } from '../events/events';
 import { hitSite, beaconSite } from '../sites/hit-site';
 import type { Site } from '../sites/sites';
+import type { SubjectsStore } from '../subjects/documents';
 
 /** The settings receiving reads beyond the identity rules. */
 export interface ReceiveSettings {
@@ -24,6 +25,8 @@ export interface ReceiveSettings {
   allowedOrigins: readonly string[];
   /** The sites counted (SITES), the first the one a deployment counted before it had several. */
   sites: readonly Site[];
+  /** Each site's subjects, where a beacon's scan is claimed (and its cookie linked); the first site's when not given. */
+  subjectsOf?: (site: string) => SubjectsStore | undefined;
 }
 
 /** What the ingest endpoints take: the ingest path's deps, the settings they check a request against, and the subjects' store. */
@@ -157,7 +160,8 @@ export async function receiveBeacon(request: IncomingRequest, deps: ReceiveDeps)
     signals: signalsFrom(header),
     site: site.value,
   };
-  const scan = await beaconScan(header('cookie'), seen, beacon.value.status === true, deps);
+  const subjects = { ...deps.subjects, store: deps.subjectsOf?.(site.value) ?? deps.subjects.store };
+  const scan = await beaconScan(header('cookie'), seen, beacon.value.status === true, { ...deps, subjects });
   if (!scan.ok) return errorAnswer(scan.failure, cors);
   // The beacon was classified once, in its scan (its cookie's identity put in): that verdict is what is enqueued.
   const result = await enqueueClassified([scan.value.classified], deps);

@@ -90,6 +90,29 @@ describe('the site switcher', () => {
   });
 });
 
+describe('the shared links panel', () => {
+  test('makes a link for a site, shows its address once, lists it without its token, and revokes it', async () => {
+    await operator.goto(`${t.host.url}/api/admin`);
+    await operator.waitForSelector('#dashboard[data-state="ready"]');
+    await operator.click('#links summary');
+    await operator.selectOption('#link-site', 'shop.example');
+    await operator.fill('#link-label', 'for the shop');
+    await operator.click('#link-button');
+    await operator.waitForSelector('#link-made:not([hidden])');
+    const address = await operator.inputValue('#link-address');
+    const token = new URLSearchParams(new URL(address).hash.slice(1)).get('share')!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const row = operator.locator('.link-row', { hasText: 'for the shop' });
+    await row.waitFor();
+    expect(await operator.textContent('#links-body')).not.toContain(token);
+    const opened = await fetch(`${t.host.url}/api/shared/people`, { headers: { 'x-share-token': token } });
+    expect(((await opened.json()) as { people_all_time: number }).people_all_time).toBe(1);
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await operator.locator('.link-row', { hasText: 'for the shop · revoked' }).waitFor();
+    expect((await fetch(`${t.host.url}/api/shared/people`, { headers: { 'x-share-token': token } })).status).toBe(401);
+  });
+});
+
 describe('the read-only view of a shared link', () => {
   test("shows the link's site's panels and nothing of the Admin's, reading only the shared routes", async () => {
     const token = await makeLink({ site: 'blog.example', label: 'for the client' });

@@ -10,6 +10,8 @@ import { AGENTS, browserHeaders, post } from '../support/http';
 
 const clock = fixedClock('2026-10-23T12:00:00.000Z');
 const SITES = 'blog.example=https://blog.example,https://www.blog.example|docs.example=https://docs.example|shop.example=';
+/** A goal of every site, and one that names its site. */
+const GOALS = 'start=path:/start|cart@shop.example=path:/cart';
 const ANN = { address: '203.0.113.10', user_agent: AGENTS.chromeWindows };
 const BEN = { address: '203.0.113.11', user_agent: AGENTS.firefoxLinux };
 const CAT = { address: '198.51.100.7', user_agent: AGENTS.safariIphone };
@@ -18,7 +20,7 @@ describe('several sites in one deployment', () => {
   let t: TestHost;
   let container: Container;
   const hits = (body: unknown) => post(`${t.host.url}/api/hits`, body, { 'x-ingest-key': t.env.INGEST_KEY! });
-  const beacon = (origin: string, visitor: typeof ANN, body: Record<string, unknown>) =>
+  const beacon = (origin: string, visitor: { address: string; user_agent: string }, body: Record<string, unknown>) =>
     post(`${t.host.url}/api/beacon`, JSON.stringify(body), {
       ...browserHeaders(visitor.user_agent),
       origin,
@@ -32,7 +34,7 @@ describe('several sites in one deployment', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestHost({ env: { ALLOWED_ORIGINS: '', SITES, TRUSTED_PROXY_HOPS: '1' }, overrides: { clock } });
+    t = await startTestHost({ env: { ALLOWED_ORIGINS: '', SITES, GOALS, TRUSTED_PROXY_HOPS: '1' }, overrides: { clock } });
     container = await containerOf(t.env);
   });
   afterAll(() => t?.stop());
@@ -77,6 +79,12 @@ describe('several sites in one deployment', () => {
     expect(card.by_day.at(-1).people).toBe(2);
     const all = (await read('/api/admin/activity?days=1&site=*')).json;
     expect(all.by_day.at(-1).people).toBe(3);
+    // A goal that names its site counts there alone; the others on every site and on all of them.
+    const goals = (answer: { goals: Array<{ goal: string; people_all_time: number }> }) =>
+      Object.fromEntries(answer.goals.map((goal) => [goal.goal, goal.people_all_time]));
+    expect(goals(card)).toEqual({ start: 0, cart: 2 });
+    expect(goals((await read('/api/admin/activity?days=1&site=docs.example')).json)).toEqual({ start: 2 });
+    expect(goals(all)).toEqual({ start: 2 });
   });
 
   it("keeps the first site's documents under the keys of one site, and every other site's under keys that carry its name", async () => {
@@ -119,5 +127,12 @@ describe('several sites in one deployment', () => {
     expect(asked.status).toBe(400);
     expect(asked.json.error.issues[0].path).toBe('site');
     expect((await read('/api/admin/activity?site=elsewhere.example', false)).status).toBe(401);
+  });
+
+  it("decides a scan's new or returning on its own site", async () => {
+    const scan = async (origin: string) => (await beacon(origin, CAT, { path: '/poster', subject: 'poster-1', status: true })).json.status;
+    expect(await scan('https://docs.example')).toBe('new');
+    expect(await scan('https://docs.example')).toBe('returning');
+    expect(await scan('https://blog.example')).toBe('new');
   });
 });
