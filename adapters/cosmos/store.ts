@@ -4,6 +4,7 @@ import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { CosmosDocuments } from './documents';
 import { cosmosGoals } from './goals';
+import { cosmosCohorts } from './cohorts';
 import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
 import { inLanes } from '../../shared/lanes';
 import type { PeriodRollup } from '../../shared/rollup/periods';
@@ -102,6 +103,7 @@ export function cosmosStore(
     activityDays: cosmosActivityDays(documents, options.name),
     subjects: cosmosSubjects(container, documents),
     goals: cosmosGoals(documents),
+    cohorts: cosmosCohorts(documents),
     recent: cosmosRecentFacts(documents),
     stats: () => ({ ...documents.counts }),
   };

@@ -28,7 +28,8 @@ describe('a message planned', () => {
     ]);
     expect(Object.fromEntries(plan.sightings)).toEqual({
       [personHash('a')]: [
-        { day: '2026-10-22', kind: 'people' },
+        // The day's first people's request came with no referrer: its first touch, should this be their first day.
+        { day: '2026-10-22', kind: 'people', touch: { source: 'typed', referrer: null, campaign: null } },
         { day: '2026-10-23', kind: 'scanners' },
       ],
       [personHash('s')]: [{ day: '2026-10-22', kind: 'scanners' }],
