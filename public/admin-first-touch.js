@@ -30,13 +30,14 @@ export function showFirstTouch(/** @type {Card | null} */ card, /** @type {strin
       touch.sources.map((row) => [sourceName(row.name), row.people, row.conversions]),
     );
     sources.id = `first-touch-${goal.goal}`;
+    sources.caption?.classList.add('visually-hidden');
     const days = dataTable(
       `${goal.goal}: its people by the days from their first visit to their first conversion`,
-      BUCKETS.map(([, words]) => words),
-      [BUCKETS.map(([bucket]) => touch.days_to_convert[bucket])],
-      () => true,
+      ['First converted', ...BUCKETS.map(([, words]) => words)],
+      [['People', ...BUCKETS.map(([bucket]) => touch.days_to_convert[bucket])]],
     );
     days.classList.add('days-to-convert');
+    days.caption?.classList.add('visually-hidden');
     return [el('h3', { textContent: goal.goal }), touch.sources.length === 0 ? emptyNote('Nobody has reached it yet.') : sources, days];
   });
   body.replaceChildren(...parts);

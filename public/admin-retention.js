@@ -33,8 +33,15 @@ function cohortTable(id, caption, unit, rows) {
   const table = dataTable(
     caption,
     head,
-    rows.map((row) => [row.name, row.people, ...row.later.map(shareCell), ...Array.from({ length: span - row.later.length }, () => '')]),
+    rows.map((row) => [
+      row.name,
+      row.people,
+      // A cohort of nobody has no shares: a dash, not 0%.
+      ...row.later.map((cell) => (row.people === 0 ? '–' : shareCell(cell))),
+      ...Array.from({ length: span - row.later.length }, () => ''),
+    ]),
   );
+  table.caption?.classList.add('visually-hidden');
   table.id = id;
   table.classList.add('cohorts');
   return table;

@@ -1105,7 +1105,7 @@ describe('the Admin dashboard at /api/admin', () => {
     stopped = true;
     await page.click('#refresh');
     await page.waitForSelector('#dashboard[data-state="partial"]');
-    expect(await page.textContent('#status')).toMatch(/5 of 5 reads failed/);
+    expect(await page.textContent('#status')).toMatch(/6 of 6 reads failed/);
     expect(await page.textContent('#pages-body')).toBe('Could not be read: the app could not be reached.');
     expect(await page.textContent('[data-chart="main"] .failed')).toBe('Could not be read: the app could not be reached.');
     expect(await tileFigure(page, 'people')).toBeNull();
