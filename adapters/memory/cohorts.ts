@@ -1,7 +1,7 @@
-import { cohortsPk, type CohortCell, type CohortsStore } from '../../shared/returning/cohorts';
+import { cohortsPk, type CohortCell, type CohortFigures, type CohortsStore } from '../../shared/returning/cohorts';
 import type { MemoryDocuments } from './documents';
 
-/** The retention cells in memory, with the same answers as the Cosmos DB adapter. */
+/** The retention cells and figures in memory, with the same answers as the Cosmos DB adapter. */
 export function memoryCohorts(documents: MemoryDocuments): CohortsStore {
   const resolved = <T>(value: T) => Promise.resolve(value);
   return {
@@ -10,10 +10,15 @@ export function memoryCohorts(documents: MemoryDocuments): CohortsStore {
       create: (doc) => resolved(documents.create(doc)),
       replace: (doc, etag) => resolved(documents.replace(doc, etag)),
     },
+    figures: {
+      read: (id) => resolved(documents.read<CohortFigures>(cohortsPk(), id)),
+      create: (doc) => resolved(documents.create(doc)),
+      replace: (doc, etag) => resolved(documents.replace(doc, etag)),
+    },
     since: (fromMonth, fromWeek) =>
       resolved(
-        documents.query<CohortCell>(
-          (doc) => doc.kind === 'cohort-cell' && doc.cohort >= (doc.span === 'month' ? fromMonth : fromWeek),
+        documents.query<CohortFigures>(
+          (doc) => doc.kind === 'cohort-figures' && doc.cohort >= (doc.span === 'month' ? fromMonth : fromWeek),
           cohortsPk(),
         ),
       ),

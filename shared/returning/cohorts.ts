@@ -17,6 +17,25 @@ export const cohortCellId = (span: CohortSpan, cohort: string, at: string) => `$
 
 export type CohortSpan = 'month' | 'week';
 
+/** The id of one cohort's figures: its people in its own and each later month (or week). */
+export const cohortFiguresId = (span: CohortSpan, cohort: string) => `figures:${span}:${cohort}`;
+
+/**
+ * One cohort's figures (pk `cohorts`, id `figures:<span>:<cohort>`): each cell's people as its sketch now estimates
+ * them, set (never added) by the fold after it merges the cells, so the read loads a few numbers a cohort, never a
+ * sketch, and costs the months asked whatever the people.
+ */
+export interface CohortFigures {
+  id: string;
+  pk: string;
+  kind: 'cohort-figures';
+  span: CohortSpan;
+  cohort: string;
+  /** The cohort's people who came in each month or week (its own first), each once. */
+  people: Record<string, number>;
+  ttl?: number;
+}
+
 /**
  * The people first counted in one month (or week) who came in one later month (or week), each once: a sketch of them,
  * folded from the people's actions, whose first day each fact carries. Adding a person twice changes no register, so
@@ -69,9 +88,10 @@ export function cohortRegisters(
   return cells;
 }
 
-/** Where the retention cells are kept: conditional writes for the fold, one partition query for the read. */
+/** Where the retention cells and figures are kept: conditional writes for the fold, one partition query for the read. */
 export interface CohortsStore {
   cells: Conditional<CohortCell, [id: string]>;
-  /** The month cells of cohorts from `fromMonth` and the week cells of cohorts from `fromWeek` (one partition query). */
-  since(fromMonth: string, fromWeek: string): Promise<CohortCell[]>;
+  figures: Conditional<CohortFigures, [id: string]>;
+  /** The figures of month cohorts from `fromMonth` and of week cohorts from `fromWeek` (one partition query). */
+  since(fromMonth: string, fromWeek: string): Promise<CohortFigures[]>;
 }

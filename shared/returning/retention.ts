@@ -8,8 +8,8 @@ import type { IncomingRequest } from '../http/request';
 import { utcDay } from '../identity/tokens';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../ports/logger';
-import { estimate, SKETCH_ERROR } from '../rollup/sketch';
-import { COHORT_WEEKS, weekOf, type CohortCell, type CohortsStore } from './cohorts';
+import { SKETCH_ERROR } from '../rollup/sketch';
+import { COHORT_WEEKS, weekOf, type CohortFigures, type CohortsStore } from './cohorts';
 
 /** The most months a read asks for, and how many it asks for when it does not say. */
 export const MOST_MONTHS = 36;
@@ -39,15 +39,16 @@ export function monthsEnding(month: string, count: number): string[] {
 }
 
 /** One cohort's row: its people (those who came in its own month or week), and each later one's people and share. */
-function rowsOf(cells: readonly CohortCell[], cohorts: readonly string[], laterOf: (cohort: string) => string[]) {
-  const people = new Map(cells.map((cell) => [`${cell.cohort}|${cell.at}`, estimate(cell.people_sketch)] as const));
+function rowsOf(figures: readonly CohortFigures[], cohorts: readonly string[], laterOf: (cohort: string) => string[]) {
+  const byCohort = new Map(figures.map((doc) => [doc.cohort, doc.people] as const));
   return cohorts.map((cohort) => {
-    const size = people.get(`${cohort}|${cohort}`) ?? 0;
+    const people = byCohort.get(cohort) ?? {};
+    const size = people[cohort] ?? 0;
     return {
       cohort,
       people: size,
       later: laterOf(cohort).map((at) => {
-        const came = Math.min(size, people.get(`${cohort}|${at}`) ?? 0);
+        const came = Math.min(size, people[at] ?? 0);
         return { at, people: came, share: size === 0 ? 0 : came / size };
       }),
     };
@@ -57,7 +58,8 @@ function rowsOf(cells: readonly CohortCell[], cohorts: readonly string[], laterO
 /**
  * GET /api/admin/retention?months=N: for each of the last N months (this one included), the people first counted in
  * it and, for it and each later month, how many of them came in that month, each once; and the same for the last 12
- * weeks. One query in the cells' partition: its cost grows with the months asked (N(N+1)/2 cells), never the people.
+ * weeks. One query in the cells' partition for each cohort's figures (a few numbers, never a sketch): its cost grows with
+ * the months asked, never the people.
  */
 export function retentionCard(request: IncomingRequest, deps: RetentionDeps): Promise<Answer> {
   return asOperator(request, deps.operator, () => readRetention(request, deps));
@@ -72,7 +74,7 @@ async function readRetention(request: IncomingRequest, deps: RetentionDeps): Pro
   const { value, availability } = await readActivity(deps.store, deps.logger, () => deps.store.cohorts.since(months[0]!, weeks[0]!));
   const base = { months: months.length, from: months[0]!, to: months[months.length - 1]!, error: SKETCH_ERROR };
   if (value === null) return { status: 200, body: { ...base, cohorts: null, weeks: null, availability, cost: costOf(deps.store) } };
-  const ofSpan = (span: CohortCell['span']) => value.filter((cell) => cell.span === span);
+  const ofSpan = (span: CohortFigures['span']) => value.filter((cell) => cell.span === span);
   const monthRows = rowsOf(ofSpan('month'), months, (cohort) => months.filter((month) => month >= cohort));
   const weekRows = rowsOf(ofSpan('week'), weeks, (cohort) => weeks.filter((week) => week >= cohort));
   return {
