@@ -1,5 +1,5 @@
 // @ts-check
-// Retention: for each month (or week) people were first counted in, the share of them who came in it and in each
+// Retention, in the panel of the count since it began: for each month (or week) people were first counted in, the share of them who came in it and in each
 // later one, a cohort a row, shaded by the share, so a site owner sees at a glance who comes back and for how long.
 import { $, dataTable, el, emptyNote, failedNote } from './admin-dom.js';
 import { state } from './admin-state.js';
@@ -47,7 +47,7 @@ function cohortTable(id, caption, unit, rows) {
   return table;
 }
 
-/** The Retention panel from its read, or why it could not be read. */
+/** Retention from its read, or why it could not be read. */
 export function showRetention() {
   const read = state.answers.retention;
   const why = !read
@@ -65,7 +65,9 @@ export function showRetention() {
     return;
   }
   const { cohorts, weeks: weekly } = read.body;
-  const monthRows = cohorts.map((c) => ({ name: monthWords(c.cohort), people: c.people, later: c.months }));
+  // Months before the first person was counted are left out: a young site's table starts with its first cohort.
+  const first = cohorts.findIndex((c) => c.people > 0);
+  const monthRows = cohorts.slice(Math.max(0, first)).map((c) => ({ name: monthWords(c.cohort), people: c.people, later: c.months }));
   const weekRows = weekly.map((c) => ({ name: `Week of ${shortDay(c.cohort, state.appToday)}`, people: c.people, later: c.weeks }));
   const anyone = (/** @type {{ people: number }[]} */ rows) => rows.some((row) => row.people > 0);
   months.replaceChildren(

@@ -702,7 +702,7 @@ export const ROUTES: Route[] = [
     operationId: 'admin-retention',
     summary: 'Retention by first month and week',
     description:
-      "The people first counted in each of the last `months` months and, for each later month, how many of them came in it, each once; and the last 12 weeks likewise. One query in the retention partition: a document of figures for each cohort (N for N months, 12 for the weeks), never a sketch, whatever the people.",
+      'The people first counted in each of the last `months` months and, for each later month, how many of them came in it, each once; and the last 12 weeks likewise. One query in the retention partition: a document of figures for each cohort (N for N months, 12 for the weeks), never a sketch, whatever the people.',
     security: [
       {
         operatorBearer: [],
