@@ -22,9 +22,8 @@ export interface DayPlan {
   actions: GoalAction[];
 }
 
-/** What one message changes: the sightings of each person hash, and what it adds on each day. */
+/** What one message adds on each day. */
 export interface Plan {
-  sightings: Map<string, Sighting[]>;
   days: Map<string, DayPlan>;
 }
 
@@ -120,10 +119,10 @@ export function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]>
 }
 
 /**
- * The message's hits grouped into what it changes: the sightings of each person hash, and for each day one part per
- * visitor-day (store, daily token) and per store-hour, and the subject scans. Self hits carry no person hash, so they
- * make no sighting, but they are activity. `firsts` (each person's first day and touch, as their record holds them once
- * the message's sightings are kept) marks the new people of each visitor-day and the first touch of each action.
+ * The message's hits grouped into what they add on each day: one part per visitor-day (store, daily token) and per
+ * store-hour, the subject scans and people's actions (sightingsOf makes the sightings of each person hash). `firsts`
+ * (each person's first day and touch, as their record holds them once the message's sightings are kept) marks the new
+ * people of each visitor-day and the first touch of each action.
  */
 export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, First | null> = new Map()): Plan {
   const days = new Map<
@@ -170,5 +169,5 @@ export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, F
       scans: parts.scans,
       actions: [...parts.actions.values()],
     });
-  return { sightings: sightingsOf(hits), days: byDay };
+  return { days: byDay };
 }
