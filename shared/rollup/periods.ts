@@ -180,12 +180,7 @@ export function movedPeriod(
   }
   if (delta.sketches.length > 0) next.people_sketch = mergeKept(next.people_sketch, ...delta.sketches);
   if (delta.fresh.length > 0) next.new_sketch = mergeKept(next.new_sketch, ...delta.fresh);
-  next.by_day[day] = figures ?? {
-    visitor_days: next.visitor_days,
-    left_out: next.left_out,
-    page_loads: next.page_loads,
-    ...distinctOf(next),
-  };
+  next.by_day[day] = figures ?? { visitor_days: next.visitor_days, left_out: next.left_out, page_loads: next.page_loads };
   Object.assign(next, kindsOfDays(next.by_day));
   next.sketch_partial ||= delta.partial;
   next.folded_days[day] = upTo;
