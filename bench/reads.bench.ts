@@ -321,6 +321,7 @@ async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string,
       ],
       ['GET /api/admin/activity?days=30, one filter with ! (!page:/resume)', '/api/admin/activity?days=30&filter=!page:/resume'],
       ['GET /api/admin/export (30 days, one filter)', `/api/admin/export?from=${addDays(today, -29)}&to=${today}&filter=page:/resume`],
+      ['GET /api/admin/retention?months=12', '/api/admin/retention?months=12'],
     ];
     for (const [name, path] of reads) await measure(host.url, name, path, proxy);
     const measured: Measured[] = [];
@@ -645,6 +646,7 @@ async function longRanges(azurite: Azurite, cosmosEndpoint: string, proxy: Store
         `GET /api/admin/activity?days=all (${LONG_YEARS} years), one filter (page:/resume)`,
         '/api/admin/activity?days=all&filter=page:/resume',
       ],
+      [`GET /api/admin/retention?months=36 (${LONG_YEARS} years kept)`, '/api/admin/retention?months=36'],
     ];
     await measure(host.url, 'warm-up', '/api/pulse', proxy);
     for (const [name, path] of reads) {

@@ -25,6 +25,7 @@ import { importQueueName } from '../shared/import/queue-name';
 import { adminAccess, type OperatorSettings } from '../shared/admin/auth';
 import { agentVerdicts } from '../shared/identity/agent';
 import type { ActivityDeps } from '../shared/activity/card';
+import type { RetentionDeps } from '../shared/returning/retention';
 import type { CountAnswerDeps } from '../shared/counting/answers';
 import type { ExportDeps } from '../shared/export/export';
 import { TIMER_FOLD_BUDGET, type FoldDeps } from '../shared/folding/fold';
@@ -74,6 +75,8 @@ export interface Root {
   export: ExportDeps;
   /** admin-now. */
   now: NowDeps;
+  /** admin-retention. */
+  retention: RetentionDeps;
   /** admin-subjects and admin-subject. */
   subjects: SubjectReadDeps;
   /**
@@ -224,6 +227,7 @@ function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
     activity: { ...reads, funnel: settings.FUNNEL_STEPS, goals },
     export: { ...reads, funnel: settings.FUNNEL_STEPS, goals },
     now: reads,
+    retention: reads,
     subjects: { subjects: store.subjects, source: store.source, clock, logger, operator },
   };
 }

@@ -24,7 +24,7 @@ export function showHeadline(/** @type {Card | null} */ card, /** @type {string 
   $('#headline-why').hidden = !why;
   const conversions = $('[data-figure="conversions"]');
   if (why || !card || !headline) {
-    for (const name of ['people', 'visits', 'page_loads', 'conversions']) tile(name, null);
+    for (const name of ['people', 'returning', 'visits', 'page_loads', 'conversions']) tile(name, null);
     $('[data-figure="people"] .qualifier').textContent = '';
     return;
   }
@@ -35,6 +35,14 @@ export function showHeadline(/** @type {Card | null} */ card, /** @type {string 
   const people = Math.round(estimate ? estimate.estimate : headline.people);
   $('[data-figure="people"] .qualifier').textContent = estimate?.complete === false ? 'at least' : '';
   tile('people', people, changeWords(people, previous ? Math.round(previous.people) : null, before));
+  // New and returning add up to the period's people: the tile says the returning, the new beside them.
+  const returning = Math.round(headline.returning);
+  const fresh = headline.people_new === null ? null : Math.round(headline.people_new);
+  tile(
+    'returning',
+    returning,
+    `${fresh === null ? 'new not known' : `${figure(fresh)} new`}; ${changeWords(returning, previous ? Math.round(previous.returning) : null, before)}`,
+  );
   tile('visits', headline.visits, changeWords(headline.visits, previous?.visits, before));
   tile('page_loads', headline.page_loads, changeWords(headline.page_loads, previous?.page_loads, before));
   const goals = card.goals ?? [];

@@ -9,7 +9,7 @@ import { state } from './admin-state.js';
 import { monthWords, shortDay } from './admin-words.js';
 
 /** @typedef {import('./admin-state.js').Card} Card */
-/** @typedef {{ people: number, scanners: number, self: number, total: number, page_loads?: number, left_out: Record<string, number> }} Kinds */
+/** @typedef {{ people: number, scanners: number, self: number, total: number, page_loads?: number, people_new?: number | null, returning?: number | null, left_out: Record<string, number> }} Kinds */
 /** @typedef {Kinds & { day?: string, month?: string }} Point */
 
 /** The figures the main chart can draw, as its caption and its table name them. */
@@ -42,6 +42,40 @@ function showLeftOut(/** @type {Point | undefined} */ last) {
   $('#left-out').textContent = parts.length === 0 ? `Left out ${when}: nobody.` : `Left out ${when}: ${parts.join(', ')}.`;
 }
 
+/**
+ * New and returning people each day, stacked: they add up to the day's people, each once. By month there are none
+ * (a month's returning people are not the sum of its days'), so the chart says to pick a shorter period.
+ * @param {Point[]} run
+ * @param {boolean} months
+ * @param {(p: Point) => string} labelOf
+ * @param {(p: Point) => string} keyOf
+ * @param {{ words: string, within: string }} said
+ * @param {object} options
+ */
+function drawReturning(run, months, labelOf, keyOf, said, options) {
+  const days = months ? [] : run;
+  const fresh = days.map((p) => p.people_new ?? 0);
+  const back = days.map((p) => p.returning ?? 0);
+  $('#main-caption').textContent = `New and returning people each day, ${said.words}`;
+  return draw('main', {
+    empty: months
+      ? 'New and returning people are drawn day by day: pick a period of at most 400 days.'
+      : sum(fresh) + sum(back) === 0
+        ? `No people ${said.within}.`
+        : null,
+    summary: `People each day ${said.within}: ${sum(fresh)} new and ${sum(back)} returning, day by day.`,
+    config: bars(
+      days.map(labelOf),
+      [
+        { label: 'New', data: fresh, backgroundColor: COLOURS.self, borderColor: '#ffffff', borderWidth: 1 },
+        { label: 'Returning', data: back, backgroundColor: COLOURS.people, borderColor: '#ffffff', borderWidth: 1 },
+      ],
+      { ...options, scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } } },
+    ),
+    table: { head: ['Day', 'New', 'Returning'], rows: days.map((p, i) => [keyOf(p), fresh[i], back[i]]) },
+  });
+}
+
 /** The period's main chart from the card, or why it could not be drawn. */
 export function showMainChart(/** @type {Card | null} */ card, /** @type {string | null} */ problem) {
   const months = Boolean(card && !card.by_day && card.by_month);
@@ -67,6 +101,7 @@ export function showMainChart(/** @type {Card | null} */ card, /** @type {string
     if (event.native?.target) event.native.target.style.cursor = elements.length > 0 ? 'pointer' : 'default';
   };
   const interaction = { mode: /** @type {const} */ ('index'), intersect: false };
+  if (state.figure === 'returning') return drawReturning(run, months, labelOf, keyOf, said, { onClick: pick, onHover: hover, interaction });
   if (state.figure === 'kinds') {
     const kinds = /** @type {const} */ ([
       ['people', 'People'],

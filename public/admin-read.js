@@ -11,6 +11,7 @@ export const API = {
   subjects: '/api/admin/subjects?sort=scans&order=desc&limit=50',
   mark: '/api/admin/mark',
   now: '/api/admin/now',
+  retention: '/api/admin/retention?months=12',
   export: '/api/admin/export',
   sites: '/api/admin/sites',
   links: '/api/admin/links',

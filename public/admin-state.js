@@ -11,11 +11,12 @@ import { countryName, campaignKeyWords, isDay, makersName, SOURCE_NAMES } from '
 /** @typedef {import('../shared/contract/count').PeopleCountAnswer} PeopleAnswer */
 /** @typedef {import('../shared/contract/admin').SubjectsPageAnswer} SubjectsAnswer */
 /** @typedef {import('../shared/contract/admin').OperatorMarkAnswer} MarkAnswer */
+/** @typedef {import('../shared/contract/retention').RetentionAnswer} RetentionAnswer */
 /** @typedef {'today' | '7d' | '30d' | '90d' | '12m' | 'all'} PeriodName */
 /** @typedef {{ name: PeriodName } | { from: string, to: string }} Period */
 /** @typedef {{ dimension: Dimension, value: string, negated: boolean }} Filter */
 /** @typedef {{ period: Period, filters: Filter[], site: string | null, refused: string | null }} View */
-/** @typedef {'visits' | 'page_loads' | 'kinds'} Figure */
+/** @typedef {'visits' | 'page_loads' | 'kinds' | 'returning'} Figure */
 /**
  * A read's outcome: the answer, or why there is none.
  * @template T
@@ -154,6 +155,8 @@ export const state = {
     subjects: null,
     /** @type {Read<MarkAnswer> | null} */
     mark: null,
+    /** @type {Read<RetentionAnswer> | null} */
+    retention: null,
   },
 };
 

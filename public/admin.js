@@ -11,6 +11,8 @@ import { showDevices } from './admin-devices.js';
 import { showExport, wireExport } from './admin-export.js';
 import { showChips, wireFilters } from './admin-filters.js';
 import { showGoals } from './admin-goals.js';
+import { showFirstTouch } from './admin-first-touch.js';
+import { showRetention } from './admin-retention.js';
 import { showAllTimePeople, showFigureChoice, showHeadline, showNowTile } from './admin-headline.js';
 import { showImported } from './admin-imported.js';
 import { showMainChart } from './admin-main-chart.js';
@@ -67,6 +69,7 @@ function drawPeriod() {
   showCountries(card, problem, said.within);
   showDevices(card, problem, said.within);
   showGoals(card, problem, said.within);
+  showFirstTouch(card, problem);
   showHours(card, problem);
   showImported(problem ? null : card, said.words);
   showExport(
@@ -154,15 +157,16 @@ async function loadAll() {
   refresh.disabled = true;
   reading(query);
   try {
-    const [people, card, subjects, mark, now] = await Promise.all([
+    const [people, card, subjects, mark, now, retention] = await Promise.all([
       read(API.people),
       read(`${API.activity}?${query}`),
       read(API.subjects),
       read(API.mark),
       read(API.now),
+      read(API.retention),
     ]);
     if (mine !== state.generation) return;
-    Object.assign(state.answers, { people, card, subjects, mark, now });
+    Object.assign(state.answers, { people, card, subjects, mark, now, retention });
     learnToday();
     drawPeriod();
     showAllTimePeople();
@@ -170,8 +174,9 @@ async function loadAll() {
     drawNow();
     showSubjects();
     showMark();
+    showRetention();
     await Promise.all([loadSites(), loadLinks()]);
-    drawn(query, [people, card, subjects, mark, now].filter((r) => !r.ok).length, 5);
+    drawn(query, [people, card, subjects, mark, now, retention].filter((r) => !r.ok).length, 6);
     await loadDay();
   } catch (error) {
     if (error instanceof SignedOut) signOut(SESSION_ENDED, true);

@@ -38,7 +38,10 @@ const slot = <T extends { id: string; pk: string }>(documents: CosmosDocuments, 
  * visits and the records' aggregates (COUNT only; the local server has no GROUP BY). The settled mark is the server's
  * `_ts` now, read from a write, less `settleSeconds`: long enough for a write in flight to land and be seen.
  */
-export function cosmosFolding(documents: CosmosDocuments, settleSeconds: number): Omit<FoldingStore, 'subjects' | 'foldLease' | 'goals'> {
+export function cosmosFolding(
+  documents: CosmosDocuments,
+  settleSeconds: number,
+): Omit<FoldingStore, 'subjects' | 'foldLease' | 'goals' | 'cohorts'> {
   const count = async (query: string, parameters: { name: string; value: string }[], pk: string) => {
     const [value] = await documents.query<number>(query, parameters, pk);
     if (typeof value !== 'number') throw new Error('an aggregate query answered something that is not a count');

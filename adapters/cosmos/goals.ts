@@ -1,4 +1,11 @@
-import { goalPk, goalSummaryId, type GoalsStore, type GoalSummary } from '../../shared/events/goal-documents';
+import {
+  goalPersonId,
+  goalPk,
+  goalSummaryId,
+  type GoalPerson,
+  type GoalsStore,
+  type GoalSummary,
+} from '../../shared/events/goal-documents';
 import type { CosmosDocuments } from './documents';
 
 /** The goals on Cosmos DB: a point read and If-Match replaces of each summary, creates that answer 409 for its people. */
@@ -13,11 +20,27 @@ export function cosmosGoals(documents: CosmosDocuments): GoalsStore {
       known: async (goal, persons) =>
         persons.length === 0
           ? []
-          : documents.query<string>(
-              "SELECT VALUE c.person FROM c WHERE c.pk = @pk AND c.kind = 'goal-person' AND ARRAY_CONTAINS(@persons, c.person)",
+          : documents.query<Pick<GoalPerson, 'person' | 'first_at'>>(
+              "SELECT c.person, c.first_at FROM c WHERE c.pk = @pk AND c.kind = 'goal-person' AND ARRAY_CONTAINS(@persons, c.person)",
               [
                 { name: '@pk', value: documents.key(goalPk(goal)) },
                 { name: '@persons', value: [...persons] },
+              ],
+              goalPk(goal),
+            ),
+      create: (doc) => documents.create(doc),
+      read: (goal, person) => documents.read<GoalPerson>(goalPk(goal), goalPersonId(goal, person)),
+      replace: (doc, etag) => documents.replace(doc, etag),
+    },
+    days: {
+      known: async (goal, ids) =>
+        ids.length === 0
+          ? []
+          : documents.query<string>(
+              "SELECT VALUE c.id FROM c WHERE c.pk = @pk AND c.kind = 'goal-day' AND ARRAY_CONTAINS(@ids, c.id)",
+              [
+                { name: '@pk', value: goalPk(goal) },
+                { name: '@ids', value: [...ids] },
               ],
               goalPk(goal),
             ),

@@ -5,6 +5,7 @@ import { VISITORS_PK } from '../../shared/store/visitors';
 import { CosmosDocuments } from './documents';
 import type { SiteScope } from '../../shared/sites/keys';
 import { cosmosGoals } from './goals';
+import { cosmosCohorts } from './cohorts';
 import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
 import { inLanes } from '../../shared/lanes';
 import type { PeriodRollup } from '../../shared/rollup/periods';
@@ -106,6 +107,7 @@ export function cosmosStore(
     activityDays: cosmosActivityDays(documents, options.name),
     subjects: cosmosSubjects(container, documents),
     goals: cosmosGoals(documents),
+    cohorts: cosmosCohorts(documents),
     recent: cosmosRecentFacts(documents),
     links: cosmosLinks(documents),
     stats: () => ({ ...documents.counts }),

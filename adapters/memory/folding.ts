@@ -21,7 +21,7 @@ const slot = <T extends { id: string; pk: string }>(documents: MemoryDocuments, 
 const isRecord = (doc: { kind?: string }): doc is VisitorRecord => doc.kind === 'visitor-record';
 
 /** The fold's ports in memory, with the same answers as the Cosmos DB adapter; every query reads one partition. */
-export function memoryFolding(documents: MemoryDocuments): Omit<FoldingStore, 'subjects' | 'foldLease' | 'goals'> {
+export function memoryFolding(documents: MemoryDocuments): Omit<FoldingStore, 'subjects' | 'foldLease' | 'goals' | 'cohorts'> {
   const records = (where: (record: VisitorRecord, mark: number) => boolean) =>
     documents
       .queryMarked<{ kind?: string }>((doc, mark) => isRecord(doc) && where(doc, mark), VISITORS_PK)

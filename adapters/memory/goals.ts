@@ -1,4 +1,12 @@
-import { goalPk, goalSummaryId, type GoalPerson, type GoalsStore, type GoalSummary } from '../../shared/events/goal-documents';
+import {
+  goalPersonId,
+  goalPk,
+  goalSummaryId,
+  type GoalDay,
+  type GoalPerson,
+  type GoalsStore,
+  type GoalSummary,
+} from '../../shared/events/goal-documents';
 import type { MemoryDocuments } from './documents';
 
 /** The goals in memory, with the same answers as the Cosmos DB adapter. */
@@ -15,8 +23,15 @@ export function memoryGoals(documents: MemoryDocuments): GoalsStore {
         resolved(
           documents
             .query<GoalPerson>((doc) => doc.kind === 'goal-person' && persons.includes(doc.person), goalPk(goal))
-            .map((doc) => doc.person),
+            .map(({ person, first_at }) => ({ person, first_at })),
         ),
+      create: (doc) => resolved(documents.create(doc)),
+      read: (goal, person) => resolved(documents.read<GoalPerson>(goalPk(goal), goalPersonId(goal, person))),
+      replace: (doc, etag) => resolved(documents.replace(doc, etag)),
+    },
+    days: {
+      known: (goal, ids) =>
+        resolved(documents.query<GoalDay>((doc) => doc.kind === 'goal-day' && ids.includes(doc.id), goalPk(goal)).map((doc) => doc.id)),
       create: (doc) => resolved(documents.create(doc)),
     },
   };

@@ -4,6 +4,7 @@ import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary
 import { VISITORS_PK } from '../../shared/store/visitors';
 import { MemoryDocuments } from './documents';
 import { memoryGoals } from './goals';
+import { memoryCohorts } from './cohorts';
 import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
 import type { PeriodRollup } from '../../shared/rollup/periods';
 import { memoryFolding } from './folding';
@@ -77,6 +78,7 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     activityDays: memoryActivityDays(documents),
     subjects: memorySubjects(documents),
     goals: memoryGoals(documents),
+    cohorts: memoryCohorts(documents),
     recent: memoryRecentFacts(documents),
     links: memoryLinks(documents),
     stats: () => ({ ...documents.counts }),

@@ -21,6 +21,8 @@ import { rollupStatus } from './rollup-status';
 import { sourcesOf } from './sources';
 import { campaignsOf, countriesOf, devicesOf } from './audience';
 import { importedOf } from './imported';
+import type { GoalSummary } from '../events/goal-documents';
+import { firstTouchOf } from './first-touch';
 
 /** What the Activity card's reads need. */
 export interface ActivityDeps {
@@ -70,31 +72,36 @@ const UNREAD = Object.fromEntries(
   ].map((field) => [field, null]),
 );
 
-/** Each goal's people all time: a point read of its summary, whatever its people. */
-async function goalPeople(store: ActivityStore, goals: readonly Goal[]): Promise<Map<string, number>> {
+/** Each goal's summary (its people all time and their first touches): a point read each, whatever its people. */
+async function goalSummaries(store: ActivityStore, goals: readonly Goal[]): Promise<Map<string, GoalSummary | null>> {
   const reads = await Promise.all(
-    goals.map(async (goal) => [goal.name, (await store.goals.summaries.read(goal.name))?.doc.people_all_time ?? 0] as const),
+    goals.map(async (goal) => [goal.name, (await store.goals.summaries.read(goal.name))?.doc ?? null] as const),
   );
   return new Map(reads);
 }
 
-/** Each goal: its conversions in the period (people's visitor-days that reached it), their rate, and its people ever. */
-export function goalsOf(goals: readonly Goal[], period: PeriodCounts, people: ReadonlyMap<string, number>) {
+/**
+ * Each goal: its conversions in the period (people's visitor-days that reached it), their rate, its people ever, and
+ * (all time) its people and conversions by their first touch and the days they took to convert.
+ */
+export function goalsOf(goals: readonly Goal[], period: PeriodCounts, summaries: ReadonlyMap<string, GoalSummary | null>) {
   return goals.map((goal) => {
     const conversions = period.goals[goal.name] ?? 0;
     const visitorDays = period.visitor_days.people;
+    const summary = summaries.get(goal.name) ?? null;
     return {
       goal: goal.name,
       conversions,
       rate: visitorDays === 0 ? 0 : conversions / visitorDays,
-      people_all_time: people.get(goal.name) ?? 0,
+      people_all_time: summary?.people_all_time ?? 0,
+      first_touch: firstTouchOf(summary),
     };
   });
 }
 
 /**
- * The headline figures of a period: its people (each once), new people, visits, page loads and goal conversions.
- * Filtered, its visits are the matching people's visitor-days (one visit each) and new people are not known (null).
+ * The headline figures of a period: its people (each once), new people and returning people (who add up to them),
+ * visits, page loads and goal conversions. Filtered, its visits are the matching people's visitor-days (one visit each).
  */
 function headlineOf(
   counts: PeriodCounts,
@@ -107,9 +114,19 @@ function headlineOf(
   const sum = (byDay: Record<string, number>) => days.reduce((total, day) => total + (byDay[day] ?? 0), 0);
   const conversions = goals.reduce((total, goal) => total + (counts.goals[goal.name] ?? 0), 0);
   const { estimate } = counts.people;
+  // New people unfiltered are the visitor records' exact count; filtered, the matching days' sketch of new people.
+  const fresh = filtered ? Math.min(estimate, counts.new_people) : sum(newPeople);
+  const returning = Math.max(0, estimate - fresh);
   if (filtered)
-    return { people: estimate, people_new: null, visits: counts.visitor_days.people, page_loads: counts.page_loads, conversions };
-  return { people: estimate, people_new: sum(newPeople), visits: sum(visits), page_loads: counts.page_loads, conversions };
+    return {
+      people: estimate,
+      people_new: fresh,
+      returning,
+      visits: counts.visitor_days.people,
+      page_loads: counts.page_loads,
+      conversions,
+    };
+  return { people: estimate, people_new: fresh, returning, visits: sum(visits), page_loads: counts.page_loads, conversions };
 }
 
 /**
@@ -159,7 +176,7 @@ export async function readCard(request: IncomingRequest, deps: ActivityDeps): Pr
       store.activityReader.hoursOn(daysFrom(firstHourDay, addDays(today, 1))),
       store.visitorsSummary.peopleFrom(before[0]!),
       store.visits.read(),
-      goalPeople(store, deps.goals),
+      goalSummaries(store, deps.goals),
     ]);
     return { window, days, before, reads, hours, state: state?.doc ?? null, periodsFrom, people, visits: visits?.doc.by_day ?? {}, goals };
   });
@@ -168,6 +185,7 @@ export async function readCard(request: IncomingRequest, deps: ActivityDeps): Pr
   if ('refused' in reads) return errorAnswer(badRequest([{ path: 'filter', message: reads.refused }]));
   const [current, earlier] = reads as [PeriodRead, PeriodRead | undefined];
   const filtered = filters.length > 0;
+  const exactNew = filtered ? undefined : people.people_new_by_day;
   const period = periodOf(current.parts, rules);
   const headline = headlineOf(period, days, people.people_new_by_day, visits, deps.goals, filtered);
   const long = days.length > MAX_DAYS;
@@ -179,7 +197,7 @@ export async function readCard(request: IncomingRequest, deps: ActivityDeps): Pr
           from: before[0]!,
           to: before[before.length - 1]!,
           ...headlineOf(periodOf(earlier.parts, rules), before, people.people_new_by_day, visits, deps.goals, filtered),
-          ...(long ? { by_month: byMonth(earlier.byDay, before) } : { by_day: byDay(earlier.byDay, before) }),
+          ...(long ? { by_month: byMonth(earlier.byDay, before) } : { by_day: byDay(earlier.byDay, before, exactNew) }),
         };
   const imported = filtered ? null : importedOf(current.imported);
   const status = rollupStatus(
@@ -194,7 +212,7 @@ export async function readCard(request: IncomingRequest, deps: ActivityDeps): Pr
       from: window.from,
       to: window.to,
       filters,
-      by_day: long ? null : byDay(current.byDay, days),
+      by_day: long ? null : byDay(current.byDay, days, exactNew),
       ...(long ? { by_month: byMonth(current.byDay, days) } : {}),
       hours: hoursOf(value.hours, now),
       sources: sourcesOf(period),

@@ -18,6 +18,8 @@ export interface PeopleInPeriod {
 /** A period's rollups added up: every count summed, the people's sketches merged. */
 export interface PeriodCounts extends RollupCounts {
   people: PeopleInPeriod;
+  /** Those of them first counted among people within the period (an estimate, within the same error). */
+  new_people: number;
 }
 
 /**
@@ -28,10 +30,12 @@ export interface PeriodCounts extends RollupCounts {
 export function periodOf(rollups: Iterable<Summable>, rules: RollupRules): PeriodCounts {
   const sum = emptyCounts();
   const sketches = [];
+  const fresh = [];
   let complete = true;
   for (const rollup of rollups) {
     addCounts(sum, rollup, 1);
     sketches.push(rollup.people_sketch);
+    fresh.push(rollup.new_sketch);
     if (rollup.sketch_partial) complete = false;
     for (const step of rules.steps) {
       const key = stepKey(step);
@@ -43,7 +47,11 @@ export function periodOf(rollups: Iterable<Summable>, rules: RollupRules): Perio
           (sum.goals[goal.name] ?? 0) + leastReaching(rollup, [...goal.paths, ...goal.events.map((event) => `event:${event}`)]);
     }
   }
-  return { ...sum, people: { estimate: estimate(mergeSketches(...sketches)), error: SKETCH_ERROR, complete } };
+  return {
+    ...sum,
+    people: { estimate: estimate(mergeSketches(...sketches)), error: SKETCH_ERROR, complete },
+    new_people: estimate(mergeSketches(...fresh)),
+  };
 }
 
 /**

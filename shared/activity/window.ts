@@ -11,8 +11,8 @@ import {
   type RollupRules,
 } from '../rollup/day-rollup';
 import { cellPartition, matchesAll, type Filter } from '../rollup/filters';
-import { MONTHS_PK, PERIOD_TOP, periodAt, type DayFigures, type PeriodRollup } from '../rollup/periods';
-import { mergeSketches, type Sketch } from '../rollup/sketch';
+import { distinctOf, MONTHS_PK, PERIOD_TOP, periodAt, type DayFigures, type PeriodRollup } from '../rollup/periods';
+import { mergeKept, mergeSketches, type Sketch } from '../rollup/sketch';
 import type { VisitorDay } from '../store/activity';
 import type { ImportedTotals } from '../store/imports';
 import type { PeriodReader, Spans } from '../store/periods';
@@ -21,7 +21,7 @@ import { cellFilter } from './filters';
 import { MAX_DAYS } from './query';
 
 /** What a period's figures are summed from: a day's rollup or cell, or a whole month's. */
-export type Summable = RollupCounts & { people_sketch: Sketch; sketch_partial: boolean };
+export type Summable = RollupCounts & { people_sketch: Sketch; new_sketch?: Sketch; sketch_partial: boolean };
 
 /** A period's rollups as read: what to sum, each day's visitor-days by kind, and the imported totals by day. */
 export interface PeriodRead {
@@ -114,7 +114,7 @@ function periodRead(
   for (const day of days) {
     const doc = dayDocs.get(day);
     if (doc === undefined) continue;
-    byDay.set(day, doc);
+    byDay.set(day, { ...doc, ...distinctOf(doc) });
     if ((doc as DayRollup).kind === 'day-rollup') {
       dayRollups.set(day, doc as DayRollup);
       if ((doc as DayRollup).imported !== undefined) imported.push({ day, imported: (doc as DayRollup).imported! });
@@ -145,6 +145,7 @@ async function matchingDay(
 ): Promise<DayRollup | null> {
   const rollup = emptyRollup(day, null);
   const sketches: Sketch[] = [];
+  const fresh: Sketch[] = [];
   let after = '';
   for (;;) {
     if (budget.pages <= 0) return null;
@@ -162,12 +163,16 @@ async function matchingDay(
       }
       // The people are those with a person's request on a matching visitor-day of any kind, as a day rollup's are.
       if (matchesAll(docs, filters, rules, true))
-        for (const doc of docs) if (doc.people_sketch) sketches.push({ sparse: doc.people_sketch });
+        for (const doc of docs) {
+          if (doc.people_sketch) sketches.push({ sparse: doc.people_sketch });
+          if (doc.new_sketch) fresh.push({ sparse: doc.new_sketch });
+        }
     }
     if (sketches.length > PAGE) sketches.splice(0, sketches.length, mergeSketches(...sketches));
+    if (fresh.length > PAGE) fresh.splice(0, fresh.length, mergeKept(...fresh));
     if (!full) {
       capped(rollup, PERIOD_TOP);
-      return { ...rollup, people_sketch: mergeSketches(...sketches) };
+      return { ...rollup, people_sketch: mergeSketches(...sketches), new_sketch: mergeKept(...fresh) };
     }
     after = [...tokens.keys()].pop()!;
   }

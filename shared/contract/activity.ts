@@ -25,7 +25,19 @@ const kinds = {
   page_loads: count().meta({ description: "People's page loads." }),
 };
 
-export const DayOfKinds = z.object({ day: utcDay(), ...kinds }).meta({ id: 'DayOfKinds' });
+export const DayOfKinds = z
+  .object({
+    day: utcDay(),
+    ...kinds,
+    people_new: count()
+      .nullable()
+      .meta({ description: 'The people first counted that day (unfiltered, exact; filtered, estimated from the sketch of new people).' }),
+    returning: count().nullable().meta({
+      description:
+        "The day's people (each once, estimated) first counted before that day: the day's people less its new people. Null on a day folded before people's first days were kept.",
+    }),
+  })
+  .meta({ id: 'DayOfKinds' });
 
 export const MonthOfKinds = z
   .object({ month: z.string().regex(/^\d{4}-\d{2}$/), ...kinds })
@@ -95,7 +107,14 @@ export const PeopleInPeriod = z
 
 const headline = {
   people: count(),
-  people_new: count().nullable().meta({ description: 'Null with filters: who was new is not kept by filter value.' }),
+  people_new: count().nullable().meta({
+    description:
+      'The people first counted in the period: exact from the visitor records without filters; with filters, estimated from the sketch of new people of the matching visitor-days.',
+  }),
+  returning: count().meta({
+    description:
+      "The period's people first counted before it: `people` less `people_new`, so the two add up to the period's people (within the same error).",
+  }),
   visits: count(),
   page_loads: count(),
   conversions: count().meta({ description: "People's visitor-days that reached a goal of GOALS, summed over the goals." }),
@@ -104,7 +123,7 @@ const headline = {
 export const Headline = z.object(headline).meta({
   id: 'Headline',
   description:
-    "The period's people (each once, estimated), new people, visits by people, people's page loads and goal conversions. With filters, visits are the matching people's visitor-days (one visit each).",
+    "The period's people (each once, estimated), new and returning people, visits by people, people's page loads and goal conversions. With filters, visits are the matching people's visitor-days (one visit each).",
 });
 
 export const PreviousPeriod = z
@@ -152,11 +171,33 @@ export const RollupStatus = z
       'Whether every day of the period has its day rollup; while the timer builds the rollups of days kept before them, the days before `built_back_to` are not in the figures yet.',
   });
 
-export const GoalRow = z.object({ goal: z.string(), conversions: count(), rate: z.number().min(0), people_all_time: count() }).meta({
-  id: 'GoalRow',
+export const TouchRow = z.object({ name: z.string(), people: count(), conversions: count() }).meta({
+  id: 'TouchRow',
   description:
-    "A goal (GOALS): people's visitor-days that reached it in the period, their share of the period's people's visitor-days, and the people who have ever reached it, each once.",
+    "One first touch: the goal's people ever whose first visit came with it, and their conversions ever (a person's day that reached the goal, each once). `unknown`: people counted before first touches were kept; `(none)`: a first visit with no referrer or campaign; `(other)`: names past the 100 kept.",
 });
+
+export const FirstTouch = z
+  .object({
+    sources: z.array(TouchRow).meta({ description: 'By the first visit’s source group (linkedin, github, search, other, typed).' }),
+    referrers: z.array(TouchRow).meta({ description: 'By the first visit’s referrer host.' }),
+    campaigns: z.array(TouchRow).meta({ description: 'By the first visit’s campaign, `source|medium|campaign`.' }),
+    days_to_convert: z
+      .object({ '0': count(), '1': count(), '2-7': count(), '8-30': count(), '31+': count(), unknown: count() })
+      .meta({ description: "The goal's people by the days from their first visit to the first time they reached it." }),
+  })
+  .meta({
+    id: 'FirstTouch',
+    description: 'All time, whatever the period: where the people who reached the goal first came from (at most 20 names each).',
+  });
+
+export const GoalRow = z
+  .object({ goal: z.string(), conversions: count(), rate: z.number().min(0), people_all_time: count(), first_touch: FirstTouch })
+  .meta({
+    id: 'GoalRow',
+    description:
+      "A goal (GOALS): people's visitor-days that reached it in the period, their share of the period's people's visitor-days, and the people who have ever reached it, each once.",
+  });
 
 export const EventRow = z
   .object({

@@ -13,6 +13,8 @@ import { PeopleCount, Pulse } from './count';
 import { Accepted, BeaconAccepted, ImportAccepted } from './ingest';
 import { inputs } from './inputs';
 import { LINK_ROUTES } from './links';
+import { RetentionCard } from './retention';
+import { retentionQuerySchema } from '../returning/retention';
 
 // Every HTTP route the app registers, as docs/openapi.json describes it: what each is for, its query (the parser the
 // route reads it with), its body and its answers (the schemas of shared/contract and the parsers of shared/ingest and
@@ -707,6 +709,60 @@ export const ROUTES: Route[] = [
             schema: ref(NowCard),
           },
         },
+      },
+      '401': {
+        $ref: '#/components/responses/OperatorUnauthorized',
+      },
+      '429': {
+        $ref: '#/components/responses/TooManyAttempts',
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/retention',
+    operationId: 'admin-retention',
+    summary: 'Retention by first month and week',
+    description:
+      'The people first counted in each of the last `months` months and, for each later month, how many of them came in it, each once; and the last 12 weeks likewise. One query in the retention partition: a document of figures for each cohort (N for N months, 12 for the weeks), never a sketch, whatever the people.',
+    security: [
+      {
+        operatorBearer: [],
+      },
+      {
+        operatorKey: [],
+      },
+      {
+        adminSession: [],
+      },
+    ],
+    query: {
+      schema: retentionQuerySchema,
+      describe: {
+        site: SITE_WORDS,
+        months: 'A whole number from 1 to 36 (12 when absent): the cohorts asked, this month the last.',
+        filter: 'Refused (400 naming `filter`): retention is kept for the whole site only.',
+      },
+    },
+    responses: {
+      '200': {
+        description: 'The cohorts; `availability.available` false and null cohorts when the store cannot answer.',
+        headers: {
+          'Cache-Control': {
+            schema: {
+              type: 'string',
+              const: 'no-store',
+            },
+          },
+        },
+        content: {
+          'application/json': {
+            schema: ref(RetentionCard),
+          },
+        },
+      },
+      '400': {
+        $ref: '#/components/responses/BadRequest',
       },
       '401': {
         $ref: '#/components/responses/OperatorUnauthorized',

@@ -1,4 +1,5 @@
-import type { Conditional, Created } from '../store/documents';
+import type { Conditional, Created, Replaced, Versioned } from '../store/documents';
+import type { ByTouch, ConvertBucket } from './first-touch';
 
 /** The partition of one goal's documents: its summary and one document per person who ever reached it. */
 export const goalPk = (goal: string) => `goal:${goal}`;
@@ -8,6 +9,9 @@ export const goalSummaryId = (goal: string) => `goal-summary:${goal}`;
 
 /** The id of one person's document on a goal. */
 export const goalPersonId = (goal: string, person: string) => `goal-person:${goal}:${person}`;
+
+/** The id of one person's day that reached a goal (one conversion). */
+export const goalDayId = (goal: string, person: string, day: string) => `goal-day:${goal}:${person}:${day}`;
 
 /**
  * One goal's people all time (pk `goal:<goal>`, id `goal-summary:<goal>`), folded by the fold, its only writer:
@@ -21,11 +25,27 @@ export interface GoalSummary {
   people_all_time: number;
   /** The first day a person reached it; null until one did. */
   first_day: string | null;
+  /** Its people ever by their first visit's source group, referrer host and campaign (absent before first touches). */
+  first_touch?: ByTouch;
+  /** Its conversions ever (a person's day that reached it, each once) by the person's first touch. */
+  conversions_by_touch?: ByTouch;
+  /** Its people by the days from their first visit to the first time they reached it. */
+  days_to_convert?: Partial<Record<ConvertBucket, number>>;
   /**
-   * The people counted by the last write whose documents may not be made yet: written with the count, in one write,
-   * before their documents; cleared once they are made (shared/folding/goals.ts).
+   * The people (with `day`, the people's days; with `moved`, a person found to have reached it earlier) counted by the last write whose documents may not be made yet:
+   * written with the counts, in one write, before their documents; cleared once they are made (shared/folding/goals.ts).
    */
-  pending: Array<{ person: string; at: string }>;
+  pending: Array<{ person: string; at: string; day?: string; moved?: true }>;
+}
+
+/** One person's day that reached a goal (pk `goal:<goal>`, id `goal-day:<goal>:<person>:<day>`), created once. */
+export interface GoalDay {
+  id: string;
+  pk: string;
+  kind: 'goal-day';
+  goal: string;
+  person: string;
+  day: string;
 }
 
 /** One person who reached a goal (pk `goal:<goal>`, id `goal-person:<goal>:<person>`), created once. */
@@ -44,8 +64,16 @@ export interface GoalPerson {
 export interface GoalsStore {
   summaries: Conditional<GoalSummary, [goal: string]>;
   people: {
-    /** Which of these persons already have their document on the goal (one partition query). */
-    known(goal: string, persons: readonly string[]): Promise<string[]>;
+    /** Which of these persons already have their document on the goal, and when they first reached it (one partition query). */
+    known(goal: string, persons: readonly string[]): Promise<Array<Pick<GoalPerson, 'person' | 'first_at'>>>;
     create(doc: GoalPerson): Promise<Created>;
+    read(goal: string, person: string): Promise<Versioned<GoalPerson> | null>;
+    replace(doc: GoalPerson, etag: string): Promise<Replaced>;
+  };
+  /** Each person's days that reached a goal, one document each. */
+  days: {
+    /** Which of these ids are documents already (one partition query). */
+    known(goal: string, ids: readonly string[]): Promise<string[]>;
+    create(doc: GoalDay): Promise<Created>;
   };
 }

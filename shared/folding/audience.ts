@@ -13,6 +13,7 @@ type AudienceFields = Pick<
   | 'entry'
   | 'entry_at'
   | 'people_sketch'
+  | 'new_sketch'
   | 'events'
   | 'event_props'
 >;
@@ -46,5 +47,7 @@ export function withAudience(current: VisitorDay | null, part: VisitorDayPart): 
   }
   if (current?.people_sketch !== undefined || part.people_sketch !== undefined)
     fields.people_sketch = mergedRegisters(current?.people_sketch ?? {}, part.people_sketch ?? {});
+  if (current?.new_sketch !== undefined || part.new_sketch !== undefined)
+    fields.new_sketch = mergedRegisters(current?.new_sketch ?? {}, part.new_sketch ?? {});
   return fields;
 }

@@ -18,6 +18,7 @@ import { foldPeople } from './people';
 import { IMPORTED_AT_ONCE, importedToRead, openImported } from './imports';
 import { foldSubjects } from './subjects';
 import { foldGoals } from './goals';
+import { foldCohorts } from './cohorts';
 import { buildGoals, newGoalBuilds } from './goal-builds';
 import { foldVisits } from './visits';
 import { stateWriter, upgraded, type StateWriter } from './state';
@@ -205,10 +206,11 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
   try {
     if (scans.length > 0) await foldSubjects(store.subjects, scans, run.deps.rules, bounds);
     await foldGoals(store.goals, run.deps.goals, actions);
+    await foldCohorts(store.cohorts, actions);
   } catch (error) {
     // The days stay at their marks, and their slices are folded again: every document holds how far it got.
-    if (triesAgain(run, 'subjects and goals')) return [...open];
-    run.failures.push(`subjects and goals: ${errorLine(error)}`);
+    if (triesAgain(run, 'subjects, goals and cohorts')) return [...open];
+    run.failures.push(`subjects, goals and cohorts: ${errorLine(error)}`);
     return [];
   }
   const changed = folded.filter((outcome) => outcome.facts > 0);

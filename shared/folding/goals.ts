@@ -1,6 +1,7 @@
 import { inLanes } from '../lanes';
 import { reaches, type Goal } from '../events/events';
-import { goalPersonId, goalPk, goalSummaryId, type GoalSummary, type GoalsStore } from '../events/goal-documents';
+import { goalDayId, goalPersonId, goalPk, goalSummaryId, type GoalSummary, type GoalsStore } from '../events/goal-documents';
+import { addBuckets, addTouches, bucketOf } from '../events/first-touch';
 import type { GoalAction } from '../store/facts';
 import { conditionalWriteOnce } from '../store/conditional-write';
 
@@ -18,19 +19,27 @@ const emptySummary = (goal: string): GoalSummary => ({
   pending: [],
 });
 
-/** Creates the documents of the people a summary counted and names as pending, then clears them from it. */
+/** A person's document moved to an earlier first conversion, unless it holds one at or before it already. */
+async function movedEarlier(store: GoalsStore, goal: string, person: string, at: string): Promise<void> {
+  const read = await store.people.read(goal, person);
+  if (read === null || read.doc.first_at <= at) return;
+  await conditionalWriteOnce(
+    store.people,
+    { before: read.doc, etag: read.etag, after: { ...read.doc, first_at: at } },
+    `goal person ${goal}`,
+  );
+}
+
+/** Creates the documents of the people (and people's days) a summary counted and names as pending, then clears them. */
 async function settlePending(store: GoalsStore, summary: GoalSummary, etag: string): Promise<void> {
   if (summary.pending.length === 0) return;
-  await inLanes(summary.pending, CREATES_AT_ONCE, ({ person, at }) =>
-    store.people.create({
-      id: goalPersonId(summary.goal, person),
-      pk: goalPk(summary.goal),
-      kind: 'goal-person',
-      goal: summary.goal,
-      person,
-      first_at: at,
-    }),
-  );
+  const { goal } = summary;
+  await inLanes(summary.pending, CREATES_AT_ONCE, async ({ person, at, day, moved }) => {
+    if (day !== undefined)
+      return store.days.create({ id: goalDayId(goal, person, day), pk: goalPk(goal), kind: 'goal-day', goal, person, day });
+    if (moved) return movedEarlier(store, goal, person, at);
+    return store.people.create({ id: goalPersonId(goal, person), pk: goalPk(goal), kind: 'goal-person', goal, person, first_at: at });
+  });
   await conditionalWriteOnce(
     store.summaries,
     { before: summary, etag, after: { ...summary, pending: [] } },
@@ -38,34 +47,58 @@ async function settlePending(store: GoalsStore, summary: GoalSummary, etag: stri
   );
 }
 
+/** The earliest of each key's actions. */
+function earliest(actions: readonly GoalAction[], key: (action: GoalAction) => string): Map<string, GoalAction> {
+  const first = new Map<string, GoalAction>();
+  for (const action of actions) if ((first.get(key(action))?.at ?? '\uffff') > action.at) first.set(key(action), action);
+  return first;
+}
+
 /**
  * Folds some people's actions into one goal: each person who reached it and is not yet one of its people (no document,
- * not pending) is counted, once. The count and the new people, as pending, are written first in one conditional write;
- * then each new person's document is created (a create that finds it there is one already made); then the pending list
- * is cleared. A run that dies anywhere between leaves a summary whose pending people are made and cleared by the next
- * fold of the goal before it counts anyone, so nobody is counted twice, whatever order the actions come in: the live
- * fold's, or the build of a goal added later from the facts still kept.
+ * not pending) is counted, once, under their first touch and the days since their first visit; and each person's day
+ * that reached it and is not yet counted is one conversion under their first touch. The counts and the new people and
+ * days, as pending, are written first in one conditional write; then each one's document is created (a create that
+ * finds it there is one already made); then the pending list is cleared. A run that dies anywhere between leaves a
+ * summary whose pending ones are made and cleared by the next fold of the goal before it counts anyone, so nothing is
+ * counted twice, whatever order the actions come in: the live fold's, or the build of a goal added later from the facts
+ * still kept.
  */
 async function foldGoal(store: GoalsStore, goal: Goal, actions: readonly GoalAction[]): Promise<void> {
-  const first = new Map<string, string>();
-  for (const action of actions)
-    if (reaches(goal, action) && (first.get(action.person) ?? '\uffff') > action.at) first.set(action.person, action.at);
-  if (first.size === 0) return;
+  const reached = actions.filter((action) => reaches(goal, action));
+  if (reached.length === 0) return;
+  const people = earliest(reached, (action) => action.person);
+  const days = earliest(reached, (action) => goalDayId(goal.name, action.person, action.at.slice(0, 10)));
   let read = await store.summaries.read(goal.name);
   if (read !== null && read.doc.pending.length > 0) {
     await settlePending(store, read.doc, read.etag);
     read = await store.summaries.read(goal.name);
   }
   const summary = read?.doc ?? emptySummary(goal.name);
-  const known = new Set(await store.people.known(goal.name, [...first.keys()]));
-  const fresh = [...first].filter(([person]) => !known.has(person)).map(([person, at]) => ({ person, at }));
-  if (fresh.length === 0) return;
-  const firstDay = fresh.map(({ at }) => at.slice(0, 10)).sort()[0]!;
+  const [known, knownDays] = await Promise.all([
+    store.people.known(goal.name, [...people.keys()]).then((found) => new Map(found.map(({ person, first_at }) => [person, first_at]))),
+    store.days.known(goal.name, [...days.keys()]).then((found) => new Set(found)),
+  ]);
+  const fresh = [...people.values()].filter(({ person }) => !known.has(person));
+  // A person whose earlier conversion is folded after a later one (days fold side by side) moves to its bucket.
+  const earlier = [...people.values()].filter(({ person, at }) => known.has(person) && at < known.get(person)!);
+  const freshDays = [...days].filter(([id]) => !knownDays.has(id)).map(([, action]) => action);
+  if (fresh.length === 0 && freshDays.length === 0 && earlier.length === 0) return;
+  const buckets = addBuckets(summary.days_to_convert, [...fresh, ...earlier]);
+  for (const moved of earlier) buckets[bucketOf({ first: moved.first, at: known.get(moved.person)! })] -= 1;
+  const firstDay = [...fresh, ...earlier].map(({ at }) => at.slice(0, 10)).sort()[0];
   const after: GoalSummary = {
     ...summary,
     people_all_time: summary.people_all_time + fresh.length,
-    first_day: summary.first_day === null || firstDay < summary.first_day ? firstDay : summary.first_day,
-    pending: fresh,
+    first_day: firstDay === undefined || (summary.first_day !== null && summary.first_day <= firstDay) ? summary.first_day : firstDay,
+    first_touch: addTouches(summary.first_touch, fresh),
+    conversions_by_touch: addTouches(summary.conversions_by_touch, freshDays),
+    days_to_convert: buckets,
+    pending: [
+      ...fresh.map(({ person, at }) => ({ person, at })),
+      ...earlier.map(({ person, at }) => ({ person, at, moved: true as const })),
+      ...freshDays.map(({ person, at }) => ({ person, at, day: at.slice(0, 10) })),
+    ],
   };
   await conditionalWriteOnce(store.summaries, { before: read?.doc ?? null, etag: read?.etag ?? null, after }, `goal summary ${goal.name}`);
   const written = await store.summaries.read(goal.name);

@@ -8,6 +8,7 @@ import {
   periodAt,
   periodKey,
   siteDelta,
+  distinctOf,
   type DayFigures,
   type PeriodDelta,
   type PeriodRollup,
@@ -46,10 +47,11 @@ export interface PeriodWrites {
   turns: InTurn;
 }
 
-const figuresOf = (doc: Pick<DayRollup, 'visitor_days' | 'left_out' | 'page_loads'>): DayFigures => ({
+const figuresOf = (doc: Pick<DayRollup, 'visitor_days' | 'left_out' | 'page_loads' | 'people_sketch' | 'new_sketch'>): DayFigures => ({
   visitor_days: doc.visitor_days,
   left_out: doc.left_out,
   page_loads: doc.page_loads,
+  ...distinctOf(doc),
 });
 
 /**

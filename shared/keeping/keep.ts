@@ -8,8 +8,10 @@ import { errorLine } from '../errors';
 import { retryConditionalWrite } from '../store/conditional-write';
 import { InTurn } from './in-turn';
 import { KeptSightings } from './kept-sightings';
-import { planOf, type DayPlan, type Sighting } from './plan';
+import { dayOf, planOf, sightingsOf, type DayPlan, type Sighting } from './plan';
 import { sightedRecord } from './visitor';
+import { firstOfRecord } from './first';
+import type { First } from '../store/first-touch';
 
 /** What keeping a message did: kept (or found already kept), or could not be kept now (the queue retries). */
 export type KeepOutcome = { ok: true; hits: number; already: boolean } | { ok: false; reason: string };
@@ -51,36 +53,50 @@ export interface KeepDeps {
  * The keeping use case: it writes only what one visitor or one message owns, so no write races another visitor's.
  * Each person hash's record takes the message's sightings (read, merged, written with If-Match; a day already seen
  * changes nothing, so a retry writes nothing), and each day of the message gets one immutable fact, created once (a
- * create that finds it there means an earlier delivery kept it). Both are idempotent, so they go in any order and at
- * once, and a message retried after any failure ends as one delivery would. Everything counted over many visitors is
+ * create that finds it there means an earlier delivery kept it), after the records, so it carries each person's first
+ * day and touch. Both are idempotent, so a message retried after any failure ends as one delivery would. Everything counted over many visitors is
  * folded from these by the fold.
  */
 export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<KeepOutcome> {
   const { store, clock, kept, inTurn } = deps;
   // The invocations after the one that changes a record find the day kept and make no call.
-  const keepVisitor = (hash: string, sightings: Sighting[]) =>
-    inTurn.run(hash, async () => {
+  const keepVisitor = async (hash: string, sightings: Sighting[]): Promise<First | null> => {
+    let first: First | null = null;
+    await inTurn.run(hash, async () => {
       const unkept = kept.unkept(hash, sightings);
-      if (unkept.length === 0) return;
+      if (unkept.length === 0) {
+        first = kept.firstOf(hash);
+        return;
+      }
       await retryConditionalWrite(
         store.records,
         [hash],
-        async (current) => sightedRecord(current, hash, unkept, clock.now().toISOString()),
+        async (current) => {
+          const next = sightedRecord(current, hash, unkept, clock.now().toISOString());
+          first = firstOfRecord(next ?? current);
+          return next;
+        },
         `visitor record ${hash.slice(0, 8)}`,
       );
-      kept.remember(hash, unkept);
+      kept.remember(hash, unkept, first);
     });
+    return first;
+  };
 
-  const plan = planOf(message.hits);
+  const days = new Set(message.hits.map((hit) => dayOf(hit.at)));
   const oldest = addDays(utcDay(clock.now()), -FOLD_DAYS);
-  const late = deps.anyDay ? undefined : [...plan.days.keys()].find((day) => day < oldest);
+  const late = deps.anyDay ? undefined : [...days].find((day) => day < oldest);
   // The fold reads no day this old, so keeping it would count it half: it stays on the queue, then in poison.
   if (late !== undefined) return { ok: false, reason: `hits of ${late} are older than the ${FOLD_DAYS} days the fold reads` };
   try {
-    const [created] = await Promise.all([
-      Promise.all([...plan.days].map(([day, parts]) => store.facts.create(factOf(message, day, parts)))),
-      Promise.all([...plan.sightings].map(([hash, sightings]) => keepVisitor(hash, sightings))),
-    ]);
+    // The records first: each fact carries its people's first day as their record then holds it, for the fold.
+    const firsts = new Map(
+      await Promise.all(
+        [...sightingsOf(message.hits)].map(async ([hash, sightings]) => [hash, await keepVisitor(hash, sightings)] as const),
+      ),
+    );
+    const plan = planOf(message.hits, firsts);
+    const created = await Promise.all([...plan.days].map(([day, parts]) => store.facts.create(factOf(message, day, parts))));
     return { ok: true, hits: message.hits.length, already: created.every((outcome) => outcome === 'exists') };
   } catch (error) {
     return { ok: false, reason: errorLine(error) };

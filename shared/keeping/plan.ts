@@ -3,11 +3,15 @@ import { kindOf, type VisitorKind } from '../identity/kinds';
 import { hourId, visitorDayId } from '../store/activity';
 import type { GoalAction, HourPart, SubjectScan, VisitorDayPart } from '../store/facts';
 import { addAudience } from './audience';
+import type { First, FirstTouch } from '../store/first-touch';
+import { addFirst, touchOf } from './first';
 
 /** One visitor seen on one UTC day, with who the day's requests say they were. */
 export interface Sighting {
   day: string;
   kind: VisitorKind;
+  /** Where the day's first people's request in the message came from (absent when it had none). */
+  touch?: FirstTouch;
 }
 
 /** What one message adds on one day: its parts of the visitor-days and hours, its subject scans and people's actions. */
@@ -18,9 +22,8 @@ export interface DayPlan {
   actions: GoalAction[];
 }
 
-/** What one message changes: the sightings of each person hash, and what it adds on each day. */
+/** What one message adds on each day. */
 export interface Plan {
-  sightings: Map<string, Sighting[]>;
   days: Map<string, DayPlan>;
 }
 
@@ -73,14 +76,18 @@ function addEvent(part: VisitorDayPart, hit: QueuedHit): void {
  * A person's request or event added to what they did that day, for the goals: only people's (a person hash, not a bot,
  * not the site's own), each event and path once, with the first instant.
  */
-function addAction(actions: Map<string, GoalAction>, hit: QueuedHit): void {
+function addAction(actions: Map<string, GoalAction>, hit: QueuedHit, first: First | undefined): void {
   if (hit.person === null || hit.bot || hit.self) return;
-  const action = actions.get(hit.person) ?? { person: hit.person, at: hit.at, events: [], paths: [] };
+  const action = actions.get(hit.person) ?? { person: hit.person, at: hit.at, events: [], paths: [], ...withFirst(first) };
   if (hit.at < action.at) action.at = hit.at;
   if (hit.event !== undefined && !action.events.includes(hit.event)) action.events.push(hit.event);
   if (hit.event === undefined && !action.paths.includes(hit.path)) action.paths.push(hit.path);
   actions.set(hit.person, action);
 }
+
+/** A person's first day and first touch as an action carries them (none when not known). */
+const withFirst = (first: First | undefined): Pick<GoalAction, 'first' | 'touch'> =>
+  first === undefined ? {} : { first: first.day, ...(first.touch === null ? {} : { touch: first.touch }) };
 
 /** A subject scan of a hit: who scanned is the one rule (kindOf) over that hit; self and hashless hits carry no identity. */
 function scanOf(hit: QueuedHit & { subject: string }): SubjectScan {
@@ -89,18 +96,20 @@ function scanOf(hit: QueuedHit & { subject: string }): SubjectScan {
 }
 
 /** The message's sightings: one per person hash per day, whose kind is the one rule over that day's hits in the message. */
-function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]> {
-  const days = new Map<string, { hash: string; day: string; requests: number; bots: number; self: boolean }>();
+export function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]> {
+  const days = new Map<string, { hash: string; day: string; requests: number; bots: number; self: boolean; hits: QueuedHit[] }>();
   for (const hit of hits) {
     if (hit.person === null) continue;
     const key = `${hit.person}|${dayOf(hit.at)}`;
-    const seen = days.get(key) ?? { hash: hit.person, day: dayOf(hit.at), requests: 0, bots: 0, self: false };
+    const seen = days.get(key) ?? { hash: hit.person, day: dayOf(hit.at), requests: 0, bots: 0, self: false, hits: [] };
+    seen.hits.push(hit);
     days.set(key, { ...seen, requests: seen.requests + 1, bots: seen.bots + (hit.bot ? 1 : 0), self: seen.self || hit.self });
   }
   const sightings = new Map<string, Sighting[]>();
   for (const seen of days.values()) {
     const list = sightings.get(seen.hash) ?? [];
-    list.push({ day: seen.day, kind: kindOf(seen.self, seen.requests, seen.bots) });
+    const touch = touchOf(seen.hits);
+    list.push({ day: seen.day, kind: kindOf(seen.self, seen.requests, seen.bots), ...(touch === null ? {} : { touch }) });
     sightings.set(
       seen.hash,
       list.sort((a, b) => (a.day < b.day ? -1 : 1)),
@@ -110,11 +119,12 @@ function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]> {
 }
 
 /**
- * The message's hits grouped into what it changes: the sightings of each person hash, and for each day one part per
- * visitor-day (store, daily token) and per store-hour, and the subject scans. Self hits carry no person hash, so they
- * make no sighting, but they are activity.
+ * The message's hits grouped into what they add on each day: one part per visitor-day (store, daily token) and per
+ * store-hour, the subject scans and people's actions (sightingsOf makes the sightings of each person hash). `firsts`
+ * (each person's first day and touch, as their record holds them once the message's sightings are kept) marks the new
+ * people of each visitor-day and the first touch of each action.
  */
-export function planOf(hits: readonly QueuedHit[]): Plan {
+export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, First | null> = new Map()): Plan {
   const days = new Map<
     string,
     { visitorDays: Map<string, VisitorDayPart>; hours: Map<string, HourPart>; scans: SubjectScan[]; actions: Map<string, GoalAction> }
@@ -146,7 +156,9 @@ export function planOf(hits: readonly QueuedHit[]): Plan {
     if (hit.page_load) visitorDay.page_loads += 1;
     addAudience(visitorDay, hit);
     addEvent(visitorDay, hit);
-    addAction(parts.actions, hit);
+    const first = hit.person === null ? undefined : (firsts.get(hit.person) ?? undefined);
+    addFirst(visitorDay, hit, first);
+    addAction(parts.actions, hit, first);
     if (hit.subject !== null) parts.scans.push(scanOf({ ...hit, subject: hit.subject }));
   }
   const byDay = new Map<string, DayPlan>();
@@ -157,5 +169,5 @@ export function planOf(hits: readonly QueuedHit[]): Plan {
       scans: parts.scans,
       actions: [...parts.actions.values()],
     });
-  return { sightings: sightingsOf(hits), days: byDay };
+  return { days: byDay };
 }

@@ -37,6 +37,7 @@ export function withSighting(record: VisitorRecord | null, hash: string, seen: S
       counted_on: seen.kind === 'people' ? seen.day : null,
       moved_days: [],
       counts_changed_at: now,
+      ...(seen.kind === 'people' && seen.touch !== undefined ? { first_touch: seen.touch } : {}),
       ttl: ttlFor(seen.kind),
     };
   }
@@ -46,8 +47,11 @@ export function withSighting(record: VisitorRecord | null, hash: string, seen: S
   const first_seen = seen.day < record.first_seen ? seen.day : record.first_seen;
   const counted_on = who === 'people' || who === 'self' ? personDay : null;
   const countsChanged = who !== record.who || first_seen !== record.first_seen || counted_on !== record.counted_on;
+  // The first touch is the visit of the day counted among people: it moves with that day, and only then.
+  const touched = counted_on !== record.counted_on && counted_on === seen.day && seen.touch !== undefined;
   return {
     ...record,
+    ...(touched ? { first_touch: seen.touch } : {}),
     first_seen,
     last_seen: seen.day > record.last_seen ? seen.day : record.last_seen,
     days_seen: record.days_seen + (fresh ? 1 : 0),

@@ -6,7 +6,7 @@ import type { FunnelStep } from '../activity/funnel';
 import { reaches, type Goal } from '../events/events';
 import type { VisitorDay } from '../store/activity';
 import { OTHER_PATHS } from '../store/activity';
-import { mergeSketches, type Sketch } from './sketch';
+import { mergeKept, mergeSketches, type Sketch } from './sketch';
 import type { ImportedTotals } from '../store/imports';
 
 /**
@@ -86,6 +86,8 @@ export interface DayRollup extends RollupCounts {
   day: string;
   /** Every person with a people's request that day, once (a HyperLogLog sketch). */
   people_sketch: Sketch;
+  /** Those of them first counted among people that day (absent on a rollup folded before new people were kept). */
+  new_sketch?: Sketch;
   /** Whether some people's visitor-day was kept before visitor-days carried the sketch: the sketch then misses them. */
   sketch_partial: boolean;
   /** Whether the day has any loopback row: all of them are one visitor-day of the site's own. */
@@ -311,11 +313,13 @@ export function moved(
 ): DayRollup {
   const next: DayRollup = structuredClone(rollup);
   const sketches: Array<Record<string, number>> = [];
+  const fresh: Array<Record<string, number>> = [];
   for (const { before, after } of changes) {
     addCounts(next, countsOfToken(before, rules), -1);
     addCounts(next, countsOfToken(after, rules), 1);
     if (lacksSketch(after)) next.sketch_partial = true;
     for (const doc of after) if (doc.people_sketch !== undefined) sketches.push(doc.people_sketch);
+    for (const doc of after) if (doc.new_sketch !== undefined) fresh.push(doc.new_sketch);
     if (!next.loopback && after.some((doc) => isLoopbackNetwork(doc.network))) {
       next.loopback = true;
       next.visitor_days.self += 1;
@@ -323,6 +327,7 @@ export function moved(
     }
   }
   if (sketches.length > 0) next.people_sketch = mergeSketches(next.people_sketch, ...sketches);
+  if (fresh.length > 0) next.new_sketch = mergeKept(next.new_sketch, ...fresh);
   capped(next);
   return next;
 }

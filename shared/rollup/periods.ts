@@ -3,7 +3,7 @@ import type { VisitorDay } from '../store/activity';
 import type { ImportedTotals } from '../store/imports';
 import { addCounts, capped, countsOfToken, emptyCounts, lacksSketch, type Kinds, type RollupCounts, type RollupRules } from './day-rollup';
 import { cellPartition, DIMENSIONS, valuesOf, type Dimension } from './filters';
-import { mergeKept, type Sketch } from './sketch';
+import { estimate, mergeKept, type Sketch } from './sketch';
 
 /** The partition of the whole site's month and year rollups. */
 export const MONTHS_PK = 'months';
@@ -20,7 +20,16 @@ export interface DayFigures {
   visitor_days: Kinds;
   left_out: Record<BotReason, number>;
   page_loads: number;
+  /** The day's people, each once, and those of them first counted that day (estimates; absent on days folded before). */
+  people_each?: number;
+  people_new?: number;
 }
+
+/** A day's people and new people, each once, from its sketches. */
+export const distinctOf = (doc: { people_sketch: Sketch; new_sketch?: Sketch }): Pick<DayFigures, 'people_each' | 'people_new'> => ({
+  people_each: estimate(doc.people_sketch),
+  people_new: estimate(doc.new_sketch),
+});
 
 /**
  * A rollup of a day, a month or a year, folded by deltas like the day rollup: the whole site's month or year (pk
@@ -39,6 +48,8 @@ export interface PeriodRollup extends RollupCounts {
   /** The filter value the cell counts; null for the site's month rollup. */
   filter: { dimension: Dimension; value: string } | null;
   people_sketch: Sketch;
+  /** Those of its people first counted among people on the day they are in it (absent on one folded before). */
+  new_sketch?: Sketch;
   sketch_partial: boolean;
   /** For each day it holds, the fold's mark of the last slice added: a slice at or before it is in already. */
   folded_days: Record<string, number>;
@@ -58,6 +69,8 @@ export interface TokenChange {
 export interface PeriodDelta {
   changes: Array<{ out: RollupCounts; in: RollupCounts }>;
   sketches: Array<Record<string, number>>;
+  /** The new people to add. */
+  fresh: Array<Record<string, number>>;
   partial: boolean;
 }
 
@@ -76,12 +89,14 @@ export const periodKey = (span: Span, day: string, filter: { dimension: Dimensio
 });
 
 const peopleOf = (docs: readonly VisitorDay[]) => docs.flatMap((doc) => (doc.people_sketch === undefined ? [] : [doc.people_sketch]));
+const newPeopleOf = (docs: readonly VisitorDay[]) => docs.flatMap((doc) => (doc.new_sketch === undefined ? [] : [doc.new_sketch]));
 
 /** The whole site's delta of a slice's changed tokens, as the day rollup takes it (shared/rollup/day-rollup.ts). */
 export function siteDelta(changes: readonly TokenChange[], rules: RollupRules): PeriodDelta {
   return {
     changes: changes.map(({ before, after }) => ({ out: countsOfToken(before, rules), in: countsOfToken(after, rules) })),
     sketches: changes.flatMap(({ after }) => peopleOf(after)),
+    fresh: changes.flatMap(({ after }) => newPeopleOf(after)),
     partial: changes.some(({ after }) => lacksSketch(after)),
   };
 }
@@ -104,12 +119,13 @@ export function cellDeltas(
       const people = seen.get(dimension) ?? new Set<string>();
       for (const value of new Set([...then, ...now, ...people])) {
         const key = `${dimension}\n${value}`;
-        const cell = cells.get(key) ?? { dimension, value, delta: { changes: [], sketches: [], partial: false } };
+        const cell = cells.get(key) ?? { dimension, value, delta: { changes: [], sketches: [], fresh: [], partial: false } };
         cell.delta.changes.push({
           out: then.has(value) ? countsOfToken(before, rules) : emptyCounts(),
           in: now.has(value) ? countsOfToken(after, rules) : emptyCounts(),
         });
         if (people.has(value)) cell.delta.sketches.push(...sketches);
+        if (people.has(value)) cell.delta.fresh.push(...newPeopleOf(after));
         if (now.has(value) && lacksSketch(after)) cell.delta.partial = true;
         cells.set(key, cell);
       }
@@ -165,9 +181,10 @@ export function movedPeriod(
     addCounts(next, change.out, -1);
     addCounts(next, change.in, 1);
   }
+  if (delta.sketches.length > 0) next.people_sketch = mergeKept(next.people_sketch, ...delta.sketches);
+  if (delta.fresh.length > 0) next.new_sketch = mergeKept(next.new_sketch, ...delta.fresh);
   next.by_day[day] = figures ?? { visitor_days: next.visitor_days, left_out: next.left_out, page_loads: next.page_loads };
   Object.assign(next, kindsOfDays(next.by_day));
-  if (delta.sketches.length > 0) next.people_sketch = mergeKept(next.people_sketch, ...delta.sketches);
   next.sketch_partial ||= delta.partial;
   next.folded_days[day] = upTo;
   if (imported !== undefined) next.imported = { ...next.imported, [day]: imported };

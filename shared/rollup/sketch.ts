@@ -163,11 +163,37 @@ const tau = (x: number): number => {
   return z / 3;
 };
 
+/** How many registers hold each rank; a sparse or packed sketch is read entry by entry, never spread out. */
+function histogramOf(sketch: Sketch | undefined): number[] {
+  const counts = new Array<number>(Q + 2).fill(0);
+  if (sketch === undefined || 'dense' in sketch) {
+    for (const rank of registersOf(sketch)) counts[rank]! += 1;
+    return counts;
+  }
+  const ranks = new Map<number, number>();
+  if ('packed' in sketch) {
+    const { packed } = sketch;
+    for (let at = 0; at + 4 <= packed.length; at += 4) {
+      const digit = (i: number) => RANK_OF[packed.charCodeAt(at + i) & 127]!;
+      const register = (digit(0) << 8) | (digit(1) << 2) | (digit(2) >> 4);
+      ranks.set(register, Math.max(ranks.get(register) ?? 0, ((digit(2) & 15) << 2) | (digit(3) >> 4)));
+    }
+  } else
+    for (const [register, rank] of Object.entries(sketch.sparse))
+      ranks.set(Number(register), Math.max(ranks.get(Number(register)) ?? 0, rank));
+  let set = 0;
+  for (const rank of ranks.values())
+    if (rank > 0) {
+      counts[rank]! += 1;
+      set += 1;
+    }
+  counts[0] = REGISTERS - set;
+  return counts;
+}
+
 /** How many distinct people a sketch holds, estimated (exactly 0 for an empty one). */
 export function estimate(sketch: Sketch | undefined): number {
-  const registers = registersOf(sketch);
-  const counts = new Array<number>(Q + 2).fill(0);
-  for (const rank of registers) counts[rank]! += 1;
+  const counts = histogramOf(sketch);
   if (counts[0] === REGISTERS) return 0;
   let z = REGISTERS * tau(1 - counts[Q + 1]! / REGISTERS);
   for (let k = Q; k >= 1; k -= 1) z = 0.5 * (z + counts[k]!);

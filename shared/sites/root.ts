@@ -4,6 +4,7 @@ import type { ExportDeps } from '../export/export';
 import type { FoldDeps } from '../folding/fold';
 import type { KeepDeps } from '../keeping/keep';
 import type { NowDeps } from '../now/now';
+import type { RetentionDeps } from '../returning/retention';
 import type { ImportKeepingStore, Store } from '../store';
 import type { SubjectReadDeps } from '../subjects/read';
 import type { SiteScope } from './keys';
@@ -20,6 +21,7 @@ export interface SiteRoot {
   activity: ActivityDeps;
   export: ExportDeps;
   now: NowDeps;
+  retention: RetentionDeps;
   subjects: SubjectReadDeps;
 }
 

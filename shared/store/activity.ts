@@ -59,6 +59,8 @@ export interface VisitorDay {
    * the hash, so the day's rollup can count the period's people once. Absent on a visitor-day kept before.
    */
   people_sketch?: Record<string, number>;
+  /** The registers of those of them whose first day counted among people is this day; absent on one kept before. */
+  new_sketch?: Record<string, number>;
   /** Events by name, and their props by `event|key|value` (capped at TOP_PATHS); absent on a day with none. */
   events?: Record<string, number>;
   event_props?: Record<string, number>;

@@ -2,6 +2,7 @@ import type { VisitorKind } from '../identity/kinds';
 import type { ActivityHour, VisitorDay } from './activity';
 import type { Created, Marked } from './documents';
 import type { ImportedTotals } from './imports';
+import type { FirstTouch } from './first-touch';
 
 /**
  * What a message's hits add to a visitor-day: the document without its partition, kind and the fold's fields, and
@@ -32,6 +33,9 @@ export interface GoalAction {
   at: string;
   events: string[];
   paths: string[];
+  /** The person's first day counted among people, and their first touch, as their record held them when kept. */
+  first?: string;
+  touch?: FirstTouch;
 }
 
 /**

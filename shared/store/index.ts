@@ -14,6 +14,7 @@ import type { GoalsStore } from '../events/goal-documents';
 import type { ImportLedgers, LandedImports } from './imports';
 import type { PeriodReader, PeriodRollups } from './periods';
 import type { SharedLinks } from '../links/documents';
+import type { CohortsStore } from '../returning/cohorts';
 
 /** What keep-hits writes: each visitor's record and each message's facts, nothing two visitors share. */
 export interface KeepingStore {
@@ -41,6 +42,8 @@ export interface FoldingStore {
   landed: Pick<LandedImports, 'changed'>;
   /** Each goal's people all time, each person once. */
   goals: GoalsStore;
+  /** The retention cells: each first month's (and week's) people by the months (and weeks) they came in. */
+  cohorts: CohortsStore;
 }
 
 /** What keep-imports writes: what keep-hits writes, and one landed note a message once its facts are kept. */

@@ -1,5 +1,6 @@
 import type { VisitorKind } from '../identity/kinds';
 import type { Conditional } from './documents';
+import type { FirstTouch } from './first-touch';
 
 /** The partition of the visitor records, the summaries and the fold's state. */
 export const VISITORS_PK = 'visitors';
@@ -49,6 +50,8 @@ export interface VisitorRecord {
    * write that changes neither (a known visitor on a new day) leaves it, so the fold counts no day again for it.
    */
   counts_changed_at: string;
+  /** Where the visit of the day counted among people came from; absent on a record kept before first touches were. */
+  first_touch?: FirstTouch;
   /** 7,776,000 for scanners, -1 for people and self. */
   ttl: number;
 }

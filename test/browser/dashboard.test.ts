@@ -836,7 +836,20 @@ describe('what a visitor controls is shown as text', () => {
       pages: [{ path: HOSTILE_PATH, page_loads: 12, people: 12 }],
       entry_pages: [{ path: HOSTILE_PATH, people: 3 }],
       referrers: [{ host: '<b onmouseover=alert(4)>bold</b>.example', page_loads: 1, people: 1 }],
-      goals: [{ goal: 'signup', conversions: 3, rate: 0.25, people_all_time: 41 }],
+      goals: [
+        {
+          goal: 'signup',
+          conversions: 3,
+          rate: 0.25,
+          people_all_time: 41,
+          first_touch: {
+            sources: [{ name: '<img src=x onerror=alert(8)>', people: 41, conversions: 3 }],
+            referrers: [],
+            campaigns: [],
+            days_to_convert: { '0': 41, '1': 0, '2-7': 0, '8-30': 0, '31+': 0, unknown: 0 },
+          },
+        },
+      ],
       events: [{ event: 'signup', count: 4, visitor_days: 3, props: { plan: [{ value: '<i onclick=alert(6)>pro</i>', count: 3 }] } }],
       imported: {
         tools: ['plausible'],
@@ -864,6 +877,7 @@ describe('what a visitor controls is shown as text', () => {
     expect(await rowsOf(page, '#referrers-table')).toEqual([['<b onmouseover=alert(4)>bold</b>.example', '1', '1']]);
     expect(await rowsOf(page, '#campaigns-table')).toEqual([['<script>alert(3)</script> / (no medium) / <b>launch</b>', '1']]);
     expect(await rowsOf(page, '#events-table')).toEqual([['signup', '4', '3', 'plan: <i onclick=alert(6)>pro</i> 3']]);
+    expect(await rowsOf(page, '#first-touch-signup')).toEqual([['<img src=x onerror=alert(8)>', '41', '3']]);
     expect(await rowsOf(page, '#imported-pages-table')).toEqual([[HOSTILE_PATH, '40']]);
     expect(await rowsOf(page, '#imported-sources-table')).toEqual([['<img src=x onerror=alert(7)>', '70']]);
     expect(await rowsOf(page, '#imported-countries-table')).toEqual([['Germany (DE)', '80']]);
@@ -1105,7 +1119,7 @@ describe('the Admin dashboard at /api/admin', () => {
     stopped = true;
     await page.click('#refresh');
     await page.waitForSelector('#dashboard[data-state="partial"]');
-    expect(await page.textContent('#status')).toMatch(/5 of 5 reads failed/);
+    expect(await page.textContent('#status')).toMatch(/6 of 6 reads failed/);
     expect(await page.textContent('#pages-body')).toBe('Could not be read: the app could not be reached.');
     expect(await page.textContent('[data-chart="main"] .failed')).toBe('Could not be read: the app could not be reached.');
     expect(await tileFigure(page, 'people')).toBeNull();

@@ -192,6 +192,9 @@ async function get(t: TestHost, path: string, key: string | null = t.env.OPERATO
   return { status: response.status, json: await response.json() };
 }
 
+/** A day of by_day without its new and returning people: the visitor-days by kind the fixture works out. */
+const kindsOf = (rows: Array<Record<string, unknown>>) => rows.map(({ people_new: _new, returning: _back, ...kinds }) => kinds);
+
 describe('the Activity card through the local host, from documents keep-hits kept on the local Cosmos server', () => {
   let t: TestHost;
 
@@ -219,8 +222,13 @@ describe('the Activity card through the local host, from documents keep-hits kep
     expect(status).toBe(200);
     const days = window(30);
     expect(json).toMatchObject({ days: 30, from: days[0], to: D2 });
-    expect(json.by_day).toEqual(expectedByDay(days));
-    expect(json.by_day.slice(-3)).toEqual([
+    expect(kindsOf(json.by_day)).toEqual(expectedByDay(days));
+    // Each day's new people are the count's, exact; returning are the rest of the day's people.
+    const count = await get(t, '/api/admin/visitors/people');
+    const newOn = new Map(count.json.people_new_by_day.map((row: { day: string; people: number }) => [row.day, row.people]));
+    for (const row of json.by_day.slice(-3)) expect(row.people_new, row.day).toBe(newOn.get(row.day) ?? 0);
+    expect(json.headline.people_new + json.headline.returning).toBe(json.headline.people);
+    expect(kindsOf(json.by_day.slice(-3))).toEqual([
       { day: D0, people: 1, scanners: 2, self: 0, total: 3, left_out: { agent: 2, path: 0, network: 0, signals: 0 }, page_loads: 3 },
       { day: D1, people: 2, scanners: 0, self: 2, total: 4, left_out: { agent: 0, path: 0, network: 0, signals: 0 }, page_loads: 4 },
       { day: D2, people: 3, scanners: 1, self: 1, total: 5, left_out: { agent: 1, path: 0, network: 0, signals: 0 }, page_loads: 6 },
@@ -240,7 +248,7 @@ describe('the Activity card through the local host, from documents keep-hits kep
   it('reads only the days asked for: days=2 leaves the first day out of every figure', async () => {
     const { json } = await get(t, '/api/admin/activity?days=2');
     const days = window(2);
-    expect(json.by_day).toEqual(expectedByDay(days));
+    expect(kindsOf(json.by_day)).toEqual(expectedByDay(days));
     expect(json.sources).toEqual(expectedSources(days));
     expect(json.path).toEqual(expectedPath(days));
   });
@@ -345,7 +353,8 @@ describe('the Activity card through the local host, from documents keep-hits kep
     expect(pdf.json.by_day.every((row: { scanners: number; self: number }) => row.scanners === 0 && row.self === 0)).toBe(true);
     // Plausible's semantics: the whole visitor-day of those who loaded it, so their other pages show too.
     expect(pdf.json.pages.map((row: { path: string }) => row.path).sort()).toEqual(['/', '/about', '/resume.pdf']);
-    expect(pdf.json.headline).toMatchObject({ people: 2, people_new: null, visits: 2 });
+    // Both first came that week: new, with no one returning.
+    expect(pdf.json.headline).toMatchObject({ people: 2, people_new: 2, returning: 0, visits: 2 });
 
     const search = await get(t, '/api/admin/activity?days=7&filter=source:search');
     expect(people(search.json)).toEqual(matching(fromSearch));

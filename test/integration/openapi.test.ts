@@ -129,6 +129,8 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     const now = await call('GET', '/api/admin/now', { headers: operator });
     expect(now.json.top_paths.length).toBeGreaterThan(0);
     await call('GET', '/api/admin/now?t=1', { headers: bearer });
+    const retention = await call('GET', '/api/admin/retention?months=2', { headers: operator });
+    expect(retention.json.cohorts).toHaveLength(2);
     for (const format of ['', '&format=json', '&format=csv'])
       await call('GET', `/api/admin/export?from=${D0}&to=${D3}${format}`, { headers: operator });
     const page = await call('GET', '/api/admin', { headers: { 'accept-encoding': 'gzip' } });
@@ -166,12 +168,15 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
       '/api/admin/subjects/tree-42',
       '/api/admin/mark',
       '/api/admin/now',
+      '/api/admin/retention?months=3',
       `/api/admin/export?from=${D0}&to=${D3}`,
     ]) {
       await call('GET', path);
     }
     await call('GET', '/api/admin/visitors/people', { headers: { authorization: 'Bearer wrong' } });
+    await call('GET', '/api/admin/retention', { headers: { authorization: 'Bearer wrong' } });
     await call('GET', '/api/admin/activity?days=0', { headers: operator });
+    await call('GET', '/api/admin/retention?months=37', { headers: operator });
     await call('GET', '/api/admin/activity/visitors?day=2026-02-30', { headers: operator });
     await call('GET', '/api/admin/subjects?sort=colour', { headers: operator });
     for (const query of [
@@ -265,6 +270,7 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
       '/api/admin/subjects/tree-42',
       '/api/admin/mark',
       '/api/admin/now',
+      '/api/admin/retention?months=3',
       `/api/admin/export?from=${D0}&to=${D3}`,
     ]) {
       expect((await call('GET', path, { headers: operator })).status).toBe(429);

@@ -103,6 +103,7 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
       '/api/admin/subjects',
       '/api/admin/subjects/tree-1',
       '/api/admin/now',
+      '/api/admin/retention?months=3',
       '/api/admin/export?from=2026-10-17&to=2026-10-23&format=csv',
       '/api/admin/export?from=2026-10-17&to=2026-10-23',
     ]) {
@@ -141,6 +142,32 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
     expectNoHeaderValue(documents.map((doc) => JSON.stringify(doc)).join('\n'), markers, 'a stored document');
     expectNoHeaderValue(answers.join('\n'), markers, 'an answer');
     expectNoHeaderValue(logger.lines.join('\n'), markers, 'the log');
+    // First touches: on every person's record and every action of a fact, only a source group, a bare referrer host and
+    // a campaign key; a retention cell holds a sketch, never a hash.
+    const touches = documents.flatMap((doc: { first_touch?: object; actions?: Array<{ touch?: object }> }) => [
+      ...(doc.first_touch === undefined ? [] : [doc.first_touch]),
+      ...(doc.actions ?? []).flatMap((action) => (action.touch === undefined ? [] : [action.touch])),
+    ]);
+    expect(
+      people.every((record: { first_touch?: object; who: string }) => record.who !== 'people' || record.first_touch !== undefined),
+    ).toBe(true);
+    expect(touches.length).toBeGreaterThan(10);
+    for (const touch of touches as Array<Record<string, string | null>>) {
+      expect(Object.keys(touch).sort()).toEqual(['campaign', 'referrer', 'source']);
+      expect(['linkedin', 'github', 'search', 'other', 'typed']).toContain(touch.source);
+      if (touch.referrer !== null) expect(touch.referrer).toMatch(/^[a-z0-9.-]+$/);
+      if (touch.campaign !== null) expect(touch.campaign).toMatch(/^[^?&=/]*\|[^?&=/]*\|[^?&=/]*$/);
+    }
+    const cells = documents.filter((doc: { kind?: string }) => doc.kind === 'cohort-cell');
+    expect(cells.length).toBeGreaterThan(0);
+    for (const cell of cells)
+      expect(
+        Object.keys(cell)
+          .filter((key) => !key.startsWith('_'))
+          .sort(),
+      ).toEqual(
+        ['at', 'cohort', 'id', 'kind', 'people_sketch', 'pk', 'span', 'ttl'].filter((key) => key !== 'ttl' || cell.span === 'week'),
+      );
     // And no query string: every path kept is the path alone.
     expect(documents.map((doc) => JSON.stringify(doc)).join('\n')).not.toMatch(/plan=pro|ref=newsletter|trk=x|\?id=1/);
   });

@@ -101,6 +101,11 @@ export function expectedFromFixture() {
         total: kinds.filter((v) => v.day === day).length,
         left_out: { agent: leftOut('agent'), path: leftOut('path'), network: 0, signals: 0 },
         page_loads: peopleLoads().filter((row) => dayOf(row) === day).length,
+        // The day's people first counted that day, and the rest of its people (those with a people's request).
+        people_new: [...countedOn.values()].filter((d) => d === day).length,
+        returning: new Set(
+          counted.filter((row) => dayOf(row) === day && rowKind(row) === 'people' && countedOn.get(row.who)! < day).map((row) => row.who),
+        ).size,
       };
     }),
     sources: sources(),

@@ -58,6 +58,9 @@ describe('by_day: visitor-days by the one kind rule', () => {
         total: 3,
         left_out: { agent: 0, path: 0, network: 0, signals: 0 },
         page_loads: 2,
+        // Rollups read without the day's distinct people say nothing of new and returning.
+        people_new: null,
+        returning: null,
       },
       {
         day: '2026-10-22',
@@ -67,6 +70,8 @@ describe('by_day: visitor-days by the one kind rule', () => {
         total: 0,
         left_out: { agent: 0, path: 0, network: 0, signals: 0 },
         page_loads: 0,
+        people_new: 0,
+        returning: 0,
       },
       {
         day: '2026-10-23',
@@ -76,6 +81,8 @@ describe('by_day: visitor-days by the one kind rule', () => {
         total: 2,
         left_out: { agent: 0, path: 0, network: 0, signals: 0 },
         page_loads: 0,
+        people_new: null,
+        returning: null,
       },
     ]);
     for (const row of rows) expect(row.people + row.scanners + row.self).toBe(row.total);
@@ -102,6 +109,8 @@ describe('by_day: visitor-days by the one kind rule', () => {
       left_out: { agent: 0, path: 0, network: 0, signals: 0 },
       // The person's page loads on both stores.
       page_loads: 2,
+      people_new: null,
+      returning: null,
     });
   });
 
@@ -127,6 +136,8 @@ describe('by_day: visitor-days by the one kind rule', () => {
       total: 6,
       left_out: { agent: 1, path: 1, network: 1, signals: 1 },
       page_loads: 1,
+      people_new: null,
+      returning: null,
     });
   });
 

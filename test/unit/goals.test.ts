@@ -1,3 +1,4 @@
+import type { GoalSummary } from '../../shared/events/goal-documents';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import { goalsOf } from '../../shared/activity/card';
@@ -55,10 +56,10 @@ async function card(store: Store) {
   const days = ['2026-10-17', '2026-10-18', '2026-10-19', '2026-10-20', '2026-10-21', '2026-10-22', '2026-10-23'];
   const rules = { steps: funnelStepsSetting.parse('landing=/|pricing=/pricing|signed=event:signup'), goals: GOALS };
   const period = periodOf((await store.rollupReader.onDays(days)).values(), rules);
-  const people = new Map<string, number>();
-  for (const goal of GOALS) people.set(goal.name, (await store.goals.summaries.read(goal.name))?.doc.people_all_time ?? 0);
+  const summaries = new Map<string, GoalSummary | null>();
+  for (const goal of GOALS) summaries.set(goal.name, (await store.goals.summaries.read(goal.name))?.doc ?? null);
   return {
-    goals: goalsOf(GOALS, period, people),
+    goals: goalsOf(GOALS, period, summaries),
     events: eventsOf(period),
     page_loads: period.page_loads,
     path: funnelOf(period, rules.steps),
@@ -88,8 +89,20 @@ describe('goals: their conversions by day and the people who ever reached them, 
         conversions: TRUTH.conversions[goal.name as keyof typeof TRUTH.conversions],
         rate: expect.any(Number),
         people_all_time: TRUTH.people_all_time[goal.name as keyof typeof TRUTH.people_all_time],
+        first_touch: expect.any(Object),
       })),
     );
+    // Every person came in typed first: all of them and all their conversions (the week is all of time) are under it.
+    for (const row of answer.goals) {
+      const sum = (list: Array<{ people: number; conversions: number }>, field: 'people' | 'conversions') =>
+        list.reduce((total, one) => total + one[field], 0);
+      expect(sum(row.first_touch.sources, 'people'), row.goal).toBe(row.people_all_time);
+      expect(sum(row.first_touch.sources, 'conversions'), row.goal).toBe(row.conversions);
+      expect(
+        Object.values(row.first_touch.days_to_convert).reduce((a, b) => a + b, 0),
+        row.goal,
+      ).toBe(row.people_all_time);
+    }
     // By day: the 21st has ann's signup and bob's pricing, the 22nd bob's both, the 23rd ann's signup and cat's CV.
     const rollups = await store.rollupReader.onDays(['2026-10-21', '2026-10-22', '2026-10-23']);
     expect([...rollups.values()].map((rollup) => rollup.goals)).toEqual([

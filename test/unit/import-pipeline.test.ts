@@ -101,6 +101,7 @@ describe('a history imported from rotated logs, backfilled by the fold', { timeo
   const dir = tempDir();
   const { files, unreadable } = writeRotated(dir, requests);
 
+  // Long: it folds many times over, and each fold also writes the retention cells (60 s was near its time on 2 shared cores).
   it('counts the people, the first day, the scanners and the visits by day of the log, and importing again changes nothing', async () => {
     const rig = importRig(NOW);
     const summary = await runImport(options(shuffled(files)), { ...quiet, fetch: rig.fetch });
@@ -149,7 +150,7 @@ describe('a history imported from rotated logs, backfilled by the fold', { timeo
     await rig.keepQueued();
     await rig.foldAll();
     expect(unmarked(rig.store.documents.query<Record<string, unknown>>(() => true))).toEqual(before);
-  });
+  }, 180_000);
 
   it('makes every message of a batch from its lines: the same batch sent again is the same messages, ids and all', async () => {
     const rig = importRig(NOW);

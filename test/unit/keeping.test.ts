@@ -3,7 +3,7 @@ import { MEMORY_SOURCE, memoryStore } from '../../adapters/memory/store';
 import type { HitsMessage, QueuedHit } from '../../shared/hits/message';
 import { addCapped } from '../../shared/keeping/counts';
 import { keeper } from '../support/keeper';
-import { planOf } from '../../shared/keeping/plan';
+import { planOf, sightingsOf } from '../../shared/keeping/plan';
 import { sightedRecord } from '../../shared/keeping/visitor';
 import { fixedClock } from '../../shared/ports/clock';
 import { OTHER_PATHS } from '../../shared/store/activity';
@@ -19,16 +19,18 @@ const message = (hits: QueuedHit[]): HitsMessage => ({
 
 describe('a message planned', () => {
   it('makes one sighting per person hash per day by the one rule, none for the site itself, and each day its parts', () => {
-    const plan = planOf([
+    const hits = [
       queued('a', '2026-10-22T10:00:00.000Z', { subject: 'tree-1' }),
       queued('a', '2026-10-22T10:30:00.000Z', { bot: true }),
       queued('a', '2026-10-23T00:00:00.000Z', { bot: true }),
       queued('s', '2026-10-22T11:00:00.000Z', { bot: true, path: '/.env', subject: 'tree-1' }),
       queued(null, '2026-10-22T11:05:00.000Z', { path: '/health', subject: 'tree-1' }),
-    ]);
-    expect(Object.fromEntries(plan.sightings)).toEqual({
+    ];
+    const plan = planOf(hits);
+    expect(Object.fromEntries(sightingsOf(hits))).toEqual({
       [personHash('a')]: [
-        { day: '2026-10-22', kind: 'people' },
+        // The day's first people's request came with no referrer: its first touch, should this be their first day.
+        { day: '2026-10-22', kind: 'people', touch: { source: 'typed', referrer: null, campaign: null } },
         { day: '2026-10-23', kind: 'scanners' },
       ],
       [personHash('s')]: [{ day: '2026-10-22', kind: 'scanners' }],

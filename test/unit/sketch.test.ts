@@ -66,6 +66,9 @@ describe('the people of any period, each once, from the days’ sketches', () =>
       if (set <= 4_096) expect(kept).toEqual({ packed: expect.any(String) });
       else expect(kept).toEqual({ dense: expect.any(String) });
       if ('packed' in kept) expect(kept.packed).toHaveLength(4 * set);
+      // A packed or sparse sketch is estimated from its entries, the same as from all its registers.
+      expect(estimate(kept), `${people}`).toBe(estimate(mergeSketches(registers)));
+      expect(estimate({ sparse: registers }), `${people}`).toBe(estimate(mergeSketches(registers)));
     }
     // The highest register and rank survive the packing.
     const edge = { sparse: { 16383: 51, 0: 1 } };
