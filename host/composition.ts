@@ -8,7 +8,7 @@ import type { PoisonQueue, ReplayLedger } from '../shared/ports/poison';
 import type { IdentityRules } from '../shared/hits/classify';
 import type { ReceiveDeps } from '../shared/ingest/receive';
 import { azureHitQueue, queueClient, type QueueLocation } from '../adapters/azure-hit-queue';
-import type { ImportKeepingStore, Store } from '../shared/store';
+import type { Store } from '../shared/store';
 import { cosmosContainer } from '../adapters/cosmos/client';
 import { cosmosStore } from '../adapters/cosmos/store';
 import { memoryStore } from '../adapters/memory/store';
@@ -24,17 +24,11 @@ import type { ImportDeps } from '../shared/import/receive';
 import { importQueueName } from '../shared/import/queue-name';
 import { adminAccess, type OperatorSettings } from '../shared/admin/auth';
 import { agentVerdicts } from '../shared/identity/agent';
-import type { ActivityDeps } from '../shared/activity/card';
-import type { RetentionDeps } from '../shared/returning/retention';
-import type { CountAnswerDeps } from '../shared/counting/answers';
-import type { ExportDeps } from '../shared/export/export';
-import { TIMER_FOLD_BUDGET, type FoldDeps } from '../shared/folding/fold';
-import { keepMemory, type KeepDeps } from '../shared/keeping/keep';
-import type { NowDeps } from '../shared/now/now';
+import { TIMER_FOLD_BUDGET } from '../shared/folding/fold';
+import { keepMemory } from '../shared/keeping/keep';
 import type { MarkSettings } from '../shared/pages/mark';
 import { ASSETS, DASHBOARD, type AssetShelf } from '../shared/pages/assets';
 import type { ReplayEveryDeps } from '../shared/poison/replay';
-import type { SubjectReadDeps } from '../shared/subjects/read';
 import { scanRules } from '../shared/subjects/scan-rule';
 import { ONE_SITE, scopeOf, type SiteScope } from '../shared/sites/keys';
 import { allOrigins, ALL_SITES, declaredSites } from '../shared/sites/sites';
@@ -45,40 +39,21 @@ import type { SharedReadDeps } from '../shared/links/open';
 /**
  * Everything the functions are made from, built once per process: for each use case, the one object it takes, so a
  * function hands its use case `root.<use case>` and builds nothing. The settings, clock, logger, store and Blob service
- * are here for the local host and the tests.
+ * are here for the local host and the tests. The first site's store and use cases (a `SiteRoot`) stand at the top, as
+ * in a deployment of one site.
  */
-export interface Root {
+export interface Root extends Omit<SiteRoot, 'scope'> {
   settings: Settings;
   clock: Clock;
   logger: Logger;
-  /** Where visitor records, summaries and activity are kept: Cosmos DB, or memory when STORE=memory. */
-  store: Store;
   /** The storage account's Blob service (the timer locks, the replay counts); null when the storage has none. */
   blob: BlobCall | null;
   /** ingest-hits and ingest-beacon: both share one hit sender, so their requests share its messages. */
   receive: ReceiveDeps;
   /** import-hits: the imports queue (`<HITS_QUEUE>-imports`), so imported hits travel apart from live ones. */
   imports: ImportDeps;
-  /** keep-hits, with this process's memory of the sightings it kept. */
-  keep: KeepDeps;
-  /** keep-imports, with a memory of its own. */
-  keepImports: KeepDeps & { store: ImportKeepingStore };
-  /** recount: the fold's timer. */
-  fold: FoldDeps;
   /** replay-poison: each queue's poison queue, and the ledger of how often a message was put back. */
   replay: ReplayEveryDeps;
-  /** pulse and admin-people: one object, so the two answers are read the same way. */
-  count: CountAnswerDeps;
-  /** admin-activity and admin-activity-visitors. */
-  activity: ActivityDeps;
-  /** admin-export. */
-  export: ExportDeps;
-  /** admin-now. */
-  now: NowDeps;
-  /** admin-retention. */
-  retention: RetentionDeps;
-  /** admin-subjects and admin-subject. */
-  subjects: SubjectReadDeps;
   /**
    * admin-session, and the check of every admin route: one access for the process, so every admin route slows the
    * same guesser.

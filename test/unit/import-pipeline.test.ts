@@ -626,7 +626,7 @@ describe('hostile batches', () => {
 });
 
 describe('the backfill, killed after any write', () => {
-  const requests = history({ today: TODAY, days: 120, people: 3, seed: 9 }).filter((_, index) => index % 25 === 0);
+  const requests = history({ today: TODAY, days: 120, people: 3, seed: 9 }).filter((_, index) => index % 40 === 0);
   const lines = requests.map((request) => ({
     at: request.at.toISOString(),
     address: request.address,
