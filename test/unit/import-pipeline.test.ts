@@ -97,7 +97,7 @@ function shuffled<T>(items: readonly T[], seed = 7): T[] {
 
 // 140 days of logs imported and folded: seconds alone, a minute or more on a machine busy with other suites.
 describe('a history imported from rotated logs, backfilled by the fold', { timeout: 300_000 }, () => {
-  const requests = history({ today: TODAY, days: 140, people: 30 });
+  const requests = history({ today: TODAY, days: 140, people: 18 });
   const dir = tempDir();
   const { files, unreadable } = writeRotated(dir, requests);
 
@@ -117,7 +117,7 @@ describe('a history imported from rotated logs, backfilled by the fold', { timeo
     await rig.foldAll();
     const truth = truthOf(requests, addDays(TODAY, -1));
     const { people, visits } = await figures(rig);
-    expect(truth.people).toBeGreaterThan(25);
+    expect(truth.people).toBeGreaterThan(14);
     expect(people).toMatchObject({
       people_all_time: truth.people,
       counted_from: truth.countedFrom,
@@ -626,7 +626,7 @@ describe('hostile batches', () => {
 });
 
 describe('the backfill, killed after any write', () => {
-  const requests = history({ today: TODAY, days: 120, people: 3, seed: 9 }).filter((_, index) => index % 40 === 0);
+  const requests = history({ today: TODAY, days: 120, people: 3, seed: 9 }).filter((_, index) => index % 60 === 0);
   const lines = requests.map((request) => ({
     at: request.at.toISOString(),
     address: request.address,
