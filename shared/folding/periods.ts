@@ -28,7 +28,7 @@ async function moveOne(
   fresh: () => PeriodRollup,
   move: (doc: PeriodRollup) => PeriodRollup | null,
 ): Promise<PeriodRollup> {
-  let now = fresh();
+  let now: PeriodRollup | null = null;
   // Days of one month or year are folded side by side, and each moves its rollups: one at a time.
   await turns.run(`${key.pk}\n${key.id}`, async () => {
     const read = await periods.read(key.pk, key.id);
@@ -38,7 +38,7 @@ async function moveOne(
     if (next === null) return;
     await conditionalWriteOnce(periods, { before: read?.doc ?? null, etag: read?.etag ?? null, after: next }, `period ${key.pk} ${key.id}`);
   });
-  return now;
+  return now ?? fresh();
 }
 
 /** Where the fold writes the month and year rollups and filter cells, and the turns that keep one writer a document in a run. */

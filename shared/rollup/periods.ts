@@ -155,10 +155,18 @@ export function emptyPeriodRollup(
   };
 }
 
-/** The visitor-days by kind of a period's days, which its own slices' deltas cannot give (a day's loopback is one). */
-const kindsOfDays = (byDay: Record<string, DayFigures>): Pick<DayFigures, 'visitor_days' | 'left_out'> => {
-  const sum = emptyCounts();
-  for (const figures of Object.values(byDay)) addCounts(sum, { ...emptyCounts(), ...figures }, 1);
+/**
+ * The visitor-days by kind of a period once one day's figures change, which its own slices' deltas cannot give (a
+ * day's loopback is one): the period's before, less the day's before, plus the day's now.
+ */
+const kindsWith = (
+  period: Pick<DayFigures, 'visitor_days' | 'left_out'>,
+  was: DayFigures | undefined,
+  now: DayFigures,
+): Pick<DayFigures, 'visitor_days' | 'left_out'> => {
+  const sum = { ...emptyCounts(), visitor_days: { ...period.visitor_days }, left_out: { ...period.left_out } };
+  if (was !== undefined) addCounts(sum, { ...emptyCounts(), ...was }, -1);
+  addCounts(sum, { ...emptyCounts(), ...now }, 1);
   return { visitor_days: sum.visitor_days, left_out: sum.left_out };
 };
 
@@ -176,15 +184,23 @@ export function movedPeriod(
   imported?: ImportedTotals,
 ): PeriodRollup | null {
   if ((doc.folded_days[day] ?? 0) >= upTo) return null;
-  const next = structuredClone(doc);
+  // The counts are moved in place, so they are copied; the maps by day only take new entries, so a shallow copy.
+  const { by_day, folded_days, imported: totals, ...counts } = doc;
+  const next: PeriodRollup = {
+    ...structuredClone(counts),
+    by_day: { ...by_day },
+    folded_days: { ...folded_days },
+    ...(totals === undefined ? {} : { imported: { ...totals } }),
+  };
   for (const change of delta.changes) {
     addCounts(next, change.out, -1);
     addCounts(next, change.in, 1);
   }
   if (delta.sketches.length > 0) next.people_sketch = mergeKept(next.people_sketch, ...delta.sketches);
   if (delta.fresh.length > 0) next.new_sketch = mergeKept(next.new_sketch, ...delta.fresh);
-  next.by_day[day] = figures ?? { visitor_days: next.visitor_days, left_out: next.left_out, page_loads: next.page_loads };
-  Object.assign(next, kindsOfDays(next.by_day));
+  const dayNow = figures ?? { visitor_days: next.visitor_days, left_out: next.left_out, page_loads: next.page_loads };
+  Object.assign(next, kindsWith(doc, doc.by_day[day], dayNow));
+  next.by_day[day] = dayNow;
   next.sketch_partial ||= delta.partial;
   next.folded_days[day] = upTo;
   if (imported !== undefined) next.imported = { ...next.imported, [day]: imported };

@@ -21,7 +21,7 @@ import { counted, history, truthOf, writeRotated, type LoggedRequest } from '../
  */
 const TODAY = utcDay(new Date());
 const LIVE_DAY = addDays(TODAY, -2);
-const requests = history({ today: TODAY, days: 125, people: 36, seed: 2126 });
+const requests = history({ today: TODAY, days: 125, people: 24, seed: 2126 });
 const dayOf = (request: LoggedRequest) => request.at.toISOString().slice(0, 10);
 
 /** What the site's server posts to /api/hits as it serves a request. */
