@@ -307,3 +307,13 @@ export function writeRotated(dir: string, requests: readonly LoggedRequest[]): {
     unreadable: [`${rotated}:${middle + 1}`, `${rotated}:${middle + 2}`],
   };
 }
+
+/** A logged request as a line of `POST /api/import` carries it (its referrer apart). */
+export const importLine = (request: LoggedRequest) => ({
+  at: request.at.toISOString(),
+  address: request.address,
+  user_agent: request.agent,
+  method: request.method,
+  path: request.path,
+  status: request.status,
+});

@@ -7,7 +7,7 @@ import { scanRules } from '../../shared/subjects/scan-rule';
 import { failingAfter } from '../integration/keep-helpers';
 import { importRig, jsonRequest } from '../support/import-rig';
 import { importKeeper } from '../support/keeper';
-import { history, truthOf } from '../support/log-history';
+import { history, importLine, truthOf } from '../support/log-history';
 
 // An import's backfill and keep-imports, each killed after any of its writes: a file of its own, so it runs beside the
 // rest of the import's tests rather than after them.
@@ -17,14 +17,7 @@ const NOW = `${TODAY}T12:00:00.000Z`;
 
 describe('the backfill, killed after any write', () => {
   const requests = history({ today: TODAY, days: 120, people: 3, seed: 9 }).filter((_, index) => index % 60 === 0);
-  const lines = requests.map((request) => ({
-    at: request.at.toISOString(),
-    address: request.address,
-    user_agent: request.agent,
-    method: request.method,
-    path: request.path,
-    status: request.status,
-  }));
+  const lines = requests.map(importLine);
   const small = { ...TIMER_FOLD_BUDGET, factsASlice: 2, recordsASlice: 3, slicesARun: 2 };
   const marks = [
     'folded_to',

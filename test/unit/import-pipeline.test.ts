@@ -14,7 +14,7 @@ import type { VisitsSummary } from '../../shared/store/visits';
 import type { DayRollup } from '../../shared/rollup/day-rollup';
 import { bodiesOf, runImport, type ImportOptions } from '../../scripts/import/run';
 import { queuedHit } from '../support/counting';
-import { history, truthOf, writeRotated } from '../support/log-history';
+import { history, importLine, truthOf, writeRotated } from '../support/log-history';
 import { importRig, INGEST_KEY, jsonRequest } from '../support/import-rig';
 import { receiveImport } from '../../shared/import/receive';
 import { serverHitSchema } from '../../shared/ingest/schemas';
@@ -153,15 +153,9 @@ describe('a history imported from rotated logs, backfilled by the fold', { timeo
 
   it('makes every message of a batch from its lines: the same batch sent again is the same messages, ids and all', async () => {
     const rig = importRig(NOW);
-    const lines = requests.slice(0, 300).map((request) => ({
-      at: request.at.toISOString(),
-      address: request.address,
-      user_agent: request.agent,
-      method: request.method,
-      path: request.path,
-      status: request.status,
-      ...(request.referrer ? { referrer: request.referrer } : {}),
-    }));
+    const lines = requests
+      .slice(0, 300)
+      .map((request) => ({ ...importLine(request), ...(request.referrer ? { referrer: request.referrer } : {}) }));
     const body = JSON.stringify({ hits: lines });
     expect((await receiveImport(jsonRequest(body), rig.deps)).status).toBe(202);
     const first = rig.queued.splice(0);
