@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Lease, LeaseAnswer } from '../shared/ports/lease';
-import { errorLine } from '../shared/errors';
+import type { Lease, LeaseAnswer } from '../shared/core/ports/lease';
+import { errorLine } from '../shared/core/errors';
 import { blobError, ensureBlobContainer, type BlobCall } from './azure-blob';
 
 /** The container the Functions host keeps its locks in; the local host keeps its timer locks beside them. */

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { TokenCredential } from '@azure/identity';
-import { errorLine } from '../shared/errors';
+import { errorLine } from '../shared/core/errors';
 
 // @azure/storage-blob is not among the dependencies, so the few blob calls the app makes (leases, small counters)
 // go over the Blob service's REST API, signed as the SDKs sign them: Shared Key for a connection string (Azurite,

@@ -1,7 +1,7 @@
 import { QueueClient, type StoragePipelineOptions } from '@azure/storage-queue';
 import type { TokenCredential } from '@azure/identity';
-import type { HitQueue } from '../shared/ports/queue';
-import { errorLine } from '../shared/errors';
+import type { HitQueue } from '../shared/core/ports/queue';
+import { errorLine } from '../shared/core/errors';
 
 /** How long a message of a multi-message request stays hidden until the whole request is on the queue. */
 const HOLD_SECONDS = 60;

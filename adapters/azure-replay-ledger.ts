@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ReplayLedger } from '../shared/ports/poison';
-import { errorLine } from '../shared/errors';
+import type { ReplayLedger } from '../shared/core/ports/poison';
+import { errorLine } from '../shared/core/errors';
 import { blobError, ensureBlobContainer, type BlobCall } from './azure-blob';
 
 /** The container of the replay counts: one small blob per replayed hits message id, its count as digits. */

@@ -1,5 +1,5 @@
-import type { HitQueue } from '../shared/ports/queue';
-import type { PoisonedMessage, PoisonQueue, ReplayLedger } from '../shared/ports/poison';
+import type { HitQueue } from '../shared/core/ports/queue';
+import type { PoisonedMessage, PoisonQueue, ReplayLedger } from '../shared/core/ports/poison';
 
 type Stored = { queueId: string; text: string; receipt: string; hiddenUntil: number };
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { loadCountryTable } from '../adapters/files/countries';
-import { classify, type IdentityRules, type SeenRequest } from '../shared/hits/classify';
-import { noCountries } from '../shared/identity/country';
+import { classify, type IdentityRules, type SeenRequest } from '../shared/ingest/classify';
+import { noCountries } from '../shared/core/identity/country';
 import { KEYS } from './settings';
 import { median } from './stats';
 

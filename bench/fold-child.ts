@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import * as folding from '../shared/folding/fold';
-import { systemClock } from '../shared/ports/clock';
-import { scanRules } from '../shared/subjects/scan-rule';
+import * as folding from '../shared/fold/fold';
+import { systemClock } from '../shared/core/ports/clock';
+import { scanRules } from '../shared/core/subjects/scan-rule';
 import { localContainer, localStore } from './local-store';
 
 /**
@@ -16,7 +16,6 @@ async function main(): Promise<void> {
   if (!endpoint || !database) throw new Error('FOLD_CHILD_ENDPOINT and FOLD_CHILD_DATABASE are required');
   // The local server scans where Azure reads an index; a minute a call keeps a slow scan from reading as an outage.
   const store = localStore(localContainer(endpoint, database, 60_000));
-  const budget = (folding as { TIMER_FOLD_BUDGET?: folding.FoldBudget }).TIMER_FOLD_BUDGET;
   const baseline = process.memoryUsage();
   let peakRss = baseline.rss;
   let peakHeap = baseline.heapUsed;
@@ -27,7 +26,7 @@ async function main(): Promise<void> {
   };
   const sampler = setInterval(sample, 20);
   const started = performance.now();
-  const outcome = await folding.fold({ store, clock: systemClock, rules: scanRules(10, 60), lateDays: 7, ...(budget ? { budget } : {}) });
+  const outcome = await folding.fold({ store, clock: systemClock, rules: scanRules(10, 60), lateDays: 7 });
   const ms = performance.now() - started;
   clearInterval(sampler);
   sample();
@@ -38,7 +37,6 @@ async function main(): Promise<void> {
     baselineRssMb: mb(baseline.rss),
     peakRssMb: Math.max(mb(peakRss), Math.round(process.resourceUsage().maxRSS / 1024)),
     peakHeapMb: mb(peakHeap),
-    budget: budget !== undefined,
   };
   process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
 }

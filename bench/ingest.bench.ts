@@ -3,7 +3,7 @@ import { rootFromEnvironment } from '../host/composition';
 import { startLocalHost } from '../host/local/host';
 import { startAzurite } from '../host/local/services';
 import { receiveServerHits } from '../shared/ingest/receive';
-import type { HitQueue } from '../shared/ports/queue';
+import type { HitQueue } from '../shared/core/ports/queue';
 import { QueueClient } from '@azure/storage-queue';
 import { createHmac, randomUUID } from 'node:crypto';
 import { hostingNetworks } from '../adapters/files/networks';
@@ -40,7 +40,7 @@ const hex16 = (key: string, text: string) => createHmac('sha256', key).update(te
  * The floor of the same work, µs per hit: the body parsed, two HMACs a hit (the daily token and the person hash), and
  * the message made and encoded, with no rule, no schema and no classification. Ingest's cost is read against it. With
  * `full`, the message is the one ingest writes, at its size: each hit carries every field a queued hit carries
- * (shared/hits/message.ts), each the request's own text or a constant (no rule reads them). Without, it is the floor as
+ * (shared/core/message.ts), each the request's own text or a constant (no rule reads them). Without, it is the floor as
  * it was before issue 24: its message carries only the token, the person and the path, a quarter of the bytes.
  */
 function floorPerHit(texts: readonly string[], full: boolean): number {

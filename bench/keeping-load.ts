@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { toMessages, type HitsMessage, type QueuedHit } from '../shared/hits/message';
+import { toMessages, type HitsMessage, type QueuedHit } from '../shared/core/message';
 import { queued } from '../test/support/hits';
 
 /**

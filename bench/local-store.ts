@@ -3,9 +3,9 @@ import { BulkOperationType, type Container } from '@azure/cosmos';
 import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
 import { cosmosStore } from '../adapters/cosmos/store';
 import { COSMOS_EMULATOR_KEY } from '../host/local/services';
-import { countedAgain } from '../shared/folding/by-day';
-import type { VisitorsSummary } from '../shared/store';
-import { emptyVisitorsSummary } from '../shared/store/summary';
+import { countedAgain } from '../shared/fold/by-day';
+import type { VisitorsSummary } from '../shared/core/store';
+import { emptyVisitorsSummary } from '../shared/core/store/summary';
 
 /**
  * The `activity` container of `database` on the local Cosmos server at `endpoint`. Calls may take `requestTimeoutMs`:

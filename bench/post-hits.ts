@@ -1,4 +1,4 @@
-import { inLanes } from '../shared/lanes';
+import { inLanes } from '../shared/core/lanes';
 import { KEYS } from './settings';
 
 /**

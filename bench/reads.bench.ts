@@ -6,14 +6,14 @@ import type { Container } from '@azure/cosmos';
 import { rootFromEnvironment } from '../host/composition';
 import { startLocalHost, type LocalHost } from '../host/local/host';
 import { startAzurite, startCosmos, type Azurite } from '../host/local/services';
-import { funnelStepsSetting } from '../shared/activity/funnel';
-import { addDays } from '../shared/counting/days';
-import { countedAgain } from '../shared/folding/by-day';
-import { memoryLogger } from '../shared/ports/logger';
-import type { ActivityHour, VisitorDay, VisitsSummary } from '../shared/store';
-import { hourId, visitorDayId } from '../shared/store/activity';
-import { VISITORS_PK } from '../shared/store/visitors';
-import { VISITS_SUMMARY_ID } from '../shared/store/visits';
+import { funnelStepsSetting } from '../shared/core/funnel';
+import { addDays } from '../shared/core/days';
+import { countedAgain } from '../shared/fold/by-day';
+import { memoryLogger } from '../shared/core/ports/logger';
+import type { ActivityHour, VisitorDay, VisitsSummary } from '../shared/core/store';
+import { hourId, visitorDayId } from '../shared/core/store/activity';
+import { VISITORS_PK } from '../shared/core/store/visitors';
+import { VISITS_SUMMARY_ID } from '../shared/core/store/visits';
 import { hex } from './ids';
 import { bulkUpsert, freshLocalStore, visitorsSummaryOf } from './local-store';
 import { visitorRecord } from '../test/support/counting-cosmos';
@@ -418,8 +418,8 @@ function goalsAndEventsLines(small: Scale, large: Scale): void {
   console.log(`  of it, the goals' summaries (a point read a goal): V ${costText(own)} | 4V ${costText(ownBig)}${lists}`);
 }
 
-type RollupModule = typeof import('../shared/rollup/day-rollup');
-type SketchModule = typeof import('../shared/rollup/sketch');
+type RollupModule = typeof import('../shared/core/rollup/day-rollup');
+type SketchModule = typeof import('../shared/core/rollup/sketch');
 
 /**
  * The modules that make day rollups, when this commit has them (an older commit keeps none: its card reads the
@@ -427,7 +427,7 @@ type SketchModule = typeof import('../shared/rollup/sketch');
  */
 async function rollupModules(): Promise<{ rollup: RollupModule; sketch: SketchModule } | null> {
   if (!existsSync(join(__dirname, '..', 'shared', 'rollup', 'day-rollup.ts'))) return null;
-  return { rollup: await import('../shared/rollup/day-rollup'), sketch: await import('../shared/rollup/sketch') };
+  return { rollup: await import('../shared/core/rollup/day-rollup'), sketch: await import('../shared/core/rollup/sketch') };
 }
 
 /**

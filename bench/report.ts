@@ -1,4 +1,4 @@
-import type { StoreStats } from '../shared/store';
+import type { StoreStats } from '../shared/core/store';
 
 /** A figure as the benches print it: thousands separated, `digits` decimals. */
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });

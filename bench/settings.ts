@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { COSMOS_EMULATOR_KEY } from '../host/local/services';
-import type { Logger } from '../shared/ports/logger';
+import type { Logger } from '../shared/core/ports/logger';
 
 /** The keys every bench's host is given. */
 export const KEYS = {

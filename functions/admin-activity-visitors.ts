@@ -1,7 +1,7 @@
 import { register } from '../host/registry';
 import { siteAnswer } from '../shared/sites/read';
 import { incoming, response } from '../host/http';
-import { activityVisitors } from '../shared/activity/visitors';
+import { activityVisitors } from '../shared/read/activity/visitors';
 
 register({
   kind: 'http',

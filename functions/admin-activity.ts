@@ -1,7 +1,7 @@
 import { register } from '../host/registry';
 import { siteAnswer } from '../shared/sites/read';
 import { incoming, response } from '../host/http';
-import { activityCard } from '../shared/activity/card';
+import { activityCard } from '../shared/read/activity/card';
 
 register({
   kind: 'http',

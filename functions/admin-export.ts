@@ -1,7 +1,7 @@
 import { register } from '../host/registry';
 import { siteAnswer } from '../shared/sites/read';
 import { incoming, response } from '../host/http';
-import { exportDays } from '../shared/export/export';
+import { exportDays } from '../shared/read/export/export';
 
 register({
   kind: 'http',

@@ -1,6 +1,6 @@
 import { register } from '../host/registry';
 import { incoming, response } from '../host/http';
-import { manageLinks } from '../shared/links/manage';
+import { manageLinks } from '../shared/read/links/manage';
 
 register({
   kind: 'http',

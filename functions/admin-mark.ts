@@ -1,6 +1,6 @@
 import { register } from '../host/registry';
 import { incoming, response } from '../host/http';
-import { operatorMark } from '../shared/pages/mark';
+import { operatorMark } from '../shared/http/pages/mark';
 
 register({
   kind: 'http',

@@ -1,7 +1,7 @@
 import { register } from '../host/registry';
 import { siteAnswer } from '../shared/sites/read';
 import { incoming, response } from '../host/http';
-import { nowCard } from '../shared/now/now';
+import { nowCard } from '../shared/read/now';
 
 register({
   kind: 'http',

@@ -1,6 +1,6 @@
 import { register } from '../host/registry';
 import { bytesResponse } from '../host/http';
-import { serveAsset } from '../shared/pages/assets';
+import { serveAsset } from '../shared/http/pages/assets';
 
 register({
   kind: 'http',

@@ -1,7 +1,7 @@
 import { register } from '../host/registry';
 import { siteAnswer } from '../shared/sites/read';
 import { incoming, response } from '../host/http';
-import { answerPeopleCount } from '../shared/counting/answers';
+import { answerPeopleCount } from '../shared/read/counting/answers';
 
 register({
   kind: 'http',

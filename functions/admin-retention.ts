@@ -1,6 +1,6 @@
 import { register } from '../host/registry';
 import { incoming, response } from '../host/http';
-import { retentionCard } from '../shared/returning/retention';
+import { retentionCard } from '../shared/read/retention';
 import { siteAnswer } from '../shared/sites/read';
 
 register({

@@ -1,6 +1,6 @@
 import { register } from '../host/registry';
 import { incoming, response } from '../host/http';
-import { answerSession } from '../shared/admin/sign-in';
+import { answerSession } from '../shared/http/admin/sign-in';
 
 register({
   kind: 'http',

@@ -1,7 +1,7 @@
 import { register } from '../host/registry';
 import { siteAnswer } from '../shared/sites/read';
 import { incoming, response } from '../host/http';
-import { answerSubjects } from '../shared/subjects/read';
+import { answerSubjects } from '../shared/read/subjects';
 
 register({
   kind: 'http',

@@ -1,7 +1,7 @@
 import { register } from '../host/registry';
 import { importForSite } from '../shared/sites/import';
 import { incoming, response } from '../host/http';
-import { receiveImport } from '../shared/import/receive';
+import { receiveImport } from '../shared/ingest/import/receive';
 
 register({
   kind: 'http',

@@ -1,7 +1,7 @@
 import { keepTrigger } from '../host/keep-trigger';
 import { register } from '../host/registry';
-import { keepHits } from '../shared/keeping/keep';
-import { keepBySite } from '../shared/sites/keep';
+import { keepHits } from '../shared/keep/keep';
+import { keepBySite } from '../shared/keep/sites';
 import { siteDeps } from '../shared/sites/root';
 
 register(

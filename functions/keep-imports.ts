@@ -1,8 +1,8 @@
 import { keepTrigger } from '../host/keep-trigger';
 import { register } from '../host/registry';
-import { keepImported } from '../shared/import/keep';
-import { IMPORT_QUEUE_BINDING } from '../shared/import/queue-name';
-import { keepBySite } from '../shared/sites/keep';
+import { keepImported } from '../shared/keep/imports';
+import { IMPORT_QUEUE_BINDING } from '../shared/ingest/import/queue-name';
+import { keepBySite } from '../shared/keep/sites';
 import { siteDeps } from '../shared/sites/root';
 
 register(

@@ -1,7 +1,7 @@
 import { register } from '../host/registry';
 import { siteAnswer } from '../shared/sites/read';
 import { incoming, response } from '../host/http';
-import { answerPulse } from '../shared/counting/answers';
+import { answerPulse } from '../shared/read/counting/answers';
 
 register({
   kind: 'http',

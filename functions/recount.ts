@@ -1,5 +1,5 @@
 import { register } from '../host/registry';
-import { fold } from '../shared/folding/fold';
+import { fold } from '../shared/fold/fold';
 
 register({
   kind: 'timer',

@@ -1,5 +1,5 @@
 import { register } from '../host/registry';
-import { replayEveryPoison, type ReplayOutcome } from '../shared/poison/replay';
+import { replayEveryPoison, type ReplayOutcome } from '../shared/keep/replay';
 
 /** An outcome as the log line counts it. */
 const counts = (outcome: ReplayOutcome) => ({

@@ -1,6 +1,6 @@
 import { register } from '../host/registry';
 import { incoming, response } from '../host/http';
-import { sharedActivity } from '../shared/links/open';
+import { sharedActivity } from '../shared/read/links/open';
 
 register({
   kind: 'http',

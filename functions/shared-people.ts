@@ -1,6 +1,6 @@
 import { register } from '../host/registry';
 import { incoming, response } from '../host/http';
-import { sharedPeople } from '../shared/links/open';
+import { sharedPeople } from '../shared/read/links/open';
 
 register({
   kind: 'http',

@@ -1,14 +1,14 @@
 import { ManagedIdentityCredential, type TokenCredential } from '@azure/identity';
 import { describeProblems, readSettings, type Settings } from './settings';
-import { systemClock, systemScheduler, type Clock, type Scheduler } from '../shared/ports/clock';
-import { consoleLogger, type Logger } from '../shared/ports/logger';
-import type { HitQueue } from '../shared/ports/queue';
+import { systemClock, systemScheduler, type Clock, type Scheduler } from '../shared/core/ports/clock';
+import { consoleLogger, type Logger } from '../shared/core/ports/logger';
+import type { HitQueue } from '../shared/core/ports/queue';
 import { hitSender } from '../shared/ingest/hit-sender';
-import type { PoisonQueue, ReplayLedger } from '../shared/ports/poison';
-import type { IdentityRules } from '../shared/hits/classify';
+import type { PoisonQueue, ReplayLedger } from '../shared/core/ports/poison';
+import type { IdentityRules } from '../shared/ingest/classify';
 import type { ReceiveDeps } from '../shared/ingest/receive';
 import { azureHitQueue, queueClient, type QueueLocation } from '../adapters/azure-hit-queue';
-import type { Store } from '../shared/store';
+import type { Store } from '../shared/core/store';
 import { cosmosContainer } from '../adapters/cosmos/client';
 import { cosmosStore } from '../adapters/cosmos/store';
 import { memoryStore } from '../adapters/memory/store';
@@ -18,23 +18,23 @@ import { blobReplayLedger } from '../adapters/azure-replay-ledger';
 import { packagedCountries } from '../adapters/files/countries';
 import { hostingNetworks } from '../adapters/files/networks';
 import { assetShelf } from '../adapters/files/assets';
-import type { HostingNetworks } from '../shared/identity/network-table';
-import type { CountryLookup } from '../shared/identity/country';
-import type { ImportDeps } from '../shared/import/receive';
-import { importQueueName } from '../shared/import/queue-name';
-import { adminAccess, type OperatorSettings } from '../shared/admin/auth';
-import { agentVerdicts } from '../shared/identity/agent';
-import { TIMER_FOLD_BUDGET } from '../shared/folding/fold';
-import { keepMemory } from '../shared/keeping/keep';
-import type { MarkSettings } from '../shared/pages/mark';
-import { ASSETS, DASHBOARD, type AssetShelf } from '../shared/pages/assets';
-import type { ReplayEveryDeps } from '../shared/poison/replay';
-import { scanRules } from '../shared/subjects/scan-rule';
-import { ONE_SITE, scopeOf, type SiteScope } from '../shared/sites/keys';
-import { allOrigins, ALL_SITES, declaredSites } from '../shared/sites/sites';
+import type { HostingNetworks } from '../shared/core/identity/network-table';
+import type { CountryLookup } from '../shared/core/identity/country';
+import type { ImportDeps } from '../shared/ingest/import/receive';
+import { importQueueName } from '../shared/ingest/import/queue-name';
+import { adminAccess, type OperatorSettings } from '../shared/http/admin/auth';
+import { agentVerdicts } from '../shared/core/identity/agent';
+import { TIMER_FOLD_BUDGET } from '../shared/fold/budget';
+import { keepMemory } from '../shared/keep/keep';
+import type { MarkSettings } from '../shared/http/pages/mark';
+import { ASSETS, DASHBOARD, type AssetShelf } from '../shared/http/pages/assets';
+import type { ReplayEveryDeps } from '../shared/keep/replay';
+import { scanRules } from '../shared/core/subjects/scan-rule';
+import { ONE_SITE, scopeOf, type SiteScope } from '../shared/core/sites/keys';
+import { allOrigins, ALL_SITES, declaredSites } from '../shared/core/sites/sites';
 import type { SiteRoot, Sites } from '../shared/sites/root';
-import type { LinkAdminDeps } from '../shared/links/manage';
-import type { SharedReadDeps } from '../shared/links/open';
+import type { LinkAdminDeps } from '../shared/read/links/manage';
+import type { SharedReadDeps, SiteReads } from '../shared/read/links/open';
 
 /**
  * Everything the functions are made from, built once per process: for each use case, the one object it takes, so a
@@ -209,7 +209,7 @@ function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
 
 /**
  * Every site's store and use cases: the first declared site's under the keys of a deployment of one site, each other
- * site's and all sites together (`*`, when there are several) under keys that carry its name (shared/sites/keys.ts).
+ * site's and all sites together (`*`, when there are several) under keys that carry its name (shared/core/sites/keys.ts).
  */
 function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, parts: SiteParts): Sites {
   const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS);
@@ -294,7 +294,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     dashboard: assetShelf({ 'admin.html': DASHBOARD }),
     sites,
     links: { links: store.links, sites: declared, clock, operator },
-    shared: { links: store.links, hashKey: settings.HASH_KEY, sites, access: operator.access },
+    shared: { links: store.links, hashKey: settings.HASH_KEY, readsOf: (site) => siteReads(sites, site), access: operator.access },
   };
 }
 
@@ -314,4 +314,10 @@ let processRoot: Root | undefined;
 export function hostRoot(): Root {
   processRoot ??= rootFromEnvironment(process.env);
   return processRoot;
+}
+
+/** A shared link's site's card and count; all sites together read the first site's when only one is declared. */
+function siteReads(sites: Sites, site: string): SiteReads | undefined {
+  const root = sites.roots.get(site) ?? (site === ALL_SITES ? sites.roots.get(sites.declared[0]!.name) : undefined);
+  return root === undefined ? undefined : { activity: root.activity, count: root.count.count };
 }

@@ -1,6 +1,6 @@
-import type { HitsMessage } from '../shared/hits/message';
-import { readMessage } from '../shared/hits/message';
-import type { KeepOutcome } from '../shared/keeping/keep';
+import type { HitsMessage } from '../shared/core/message';
+import { readMessage } from '../shared/core/message';
+import type { KeepOutcome } from '../shared/keep/keep';
 import type { Root } from './composition';
 import type { QueueRegistration } from './registry';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { declaredSites, sitesSetting } from '../shared/sites/sites';
-import { wholeNumberText } from '../shared/schemas/whole-number';
-import { parseCidr } from '../shared/identity/network';
-import { funnelStepsSetting } from '../shared/activity/funnel';
-import { goalsSetting } from '../shared/events/events';
+import { declaredSites, sitesSetting } from '../shared/core/sites/sites';
+import { wholeNumberText } from '../shared/core/whole-number';
+import { parseCidr } from '../shared/core/identity/network';
+import { funnelStepsSetting } from '../shared/core/funnel';
+import { goalsSetting } from '../shared/core/events/events';
 
 const secret = (name: string) => z.string({ error: `${name} is required` }).min(16, `${name} must be at least 16 characters`);
 
@@ -166,10 +166,10 @@ const appShape = z.object({
   HASH_KEY: secret('HASH_KEY'),
   INGEST_KEY: secret('INGEST_KEY'),
   OPERATOR_KEY: secret('OPERATOR_KEY'),
-  /** How long an Admin session lasts unused, in hours; it is renewed while used (shared/admin/session.ts). */
+  /** How long an Admin session lasts unused, in hours; it is renewed while used (shared/http/admin/session.ts). */
   ADMIN_SESSION_HOURS: wholeNumberText(1, 168, 8),
   ALLOWED_ORIGINS: commaList.pipe(z.array(origin)),
-  /** The sites counted: `name=origin,origin|name=…` (shared/sites/sites.ts); without it, one site of ALLOWED_ORIGINS. */
+  /** The sites counted: `name=origin,origin|name=…` (shared/core/sites/sites.ts); without it, one site of ALLOWED_ORIGINS. */
   SITES: sitesSetting,
   TRUSTED_PROXY_HOPS: wholeNumberText(0, 10, 0),
   SELF_NETWORKS: commaList.pipe(z.array(cidr)),
@@ -183,7 +183,7 @@ const appShape = z.object({
   /** A scan within this many seconds of the visitor's previous one of the subject is a reload of it: the same scan. */
   SUBJECT_REFRESH_SECONDS: wholeNumberText(0, 3_600, 10),
   FUNNEL_STEPS: funnelStepsSetting,
-  /** The goals: `name=event:signup` or `name=path:/pricing,/pricing/`, split by `|` (shared/events/events.ts). */
+  /** The goals: `name=event:signup` or `name=path:/pricing,/pricing/`, split by `|` (shared/core/events/events.ts). */
   GOALS: goalsSetting,
   /** One goal whose people all time the pulse carries (the first screen's "312 people have downloaded the CV"). */
   PULSE_GOAL: z

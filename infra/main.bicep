@@ -122,7 +122,7 @@ module storage 'app/storage.bicep' = {
     tags: tags
     deploymentContainerName: deploymentContainerName
     // The Functions host moves a message that keeps failing to <queue>-poison; both exist before the first hit. Imported
-    // hits travel on a queue of their own, <hits>-imports (shared/import/queue-name.ts), kept by keep-imports.
+    // hits travel on a queue of their own, <hits>-imports (shared/ingest/import/queue-name.ts), kept by keep-imports.
     queueNames: [hitsQueueName, '${hitsQueueName}-poison', '${hitsQueueName}-imports', '${hitsQueueName}-imports-poison']
   }
 }

@@ -1,13 +1,13 @@
 // npm run networks (also run by npm install's prepare, npm run build and npm test): makes data/hosting-networks.bin,
 // the compact table of the hosting networks' address ranges, from the network data package @ip-location-db/asn
-// (RouteViews, the five RIRs via the NRO, and DB-IP; CC BY 4.0) and the one hosting list, shared/identity/hosting.ts.
+// (RouteViews, the five RIRs via the NRO, and DB-IP; CC BY 4.0) and the one hosting list, shared/core/identity/hosting.ts.
 // Only the listed networks' ranges are kept, adjacent ones merged, so the table is small and the process reads it
 // once. `--if-stale` does nothing when the table already holds this package version and this list.
 import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { HOSTING_ASNS, hostingListKey } from '../shared/identity/hosting';
-import { encodeTable, readTable, type TableRanges } from '../shared/identity/network-table';
+import { HOSTING_ASNS, hostingListKey } from '../shared/core/identity/hosting';
+import { encodeTable, readTable, type TableRanges } from '../shared/core/identity/network-table';
 
 const root = join(__dirname, '..');
 const data = join(root, 'node_modules', '@ip-location-db', 'asn');

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { hostingNetworks } from '../adapters/files/networks';
-import type { HostingNetworks } from '../shared/identity/network-table';
+import type { HostingNetworks } from '../shared/core/identity/network-table';
 import { FORMAT_NAMES, type FormatName } from './import/detect';
 import { runImport } from './import/run';
 import { ImportRefused } from './import/send';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import type { PeopleCount } from '../shared/counting/people-count';
+import type { PeopleCount } from '../shared/read/counting/people-count';
 import { localPort, localValues, readLocalSettings, type LocalSettings } from '../host/local/local-settings';
 
 /**

@@ -1,5 +1,5 @@
-import type { VisitorDay } from '../../shared/store/activity';
-import type { ActivityDays } from '../../shared/store/activity-days';
+import type { VisitorDay } from '../../shared/core/store/activity';
+import type { ActivityDays } from '../../shared/core/store/activity-days';
 import type { CosmosDocuments } from './documents';
 
 const DAY = "c.pk = @day AND c.kind = 'visitor-day'";

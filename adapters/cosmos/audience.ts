@@ -1,5 +1,5 @@
-import { WRITTEN_BEFORE_SLACK_SECONDS, type RecentFacts } from '../../shared/now/recent';
-import type { VisitorDayPart } from '../../shared/store/facts';
+import { WRITTEN_BEFORE_SLACK_SECONDS, type RecentFacts } from '../../shared/core/store/recent';
+import type { VisitorDayPart } from '../../shared/core/store/facts';
 import type { CosmosDocuments } from './documents';
 
 /**

@@ -1,6 +1,6 @@
 import type { Container, SqlParameter } from '@azure/cosmos';
-import type { Created, Marked, Replaced, StoreStats, Versioned } from '../../shared/store';
-import { ONE_SITE, partitionKey, plainKey, type SiteScope } from '../../shared/sites/keys';
+import type { Created, Marked, Replaced, StoreStats, Versioned } from '../../shared/core/store';
+import { ONE_SITE, partitionKey, plainKey, type SiteScope } from '../../shared/core/sites/keys';
 
 interface Keyed {
   id: string;

@@ -1,14 +1,14 @@
-import type { FoldingStore } from '../../shared/store';
-import type { ActivityDoc, VisitorDay } from '../../shared/store/activity';
-import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
-import type { Fact } from '../../shared/store/facts';
-import type { PeriodRollup } from '../../shared/rollup/periods';
-import { FOLD_STATE_ID, type FoldState } from '../../shared/store/fold';
-import { VISITORS_SUMMARY_ID, type VisitorsSummary } from '../../shared/store/summary';
-import { VISITORS_PK, type RecordChange } from '../../shared/store/visitors';
-import { VISITS_SUMMARY_ID, type VisitsSummary } from '../../shared/store/visits';
+import type { FoldingStore } from '../../shared/core/store';
+import type { ActivityDoc, VisitorDay } from '../../shared/core/store/activity';
+import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/core/rollup/day-rollup';
+import type { Fact } from '../../shared/core/store/facts';
+import type { PeriodRollup } from '../../shared/core/rollup/periods';
+import { FOLD_STATE_ID, type FoldState } from '../../shared/core/store/fold';
+import { VISITORS_SUMMARY_ID, type VisitorsSummary } from '../../shared/core/store/summary';
+import { VISITORS_PK, type RecordChange } from '../../shared/core/store/visitors';
+import { VISITS_SUMMARY_ID, type VisitsSummary } from '../../shared/core/store/visits';
 import type { CosmosDocuments } from './documents';
-import { IMPORTS_PK } from '../../shared/store/imports';
+import { IMPORTS_PK } from '../../shared/core/store/imports';
 
 /** The document whose writes read the server's clock: its `_ts` is the store's time now. */
 const STORE_CLOCK = { id: 'store-clock', pk: VISITORS_PK, kind: 'store-clock' };

@@ -5,7 +5,7 @@ import {
   type GoalPerson,
   type GoalsStore,
   type GoalSummary,
-} from '../../shared/events/goal-documents';
+} from '../../shared/core/events/goal-documents';
 import type { CosmosDocuments } from './documents';
 
 /** The goals on Cosmos DB: a point read and If-Match replaces of each summary, creates that answer 409 for its people. */

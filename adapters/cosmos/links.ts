@@ -1,4 +1,4 @@
-import { LINKS_PK, type SharedLink, type SharedLinks } from '../../shared/links/documents';
+import { LINKS_PK, type SharedLink, type SharedLinks } from '../../shared/core/store/links';
 import type { CosmosDocuments } from './documents';
 
 /** The shared links on Cosmos DB: point reads by the token's keyed hash, and one partition's queries for the list. */

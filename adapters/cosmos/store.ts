@@ -1,14 +1,14 @@
 import type { Container } from '@azure/cosmos';
-import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/store';
-import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
-import { VISITORS_PK } from '../../shared/store/visitors';
+import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
+import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/core/store/summary';
+import { VISITORS_PK } from '../../shared/core/store/visitors';
 import { CosmosDocuments } from './documents';
-import type { SiteScope } from '../../shared/sites/keys';
+import type { SiteScope } from '../../shared/core/sites/keys';
 import { cosmosGoals } from './goals';
 import { cosmosCohorts } from './cohorts';
-import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
-import { inLanes } from '../../shared/lanes';
-import type { PeriodRollup } from '../../shared/rollup/periods';
+import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/core/rollup/day-rollup';
+import { inLanes } from '../../shared/core/lanes';
+import type { PeriodRollup } from '../../shared/core/rollup/periods';
 
 /** How many day rollups a read asks for at once: point reads, the cheapest call Cosmos DB has. */
 const ROLLUP_READS_AT_ONCE = 16;
@@ -18,7 +18,7 @@ import { cosmosActivityDays } from './activity-days';
 import { cosmosSubjects } from './subjects';
 import { cosmosRecentFacts } from './audience';
 import { cosmosLinks } from './links';
-import { IMPORT_LEDGER_ID, IMPORTS_PK, landedId, type ImportLedger, type LandedImport } from '../../shared/store/imports';
+import { IMPORT_LEDGER_ID, IMPORTS_PK, landedId, type ImportLedger, type LandedImport } from '../../shared/core/store/imports';
 
 const oldestFirst =
   <T extends { pk: string; id: string }>(key: (doc: T) => string) =>
@@ -32,7 +32,7 @@ const oldestFirst =
 export interface CosmosStoreOptions {
   settleSeconds: number;
   name?: string;
-  /** Which site's documents the store holds (partition keys formed by shared/sites/keys.ts); a deployment of one site's by default. */
+  /** Which site's documents the store holds (partition keys formed by shared/core/sites/keys.ts); a deployment of one site's by default. */
   scope?: SiteScope;
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { countryTable, type CountryLookup, type CountryTable } from '../../shared/identity/country';
+import { countryTable, type CountryLookup, type CountryTable } from '../../shared/core/identity/country';
 
 /**
  * The data package: `@ip-location-db/geo-whois-asn-country` (sapics/ip-location-db), whose data is the five RIRs'

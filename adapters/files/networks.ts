@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostingListKey } from '../../shared/identity/hosting';
-import { readTable, type HostingNetworks } from '../../shared/identity/network-table';
+import { hostingListKey } from '../../shared/core/identity/hosting';
+import { readTable, type HostingNetworks } from '../../shared/core/identity/network-table';
 import { packageRoot } from './assets';
 
 /** Where the compact table is, under the package's root (the project, or the deployed package). */

@@ -1,5 +1,5 @@
-import type { VisitorDay } from '../../shared/store/activity';
-import { firstSeenFirst, isAfter, type ActivityDays } from '../../shared/store/activity-days';
+import type { VisitorDay } from '../../shared/core/store/activity';
+import { firstSeenFirst, isAfter, type ActivityDays } from '../../shared/core/store/activity-days';
 import type { MemoryDocuments } from './documents';
 
 /** One day's visitor-days from memory, with the same answers as the Cosmos DB adapter. */

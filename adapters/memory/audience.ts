@@ -1,5 +1,5 @@
-import type { RecentFacts } from '../../shared/now/recent';
-import type { Fact } from '../../shared/store/facts';
+import type { RecentFacts } from '../../shared/core/store/recent';
+import type { Fact } from '../../shared/core/store/facts';
 import type { MemoryDocuments } from './documents';
 
 /** The last minutes' facts in memory, whose marks are no clock: the facts with a part seen at or after `since`. */

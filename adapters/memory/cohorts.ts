@@ -1,4 +1,4 @@
-import { cohortsPk, type CohortCell, type CohortFigures, type CohortsStore } from '../../shared/returning/cohorts';
+import { cohortsPk, type CohortCell, type CohortFigures, type CohortsStore } from '../../shared/core/store/cohorts';
 import type { MemoryDocuments } from './documents';
 
 /** The retention cells and figures in memory, with the same answers as the Cosmos DB adapter. */

@@ -1,4 +1,4 @@
-import type { Created, Marked, Replaced, StoreStats, Versioned } from '../../shared/store';
+import type { Created, Marked, Replaced, StoreStats, Versioned } from '../../shared/core/store';
 
 /** A document with the two fields every kept document has: its partition and its id. */
 export interface Keyed {

@@ -1,5 +1,5 @@
-import { FOLD_LEASE_ID, type FoldLeaseDoc, type FoldLeases } from '../../shared/store/fold-lease';
-import { VISITORS_PK } from '../../shared/store/visitors';
+import { FOLD_LEASE_ID, type FoldLeaseDoc, type FoldLeases } from '../../shared/core/store/fold-lease';
+import { VISITORS_PK } from '../../shared/core/store/visitors';
 import type { MemoryDocuments } from './documents';
 
 const resolved = <T>(value: T) => Promise.resolve(value);

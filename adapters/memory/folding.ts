@@ -1,14 +1,14 @@
-import type { FoldingStore } from '../../shared/store';
-import type { ActivityDoc, VisitorDay } from '../../shared/store/activity';
-import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
-import type { Fact } from '../../shared/store/facts';
-import type { PeriodRollup } from '../../shared/rollup/periods';
-import { FOLD_STATE_ID, type FoldState } from '../../shared/store/fold';
-import { VISITORS_SUMMARY_ID, type VisitorsSummary } from '../../shared/store/summary';
-import { VISITORS_PK, type VisitorRecord } from '../../shared/store/visitors';
-import { VISITS_SUMMARY_ID, type VisitsSummary } from '../../shared/store/visits';
+import type { FoldingStore } from '../../shared/core/store';
+import type { ActivityDoc, VisitorDay } from '../../shared/core/store/activity';
+import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/core/rollup/day-rollup';
+import type { Fact } from '../../shared/core/store/facts';
+import type { PeriodRollup } from '../../shared/core/rollup/periods';
+import { FOLD_STATE_ID, type FoldState } from '../../shared/core/store/fold';
+import { VISITORS_SUMMARY_ID, type VisitorsSummary } from '../../shared/core/store/summary';
+import { VISITORS_PK, type VisitorRecord } from '../../shared/core/store/visitors';
+import { VISITS_SUMMARY_ID, type VisitsSummary } from '../../shared/core/store/visits';
 import type { MemoryDocuments } from './documents';
-import { IMPORTS_PK, type LandedImport } from '../../shared/store/imports';
+import { IMPORTS_PK, type LandedImport } from '../../shared/core/store/imports';
 
 const resolved = <T>(value: T) => Promise.resolve(value);
 

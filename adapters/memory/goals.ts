@@ -6,7 +6,7 @@ import {
   type GoalPerson,
   type GoalsStore,
   type GoalSummary,
-} from '../../shared/events/goal-documents';
+} from '../../shared/core/events/goal-documents';
 import type { MemoryDocuments } from './documents';
 
 /** The goals in memory, with the same answers as the Cosmos DB adapter. */

@@ -1,4 +1,4 @@
-import { LINKS_PK, type SharedLink, type SharedLinks } from '../../shared/links/documents';
+import { LINKS_PK, type SharedLink, type SharedLinks } from '../../shared/core/store/links';
 import type { MemoryDocuments } from './documents';
 
 /** The shared links in memory, with the calls the Cosmos DB adapter makes. */

@@ -1,18 +1,18 @@
-import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/store';
+import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
 import { memoryLinks } from './links';
-import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/store/summary';
-import { VISITORS_PK } from '../../shared/store/visitors';
+import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/core/store/summary';
+import { VISITORS_PK } from '../../shared/core/store/visitors';
 import { MemoryDocuments } from './documents';
 import { memoryGoals } from './goals';
 import { memoryCohorts } from './cohorts';
-import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/rollup/day-rollup';
-import type { PeriodRollup } from '../../shared/rollup/periods';
+import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/core/rollup/day-rollup';
+import type { PeriodRollup } from '../../shared/core/rollup/periods';
 import { memoryFolding } from './folding';
 import { memoryFoldLeases } from './fold-lease';
 import { memoryActivityDays } from './activity-days';
 import { memorySubjects } from './subjects';
 import { memoryRecentFacts } from './audience';
-import { IMPORT_LEDGER_ID, IMPORTS_PK, landedId, type ImportLedger, type LandedImport } from '../../shared/store/imports';
+import { IMPORT_LEDGER_ID, IMPORTS_PK, landedId, type ImportLedger, type LandedImport } from '../../shared/core/store/imports';
 
 /** What the memory store's `source` says, so the count never passes memory off as kept. */
 export const MEMORY_SOURCE = 'kept in memory (lost on restart): STORE is memory, so nothing outlives this process';

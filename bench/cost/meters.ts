@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Registration } from '../../host/registry';
-import type { Logger } from '../../shared/ports/logger';
+import type { Logger } from '../../shared/core/ports/logger';
 
 /** Counts executions by kind, and the seconds in which at least one was running (overlapping ones counted once). */
 export function executionMeter() {

@@ -11,9 +11,9 @@ import { queueLocation, type Root } from '../composition';
 import { queueClient } from '../../adapters/azure-hit-queue';
 import { readHostJson, type HostJson } from './host-json';
 import { listenToQueue, type QueueListener } from './queue-listener';
-import { errorLine } from '../../shared/errors';
-import { isLoopback } from '../../shared/identity/network';
-import type { Lease } from '../../shared/ports/lease';
+import { errorLine } from '../../shared/core/errors';
+import { isLoopback } from '../../shared/core/identity/network';
+import type { Lease } from '../../shared/core/ports/lease';
 import { blobLease, lockBlob } from '../../adapters/azure-blob-lease';
 import { DEFAULT_LOCK_TIMING, holdLock, type HeldLock, type LockTiming } from './singleton';
 

@@ -4,8 +4,8 @@ import { InvocationContext } from '@azure/functions';
 import type { QueueClient, DequeuedMessageItem } from '@azure/storage-queue';
 import type { QueueRegistration } from '../registry';
 import type { HostJson } from './host-json';
-import type { Logger } from '../../shared/ports/logger';
-import { errorLine } from '../../shared/errors';
+import type { Logger } from '../../shared/core/ports/logger';
+import { errorLine } from '../../shared/core/errors';
 
 /** How long a received message stays hidden while its invocation runs, as the Functions host does. */
 const LEASE_SECONDS = 300;

@@ -1,6 +1,6 @@
-import { systemClock, systemScheduler, type Clock, type Scheduler } from '../../shared/ports/clock';
-import type { Lease } from '../../shared/ports/lease';
-import type { Logger } from '../../shared/ports/logger';
+import { systemClock, systemScheduler, type Clock, type Scheduler } from '../../shared/core/ports/clock';
+import type { Lease } from '../../shared/core/ports/lease';
+import type { Logger } from '../../shared/core/ports/logger';
 
 /**
  * How a lock is held: the lease's length, how often one not held is tried for again, and the clock and timers they are

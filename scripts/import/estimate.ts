@@ -1,8 +1,8 @@
-import { agentFamily, isBotAgent } from '../../shared/identity/agent';
-import { UNLOGGED_AGENT } from '../../shared/hits/classify';
-import type { HostingNetworks } from '../../shared/identity/network-table';
-import { isLoopback } from '../../shared/identity/network';
-import { cleanPath, isScannerPath } from '../../shared/identity/paths';
+import { agentFamily, isBotAgent } from '../../shared/core/identity/agent';
+import { UNLOGGED_AGENT } from '../../shared/ingest/classify';
+import type { HostingNetworks } from '../../shared/core/identity/network-table';
+import { isLoopback } from '../../shared/core/identity/network';
+import { cleanPath, isScannerPath } from '../../shared/core/identity/paths';
 import { flat, type LogRecord } from './record';
 
 /**

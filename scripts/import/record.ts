@@ -1,4 +1,4 @@
-import { canonicalAddress } from '../../shared/identity/network';
+import { canonicalAddress } from '../../shared/core/identity/network';
 
 /** One request as a log line told it, before anything is classified: what the import command reads of each line. */
 export interface LogRecord {

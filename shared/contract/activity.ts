@@ -7,7 +7,7 @@ export const Kind = z.enum(['people', 'scanners', 'self']).meta({ id: 'Kind' });
 export const BotReason = z.enum(['agent', 'path', 'network', 'signals']).meta({
   id: 'BotReason',
   description:
-    "Why a request looked like a bot, the first that holds in this order: its agent named a bot (crawlers, link previews, HTTP libraries, headless browsers, no agent), its path probes for secrets, its address is on a hosting network, or its headers are ones only automation sends (shared/identity/kinds.ts). The order is also the tie-break's, surest first.",
+    "Why a request looked like a bot, the first that holds in this order: its agent named a bot (crawlers, link previews, HTTP libraries, headless browsers, no agent), its path probes for secrets, its address is on a hosting network, or its headers are ones only automation sends (shared/core/identity/kinds.ts). The order is also the tie-break's, surest first.",
 });
 
 export const ScannersByReason = z.object({ agent: count(), path: count(), network: count(), signals: count() }).meta({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { importBodySchema, importedDaySchema, importHitSchema } from '../import/schemas';
+import { importBodySchema, importedDaySchema, importHitSchema } from '../ingest/import/schemas';
 import { beaconBodySchema, serverBatchSchema, serverHitSchema } from '../ingest/schemas';
 
 /** What a request body's schema is called in docs/openapi.json, and what the document says of it and its fields. */

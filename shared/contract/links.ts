@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { instant } from './common';
 import { ActivityCard } from './activity';
 import { PeopleCount } from './count';
-import { linkBodySchema } from '../links/manage';
+import { linkBodySchema } from '../read/links/manage';
 import { inputs } from './inputs';
-import type { Route } from './routes';
+import type { Route } from './route';
 
 // The sites' list and the shared links' routes: the operator's (make, list, revoke) and the two reads a link opens.
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { inputs } from './inputs';
-import { INFO, PARAMETERS, RESPONSES, ROUTES, SECURITY_SCHEMES, type Route } from './routes';
+import { INFO, PARAMETERS, RESPONSES, ROUTES, SECURITY_SCHEMES } from './routes';
+import { type Route } from './route';
 
 type Json = Record<string, unknown>;
 

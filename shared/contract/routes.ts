@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { activityQuerySchema, visitorsQuerySchema } from '../activity/query';
-import { siteQuerySchema } from '../sites/sites';
-import { exportQuerySchema } from '../export/export';
-import { importBodySchema } from '../import/schemas';
+import { activityQuerySchema, visitorsQuerySchema } from '../read/activity/query';
+import { siteQuerySchema } from '../core/sites/sites';
+import { exportQuerySchema } from '../read/export/export';
+import { importBodySchema } from '../ingest/import/schemas';
 import { beaconBodySchema, serverBatchSchema, serverHitSchema } from '../ingest/schemas';
-import { ASSETS } from '../pages/assets';
-import { detailQuerySchema as subjectQuerySchema, listQuerySchema as subjectsListQuerySchema } from '../subjects/read';
+import { ASSETS } from '../http/pages/assets';
+import { detailQuerySchema as subjectQuerySchema, listQuerySchema as subjectsListQuerySchema } from '../read/subjects';
 import { ActivityCard, DayVisitors, ExportDays, NowCard } from './activity';
 import { OperatorMark, SessionState, SubjectFigures, SubjectsPage } from './admin';
 import { ErrorEnvelope, Subject } from './common';
@@ -13,8 +13,9 @@ import { PeopleCount, Pulse } from './count';
 import { Accepted, BeaconAccepted, ImportAccepted } from './ingest';
 import { inputs } from './inputs';
 import { LINK_ROUTES } from './links';
+import type { Route } from './route';
 import { RetentionCard } from './retention';
-import { retentionQuerySchema } from '../returning/retention';
+import { retentionQuerySchema } from '../read/retention';
 
 // Every HTTP route the app registers, as docs/openapi.json describes it: what each is for, its query (the parser the
 // route reads it with), its body and its answers (the schemas of shared/contract and the parsers of shared/ingest and
@@ -35,20 +36,6 @@ const SITE_WORDS =
 
 /** The query of a read that takes only `site`. */
 const siteReadSchema = z.object({ site: siteQuerySchema });
-
-/** One operation: its method and path, its words, its query's parser and each parameter's words, and the rest as OpenAPI has it. */
-export interface Route {
-  method: 'get' | 'post' | 'delete' | 'options';
-  path: string;
-  operationId: string;
-  summary: string;
-  description: string;
-  security?: Json[];
-  query?: { schema: z.ZodType; describe: Record<string, string> };
-  parameters?: Json[];
-  requestBody?: Json;
-  responses: Record<string, Json>;
-}
 
 export const ROUTES: Route[] = [
   {

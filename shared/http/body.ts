@@ -1,5 +1,5 @@
 import type { IncomingRequest } from './request';
-import { badRequest, fail, fieldIssues, ok, type Result } from './envelope';
+import { badRequest, fail, fieldIssues, ok, type Result } from '../core/result';
 import type { z } from 'zod';
 
 /** The media type of a request without its parameters, lowercased. */

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Scheduler } from '../ports/clock';
-import type { Logger } from '../ports/logger';
-import type { HitQueue, HitSender, QueueUnavailable } from '../ports/queue';
-import { MESSAGE_OVERHEAD_BYTES, encodeMessage, fitsOneMessage, toMessages, type QueuedHit } from '../hits/message';
+import type { Scheduler } from '../core/ports/clock';
+import type { Logger } from '../core/ports/logger';
+import type { HitQueue, HitSender, QueueUnavailable } from '../core/ports/queue';
+import { MESSAGE_OVERHEAD_BYTES, encodeMessage, fitsOneMessage, toMessages, type QueuedHit } from '../core/message';
 
 /** How requests share a message: how long the first of a batch waits for others, and the most hits a message carries. */
 export interface HitSenderOptions {
@@ -35,7 +35,7 @@ export interface HitSenderDeps {
 
 /**
  * A request's hits written as JSON once, as a message's `hits` holds them (each as JSON.stringify writes it, joined by
- * commas, without the brackets), and the bytes they add to a message: the sum of shared/hits/message.ts hitBytes, each
+ * commas, without the brackets), and the bytes they add to a message: the sum of shared/core/message.ts hitBytes, each
  * hit's JSON and its comma.
  */
 interface Written {

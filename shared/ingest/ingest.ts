@@ -1,9 +1,9 @@
-import type { Clock } from '../ports/clock';
-import type { HitSender } from '../ports/queue';
-import type { Logger } from '../ports/logger';
-import { classify, type Classified, type IdentityRules, type SeenRequest } from '../hits/classify';
-import type { QueuedHit } from '../hits/message';
-import { badRequest, fail, ok, type Result } from '../http/envelope';
+import type { Clock } from '../core/ports/clock';
+import type { HitSender } from '../core/ports/queue';
+import type { Logger } from '../core/ports/logger';
+import { classify, type Classified, type IdentityRules, type SeenRequest } from './classify';
+import type { QueuedHit } from '../core/message';
+import { badRequest, fail, ok, type Result } from '../core/result';
 
 /** What ingesting needs: the rules, where the hits go (the queue, through group commit), the clock and the logger. */
 export interface IngestDeps {

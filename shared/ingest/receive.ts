@@ -1,20 +1,21 @@
 import { INGEST_LIMITS, beaconBodySchema, serverBatchSchema, serverHitSchema, type ServerHit } from './schemas';
 import { checkAt, enqueueClassified, ingest, type IngestDeps, type IngestOutcome } from './ingest';
-import type { SeenRequest } from '../hits/classify';
-import { clientAddress } from '../identity/address';
-import { canonicalAddress } from '../identity/network';
-import { forwardedSignals, signalsFrom, type RequestSignals } from '../identity/signals';
-import { hasOperatorCookie, hasOperatorKey, isOperatorToken } from '../identity/operator';
-import { sameSecret } from '../identity/tokens';
-import { badRequest, errorAnswer, fail, ok, type Answer, type Result } from '../http/envelope';
+import type { SeenRequest } from './classify';
+import { clientAddress } from '../core/identity/address';
+import { canonicalAddress } from '../core/identity/network';
+import { forwardedSignals, signalsFrom, type RequestSignals } from '../core/identity/signals';
+import { hasOperatorCookie, hasOperatorKey, isOperatorToken } from '../core/identity/operator';
+import { sameSecret } from '../core/identity/tokens';
+import { errorAnswer, type Answer } from '../http/envelope';
+import { badRequest, fail, ok, type Result } from '../core/result';
 import { readJsonBody, parseWith } from '../http/body';
 import type { IncomingRequest } from '../http/request';
 import { corsHeaders, preflight, type CorsPolicy } from '../http/cors';
-import { beaconScan, type BeaconSubjectDeps } from '../subjects/beacon';
-import { safeProps } from '../events/events';
-import { hitSite, beaconSite } from '../sites/hit-site';
-import type { Site } from '../sites/sites';
-import type { SubjectsStore } from '../subjects/documents';
+import { beaconScan, type BeaconSubjectDeps } from './subjects/beacon';
+import { safeProps } from '../core/events/events';
+import { hitSite, beaconSite } from '../core/sites/hit-site';
+import type { Site } from '../core/sites/sites';
+import type { SubjectsStore } from '../core/subjects/documents';
 
 /** The settings receiving reads beyond the identity rules. */
 export interface ReceiveSettings {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { keptPath } from '../identity/paths';
-import { eventNameSchema, propsSchema, PROPS_LIMITS } from '../events/events';
-import { siteNameSchema } from '../sites/sites';
+import { keptPath } from '../core/identity/paths';
+import { eventNameSchema, propsSchema, PROPS_LIMITS } from '../core/events/events';
+import { siteNameSchema } from '../core/sites/sites';
 
 /**
  * The bounds of one ingest request: a request over them is refused whole, with the bound named (`(body)`, `hits`).
@@ -22,7 +22,7 @@ export const subjectSchema = subject;
 
 const store = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be 1 to 32 lowercase letters, digits or -');
 
-// A path of any length: it is judged as kept (shared/identity/paths.ts keptPath), its query dropped but for the four
+// A path of any length: it is judged as kept (shared/core/identity/paths.ts keptPath), its query dropped but for the four
 // campaign tags and the rest cut to MAX_PATH_LENGTH, so a long one is never refused and nothing longer travels on.
 // Each text cut here is cut by `overwrite` (a string made another string in place), not `transform`: a transform is a
 // pipe zod runs apart, which made checking a hit of /api/hits several times slower.
@@ -39,7 +39,7 @@ const referrer = z
 
 /**
  * The request's headers as the site's server received them (its whole `req.headers`), for the signals a browser sends:
- * only the signal headers are read, any case, a value a string or a list of strings (shared/identity/signals.ts
+ * only the signal headers are read, any case, a value a string or a list of strings (shared/core/identity/signals.ts
  * forwardedSignals judges only what the set can say). Any other header, of any length or kind, is ignored, never
  * refused; when absent, the signals are not judged.
  */

@@ -1,7 +1,8 @@
 import type { Answer } from '../http/envelope';
-import { badRequest, errorAnswer } from '../http/envelope';
+import { errorAnswer } from '../http/envelope';
+import { badRequest } from '../core/result';
 import type { IncomingRequest } from '../http/request';
-import type { ImportDeps } from '../import/receive';
+import type { ImportDeps } from '../ingest/import/receive';
 import type { Sites } from './root';
 
 /**

@@ -1,7 +1,7 @@
-import { asOperator, type OperatorSettings } from '../admin/auth';
+import { asOperator, type OperatorSettings } from '../http/admin/auth';
 import type { Answer } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
-import type { Site } from './sites';
+import type { Site } from '../core/sites/sites';
 
 /** GET /api/admin/sites: the sites declared, the first first, for the dashboard's switcher (and whether there is `*`). */
 export function listSites(request: IncomingRequest, deps: { sites: readonly Site[]; operator: OperatorSettings }): Promise<Answer> {

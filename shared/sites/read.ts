@@ -1,7 +1,7 @@
-import { checkOperator, type OperatorSettings } from '../admin/auth';
+import { checkOperator, type OperatorSettings } from '../http/admin/auth';
 import { errorAnswer, type Answer } from '../http/envelope';
 import type { IncomingRequest } from '../http/request';
-import { readSite } from './hit-site';
+import { readSite } from '../core/sites/hit-site';
 import type { SiteRoot, Sites } from './root';
 
 /**

@@ -1,14 +1,14 @@
-import type { ActivityDeps } from '../activity/card';
-import type { CountAnswerDeps } from '../counting/answers';
-import type { ExportDeps } from '../export/export';
-import type { FoldDeps } from '../folding/fold';
-import type { KeepDeps } from '../keeping/keep';
-import type { NowDeps } from '../now/now';
-import type { RetentionDeps } from '../returning/retention';
-import type { ImportKeepingStore, Store } from '../store';
-import type { SubjectReadDeps } from '../subjects/read';
-import type { SiteScope } from './keys';
-import type { Site } from './sites';
+import type { ActivityDeps } from '../read/activity/card';
+import type { CountAnswerDeps } from '../read/counting/answers';
+import type { ExportDeps } from '../read/export/export';
+import type { FoldDeps } from '../fold/fold';
+import type { KeepDeps } from '../keep/keep';
+import type { NowDeps } from '../read/now';
+import type { RetentionDeps } from '../read/retention';
+import type { ImportKeepingStore, Store } from '../core/store';
+import type { SubjectReadDeps } from '../read/subjects';
+import type { SiteScope } from '../core/sites/keys';
+import type { Site } from '../core/sites/sites';
 
 /** One site's store and every use case that reads or writes it, built once by the composition root. */
 export interface SiteRoot {

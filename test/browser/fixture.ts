@@ -1,6 +1,6 @@
-import { fixedClock } from '../../shared/ports/clock';
-import { VISITORS_PK } from '../../shared/store/visitors';
-import { VISITS_SUMMARY_ID } from '../../shared/store/visits';
+import { fixedClock } from '../../shared/core/ports/clock';
+import { VISITORS_PK } from '../../shared/core/store/visitors';
+import { VISITS_SUMMARY_ID } from '../../shared/core/store/visits';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';

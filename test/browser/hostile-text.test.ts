@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { cleanTag } from '../../shared/identity/campaign';
-import { fixedClock } from '../../shared/ports/clock';
+import { cleanTag } from '../../shared/core/identity/campaign';
+import { fixedClock } from '../../shared/core/ports/clock';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { keep, NOW } from './fixture';

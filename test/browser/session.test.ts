@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { fixedClock } from '../../shared/ports/clock';
+import type { fixedClock } from '../../shared/core/ports/clock';
 import type { TestHost } from '../support/host';
 import { seededHost } from './fixture';
 import { closeContexts, pageTroubles, resetPage, workerChromium } from './support';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { hitsMessageSchema, type QueuedHit } from '../../shared/hits/message';
+import { hitsMessageSchema, type QueuedHit } from '../../shared/core/message';
 import { startTestHost, type TestHost } from '../support/host';
 import { closeContexts, pageTroubles, resetPage, startTestSite, type TestSite, workerChromium } from './support';
 

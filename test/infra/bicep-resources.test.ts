@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { COMPOSITE_INDEXES, ensureContainer } from '../../adapters/cosmos/client';
 import { schemaDefaults } from './azure-shape';
 import { bicep, block, entries, literal, modules, params, projectText, variable } from './bicep';
-import { importQueueName } from '../../shared/import/queue-name';
+import { importQueueName } from '../../shared/ingest/import/queue-name';
 
 const main = bicep('main.bicep');
 const used = (file: string) => modules(main).find((module) => module.file === file)!;

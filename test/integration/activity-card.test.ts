@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedClock } from '../../shared/ports/clock';
+import { fixedClock } from '../../shared/core/ports/clock';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedClock } from '../../shared/ports/clock';
+import { fixedClock } from '../../shared/core/ports/clock';
 import { containerOf } from '../support/cosmos';
 import { expectedFromFixture } from '../support/golden-expected';
 import { D0, GOLDEN_ENV, GOLDEN_SUBJECTS, START } from '../support/golden-fixture';

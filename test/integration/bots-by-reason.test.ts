@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedClock } from '../../shared/ports/clock';
-import { hitsMessageSchema } from '../../shared/hits/message';
-import type { HitQueue } from '../../shared/ports/queue';
+import { fixedClock } from '../../shared/core/ports/clock';
+import { hitsMessageSchema } from '../../shared/core/message';
+import type { HitQueue } from '../../shared/core/ports/queue';
 import { azureHitQueue, queueClient } from '../../adapters/azure-hit-queue';
 import { containerOf } from '../support/cosmos';
 import { testEnv } from '../support/env';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../shared/counting/days';
-import { fixedClock } from '../../shared/ports/clock';
-import { memoryLogger } from '../../shared/ports/logger';
-import type { StoreStats, VisitorsSummary } from '../../shared/store';
-import { VISITORS_SUMMARY_ID } from '../../shared/store/summary';
-import { VISITORS_PK } from '../../shared/store/visitors';
+import { addDays } from '../../shared/core/days';
+import { fixedClock } from '../../shared/core/ports/clock';
+import { memoryLogger } from '../../shared/core/ports/logger';
+import type { StoreStats, VisitorsSummary } from '../../shared/core/store';
+import { VISITORS_SUMMARY_ID } from '../../shared/core/store/summary';
+import { VISITORS_PK } from '../../shared/core/store/visitors';
 import { containerOf } from '../support/cosmos';
 import { createAll, personRecord } from '../support/counting-cosmos';
 import { startTestHost } from '../support/host';

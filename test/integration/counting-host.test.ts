@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, daysEnding } from '../../shared/counting/days';
-import { fixedClock } from '../../shared/ports/clock';
+import { addDays, daysEnding } from '../../shared/core/days';
+import { fixedClock } from '../../shared/core/ports/clock';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, browserHeaders } from '../support/http';

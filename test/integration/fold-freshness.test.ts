@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedClock } from '../../shared/ports/clock';
+import { fixedClock } from '../../shared/core/ports/clock';
 import { containerOf } from '../support/cosmos';
 import { settle, startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';

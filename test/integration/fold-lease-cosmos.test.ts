@@ -9,7 +9,7 @@ import {
   type FoldLeaseAnswer,
   type FoldLeases,
   type HeldFoldLease,
-} from '../../shared/store/fold-lease';
+} from '../../shared/core/store/fold-lease';
 import { containerOf } from '../support/cosmos';
 import { testEnv } from '../support/env';
 

@@ -2,7 +2,7 @@ import { QueueClient } from '@azure/storage-queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootFromEnvironment, type Root } from '../../host/composition';
 import { startLocalHost, type LocalHost } from '../../host/local/host';
-import { memoryLogger } from '../../shared/ports/logger';
+import { memoryLogger } from '../../shared/core/ports/logger';
 import { startTestHost, type TestHost } from '../support/host';
 import { testEnv } from '../support/env';
 import { containerOf } from '../support/cosmos';

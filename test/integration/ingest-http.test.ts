@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hitsMessageSchema } from '../../shared/hits/message';
-import { fixedClock } from '../../shared/ports/clock';
+import { hitsMessageSchema } from '../../shared/core/message';
+import { fixedClock } from '../../shared/core/ports/clock';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post, browserHeaders } from '../support/http';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootFromEnvironment } from '../../host/composition';
 import { startLocalHost, type LocalHost } from '../../host/local/host';
 import { azureHitQueue } from '../../adapters/azure-hit-queue';
-import { encodeMessage, toMessages, type QueuedHit } from '../../shared/hits/message';
+import { encodeMessage, toMessages, type QueuedHit } from '../../shared/core/message';
 import { testEnv } from '../support/env';
 import { AGENTS, post } from '../support/http';
 import { plainProxy } from '../support/proxy';

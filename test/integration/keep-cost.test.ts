@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticMessages } from '../../bench/keeping-load';
-import { fold } from '../../shared/folding/fold';
+import { fold } from '../../shared/fold/fold';
 import { keeper } from '../support/keeper';
-import { scanRules } from '../../shared/subjects/scan-rule';
+import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { settle } from '../support/host';
-import { fixedClock } from '../../shared/ports/clock';
-import type { VisitorRecord } from '../../shared/store';
+import { fixedClock } from '../../shared/core/ports/clock';
+import type { VisitorRecord } from '../../shared/core/store';
 import { everything, freshCosmos, SETTLE_SECONDS, unmarked } from './keep-helpers';
 
 describe('what keeping costs the store', () => {

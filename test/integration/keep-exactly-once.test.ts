@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fold, TIMER_FOLD_BUDGET } from '../../shared/folding/fold';
+import { fold } from '../../shared/fold/fold';
+import { TIMER_FOLD_BUDGET } from '../../shared/fold/budget';
 import { keeper } from '../support/keeper';
-import { fixedClock } from '../../shared/ports/clock';
-import type { Store } from '../../shared/store';
-import { scanRules } from '../../shared/subjects/scan-rule';
-import { claimedVisitor } from '../../shared/subjects/visitor';
+import { fixedClock } from '../../shared/core/ports/clock';
+import type { Store } from '../../shared/core/store';
+import { scanRules } from '../../shared/core/subjects/scan-rule';
+import { claimedVisitor } from '../../shared/core/subjects/visitor';
 import { personHash, queued } from '../support/hits';
 import { settle } from '../support/host';
 import { everything, failingAfter, freshCosmos, messageOf, SETTLE_SECONDS, unmarked } from './keep-helpers';

@@ -3,8 +3,8 @@ import { inject } from 'vitest';
 import { CosmosDocuments } from '../../adapters/cosmos/documents';
 import { cosmosStore } from '../../adapters/cosmos/store';
 import { COSMOS_EMULATOR_KEY } from '../../host/local/services';
-import type { HitsMessage, QueuedHit } from '../../shared/hits/message';
-import type { Store } from '../../shared/store';
+import type { HitsMessage, QueuedHit } from '../../shared/core/message';
+import type { Store } from '../../shared/core/store';
 import { containerOf } from '../support/cosmos';
 
 /** A container of the test's own on the shared local Cosmos server (or at `endpoint`), created, with its store. */

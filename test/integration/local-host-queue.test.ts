@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { QueueClient } from '@azure/storage-queue';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { listenToQueue, type QueueListener } from '../../host/local/queue-listener';
-import { memoryLogger } from '../../shared/ports/logger';
+import { memoryLogger } from '../../shared/core/ports/logger';
 import type { QueueRegistration } from '../../host/registry';
 
 const settings = { batchSize: 4, maxDequeueCount: 3, visibilityTimeout: 100, maxPollingInterval: 200, messageEncoding: 'base64' as const };

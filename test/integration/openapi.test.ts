@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostRoute, type HttpRegistration } from '../../host/registry';
 import { loadFunctions } from '../../host/local/host';
 import { readHostJson } from '../../host/local/host-json';
-import { fixedClock } from '../../shared/ports/clock';
+import { fixedClock } from '../../shared/core/ports/clock';
 import { containerOf } from '../support/cosmos';
 import { D0, D1, D2, D3, GOLDEN_ENV, GOLDEN_ROWS, GOLDEN_SUBJECTS, START } from '../support/golden-fixture';
 import { postsOf, sendGolden } from '../support/golden-posts';

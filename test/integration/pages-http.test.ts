@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hitsMessageSchema } from '../../shared/hits/message';
-import { operatorCookieValue } from '../../shared/identity/tokens';
+import { hitsMessageSchema } from '../../shared/core/message';
+import { operatorCookieValue } from '../../shared/core/identity/tokens';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post, browserHeaders } from '../support/http';
 

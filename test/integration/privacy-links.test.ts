@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Container } from '@azure/cosmos';
-import { memoryLogger } from '../../shared/ports/logger';
+import { memoryLogger } from '../../shared/core/ports/logger';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { post } from '../support/http';

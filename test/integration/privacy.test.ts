@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hitsMessageSchema, type HitsMessage } from '../../shared/hits/message';
-import { memoryLogger } from '../../shared/ports/logger';
+import { hitsMessageSchema, type HitsMessage } from '../../shared/core/message';
+import { memoryLogger } from '../../shared/core/ports/logger';
 import { startTestHost, type TestHost } from '../support/host';
-import { cleanTag } from '../../shared/identity/campaign';
+import { cleanTag } from '../../shared/core/identity/campaign';
 import {
   ORIGIN,
   PATHS,

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { fixedClock } from '../../shared/ports/clock';
-import { memoryLogger } from '../../shared/ports/logger';
-import { takeFoldLease } from '../../shared/store/fold-lease';
+import { fixedClock } from '../../shared/core/ports/clock';
+import { memoryLogger } from '../../shared/core/ports/logger';
+import { takeFoldLease } from '../../shared/core/store/fold-lease';
 import { startTestHost, type TestHost } from '../support/host';
 
 // What the fold's timer (`recount`) logs when it folds nothing: another fold holding the lease is the lease working,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { fixedClock } from '../../shared/ports/clock';
-import { memoryLogger } from '../../shared/ports/logger';
+import { fixedClock } from '../../shared/core/ports/clock';
+import { memoryLogger } from '../../shared/core/ports/logger';
 import { plainProxy } from '../support/proxy';
 import { startTestHost, type TestHost } from '../support/host';
 import { post } from '../support/http';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encodeMessage } from '../../shared/hits/message';
-import { memoryLogger } from '../../shared/ports/logger';
+import { encodeMessage } from '../../shared/core/message';
+import { memoryLogger } from '../../shared/core/ports/logger';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { post } from '../support/http';

@@ -1,9 +1,9 @@
 import type { Container } from '@azure/cosmos';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SLOWDOWN } from '../../shared/admin/attempts';
-import { fixedClock } from '../../shared/ports/clock';
-import { memoryLogger } from '../../shared/ports/logger';
+import { SLOWDOWN } from '../../shared/http/admin/attempts';
+import { fixedClock } from '../../shared/core/ports/clock';
+import { memoryLogger } from '../../shared/core/ports/logger';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';

@@ -1,6 +1,6 @@
 import type { Container } from '@azure/cosmos';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixedClock } from '../../shared/ports/clock';
+import { fixedClock } from '../../shared/core/ports/clock';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, browserHeaders, post } from '../support/http';

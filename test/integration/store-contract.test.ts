@@ -1,18 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { emptyRollup } from '../../shared/rollup/day-rollup';
-import type { ActivityHour, Fact, Marked, Store, VisitorDay, VisitorRecord } from '../../shared/store';
-import { hourId, visitorDayId } from '../../shared/store/activity';
-import { FACT_TTL_SECONDS, factId } from '../../shared/store/facts';
-import { emptyFoldState } from '../../shared/store/fold';
-import { releaseFoldLease, renewFoldLease, takeFoldLease, type FoldLeaseAnswer, type HeldFoldLease } from '../../shared/store/fold-lease';
-import { emptyVisitorsSummary } from '../../shared/store/summary';
-import { VISITORS_PK } from '../../shared/store/visitors';
-import { emptyVisits } from '../../shared/store/visits';
+import { emptyRollup } from '../../shared/core/rollup/day-rollup';
+import type { ActivityHour, Fact, Marked, Store, VisitorDay, VisitorRecord } from '../../shared/core/store';
+import { hourId, visitorDayId } from '../../shared/core/store/activity';
+import { FACT_TTL_SECONDS, factId } from '../../shared/core/store/facts';
+import { emptyFoldState } from '../../shared/core/store/fold';
+import {
+  releaseFoldLease,
+  renewFoldLease,
+  takeFoldLease,
+  type FoldLeaseAnswer,
+  type HeldFoldLease,
+} from '../../shared/core/store/fold-lease';
+import { emptyVisitorsSummary } from '../../shared/core/store/summary';
+import { VISITORS_PK } from '../../shared/core/store/visitors';
+import { emptyVisits } from '../../shared/core/store/visits';
 import { settle } from '../support/store-clock';
 import { freshCosmos, SETTLE_SECONDS } from './keep-helpers';
 
-// The store's ports (shared/store/*.ts) promise the same answers whatever keeps the documents: the same cases, run on
+// The store's ports (shared/core/store/*.ts) promise the same answers whatever keeps the documents: the same cases, run on
 // the memory store and on the Cosmos DB store (on the tests' local Cosmos server, a database of each case's own). Each
 // subject also says how its writes become settled: at once in memory; on Cosmos DB once the server's clock is past
 // the settle margin, which the test moves rather than waits for.

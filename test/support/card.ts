@@ -1,10 +1,10 @@
-import type { Store } from '../../shared/store';
-import { activityCard, type ActivityDeps } from '../../shared/activity/card';
-import { funnelStepsSetting } from '../../shared/activity/funnel';
-import { adminAccess } from '../../shared/admin/auth';
+import type { Store } from '../../shared/core/store';
+import { activityCard, type ActivityDeps } from '../../shared/read/activity/card';
+import { funnelStepsSetting } from '../../shared/core/funnel';
+import { adminAccess } from '../../shared/http/admin/auth';
 import type { IncomingRequest } from '../../shared/http/request';
-import type { Clock } from '../../shared/ports/clock';
-import { memoryLogger } from '../../shared/ports/logger';
+import type { Clock } from '../../shared/core/ports/clock';
+import { memoryLogger } from '../../shared/core/ports/logger';
 
 const KEY = 'test-operator-key-0123456789';
 

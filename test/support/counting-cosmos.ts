@@ -1,7 +1,7 @@
 import type { Container } from '@azure/cosmos';
-import { inLanes } from '../../shared/lanes';
-import type { VisitorRecord } from '../../shared/store';
-import { VISITORS_PK } from '../../shared/store/visitors';
+import { inLanes } from '../../shared/core/lanes';
+import type { VisitorRecord } from '../../shared/core/store';
+import { VISITORS_PK } from '../../shared/core/store/visitors';
 import { hex } from './counting';
 
 /** Creates documents straight in the container, `lanes` at a time: a fixture of many visitors without keeping each hit. */

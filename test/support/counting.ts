@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { QueuedHit } from '../../shared/hits/message';
-import type { Clock } from '../../shared/ports/clock';
+import type { QueuedHit } from '../../shared/core/message';
+import type { Clock } from '../../shared/core/ports/clock';
 import { keeper } from './keeper';
-import type { FoldingStore, KeepingStore, Store } from '../../shared/store';
-import { fold, type FoldOutcome } from '../../shared/folding/fold';
-import { scanRules, type ScanRules } from '../../shared/subjects/scan-rule';
-import { visitorDayId, type VisitorDay } from '../../shared/store/activity';
+import type { FoldingStore, KeepingStore, Store } from '../../shared/core/store';
+import { fold, type FoldOutcome } from '../../shared/fold/fold';
+import { scanRules, type ScanRules } from '../../shared/core/subjects/scan-rule';
+import { visitorDayId, type VisitorDay } from '../../shared/core/store/activity';
 
 /** A 32-hex stand-in for a hash, from a short name, so fixtures read as "a", "b"… and still pass the queue's schema. */
 export const hex = (name: string) => createHash('sha256').update(name).digest('hex').slice(0, 32);

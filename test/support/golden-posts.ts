@@ -1,4 +1,4 @@
-import type { fixedClock } from '../../shared/ports/clock';
+import type { fixedClock } from '../../shared/core/ports/clock';
 import { dayOf, VISITORS, type GoldenRow } from './golden-fixture';
 import { browserHeaders, post } from './http';
 

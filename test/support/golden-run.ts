@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { fixedClock } from '../../shared/ports/clock';
+import type { fixedClock } from '../../shared/core/ports/clock';
 import { D0, D1, D2, D3, GOLDEN_ROWS, GOLDEN_SUBJECTS, LATE_POSTED_AT, type GoldenRow } from './golden-fixture';
 import { postsOf, sendGolden } from './golden-posts';
 import type { TestHost } from './host';

@@ -1,4 +1,4 @@
-import type { QueuedHit } from '../../shared/hits/message';
+import type { QueuedHit } from '../../shared/core/message';
 
 /** A 32-hex stand-in for a hash: the label's first 16 characters (padded with dots) in hex, so a fixture's hash reads back as its label. */
 export const labelHex = (label: string) => Buffer.from(label.padEnd(16, '.')).subarray(0, 16).toString('hex');

@@ -1,13 +1,14 @@
 import type { MemoryDocuments } from '../../adapters/memory/documents';
 import { memoryStore } from '../../adapters/memory/store';
-import { readMessage } from '../../shared/hits/message';
+import { readMessage } from '../../shared/core/message';
 import { importKeeper } from './keeper';
-import { receiveImport, type ImportDeps } from '../../shared/import/receive';
+import { receiveImport, type ImportDeps } from '../../shared/ingest/import/receive';
 import type { IncomingRequest } from '../../shared/http/request';
-import { fold, TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/folding/fold';
-import { fixedClock } from '../../shared/ports/clock';
-import type { HitQueue } from '../../shared/ports/queue';
-import { scanRules } from '../../shared/subjects/scan-rule';
+import { fold } from '../../shared/fold/fold';
+import { TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/fold/budget';
+import { fixedClock } from '../../shared/core/ports/clock';
+import type { HitQueue } from '../../shared/core/ports/queue';
+import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { hostingNetworks } from '../../adapters/files/networks';
 import { countries } from './countries';
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { addDays } from '../../shared/counting/days';
+import { addDays } from '../../shared/core/days';
 
 /**
  * A site's history as its web server logged it, made up from a seed: people with real browsers (one Chrome updating

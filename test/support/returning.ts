@@ -1,12 +1,13 @@
 import type { memoryStore } from '../../adapters/memory/store';
-import { fold, type FoldBudget, type FoldDeps } from '../../shared/folding/fold';
-import type { QueuedHit } from '../../shared/hits/message';
-import { adminAccess } from '../../shared/admin/auth';
+import { fold, type FoldDeps } from '../../shared/fold/fold';
+import { type FoldBudget } from '../../shared/fold/budget';
+import type { QueuedHit } from '../../shared/core/message';
+import { adminAccess } from '../../shared/http/admin/auth';
 import type { IncomingRequest } from '../../shared/http/request';
-import type { Clock, fixedClock } from '../../shared/ports/clock';
-import { memoryLogger } from '../../shared/ports/logger';
-import { retentionCard } from '../../shared/returning/retention';
-import type { Store } from '../../shared/store';
+import type { Clock, fixedClock } from '../../shared/core/ports/clock';
+import { memoryLogger } from '../../shared/core/ports/logger';
+import { retentionCard } from '../../shared/read/retention';
+import type { Store } from '../../shared/core/store';
 import { failingAfter } from '../integration/keep-helpers';
 import { keepHits } from './counting';
 

@@ -1,12 +1,13 @@
-import { funnelStepsSetting, type FunnelStep } from '../../shared/activity/funnel';
-import { periodOf, type PeriodCounts } from '../../shared/activity/period';
-import { emptyRollup, moved, type DayRollup } from '../../shared/rollup/day-rollup';
-import type { VisitorDay } from '../../shared/store/activity';
-import type { Goal } from '../../shared/events/events';
+import { funnelStepsSetting, type FunnelStep } from '../../shared/core/funnel';
+import { periodOf, type PeriodCounts } from '../../shared/read/activity/period';
+import { emptyRollup, moved, type DayRollup } from '../../shared/core/rollup/day-rollup';
+import type { VisitorDay } from '../../shared/core/store/activity';
+import type { Goal } from '../../shared/core/events/events';
 import type { memoryStore } from '../../adapters/memory/store';
-import { fold, type FoldBudget, type FoldDeps } from '../../shared/folding/fold';
-import type { QueuedHit } from '../../shared/hits/message';
-import type { fixedClock } from '../../shared/ports/clock';
+import { fold, type FoldDeps } from '../../shared/fold/fold';
+import { type FoldBudget } from '../../shared/fold/budget';
+import type { QueuedHit } from '../../shared/core/message';
+import type { fixedClock } from '../../shared/core/ports/clock';
 import { failingAfter } from '../integration/keep-helpers';
 import { keepHits } from './counting';
 

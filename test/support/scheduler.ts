@@ -1,4 +1,4 @@
-import type { Clock, Scheduler } from '../../shared/ports/clock';
+import type { Clock, Scheduler } from '../../shared/core/ports/clock';
 
 /** Timers that run only when the test says the time has come. */
 export function manualScheduler(): Scheduler & { pending(): number[]; elapse(ms: number): void } {

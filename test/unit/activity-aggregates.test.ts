@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { byDay } from '../../shared/activity/by-day';
-import { funnelOf, funnelStepsSetting } from '../../shared/activity/funnel';
-import { hoursOf } from '../../shared/activity/hours';
-import { sourcesOf } from '../../shared/activity/sources';
+import { byDay } from '../../shared/read/activity/by-day';
+import { funnelStepsSetting } from '../../shared/core/funnel';
+import { funnelOf } from '../../shared/read/activity/funnel';
+import { hoursOf } from '../../shared/read/activity/hours';
+import { sourcesOf } from '../../shared/read/activity/sources';
 import { countsOf, rollupsOf } from '../support/rollups';
-import { daysEnding } from '../../shared/counting/days';
-import type { ActivityHour, VisitorDay } from '../../shared/store/activity';
+import { daysEnding } from '../../shared/core/days';
+import type { ActivityHour, VisitorDay } from '../../shared/core/store/activity';
 
 const hex = (n: number) => n.toString(16).padStart(32, '0');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { addDays, daysEnding } from '../../shared/counting/days';
-import { fixedClock } from '../../shared/ports/clock';
+import { addDays, daysEnding } from '../../shared/core/days';
+import { fixedClock } from '../../shared/core/ports/clock';
 import { cardOf } from '../support/card';
 import { foldOnce, keepHits, queuedHit } from '../support/counting';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bareHost, referrerGroup } from '../../shared/activity/referrer-groups';
-import { referrerHost } from '../../shared/identity/referrer';
+import { bareHost, referrerGroup } from '../../shared/core/identity/referrer-groups';
+import { referrerHost } from '../../shared/core/identity/referrer';
 
 describe('the referrer table, host by host', () => {
   // Each referrer as a browser sends it, through the host keep-hits keeps, into its group on the card.

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { adminAccess, asOperator, checkOperator, type OperatorSettings } from '../../shared/admin/auth';
-import { failedChecks, SLOWDOWN, slowdownKey, waitAfter } from '../../shared/admin/attempts';
-import { checkSession, SESSION_COOKIE, SESSION_LONGEST_SECONDS, sessionKey, sessionToken } from '../../shared/admin/session';
-import { answerSession } from '../../shared/admin/sign-in';
+import { adminAccess, asOperator, checkOperator, type OperatorSettings } from '../../shared/http/admin/auth';
+import { failedChecks, SLOWDOWN, slowdownKey, waitAfter } from '../../shared/http/admin/attempts';
+import { checkSession, SESSION_COOKIE, SESSION_LONGEST_SECONDS, sessionKey, sessionToken } from '../../shared/http/admin/session';
+import { answerSession } from '../../shared/http/admin/sign-in';
 import type { Answer } from '../../shared/http/envelope';
 import type { IncomingRequest } from '../../shared/http/request';
-import { fixedClock } from '../../shared/ports/clock';
+import { fixedClock } from '../../shared/core/ports/clock';
 
 // The Admin session and the slowdown of wrong keys, on a clock the test moves: nothing here waits on the wall clock.
 

@@ -85,3 +85,93 @@ describe('the routes work in the real Functions host', () => {
     }
   });
 });
+
+/** Each file under the project's code folders and the project files it imports, by path from the root. */
+function importGraph(): Map<string, string[]> {
+  const files = ['shared', 'host', 'functions', 'adapters']
+    .flatMap((dir) => filesUnder(join(root, dir)))
+    .map((file) => relative(root, file));
+  const known = new Set(files);
+  const asFile = (path: string) => [path, `${path}.ts`, `${path}/index.ts`].find((one) => known.has(one));
+  return new Map(files.map((file) => [file, importsOf(join(root, file)).flatMap((specifier) => asFile(specifier) ?? [])] as const));
+}
+
+/** The stage of a file under shared/: its first folder (core, http, ingest, keep, fold, read, sites, contract). */
+const stageOf = (file: string) => /^shared\/([^/]+)\//.exec(file)?.[1];
+
+const WRITE_STAGES = ['ingest', 'keep', 'fold'];
+const READ_STAGES = ['read', 'sites', 'contract'];
+
+/** Every import from a file of one stage to a file of a stage it may not import, as `from -> to`. */
+function crossings(graph: Map<string, string[]>, from: readonly string[], refused: (stage: string) => boolean): string[] {
+  return [...graph].flatMap(([file, imports]) =>
+    from.includes(stageOf(file) ?? '')
+      ? imports.filter((to) => stageOf(to) !== stageOf(file) && refused(stageOf(to) ?? 'outside')).map((to) => `${file} -> ${to}`)
+      : [],
+  );
+}
+
+/** Every loop of imports, each as its files from the one that sorts first (a depth-first search). */
+function circles(graph: Map<string, string[]>): string[] {
+  const found = new Set<string>();
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === 'open') {
+        const loop = path.slice(path.indexOf(next));
+        const start = loop.indexOf([...loop].sort()[0]!);
+        found.add([...loop.slice(start), ...loop.slice(0, start)].join(' -> '));
+      } else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of [...graph.keys()].sort()) if (!state.has(file)) visit(file);
+  return [...found];
+}
+
+const writeImportsRead = (graph: Map<string, string[]>) => crossings(graph, WRITE_STAGES, (stage) => READ_STAGES.includes(stage));
+const coreImportsStage = (graph: Map<string, string[]>) => crossings(graph, ['core'], (stage) => stage !== 'core');
+const httpImportsStage = (graph: Map<string, string[]>) => crossings(graph, ['http'], (stage) => stage !== 'core');
+
+/** The graph with one import added, as a change that breaks a rule would add it. */
+const withImport = (graph: Map<string, string[]>, from: string, to: string) =>
+  new Map([...graph, [from, [...(graph.get(from) ?? []), to]]]);
+
+describe('shared/ follows the flow of a hit: core, then ingest, keep, fold, read', () => {
+  const graph = importGraph();
+
+  it('no files import each other in a loop', () => {
+    expect(circles(graph)).toEqual([]);
+    expect(circles(withImport(graph, 'shared/core/days.ts', 'shared/core/lanes.ts'))).toEqual([]);
+    expect(
+      circles(withImport(withImport(graph, 'shared/core/lanes.ts', 'shared/core/days.ts'), 'shared/core/days.ts', 'shared/core/lanes.ts')),
+    ).toEqual(['shared/core/days.ts -> shared/core/lanes.ts']);
+  });
+
+  it('a write stage (ingest, keep, fold) never imports a read stage', () => {
+    expect(writeImportsRead(graph)).toEqual([]);
+    expect(writeImportsRead(withImport(graph, 'shared/fold/fold.ts', 'shared/read/activity/card.ts'))).toEqual([
+      'shared/fold/fold.ts -> shared/read/activity/card.ts',
+    ]);
+  });
+
+  it('the domain core imports no stage, and the HTTP adapting imports only the core', () => {
+    expect(coreImportsStage(graph)).toEqual([]);
+    expect(httpImportsStage(graph)).toEqual([]);
+    expect(coreImportsStage(withImport(graph, 'shared/core/days.ts', 'shared/keep/keep.ts'))).toEqual([
+      'shared/core/days.ts -> shared/keep/keep.ts',
+    ]);
+    expect(httpImportsStage(withImport(graph, 'shared/http/body.ts', 'shared/read/now.ts'))).toEqual([
+      'shared/http/body.ts -> shared/read/now.ts',
+    ]);
+  });
+
+  it('every file under shared/ stands in one of the stages', () => {
+    const stages = new Set(['core', 'http', ...WRITE_STAGES, ...READ_STAGES]);
+    expect([...graph.keys()].filter((file) => file.startsWith('shared/') && !stages.has(stageOf(file) ?? ''))).toEqual([]);
+  });
+});

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { campaignsOf, countriesOf, devicesOf } from '../../shared/activity/audience';
+import { campaignsOf, countriesOf, devicesOf } from '../../shared/read/activity/audience';
 import { countsOf } from '../support/rollups';
-import { csvCell, toCsv } from '../../shared/export/csv';
-import { exportQuerySchema, exportRows } from '../../shared/export/export';
-import { withVisitorDay } from '../../shared/folding/add';
-import { lastMinutes, nowOf } from '../../shared/now/now';
-import type { VisitorDay } from '../../shared/store/activity';
-import type { VisitorDayPart } from '../../shared/store/facts';
+import { csvCell, toCsv } from '../../shared/read/export/csv';
+import { exportQuerySchema } from '../../shared/read/export/export';
+import { exportRows } from '../../shared/read/export/rows';
+import { withVisitorDay } from '../../shared/fold/add';
+import { lastMinutes, nowOf } from '../../shared/read/now';
+import type { VisitorDay } from '../../shared/core/store/activity';
+import type { VisitorDayPart } from '../../shared/core/store/facts';
 
 const part = (over: Partial<VisitorDayPart> = {}): VisitorDayPart => ({
   day: '2026-10-23',

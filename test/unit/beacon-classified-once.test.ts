@@ -1,19 +1,19 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import * as hits from '../../shared/hits/classify';
-import type { QueuedHit } from '../../shared/hits/message';
+import * as hits from '../../shared/ingest/classify';
+import type { QueuedHit } from '../../shared/core/message';
 import type { IncomingRequest } from '../../shared/http/request';
 import { receiveBeacon, type ReceiveDeps } from '../../shared/ingest/receive';
-import { fixedClock } from '../../shared/ports/clock';
-import { memoryLogger } from '../../shared/ports/logger';
-import type { IdentityMode } from '../../shared/subjects/beacon';
-import { visitorCookieHash } from '../../shared/subjects/cookie';
+import { fixedClock } from '../../shared/core/ports/clock';
+import { memoryLogger } from '../../shared/core/ports/logger';
+import type { IdentityMode } from '../../shared/ingest/subjects/beacon';
+import { visitorCookieHash } from '../../shared/ingest/subjects/cookie';
 import { AGENTS, browserHeaders } from '../support/http';
 
 // Issue 24: a beacon is classified once, and that verdict (its cookie's identity put in) is the one enqueued. The
 // module is wrapped so the calls can be counted; every call still runs the real rule.
-vi.mock('../../shared/hits/classify', async (original) => {
-  const actual = await original<typeof import('../../shared/hits/classify')>();
+vi.mock('../../shared/ingest/classify', async (original) => {
+  const actual = await original<typeof import('../../shared/ingest/classify')>();
   return { ...actual, classify: vi.fn(actual.classify) };
 });
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { adminAccess, OPERATOR_COOKIE_MAX_AGE } from '../../shared/admin/auth';
-import { answerPeopleCount, answerPulse, type CountAnswerDeps } from '../../shared/counting/answers';
+import { adminAccess, OPERATOR_COOKIE_MAX_AGE } from '../../shared/http/admin/auth';
+import { answerPeopleCount, answerPulse, type CountAnswerDeps } from '../../shared/read/counting/answers';
 import type { IncomingRequest } from '../../shared/http/request';
-import { OPERATOR_COOKIE } from '../../shared/identity/operator';
-import { operatorCookieValue } from '../../shared/identity/tokens';
-import { fixedClock } from '../../shared/ports/clock';
+import { OPERATOR_COOKIE } from '../../shared/core/identity/operator';
+import { operatorCookieValue } from '../../shared/core/identity/tokens';
+import { fixedClock } from '../../shared/core/ports/clock';
 import { keepAndFold, queuedHit } from '../support/counting';
 
 const OPERATOR_KEY = 'unit-operator-key-0123456789';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStore, MEMORY_SOURCE } from '../../adapters/memory/store';
-import { DAYS, pulseOf, readPeopleCount, type PeopleCountDeps } from '../../shared/counting/people-count';
-import { fixedClock } from '../../shared/ports/clock';
-import type { Store } from '../../shared/store';
+import { DAYS, pulseOf, readPeopleCount, type PeopleCountDeps } from '../../shared/read/counting/people-count';
+import { fixedClock } from '../../shared/core/ports/clock';
+import type { Store } from '../../shared/core/store';
 import { foldOnce, keepAndFold, keepHits, queuedHit } from '../support/counting';
 
 // The seed's clock: half an hour before midnight UTC, where a local-time day would already be tomorrow east of UTC.

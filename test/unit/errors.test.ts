@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorLine } from '../../shared/errors';
+import { errorLine } from '../../shared/core/errors';
 
 describe('errorLine: what went wrong, in one line', () => {
   it("is an error's first message line, or any other value as text", () => {

@@ -7,7 +7,7 @@ import {
   type FoldLeaseAnswer,
   type FoldLeases,
   type HeldFoldLease,
-} from '../../shared/store/fold-lease';
+} from '../../shared/core/store/fold-lease';
 
 const NOW = new Date('2026-12-01T19:00:00.000Z');
 const SECONDS = 600;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FoldRaced, type FoldedChange } from '../../shared/store/conditional-write';
-import { conditionalWritesOnce, FOLD_WRITES_AT_ONCE } from '../../shared/folding/write';
-import type { Created, Replaced } from '../../shared/store/documents';
+import { FoldRaced, type FoldedChange } from '../../shared/core/store/conditional-write';
+import { conditionalWritesOnce, FOLD_WRITES_AT_ONCE } from '../../shared/fold/write';
+import type { Created, Replaced } from '../../shared/core/store/documents';
 
 interface Doc {
   id: string;

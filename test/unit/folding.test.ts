@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { readPeopleCount } from '../../shared/counting/people-count';
-import { fold, TIMER_FOLD_BUDGET } from '../../shared/folding/fold';
-import { SCANNERS_COUNTED_AGAIN_DAYS } from '../../shared/folding/people';
-import type { QueuedHit } from '../../shared/hits/message';
-import { fixedClock } from '../../shared/ports/clock';
-import type { Store } from '../../shared/store';
-import { scanRules } from '../../shared/subjects/scan-rule';
+import { readPeopleCount } from '../../shared/read/counting/people-count';
+import { fold } from '../../shared/fold/fold';
+import { TIMER_FOLD_BUDGET } from '../../shared/fold/budget';
+import { SCANNERS_COUNTED_AGAIN_DAYS } from '../../shared/fold/people';
+import type { QueuedHit } from '../../shared/core/message';
+import { fixedClock } from '../../shared/core/ports/clock';
+import type { Store } from '../../shared/core/store';
+import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { foldOnce, keepHits, queuedHit } from '../support/counting';
 import { failingAfter, goneDownAfter } from '../integration/keep-helpers';
 

@@ -1,15 +1,17 @@
-import type { GoalSummary } from '../../shared/events/goal-documents';
+import type { GoalSummary } from '../../shared/core/events/goal-documents';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { goalsOf } from '../../shared/activity/card';
-import { eventsOf, periodOf } from '../../shared/activity/period';
-import { funnelOf, funnelStepsSetting } from '../../shared/activity/funnel';
-import { goalsSetting, propProblem, propsSchema } from '../../shared/events/events';
-import { fold, TIMER_FOLD_BUDGET } from '../../shared/folding/fold';
-import type { QueuedHit } from '../../shared/hits/message';
-import { fixedClock } from '../../shared/ports/clock';
-import type { Store } from '../../shared/store';
-import { scanRules } from '../../shared/subjects/scan-rule';
+import { goalsOf } from '../../shared/read/activity/card';
+import { eventsOf, periodOf } from '../../shared/read/activity/period';
+import { funnelStepsSetting } from '../../shared/core/funnel';
+import { funnelOf } from '../../shared/read/activity/funnel';
+import { goalsSetting, propProblem, propsSchema } from '../../shared/core/events/events';
+import { fold } from '../../shared/fold/fold';
+import { TIMER_FOLD_BUDGET } from '../../shared/fold/budget';
+import type { QueuedHit } from '../../shared/core/message';
+import { fixedClock } from '../../shared/core/ports/clock';
+import type { Store } from '../../shared/core/store';
+import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { failingAfter } from '../integration/keep-helpers';
 import { hex, keepHits, queuedHit } from '../support/counting';
 

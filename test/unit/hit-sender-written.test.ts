@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { encodeWritten, hitSender, sendAlone } from '../../shared/ingest/hit-sender';
-import { encodeMessage, toMessages, type QueuedHit } from '../../shared/hits/message';
-import type { HitQueue } from '../../shared/ports/queue';
-import { memoryLogger } from '../../shared/ports/logger';
+import { encodeMessage, toMessages, type QueuedHit } from '../../shared/core/message';
+import type { HitQueue } from '../../shared/core/ports/queue';
+import { memoryLogger } from '../../shared/core/ports/logger';
 import { queued } from '../support/hits';
 import { manualScheduler } from '../support/scheduler';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { hitSender } from '../../shared/ingest/hit-sender';
-import { MAX_MESSAGE_BYTES, readMessage, type QueuedHit } from '../../shared/hits/message';
-import type { HitQueue } from '../../shared/ports/queue';
-import { memoryLogger } from '../../shared/ports/logger';
+import { MAX_MESSAGE_BYTES, readMessage, type QueuedHit } from '../../shared/core/message';
+import type { HitQueue } from '../../shared/core/ports/queue';
+import { memoryLogger } from '../../shared/core/ports/logger';
 import { queued } from '../support/hits';
 import { manualScheduler } from '../support/scheduler';
 

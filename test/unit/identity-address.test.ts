@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress } from '../../shared/identity/address';
+import { clientAddress } from '../../shared/core/identity/address';
 
 describe('the visitor address from X-Forwarded-For', () => {
   it('reads the rightmost entry with no trusted proxy: the connection the platform accepted', () => {

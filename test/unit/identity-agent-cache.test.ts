@@ -9,8 +9,8 @@ import {
   agentVerdicts,
   isBotAgent,
   readAgent,
-} from '../../shared/identity/agent';
-import { deviceOf } from '../../shared/identity/device';
+} from '../../shared/core/identity/agent';
+import { deviceOf } from '../../shared/core/identity/device';
 import { AUTOMATION, REAL_BROWSERS } from '../support/browser-headers';
 
 /** The agents of the access-log fixture: the last quoted field of each combined-format line. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { agentFamily } from '../../shared/identity/agent';
-import { personHash } from '../../shared/identity/tokens';
+import { agentFamily } from '../../shared/core/identity/agent';
+import { personHash } from '../../shared/core/identity/tokens';
 
 const KEY = 'test-hash-key-0123456789abcdef';
 const ADDRESS = '203.0.113.7';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAsset, isIgnoredPath } from '../../shared/identity/paths';
+import { isAsset, isIgnoredPath } from '../../shared/core/identity/paths';
 
 const DEFAULT_IGNORED = ['/api/admin', '/admin'];
 

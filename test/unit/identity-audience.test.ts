@@ -4,10 +4,10 @@ import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import { loadCountryTable } from '../../adapters/files/countries';
-import { agentFamily } from '../../shared/identity/agent';
-import { campaignOf, cleanTag, MAX_TAG_LENGTH } from '../../shared/identity/campaign';
-import { countryTable, UNKNOWN_COUNTRY } from '../../shared/identity/country';
-import { deviceOf, UNKNOWN_DEVICE } from '../../shared/identity/device';
+import { agentFamily } from '../../shared/core/identity/agent';
+import { campaignOf, cleanTag, MAX_TAG_LENGTH } from '../../shared/core/identity/campaign';
+import { countryTable, UNKNOWN_COUNTRY } from '../../shared/core/identity/country';
+import { deviceOf, UNKNOWN_DEVICE } from '../../shared/core/identity/device';
 
 const agents = {
   chromeWindows: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',

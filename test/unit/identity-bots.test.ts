@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isBotAgent } from '../../shared/identity/agent';
-import { isScannerPath } from '../../shared/identity/paths';
+import { isBotAgent } from '../../shared/core/identity/agent';
+import { isScannerPath } from '../../shared/core/identity/paths';
 
 const BOTS = {
   googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanPath, MAX_PATH_LENGTH } from '../../shared/identity/paths';
+import { cleanPath, MAX_PATH_LENGTH } from '../../shared/core/identity/paths';
 
 describe('the path as kept', () => {
   it('loses its query string and fragment', () => {

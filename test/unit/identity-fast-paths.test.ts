@@ -4,11 +4,11 @@ import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import { loadCountryTable } from '../../adapters/files/countries';
 import { hostingNetworks } from '../../adapters/files/networks';
-import { campaignOf, campaignQuery, cleanTag, MAX_TAG_LENGTH } from '../../shared/identity/campaign';
-import { canonicalAddress, inNetworks, isLoopback, networkOf, parseAddress, withoutPort } from '../../shared/identity/network';
-import { cleanPath, keptPath, MAX_PATH_LENGTH } from '../../shared/identity/paths';
-import { MAX_HOST_LENGTH, referrerHost } from '../../shared/identity/referrer';
-import { isoInstant, utcDay } from '../../shared/identity/tokens';
+import { campaignOf, campaignQuery, cleanTag, MAX_TAG_LENGTH } from '../../shared/core/identity/campaign';
+import { canonicalAddress, inNetworks, isLoopback, networkOf, parseAddress, withoutPort } from '../../shared/core/identity/network';
+import { cleanPath, keptPath, MAX_PATH_LENGTH } from '../../shared/core/identity/paths';
+import { MAX_HOST_LENGTH, referrerHost } from '../../shared/core/identity/referrer';
+import { isoInstant, utcDay } from '../../shared/core/identity/tokens';
 
 // Each rule that runs on every hit reads the common case without the general machinery (ipaddr.js, the URL parser,
 // toISOString, Unicode patterns). Each is checked here against the plain reading it replaced, kept below as the

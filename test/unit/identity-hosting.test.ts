@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { hostingNetworks } from '../../adapters/files/networks';
-import { HOSTING_ASNS, HOSTING_NETWORKS, hostingListKey } from '../../shared/identity/hosting';
-import { encodeTable, readTable } from '../../shared/identity/network-table';
-import { botReason, classify, type IdentityRules, type SeenRequest } from '../../shared/hits/classify';
-import { canonicalAddress } from '../../shared/identity/network';
+import { HOSTING_ASNS, HOSTING_NETWORKS, hostingListKey } from '../../shared/core/identity/hosting';
+import { encodeTable, readTable } from '../../shared/core/identity/network-table';
+import { botReason, classify, type IdentityRules, type SeenRequest } from '../../shared/ingest/classify';
+import { canonicalAddress } from '../../shared/core/identity/network';
 import { DATA_CENTRES, PEOPLES_NETWORKS, RELAYS } from '../support/networks';
 
 const table = hostingNetworks();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kindOf, stronger, type VisitorKind } from '../../shared/identity/kinds';
+import { kindOf, stronger, type VisitorKind } from '../../shared/core/identity/kinds';
 
 describe('the kind rule', () => {
   it('a visitor whose every request looked like a bot is a scanner; one that did not is a person', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalAddress, networkOf, withoutPort } from '../../shared/identity/network';
+import { canonicalAddress, networkOf, withoutPort } from '../../shared/core/identity/network';
 
 describe('the network cut', () => {
   it('cuts IPv4 to three octets', () => {

@@ -6,8 +6,8 @@ import {
   hasOperatorKey,
   isOperatorToken,
   presentedKey,
-} from '../../shared/identity/operator';
-import { operatorCookieValue, sameSecret } from '../../shared/identity/tokens';
+} from '../../shared/core/identity/operator';
+import { operatorCookieValue, sameSecret } from '../../shared/core/identity/tokens';
 
 const HASH_KEY = 'test-hash-key-0123456789abcdef';
 const OPERATOR_KEY = 'test-operator-key-0123456789';

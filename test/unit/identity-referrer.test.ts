@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { referrerHost } from '../../shared/identity/referrer';
+import { referrerHost } from '../../shared/core/identity/referrer';
 
 describe('the referrer as kept', () => {
   it('is kept only on a page load', () => {

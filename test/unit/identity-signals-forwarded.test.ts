@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { automationSignal, forwardedSignals, signalsFrom } from '../../shared/identity/signals';
-import { campaignOf, campaignQuery } from '../../shared/identity/campaign';
-import { keptPath, MAX_PATH_LENGTH } from '../../shared/identity/paths';
+import { automationSignal, forwardedSignals, signalsFrom } from '../../shared/core/identity/signals';
+import { campaignOf, campaignQuery } from '../../shared/core/identity/campaign';
+import { keptPath, MAX_PATH_LENGTH } from '../../shared/core/identity/paths';
 import { AUTOMATION, REAL_BROWSERS } from '../support/browser-headers';
 
 // Headers a site's server forwards are judged on what they can say: a selection, a proxy that drops the client hints,

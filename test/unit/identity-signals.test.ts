@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { botReason, classify, type IdentityRules, type SeenRequest } from '../../shared/hits/classify';
-import { automationSignal, signalsFrom } from '../../shared/identity/signals';
-import { isBotAgent } from '../../shared/identity/agent';
+import { botReason, classify, type IdentityRules, type SeenRequest } from '../../shared/ingest/classify';
+import { automationSignal, signalsFrom } from '../../shared/core/identity/signals';
+import { isBotAgent } from '../../shared/core/identity/agent';
 import { AUTOMATION, REAL_BROWSERS, type HeaderSet } from '../support/browser-headers';
 
 const rules: IdentityRules = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dailyToken, personHash, utcDay } from '../../shared/identity/tokens';
-import { agentFamily } from '../../shared/identity/agent';
+import { dailyToken, personHash, utcDay } from '../../shared/core/identity/tokens';
+import { agentFamily } from '../../shared/core/identity/agent';
 
 const KEY = 'test-hash-key-0123456789abcdef';
 const OTHER_KEY = 'another-hash-key-0123456789abc';

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { addDays } from '../../shared/counting/days';
-import { fold, TIMER_FOLD_BUDGET } from '../../shared/folding/fold';
-import { readMessage, type HitsMessage } from '../../shared/hits/message';
-import { receiveImport } from '../../shared/import/receive';
-import { scanRules } from '../../shared/subjects/scan-rule';
+import { addDays } from '../../shared/core/days';
+import { fold } from '../../shared/fold/fold';
+import { TIMER_FOLD_BUDGET } from '../../shared/fold/budget';
+import { readMessage, type HitsMessage } from '../../shared/core/message';
+import { receiveImport } from '../../shared/ingest/import/receive';
+import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { failingAfter } from '../integration/keep-helpers';
 import { importRig, jsonRequest } from '../support/import-rig';
 import { importKeeper } from '../support/keeper';

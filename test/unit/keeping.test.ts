@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MEMORY_SOURCE, memoryStore } from '../../adapters/memory/store';
-import type { HitsMessage, QueuedHit } from '../../shared/hits/message';
-import { addCapped } from '../../shared/keeping/counts';
+import type { HitsMessage, QueuedHit } from '../../shared/core/message';
+import { addCapped } from '../../shared/core/counts';
 import { keeper } from '../support/keeper';
-import { planOf, sightingsOf } from '../../shared/keeping/plan';
-import { sightedRecord } from '../../shared/keeping/visitor';
-import { fixedClock } from '../../shared/ports/clock';
-import { OTHER_PATHS } from '../../shared/store/activity';
-import { FACT_TTL_SECONDS, FOLD_DAYS } from '../../shared/store/facts';
+import { planOf, sightingsOf } from '../../shared/keep/plan';
+import { sightedRecord } from '../../shared/keep/visitor';
+import { fixedClock } from '../../shared/core/ports/clock';
+import { OTHER_PATHS } from '../../shared/core/store/activity';
+import { FACT_TTL_SECONDS, FOLD_DAYS } from '../../shared/core/store/facts';
 import { personHash, queued } from '../support/hits';
 
 let serial = 0;
@@ -153,7 +153,7 @@ describe('the keeper on the memory store', () => {
 
 describe('work in turn', () => {
   it('runs one key’s work one at a time in order, other keys at once, and goes on after a failure', async () => {
-    const { InTurn } = await import('../../shared/keeping/in-turn');
+    const { InTurn } = await import('../../shared/core/in-turn');
     const turns = new InTurn();
     const log: string[] = [];
     const step =

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MAX_MESSAGE_BYTES, encodeMessage, hitsMessageSchema, readMessage, toMessages, type QueuedHit } from '../../shared/hits/message';
-import { MAX_PATH_LENGTH } from '../../shared/identity/paths';
+import { MAX_MESSAGE_BYTES, encodeMessage, hitsMessageSchema, readMessage, toMessages, type QueuedHit } from '../../shared/core/message';
+import { MAX_PATH_LENGTH } from '../../shared/core/identity/paths';
 
 const hex = (n: number) => n.toString(16).padStart(32, '0');
 

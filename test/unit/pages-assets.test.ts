@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { assetShelf, packageRoot } from '../../adapters/files/assets';
-import { ASSETS, DASHBOARD, DASHBOARD_MODULES, serveAsset } from '../../shared/pages/assets';
+import { ASSETS, DASHBOARD, DASHBOARD_MODULES, serveAsset } from '../../shared/http/pages/assets';
 
 const root = join(__dirname, '..', '..');
 const shelf = assetShelf(ASSETS, root);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { addDays } from '../../shared/counting/days';
-import { fixedClock } from '../../shared/ports/clock';
-import type { FoldState } from '../../shared/store/fold';
+import { addDays } from '../../shared/core/days';
+import { fixedClock } from '../../shared/core/ports/clock';
+import type { FoldState } from '../../shared/core/store/fold';
 import { cardOf } from '../support/card';
 import { foldOnce, keepHits, queuedHit } from '../support/counting';
 

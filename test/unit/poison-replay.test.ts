@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { encodeMessage } from '../../shared/hits/message';
-import { replayEveryPoison, replayPoison } from '../../shared/poison/replay';
+import { encodeMessage } from '../../shared/core/message';
+import { replayEveryPoison, replayPoison } from '../../shared/keep/replay';
 import { memoryHitQueue, memoryPoisonQueue, memoryReplayLedger } from '../../adapters/memory-poison';
-import type { HitQueue } from '../../shared/ports/queue';
-import type { PoisonQueue } from '../../shared/ports/poison';
+import type { HitQueue } from '../../shared/core/ports/queue';
+import type { PoisonQueue } from '../../shared/core/ports/poison';
 import { queued } from '../support/hits';
 
 const message = () => encodeMessage({ v: 1, id: randomUUID(), hits: [queued('ann', '2026-10-23T10:00:00.000Z')] });

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/folding/fold';
-import type { QueuedHit } from '../../shared/hits/message';
-import { fixedClock } from '../../shared/ports/clock';
-import { mergeSketches } from '../../shared/rollup/sketch';
-import type { DayRollup } from '../../shared/rollup/day-rollup';
-import type { VisitorDay } from '../../shared/store/activity';
-import { scanRules } from '../../shared/subjects/scan-rule';
+import { TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/fold/budget';
+import type { QueuedHit } from '../../shared/core/message';
+import { fixedClock } from '../../shared/core/ports/clock';
+import { mergeSketches } from '../../shared/core/rollup/sketch';
+import type { DayRollup } from '../../shared/core/rollup/day-rollup';
+import type { VisitorDay } from '../../shared/core/store/activity';
+import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { queuedHit } from '../support/counting';
 import { keptAndFolded, recountDay } from '../support/rollups';
 

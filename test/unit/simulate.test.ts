@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hostingNetworks } from '../../adapters/files/networks';
-import { UNKNOWN_COUNTRY } from '../../shared/identity/country';
-import { isLoopback } from '../../shared/identity/network';
+import { UNKNOWN_COUNTRY } from '../../shared/core/identity/country';
+import { isLoopback } from '../../shared/core/identity/network';
 import { NETWORKS, simulate } from '../../scripts/simulate';
 import { countries } from '../support/countries';
 

@@ -1,14 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { fold, TIMER_FOLD_BUDGET, type FoldBudget, type FoldDeps } from '../../shared/folding/fold';
-import type { HitsMessage, QueuedHit } from '../../shared/hits/message';
-import { keepHits, keepMemory, type KeepDeps } from '../../shared/keeping/keep';
-import { fixedClock } from '../../shared/ports/clock';
-import { keepBySite } from '../../shared/sites/keep';
-import { ALL_SITES } from '../../shared/sites/sites';
-import type { VisitorRecord } from '../../shared/store/visitors';
-import { scanRules } from '../../shared/subjects/scan-rule';
+import { fold, type FoldDeps } from '../../shared/fold/fold';
+import { TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/fold/budget';
+import type { HitsMessage, QueuedHit } from '../../shared/core/message';
+import { keepHits, keepMemory, type KeepDeps } from '../../shared/keep/keep';
+import { fixedClock } from '../../shared/core/ports/clock';
+import { keepBySite } from '../../shared/keep/sites';
+import { ALL_SITES } from '../../shared/core/sites/sites';
+import type { VisitorRecord } from '../../shared/core/store/visitors';
+import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { queuedHit } from '../support/counting';
 import { failingAfter } from '../integration/keep-helpers';
 

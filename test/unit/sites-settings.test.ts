@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readSettings } from '../../host/settings';
-import { beaconSite, hitSite, readSite } from '../../shared/sites/hit-site';
-import { partitionKey, plainKey, scopeOf } from '../../shared/sites/keys';
-import { declaredSites, sitesSetting } from '../../shared/sites/sites';
+import { beaconSite, hitSite, readSite } from '../../shared/core/sites/hit-site';
+import { partitionKey, plainKey, scopeOf } from '../../shared/core/sites/keys';
+import { declaredSites, sitesSetting } from '../../shared/core/sites/sites';
 
 const SITES = 'example.com=https://example.com,https://www.example.com|docs.example.org=https://docs.example.org|shop.example.net=';
 const BASE = {

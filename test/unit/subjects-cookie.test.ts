@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import type { SeenRequest } from '../../shared/hits/classify';
-import { memoryLogger } from '../../shared/ports/logger';
-import { beaconScan } from '../../shared/subjects/beacon';
-import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE } from '../../shared/subjects/cookie';
+import type { SeenRequest } from '../../shared/ingest/classify';
+import { memoryLogger } from '../../shared/core/ports/logger';
+import { beaconScan } from '../../shared/ingest/subjects/beacon';
+import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE } from '../../shared/ingest/subjects/cookie';
 
 const UUID = '3b241101-e2bb-4255-8caf-4136c566a962';
 const rules = { hashKey: 'test-hash-key-0123456789abcdef', selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: ['/api/admin'] };

@@ -2,12 +2,12 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import type { QueuedHit } from '../../shared/hits/message';
-import { fixedClock } from '../../shared/ports/clock';
-import type { Store } from '../../shared/store';
+import type { QueuedHit } from '../../shared/core/message';
+import { fixedClock } from '../../shared/core/ports/clock';
+import type { Store } from '../../shared/core/store';
 import { foldOnce, keepHits } from '../support/counting';
-import { scanRules } from '../../shared/subjects/scan-rule';
-import { claimedVisitor } from '../../shared/subjects/visitor';
+import { scanRules } from '../../shared/core/subjects/scan-rule';
+import { claimedVisitor } from '../../shared/core/subjects/visitor';
 import { personHash, queued } from '../support/hits';
 import { plainFigures } from '../support/subjects';
 

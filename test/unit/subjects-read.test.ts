@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { adminAccess } from '../../shared/admin/auth';
-import type { QueuedHit } from '../../shared/hits/message';
+import { adminAccess } from '../../shared/http/admin/auth';
+import type { QueuedHit } from '../../shared/core/message';
 import type { IncomingRequest } from '../../shared/http/request';
-import { fixedClock } from '../../shared/ports/clock';
-import { memoryLogger } from '../../shared/ports/logger';
+import { fixedClock } from '../../shared/core/ports/clock';
+import { memoryLogger } from '../../shared/core/ports/logger';
 import { keepAndFold } from '../support/counting';
-import { answerSubject, answerSubjects } from '../../shared/subjects/read';
-import { scanRules } from '../../shared/subjects/scan-rule';
+import { answerSubject, answerSubjects } from '../../shared/read/subjects';
+import { scanRules } from '../../shared/core/subjects/scan-rule';
 
 const clock = fixedClock('2026-10-23T20:00:00Z');
 const KEY = 'test-operator-key-0123456789';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { judge, scanRules } from '../../shared/subjects/scan-rule';
-import { scannedVisitor } from '../../shared/subjects/visitor';
+import { judge, scanRules } from '../../shared/core/subjects/scan-rule';
+import { scannedVisitor } from '../../shared/core/subjects/visitor';
 
 const rules = scanRules(10, 60);
 const at = (ms: number) => new Date(Date.parse('2026-10-23T10:00:00.000Z') + ms).toISOString();

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LOCK_TIMING, holdLock, type HeldLock, type LockTiming } from '../../host/local/singleton';
-import type { Clock } from '../../shared/ports/clock';
-import type { Lease } from '../../shared/ports/lease';
-import { memoryLogger } from '../../shared/ports/logger';
+import type { Clock } from '../../shared/core/ports/clock';
+import type { Lease } from '../../shared/core/ports/lease';
+import { memoryLogger } from '../../shared/core/ports/logger';
 import { manualTime } from '../support/scheduler';
 
 /** One lock's lease as the Blob service keeps it: one holder, expiring `ms` after it was taken or renewed, on `clock`. */

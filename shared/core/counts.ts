@@ -1,0 +1,16 @@
+import { OTHER_PATHS, TOP_PATHS } from './store/activity';
+
+/**
+ * Two count maps added, kept to the `cap` largest names (ties by name) with the rest summed under OTHER_PATHS, so a
+ * document cannot grow without bound and its counts still add up to its requests.
+ */
+export function addCapped(kept: Record<string, number>, more: Record<string, number>, cap = TOP_PATHS): Record<string, number> {
+  const sum: Record<string, number> = { ...kept };
+  for (const [name, count] of Object.entries(more)) sum[name] = (sum[name] ?? 0) + count;
+  const named = Object.entries(sum).filter(([name]) => name !== OTHER_PATHS);
+  if (named.length < cap || (named.length === cap && sum[OTHER_PATHS] === undefined)) return sum;
+  named.sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+  const top = named.slice(0, cap - 1);
+  const other = named.slice(cap - 1).reduce((total, [, count]) => total + count, sum[OTHER_PATHS] ?? 0);
+  return { ...Object.fromEntries(top), [OTHER_PATHS]: other };
+}

@@ -1,0 +1,63 @@
+import { addCapped } from '../counts';
+import type { GoalAction } from '../store/facts';
+
+/** How many referrer hosts and campaigns a goal keeps by name; the rest are summed under `(other)`. */
+export const TOUCH_TOP = 100;
+
+/** The buckets of days from a person's first visit to the first time they reached a goal. */
+export const CONVERT_BUCKETS = ['0', '1', '2-7', '8-30', '31+', 'unknown'] as const;
+export type ConvertBucket = (typeof CONVERT_BUCKETS)[number];
+
+/** A goal's figures by first touch: by source group, referrer host and campaign key. */
+export interface ByTouch {
+  sources: Record<string, number>;
+  referrers: Record<string, number>;
+  campaigns: Record<string, number>;
+}
+
+/** A person kept before first touches were carried is under this name in each. */
+export const UNKNOWN_TOUCH = 'unknown';
+
+/** What the first visit carried none of (no referrer, no campaign). */
+export const NO_TOUCH = '(none)';
+
+export const emptyByTouch = (): ByTouch => ({ sources: {}, referrers: {}, campaigns: {} });
+
+/** The figures by first touch with one more for each action's person (or conversion). */
+export function addTouches(counts: ByTouch | undefined, actions: readonly GoalAction[]): ByTouch {
+  const more = emptyByTouch();
+  const bump = (map: Record<string, number>, name: string) => (map[name] = (map[name] ?? 0) + 1);
+  for (const { touch } of actions) {
+    bump(more.sources, touch?.source ?? UNKNOWN_TOUCH);
+    bump(more.referrers, touch === undefined ? UNKNOWN_TOUCH : (touch.referrer ?? NO_TOUCH));
+    bump(more.campaigns, touch === undefined ? UNKNOWN_TOUCH : (touch.campaign ?? NO_TOUCH));
+  }
+  const kept = counts ?? emptyByTouch();
+  return {
+    sources: addCapped(kept.sources, more.sources, TOUCH_TOP),
+    referrers: addCapped(kept.referrers, more.referrers, TOUCH_TOP),
+    campaigns: addCapped(kept.campaigns, more.campaigns, TOUCH_TOP),
+  };
+}
+
+const DAY_MS = 86_400_000;
+
+/** The bucket of the days from a person's first day to an instant they reached a goal. */
+export function bucketOf(action: Pick<GoalAction, 'first' | 'at'>): ConvertBucket {
+  if (action.first === undefined) return 'unknown';
+  const days = Math.round((Date.parse(`${action.at.slice(0, 10)}T00:00:00Z`) - Date.parse(`${action.first}T00:00:00Z`)) / DAY_MS);
+  if (days <= 0) return '0';
+  if (days === 1) return '1';
+  if (days <= 7) return '2-7';
+  return days <= 30 ? '8-30' : '31+';
+}
+
+/** The days-to-convert counts with one more for each new person's first conversion. */
+export function addBuckets(
+  counts: Partial<Record<ConvertBucket, number>> | undefined,
+  firsts: readonly GoalAction[],
+): Record<ConvertBucket, number> {
+  const sum = Object.fromEntries(CONVERT_BUCKETS.map((bucket) => [bucket, counts?.[bucket] ?? 0])) as Record<ConvertBucket, number>;
+  for (const action of firsts) sum[bucketOf(action)] += 1;
+  return sum;
+}

@@ -1,0 +1,47 @@
+/** One field that was wrong, named by its path in the request (`hits.3.at`, `path`). */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/** An expected failure of a request: its status and the one error envelope every endpoint answers with. */
+export interface Failure {
+  status: 400 | 401 | 403 | 404 | 405 | 413 | 415 | 429 | 503;
+  code: string;
+  message: string;
+  issues?: FieldIssue[];
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; failure: Failure };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = <T = never>(failure: Failure): Result<T> => ({ ok: false, failure });
+
+interface SchemaIssue {
+  code?: string;
+  path: readonly PropertyKey[];
+  message: string;
+  keys?: readonly string[];
+}
+
+/** zod's issues as field issues, the path joined with dots; a field that is not allowed is named itself. */
+export function fieldIssues(issues: readonly SchemaIssue[]): FieldIssue[] {
+  return issues.flatMap((issue) => {
+    const at = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys' && issue.keys) {
+      return issue.keys.map((key) => ({ path: [...at, key].join('.'), message: 'is not an allowed field' }));
+    }
+    return [{ path: at.join('.') || '(body)', message: issue.message }];
+  });
+}
+
+/** A 400 that names the first bad field in its message and lists every bad field. */
+export function badRequest(issues: FieldIssue[]): Failure {
+  const first = issues[0];
+  return {
+    status: 400,
+    code: 'invalid_request',
+    message: first ? `${first.path}: ${first.message}` : 'the request is invalid',
+    issues,
+  };
+}

@@ -1,0 +1,39 @@
+import { badRequest, fail, ok, type Result } from '../result';
+import { ALL_SITES, siteOfOrigin, type Site } from './sites';
+
+const names = (sites: readonly Site[]) => sites.map((site) => site.name).join(', ');
+
+/** The site a server's hit names: one declared, or the only one when it names none; else a 400 naming `path`. */
+export function hitSite(named: string | undefined, sites: readonly Site[], path: string): Result<string> {
+  if (named === undefined) {
+    if (sites.length === 1) return ok(sites[0]!.name);
+    return fail(badRequest([{ path, message: `is required: SITES declares several sites (${names(sites)})` }]));
+  }
+  if (!sites.some((site) => site.name === named))
+    return fail(badRequest([{ path, message: `is not a site declared in SITES (${names(sites)})` }]));
+  return ok(named);
+}
+
+/**
+ * A beacon's site: the one its snippet names (`data-site`), which must take beacons from the page's origin, or the one
+ * whose origins hold the page's origin.
+ */
+export function beaconSite(named: string | undefined, origin: string, sites: readonly Site[]): Result<string> {
+  if (named === undefined) {
+    const site = siteOfOrigin(sites, origin) ?? (sites.length === 1 ? sites[0] : undefined);
+    return site === undefined
+      ? fail(badRequest([{ path: 'site', message: 'is required: no declared site has this origin' }]))
+      : ok(site.name);
+  }
+  const site = sites.find((one) => one.name === named);
+  if (site === undefined) return fail(badRequest([{ path: 'site', message: `is not a site declared in SITES (${names(sites)})` }]));
+  if (!site.origins.includes(origin)) return fail(badRequest([{ path: 'site', message: `does not take beacons from ${origin} (SITES)` }]));
+  return ok(site.name);
+}
+
+/** The site a read asks for: one declared, `*` for all of them, or by default the only site (all of them when several). */
+export function readSite(asked: string | null, sites: readonly Site[]): Result<string> {
+  if (asked === null || asked === '') return ok(sites.length === 1 ? sites[0]!.name : ALL_SITES);
+  if (asked === ALL_SITES || sites.some((site) => site.name === asked)) return ok(asked);
+  return fail(badRequest([{ path: 'site', message: 'must be a site declared in SITES, or * for all of them' }]));
+}

@@ -1,0 +1,72 @@
+import { addCapped } from '../core/counts';
+import type { BotsByReason } from '../core/identity/kinds';
+import type { ActivityHour, VisitorDay } from '../core/store/activity';
+import type { HourPart, VisitorDayPart } from '../core/store/facts';
+import { withAudience } from './audience';
+
+/** Two counts of bots by reason added; absent when neither has any (documents and facts from before reasons). */
+function addReasons(a: BotsByReason | undefined, b: BotsByReason | undefined): BotsByReason | undefined {
+  if (a === undefined && b === undefined) return undefined;
+  const sum: BotsByReason = { ...a };
+  for (const [reason, count] of Object.entries(b ?? {}) as Array<[keyof BotsByReason, number]>) sum[reason] = (sum[reason] ?? 0) + count;
+  return sum;
+}
+
+/** A visitor-day with a fact's part of it added (from none yet: the part itself), marked as holding facts to `mark`. */
+export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart, mark: number): VisitorDay {
+  const { day, id, store, token, network, first_seen, last_seen, requests, bots, bots_by, self, paths, sources, page_loads } = part;
+  if (current === null) {
+    const reasons = bots_by === undefined ? {} : { bots_by: { ...bots_by } };
+    return {
+      id,
+      pk: day,
+      kind: 'visitor-day',
+      store,
+      day,
+      token,
+      network,
+      first_seen,
+      last_seen,
+      requests,
+      bots,
+      ...reasons,
+      self,
+      paths: addCapped({}, paths),
+      sources: addCapped({}, sources),
+      page_loads,
+      visit: false,
+      ...withAudience(null, part),
+      folded_to: mark,
+    };
+  }
+  const reasons = addReasons(current.bots_by, bots_by);
+  return {
+    ...current,
+    first_seen: first_seen < current.first_seen ? first_seen : current.first_seen,
+    last_seen: last_seen > current.last_seen ? last_seen : current.last_seen,
+    requests: current.requests + requests,
+    bots: current.bots + bots,
+    ...(reasons === undefined ? {} : { bots_by: reasons }),
+    self: current.self + self,
+    paths: addCapped(current.paths, paths),
+    sources: addCapped(current.sources, sources),
+    page_loads: current.page_loads + page_loads,
+    ...withAudience(current, part),
+    folded_to: mark,
+  };
+}
+
+/** An hour with a fact's part of it added (from none yet: the part itself), marked as holding facts to `mark`. */
+export function withHour(current: ActivityHour | null, part: HourPart, mark: number): ActivityHour {
+  const { day, id, store, hour, requests, bots, self, paths } = part;
+  if (current === null)
+    return { id, pk: day, kind: 'activity-hour', store, day, hour, requests, bots, self, paths: addCapped({}, paths), folded_to: mark };
+  return {
+    ...current,
+    requests: current.requests + requests,
+    bots: current.bots + bots,
+    self: current.self + self,
+    paths: addCapped(current.paths, paths),
+    folded_to: mark,
+  };
+}

@@ -1,0 +1,53 @@
+import { addCapped } from '../core/counts';
+import type { VisitorDay } from '../core/store/activity';
+import type { VisitorDayPart } from '../core/store/facts';
+
+type AudienceFields = Pick<
+  VisitorDay,
+  | 'country'
+  | 'browsers'
+  | 'systems'
+  | 'devices'
+  | 'campaigns'
+  | 'page_paths'
+  | 'entry'
+  | 'entry_at'
+  | 'people_sketch'
+  | 'new_sketch'
+  | 'events'
+  | 'event_props'
+>;
+
+const COUNTED = ['browsers', 'systems', 'devices', 'campaigns', 'page_paths', 'events', 'event_props'] as const;
+
+/** Two sparse sketches merged by register maximum. */
+function mergedRegisters(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const merged = { ...a };
+  for (const [register, rank] of Object.entries(b)) if ((merged[register] ?? 0) < rank) merged[register] = rank;
+  return merged;
+}
+
+/**
+ * The audience fields of a visitor-day with a fact's part added: the country it already has (else the part's), and
+ * each count map added and capped. A field neither holds stays absent, so a visitor-day of older facts reads as before.
+ * The part's requests by minute stay on the fact.
+ */
+export function withAudience(current: VisitorDay | null, part: VisitorDayPart): AudienceFields {
+  const fields: AudienceFields = {};
+  const country = current?.country ?? part.country;
+  if (country !== undefined) fields.country = country;
+  for (const name of COUNTED) {
+    if (current?.[name] === undefined && part[name] === undefined) continue;
+    fields[name] = addCapped(current?.[name] ?? {}, part[name] ?? {});
+  }
+  const entry = [current, part].filter((one) => one?.entry_at !== undefined).sort((a, b) => (a!.entry_at! < b!.entry_at! ? -1 : 1))[0];
+  if (entry) {
+    fields.entry = entry.entry!;
+    fields.entry_at = entry.entry_at!;
+  }
+  if (current?.people_sketch !== undefined || part.people_sketch !== undefined)
+    fields.people_sketch = mergedRegisters(current?.people_sketch ?? {}, part.people_sketch ?? {});
+  if (current?.new_sketch !== undefined || part.new_sketch !== undefined)
+    fields.new_sketch = mergedRegisters(current?.new_sketch ?? {}, part.new_sketch ?? {});
+  return fields;
+}

@@ -1,0 +1,347 @@
+import { randomUUID } from 'node:crypto';
+import { funnelStepsSetting, type FunnelStep } from '../core/funnel';
+import type { Goal } from '../core/events/events';
+import { addDays, daysEnding } from '../core/days';
+import { errorLine } from '../core/errors';
+import { utcDay } from '../core/identity/tokens';
+import { inLanes } from '../core/lanes';
+import type { Clock } from '../core/ports/clock';
+import type { FoldingStore } from '../core/store';
+import { FACT_TTL_SECONDS, FOLD_DAYS } from '../core/store/facts';
+import { emptyFoldState, type FoldState } from '../core/store/fold';
+import { releaseFoldLease, renewFoldLease, takeFoldLease, type HeldFoldLease } from '../core/store/fold-lease';
+import type { ScanRules } from '../core/subjects/scan-rule';
+import { buildRollups } from './building';
+import { TIMER_FOLD_BUDGET, type FoldBudget } from './budget';
+import { InTurn } from '../core/in-turn';
+import { foldDay, type DayOutcome } from './day';
+import { foldPeople } from './people';
+import { IMPORTED_AT_ONCE, importedToRead, openImported } from './imports';
+import { foldSubjects } from './subjects';
+import { foldGoals } from './goals';
+import { foldCohorts } from './cohorts';
+import { buildGoals, newGoalBuilds } from './goal-builds';
+import { foldVisits } from './visits';
+import { stateWriter, upgraded, type StateWriter } from './state';
+import { tried, TRIES } from './tries';
+import { FoldRaced } from '../core/store/conditional-write';
+
+// How often the days past the near window are swept for facts a late message left there.
+const SWEEP_EVERY_MS = 3_600_000;
+
+/** How many days' slices are folded at once. */
+const DAYS_AT_ONCE = 4;
+
+/** What the fold needs: the store, the clock, the scan rules, how late a hit may land, the path's steps, its budget. */
+export interface FoldDeps {
+  store: FoldingStore;
+  clock: Clock;
+  rules: ScanRules;
+  /** HIT_MAX_AGE_DAYS. */
+  lateDays: number;
+  /** FUNNEL_STEPS (the default steps when not given). */
+  steps?: readonly FunnelStep[];
+  /** GOALS (none when not given). */
+  goals?: readonly Goal[];
+  /** TIMER_FOLD_BUDGET when not given. */
+  budget?: FoldBudget;
+  /** Who this fold is, in the lease (the instance and the process); a new id when not given. */
+  holder?: string;
+}
+
+/** The deps with every default filled in. */
+type FullFoldDeps = Required<FoldDeps>;
+
+const filled = (deps: FoldDeps): FullFoldDeps => ({
+  ...deps,
+  steps: deps.steps ?? funnelStepsSetting.parse(undefined),
+  goals: deps.goals ?? [],
+  budget: deps.budget ?? TIMER_FOLD_BUDGET,
+  holder: deps.holder ?? `fold-${randomUUID()}`,
+});
+
+/**
+ * What one run did. `ok` with `behind` null: everything is up to date to the bound; with `behind`, what is left (the
+ * budget ran out, or a part failed) and the next run goes on. Not `ok`: nothing was folded; `busy` when another fold
+ * holds the lease, else the store could not be read or written at all.
+ */
+export type FoldOutcome =
+  | { ok: true; bound: number; facts: number; days: string[]; records: number; behind: string | null }
+  | { ok: false; reason: string; busy: boolean };
+
+/**
+ * The days whose partitions this run reads: tomorrow (a hit may be five minutes ahead) back through every day a hit
+ * may still arrive for, and once an hour every day back to FOLD_DAYS, where only a message kept days late (a replay
+ * from poison) can have left a fact.
+ */
+function daysToRead(today: string, lateDays: number, sweep: boolean): string[] {
+  const reach = sweep ? FOLD_DAYS : Math.min(lateDays + 1, FOLD_DAYS);
+  return daysEnding(addDays(today, 1), reach + 2);
+}
+
+const sweepDue = (state: FoldState, now: Date) => state.swept_at === null || now.getTime() - Date.parse(state.swept_at) >= SWEEP_EVERY_MS;
+
+/**
+ * The day marks with these days moved to their new marks (never back). A day past the fold's reach is dropped once no
+ * fact folded under its mark can still be there (facts live FACT_TTL_SECONDS), unless it is an imported day still to
+ * fold: so a day imported again reads only what is new.
+ */
+function marked(
+  days: Record<string, number>,
+  moves: ReadonlyMap<string, number>,
+  today: string,
+  kept: { imported: readonly string[]; bound: number },
+): Record<string, number> {
+  const oldest = addDays(today, -FOLD_DAYS - 1);
+  const open = new Set(kept.imported);
+  const marks = { ...days };
+  for (const [day, mark] of moves) marks[day] = Math.max(marks[day] ?? 0, mark);
+  return Object.fromEntries(
+    Object.entries(marks)
+      .filter(([day, mark]) => day >= oldest || open.has(day) || mark > kept.bound - FACT_TTL_SECONDS)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+}
+
+/** A run in progress: its budget, its lease, the state it writes, and what it has done. */
+interface Run {
+  deps: FullFoldDeps;
+  started: Date;
+  today: string;
+  bound: number;
+  slices: number;
+  lease: HeldFoldLease | null;
+  state: StateWriter;
+  facts: number;
+  records: number;
+  days: Set<string>;
+  failures: string[];
+  /** How many times each day, and each round's subjects and goals, failed in this run. */
+  tries: Map<string, number>;
+}
+
+/** Notes one more failure of `what` (a day, a round or a part); answers whether the run may take it up again (TRIES). */
+function triesAgain(run: Run, what: string): boolean {
+  const tries = (run.tries.get(what) ?? 0) + 1;
+  run.tries.set(what, tries);
+  const { budget, clock } = run.deps;
+  return tries < TRIES && run.lease !== null && clock.now().getTime() - run.started.getTime() < budget.runMs;
+}
+
+/**
+ * Whether the run may start another slice, counting it: budget left, and the lease still held (renewed once half of
+ * it is spent). A run that loses its lease stops at once: another fold has it.
+ */
+async function nextSlice(run: Run): Promise<boolean> {
+  const { budget, clock } = run.deps;
+  const now = clock.now();
+  if (run.slices >= budget.slicesARun || now.getTime() - run.started.getTime() >= budget.runMs || run.lease === null) return false;
+  if (Date.parse(run.lease.until) - now.getTime() < (budget.leaseSeconds * 1000) / 2) {
+    const renewed = await renewFoldLease(run.deps.store.foldLease, run.lease, now, budget.leaseSeconds);
+    run.lease = renewed.held ? renewed.lease : null;
+  }
+  if (run.lease === null) return false;
+  run.slices += 1;
+  return true;
+}
+
+/**
+ * One round of the activity: a slice of each open day, folded side by side, then the round's subject scans. A day
+ * that fails is left at its mark and out of the rest of the run; the others go on. Answers the days still open.
+ */
+async function activityRound(run: Run, open: readonly string[]): Promise<string[]> {
+  const { store, budget } = run.deps;
+  const rules = { steps: run.deps.steps, goals: run.deps.goals };
+  const state = run.state.current();
+  const outcomes: DayOutcome[] = [];
+  const turns = new InTurn();
+  await inLanes(open, DAYS_AT_ONCE, async (day) => {
+    const buildsFromKept = day < state.rollups_from && state.build !== null && day <= state.build;
+    const periods = !buildsFromKept && day >= state.periods_from ? turns : null;
+    outcomes.push(
+      await foldDay(store, { day, mark: state.days[day] ?? 0, bound: run.bound, buildsFromKept, periods }, rules, budget.factsASlice),
+    );
+  });
+  const folded = outcomes.filter((outcome) => outcome.ok);
+  // A day that failed stays open for the next round while it may be tried again; then it waits for the next run.
+  const again: string[] = [];
+  for (const failed of outcomes.filter((outcome) => !outcome.ok)) {
+    if (triesAgain(run, failed.day)) again.push(failed.day);
+    else run.failures.push(`${failed.day}: ${failed.reason}`);
+  }
+  const bounds = {
+    days: new Map(folded.map((outcome) => [outcome.day, outcome.upTo] as const)),
+    oldest: addDays(run.today, -FOLD_DAYS - 1),
+  };
+  const scans = folded.flatMap((outcome) => outcome.scans);
+  const actions = folded.flatMap((outcome) => outcome.actions);
+  try {
+    if (scans.length > 0) await foldSubjects(store.subjects, scans, run.deps.rules, bounds);
+    await foldGoals(store.goals, run.deps.goals, actions);
+    await foldCohorts(store.cohorts, actions);
+  } catch (error) {
+    // The days stay at their marks, and their slices are folded again: every document holds how far it got.
+    if (triesAgain(run, 'subjects, goals and cohorts')) return [...open];
+    run.failures.push(`subjects, goals and cohorts: ${errorLine(error)}`);
+    return [];
+  }
+  const changed = folded.filter((outcome) => outcome.facts > 0);
+  for (const outcome of changed) {
+    run.facts += outcome.facts;
+    run.days.add(outcome.day);
+  }
+  // An imported day caught up to the bound holds every fact its notes named: it leaves the days still to fold.
+  const caughtUp = new Set(folded.filter((outcome) => outcome.caughtUp).map((outcome) => outcome.day));
+  const imported = state.imported.filter((day) => !caughtUp.has(day));
+  await run.state.write({
+    days: marked(state.days, new Map(folded.map((outcome) => [outcome.day, outcome.upTo] as const)), run.today, {
+      imported,
+      bound: run.bound,
+    }),
+    visits_due: [...new Set([...state.visits_due, ...changed.map((outcome) => outcome.day)])].sort(),
+    imported,
+  });
+  return [...folded.filter((outcome) => !outcome.caughtUp).map((outcome) => outcome.day), ...again];
+}
+
+/**
+ * The parts of a run, each apart: a part that fails is tried again (TRIES) from the marks it wrote, then noted, and
+ * the others still make their progress.
+ */
+async function part(run: Run, name: string, work: () => Promise<void>): Promise<void> {
+  try {
+    // A lost race is not tried again: another fold holds the state.
+    await tried(work, (error) => !(error instanceof FoldRaced) && triesAgain(run, name));
+  } catch (error) {
+    run.failures.push(`${name}: ${errorLine(error)}`);
+  }
+}
+
+/**
+ * Folds every open day's facts, a round of slices at a time, while the run has budget: the near days, and beside them
+ * up to IMPORTED_AT_ONCE imported days still to fold, oldest first, each taken up once a run (one that caught up or
+ * failed makes room for the next). Answers whether all caught up, and whether the near days did.
+ */
+async function foldActivity(run: Run, days: readonly string[]): Promise<{ all: boolean; near: boolean }> {
+  const near = new Set(days);
+  const taken = new Set(days);
+  const withImported = (open: readonly string[]) => {
+    const room = IMPORTED_AT_ONCE - open.filter((day) => !near.has(day)).length;
+    const more = importedToRead(run.state.current().imported, taken, room);
+    for (const day of more) taken.add(day);
+    return [...open, ...more];
+  };
+  let open = withImported(days);
+  while (open.length > 0 && (await nextSlice(run))) open = withImported(await activityRound(run, open));
+  return { all: open.length === 0, near: !open.some((day) => near.has(day)) };
+}
+
+/** The people's fold over the records, in slices while the run has budget; answers whether it caught up. */
+async function people(run: Run): Promise<boolean> {
+  const state = run.state.current();
+  const outcome = await foldPeople(
+    run.deps.store,
+    { mark: state.records, at: state.records_at },
+    {
+      bound: run.bound,
+      today: run.today,
+      now: run.started,
+      limit: run.deps.budget.recordsASlice,
+      more: () => nextSlice(run),
+      imported: state.people_due,
+    },
+  );
+  run.records += outcome.records;
+  const moved = outcome.records > 0 ? { records: outcome.mark, records_at: outcome.at } : {};
+  if (outcome.records > 0 || state.people_due.length > 0) await run.state.write({ ...moved, people_due: [] });
+  return outcome.caughtUp;
+}
+
+/**
+ * The fold, the only writer of everything counted over many visitors. Under the fold lease (one fold
+ * at a time), it reads the facts and the visitor records written since its marks, up to a mark the store says has
+ * settled, a slice at a time, and folds them: the facts into the visitor-day and hour documents, the day rollups and
+ * the subjects; then the visits of the days that changed, the people of the days whose records changed, and a few pages
+ * of the rollups still to be built. Each part moves its own marks as it finishes a slice, so the count moves forward
+ * from the first run whatever the backlog, and a part that fails holds back only itself. Each document it writes says
+ * how far it holds, so a run that dies after any write adds nothing twice. Never throws.
+ */
+export async function fold(given: FoldDeps): Promise<FoldOutcome> {
+  const deps = filled(given);
+  const started = deps.clock.now();
+  const taken = await takeFoldLease(deps.store.foldLease, deps.holder, started, deps.budget.leaseSeconds);
+  if (!taken.held) return { ok: false, reason: taken.reason, busy: taken.busy };
+  const run: Partial<Run> & { lease: HeldFoldLease | null } = { lease: taken.lease };
+  try {
+    return await foldHeld(deps, started, run);
+  } catch (error) {
+    return { ok: false, reason: errorLine(error), busy: false };
+  } finally {
+    if (run.lease !== null) await releaseFoldLease(deps.store.foldLease, run.lease, deps.clock.now());
+  }
+}
+
+async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run> & { lease: HeldFoldLease | null }): Promise<FoldOutcome> {
+  const { store } = deps;
+  const bound = await tried(() => store.marks.settled());
+  const today = utcDay(started);
+  const read = await tried(() => store.foldState.read());
+  // Until the first run ends, what it writes of its state says the count is not made yet: an empty summary then is
+  // a count not made, not a true zero.
+  const first = { since: started.toISOString(), reason: 'the first run has not finished' };
+  const begun = read === null ? { ...emptyFoldState(), behind: first } : upgraded(read.doc, today);
+  const run: Run = Object.assign(partial, {
+    deps,
+    started,
+    today,
+    bound,
+    slices: 0,
+    state: stateWriter(store.foldState, read, begun),
+    facts: 0,
+    records: 0,
+    days: new Set<string>(),
+    failures: [],
+    tries: new Map<string, number>(),
+  });
+  // The first run says at once that the count is not made yet, before it reads a fact.
+  if (read === null) await run.state.write({});
+  const builds = newGoalBuilds(begun, read === null, deps.goals);
+  if (builds !== null) await run.state.write(builds);
+  const sweep = sweepDue(begun, started);
+  let importsDone = false;
+  await part(run, 'imports', async () => {
+    importsDone = await openImported(store.landed, run.state, { bound, today, more: () => nextSlice(run) });
+  });
+  const activity = await foldActivity(run, daysToRead(today, deps.lateDays, sweep));
+  const activityDone = activity.all;
+  await part(run, 'visits', async () => {
+    const due = run.state.current().visits_due;
+    await foldVisits(store, due);
+    if (due.length > 0) await run.state.write({ visits_due: [] });
+  });
+  let peopleDone = false;
+  await part(run, 'people', async () => {
+    peopleDone = await people(run);
+  });
+  await part(run, 'goals', () =>
+    buildGoals({ store, goals: deps.goals, factsASlice: deps.budget.factsASlice, today }, run.state, () => nextSlice(run)),
+  );
+  await part(run, 'rollups', () =>
+    buildRollups({ ...run.deps, rules: { steps: run.deps.steps, goals: run.deps.goals } }, run.state, () => nextSlice(run)),
+  );
+  const behind = behindReason(run, activityDone && importsDone, peopleDone);
+  const state = run.state.current();
+  await run.state.write({
+    swept_at: sweep && activity.near ? started.toISOString() : state.swept_at,
+    behind: behind === null ? null : { since: state.behind?.since ?? started.toISOString(), reason: behind },
+  });
+  return { ok: true, bound, facts: run.facts, days: [...run.days].sort(), records: run.records, behind };
+}
+
+/** Why the count is not up to date after this run, in one sentence; null when it is. */
+function behindReason(run: Run, activityDone: boolean, peopleDone: boolean): string | null {
+  if (run.failures.length > 0) return `the store did not answer every call (${run.failures.slice(0, 3).join('; ')})`;
+  if (!activityDone || !peopleDone) return 'the fold has more to fold than one run takes; the next runs go on';
+  if (run.state.current().visits_due.length > 0) return 'the visits of some days are still to be counted';
+  return null;
+}

@@ -1,0 +1,63 @@
+import { addDays } from '../core/days';
+import type { Goal } from '../core/events/events';
+import type { FoldingStore } from '../core/store';
+import { FOLD_DAYS } from '../core/store/facts';
+import type { FoldState } from '../core/store/fold';
+import { foldGoals } from './goals';
+import { sliceOf } from './slice';
+import type { StateWriter } from './state';
+
+/**
+ * The goals a run folds that no run folded before: each gets a build, the facts still kept that the fold read before
+ * it was a goal (every day's mark as it is now), so a goal added later counts its people from those facts too. A fold
+ * state from before goals treats every goal as new; a fold with no state yet has nothing to build.
+ */
+export function newGoalBuilds(state: FoldState, fresh: boolean, goals: readonly Goal[]): Partial<FoldState> | null {
+  const names = goals.map((goal) => goal.name);
+  const seen = state.goals_seen ?? [];
+  const added = names.filter((name) => !seen.includes(name));
+  if (added.length === 0 && state.goals_seen !== undefined) return null;
+  const builds = { ...state.goal_builds };
+  if (!fresh) for (const name of added) builds[name] = { up_to: { ...state.days }, at: {} };
+  return { goals_seen: names, goal_builds: builds };
+}
+
+/**
+ * Builds the goals added later, a slice of a day's kept facts at a time while the run has budget: each slice's people's
+ * actions folded into that goal alone (a person already counted is not counted again), its place written in the fold
+ * state. Days whose facts have expired are passed.
+ */
+export async function buildGoals(
+  deps: { store: FoldingStore; goals: readonly Goal[]; factsASlice: number; today: string },
+  state: StateWriter,
+  more: () => Promise<boolean>,
+): Promise<void> {
+  const oldest = addDays(deps.today, -FOLD_DAYS);
+  for (const [name, build] of Object.entries(state.current().goal_builds ?? {})) {
+    const goal = deps.goals.find((one) => one.name === name);
+    const days = Object.entries(build.up_to).filter(([day, upTo]) => goal !== undefined && day >= oldest && (build.at[day] ?? 0) < upTo);
+    for (const [day, upTo] of days) {
+      while ((state.current().goal_builds?.[name]?.at[day] ?? 0) < upTo) {
+        if (!(await more())) return;
+        const after = state.current().goal_builds?.[name]?.at[day] ?? 0;
+        const slice = await sliceOf(
+          (limit) => deps.store.facts.firstOn(day, after, upTo, limit),
+          (high) => deps.store.facts.on(day, after, high),
+          deps.factsASlice,
+          upTo,
+        );
+        await foldGoals(
+          deps.store.goals,
+          [goal!],
+          slice.items.flatMap(({ doc }) => doc.actions ?? []),
+        );
+        const builds = { ...state.current().goal_builds };
+        builds[name] = { ...builds[name]!, at: { ...builds[name]!.at, [day]: slice.upTo } };
+        await state.write({ goal_builds: builds });
+      }
+    }
+    const rest = { ...state.current().goal_builds };
+    delete rest[name];
+    await state.write({ goal_builds: rest });
+  }
+}

@@ -1,0 +1,112 @@
+import { inLanes } from '../core/lanes';
+import { reaches, type Goal } from '../core/events/events';
+import { goalDayId, goalPersonId, goalPk, goalSummaryId, type GoalSummary, type GoalsStore } from '../core/events/goal-documents';
+import { addBuckets, addTouches, bucketOf } from '../core/events/first-touch';
+import type { GoalAction } from '../core/store/facts';
+import { conditionalWriteOnce } from '../core/store/conditional-write';
+
+/** How many of a goal's new people's documents are created at once. */
+const CREATES_AT_ONCE = 16;
+
+/** A goal's summary before its first person. */
+const emptySummary = (goal: string): GoalSummary => ({
+  id: goalSummaryId(goal),
+  pk: goalPk(goal),
+  kind: 'goal-summary',
+  goal,
+  people_all_time: 0,
+  first_day: null,
+  pending: [],
+});
+
+/** A person's document moved to an earlier first conversion, unless it holds one at or before it already. */
+async function movedEarlier(store: GoalsStore, goal: string, person: string, at: string): Promise<void> {
+  const read = await store.people.read(goal, person);
+  if (read === null || read.doc.first_at <= at) return;
+  await conditionalWriteOnce(
+    store.people,
+    { before: read.doc, etag: read.etag, after: { ...read.doc, first_at: at } },
+    `goal person ${goal}`,
+  );
+}
+
+/** Creates the documents of the people (and people's days) a summary counted and names as pending, then clears them. */
+async function settlePending(store: GoalsStore, summary: GoalSummary, etag: string): Promise<void> {
+  if (summary.pending.length === 0) return;
+  const { goal } = summary;
+  await inLanes(summary.pending, CREATES_AT_ONCE, async ({ person, at, day, moved }) => {
+    if (day !== undefined)
+      return store.days.create({ id: goalDayId(goal, person, day), pk: goalPk(goal), kind: 'goal-day', goal, person, day });
+    if (moved) return movedEarlier(store, goal, person, at);
+    return store.people.create({ id: goalPersonId(goal, person), pk: goalPk(goal), kind: 'goal-person', goal, person, first_at: at });
+  });
+  await conditionalWriteOnce(
+    store.summaries,
+    { before: summary, etag, after: { ...summary, pending: [] } },
+    `goal summary ${summary.goal}`,
+  );
+}
+
+/** The earliest of each key's actions. */
+function earliest(actions: readonly GoalAction[], key: (action: GoalAction) => string): Map<string, GoalAction> {
+  const first = new Map<string, GoalAction>();
+  for (const action of actions) if ((first.get(key(action))?.at ?? '\uffff') > action.at) first.set(key(action), action);
+  return first;
+}
+
+/**
+ * Folds some people's actions into one goal: each person who reached it and is not yet one of its people (no document,
+ * not pending) is counted, once, under their first touch and the days since their first visit; and each person's day
+ * that reached it and is not yet counted is one conversion under their first touch. The counts and the new people and
+ * days, as pending, are written first in one conditional write; then each one's document is created (a create that
+ * finds it there is one already made); then the pending list is cleared. A run that dies anywhere between leaves a
+ * summary whose pending ones are made and cleared by the next fold of the goal before it counts anyone, so nothing is
+ * counted twice, whatever order the actions come in: the live fold's, or the build of a goal added later from the facts
+ * still kept.
+ */
+async function foldGoal(store: GoalsStore, goal: Goal, actions: readonly GoalAction[]): Promise<void> {
+  const reached = actions.filter((action) => reaches(goal, action));
+  if (reached.length === 0) return;
+  const people = earliest(reached, (action) => action.person);
+  const days = earliest(reached, (action) => goalDayId(goal.name, action.person, action.at.slice(0, 10)));
+  let read = await store.summaries.read(goal.name);
+  if (read !== null && read.doc.pending.length > 0) {
+    await settlePending(store, read.doc, read.etag);
+    read = await store.summaries.read(goal.name);
+  }
+  const summary = read?.doc ?? emptySummary(goal.name);
+  const [known, knownDays] = await Promise.all([
+    store.people.known(goal.name, [...people.keys()]).then((found) => new Map(found.map(({ person, first_at }) => [person, first_at]))),
+    store.days.known(goal.name, [...days.keys()]).then((found) => new Set(found)),
+  ]);
+  const fresh = [...people.values()].filter(({ person }) => !known.has(person));
+  // A person whose earlier conversion is folded after a later one (days fold side by side) moves to its bucket.
+  const earlier = [...people.values()].filter(({ person, at }) => known.has(person) && at < known.get(person)!);
+  const freshDays = [...days].filter(([id]) => !knownDays.has(id)).map(([, action]) => action);
+  if (fresh.length === 0 && freshDays.length === 0 && earlier.length === 0) return;
+  const buckets = addBuckets(summary.days_to_convert, [...fresh, ...earlier]);
+  for (const moved of earlier) buckets[bucketOf({ first: moved.first, at: known.get(moved.person)! })] -= 1;
+  const firstDay = [...fresh, ...earlier].map(({ at }) => at.slice(0, 10)).sort()[0];
+  const after: GoalSummary = {
+    ...summary,
+    people_all_time: summary.people_all_time + fresh.length,
+    first_day: firstDay === undefined || (summary.first_day !== null && summary.first_day <= firstDay) ? summary.first_day : firstDay,
+    first_touch: addTouches(summary.first_touch, fresh),
+    conversions_by_touch: addTouches(summary.conversions_by_touch, freshDays),
+    days_to_convert: buckets,
+    pending: [
+      ...fresh.map(({ person, at }) => ({ person, at })),
+      ...earlier.map(({ person, at }) => ({ person, at, moved: true as const })),
+      ...freshDays.map(({ person, at }) => ({ person, at, day: at.slice(0, 10) })),
+    ],
+  };
+  await conditionalWriteOnce(store.summaries, { before: read?.doc ?? null, etag: read?.etag ?? null, after }, `goal summary ${goal.name}`);
+  const written = await store.summaries.read(goal.name);
+  if (written !== null) await settlePending(store, written.doc, written.etag);
+}
+
+/** Folds people's actions into every goal: each goal's people all time, each person once. */
+export async function foldGoals(store: GoalsStore, goals: readonly Goal[], actions: readonly GoalAction[]): Promise<void> {
+  if (actions.length === 0) return;
+  for (const goal of goals) await foldGoal(store, goal, actions);
+}

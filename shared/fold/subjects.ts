@@ -1,0 +1,122 @@
+import type { SubjectScan } from '../core/store/facts';
+import { applySubjectDelta, noSubjectDelta, plusSubject } from '../core/subjects/delta';
+import type { SubjectDelta, SubjectsStore, SubjectSummary, SubjectVisitor } from '../core/subjects/documents';
+import { inLanes } from '../core/lanes';
+import type { ScanRules } from '../core/subjects/scan-rule';
+import { scannedVisitor } from '../core/subjects/visitor';
+import { conditionalWriteOnce, type FoldedChange } from '../core/store/conditional-write';
+import { conditionalWritesOnce } from './write';
+
+/** A scan as the fold reads it: with the day and the mark of the fact that holds it. */
+export interface MarkedScan {
+  scan: SubjectScan;
+  day: string;
+  mark: number;
+}
+
+/** How far a subject's document holds the facts of a day: its marks are a day's, as the fold's are. */
+const heldOn = (doc: { folded_to: number; folded_days?: Record<string, number> } | null | undefined, day: string) =>
+  Math.max(doc?.folded_to ?? 0, doc?.folded_days?.[day] ?? 0);
+
+/** A document's day marks moved to each day's bound (never back), the days past the fold's reach dropped. */
+function foldedDays(held: Record<string, number> | undefined, bounds: ReadonlyMap<string, number>, oldest: string): Record<string, number> {
+  const days: Record<string, number> = {};
+  for (const [day, mark] of Object.entries(held ?? {})) if (day >= oldest) days[day] = mark;
+  for (const [day, mark] of bounds) if (day >= oldest) days[day] = Math.max(days[day] ?? 0, mark);
+  return days;
+}
+
+const instants = (scans: readonly MarkedScan[]) => scans.map(({ scan }) => scan.at).sort();
+
+/**
+ * One visitor's document after the new scans, judged in the order of their instants, and what that adds to the
+ * summary. Scans the summary already holds (a run that wrote it died before this document) are judged first, apart and
+ * adding nothing, exactly as that run judged them; the rest add what they count.
+ */
+function judged(
+  current: SubjectVisitor | null,
+  subject: string,
+  identity: string,
+  scans: readonly MarkedScan[],
+  summary: SubjectSummary | null,
+  rules: ScanRules,
+) {
+  const mine = scans.filter(({ mark, day }) => mark > heldOn(current, day));
+  const inSummary = ({ mark, day }: MarkedScan) => mark <= heldOn(summary, day);
+  const held = scannedVisitor(current, subject, identity, instants(mine.filter(inSummary)), rules);
+  const before = held?.visitor ?? current;
+  const fresh = scannedVisitor(before, subject, identity, instants(mine.filter((scan) => !inSummary(scan))), rules);
+  return { visitor: fresh?.visitor ?? before, delta: fresh?.delta ?? noSubjectDelta() };
+}
+
+/**
+ * Folds one subject's new scans: people's scans judged against their documents (the refresh window, the interval, the
+ * first counted scan making a unique visitor), scanners' and the site's own counted apart. The summary is written
+ * first, marked with how far it holds; then the visitors' documents, each marked too. A run that dies between finds the
+ * summary ahead of a document and judges those scans again without adding them (see judged).
+ */
+async function foldSubject(
+  store: SubjectsStore,
+  subject: string,
+  scans: readonly MarkedScan[],
+  rules: ScanRules,
+  bounds: { days: ReadonlyMap<string, number>; oldest: string },
+): Promise<void> {
+  const summary = await store.summaries.read(subject);
+  const fresh = scans.filter(({ mark, day }) => mark > heldOn(summary?.doc, day));
+  const people = scans.filter(({ scan }) => scan.who === 'people' && scan.identity !== null);
+  const identities = [...new Set(people.map(({ scan }) => scan.identity!))];
+  const found = new Map((await store.visitors.of(subject, identities)).map((read) => [read.doc.identity, read]));
+  let delta: SubjectDelta = {
+    ...noSubjectDelta(),
+    scanners: fresh.filter(({ scan }) => scan.who === 'scanners').length,
+    self: fresh.filter(({ scan }) => scan.who === 'self').length,
+  };
+  const visitors: FoldedChange<SubjectVisitor>[] = [];
+  for (const identity of identities) {
+    const current = found.get(identity) ?? null;
+    const outcome = judged(
+      current?.doc ?? null,
+      subject,
+      identity,
+      people.filter(({ scan }) => scan.identity === identity),
+      summary?.doc ?? null,
+      rules,
+    );
+    delta = plusSubject(delta, outcome.delta);
+    if (outcome.visitor !== null && outcome.visitor !== current?.doc)
+      visitors.push({
+        before: current?.doc ?? null,
+        etag: current?.etag ?? null,
+        after: { ...outcome.visitor, folded_days: foldedDays(outcome.visitor.folded_days, bounds.days, bounds.oldest) },
+      });
+  }
+  if (fresh.length > 0) {
+    const applied = applySubjectDelta(subject, summary?.doc ?? null, delta);
+    const after = { ...applied, folded_days: foldedDays(applied.folded_days, bounds.days, bounds.oldest) };
+    await conditionalWriteOnce(
+      store.summaries,
+      { before: summary?.doc ?? null, etag: summary?.etag ?? null, after },
+      `subject summary ${subject}`,
+    );
+  }
+  await conditionalWritesOnce(store.visitors, visitors, () => `subject visitor ${subject}`);
+}
+
+/** How many subjects one slice folds at once. */
+const SUBJECTS_AT_ONCE = 8;
+
+/**
+ * Folds a slice's new subject scans, subject by subject. A document holds each day's facts up to that day's mark, as
+ * the fold reads them: `bounds.days` is how far this slice reads each day; marks of days before `bounds.oldest` go.
+ */
+export async function foldSubjects(
+  store: SubjectsStore,
+  scans: readonly MarkedScan[],
+  rules: ScanRules,
+  bounds: { days: ReadonlyMap<string, number>; oldest: string },
+): Promise<void> {
+  const bySubject = new Map<string, MarkedScan[]>();
+  for (const marked of scans) bySubject.set(marked.scan.subject, [...(bySubject.get(marked.scan.subject) ?? []), marked]);
+  await inLanes([...bySubject], SUBJECTS_AT_ONCE, ([subject, subjectScans]) => foldSubject(store, subject, subjectScans, rules, bounds));
+}

@@ -1,0 +1,75 @@
+import { errorAnswer, type Answer } from '../envelope';
+import type { IncomingRequest } from '../request';
+import { presentedKey } from '../../core/identity/operator';
+import { checkOperator, operatorCookie, sessionCookie, type OperatorSettings } from './auth';
+import { sessionTimes } from './session';
+
+const NO_STORE = { 'cache-control': 'no-store' };
+
+/**
+ * Whether a browser says the request came from a page of another site. Browsers send `Sec-Fetch-Site` on every
+ * request; a script sends none and is judged by its key. A state-changing route refuses `cross-site` and
+ * `same-site` (a sibling subdomain), so a cookie alone never changes anything.
+ */
+const fromAnotherSite = (request: IncomingRequest) => {
+  const site = request.header('sec-fetch-site');
+  return site !== null && site !== 'same-origin' && site !== 'none';
+};
+
+const crossSite = (): Answer =>
+  errorAnswer(
+    { status: 403, code: 'cross_site', message: 'sec-fetch-site: the Admin session is only changed from the dashboard itself' },
+    NO_STORE,
+  );
+
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+/**
+ * `/api/admin/session`, the dashboard's sign-in. POST exchanges the operator key (`Authorization: Bearer …`) for a
+ * session: an HttpOnly, Secure, SameSite=Strict cookie holding a keyed token that runs out after the session's hours
+ * unused (shared/http/admin/session.ts), so the key itself is never kept in the browser. GET says whether the caller is
+ * signed in (the session or the key) and renews a session in use. DELETE signs out: the cookie is removed. Wrong keys
+ * and forged cookies are slowed as on every admin route (shared/http/admin/attempts.ts).
+ */
+export async function answerSession(request: IncomingRequest, settings: OperatorSettings): Promise<Answer> {
+  const nowSeconds = Math.floor(settings.access.clock.now().getTime() / 1000);
+  if (request.method === 'DELETE') {
+    if (fromAnotherSite(request)) return crossSite();
+    return { status: 204, headers: NO_STORE, cookies: [sessionCookie(settings, null, nowSeconds)] };
+  }
+  if (request.method === 'POST') {
+    if (fromAnotherSite(request)) return crossSite();
+    // A session is only ever made from the key: a cookie alone never makes another.
+    if (presentedKey((name) => request.header(name)) === null) {
+      return errorAnswer(
+        { status: 401, code: 'unauthorized', message: 'authorization: signing in takes the operator key (Authorization: Bearer <key>)' },
+        { 'www-authenticate': 'Bearer', ...NO_STORE },
+      );
+    }
+  }
+  const check = checkOperator(request, settings);
+  if (!check.ok) {
+    // Asking whether one is signed in is no error: with no credentials, or a session that has run out (its cookie
+    // removed), the answer is "no". A wrong key, a forged cookie or a wait is refused as on every admin route.
+    if (request.method === 'GET' && (check.why === 'none' || check.why === 'ended')) {
+      return { status: 200, headers: NO_STORE, body: { signed_in: false, ended: check.why === 'ended' }, cookies: check.answer.cookies };
+    }
+    return check.answer;
+  }
+  if (request.method === 'POST') {
+    const times = sessionTimes(nowSeconds, nowSeconds, settings.access.sessionHours);
+    return {
+      status: 200,
+      headers: NO_STORE,
+      body: { signed_in: true, via: 'session', expires_at: iso(times.expiresAt), session_hours: settings.access.sessionHours },
+      cookies: [sessionCookie(settings, times, nowSeconds), operatorCookie(settings.hashKey)],
+    };
+  }
+  const expires = check.via === 'session' ? iso(check.times.expiresAt) : null;
+  return {
+    status: 200,
+    headers: NO_STORE,
+    body: { signed_in: true, via: check.via, expires_at: expires, session_hours: settings.access.sessionHours },
+    cookies: check.cookies,
+  };
+}

@@ -1,0 +1,348 @@
+import { firstKeptDay } from '../../core/store/first-day';
+import { addDays } from '../../core/days';
+import { errorLine } from '../../core/errors';
+import { classify, type IdentityRules, type SeenRequest } from '../classify';
+import { encodeMessage, toMessages, type QueuedHit } from '../../core/message';
+import { readJsonBody, parseWith } from '../../http/body';
+import { errorAnswer, type Answer } from '../../http/envelope';
+import { badRequest, fail, ok, type Failure, type Result } from '../../core/result';
+import type { IncomingRequest } from '../../http/request';
+import { canonicalAddress } from '../../core/identity/network';
+import { keptPath } from '../../core/identity/paths';
+import { sameSecret, utcDay } from '../../core/identity/tokens';
+import { inLanes } from '../../core/lanes';
+import type { Clock } from '../../core/ports/clock';
+import type { HitQueue } from '../../core/ports/queue';
+import type { Facts, ImportLedgers, LandedImports, VisitorsSummaries, VisitsSummaries } from '../../core/store';
+import { FACT_TTL_SECONDS, factId, type Fact } from '../../core/store/facts';
+import { IMPORT_LEDGER_ID } from '../../core/store/imports';
+import { VISITORS_PK } from '../../core/store/visitors';
+import { keyedUuid } from './ids';
+import { landedNote } from '../../keep/imports';
+import { IMPORT_LIMITS, importBodySchema, type ImportedDay, type ImportHit } from './schemas';
+import { importedTotals } from './totals';
+
+/** The most a request's `at` may be ahead of the app's clock, as on POST /api/hits. */
+const MAX_FUTURE_MS = 5 * 60 * 1000;
+
+/** The earliest time a log line may have: no web server log is older, and a day before it is no day the count knows. */
+const EARLIEST = Date.parse('1990-01-01T00:00:00Z');
+
+/** Redirects: the client's next request is the page it was sent to, which the log holds on a line of its own. */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** How many imported days' facts and notes are written at once. */
+const DAYS_AT_ONCE = 8;
+
+/** What the import endpoint writes and reads: its ledger, the summaries (the first day kept), and a day's totals and note. */
+export interface ImportStore {
+  importLedger: ImportLedgers;
+  visitorsSummary: VisitorsSummaries;
+  visits: VisitsSummaries;
+  facts: Pick<Facts, 'create'>;
+  landed: Pick<LandedImports, 'create' | 'has'>;
+}
+
+/** What importing needs: the identity rules, the imports queue, the clock, the store, the ingest key and the site's origins. */
+export interface ImportDeps {
+  rules: IdentityRules;
+  queue: HitQueue;
+  clock: Clock;
+  store: ImportStore;
+  ingestKey: string;
+  /** ALLOWED_ORIGINS: a referrer from one of them is navigation inside the site, not a source. */
+  allowedOrigins: readonly string[];
+  /** The site the hits are counted for, when not the first declared (whose hits name none, as before sites). */
+  site?: string;
+}
+
+/**
+ * What an import request did: hits (or days) counted and queued, counted but kept already by an earlier import of the
+ * same lines (not queued again), not counted, and after the import's last day.
+ */
+export interface ImportOutcome {
+  accepted: number;
+  already_kept: number;
+  ignored: number;
+  skipped: number;
+  /** The last day this import takes. */
+  until: string;
+  /** The first day counted live, as the ledger keeps it. */
+  live_from: string;
+}
+
+const unavailable = (what: string, error: unknown): Failure => ({
+  status: 503,
+  code: 'store_unavailable',
+  message: `the store cannot answer right now (${what}: ${errorLine(error)}); nothing of this request was queued, retry later`,
+});
+
+/**
+ * The import's window: the first day counted live, as the ledger keeps it (before the first import, the first day the
+ * summaries say anything was kept on, or today when nothing was), and the last day to take (`until`, or the day before
+ * the first live day). `create` writes the ledger when there is none, before the first hit is queued, so every later
+ * batch and import reads the same day however far back imports move the count.
+ */
+async function windowOf(
+  store: ImportStore,
+  today: string,
+  now: Date,
+  given: string | undefined,
+  create: boolean,
+): Promise<{ live_from: string; until: string }> {
+  const read = await store.importLedger.read();
+  let liveFrom = read?.doc.live_from;
+  if (liveFrom === undefined) {
+    const first = await firstKeptDay(store);
+    liveFrom = first !== null && first < today ? first : today;
+    if (create) {
+      const made = await store.importLedger.create({
+        id: IMPORT_LEDGER_ID,
+        pk: VISITORS_PK,
+        kind: 'import-ledger',
+        live_from: liveFrom,
+        since: now.toISOString(),
+      });
+      if (made === 'exists') liveFrom = (await store.importLedger.read())?.doc.live_from ?? liveFrom;
+    }
+  }
+  return { live_from: liveFrom, until: given ?? addDays(liveFrom, -1) };
+}
+
+/** The hosts of the site's own origins, and the host the request was for: a referrer from one of them is not a source. */
+function siteHosts(origins: readonly string[]): Set<string> {
+  const hosts = new Set<string>();
+  for (const origin of origins) {
+    try {
+      hosts.add(bareHost(new URL(origin).hostname));
+    } catch {
+      // Settings are validated at start-up; an origin that is not a URL names no host.
+    }
+  }
+  return hosts;
+}
+
+/** A host as compared with the site's: lowercase, no port, no brackets, no `www.` (www.example.com is example.com). */
+const bareHost = (host: string) =>
+  host
+    .toLowerCase()
+    .replace(/:\d+$/, '')
+    .replace(/^\[|\]$/g, '')
+    .replace(/^www\./, '');
+
+const hostOf = (url: string): string | null => {
+  try {
+    return bareHost(new URL(url).hostname);
+  } catch {
+    return null;
+  }
+};
+
+/** One log request as a seen request, or why it is not counted; refused (400) when it cannot be read. */
+function toSeen(
+  hit: ImportHit,
+  index: number,
+  now: Date,
+  until: string,
+  site: ReadonlySet<string>,
+  siteName?: string,
+): Result<{ seen: SeenRequest } | { not: 'skipped' | 'ignored' }> {
+  const field = (name: string) => `hits.${index}.${name}`;
+  const address = canonicalAddress(hit.address);
+  if (address === null) return fail(badRequest([{ path: field('address'), message: 'is not an IPv4 or IPv6 address' }]));
+  const at = new Date(hit.at);
+  if (at.getTime() > now.getTime() + MAX_FUTURE_MS)
+    return fail(badRequest([{ path: field('at'), message: 'is more than five minutes in the future' }]));
+  if (at.getTime() < EARLIEST) return fail(badRequest([{ path: field('at'), message: 'is before 1990' }]));
+  if (utcDay(at) > until) return ok({ not: 'skipped' });
+  const method = (hit.method ?? 'GET').toUpperCase();
+  if (method !== 'GET' && method !== 'HEAD') return ok({ not: 'ignored' });
+  if (hit.status !== undefined && REDIRECTS.has(hit.status)) return ok({ not: 'ignored' });
+  const pageLoad = method === 'GET' && (hit.status === undefined || (hit.status >= 200 && hit.status < 400));
+  const from = hit.referrer ? hostOf(hit.referrer) : null;
+  const inside = from !== null && (site.has(from) || (hit.host ? bareHost(hit.host) === from : false));
+  return ok({
+    seen: {
+      at,
+      address,
+      userAgent: hit.user_agent ?? '',
+      agentUnlogged: hit.user_agent === undefined || hit.user_agent === null,
+      // As POST /api/hits takes a path, of any length: as it is kept (its query but the campaign tags dropped, cut to 512).
+      path: keptPath(hit.path),
+      referrer: inside ? null : (hit.referrer ?? null),
+      store: hit.store,
+      pageLoad,
+      subject: null,
+      operator: false,
+      signals: null,
+      ...(siteName === undefined ? {} : { site: siteName }),
+    },
+  });
+}
+
+/** What identifies a log request among all others, for the id of the message that carries it. */
+const lineOf = (hit: ImportHit, seen: SeenRequest) =>
+  [
+    seen.at.toISOString(),
+    seen.address,
+    hit.user_agent ?? '\u0000',
+    hit.method ?? '',
+    hit.path,
+    hit.status ?? '',
+    hit.referrer ?? '',
+    hit.host ?? '',
+    hit.store,
+    // A site but the first is in the line, so the same lines imported for two sites are two imports.
+    ...(seen.site === undefined ? [] : [seen.site]),
+  ].join('\u001f');
+
+/** A queue message of imported hits: its id, how many hits it carries, and its text. */
+interface ImportMessage {
+  id: string;
+  hits: number;
+  text: string;
+}
+
+/** The hits as queue messages, each with an id made from the log lines it carries (keyed), so a batch sent again is the same messages. */
+function messagesOf(counted: ReadonlyArray<{ hit: QueuedHit; line: string }>, key: string): ImportMessage[] {
+  const messages = toMessages(
+    counted.map((one) => one.hit),
+    () => '',
+    Number.POSITIVE_INFINITY,
+  );
+  let next = 0;
+  return messages.map((message) => {
+    const lines = counted.slice(next, next + message.hits.length).map((one) => one.line);
+    next += message.hits.length;
+    const id = keyedUuid(key, `import-message|${lines.join('\u001e')}`);
+    return { id, hits: message.hits.length, text: encodeMessage({ ...message, id }) };
+  });
+}
+
+/** How many landed notes are read at once: point reads, one a message. */
+const NOTES_AT_ONCE = 8;
+
+/** The messages whose landed note is there: an earlier import of the same lines had them kept. */
+async function keptBefore(messages: readonly ImportMessage[], store: ImportStore): Promise<Set<string>> {
+  const kept = new Set<string>();
+  await inLanes(messages, NOTES_AT_ONCE, async (message) => {
+    if (await store.landed.has(message.id)) kept.add(message.id);
+  });
+  return kept;
+}
+
+/** Classifies a batch of log requests by the rules of POST /api/hits and queues the counted ones on the imports queue, whole or not at all. */
+async function importHits(
+  hits: readonly ImportHit[],
+  deps: ImportDeps,
+  now: Date,
+  until: string,
+): Promise<Result<Omit<ImportOutcome, 'until' | 'live_from'>>> {
+  const site = siteHosts(deps.allowedOrigins);
+  const counted: Array<{ hit: QueuedHit; line: string }> = [];
+  let ignored = 0;
+  let skipped = 0;
+  for (const [index, hit] of hits.entries()) {
+    const read = toSeen(hit, index, now, until, site, deps.site);
+    if (!read.ok) return read;
+    if ('not' in read.value) {
+      if (read.value.not === 'skipped') skipped += 1;
+      else ignored += 1;
+      continue;
+    }
+    const classified = classify(read.value.seen, deps.rules);
+    if (!classified.counted) ignored += 1;
+    else counted.push({ hit: classified.hit, line: lineOf(hit, read.value.seen) });
+  }
+  if (counted.length === 0) return ok({ accepted: 0, already_kept: 0, ignored, skipped });
+  const messages = messagesOf(counted, deps.rules.hashKey);
+  let kept: Set<string>;
+  try {
+    kept = await keptBefore(messages, deps.store);
+  } catch (error) {
+    return fail(unavailable('the landed notes', error));
+  }
+  const fresh = messages.filter((message) => !kept.has(message.id));
+  if (fresh.length > 0) {
+    const sent = await deps.queue.sendAll(fresh.map((message) => message.text));
+    if (!sent.ok)
+      return fail({
+        status: 503,
+        code: 'queue_unavailable',
+        message: 'the imports queue cannot take hits right now; nothing was queued, retry later',
+      });
+  }
+  const queued = fresh.reduce((sum, message) => sum + message.hits, 0);
+  return ok({ accepted: queued, already_kept: counted.length - queued, ignored, skipped });
+}
+
+/**
+ * Keeps a batch of days' totals: each day on or before `until` as one fact of its own, created once under an id made
+ * from the day and its totals (the same totals sent again are the same fact), then its landed note, so the fold reads
+ * the day and sets the totals on its rollup.
+ */
+async function importDays(
+  days: readonly ImportedDay[],
+  deps: ImportDeps,
+  until: string,
+): Promise<Omit<ImportOutcome, 'until' | 'live_from'>> {
+  const taken = days.filter((one) => one.day <= until);
+  let alreadyKept = 0;
+  await inLanes(taken, DAYS_AT_ONCE, async (one) => {
+    const totals = importedTotals(one);
+    const message = keyedUuid(deps.rules.hashKey, `import-day|${one.day}|${JSON.stringify(totals)}`);
+    const fact: Fact = {
+      id: factId(message),
+      pk: one.day,
+      kind: 'fact',
+      day: one.day,
+      message,
+      hits: 0,
+      visitor_days: [],
+      hours: [],
+      scans: [],
+      imported: totals,
+      ttl: FACT_TTL_SECONDS,
+    };
+    if ((await deps.store.facts.create(fact)) === 'exists') alreadyKept += 1;
+    await deps.store.landed.create(landedNote(message, [one.day]));
+  });
+  return { accepted: taken.length - alreadyKept, already_kept: alreadyKept, ignored: 0, skipped: days.length - taken.length };
+}
+
+/**
+ * POST /api/import: the import command sends a log's requests (or another tool's daily totals) a batch at a time,
+ * with the ingest key. Each request is classified and hashed as on POST /api/hits (no age limit: history is what it is
+ * for), and the counted ones go to the imports queue, so an import of millions of lines never waits in front of a live
+ * hit; only the days before the first day counted live are taken unless `until` says otherwise. An empty batch answers
+ * the import's window and changes nothing.
+ */
+export async function receiveImport(request: IncomingRequest, deps: ImportDeps): Promise<Answer> {
+  if (!sameSecret(request.header('x-ingest-key'), deps.ingestKey)) {
+    return errorAnswer({ status: 401, code: 'unauthorized', message: 'x-ingest-key is missing or wrong' });
+  }
+  const body = await readJsonBody(request, IMPORT_LIMITS.maxBodyBytes, ['application/json']);
+  if (!body.ok) return errorAnswer(body.failure);
+  const parsed = parseWith(importBodySchema, body.value);
+  if (!parsed.ok) return errorAnswer(parsed.failure);
+  const { hits = [], days = [], until: given } = parsed.value;
+  const now = deps.clock.now();
+  const today = utcDay(now);
+  if (given !== undefined && given > today) return errorAnswer(badRequest([{ path: 'until', message: 'is after today' }]));
+  let window: { live_from: string; until: string };
+  try {
+    window = await windowOf(deps.store, today, now, given, hits.length > 0 || days.length > 0);
+  } catch (error) {
+    return errorAnswer(unavailable('the import ledger', error));
+  }
+  if (days.length > 0) {
+    try {
+      return { status: 202, body: { ...(await importDays(days, deps, window.until)), ...window } };
+    } catch (error) {
+      return errorAnswer(unavailable('the imported days', error));
+    }
+  }
+  const result = await importHits(hits, deps, now, window.until);
+  if (!result.ok) return errorAnswer(result.failure);
+  return { status: 202, body: { ...result.value, ...window } };
+}

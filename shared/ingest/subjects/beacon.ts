@@ -1,0 +1,123 @@
+import { classify, isSelf, type Classified, type IdentityRules, type SeenRequest } from '../classify';
+import { type AnswerCookie } from '../../http/envelope';
+import { fail, ok, type Result } from '../../core/result';
+import type { Logger } from '../../core/ports/logger';
+import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE_MAX_AGE } from './cookie';
+import { VISITOR_COOKIES_PK, visitorCookieId, type SubjectsStore, type VisitorCookieLink } from '../../core/subjects/documents';
+import { claimedVisitor } from '../../core/subjects/visitor';
+import { errorLine } from '../../core/errors';
+
+/** How a visitor is told apart: the person hash (no cookie), or a first-party cookie where the site has consent. */
+export type IdentityMode = 'hash' | 'cookie';
+
+/** What the beacon reads for subjects and identity. */
+export interface BeaconSubjectDeps {
+  mode: IdentityMode;
+  store: SubjectsStore;
+}
+
+type Deps = { rules: IdentityRules; logger: Logger; subjects: BeaconSubjectDeps };
+
+/**
+ * A beacon's request with its identity settled, its verdict (classified once, the identity of cookie mode put in), the
+ * cookie to set (cookie mode), and the scan's status when asked.
+ */
+export interface BeaconScan {
+  seen: SeenRequest;
+  classified: Classified;
+  cookies: AnswerCookie[];
+  status?: 'new' | 'returning';
+}
+
+type Identified = Omit<BeaconScan, 'status'>;
+
+const warn = (deps: Deps, message: string, error?: unknown) =>
+  deps.logger.warn(message, { function: 'ingest-beacon', ...(error === undefined ? {} : { reason: errorLine(error) }) });
+
+/**
+ * The request as the visitor a cookie stands for: what classify answers for it with `visitor` set. The person is the
+ * visitor unless the request is the site's own (which carries no person); nothing else of the verdict depends on it.
+ */
+function asVisitor(seen: SeenRequest, classified: Classified, visitor: string): Identified {
+  const identified = { seen: { ...seen, visitor }, cookies: [] };
+  if (!classified.counted || classified.hit.self) return { ...identified, classified };
+  return { ...identified, classified: { counted: true, hit: { ...classified.hit, person: visitor } } };
+}
+
+/**
+ * Cookie mode's identity. A known cookie is the identity it was linked to when issued; a well-formed unknown one is a
+ * visitor of its own (its keyed hash). A request with no cookie, or a refused malformed one, is counted under the person
+ * hash and offered a new cookie linked to that hash, so its next scans (with the cookie) are the same visitor, and a
+ * browser that blocks cookies stays that person hash on every scan rather than being new each time. The store failing
+ * falls back to the person hash: the hit is still counted, once.
+ */
+async function identified(cookieHeader: string | null, seen: SeenRequest, classified: Classified, deps: Deps): Promise<Identified> {
+  const unchanged = { seen, classified, cookies: [] };
+  if (deps.subjects.mode !== 'cookie') return unchanged;
+  // The verdict of a counted request says whether it is the site's own; an uncounted one (an asset) is asked.
+  if (classified.counted ? classified.hit.self : isSelf(seen, deps.rules)) return unchanged;
+  const presented = presentedCookie(cookieHeader);
+  if (presented.kind === 'uuid') {
+    const hash = visitorCookieHash(deps.rules.hashKey, presented.uuid);
+    try {
+      const link = await deps.subjects.store.cookies.read(hash);
+      return asVisitor(seen, classified, link?.identity ?? hash);
+    } catch (error) {
+      warn(deps, 'the visitor cookie could not be looked up; this hit is counted under the person hash', error);
+      return unchanged;
+    }
+  }
+  if (presented.kind === 'malformed') warn(deps, 'a malformed visitor cookie was refused and treated as absent; a new one is offered');
+  if (!classified.counted || classified.hit.person === null) return unchanged;
+  const cookie = newVisitorCookie();
+  const link: VisitorCookieLink = {
+    id: visitorCookieId(visitorCookieHash(deps.rules.hashKey, cookie.value)),
+    pk: VISITOR_COOKIES_PK,
+    kind: 'visitor-cookie',
+    identity: classified.hit.person,
+    ttl: VISITOR_COOKIE_MAX_AGE,
+  };
+  try {
+    await deps.subjects.store.cookies.create(link);
+    return { seen, classified, cookies: [cookie] };
+  } catch (error) {
+    warn(deps, 'the visitor cookie could not be linked; none is offered this time', error);
+    return unchanged;
+  }
+}
+
+/**
+ * New or returning, decided in the store at once: the scan creates the visitor's document on the subject, and a
+ * create that finds it there (409) is a returning visitor, so of two scans at the same moment exactly one is new. A
+ * request that makes no claim (the site's own read, an ignored path) is never new.
+ */
+async function statusOf(seen: SeenRequest, classified: Classified, deps: Deps): Promise<Result<'new' | 'returning'>> {
+  if (seen.subject === null || !classified.counted || classified.hit.person === null) return ok('returning');
+  try {
+    const created = await deps.subjects.store.visitors.create(claimedVisitor(seen.subject, classified.hit.person, classified.hit.at));
+    return ok(created === 'created' ? 'new' : 'returning');
+  } catch (error) {
+    warn(deps, 'the status of a scan could not be decided; nothing was enqueued', error);
+    return fail({
+      status: 503,
+      code: 'store_unavailable',
+      message: 'status: the store cannot say new or returning right now; nothing was kept, retry later',
+    });
+  }
+}
+
+/**
+ * The beacon's scan: the request classified once, then its identity (cookie mode), then its status when asked, before
+ * anything is enqueued. The verdict it answers is the one to enqueue.
+ */
+export async function beaconScan(
+  cookieHeader: string | null,
+  seen: SeenRequest,
+  askStatus: boolean,
+  deps: Deps,
+): Promise<Result<BeaconScan>> {
+  const visitor = await identified(cookieHeader, seen, classify(seen, deps.rules), deps);
+  if (!askStatus) return ok(visitor);
+  const status = await statusOf(visitor.seen, visitor.classified, deps);
+  return status.ok ? ok({ ...visitor, status: status.value }) : status;
+}

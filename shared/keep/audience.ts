@@ -1,0 +1,38 @@
+import { campaignKey } from '../core/identity/campaign';
+import { registerOf } from '../core/rollup/sketch';
+import type { QueuedHit } from '../core/message';
+import type { VisitorDayPart } from '../core/store/facts';
+
+const bump = (counts: Record<string, number>, name: string) => {
+  counts[name] = (counts[name] ?? 0) + 1;
+};
+
+/** A page load's path counted, and the day's first page load kept as its entry page. */
+function addPages(part: VisitorDayPart, hit: QueuedHit): void {
+  if (!hit.page_load) return;
+  bump((part.page_paths ??= {}), hit.path);
+  if (part.entry_at === undefined || hit.at < part.entry_at) {
+    part.entry = hit.path;
+    part.entry_at = hit.at;
+  }
+}
+
+/**
+ * One hit's audience added to its visitor-day part: the country (the first hit's: a daily token is one address, so
+ * one country), requests by browser, system and device type, page loads by campaign, and requests by minute and path
+ * (kept on the fact only, for the last 30 minutes). A hit queued before these were carried adds none of them.
+ */
+export function addAudience(part: VisitorDayPart, hit: QueuedHit): void {
+  if (hit.country !== undefined && part.country === undefined) part.country = hit.country;
+  if (hit.browser !== undefined) bump((part.browsers ??= {}), hit.browser);
+  if (hit.system !== undefined) bump((part.systems ??= {}), hit.system);
+  if (hit.device !== undefined) bump((part.devices ??= {}), hit.device);
+  if (hit.page_load && hit.campaign) bump((part.campaigns ??= {}), campaignKey(hit.campaign));
+  addPages(part, hit);
+  part.people_sketch ??= {};
+  if (hit.person !== null && !hit.bot && !hit.self) {
+    const [register, rank] = registerOf(hit.person);
+    if ((part.people_sketch[register] ?? 0) < rank) part.people_sketch[register] = rank;
+  }
+  bump((part.minute_paths ??= {}), `${hit.at.slice(11, 16)}${hit.path}`);
+}

@@ -1,0 +1,39 @@
+import { referrerGroup } from '../core/identity/referrer-groups';
+import type { QueuedHit } from '../core/message';
+import { campaignKey } from '../core/identity/campaign';
+import { registerOf } from '../core/rollup/sketch';
+import type { VisitorDayPart } from '../core/store/facts';
+import type { First, FirstTouch } from '../core/store/first-touch';
+import type { VisitorRecord } from '../core/store/visitors';
+
+const isPersons = (hit: QueuedHit) => hit.person !== null && !hit.bot && !hit.self;
+
+/**
+ * Where a person's hits of one day in a message first came from: the earliest page load's source group, referrer host
+ * and campaign (the earliest request's when none was a page load); null when none was a person's request.
+ */
+export function touchOf(hits: readonly QueuedHit[]): FirstTouch | null {
+  const persons = hits.filter(isPersons).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  const first = persons.find((hit) => hit.page_load) ?? persons[0];
+  if (first === undefined) return null;
+  const referrer = first.page_load ? first.source : null;
+  return {
+    source: referrerGroup(referrer),
+    referrer,
+    campaign: first.page_load && first.campaign ? campaignKey(first.campaign) : null,
+  };
+}
+
+/** A record's first day among people and first touch; null while it is not counted as a person. */
+export function firstOfRecord(record: VisitorRecord | null): First | null {
+  if (record === null || record.counted_on === null) return null;
+  return { day: record.counted_on, touch: record.first_touch ?? null };
+}
+
+/** A person's request on their first day adds them to the visitor-day's new people (a sketch's registers, never the hash). */
+export function addFirst(part: VisitorDayPart, hit: QueuedHit, first: First | undefined): void {
+  if (!isPersons(hit) || first === undefined || first.day !== part.day) return;
+  const [register, rank] = registerOf(hit.person!);
+  part.new_sketch ??= {};
+  if ((part.new_sketch[register] ?? 0) < rank) part.new_sketch[register] = rank;
+}

@@ -1,0 +1,104 @@
+import type { HitsMessage } from '../core/message';
+import { utcDay } from '../core/identity/tokens';
+import type { Clock } from '../core/ports/clock';
+import type { KeepingStore } from '../core/store';
+import { FACT_TTL_SECONDS, factId, FOLD_DAYS, type Fact } from '../core/store/facts';
+import { addDays } from '../core/days';
+import { errorLine } from '../core/errors';
+import { retryConditionalWrite } from '../core/store/conditional-write';
+import { InTurn } from '../core/in-turn';
+import { KeptSightings } from './kept-sightings';
+import { dayOf, planOf, sightingsOf, type DayPlan, type Sighting } from './plan';
+import { sightedRecord } from './visitor';
+import { firstOfRecord } from './first';
+import type { First } from '../core/store/first-touch';
+
+/** What keeping a message did: kept (or found already kept), or could not be kept now (the queue retries). */
+export type KeepOutcome = { ok: true; hits: number; already: boolean } | { ok: false; reason: string };
+
+const factOf = (message: HitsMessage, day: string, plan: DayPlan): Fact => ({
+  id: factId(message.id),
+  pk: day,
+  kind: 'fact',
+  day,
+  message: message.id,
+  hits: plan.visitorDays.reduce((sum, part) => sum + part.requests, 0),
+  visitor_days: plan.visitorDays,
+  hours: plan.hours,
+  scans: plan.scans,
+  ...(plan.actions.length === 0 ? {} : { actions: plan.actions }),
+  ttl: FACT_TTL_SECONDS,
+});
+
+/** What one queue's keeping remembers in a process: the sightings kept, and whose record is being changed. */
+export const keepMemory = (): Pick<KeepDeps, 'kept' | 'inTurn'> => ({ kept: new KeptSightings(), inTurn: new InTurn() });
+
+/** What keeping reads and writes, and what this process remembers between messages (one of each per queue). */
+export interface KeepDeps {
+  store: KeepingStore;
+  clock: Clock;
+  /** The sightings already kept on recent days, so a visitor costs one read a day per process. */
+  kept: KeptSightings;
+  /** One change of a visitor's record at a time in this process. */
+  inTurn: InTurn;
+  /**
+   * Keep hits of any day, however old: the imported ones, whose old days the fold reads because keep-imports leaves a
+   * landed note for each message once its facts are kept (shared/keep/imports.ts). keep-hits refuses a day the fold no
+   * longer reads.
+   */
+  anyDay?: boolean;
+}
+
+/**
+ * The keeping use case: it writes only what one visitor or one message owns, so no write races another visitor's.
+ * Each person hash's record takes the message's sightings (read, merged, written with If-Match; a day already seen
+ * changes nothing, so a retry writes nothing), and each day of the message gets one immutable fact, created once (a
+ * create that finds it there means an earlier delivery kept it), after the records, so it carries each person's first
+ * day and touch. Both are idempotent, so a message retried after any failure ends as one delivery would. Everything counted over many visitors is
+ * folded from these by the fold.
+ */
+export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<KeepOutcome> {
+  const { store, clock, kept, inTurn } = deps;
+  // The invocations after the one that changes a record find the day kept and make no call.
+  const keepVisitor = async (hash: string, sightings: Sighting[]): Promise<First | null> => {
+    let first: First | null = null;
+    await inTurn.run(hash, async () => {
+      const unkept = kept.unkept(hash, sightings);
+      if (unkept.length === 0) {
+        first = kept.firstOf(hash);
+        return;
+      }
+      await retryConditionalWrite(
+        store.records,
+        [hash],
+        async (current) => {
+          const next = sightedRecord(current, hash, unkept, clock.now().toISOString());
+          first = firstOfRecord(next ?? current);
+          return next;
+        },
+        `visitor record ${hash.slice(0, 8)}`,
+      );
+      kept.remember(hash, unkept, first);
+    });
+    return first;
+  };
+
+  const days = new Set(message.hits.map((hit) => dayOf(hit.at)));
+  const oldest = addDays(utcDay(clock.now()), -FOLD_DAYS);
+  const late = deps.anyDay ? undefined : [...days].find((day) => day < oldest);
+  // The fold reads no day this old, so keeping it would count it half: it stays on the queue, then in poison.
+  if (late !== undefined) return { ok: false, reason: `hits of ${late} are older than the ${FOLD_DAYS} days the fold reads` };
+  try {
+    // The records first: each fact carries its people's first day as their record then holds it, for the fold.
+    const firsts = new Map(
+      await Promise.all(
+        [...sightingsOf(message.hits)].map(async ([hash, sightings]) => [hash, await keepVisitor(hash, sightings)] as const),
+      ),
+    );
+    const plan = planOf(message.hits, firsts);
+    const created = await Promise.all([...plan.days].map(([day, parts]) => store.facts.create(factOf(message, day, parts))));
+    return { ok: true, hits: message.hits.length, already: created.every((outcome) => outcome === 'exists') };
+  } catch (error) {
+    return { ok: false, reason: errorLine(error) };
+  }
+}

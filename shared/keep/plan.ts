@@ -1,0 +1,173 @@
+import type { QueuedHit } from '../core/message';
+import { kindOf, type VisitorKind } from '../core/identity/kinds';
+import { hourId, visitorDayId } from '../core/store/activity';
+import type { GoalAction, HourPart, SubjectScan, VisitorDayPart } from '../core/store/facts';
+import { addAudience } from './audience';
+import type { First, FirstTouch } from '../core/store/first-touch';
+import { addFirst, touchOf } from './first';
+
+/** One visitor seen on one UTC day, with who the day's requests say they were. */
+export interface Sighting {
+  day: string;
+  kind: VisitorKind;
+  /** Where the day's first people's request in the message came from (absent when it had none). */
+  touch?: FirstTouch;
+}
+
+/** What one message adds on one day: its parts of the visitor-days and hours, its subject scans and people's actions. */
+export interface DayPlan {
+  visitorDays: VisitorDayPart[];
+  hours: HourPart[];
+  scans: SubjectScan[];
+  actions: GoalAction[];
+}
+
+/** What one message adds on each day. */
+export interface Plan {
+  days: Map<string, DayPlan>;
+}
+
+/** The UTC day of an ISO instant the queue carries (always `…Z`). */
+export const dayOf = (at: string) => at.slice(0, 10);
+
+const bump = (counts: Record<string, number>, name: string) => {
+  counts[name] = (counts[name] ?? 0) + 1;
+};
+
+const newVisitorDay = (day: string, hit: QueuedHit): VisitorDayPart => ({
+  day,
+  id: visitorDayId(hit.store, hit.token),
+  store: hit.store,
+  token: hit.token,
+  network: hit.network,
+  first_seen: hit.at,
+  last_seen: hit.at,
+  requests: 0,
+  bots: 0,
+  bots_by: {},
+  self: 0,
+  paths: {},
+  sources: {},
+  page_loads: 0,
+});
+
+const newHour = (day: string, hit: QueuedHit): HourPart => {
+  const hour = hit.at.slice(11, 13);
+  return {
+    day,
+    id: hourId(hit.store, hour),
+    store: hit.store,
+    hour: `${day}T${hour}:00:00.000Z`,
+    requests: 0,
+    bots: 0,
+    self: 0,
+    paths: {},
+  };
+};
+
+/** An event's name and props counted on its visitor-day part (props as `event|key|value`). */
+function addEvent(part: VisitorDayPart, hit: QueuedHit): void {
+  if (hit.event === undefined) return;
+  bump((part.events ??= {}), hit.event);
+  for (const [key, value] of Object.entries(hit.props ?? {})) bump((part.event_props ??= {}), `${hit.event}|${key}|${value}`);
+}
+
+/**
+ * A person's request or event added to what they did that day, for the goals: only people's (a person hash, not a bot,
+ * not the site's own), each event and path once, with the first instant.
+ */
+function addAction(actions: Map<string, GoalAction>, hit: QueuedHit, first: First | undefined): void {
+  if (hit.person === null || hit.bot || hit.self) return;
+  const action = actions.get(hit.person) ?? { person: hit.person, at: hit.at, events: [], paths: [], ...withFirst(first) };
+  if (hit.at < action.at) action.at = hit.at;
+  if (hit.event !== undefined && !action.events.includes(hit.event)) action.events.push(hit.event);
+  if (hit.event === undefined && !action.paths.includes(hit.path)) action.paths.push(hit.path);
+  actions.set(hit.person, action);
+}
+
+/** A person's first day and first touch as an action carries them (none when not known). */
+const withFirst = (first: First | undefined): Pick<GoalAction, 'first' | 'touch'> =>
+  first === undefined ? {} : { first: first.day, ...(first.touch === null ? {} : { touch: first.touch }) };
+
+/** A subject scan of a hit: who scanned is the one rule (kindOf) over that hit; self and hashless hits carry no identity. */
+function scanOf(hit: QueuedHit & { subject: string }): SubjectScan {
+  const who = hit.person === null ? 'self' : kindOf(hit.self, 1, hit.bot ? 1 : 0);
+  return { subject: hit.subject, at: hit.at, who, identity: who === 'people' ? hit.person : null };
+}
+
+/** The message's sightings: one per person hash per day, whose kind is the one rule over that day's hits in the message. */
+export function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]> {
+  const days = new Map<string, { hash: string; day: string; requests: number; bots: number; self: boolean; hits: QueuedHit[] }>();
+  for (const hit of hits) {
+    if (hit.person === null) continue;
+    const key = `${hit.person}|${dayOf(hit.at)}`;
+    const seen = days.get(key) ?? { hash: hit.person, day: dayOf(hit.at), requests: 0, bots: 0, self: false, hits: [] };
+    seen.hits.push(hit);
+    days.set(key, { ...seen, requests: seen.requests + 1, bots: seen.bots + (hit.bot ? 1 : 0), self: seen.self || hit.self });
+  }
+  const sightings = new Map<string, Sighting[]>();
+  for (const seen of days.values()) {
+    const list = sightings.get(seen.hash) ?? [];
+    const touch = touchOf(seen.hits);
+    list.push({ day: seen.day, kind: kindOf(seen.self, seen.requests, seen.bots), ...(touch === null ? {} : { touch }) });
+    sightings.set(
+      seen.hash,
+      list.sort((a, b) => (a.day < b.day ? -1 : 1)),
+    );
+  }
+  return sightings;
+}
+
+/**
+ * The message's hits grouped into what they add on each day: one part per visitor-day (store, daily token) and per
+ * store-hour, the subject scans and people's actions (sightingsOf makes the sightings of each person hash). `firsts`
+ * (each person's first day and touch, as their record holds them once the message's sightings are kept) marks the new
+ * people of each visitor-day and the first touch of each action.
+ */
+export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, First | null> = new Map()): Plan {
+  const days = new Map<
+    string,
+    { visitorDays: Map<string, VisitorDayPart>; hours: Map<string, HourPart>; scans: SubjectScan[]; actions: Map<string, GoalAction> }
+  >();
+  for (const hit of hits) {
+    const day = dayOf(hit.at);
+    const parts = days.get(day) ?? {
+      visitorDays: new Map<string, VisitorDayPart>(),
+      hours: new Map<string, HourPart>(),
+      scans: [] as SubjectScan[],
+      actions: new Map<string, GoalAction>(),
+    };
+    days.set(day, parts);
+    const visitorDay = parts.visitorDays.get(visitorDayId(hit.store, hit.token)) ?? newVisitorDay(day, hit);
+    parts.visitorDays.set(visitorDay.id, visitorDay);
+    const hour = parts.hours.get(newHour(day, hit).id) ?? newHour(day, hit);
+    parts.hours.set(hour.id, hour);
+    for (const part of [visitorDay, hour]) {
+      part.requests += 1;
+      if (hit.bot) part.bots += 1;
+      if (hit.self) part.self += 1;
+      // An event is a request of its visitor-day, not a request of its page.
+      if (hit.event === undefined) bump(part.paths, hit.path);
+    }
+    if (hit.at < visitorDay.first_seen) visitorDay.first_seen = hit.at;
+    if (hit.at > visitorDay.last_seen) visitorDay.last_seen = hit.at;
+    if (hit.bot && hit.reason) bump(visitorDay.bots_by!, hit.reason);
+    if (hit.source !== null) bump(visitorDay.sources, hit.source);
+    if (hit.page_load) visitorDay.page_loads += 1;
+    addAudience(visitorDay, hit);
+    addEvent(visitorDay, hit);
+    const first = hit.person === null ? undefined : (firsts.get(hit.person) ?? undefined);
+    addFirst(visitorDay, hit, first);
+    addAction(parts.actions, hit, first);
+    if (hit.subject !== null) parts.scans.push(scanOf({ ...hit, subject: hit.subject }));
+  }
+  const byDay = new Map<string, DayPlan>();
+  for (const [day, parts] of days)
+    byDay.set(day, {
+      visitorDays: [...parts.visitorDays.values()],
+      hours: [...parts.hours.values()],
+      scans: parts.scans,
+      actions: [...parts.actions.values()],
+    });
+  return { days: byDay };
+}

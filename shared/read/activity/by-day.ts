@@ -1,0 +1,71 @@
+import { BOT_REASONS, type BotReason } from '../../core/identity/kinds';
+import type { RollupCounts } from '../../core/rollup/day-rollup';
+import type { DayFigures } from '../../core/rollup/periods';
+
+/**
+ * One UTC day of the chart: visitor-days split into the three kinds, which add up to the total, the scanners'
+ * visitor-days by the reason they were left out (a scanner kept before reasons were carried is in `scanners` only),
+ * and people's page loads.
+ */
+export interface DayOfKinds {
+  day: string;
+  people: number;
+  scanners: number;
+  self: number;
+  total: number;
+  left_out: Record<BotReason, number>;
+  page_loads: number;
+  /** The day's people first counted that day, and its people first counted before it (null: folded before these). */
+  people_new: number | null;
+  returning: number | null;
+}
+
+/** One UTC month of the chart, for a period too long to chart by day. */
+export type MonthOfKinds = Omit<DayOfKinds, 'day' | 'people_new' | 'returning'> & { month: string };
+
+type Kinded = Pick<RollupCounts, 'visitor_days' | 'left_out' | 'page_loads'> & Pick<DayFigures, 'people_each' | 'people_new'>;
+
+const noneLeftOut = (): Record<BotReason, number> =>
+  Object.fromEntries(BOT_REASONS.map((reason) => [reason, 0])) as Record<BotReason, number>;
+
+const kindsOf = (counts: Kinded | undefined) => ({
+  ...(counts?.visitor_days ?? { people: 0, scanners: 0, self: 0, total: 0 }),
+  left_out: { ...noneLeftOut(), ...counts?.left_out },
+  page_loads: counts?.page_loads ?? 0,
+});
+
+/**
+ * A day's new and returning people: new from `exactNew` (the visitor records' count, unfiltered) or the day's sketch of
+ * new people, returning the rest of its people, so the two add up to the day's people.
+ */
+function newAndReturning(counts: Kinded | undefined, exactNew: number | undefined): Pick<DayOfKinds, 'people_new' | 'returning'> {
+  const people = counts === undefined ? 0 : counts.people_each;
+  const fresh = exactNew ?? (counts === undefined ? 0 : counts.people_new);
+  if (people === undefined || fresh === undefined) return { people_new: fresh ?? null, returning: null };
+  return { people_new: fresh, returning: Math.max(0, people - fresh) };
+}
+
+/**
+ * Every day asked for, oldest first, with zeros on a day with nothing, so a chart has every day. `exactNew` is each
+ * day's new people as the visitor records count them (unfiltered reads).
+ */
+export function byDay(rollups: ReadonlyMap<string, Kinded>, days: readonly string[], exactNew?: Record<string, number>): DayOfKinds[] {
+  return days.map((day) => ({
+    day,
+    ...kindsOf(rollups.get(day)),
+    ...newAndReturning(rollups.get(day), exactNew === undefined ? undefined : (exactNew[day] ?? 0)),
+  }));
+}
+
+/** Every month the days touch, oldest first, each the sum of its days. */
+export function byMonth(rollups: ReadonlyMap<string, Kinded>, days: readonly string[]): MonthOfKinds[] {
+  const months = new Map<string, MonthOfKinds>();
+  for (const row of byDay(rollups, days)) {
+    const month = row.day.slice(0, 7);
+    const held = months.get(month) ?? { month, people: 0, scanners: 0, self: 0, total: 0, left_out: noneLeftOut(), page_loads: 0 };
+    for (const kind of ['people', 'scanners', 'self', 'total', 'page_loads'] as const) held[kind] += row[kind];
+    for (const reason of BOT_REASONS) held.left_out[reason] += row.left_out[reason];
+    months.set(month, held);
+  }
+  return [...months.values()];
+}

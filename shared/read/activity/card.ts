@@ -1,0 +1,248 @@
+import { addDays, daysEnding } from '../../core/days';
+import { utcDay } from '../../core/identity/tokens';
+import { asOperator, type OperatorSettings } from '../../http/admin/auth';
+import { errorAnswer, type Answer } from '../../http/envelope';
+import { badRequest } from '../../core/result';
+import type { IncomingRequest } from '../../http/request';
+import type { Clock } from '../../core/ports/clock';
+import type { Logger } from '../../core/ports/logger';
+import { costOf, readActivity, type ActivityStore } from './availability';
+import { byDay, byMonth } from './by-day';
+import { lastHours } from './days';
+import { firstKeptDay } from '../../core/store/first-day';
+import type { FunnelStep } from '../../core/funnel';
+import { funnelOf } from './funnel';
+import { HOURS_SHOWN, hoursOf } from './hours';
+import { entryPagesOf, eventsOf, pagesOf, periodOf, referrersOf, type PeriodCounts } from './period';
+import type { Goal } from '../../core/events/events';
+import { activityQuerySchema, MAX_DAYS, readQuery, type Period } from './query';
+import { readPeriods, type PeriodRead } from './window';
+import { cellFilter } from './filters';
+import type { Filter } from '../../core/rollup/filters';
+import { rollupStatus } from './rollup-status';
+import { sourcesOf } from './sources';
+import { campaignsOf, countriesOf, devicesOf } from './audience';
+import { importedOf } from './imported';
+import type { GoalSummary } from '../../core/events/goal-documents';
+import { firstTouchOf } from './first-touch';
+
+/** What the Activity card's reads need. */
+export interface ActivityDeps {
+  store: ActivityStore;
+  clock: Clock;
+  logger: Logger;
+  funnel: readonly FunnelStep[];
+  goals: readonly Goal[];
+  operator: OperatorSettings;
+}
+
+const spanOf = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+
+/** The days from `from` to `to`, both included, oldest first. */
+export const daysFrom = (from: string, to: string) => daysEnding(to, spanOf(from, to));
+
+/** The first and last day of the period asked, today's being the clock's UTC day. */
+async function windowOf(period: Period, today: string, store: ActivityStore): Promise<{ from: string; to: string }> {
+  if (period.kind === 'range') return period;
+  if (period.kind === 'days') return { from: addDays(today, 1 - period.days), to: today };
+  const first = await firstKeptDay(store);
+  return { from: first === null || first > today ? today : first, to: today };
+}
+
+/** The card's figures when the store could not answer: every one null, none a zero that would read as true. */
+const UNREAD = Object.fromEntries(
+  [
+    'days',
+    'from',
+    'to',
+    'by_day',
+    'hours',
+    'sources',
+    'path',
+    'countries',
+    'devices',
+    'campaigns',
+    'people_in_period',
+    'headline',
+    'previous',
+    'pages',
+    'entry_pages',
+    'referrers',
+    'goals',
+    'events',
+    'rollups',
+  ].map((field) => [field, null]),
+);
+
+/** Each goal's summary (its people all time and their first touches): a point read each, whatever its people. */
+async function goalSummaries(store: ActivityStore, goals: readonly Goal[]): Promise<Map<string, GoalSummary | null>> {
+  const reads = await Promise.all(
+    goals.map(async (goal) => [goal.name, (await store.goals.summaries.read(goal.name))?.doc ?? null] as const),
+  );
+  return new Map(reads);
+}
+
+/**
+ * Each goal: its conversions in the period (people's visitor-days that reached it), their rate, its people ever, and
+ * (all time) its people and conversions by their first touch and the days they took to convert.
+ */
+export function goalsOf(goals: readonly Goal[], period: PeriodCounts, summaries: ReadonlyMap<string, GoalSummary | null>) {
+  return goals.map((goal) => {
+    const conversions = period.goals[goal.name] ?? 0;
+    const visitorDays = period.visitor_days.people;
+    const summary = summaries.get(goal.name) ?? null;
+    return {
+      goal: goal.name,
+      conversions,
+      rate: visitorDays === 0 ? 0 : conversions / visitorDays,
+      people_all_time: summary?.people_all_time ?? 0,
+      first_touch: firstTouchOf(summary),
+    };
+  });
+}
+
+/**
+ * The headline figures of a period: its people (each once), new people and returning people (who add up to them),
+ * visits, page loads and goal conversions. Filtered, its visits are the matching people's visitor-days (one visit each).
+ */
+function headlineOf(
+  counts: PeriodCounts,
+  days: readonly string[],
+  newPeople: Record<string, number>,
+  visits: Record<string, number>,
+  goals: readonly Goal[],
+  filtered: boolean,
+) {
+  const sum = (byDay: Record<string, number>) => days.reduce((total, day) => total + (byDay[day] ?? 0), 0);
+  const conversions = goals.reduce((total, goal) => total + (counts.goals[goal.name] ?? 0), 0);
+  const { estimate } = counts.people;
+  // New people unfiltered are the visitor records' exact count; filtered, the matching days' sketch of new people.
+  const fresh = filtered ? Math.min(estimate, counts.new_people) : sum(newPeople);
+  const returning = Math.max(0, estimate - fresh);
+  if (filtered)
+    return {
+      people: estimate,
+      people_new: fresh,
+      returning,
+      visits: counts.visitor_days.people,
+      page_loads: counts.page_loads,
+      conversions,
+    };
+  return { people: estimate, people_new: fresh, returning, visits: sum(visits), page_loads: counts.page_loads, conversions };
+}
+
+/**
+ * Whether a filtered read holds every day of the period and the period before: one filter's cells are kept from
+ * `periodsFrom`, and a read of several filters may run out of pages.
+ */
+function filteredWhole(
+  filters: readonly Filter[],
+  reads: ReadonlyArray<PeriodRead | undefined>,
+  periodsFrom: string,
+  periods: ReadonlyArray<readonly string[]>,
+): boolean {
+  if (reads.some((read) => read !== undefined && !read.complete)) return false;
+  return cellFilter(filters) === null || periods.every((days) => (days[0] ?? periodsFrom) >= periodsFrom);
+}
+
+/**
+ * GET /api/admin/activity?days=N|all or ?from=…&to=…: the period's days by kind (by month past 400 days), the last 48
+ * hours by store, and people's page loads by source, their path through, pages, entry pages, referrers and audience,
+ * the period's people each once and its headline figures beside the period before, and (`imported`) the totals of its
+ * days imported from another tool. Every figure comes from the day rollups of the days asked (point reads) and the
+ * last hours' documents, so a read costs the days asked, never the visitors. A store that cannot answer gives 200 with
+ * `available: false`.
+ */
+export function activityCard(request: IncomingRequest, deps: ActivityDeps): Promise<Answer> {
+  return asOperator(request, deps.operator, () => readCard(request, deps));
+}
+
+/** The card for a request already let in: the operator's, or a shared link's with its fixed query. */
+export async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<Answer> {
+  const query = readQuery(activityQuerySchema, request);
+  if (!query.ok) return errorAnswer(query.failure);
+  const { period: asked, filters } = query.value;
+  const now = deps.clock.now();
+  const today = utcDay(now);
+  const { store } = deps;
+  const rules = { steps: deps.funnel, goals: deps.goals };
+  const { value, availability } = await readActivity(store, deps.logger, async () => {
+    const [window, state] = await Promise.all([windowOf(asked, today, store), store.foldState.read()]);
+    const days = daysFrom(window.from, window.to);
+    const before = daysEnding(addDays(window.from, -1), days.length);
+    const periodsFrom = state?.doc.periods_from ?? '9999-12-31';
+    const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31' };
+    const firstHourDay = lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10);
+    const [reads, hours, people, visits, goals] = await Promise.all([
+      readPeriods(store, asked.kind === 'all' ? [days] : [days, before], filters, spansFrom, rules),
+      store.activityReader.hoursOn(daysFrom(firstHourDay, addDays(today, 1))),
+      store.visitorsSummary.peopleFrom(before[0]!),
+      store.visits.read(),
+      goalSummaries(store, deps.goals),
+    ]);
+    return { window, days, before, reads, hours, state: state?.doc ?? null, periodsFrom, people, visits: visits?.doc.by_day ?? {}, goals };
+  });
+  if (value === null) return { status: 200, body: { ...UNREAD, filters, availability, cost: costOf(store) } };
+  const { window, days, before, reads, people, visits } = value;
+  if ('refused' in reads) return errorAnswer(badRequest([{ path: 'filter', message: reads.refused }]));
+  const [current, earlier] = reads as [PeriodRead, PeriodRead | undefined];
+  const filtered = filters.length > 0;
+  const exactNew = filtered ? undefined : people.people_new_by_day;
+  const period = periodOf(current.parts, rules);
+  const headline = headlineOf(period, days, people.people_new_by_day, visits, deps.goals, filtered);
+  const long = days.length > MAX_DAYS;
+  // The period before is charted beside this one (the dashboard's faint second series), day by day or month by month.
+  const previous =
+    earlier === undefined
+      ? null
+      : {
+          from: before[0]!,
+          to: before[before.length - 1]!,
+          ...headlineOf(periodOf(earlier.parts, rules), before, people.people_new_by_day, visits, deps.goals, filtered),
+          ...(long ? { by_month: byMonth(earlier.byDay, before) } : { by_day: byDay(earlier.byDay, before, exactNew) }),
+        };
+  const imported = filtered ? null : importedOf(current.imported);
+  const status = rollupStatus(
+    value.state,
+    current.dayRollups,
+    days.filter((day) => !current.byDay.has(day) || current.dayRollups.has(day)),
+  );
+  return {
+    status: 200,
+    body: {
+      days: days.length,
+      from: window.from,
+      to: window.to,
+      filters,
+      by_day: long ? null : byDay(current.byDay, days, exactNew),
+      ...(long ? { by_month: byMonth(current.byDay, days) } : {}),
+      hours: hoursOf(value.hours, now),
+      sources: sourcesOf(period),
+      path: funnelOf(period, deps.funnel),
+      countries: countriesOf(period),
+      devices: devicesOf(period),
+      campaigns: campaignsOf(period),
+      people_in_period: period.people,
+      headline,
+      previous,
+      pages: pagesOf(period),
+      entry_pages: entryPagesOf(period),
+      referrers: referrersOf(period),
+      goals: goalsOf(deps.goals, period, value.goals),
+      events: eventsOf(period),
+      rollups: filtered
+        ? {
+            ...status,
+            complete:
+              status.complete &&
+              filteredWhole(filters, [current, earlier], value.periodsFrom, earlier === undefined ? [days] : [days, before]),
+            filters_from: value.periodsFrom,
+          }
+        : status,
+      // Only a period with days imported from another tool has it, apart from every figure above.
+      ...(imported === null ? {} : { imported }),
+      availability,
+      cost: costOf(store),
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { OTHER_PATHS } from '../../core/store/activity';
+import { addCounts, emptyCounts, type RollupCounts, type RollupRules } from '../../core/rollup/day-rollup';
+import { stepKey } from '../../core/funnel';
+import type { Summable } from './window';
+import { estimate, mergeSketches, SKETCH_ERROR } from '../../core/rollup/sketch';
+import { mostFirst } from './audience';
+
+/** How many entries the card's lists of pages, entry pages and referrers name. */
+export const TOP_SHOWN = 50;
+
+/** The people of a period, each once: an estimate from the days' sketches, within `error` (relative). */
+export interface PeopleInPeriod {
+  estimate: number;
+  error: number;
+  /** False when some day of the period was kept before its visitor-days carried the sketch: a lower bound then. */
+  complete: boolean;
+}
+
+/** A period's rollups added up: every count summed, the people's sketches merged. */
+export interface PeriodCounts extends RollupCounts {
+  people: PeopleInPeriod;
+  /** Those of them first counted among people within the period (an estimate, within the same error). */
+  new_people: number;
+}
+
+/**
+ * The rollups of a period's days added up. A step of the path through that a day's rollup does not name (the step was
+ * added to FUNNEL_STEPS after the day was folded) counts that day's people who requested its most requested path:
+ * every one of them reached the step, so the figure is never more than the truth.
+ */
+export function periodOf(rollups: Iterable<Summable>, rules: RollupRules): PeriodCounts {
+  const sum = emptyCounts();
+  const sketches = [];
+  const fresh = [];
+  let complete = true;
+  for (const rollup of rollups) {
+    addCounts(sum, rollup, 1);
+    sketches.push(rollup.people_sketch);
+    fresh.push(rollup.new_sketch);
+    if (rollup.sketch_partial) complete = false;
+    for (const step of rules.steps) {
+      const key = stepKey(step);
+      if (rollup.steps[key] === undefined) sum.steps[key] = (sum.steps[key] ?? 0) + leastReaching(rollup, step.paths);
+    }
+    for (const goal of rules.goals) {
+      if (rollup.goals?.[goal.name] === undefined)
+        sum.goals[goal.name] =
+          (sum.goals[goal.name] ?? 0) + leastReaching(rollup, [...goal.paths, ...goal.events.map((event) => `event:${event}`)]);
+    }
+  }
+  return {
+    ...sum,
+    people: { estimate: estimate(mergeSketches(...sketches)), error: SKETCH_ERROR, complete },
+    new_people: estimate(mergeSketches(...fresh)),
+  };
+}
+
+/**
+ * The people's visitor-days of a day that surely reached one of these paths or `event:` names, for a step or goal its
+ * rollup does not name (added to the settings after the day was folded): those of its most reached one, never more
+ * than the truth (0 when the day had none).
+ */
+function leastReaching(rollup: Summable, targets: readonly string[]): number {
+  return Math.max(
+    0,
+    ...targets.map((target) => (target.startsWith('event:') ? rollup.event_days?.[target.slice(6)] : rollup.people_paths[target]) ?? 0),
+  );
+}
+
+const top = <T>(list: T[]) => list.slice(0, TOP_SHOWN);
+
+/** How many values of each prop an event names. */
+const PROP_VALUES_SHOWN = 10;
+
+/** People's events, most first: each with its count, its visitor-days and its props' most frequent values. */
+export function eventsOf(counts: Pick<RollupCounts, 'events' | 'event_days' | 'event_props'>) {
+  return top(
+    mostFirst(counts.events, (event, count) => {
+      const props: Record<string, Array<{ value: string; count: number }>> = {};
+      for (const [key, n] of Object.entries(counts.event_props)) {
+        const [name, prop, ...value] = key.split('|');
+        if (name !== event || prop === undefined) continue;
+        (props[prop] ??= []).push({ value: value.join('|'), count: n });
+      }
+      for (const prop of Object.keys(props))
+        props[prop] = props[prop]!.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1)).slice(0, PROP_VALUES_SHOWN);
+      return { event, count, visitor_days: counts.event_days[event] ?? 0, props };
+    }).filter((row) => row.event !== OTHER_PATHS),
+  );
+}
+
+/** The most loaded pages: people's page loads of each path, and the people's visitor-days that requested it. */
+export function pagesOf(counts: Pick<RollupCounts, 'page_paths' | 'people_paths'>) {
+  const paths = new Set([...Object.keys(counts.page_paths), ...Object.keys(counts.people_paths)]);
+  paths.delete(OTHER_PATHS);
+  const rows = [...paths].map((path) => ({ path, page_loads: counts.page_paths[path] ?? 0, people: counts.people_paths[path] ?? 0 }));
+  return top(rows.sort((a, b) => b.page_loads - a.page_loads || b.people - a.people || (a.path < b.path ? -1 : 1)));
+}
+
+/** The pages people's visitor-days began on, most first. */
+export function entryPagesOf(counts: Pick<RollupCounts, 'entry_pages'>) {
+  return top(mostFirst(counts.entry_pages, (path, people) => ({ path, people })).filter((row) => row.path !== OTHER_PATHS));
+}
+
+/** The sites that link here: people's page loads from each host, and their visitor-days. */
+export function referrersOf(counts: Pick<RollupCounts, 'referrer_loads' | 'referrer_people'>) {
+  return top(
+    mostFirst(counts.referrer_loads, (host, pageLoads) => ({
+      host,
+      page_loads: pageLoads,
+      people: counts.referrer_people[host] ?? 0,
+    })).filter((row) => row.host !== OTHER_PATHS),
+  );
+}

@@ -1,0 +1,59 @@
+import type { ExportRow } from './rows';
+
+/** The CSV's columns, in order: the header row. */
+export const CSV_COLUMNS = [
+  'day',
+  'people_new',
+  'visits',
+  'people',
+  'scanners',
+  'self',
+  'total',
+  'linkedin',
+  'github',
+  'search',
+  'other',
+  'typed',
+  'countries',
+  'browsers',
+  'campaigns',
+] as const;
+
+/**
+ * One cell: quoted when it holds a comma, a quote or a line break, and never read as a formula by a spreadsheet (a
+ * cell that begins with `=`, `+`, `-`, `@`, a tab or a return gets a leading `'`: a campaign tag is the visitor's text).
+ */
+export function csvCell(value: string | number): string {
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** A list of named counts in one cell: `name=count` joined by `; `, most first. */
+const listCell = (entries: Array<[string, number]>) => entries.map(([name, count]) => `${name}=${count}`).join('; ');
+
+/** The rows as CSV (RFC 4180, CRLF line ends), a header row first; lists are one cell each. */
+export function toCsv(rows: readonly ExportRow[]): string {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const row of rows) {
+    const cells: Array<string | number> = [
+      row.day,
+      row.people_new ?? '',
+      row.visits,
+      row.visitor_days.people,
+      row.visitor_days.scanners,
+      row.visitor_days.self,
+      row.visitor_days.total,
+      row.sources.linkedin,
+      row.sources.github,
+      row.sources.search,
+      row.sources.other,
+      row.sources.typed,
+      listCell(row.countries.map((c) => [c.country, c.visitor_days])),
+      listCell(row.browsers.map((b) => [b.name, b.visitor_days])),
+      listCell(row.campaigns.map((c) => [[c.source ?? '', c.medium ?? '', c.campaign ?? ''].join('/'), c.page_loads])),
+    ];
+    lines.push(cells.map(csvCell).join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

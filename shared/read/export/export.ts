@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { siteQuerySchema } from '../../core/sites/sites';
+import { asOperator, type OperatorSettings } from '../../http/admin/auth';
+import { readActivity, type ActivityStore } from '../activity/availability';
+import { MAX_DAYS, readQuery } from '../activity/query';
+import { cellFilter, filtersSchema } from '../activity/filters';
+import { readPeriods } from '../activity/window';
+import type { FunnelStep } from '../../core/funnel';
+import type { Goal } from '../../core/events/events';
+import { addDays } from '../../core/days';
+import { errorAnswer, type Answer } from '../../http/envelope';
+import { badRequest } from '../../core/result';
+import type { IncomingRequest } from '../../http/request';
+import type { Clock } from '../../core/ports/clock';
+import type { Logger } from '../../core/ports/logger';
+import { toCsv } from './csv';
+import { exportRows } from './rows';
+
+/** What GET /api/admin/export reads: the rollups of the range and the two summaries. */
+export interface ExportDeps {
+  store: ActivityStore;
+  clock: Clock;
+  logger: Logger;
+  operator: OperatorSettings;
+  funnel: readonly FunnelStep[];
+  goals: readonly Goal[];
+}
+
+const day = (name: string) =>
+  z.iso
+    .date({
+      error: (issue) =>
+        issue.input === undefined ? 'is required, as YYYY-MM-DD (a UTC day)' : `must be a UTC day as YYYY-MM-DD, like 2026-10-23`,
+    })
+    .describe(name);
+
+const spanOf = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+
+/** GET /api/admin/export's query: `from` and `to` (UTC days, both included, at most MAX_DAYS), `format` csv or json. */
+export const exportQuerySchema = z
+  .object({
+    from: day('from'),
+    to: day('to'),
+    format: z.enum(['csv', 'json'], { error: 'must be csv or json' }).default('json'),
+    filter: filtersSchema,
+    site: siteQuerySchema,
+  })
+  .superRefine((query, context) => {
+    if (query.from > query.to) context.addIssue({ code: 'custom', path: ['from'], message: 'must be on or before to' });
+    else if (spanOf(query.from, query.to) > MAX_DAYS)
+      context.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_DAYS} days from from, both included` });
+  });
+
+/**
+ * GET /api/admin/export?from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|json&filter=…: one row a day, from the range's day
+ * rollups (or, filtered, their filter cells) and two point reads (the visitors and visits summaries), so it costs the
+ * days asked, never the visitors. A store that cannot answer is a 503 in the envelope: an export with nothing in it
+ * would read as a quiet stretch.
+ */
+export function exportDays(request: IncomingRequest, deps: ExportDeps): Promise<Answer> {
+  return asOperator(request, deps.operator, async () => {
+    const query = readQuery(exportQuerySchema, request);
+    if (!query.ok) return errorAnswer(query.failure);
+    const { from, to, format, filter: filters } = query.value;
+    const days = Array.from({ length: spanOf(from, to) }, (_, i) => addDays(from, i));
+    const rules = { steps: deps.funnel, goals: deps.goals };
+    const { value } = await readActivity(deps.store, deps.logger, async () => {
+      // Only a filter's cells need to know from when they are kept.
+      const state = filters.length === 0 ? null : await deps.store.foldState.read();
+      const periodsFrom = state?.doc.periods_from ?? (filters.length === 0 ? '0000-00-00' : '9999-12-31');
+      const read = await Promise.all([
+        readPeriods(deps.store, [days], filters, { month: periodsFrom, year: periodsFrom }, rules, false),
+        deps.store.visitorsSummary.peopleFrom(from),
+        deps.store.visits.read(),
+      ]);
+      return [...read, periodsFrom] as const;
+    });
+    if (value === null)
+      return errorAnswer({
+        status: 503,
+        code: 'store_unavailable',
+        message: 'the store that keeps activity could not be read just now; retry later',
+      });
+    const [read, people, visits, periodsFrom] = value;
+    if ('refused' in read) return errorAnswer(badRequest([{ path: 'filter', message: read.refused }]));
+    const filtered = filters.length > 0;
+    const rows = exportRows(days, read[0]!.days, filtered ? null : people.people_new_by_day, filtered ? null : (visits?.doc.by_day ?? {}));
+    const whole = read[0]!.complete && (cellFilter(filters) === null || from >= periodsFrom);
+    const filteredOnly = filtered ? { complete: whole, filters_from: periodsFrom } : {};
+    if (format === 'json') return { status: 200, body: { from, to, days: days.length, filters, ...filteredOnly, rows } };
+    return {
+      status: 200,
+      body: toCsv(rows),
+      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="headcount-${from}-${to}.csv"` },
+    };
+  });
+}

@@ -1,0 +1,43 @@
+import { emptyCounts, type RollupCounts } from '../../core/rollup/day-rollup';
+import { campaignsOf, countriesOf, devicesOf } from '../activity/audience';
+import { byDay } from '../activity/by-day';
+import { sourcesOf } from '../activity/sources';
+
+/** One day of the export: people new, visits, visitor-days by kind, and people's sources, countries, browsers, campaigns. */
+export interface ExportRow {
+  day: string;
+  /** Null with filters: who was new is not kept by filter value. */
+  people_new: number | null;
+  visits: number;
+  visitor_days: { people: number; scanners: number; self: number; total: number };
+  sources: { linkedin: number; github: number; search: number; other: number; typed: number };
+  countries: ReturnType<typeof countriesOf>;
+  browsers: ReturnType<typeof devicesOf>['browsers'];
+  campaigns: ReturnType<typeof campaignsOf>;
+}
+
+/** Every day from `from` to `to`, oldest first, zeros on a quiet day. */
+export function exportRows(
+  days: readonly string[],
+  rollups: ReadonlyMap<string, RollupCounts>,
+  peopleNew: Record<string, number> | null,
+  visits: Record<string, number> | null,
+): ExportRow[] {
+  const kinds = new Map(byDay(rollups, days).map((row) => [row.day, row]));
+  return days.map((d) => {
+    const counts = rollups.get(d) ?? emptyCounts();
+    const { linkedin, github, search, other, typed } = sourcesOf(counts);
+    const { people, scanners, self, total } = kinds.get(d)!;
+    return {
+      day: d,
+      people_new: peopleNew === null ? null : (peopleNew[d] ?? 0),
+      // Filtered, a day's visits are its matching people's visitor-days: one visit each.
+      visits: visits === null ? people : (visits[d] ?? 0),
+      visitor_days: { people, scanners, self, total },
+      sources: { linkedin, github, search, other, typed },
+      countries: countriesOf(counts),
+      browsers: devicesOf(counts).browsers,
+      campaigns: campaignsOf(counts),
+    };
+  });
+}
