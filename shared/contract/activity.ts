@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ActivityCost, Availability, count, HostCount, instant, PathCount, utcDay } from './common';
+import { DIMENSIONS } from '../core/rollup/filters';
 
 /** A visitor-day's kind, by the one rule. */
 export const Kind = z.enum(['people', 'scanners', 'self']).meta({ id: 'Kind' });
@@ -240,24 +241,9 @@ export const ImportedPeriod = z
       "The totals of the period's days imported from another tool (Plausible's export, `npm run import`), summed, apart from every figure visitor-days make. People cannot be rebuilt from daily totals: nothing here is a person, and `people_in_period` and `headline.people` leave these days out; `headline.visits` holds them (the larger of a day's counted and imported visits).",
   });
 
-/** The dimensions a filter can name (issue 34). */
-export const FILTER_DIMENSIONS = [
-  'page',
-  'entry',
-  'source',
-  'referrer',
-  'campaign',
-  'country',
-  'browser',
-  'system',
-  'device',
-  'goal',
-  'event',
-] as const;
-
 export const Filter = z
   .object({
-    dimension: z.enum(FILTER_DIMENSIONS),
+    dimension: z.enum(DIMENSIONS),
     value: z.string().min(1),
     negated: z.boolean().meta({ description: 'True for `!dimension:value`: the visitor-days that do not hold the value.' }),
   })
@@ -363,7 +349,7 @@ export const NowCard = z
 export type ActivityCardAnswer = z.infer<typeof ActivityCard>;
 export type DayVisitorsAnswer = z.infer<typeof DayVisitors>;
 export type NowAnswer = z.infer<typeof NowCard>;
-export type FilterDimension = (typeof FILTER_DIMENSIONS)[number];
+export type FilterDimension = (typeof DIMENSIONS)[number];
 
 export const ExportRow = z
   .object({
