@@ -14,7 +14,7 @@ export interface ByTouch {
   campaigns: Record<string, number>;
 }
 
-/** A person kept before first touches were carried. */
+/** The name for a person kept before first touches were carried. */
 export const UNKNOWN_TOUCH = 'unknown';
 
 /** A first visit with no referrer and no campaign. */

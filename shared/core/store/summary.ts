@@ -4,8 +4,8 @@ import { VISITORS_PK } from './visitors';
 export const VISITORS_SUMMARY_ID = 'visitors-summary';
 
 /**
- * One point read answers the count. Each day is counted again from the records whenever one of its records changes, so it is exact.
- * Scanners count on their first day; scanners_left_out outlives their records.
+ * Each day is counted again from the records whenever one of them changes, so it is exact.
+ * Scanners count on their first day, and scanners_left_out outlives their records.
  */
 export interface VisitorsSummary {
   id: typeof VISITORS_SUMMARY_ID;
