@@ -69,7 +69,7 @@ export async function foldPeople(
   return { mark, at: caughtUp ? run.now.toISOString() : since.at, records, caughtUp };
 }
 
-/** An imported day's scanners are counted again at any age, since the import wrote its records recently. */
+/** An imported day's scanners are counted again at any age: the import wrote their records, so all are still there. */
 async function countDaysAgain(
   store: { recordCounts: RecordCounts; visitorsSummary: VisitorsSummaries },
   days: readonly string[],
