@@ -36,7 +36,7 @@ export interface ReplayEveryDeps extends Pick<ReplayDeps, 'ledger' | 'replayMax'
   queues: readonly PoisonedQueue[];
 }
 
-/** The queue's most. */
+/** The most one call to the queue takes. */
 const TAKE = 32;
 /** Keeps a run short whatever has piled up; the next run goes on. */
 const MOST_PER_RUN = 512;
