@@ -1,6 +1,6 @@
 import { COUNT_ME } from './count-me';
 
-/** The count's `source` says so. */
+/** So the count's `source` never says Azure when it reads the local stand-in. */
 export const LOCAL_COSMOS_NAME = 'the local Cosmos DB stand-in';
 
 /** The example's keys are meant to be seen; any other key is the operator's own and never printed. */

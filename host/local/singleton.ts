@@ -17,7 +17,7 @@ export interface LockTiming {
 export const DEFAULT_LOCK_TIMING: LockTiming = { leaseSeconds: 15, retryMs: 10_000 };
 
 export interface HeldLock {
-  /** And its lease has not run out. */
+  /** Only while its lease has not run out. */
   holds(): boolean;
   /** Releases the lease so another instance can take it at once. */
   stop(): Promise<void>;

@@ -10,7 +10,7 @@ const standIns = require('./stand-ins.cjs') as {
 
 type InstallOnce = (patch: string, packages: ReadonlyArray<readonly [string, (request: string) => string]>, install: () => void) => void;
 
-/** stand-ins.json. */
+/** Read from stand-ins.json. */
 export const WRITTEN_FOR = standIns.WRITTEN_FOR;
 
 /** Unless the installed version is the one written for, throws naming the patch, the package and both versions. */
