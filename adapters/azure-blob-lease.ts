@@ -3,16 +3,13 @@ import type { Lease, LeaseAnswer } from '../shared/core/ports/lease';
 import { errorLine } from '../shared/core/errors';
 import { blobError, ensureBlobContainer, type BlobCall } from './azure-blob';
 
-/** The container the Functions host keeps its locks in; the local host keeps its timer locks beside them. */
+/** The Functions host's lock container; the local host keeps its timer locks there too. */
 export const HOSTS_CONTAINER = 'azure-webjobs-hosts';
 
-/** Where a timer's lock is: `locks/<hostId>/<function>`, as the Functions host names its singleton locks. */
+/** Named as the Functions host names its singleton locks. */
 export const lockBlob = (hostId: string, functionName: string) => `locks/${hostId}/${functionName}`;
 
-/**
- * A lease on one blob, as the Functions host's singleton lock: `seconds` long (15 to 60, the Blob service's range),
- * acquired with an id of its own, renewed by that id, released on stop. The blob is made empty when missing.
- */
+/** `seconds` must be 15 to 60, the Blob service's range; the blob is made empty when missing. */
 export function blobLease(call: BlobCall, blob: string, seconds: number): Lease {
   const path = `${HOSTS_CONTAINER}/${blob.split('/').map(encodeURIComponent).join('/')}`;
   let ready = false;
@@ -21,7 +18,7 @@ export function blobLease(call: BlobCall, blob: string, seconds: number): Lease 
     const made = await ensureBlobContainer(call, HOSTS_CONTAINER);
     if (!made.ok) return made.reason;
     const answer = await call({ method: 'PUT', path, headers: { 'x-ms-blob-type': 'BlockBlob', 'if-none-match': '*' } });
-    // 409/412: it is there already (and may be leased), which is what was wanted.
+    // 409 and 412 mean it is there already, which is what was wanted.
     if (answer.status !== 201 && answer.status !== 409 && answer.status !== 412)
       return `the lock blob could not be made: ${blobError(answer)}`;
     ready = true;

@@ -2,29 +2,25 @@ import { createHmac } from 'node:crypto';
 import type { TokenCredential } from '@azure/identity';
 import { errorLine } from '../shared/core/errors';
 
-// @azure/storage-blob is not among the dependencies, so the few blob calls the app makes (leases, small counters)
-// go over the Blob service's REST API, signed as the SDKs sign them: Shared Key for a connection string (Azurite,
-// keys), a bearer token from the managed identity in Azure.
+// @azure/storage-blob is not a dependency, so the few blob calls go over the REST API, signed as the SDKs sign them.
 
 const API_VERSION = '2021-12-02';
 const STORAGE_SCOPE = 'https://storage.azure.com/.default';
 const AZURITE_ACCOUNT = 'devstoreaccount1';
 const AZURITE_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
-/** Where the Blob service is, and how a request to it is authorised. */
 export type BlobLocation =
   | { endpoint: string; account: string; key: string }
   | { endpoint: string; sas: string }
   | { endpoint: string; credential: TokenCredential };
 
-/** One answer of the Blob service: its status, headers and body text. */
 export interface BlobAnswer {
   status: number;
   header(name: string): string | null;
   text: string;
 }
 
-/** A request to one blob or container: path under the endpoint (`container/blob`), query, x-ms-* and other headers. */
+/** `path` is `container/blob` under the endpoint. */
 export interface BlobRequest {
   method: 'GET' | 'PUT' | 'DELETE' | 'HEAD';
   path: string;
@@ -33,13 +29,10 @@ export interface BlobRequest {
   body?: string;
 }
 
-/** Calls the Blob service; throws only when it cannot be reached (a status is an answer, not an error). */
+/** Throws only when the service cannot be reached: a status is an answer. */
 export type BlobCall = (request: BlobRequest) => Promise<BlobAnswer>;
 
-/**
- * The Blob service of a storage connection string: its BlobEndpoint, or the account's default endpoint, or Azurite's
- * for UseDevelopmentStorage=true. Null when the string names no blob service (Azurite's queue service alone).
- */
+/** Azurite's for UseDevelopmentStorage=true; null when the string names no blob service. */
 export function blobLocationFromConnectionString(connection: string): BlobLocation | null {
   const parts = new Map<string, string>();
   for (const part of connection.split(';')) {
@@ -64,7 +57,7 @@ export function blobLocationFromConnectionString(connection: string): BlobLocati
   return { endpoint, account, key };
 }
 
-// Shared Key, as the Blob service documents it: the verb, the standard headers, the x-ms-* headers and the resource.
+// Shared Key, as the Blob service documents it.
 function sharedKey(method: string, url: URL, headers: Record<string, string>, account: string, key: string): string {
   const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
   const length = lower['content-length'] && lower['content-length'] !== '0' ? lower['content-length'] : '';
@@ -96,7 +89,7 @@ function sharedKey(method: string, url: URL, headers: Record<string, string>, ac
   return `SharedKey ${account}:${createHmac('sha256', Buffer.from(key, 'base64')).update(toSign, 'utf8').digest('base64')}`;
 }
 
-/** A caller of the Blob service at a location, each request authorised for it and given up after `timeoutMs`. */
+/** Each request is given up after `timeoutMs`. */
 export function blobCall(location: BlobLocation, timeoutMs = 10_000): BlobCall {
   return async (request) => {
     const url = new URL(`${location.endpoint.replace(/\/+$/, '')}/${request.path}`);
@@ -127,12 +120,12 @@ export function blobCall(location: BlobLocation, timeoutMs = 10_000): BlobCall {
   };
 }
 
-/** The Blob service's error code of an answer (`LeaseAlreadyPresent`), or its status when it gave none. */
+/** The status when the answer gives no error code. */
 export function blobError(answer: BlobAnswer): string {
   return answer.header('x-ms-error-code') ?? `status ${answer.status}`;
 }
 
-/** Creates a container unless it is there; a call that fails is a reason. */
+/** A call that fails is a reason. */
 export async function ensureBlobContainer(call: BlobCall, container: string): Promise<{ ok: true } | { ok: false; reason: string }> {
   try {
     const answer = await call({ method: 'PUT', path: container, query: { restype: 'container' } });

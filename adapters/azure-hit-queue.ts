@@ -3,26 +3,22 @@ import type { TokenCredential } from '@azure/identity';
 import type { HitQueue } from '../shared/core/ports/queue';
 import { errorLine } from '../shared/core/errors';
 
-/** How long a message of a multi-message request stays hidden until the whole request is on the queue. */
+/** A multi-message request's messages stay hidden until all are on the queue. */
 const HOLD_SECONDS = 60;
 
 const pipeline: StoragePipelineOptions = {
   retryOptions: { maxTries: 3, retryDelayInMs: 200, maxRetryDelayInMs: 1000, tryTimeoutInMs: 10_000 },
 };
 
-/** Where the queue is: a connection string (Azurite, keys) or an endpoint reached with a managed identity. */
+/** A connection string for Azurite and keys; an endpoint for a managed identity. */
 export type QueueLocation = { connectionString: string } | { serviceUri: string; credential: TokenCredential };
 
-/** A client for one queue at the location. */
 export function queueClient(location: QueueLocation, queueName: string): QueueClient {
   if ('connectionString' in location) return new QueueClient(location.connectionString, queueName, pipeline);
   return new QueueClient(`${location.serviceUri.replace(/\/+$/, '')}/${queueName}`, location.credential, pipeline);
 }
 
-/**
- * The hits queue on Azure Storage. One message is sent as it is, which is atomic. Several are sent hidden, and shown
- * only once all are on the queue; if one fails, those already sent are deleted before they were ever visible.
- */
+/** One message is atomic; several are sent hidden and shown once all are there, else deleted before anyone sees them. */
 export function azureHitQueue(client: QueueClient): HitQueue {
   return {
     async sendAll(messages) {
@@ -44,7 +40,7 @@ export function azureHitQueue(client: QueueClient): HitQueue {
         await Promise.allSettled(sent.map((one) => client.deleteMessage(one.messageId, one.popReceipt)));
         return { ok: false, error: { reason: errorLine(error) } };
       }
-      // All are on the queue: show them now. One that cannot be shown still shows itself when its hold runs out.
+      // One that cannot be shown still shows itself when its hold runs out.
       await Promise.allSettled(sent.map((one) => client.updateMessage(one.messageId, one.popReceipt, undefined, 0)));
       return { ok: true };
     },

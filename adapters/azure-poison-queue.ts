@@ -2,7 +2,6 @@ import type { QueueClient } from '@azure/storage-queue';
 import type { PoisonQueue } from '../shared/core/ports/poison';
 import { errorLine } from '../shared/core/errors';
 
-/** The poison queue on Azure Storage: messages received hidden, then deleted or made visible again by their receipt. */
 export function azurePoisonQueue(client: QueueClient): PoisonQueue {
   const attempt = async (work: () => Promise<unknown>) => {
     try {

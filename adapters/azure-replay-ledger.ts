@@ -3,7 +3,7 @@ import type { ReplayLedger } from '../shared/core/ports/poison';
 import { errorLine } from '../shared/core/errors';
 import { blobError, ensureBlobContainer, type BlobCall } from './azure-blob';
 
-/** The container of the replay counts: one small blob per replayed hits message id, its count as digits. */
+/** One small blob per replayed message id, its count as digits. */
 export const REPLAYS_CONTAINER = 'headcount-replays';
 
 const countText = z
@@ -11,10 +11,7 @@ const countText = z
   .regex(/^\d{1,6}$/)
   .transform(Number);
 
-/**
- * The replay counts in blobs (`headcount-replays/<message id>`), written with the ETag read (or only if absent), so
- * two runs replaying the same message cannot both count from the same number.
- */
+/** Written with the ETag read, or only if absent, so two runs cannot both count from the same number. */
 export function blobReplayLedger(call: BlobCall): ReplayLedger {
   let container: Promise<{ ok: true } | { ok: false; reason: string }> | null = null;
   const ensure = async () => {
@@ -30,7 +27,7 @@ export function blobReplayLedger(call: BlobCall): ReplayLedger {
         if (answer.status === 404) return { ok: true, replays: 0, version: null };
         if (answer.status !== 200) return { ok: false, error: { reason: `the replay count could not be read: ${blobError(answer)}` } };
         const parsed = countText.safeParse(answer.text.trim());
-        // A count nobody can read is taken as the bound reached: better left in poison than replayed without end.
+        // An unreadable count is the bound reached: better left in poison than replayed without end.
         if (!parsed.success) return { ok: true, replays: Number.MAX_SAFE_INTEGER, version: answer.header('etag') };
         return { ok: true, replays: parsed.data, version: answer.header('etag') };
       } catch (error) {

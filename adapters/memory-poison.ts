@@ -3,7 +3,7 @@ import type { PoisonedMessage, PoisonQueue, ReplayLedger } from '../shared/core/
 
 type Stored = { queueId: string; text: string; receipt: string; hiddenUntil: number };
 
-/** A poison queue in memory, for unit tests: messages hidden while taken, with receipts as the real queue gives. */
+/** For unit tests, with receipts as the real queue gives. */
 export function memoryPoisonQueue(
   texts: readonly string[] = [],
   now: () => number = Date.now,
@@ -40,7 +40,7 @@ export function memoryPoisonQueue(
   };
 }
 
-/** A hits queue in memory that keeps what it is sent, for unit tests. */
+/** For unit tests: it keeps what it is sent. */
 export function memoryHitQueue(): HitQueue & { sent: string[] } {
   const sent: string[] = [];
   return {
@@ -52,7 +52,7 @@ export function memoryHitQueue(): HitQueue & { sent: string[] } {
   };
 }
 
-/** Replay counts in memory, versioned like the blobs, for unit tests. */
+/** For unit tests, versioned like the blobs. */
 export function memoryReplayLedger(): ReplayLedger & { counts: Map<string, number> } {
   const counts = new Map<string, number>();
   const versions = new Map<string, string>();

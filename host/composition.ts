@@ -37,101 +37,82 @@ import type { LinkAdminDeps } from '../shared/read/links/manage';
 import type { SharedReadDeps, SiteReads } from '../shared/read/links/open';
 
 /**
- * Everything the functions are made from, built once per process: for each use case, the one object it takes, so a
- * function hands its use case `root.<use case>` and builds nothing. The settings, clock, logger, store and Blob service
- * are here for the local host and the tests. The first site's store and use cases (a `SiteRoot`) stand at the top, as
- * in a deployment of one site.
+ * Built once a process, with one object per use case, so a function hands over `root.<use case>` and builds nothing.
+ * The first site's store and use cases stand at the top, as in a deployment of one site.
  */
 export interface Root extends Omit<SiteRoot, 'scope'> {
   settings: Settings;
   clock: Clock;
   logger: Logger;
-  /** The storage account's Blob service (the timer locks, the replay counts); null when the storage has none. */
+  /** Holds the timer locks and the replay counts; null when the storage has no Blob service. */
   blob: BlobCall | null;
-  /** ingest-hits and ingest-beacon: both share one hit sender, so their requests share its messages. */
+  /** ingest-hits and ingest-beacon share one hit sender, so their requests share its messages. */
   receive: ReceiveDeps;
-  /** import-hits: the imports queue (`<HITS_QUEUE>-imports`), so imported hits travel apart from live ones. */
+  /** `<HITS_QUEUE>-imports`, so imported hits travel apart from live ones. */
   imports: ImportDeps;
-  /** replay-poison: each queue's poison queue, and the ledger of how often a message was put back. */
+  /** replay-poison. */
   replay: ReplayEveryDeps;
-  /**
-   * admin-session, and the check of every admin route: one access for the process, so every admin route slows the
-   * same guesser.
-   */
+  /** One access a process, so every admin route slows the same guesser. */
   operator: OperatorSettings;
   /** admin-mark. */
   mark: MarkSettings;
-  /** assets: the whitelisted files, each read on its first request. */
+  /** Each file is read on its first request. */
   assets: AssetShelf;
-  /** admin-page: the dashboard. */
+  /** admin-page. */
   dashboard: AssetShelf;
-  /** The sites counted, and for each (and for all of them together, `*`, when several) its own store and use cases. */
+  /** Each site, and `*` when several, has its own store and use cases. */
   sites: Sites;
-  /** admin-links and admin-link: the operator's shared links. */
+  /** admin-links and admin-link. */
   links: LinkAdminDeps;
-  /** shared-activity and shared-people: the reads a shared link opens, slowed as the operator's are. */
+  /** A shared link's reads are slowed as the operator's are. */
   shared: SharedReadDeps;
 }
 
-/** Parts a test or the local host may supply instead of the ones built from the settings. */
 export interface RootOverrides {
   clock?: Clock;
   logger?: Logger;
   store?: Store;
-  /** The Blob service, or null for storage without one. */
+  /** Null for storage without one. */
   blob?: BlobCall | null;
   hitQueue?: HitQueue;
   importQueue?: HitQueue;
   poisonQueue?: PoisonQueue;
   importPoisonQueue?: PoisonQueue;
   replayLedger?: ReplayLedger;
-  /** The timers the hit sender's windows run on. */
+  /** The hit sender's windows run on it. */
   scheduler?: Scheduler;
-  /** The hosting networks' table, instead of the one built at install time. */
+  /** Instead of the one built at install time. */
   networks?: HostingNetworks;
-  /** The country lookup, instead of one of the root's own (tests give one per process, as a process has one root). */
+  /** Tests give one a process, as a process has one root. */
   countries?: CountryLookup;
-  /**
-   * What the store's `source` calls the Cosmos DB account it reads (default `Azure Cosmos DB`): the local stack passes
-   * `the local Cosmos DB stand-in`, so a figure is never said to come from Azure when it does not.
-   */
+  /** The local stack names its stand-in, so a figure is never said to come from Azure when it does not. */
   cosmosName?: string;
-  /** The store of a site other than the first (the first's is `store`), instead of one built from the settings. */
+  /** A site other than the first, whose store is `store`. */
   siteStore?: (scope: SiteScope) => Store;
 }
 
-/**
- * A credential for Azure services: the user-assigned identity when its client id is given, else the system-assigned
- * one. Never a default chain: like the Functions host with `credential: managedidentity`, the app uses the managed
- * identity and nothing else, so it cannot pick up a developer's sign-in or a stray service principal.
- */
+/** Never a default chain, so the app cannot pick up a developer's sign-in or a stray service principal. */
 export function credentialFor(clientId: string | undefined): TokenCredential {
   return clientId ? new ManagedIdentityCredential({ clientId }) : new ManagedIdentityCredential();
 }
 
-/** Where the queue is, from the settings: the connection string, or the endpoint with a managed identity. */
 export function queueLocation(settings: Settings): QueueLocation {
   if (settings.AzureWebJobsStorage !== undefined) return { connectionString: settings.AzureWebJobsStorage };
   return { serviceUri: settings.AzureWebJobsStorage__queueServiceUri!, credential: credentialFor(settings.AzureWebJobsStorage__clientId) };
 }
 
-/** Where the Blob service is, from the settings: the connection string's, or the endpoint with a managed identity. */
 export function blobLocation(settings: Settings): BlobLocation | null {
   if (settings.AzureWebJobsStorage !== undefined) return blobLocationFromConnectionString(settings.AzureWebJobsStorage);
   return { endpoint: settings.AzureWebJobsStorage__blobServiceUri!, credential: credentialFor(settings.AzureWebJobsStorage__clientId) };
 }
 
-/** A ledger that cannot count, for storage without a Blob service: nothing is replayed without a count. */
+/** Nothing is replayed without a count. */
 const noLedger: ReplayLedger = {
   read: async () => ({ ok: false, error: { reason: 'the storage has no Blob service to keep replay counts in' } }),
   record: async () => ({ ok: false, error: { reason: 'the storage has no Blob service to keep replay counts in' } }),
 };
 
-/**
- * The store from the settings: one Cosmos DB container client for the process (a key, or the managed identity), or
- * memory, only when STORE=memory asks for it by name (the settings refuse it in Azure). `cosmosName` is what the
- * store's `source` calls the account.
- */
+/** One container client a process; memory only when STORE=memory names it, which the settings refuse in Azure. */
 export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB', scope: SiteScope = ONE_SITE): Store {
   if (settings.STORE === 'memory') return memoryStore();
   if (settings.COSMOS_ENDPOINT === undefined) throw new Error('COSMOS_ENDPOINT: is required unless STORE is memory');
@@ -145,7 +126,7 @@ export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB', sco
   return cosmosStore(container, { settleSeconds: settings.FOLD_SETTLE_SECONDS, name: cosmosName, scope });
 }
 
-/** The identity rules from the settings, with the hosting networks' table and the country lookup, one of each per root. */
+/** One of each per root. */
 function identityRules(settings: Settings, networks: HostingNetworks, countries: CountryLookup): IdentityRules {
   return {
     networks,
@@ -158,7 +139,6 @@ function identityRules(settings: Settings, networks: HostingNetworks, countries:
   };
 }
 
-/** What one site's use cases share: the settings, the clock, the logger and the operator's access. */
 interface SiteParts {
   settings: Settings;
   clock: Clock;
@@ -167,7 +147,7 @@ interface SiteParts {
   allowedOrigins: readonly string[];
 }
 
-/** One site's store and the use cases that read and write it (the first site's are also the root's own). */
+/** The first site's are also the root's own. */
 function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
   const { settings, clock, logger, operator } = parts;
   const reads = { store, clock, logger, operator };
@@ -207,10 +187,7 @@ function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
   };
 }
 
-/**
- * Every site's store and use cases: the first declared site's under the keys of a deployment of one site, each other
- * site's and all sites together (`*`, when there are several) under keys that carry its name (shared/core/sites/keys.ts).
- */
+/** The first site keeps the keys of a deployment of one site; the others and `*` carry their name. */
 function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, parts: SiteParts): Sites {
   const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS);
   const firstName = declared[0]!.name;
@@ -224,7 +201,7 @@ function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, par
   return { declared, roots };
 }
 
-/** The composition root: every dependency built once from validated settings, any of them replaceable. */
+/** Every dependency is built once from validated settings, and any of them can be replaced. */
 export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Root {
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? consoleLogger();
@@ -272,7 +249,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     imports: { rules, queue: importQueue, clock, store, ingestKey: settings.INGEST_KEY, allowedOrigins },
     ...first,
     replay: {
-      // Each queue's poison goes back to that queue: live hits to keep-hits, imported ones to keep-imports.
+      // Each queue's poison goes back to that queue.
       queues: [
         {
           name: 'hits',
@@ -298,7 +275,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   };
 }
 
-/** The root from an environment; a missing or malformed setting throws one message naming each. */
+/** A missing or malformed setting throws one message naming each. */
 export function rootFromEnvironment(env: Record<string, string | undefined>, overrides: RootOverrides = {}): Root {
   const read = readSettings(env);
   if (!read.ok) throw new Error(describeProblems(read.problems));
@@ -307,16 +284,13 @@ export function rootFromEnvironment(env: Record<string, string | undefined>, ove
 
 let processRoot: Root | undefined;
 
-/**
- * The root the Functions host runs with, built from the process's environment on the first function registered and
- * kept for the process: the one module-level state of the app. A bad setting stops start-up with its name.
- */
+/** The app's one module-level state, built on the first function registered; a bad setting stops start-up with its name. */
 export function hostRoot(): Root {
   processRoot ??= rootFromEnvironment(process.env);
   return processRoot;
 }
 
-/** A shared link's site's card and count; all sites together read the first site's when only one is declared. */
+/** All sites together read the first site's when only one is declared. */
 function siteReads(sites: Sites, site: string): SiteReads | undefined {
   const root = sites.roots.get(site) ?? (site === ALL_SITES ? sites.roots.get(sites.declared[0]!.name) : undefined);
   return root === undefined ? undefined : { activity: root.activity, count: root.count.count };

@@ -2,19 +2,18 @@ import type { HttpRequest, HttpResponseInit } from '@azure/functions';
 import type { Answer } from '../shared/http/envelope';
 import type { IncomingRequest } from '../shared/http/request';
 
-/** The Functions host's request as the use cases read one. */
 export function incoming(request: HttpRequest): IncomingRequest {
   return {
     method: request.method,
     header: (name) => request.headers.get(name),
-    // From the URL: the host's own query map keeps one value of a repeated parameter (`filter`).
+    // The host's own query map keeps one value of a repeated parameter such as `filter`.
     query: new URL(request.url).searchParams,
     params: request.params,
     text: () => request.text(),
   };
 }
 
-/** A use case's answer as the Functions host's response: JSON bodies as JSON, strings as they are. */
+/** JSON bodies as JSON, strings as they are. */
 export function response(answer: Answer): HttpResponseInit {
   const init: HttpResponseInit = { status: answer.status, headers: answer.headers, cookies: answer.cookies };
   if (answer.body === undefined) return init;
@@ -22,7 +21,7 @@ export function response(answer: Answer): HttpResponseInit {
   return { ...init, jsonBody: answer.body };
 }
 
-/** A file's answer as the Functions host's response: the bytes as they are (already gzipped when asked), never as JSON. */
+/** The bytes as they are, already gzipped when asked, never as JSON. */
 export function bytesResponse(answer: { status: number; headers: Record<string, string>; body?: Uint8Array }): HttpResponseInit {
   return { status: answer.status, headers: answer.headers, body: answer.body };
 }

@@ -3,7 +3,7 @@ import { hostRoot, type Root } from './composition';
 
 type Make<H> = (root: Root) => H;
 
-/** An HTTP function: its route under /api (as `pulse`, `admin/activity`) and its methods. */
+/** `route` is under /api: `pulse`, `admin/activity`. */
 export interface HttpRegistration {
   kind: 'http';
   name: string;
@@ -12,7 +12,6 @@ export interface HttpRegistration {
   make: Make<HttpHandler>;
 }
 
-/** A queue-triggered function: the queue it reads and the connection setting's name. */
 export interface QueueRegistration {
   kind: 'queue';
   name: string;
@@ -21,7 +20,7 @@ export interface QueueRegistration {
   make: Make<StorageQueueHandler>;
 }
 
-/** A timer-triggered function on an NCRONTAB schedule (six fields, seconds first). */
+/** NCRONTAB: six fields, seconds first. */
 export interface TimerRegistration {
   kind: 'timer';
   name: string;
@@ -33,18 +32,10 @@ export type Registration = HttpRegistration | QueueRegistration | TimerRegistrat
 
 const registrations: Registration[] = [];
 
-/**
- * The route the Functions host is given: `api/` + the function's route, with host.json's routePrefix set to "".
- * The host refuses any route template that starts with `admin` (its own admin API), prefix or not, so
- * `/api/admin/...` can only be served as the template `api/admin/...` under an empty prefix.
- */
+/** The host refuses any route template starting `admin`, its own API, so routes carry `api/` under an empty routePrefix. */
 export const hostRoute = (registration: HttpRegistration): string => `api/${registration.route}`;
 
-/**
- * Whether this process is a Functions host's Node worker (Azure, Flex Consumption included, or Core Tools' `func start`):
- * the worker provides the `@azure/functions-core` module, which is how `@azure/functions` itself tells. An app setting
- * such as FUNCTIONS_WORKER_RUNTIME is not used, since Flex Consumption keeps the runtime out of the app settings.
- */
+/** Flex Consumption keeps FUNCTIONS_WORKER_RUNTIME out of the app settings, so the worker's own module is the test. */
 function inFunctionsHost(): boolean {
   try {
     // The worker's own module is only there in a Functions host; requiring it is the test, as @azure/functions does.
@@ -56,11 +47,7 @@ function inFunctionsHost(): boolean {
   }
 }
 
-/**
- * Registers a function once, for both hosts: the Functions host gets it through `app`, with handlers made from the
- * root built from the environment; the local host reads the same list through `registered()` and makes the
- * handlers from a root of its own. One list, so names, routes, methods, queues and schedules cannot drift apart.
- */
+/** One list for both hosts, so names, routes, methods, queues and schedules cannot drift apart. */
 export function register(registration: Registration): void {
   registrations.push(registration);
   if (!inFunctionsHost()) return;
@@ -87,7 +74,7 @@ export function register(registration: Registration): void {
   }
 }
 
-/** Every function registered so far, in registration order. */
+/** In registration order. */
 export function registered(): readonly Registration[] {
   return registrations;
 }

@@ -37,7 +37,7 @@ const httpsUrl = absoluteUrl.refine(
 
 const clientId = z.guid('must be the client id (a GUID) of a user-assigned managed identity');
 
-// The identity shape of AzureWebJobsStorage: the Functions host reads these same names for its own connection.
+// The Functions host reads these same names for its own connection.
 const storageIdentityParts = [
   'AzureWebJobsStorage__queueServiceUri',
   'AzureWebJobsStorage__blobServiceUri',
@@ -45,14 +45,12 @@ const storageIdentityParts = [
   'AzureWebJobsStorage__clientId',
 ] as const;
 
-// A connection string carries a credential when it has an account key, a SAS, or Azurite's development shortcut.
+// An account key, a SAS, or Azurite's development shortcut.
 const carriesCredential = (connection: string) =>
   /(?:^|;)\s*(?:AccountKey|SharedAccessSignature)\s*=\s*[^;\s]/i.test(connection) ||
   /(?:^|;)\s*UseDevelopmentStorage\s*=\s*true/i.test(connection);
 
-// The storage account the queue lives on, in one of two shapes, never a mix of both: a connection string (Azurite,
-// keys) or the identity shape (endpoints, `credential: managedidentity`, the user-assigned identity's client id), which
-// is what the Functions host itself reads for its triggers, keys and timer leases.
+// A connection string or the identity shape, never a mix: the Functions host reads the same for its triggers and leases.
 const storageShape = z
   .object({
     AzureWebJobsStorage: z.string().min(1).optional(),
@@ -99,7 +97,7 @@ const storageShape = z
       );
     }
     if (value.AzureWebJobsStorage__credential === undefined) {
-      // Without it the host, and a default credential chain, would take whatever identity the machine has, or none.
+      // Without it the host and a default credential chain would take whatever identity the machine has, or none.
       problem(
         'AzureWebJobsStorage__credential',
         'must be set to managedidentity with the identity settings, so the host and the app use the managed identity and nothing else',
@@ -107,11 +105,8 @@ const storageShape = z
     }
   });
 
-// Cosmos DB: an endpoint with a key (the local server) or with the managed identity's client id (Azure). Records are
-// kept in memory only when STORE=memory asks for it by name (never in Azure, see readSettings): a missing endpoint is
-// refused, never read as "memory", since every restart and every other instance would lose what memory holds. An
-// endpoint with neither a key nor a client id is refused rather than left to a default credential chain, which would
-// use whatever identity the machine has, or send no credentials at all.
+// A missing endpoint is refused, never read as memory, since every restart and other instance would lose what memory holds.
+// An endpoint with neither a key nor a client id is refused rather than left to a default credential chain.
 const cosmosShape = z
   .object({
     STORE: z.enum(['cosmos', 'memory'], 'must be cosmos (Cosmos DB at COSMOS_ENDPOINT) or memory').default('cosmos'),
@@ -159,42 +154,38 @@ const cosmosShape = z
     }
   });
 
-/** The settings that are secrets: in Azure each is a Key Vault reference, never a plain value. */
+/** In Azure each is a Key Vault reference, never a plain value. */
 export const SECRET_SETTINGS = ['HASH_KEY', 'INGEST_KEY', 'OPERATOR_KEY'] as const;
 
 const appShape = z.object({
   HASH_KEY: secret('HASH_KEY'),
   INGEST_KEY: secret('INGEST_KEY'),
   OPERATOR_KEY: secret('OPERATOR_KEY'),
-  /** How long an Admin session lasts unused, in hours; it is renewed while used (shared/http/admin/session.ts). */
+  /** How long an Admin session lasts unused, in hours; it is renewed while used. */
   ADMIN_SESSION_HOURS: wholeNumberText(1, 168, 8),
   ALLOWED_ORIGINS: commaList.pipe(z.array(origin)),
-  /** The sites counted: `name=origin,origin|name=…` (shared/core/sites/sites.ts); without it, one site of ALLOWED_ORIGINS. */
+  /** `name=origin,origin|name=…`; without it, one site of ALLOWED_ORIGINS. */
   SITES: sitesSetting,
   TRUSTED_PROXY_HOPS: wholeNumberText(0, 10, 0),
   SELF_NETWORKS: commaList.pipe(z.array(cidr)),
   SELF_AGENT_TAG: z.string().trim().min(3, 'SELF_AGENT_TAG must be at least 3 characters').default('headcount-self'),
   IGNORED_PATHS: z.string().default('/api/admin,/admin').transform(items).pipe(z.array(path)),
   HIT_MAX_AGE_DAYS: wholeNumberText(1, 365, 7),
-  /** Who a visitor is: `hash` (the person hash, no cookie) or `cookie` (a first-party visitor_id cookie, for a site with consent). */
+  /** `hash` is the person hash with no cookie; `cookie` a first-party visitor_id cookie, for a site with consent. */
   IDENTITY_MODE: z.enum(['hash', 'cookie'], 'must be hash or cookie').default('hash'),
-  /** A visitor's scans of one subject counted at most once per this many seconds (0: no limit). */
+  /** A visitor's scans of one subject count at most once per this many seconds; 0 is no limit. */
   SUBJECT_SCAN_INTERVAL_SECONDS: wholeNumberText(0, 86_400, 60),
-  /** A scan within this many seconds of the visitor's previous one of the subject is a reload of it: the same scan. */
+  /** A scan this soon after the visitor's previous one of the subject is a reload: the same scan. */
   SUBJECT_REFRESH_SECONDS: wholeNumberText(0, 3_600, 10),
   FUNNEL_STEPS: funnelStepsSetting,
-  /** The goals: `name=event:signup` or `name=path:/pricing,/pricing/`, split by `|` (shared/core/events/events.ts). */
+  /** `name=event:signup` or `name=path:/pricing,/pricing/`, split by `|`. */
   GOALS: goalsSetting,
-  /** One goal whose people all time the pulse carries (the first screen's "312 people have downloaded the CV"). */
+  /** The goal whose people the pulse carries: "312 people have downloaded the CV". */
   PULSE_GOAL: z
     .string()
     .regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be the name of a goal in GOALS')
     .optional(),
-  /**
-   * How many seconds behind the store's clock the fold reads: a write in flight when it reads lands within this and is
-   * folded by the next run. Cosmos DB commits a write within a second and its replicas' clocks agree closely; 10 s
-   * leaves room for both and still folds a hit within two runs of the minute timer.
-   */
+  /** A write in flight lands within this; Cosmos DB commits within a second, and 10 s still folds a hit within two runs. */
   FOLD_SETTLE_SECONDS: wholeNumberText(1, 50, 10),
   HITS_QUEUE: z
     .string()
@@ -202,24 +193,20 @@ const appShape = z.object({
     // Queue names end at 63 characters, and the longest made from it is `<HITS_QUEUE>-imports-poison`.
     .max(48, 'must be at most 48 characters: the imports queue is <HITS_QUEUE>-imports, and its poison queue <HITS_QUEUE>-imports-poison')
     .default('hits'),
-  /** A poisoned hits message is put back on the hits queue at most this many times (0: never). */
+  /** 0 is never. */
   REPLAY_MAX: wholeNumberText(0, 100, 3),
-  /**
-   * Group commit: milliseconds the first request of a batch waits for others to share its queue message (0: each
-   * request is its own message). A lone request at a quiet hour waits this long, no more.
-   */
+  /** Milliseconds the first request of a batch waits to share its message; a lone request waits this long, no more. */
   INGEST_WINDOW_MS: wholeNumberText(0, 1_000, 25),
-  /** The most hits one queue message carries; a batch that reaches it is sent at once, a request with more is split. */
+  /** A batch that reaches it is sent at once, and a request with more is split. */
   INGEST_MESSAGE_MAX_HITS: wholeNumberText(1, 500, 100),
 });
 
-/** The settings schema itself; exported so test/infra can list every setting it knows from its shape. */
+/** Exported so test/infra can list every setting from its shape. */
 export const settingsSchema = z.intersection(z.intersection(appShape, storageShape), cosmosShape);
 
-/** Every setting the app reads, validated once at start-up. */
 export type Settings = z.infer<typeof settingsSchema>;
 
-/** A setting that is missing or malformed, named so an operator can fix it. */
+/** Named so an operator can fix it. */
 export interface SettingsProblem {
   setting: string;
   message: string;
@@ -227,11 +214,7 @@ export interface SettingsProblem {
 
 export type SettingsResult = { ok: true; settings: Settings } | { ok: false; problems: SettingsProblem[] };
 
-/**
- * What Azure refuses beside the schema: there (the platform sets WEBSITE_INSTANCE_ID on every instance, and it is no
- * setting of ours) records are never kept in memory, where every restart, scale-in and other instance would lose them.
- * So a Function App without COSMOS_ENDPOINT, or with STORE=memory, stops at start-up naming the setting.
- */
+/** In Azure, where WEBSITE_INSTANCE_ID is set, memory is refused: every restart, scale-in and other instance would lose it. */
 function azureRefusals(present: Record<string, string | undefined>): SettingsProblem[] {
   if (present.WEBSITE_INSTANCE_ID === undefined) return [];
   const problems: SettingsProblem[] = [];
@@ -251,7 +234,7 @@ function azureRefusals(present: Record<string, string | undefined>): SettingsPro
   return problems;
 }
 
-/** Reads the settings from an environment (process.env at start-up); never throws. */
+/** Never throws. */
 export function readSettings(env: Record<string, string | undefined>): SettingsResult {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = settingsSchema.safeParse(present);
@@ -260,7 +243,7 @@ export function readSettings(env: Record<string, string | undefined>): SettingsR
     const schema = parsed.success
       ? []
       : parsed.error.issues.map((issue) => ({ setting: String(issue.path[0] ?? 'settings'), message: issue.message }));
-    // Azure's own words for a setting come first; the schema's for the same setting would only repeat them.
+    // Azure's own words for a setting come first; the schema's would only repeat them.
     return {
       ok: false,
       problems: [...azure, ...schema.filter((problem) => !azure.some((refused) => refused.setting === problem.setting))],
@@ -281,7 +264,6 @@ export function readSettings(env: Record<string, string | undefined>): SettingsR
   return { ok: true, settings: parsed.data };
 }
 
-/** One line per problem, each naming its setting. */
 export function describeProblems(problems: SettingsProblem[]): string {
   return ['headcount cannot start: settings are missing or malformed', ...problems.map((p) => `  ${p.setting}: ${p.message}`)].join('\n');
 }

@@ -5,9 +5,8 @@ import type { CosmosDocuments } from './documents';
 const DAY = "c.pk = @day AND c.kind = 'visitor-day'";
 
 /**
- * One day's visitor-days from Cosmos DB: queries scoped to the day's partition, a page at a time by a composite index
- * on (first_seen, id), so a page costs its rows, whatever the day holds. The partition is named in the filter too,
- * since the local Cosmos server does not scope a query by its partition key.
+ * A composite index on (first_seen, id) makes a page cost its rows, whatever the day holds.
+ * The filter names the partition too, since the local Cosmos server does not scope a query by it.
  */
 export function cosmosActivityDays(documents: CosmosDocuments, name = 'Azure Cosmos DB'): ActivityDays {
   return {

@@ -2,10 +2,7 @@ import { WRITTEN_BEFORE_SLACK_SECONDS, type RecentFacts } from '../../shared/cor
 import type { VisitorDayPart } from '../../shared/core/store/facts';
 import type { CosmosDocuments } from './documents';
 
-/**
- * The last minutes' facts: one query in the day's partition on `_ts` (every property is indexed, so it finds only
- * the facts written since, however many the day holds), answering their visitor-day parts alone.
- */
+/** Every property is indexed, so the query on `_ts` finds only the facts written since, however many the day holds. */
 export function cosmosRecentFacts(documents: CosmosDocuments): RecentFacts {
   return {
     partsSince: async (day, since) => {

@@ -1,7 +1,6 @@
 import { cohortsPk, type CohortCell, type CohortFigures, type CohortsStore } from '../../shared/core/store/cohorts';
 import type { CosmosDocuments } from './documents';
 
-/** The retention cells and figures on Cosmos DB: point reads and If-Match replaces for the fold, one partition query for a read. */
 export function cosmosCohorts(documents: CosmosDocuments): CohortsStore {
   return {
     cells: {

@@ -10,7 +10,7 @@ interface Keyed {
 const statusOf = (error: unknown): number | undefined =>
   typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number' ? error.code : undefined;
 
-/** The document as the app wrote it: Cosmos DB's own fields (`_rid`, `_etag`, `_ts`, …) taken off, its key the site's plain one. */
+/** Cosmos DB's own fields (`_rid`, `_etag`, `_ts`) taken off, and the key the site's plain one. */
 function own<T>(resource: Record<string, unknown>, scope: SiteScope): T {
   // A `SELECT VALUE` query answers numbers and strings, which have no fields to take off.
   if (typeof resource !== 'object' || resource === null) return resource;
@@ -19,10 +19,7 @@ function own<T>(resource: Record<string, unknown>, scope: SiteScope): T {
   return doc as T;
 }
 
-/**
- * One site's documents in the container (every partition key formed by `partitionKey`), with conditional writes, every call counted: a create answers `exists` on 409, a replace
- * with If-Match answers `stale` on 412 (or 404, gone since read). Anything else throws: the store could not answer.
- */
+/** A create answers `exists` on 409 and an If-Match replace `stale` on 412 or 404; anything else throws. */
 export class CosmosDocuments {
   readonly counts: StoreStats = { reads: 0, writes: 0, queries: 0, requestUnits: 0, failures: 0, conflicts: 0 };
 
@@ -31,7 +28,6 @@ export class CosmosDocuments {
     readonly scope: SiteScope = ONE_SITE,
   ) {}
 
-  /** The partition key of the site's documents a deployment of one site keeps under `pk`. */
   key(pk: string): string {
     return partitionKey(this.scope, pk);
   }
@@ -74,7 +70,7 @@ export class CosmosDocuments {
     }
   }
 
-  /** Writes the document whatever is there, and answers the server's `_ts` of the write: the store's clock now. */
+  /** Answers the write's `_ts`: the store's clock now. */
   async stamp(doc: Keyed): Promise<number> {
     this.counts.writes += 1;
     const response = await this.counted(() => this.container.items.upsert<Record<string, unknown>>({ ...this.keyed(doc) }));
@@ -83,7 +79,7 @@ export class CosmosDocuments {
     return ts;
   }
 
-  /** Every document a query finds, across partitions unless one is named. */
+  /** Across partitions unless one is named. */
   async query<T>(query: string, parameters: SqlParameter[], partitionKey?: string): Promise<T[]> {
     this.counts.queries += 1;
     const response = await this.counted(() =>
@@ -94,7 +90,6 @@ export class CosmosDocuments {
     return response.resources.map((resource) => own<T>(resource, this.scope));
   }
 
-  /** Every document a query in one partition finds, with its version and the mark (`_ts`) of its last write. */
   async queryMarked<T>(query: string, parameters: SqlParameter[], partitionKey: string): Promise<Marked<T>[]> {
     this.counts.queries += 1;
     const response = await this.counted(() =>
@@ -107,7 +102,7 @@ export class CosmosDocuments {
     }));
   }
 
-  /** Removes a document, as its time-to-live would (used by tests of what outlives the records). */
+  /** As its time-to-live would, for tests of what outlives the records. */
   async delete(pk: string, id: string): Promise<void> {
     await this.container.item(id, this.key(pk)).delete();
   }

@@ -10,7 +10,7 @@ import { VISITS_SUMMARY_ID, type VisitsSummary } from '../../shared/core/store/v
 import type { CosmosDocuments } from './documents';
 import { IMPORTS_PK } from '../../shared/core/store/imports';
 
-/** The document whose writes read the server's clock: its `_ts` is the store's time now. */
+/** Its `_ts` after a write is the store's time now. */
 const STORE_CLOCK = { id: 'store-clock', pk: VISITORS_PK, kind: 'store-clock' };
 
 const RECORDS = "c.kind = 'visitor-record'";
@@ -22,10 +22,9 @@ const between = (after: number, upTo: number) => [
   { name: '@upTo', value: upTo },
 ];
 
-/** `TOP n` for a page of at most `limit` (an infinite limit reads them all). */
+/** An infinite limit reads them all. */
 const top = (limit: number) => (Number.isFinite(limit) ? `TOP ${Math.max(1, Math.floor(limit))}` : '');
 
-/** A conditional slot on one document of the `visitors` partition. */
 const slot = <T extends { id: string; pk: string }>(documents: CosmosDocuments, id: string) => ({
   read: () => documents.read<T>(VISITORS_PK, id),
   create: (doc: T) => documents.create(doc),
@@ -33,10 +32,8 @@ const slot = <T extends { id: string; pk: string }>(documents: CosmosDocuments, 
 });
 
 /**
- * The fold's ports on Cosmos DB: point reads and If-Match replaces of the summaries and the fold state, and queries
- * scoped to one partition: a day's facts between two `_ts` marks, the documents a day's facts touch, the day's
- * visits and the records' aggregates (COUNT only; the local server has no GROUP BY). The settled mark is the server's
- * `_ts` now, read from a write, less `settleSeconds`: long enough for a write in flight to land and be seen.
+ * Every query is scoped to one partition, and aggregates are COUNT only since the local server has no GROUP BY.
+ * The settled mark is the server's `_ts` less `settleSeconds`, long enough for a write in flight to land.
  */
 export function cosmosFolding(
   documents: CosmosDocuments,

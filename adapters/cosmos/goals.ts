@@ -8,7 +8,6 @@ import {
 } from '../../shared/core/events/goal-documents';
 import type { CosmosDocuments } from './documents';
 
-/** The goals on Cosmos DB: a point read and If-Match replaces of each summary, creates that answer 409 for its people. */
 export function cosmosGoals(documents: CosmosDocuments): GoalsStore {
   return {
     summaries: {

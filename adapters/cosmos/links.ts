@@ -1,7 +1,6 @@
 import { LINKS_PK, type SharedLink, type SharedLinks } from '../../shared/core/store/links';
 import type { CosmosDocuments } from './documents';
 
-/** The shared links on Cosmos DB: point reads by the token's keyed hash, and one partition's queries for the list. */
 export function cosmosLinks(documents: CosmosDocuments): SharedLinks {
   return {
     read: (id) => documents.read<SharedLink>(LINKS_PK, id),

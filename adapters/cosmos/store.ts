@@ -10,7 +10,7 @@ import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/core/rollup/day-roll
 import { inLanes } from '../../shared/core/lanes';
 import type { PeriodRollup } from '../../shared/core/rollup/periods';
 
-/** How many day rollups a read asks for at once: point reads, the cheapest call Cosmos DB has. */
+/** Point reads are the cheapest call Cosmos DB has. */
 const ROLLUP_READS_AT_ONCE = 16;
 import { cosmosFolding } from './folding';
 import { cosmosFoldLeases } from './fold-lease';
@@ -25,22 +25,14 @@ const oldestFirst =
   (a: T, b: T) =>
     key(a) === key(b) ? (a.id < b.id ? -1 : 1) : key(a) < key(b) ? -1 : 1;
 
-/**
- * How the store is tuned: how long after the server's clock a write is taken as landed and visible (see cosmosFolding),
- * and what its `source` calls the account (`Azure Cosmos DB` unless the local stack says it is its stand-in).
- */
 export interface CosmosStoreOptions {
   settleSeconds: number;
   name?: string;
-  /** Which site's documents the store holds (partition keys formed by shared/core/sites/keys.ts); a deployment of one site's by default. */
+  /** A deployment of one site's by default. */
   scope?: SiteScope;
 }
 
-/**
- * The store in one Cosmos DB container (`activity`, partition key `/pk`): visitor records, the summaries and the fold
- * state in pk `visitors`, facts and activity in pk `<yyyy-MM-dd>`, subjects in pk `subject:<subject>`. Creates that
- * answer 409, point reads, If-Match replaces and partition-scoped queries: nothing needs a transaction.
- */
+/** Creates that answer 409, point reads, If-Match replaces and partition-scoped queries: nothing needs a transaction. */
 export function cosmosStore(
   container: Container,
   options: CosmosStoreOptions = { settleSeconds: 10 },

@@ -7,11 +7,7 @@ import type { CosmosDocuments } from './documents';
 const statusOf = (error: unknown): number | undefined =>
   typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number' ? error.code : undefined;
 
-/**
- * The subjects in the container: each subject's summary and visitors in its own partition (`subject:<subject>`), the
- * cookie links in `visitor-cookies`. The list is one query over the summaries, paged by the SDK's continuation (the
- * local Cosmos server has no OFFSET/LIMIT), sorted on one whitelisted field so the default index serves it.
- */
+/** The local Cosmos server has no OFFSET/LIMIT, so the list pages by the SDK's continuation, sorted on a whitelisted field. */
 export function cosmosSubjects(container: Container, documents: CosmosDocuments): SubjectsStore {
   return {
     visitors: {
@@ -36,7 +32,7 @@ export function cosmosSubjects(container: Container, documents: CosmosDocuments)
     },
     list: async ({ sort, order, limit, continuation }) => {
       documents.counts.queries += 1;
-      // The one query across partitions: the site's summaries only, the first site's being those with no site's prefix.
+      // The one query across partitions; the first site's summaries have no prefix.
       const site = documents.scope.prefix === '' ? 'NOT CONTAINS(c.pk, @site)' : 'STARTSWITH(c.pk, @site)';
       const query = {
         query: `SELECT c.subject, c.scans, c["unique"], c.repeat, c.scanners, c.self, c.first_scan, c.last_scan FROM c WHERE c.kind = @kind AND ${site} ORDER BY c["${sort}"] ${order.toUpperCase()}`,

@@ -4,11 +4,7 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Asset, AssetShelf, AssetSource } from '../../shared/http/pages/assets';
 
-/**
- * The package's root: the nearest folder above this file that holds a package.json. It is the project in
- * development and the deployed package's root when the app runs from dist/, so `public/` and `node_modules/` are
- * found the same way in both.
- */
+/** The nearest folder above with a package.json, so `public/` is found the same way in development and from dist/. */
 export function packageRoot(from: string = __dirname): string {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return dir;
@@ -16,17 +12,14 @@ export function packageRoot(from: string = __dirname): string {
   }
 }
 
-/** One file read from the package with its policy, gzipped and tagged once. */
+/** Gzipped and tagged once. */
 export function readAsset(source: AssetSource, root: string = packageRoot()): Asset {
   const body = readFileSync(join(root, source.file));
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
   return { ...source, body, gzipped: gzipSync(body, { level: 9 }), etag };
 }
 
-/**
- * The files of a whitelist, each read from disk the first time it is asked for and kept for the process's life.
- * A file missing from the package is a start-up fault, so it throws rather than answering 404.
- */
+/** Read on first ask and kept; a missing file is a start-up fault, so it throws rather than answering 404. */
 export function assetShelf(sources: Readonly<Record<string, AssetSource>>, root?: string): AssetShelf {
   const read = new Map<string, Asset>();
   return (name) => {

@@ -11,16 +11,12 @@ export const COUNTRY_PACKAGE = '@ip-location-db/geo-whois-asn-country';
 
 const folder = () => join(require.resolve(`${COUNTRY_PACKAGE}/package.json`), '..');
 
-/** The table, built from the package's CSVs. */
 export function loadCountryTable(): CountryTable {
   const read = (name: string) => readFileSync(join(folder(), name));
   return countryTable(read('geo-whois-asn-country-ipv4-num.csv'), read('geo-whois-asn-country-ipv6.csv'));
 }
 
-/**
- * A lookup that builds the table on its first address and keeps it (so a process that takes no hit never reads it).
- * The composition root makes one per process.
- */
+/** Builds the table on its first address, so a process that takes no hit never reads it. */
 export function packagedCountries(): CountryLookup {
   let table: CountryTable | undefined;
   return { countryOf: (address) => (table ??= loadCountryTable()).countryOf(address) };

@@ -4,13 +4,9 @@ import { hostingListKey } from '../../shared/core/identity/hosting';
 import { readTable, type HostingNetworks } from '../../shared/core/identity/network-table';
 import { packageRoot } from './assets';
 
-/** Where the compact table is, under the package's root (the project, or the deployed package). */
 export const NETWORK_TABLE_FILE = join('data', 'hosting-networks.bin');
 
-/**
- * The hosting networks' table, read from the package (the composition root reads it once per process). A missing or stale table is a
- * start-up fault naming the command that makes it: without it every request from a data centre would count as a person.
- */
+/** A missing or stale table is a start-up fault, since without it every data centre's request would count as a person. */
 export function hostingNetworks(root: string = packageRoot()): HostingNetworks {
   const file = join(root, NETWORK_TABLE_FILE);
   let bytes: Buffer;

@@ -2,7 +2,6 @@ import type { VisitorDay } from '../../shared/core/store/activity';
 import { firstSeenFirst, isAfter, type ActivityDays } from '../../shared/core/store/activity-days';
 import type { MemoryDocuments } from './documents';
 
-/** One day's visitor-days from memory, with the same answers as the Cosmos DB adapter. */
 export function memoryActivityDays(documents: MemoryDocuments): ActivityDays {
   const ofDay = (day: string, where: (doc: VisitorDay) => boolean) =>
     documents.query<VisitorDay>((doc) => doc.pk === day && doc.kind === 'visitor-day' && where(doc), day).sort(firstSeenFirst);

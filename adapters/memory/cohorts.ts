@@ -1,7 +1,6 @@
 import { cohortsPk, type CohortCell, type CohortFigures, type CohortsStore } from '../../shared/core/store/cohorts';
 import type { MemoryDocuments } from './documents';
 
-/** The retention cells and figures in memory, with the same answers as the Cosmos DB adapter. */
 export function memoryCohorts(documents: MemoryDocuments): CohortsStore {
   const resolved = <T>(value: T) => Promise.resolve(value);
   return {

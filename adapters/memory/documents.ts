@@ -1,6 +1,5 @@
 import type { Created, Marked, Replaced, StoreStats, Versioned } from '../../shared/core/store';
 
-/** A document with the two fields every kept document has: its partition and its id. */
 export interface Keyed {
   id: string;
   pk: string;
@@ -8,18 +7,16 @@ export interface Keyed {
 
 interface Entry {
   json: string;
-  /** The document parsed once, for queries to test; never handed out (callers get copies). */
+  /** Parsed once for queries; callers only ever get copies. */
   parsed: unknown;
   etag: string;
-  /** The write's place in this store's order of writes: the memory store's `_ts`. */
+  /** The memory store's `_ts`. */
   mark: number;
 }
 
 /**
- * Documents in this process's memory with the conditional semantics of Cosmos DB: a create of an id already there
- * answers `exists`, a replace of a version no longer current answers `stale`. Every write takes the next mark, and a
- * write is seen as soon as it is made, so the settled mark is the last one. Copies go in and out, so no caller can
- * change a kept document without a write.
+ * Cosmos DB's conditional semantics in memory; a write is seen at once, so the settled mark is the last one.
+ * Copies go in and out, so no caller can change a kept document without a write.
  */
 export class MemoryDocuments {
   private readonly partitions = new Map<string, Map<string, Entry>>();
@@ -54,17 +51,15 @@ export class MemoryDocuments {
     return 'replaced';
   }
 
-  /** The mark of the last write: every write at or before it is seen. */
+  /** Every write at or before it is seen. */
   lastMark(): number {
     return this.version;
   }
 
-  /** Every document for which `where` holds, across partitions or in one; one query. */
   query<T>(where: (doc: T) => boolean, pk?: string): T[] {
     return this.queryMarked(where, pk).map((found) => found.doc);
   }
 
-  /** Every document for which `where` holds, with its version and mark; one query. */
   queryMarked<T>(where: (doc: T, mark: number) => boolean, pk?: string): Marked<T>[] {
     this.counts.queries += 1;
     const partitions = pk === undefined ? [...this.partitions.values()] : [this.partitions.get(pk) ?? new Map<string, Entry>()];
@@ -77,7 +72,7 @@ export class MemoryDocuments {
     return found;
   }
 
-  /** Another store holding these documents with their versions and marks, as a restored backup would; its counts start at 0. */
+  /** As a restored backup would; its counts start at 0. */
   copy(): MemoryDocuments {
     const copy = new MemoryDocuments();
     copy.version = this.version;
@@ -87,7 +82,7 @@ export class MemoryDocuments {
     return copy;
   }
 
-  /** Removes a document, as its time-to-live would. */
+  /** As its time-to-live would. */
   delete(pk: string, id: string): void {
     this.partitions.get(pk)?.delete(id);
   }

@@ -4,7 +4,6 @@ import type { MemoryDocuments } from './documents';
 
 const resolved = <T>(value: T) => Promise.resolve(value);
 
-/** The fold lease in memory: one document of the `visitors` partition, with the etags and answers of the other slots. */
 export function memoryFoldLeases(documents: MemoryDocuments): FoldLeases {
   return {
     read: () => resolved(documents.read<FoldLeaseDoc>(VISITORS_PK, FOLD_LEASE_ID)),

@@ -20,7 +20,6 @@ const slot = <T extends { id: string; pk: string }>(documents: MemoryDocuments, 
 
 const isRecord = (doc: { kind?: string }): doc is VisitorRecord => doc.kind === 'visitor-record';
 
-/** The fold's ports in memory, with the same answers as the Cosmos DB adapter; every query reads one partition. */
 export function memoryFolding(documents: MemoryDocuments): Omit<FoldingStore, 'subjects' | 'foldLease' | 'goals' | 'cohorts'> {
   const records = (where: (record: VisitorRecord, mark: number) => boolean) =>
     documents

@@ -9,7 +9,6 @@ import {
 } from '../../shared/core/events/goal-documents';
 import type { MemoryDocuments } from './documents';
 
-/** The goals in memory, with the same answers as the Cosmos DB adapter. */
 export function memoryGoals(documents: MemoryDocuments): GoalsStore {
   const resolved = <T>(value: T) => Promise.resolve(value);
   return {

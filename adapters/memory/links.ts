@@ -1,7 +1,6 @@
 import { LINKS_PK, type SharedLink, type SharedLinks } from '../../shared/core/store/links';
 import type { MemoryDocuments } from './documents';
 
-/** The shared links in memory, with the calls the Cosmos DB adapter makes. */
 export function memoryLinks(documents: MemoryDocuments): SharedLinks {
   const links = (where: (link: SharedLink) => boolean) =>
     documents.queryMarked<SharedLink>((doc) => doc.kind === 'shared-link' && where(doc), LINKS_PK);

@@ -14,7 +14,7 @@ import { memorySubjects } from './subjects';
 import { memoryRecentFacts } from './audience';
 import { IMPORT_LEDGER_ID, IMPORTS_PK, landedId, type ImportLedger, type LandedImport } from '../../shared/core/store/imports';
 
-/** What the memory store's `source` says, so the count never passes memory off as kept. */
+/** So the count never passes memory off as kept. */
 export const MEMORY_SOURCE = 'kept in memory (lost on restart): STORE is memory, so nothing outlives this process';
 
 const oldestFirst =
@@ -22,7 +22,6 @@ const oldestFirst =
   (a: T, b: T) =>
     key(a) === key(b) ? (a.id < b.id ? -1 : 1) : key(a) < key(b) ? -1 : 1;
 
-/** The store in this process's memory, with the same behaviour as the Cosmos DB adapter. */
 export function memoryStore(documents = new MemoryDocuments()): Store & { documents: MemoryDocuments } {
   const resolved = <T>(value: T) => Promise.resolve(value);
   const folding = memoryFolding(documents);

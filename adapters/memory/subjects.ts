@@ -17,7 +17,7 @@ const rowOf = ({ subject, scans, unique, repeat, scanners, self, first_scan, las
 const compare = (a: unknown, b: unknown) =>
   a === b ? 0 : a === null ? -1 : b === null ? 1 : (a as string | number) < (b as string | number) ? -1 : 1;
 
-/** The subjects in memory, with the same answers as the Cosmos DB adapter; its continuation is the next row's offset. */
+/** Its continuation is the next row's offset. */
 export function memorySubjects(documents: MemoryDocuments): SubjectsStore {
   const resolved = <T>(value: T) => Promise.resolve(value);
   return {

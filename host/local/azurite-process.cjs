@@ -1,31 +1,18 @@
 'use strict';
-// Plain JavaScript, not TypeScript: it runs inside Azurite's own process, which a TypeScript loader would slow to start
-// by more than a second.
+// Plain JavaScript: it runs inside Azurite's process, which a TypeScript loader would slow to start by over a second.
 
 const { createRequire, Module } = require('node:module');
 const { checkStandIn, installOnce } = require('./stand-ins.cjs');
 
-// Azurite keeps its queues' messages, and the extents holding their text, in LokiJS collections with binary indices,
-// and LokiJS rebuilds every index of a collection (a sort of all its documents, each) after any batch removal, even an
-// empty one (which also first maps every document to its position), and after any batch update. Azurite does both on
-// every queue call: each receive, delete and update first removes the expired messages, found by scanning them all
-// (`expirationTime` has no index), and a receive updates its messages as a batch. Its garbage collector, every minute,
-// removes each extent no message uses any more, one batch of one at a time. So each call costs time in proportion to
-// the messages held, and the collector in the square of them: at 2,000 queued messages a message drained cost Azurite
-// 6.4 ms of CPU (about 150 a second at most), and one collection after 4,000 messages took 58 s of it, during which
-// the queue barely moved.
-// Here a batch of up to BATCH_ONE_BY_ONE documents is removed or updated one by one, each keeping the indices sorted
-// as a single removal or update does, and removing nothing does nothing; the expired messages are found through an
-// index of their own. The collections hold the same documents and every call answers the same: only the work differs.
-// A receive then still filtered every message held and sorted the visible ones to take the first few (at 10,000 queued
-// it was a third of Azurite's CPU in the scale bench), and each removal walked the indices on `accountName` and
-// `queueName`, which every message shares, and on `visibleTime`, a field no message has: here the messages are indexed
-// on `timeNextVisible` instead, and a receive walks that index from its start.
-/** Up to this many, one at a time costs less than a rebuild (each is a pass over an index, a rebuild a sort of it). */
+// LokiJS rebuilds every index after any batch removal or update, and Azurite makes both on every queue call, so a call
+// cost time in proportion to the messages held: at 2,000 queued, 6.4 ms of CPU a message, and a collection after 4,000
+// took 58 s. Here small batches change one document at a time, expired messages and receives walk indexes of their
+// own, and every call answers the same.
+/** Up to this many, one at a time costs less than a rebuild, which sorts the whole index. */
 const BATCH_ONE_BY_ONE = 64;
 
 /**
- * Makes Azurite's queue calls and its collector, in this process, cost the same whatever the number of messages queued.
+ * Makes Azurite's queue calls and its collector cost the same whatever the number of messages queued.
  * @param {string} azuritePackage the path of Azurite's package.json, so the modules patched are the ones it loads
  */
 function installQueueIndex(azuritePackage) {
@@ -36,8 +23,7 @@ function installQueueIndex(azuritePackage) {
   ];
   installOnce('azurite-process.cjs', packages, () => {
     const collection = azurite('lokijs').Collection.prototype;
-    // Two ways in: a batch of documents (or their ids), which LokiJS first maps to positions by indexing every document
-    // in the collection; and a batch of positions, from a query's results.
+    // LokiJS first maps a batch of documents or ids to positions by indexing every document; a query's results are positions.
     const removeBatch = collection.removeBatch;
     collection.removeBatch = function (batch) {
       if (batch.length > BATCH_ONE_BY_ONE) return removeBatch.call(this, batch);
@@ -46,7 +32,7 @@ function installQueueIndex(azuritePackage) {
     const removeBatchByPositions = collection.removeBatchByPositions;
     collection.removeBatchByPositions = function (positions) {
       if (positions.length > BATCH_ONE_BY_ONE) return removeBatchByPositions.call(this, positions);
-      // The documents first: each removal moves the positions after it.
+      // The documents first, since each removal moves the positions after it.
       for (const doc of positions.map((position) => this.data[position])) this.remove(doc);
     };
     const update = collection.update;
@@ -61,13 +47,12 @@ function installQueueIndex(azuritePackage) {
     store.init = async function () {
       await init.call(this);
       const messages = this.db.getCollection(this.MESSAGES_COLLECTION);
-      // The queries that named these first now scan the messages once, as the index answered all of them anyway.
+      // These indices matched every message anyway, so the queries now scan the messages once.
       for (const unselective of ['accountName', 'queueName', 'visibleTime']) delete messages.binaryIndices[unselective];
       messages.ensureIndex('expirationTime');
       messages.ensureIndex('timeNextVisible');
     };
-    // Azurite's own receive, with its messages found by visibleFirst and each updated as it changes, which keeps the index
-    // on timeNextVisible sorted (a batch changed first and updated after would leave it out of order).
+    // Updating each message as it changes keeps the index on timeNextVisible sorted, which a batch update would not.
     store.getMessages = async function (account, queue, timeNextVisible, popReceipt, numOfMessages, queryDate, context) {
       this.checkQueueExist(account, queue, context);
       this.clearExpiredMessages(account, queue, context);
@@ -88,7 +73,7 @@ function installQueueIndex(azuritePackage) {
         return copy;
       });
     };
-    // Azurite's own query with the indexed condition first: LokiJS answers a query's first condition from its index.
+    // LokiJS answers a query's first condition from its index, so the indexed one goes first.
     store.clearExpiredMessages = async function (account, queue, context) {
       this.checkQueueExist(account, queue, context);
       const messages = this.db.getCollection(this.MESSAGES_COLLECTION);
@@ -102,10 +87,7 @@ function installQueueIndex(azuritePackage) {
   });
 }
 
-/**
- * The first `count` messages of a queue visible at `queryTime`, in Azurite's order (the earliest visible first, then
- * the earliest sent), read from the index on timeNextVisible up to the last message that could be among them.
- */
+/** Azurite's order: the earliest visible first, then the earliest sent. */
 function visibleFirst(messages, account, queue, queryTime, count) {
   const index = messages.binaryIndices.timeNextVisible;
   if (index.dirty) messages.ensureIndex('timeNextVisible', true);
@@ -121,10 +103,8 @@ function visibleFirst(messages, account, queue, queryTime, count) {
 }
 
 /**
- * Leaves Azurite's telemetry package out of this process. Azurite loads `applicationinsights`, and OpenTelemetry's SDKs
- * under it, as it starts, even with --disableTelemetry, and then never calls it: of the 1.9 s of CPU Azurite's modules
- * took to load, that was 1.1 s. In its place is a module whose every property throws, so telemetry can never be sent
- * from here (Azurite reads it only in its telemetry's `init`, and only when telemetry is on).
+ * Azurite loads `applicationinsights` even with --disableTelemetry and never calls it: 1.1 s of its 1.9 s of load CPU.
+ * The stand-in throws on every property, so telemetry can never be sent from here.
  * @param {string} azuritePackage the path of Azurite's package.json, so the module left out is the one it would load
  */
 function leaveOutTelemetry(azuritePackage) {
@@ -138,7 +118,7 @@ function leaveOutTelemetry(azuritePackage) {
     {},
     {
       get(_target, name) {
-        // What a loader or a runtime asks of any module (an ES-module mark, a thenable, a symbol) is simply absent.
+        // What a loader asks of any module, such as an ES-module mark or a thenable, is simply absent.
         if (typeof name !== 'string' || name === '__esModule' || name === 'then') return undefined;
         throw new Error(`Azurite read applicationinsights.${name} with --disableTelemetry; azurite-process.cjs left it out`);
       },
@@ -149,8 +129,7 @@ function leaveOutTelemetry(azuritePackage) {
 
 module.exports = { installQueueIndex, leaveOutTelemetry };
 
-// `node azurite-process.cjs <Azurite's main script> ...its arguments`: Azurite, patched, reading its arguments as if
-// it had been started itself.
+// `node azurite-process.cjs <Azurite's main script> ...its arguments` runs Azurite patched, as if started itself.
 if (require.main === module) {
   const [main] = process.argv.splice(2, 1);
   if (!main) throw new Error("azurite-process: the first argument must be the path of Azurite's main script");

@@ -1,15 +1,12 @@
 import { COUNT_ME } from './count-me';
 
-/** What the Cosmos DB account is called when it is the local server standing in for it (the count's `source` says so). */
+/** So the count's `source` never says Azure when it reads the local stand-in. */
 export const LOCAL_COSMOS_NAME = 'the local Cosmos DB stand-in';
 
-/** The example's keys are written to be seen; any other key is the operator's own, and never printed. */
+/** The example's keys are meant to be seen; any other key is the operator's own and never printed. */
 const EXAMPLE_KEY = /^local-only-/;
 
-/**
- * The name the local host gives a Cosmos DB endpoint: the stand-in's when it listens on this machine (the local server
- * `npm start` and `npm run services` run), else none, and the store says Azure Cosmos DB.
- */
+/** The stand-in's name when the endpoint is on this machine; else none, and the store says Azure Cosmos DB. */
 export function localCosmosName(endpoint: string | undefined): string | undefined {
   if (endpoint === undefined) return undefined;
   try {
@@ -20,18 +17,14 @@ export function localCosmosName(endpoint: string | undefined): string | undefine
   }
 }
 
-/**
- * The lines `npm start` prints once the host is up, after where each service listens: the dashboard's address (which
- * answers 200), how to sign in, how to see it with people in it (`npm run simulate`, with `--port` when a second
- * terminal would not find this host's port by itself), and whether the newcomer's own browsing is counted.
- */
+/** Printed once the host is up: the dashboard's address, how to sign in, how to add people, and whether you are counted. */
 export function dashboardBanner(options: {
   url: string;
-  /** The port a command run with no `--port` and no PORT finds (local-settings.ts plainPort). */
+  /** local-settings.ts plainPort. */
   plainPort: number;
   operatorKey: string;
   allowedOrigins: readonly string[];
-  /** With `--count-me`, the address this machine's requests are counted from; else null. */
+  /** Null without `--count-me`. */
   countedAs: string | null;
 }): string[] {
   const { url } = options;

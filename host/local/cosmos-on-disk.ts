@@ -6,22 +6,20 @@ import { isQuery } from './cosmos-partitions';
 import { documentCount, restoreSnapshot, snapshotOf, snapshotSchema, type CosmosSnapshot } from './cosmos-snapshot';
 import { clearUnfinished, writeFileWhole } from './saved-file';
 
-/** How often the local Cosmos server's documents are saved while they change, when the caller says nothing else. */
 export const DEFAULT_SAVE_EVERY_MS = 2_000;
 
-/** The local Cosmos server's documents kept in a file: loaded at start, saved while they change and at stop. */
+/** Loaded at start, saved while they change and at stop. */
 export interface CosmosOnDisk {
-  /** How many documents were loaded at start; null when there was no file (a first start, or after --fresh). */
+  /** Null when there was no file, on a first start or after --fresh. */
   loaded: number | null;
-  /** Saves now if anything changed since the last save (one save at a time; a call during one waits for it). */
+  /** Only if anything changed; a call during a save waits for it. */
   save(): Promise<void>;
-  /** Stops the periodic saves and saves what changed: call it after the server has stopped taking requests. */
+  /** Call it after the server has stopped taking requests. */
   stop(): Promise<void>;
-  /** How many saves have completed. */
   saves(): number;
 }
 
-/** The snapshot in `file`, or null when there is none; a file that is not a whole snapshot stops the start. */
+/** A file that is not a whole snapshot stops the start. */
 function readSnapshot(file: string): CosmosSnapshot | null {
   if (!existsSync(file)) return null;
   let parsed;
@@ -32,7 +30,7 @@ function readSnapshot(file: string): CosmosSnapshot | null {
       cause: error,
     });
   }
-  // Starting empty over a file that could not be read would save the empty account over it: refuse instead.
+  // Starting empty would save the empty account over the file, so refuse instead.
   if (!parsed.success)
     throw new Error(`${file} is not a saved local Cosmos account (${parsed.error.issues[0]?.message}); move it away or start with --fresh`);
   return parsed.data;
@@ -40,12 +38,7 @@ function readSnapshot(file: string): CosmosSnapshot | null {
 
 const writes = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/**
- * Keeps a `@vercel/cosmosdb-server` server's account in `file`. Call it on a server from `createHttpServer()` before
- * it listens: the saved account is loaded when it starts listening, before any request. A save is made every
- * `everyMs` while writes have come in since the last one, each a snapshot taken between two requests and written whole
- * (a temporary file renamed over the old one), so a process killed at any moment leaves the last completed save.
- */
+/** Call before the server listens; each save is written whole and renamed, so a killed process leaves the last one. */
 export async function keepOnDisk(server: Server, options: { file: string; everyMs?: number }): Promise<CosmosOnDisk> {
   const { file } = options;
   await clearUnfinished(file);
@@ -57,7 +50,7 @@ export async function keepOnDisk(server: Server, options: { file: string; everyM
   });
 
   let changed = false;
-  // Marked when a write has been answered, not when it arrives: a save taken between the two would miss it unmarked.
+  // Marked once a write is answered, not when it arrives, so a save between the two cannot miss it.
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (writes.has(req.method ?? '') && !isQuery(req)) res.once('finish', () => (changed = true));
   });
@@ -67,7 +60,7 @@ export async function keepOnDisk(server: Server, options: { file: string; everyM
   const saveOnce = async () => {
     if (!changed || account === undefined) return;
     changed = false;
-    // Serialised in this same tick: the text is the account at one instant, whatever the server does meanwhile.
+    // Serialised in this tick, so the text is the account at one instant.
     const text = JSON.stringify(snapshotOf(account, new Date()));
     try {
       await writeFileWhole(file, text);

@@ -7,16 +7,11 @@ import { keysOf, shapeOf, type QueryShape } from './cosmos-query-plan';
 import { PartitionedMap, type PartitionValue } from './partitioned-map';
 import { installOnce } from './stand-ins';
 
-// `@vercel/cosmosdb-server` keeps a collection's documents in one Map (`Documents._data`, keyed by `_rid`) and answers
-// every query by compiling its SQL with @zeit/cosmosdb-query and running it over all of them, partition-key header or
-// not. Real Cosmos DB reads only the named partition. So, for a query request, the partition the request names rides
-// along in an AsyncLocalStorage (the server's handlers take no such argument), and `Documents.prototype.query` then
-// runs the server's own code over a view of the collection whose `_data` is that partition's documents only: the same
-// SQL engine, filters, ORDER BY, aggregates and continuation tokens, over far fewer documents. Within the partition,
-// indexes of its field values and of `_ts` pick the documents a filter can match (cosmos-query-plan.ts), as Cosmos
-// DB's own index does, so a page of a large partition costs what the page reads.
+// The server answers every query by scanning the whole collection, while Cosmos DB reads only the named partition.
+// So the request's partition rides in an AsyncLocalStorage, and the server's own query code runs over that partition's
+// documents, with indexes picking what a filter can match (cosmos-query-plan.ts), as Cosmos DB's index does.
 
-/** What a query in flight may read: one partition's documents, or none at all (a query plan request). */
+/** 'nothing' is for a query plan request. */
 type Scope = { partition: PartitionValue } | 'nothing';
 
 const scope = new AsyncLocalStorage<Scope>();
@@ -27,7 +22,7 @@ const headerOf = (req: IncomingMessage, name: string): string | undefined => {
   return Array.isArray(value) ? value[0] : value;
 };
 
-/** The partition a `x-ms-documentdb-partitionkey` header names, or undefined when it names none the index can serve. */
+/** Undefined when the header names no partition the index can serve. */
 function partitionNamed(header: string): Scope | undefined {
   let parsed: unknown;
   try {
@@ -35,30 +30,29 @@ function partitionNamed(header: string): Scope | undefined {
   } catch {
     return undefined;
   }
-  // A hierarchical key (several values) would need every path: such queries keep scanning, as before.
+  // A hierarchical key would need every path, so such queries keep scanning.
   if (!Array.isArray(parsed) || parsed.length !== 1) return undefined;
   const [value] = parsed as unknown[];
   if (typeof value !== 'object' || value === null) return { partition: value };
-  // The SDK writes `[{}]` for PartitionKey None: the documents that have no value at the key's path.
+  // The SDK writes `[{}]` for PartitionKey None: the documents with no value at the key's path.
   return !Array.isArray(value) && Object.keys(value).length === 0 ? { partition: undefined } : undefined;
 }
 
-/** How the server's router tells a query from a create: the same two signs. */
+/** The same two signs the server's router reads. */
 export const isQuery = (req: IncomingMessage): boolean =>
   req.method === 'POST' &&
   (headerOf(req, 'x-ms-documentdb-isquery')?.toLowerCase() === 'true' || headerOf(req, 'content-type') === 'application/query+json');
 
 function scopeOf(req: IncomingMessage): Scope | undefined {
   if (!isQuery(req)) return undefined;
-  // The SDK asks for a query plan (without a partition key) alongside every query and uses it only when the query's own
-  // answer is a 400 asking for one, which this server never gives. The server would run the query over every document
-  // to answer the plan; over no documents it answers the same shape (and the same 400 for bad SQL) at no cost.
+  // The SDK uses the plan only after a 400 asking for one, which this server never gives.
+  // So the plan is answered over no documents, in the same shape, at no cost.
   if (headerOf(req, 'x-ms-cosmos-is-query-plan-request')?.toLowerCase() === 'true') return 'nothing';
   const header = headerOf(req, 'x-ms-documentdb-partitionkey');
   return header === undefined ? undefined : partitionNamed(header);
 }
 
-/** The collection's documents by partition, kept so on first use; every later write goes through it. */
+/** Built on first use; every later write goes through it. */
 function partitionedOf(documents: Documents): PartitionedMap<Document> {
   if (!(documents._data instanceof PartitionedMap)) {
     documents._data = new PartitionedMap(
@@ -73,17 +67,12 @@ function partitionedOf(documents: Documents): PartitionedMap<Document> {
 type Query = (this: Documents, ...args: Parameters<Documents['query']>) => ReturnType<Documents['query']>;
 type Answer = { result: unknown[]; continuation: unknown } | null;
 
-/** The server's own query over a view of this collection that differs only in which documents it holds. */
 function over(query: Query, documents: Documents, items: readonly Document[], args: Parameters<Query>): Answer {
   const view = Object.create(documents, { _data: { value: { values: () => items } } }) as Documents;
   return query.apply(view, args) as Answer;
 }
 
-/**
- * The query over the partition's documents its indexes pick. `TOP n … ORDER BY c._ts` reads the first documents in
- * `_ts` order, whole seconds at a time, until n match or the bounds are passed: the engine orders ties by `_rid`, so
- * the first n of what was read are the first n of the partition.
- */
+/** The engine orders ties by `_rid`, so `TOP n … ORDER BY c._ts` reads whole seconds in `_ts` order until n match. */
 function indexed(query: Query, documents: Documents, partition: PartitionValue, args: Parameters<Query>): Answer {
   const partitioned = partitionedOf(documents);
   const members = partitioned.partitions.get(partition) ?? NOTHING;
@@ -105,7 +94,7 @@ function indexed(query: Query, documents: Documents, partition: PartitionValue, 
     for (let atLeast = Math.max(top, 1); ; atLeast *= 2) {
       const { keys, next } = index.tsSlice(from, to, atLeast);
       const whole = over(query, documents, itemsOf(keys), unpaged);
-      // Enough read: the answer asked for, the same documents paged as the call asks (unpaged, it is `whole`).
+      // Enough read: page the same documents as the call asks.
       if (next >= to || (whole?.result.length ?? 0) >= top) return pages ? over(query, documents, itemsOf(keys), args) : whole;
     }
   }
@@ -120,7 +109,7 @@ function installScopedQuery(): void {
     ['@zeit/cosmosdb-query', createRequire(require.resolve('@vercel/cosmosdb-server')).resolve],
   ] as const;
   installOnce('cosmos-partitions.ts', packages, () => {
-    // The server's own method, taken off its prototype to be called on a view: it is called with `this` every time.
+    // It is called with `this` every time, so it can run on a view.
     // eslint-disable-next-line @typescript-eslint/unbound-method
     const query = Documents.prototype.query as Query;
     // The server's typings give its query's answer as `any`; the wrapper hands it on untouched.
@@ -137,12 +126,7 @@ function installScopedQuery(): void {
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-/**
- * Makes a `@vercel/cosmosdb-server` HTTP server read only the named partition for a query that carries a partition
- * key (as `container.items.query(spec, { partitionKey })` sends), as Cosmos DB does, and skip the full scan it would
- * make to answer the SDK's query plan request. Cross-partition queries, point reads and writes are served as before.
- * Works on a server already listening.
- */
+/** Cross-partition queries, point reads and writes are served as before; works on a server already listening. */
 export function scopeQueriesToPartitions<S extends Server>(server: S): S {
   installScopedQuery();
   const listeners = server.listeners('request') as RequestListener[];

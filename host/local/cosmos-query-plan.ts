@@ -1,24 +1,21 @@
 import type { PartitionIndex, TsRange } from './partition-index';
 
-// Which of a partition's documents a query can match, read from its parsed SQL (@zeit/cosmosdb-query's AST, the one
-// the local server runs), as Cosmos DB's index answers a filter: `c.f = v`, `c.f IN (…)` and `ARRAY_CONTAINS(@list,
-// c.f)` by the field's values, bounds on `c._ts` by their order, AND by the fewest of its sides, OR by the union of
-// both. Anything else (NOT, functions, computed paths, a JOIN's alias) reads every document, as before. The server's
-// engine still runs the whole query over what this picks, so a plan only has to pick every document that could match.
+// Picks which documents a query can match from its parsed SQL, as Cosmos DB's index does: `c.f = v`, `IN`,
+// `ARRAY_CONTAINS` and `_ts` bounds; anything else reads every document. The engine still runs the whole query, so a
+// plan only has to include every document that could match.
 
 type Node = { type: string; [field: string]: unknown };
 
-/** The documents a query's filter can match: all of them, or those a plan of the partition's indexes answers. */
 export type Plan =
   | { kind: 'all' }
   | { kind: 'equal'; field: string; values: unknown[] }
   | { kind: 'ts'; range: TsRange }
   | { kind: 'union' | 'both'; plans: Plan[] };
 
-/** What the parsed query asks, as far as the partition's indexes can answer it. */
+/** As far as the partition's indexes can answer it. */
 export interface QueryShape {
   plan: Plan;
-  /** `TOP n … ORDER BY c._ts` (ascending) with bounds on `_ts`: the first n in `_ts` order are all it reads. */
+  /** `TOP n … ORDER BY c._ts` ascending with `_ts` bounds reads only the first n in `_ts` order. */
   firstByTs?: { top: number; range: TsRange };
 }
 
@@ -37,7 +34,6 @@ const FLIPPED: Record<string, string> = { '>': '<', '>=': '<=', '<': '>', '<=': 
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && typeof (value as Node).type === 'string';
 const isPrimitive = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
 
-/** The shape of a parsed query (`Query.ast`), with its parameters' values. */
 export function shapeOf(ast: unknown, parameters: Parameters): QueryShape {
   const body = isNode(ast) && isNode(ast.body) ? ast.body : undefined;
   const alias = body ? rootAlias(body) : undefined;
@@ -50,7 +46,7 @@ export function shapeOf(ast: unknown, parameters: Parameters): QueryShape {
   return top !== undefined && range && reader.ordersByTs(body.orderBy) ? { plan, firstByTs: { top, range } } : { plan };
 }
 
-/** How many keys a plan would answer, counted without gathering them. */
+/** Counted without gathering them. */
 export function sizeOf<V>(plan: Plan, index: PartitionIndex<V>): number {
   switch (plan.kind) {
     case 'all':
@@ -68,7 +64,7 @@ export function sizeOf<V>(plan: Plan, index: PartitionIndex<V>): number {
   }
 }
 
-/** The keys a plan answers (a superset of what the query matches), or undefined for every document. */
+/** A superset of what the query matches; undefined for every document. */
 export function keysOf<V>(plan: Plan, index: PartitionIndex<V>): Set<string> | undefined {
   switch (plan.kind) {
     case 'all':
@@ -88,7 +84,7 @@ export function keysOf<V>(plan: Plan, index: PartitionIndex<V>): Set<string> | u
   }
 }
 
-/** The name the query gives the collection's documents (`c` in `FROM c`, `r` in `FROM root r`), for a plain FROM. */
+/** `c` in `FROM c`, `r` in `FROM root r`. */
 function rootAlias(body: Node): string | undefined {
   const source = isNode(body.from) && isNode(body.from.source) ? body.from.source : undefined;
   const expression = isNode(source?.expression) ? source.expression : undefined;
@@ -110,7 +106,7 @@ class Reader {
     return ALL;
   }
 
-  /** The `_ts` bounds of the filter's top-level ANDs, or undefined when it has none. */
+  /** Only the filter's top-level ANDs. */
   tsBounds(node: Node): TsRange | undefined {
     const bounds = this.conjuncts(node).flatMap((part) => {
       const plan = this.plan(part);
@@ -169,7 +165,7 @@ class Reader {
     return field !== undefined && Array.isArray(list) && list.every(isPrimitive) ? { kind: 'equal', field, values: list } : ALL;
   }
 
-  /** `c.f` or `c["f"]` on the root alias: the field `f`. */
+  /** `c.f` or `c["f"]` is the field `f`. */
   private fieldOf(node: Node): string | undefined {
     if (node.type !== 'scalar_member_expression' || !isNode(node.object) || !isNode(node.property)) return undefined;
     if (node.object.type !== 'identifier' || node.object.name !== this.alias) return undefined;
@@ -178,7 +174,7 @@ class Reader {
     return node.computed && property.type === 'string_constant' ? String(property.value) : undefined;
   }
 
-  /** A constant's or parameter's value (arrays of constants too); undefined for anything computed. */
+  /** Undefined for anything computed. */
   private valueOf(node: Node): unknown {
     if (node.type === 'parameter_name') return this.parameters.get(String(node.name));
     if (node.type === 'array_constant' && Array.isArray(node.elements)) {

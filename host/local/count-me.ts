@@ -1,13 +1,13 @@
 import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
 import { inNetworks } from '../../shared/core/identity/network';
 
-/** The flag of `npm start` that counts this machine's browser as a visitor. */
+/** Counts this machine's browser as a visitor. */
 export const COUNT_ME = '--count-me';
 
-/** What `--count-me` asks: the address loopback requests reach the app as, or why it is refused; null without the flag. */
+/** Null without the flag. */
 export type CountMe = { address: string } | { refused: string } | null;
 
-/** This machine's own address on its network: the first IPv4 one that is not internal, else the first such IPv6 one. */
+/** The first IPv4 address that is not internal, else the first such IPv6. */
 function ownAddress(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>): string | undefined {
   const own = Object.values(interfaces)
     .flatMap((list) => list ?? [])
@@ -16,10 +16,8 @@ function ownAddress(interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>): string | u
 }
 
 /**
- * `npm start -- --count-me`: a request from loopback reaches the app as from this machine's own network address, as a
- * browser on another machine of that network would, so this machine's browser is counted as a visitor rather than as
- * the site reading itself. Never a default, and local only: refused where WEBSITE_INSTANCE_ID is set (Azure), and when
- * that address is one of SELF_NETWORKS (its requests would stay the site's own).
+ * A request from loopback reaches the app as from this machine's network address, so its browser counts as a visitor.
+ * Local only: refused in Azure, and when that address is one of SELF_NETWORKS.
  */
 export function countMe(
   argv: readonly string[],

@@ -29,10 +29,10 @@ const hostJsonSchema = z.object({
     .prefault({}),
 });
 
-/** The host.json settings the local host honours, in milliseconds where they are times. */
+/** Times in milliseconds. */
 export type HostJson = z.infer<typeof hostJsonSchema>;
 
-/** host.json from the project root, read with its schema; a malformed file stops the host with the field named. */
+/** A malformed file stops the host with the field named. */
 export function readHostJson(root: string = join(__dirname, '..', '..')): HostJson {
   const raw: unknown = JSON.parse(readFileSync(join(root, 'host.json'), 'utf8'));
   const parsed = hostJsonSchema.safeParse(raw);

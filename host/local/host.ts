@@ -17,64 +17,54 @@ import type { Lease } from '../../shared/core/ports/lease';
 import { blobLease, lockBlob } from '../../adapters/azure-blob-lease';
 import { DEFAULT_LOCK_TIMING, holdLock, type HeldLock, type LockTiming } from './singleton';
 
-/** Options of the local host; host.json's queue settings may be overridden (tests shorten the retry delay). */
+/** Tests shorten host.json's retry delay here. */
 export interface LocalHostOptions {
   root: Root;
   port?: number;
   hostname?: string;
-  /** Run the timers on their schedules (off in tests, which run them through the admin route). */
+  /** Off in tests, which run timers through the admin route. */
   timers?: boolean;
-  /** Listen to the queues (off to test the endpoints alone). */
+  /** Off to test the endpoints alone. */
   queues?: boolean;
   queueSettings?: Partial<HostJson['extensions']['queues']>;
-  /**
-   * The timers' singleton locks, shared by every host on the same storage: `hostId` names them (as the Functions
-   * host's id does; default `AzureFunctionsWebHost__hostid` or `headcount-local`), `lease` makes one per timer
-   * (default: a blob lease at `azure-webjobs-hosts/locks/<hostId>/<function>`), and the timing may be shortened.
-   */
+  /** Shared by every host on the same storage; by default a blob lease at `azure-webjobs-hosts/locks/<hostId>/<function>`. */
   singleton?: { hostId?: string; lease?: (functionName: string) => Lease } & Partial<LockTiming>;
-  /** The functions to serve instead of those under functions/ (a test's own timer). */
+  /** Instead of those under functions/, for a test's own timer. */
   registrations?: readonly Registration[];
-  /** The app settings `AzureWebJobs.<function>.Disabled` is read from (default: the process's environment). */
+  /** Read for `AzureWebJobs.<function>.Disabled`; the process's environment by default. */
   environment?: Readonly<Record<string, string | undefined>>;
-  /** The address a connection from loopback is seen as (`npm start -- --count-me`); unset, loopback is loopback. */
+  /** Unset, loopback is loopback. */
   loopbackAs?: string;
 }
 
-/** A running local host. */
 export interface LocalHost {
   url: string;
   port: number;
-  /** Waits until every queue is empty and no invocation is running. */
+  /** Until every queue is empty and no invocation is running. */
   drain(timeoutMs?: number): Promise<void>;
-  /** Runs a non-HTTP function now, as `POST /admin/functions/<name>` does. */
+  /** As `POST /admin/functions/<name>` does. */
   run(name: string, input?: unknown): Promise<void>;
   listeners(): ReadonlyMap<string, QueueListener>;
-  /** The timers running on their schedules. */
   scheduled(): readonly string[];
   stop(): Promise<void>;
 }
 
 const functionsDir = join(__dirname, '..', '..', 'functions');
 
-/** Loads every function file, as the Functions host loads `main`'s glob; each file registers itself. */
+/** As the Functions host loads `main`'s glob; each file registers itself. */
 export async function loadFunctions(): Promise<readonly Registration[]> {
   const files = readdirSync(functionsDir).filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith('.d.ts'));
   for (const file of files) await import(join(functionsDir, file));
   return registered();
 }
 
-/**
- * Whether `AzureWebJobs.<name>.Disabled` is set (`true` or `1`), as the Functions host reads it: a disabled function's
- * trigger is ignored (its route answers 404, its queue is not listened to, its timer does not fire), and it still
- * runs through the admin route, as it does in Azure with the master key.
- */
+/** A disabled function's trigger is ignored, but it still runs through the admin route, as in Azure. */
 export function isDisabled(name: string, environment: Readonly<Record<string, string | undefined>>): boolean {
   const value = environment[`AzureWebJobs.${name}.Disabled`]?.trim().toLowerCase();
   return value === 'true' || value === '1';
 }
 
-/** A route template (`admin/subjects/{id}`) as a pattern that captures its parameters. */
+/** The pattern captures the parameters of `admin/subjects/{id}`. */
 function routePattern(prefix: string, route: string): RegExp {
   const escaped = route
     .split('/')
@@ -105,11 +95,7 @@ function setCookieHeader(cookie: Cookie): string {
   return parts.join('; ');
 }
 
-/**
- * The request as the Functions host hands it over. Like Azure's front end, the local host appends the address of the
- * connection it accepted (with its port) to X-Forwarded-For, so the app reads the visitor's address the same way in both;
- * with `loopbackAs`, a connection from loopback is appended as from that address.
- */
+/** Like Azure's front end, the local host appends the connection's address to X-Forwarded-For, so the app reads both alike. */
 function toHttpRequest(
   request: IncomingMessage,
   body: Buffer,
@@ -148,11 +134,7 @@ async function writeResponse(response: ServerResponse, init: Awaited<ReturnType<
   response.end(body);
 }
 
-/**
- * A request Node could not read as HTTP, answered in the one error envelope rather than Node's bare status line: 431
- * when its request line and headers are over Node's limit (a URL over 16 KB), else 400. Azure's front end refuses a
- * URL over 4 KB before the app runs, with its own answer.
- */
+/** One error envelope, not Node's bare status line: 431 over Node's header limit, else 400. */
 function answerUnreadable(error: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable) return void socket.destroy();
   const tooLong = error.code === 'HPE_HEADER_OVERFLOW';
@@ -170,7 +152,7 @@ function answerUnreadable(error: Error & { code?: string }, socket: Duplex): voi
   );
 }
 
-/** A binding expression's `%SETTING%` parts replaced by the settings' values, as the Functions host resolves them. */
+/** As the Functions host resolves `%SETTING%`. */
 function resolveSettings(expression: string, settings: Root['settings']): string {
   return expression.replace(/%(\w+)%/g, (whole, name: string) => {
     const value = (settings as Record<string, unknown>)[name] ?? process.env[name];
@@ -189,11 +171,7 @@ const timerInput = (schedule: string): Timer => ({
   },
 });
 
-/**
- * The local Functions host: serves the app's own registrations (HTTP routes under the route prefix, queue triggers
- * with host.json's queue settings, timers on their NCRONTAB schedules) and `POST /admin/functions/<name>` to run a
- * non-HTTP function now. It stands in for Core Tools where the real host cannot be installed.
- */
+/** Stands in for Core Tools where the real host cannot be installed, with `POST /admin/functions/<name>` to run a non-HTTP function now. */
 export async function startLocalHost(options: LocalHostOptions): Promise<LocalHost> {
   const { root } = options;
   const hostJson = readHostJson();

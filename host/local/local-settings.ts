@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 const projectRoot = join(__dirname, '..', '..');
 
-/** The port the Functions host listens on when nothing names another (`func start`'s, and the local host's). */
+/** `func start`'s, and the local host's. */
 const DEFAULT_HOST_PORT = 7071;
 
 const portNumber = z.number().int().min(0).max(65_535);
@@ -14,24 +14,21 @@ const localSettingsSchema = z.object({
   Host: z.object({ LocalHttpPort: portNumber.optional() }, { error: 'must be an object' }).optional(),
 });
 
-/** What a local settings file holds: its Values, the host's port it names (Core Tools' `Host.LocalHttpPort`), and its path. */
+/** The port is Core Tools' `Host.LocalHttpPort`. */
 export interface LocalSettings {
   file: string;
   values: Record<string, string>;
   localHttpPort: number | undefined;
 }
 
-/**
- * The local settings file: HEADCOUNT_LOCAL_SETTINGS when set (a test's own file), else local.settings.json in `root`,
- * else the example beside it.
- */
+/** HEADCOUNT_LOCAL_SETTINGS, for a test's own file; else local.settings.json, else the example. */
 export function localSettingsFile(env: Readonly<Record<string, string | undefined>> = process.env, root = projectRoot): string {
   if (env.HEADCOUNT_LOCAL_SETTINGS) return env.HEADCOUNT_LOCAL_SETTINGS;
   const own = join(root, 'local.settings.json');
   return existsSync(own) ? own : join(root, 'local.settings.example.json');
 }
 
-/** Reads a local settings file; a malformed one throws a message naming the file and the field. */
+/** A malformed file throws a message naming the file and the field. */
 export function readLocalSettings(file = localSettingsFile()): LocalSettings {
   const parsed = localSettingsSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
   if (!parsed.success) {
@@ -41,12 +38,12 @@ export function readLocalSettings(file = localSettingsFile()): LocalSettings {
   return { file, values: parsed.data.Values, localHttpPort: parsed.data.Host?.LocalHttpPort };
 }
 
-/** The local values: the settings file's Values, with the environment over them. */
+/** The environment wins over the file. */
 export function localValues(settings = readLocalSettings()): Record<string, string | undefined> {
   return { ...settings.values, ...process.env };
 }
 
-/** A port and where it was read, in words a message can carry ("PORT", "local.settings.json's Host.LocalHttpPort"). */
+/** Where it was read, in words a message can carry: "PORT". */
 export interface LocalPort {
   port: number;
   from: string;
@@ -58,7 +55,6 @@ const portText = z
   .transform(Number)
   .pipe(z.number().max(65_535, 'must be a port number'));
 
-/** What `--port <n>` or `--port=<n>` says, or undefined when it is not given. */
 function portArgument(argv: readonly string[]): string | undefined {
   const at = argv.findIndex((arg) => arg === '--port' || arg.startsWith('--port='));
   if (at < 0) return undefined;
@@ -66,9 +62,8 @@ function portArgument(argv: readonly string[]): string | undefined {
 }
 
 /**
- * The local host's port, read one way by `npm start`, `npm run host`, `npm run simulate`, `npm run import` and the
- * banner: `--port <n>`, else PORT (the environment, or the file's Values), else the file's `Host.LocalHttpPort` (as
- * `func start` reads it), else 7071. A value that is no port throws a message naming where it was read.
+ * Read one way by `npm start`, `npm run host`, `npm run simulate`, `npm run import` and the banner.
+ * `--port`, else PORT, else the file's `Host.LocalHttpPort`, else 7071.
  */
 export function localPort(
   argv: readonly string[],
@@ -89,7 +84,7 @@ function checkedPort(text: string, from: string): LocalPort {
   return { port: parsed.data, from };
 }
 
-/** The port a command run with no `--port` and no PORT of its own finds: the one a second terminal's `npm run simulate` reaches. */
+/** What a second terminal's `npm run simulate` reaches. */
 export function plainPort(settings: LocalSettings): number {
   return localPort([], settings.values, settings).port;
 }

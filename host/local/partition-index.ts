@@ -1,7 +1,5 @@
-/** A document's fields as the local Cosmos server keeps them. */
 export type Fields = Record<string, unknown>;
 
-/** One write of one document, with its `_ts`. */
 interface Entry {
   readonly key: string;
   readonly ts: number;
@@ -9,15 +7,11 @@ interface Entry {
 
 const isIndexable = (value: unknown): boolean => value === null || ['string', 'number', 'boolean'].includes(typeof value);
 
-/**
- * One partition's indexes, as Cosmos DB keeps them for every path: each field's values (built on the first lookup of
- * that field) and `_ts` in order. Every write of the partition is told here. Answers are keys in no set order: the
- * server's engine orders what it returns by `_rid` (or ORDER BY, ties by `_rid`) whatever order it is handed.
- */
+/** Keys come in no set order, since the server's engine orders what it returns by `_rid` anyway. */
 export class PartitionIndex<V> {
   private readonly current = new Map<string, Entry>();
   private readonly fields = new Map<string, Map<unknown, Set<string>>>();
-  /** Entries by `_ts`; an entry no longer `current` is stale and skipped, and dropped once they pile up. */
+  /** Stale entries are skipped, and dropped once they pile up. */
   private byTs: Entry[] = [];
   private stale = 0;
 
@@ -29,7 +23,7 @@ export class PartitionIndex<V> {
     this.byTs = [...this.current.values()].sort(byTs);
   }
 
-  /** A key written, new or again (`previous`, its document until now). */
+  /** `previous` is its document until now. */
   added(key: string, value: V, previous: V | undefined): void {
     const was = this.current.get(key);
     if (was !== undefined && previous !== undefined) this.unfield(key, previous);
@@ -41,7 +35,6 @@ export class PartitionIndex<V> {
     this.insertByTs(entry);
   }
 
-  /** A key deleted. */
   removed(key: string, previous: V): void {
     if (!this.current.delete(key)) return;
     this.unfield(key, previous);
@@ -49,7 +42,7 @@ export class PartitionIndex<V> {
     if (this.stale > 1024 && this.stale > this.byTs.length / 2) this.compact();
   }
 
-  /** The keys whose `field` equals one of `values` (each a string, number, boolean or null). */
+  /** Each value a string, number, boolean or null. */
   equal(field: string, values: readonly unknown[]): Set<string> {
     const index = this.fieldIndex(field);
     const found = new Set<string>();
@@ -57,23 +50,19 @@ export class PartitionIndex<V> {
     return found;
   }
 
-  /** How many keys `equal` would answer, without gathering them. */
+  /** Counted without gathering them. */
   equalSize(field: string, values: readonly unknown[]): number {
     const index = this.fieldIndex(field);
     return values.reduce<number>((sum, value) => sum + (index.get(value)?.size ?? 0), 0);
   }
 
-  /** Positions in `_ts` order of the first entry above `low` (or at it, inclusive) and past the last under `high`. */
   tsRange(range: TsRange): { from: number; to: number } {
     const from = lowerBound(this.byTs, range.low, range.lowInclusive);
     const to = lowerBound(this.byTs, range.high, !range.highInclusive);
     return { from, to: Math.max(from, to) };
   }
 
-  /**
-   * The keys at positions [from, …) in `_ts` order: at least `atLeast` of them when there are, and then every key of
-   * the last `_ts` taken (whole seconds), stopping at `to`. Answers the keys and the position it stopped at.
-   */
+  /** Takes every key of the last whole second reached, stopping at `to`. */
   tsSlice(from: number, to: number, atLeast: number): { keys: string[]; next: number } {
     const keys: string[] = [];
     let at = from;
@@ -116,7 +105,7 @@ export class PartitionIndex<V> {
 
   private insertByTs(entry: Entry): void {
     const last = this.byTs[this.byTs.length - 1];
-    // The server stamps `_ts` from its clock, so a write lands at the end but for a clock set back.
+    // `_ts` comes from the server's clock, so a write lands at the end unless the clock was set back.
     if (last === undefined || byTs(last, entry) <= 0) this.byTs.push(entry);
     else this.byTs.splice(upperBoundEntry(this.byTs, entry), 0, entry);
   }
@@ -127,7 +116,7 @@ export class PartitionIndex<V> {
   }
 }
 
-/** The `_ts` bounds a query's filter sets (infinite where it sets none). */
+/** Infinite where the filter sets none. */
 export interface TsRange {
   low: number;
   lowInclusive: boolean;
@@ -141,11 +130,10 @@ function keysOf(index: Map<unknown, Set<string>>, value: unknown): Set<string> {
   return keys;
 }
 
-// A document without a numeric `_ts` (NaN) sorts first: no `_ts` bound selects it, as none would compare true.
+// A document without a numeric `_ts` sorts first, so no bound selects it.
 const tsKey = (ts: number) => (Number.isNaN(ts) ? Number.NEGATIVE_INFINITY : ts);
 const byTs = (a: Entry, b: Entry) => tsKey(a.ts) - tsKey(b.ts);
 
-/** The first position whose `_ts` is above `ts` (or at it, when `inclusive`). */
 function lowerBound(entries: readonly Entry[], ts: number, inclusive: boolean): number {
   let low = 0;
   let high = entries.length;

@@ -1,14 +1,8 @@
 import { PartitionIndex, type Fields } from './partition-index';
 
-/** A partition key's value as the local Cosmos server reads it from a document (a string, number, null, …). */
 export type PartitionValue = unknown;
 
-/**
- * A Map from `_rid` to document that also keeps, per partition key value, a Map of that partition's documents, in
- * the same relative order as the whole (so a query over one partition sees its documents in the order a full scan
- * would), and, once a query asks for them, that partition's indexes. Every write the server makes goes through `set`
- * and `delete`, whichever handler makes it.
- */
+/** Each partition's documents keep the whole's order, so a query over one sees them as a full scan would. */
 export class PartitionedMap<V> extends Map<string, V> {
   readonly partitions = new Map<PartitionValue, Map<string, V>>();
   private readonly indexes = new Map<PartitionValue, PartitionIndex<V>>();
@@ -23,7 +17,7 @@ export class PartitionedMap<V> extends Map<string, V> {
     for (const [key, value] of entries) this.set(key, value);
   }
 
-  /** The partition's indexes, built on first use and kept in step with every write from then on. */
+  /** Built on first use and kept in step with every write after. */
   indexOf(partition: PartitionValue): PartitionIndex<V> | undefined {
     const members = this.partitions.get(partition);
     if (!members) return undefined;

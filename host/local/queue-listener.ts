@@ -7,21 +7,20 @@ import type { HostJson } from './host-json';
 import type { Logger } from '../../shared/core/ports/logger';
 import { errorLine } from '../../shared/core/errors';
 
-/** How long a received message stays hidden while its invocation runs, as the Functions host does. */
+/** As the Functions host does. */
 const LEASE_SECONDS = 300;
 
-/** A listener on one queue: it polls, runs the function per message, and moves a message that keeps failing to poison. */
 export interface QueueListener {
-  /** Polls now and keeps polling until the queue is empty and nothing is running. */
+  /** Until the queue is empty and nothing is running. */
   drain(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
-  /** How many invocations failed, and how many messages went to poison, since start. */
+  /** Since start. */
   stats(): { invocations: number; failures: number; poisoned: number };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The payload as the Functions host hands it to a Node function: decoded, and parsed when it is JSON. */
+/** Decoded, and parsed when it is JSON, as the Functions host hands it over. */
 function decode(text: string, encoding: HostJson['extensions']['queues']['messageEncoding']): unknown {
   const decoded = encoding === 'base64' ? Buffer.from(text, 'base64').toString('utf8') : text;
   try {
@@ -31,13 +30,7 @@ function decode(text: string, encoding: HostJson['extensions']['queues']['messag
   }
 }
 
-/**
- * Runs a queue-triggered function the way the Functions host does: batches of `batchSize`, one invocation per message,
- * the next batch fetched as soon as the invocations still running are down to `newBatchThreshold` (by default half a
- * batch a core, as the host's own default), a failed message made visible again after `visibilityTimeout`, and one
- * dequeued `maxDequeueCount` times moved to `<queue>-poison` as it was. An idle queue is polled less often, up to
- * `maxPollingInterval`.
- */
+/** As the Functions host runs a queue trigger, with host.json's batch, visibility, dequeue and polling settings. */
 export function listenToQueue(
   registration: QueueRegistration,
   handler: (payload: unknown, context: InvocationContext) => Promise<unknown>,
@@ -117,7 +110,7 @@ export function listenToQueue(
       .catch((error) => logger.warn('could not delete a processed message', { reason: String(error) }));
   };
 
-  /** One poll, its messages' invocations started and not awaited: true when it found messages. */
+  /** Starts the invocations without awaiting them; true when it found messages. */
   const pollOnce = async (): Promise<boolean> => {
     const received = await queue.receiveMessages({ numberOfMessages: settings.batchSize, visibilityTimeout: LEASE_SECONDS });
     received.receivedMessageItems.forEach(invoke);
@@ -156,7 +149,7 @@ export function listenToQueue(
       const deadline = Date.now() + timeoutMs;
       wake?.();
       while (Date.now() < deadline) {
-        // The count includes messages received and still hidden, so an empty queue with nothing running is drained.
+        // The count includes hidden messages, so an empty queue with nothing running is drained.
         const properties = await queue.getProperties();
         if ((properties.approximateMessagesCount ?? 0) === 0 && invocationsRunning.size === 0) return;
         await sleep(50);

@@ -4,11 +4,7 @@ import { basename, dirname, join } from 'node:path';
 
 const TEMP = '.saving';
 
-/**
- * Writes `text` to `file` so that a crash at any moment leaves either the old file or the new one whole, never a part:
- * the bytes go to a temporary file beside it, are flushed to disk, and only then renamed over it (a rename within one
- * folder is atomic), and the folder is flushed so the rename itself survives a power cut.
- */
+/** A crash leaves the old file or the new one whole: a flushed temporary file is renamed over it, and the folder flushed too. */
 export async function writeFileWhole(file: string, text: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}${TEMP}`;
@@ -24,7 +20,7 @@ export async function writeFileWhole(file: string, text: string): Promise<void> 
 }
 
 function syncFolder(folder: string): void {
-  // Not every platform can open a folder to flush it (Windows cannot); there the rename is as durable as it gets.
+  // Windows cannot open a folder to flush it; there the rename is as durable as it gets.
   try {
     const fd = openSync(folder, 'r');
     try {
@@ -37,7 +33,7 @@ function syncFolder(folder: string): void {
   }
 }
 
-/** Removes what a save cut off by a crash left beside `file`: a temporary file is never read, only cleared away. */
+/** A temporary file is never read, only cleared away. */
 export async function clearUnfinished(file: string): Promise<void> {
   const folder = dirname(file);
   const names = await readdir(folder).catch(() => [] as string[]);

@@ -3,12 +3,7 @@ import { startLocalHost } from './host';
 import { localPort, localValues, plainPort, readLocalSettings } from './local-settings';
 import { dashboardBanner, localCosmosName } from './banner';
 
-/**
- * `npm run host`: the local Functions host alone, against services already running (`npm run services`, or another
- * `npm start`), on the port `npm start` reads (local-settings.ts localPort). Several of them share the queue and the
- * store as instances in Azure do: queue messages go to one instance each, and each timer runs in the one instance
- * holding its lease.
- */
+/** `npm run host`: the local Functions host alone, against services already running; instances share queue and store as in Azure. */
 async function main() {
   const local = readLocalSettings();
   const values = localValues(local);

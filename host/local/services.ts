@@ -8,14 +8,12 @@ import { scopeQueriesToPartitions } from './cosmos-partitions';
 import { keepOnDisk } from './cosmos-on-disk';
 import { MovableClock, withMovableClock } from './cosmos-clock';
 
-/** Azurite's well-known development account, the one its docs and the Storage SDKs name. */
 export const AZURITE_ACCOUNT = 'devstoreaccount1';
 export const AZURITE_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
-/** The Cosmos DB emulator's well-known key; the local Cosmos server accepts any key. */
+/** The local Cosmos server accepts any key. */
 export const COSMOS_EMULATOR_KEY = 'C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==';
 
-/** A free TCP port on loopback. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createNetServer();
@@ -27,7 +25,6 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The connection string of an Azurite queue service on a port (and its blob and table services, when they run). */
 export function azuriteConnectionString(port: number, others?: { blobPort: number; tablePort: number }): string {
   const account = `DefaultEndpointsProtocol=http;AccountName=${AZURITE_ACCOUNT};AccountKey=${AZURITE_KEY};`;
   const endpoint = (kind: string, at: number) => `${kind}Endpoint=http://127.0.0.1:${at}/${AZURITE_ACCOUNT};`;
@@ -39,21 +36,17 @@ export function azuriteConnectionString(port: number, others?: { blobPort: numbe
   );
 }
 
-/** Where a storage connection string says one of its services is, or undefined when it names none. */
+/** Undefined when it names none. */
 export function serviceUrl(connectionString: string | undefined, kind: 'Blob' | 'Queue' | 'Table'): URL | undefined {
   const found = new RegExp(`${kind}Endpoint=([^;]+)`).exec(connectionString ?? '')?.[1];
   return found !== undefined && URL.canParse(found) ? new URL(found) : undefined;
 }
 
-/**
- * An Azurite connection string whose queue service is reached at another origin (a proxy's, `http://127.0.0.1:<port>`),
- * the account's path and the other services as they were.
- */
+/** The account's path and the other services stay as they were. */
 export function queueAt(connectionString: string, origin: string): string {
   return connectionString.replace(/QueueEndpoint=https?:\/\/[^/;]+/, `QueueEndpoint=${origin}`);
 }
 
-/** A running Azurite queue service. */
 export interface Azurite {
   port: number;
   connectionString: string;
@@ -63,10 +56,8 @@ export interface Azurite {
 const azuriteDist = () => join(dirname(require.resolve('azurite/package.json')), 'dist', 'src');
 
 /**
- * Starts Azurite's queue service as a child process, without telemetry (it would try to reach the internet), in memory
- * or on disk under `location` so a restart keeps the queue. With `blobAndTable`, its blob and table services run too,
- * on those ports: the real Functions host (`func start`) keeps its timer locks in blobs. `preload` names a script the
- * process loads first (node's `--require`), as a test's own clock for it (test/support/azurite-clock.cjs).
+ * Without telemetry, which would try to reach the internet; on disk under `location`, a restart keeps the queue.
+ * The real `func start` keeps its timer locks in blobs, hence `blobAndTable`.
  */
 export async function startAzurite(
   options: { port?: number; location?: string; blobAndTable?: { blobPort: number; tablePort: number }; preload?: string } = {},
@@ -95,11 +86,11 @@ export async function startAzurite(
     '--disableTelemetry',
     '--skipApiVersionCheck',
     '--loose',
-    // No access log: a line a request, which nobody reads, costs Azurite CPU.
+    // An access log nobody reads costs Azurite CPU.
     '--silent',
   ];
   args.push(...(options.location ? ['--location', options.location] : ['--inMemoryPersistence']));
-  // Through azurite-process.cjs, which makes Azurite's queue calls cost the same however many messages are queued.
+  // azurite-process.cjs makes Azurite's queue calls cost the same however many messages are queued.
   const preload = options.preload ? ['--require', options.preload] : [];
   const child: ChildProcess = spawn(process.execPath, [...preload, join(__dirname, 'azurite-process.cjs'), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -140,41 +131,34 @@ export async function startAzurite(
   };
 }
 
-/** How long the local Cosmos server keeps an idle connection open: 4 minutes, as Azure's load balancers do. */
+/** 4 minutes, as Azure's load balancers do. */
 export const KEPT_IDLE_MS = 240_000;
 
-/** A running local Cosmos server (plain HTTP). */
 export interface CosmosServer {
   port: number;
   endpoint: string;
-  /** How many documents were loaded from `file` at start: null in memory, or when there was no file yet. */
+  /** Null in memory, or when there was no file yet. */
   loaded: number | null;
-  /** The clock its `_ts` is stamped by, when started with `movableClock` (also moved by `POST /_local/clock`); else null. */
+  /** Null unless started with `movableClock`. */
   clock: MovableClock | null;
-  /** Stops it; with a `file`, after a last save of what changed. */
+  /** With a `file`, after a last save. */
   stop(): Promise<void>;
 }
 
 /**
- * Starts `@vercel/cosmosdb-server` in this process. A query that names a partition key reads only that partition, as
- * in Azure (the server alone would scan the whole account), and a query's time grows with the documents it reads, not
- * with their square. Its documents live in memory, or with `file` are loaded from that file at start and saved to it
- * every `saveEveryMs` while they change and at stop, each save written whole (see cosmos-on-disk.ts). With
- * `movableClock` (the tests' servers), `_ts` is stamped by a clock the tests move forward rather than wait for
- * (cosmos-clock.ts).
+ * A query that names a partition reads only it, as in Azure, and its time grows with the documents read, not their square.
+ * With `file` the documents are saved whole as they change (cosmos-on-disk.ts); with `movableClock` tests move `_ts`.
  */
 export async function startCosmos(
   options: { port?: number; file?: string; saveEveryMs?: number; movableClock?: boolean } = {},
 ): Promise<CosmosServer> {
   const port = options.port ?? (await freePort());
   linearQueries();
-  // Kept alive, as Cosmos DB's gateway keeps them: published, the server closes the connection after every answer, so
-  // each call costs a new TCP connection at both ends (about 1.8 ms of CPU a call in the scale bench, both ends together).
+  // Kept alive as Cosmos DB's gateway keeps them, since a new TCP connection for each call costs about 1.8 ms of CPU.
   const created = createHttpServer({ keepAlive: true });
-  // Node closes a kept connection after 5 s idle, so a client that reuses it at that moment reads `socket hang up`
-  // (seen mid-fold on a busy machine); Azure's front ends keep an idle connection for minutes.
+  // Node closes an idle kept connection after 5 s, and a client reusing it then reads `socket hang up`.
   created.keepAliveTimeout = KEPT_IDLE_MS;
-  // Said on each answer, as Node says it unless a handler writes `connection` itself (this server's does).
+  // Said on each answer, as Node says it unless a handler writes `connection` itself.
   created.prependListener('request', (_request: IncomingMessage, response: ServerResponse) =>
     response.setHeader('keep-alive', `timeout=${KEPT_IDLE_MS / 1000}`),
   );

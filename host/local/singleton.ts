@@ -2,36 +2,29 @@ import { systemClock, systemScheduler, type Clock, type Scheduler } from '../../
 import type { Lease } from '../../shared/core/ports/lease';
 import type { Logger } from '../../shared/core/ports/logger';
 
-/**
- * How a lock is held: the lease's length, how often one not held is tried for again, and the clock and timers they are
- * measured by (the machine's unless a test sets its own, to move time rather than wait for it).
- */
+/** Tests set their own clock and scheduler, to move time rather than wait for it. */
 export interface LockTiming {
-  /** The lease's length in seconds, 15 to 60 (the Blob service's range); renewed every third of it. */
+  /** 15 to 60, the Blob service's range; renewed every third of it. */
   leaseSeconds: number;
-  /** How often an instance that does not hold the lock tries to take it. */
+  /** How often an instance without the lock tries to take it. */
   retryMs: number;
-  /** What `holds()` reads the time from: a lease is held until its length after the call that took or renewed it. */
+  /** A lease is held until its length after the call that took or renewed it. */
   clock?: Clock;
-  /** What runs the renewals and the retries. */
   scheduler?: Scheduler;
 }
 
-/** The Functions host's own timing for a listener's singleton lock, close enough: a 15 s lease, tried for every 10 s. */
+/** Close to the Functions host's own: a 15 s lease, tried for every 10 s. */
 export const DEFAULT_LOCK_TIMING: LockTiming = { leaseSeconds: 15, retryMs: 10_000 };
 
-/** A lock this instance tries to hold for as long as it runs. */
 export interface HeldLock {
-  /** Whether this instance holds the lock now (and its lease has not run out). */
+  /** Only while its lease has not run out. */
   holds(): boolean;
-  /** Stops renewing, and releases the lease if held, so another instance can take it at once. */
+  /** Releases the lease so another instance can take it at once. */
   stop(): Promise<void>;
 }
 
 /**
- * Holds a lock for one timer as the Functions host holds a timer listener's singleton lock: the instance that takes the
- * lease runs the timer, renews the lease while it runs, and releases it on stop; every other instance tries to take
- * it every `retryMs`, so one takes over within that time of a release, or within the lease's length of a crash.
+ * As the Functions host's singleton lock: another instance takes over within `retryMs` of a release, or a lease's length after a crash.
  * Resolves once the first attempt is answered, so the first instance started holds the lock from the start.
  */
 export async function holdLock(lease: Lease, timing: LockTiming, logger: Logger, name: string): Promise<HeldLock> {

@@ -8,20 +8,14 @@ import { forget, localData } from './local-data';
 import { dashboardBanner, LOCAL_COSMOS_NAME } from './banner';
 import { countMe } from './count-me';
 
-/** The port a service's URL names, or `fallback` when there is none (or it names none: its scheme's default). */
+/** A URL naming no port uses its scheme's default. */
 const portOf = (url: URL | undefined, fallback: number) => Number(url?.port || fallback);
 
-/** Something started, and how to stop it. */
 type Started = () => Promise<void>;
 
 /**
- * `npm start`: Azurite (blob, queue and table), the local Cosmos server and the local Functions host, on the ports the
- * local settings name (10000-10002, 8081 and 7071 by default). `npm run services` (`--services-only`) starts the
- * services alone, with the container made, for `func start` or for `npm run host` instances. Both keep their data in
- * the data folder (`.local-data/`, or HEADCOUNT_DATA_DIR) and load it on the next start; `--fresh` forgets it first.
- * `--count-me` counts this machine's browser as a visitor (count-me.ts). Every setting is read and checked before
- * anything starts, and a start that fails stops what it had started. Ctrl-C stops everything, saving the Cosmos
- * documents one last time.
+ * `npm start`: Azurite, the local Cosmos server and the local Functions host; `--services-only` starts the services alone.
+ * Data is kept between starts, `--fresh` forgets it, and a failed start stops what it started.
  */
 async function main() {
   const argv = process.argv.slice(2);
@@ -30,7 +24,7 @@ async function main() {
   const values = localValues(local);
   const storage = values.AzureWebJobsStorage;
   const queuePort = portOf(serviceUrl(storage, 'Queue'), 10001);
-  // The blob service too: the host keeps its timer locks there, so more hosts (`npm run host`) can join this one.
+  // The host keeps its timer locks in blobs, so more hosts (`npm run host`) can join this one.
   const blobAndTable = { blobPort: portOf(serviceUrl(storage, 'Blob'), 10000), tablePort: portOf(serviceUrl(storage, 'Table'), 10002) };
   const endpoint = values.COSMOS_ENDPOINT;
   const malformed = endpoint !== undefined && !URL.canParse(endpoint);
@@ -39,7 +33,7 @@ async function main() {
   // STORE=memory, asked for by name, runs without the Cosmos server: the records live in the host, lost on restart.
   const memory = values.STORE === 'memory' && !servicesOnly;
 
-  // The settings as the host will run with them (the services' addresses are the stack's own), checked before anything starts.
+  // Checked before anything starts, with the stack's own service addresses.
   const { COSMOS_ENDPOINT: _endpoint, COSMOS_KEY: _key, COSMOS_CLIENT_ID: _client, ...withoutCosmos } = values;
   const read = readSettings({
     // An endpoint that is no URL is left as it is, for the check to name it.
@@ -61,14 +55,14 @@ async function main() {
   try {
     await startAll();
   } catch (error) {
-    // Nothing stays behind a failed start: what did start stops, last first, so the next start finds its ports free.
+    // Last first, so the next start finds its ports free.
     for (const stop of started.reverse()) await stop().catch(() => undefined);
     throw error;
   }
 
   async function startAll() {
-    // The Cosmos server first: a saved file it refuses stops the start before Azurite's process is running.
-    // HEADCOUNT_STORE_CLOCK=movable (a test's stack) stamps `_ts` by a clock the test moves forward (cosmos-clock.ts).
+    // The Cosmos server first, so a saved file it refuses stops the start before Azurite runs.
+    // HEADCOUNT_STORE_CLOCK=movable stamps `_ts` by a clock the test moves forward (cosmos-clock.ts).
     const movableClock = values.HEADCOUNT_STORE_CLOCK === 'movable';
     const cosmos = memory ? null : await startCosmos({ port: cosmosPort, file: data.cosmos, movableClock });
     if (cosmos) started.push(() => cosmos.stop());

@@ -1,15 +1,14 @@
 'use strict';
-// Plain JavaScript, so that azurite-process.cjs (which runs without a TypeScript loader) checks with the same code.
+// Plain JavaScript, so azurite-process.cjs, which runs without a TypeScript loader, checks with the same code.
 
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
-/** The versions of the stand-ins' packages the local stack's patches were written against (package.json pins them). */
+/** package.json pins these versions. */
 const WRITTEN_FOR = JSON.parse(readFileSync(join(__dirname, 'stand-ins.json'), 'utf8'));
 
 /**
- * Throws, naming the patch, the package and both versions, unless `name` as `resolve` finds it is the version the
- * patches were written for: a patch of another version's internals could change answers without failing.
+ * A patch of another version's internals could change answers without failing, so throws naming the patch, package and versions.
  * @param {string} name the package
  * @param {string} patch the file that patches it
  * @param {(request: string) => string} resolve resolves as the code being patched does (its own createRequire)
@@ -25,11 +24,11 @@ function checkStandIn(name, patch, resolve, expected = WRITTEN_FOR) {
   );
 }
 
-/** The patches this process has installed, by name: each is installed once, whoever asks for it. */
+/** Each patch is installed once, whoever asks for it. */
 const installed = new Set();
 
 /**
- * Installs a patch once a process: first checks each package it patches (as `checkStandIn`), then runs `install`.
+ * Installs a patch once a process, after checking each package it patches.
  * @param {string} patch the file that patches
  * @param {Array<[name: string, resolve: (request: string) => string]>} packages the packages it patches, each with its resolve
  * @param {() => void} install makes the patch

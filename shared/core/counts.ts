@@ -1,9 +1,6 @@
 import { OTHER_PATHS, TOP_PATHS } from './store/activity';
 
-/**
- * Two count maps added, kept to the `cap` largest names (ties by name) with the rest summed under OTHER_PATHS, so a
- * document cannot grow without bound and its counts still add up to its requests.
- */
+/** Keeps the `cap` largest names and sums the rest under OTHER_PATHS, so a document stays bounded and still adds up. */
 export function addCapped(kept: Record<string, number>, more: Record<string, number>, cap = TOP_PATHS): Record<string, number> {
   const sum: Record<string, number> = { ...kept };
   for (const [name, count] of Object.entries(more)) sum[name] = (sum[name] ?? 0) + count;

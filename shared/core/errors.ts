@@ -1,7 +1,4 @@
-/**
- * What went wrong, in one line fit for a log or a result: an error's first message line, or, for an error without a
- * message (an aborted call, a socket closed), its name and code; any other value as text.
- */
+/** One line for a log: the first message line, or the name and code when an error has no message. */
 export function errorLine(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const line = error.message.split('\n', 1)[0] ?? '';

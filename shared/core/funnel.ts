@@ -1,18 +1,16 @@
 import { z } from 'zod';
 
-/** One step of the path a reader takes: a name and the paths that count as reaching it. */
 export interface FunnelStep {
   name: string;
   paths: string[];
 }
 
-/** The steps when FUNNEL_STEPS is not set: the landing page, the page about the author, and the resume at both its addresses. */
+/** Used when FUNNEL_STEPS is not set. */
 export const DEFAULT_FUNNEL_STEPS = 'landing=/|about=/about,/about/|resume=/resume,/resume/,/resume.pdf';
 
 const stepName = /^[a-z][a-z0-9-]{0,31}$/;
 const stepPath = /^(?:\/[^\s?#,|=]*|event:[a-z][a-z0-9_-]{0,39})$/;
 
-/** The reading of one `name=/a,/b` step, or why it cannot be read. */
 function readStep(text: string): FunnelStep | string {
   const eq = text.indexOf('=');
   const name = text.slice(0, eq).trim();
@@ -27,9 +25,8 @@ function readStep(text: string): FunnelStep | string {
 }
 
 /**
- * FUNNEL_STEPS: steps separated by `|`, each `name=/path,/path` (`landing=/|about=/about,/about/|resume=/resume.pdf`),
- * in the order a reader takes them; a step may name an event instead of a path (`signup=event:signup`); from one to
- * twelve steps, names unique.
+ * FUNNEL_STEPS: `name=/path,/path` steps separated by `|`, in the reader's order, 1 to 12, names unique.
+ * A step may name an event instead (`signup=event:signup`).
  */
 export const funnelStepsSetting = z
   .string()
@@ -51,5 +48,5 @@ export const funnelStepsSetting = z
     return steps;
   });
 
-/** The key a step is counted under: its paths, so renaming a step keeps its days. */
+/** A step counts under its paths, so renaming a step keeps its days. */
 export const stepKey = (step: Pick<FunnelStep, 'paths'>) => step.paths.join(',');

@@ -1,7 +1,4 @@
-/**
- * Work on one key at a time, in the order it was asked for, in this process; work on other keys runs at once. A turn
- * that fails does not stop the next one. Nothing is held once a key's last turn is over.
- */
+/** Runs work one key at a time, in order, in this process; a failed turn does not stop the next. */
 export class InTurn {
   private readonly tails = new Map<string, Promise<void>>();
 

@@ -1,7 +1,4 @@
-/**
- * Runs `work` on every item, the items taken in order by at most `lanes` at once; the first failure stops every lane
- * from taking another item (those already running finish) and is thrown.
- */
+/** Runs `work` on the items in order, `lanes` at once; the first failure stops new items and is thrown. */
 export async function inLanes<T>(items: readonly T[], lanes: number, work: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
   let failed = false;

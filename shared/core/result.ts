@@ -1,10 +1,10 @@
-/** One field that was wrong, named by its path in the request (`hits.3.at`, `path`). */
+/** Named by its path in the request: `hits.3.at`. */
 export interface FieldIssue {
   path: string;
   message: string;
 }
 
-/** An expected failure of a request: its status and the one error envelope every endpoint answers with. */
+/** An expected failure: its status and the one error envelope every endpoint answers with. */
 export interface Failure {
   status: 400 | 401 | 403 | 404 | 405 | 413 | 415 | 429 | 503;
   code: string;
@@ -24,7 +24,7 @@ interface SchemaIssue {
   keys?: readonly string[];
 }
 
-/** zod's issues as field issues, the path joined with dots; a field that is not allowed is named itself. */
+/** A field that is not allowed is named itself. */
 export function fieldIssues(issues: readonly SchemaIssue[]): FieldIssue[] {
   return issues.flatMap((issue) => {
     const at = issue.path.map(String);
@@ -35,7 +35,7 @@ export function fieldIssues(issues: readonly SchemaIssue[]): FieldIssue[] {
   });
 }
 
-/** A 400 that names the first bad field in its message and lists every bad field. */
+/** Names the first bad field and lists them all. */
 export function badRequest(issues: FieldIssue[]): Failure {
   const first = issues[0];
   return {

@@ -4,7 +4,7 @@ import type { ActivityHour, VisitorDay } from '../core/store/activity';
 import type { HourPart, VisitorDayPart } from '../core/store/facts';
 import { withAudience } from './audience';
 
-/** Two counts of bots by reason added; absent when neither has any (documents and facts from before reasons). */
+/** Absent when neither has any, as on documents and facts from before reasons. */
 function addReasons(a: BotsByReason | undefined, b: BotsByReason | undefined): BotsByReason | undefined {
   if (a === undefined && b === undefined) return undefined;
   const sum: BotsByReason = { ...a };
@@ -12,7 +12,7 @@ function addReasons(a: BotsByReason | undefined, b: BotsByReason | undefined): B
   return sum;
 }
 
-/** A visitor-day with a fact's part of it added (from none yet: the part itself), marked as holding facts to `mark`. */
+/** From none yet, the part itself; marked as holding facts to `mark`. */
 export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart, mark: number): VisitorDay {
   const { day, id, store, token, network, first_seen, last_seen, requests, bots, bots_by, self, paths, sources, page_loads } = part;
   if (current === null) {
@@ -56,7 +56,7 @@ export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart,
   };
 }
 
-/** An hour with a fact's part of it added (from none yet: the part itself), marked as holding facts to `mark`. */
+/** From none yet, the part itself; marked as holding facts to `mark`. */
 export function withHour(current: ActivityHour | null, part: HourPart, mark: number): ActivityHour {
   const { day, id, store, hour, requests, bots, self, paths } = part;
   if (current === null)

@@ -20,18 +20,13 @@ type AudienceFields = Pick<
 
 const COUNTED = ['browsers', 'systems', 'devices', 'campaigns', 'page_paths', 'events', 'event_props'] as const;
 
-/** Two sparse sketches merged by register maximum. */
 function mergedRegisters(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
   const merged = { ...a };
   for (const [register, rank] of Object.entries(b)) if ((merged[register] ?? 0) < rank) merged[register] = rank;
   return merged;
 }
 
-/**
- * The audience fields of a visitor-day with a fact's part added: the country it already has (else the part's), and
- * each count map added and capped. A field neither holds stays absent, so a visitor-day of older facts reads as before.
- * The part's requests by minute stay on the fact.
- */
+/** The country already there wins; a field neither holds stays absent, so older visitor-days read as before. */
 export function withAudience(current: VisitorDay | null, part: VisitorDayPart): AudienceFields {
   const fields: AudienceFields = {};
   const country = current?.country ?? part.country;

@@ -6,10 +6,7 @@ import type { FoldBudget } from './budget';
 import type { StateWriter } from './state';
 import { firstKeptDay } from '../core/store/first-day';
 
-/**
- * Builds the rollups of the days kept before rollups were, a page at a time while the run has budget: walking back from
- * the last such day to the first day kept, each day once, its place written in the fold state (`build`).
- */
+/** Walks back a page at a time while the run has budget, its place kept in the fold state's `build`. */
 export async function buildRollups(
   deps: { store: FoldingStore; rules: RollupRules; budget: FoldBudget },
   state: StateWriter,

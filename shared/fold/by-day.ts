@@ -1,12 +1,11 @@
-/** A figure by UTC day after some days were counted again: days with none dropped, oldest first, and its total. */
+/** Days with none dropped, oldest first. */
 export interface CountedAgain {
   byDay: Record<string, number>;
   total: number;
-  /** The first day with any, or null. */
   first: string | null;
 }
 
-/** The held figures by day with each day counted again set to its new count (a count of 0 drops the day). */
+/** A count of 0 drops the day. */
 export function countedAgain(
   held: Readonly<Record<string, number>>,
   counts: Iterable<readonly [day: string, count: number]>,

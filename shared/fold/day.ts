@@ -7,25 +7,20 @@ import type { MarkedScan } from './subjects';
 import type { GoalAction } from '../core/store/facts';
 import type { InTurn } from '../core/in-turn';
 
-/** Where a day's fold starts: the day, its mark, the run's bound, and whether a new rollup builds from kept days. */
 export interface DayStart {
   day: string;
   mark: number;
   bound: number;
   buildsFromKept: boolean;
-  /** The run's turns on the month rollups and filter cells, when the day moves them; null when it does not. */
+  /** Null when the day does not move them. */
   periods: InTurn | null;
 }
 
-/** What one slice of a day did: the mark it reached, the facts it folded and their scans, and whether it caught up. */
 export type DayOutcome =
   | { ok: true; day: string; upTo: number; facts: number; caughtUp: boolean; scans: MarkedScan[]; actions: GoalAction[] }
   | { ok: false; day: string; reason: string };
 
-/**
- * Folds one slice of a day's facts. A rollup marked past the day's mark is the trace of a run that died inside its
- * slice: that exact slice is folded again (its documents hold how far they got), and only then a new one. Never throws.
- */
+/** A rollup marked past the day's mark means a run died inside its slice, so that slice is folded again first. Never throws. */
 export async function foldDay(
   store: Pick<FoldingStore, 'facts' | 'activity' | 'rollups' | 'periods'>,
   start: DayStart,

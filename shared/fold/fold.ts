@@ -26,30 +26,27 @@ import { stateWriter, upgraded, type StateWriter } from './state';
 import { tried, TRIES } from './tries';
 import { FoldRaced } from '../core/store/conditional-write';
 
-// How often the days past the near window are swept for facts a late message left there.
+// Late messages can leave facts on days past the near window.
 const SWEEP_EVERY_MS = 3_600_000;
 
-/** How many days' slices are folded at once. */
 const DAYS_AT_ONCE = 4;
 
-/** What the fold needs: the store, the clock, the scan rules, how late a hit may land, the path's steps, its budget. */
 export interface FoldDeps {
   store: FoldingStore;
   clock: Clock;
   rules: ScanRules;
   /** HIT_MAX_AGE_DAYS. */
   lateDays: number;
-  /** FUNNEL_STEPS (the default steps when not given). */
+  /** FUNNEL_STEPS; the default steps when not given. */
   steps?: readonly FunnelStep[];
-  /** GOALS (none when not given). */
+  /** GOALS; none when not given. */
   goals?: readonly Goal[];
   /** TIMER_FOLD_BUDGET when not given. */
   budget?: FoldBudget;
-  /** Who this fold is, in the lease (the instance and the process); a new id when not given. */
+  /** The lease's holder; a new id when not given. */
   holder?: string;
 }
 
-/** The deps with every default filled in. */
 type FullFoldDeps = Required<FoldDeps>;
 
 const filled = (deps: FoldDeps): FullFoldDeps => ({
@@ -60,19 +57,14 @@ const filled = (deps: FoldDeps): FullFoldDeps => ({
   holder: deps.holder ?? `fold-${randomUUID()}`,
 });
 
-/**
- * What one run did. `ok` with `behind` null: everything is up to date to the bound; with `behind`, what is left (the
- * budget ran out, or a part failed) and the next run goes on. Not `ok`: nothing was folded; `busy` when another fold
- * holds the lease, else the store could not be read or written at all.
- */
+/** `behind` says what is left for the next run; not `ok` folded nothing, and `busy` means another fold holds the lease. */
 export type FoldOutcome =
   | { ok: true; bound: number; facts: number; days: string[]; records: number; behind: string | null }
   | { ok: false; reason: string; busy: boolean };
 
 /**
- * The days whose partitions this run reads: tomorrow (a hit may be five minutes ahead) back through every day a hit
- * may still arrive for, and once an hour every day back to FOLD_DAYS, where only a message kept days late (a replay
- * from poison) can have left a fact.
+ * Tomorrow, since a hit may be five minutes ahead, back through every day a hit may still arrive for.
+ * Once an hour back to FOLD_DAYS, where only a message replayed from poison can leave a fact.
  */
 function daysToRead(today: string, lateDays: number, sweep: boolean): string[] {
   const reach = sweep ? FOLD_DAYS : Math.min(lateDays + 1, FOLD_DAYS);
@@ -81,11 +73,7 @@ function daysToRead(today: string, lateDays: number, sweep: boolean): string[] {
 
 const sweepDue = (state: FoldState, now: Date) => state.swept_at === null || now.getTime() - Date.parse(state.swept_at) >= SWEEP_EVERY_MS;
 
-/**
- * The day marks with these days moved to their new marks (never back). A day past the fold's reach is dropped once no
- * fact folded under its mark can still be there (facts live FACT_TTL_SECONDS), unless it is an imported day still to
- * fold: so a day imported again reads only what is new.
- */
+/** Marks never move back; a day out of reach is dropped once its facts have expired, unless it is an imported day still to fold. */
 function marked(
   days: Record<string, number>,
   moves: ReadonlyMap<string, number>,
@@ -103,7 +91,6 @@ function marked(
   );
 }
 
-/** A run in progress: its budget, its lease, the state it writes, and what it has done. */
 interface Run {
   deps: FullFoldDeps;
   started: Date;
@@ -116,11 +103,11 @@ interface Run {
   records: number;
   days: Set<string>;
   failures: string[];
-  /** How many times each day, and each round's subjects and goals, failed in this run. */
+  /** Failures of each day, and of each round's subjects and goals. */
   tries: Map<string, number>;
 }
 
-/** Notes one more failure of `what` (a day, a round or a part); answers whether the run may take it up again (TRIES). */
+/** Answers whether the run may take `what` up again, up to TRIES. */
 function triesAgain(run: Run, what: string): boolean {
   const tries = (run.tries.get(what) ?? 0) + 1;
   run.tries.set(what, tries);
@@ -128,10 +115,7 @@ function triesAgain(run: Run, what: string): boolean {
   return tries < TRIES && run.lease !== null && clock.now().getTime() - run.started.getTime() < budget.runMs;
 }
 
-/**
- * Whether the run may start another slice, counting it: budget left, and the lease still held (renewed once half of
- * it is spent). A run that loses its lease stops at once: another fold has it.
- */
+/** Renews the lease once half of it is spent; a run that loses it stops at once, since another fold has it. */
 async function nextSlice(run: Run): Promise<boolean> {
   const { budget, clock } = run.deps;
   const now = clock.now();
@@ -145,10 +129,7 @@ async function nextSlice(run: Run): Promise<boolean> {
   return true;
 }
 
-/**
- * One round of the activity: a slice of each open day, folded side by side, then the round's subject scans. A day
- * that fails is left at its mark and out of the rest of the run; the others go on. Answers the days still open.
- */
+/** A day that fails is left at its mark and out of the rest of the run; the others go on. */
 async function activityRound(run: Run, open: readonly string[]): Promise<string[]> {
   const { store, budget } = run.deps;
   const rules = { steps: run.deps.steps, goals: run.deps.goals };
@@ -163,7 +144,7 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
     );
   });
   const folded = outcomes.filter((outcome) => outcome.ok);
-  // A day that failed stays open for the next round while it may be tried again; then it waits for the next run.
+  // A failed day stays open while it may be tried again, then waits for the next run.
   const again: string[] = [];
   for (const failed of outcomes.filter((outcome) => !outcome.ok)) {
     if (triesAgain(run, failed.day)) again.push(failed.day);
@@ -180,7 +161,7 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
     await foldGoals(store.goals, run.deps.goals, actions);
     await foldCohorts(store.cohorts, actions);
   } catch (error) {
-    // The days stay at their marks, and their slices are folded again: every document holds how far it got.
+    // The days stay at their marks, and every document holds how far it got.
     if (triesAgain(run, 'subjects, goals and cohorts')) return [...open];
     run.failures.push(`subjects, goals and cohorts: ${errorLine(error)}`);
     return [];
@@ -190,7 +171,7 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
     run.facts += outcome.facts;
     run.days.add(outcome.day);
   }
-  // An imported day caught up to the bound holds every fact its notes named: it leaves the days still to fold.
+  // An imported day caught up to the bound holds every fact its notes named.
   const caughtUp = new Set(folded.filter((outcome) => outcome.caughtUp).map((outcome) => outcome.day));
   const imported = state.imported.filter((day) => !caughtUp.has(day));
   await run.state.write({
@@ -204,10 +185,7 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
   return [...folded.filter((outcome) => !outcome.caughtUp).map((outcome) => outcome.day), ...again];
 }
 
-/**
- * The parts of a run, each apart: a part that fails is tried again (TRIES) from the marks it wrote, then noted, and
- * the others still make their progress.
- */
+/** A failed part is tried again from its own marks, then noted, and the others still make progress. */
 async function part(run: Run, name: string, work: () => Promise<void>): Promise<void> {
   try {
     // A lost race is not tried again: another fold holds the state.
@@ -217,11 +195,7 @@ async function part(run: Run, name: string, work: () => Promise<void>): Promise<
   }
 }
 
-/**
- * Folds every open day's facts, a round of slices at a time, while the run has budget: the near days, and beside them
- * up to IMPORTED_AT_ONCE imported days still to fold, oldest first, each taken up once a run (one that caught up or
- * failed makes room for the next). Answers whether all caught up, and whether the near days did.
- */
+/** The near days and up to IMPORTED_AT_ONCE imported days beside them, oldest first, each taken up once a run. */
 async function foldActivity(run: Run, days: readonly string[]): Promise<{ all: boolean; near: boolean }> {
   const near = new Set(days);
   const taken = new Set(days);
@@ -236,7 +210,6 @@ async function foldActivity(run: Run, days: readonly string[]): Promise<{ all: b
   return { all: open.length === 0, near: !open.some((day) => near.has(day)) };
 }
 
-/** The people's fold over the records, in slices while the run has budget; answers whether it caught up. */
 async function people(run: Run): Promise<boolean> {
   const state = run.state.current();
   const outcome = await foldPeople(
@@ -258,13 +231,9 @@ async function people(run: Run): Promise<boolean> {
 }
 
 /**
- * The fold, the only writer of everything counted over many visitors. Under the fold lease (one fold
- * at a time), it reads the facts and the visitor records written since its marks, up to a mark the store says has
- * settled, a slice at a time, and folds them: the facts into the visitor-day and hour documents, the day rollups and
- * the subjects; then the visits of the days that changed, the people of the days whose records changed, and a few pages
- * of the rollups still to be built. Each part moves its own marks as it finishes a slice, so the count moves forward
- * from the first run whatever the backlog, and a part that fails holds back only itself. Each document it writes says
- * how far it holds, so a run that dies after any write adds nothing twice. Never throws.
+ * The only writer of everything counted over many visitors, one run at a time under the fold lease.
+ * Each part moves its own marks slice by slice, so a failed part holds back only itself and a run that dies adds nothing twice.
+ * Never throws.
  */
 export async function fold(given: FoldDeps): Promise<FoldOutcome> {
   const deps = filled(given);
@@ -286,8 +255,7 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
   const bound = await tried(() => store.marks.settled());
   const today = utcDay(started);
   const read = await tried(() => store.foldState.read());
-  // Until the first run ends, what it writes of its state says the count is not made yet: an empty summary then is
-  // a count not made, not a true zero.
+  // Until the first run ends, an empty summary is a count not made, not a true zero.
   const first = { since: started.toISOString(), reason: 'the first run has not finished' };
   const begun = read === null ? { ...emptyFoldState(), behind: first } : upgraded(read.doc, today);
   const run: Run = Object.assign(partial, {
@@ -303,7 +271,7 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
     failures: [],
     tries: new Map<string, number>(),
   });
-  // The first run says at once that the count is not made yet, before it reads a fact.
+  // The first run says at once that the count is not made yet.
   if (read === null) await run.state.write({});
   const builds = newGoalBuilds(begun, read === null, deps.goals);
   if (builds !== null) await run.state.write(builds);
@@ -338,7 +306,7 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
   return { ok: true, bound, facts: run.facts, days: [...run.days].sort(), records: run.records, behind };
 }
 
-/** Why the count is not up to date after this run, in one sentence; null when it is. */
+/** One sentence; null when the count is up to date. */
 function behindReason(run: Run, activityDone: boolean, peopleDone: boolean): string | null {
   if (run.failures.length > 0) return `the store did not answer every call (${run.failures.slice(0, 3).join('; ')})`;
   if (!activityDone || !peopleDone) return 'the fold has more to fold than one run takes; the next runs go on';

@@ -8,9 +8,8 @@ import { sliceOf } from './slice';
 import type { StateWriter } from './state';
 
 /**
- * The goals a run folds that no run folded before: each gets a build, the facts still kept that the fold read before
- * it was a goal (every day's mark as it is now), so a goal added later counts its people from those facts too. A fold
- * state from before goals treats every goal as new; a fold with no state yet has nothing to build.
+ * A goal no run folded before gets a build of the facts still kept, so a goal added later counts its people from them too.
+ * A state from before goals treats every goal as new.
  */
 export function newGoalBuilds(state: FoldState, fresh: boolean, goals: readonly Goal[]): Partial<FoldState> | null {
   const names = goals.map((goal) => goal.name);
@@ -22,11 +21,7 @@ export function newGoalBuilds(state: FoldState, fresh: boolean, goals: readonly 
   return { goals_seen: names, goal_builds: builds };
 }
 
-/**
- * Builds the goals added later, a slice of a day's kept facts at a time while the run has budget: each slice's people's
- * actions folded into that goal alone (a person already counted is not counted again), its place written in the fold
- * state. Days whose facts have expired are passed.
- */
+/** A person already counted is not counted again; days whose facts have expired are passed. */
 export async function buildGoals(
   deps: { store: FoldingStore; goals: readonly Goal[]; factsASlice: number; today: string },
   state: StateWriter,

@@ -5,10 +5,8 @@ import { addBuckets, addTouches, bucketOf } from '../core/events/first-touch';
 import type { GoalAction } from '../core/store/facts';
 import { conditionalWriteOnce } from '../core/store/conditional-write';
 
-/** How many of a goal's new people's documents are created at once. */
 const CREATES_AT_ONCE = 16;
 
-/** A goal's summary before its first person. */
 const emptySummary = (goal: string): GoalSummary => ({
   id: goalSummaryId(goal),
   pk: goalPk(goal),
@@ -19,7 +17,7 @@ const emptySummary = (goal: string): GoalSummary => ({
   pending: [],
 });
 
-/** A person's document moved to an earlier first conversion, unless it holds one at or before it already. */
+/** Unless it holds an earlier or equal one already. */
 async function movedEarlier(store: GoalsStore, goal: string, person: string, at: string): Promise<void> {
   const read = await store.people.read(goal, person);
   if (read === null || read.doc.first_at <= at) return;
@@ -30,7 +28,7 @@ async function movedEarlier(store: GoalsStore, goal: string, person: string, at:
   );
 }
 
-/** Creates the documents of the people (and people's days) a summary counted and names as pending, then clears them. */
+/** Creates the documents a summary names as pending, then clears them. */
 async function settlePending(store: GoalsStore, summary: GoalSummary, etag: string): Promise<void> {
   if (summary.pending.length === 0) return;
   const { goal } = summary;
@@ -47,7 +45,6 @@ async function settlePending(store: GoalsStore, summary: GoalSummary, etag: stri
   );
 }
 
-/** The earliest of each key's actions. */
 function earliest(actions: readonly GoalAction[], key: (action: GoalAction) => string): Map<string, GoalAction> {
   const first = new Map<string, GoalAction>();
   for (const action of actions) if ((first.get(key(action))?.at ?? '\uffff') > action.at) first.set(key(action), action);
@@ -55,14 +52,8 @@ function earliest(actions: readonly GoalAction[], key: (action: GoalAction) => s
 }
 
 /**
- * Folds some people's actions into one goal: each person who reached it and is not yet one of its people (no document,
- * not pending) is counted, once, under their first touch and the days since their first visit; and each person's day
- * that reached it and is not yet counted is one conversion under their first touch. The counts and the new people and
- * days, as pending, are written first in one conditional write; then each one's document is created (a create that
- * finds it there is one already made); then the pending list is cleared. A run that dies anywhere between leaves a
- * summary whose pending ones are made and cleared by the next fold of the goal before it counts anyone, so nothing is
- * counted twice, whatever order the actions come in: the live fold's, or the build of a goal added later from the facts
- * still kept.
+ * Counts and pending people go in one conditional write, then their documents are created, then pending is cleared.
+ * A run that dies between leaves pending ones that the goal's next fold settles before it counts anyone, so nothing counts twice.
  */
 async function foldGoal(store: GoalsStore, goal: Goal, actions: readonly GoalAction[]): Promise<void> {
   const reached = actions.filter((action) => reaches(goal, action));
@@ -80,7 +71,7 @@ async function foldGoal(store: GoalsStore, goal: Goal, actions: readonly GoalAct
     store.days.known(goal.name, [...days.keys()]).then((found) => new Set(found)),
   ]);
   const fresh = [...people.values()].filter(({ person }) => !known.has(person));
-  // A person whose earlier conversion is folded after a later one (days fold side by side) moves to its bucket.
+  // Days fold side by side, so a person's earlier conversion may come after a later one.
   const earlier = [...people.values()].filter(({ person, at }) => known.has(person) && at < known.get(person)!);
   const freshDays = [...days].filter(([id]) => !knownDays.has(id)).map(([, action]) => action);
   if (fresh.length === 0 && freshDays.length === 0 && earlier.length === 0) return;
@@ -105,7 +96,6 @@ async function foldGoal(store: GoalsStore, goal: Goal, actions: readonly GoalAct
   if (written !== null) await settlePending(store, written.doc, written.etag);
 }
 
-/** Folds people's actions into every goal: each goal's people all time, each person once. */
 export async function foldGoals(store: GoalsStore, goals: readonly Goal[], actions: readonly GoalAction[]): Promise<void> {
   if (actions.length === 0) return;
   for (const goal of goals) await foldGoal(store, goal, actions);

@@ -4,20 +4,16 @@ import { SCANNERS_COUNTED_AGAIN_DAYS } from './people';
 import { sliceOf } from './slice';
 import type { StateWriter } from './state';
 
-/** How many imported days are folded beside the near days at once: a backlog of years moves a few days a round. */
+/** A backlog of years moves a few days a round. */
 export const IMPORTED_AT_ONCE = 8;
 
-/** How many landed notes one slice reads at most. */
 const NOTES_A_SLICE = 2_000;
 
 const union = (held: readonly string[], more: Iterable<string>): string[] => [...new Set([...held, ...more])].sort();
 
 /**
- * Reads the notes of imported messages kept since the state's mark (shared/core/store/imports.ts), up to the run's bound, a
- * slice at a time while the run has budget, and adds their days to the imported days to fold (`imported`), and those
- * older than SCANNERS_COUNTED_AGAIN_DAYS to the days whose people and scanners are counted again (`people_due`). A
- * note's mark is at or after the marks of its facts, so a day read up to the bound after its note was read holds them
- * all. The mark moves only when notes were read, in the same write as their days, so a run that dies reads them again.
+ * A note's mark is at or after its facts', so a day read to the bound after its note holds them all.
+ * The mark moves in the same write as the days, so a run that dies reads the notes again.
  */
 export async function openImported(
   landed: Pick<LandedImports, 'changed'>,
@@ -53,7 +49,7 @@ export async function openImported(
   return caughtUp;
 }
 
-/** The next imported days to fold, oldest first: at most `room`, none this run has taken up already. */
+/** Oldest first, at most `room`, none this run took up already. */
 export function importedToRead(imported: readonly string[], taken: ReadonlySet<string>, room: number): string[] {
   return room <= 0 ? [] : imported.filter((day) => !taken.has(day)).slice(0, room);
 }

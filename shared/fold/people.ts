@@ -7,41 +7,31 @@ import { conditionalWriteOnce } from '../core/store/conditional-write';
 import { inLanes } from '../core/lanes';
 import { sliceOf } from './slice';
 
-/** How many days' counts the people's fold asks for at once. */
 const COUNTS_AT_ONCE = 8;
 
 /**
- * How many days back a day's scanners are counted again from the records: a scanner's record lives 90 days from its
- * last write, which is never before the day it was first seen, so every record of a day this recent is still there.
- * An older day's figure stands as it was, so the scanners left out outlive their records.
+ * A scanner's record lives 90 days from its last write, so every record of a day this recent is still there.
+ * Older days stand as they were, so the scanners left out outlive their records.
  */
 export const SCANNERS_COUNTED_AGAIN_DAYS = 88;
 
-/**
- * How long before the last run a change of a record's counts still counts its days again: the keeper's clock and the
- * fold's are two machines' (synchronised to well under a second), and a write is made within seconds of its clock read;
- * ten minutes is far past both, and counting a day again is harmless.
- */
+/** The keeper's and the fold's clocks differ by well under a second, and counting a day again is harmless. */
 const COUNTS_CHANGED_MARGIN_MS = 600_000;
 
-/** How far the people are folded: the records' mark, and when the run that last caught up began (null before). */
+/** `at` is null before the first catch-up. */
 export interface RecordsMark {
   mark: number;
   at: string | null;
 }
 
-/** What one run of the people's fold did: the mark it reached, the records it read, and whether it caught up. */
 export interface PeopleOutcome extends RecordsMark {
   records: number;
   caughtUp: boolean;
 }
 
 /**
- * Folds the visitor records written since the last run into the visitors summary, a slice of records at a time while
- * `more()` says the run has budget: every day such a record counts on (or was moved away from) is counted again from
- * the records, so the figure of a day is exact whatever order the sightings came in, and writing it twice changes
- * nothing. The first person's day only ever moves earlier. Memory holds one slice and the set of days, whatever the
- * backlog; the summary is written once, for every slice read, before the mark moves past them.
+ * Every day a changed record counts on, or moved away from, is counted again from the records, so a day is exact in any order.
+ * The summary is written before the mark moves past the slice.
  */
 export async function foldPeople(
   store: { recordCounts: RecordCounts; visitorsSummary: VisitorsSummaries },
@@ -65,7 +55,7 @@ export async function foldPeople(
       run.bound,
     );
     records += slice.items.length;
-    // A record written since the last run whose counts did not change then (a known visitor's new day) changes no day.
+    // A known visitor's new day changes no day's counts.
     for (const change of slice.items) {
       if (cutoff !== null && change.counts_changed_at < cutoff) continue;
       for (const day of [change.first_seen, change.counted_on, ...change.moved_days]) if (day !== null) days.add(day);
@@ -75,15 +65,11 @@ export async function foldPeople(
     caughtUp = slice.caughtUp;
   } while (!caughtUp && (await run.more()));
   if (days.size > 0) await countDaysAgain(store, [...days], firstPerson, run.today, imported);
-  // The time of a catch-up is what later runs judge a record's change against; a run still behind keeps the older one.
+  // Later runs judge a record's change against the time of a catch-up; a run still behind keeps the older one.
   return { mark, at: caughtUp ? run.now.toISOString() : since.at, records, caughtUp };
 }
 
-/**
- * The visitors summary with each of these days counted again from the records. The scanners of an `imported` day are
- * counted again whatever its age: its records were written by the import, so every scanner's is still there (see
- * SCANNERS_COUNTED_AGAIN_DAYS); the fold learns such days from the import's landed notes (`people_due`).
- */
+/** An imported day's scanners are counted again at any age: the import wrote their records, so all are still there. */
 async function countDaysAgain(
   store: { recordCounts: RecordCounts; visitorsSummary: VisitorsSummaries },
   days: readonly string[],

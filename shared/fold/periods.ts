@@ -21,7 +21,6 @@ import type { InTurn } from '../core/in-turn';
 
 type Key = { pk: string; id: string };
 
-/** One rollup of a day or month moved by a slice, written once; answers it as it now stands. */
 async function moveOne(
   { periods, turns }: PeriodWrites,
   key: Key,
@@ -29,7 +28,7 @@ async function moveOne(
   move: (doc: PeriodRollup) => PeriodRollup | null,
 ): Promise<PeriodRollup> {
   let now: PeriodRollup | null = null;
-  // Days of one month or year are folded side by side, and each moves its rollups: one at a time.
+  // Days of one month or year fold side by side, so each rollup takes one writer at a time.
   await turns.run(`${key.pk}\n${key.id}`, async () => {
     const read = await periods.read(key.pk, key.id);
     const current = read?.doc ?? fresh();
@@ -41,7 +40,7 @@ async function moveOne(
   return now ?? fresh();
 }
 
-/** Where the fold writes the month and year rollups and filter cells, and the turns that keep one writer a document in a run. */
+/** The turns keep one writer a document in a run. */
 export interface PeriodWrites {
   periods: PeriodRollups;
   turns: InTurn;
@@ -55,10 +54,8 @@ const figuresOf = (doc: Pick<DayRollup, 'visitor_days' | 'left_out' | 'page_load
 });
 
 /**
- * Moves the month and year rollups of a slice's day and every filter cell its changed tokens hold (the day's, the
- * month's and the year's) by the slice. Each says which slice of each day it holds, so a run that died part way folds
- * the same slice again and moves only what it had not written. Written after the day rollup and before the
- * visitor-days, so the slice's changes are the same when it is folded again.
+ * Each rollup says which slice of each day it holds, so a run that died folds the slice again and moves only the rest.
+ * Written after the day rollup and before the visitor-days, so a refolded slice sees the same changes.
  */
 export async function foldPeriods(
   periods: PeriodWrites,
@@ -93,7 +90,7 @@ export async function foldPeriods(
       ),
     );
   });
-  // A cell's month and year take the day cell's figures, so they are moved once the day cells stand.
+  // A cell's month and year take the day cell's figures, so they move once the day cells stand.
   const longer = cells.flatMap((cell) => LONG_SPANS.map((span) => ({ ...cell, span })));
   await inLanes(longer, FOLD_WRITES_AT_ONCE, async ({ dimension, value, delta, span }) => {
     const filter = { dimension, value };

@@ -1,4 +1,3 @@
-/** One slice of what was written between two marks: the items, the mark it ends on, and whether it reached the bound. */
 export interface Slice<T> {
   items: T[];
   upTo: number;
@@ -6,10 +5,8 @@ export interface Slice<T> {
 }
 
 /**
- * One slice of the items written after a mark and up to `bound`, at most about `limit`, ending on a whole mark: the
- * store's marks are seconds, so a page that stops inside one mark leaves that mark for the next slice, and a page all
- * of one mark reads the rest of that mark (as many as one second of writes holds). So a slice's end says exactly which
- * items it holds, and a run that dies can fold the same slice again.
+ * Ends on a whole mark: marks are seconds, so a page that stops inside one leaves it for the next slice.
+ * So a slice's end says exactly which items it holds, and a run that dies can fold it again.
  */
 export async function sliceOf<T extends { mark: number }>(
   first: (limit: number) => Promise<T[]>,

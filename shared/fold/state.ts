@@ -4,17 +4,13 @@ import type { FoldState, FoldStates } from '../core/store/fold';
 import { tried } from './tries';
 import { FoldRaced, conditionalWriteOnce } from '../core/store/conditional-write';
 
-/** The fold state as one run holds it: the state as last written, and writes of a few fields at a time. */
 export interface StateWriter {
   current(): FoldState;
-  /** Writes the state with these fields changed (nothing when they change nothing); a lost race throws FoldRaced. */
+  /** Nothing when the fields change nothing; a lost race throws FoldRaced. */
   write(fields: Partial<FoldState>): Promise<void>;
 }
 
-/**
- * The fold state written as the run goes, each write a replace of the version last read: under the fold lease no other
- * fold writes it, so a replace that finds it changed means the lease was lost, and the run stops.
- */
+/** Under the fold lease no other fold writes it, so a changed version means the lease was lost and the run stops. */
 export function stateWriter(slot: FoldStates, read: Versioned<FoldState> | null, begun: FoldState): StateWriter {
   let held: Versioned<FoldState> | null | undefined = read;
   let state = begun;
@@ -24,7 +20,7 @@ export function stateWriter(slot: FoldStates, read: Versioned<FoldState> | null,
       const next = { ...state, ...fields };
       state = next;
       const once = async () => {
-        // A write whose answer was lost may have landed: the version is read again before the next one.
+        // A write whose answer was lost may have landed, so the version is read again.
         held = held === undefined ? await slot.read() : held;
         if (held !== null && JSON.stringify(held.doc) === JSON.stringify(next)) return;
         const before = held;
@@ -37,19 +33,14 @@ export function stateWriter(slot: FoldStates, read: Versioned<FoldState> | null,
   };
 }
 
-/**
- * A state read from the store, with the fields a state written before them lacks (a state from before imports has no
- * landed notes read and no imported days to fold): a fold that began before day rollups
- * has days whose visitor-days no rollup holds yet, from today back, so their rollups are to be built, and every day
- * from tomorrow on is rolled up from its first visitor-day.
- */
+/** Fills the fields an older state lacks; days from before rollups are to be built, and tomorrow on is rolled up as it comes. */
 export function upgraded(state: FoldState, today: string): FoldState {
   const before = state as Partial<FoldState>;
   const imports = before.imports === undefined ? { imports: 0, imported: [], people_due: [] } : {};
   // A fold that began before month rollups and filter cells moves them from tomorrow, the first whole day it sees.
   const periods = {
     ...(before.periods_from === undefined ? { periods_from: addDays(today, 1) } : {}),
-    // Year rollups came after the months: a store that had months reads its older years from them.
+    // Year rollups came after the months, so older years are read from the months.
     ...(before.years_from === undefined ? { years_from: addDays(today, 1) } : {}),
   };
   if (before.rollups_from !== undefined) return { ...state, ...imports, ...periods };

@@ -7,18 +7,17 @@ import { scannedVisitor } from '../core/subjects/visitor';
 import { conditionalWriteOnce, type FoldedChange } from '../core/store/conditional-write';
 import { conditionalWritesOnce } from './write';
 
-/** A scan as the fold reads it: with the day and the mark of the fact that holds it. */
 export interface MarkedScan {
   scan: SubjectScan;
   day: string;
   mark: number;
 }
 
-/** How far a subject's document holds the facts of a day: its marks are a day's, as the fold's are. */
+/** A subject document's marks are by day, as the fold's are. */
 const heldOn = (doc: { folded_to: number; folded_days?: Record<string, number> } | null | undefined, day: string) =>
   Math.max(doc?.folded_to ?? 0, doc?.folded_days?.[day] ?? 0);
 
-/** A document's day marks moved to each day's bound (never back), the days past the fold's reach dropped. */
+/** Marks never move back; days past the fold's reach are dropped. */
 function foldedDays(held: Record<string, number> | undefined, bounds: ReadonlyMap<string, number>, oldest: string): Record<string, number> {
   const days: Record<string, number> = {};
   for (const [day, mark] of Object.entries(held ?? {})) if (day >= oldest) days[day] = mark;
@@ -28,11 +27,7 @@ function foldedDays(held: Record<string, number> | undefined, bounds: ReadonlyMa
 
 const instants = (scans: readonly MarkedScan[]) => scans.map(({ scan }) => scan.at).sort();
 
-/**
- * One visitor's document after the new scans, judged in the order of their instants, and what that adds to the
- * summary. Scans the summary already holds (a run that wrote it died before this document) are judged first, apart and
- * adding nothing, exactly as that run judged them; the rest add what they count.
- */
+/** Scans the summary already holds are judged first and add nothing, exactly as the run that died judged them. */
 function judged(
   current: SubjectVisitor | null,
   subject: string,
@@ -50,10 +45,8 @@ function judged(
 }
 
 /**
- * Folds one subject's new scans: people's scans judged against their documents (the refresh window, the interval, the
- * first counted scan making a unique visitor), scanners' and the site's own counted apart. The summary is written
- * first, marked with how far it holds; then the visitors' documents, each marked too. A run that dies between finds the
- * summary ahead of a document and judges those scans again without adding them (see judged).
+ * The summary is written first, then the visitors' documents, each marked with how far it holds.
+ * A run that dies between finds the summary ahead and judges those scans again without adding them.
  */
 async function foldSubject(
   store: SubjectsStore,
@@ -103,13 +96,9 @@ async function foldSubject(
   await conditionalWritesOnce(store.visitors, visitors, () => `subject visitor ${subject}`);
 }
 
-/** How many subjects one slice folds at once. */
 const SUBJECTS_AT_ONCE = 8;
 
-/**
- * Folds a slice's new subject scans, subject by subject. A document holds each day's facts up to that day's mark, as
- * the fold reads them: `bounds.days` is how far this slice reads each day; marks of days before `bounds.oldest` go.
- */
+/** `bounds.days` is how far this slice reads each day; marks of days before `bounds.oldest` go. */
 export async function foldSubjects(
   store: SubjectsStore,
   scans: readonly MarkedScan[],

@@ -5,13 +5,11 @@ import { emptyVisits, type VisitsSummaries } from '../core/store/visits';
 import { countedAgain } from './by-day';
 import { conditionalWriteOnce } from '../core/store/conditional-write';
 
-/** How many days' visits are counted at once. */
 const DAYS_AT_ONCE = 8;
 
 /**
- * A day's visits by people: its people's visitor-days, one a daily token, which its rollup holds once built; a day
- * whose rollup is still being built counts the visitor-days that carry a visit instead (one query in the day). A day
- * with totals imported from another tool counts its daily visitors when they are more (a log covering part of it).
+ * A built rollup holds the day's people; while it is built, the visitor-days that carry a visit are counted instead.
+ * Imported daily visitors count when they are more, as when a log covers only part of the day.
  */
 async function visitsOn(store: { activity: Pick<ActivityDocs, 'visitsOn'>; rollups: DayRollups }, day: string): Promise<number> {
   const rollup = await store.rollups.read(day);
@@ -20,7 +18,6 @@ async function visitsOn(store: { activity: Pick<ActivityDocs, 'visitsOn'>; rollu
   return Math.max(await store.activity.visitsOn(day), imported);
 }
 
-/** Counts the visits of the days whose activity changed again into the visits summary. */
 export async function foldVisits(
   store: { activity: Pick<ActivityDocs, 'visitsOn'>; rollups: DayRollups; visits: VisitsSummaries },
   days: readonly string[],

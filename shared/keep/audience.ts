@@ -7,7 +7,6 @@ const bump = (counts: Record<string, number>, name: string) => {
   counts[name] = (counts[name] ?? 0) + 1;
 };
 
-/** A page load's path counted, and the day's first page load kept as its entry page. */
 function addPages(part: VisitorDayPart, hit: QueuedHit): void {
   if (!hit.page_load) return;
   bump((part.page_paths ??= {}), hit.path);
@@ -17,11 +16,7 @@ function addPages(part: VisitorDayPart, hit: QueuedHit): void {
   }
 }
 
-/**
- * One hit's audience added to its visitor-day part: the country (the first hit's: a daily token is one address, so
- * one country), requests by browser, system and device type, page loads by campaign, and requests by minute and path
- * (kept on the fact only, for the last 30 minutes). A hit queued before these were carried adds none of them.
- */
+/** A daily token is one address, so the first hit's country stands; requests by minute and path stay on the fact only. */
 export function addAudience(part: VisitorDayPart, hit: QueuedHit): void {
   if (hit.country !== undefined && part.country === undefined) part.country = hit.country;
   if (hit.browser !== undefined) bump((part.browsers ??= {}), hit.browser);

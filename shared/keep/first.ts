@@ -8,10 +8,7 @@ import type { VisitorRecord } from '../core/store/visitors';
 
 const isPersons = (hit: QueuedHit) => hit.person !== null && !hit.bot && !hit.self;
 
-/**
- * Where a person's hits of one day in a message first came from: the earliest page load's source group, referrer host
- * and campaign (the earliest request's when none was a page load); null when none was a person's request.
- */
+/** The earliest page load's touch, else the earliest request's; null when none was a person's. */
 export function touchOf(hits: readonly QueuedHit[]): FirstTouch | null {
   const persons = hits.filter(isPersons).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   const first = persons.find((hit) => hit.page_load) ?? persons[0];
@@ -24,13 +21,13 @@ export function touchOf(hits: readonly QueuedHit[]): FirstTouch | null {
   };
 }
 
-/** A record's first day among people and first touch; null while it is not counted as a person. */
+/** Null while the record is not counted as a person. */
 export function firstOfRecord(record: VisitorRecord | null): First | null {
   if (record === null || record.counted_on === null) return null;
   return { day: record.counted_on, touch: record.first_touch ?? null };
 }
 
-/** A person's request on their first day adds them to the visitor-day's new people (a sketch's registers, never the hash). */
+/** A sketch's registers, never the hash. */
 export function addFirst(part: VisitorDayPart, hit: QueuedHit, first: First | undefined): void {
   if (!isPersons(hit) || first === undefined || first.day !== part.day) return;
   const [register, rank] = registerOf(hit.person!);

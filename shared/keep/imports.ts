@@ -6,7 +6,6 @@ import type { ImportKeepingStore } from '../core/store';
 import { FACT_TTL_SECONDS } from '../core/store/facts';
 import { IMPORTS_PK, landedId, type LandedImport } from '../core/store/imports';
 
-/** The note that a message's facts are kept, naming their days. */
 export const landedNote = (message: string, days: Iterable<string>): LandedImport => ({
   id: landedId(message),
   pk: IMPORTS_PK,
@@ -17,10 +16,8 @@ export const landedNote = (message: string, days: Iterable<string>): LandedImpor
 });
 
 /**
- * keep-imports' use case: keepHits, taking hits of any day however old, then one landed note for the
- * message, created once its facts are all kept (so the note's mark is at or after theirs). The fold reads the notes to
- * learn which old days have facts to fold (shared/fold/imports.ts). A message retried after any failure ends as one
- * delivery would: its facts and records are kept once, and its note is created once (a create that finds it is done).
+ * keepHits for any day, then one landed note created once the facts are kept, so its mark is at or after theirs.
+ * A retried message ends as one delivery would.
  */
 export async function keepImported(message: HitsMessage, deps: KeepDeps & { store: ImportKeepingStore }): Promise<KeepOutcome> {
   const kept = await keepHits(message, { ...deps, anyDay: true });

@@ -13,7 +13,7 @@ import { sightedRecord } from './visitor';
 import { firstOfRecord } from './first';
 import type { First } from '../core/store/first-touch';
 
-/** What keeping a message did: kept (or found already kept), or could not be kept now (the queue retries). */
+/** Not ok means the queue retries. */
 export type KeepOutcome = { ok: true; hits: number; already: boolean } | { ok: false; reason: string };
 
 const factOf = (message: HitsMessage, day: string, plan: DayPlan): Fact => ({
@@ -30,36 +30,27 @@ const factOf = (message: HitsMessage, day: string, plan: DayPlan): Fact => ({
   ttl: FACT_TTL_SECONDS,
 });
 
-/** What one queue's keeping remembers in a process: the sightings kept, and whose record is being changed. */
+/** One per queue, per process. */
 export const keepMemory = (): Pick<KeepDeps, 'kept' | 'inTurn'> => ({ kept: new KeptSightings(), inTurn: new InTurn() });
 
-/** What keeping reads and writes, and what this process remembers between messages (one of each per queue). */
 export interface KeepDeps {
   store: KeepingStore;
   clock: Clock;
-  /** The sightings already kept on recent days, so a visitor costs one read a day per process. */
+  /** So a visitor costs one read a day per process. */
   kept: KeptSightings;
   /** One change of a visitor's record at a time in this process. */
   inTurn: InTurn;
-  /**
-   * Keep hits of any day, however old: the imported ones, whose old days the fold reads because keep-imports leaves a
-   * landed note for each message once its facts are kept (shared/keep/imports.ts). keep-hits refuses a day the fold no
-   * longer reads.
-   */
+  /** keep-imports sets it, since its landed notes lead the fold to old days; keep-hits refuses a day the fold no longer reads. */
   anyDay?: boolean;
 }
 
 /**
- * The keeping use case: it writes only what one visitor or one message owns, so no write races another visitor's.
- * Each person hash's record takes the message's sightings (read, merged, written with If-Match; a day already seen
- * changes nothing, so a retry writes nothing), and each day of the message gets one immutable fact, created once (a
- * create that finds it there means an earlier delivery kept it), after the records, so it carries each person's first
- * day and touch. Both are idempotent, so a message retried after any failure ends as one delivery would. Everything counted over many visitors is
- * folded from these by the fold.
+ * Writes only what one visitor or one message owns, so no write races another visitor's.
+ * Records take sightings with If-Match, then each day gets one fact created once, so a retried message ends as one delivery would.
  */
 export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<KeepOutcome> {
   const { store, clock, kept, inTurn } = deps;
-  // The invocations after the one that changes a record find the day kept and make no call.
+  // Later invocations find the day kept and make no call.
   const keepVisitor = async (hash: string, sightings: Sighting[]): Promise<First | null> => {
     let first: First | null = null;
     await inTurn.run(hash, async () => {
@@ -89,7 +80,7 @@ export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<Ke
   // The fold reads no day this old, so keeping it would count it half: it stays on the queue, then in poison.
   if (late !== undefined) return { ok: false, reason: `hits of ${late} are older than the ${FOLD_DAYS} days the fold reads` };
   try {
-    // The records first: each fact carries its people's first day as their record then holds it, for the fold.
+    // Records first, so each fact carries its people's first day as their record holds it.
     const firsts = new Map(
       await Promise.all(
         [...sightingsOf(message.hits)].map(async ([hash, sightings]) => [hash, await keepVisitor(hash, sightings)] as const),

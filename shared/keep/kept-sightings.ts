@@ -2,19 +2,16 @@ import { stronger, type VisitorKind } from '../core/identity/kinds';
 import type { First } from '../core/store/first-touch';
 import type { Sighting } from './plan';
 
-/** How many of the latest days are remembered: the ingest limit (7 days by default) and today. */
+/** The 7-day ingest limit and today. */
 const DAYS = 8;
 
 /**
- * The sightings this process has kept, by day: one already kept with the same kind (or a weaker one) changes nothing
- * in the record, so it is not read again, and a visitor costs one read a day per process rather than one per message.
- * A sighting is remembered only once the record holding it is written (or was found holding it), with the person's
- * first day and touch as that record held them.
+ * A sighting already kept changes nothing, so a visitor costs one read a day per process, not one per message.
+ * It is remembered only once its record is written.
  */
 export class KeptSightings {
   private readonly days = new Map<string, Map<string, { kind: VisitorKind; first: First | null }>>();
 
-  /** The sightings that could still change the record. */
   unkept(hash: string, sightings: readonly Sighting[]): Sighting[] {
     return sightings.filter((seen) => {
       const kept = this.days.get(seen.day)?.get(hash);
@@ -22,7 +19,7 @@ export class KeptSightings {
     });
   }
 
-  /** The person's first day and touch as the record held them when a sighting of theirs was last kept here. */
+  /** As the record held them when a sighting was last kept here. */
   firstOf(hash: string): First | null {
     for (const day of this.days.values()) {
       const kept = day.get(hash);

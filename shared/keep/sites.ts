@@ -2,7 +2,7 @@ import type { HitsMessage, QueuedHit } from '../core/message';
 import type { KeepOutcome } from './keep';
 import { ALL_SITES } from '../core/sites/sites';
 
-/** The hits of a message by the site that served them; a hit queued before sites is the first site's. */
+/** A hit queued before sites is the first site's. */
 function bySite(hits: readonly QueuedHit[], firstSite: string): Map<string, QueuedHit[]> {
   const sites = new Map<string, QueuedHit[]>();
   for (const hit of hits) {
@@ -12,11 +12,7 @@ function bySite(hits: readonly QueuedHit[], firstSite: string): Map<string, Queu
   return sites;
 }
 
-/**
- * Keeps a message's hits in each site's store, and all of them in all sites' together (`*`, when several are
- * declared), so a person who visited two sites is one person there. Each store keeps the message under its id, so each
- * is exactly once on its own, whichever of them a retry finds already kept.
- */
+/** Also keeps all of them in `*`, so a person who visited two sites is one person; each store is exactly-once by the message id. */
 export async function keepBySite<D>(
   message: HitsMessage,
   sites: { firstSite: string; keepOf: (site: string) => D | undefined },

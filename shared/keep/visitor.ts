@@ -2,14 +2,12 @@ import { stronger } from '../core/identity/kinds';
 import { MOVED_DAYS, RECENT_DAYS, ttlFor, VISITORS_PK, type VisitorRecord } from '../core/store/visitors';
 import type { Sighting } from './plan';
 
-/** Whether a day is one the record has not counted yet. */
 function isNewDay(record: VisitorRecord, day: string): boolean {
   if (record.recent_days.includes(day)) return false;
   if (record.recent_days.length < RECENT_DAYS) return true;
   return day > record.recent_days[0]! || day < record.first_seen;
 }
 
-/** The days the record no longer counts on after a write: the first_seen and counted_on it moved away from. */
 function movedDays(before: VisitorRecord, after: Pick<VisitorRecord, 'first_seen' | 'counted_on'>): string[] {
   const left = [before.first_seen, before.counted_on].filter(
     (day): day is string => day !== null && day !== after.first_seen && day !== after.counted_on,
@@ -18,11 +16,7 @@ function movedDays(before: VisitorRecord, after: Pick<VisitorRecord, 'first_seen
   return [...new Set([...before.moved_days, ...left])].sort().slice(-MOVED_DAYS);
 }
 
-/**
- * A record with a day's sighting merged in: a day not seen before is one more day seen, in whatever order the days
- * come, and a day seen before changes nothing (which makes the merge idempotent); the kind by the Stronger rule; the
- * day counted among people is the earliest day seen as a person.
- */
+/** A day seen before changes nothing, so the merge is idempotent in any order; the kind merges by the Stronger rule. */
 export function withSighting(record: VisitorRecord | null, hash: string, seen: Sighting, now: string): VisitorRecord {
   if (record === null) {
     return {
@@ -47,7 +41,7 @@ export function withSighting(record: VisitorRecord | null, hash: string, seen: S
   const first_seen = seen.day < record.first_seen ? seen.day : record.first_seen;
   const counted_on = who === 'people' || who === 'self' ? personDay : null;
   const countsChanged = who !== record.who || first_seen !== record.first_seen || counted_on !== record.counted_on;
-  // The first touch is the visit of the day counted among people: it moves with that day, and only then.
+  // The first touch moves with the day counted among people, and only then.
   const touched = counted_on !== record.counted_on && counted_on === seen.day && seen.touch !== undefined;
   return {
     ...record,
@@ -64,7 +58,7 @@ export function withSighting(record: VisitorRecord | null, hash: string, seen: S
   };
 }
 
-/** The record after a message's sightings of it; null when they change nothing (every day already seen as such). */
+/** Null when every day was already seen as such. */
 export function sightedRecord(
   current: VisitorRecord | null,
   hash: string,

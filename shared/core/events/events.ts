@@ -1,10 +1,8 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
-/** An event's name: lowercase, short (`signup`, `download-cv`, `outbound`). */
 export const EVENT_NAME = /^[a-z][a-z0-9_-]{0,39}$/;
 
-/** How many props an event carries at most, and how long a key and a value may be. */
 export const PROPS_LIMITS = { count: 5, key: 32, value: 100 } as const;
 
 const PROP_KEY = /^[a-z][a-z0-9_]{0,31}$/;
@@ -13,8 +11,8 @@ const DIGITS = /\d{6,}/;
 const ADDRESS_LIKE = /[0-9a-f:.]{7,}/gi;
 
 /**
- * Why a prop's value could carry a person, or null when it cannot: props never hold an email address, an IP address or
- * a run of six or more digits (a phone number, an account or card number). The value is refused, never kept.
+ * Props never hold an email address, an IP address or six digits in a row, since those could name a person.
+ * Returns why, or null.
  */
 export function propProblem(value: string): string | null {
   if (EMAIL.test(value)) return 'looks like an email address';
@@ -25,12 +23,11 @@ export function propProblem(value: string): string | null {
   return null;
 }
 
-/** `event`: a lowercase short name. */
 export const eventNameSchema = z
   .string()
   .regex(EVENT_NAME, 'must be a lowercase name of 1 to 40 letters, digits, - or _, starting with a letter');
 
-/** `props`: at most five short string pairs, lowercase keys; a value that could carry a person is refused by name. */
+/** A value that could carry a person is refused by name. */
 export const propsSchema = z
   .record(
     z.string().regex(PROP_KEY, 'keys must be lowercase letters, digits or _, at most 32, starting with a letter'),
@@ -47,24 +44,22 @@ export const propsSchema = z
     }
   });
 
-/** The props of a beacon with every value that could carry a person taken out, and how many were. */
+/** Takes out every value that could carry a person and counts them. */
 export function safeProps(props: Record<string, string>): { props: Record<string, string>; refused: number } {
   const kept = Object.entries(props).filter(([, value]) => propProblem(value) === null);
   return { props: Object.fromEntries(kept), refused: Object.keys(props).length - kept.length };
 }
 
-/** One goal: a name, and the events or paths that reach it. */
 export interface Goal {
   name: string;
   events: string[];
   paths: string[];
-  /** The one site (SITES) the goal counts on, when its name says `name@site`; else every site and all of them. */
+  /** Set by `name@site`; absent means every site and all of them. */
   site?: string;
 }
 
 const GOAL_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
-/** The reading of one `name=event:a,b` or `name=path:/a,/b` goal, or why it cannot be read. */
 function readGoal(text: string): Goal | string {
   const match = /^([^=@]*)(?:@([^=]*))?=(event|path):(.*)$/.exec(text);
   const name = match?.[1]?.trim() ?? '';
@@ -81,13 +76,10 @@ function readGoal(text: string): Goal | string {
     : `goal ${name}: "${bad}" must be a path starting with / with no query`;
 }
 
-/** Whether two goals would count under one name on one site. */
+/** A goal on every site clashes with a goal of the same name on any site. */
 const clash = (a: Goal, b: Goal) => a.name === b.name && (a.site === undefined || b.site === undefined || a.site === b.site);
 
-/**
- * GOALS: goals separated by `|`, each `name=event:signup` or `name=path:/pricing,/pricing/`; at most 20, names unique.
- * Empty (the default): no goals.
- */
+/** GOALS: `name=event:signup` or `name=path:/pricing,/pricing/`, separated by `|`; at most 20, names unique. */
 export const goalsSetting = z
   .string()
   .default('')
@@ -107,6 +99,5 @@ export const goalsSetting = z
     return goals;
   });
 
-/** Whether what one visitor did reaches a goal: one of its events, or a request of one of its paths. */
 export const reaches = (goal: Goal, did: { events: Iterable<string>; paths: Iterable<string> }): boolean =>
   [...did.events].some((event) => goal.events.includes(event)) || [...did.paths].some((path) => goal.paths.includes(path));

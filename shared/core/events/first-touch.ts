@@ -1,29 +1,27 @@
 import { addCapped } from '../counts';
 import type { GoalAction } from '../store/facts';
 
-/** How many referrer hosts and campaigns a goal keeps by name; the rest are summed under `(other)`. */
+/** Referrer hosts and campaigns past this many are summed under `(other)`. */
 export const TOUCH_TOP = 100;
 
-/** The buckets of days from a person's first visit to the first time they reached a goal. */
+/** Days from a person's first visit to their first time reaching a goal. */
 export const CONVERT_BUCKETS = ['0', '1', '2-7', '8-30', '31+', 'unknown'] as const;
 export type ConvertBucket = (typeof CONVERT_BUCKETS)[number];
 
-/** A goal's figures by first touch: by source group, referrer host and campaign key. */
 export interface ByTouch {
   sources: Record<string, number>;
   referrers: Record<string, number>;
   campaigns: Record<string, number>;
 }
 
-/** A person kept before first touches were carried is under this name in each. */
+/** The name for a person kept before first touches were carried. */
 export const UNKNOWN_TOUCH = 'unknown';
 
-/** What the first visit carried none of (no referrer, no campaign). */
+/** A first visit with no referrer and no campaign. */
 export const NO_TOUCH = '(none)';
 
 export const emptyByTouch = (): ByTouch => ({ sources: {}, referrers: {}, campaigns: {} });
 
-/** The figures by first touch with one more for each action's person (or conversion). */
 export function addTouches(counts: ByTouch | undefined, actions: readonly GoalAction[]): ByTouch {
   const more = emptyByTouch();
   const bump = (map: Record<string, number>, name: string) => (map[name] = (map[name] ?? 0) + 1);
@@ -42,7 +40,6 @@ export function addTouches(counts: ByTouch | undefined, actions: readonly GoalAc
 
 const DAY_MS = 86_400_000;
 
-/** The bucket of the days from a person's first day to an instant they reached a goal. */
 export function bucketOf(action: Pick<GoalAction, 'first' | 'at'>): ConvertBucket {
   if (action.first === undefined) return 'unknown';
   const days = Math.round((Date.parse(`${action.at.slice(0, 10)}T00:00:00Z`) - Date.parse(`${action.first}T00:00:00Z`)) / DAY_MS);
@@ -52,7 +49,6 @@ export function bucketOf(action: Pick<GoalAction, 'first' | 'at'>): ConvertBucke
   return days <= 30 ? '8-30' : '31+';
 }
 
-/** The days-to-convert counts with one more for each new person's first conversion. */
 export function addBuckets(
   counts: Partial<Record<ConvertBucket, number>> | undefined,
   firsts: readonly GoalAction[],

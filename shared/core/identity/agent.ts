@@ -5,9 +5,8 @@ import { deviceOf, type Device } from './device';
 const versionNumbers = /\d+(?:[._]\d+)*/g;
 
 /**
- * The agent with every version number taken out: browser family, platform and device type, so a browser that
- * updates itself stays the same person while Chrome and Firefox, or desktop and Android, stay apart. An agent
- * no parser knows (a library, a crawler) keeps its text with the digits removed.
+ * Version numbers are taken out, so a browser that updates itself stays the same person.
+ * An agent no parser knows keeps its text without digits.
  */
 export function agentFamily(userAgent: string): string {
   const agent = userAgent.trim();
@@ -23,48 +22,40 @@ export function agentFamily(userAgent: string): string {
   return agent.replace(versionNumbers, '').replace(/\s+/g, ' ').toLowerCase();
 }
 
-/** Whether the agent names a bot: crawlers, link-preview fetchers, HTTP libraries, or no agent at all. */
+/** Crawlers, link previews, HTTP libraries, or no agent at all. */
 export function isBotAgent(userAgent: string | null | undefined): boolean {
   const agent = (userAgent ?? '').trim();
   return agent === '' || isbot(agent);
 }
 
-/** All an agent says, read once: its family (for the person hash), whether it names a bot, and its device. */
 export interface AgentVerdict {
   readonly family: string;
   readonly bot: boolean;
   readonly device: Readonly<Device>;
 }
 
-/** The verdict of an agent, read afresh: agentFamily, isBotAgent and deviceOf of its family. */
 export function readAgent(userAgent: string): AgentVerdict {
   const family = agentFamily(userAgent);
   return Object.freeze({ family, bot: isBotAgent(userAgent), device: Object.freeze(deviceOf(family)) });
 }
 
-/** Reads what an agent says. */
 export interface AgentReader {
   read(userAgent: string): AgentVerdict;
 }
 
-/** Reads every agent afresh (a unit test of another rule, a one-off script): the same answers as agentVerdicts. */
+/** For a unit test of another rule or a one-off script. */
 export const UNCACHED_AGENTS: AgentReader = { read: readAgent };
 
-/** The agents a process remembers by default: a site's hits repeat a few hundred; 2,000 short texts are under a megabyte. */
+/** A site's hits repeat a few hundred agents, and 2,000 short texts are under a megabyte. */
 export const AGENT_CACHE_SIZE = 2000;
 
-/**
- * An agent longer than this is read afresh and not remembered, so the cache holds at most AGENT_CACHE_SIZE short texts
- * (a browser's agent is 100 to 300 characters): a caller cannot fill memory with long made-up agents.
- */
+/** Longer agents are not remembered, so a caller cannot fill memory with made-up ones; a browser's is 100 to 300. */
 export const MAX_REMEMBERED_AGENT = 512;
 
-/** A reader that remembers, and can say how many agents it holds. */
 export interface AgentCache extends AgentReader {
   readonly size: number;
 }
 
-/** One remembered agent, in the list from the most recently read (`newer` null) to the least (`older` null). */
 interface Held {
   agent: string;
   verdict: AgentVerdict;
@@ -73,11 +64,8 @@ interface Held {
 }
 
 /**
- * The verdicts of the last `capacity` agents read (least recently read forgotten first), since a site's hits repeat a
- * few hundred agents: parsing one (bowser, then isbot's pattern) costs several times the rest of a hit's rules, and a
- * remembered one is a map lookup and a move to the front of a list (a Map's delete and set costs ten times more).
- * Built once per process by the composition root (the identity rules' `agents`). It holds agent texts and what they
- * say, nothing else: no address, nothing of a request, and nothing is written out.
+ * Remembers the last `capacity` verdicts, since parsing an agent costs several times the rest of a hit's rules.
+ * It holds agent texts and verdicts only, nothing of a request.
  */
 export function agentVerdicts(capacity: number = AGENT_CACHE_SIZE): AgentCache {
   if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`an agent cache holds at least one agent, not ${capacity}`);
@@ -117,8 +105,7 @@ export function agentVerdicts(capacity: number = AGENT_CACHE_SIZE): AgentCache {
         unlink(forgotten);
         held.delete(forgotten.agent);
       }
-      // Kept as a string of its own: an agent sliced out of a larger text (a log line's chunk, a request's body) would
-      // keep that whole text alive for as long as it is remembered.
+      // A slice would keep its whole source text alive, such as a log line or a request body.
       const agent = Buffer.from(userAgent, 'utf16le').toString('utf16le');
       const entry: Held = { agent, verdict, newer: null, older: null };
       toFront(entry);

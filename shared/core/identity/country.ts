@@ -1,15 +1,14 @@
 import ipaddr from 'ipaddr.js';
 import { fourPartNumber, parseAddress } from './network';
 
-/** The country of an address no table places (loopback, private, documentation, unknown, unreadable). */
+/** Loopback, private, documentation, unknown or unreadable. */
 export const UNKNOWN_COUNTRY = 'XX';
 
-/** Where an address is, as its two-letter country code (ISO 3166-1 alpha-2, upper case), nothing finer. */
+/** ISO 3166-1 alpha-2, upper case, nothing finer. */
 export interface CountryLookup {
   countryOf(address: string | null): string;
 }
 
-/** A lookup that places nowhere: every address is UNKNOWN_COUNTRY. */
 export const noCountries: CountryLookup = { countryOf: () => UNKNOWN_COUNTRY };
 
 interface V4Table {
@@ -18,14 +17,14 @@ interface V4Table {
   codes: Uint16Array;
 }
 
-/** IPv6 ranges: each start and end as four 32-bit words, most significant first (row i at 4i … 4i+3). */
+/** Four 32-bit words per address, most significant first: row i at 4i to 4i+3. */
 interface V6Table {
   starts: Uint32Array;
   ends: Uint32Array;
   codes: Uint16Array;
 }
 
-/** The table in memory: sorted, non-overlapping ranges (start, end inclusive) with a country each. */
+/** Sorted ranges that do not overlap, ends inclusive. */
 export interface CountryTable extends CountryLookup {
   readonly ranges: { v4: number; v6: number };
 }
@@ -35,14 +34,13 @@ const COMMA = 44;
 const NEWLINE = 10;
 const ZERO = 48;
 
-/** The country names met so far, each with its index (a Uint16 per range points into them). */
+/** A Uint16 per range points into these. */
 class Names {
   readonly list: string[] = [];
   private readonly index = new Map<string, number>();
-  /** The index of each two-byte code already met, by its bytes (-1: not yet), so a row costs no string. */
+  /** Indexed by the code's two bytes, -1 not yet met, so a row costs no string. */
   private readonly byBytes = new Int16Array(65536).fill(-1);
 
-  /** The index of the code between `from` and `to` in the bytes. */
   at(csv: Buffer, from: number, to: number): number {
     let end = to;
     while (end > from && (csv[end - 1] === 13 || csv[end - 1] === 32)) end -= 1;
@@ -71,10 +69,10 @@ class Names {
 
 const COLON = 58;
 
-/** Reads one address from `csv` at `at` into `into`, up to the comma it consumes; the next position, or -1. */
+/** Consumes up to the comma; returns the next position or -1. */
 type ReadAddress = (csv: Buffer, at: number, into: Uint32Array) => number;
 
-/** A decimal IPv4 address (`16777216`), as the `*-ipv4-num.csv` files hold them. */
+/** As the `*-ipv4-num.csv` files hold them: `16777216`. */
 const readDecimal: ReadAddress = (csv, at, into) => {
   let value = 0;
   let digits = 0;
@@ -93,7 +91,7 @@ const readDecimal: ReadAddress = (csv, at, into) => {
 const hexValue = (byte: number): number =>
   byte >= 48 && byte <= 57 ? byte - 48 : byte >= 97 && byte <= 102 ? byte - 87 : byte >= 65 && byte <= 70 ? byte - 55 : -1;
 
-/** An IPv6 address in text (`2001:200::`), as the `*-ipv6.csv` files hold them: eight 16-bit groups, `::` once. */
+/** As the `*-ipv6.csv` files hold them: eight 16-bit groups, `::` once. */
 const groups = new Uint16Array(8);
 const readHex: ReadAddress = (csv, at, into) => {
   let count = 0;
@@ -132,11 +130,7 @@ const readHex: ReadAddress = (csv, at, into) => {
   return at + 1;
 };
 
-/**
- * Reads lines of `start,end,CC` byte by byte, each address into `words` 32-bit words (most significant first),
- * without a string or a BigInt per address: the tables have hundreds of thousands of rows, read once per process.
- * A line that does not read is skipped.
- */
+/** Byte by byte, without a string or a BigInt per address: the tables have hundreds of thousands of rows. */
 function readRows(
   csv: Buffer,
   words: number,
@@ -170,7 +164,6 @@ function readRows(
   return { starts: starts.slice(0, count * words), ends: ends.slice(0, count * words), codes: codes.slice(0, count) };
 }
 
-/** Compares the words of row `i` of `table` with `value` (both most significant first): <0, 0 or >0. */
 function compareWords(table: Uint32Array, i: number, value: ArrayLike<number>, words: number): number {
   for (let w = 0; w < words; w += 1) {
     const difference = table[i * words + w]! - value[w]!;
@@ -179,7 +172,7 @@ function compareWords(table: Uint32Array, i: number, value: ArrayLike<number>, w
   return 0;
 }
 
-/** The rows in order of their starts; the packages ship sorted, so this only checks, unless they are not. */
+/** The packages ship sorted, so this usually only checks. */
 function sorted(rows: { starts: Uint32Array; ends: Uint32Array; codes: Uint16Array }, words: number) {
   const count = rows.codes.length;
   let inOrder = true;
@@ -200,7 +193,6 @@ function sorted(rows: { starts: Uint32Array; ends: Uint32Array; codes: Uint16Arr
   return { starts, ends, codes };
 }
 
-/** The last range whose start is at or before the value (binary search), or -1. */
 function lastAtOrBefore(count: number, startsAfter: (i: number) => boolean): number {
   let low = 0;
   let high = count - 1;
@@ -216,10 +208,10 @@ function lastAtOrBefore(count: number, startsAfter: (i: number) => boolean): num
   return found;
 }
 
-/** Address ranges ipaddr.js names that no country holds: loopback, private, link-local, documentation, multicast, … */
+/** Loopback, private, link-local, documentation and multicast ranges are no country's. */
 const placeable = (parsed: ipaddr.IPv4 | ipaddr.IPv6) => parsed.range() === 'unicast';
 
-/** The IPv4 blocks no country holds (RFC 6890 and multicast and above), as [first, last] numbers. */
+/** RFC 6890 blocks, multicast and above, as [first, last]. */
 const RESERVED_V4: ReadonlyArray<readonly [number, number]> = (
   [
     ['0.0.0.0', 8],
@@ -242,20 +234,13 @@ const RESERVED_V4: ReadonlyArray<readonly [number, number]> = (
   return [start, start + 2 ** (32 - bits) - 1] as const;
 });
 
-/**
- * A canonical dotted IPv4 address (as the ingest hands it over) as its number, read without ipaddr.js, which costs
- * more than the search itself; null for anything else (IPv6, a port, leading zeros), which takes the general path.
- */
+/** Read without ipaddr.js, which costs more than the search; anything but canonical dotted IPv4 gives null. */
 function dottedNumber(address: string): number | null {
   const number = fourPartNumber(address);
   return number < 0 ? null : number;
 }
 
-/**
- * The country table built from the two CSVs of an `@ip-location-db/*-country` package (`*-ipv4-num.csv`,
- * `*-ipv6.csv`, whose addresses are text): typed arrays of range starts and ends with a country index each, searched by halving, so a
- * lookup reads no file and makes no object per range. The address itself is never kept by it.
- */
+/** Typed arrays searched by halving, so a lookup reads no file and makes no object per range; no address is kept. */
 export function countryTable(ipv4Csv: Buffer | string, ipv6Csv: Buffer | string): CountryTable {
   const names = new Names();
   const bytes = (csv: Buffer | string) => (typeof csv === 'string' ? Buffer.from(csv, 'latin1') : csv);
@@ -265,7 +250,7 @@ export function countryTable(ipv4Csv: Buffer | string, ipv6Csv: Buffer | string)
     const i = lastAtOrBefore(table.codes.length, (at) => compareWords(table.starts, at, value, words) > 0);
     return i >= 0 && compareWords(table.ends, i, value, words) >= 0 ? names.list[table.codes[i]!]! : UNKNOWN_COUNTRY;
   };
-  // find(v4, 1, [value]) for one IPv4 number, without a comparison function or an array made for each lookup.
+  // No comparison function and no array per lookup.
   const findV4 = (value: number): string => {
     const starts = v4.starts;
     let low = 0;
@@ -282,8 +267,7 @@ export function countryTable(ipv4Csv: Buffer | string, ipv6Csv: Buffer | string)
     return found >= 0 && v4.ends[found]! >= value ? names.list[v4.codes[found]!]! : UNKNOWN_COUNTRY;
   };
   const v6Words = new Uint32Array(4);
-  // Global unicast (2000::/3) is all the registries hand out; within it, documentation (2001:db8::/32), Teredo
-  // (2001::/32) and 6to4 (2002::/16) are no country's, as ipaddr.js says.
+  // Registries hand out only 2000::/3, and ipaddr.js says documentation, Teredo and 6to4 are no country's.
   const inGlobalV6 = (words: Uint32Array): string => {
     const first = words[0]!;
     const top = first >>> 16;

@@ -1,13 +1,13 @@
 import type { Campaign } from './campaign';
 
-/** What a page was read with, from the agent family (no versions): lowercase browser, system and device type. */
+/** Lowercase, no versions. */
 export interface Device {
   browser: string;
   system: string;
   device: string;
 }
 
-/** An agent no parser knows (a library, a crawler, none): counted as this, never as its text. */
+/** Counted as this, never as its text. */
 export const UNKNOWN_DEVICE: Device = { browser: 'other', system: 'other', device: 'unknown' };
 
 const renamed: Record<string, string> = {
@@ -21,7 +21,7 @@ const renamed: Record<string, string> = {
 
 const DEVICE_TYPES = new Set(['desktop', 'mobile', 'tablet', 'tv']);
 
-/** A name as kept: lowercase letters, digits, space, `.` and `-`, at most 32 characters; 'other' when none is left. */
+/** Lowercase letters, digits, space, `.` and `-`, at most 32; 'other' when none is left. */
 const named = (raw: string | undefined): string => {
   const name = (raw ?? '')
     .toLowerCase()
@@ -32,10 +32,7 @@ const named = (raw: string | undefined): string => {
   return kept === '' ? 'other' : kept;
 };
 
-/**
- * The device an agent family (shared/core/identity/agent.ts: `browser|system|type|vendor|model`, versions already out)
- * reads as. A family that is not in that form is an agent no parser knew, and its text is never used.
- */
+/** A family not in the form `browser|system|type|vendor|model` is an agent no parser knew, and its text is never used. */
 export function deviceOf(family: string): Device {
   const parts = family.split('|');
   if (parts.length < 3) return UNKNOWN_DEVICE;
@@ -43,7 +40,7 @@ export function deviceOf(family: string): Device {
   return { browser: named(parts[0]), system: named(parts[1]), device: DEVICE_TYPES.has(type) ? type : 'unknown' };
 }
 
-/** What a queued hit carries of its visitor's audience, beside the identity: none of it names a person. */
+/** None of it names a person. */
 export interface Audience extends Device {
   country: string;
   campaign: Campaign | null;

@@ -1,4 +1,3 @@
-/** Who a visitor is: the site's own reads, a person, or a scanner or crawler. */
 export type VisitorKind = 'self' | 'people' | 'scanners';
 
 const strength: Record<VisitorKind, number> = { scanners: 0, people: 1, self: 2 };
@@ -9,28 +8,19 @@ export function kindOf(self: boolean, requests: number, bots: number): VisitorKi
   return requests > 0 && bots >= requests ? 'scanners' : 'people';
 }
 
-/** When two sightings disagree the stronger wins: self > people > scanners. */
+/** self > people > scanners. */
 export function stronger(a: VisitorKind, b: VisitorKind): VisitorKind {
   return strength[a] >= strength[b] ? a : b;
 }
 
-/**
- * Why a request looked like a bot, first match in this order: its agent named a bot (crawlers, link previews, HTTP
- * libraries, headless browsers, no agent), its path probes for secrets, its address is on a hosting network, or its
- * headers are ones only automation sends. The order is also the order of the tie-break in leftOutReason.
- */
+/** Why a request looked like a bot, first match wins; leftOutReason breaks ties in this order too. */
 export const BOT_REASONS = ['agent', 'path', 'network', 'signals'] as const;
 
 export type BotReason = (typeof BOT_REASONS)[number];
 
-/** Bot requests counted by their reason; a reason with none is absent. */
 export type BotsByReason = Partial<Record<BotReason, number>>;
 
-/**
- * The reason a scanner's visitor-day was left out: the reason most of its bot requests that day had, ties going to the
- * earlier reason in BOT_REASONS (the surer one: an agent that names itself before a network that only suggests it).
- * Null when its requests carried no reason (kept before reasons were carried).
- */
+/** The most common reason of the day's bot requests, ties to the surer, earlier one; null before reasons were carried. */
 export function leftOutReason(bots: BotsByReason | undefined): BotReason | null {
   let best: BotReason | null = null;
   for (const reason of BOT_REASONS) {

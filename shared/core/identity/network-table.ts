@@ -1,13 +1,10 @@
 /**
- * The compact table of the hosting networks' address ranges: made at build time from the network data
- * (scripts/build-networks.ts), read once per process into typed arrays, and searched by binary search, so a lookup
- * costs about twenty comparisons and makes no garbage. IPv6 ranges are kept by their first 64 bits: no provider
- * hands out less than a /64, so nothing is lost that a lookup could tell apart.
+ * Built by scripts/build-networks.ts and searched by halving, so a lookup is about twenty comparisons.
+ * IPv6 ranges keep their first 64 bits, since no provider hands out less than a /64.
  */
 
 import { fourPartNumber } from './network';
 
-/** What the table says of itself: where its data came from, which hosting list it was built for, how many ranges. */
 export interface NetworkTableHeader {
   source: string;
   version: string;
@@ -16,16 +13,15 @@ export interface NetworkTableHeader {
   ipv6: number;
 }
 
-/** One IPv4 range (inclusive, as 32-bit numbers) or IPv6 range (inclusive, first 64 bits as BigInts) of an AS. */
+/** Ends inclusive; IPv6 as its first 64 bits in BigInts. */
 export interface TableRanges {
   ipv4: Array<{ start: number; end: number; asn: number }>;
   ipv6: Array<{ start: bigint; end: bigint; asn: number }>;
 }
 
-/** The lookup the ingest reads: the hosting AS an address belongs to, or null for any other network. */
 export interface HostingNetworks {
   header: NetworkTableHeader;
-  /** The AS number when the canonical address is on a hosting network, else null (also for text that is no address). */
+  /** Null for any other network, or text that is no address. */
   hostingAsn(address: string): number | null;
 }
 
@@ -33,7 +29,7 @@ const MAGIC = 'HCN1';
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/** The table as bytes: the magic, the JSON header's length and text, then the ranges as little-endian 32-bit words. */
+/** The magic, the JSON header's length and text, then the ranges as little-endian 32-bit words. */
 export function encodeTable(ranges: TableRanges, about: Omit<NetworkTableHeader, 'ipv4' | 'ipv6'>): Uint8Array {
   const header = Buffer.from(JSON.stringify({ ...about, ipv4: ranges.ipv4.length, ipv6: ranges.ipv6.length }), 'utf8');
   const headerEnd = 8 + header.length;
@@ -65,7 +61,6 @@ export function encodeTable(ranges: TableRanges, about: Omit<NetworkTableHeader,
   return bytes;
 }
 
-/** The last index whose start is at or before the value, or -1. */
 function lastAtOrBefore(starts: Uint32Array, value: number): number {
   let low = 0;
   let high = starts.length - 1;
@@ -82,7 +77,6 @@ function lastAtOrBefore(starts: Uint32Array, value: number): number {
   return found;
 }
 
-/** The last index whose (hi, lo) start is at or before (hi, lo), or -1. */
 function lastAtOrBefore64(startHi: Uint32Array, startLo: Uint32Array, hi: number, lo: number): number {
   let low = 0;
   let high = startHi.length - 1;
@@ -102,9 +96,8 @@ function lastAtOrBefore64(startHi: Uint32Array, startLo: Uint32Array, hi: number
 
 const FOUR_PART = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
-/** An IPv4 address's 32-bit number, or null. */
 function ipv4Number(address: string): number | null {
-  // The canonical form every hit's address is in, read without a pattern; anything else (leading zeros) as before.
+  // Every hit's address is canonical; anything else, such as leading zeros, takes the slow path.
   const canonical = fourPartNumber(address);
   if (canonical >= 0) return canonical;
   const parts = FOUR_PART.exec(address);
@@ -114,7 +107,7 @@ function ipv4Number(address: string): number | null {
   return ((octets[0]! << 24) | (octets[1]! << 16) | (octets[2]! << 8) | octets[3]!) >>> 0;
 }
 
-/** An IPv6 address's first 64 bits as two 32-bit words, or null (the address is canonical: `::` at most once). */
+/** The address is canonical, so `::` appears at most once. */
 function ipv6First64(address: string): [number, number] | null {
   if (!address.includes(':') || address.includes('.')) return null;
   const [head = '', tail] = address.split('::');
@@ -127,7 +120,7 @@ function ipv6First64(address: string): [number, number] | null {
   return [((g[0]! << 16) | g[1]!) >>> 0, ((g[2]! << 16) | g[3]!) >>> 0];
 }
 
-/** The table read from its bytes, or why it cannot be: wrong format, or built for another hosting list. */
+/** Refused when the format is wrong or it was built for another hosting list. */
 export function readTable(bytes: Uint8Array, expectedList: string): { ok: true; table: HostingNetworks } | { ok: false; reason: string } {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buffer.length < 8 || buffer.toString('latin1', 0, 4) !== MAGIC) return { ok: false, reason: 'it is not a hosting-network table' };
@@ -144,8 +137,7 @@ export function readTable(bytes: Uint8Array, expectedList: string): { ok: true; 
   const n4 = header.ipv4;
   const n6 = header.ipv6;
   if (buffer.length !== wordsAt + 4 * (3 * n4 + 5 * n6)) return { ok: false, reason: 'its length does not match its header' };
-  // One aligned copy, so the words are read as typed arrays (the file's buffer may start at any offset); on a
-  // little-endian machine (every one Azure runs Node on) the bytes are the words, else each is read in turn.
+  // One aligned copy, since the file's buffer may start at any offset.
   const words = new Uint32Array(3 * n4 + 5 * n6);
   if (LITTLE_ENDIAN) new Uint8Array(words.buffer).set(buffer.subarray(wordsAt));
   else for (let i = 0; i < words.length; i += 1) words[i] = buffer.readUInt32LE(wordsAt + 4 * i);
@@ -176,7 +168,7 @@ export function readTable(bytes: Uint8Array, expectedList: string): { ok: true; 
   return { ok: true, table: { header, hostingAsn } };
 }
 
-/** No network is hosting: for rules built without the table (a unit test of another rule). */
+/** For rules built without the table, in a unit test of another rule. */
 export const NO_HOSTING: HostingNetworks = {
   header: { source: 'none', version: 'none', list: 'none', ipv4: 0, ipv6: 0 },
   hostingAsn: () => null,

@@ -2,10 +2,7 @@ import ipaddr from 'ipaddr.js';
 
 type Parsed = ipaddr.IPv4 | ipaddr.IPv6;
 
-/**
- * The address without a port a hop may have written after it, and without IPv6 brackets or a zone:
- * 203.0.113.7:443 is 203.0.113.7; [2001:db8::1]:443 is 2001:db8::1.
- */
+/** 203.0.113.7:443 is 203.0.113.7; [2001:db8::1]:443 is 2001:db8::1. */
 export function withoutPort(raw: string): string {
   const address = raw.trim();
   if (address.startsWith('[')) {
@@ -18,10 +15,8 @@ export function withoutPort(raw: string): string {
 }
 
 /**
- * The address's 32-bit number when it is a four-part dotted decimal IPv4 address, as ipaddr.js's
- * isValidFourPartDecimal takes one (no part above 255, none with a leading zero, since ipaddr.js would read `010` as
- * octal); -1 when it is not one. Read a character at a time: it runs several times on every hit (here, and in the
- * country and hosting network lookups).
+ * -1 unless four-part dotted decimal with no leading zero, since ipaddr.js reads `010` as octal.
+ * Read a character at a time, since it runs several times on every hit.
  */
 export function fourPartNumber(address: string): number {
   const length = address.length;
@@ -31,7 +26,6 @@ export function fourPartNumber(address: string): number {
   let digits = 0;
   let parts = 0;
   for (let i = 0; i <= length; i += 1) {
-    // A dot after the end closes the last part.
     const code = i < length ? address.charCodeAt(i) : 46;
     if (code === 46) {
       if (digits === 0 || part > 255) return -1;
@@ -49,23 +43,19 @@ export function fourPartNumber(address: string): number {
   return parts === 4 ? value : -1;
 }
 
-/** The address without a port, brackets or zone: what is read as an address. */
 function bare(raw: string): string {
   const address = withoutPort(raw);
   const zone = address.indexOf('%');
   return zone === -1 ? address : address.slice(0, zone);
 }
 
-/** The address as ipaddr.js reads it, an IPv4-mapped IPv6 address as the IPv4 it carries; null when unreadable. */
+/** An IPv4-mapped IPv6 address reads as its IPv4. */
 export function parseAddress(raw: string): Parsed | null {
   return parseBare(bare(raw));
 }
 
-/** parseAddress of an address already without its port, brackets and zone. */
 function parseBare(address: string): Parsed | null {
-  // Only the four-part dotted form is an IPv4 address here (ipaddr.js also reads "127.1", "0x7f.1" or a bare number).
-  // It is read by its shape, never by ipaddr.js's isValid, which throws and catches for text that is no address (tens
-  // of microseconds on every referrer host) and parses the address twice when it is one.
+  // Read by shape, since ipaddr.js also takes "127.1" and its isValid throws and catches on every referrer host.
   if (!address.includes(':')) {
     const number = fourPartNumber(address);
     return number < 0 ? null : new ipaddr.IPv4([number >>> 24, (number >>> 16) & 255, (number >>> 8) & 255, number & 255]);
@@ -78,11 +68,9 @@ function parseBare(address: string): Parsed | null {
   return parsed;
 }
 
-// An IPv4 address in the four-part form is already its canonical spelling (ipaddr.js writes its octets back joined by
-// dots, and the form has no leading zero to lose), so the functions below answer it from its text, without parsing it
-// into an object: each runs on every hit.
+// Four-part IPv4 is already canonical, so the functions below answer it from its text: each runs on every hit.
 
-/** The address in one canonical spelling, so one machine hashes the same however its address was written; null when unreadable. */
+/** So one machine hashes the same however its address was written. */
 export function canonicalAddress(raw: string): string | null {
   const address = bare(raw);
   if (!address.includes(':')) return fourPartNumber(address) < 0 ? null : address;
@@ -90,7 +78,7 @@ export function canonicalAddress(raw: string): string | null {
   return parsed === null ? null : parsed.toString();
 }
 
-/** 203.0.113.7 is 203.0.113.x; an IPv6 address keeps its first 48 bits (2001:db8:0:x); anything unreadable is x. */
+/** 203.0.113.7 is 203.0.113.x; IPv6 keeps 48 bits, 2001:db8:0:x; anything unreadable is x. */
 export function networkOf(raw: string | null | undefined): string {
   if (!raw) return 'x';
   const address = bare(raw);
@@ -105,7 +93,6 @@ export function networkOf(raw: string | null | undefined): string {
   return `${parts.join(':')}:x`;
 }
 
-/** A network written as CIDR; null when it is not one. */
 export function parseCidr(raw: string): [Parsed, number] | null {
   try {
     return ipaddr.parseCIDR(raw.trim());
@@ -114,10 +101,10 @@ export function parseCidr(raw: string): [Parsed, number] | null {
   }
 }
 
-/** Whether the address is the machine itself (127.0.0.0/8, ::1, or ::ffff:127.x). */
+/** 127.0.0.0/8, ::1 or ::ffff:127.x. */
 export function isLoopback(raw: string): boolean {
   const address = bare(raw);
-  // 127.0.0.0/8 is ipaddr.js's IPv4 loopback range, and overlaps no other range it names: its first octet says it.
+  // ipaddr.js's IPv4 loopback is 127.0.0.0/8, so the first octet says it.
   if (!address.includes(':')) return fourPartNumber(address) >>> 24 === 127;
   const parsed = parseBare(address);
   if (parsed === null) return false;
@@ -125,7 +112,7 @@ export function isLoopback(raw: string): boolean {
   return parsed.range() === 'loopback';
 }
 
-/** Whether the address falls in any of the networks (CIDR strings already validated at start-up). */
+/** The CIDR strings were checked at start-up. */
 export function inNetworks(raw: string, networks: readonly string[]): boolean {
   if (networks.length === 0) return false;
   const parsed = parseAddress(raw);
@@ -136,7 +123,7 @@ export function inNetworks(raw: string, networks: readonly string[]): boolean {
   });
 }
 
-/** Whether a kept network (203.0.113.x, ::1's 0:0:0:x) is the loopback network, for counting loopback rows as one machine. */
+/** Loopback rows count as one machine. */
 export function isLoopbackNetwork(network: string): boolean {
   return network.startsWith('127.') || network === '0:0:0:x';
 }

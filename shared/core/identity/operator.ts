@@ -1,15 +1,13 @@
 import { operatorCookieValue, sameSecret } from './tokens';
 
-/** The name of the cookie that marks a browser as the operator's. */
 export const OPERATOR_COOKIE = 'headcount_operator';
 
-/** The operator key a request presents: `Authorization: Bearer …` or `x-operator-key`. */
+/** `Authorization: Bearer …` or `x-operator-key`. */
 export function presentedKey(header: (name: string) => string | null): string | null {
   const bearer = /^Bearer\s+(.+)$/i.exec(header('authorization') ?? '');
   return bearer?.[1]?.trim() ?? header('x-operator-key');
 }
 
-/** One cookie's value from a Cookie header. */
 export function cookieValue(cookieHeader: string | null, name: string): string | null {
   if (!cookieHeader) return null;
   for (const part of cookieHeader.split(';')) {
@@ -19,17 +17,17 @@ export function cookieValue(cookieHeader: string | null, name: string): string |
   return null;
 }
 
-/** Whether a request presents the operator key (compared in constant time). */
+/** Compared in constant time. */
 export function hasOperatorKey(header: (name: string) => string | null, operatorKey: string): boolean {
   return sameSecret(presentedKey(header), operatorKey);
 }
 
-/** Whether a request carries the operator cookie, a keyed hash only the key's holder can make. */
+/** The cookie is a keyed hash only the key's holder can make. */
 export function hasOperatorCookie(header: (name: string) => string | null, hashKey: string): boolean {
   return sameSecret(cookieValue(header('cookie'), OPERATOR_COOKIE), operatorCookieValue(hashKey));
 }
 
-/** Whether a value a site forwarded is the operator key or the operator cookie. */
+/** A site may forward the operator key or the operator cookie. */
 export function isOperatorToken(value: string | null | undefined, operatorKey: string, hashKey: string): boolean {
   if (!value) return false;
   return sameSecret(value, operatorKey) || sameSecret(value, operatorCookieValue(hashKey));

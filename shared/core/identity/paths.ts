@@ -1,11 +1,10 @@
 import { campaignQuery } from './campaign';
 
-/** The longest path kept; longer ones are cut, so a document cannot be inflated through a path. */
+/** Longer paths are cut, so a document cannot be inflated through a path. */
 export const MAX_PATH_LENGTH = 512;
 
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
 
-/** Where the query or the fragment starts (the first `?` or `#`), or -1. */
 function queryOrFragment(path: string): number {
   const query = path.indexOf('?');
   const fragment = path.indexOf('#');
@@ -13,13 +12,10 @@ function queryOrFragment(path: string): number {
   return fragment === -1 || query < fragment ? query : fragment;
 }
 
-/**
- * The path as kept: no query string or fragment, no scheme or host, `@` percent-encoded so an address pasted into a URL
- * cannot travel, cut to MAX_PATH_LENGTH. Always starts with '/'.
- */
+/** No query, fragment, scheme or host, and `@` encoded so an address pasted into a URL cannot travel. */
 export function cleanPath(raw: string): string {
   let path = raw.trim();
-  // Only a text that starts with a letter can start with a scheme (most paths start with '/').
+  // Most paths start with '/', and only a letter can start a scheme.
   const absolute = path.startsWith('/') ? null : ABSOLUTE.exec(path);
   if (absolute) path = path.slice(absolute[0].length);
   const end = queryOrFragment(path);
@@ -27,15 +23,11 @@ export function cleanPath(raw: string): string {
   if (!path.startsWith('/')) path = `/${path}`;
   const encoded = path.includes('@') ? path.replace(/@/g, '%40') : path;
   if (encoded.length <= MAX_PATH_LENGTH) return encoded;
-  // Cut after encoding, so the bound holds; a percent escape the cut broke in two (`%4`) is dropped whole.
+  // Cut after encoding, so the bound holds; a percent escape the cut broke in two is dropped.
   return encoded.slice(0, MAX_PATH_LENGTH).replace(/%[0-9A-Fa-f]?$/, '');
 }
 
-/**
- * A path as the ingest takes it, whatever its length: the path as kept (cleanPath: no query or fragment, cut to
- * MAX_PATH_LENGTH) and, of its query, only the four campaign tags (the only part of a query ever read). A long path
- * or query is never a reason to refuse a hit: it is cut like any other.
- */
+/** Keeps the cleaned path and only the campaign tags of its query; a long path is cut, never refused. */
 export function keptPath(raw: string): string {
   return cleanPath(raw) + campaignQuery(raw);
 }
@@ -71,7 +63,7 @@ const assetExtensions = new Set([
   'wasm',
 ]);
 
-/** Whether the path is one of the files a page is made of (scripts, styles, fonts, images) or a .txt/.xml file at the root. */
+/** Scripts, styles, fonts and images, or a .txt or .xml file at the root. */
 export function isAsset(path: string): boolean {
   const last = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
   const dot = last.lastIndexOf('.');
@@ -82,7 +74,7 @@ export function isAsset(path: string): boolean {
   return atRoot && (extension === 'txt' || extension === 'xml');
 }
 
-/** Whether the path is one the site owner has said not to count (by default the Admin tab's own routes). */
+/** By default the Admin tab's own routes. */
 export function isIgnoredPath(path: string, ignored: readonly string[]): boolean {
   const lower = path.toLowerCase();
   return ignored.some((prefix) => {
@@ -102,7 +94,7 @@ const scannerPatterns: readonly RegExp[] = [
   /\.(php|asp|aspx|jsp|cgi|sql|bak|old|ini|log|sh|env)$/i,
 ];
 
-/** Whether the path is one a scanner asks for: WordPress probes, dotfiles, admin panels, script and backup files. */
+/** WordPress probes, dotfiles, admin panels, script and backup files. */
 export function isScannerPath(path: string): boolean {
   return scannerPatterns.some((pattern) => pattern.test(path));
 }

@@ -1,11 +1,9 @@
-/** Where a page load came from, as the Activity card groups it. */
+/** As the Activity card groups page loads. */
 export type ReferrerGroup = 'linkedin' | 'github' | 'search' | 'other' | 'typed';
 
 /**
- * The one table of referrer hosts: each group's domains, a host matching a domain or any of its subdomains. A domain
- * ending in `.*` is a brand on any country domain (`google.*` is google.com, google.co.uk, google.com.au, google.de).
- * A host found in no row is `other`; a page load with no host kept (no referrer, or one that could not be read) is
- * `typed`.
+ * A domain matches itself and its subdomains; `google.*` is the brand on any country domain.
+ * A host in no row is `other`, and no host kept is `typed`.
  */
 const REFERRER_TABLE: ReadonlyArray<readonly [Exclude<ReferrerGroup, 'other' | 'typed'>, readonly string[]]> = [
   ['linkedin', ['linkedin.com', 'lnkd.in']],
@@ -34,10 +32,10 @@ const REFERRER_TABLE: ReadonlyArray<readonly [Exclude<ReferrerGroup, 'other' | '
   ],
 ];
 
-// The second-level labels a country domain puts before its country code (google.co.uk, google.com.au).
+// google.co.uk, google.com.au
 const countrySecondLevel = /^(?:(?:co|com|org|net|ac|gov|edu|ne|or)\.)?[a-z]{2,3}$/;
 
-/** A host read as a table row does: lowercased, with no trailing dot and no `www.` or `m.` in front. */
+/** Lowercased, no trailing dot, no `www.` or `m.` in front. */
 export function bareHost(host: string): string {
   return host
     .trim()
@@ -55,7 +53,7 @@ function matches(host: string, domain: string): boolean {
   return countrySecondLevel.test(suffix);
 }
 
-/** The group of a page load's source host; null or empty (no referrer kept) is `typed`. */
+/** No referrer kept is `typed`. */
 export function referrerGroup(host: string | null | undefined): ReferrerGroup {
   if (!host) return 'typed';
   const bare = bareHost(host);

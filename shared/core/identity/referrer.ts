@@ -1,20 +1,14 @@
 import { networkOf, parseAddress } from './network';
 
-/** The longest host name DNS allows, and the longest source a queued hit may carry. */
+/** DNS's limit, and the longest source a queued hit may carry. */
 export const MAX_HOST_LENGTH = 253;
 
-// `http(s)://` and a host of letters, digits, `-` and inner dots, ended by the path, query, fragment or the end: no
-// user, port, escape, space or other character the URL parser would act on.
+// Nothing the URL parser would act on: no user, port, escape or space.
 const PLAIN_WEB_ADDRESS = /^https?:\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)*)(?:[/?#]|$)/i;
-// A last label the URL parser reads as a number, making the host an IPv4 address (`1.2.3.4`, `0x7f`).
+// The URL parser reads such a host as an IPv4 address: `1.2.3.4`, `0x7f`.
 const NUMBER = /^(?:\d+|0x[0-9a-f]*)$/;
 
-/**
- * The host of a referrer in the plain form nearly every one has (`https://www.linkedin.com/feed/`), read without the
- * URL parser (several times slower, and run on every page load): exactly its `hostname`, lowercased. Null for any
- * other form, and for a host the parser reads otherwise even in this form (a number for its last label, a punycode
- * label it decodes and checks, a label longer than DNS allows): the URL parser reads those.
- */
+/** Skips the URL parser, several times slower, for the plain form; null for any form the parser must read. */
 function plainHost(referrer: string): string | null {
   const match = PLAIN_WEB_ADDRESS.exec(referrer);
   if (match === null) return null;
@@ -25,14 +19,10 @@ function plainHost(referrer: string): string | null {
   return host;
 }
 
-/**
- * The referrer kept: only on a page load, only its lowercased host; null for anything else or anything unreadable.
- * A host that is an address (`http://203.0.113.7/`, `http://[2001:db8::1]/`) is kept only as its network, since
- * nothing queued may hold a full address; a host longer than DNS allows is not a host and is not kept.
- */
+/** Only a page load's host; a host that is an address is kept as its network, since nothing queued may hold one. */
 export function referrerHost(referrer: string | null | undefined, pageLoad: boolean): string | null {
   if (!pageLoad || !referrer) return null;
-  // A plain host is a name, never an address: its last label is no number and it has no `:` or `[`.
+  // A plain host has no number for its last label and no `:` or `[`, so it is a name.
   const plain = plainHost(referrer);
   if (plain !== null) return plain.length > MAX_HOST_LENGTH ? null : plain;
   let host: string;

@@ -1,8 +1,4 @@
-/**
- * The headers a browser sends on every request, which automation that only names itself a browser gets wrong. Each
- * is null when the request did not carry it. Only these are read, only to judge the request, and none of their values
- * goes further than this judgement.
- */
+/** Headers browsers always send and automation gets wrong; they are read only to judge the request, null when absent. */
 export interface RequestSignals {
   acceptLanguage: string | null;
   secFetchSite: string | null;
@@ -10,17 +6,15 @@ export interface RequestSignals {
   secFetchDest: string | null;
   secChUa: string | null;
   /**
-   * How much the set can say about a header it lacks. `request`: the app's own request (a beacon), every header as the
-   * browser sent it. `whole`: a site's server forwarded its request's whole header set (it holds the headers every
-   * request carries, User-Agent or Accept), so a missing Accept-Language was missing. `partial`: a selection, where a
-   * missing header says nothing.
+   * `request`: the app's own request. `whole`: a site forwarded every header, so a missing one was missing.
+   * `partial`: a selection, where a missing header says nothing.
    */
   seen: 'request' | 'whole' | 'partial';
-  /** Whether the request carried another low-entropy client hint (Sec-CH-UA-Mobile, Sec-CH-UA-Platform), which Chromium sends with Sec-CH-UA. */
+  /** Chromium sends Sec-CH-UA-Mobile and Sec-CH-UA-Platform with Sec-CH-UA. */
   otherHints: boolean;
 }
 
-/** The header names read, lowercased as HTTP headers arrive. */
+/** Lowercased, as HTTP headers arrive. */
 export const SIGNAL_HEADERS = [
   'accept-language',
   'sec-fetch-site',
@@ -33,7 +27,7 @@ export const SIGNAL_HEADERS = [
 
 type SignalHeader = (typeof SIGNAL_HEADERS)[number];
 
-/** The headers whose presence says a forwarded set is the request's whole set: every client request carries one of them. */
+/** Every client request carries one, so a forwarded set with one is whole. */
 const ALWAYS_SENT = ['user-agent', 'accept'] as const;
 
 function signalsOf(read: (name: SignalHeader) => string | null, seen: RequestSignals['seen']): RequestSignals {
@@ -50,16 +44,11 @@ function signalsOf(read: (name: SignalHeader) => string | null, seen: RequestSig
 
 const present = (value: string | null | undefined) => (value === undefined || value === null || value.trim() === '' ? null : value);
 
-/** The signals of the app's own request (a beacon's headers, read from the request itself). */
 export function signalsFrom(header: (name: SignalHeader) => string | null | undefined): RequestSignals {
   return signalsOf((name) => present(header(name)), 'request');
 }
 
-/**
- * The signals in the headers a site's server forwarded with a hit (names in any case; a value a string, or a list of
- * strings as some frameworks give a repeated header; anything else is read as missing). Only the signal headers are
- * read, and only their first 1024 characters; the rest of the set is looked at only for whether it is whole.
- */
+/** Only the signal headers are read, their first 1024 characters; a list is how some frameworks give a repeated header. */
 export function forwardedSignals(headers: Readonly<Record<string, unknown>>): RequestSignals {
   const lower = new Map<string, string | null>();
   for (const [name, value] of Object.entries(headers)) {
@@ -71,18 +60,16 @@ export function forwardedSignals(headers: Readonly<Record<string, unknown>>): Re
   return signalsOf((name) => lower.get(name) ?? null, whole ? 'whole' : 'partial');
 }
 
-/** Which combination gave automation away. */
 export type SignalRule = 'headless' | 'no-language' | 'chromium-without-hints' | 'versions-disagree';
 
-// An agent that claims a browser engine: every current browser's agent starts so, and so does automation's disguise.
+// Every current browser's agent starts so, and so does automation's disguise.
 const CLAIMS_BROWSER = /^Mozilla\/5\.0 \(.*\) (?:AppleWebKit|Gecko)\//;
 const CHROME_MAJOR = /(?:^|[\s)])Chrome\/(\d+)\./;
-// Android WebView (`; wv)`, or the older `Version/4.0 Chrome/`) and iOS browsers (WebKit underneath) send no client
-// hints of their own, so they are never judged by the hints.
+// Android WebView and iOS browsers send no client hints of their own.
 const NO_HINTS_OF_ITS_OWN = /; wv\)|Version\/\d+\.\d+ Chrome\/|iPhone|iPad|iPod/;
 const HINTS_CHROMIUM = /"Chromium";v="(\d+)"/;
 
-/** The major version of Chromium the agent claims, when it claims one that sends client hints (89 and later). */
+/** Null unless it claims Chromium 89 or later, which sends client hints. */
 function chromiumClaimed(userAgent: string): number | null {
   if (NO_HINTS_OF_ITS_OWN.test(userAgent)) return null;
   const major = CHROME_MAJOR.exec(userAgent);
@@ -92,17 +79,12 @@ function chromiumClaimed(userAgent: string): number | null {
 }
 
 /**
- * The rule a request breaks that no browser breaks, or null. Read only for an agent that claims a browser and is not a
- * bot by its own name, and only on what the headers can say (RequestSignals.seen):
- * - `headless`: the client hints name a headless browser;
- * - `no-language`: no Accept-Language, which every browser sends on every request, a beacon's too (not judged on a
- *   forwarded selection of headers, which may simply have left it out);
- * - `chromium-without-hints`: the agent claims Chromium 90 or later and the request carries fetch metadata (so it
- *   came from a secure context, where Chromium always sends `Sec-CH-UA`) but no client hints. On forwarded headers
- *   only when another client hint came without it: a site's server or proxy may drop the `Sec-CH-*` family whole,
- *   and a page served over plain HTTP gets none, so their absence alone says nothing of the visitor;
- * - `versions-disagree`: the agent's Chrome version is not the one the client hints say (a fixed agent string put on
- *   another Chromium, as automation does; a real browser's two always agree).
+ * Only for an agent that claims a browser and is no bot by name; a rule no browser breaks, or null.
+ * - `headless`: the client hints name a headless browser.
+ * - `no-language`: no Accept-Language, which every browser sends; not judged on a forwarded selection.
+ * - `chromium-without-hints`: Chromium 90+ with fetch metadata but no client hints; on forwarded headers only when
+ *   another hint came, since a proxy or plain HTTP may drop them all.
+ * - `versions-disagree`: the agent's Chrome version differs from the hints', as when automation fixes its agent.
  */
 export function automationSignal(userAgent: string, signals: RequestSignals): SignalRule | null {
   const agent = userAgent.trim();

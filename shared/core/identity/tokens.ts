@@ -5,18 +5,18 @@ const hex16 = (key: string, text: string) => createHmac('sha256', key).update(te
 const twoDigits = (value: number) => (value < 10 ? `0${value}` : `${value}`);
 const threeDigits = (value: number) => (value < 10 ? `00${value}` : value < 100 ? `0${value}` : `${value}`);
 
-/** Whether toISOString writes the instant's year as four digits from 1000 (and so as utcDay and isoInstant do). */
+/** Only then does toISOString write four digits, as utcDay and isoInstant do. */
 const fourDigitYear = (year: number) => year >= 1000 && year <= 9999;
 
-/** The UTC day of an instant as yyyy-MM-dd (what toISOString begins with, written without it: it runs on every hit). */
+/** Written by hand since it runs on every hit. */
 export function utcDay(at: Date): string {
   const year = at.getUTCFullYear();
-  // Another year (or an invalid date) is written as toISOString writes it (or throws as it does).
+  // Other years and invalid dates behave as toISOString does.
   if (!fourDigitYear(year)) return at.toISOString().slice(0, 10);
   return `${year}-${twoDigits(at.getUTCMonth() + 1)}-${twoDigits(at.getUTCDate())}`;
 }
 
-/** The instant exactly as toISOString writes it (yyyy-MM-ddTHH:mm:ss.sssZ), in a third of its time: it runs on every hit. */
+/** Exactly as toISOString writes it, in a third of its time: it runs on every hit. */
 export function isoInstant(at: Date): string {
   const year = at.getUTCFullYear();
   if (!fourDigitYear(year)) return at.toISOString();
@@ -34,12 +34,12 @@ export function personHash(key: string, address: string, agentFamily: string): s
   return hex16(key, `person|${address}|${agentFamily}`);
 }
 
-/** The value of the operator cookie: a keyed hash of a fixed label that nobody without the key can make. */
+/** A keyed hash of a fixed label, which nobody without the key can make. */
 export function operatorCookieValue(key: string): string {
   return createHmac('sha256', key).update('operator|headcount', 'utf8').digest('hex');
 }
 
-/** Compares two secrets in constant time (for equal lengths; different lengths are unequal without a early exit on content). */
+/** Constant time; different lengths are unequal without looking at content. */
 export function sameSecret(given: string | null | undefined, expected: string): boolean {
   if (given === null || given === undefined) return false;
   const a = createHmac('sha256', 'compare').update(given, 'utf8').digest();

@@ -1,10 +1,7 @@
-/** A lease's answer: held (with the id to renew or release it by), taken by someone else, or no answer. */
+/** `leaseId` renews or releases it. */
 export type LeaseAnswer = { held: true; leaseId: string } | { held: false; reason: string };
 
-/**
- * An exclusive, expiring lease on one named lock, shared by every instance of the app: at most one holds it at a
- * time, and one that stops renewing loses it when it runs out.
- */
+/** One holder at a time across every instance; a holder that stops renewing loses it. */
 export interface Lease {
   acquire(): Promise<LeaseAnswer>;
   renew(leaseId: string): Promise<LeaseAnswer>;

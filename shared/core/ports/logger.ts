@@ -1,11 +1,11 @@
-/** Where the app's log lines go. Nothing logged may hold an address, an agent or a query string. */
+/** Nothing logged may hold an address, an agent or a query string. */
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-/** Logs as one JSON line each to the console, which the Functions host collects. */
+/** One JSON line each on the console, which the Functions host collects. */
 export function consoleLogger(): Logger {
   const line = (level: string, message: string, fields?: Record<string, unknown>) => JSON.stringify({ level, message, ...fields });
   return {
@@ -15,7 +15,6 @@ export function consoleLogger(): Logger {
   };
 }
 
-/** A logger that keeps its lines, for tests that search them. */
 export function memoryLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
   const keep = (level: string) => (message: string, fields?: Record<string, unknown>) => {

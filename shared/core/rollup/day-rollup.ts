@@ -9,17 +9,12 @@ import { OTHER_PATHS } from '../store/activity';
 import { mergeKept, mergeSketches, type Sketch } from './sketch';
 import type { ImportedTotals } from '../store/imports';
 
-/**
- * How many entries a day's rollup keeps of a dimension with no natural bound (pages, entry pages, referrer hosts,
- * campaigns, browsers, systems, countries): the largest, with the rest summed under `(other)`, so a rollup stays well
- * under Cosmos DB's 2 MB item limit (about 60 KB at most, with a dense sketch) and the totals still add up.
- */
+/** Unbounded dimensions keep their 100 largest names and sum the rest under `(other)`: about 60 KB, far under Cosmos DB's 2 MB. */
 export const ROLLUP_TOP = 100;
 
-/** The id of a day's rollup in the day's partition. */
 export const DAY_ROLLUP_ID = 'day-rollup';
 
-/** Visitor-days by kind, as the chart counts them. */
+/** As the chart counts them. */
 export interface Kinds {
   people: number;
   scanners: number;
@@ -27,89 +22,69 @@ export interface Kinds {
   total: number;
 }
 
-/** People's page loads by where they came from. */
 export type SourceGroups = Record<ReferrerGroup, number>;
 
 /**
- * What one UTC day's visitor-days add up to, for everything the Admin tab shows of the day. Every field is a sum over
- * the day's visitor-days (one daily token across every store), so a change of one visitor-day moves the rollup by the
- * difference of what it adds before and after; the people's sketch merges by maximum.
+ * Every field is a sum over the day's visitor-days, so changing one moves the rollup by its difference.
+ * The people's sketch merges by maximum instead.
  */
 export interface RollupCounts {
   visitor_days: Kinds;
-  /** Scanners' visitor-days by the reason they were left out (one kept before reasons is in `scanners` only). */
+  /** A scanner kept before reasons is in `scanners` only. */
   left_out: Record<BotReason, number>;
-  /** Requests and bot requests of every kind. */
   requests: number;
   bots: number;
-  /** People's page loads, and by source group. */
   page_loads: number;
   sources: SourceGroups;
-  /** People's page loads and visitor-days by referrer host. */
   referrer_loads: Record<string, number>;
   referrer_people: Record<string, number>;
-  /** People's visitor-days that reached each step of the path through, by the step's paths (`/about,/about/`). */
+  /** Keyed by the step's paths, `/about,/about/`. */
   steps: Record<string, number>;
-  /** People's visitor-days by country, browser, system and device type; page loads by campaign. */
+  /** Visitor-days by country, browser, system and device type; page loads by campaign. */
   countries: Record<string, number>;
   browsers: Record<string, number>;
   systems: Record<string, number>;
   devices: Record<string, number>;
   campaigns: Record<string, number>;
-  /** People's page loads by path, and their visitor-days that requested each path. */
   page_paths: Record<string, number>;
   people_paths: Record<string, number>;
-  /** People's visitor-days by the first page they loaded that day. */
   entry_pages: Record<string, number>;
-  /** People's events by name, their visitor-days with each, and the events' props by `event|key|value`. */
+  /** Props are keyed `event|key|value`. */
   events: Record<string, number>;
   event_days: Record<string, number>;
   event_props: Record<string, number>;
-  /** People's visitor-days that reached each goal (its conversions). */
+  /** Visitor-days that reached each goal: its conversions. */
   goals: Record<string, number>;
 }
 
-/** What the rollups count by that a setting names: the steps of the path through, and the goals. */
+/** Set by settings: the funnel's steps and the goals. */
 export interface RollupRules {
   steps: readonly FunnelStep[];
   goals: readonly Goal[];
 }
 
-/**
- * One UTC day's rollup (pk `<yyyy-MM-dd>`, id `day-rollup`), folded by the fold, its only writer. It moves by
- * the deltas of the visitor-days the fold changes, and always equals the day counted again from its visitor-days.
- */
+/** Only the fold writes it, by deltas, and it always equals the day counted again from its visitor-days. */
 export interface DayRollup extends RollupCounts {
   id: typeof DAY_ROLLUP_ID;
   pk: string;
   kind: 'day-rollup';
   day: string;
-  /** Every person with a people's request that day, once (a HyperLogLog sketch). */
+  /** A HyperLogLog sketch of every person with a people's request that day. */
   people_sketch: Sketch;
-  /** Those of them first counted among people that day (absent on a rollup folded before new people were kept). */
+  /** Those first counted among people that day; absent on rollups folded before new people were kept. */
   new_sketch?: Sketch;
-  /** Whether some people's visitor-day was kept before visitor-days carried the sketch: the sketch then misses them. */
+  /** Some visitor-day was kept before visitor-days carried the sketch, so the sketch misses it. */
   sketch_partial: boolean;
-  /** Whether the day has any loopback row: all of them are one visitor-day of the site's own. */
+  /** All loopback rows of a day are one visitor-day of the site's own. */
   loopback: boolean;
-  /**
-   * The fold's mark of the last fact whose visitor-days this rollup holds. Written before the visitor-days it changes,
-   * so it also says which slice a run that died must finish (see foldDay).
-   */
+  /** Written before the visitor-days it changes, so it says which slice a run that died must finish. */
   folded_to: number;
-  /**
-   * While the timer builds the rollup of a day kept before rollups were: the last daily token added (tokens sort as
-   * text), so the fold moves the rollup only for visitor-days already added. Null once the rollup holds the whole day.
-   */
+  /** While the timer builds an old day's rollup: the last token added, so the fold moves it only for those; then null. */
   building: string | null;
-  /**
-   * The day's totals imported from another tool (Plausible's export), set by the fold from the latest such fact of the
-   * day: apart from every count above, which only visitor-days make. Absent on a day nothing was imported for.
-   */
+  /** Totals imported from another tool, set from the day's latest such fact, apart from the counts above. */
   imported?: ImportedTotals;
 }
 
-/** A day's rollup with nothing in it yet. */
 export function emptyRollup(day: string, building: string | null): DayRollup {
   return {
     id: DAY_ROLLUP_ID,
@@ -125,7 +100,6 @@ export function emptyRollup(day: string, building: string | null): DayRollup {
   };
 }
 
-/** Counts with nothing in them. */
 export function emptyCounts(): RollupCounts {
   return {
     visitor_days: { people: 0, scanners: 0, self: 0, total: 0 },
@@ -185,19 +159,17 @@ function reasonsOf(docs: readonly VisitorDay[]): BotsByReason | undefined {
   return carried.length === 0 ? undefined : sumOf(carried, (doc) => doc.bots_by);
 }
 
-/** The kind of one daily token's documents on a day, by the one rule merged across stores. */
+/** The one rule, merged across stores. */
 export const kindOfDocs = (docs: readonly VisitorDay[]): VisitorKind =>
   docs.map((doc) => kindOf(doc.self > 0, doc.requests, doc.bots)).reduce(stronger);
 
-/** The first page a token's visitor-days loaded that day. */
 export const entryOf = (docs: readonly VisitorDay[]) =>
   [...docs].filter((doc) => doc.entry !== undefined).sort((a, b) => (a.first_seen < b.first_seen ? -1 : 1))[0]?.entry;
 
-/** Whether a visitor-day's requests and events reach a step of the path through (a path, or `event:<name>`). */
+/** A step is a path or `event:<name>`. */
 const reachesStep = (step: FunnelStep, paths: Record<string, number>, events: Record<string, number>) =>
   step.paths.some((path) => ((path.startsWith('event:') ? events[path.slice(6)] : paths[path]) ?? 0) > 0);
 
-/** What a people's visitor-day adds to its events and goals. */
 function addEvents(counts: RollupCounts, docs: readonly VisitorDay[], paths: Record<string, number>, goals: readonly Goal[]): void {
   const events = sumOf(docs, (doc) => doc.events);
   for (const [name, count] of Object.entries(events)) {
@@ -209,7 +181,6 @@ function addEvents(counts: RollupCounts, docs: readonly VisitorDay[], paths: Rec
   for (const goal of goals) if (reaches(goal, did)) bump(counts.goals, goal.name);
 }
 
-/** What a people's visitor-day adds to the dimensions only people are counted in. */
 function addPeople(counts: RollupCounts, docs: readonly VisitorDay[], rules: RollupRules): void {
   const hosts = sumOf(docs, (doc) => doc.sources);
   const pageLoads = docs.reduce((sum, doc) => sum + doc.page_loads, 0);
@@ -236,11 +207,7 @@ function addPeople(counts: RollupCounts, docs: readonly VisitorDay[], rules: Rol
   if (entry !== undefined) bump(counts.entry_pages, entry);
 }
 
-/**
- * What one daily token's documents on a day (one a store) add to the day's rollup. Loopback rows are the site's own
- * reads and all of a day's are one visitor-day, which the rollup's `loopback` flag counts once: a loopback row adds
- * only its requests.
- */
+/** One daily token's documents, one a store; a loopback row adds only its requests, since `loopback` counts the day once. */
 export function countsOfToken(docs: readonly VisitorDay[], rules: RollupRules): RollupCounts {
   const counts = emptyCounts();
   if (docs.length === 0) return counts;
@@ -258,7 +225,7 @@ export function countsOfToken(docs: readonly VisitorDay[], rules: RollupRules): 
   return counts;
 }
 
-/** Counts added, `sign` times: the rollup moved by a visitor-day's before (-1) and after (+1). */
+/** `sign` -1 takes a visitor-day's before out, +1 puts its after in. */
 export function addCounts(into: RollupCounts, more: RollupCounts, sign: 1 | -1): void {
   for (const kind of ['people', 'scanners', 'self', 'total'] as const) into.visitor_days[kind] += sign * more.visitor_days[kind];
   for (const reason of BOT_REASONS) into.left_out[reason] += sign * more.left_out[reason];
@@ -267,7 +234,7 @@ export function addCounts(into: RollupCounts, more: RollupCounts, sign: 1 | -1):
   into.page_loads += sign * more.page_loads;
   for (const group of Object.keys(into.sources) as ReferrerGroup[]) into.sources[group] += sign * more.sources[group];
   for (const field of MAPS) {
-    // A map a rollup written before it was counted lacks is empty.
+    // A rollup written before a map was counted lacks it.
     for (const [name, count] of Object.entries(more[field] ?? {})) {
       // A name already summed under (other) is taken back from there.
       const target = (into[field] ??= {});
@@ -278,7 +245,6 @@ export function addCounts(into: RollupCounts, more: RollupCounts, sign: 1 | -1):
   }
 }
 
-/** Each unbounded dimension kept to `top` names, largest first, the rest summed under `(other)`. */
 export function capped(counts: RollupCounts, top = ROLLUP_TOP): void {
   for (const field of MAPS) {
     const named = Object.entries(counts[field] ?? {}).filter(([name]) => name !== OTHER_PATHS);
@@ -289,20 +255,16 @@ export function capped(counts: RollupCounts, top = ROLLUP_TOP): void {
   }
 }
 
-/** Whether a token's visitor-days are a person's kept before visitor-days carried the sketch: it then misses them. */
+/** A person's visitor-days kept before they carried the sketch, which then misses them. */
 export function lacksSketch(after: readonly VisitorDay[]): boolean {
   const outside = after.filter((doc) => !isLoopbackNetwork(doc.network));
   return outside.length > 0 && kindOfDocs(outside) === 'people' && outside.some((doc) => doc.people_sketch === undefined);
 }
 
-/** Whether a day's rollup adds a token's visitor-days yet: always once built, else only tokens the build has passed. */
+/** Once built, every token; while building, only tokens the build has passed. */
 export const holdsToken = (rollup: Pick<DayRollup, 'building'>, token: string) => rollup.building === null || token <= rollup.building;
 
-/**
- * A rollup moved by the change of some daily tokens' documents (each token's documents before and after), as one
- * slice of the fold or one page of a build sees them: their counts taken out and put in again, their people added to
- * the sketch, a first loopback row counted once.
- */
+/** Takes the changed tokens' counts out and puts them in again, adds their people, and counts a first loopback row once. */
 export function moved(
   rollup: DayRollup,
   changes: ReadonlyArray<{ before: readonly VisitorDay[]; after: readonly VisitorDay[] }>,

@@ -5,84 +5,75 @@ import { addCounts, capped, countsOfToken, emptyCounts, lacksSketch, type Kinds,
 import { cellPartition, DIMENSIONS, valuesOf, type Dimension } from './filters';
 import { estimate, mergeKept, type Sketch } from './sketch';
 
-/** The partition of the whole site's month and year rollups. */
+/** The whole site's month and year rollups. */
 export const MONTHS_PK = 'months';
 
 /**
- * How many names a month rollup or a filter cell keeps of each unbounded dimension: ten times a day rollup's, so a
- * name a month pushed under `(other)` and that comes back is far below the 50 the card lists (about 600 KB when all
- * are full, well under Cosmos DB's 2 MB).
+ * Ten times a day rollup's top, so a name pushed under `(other)` that comes back is far below the 50 the card lists.
+ * Full, that is about 600 KB, well under Cosmos DB's 2 MB.
  */
 export const PERIOD_TOP = 1_000;
 
-/** One day's visitor-days by kind and people's page loads, as the chart draws them. */
+/** As the chart draws them. */
 export interface DayFigures {
   visitor_days: Kinds;
   left_out: Record<BotReason, number>;
   page_loads: number;
-  /** The day's people, each once, and those of them first counted that day (estimates; absent on days folded before). */
+  /** Estimates; absent on days folded before. */
   people_each?: number;
   people_new?: number;
 }
 
-/** A day's people and new people, each once, from its sketches. */
 export const distinctOf = (doc: { people_sketch: Sketch; new_sketch?: Sketch }): Pick<DayFigures, 'people_each' | 'people_new'> => ({
   people_each: estimate(doc.people_sketch),
   people_new: estimate(doc.new_sketch),
 });
 
 /**
- * A rollup of a day, a month or a year, folded by deltas like the day rollup: the whole site's month or year (pk
- * `months`, ids `month:<yyyy-MM>` and `year:<yyyy>`), or one filter value's cell of a day, a month or a year (pk
- * `cells:<dimension>:<hash>`, ids `day:<day>`, `month:<month>`, `year:<year>`), which counts only the people's
- * visitor-days holding that value. A partition holds one value's cells of every period, so any period of one filter is
- * one query.
+ * The site's month or year (pk `months`), or one filter value's cell of a day, month or year (pk `cells:<dimension>:<hash>`).
+ * A partition holds one value's cells of every period, so any period of one filter is one query.
  */
 export interface PeriodRollup extends RollupCounts {
   id: string;
   pk: string;
   kind: 'period-rollup';
   span: Span;
-  /** The day (`yyyy-MM-dd`), the month (`yyyy-MM`) or the year (`yyyy`). */
+  /** `yyyy-MM-dd`, `yyyy-MM` or `yyyy`. */
   at: string;
-  /** The filter value the cell counts; null for the site's month rollup. */
+  /** Null for the site's own rollup. */
   filter: { dimension: Dimension; value: string } | null;
   people_sketch: Sketch;
-  /** Those of its people first counted among people on the day they are in it (absent on one folded before). */
+  /** Absent on one folded before new people were kept. */
   new_sketch?: Sketch;
   sketch_partial: boolean;
-  /** For each day it holds, the fold's mark of the last slice added: a slice at or before it is in already. */
+  /** A slice at or before a day's mark is in already. */
   folded_days: Record<string, number>;
-  /** Each day's visitor-days by kind, so a chart by day reads the month, not its days. */
+  /** So a chart by day reads the month, not its days. */
   by_day: Record<string, DayFigures>;
-  /** The day's totals imported from another tool, by day (the site's months and years only). */
+  /** The site's months and years only. */
   imported?: Record<string, ImportedTotals>;
 }
 
-/** A daily token's visitor-days before and after a slice. */
 export interface TokenChange {
   before: readonly VisitorDay[];
   after: readonly VisitorDay[];
 }
 
-/** What a slice adds to one rollup: each changed token's counts out and in, and the people to add. */
 export interface PeriodDelta {
   changes: Array<{ out: RollupCounts; in: RollupCounts }>;
   sketches: Array<Record<string, number>>;
-  /** The new people to add. */
   fresh: Array<Record<string, number>>;
   partial: boolean;
 }
 
 export type Span = 'day' | 'month' | 'year';
 
-/** The spans longer than a day, each kept for the site and for every filter value. */
+/** Kept for the site and for every filter value. */
 export const LONG_SPANS = ['month', 'year'] as const;
 
-/** The day, month or year (`yyyy-MM-dd`, `yyyy-MM`, `yyyy`) of a span a day falls in. */
 export const periodAt = (span: Span, day: string) => day.slice(0, { day: 10, month: 7, year: 4 }[span]);
 
-/** The key of the rollup of a span a day falls in: the site's (null filter), or a filter value's cell. */
+/** A null filter is the site's own rollup. */
 export const periodKey = (span: Span, day: string, filter: { dimension: Dimension; value: string } | null) => ({
   pk: filter === null ? MONTHS_PK : cellPartition(filter.dimension, filter.value),
   id: `${span}:${periodAt(span, day)}`,
@@ -91,7 +82,6 @@ export const periodKey = (span: Span, day: string, filter: { dimension: Dimensio
 const peopleOf = (docs: readonly VisitorDay[]) => docs.flatMap((doc) => (doc.people_sketch === undefined ? [] : [doc.people_sketch]));
 const newPeopleOf = (docs: readonly VisitorDay[]) => docs.flatMap((doc) => (doc.new_sketch === undefined ? [] : [doc.new_sketch]));
 
-/** The whole site's delta of a slice's changed tokens, as the day rollup takes it (shared/core/rollup/day-rollup.ts). */
 export function siteDelta(changes: readonly TokenChange[], rules: RollupRules): PeriodDelta {
   return {
     changes: changes.map(({ before, after }) => ({ out: countsOfToken(before, rules), in: countsOfToken(after, rules) })),
@@ -101,7 +91,7 @@ export function siteDelta(changes: readonly TokenChange[], rules: RollupRules): 
   };
 }
 
-/** Each filter value a slice's changed tokens held before or after, with the delta of its cells. */
+/** Every value the changed tokens held before or after. */
 export function cellDeltas(
   changes: readonly TokenChange[],
   rules: RollupRules,
@@ -111,7 +101,7 @@ export function cellDeltas(
     const was = valuesOf(before, rules);
     const is = valuesOf(after, rules);
     const sketches = peopleOf(after).filter((registers) => Object.keys(registers).length > 0);
-    // A visitor-day with no person's request (a scanner's, the site's own) adds no people to any cell.
+    // A scanner's or the site's own visitor-day adds no people to any cell.
     const seen = sketches.length === 0 ? new Map<Dimension, Set<string>>() : valuesOf(after, rules, true);
     for (const dimension of DIMENSIONS) {
       const then = was.get(dimension) ?? new Set<string>();
@@ -134,7 +124,6 @@ export function cellDeltas(
   return cells;
 }
 
-/** A rollup of a day, month or year with nothing in it yet. */
 export function emptyPeriodRollup(
   key: { pk: string; id: string },
   filter: PeriodRollup['filter'],
@@ -155,10 +144,7 @@ export function emptyPeriodRollup(
   };
 }
 
-/**
- * The visitor-days by kind of a period once one day's figures change, which its own slices' deltas cannot give (a
- * day's loopback is one): the period's before, less the day's before, plus the day's now.
- */
+/** A day's loopback counts once, so the slices' deltas cannot give this: the period's before, less the day's before, plus its now. */
 const kindsWith = (
   period: Pick<DayFigures, 'visitor_days' | 'left_out'>,
   was: DayFigures | undefined,
@@ -171,9 +157,8 @@ const kindsWith = (
 };
 
 /**
- * A rollup moved by one slice of a day, or null when it holds that slice already (a run that died after writing it
- * folds the same slice again). `figures` is the day's visitor-days by kind after the slice: null for a day cell,
- * whose own counts are its day's.
+ * Null when the rollup holds the slice already, as when a run died after writing it.
+ * `figures` is null for a day cell, whose counts are its day's.
  */
 export function movedPeriod(
   doc: PeriodRollup,
@@ -184,7 +169,7 @@ export function movedPeriod(
   imported?: ImportedTotals,
 ): PeriodRollup | null {
   if ((doc.folded_days[day] ?? 0) >= upTo) return null;
-  // The counts are moved in place, so they are copied; the maps by day only take new entries, so a shallow copy.
+  // Counts move in place, so they are copied; the maps by day only gain entries, so a shallow copy will do.
   const { by_day, folded_days, imported: totals, ...counts } = doc;
   const next: PeriodRollup = {
     ...structuredClone(counts),

@@ -1,56 +1,45 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A HyperLogLog sketch of the people of a day, over the person hashes. They are already uniform keyed hashes (HMAC), so
- * a register and its rank are read straight from the hash's bits, with no second hash: 14 bits pick one of 16,384
- * registers, the run of zeros in the next 50 bits gives the rank. Registers merge by their maximum, so the sketches
- * of any days merge into the sketch of the period, and adding a person twice changes nothing. The estimate is Ertl's
- * improved estimator ("New cardinality estimation algorithms for HyperLogLog sketches", 2017), unbiased from a
- * handful of people to billions without correction tables; its standard error is 1.04 / √16,384 = 0.81 %.
+ * A HyperLogLog sketch over the person hashes, which are already uniform HMACs, so no second hash is needed.
+ * Registers merge by maximum, so days merge into a period and a person added twice changes nothing.
+ * Ertl's 2017 estimator needs no correction tables; the standard error is 1.04 / √16,384 = 0.81 %.
  */
 
-/** Bits of the hash that pick the register. */
 const P = 14;
-/** How many registers: 16,384. */
+/** 16,384. */
 export const REGISTERS = 1 << P;
-/** Bits after the register's that give the rank (a rank is 1 to Q + 1). */
+/** A rank is 1 to Q + 1. */
 const Q = 50;
 
-/**
- * The stated relative error of `people_in_period`: 2 %, about 2.5 standard errors of a 16,384-register sketch, so
- * nearly every estimate is inside it (the property test checks it over many random windows).
- */
+/** About 2.5 standard errors, so nearly every estimate is inside it; a property test checks it. */
 export const SKETCH_ERROR = 0.02;
 
 /**
- * A sketch as a document keeps it: dense, one character a register (its rank, 0 to 63, as a base64url digit: 16,384
- * characters), so a day's sketch weighs the same 16 KB whatever its people, and what a read of a period costs grows with
- * the days, never with the visitors; a day with no people keeps it empty (`sparse: {}`). Sparse (`register → rank`) is
- * also read, as a visitor-day keeps the few registers its people set. Packed is a filter cell's few registers: four
- * base64url digits each (the register's 14 bits, then its rank's 6), in the order of the registers.
+ * Dense is 16 KB whatever the people, so a period's read grows with its days, never with its visitors.
+ * Sparse is a visitor-day's few registers; packed is a filter cell's, four base64url digits each.
  */
 export type Sketch = { sparse: Record<string, number> } | { dense: string } | { packed: string };
 
 const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-/** Each digit's rank by its character code, so reading a dense sketch is one lookup a register. */
+/** So reading a dense sketch is one lookup a register. */
 const RANK_OF = new Uint8Array(128);
 for (let rank = 0; rank < DIGITS.length; rank += 1) RANK_OF[DIGITS.charCodeAt(rank)] = rank;
 
 const HASH = /^[0-9a-f]{16}/;
 
-/** The register and rank a person hash (32 hex) sets; anything else is hashed first, so it still lands uniformly. */
+/** A person hash is 32 hex; anything else is hashed first, so it still lands uniformly. */
 export function registerOf(personHash: string): [register: number, rank: number] {
   const bits = HASH.test(personHash) ? personHash : createHash('sha256').update(personHash).digest('hex');
   const high = parseInt(bits.slice(0, 8), 16);
   const register = high >>> (32 - P);
-  // The 50 bits after the register's: 18 from the first word, 32 from the second.
+  // 18 bits from the first word, 32 from the second.
   const rest = (BigInt(high & ((1 << (32 - P)) - 1)) << 32n) | BigInt(parseInt(bits.slice(8, 16), 16));
   const width = rest === 0n ? 0 : rest.toString(2).length;
   return [register, Q - width + 1];
 }
 
-/** The sparse sketch of some person hashes. */
 export function sketchOf(personHashes: Iterable<string>): Record<string, number> {
   const registers: Record<string, number> = {};
   for (const hash of personHashes) {
@@ -60,7 +49,6 @@ export function sketchOf(personHashes: Iterable<string>): Record<string, number>
   return registers;
 }
 
-/** A sketch's registers merged into `into` by their maximum, read straight from the sketch as kept. */
 function mergeInto(into: Uint8Array, sketch: Sketch): void {
   if ('packed' in sketch) {
     const { packed } = sketch;
@@ -86,17 +74,16 @@ function mergeInto(into: Uint8Array, sketch: Sketch): void {
   }
 }
 
-/** Every register of a sketch (0 where unset). */
 function registersOf(sketch: Sketch | undefined): Uint8Array {
   const registers = new Uint8Array(REGISTERS);
   if (sketch !== undefined) mergeInto(registers, sketch);
   return registers;
 }
 
-/** Each rank's digit as a character code, so writing a dense sketch is one lookup a register and one string. */
+/** So writing a dense sketch is one lookup a register and one string. */
 const CODE_OF = Uint8Array.from(DIGITS, (digit) => digit.charCodeAt(0));
 
-/** The sketch as a rollup keeps it: dense, or empty. */
+/** A rollup keeps it dense, or empty. */
 function compact(registers: Uint8Array): Sketch {
   const codes = new Uint8Array(REGISTERS);
   let set = 0;
@@ -108,7 +95,6 @@ function compact(registers: Uint8Array): Sketch {
   return { dense: Buffer.from(codes.buffer).toString('latin1') };
 }
 
-/** Sketches (and sparse register maps) merged: the sketch of every person in any of them. */
 export function mergeSketches(...sketches: ReadonlyArray<Sketch | Record<string, number> | undefined>): Sketch {
   const registers = new Uint8Array(REGISTERS);
   for (const sketch of sketches) {
@@ -118,10 +104,10 @@ export function mergeSketches(...sketches: ReadonlyArray<Sketch | Record<string,
   return compact(registers);
 }
 
-/** Registers a packed sketch keeps at most: four characters each, so past it the dense form (16 KB) is smaller. */
+/** Four characters each, so past this the dense form is smaller. */
 const PACKED_MOST = REGISTERS / 4;
 
-/** Sketches merged, kept packed while few registers are set, so a filter cell of a few people stays a few bytes. */
+/** Kept packed while few registers are set, so a filter cell of a few people stays a few bytes. */
 export function mergeKept(...sketches: ReadonlyArray<Sketch | Record<string, number> | undefined>): Sketch {
   const merged = mergeSketches(...sketches);
   if (!('dense' in merged)) return merged;
@@ -163,7 +149,7 @@ const tau = (x: number): number => {
   return z / 3;
 };
 
-/** How many registers hold each rank; a sparse or packed sketch is read entry by entry, never spread out. */
+/** A sparse or packed sketch is read entry by entry, never spread out. */
 function histogramOf(sketch: Sketch | undefined): number[] {
   const counts = new Array<number>(Q + 2).fill(0);
   if (sketch === undefined || 'dense' in sketch) {
@@ -191,7 +177,7 @@ function histogramOf(sketch: Sketch | undefined): number[] {
   return counts;
 }
 
-/** How many distinct people a sketch holds, estimated (exactly 0 for an empty one). */
+/** Exactly 0 for an empty sketch. */
 export function estimate(sketch: Sketch | undefined): number {
   const counts = histogramOf(sketch);
   if (counts[0] === REGISTERS) return 0;

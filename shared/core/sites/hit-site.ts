@@ -3,7 +3,7 @@ import { ALL_SITES, siteOfOrigin, type Site } from './sites';
 
 const names = (sites: readonly Site[]) => sites.map((site) => site.name).join(', ');
 
-/** The site a server's hit names: one declared, or the only one when it names none; else a 400 naming `path`. */
+/** With no site named, the only site; else a 400 naming `path`. */
 export function hitSite(named: string | undefined, sites: readonly Site[], path: string): Result<string> {
   if (named === undefined) {
     if (sites.length === 1) return ok(sites[0]!.name);
@@ -14,10 +14,7 @@ export function hitSite(named: string | undefined, sites: readonly Site[], path:
   return ok(named);
 }
 
-/**
- * A beacon's site: the one its snippet names (`data-site`), which must take beacons from the page's origin, or the one
- * whose origins hold the page's origin.
- */
+/** The site named by the snippet's `data-site` must take the page's origin; else the site that holds it. */
 export function beaconSite(named: string | undefined, origin: string, sites: readonly Site[]): Result<string> {
   if (named === undefined) {
     const site = siteOfOrigin(sites, origin) ?? (sites.length === 1 ? sites[0] : undefined);
@@ -31,7 +28,7 @@ export function beaconSite(named: string | undefined, origin: string, sites: rea
   return ok(site.name);
 }
 
-/** The site a read asks for: one declared, `*` for all of them, or by default the only site (all of them when several). */
+/** `*` is all sites; by default the only site, or all of them when several. */
 export function readSite(asked: string | null, sites: readonly Site[]): Result<string> {
   if (asked === null || asked === '') return ok(sites.length === 1 ? sites[0]!.name : ALL_SITES);
   if (asked === ALL_SITES || sites.some((site) => site.name === asked)) return ok(asked);

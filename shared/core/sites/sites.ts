@@ -1,23 +1,21 @@
 import { z } from 'zod';
 
-/** One site a deployment counts: its name (its host) and the origins its beacons may come from. */
 export interface Site {
   name: string;
   origins: string[];
 }
 
-/** The name a read gives for every site together, where a person who visited several is one person. */
+/** All sites together, where a person who visited several is one person. */
 export const ALL_SITES = '*';
 
-/** The name of the only site when SITES is not set and ALLOWED_ORIGINS names no origin. */
+/** The only site when neither SITES nor ALLOWED_ORIGINS names one. */
 export const DEFAULT_SITE = 'site';
 
 const siteName = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
 
-/** A site's name as a query or a hit gives it: a lowercase host. */
 export const siteNameSchema = z.string().regex(siteName, 'must be a site declared in SITES, a lowercase host like example.com');
 
-/** A read's `site`: a declared site's name or `*` for all of them, checked against SITES where the read is answered. */
+/** Checked against SITES where the read is answered. */
 export const siteQuerySchema = z.string().max(253, 'must be a site declared in SITES, or * for all of them').optional();
 
 function isOrigin(value: string): boolean {
@@ -29,7 +27,6 @@ function isOrigin(value: string): boolean {
   }
 }
 
-/** The reading of one `name=origin,origin` site, or why it cannot be read. */
 function readSite(text: string): Site | string {
   const eq = text.indexOf('=');
   const name = (eq < 0 ? text : text.slice(0, eq)).trim();
@@ -44,8 +41,8 @@ function readSite(text: string): Site | string {
 }
 
 /**
- * SITES: sites separated by `|`, each `name=origin,origin` (`example.com=https://example.com|shop.example.net=`), the
- * first the site a deployment counted before it had several; names unique, an origin in one site only.
+ * SITES: `name=origin,origin` sites separated by `|`; names unique, an origin in one site only.
+ * The first is the site a deployment counted before it had several.
  */
 export const sitesSetting = z
   .string()
@@ -69,16 +66,14 @@ export const sitesSetting = z
     return sites;
   });
 
-/** The sites counted: SITES, or, when it is not set, one site of ALLOWED_ORIGINS named by the first origin's host. */
+/** Without SITES, one site of ALLOWED_ORIGINS named by the first origin's host. */
 export function declaredSites(sites: readonly Site[] | undefined, allowedOrigins: readonly string[]): Site[] {
   if (sites !== undefined && sites.length > 0) return [...sites];
   const first = allowedOrigins[0];
   return [{ name: first === undefined ? DEFAULT_SITE : new URL(first).hostname, origins: [...allowedOrigins] }];
 }
 
-/** Every origin of every site: the origins a beacon may come from and the pulse answers. */
 export const allOrigins = (sites: readonly Site[]): string[] => sites.flatMap((site) => site.origins);
 
-/** The site whose origins hold `origin`, or undefined. */
 export const siteOfOrigin = (sites: readonly Site[], origin: string): Site | undefined =>
   sites.find((site) => site.origins.includes(origin));

@@ -1,10 +1,7 @@
 import type { VisitorsSummaries } from './summary';
 import type { VisitsSummaries } from './visits';
 
-/**
- * The first day anything was kept on, as the summaries say: the first person's, the first visit's, the first scanner's
- * day (two point reads). No visitor-day is older; null before the first visitor.
- */
+/** No visitor-day is older than the summaries' first day; null before the first visitor. */
 export async function firstKeptDay(store: { visitorsSummary: VisitorsSummaries; visits: VisitsSummaries }): Promise<string | null> {
   const [summary, visits] = await Promise.all([store.visitorsSummary.read(), store.visits.read()]);
   const days = [summary?.doc.counted_from, visits?.doc.from, Object.keys(summary?.doc.scanners_by_day ?? {}).sort()[0]];

@@ -2,14 +2,9 @@ import { errorLine } from '../errors';
 import type { Conditional, Versioned } from './documents';
 import { VISITORS_PK } from './visitors';
 
-/** The fold lease's id in the `visitors` partition. */
 export const FOLD_LEASE_ID = 'fold-lease';
 
-/**
- * Who may fold now (pk `visitors`, id `fold-lease`): the fold's timer and every fold run on demand take it before
- * folding, so one fold runs at a time. It is held by `holder` until `until` (ISO 8601 UTC, the taker's clock), and
- * lapses then, so a fold that dies holding it stops no other for longer than that.
- */
+/** One fold at a time; it lapses at `until`, so a fold that dies holding it stops no other for longer. */
 export interface FoldLeaseDoc {
   id: typeof FOLD_LEASE_ID;
   pk: typeof VISITORS_PK;
@@ -18,20 +13,15 @@ export interface FoldLeaseDoc {
   until: string;
 }
 
-/** The fold lease, read with its version and written conditionally. */
 export type FoldLeases = Conditional<FoldLeaseDoc, []>;
 
-/** A lease as its holder keeps it: the version to renew or release it by, and until when it runs. */
 export interface HeldFoldLease {
   holder: string;
   etag: string;
   until: string;
 }
 
-/**
- * A lease's answer: held, or not, with why in one sentence. Not held and `busy`: another fold holds it or took it
- * first, the lease working; not `busy`: the store did not answer, so nobody may be folding.
- */
+/** Not held and `busy`: another fold has it. Not busy: the store did not answer. */
 export type FoldLeaseAnswer = { held: true; lease: HeldFoldLease } | { held: false; busy: boolean; reason: string };
 
 const leaseDoc = (holder: string, until: string): FoldLeaseDoc => ({
@@ -46,15 +36,11 @@ const untilAfter = (now: Date, seconds: number) => new Date(now.getTime() + seco
 
 const notHeld = (reason: string, busy = true): FoldLeaseAnswer => ({ held: false, busy, reason });
 
-/** What a store that threw answers, named by what was being done. */
 const failed = (doing: 'read' | 'written', error: unknown) => notHeld(`the fold lease could not be ${doing}: ${errorLine(error)}`, false);
 
 const runsPast = (doc: FoldLeaseDoc, now: Date) => Date.parse(doc.until) > now.getTime();
 
-/**
- * The lease as just written, with its new version. The port's create and replace answer no etag, so it is read back:
- * the write is ours only if the document still names our holder and our `until` (another fold may have written since).
- */
+/** Create and replace answer no etag, so it is read back; it is ours only if it still names our holder and `until`. */
 async function writtenBack(leases: FoldLeases, written: FoldLeaseDoc, lost: string): Promise<FoldLeaseAnswer> {
   let found: Versioned<FoldLeaseDoc> | null;
   try {
@@ -66,11 +52,7 @@ async function writtenBack(leases: FoldLeases, written: FoldLeaseDoc, lost: stri
   return { held: true, lease: { holder: written.holder, etag: found.etag, until: written.until } };
 }
 
-/**
- * Takes the fold lease for `holder` for `seconds` from `now`: creates it when there is none, or replaces it (If-Match
- * the version read) when it has lapsed or is already `holder`'s. Held by another fold until after `now`, or lost to
- * a fold that wrote it first, it answers not held; so does a store that could not answer. Never throws.
- */
+/** Takes it when there is none, when it has lapsed or when it is already `holder`'s. Never throws. */
 export async function takeFoldLease(leases: FoldLeases, holder: string, now: Date, seconds: number): Promise<FoldLeaseAnswer> {
   const wanted = leaseDoc(holder, untilAfter(now, seconds));
   const lost = 'another fold took the lease first';
@@ -92,10 +74,7 @@ export async function takeFoldLease(leases: FoldLeases, holder: string, now: Dat
   return writtenBack(leases, wanted, lost);
 }
 
-/**
- * Extends a held lease to `seconds` from `now`, If-Match its version: answers the lease with its new version, or not
- * held when another fold took it over since (or the store could not answer). Never throws.
- */
+/** Not held when another fold took it over or the store did not answer. Never throws. */
 export async function renewFoldLease(leases: FoldLeases, lease: HeldFoldLease, now: Date, seconds: number): Promise<FoldLeaseAnswer> {
   const wanted = leaseDoc(lease.holder, untilAfter(now, seconds));
   const lost = 'the lease was taken over';
@@ -107,10 +86,7 @@ export async function renewFoldLease(leases: FoldLeases, lease: HeldFoldLease, n
   return writtenBack(leases, wanted, lost);
 }
 
-/**
- * Gives a held lease up: makes it lapse at `now`, If-Match its version, so another fold can take it at once. Whatever
- * the store answers (taken over already, down) is ignored: a lease not given up lapses on its own. Never throws.
- */
+/** Lapses it now so another fold can take it at once; a failure is ignored since it lapses anyway. Never throws. */
 export async function releaseFoldLease(leases: FoldLeases, lease: HeldFoldLease, now: Date): Promise<void> {
   try {
     await leases.replace(leaseDoc(lease.holder, now.toISOString()), lease.etag);

@@ -16,17 +16,16 @@ import type { PeriodReader, PeriodRollups } from './periods';
 import type { SharedLinks } from './links';
 import type { CohortsStore } from './cohorts';
 
-/** What keep-hits writes: each visitor's record and each message's facts, nothing two visitors share. */
+/** Only each visitor's record and each message's facts, nothing two visitors share. */
 export interface KeepingStore {
   records: VisitorRecords;
   facts: Facts;
 }
 
-/** What the fold reads and writes to fold the facts and the records into everything counted. */
 export interface FoldingStore {
   marks: StoreMarks;
   foldState: FoldStates;
-  /** The lease a fold takes before folding, so one fold runs at a time. */
+  /** So one fold runs at a time. */
   foldLease: FoldLeases;
   facts: Pick<Facts, 'on' | 'firstOn'>;
   activity: ActivityDocs;
@@ -35,42 +34,35 @@ export interface FoldingStore {
   visits: VisitsSummaries;
   subjects: SubjectsStore;
   rollups: DayRollups;
-  /** The month rollups and the filter cells, moved by the same slices as the day rollups. */
+  /** Moved by the same slices as the day rollups. */
   periods: PeriodRollups;
   visitorDayPages: VisitorDayPages;
-  /** The notes of imported messages kept, which name the old days the fold is to read. */
+  /** They name the old days the fold is to read. */
   landed: Pick<LandedImports, 'changed'>;
-  /** Each goal's people all time, each person once. */
   goals: GoalsStore;
-  /** The retention cells: each first month's (and week's) people by the months (and weeks) they came in. */
+  /** Each first month's and week's people by the months and weeks they came in. */
   cohorts: CohortsStore;
 }
 
-/** What keep-imports writes: what keep-hits writes, and one landed note a message once its facts are kept. */
+/** Plus one landed note a message once its facts are kept. */
 export interface ImportKeepingStore extends KeepingStore {
   landed: Pick<LandedImports, 'create'>;
 }
 
-/**
- * The whole store as the composition root holds it: the writing ports, the reading ports (the count and activity),
- * where it keeps things, and what it has cost.
- */
 export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'landed'>, StoreSource {
   landed: LandedImports;
-  /** The import endpoint's ledger (the first day counted live). */
+  /** Holds the first day counted live. */
   importLedger: ImportLedgers;
-  /** The visitors summary: the fold's conditional read and write, and the count's point read of its figures. */
   visitorsSummary: VisitorsSummaries & VisitorsSummaryReader;
   activityReader: ActivityReader;
-  /** The day rollups of the days asked, for every Admin read. */
   rollupReader: RollupReader;
-  /** The month rollups and filter cells of a period, one query a partition. */
+  /** One query a partition. */
   periodReader: PeriodReader;
-  /** One day's visitor-days, for the Admin tab's table. */
+  /** For the Admin tab's table. */
   activityDays: ActivityDays;
-  /** The last minutes' facts, for GET /api/admin/now. */
+  /** For GET /api/admin/now. */
   recent: RecentFacts;
-  /** The read-only links to a site's dashboard (kept with the first site's documents). */
+  /** Kept with the first site's documents. */
   links: SharedLinks;
   stats(): StoreStats;
 }

@@ -2,7 +2,6 @@ import { earlierOf } from '../days';
 import type { DayFigures, SubjectDelta, SubjectSummary } from './documents';
 import { subjectPk, subjectSummaryId } from './documents';
 
-/** No change. */
 export const noSubjectDelta = (): SubjectDelta => ({
   scans: 0,
   unique: 0,
@@ -24,7 +23,6 @@ function sumByDay(a: Record<string, DayFigures>, b: Record<string, DayFigures>):
   return Object.fromEntries(Object.entries(sum).sort(([x], [y]) => (x < y ? -1 : 1)));
 }
 
-/** Two changes added. */
 export function plusSubject(a: SubjectDelta, b: SubjectDelta): SubjectDelta {
   return {
     scans: a.scans + b.scans,
@@ -37,7 +35,7 @@ export function plusSubject(a: SubjectDelta, b: SubjectDelta): SubjectDelta {
   };
 }
 
-/** A subject's summary with a change added (from none yet: zeros). */
+/** With no summary yet, from zeros. */
 export function applySubjectDelta(subject: string, summary: SubjectSummary | null, delta: SubjectDelta): SubjectSummary {
   const base: SubjectSummary = summary ?? {
     id: subjectSummaryId(subject),

@@ -1,18 +1,15 @@
 import type { SubjectVisitor } from './documents';
 
-/** The two mitigations, in milliseconds: the refresh window and the least time between two counted scans. */
+/** In milliseconds. */
 export interface ScanRules {
   refreshMs: number;
   intervalMs: number;
 }
 
 /**
- * How one scan of a subject by one identity is judged:
- * - `seen`: at or before the latest scan already judged: a late or repeated delivery, changes nothing (this is what
- *   makes a message kept twice count once);
- * - `refresh`: less than the refresh window after the latest scan judged: a reload, the same scan (a chain of
- *   reloads each within the window stays one scan however long it lasts);
- * - `limited`: less than the interval after the latest counted scan: answered normally, not counted;
+ * - `seen`: at or before the latest scan judged, a repeat delivery; this makes a message kept twice count once.
+ * - `refresh`: within the refresh window of the latest scan judged, so a chain of reloads is one scan.
+ * - `limited`: within the interval of the latest counted scan: answered, not counted.
  * - `counted`: otherwise.
  */
 export type Judgement = 'seen' | 'refresh' | 'limited' | 'counted';
@@ -21,7 +18,7 @@ type Marks = Pick<SubjectVisitor, 'last_seen' | 'last_counted'>;
 
 const elapsed = (from: string, to: string) => Date.parse(to) - Date.parse(from);
 
-/** The judgement of a scan at `at` (ISO 8601 UTC) given the identity's marks on the subject. */
+/** `at` is ISO 8601 UTC. */
 export function judge(marks: Marks, at: string, rules: ScanRules): Judgement {
   if (marks.last_seen !== null) {
     const sinceSeen = elapsed(marks.last_seen, at);
@@ -32,7 +29,7 @@ export function judge(marks: Marks, at: string, rules: ScanRules): Judgement {
   return 'counted';
 }
 
-/** The scan rules from the settings (whole seconds). */
+/** Settings are whole seconds. */
 export const scanRules = (refreshSeconds: number, intervalSeconds: number): ScanRules => ({
   refreshMs: refreshSeconds * 1000,
   intervalMs: intervalSeconds * 1000,

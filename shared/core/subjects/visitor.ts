@@ -3,7 +3,7 @@ import { plusSubject, noSubjectDelta } from './delta';
 import { subjectPk, subjectVisitorId, type SubjectDelta, type SubjectVisitor } from './documents';
 import { judge, type ScanRules } from './scan-rule';
 
-/** A visitor's document on a subject before any scan was judged: what the beacon creates to claim the first scan. */
+/** What the beacon creates to claim the first scan. */
 export function claimedVisitor(subject: string, identity: string, at: string): SubjectVisitor {
   return {
     id: subjectVisitorId(subject, identity),
@@ -28,11 +28,7 @@ const countedAt = (at: string, first: boolean): SubjectDelta => ({
   last_scan: at,
 });
 
-/**
- * The visitor's document after a message's scans of the subject (ISO instants, oldest first), each judged in turn,
- * and what that adds to the subject's summary; null when nothing changes (every scan already judged). The first
- * counted scan is the visitor's first: that one makes them a unique visitor of the subject.
- */
+/** Judges each scan in turn, oldest first; null when every scan was already judged. */
 export function scannedVisitor(
   current: SubjectVisitor | null,
   subject: string,
