@@ -64,7 +64,7 @@ const unmarked = (rollup: DayRollup | undefined) => {
   return { ...rest, people_sketch: mergeSketches(people_sketch) };
 };
 
-describe('a day rollup always equals a recount of its day', () => {
+describe('a day rollup always equals a recount of its day', { timeout: 240_000 }, () => {
   it('after random traffic, duplicate deliveries, late hits and folds dying after any write, in small slices', async () => {
     await fc.assert(
       fc.asyncProperty(trafficArb, async (traffic) => {

@@ -113,7 +113,7 @@ async function figures(store: ReturnType<typeof memoryStore>) {
 const peopleOf = (store: ReturnType<typeof memoryStore>) =>
   new Set(store.documents.query<VisitorRecord>((doc) => doc.kind === 'visitor-record' && doc.who === 'people').map((record) => record.id));
 
-describe('three sites in one deployment', () => {
+describe('three sites in one deployment', { timeout: 240_000 }, () => {
   it('count each site as a deployment of its traffic alone, and all sites together each person once', async () => {
     let shared = 0;
     await fc.assert(
