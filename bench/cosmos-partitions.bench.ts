@@ -8,7 +8,7 @@ import { scopeQueriesToPartitions } from '../host/local/cosmos-partitions';
 import { freePort } from '../host/local/services';
 import { bulkUpsert, localContainer } from './local-store';
 import { fmt } from './report';
-import { median } from './stats';
+import { median } from './report';
 
 /** The large partition's documents; `PARTITIONS_BIG` sets fewer (a quick try: as published, 100,000 take minutes). */
 const BIG = Number(process.env.PARTITIONS_BIG ?? 100_000);

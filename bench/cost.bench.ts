@@ -14,7 +14,7 @@ import { costRecordPath, renderCostSection, writeReadmeCostSection, type CostRec
 import { REQUEST_RECORD_BYTES } from './prices';
 import { BEACON_SITE, hostSettings } from './settings';
 import { LOCAL_BATCH, meteredStack } from './stack';
-import { percentile } from './stats';
+import { percentile } from './report';
 import { estimatedRu, sdkCall } from './store-calls';
 
 /** The request records Application Insights keeps of every hundred, as host.json caps them. */

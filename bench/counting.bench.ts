@@ -14,7 +14,7 @@ import { emptyFoldState } from '../shared/store/fold';
 import { VISITORS_PK } from '../shared/store/visitors';
 import { scanRules } from '../shared/subjects/scan-rule';
 import { inLanes } from '../shared/lanes';
-import { hex } from './ids';
+import { hex } from './report';
 import { freshLocalStore, visitorsSummaryOf } from './local-store';
 import { visitorRecord } from '../test/support/counting-cosmos';
 import { callsA, fmt, ops, spent } from './report';

@@ -3,7 +3,7 @@ import { loadCountryTable } from '../adapters/files/countries';
 import { classify, type IdentityRules, type SeenRequest } from '../shared/hits/classify';
 import { noCountries } from '../shared/identity/country';
 import { KEYS } from './settings';
-import { median } from './stats';
+import { median } from './report';
 
 const agent = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 

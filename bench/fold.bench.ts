@@ -8,11 +8,11 @@ import { readPeopleCount } from '../shared/counting/people-count';
 import type { HitsMessage, QueuedHit } from '../shared/hits/message';
 import { keeper } from '../test/support/keeper';
 import { systemClock } from '../shared/ports/clock';
-import { hex } from './ids';
+import { hex } from './report';
 import { bulkUpsert, freshLocalStore, localContainer, localStore } from './local-store';
 import { fmt } from './report';
 import { cosmosProcess } from './stack';
-import { median } from './stats';
+import { median } from './report';
 import { storeProxyTo } from './store-calls';
 
 /**

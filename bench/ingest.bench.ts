@@ -8,7 +8,7 @@ import { QueueClient } from '@azure/storage-queue';
 import { createHmac, randomUUID } from 'node:crypto';
 import { hostingNetworks } from '../adapters/files/networks';
 import { jsonRequest } from '../test/support/import-rig';
-import { postHits } from './post-hits';
+import { postHits } from './settings';
 import { hostSettings, KEYS, quiet } from './settings';
 
 const agents = [

@@ -7,9 +7,9 @@ import type { HitsMessage } from '../shared/hits/message';
 import { keeper } from '../test/support/keeper';
 import { fixedClock } from '../shared/ports/clock';
 import type { StoreStats } from '../shared/store';
-import { syntheticMessages } from './keeping-load';
+import { syntheticMessages } from '../test/support/hits';
 import { freshLocalStore, localContainer, localStore } from './local-store';
-import { postHits } from './post-hits';
+import { postHits } from './settings';
 import { callsA } from './report';
 import { hostSettings, quiet } from './settings';
 

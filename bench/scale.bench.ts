@@ -14,7 +14,7 @@ import { localContainer } from './local-store';
 import { startProxy, type Call, type Proxy, type Request } from '../test/support/proxy';
 import { hostSettings } from './settings';
 import { azuriteWithBlobs } from './stack';
-import { percentile } from './stats';
+import { percentile } from './report';
 import { storeCall } from './store-calls';
 
 /**

@@ -9,7 +9,7 @@ import { beaconScan } from '../shared/subjects/beacon';
 import { fold } from '../shared/folding/fold';
 import { keeper } from '../test/support/keeper';
 import { scanRules } from '../shared/subjects/scan-rule';
-import { hex } from './ids';
+import { hex } from './report';
 import { freshLocalStore } from './local-store';
 import { callsA, spent } from './report';
 import { KEYS, quiet } from './settings';
