@@ -10,8 +10,8 @@ import { jsonRequest } from '../test/support/import-rig';
 import { countingLogger } from './cost/meters';
 import { peakMemory } from './cost/memory';
 import { beaconTraffic, loneBeacons, serverTraffic, VISITORS, type Sent } from './cost/traffic';
-import { costRecordPath, renderCostSection, writeReadmeCostSection, type CostRecord, type TrafficCost } from './cost/record';
-import { REQUEST_RECORD_BYTES } from './prices';
+import { costRecordPath, renderCostSection, writeReadmeCostSection, type CostRecord, type TrafficCost } from '../test/support/cost-record';
+import { REQUEST_RECORD_BYTES } from '../test/support/prices';
 import { BEACON_SITE, hostSettings } from './settings';
 import { LOCAL_BATCH, meteredStack } from './stack';
 import { percentile } from './report';
@@ -141,7 +141,7 @@ async function loneLatency(stack: Stack): Promise<{ median: number; p99: number;
 /**
  * `npm run bench cost`: beacon traffic (many concurrent one-hit requests), server traffic (batched /api/hits) and lone
  * beacons, each through the local host on metered Azurite and Cosmos; what each cost, counted from the run; the dollars
- * per million hits from bench/prices.ts; a lone beacon's wait; the host's peak memory. With `--write` it keeps the
+ * per million hits from test/support/prices.ts; a lone beacon's wait; the host's peak memory. With `--write` it keeps the
  * figures in bench/cost-run.json and rewrites the cost section of docs/cost.md from them. COST_ECHO=1 prints the app's log lines.
  */
 export async function run(): Promise<void> {

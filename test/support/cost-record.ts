@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dollarsPerMillion, FREE_GRANTS, PRICES, PRICE_SOURCES, REQUEST_RECORD_BYTES, type PerHit } from '../prices';
+import { dollarsPerMillion, FREE_GRANTS, PRICES, PRICE_SOURCES, REQUEST_RECORD_BYTES, type PerHit } from './prices';
 
 /** What one kind of traffic cost on the run, as counted. */
 export interface TrafficCost {
@@ -37,7 +37,7 @@ export interface CostRecord {
   idleRecount?: { requestUnits: number; storeCalls: number; activeSeconds: number };
 }
 
-export const costRecordPath = join(__dirname, '..', 'cost-run.json');
+export const costRecordPath = join(__dirname, '..', '..', 'bench', 'cost-run.json');
 
 /** The instance memory the prices are worked at: the default, which the measured peak must leave a margin under. */
 export const PRICED_MEMORY_MB = 512;
