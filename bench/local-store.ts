@@ -66,7 +66,11 @@ export function visitorsSummaryOf(people: Record<string, number>, scanners: Reco
 }
 
 /** Keeps the messages `atOnce` at a time, as one host instance takes a batch; throws on a failure. */
-export async function keepInBatches(keep: (message: HitsMessage) => Promise<KeepOutcome>, messages: readonly HitsMessage[], atOnce: number) {
+export async function keepInBatches(
+  keep: (message: HitsMessage) => Promise<KeepOutcome>,
+  messages: readonly HitsMessage[],
+  atOnce: number,
+) {
   for (let first = 0; first < messages.length; first += atOnce)
     for (const outcome of await Promise.all(messages.slice(first, first + atOnce).map((message) => keep(message))))
       if (!outcome.ok) throw new Error(`keeping failed: ${outcome.reason}`);
