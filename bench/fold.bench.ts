@@ -332,7 +332,6 @@ async function plainBacklog(endpoint: string, facts: number, maxMs: number): Pro
       );
     }
   }
-  // Dropped, so the local server's memory holds only the next backlog.
   await localContainer(endpoint, backlog.database).database.delete();
 }
 
@@ -343,8 +342,7 @@ async function throttledBacklog(endpoint: string): Promise<void> {
   const direct = storeAt(endpoint, backlog.database);
   const proxy = await storeProxyTo(endpoint, { throttle: THROTTLE });
   const throttledStore = storeAt(proxy.endpoint, backlog.database);
-  // The Admin count, read through the throttled store every 300 ms while the fold runs: a number, or null (unread).
-  // A zero is told apart by the fold state then (read straight, not throttled): none yet (the timer never ran), or one.
+  // The Admin count read through the throttled store every 300 ms; a zero told apart by the fold state, read straight.
   const answers = { numbers: 0, unread: 0, zeros: 0, zerosWithoutState: 0, zerosWithState: 0, zerosBehind: 0, zerosAfterMoving: 0 };
   let known = 0;
   let polling = true;
@@ -373,7 +371,7 @@ async function throttledBacklog(endpoint: string): Promise<void> {
       known = Math.max(known, people);
     };
     const throttled = await drain(`${label}:`, proxy.endpoint, backlog, direct, { maxRuns: THROTTLED_RUNS, maxMs: 30 * 60_000, onRun });
-    // The count moved on a run when its people or its visits grew, or both were already whole.
+    // Moved: its people or visits grew, or both were whole.
     const forward = throttled.people.every(
       (people, i) =>
         people > (i === 0 ? 0 : throttled.people[i - 1]!) ||

@@ -56,7 +56,6 @@ interface Measured {
   cost: Cost;
   ms: number;
   status: number;
-  answerKb: number;
 }
 
 /** A host on its own queue and database, its store calls through the proxy. */
@@ -67,13 +66,12 @@ async function measure(url: string, name: string, path: string, proxy: StoreProx
   proxy.take();
   const started = performance.now();
   const answer = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${KEYS.OPERATOR_KEY}` } });
-  const body = await answer.arrayBuffer();
+  await answer.arrayBuffer();
   const ms = performance.now() - started;
   const calls = proxy.take();
-  return { name, calls, cost: costOf(calls), ms, status: answer.status, answerKb: body.byteLength / 1024 };
+  return { name, calls, cost: costOf(calls), ms, status: answer.status };
 }
 
-/** The card's goals and events, as it answers them. */
 interface GoalsAndEvents {
   goals: Array<{ goal: string; conversions: number; people_all_time: number }>;
   events: Array<{ event: string; count: number; visitor_days: number; props: Record<string, Array<{ value: string; count: number }>> }>;
@@ -148,7 +146,6 @@ async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string,
       await host.drain(300_000);
       foldRuns += await foldUntilCaughtUp(host, logger, clock);
     }
-    // The reads are made the next day at noon, after the timer's run of that minute.
     clock.set(`${today}T12:00:00Z`);
     foldRuns += await foldUntilCaughtUp(host, logger, clock);
     const card = EVENTS ? await goalsAndEvents(host.url) : null;
@@ -398,7 +395,7 @@ async function bigCard(azurite: Azurite, cosmosEndpoint: string, proxy: StorePro
   const clock = benchClock(`${today}T12:00:00Z`);
   const { host } = await startHost(azurite, proxy.endpoint, container.database.id, clock);
   try {
-    // The SDK's metadata calls are made once, by a first read that is not measured.
+    // The SDK's metadata calls are made by a first read, not measured.
     await measure(host.url, 'warm-up', '/api/pulse', proxy);
     for (const attempt of ['first', 'second']) {
       const read = await measure(host.url, 'card', '/api/admin/activity?days=400', proxy);
@@ -413,7 +410,6 @@ async function bigCard(azurite: Azurite, cosmosEndpoint: string, proxy: StorePro
   }
 }
 
-/** Years of imported history the long ranges read, and the people a day it holds. */
 const LONG_YEARS = Number(process.env.READS_YEARS ?? 5);
 const LONG_PEOPLE = 2;
 

@@ -25,7 +25,7 @@ const REFERRERS = [
 export const personAddress = (p: number) => `10.${1 + ((p >> 16) & 127)}.${(p >> 8) & 255}.${p & 255}`;
 const scannerAddress = (s: number) => `172.${16 + ((s >> 16) & 15)}.${(s >> 8) & 255}.${s & 255}`;
 
-export interface ServerHit {
+interface ServerHit {
   at: string;
   address: string;
   user_agent: string;

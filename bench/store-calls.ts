@@ -1,6 +1,6 @@
 import { startProxy, type Call, type Proxy, type Request } from '../test/support/proxy';
 
-export type StoreCallKind = 'point read' | 'query' | 'write' | 'query plan' | 'metadata';
+type StoreCallKind = 'point read' | 'query' | 'write' | 'query plan' | 'metadata';
 
 interface StoreCallClass {
   kind: StoreCallKind;

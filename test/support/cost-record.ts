@@ -40,7 +40,7 @@ export interface CostRecord {
 export const costRecordPath = join(__dirname, '..', '..', 'bench', 'cost-run.json');
 
 /** The instance memory the prices are worked at: the default, which the measured peak must leave a margin under. */
-export const PRICED_MEMORY_MB = 512;
+const PRICED_MEMORY_MB = 512;
 
 /** The figures of a traffic kind per hit, and its execution count per hit. */
 export function perHit(traffic: TrafficCost): PerHit {
