@@ -8,9 +8,9 @@ import { scopeQueriesToPartitions } from '../host/local/cosmos-partitions';
 import { freePort } from '../host/local/services';
 import { bulkUpsert, localContainer } from './local-store';
 import { fmt } from './report';
-import { median } from './stats';
+import { median } from './report';
 
-/** The large partition's documents; `PARTITIONS_BIG` sets fewer (a quick try: as published, 100,000 take minutes). */
+/** The large partition's documents; `PARTITIONS_BIG` sets fewer (a quick try). */
 const BIG = Number(process.env.PARTITIONS_BIG ?? 100_000);
 const SMALL = 1_000;
 const RUNS = 5;
@@ -20,9 +20,7 @@ function* documents() {
   for (let i = 0; i < SMALL; i += 1) yield { id: `small-${i}`, pk: 'small', kind: 'visitor-record', n: i % 100 };
 }
 
-// The filter names the partition too, so the bare server (which would otherwise count every partition) gives the
-// same answer. Each stage words its SQL with an alias of its own: the server caches compiled queries by their text,
-// and a stage must not reuse code compiled by the one before.
+// The filter names the partition for the bare server; each stage its own alias, as the server caches compiled queries.
 const countSmall = async (container: Container, alias: string) =>
   (
     await container.items
@@ -33,7 +31,7 @@ const countSmall = async (container: Container, alias: string) =>
       .fetchAll()
   ).resources[0];
 
-/** A run's time in ms and its answer; a failure is an answer too: the bare server can block past Node's HTTP timeouts. */
+/** A run's time in ms and its answer, a failure too: the bare server can block past Node's HTTP timeouts. */
 async function timed(run: () => Promise<unknown>): Promise<{ ms: number; result: unknown }> {
   const started = performance.now();
   const result = await run().catch(
@@ -44,11 +42,8 @@ async function timed(run: () => Promise<unknown>): Promise<{ ms: number; result:
 }
 
 /**
- * `npm run bench cosmos-partitions`: what docs/local-stack.md quotes of the local Cosmos server's partitions. A
- * partition-scoped COUNT on a 1,000-document partition beside a large one, on the server as published (every query
- * scans the account, and so does the query plan the SDK asks for alongside, with an engine quadratic in the documents
- * it reads: one run), then as `startCosmos` serves it (the engine linear, queries scoped to their partition). That it
- * reads no other partition is test/integration/local-cosmos-partitions.test.ts's to hold.
+ * `npm run bench cosmos-partitions`: a partition-scoped COUNT beside a large partition on the local Cosmos server as
+ * published (every query scans the account, quadratically: one run), then as `startCosmos` serves it.
  */
 export async function run(): Promise<void> {
   const port = await freePort();
@@ -64,7 +59,7 @@ export async function run(): Promise<void> {
     );
     const bare = await timed(() => countSmall(container, 'bare'));
     console.log(`  as published, one run: small partition's COUNT ${bare.ms.toFixed(1)} ms (${String(bare.result)})`);
-    // The server goes on with the work the SDK gave up on; a point read queues behind it.
+    // A point read queues behind the work the SDK gave up on.
     await container.item('small-0', 'small').read();
 
     linearQueries();

@@ -2,12 +2,7 @@ import { startCosmos } from '../host/local/services';
 import { startProxy } from '../test/support/proxy';
 import { storeCall } from './store-calls';
 
-/**
- * The local Cosmos server in a process of its own (bench/stack.ts's `cosmosProcess`), so the store's work takes neither
- * the bench's heap nor its host's event loop. With `--metered`, a proxy in this process classes every call the server
- * is asked (storeCall), and each `take` message is answered with the calls since the last. Prints
- * `ready <server endpoint> <proxy endpoint or ->` once listening; stops on SIGTERM or when the bench goes.
- */
+/** The local Cosmos server in a process of its own; `--metered`: behind a proxy whose calls each `take` message answers. */
 async function main() {
   const cosmos = await startCosmos();
   const metered = process.argv.includes('--metered') ? await startProxy(new URL(cosmos.endpoint), storeCall) : null;

@@ -10,12 +10,12 @@ import { jsonRequest } from '../test/support/import-rig';
 import { countingLogger } from './cost/meters';
 import { peakMemory } from './cost/memory';
 import { beaconTraffic, loneBeacons, serverTraffic, VISITORS, type Sent } from './cost/traffic';
-import { costRecordPath, renderCostSection, writeReadmeCostSection, type CostRecord, type TrafficCost } from './cost/record';
-import { REQUEST_RECORD_BYTES } from './prices';
+import { costRecordPath, renderCostSection, writeReadmeCostSection, type CostRecord, type TrafficCost } from '../test/support/cost-record';
+import { REQUEST_RECORD_BYTES } from '../test/support/prices';
 import { BEACON_SITE, hostSettings } from './settings';
 import { LOCAL_BATCH, meteredStack } from './stack';
-import { percentile } from './stats';
-import { estimatedRu, sdkCall } from './store-calls';
+import { percentile } from './report';
+import { tally } from './store-calls';
 
 /** The request records Application Insights keeps of every hundred, as host.json caps them. */
 function sampledPercent(): number {
@@ -40,7 +40,7 @@ async function measure(
   const sent = await drive(host.url);
   await host.drain(300_000);
   await sleep(Number(settings.FOLD_SETTLE_SECONDS) * 1000 + 1_100);
-  // The fold until one run finishes: a run cut off by a timeout of the local server folds again from the same marks.
+  // A run cut off by the local server's timeout folds again from the same marks.
   const unfinished = 'the fold did not finish; the next run folds from the same marks';
   for (let run = 0; run < 5; run += 1) {
     const before = logger.said(unfinished);
@@ -50,15 +50,14 @@ async function measure(
   const seconds = (performance.now() - started) / 1000;
   const executions = meter.take();
   const queue = stack.queueProxy.take().filter((call) => call.kind !== 'setup');
-  const store = await stack.cosmos.take();
+  const store = tally(await stack.cosmos.take());
   const logs = logger.take();
-  // The fold again, with nothing new to fold: what each of its runs a minute costs at least.
+  // The fold with nothing new: what each of its runs a minute costs at least.
   await host.run('recount');
-  const idleCalls = (await stack.cosmos.take()).filter((call) => !sdkCall(call));
-  if (process.env.COST_ECHO === '1') console.error('idle fold calls', JSON.stringify(idleCalls));
+  const idleCalls = tally(await stack.cosmos.take());
   const idle = {
-    requestUnits: Number(idleCalls.reduce((sum, call) => sum + estimatedRu(call), 0).toFixed(1)),
-    storeCalls: idleCalls.length,
+    requestUnits: Number(idleCalls.ru.toFixed(1)),
+    storeCalls: idleCalls.calls,
     activeSeconds: Number(meter.take().activeSeconds.toFixed(3)),
   };
   const minute = await oneMoreVisitor(stack, host, Number(settings.FOLD_SETTLE_SECONDS));
@@ -66,53 +65,41 @@ async function measure(
   const refused = sent.answers.filter((answer) => answer.status !== 202).length;
   if (refused > 0) throw new Error(`${name}: ${refused} requests were not answered 202`);
 
-  const hits = sent.hits;
-  const documentCalls = store.filter((call) => !sdkCall(call));
-  const byKind = (calls: ReadonlyArray<{ kind: string }>, kind: string) => calls.filter((call) => call.kind === kind).length;
-  const ru = documentCalls.reduce((sum, call) => sum + estimatedRu(call), 0);
+  const byKind = (kind: string) => queue.filter((call) => call.kind === kind).length;
   const allExecutions = executions.http + executions.queue + executions.timer;
   // Every execution a request record, kept at the sampled share; every log line the app wrote, kept whole.
   const telemetry = (allExecutions * REQUEST_RECORD_BYTES * sampledPercent()) / 100 + logs.bytes;
-  const messages = byKind(queue, 'put');
+  const messages = byKind('put');
   const cost: TrafficCost = {
     kind: name,
-    hits,
+    hits: sent.hits,
     seconds: Number(seconds.toFixed(1)),
     messages,
     counted: {
       httpExecutions: executions.http,
       queueExecutions: executions.queue,
       timerExecutions: executions.timer,
-      queueOperations: { put: messages, get: byKind(queue, 'get'), delete: byKind(queue, 'delete'), update: byKind(queue, 'update') },
-      storeCalls: {
-        reads: byKind(store, 'point read'),
-        writes: byKind(store, 'write'),
-        queries: byKind(store, 'query'),
-        metadata: store.filter(sdkCall).length,
-      },
-      requestUnits: Number(ru.toFixed(1)),
+      queueOperations: { put: messages, get: byKind('get'), delete: byKind('delete'), update: byKind('update') },
+      storeCalls: { reads: store.reads, writes: store.writes, queries: store.queries, metadata: store.metadata },
+      requestUnits: Number(store.ru.toFixed(1)),
       activeSeconds: Number(executions.activeSeconds.toFixed(3)),
       logLines: logs.lines,
       telemetryBytes: Math.round(telemetry),
     },
-    // A quiet hour: each execution is its own stretch, billed the minimum.
     sparse,
   };
   return { cost, idle, minute };
 }
 
-/**
- * What a run of the fold costs on a day the traffic already filled, when a minute brought one new visitor's page:
- * the steady state of a site with a visitor a minute (the fold runs every minute).
- */
+/** A run of the fold after one more visitor's page on a day the traffic filled: a minute of a site with a visitor a minute. */
 async function oneMoreVisitor(stack: Stack, host: Awaited<ReturnType<Stack['host']>>['host'], settle: number) {
   await sendAtOnce(host.url, [beaconRequest(VISITORS + 1, { path: '/articles/0' })]);
   await host.drain(60_000);
   await sleep(settle * 1000 + 1_100);
   await stack.cosmos.take();
   await host.run('recount');
-  const calls = (await stack.cosmos.take()).filter((call) => !sdkCall(call));
-  return { storeCalls: calls.length, requestUnits: Number(calls.reduce((sum, call) => sum + estimatedRu(call), 0).toFixed(1)) };
+  const calls = tally(await stack.cosmos.take());
+  return { storeCalls: calls.calls, requestUnits: Number(calls.ru.toFixed(1)) };
 }
 
 /** Beacon `n` as the local host hands it over, from behind Azure's front end. */
@@ -139,10 +126,9 @@ async function loneLatency(stack: Stack): Promise<{ median: number; p99: number;
 }
 
 /**
- * `npm run bench cost`: beacon traffic (many concurrent one-hit requests), server traffic (batched /api/hits) and lone
- * beacons, each through the local host on metered Azurite and Cosmos; what each cost, counted from the run; the dollars
- * per million hits from bench/prices.ts; a lone beacon's wait; the host's peak memory. With `--write` it keeps the
- * figures in bench/cost-run.json and rewrites the cost section of docs/cost.md from them. COST_ECHO=1 prints the app's log lines.
+ * `npm run bench cost`: beacon, server and lone-beacon traffic through a local host on metered Azurite and Cosmos, what
+ * each cost and its dollars a million hits, a lone beacon's wait, the host's peak memory. `--write` keeps the run in
+ * bench/cost-run.json and docs/cost.md; COST_ECHO=1 prints the app's log lines.
  */
 export async function run(): Promise<void> {
   const stack = await meteredStack();

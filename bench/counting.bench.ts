@@ -14,29 +14,27 @@ import { emptyFoldState } from '../shared/core/store/fold';
 import { VISITORS_PK } from '../shared/core/store/visitors';
 import { scanRules } from '../shared/core/subjects/scan-rule';
 import { inLanes } from '../shared/core/lanes';
-import { hex } from './ids';
-import { freshLocalStore, visitorsSummaryOf } from './local-store';
+import { hex } from './report';
+import { freshLocalStore, keepInBatches, visitorsSummaryOf } from './local-store';
+import { queued } from '../test/support/hits';
 import { visitorRecord } from '../test/support/counting-cosmos';
 import { callsA, fmt, ops, spent } from './report';
 
 const TODAY = '2026-10-23';
 const NOW = `${TODAY}T12:01:30.000Z`;
-/** The visitor records' first days spread over this many days back from today. */
 const DAYS = 100;
-/** One minute's traffic: 1,000 hits from 200 visitors (5 page loads each), half of them returning, in one-hit messages. */
+/** One minute's traffic: 1,000 hits from 200 visitors, half of them returning, in one-hit messages. */
 const MINUTE = { hits: 1_000, visitors: 200, returning: 100 };
 const LATE_DAYS = 7;
-/** The visitor records already folded, one sequence each; `COUNTING_RECORDS` sets others (`1000`: a quick try). */
+/** The visitor records already folded, a sequence each; `COUNTING_RECORDS=1000` is a quick try. */
 const SIZES = (process.env.COUNTING_RECORDS ?? '1000,100000').split(',').map(Number);
 // The minute's returning visitors are records 0, 7, … 693: fewer records would make some of them new.
 const FEWEST_RECORDS = MINUTE.returning * 7;
 if (SIZES.some((size) => !(size >= FEWEST_RECORDS)))
   throw new Error(`COUNTING_RECORDS: each size must be at least ${FEWEST_RECORDS}, the records the minute's returning visitors are`);
 
-/** Visitor record `i`, first seen on one of the DAYS before today; every tenth a scanner. */
 const record = (i: number) => visitorRecord(hex(i), addDays(TODAY, -1 - (i % DAYS)), i % 10 === 9);
 
-/** The visitors summary that agrees with the records, as a fold of them would have written it. */
 function summaryFor(records: number): VisitorsSummary {
   const people: Record<string, number> = {};
   const scanners: Record<string, number> = {};
@@ -48,7 +46,7 @@ function summaryFor(records: number): VisitorsSummary {
   return visitorsSummaryOf(people, scanners);
 }
 
-/** The fold state of a store folded up to `mark`: every near day and the records, swept just now (so no sweep is due). */
+/** A fold state folded up to `mark`: every near day and the records, swept just now. */
 const foldStateAt = (mark: number): FoldState => ({
   ...emptyFoldState(),
   days: Object.fromEntries(daysEnding(addDays(TODAY, 1), 50).map((day) => [day, mark])),
@@ -57,14 +55,13 @@ const foldStateAt = (mark: number): FoldState => ({
   swept_at: NOW,
 });
 
-/** One minute of hits (12:00–12:01 today), one a message as beacons send them. */
 function minuteOfHits(): QueuedHit[] {
   return Array.from({ length: MINUTE.hits }, (_, n) => {
     const visitor = n % MINUTE.visitors;
     // Returning visitors are records spread over the kept days; the others are new.
     const id = visitor < MINUTE.returning ? visitor * 7 : 10_000_000 + visitor;
-    return {
-      at: new Date(Date.parse(`${TODAY}T12:00:00.000Z`) + Math.floor((n * 60_000) / MINUTE.hits)).toISOString(),
+    const at = new Date(Date.parse(`${TODAY}T12:00:00.000Z`) + Math.floor((n * 60_000) / MINUTE.hits)).toISOString();
+    return queued(null, at, {
       token: hex(20_000_000 + visitor),
       person: hex(id),
       network: `198.51.${visitor % 200}.x`,
@@ -74,8 +71,7 @@ function minuteOfHits(): QueuedHit[] {
       self: false,
       source: n % 17 === 0 ? 'github.com' : null,
       page_load: true,
-      subject: null,
-    };
+    });
   });
 }
 
@@ -84,10 +80,7 @@ type Fillable = Store & { documents: { create(doc: { id: string; pk: string }): 
 const outcomeOf = (outcome: FoldOutcome) =>
   outcome.ok ? `${outcome.facts} facts over ${outcome.days.length} days, ${outcome.records} records changed` : `FAILED: ${outcome.reason}`;
 
-/**
- * `records` visitor records already folded, then one minute's hits kept, then one fold of them, one pulse read, and one
- * fold with nothing new.
- */
+/** `records` visitor records folded, then a minute's hits kept, one fold, one pulse read, and one fold with nothing new. */
 async function sequence(
   label: string,
   store: Fillable,
@@ -111,8 +104,7 @@ async function sequence(
   const keep = keeper(store, clock);
   const messages = minuteOfHits().map((hit) => ({ v: 1 as const, id: randomUUID(), hits: [hit] }));
   let before = store.stats();
-  for (let first = 0; first < messages.length; first += 16)
-    await Promise.all(messages.slice(first, first + 16).map((message) => keep(message)));
+  await keepInBatches(keep, messages, 16);
   const kept = spent(before, store.stats());
   console.log(
     `  keep ${MINUTE.hits} hits of one minute (${MINUTE.visitors} visitors, ${MINUTE.returning} returning; one a message): ${callsA(kept, MINUTE.hits, 'a hit')}, ${kept.conflicts} lost races`,
@@ -155,9 +147,8 @@ async function sequence(
 }
 
 /**
- * `npm run bench counting`: what the fold costs at 1,000 hits a minute, and the pulse, at 1,000 and
- * 100,000 visitor records: in memory (the same calls as the adapters make), and on the local Cosmos server (which
- * charges 1 a call, and whose queries scan their partition, or every document before the local partition scoping).
+ * `npm run bench counting`: what the fold costs at 1,000 hits a minute, and the pulse, at 1,000 and 100,000 visitor
+ * records, in memory (the adapters' calls) and on the local Cosmos server (1 a call).
  */
 export async function run(): Promise<void> {
   for (const records of SIZES) {
@@ -175,7 +166,7 @@ export async function run(): Promise<void> {
   try {
     for (const records of SIZES) {
       const { store } = await freshLocalStore(cosmos.endpoint);
-      // The fold reads writes 1 s (the settle margin) behind the server's whole-second `_ts`: 2.1 s covers both.
+      // 2.1 s: past the settle margin and the server's whole-second `_ts`.
       const settle = () => store.documents.stamp({ id: 'store-clock', pk: VISITORS_PK, kind: 'store-clock' } as never);
       await sequence('on the local Cosmos server', store, records, settle, () => sleep(2_100), 48);
     }

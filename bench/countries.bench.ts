@@ -3,11 +3,11 @@ import { loadCountryTable } from '../adapters/files/countries';
 import { classify, type IdentityRules, type SeenRequest } from '../shared/ingest/classify';
 import { noCountries } from '../shared/core/identity/country';
 import { KEYS } from './settings';
-import { median } from './stats';
+import { median } from './report';
 
 const agent = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-/** A deterministic spread of public-looking addresses, IPv4 and IPv6. */
+/** A seeded spread of public-looking addresses, IPv4 and IPv6. */
 function addresses(count: number): string[] {
   let seed = 42;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
@@ -61,7 +61,7 @@ export async function run(): Promise<void> {
     subject: null,
     operator: false,
   }));
-  // Alternated over five rounds and the median taken, since a shared machine's speed wanders.
+  // Alternated over five rounds, the median taken: a shared machine's speed wanders.
   const times: Record<string, number[]> = { without: [], with: [] };
   for (let round = 0; round < 5; round += 1) {
     for (const [name, countries] of [

@@ -4,17 +4,12 @@ import { systemClock } from '../shared/core/ports/clock';
 import { scanRules } from '../shared/core/subjects/scan-rule';
 import { localContainer, localStore } from './local-store';
 
-/**
- * One run of the fold in a process of its own, for bench/fold.bench.ts: started with
- * `--max-old-space-size=512`, so the peak memory measured is the fold's alone. It folds the database named by
- * FOLD_CHILD_DATABASE at FOLD_CHILD_ENDPOINT with the timer's budget (when this commit has one), and prints one line
- * `RESULT {...}`: the outcome, the wall time, and the peaks of the resident set and of the heap.
- */
+/** One run of the fold in a process of its own (fold.bench.ts), so its peak memory is the fold's alone: prints `RESULT {...}`. */
 async function main(): Promise<void> {
   const endpoint = process.env.FOLD_CHILD_ENDPOINT;
   const database = process.env.FOLD_CHILD_DATABASE;
   if (!endpoint || !database) throw new Error('FOLD_CHILD_ENDPOINT and FOLD_CHILD_DATABASE are required');
-  // The local server scans where Azure reads an index; a minute a call keeps a slow scan from reading as an outage.
+  // The local server scans where Azure reads an index: a minute a call.
   const store = localStore(localContainer(endpoint, database, 60_000));
   const baseline = process.memoryUsage();
   let peakRss = baseline.rss;

@@ -8,43 +8,37 @@ import { readPeopleCount } from '../shared/read/counting/people-count';
 import type { HitsMessage, QueuedHit } from '../shared/core/message';
 import { keeper } from '../test/support/keeper';
 import { systemClock } from '../shared/core/ports/clock';
-import { hex } from './ids';
+import { inLanes } from '../shared/core/lanes';
+import { hex } from './report';
 import { bulkUpsert, freshLocalStore, localContainer, localStore } from './local-store';
 import { fmt } from './report';
 import { cosmosProcess } from './stack';
-import { median } from './stats';
+import { median } from './report';
 import { storeProxyTo } from './store-calls';
 
 /**
- * `npm run bench fold`: a backlog of unfolded facts, as a timer outage leaves it, drained by the fold run
- * again and again in a process of its own with a 512 MB heap, on the local stack. The backlog is kept by the real
- * keeper (a record per person and a fact per message, as keep-hits writes them), over yesterday and today. Then the
- * same backlog with 60 % of the store's document calls answered 429, the Admin count read all the while.
- *
- * FOLD_PARTS (default `small,throttled,large`) picks the parts; FOLD_BACKLOG the large backlog's facts (1,000,000);
- * FOLD_MINUTES how long the large one may fold before the bench stops it and projects the rest (30).
+ * `npm run bench fold`: a backlog of facts, as a timer outage leaves it, kept by the real keeper over yesterday and
+ * today, drained by runs of the fold each in a process of its own with a 512 MB heap; then the same with 60 % of the
+ * calls answered 429, the Admin count read all the while. FOLD_PARTS (small,throttled,large) picks the parts,
+ * FOLD_SMALL and FOLD_BACKLOG their facts, FOLD_MINUTES how long the large one may fold before it is projected.
  */
-
-/** The small backlog's facts; `FOLD_SMALL` sets another (a quick try). */
 const SMALL = Number(process.env.FOLD_SMALL ?? 100_000);
 const LARGE = Number(process.env.FOLD_BACKLOG ?? 1_000_000);
 const LARGE_MINUTES = Number(process.env.FOLD_MINUTES ?? 30);
 const HEAP_MB = 512;
-/** Persons in a backlog, as a share of its facts (each message one person's, on yesterday or today). */
 const PERSON_SHARE = 0.5;
 const HITS_A_MESSAGE = 3;
 const KEEP_LANES = 48;
-/** A run that takes longer than this is stopped (an older fold reads every fact at once). */
 const RUN_TIMEOUT_MS = 20 * 60_000;
 const THROTTLE = 0.6;
-/** A backlog this large is kept by the keeper in memory and written to the local server in bulk (see fillInBulk). */
+/** A backlog this large is kept in memory and its documents written in bulk. */
 const BULK_FROM = 200_000;
 const BULK_CHUNK = 50_000;
 const THROTTLED_RUNS = 6;
 
-/** A count as read: a number, or -1 for none read (null: not counted yet, or the store did not answer). */
+/** A count as read, -1 for null. */
 const counted = (n: number) => (n < 0 ? 'null' : fmt(n));
-/** A cheap integer mix, so persons and days spread over the messages without a pattern. */
+/** An integer mix, so persons and days spread over the messages. */
 const mix = (n: number, salt: number) => {
   let x = (n ^ salt) >>> 0;
   x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
@@ -54,21 +48,17 @@ const mix = (n: number, salt: number) => {
 
 type CosmosStore = ReturnType<typeof localStore>;
 
-/** A store on an existing database of the local server at `endpoint` (through a proxy, or not). */
 const storeAt = (endpoint: string, database: string): CosmosStore => localStore(localContainer(endpoint, database, 60_000));
 
-/** The Admin count as GET /api/admin/visitors/people answers it, read through `store`. */
-function adminCount(store: CosmosStore) {
-  // Built apart from the call: the count's deps may or may not read the fold state, as the commit measured has it.
-  const deps = {
+/** The Admin count as GET /api/admin/visitors/people reads it. */
+const adminCount = (store: CosmosStore) =>
+  readPeopleCount({
     visitorsSummary: store.visitorsSummary,
     visits: store.visits,
     foldState: store.foldState,
     clock: systemClock,
     source: store.source,
-  };
-  return readPeopleCount(deps);
-}
+  });
 
 /** Message `m` of a backlog of `facts`: one person's three page loads on yesterday or today, one fact. */
 function messageOf(
@@ -112,27 +102,33 @@ interface Backlog {
   factKb: number;
 }
 
-/**
- * A large backlog: the same messages kept by the same keeper, into a memory store, BULK_CHUNK at a time; each chunk's
- * facts are then created on the local server in bulk (and dropped from memory), and at the end every other document
- * the keeper wrote (the records, in their last state). The documents are the keeper's, byte for byte; only the way
- * they reach the server differs, so a million facts take minutes to lay down rather than most of an hour.
- */
+/** The backlog's messages, its persons and visits counted as they are made. */
+function messages(facts: number) {
+  const now = Date.now();
+  const today = Date.parse(new Date(now).toISOString().slice(0, 10));
+  const days = { yesterday: today - 86_400_000, today, nowMs: now };
+  const persons = new Set<number>();
+  const visits = new Set<number>();
+  const of = (m: number) => {
+    const { message, person, day } = messageOf(m, facts, days);
+    persons.add(person);
+    visits.add(person * 2 + day);
+    return message;
+  };
+  return { of, today, counted: () => ({ facts, persons: persons.size, visits: visits.size }) };
+}
+
+/** A large backlog kept by the same keeper into memory a chunk at a time, each chunk's documents then written in bulk. */
 async function fillInBulk(endpoint: string, facts: number, label: string): Promise<Backlog> {
   const { container } = await freshLocalStore(endpoint, { prefix: 'fold' });
   const memory = memoryStore();
   const keep = keeper(memory, systemClock);
-  const days = daysNow();
-  const persons = new Set<number>();
-  const visits = new Set<number>();
+  const backlog = messages(facts);
   const began = performance.now();
   let factKb = 0;
   for (let from = 0; from < facts; from += BULK_CHUNK) {
     for (let m = from; m < Math.min(facts, from + BULK_CHUNK); m += 1) {
-      const { message, person, day } = messageOf(m, facts, days);
-      persons.add(person);
-      visits.add(person * 2 + day);
-      const kept = await keep(message);
+      const kept = await keep(backlog.of(m));
       if (!kept.ok) throw new Error(`message ${m} could not be kept: ${kept.reason}`);
     }
     const chunk = memory.documents.query<{ id: string; pk: string; kind: string }>((doc) => doc.kind === 'fact');
@@ -144,69 +140,46 @@ async function fillInBulk(endpoint: string, facts: number, label: string): Promi
   }
   const rest = memory.documents.query<{ id: string; pk: string; kind: string }>((doc) => doc.kind !== 'store-clock');
   await bulkUpsert(container, rest);
-  const seconds = (performance.now() - began) / 1000;
+  const { persons, visits } = backlog.counted();
   console.log(
     `${label}: ${fmt(facts)} messages of ${HITS_A_MESSAGE} hits kept by keepHits() into memory ${fmt(BULK_CHUNK)} at a time, and its documents ` +
-      `(${fmt(facts)} facts of ~${fmt(factKb, 2)} KB, ${fmt(rest.length)} others: the records) written to the local server in bulk, in ${fmt(seconds)} s: ` +
-      `${fmt(persons.size)} persons, ${fmt(visits.size)} visits over yesterday and today`,
+      `(${fmt(facts)} facts of ~${fmt(factKb, 2)} KB, ${fmt(rest.length)} others: the records) written to the local server in bulk, in ${fmt((performance.now() - began) / 1000)} s: ` +
+      `${fmt(persons)} persons, ${fmt(visits)} visits over yesterday and today`,
   );
-  return { database: container.database.id, facts, persons: persons.size, visits: visits.size, factKb };
-}
-
-/** Yesterday and today (UTC midnights, ms) and now. */
-function daysNow(): { yesterday: number; today: number; nowMs: number } {
-  const now = Date.now();
-  const today = Date.parse(new Date(now).toISOString().slice(0, 10));
-  return { yesterday: today - 86_400_000, today, nowMs: now };
+  return { database: container.database.id, ...backlog.counted(), factKb };
 }
 
 /** A backlog of `facts` messages kept by the real keeper (KEEP_LANES at a time) on a fresh database; nothing folded. */
 async function fill(endpoint: string, facts: number, label: string): Promise<Backlog> {
   if (facts >= BULK_FROM) return fillInBulk(endpoint, facts, label);
   const { container, store } = await freshLocalStore(endpoint, { prefix: 'fold' });
-  const days = daysNow();
-  const today = days.today;
   const keep = keeper(store, systemClock);
-  const persons = new Set<number>();
-  const visits = new Set<number>();
-  let next = 0;
+  const backlog = messages(facts);
   let retried = 0;
   const began = performance.now();
-  let reported = 0;
-  await Promise.all(
-    Array.from({ length: KEEP_LANES }, async () => {
-      while (next < facts) {
-        const m = next++;
-        const { message, person, day } = messageOf(m, facts, days);
-        persons.add(person);
-        visits.add(person * 2 + day);
-        for (let attempt = 1; ; attempt += 1) {
-          const kept = await keep(message);
-          if (kept.ok) break;
-          retried += 1;
-          if (attempt === 5) throw new Error(`message ${m} could not be kept: ${kept.reason}`);
-        }
-        if (facts >= 500_000 && m - reported >= facts / 10) {
-          reported = m;
-          const seconds = (performance.now() - began) / 1000;
-          console.log(`  ${label}: kept ${fmt(m)} messages in ${fmt(seconds)} s (${fmt(m / seconds)} a second)`);
-        }
+  await inLanes(
+    Array.from({ length: facts }, (_, m) => m),
+    KEEP_LANES,
+    async (m) => {
+      const message = backlog.of(m);
+      for (let attempt = 1; ; attempt += 1) {
+        const kept = await keep(message);
+        if (kept.ok) return;
+        retried += 1;
+        if (attempt === 5) throw new Error(`message ${m} could not be kept: ${kept.reason}`);
       }
-    }),
+    },
   );
   const seconds = (performance.now() - began) / 1000;
-  const sample = await container.items
-    .query<{ size: number }>(
-      { query: "SELECT TOP 20 * FROM c WHERE c.kind = 'fact'" },
-      { partitionKey: new Date(today).toISOString().slice(0, 10) },
-    )
-    .fetchAll();
+  const partitionKey = new Date(backlog.today).toISOString().slice(0, 10);
+  const sample = await container.items.query({ query: "SELECT TOP 20 * FROM c WHERE c.kind = 'fact'" }, { partitionKey }).fetchAll();
   const factKb = sample.resources.reduce((sum, doc) => sum + JSON.stringify(doc).length, 0) / Math.max(1, sample.resources.length) / 1024;
+  const { persons, visits } = backlog.counted();
   console.log(
     `${label}: ${fmt(facts)} messages of ${HITS_A_MESSAGE} hits kept by keepHits() (${KEEP_LANES} at a time, ${retried} retried) in ${fmt(seconds)} s, ` +
-      `${fmt(facts / seconds)} a second: ${fmt(facts)} facts of ~${fmt(factKb, 2)} KB over yesterday and today, ${fmt(persons.size)} persons (their records), ${fmt(visits.size)} visits`,
+      `${fmt(facts / seconds)} a second: ${fmt(facts)} facts of ~${fmt(factKb, 2)} KB over yesterday and today, ${fmt(persons)} persons (their records), ${fmt(visits)} visits`,
   );
-  return { database: container.database.id, facts, persons: persons.size, visits: visits.size, factKb };
+  return { database: container.database.id, ...backlog.counted(), factKb };
 }
 
 interface ChildResult {
@@ -359,7 +332,6 @@ async function plainBacklog(endpoint: string, facts: number, maxMs: number): Pro
       );
     }
   }
-  // Dropped, so the local server's memory holds only the next backlog.
   await localContainer(endpoint, backlog.database).database.delete();
 }
 
@@ -370,8 +342,7 @@ async function throttledBacklog(endpoint: string): Promise<void> {
   const direct = storeAt(endpoint, backlog.database);
   const proxy = await storeProxyTo(endpoint, { throttle: THROTTLE });
   const throttledStore = storeAt(proxy.endpoint, backlog.database);
-  // The Admin count, read through the throttled store every 300 ms while the fold runs: a number, or null (unread).
-  // A zero is told apart by the fold state then (read straight, not throttled): none yet (the timer never ran), or one.
+  // The Admin count read through the throttled store every 300 ms; a zero told apart by the fold state, read straight.
   const answers = { numbers: 0, unread: 0, zeros: 0, zerosWithoutState: 0, zerosWithState: 0, zerosBehind: 0, zerosAfterMoving: 0 };
   let known = 0;
   let polling = true;
@@ -400,7 +371,7 @@ async function throttledBacklog(endpoint: string): Promise<void> {
       known = Math.max(known, people);
     };
     const throttled = await drain(`${label}:`, proxy.endpoint, backlog, direct, { maxRuns: THROTTLED_RUNS, maxMs: 30 * 60_000, onRun });
-    // The count moved on a run when its people or its visits grew, or both were already whole.
+    // Moved: its people or visits grew, or both were whole.
     const forward = throttled.people.every(
       (people, i) =>
         people > (i === 0 ? 0 : throttled.people[i - 1]!) ||

@@ -10,19 +10,15 @@ import { runImport } from '../scripts/import/run';
 import { addDays } from '../shared/core/days';
 import { utcDay } from '../shared/core/identity/tokens';
 import { seeded } from '../test/support/log-history';
-import { PRICES } from './prices';
+import { PRICES } from '../test/support/prices';
 import { fmt } from './report';
 import { meteredStack } from './stack';
-import { estimatedRu, sdkCall, type StoreCall } from './store-calls';
+import { tally } from './store-calls';
 
 /**
- * `npm run bench import`: what importing a site's history costs. (1) The command's read rate: lines a second read,
- * parsed and classified, on a dry run, from a plain and a gzipped nginx log, and the process's peak memory. (2) The
- * backfill on the local stack: the same log sent by the command to a local host (Azurite, the local Cosmos server in a
- * process of its own behind a metering proxy), kept by keep-imports and folded by the fold until caught up, timed
- * part by part; every store call counted and its request units estimated by bench/prices.ts's rule, per thousand
- * lines. IMPORT_BENCH_LINES sets the log's size (default 200,000; a million takes the local stack about half an hour
- * on two cores, so the default projects it from the measured rate).
+ * `npm run bench import`: the command's read rate on a dry run of a year of nginx log, plain and gzipped, and the
+ * backfill on the metered local stack (sent, kept by keep-imports, folded until caught up), its store calls and
+ * request units a thousand lines. IMPORT_BENCH_LINES sets the log's size (200,000).
  */
 const LINES = Number(process.env.IMPORT_BENCH_LINES ?? 200_000);
 const DAYS = 365;
@@ -49,10 +45,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const timeLocal = (at: Date) =>
   `${pad(at.getUTCDate())}/${MONTHS[at.getUTCMonth()]}/${at.getUTCFullYear()}:${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())} +0000`;
 
-/**
- * A year of a small site's nginx log, `lines` lines, oldest first: people (a pool of returning visitors, a few pages
- * and their assets a visit, 8 lines a visit on average), crawlers, health checks and a scanner's probes.
- */
+/** A year of a small site's nginx log, oldest first: returning people's pages and assets, crawlers, health checks, a scanner. */
 async function writeLog(file: string, lines: number): Promise<void> {
   const random = seeded(21);
   const out = createWriteStream(file);
@@ -124,14 +117,6 @@ async function readRate(file: string) {
   return { lines: summary.lines, seconds, rate: summary.lines / seconds, peakMb: peak / 1e6, summary };
 }
 
-/** Calls by kind and their estimated request units. */
-function storeCost(calls: readonly StoreCall[]) {
-  const app = calls.filter((call) => !sdkCall(call));
-  const by = (kind: string) => app.filter((call) => call.kind === kind).length;
-  const ru = app.reduce((sum, call) => sum + estimatedRu(call), 0);
-  return { reads: by('point read'), writes: by('write'), queries: by('query'), calls: app.length, ru };
-}
-
 async function backfill(file: string, lines: number) {
   const stack = await meteredStack();
   const { settings, meter, root, host } = await stack.host('import', {}, process.env.IMPORT_BENCH_ECHO === '1');
@@ -150,7 +135,7 @@ async function backfill(file: string, lines: number) {
     const sent = performance.now();
     await host.listeners().get('keep-imports')!.drain(3_600_000);
     const kept = performance.now();
-    const keepCalls = storeCost(await stack.cosmos.take());
+    const keepCalls = tally(await stack.cosmos.take());
     let runs = 0;
     for (; runs < 200; runs += 1) {
       await sleep(2_100);
@@ -159,7 +144,7 @@ async function backfill(file: string, lines: number) {
       if (state?.doc.behind === null && state.doc.imported.length === 0) break;
     }
     const folded = performance.now();
-    const foldCalls = storeCost(await stack.cosmos.take());
+    const foldCalls = tally(await stack.cosmos.take());
     const queue = stack.queueProxy.take().filter((call) => call.kind !== 'setup').length;
     const executions = meter.take();
     const people = (await root.store.visitorsSummary.read())?.doc;
@@ -240,7 +225,7 @@ export async function run(): Promise<void> {
     const queueOps = per1000(b.queue);
     const executions = per1000(b.executions.http + b.executions.queue + b.executions.timer);
     console.log(
-      `\n  Priced (bench/prices.ts): ${fmt(totalRu, 1)} RU a thousand lines is $${fmt((totalRu * 1000 * PRICES.cosmosPerMillionRu) / 1e6, 2)} of Cosmos DB a million lines; ` +
+      `\n  Priced (test/support/prices.ts): ${fmt(totalRu, 1)} RU a thousand lines is $${fmt((totalRu * 1000 * PRICES.cosmosPerMillionRu) / 1e6, 2)} of Cosmos DB a million lines; ` +
         `${fmt(queueOps, 2)} queue operations and ${fmt(executions, 2)} executions a thousand lines add $${fmt((queueOps * 1000 * PRICES.queuePer10kOperations) / 10_000 + (executions * 1000 * PRICES.functionsPerMillionExecutions) / 1e6, 3)} a million lines.`,
     );
   } finally {

@@ -8,7 +8,8 @@ import { QueueClient } from '@azure/storage-queue';
 import { createHmac, randomUUID } from 'node:crypto';
 import { hostingNetworks } from '../adapters/files/networks';
 import { jsonRequest } from '../test/support/import-rig';
-import { postHits } from './post-hits';
+import { DATA_CENTRES, PEOPLES_NETWORKS } from '../test/support/networks';
+import { postHits } from './settings';
 import { hostSettings, KEYS, quiet } from './settings';
 
 const agents = [
@@ -18,7 +19,6 @@ const agents = [
   'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
 ];
 
-/** No store is asked: ingest only queues. */
 const NO_STORE = 'http://127.0.0.1:1';
 
 const body = (count: number, offset: number) =>
@@ -37,11 +37,8 @@ const request = (text: string) => jsonRequest(text, { 'x-ingest-key': KEYS.INGES
 const hex16 = (key: string, text: string) => createHmac('sha256', key).update(text, 'utf8').digest().subarray(0, 16).toString('hex');
 
 /**
- * The floor of the same work, µs per hit: the body parsed, two HMACs a hit (the daily token and the person hash), and
- * the message made and encoded, with no rule, no schema and no classification. Ingest's cost is read against it. With
- * `full`, the message is the one ingest writes, at its size: each hit carries every field a queued hit carries
- * (shared/core/message.ts), each the request's own text or a constant (no rule reads them). Without, it is the floor as
- * it was before issue 24: its message carries only the token, the person and the path, a quarter of the bytes.
+ * The floor of the same work, µs a hit: the body parsed, two HMACs a hit and the message encoded, with no rule. `full`:
+ * the message ingest writes, every field; else the floor before issue 24, the token, the person and the path.
  */
 function floorPerHit(texts: readonly string[], full: boolean): number {
   const key = KEYS.HASH_KEY;
@@ -82,23 +79,10 @@ function floorPerHit(texts: readonly string[], full: boolean): number {
   return ((performance.now() - started) * 1000) / hits;
 }
 
-/** The hosting networks' lookup alone, µs per address, over real addresses of data centres and of ISPs, IPv4 and IPv6. */
+/** The hosting networks' lookup alone, µs an address, over data centres' and ISPs' addresses, IPv4 and IPv6. */
 function lookupPerAddress(): number {
   const table = hostingNetworks();
-  const addresses = [
-    '3.5.140.2',
-    '34.102.136.180',
-    '20.112.52.29',
-    '159.89.173.104',
-    '5.9.10.10',
-    '73.15.1.1',
-    '79.192.1.1',
-    '86.128.1.1',
-    '2600:1f18:4a3:6900::1',
-    '2a01:4f8:c0c:1234::1',
-    '2601:600:1::1',
-    '2003:e0:1::1',
-  ];
+  const addresses = [...DATA_CENTRES.map(([, address]) => address), ...PEOPLES_NETWORKS.map(([, address]) => address)];
   for (let i = 0; i < 100_000; i += 1) table.hostingAsn(addresses[i % addresses.length]!);
   const rounds = 1_000_000;
   const started = performance.now();
@@ -126,10 +110,7 @@ export async function run(): Promise<void> {
   for (const text of texts.slice(0, 20)) await receiveServerHits(request(text), root.receive);
   floorPerHit(texts.slice(0, 20), false);
   floorPerHit(texts.slice(0, 20), true);
-  // Rounds of ingest and its floors, each round going through the requests ten at a time, ingest then the floors, so
-  // the three share the same moments: on a shared machine any stretch may lose a share of its time to other processes,
-  // and a floor measured apart could be measured at a quieter moment than ingest (or a busier one). Each figure is the
-  // best of its rounds, the first of which runs before the JIT has settled.
+  // Ingest and its floors alternate ten requests at a time, so a shared machine's slow moments fall on all three.
   const rounds = 3;
   const slice = 10;
   const ingestRounds: number[] = [];

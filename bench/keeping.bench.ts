@@ -7,20 +7,18 @@ import type { HitsMessage } from '../shared/core/message';
 import { keeper } from '../test/support/keeper';
 import { fixedClock } from '../shared/core/ports/clock';
 import type { StoreStats } from '../shared/core/store';
-import { syntheticMessages } from './keeping-load';
-import { freshLocalStore, localContainer, localStore } from './local-store';
-import { postHits } from './post-hits';
+import { syntheticMessages } from '../test/support/hits';
+import { freshLocalStore, keepInBatches, localContainer, localStore } from './local-store';
+import { postHits } from './settings';
 import { callsA } from './report';
 import { hostSettings, quiet } from './settings';
 
-/** The targets of issue 11 for the keep path, store calls a hit. */
+/** Issue 11's targets for the keep path, store calls a hit, and what the design before facts measured. */
 const TARGET = { 1: 2, 50: 0.3 } as Record<number, number>;
-/** What the design before facts measured (calls a hit), for comparison. */
 const BEFORE = { 1: 5.71, 50: 1.28 } as Record<number, number>;
 
 const callsOf = (cost: StoreStats) => cost.reads + cost.writes + cost.queries;
 
-/** What the store did for `hits` hits: calls a hit, split, and the writes that lost their race. */
 const costOf = (cost: StoreStats, hits: number) =>
   `${callsA(cost, hits, 'a hit')}; ${cost.conflicts} writes lost a race (409/412), ${cost.failures} failures`;
 
@@ -32,11 +30,7 @@ async function keepPath(endpoint: string, fixture: string, messages: HitsMessage
   const keep = keeper(store, fixedClock('2026-10-23T23:59:00Z'));
   const hits = messages.reduce((sum, message) => sum + message.hits.length, 0);
   const started = performance.now();
-  for (let first = 0; first < messages.length; first += 16) {
-    const outcomes = await Promise.all(messages.slice(first, first + 16).map((message) => keep(message)));
-    const failed = outcomes.find((outcome) => !outcome.ok);
-    if (failed && !failed.ok) throw new Error(`keeping failed: ${failed.reason}`);
-  }
+  await keepInBatches(keep, messages, 16);
   const seconds = (performance.now() - started) / 1000;
   const cost = store.stats();
   const per = callsOf(cost) / hits;
@@ -47,10 +41,7 @@ async function keepPath(endpoint: string, fixture: string, messages: HitsMessage
   );
 }
 
-/**
- * Hits kept per second end to end on the local stack: POST /api/hits → Azurite → keep-hits (16 messages at a time, as
- * host.json's batchSize) → the local Cosmos server, in this process. Eight clients post at once.
- */
+/** Hits kept a second end to end: POST /api/hits, Azurite, keep-hits, the local Cosmos server; eight clients at once. */
 async function endToEnd(queueConnectionString: string, endpoint: string, hits: number, perRequest: number) {
   const env = hostSettings(queueConnectionString, endpoint, 'keeping');
   const container = localContainer(endpoint, env.COSMOS_DATABASE, 5_000);
@@ -60,7 +51,7 @@ async function endToEnd(queueConnectionString: string, endpoint: string, hits: n
   const host = await startLocalHost({ root, port: 0, timers: false, queueSettings: { maxPollingInterval: 100 } });
   try {
     const agent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
-    // 50 visitors (addresses), each making many page loads: the visitors of keepPath's first fixture.
+    // The 50 visitors of keepPath's first fixture.
     const bodies = Array.from({ length: hits / perRequest }, (_, request) =>
       JSON.stringify({
         hits: Array.from({ length: perRequest }, (_, n) => ({
@@ -91,12 +82,10 @@ export async function run(): Promise<void> {
       'the keep path alone (keeper: visitor records and facts), 16 messages at a time, on the local Cosmos server (store.stats(), 1 call = 1 read, write or query):',
     );
     const fixtures: Array<[string, (perRequest: number) => HitsMessage[]]> = [
-      // The fixture the design before was measured on: each visitor ~10 page loads a day.
       [
         'A: syntheticMessages(1000 hits, 50 visitors, 2 days) ~10 hits a visitor-day',
         (perRequest) => syntheticMessages(1000, 50, 2, perRequest),
       ],
-      // More visitors, fewer loads each: ~5 a visitor-day.
       [
         'B: syntheticMessages(5000 hits, 1000 visitors, 1 day)  ~5 hits a visitor-day',
         (perRequest) => syntheticMessages(5000, 1000, 1, perRequest),

@@ -4,13 +4,12 @@ import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
 import { cosmosStore } from '../adapters/cosmos/store';
 import { COSMOS_EMULATOR_KEY } from '../host/local/services';
 import { countedAgain } from '../shared/fold/by-day';
+import type { HitsMessage } from '../shared/core/message';
+import type { KeepOutcome } from '../shared/keep/keep';
 import type { VisitorsSummary } from '../shared/core/store';
 import { emptyVisitorsSummary } from '../shared/core/store/summary';
 
-/**
- * The `activity` container of `database` on the local Cosmos server at `endpoint`. Calls may take `requestTimeoutMs`:
- * the local server scans where Azure reads an index, so a bench's large reads are slow.
- */
+/** The `activity` container of `database` on the local Cosmos server; a bench's large reads are slow there. */
 export const localContainer = (endpoint: string, database: string, requestTimeoutMs = 600_000): Container =>
   cosmosContainer({ endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database, container: 'activity', requestTimeoutMs });
 
@@ -24,11 +23,7 @@ export async function freshLocalStore(endpoint: string, options: { prefix?: stri
   return { container, store: localStore(container) };
 }
 
-/**
- * Lays `docs` down in the container straight, as upserts in batches of 100, four batches at a time; answers how many.
- * A batch whose answer is lost (the server closes a connection kept alive past its idle time while a bench works
- * elsewhere) is sent again, and writes the same.
- */
+/** Upserts `docs` in batches of 100, four at a time, a batch whose answer was lost sent again; answers how many. */
 export async function bulkUpsert(container: Container, docs: Iterable<{ id: string; pk: string }>): Promise<number> {
   const source = docs[Symbol.iterator]();
   let written = 0;
@@ -57,7 +52,7 @@ export async function bulkUpsert(container: Container, docs: Iterable<{ id: stri
   return written;
 }
 
-/** The visitors summary a fold of the records would hold, from the people and the scanners first counted on each day. */
+/** The visitors summary a fold would hold, from the people and scanners first counted on each day. */
 export function visitorsSummaryOf(people: Record<string, number>, scanners: Record<string, number>): VisitorsSummary {
   const counted = { people: countedAgain({}, Object.entries(people)), scanners: countedAgain({}, Object.entries(scanners)) };
   return {
@@ -68,4 +63,15 @@ export function visitorsSummaryOf(people: Record<string, number>, scanners: Reco
     people_new_by_day: counted.people.byDay,
     scanners_by_day: counted.scanners.byDay,
   };
+}
+
+/** Keeps the messages `atOnce` at a time, as one host instance takes a batch; throws on a failure. */
+export async function keepInBatches(
+  keep: (message: HitsMessage) => Promise<KeepOutcome>,
+  messages: readonly HitsMessage[],
+  atOnce: number,
+) {
+  for (let first = 0; first < messages.length; first += atOnce)
+    for (const outcome of await Promise.all(messages.slice(first, first + atOnce).map((message) => keep(message))))
+      if (!outcome.ok) throw new Error(`keeping failed: ${outcome.reason}`);
 }

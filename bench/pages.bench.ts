@@ -7,10 +7,7 @@ const SNIPPET_BUDGET = 1024;
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
 
-/**
- * `npm run bench pages`: what each page file costs a browser, raw and gzipped (zlib level 9, as the app serves it),
- * and whether the snippet is within its budget.
- */
+/** `npm run bench pages`: each page file raw and gzipped (level 9, as served), and the snippet against its budget. */
 export async function run(): Promise<void> {
   const files = [...Object.entries(ASSETS), ['admin.html', DASHBOARD] as const];
   console.log('file                     raw         gzipped');

@@ -1,119 +1,46 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Container } from '@azure/cosmos';
-import { rootFromEnvironment } from '../host/composition';
-import { startLocalHost, type LocalHost } from '../host/local/host';
 import { startAzurite, startCosmos, type Azurite } from '../host/local/services';
 import { funnelStepsSetting } from '../shared/core/funnel';
 import { addDays } from '../shared/core/days';
 import { countedAgain } from '../shared/fold/by-day';
-import { memoryLogger } from '../shared/core/ports/logger';
-import type { ActivityHour, VisitorDay, VisitsSummary } from '../shared/core/store';
+import type { ActivityHour, VisitorDay } from '../shared/core/store';
 import { hourId, visitorDayId } from '../shared/core/store/activity';
 import { VISITORS_PK } from '../shared/core/store/visitors';
-import { VISITS_SUMMARY_ID } from '../shared/core/store/visits';
-import { hex } from './ids';
+import { emptyVisits } from '../shared/core/store/visits';
 import { bulkUpsert, freshLocalStore, visitorsSummaryOf } from './local-store';
 import { visitorRecord } from '../test/support/counting-cosmos';
-import { postHits } from './post-hits';
-import { fmt } from './report';
-import { KEYS, hostSettings } from './settings';
+import { fmt, hex } from './report';
+import { KEYS, postHits } from './settings';
+import { AGENTS, benchClock, bodiesOf, clockedHost, dayHits, foldUntilCaughtUp, personAddress, type BenchClock } from './site-traffic';
 import { costOf, estimatedRu, storeProxyTo, type Cost, type StoreCall, type StoreProxy } from './store-calls';
 
 /**
- * `npm run bench reads`: what every Admin read costs the store at V and 4V visitors a day, measured through HTTP at a
- * proxy in front of the local Cosmos server. Eight days of a site's server traffic are posted to POST /api/hits (one
- * hit a person a page), kept by the queue trigger and folded by the fold's timer (run until it says it is caught
- * up), then each read is asked once to warm up and once measured. The traffic and the reads speak only HTTP to the
- * app, so the same file measures an older commit: that is how the "before" lines are printed. The last part writes
- * 100,000 visitor records and visitor-days over 400 days straight into the container and reads the 400-day card
- * through the same kind of host.
- *
- * The people also send events with props (`signup`, `download`, `outbound`, posted as hits with `event` and `props`),
- * and the host has GOALS, so the card's `goals` and `events` are full and their line measures them; `READS_EVENTS=0`
- * posts the traffic without them and sets no GOALS, for a commit whose POST /api/hits refuses or ignores `event`.
+ * `npm run bench reads`: what every Admin read costs the store at V and 4V people a day, measured at a proxy in front
+ * of the local Cosmos server. Eight days of server traffic (with events, and GOALS, unless READS_EVENTS=0) are posted,
+ * kept and folded, then each read is asked once to warm up and once measured; then a 400-day card over 100,000 records
+ * written straight, and long ranges over imported years. It speaks only HTTP to the app, so it measures older commits too.
  */
-
-/** People a day at V; `READS_V` sets another (a quick try). */
 const V = Number(process.env.READS_V ?? 300);
 const DAYS_POSTED = 8;
-/** Each day, this share of the day's people are new; the rest came on an earlier day. */
 const NEW_SHARE = 0.6;
-/** Scanners a day, beside the people, as a share of V (they are kept as visitor-days too). */
 const SCANNER_SHARE = 0.1;
 const PROJECTED = 10_000;
-/** Visitor records of the last part; `READS_BIG` sets another (a multiple of 400). */
+/** Visitor records of the 400-day card, a multiple of 400. */
 const BIG_VISITORS = Number(process.env.READS_BIG ?? 100_000);
 const BIG_DAYS = 400;
-/** Whether the people send events and the host has GOALS; `READS_EVENTS=0` posts pages and scanners only. */
 const EVENTS = process.env.READS_EVENTS !== '0';
-/** The goals the host is given (the form of FUNNEL_STEPS): two events and a path every third person or so requests. */
 const GOALS = 'signup=event:signup|cv=event:download|resume=path:/resume';
 const GOAL_NAMES = ['signup', 'cv', 'resume'];
 const EVENT_NAMES = ['signup', 'download', 'outbound'];
 const FILES = ['cv.pdf', 'slides.pdf', 'talk.pdf', 'dataset.zip', 'notes.pdf', 'code.zip'];
 const OUTBOUND_HOSTS = ['github.com', 'www.linkedin.com', 'gitlab.com', 'dev.to', 'mastodon.social'];
-/**
- * The most a rollup's lists can weigh, in KB: fifteen lists of at most 100 names (ROLLUP_TOP), about 40 bytes a name.
- * Its sketch weighs the same 16 KB at any traffic (one character a register), so a rollup grows only until its lists
- * are full.
- */
+/** The most a rollup's lists weigh, in KB: fifteen lists of 100 names of about 40 bytes; its sketch is 16 KB at any traffic. */
 const FULL_LISTS_KB = (15 * 100 * 40) / 1024;
 
-const AGENTS = [
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Safari/605.1.15',
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1',
-  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
-  'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
-];
-const SCANNER_AGENTS = ['Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)', 'python-requests/2.32.3', 'curl/8.5.0'];
-const REFERRERS = [
-  'https://github.com/someone/dotfiles',
-  'https://www.linkedin.com/',
-  'https://www.google.com/',
-  'https://news.ycombinator.com/',
-];
-
-/** A clock that runs from where it is set, so a fold's budget by time still passes, and can be moved on. */
-function benchClock(start: string) {
-  let base = Date.parse(start);
-  let setAt = performance.now();
-  return {
-    now: () => new Date(base + (performance.now() - setAt)),
-    set(at: string) {
-      base = Date.parse(at);
-      setAt = performance.now();
-    },
-    advance(ms: number) {
-      base += ms;
-    },
-  };
-}
-
-/** A visitor's address: private ranges, never loopback (loopback is the site's own read). */
-const personAddress = (p: number) => `10.${1 + ((p >> 16) & 127)}.${(p >> 8) & 255}.${p & 255}`;
-const scannerAddress = (s: number) => `172.${16 + ((s >> 16) & 15)}.${(s >> 8) & 255}.${s & 255}`;
-
-interface ServerHit {
-  at: string;
-  address: string;
-  user_agent: string;
-  path: string;
-  referrer?: string;
-  page_load: boolean;
-  event?: string;
-  props?: Record<string, string>;
-}
-
-/**
- * The events person `p` sends on a day, on the page they are on, when EVENTS: one in six signs up (`plan` pro or free),
- * one in four downloads a file (`path`, as the snippet's `data-downloads` sends it), one in five follows a link out
- * (`host`, as `data-outbound` does); so about 62 events a day for every hundred people.
- */
+/** Person `p`'s events: one in six signs up, one in four downloads a file, one in five follows a link out. */
 function eventsOf(p: number): Array<{ event: string; props: Record<string, string> }> {
   if (!EVENTS) return [];
   const events: Array<{ event: string; props: Record<string, string> }> = [];
@@ -123,112 +50,34 @@ function eventsOf(p: number): Array<{ event: string; props: Record<string, strin
   return events;
 }
 
-/** One day's hits as the site's server reports them: `people` people (from person `first` on), one hit a page, and the scanners. */
-function dayHits(day: string, d: number, first: number, people: number, scanners: number): ServerHit[] {
-  const start = Date.parse(`${day}T00:00:00Z`);
-  const hits: ServerHit[] = [];
-  for (let n = 0; n < people; n += 1) {
-    const p = first + n;
-    const at = start + Math.floor((n / people) * 23 * 3_600_000);
-    const pages = ['/', '/about', '/resume', `/blog/post-${(p * 7) % 40}`, `/projects/${p % 25}`].slice(
-      0,
-      1 + ((p * 3 + day.charCodeAt(9)) % 4),
-    );
-    if (p % 13 === 0) pages[0] = '/?utm_source=newsletter&utm_medium=email&utm_campaign=launch';
-    pages.forEach((path, i) => {
-      const referrer = i === 0 && p % 10 < REFERRERS.length ? REFERRERS[p % 10] : undefined;
-      hits.push({
-        at: new Date(at + i * 45_000).toISOString(),
-        address: personAddress(p),
-        user_agent: AGENTS[p % AGENTS.length]!,
-        path,
-        ...(referrer ? { referrer } : {}),
-        page_load: true,
-      });
-    });
-    eventsOf(p).forEach(({ event, props }, i) =>
-      hits.push({
-        at: new Date(at + (pages.length + i) * 45_000).toISOString(),
-        address: personAddress(p),
-        user_agent: AGENTS[p % AGENTS.length]!,
-        path: pages[pages.length - 1]!.split('?')[0]!,
-        page_load: false,
-        event,
-        props,
-      }),
-    );
-  }
-  for (let s = 0; s < scanners; s += 1) {
-    const at = start + Math.floor((s / scanners) * 23 * 3_600_000) + 600_000;
-    for (const [i, path] of ['/wp-login.php', '/.env'].entries())
-      hits.push({
-        at: new Date(at + i * 1_000).toISOString(),
-        address: scannerAddress(d * 10_000 + s),
-        user_agent: SCANNER_AGENTS[s % SCANNER_AGENTS.length]!,
-        path,
-        page_load: false,
-      });
-  }
-  return hits;
-}
-
-/** The hits in requests of 50, as the site's server reports them. */
-const bodiesOf = (hits: readonly ServerHit[]) =>
-  Array.from({ length: Math.ceil(hits.length / 50) }, (_, i) => JSON.stringify({ hits: hits.slice(i * 50, i * 50 + 50) }));
-
-/** The fold run until it says it is caught up (its own log lines: no "behind", no failure); answers the runs taken. */
-async function foldUntilCaughtUp(host: LocalHost, logger: { lines: string[] }, clock: ReturnType<typeof benchClock>): Promise<number> {
-  // Past FOLD_SETTLE_SECONDS (1) and the store clock's second: every write so far is in the fold's reach.
-  await sleep(2_200);
-  for (let run = 1; run <= 200; run += 1) {
-    logger.lines.length = 0;
-    await host.run('recount');
-    if (!logger.lines.some((line) => /the fold is behind|could not start|did not finish|another fold is running/.test(line))) return run;
-    clock.advance(60_000);
-  }
-  throw new Error('the fold did not catch up in 200 runs');
-}
-
 interface Measured {
   name: string;
   calls: StoreCall[];
   cost: Cost;
   ms: number;
   status: number;
-  answerKb: number;
 }
 
-/** A host on its own queue and a fresh database, its store calls through the proxy. */
-async function startHost(azurite: Azurite, proxyEndpoint: string, database: string, clock: ReturnType<typeof benchClock>) {
-  // Its logger keeps the lines, so the bench can tell from the fold's own words whether it caught up.
-  const logger = memoryLogger();
-  const env = hostSettings(azurite.connectionString, proxyEndpoint, 'reads', { COSMOS_DATABASE: database, ...(EVENTS ? { GOALS } : {}) });
-  const root = rootFromEnvironment(env, { clock, logger });
-  const host = await startLocalHost({ root, port: 0, timers: false });
-  return { host, logger };
-}
+/** A host on its own queue and database, its store calls through the proxy. */
+const startHost = (azurite: Azurite, proxyEndpoint: string, database: string, clock: BenchClock) =>
+  clockedHost(azurite.connectionString, proxyEndpoint, 'reads', { COSMOS_DATABASE: database, ...(EVENTS ? { GOALS } : {}) }, clock);
 
 async function measure(url: string, name: string, path: string, proxy: StoreProxy): Promise<Measured> {
   proxy.take();
   const started = performance.now();
   const answer = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${KEYS.OPERATOR_KEY}` } });
-  const body = await answer.arrayBuffer();
+  await answer.arrayBuffer();
   const ms = performance.now() - started;
   const calls = proxy.take();
-  return { name, calls, cost: costOf(calls), ms, status: answer.status, answerKb: body.byteLength / 1024 };
+  return { name, calls, cost: costOf(calls), ms, status: answer.status };
 }
 
-/** The card's goals and events, as it answers them. */
 interface GoalsAndEvents {
   goals: Array<{ goal: string; conversions: number; people_all_time: number }>;
   events: Array<{ event: string; count: number; visitor_days: number; props: Record<string, Array<{ value: string; count: number }>> }>;
 }
 
-/**
- * The 30-day card's goals and events once folded, read out of band (before the reads are measured). Throws unless every
- * goal has conversions and people all time and every event is there with its props: else their line would measure
- * empty lists.
- */
+/** The 30-day card's goals and events, read before the reads are measured; throws unless each is there, with props. */
 async function goalsAndEvents(url: string): Promise<GoalsAndEvents> {
   const answer = await fetch(`${url}/api/admin/activity?days=30`, { headers: { authorization: `Bearer ${KEYS.OPERATOR_KEY}` } });
   const text = await answer.text();
@@ -266,12 +115,8 @@ const goalsAndEventsText = (card: GoalsAndEvents) =>
 interface Scale {
   people: number;
   measured: Measured[];
-  /**
-   * A full day's rollup, read out of band (not through the proxy) when the app keeps rollups: its KB, its sketch's, and
-   * its events' and goals' lists'.
-   */
+  /** A full day's rollup, read straight when the app keeps rollups: its KB, its sketch's, its events' and goals' lists'. */
   rollup: { kb: number; sketchKb: number; eventsKb: number } | null;
-  /** The card's goals and events once folded, when EVENTS. */
   card: GoalsAndEvents | null;
   posted: number;
   events: number;
@@ -294,14 +139,13 @@ async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string,
     for (let d = 0; d < DAYS_POSTED; d += 1) {
       const day = addDays(firstDay, d);
       clock.set(`${day}T23:10:00Z`);
-      const hits = dayHits(day, d, Math.floor(d * NEW_SHARE * people), people, Math.round(people * SCANNER_SHARE));
+      const hits = dayHits(day, d, Math.floor(d * NEW_SHARE * people), people, Math.round(people * SCANNER_SHARE), eventsOf);
       await postHits(host.url, bodiesOf(hits));
       posted += hits.length;
       events += hits.filter((hit) => hit.event !== undefined).length;
       await host.drain(300_000);
       foldRuns += await foldUntilCaughtUp(host, logger, clock);
     }
-    // The reads are made the next day at noon, after the timer's run of that minute.
     clock.set(`${today}T12:00:00Z`);
     foldRuns += await foldUntilCaughtUp(host, logger, clock);
     const card = EVENTS ? await goalsAndEvents(host.url) : null;
@@ -354,18 +198,14 @@ async function rollupOf(container: Container, day: string): Promise<Scale['rollu
 
 const rollupReads = (read: Measured) => read.calls.filter((call) => call.kind === 'point read' && call.id === 'day-rollup');
 
-/**
- * A card's cost at PROJECTED visitors every day, from what was measured. When the card reads day rollups, its calls do
- * not depend on the visitors (a point read a day asked), and each rollup read is taken at the size of a rollup of that
- * many people: the measured 4V rollup's sketch (the same at any traffic) and its lists grown in proportion to the
- * visitors, up to their caps (FULL_LISTS_KB). When it reads visitor-days, its cost is taken as a fixed part plus a part
- * proportional to the visitor-days of the window: the slope from V to 4V over the eight days posted, carried to
- * PROJECTED a day on every day of the window.
- */
-/** A day's rollup at PROJECTED visitors, from the 4V one: its sketch as it is, its lists in proportion up to their caps. */
+/** A day's rollup at PROJECTED visitors from the 4V one: its sketch as it is, its lists in proportion up to their caps. */
 const projectedRollupKb = (rollup: { kb: number; sketchKb: number }) =>
   rollup.sketchKb + Math.min(((rollup.kb - rollup.sketchKb) * PROJECTED) / (4 * V), FULL_LISTS_KB);
 
+/**
+ * A card's cost at PROJECTED visitors a day: rollup reads taken at a projected rollup's size, or else visitor-day reads
+ * carried linearly from V and 4V to every day of the window.
+ */
 function projected(small: Measured, large: Measured, windowDays: number, rollup: Scale['rollup']): Cost & { how: string } {
   const reads = rollupReads(large);
   if (reads.length > 0 && rollup !== null) {
@@ -391,11 +231,7 @@ function projected(small: Measured, large: Measured, windowDays: number, rollup:
 
 const costText = (cost: Cost) => `${fmt(cost.calls)} calls ${fmt(cost.kb, 1)} KB ~${fmt(cost.ru)} RU`;
 
-/**
- * The line of the card's goals and events: the 30-day card's read as measured (no read answers them alone: the card is
- * the read that carries them, beside its other figures), then what of it is theirs: the goals' summaries (a point read
- * each) and the events' and goals' lists in a day's rollup.
- */
+/** The 30-day card's read, which carries the goals and events, then what of it is theirs. */
 function goalsAndEventsLines(small: Scale, large: Scale): void {
   const [read, big] = [small.measured[2]!, large.measured[2]!];
   const growth = read.cost.kb > 0 ? big.cost.kb / read.cost.kb : Number.NaN;
@@ -421,20 +257,13 @@ function goalsAndEventsLines(small: Scale, large: Scale): void {
 type RollupModule = typeof import('../shared/core/rollup/day-rollup');
 type SketchModule = typeof import('../shared/core/rollup/sketch');
 
-/**
- * The modules that make day rollups, when this commit has them (an older commit keeps none: its card reads the
- * visitor-days, so the fixture is the same without them).
- */
+/** The modules that make day rollups, when this commit has them (an older one reads visitor-days). */
 async function rollupModules(): Promise<{ rollup: RollupModule; sketch: SketchModule } | null> {
   if (!existsSync(join(__dirname, '..', 'shared', 'rollup', 'day-rollup.ts'))) return null;
   return { rollup: await import('../shared/core/rollup/day-rollup'), sketch: await import('../shared/core/rollup/sketch') };
 }
 
-/**
- * 100,000 visitors over 400 days (250 a day, each seen once: a record and a visitor-day each, one in ten a scanner),
- * the summaries, the last two days' hours, each day's rollup when the app keeps them, and a fold state that says every
- * rollup is built (rollups_from '0000-00-00', build null).
- */
+/** 100,000 visitors over 400 days, each seen once, their summaries, two days' hours, each day's rollup, a fold state all built. */
 function* bigFixture(today: string, mark: number, modules: Awaited<ReturnType<typeof rollupModules>>, counts: Record<string, number>) {
   const steps = funnelStepsSetting.parse(undefined);
   const count = (kind: string) => (counts[kind] = (counts[kind] ?? 0) + 1);
@@ -451,6 +280,7 @@ function* bigFixture(today: string, mark: number, modules: Awaited<ReturnType<ty
       const hour = String(n % 24).padStart(2, '0');
       const token = hex(0x5000000 + v);
       const paths: Record<string, number> = scanner ? { '/wp-login.php': 2 } : { '/': 1, '/about': 1, [`/blog/post-${v % 40}`]: 1 };
+      const requests = scanner ? 2 : 3;
       rows.push({
         id: visitorDayId('site', token),
         pk: day,
@@ -461,7 +291,7 @@ function* bigFixture(today: string, mark: number, modules: Awaited<ReturnType<ty
         network: `10.${(v >> 16) & 255}.${(v >> 8) & 255}.x`,
         first_seen: `${day}T${hour}:00:00.000Z`,
         last_seen: `${day}T${hour}:02:00.000Z`,
-        requests: scanner ? 2 : 3,
+        requests,
         bots: scanner ? 2 : 0,
         self: 0,
         paths,
@@ -469,9 +299,9 @@ function* bigFixture(today: string, mark: number, modules: Awaited<ReturnType<ty
         page_loads: scanner ? 0 : 3,
         visit: !scanner,
         country: ['DE', 'US', 'GB', 'FR', 'NL'][v % 5]!,
-        browsers: { [['chrome', 'safari', 'firefox'][v % 3]!]: scanner ? 2 : 3 },
-        systems: { [['windows', 'macos', 'ios', 'android'][v % 4]!]: scanner ? 2 : 3 },
-        devices: { [v % 3 === 0 ? 'mobile' : 'desktop']: scanner ? 2 : 3 },
+        browsers: { [['chrome', 'safari', 'firefox'][v % 3]!]: requests },
+        systems: { [['windows', 'macos', 'ios', 'android'][v % 4]!]: requests },
+        devices: { [v % 3 === 0 ? 'mobile' : 'desktop']: requests },
         campaigns: {},
         ...(scanner ? {} : { page_paths: paths, entry: '/', entry_at: `${day}T${hour}:00:00.000Z` }),
         ...(modules && !scanner ? { people_sketch: modules.sketch.sketchOf([hex(v)]) } : {}),
@@ -480,10 +310,8 @@ function* bigFixture(today: string, mark: number, modules: Awaited<ReturnType<ty
       (scanner ? scanners : people)[day] = ((scanner ? scanners : people)[day] ?? 0) + 1;
     }
     visits[day] = rows.filter((row) => row.visit).length;
-    for (const row of rows) {
-      count('visitor-day');
-      yield row;
-    }
+    counts['visitor-day'] = (counts['visitor-day'] ?? 0) + rows.length;
+    yield* rows;
     if (d >= BIG_DAYS - 2) {
       const hours = new Map<string, ActivityHour>();
       for (const row of rows) {
@@ -506,10 +334,8 @@ function* bigFixture(today: string, mark: number, modules: Awaited<ReturnType<ty
         for (const [path, n] of Object.entries(row.paths)) hour.paths[path] = (hour.paths[path] ?? 0) + n;
         hours.set(hh, hour);
       }
-      for (const hour of hours.values()) {
-        count('activity-hour');
-        yield hour;
-      }
+      counts['activity-hour'] = (counts['activity-hour'] ?? 0) + hours.size;
+      yield* hours.values();
     }
     if (modules) {
       const { moved, emptyRollup } = modules.rollup;
@@ -534,14 +360,7 @@ function* bigFixture(today: string, mark: number, modules: Awaited<ReturnType<ty
   yield visitorsSummaryOf(people, scanners);
   const byDay = countedAgain({}, Object.entries(visits));
   count('summaries');
-  yield {
-    id: VISITS_SUMMARY_ID,
-    pk: VISITORS_PK,
-    kind: 'visits-summary',
-    all_time: byDay.total,
-    from: byDay.first,
-    by_day: byDay.byDay,
-  } satisfies VisitsSummary;
+  yield { ...emptyVisits(), all_time: byDay.total, from: byDay.first, by_day: byDay.byDay };
   count('fold-state');
   yield {
     id: 'fold-state',
@@ -576,7 +395,7 @@ async function bigCard(azurite: Azurite, cosmosEndpoint: string, proxy: StorePro
   const clock = benchClock(`${today}T12:00:00Z`);
   const { host } = await startHost(azurite, proxy.endpoint, container.database.id, clock);
   try {
-    // The SDK's metadata calls are made once, by a first read that is not measured.
+    // The SDK's metadata calls are made by a first read, not measured.
     await measure(host.url, 'warm-up', '/api/pulse', proxy);
     for (const attempt of ['first', 'second']) {
       const read = await measure(host.url, 'card', '/api/admin/activity?days=400', proxy);
@@ -591,7 +410,6 @@ async function bigCard(azurite: Azurite, cosmosEndpoint: string, proxy: StorePro
   }
 }
 
-/** Years of imported history the long ranges read, and the people a day it holds. */
 const LONG_YEARS = Number(process.env.READS_YEARS ?? 5);
 const LONG_PEOPLE = 2;
 
@@ -611,10 +429,7 @@ function historyHits(today: string, years: number) {
   return { first, hits };
 }
 
-/**
- * `days=all` over years of kept days and a 10-year range, with and without one filter: the history imported through
- * POST /api/import (as `npm run import` sends a log) and folded by the fold, then each read measured as above.
- */
+/** `days=all` and a 10-year range, with and without a filter, over years imported through POST /api/import and folded. */
 async function longRanges(azurite: Azurite, cosmosEndpoint: string, proxy: StoreProxy): Promise<void> {
   const { container } = await freshLocalStore(cosmosEndpoint, { prefix: 'readslong' });
   const today = new Date().toISOString().slice(0, 10);
@@ -623,14 +438,7 @@ async function longRanges(azurite: Azurite, cosmosEndpoint: string, proxy: Store
   const began = performance.now();
   try {
     const { first, hits } = historyHits(today, LONG_YEARS);
-    for (let at = 0; at < hits.length; at += 1_000) {
-      const answer = await fetch(`${host.url}/api/import`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-ingest-key': KEYS.INGEST_KEY },
-        body: JSON.stringify({ hits: hits.slice(at, at + 1_000) }),
-      });
-      if (answer.status !== 202) throw new Error(`POST /api/import answered ${answer.status}: ${await answer.text()}`);
-    }
+    await postHits(host.url, bodiesOf(hits, 1_000), 1, '/api/import');
     await host.drain(600_000);
     const runs = await foldUntilCaughtUp(host, logger, clock);
     console.log(

@@ -3,6 +3,17 @@ import type { StoreStats } from '../shared/core/store';
 /** A figure as the benches print it: thousands separated, `digits` decimals. */
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
+/** A 32-hex stand-in for a hash from a number, as the queue's schema and a visitor record's id take it. */
+export const hex = (n: number) => n.toString(16).padStart(32, '0');
+
+/** The value at quantile `q` by nearest rank (at 0.5 the lower middle); 0 for none. */
+export function percentile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+export const median = (values: readonly number[]) => percentile(values, 0.5);
+
 /** What a store did between two readings of its stats. */
 export const spent = (before: StoreStats, after: StoreStats): StoreStats => ({
   reads: after.reads - before.reads,
@@ -13,10 +24,9 @@ export const spent = (before: StoreStats, after: StoreStats): StoreStats => ({
   conflicts: after.conflicts - before.conflicts,
 });
 
-/** A store's calls as reads, writes and queries. */
 export const ops = (cost: StoreStats) => `${cost.reads} reads, ${cost.writes} writes, ${cost.queries} queries`;
 
-/** A store's calls for `count` of something (`a hit`, `a scan`), split: `1.234 calls a hit (…reads, …writes, …queries)`. */
+/** A store's calls for `count` of something, split: `1.234 calls a hit (…reads, …writes, …queries)`. */
 export function callsA(cost: StoreStats, count: number, unit: string): string {
   const per = (n: number) => (n / count).toFixed(3);
   return `${per(cost.reads + cost.writes + cost.queries)} calls ${unit} (${per(cost.reads)} reads, ${per(cost.writes)} writes, ${per(cost.queries)} queries)`;

@@ -2,10 +2,7 @@ import { readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 
-/**
- * `npm run bench`: runs every `bench/*.bench.ts` in turn. Each exports `run(): Promise<void>` and prints its own
- * figures; this prints the machine first, so the figures can be read against it.
- */
+/** `npm run bench [name]`: each `bench/*.bench.ts`'s `run()` in turn, after the machine it runs on. */
 async function main() {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   console.log(`headcount benchmarks on ${cpu} × ${cpus().length}, Node ${process.version}, ${new Date().toISOString()}`);

@@ -1,49 +1,33 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { QueueClient } from '@azure/storage-queue';
 import { ensureContainer } from '../adapters/cosmos/client';
-import { freePort, startCosmos } from '../host/local/services';
+import { startCosmos } from '../host/local/services';
 import { encodeMessage, toMessages, type QueuedHit } from '../shared/core/message';
 import { inLanes } from '../shared/core/lanes';
 import { VISITORS_PK } from '../shared/core/store/visitors';
 import { hex } from '../test/support/counting';
 import { localContainer } from './local-store';
 import { startProxy, type Call, type Proxy, type Request } from '../test/support/proxy';
+import { percentile } from './report';
 import { hostSettings } from './settings';
-import { azuriteWithBlobs } from './stack';
-import { percentile } from './stats';
+import { azuriteWithBlobs, hostProcess } from './stack';
 import { storeCall } from './store-calls';
 
-/**
- * The traffic: one-hit messages (beacons) from distinct visitors, each making a few page loads today. Enough of them
- * that each of 8 instances keeps over a thousand after its warm-up (WARM_UP_PER_INSTANCE); SCALE_MESSAGES sets fewer
- * (a quick try).
- */
+/** One-hit messages (beacons) from distinct visitors, a few page loads each; SCALE_MESSAGES sets fewer (a quick try). */
 const MESSAGES = Number(process.env.SCALE_MESSAGES ?? 10_000);
 const VISITORS = MESSAGES / 4;
-/** Every tenth visitor a scanner (a bot agent, /wp-login.php): not a person. */
 const isScanner = (visitor: number) => visitor % 10 === 9;
 const INSTANCES = (process.env.SCALE_INSTANCES ?? '1,2,4,8').split(',').map(Number);
 const DELAY_MS = 15;
-/** The figure before this design: one instance kept 105 hits/s; 8 should keep at least three times that. */
+/** Three times what one instance kept before this design. */
 const TARGET_HITS_PER_S_AT_8 = 3 * 105;
-/**
- * What each instance keeps first, untimed, from visitors of its own (SCALE_WARM_UP, default 1,500): a process runs its
- * code several times slower for its first few hundred messages (V8 has not compiled it yet), and an instance in Azure
- * lives for hours, so the drain is timed on instances that are warm, as in Azure, not on 8 processes' start-up. After
- * 500 each, 8 hosts still spent 3.7 to 4.0 ms of CPU a hit in the drain; after 1,500, 3.0 ms, as 4 hosts do. The
- * warm-up's facts are folded before the drain, so that a timer run during it folds the drain's own.
- */
+/** Messages each instance keeps first, untimed, so the drain is timed on warm instances, as Azure's live for hours. */
 const WARM_UP_PER_INSTANCE = Number(process.env.SCALE_WARM_UP ?? 1_500);
-/** How long each message stays hidden once sent: longer than the fill takes, so the drain starts after the last send. */
+/** Each message stays hidden longer than the fill takes, so the drain starts after the last send. */
 const VISIBLE_AFTER_S = 30;
 
-const projectRoot = join(__dirname, '..');
-
-/** What one call was, as far as the keep path and the fold are concerned. */
 type CallClass =
   | 'keep: record read'
   | 'keep: record write'
@@ -59,7 +43,7 @@ type ScaleCall = Call<{ kind: CallClass }>;
 
 const HEX32 = /^[0-9a-f]{32}$/;
 
-/** A call to the store, classed by its method, headers and (for a write) the document's `kind`. */
+/** A store call, classed for the keep path and the fold by its method, headers and written document's `kind`. */
 function keepOrFold(request: Request): { kind: CallClass } {
   const { kind, id, pk } = storeCall(request);
   if (kind === 'point read') return { kind: pk === VISITORS_PK && HEX32.test(id ?? '') ? 'keep: record read' : 'fold: read' };
@@ -71,7 +55,7 @@ function keepOrFold(request: Request): { kind: CallClass } {
   return { kind: 'fold: write' };
 }
 
-/** What passed the proxy in a drain: calls by class, the 409 and 412 answers by the class they answered, the times of the fact creates. */
+/** A drain's calls by class, its 409 and 412 answers by class, and the times of its fact creates. */
 function countsOf(calls: readonly ScaleCall[], connections: number) {
   const byClass: Partial<Record<CallClass, number>> = {};
   const races: Partial<Record<CallClass, number>> = {};
@@ -83,10 +67,7 @@ function countsOf(calls: readonly ScaleCall[], connections: number) {
   return { calls: calls.length, connections, byClass, races, factCreates };
 }
 
-/**
- * `count` one-hit messages from `visitors` visitors, visitor n % visitors, so one visitor's page loads are `visitors`
- * messages apart as in real traffic; `namespace` keeps one traffic's visitors apart from another's.
- */
+/** `count` one-hit messages, from visitor n % `visitors`, as real traffic spreads a visitor's loads; `namespace` sets visitors apart. */
 function traffic(day: string, now: number, count = MESSAGES, visitors = VISITORS, namespace = '') {
   const hits: QueuedHit[] = Array.from({ length: count }, (_, n) => {
     const visitor = n % visitors;
@@ -105,139 +86,72 @@ function traffic(day: string, now: number, count = MESSAGES, visitors = VISITORS
       subject: null,
     };
   });
-  // One hit a message, as a beacon sends it; toMessages gives each its id.
   const messages = hits.flatMap((hit) => toMessages([hit]));
   const people = Array.from({ length: visitors }, (_, v) => v).filter((v) => !isScanner(v)).length;
   return { messages, people, visitors };
 }
 
-/** utime + stime (seconds) of a process and every process under it, read from /proc. */
-function treeCpuSeconds(roots: readonly number[]): number {
-  const ticks = 100; // getconf CLK_TCK on Linux
+/** Every process's parent and CPU seconds (utime + stime), from /proc. */
+function processes(): Map<number, { ppid: number; cpu: number }> {
   const stats = new Map<number, { ppid: number; cpu: number }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // The command name is in parentheses and may hold spaces: the fields start after the last ')'.
+      // The fields start after the command name's last ')'; 100 ticks a second.
       const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      stats.set(Number(entry), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / ticks });
+      stats.set(Number(entry), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100 });
     } catch {
       // gone meanwhile
     }
   }
-  const children = new Map<number, number[]>();
-  for (const [pid, { ppid }] of stats) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-  let total = 0;
-  const seen = new Set<number>();
-  const walk = (pid: number) => {
-    if (seen.has(pid)) return;
-    seen.add(pid);
-    total += stats.get(pid)?.cpu ?? 0;
-    for (const child of children.get(pid) ?? []) walk(child);
-  };
-  for (const root of roots) walk(root);
-  return total;
+  return stats;
 }
 
-/**
- * The machine's busy and total CPU time (all cores) from /proc/stat, in ticks, and the part of busy that was stolen:
- * time this virtual machine's cores were runnable but the hypervisor ran something else.
- */
+/** CPU seconds of the trees under `roots`. */
+function treeCpuSeconds(stats: ReturnType<typeof processes>, roots: readonly number[]): number {
+  const seen = new Set<number>();
+  const walk = (pid: number): number => {
+    if (seen.has(pid)) return 0;
+    seen.add(pid);
+    let cpu = stats.get(pid)?.cpu ?? 0;
+    for (const [child, { ppid }] of stats) if (ppid === pid) cpu += walk(child);
+    return cpu;
+  };
+  return roots.reduce((total, root) => total + walk(root), 0);
+}
+
+/** The machine's busy, stolen (by the hypervisor) and total CPU ticks, all cores. */
 function machineTicks(): { busy: number; stolen: number; total: number } {
   const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
   const total = cpu.reduce((a, b) => a + b, 0);
-  return { busy: total - idle, stolen: cpu[7] ?? 0, total };
+  return { busy: total - (cpu[3] ?? 0) - (cpu[4] ?? 0), stolen: cpu[7] ?? 0, total };
 }
 
-/** Azurite's process: this process's child running azurite. */
-function azuritePids(): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('azurite')) pids.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
-
-/**
- * CPU seconds so far of the hosts (by their process trees), of this process (the Cosmos server and the proxy) and of
- * Azurite, and the machine's ticks.
- */
+/** CPU seconds so far of the hosts' trees, this process (the Cosmos server and proxy), Azurite's, and the machine's ticks. */
 function cpuNow(roots: readonly number[]) {
+  const stats = processes();
+  const azurite = [...stats].filter(([pid, { ppid }]) => {
+    if (ppid !== process.pid) return false;
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('azurite');
+    } catch {
+      return false;
+    }
+  });
   const { user, system } = process.cpuUsage();
   return {
     at: performance.now(),
-    hosts: treeCpuSeconds(roots),
+    hosts: treeCpuSeconds(stats, roots),
     bench: (user + system) / 1e6,
-    azurite: treeCpuSeconds(azuritePids()),
+    azurite: treeCpuSeconds(
+      stats,
+      azurite.map(([pid]) => pid),
+    ),
     machine: machineTicks(),
   };
 }
 
-interface Host {
-  child: ChildProcess;
-  port: number;
-  url: string;
-  output: () => string;
-}
-
-/** `npm run host -- --port <p>` as its own process group (so it and the processes npm and tsx start under it can be stopped by its id). */
-async function startHost(env: Record<string, string>): Promise<Host> {
-  const port = await freePort();
-  const child = spawn('npm', ['run', 'host', '--', '--port', String(port)], {
-    cwd: projectRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return { child, port, url: `http://127.0.0.1:${port}`, output: () => output };
-}
-
-async function ready(host: Host, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (host.child.exitCode !== null) throw new Error(`a host exited with ${host.child.exitCode}: ${host.output()}`);
-    try {
-      if ((await fetch(`${host.url}/admin/host/status`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(250);
-  }
-  throw new Error(`a host did not start within ${timeoutMs} ms: ${host.output()}`);
-}
-
-async function stopHost(host: Host) {
-  if (host.child.exitCode !== null || host.child.pid === undefined) return;
-  const exited = new Promise<void>((resolve) => host.child.once('exit', () => resolve()));
-  try {
-    process.kill(-host.child.pid, 'SIGTERM');
-  } catch {
-    return;
-  }
-  await Promise.race([exited, sleep(15_000)]);
-  if (host.child.exitCode === null) {
-    try {
-      process.kill(-host.child.pid, 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }
-}
+type Host = Awaited<ReturnType<typeof hostProcess>>;
 
 /** Two runs of the fold's timer (every minute) and the time one takes. */
 const TWO_TIMER_RUNS_MS = 125_000;
@@ -245,11 +159,7 @@ const TWO_TIMER_RUNS_MS = 125_000;
 type Pulse = { people_all_time: number | null; visits_all_time: number | null };
 const pulseOf = async (host: Host) => (await (await fetch(`${host.url}/api/pulse`)).json()) as Pulse;
 
-/**
- * The pulse once it counts `people` and as many visits (each person here visits on one day), and how long that took;
- * or the last pulse and null after `timeoutMs`. A person's record can settle a moment before the fact of their first
- * visit, so one run can count the person and the next run the visit.
- */
+/** The pulse once it counts `people` and as many visits, and after how long; or the last pulse and null after `timeoutMs`. */
 async function countedBy(host: Host, people: number, timeoutMs: number): Promise<{ pulse: Pulse; afterMs: number | null }> {
   const since = performance.now();
   for (;;) {
@@ -260,13 +170,9 @@ async function countedBy(host: Host, people: number, timeoutMs: number): Promise
   }
 }
 
-/**
- * Resolves once the queue holds no message, hidden or visible (so each was deleted: kept), asking every `everyMs`;
- * throws past `deadline` (performance.now()).
- */
+/** Resolves once the queue holds no message, hidden or visible (each deleted: kept); throws past `deadline`. */
 async function emptied(queue: QueueClient, deadline = performance.now() + 300_000, everyMs = 250) {
   for (;;) {
-    // The approximate count includes messages received and still invisible, so 0 means every message was deleted.
     const { approximateMessagesCount } = await queue.getProperties();
     if ((approximateMessagesCount ?? 0) === 0) return;
     if (performance.now() > deadline) throw new Error(`queue ${queue.name} not drained in time: ${approximateMessagesCount} left`);
@@ -274,7 +180,6 @@ async function emptied(queue: QueueClient, deadline = performance.now() + 300_00
   }
 }
 
-/** Sends every text, 32 at a time, each hidden for `hiddenSeconds` after it is sent. */
 async function fill(queue: QueueClient, texts: string[], hiddenSeconds: number, lanes = 32) {
   await inLanes(texts, lanes, (text) => queue.sendMessage(text, { visibilityTimeout: hiddenSeconds }));
 }
@@ -292,7 +197,7 @@ interface RunFigures {
   ok: boolean;
 }
 
-/** One run: `instances` hosts on a fresh database and queue, the queue filled, the drain timed; then one fold and the count. */
+/** `instances` hosts on a fresh database and queue: the queue filled, the drain timed, then the count. */
 async function oneRun(
   instances: number,
   connectionString: string,
@@ -301,9 +206,7 @@ async function oneRun(
 ): Promise<RunFigures> {
   const settings = hostSettings(connectionString, proxy.endpoint, `scale-${instances}`, { COSMOS_CONTAINER: 'activity' });
   const name = settings.HITS_QUEUE;
-  // Each run's timers under locks of its own, so no lease of an earlier run's host is waited for.
-  const env = { ...settings, AzureFunctionsWebHost__hostid: name };
-  // The container is made on the server directly, not through the proxy: only the hosts' calls are counted.
+  // Made straight, not through the proxy: only the hosts' calls are counted.
   const direct = localContainer(cosmosEndpoint, name);
   await ensureContainer(direct);
   const queue = new QueueClient(connectionString, name);
@@ -315,23 +218,20 @@ async function oneRun(
   const warmUp = traffic(day, now, WARM_UP_PER_INSTANCE * instances, (WARM_UP_PER_INSTANCE * instances) / 4, 'warm-up ');
 
   const started = performance.now();
-  const hosts = await Promise.all(Array.from({ length: instances }, () => startHost(env)));
+  const hosts: Host[] = [];
   try {
-    await Promise.all(hosts.map((host) => ready(host)));
+    hosts.push(...(await Promise.all(Array.from({ length: instances }, () => hostProcess(settings)))));
     const startup = (performance.now() - started) / 1000;
     const warming = performance.now();
     await fill(queue, warmUp.messages.map(encodeMessage), 0);
     await emptied(queue);
     const warmedUp = (performance.now() - warming) / 1000;
-    // The warm-up's facts folded now, once settled, so a timer run during the drain folds only the drain's. A fold on
-    // demand that meets the timer's own run gives way (the one writing second finds the other's writes), so up to three.
+    // The warm-up folded now, so a timer run in the drain folds only the drain's; a fold meeting the timer's gives way.
     for (let fold = 0; fold < 3 && (await pulseOf(hosts[0]!)).people_all_time !== warmUp.people; fold += 1) {
       await sleep(2_100);
       await fetch(`${hosts[0]!.url}/admin/functions/recount`, { method: 'POST' });
     }
-    // Every message is sent hidden for the same VISIBLE_AFTER_S, so each becomes visible in the order it was sent (as a
-    // visitor's page loads come, VISITORS messages apart) once the fill is over: the hosts drain a queue that is no
-    // longer taking sends, and the drain is timed alone.
+    // All hidden for the same time, the messages show in the order sent once the fill is over: the drain is timed alone.
     const filling = performance.now();
     await fill(queue, texts, VISIBLE_AFTER_S);
     const filled = (performance.now() - filling) / 1000;
@@ -350,8 +250,7 @@ async function oneRun(
       for (; looked < calls.length; looked += 1) if (calls[looked]!.kind === 'keep: fact create') creates += 1;
       return creates;
     };
-    // Azurite counts the queue by reading every message it holds, so it is asked only once every message has been
-    // kept (its fact created): asked all through the drain, it spent a twentieth of its CPU answering.
+    // Azurite reads every message to count them, so it is asked only once every fact is created.
     const deadline = cpu0.at + 300_000;
     while (factCreates() < MESSAGES && performance.now() < deadline) await sleep(20);
     await emptied(queue, deadline, 20);
@@ -362,14 +261,12 @@ async function oneRun(
       (await new QueueClient(connectionString, `${name}-poison`).getProperties().catch(() => ({ approximateMessagesCount: 0 })))
         .approximateMessagesCount ?? 0;
 
-    // Timed from the first message kept (the first fact created) to the queue found empty; the steady rate is the
-    // middle 80% of the messages over the time between the 10th and the 90th percentile of their facts' creates.
+    // From the first fact created to the queue found empty; steady: the middle 80% of the fact creates.
     const firstKept = counts.factCreates[0] ?? cpu0.at;
     const wall = (drainedAt - firstKept) / 1000;
     const hitsPerS = MESSAGES / wall;
     const at = (fraction: number) => percentile(counts.factCreates, fraction);
     const steadyHitsPerS = (0.8 * MESSAGES) / ((at(0.9) - at(0.1)) / 1000);
-    // CPU over the same window as the wall time, from just before the messages became visible.
     const cpuWall = (drainedAt - cpu0.at) / 1000;
     const hostCores = (cpu1.hosts - cpu0.hosts) / cpuWall;
     const benchCores = (cpu1.bench - cpu0.bench) / cpuWall;
@@ -378,8 +275,7 @@ async function oneRun(
     const machine = (cpu1.machine.busy - cpu0.machine.busy) / machineTotal;
     const stolen = (cpu1.machine.stolen - cpu0.machine.stolen) / machineTotal;
     const keepCalls = sum(counts.byClass, (call) => call.startsWith('keep'));
-    // A fact create answered 409 is the same message kept again (a redelivery after an invocation failed, e.g. timed
-    // out), which the design expects and makes a no-op; a 409/412 on any other write is a write that lost a race.
+    // A fact create answered 409 is a redelivery, kept as a no-op; a 409/412 on any other write lost a race.
     const redeliveries = counts.races['keep: fact create'] ?? 0;
     const races = sum(counts.races, (call) => call !== 'keep: fact create');
     const per = (n: number) => (n / MESSAGES).toFixed(3);
@@ -403,14 +299,12 @@ async function oneRun(
         `${redeliveries} fact creates answered 409 (a message kept again after a failed invocation: a redelivery, not a race)`,
     );
     console.log(
-      `  CPU: the hosts ${hostCores.toFixed(2)} of 2 cores busy (npm, tsx and node of each, /proc utime+stime over the drain); the bench process (Cosmos server + proxy) ${benchCores.toFixed(2)}; Azurite ${azuriteCores.toFixed(2)}; ` +
+      `  CPU: the hosts ${hostCores.toFixed(2)} of 2 cores busy (each host's process tree, /proc utime+stime over the drain); the bench process (Cosmos server + proxy) ${benchCores.toFixed(2)}; Azurite ${azuriteCores.toFixed(2)}; ` +
         `the machine ${(machine * 2).toFixed(2)} of 2 (everything running, tests included; ${(stolen * 2).toFixed(2)} of it stolen by the hypervisor)`,
     );
     if (poisoned > 0) console.log(`  ${poisoned} messages went to poison`);
 
-    // The count through one host's pulse, left to the fold's timer (one run a minute, in one instance at a time): the
-    // issue's freshness, a hit counted within two of its runs, and nothing lost, nothing counted twice. The warm-up's
-    // visitors are counted with the drain's.
+    // The pulse, left to the fold's timer: counted within two of its runs, nothing lost, nothing twice.
     const expected = { people: people + warmUp.people, facts: MESSAGES + warmUp.messages.length, records: VISITORS + warmUp.visitors };
     const counted = await countedBy(hosts[0]!, expected.people, TWO_TIMER_RUNS_MS);
     const pulse = counted.pulse;
@@ -430,20 +324,17 @@ async function oneRun(
     if (!ok) for (const host of hosts) console.log(`  a host's last output:\n${host.output()}`);
     return { instances, hitsPerS, steadyHitsPerS, counts, hostCores, machineCores: machine * 2, ok };
   } finally {
-    await Promise.all(hosts.map(stopHost));
+    await Promise.all(hosts.map((host) => host.stop()));
   }
 }
 
 /**
- * `npm run bench scale`: 1, 2, 4 and 8 `npm run host` processes sharing one queue (Azurite: blob, queue, table) and one
- * store (the local Cosmos server in this process, behind a proxy that adds 15 ms to every call and counts every call
- * and every 409/412 answer), each run on a fresh database and queue; the time warm hosts take to drain 10,000 one-hit
- * messages.
+ * `npm run bench scale`: 1, 2, 4 and 8 `npm run host` processes sharing one Azurite and one Cosmos server (behind a
+ * proxy adding 15 ms a call and counting every call and 409/412): the time warm hosts take to drain 10,000 messages.
  */
 export async function run(): Promise<void> {
   const azurite = await azuriteWithBlobs();
   const cosmos = await startCosmos();
-  // Every call held DELAY_MS, as a real account's round trip would hold it.
   const proxy = await startProxy(new URL(cosmos.endpoint), keepOrFold, { delayMs: DELAY_MS });
   console.log(
     `${MESSAGES} one-hit messages from ${VISITORS} visitors (${MESSAGES / VISITORS} page loads each, ${VISITORS / 10} of them scanners), ${DELAY_MS} ms added to every Cosmos call; hosts are \`npm run host\` with timers on, each first warmed up on ${WARM_UP_PER_INSTANCE} messages`,

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { COSMOS_EMULATOR_KEY } from '../host/local/services';
+import { inLanes } from '../shared/core/lanes';
 import type { Logger } from '../shared/core/ports/logger';
 
-/** The keys every bench's host is given. */
 export const KEYS = {
   HASH_KEY: 'bench-hash-key-0123456789abcdef',
   INGEST_KEY: 'bench-ingest-key-0123456789',
   OPERATOR_KEY: 'bench-operator-key-0123456789',
 };
 
-/**
- * The settings of a bench's host: the bench's keys, its queue at `queue` (a connection string) and its database on the
- * Cosmos server at `cosmos`, both named `name` and a suffix of their own (so runs never share them), the fold settling
- * 1 s behind the store; `more` adds to them or overrides them.
- */
+/** A bench host's settings: its queue and database named `name` and a suffix, so runs never share them; `more` overrides. */
 export function hostSettings(queue: string, cosmos: string, name: string, more: Record<string, string> = {}) {
   const own = `${name}-${randomUUID().slice(0, 8)}`;
   return {
@@ -28,8 +24,17 @@ export function hostSettings(queue: string, cosmos: string, name: string, more: 
   };
 }
 
-/** What a site sending beacons asks of the host: its origin allowed, one proxy (Azure's front end) before it. */
+/** A site sending beacons: its origin allowed, one proxy (Azure's front end) before the host. */
 export const BEACON_SITE = { ALLOWED_ORIGINS: 'https://site.example', TRUSTED_PROXY_HOPS: '1' };
 
-/** A logger that writes nothing: the benches print their own lines. */
 export const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** Posts each `{ hits }` body to POST /api/hits (or `path`), `lanes` at a time; throws unless each is answered 202. */
+export async function postHits(url: string, bodies: readonly string[], lanes = 8, path = '/api/hits'): Promise<void> {
+  await inLanes(bodies, lanes, async (body) => {
+    const headers = { 'content-type': 'application/json', 'x-ingest-key': KEYS.INGEST_KEY };
+    const answer = await fetch(`${url}${path}`, { method: 'POST', headers, body });
+    if (answer.status !== 202) throw new Error(`POST ${path} answered ${answer.status}: ${await answer.text()}`);
+    await answer.arrayBuffer();
+  });
+}

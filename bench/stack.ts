@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureContainer } from '../adapters/cosmos/client';
 import { rootFromEnvironment } from '../host/composition';
 import { loadFunctions, startLocalHost } from '../host/local/host';
@@ -10,30 +11,20 @@ import { hostSettings } from './settings';
 import { startProxy, type Request } from '../test/support/proxy';
 import type { StoreCall } from './store-calls';
 
-/** Azurite with its blob and table services too, on free ports: the Functions host keeps its timer locks in blobs. */
+const projectRoot = join(__dirname, '..');
+
+/** Azurite with blobs and tables too, on free ports: the Functions host keeps its timer locks in blobs. */
 export const azuriteWithBlobs = async () => startAzurite({ blobAndTable: { blobPort: await freePort(), tablePort: await freePort() } });
 
-/**
- * The local Cosmos server in a process of its own (bench/cosmos-process.ts), with a heap of `heapMb` when given; when
- * `metered`, behind a proxy in that process whose calls `take()` answers (and empties).
- */
+/** The local Cosmos server in a process of its own (cosmos-process.ts); when `metered`, its proxy's calls are `take()`n. */
 export async function cosmosProcess(options: { heapMb?: number; metered?: boolean } = {}) {
-  const child = spawn(
-    process.execPath,
-    [
-      ...(options.heapMb ? [`--max-old-space-size=${options.heapMb}`] : []),
-      '--import',
-      'tsx',
-      join(__dirname, 'cosmos-process.ts'),
-      ...(options.metered ? ['--metered'] : []),
-    ],
-    { cwd: join(__dirname, '..'), stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
-  );
+  const heap = options.heapMb ? [`--max-old-space-size=${options.heapMb}`] : [];
+  const args = [...heap, '--import', 'tsx', join(__dirname, 'cosmos-process.ts'), ...(options.metered ? ['--metered'] : [])];
+  const child = spawn(process.execPath, args, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const [endpoint, proxyEndpoint] = await new Promise<[string, string]>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const ready = /ready (\S+) (\S+)/.exec(out);
+      const ready = /ready (\S+) (\S+)/.exec((out += chunk.toString()));
       if (ready) resolve([ready[1]!, ready[2]!]);
     });
     child.once('exit', (code) => reject(new Error(`the Cosmos server process exited with ${code}`)));
@@ -41,7 +32,7 @@ export async function cosmosProcess(options: { heapMb?: number; metered?: boolea
   child.stdout!.resume();
   return {
     endpoint,
-    /** The metering proxy's endpoint ('-' when not metered). */
+    /** '-' when not metered. */
     proxyEndpoint,
     take: () =>
       new Promise<StoreCall[]>((resolve) => {
@@ -57,7 +48,52 @@ export async function cosmosProcess(options: { heapMb?: number; metered?: boolea
   };
 }
 
-/** A queue REST call, classed: put, get, delete, update (visibility), or the bench's own (create, properties, peek, clear). */
+/** `npm run host` as a process group of its own on a free port, timers on; resolves once it answers. */
+export async function hostProcess(env: Record<string, string>, timeoutMs = 120_000) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'host', 'local', 'serve.ts'), '--port', String(port)], {
+    cwd: projectRoot,
+    env: { ...process.env, ...env, AzureFunctionsWebHost__hostid: env.HITS_QUEUE! },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // gone
+    }
+  };
+  const host = {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      signal('SIGTERM');
+      await Promise.race([exited, sleep(15_000)]);
+      if (child.exitCode === null) signal('SIGKILL');
+    },
+  };
+  for (const deadline = Date.now() + timeoutMs; ; await sleep(250)) {
+    if (child.exitCode !== null) throw new Error(`a host exited with ${child.exitCode}: ${output}`);
+    if (
+      await fetch(`${host.url}/admin/host/status`).then(
+        (answer) => answer.ok,
+        () => false,
+      )
+    )
+      return host;
+    if (Date.now() > deadline) throw new Error(`a host did not start within ${timeoutMs} ms: ${output}`);
+  }
+}
+
+/** A queue REST call: put, get, delete, update (visibility), or the bench's own (create, properties, peek, clear). */
 function queueCall({ method, target }: Request): { kind: 'put' | 'get' | 'delete' | 'update' | 'setup' } {
   const url = new URL(target, 'http://queue');
   const messages = /\/messages(\/[^/]+)?$/.exec(url.pathname);
@@ -68,18 +104,10 @@ function queueCall({ method, target }: Request): { kind: 'put' | 'get' | 'delete
   return { kind: method === 'PUT' ? 'update' : 'setup' };
 }
 
-/**
- * Messages a metered host's keep-hits takes at once: not host.json's sixteen, since the local Cosmos server on a small
- * machine cannot answer sixteen messages' calls at once within the SDK's timeout, and a timed-out delivery is counted
- * again on its retry.
- */
+/** Messages a metered keep-hits takes at once: the local Cosmos server cannot answer host.json's sixteen in time. */
 export const LOCAL_BATCH = 4;
 
-/**
- * The cost and import benches' stack: Azurite (blob, queue and table) with a proxy counting the queue's calls in front
- * of its queue service (`queue` is the connection string through it), and the Cosmos server metered in a process of its
- * own.
- */
+/** The cost and import benches' stack: Azurite with its queue metered, and the Cosmos server metered in a process of its own. */
 export async function meteredStack() {
   const azurite = await azuriteWithBlobs();
   const cosmos = await cosmosProcess({ metered: true });
@@ -90,10 +118,7 @@ export async function meteredStack() {
     cosmos,
     queueProxy,
     queue,
-    /**
-     * A local host of its own on the stack (a new queue and database named `name`), its executions metered and its log
-     * lines counted (echoed to stderr when `echo`); the calls metered before it are dropped, so the next taken are its.
-     */
+    /** A local host on its own queue and database, executions metered and log lines counted; the calls taken next are its. */
     async host(name: string, more: Record<string, string> = {}, echo = false) {
       const settings = hostSettings(queue, cosmos.proxyEndpoint, name, more);
       await ensureContainer(localContainer(cosmos.endpoint, settings.COSMOS_DATABASE));

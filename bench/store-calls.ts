@@ -1,33 +1,30 @@
 import { startProxy, type Call, type Proxy, type Request } from '../test/support/proxy';
 
-/** What a call to the Cosmos server was, as far as its cost goes. */
-export type StoreCallKind = 'point read' | 'query' | 'write' | 'query plan' | 'metadata';
+type StoreCallKind = 'point read' | 'query' | 'write' | 'query plan' | 'metadata';
 
 interface StoreCallClass {
   kind: StoreCallKind;
   method: string;
   /** The document's id for a call on one document, else null. */
   id: string | null;
-  /** The partition key the call named (one value), else null. */
+  /** The partition key the call named, else null. */
   pk: string | null;
 }
 
-/** A call to the store as a proxy wrote it down. */
 export type StoreCall = Call<StoreCallClass>;
 
 const truthy = (value: string | undefined) => /true/i.test(value ?? '');
 
 function pkOf(header: string | undefined): string | null {
-  if (header === undefined) return null;
   try {
-    const value: unknown = JSON.parse(header);
+    const value: unknown = JSON.parse(header ?? 'null');
     return Array.isArray(value) && typeof value[0] === 'string' ? value[0] : null;
   } catch {
     return null;
   }
 }
 
-/** A Cosmos DB REST call, classed from its method, path and headers: the `classify` of a proxy in front of the store. */
+/** A Cosmos DB REST call, classed from its method, path and headers. */
 export function storeCall({ method, path, headers }: Request): StoreCallClass {
   const call = (kind: StoreCallKind, id: string | null = null) => ({
     kind,
@@ -44,15 +41,13 @@ export function storeCall({ method, path, headers }: Request): StoreCallClass {
   return call('write', id);
 }
 
-/** Whether a call is the SDK's own (the account, the container, a query plan): not the app's, and not priced. */
+/** The SDK's own calls (the account, the container, a query plan): not the app's, and not priced. */
 export const sdkCall = (call: { kind: StoreCallKind }) => call.kind === 'metadata' || call.kind === 'query plan';
 
 /**
- * Request units, estimated from the calls and their document sizes (the local Cosmos server charges 1 for every call):
- * the one rule of every bench, from Azure's published figures for default indexing. A point read costs 1 RU per KB read
- * (at least 1; a 404 is 1); a write (create, replace, upsert) 5 RU per KB written (at least 5); a write refused with 409
- * or 412 is a read's 1 RU; a query page 2.5 RU plus 1 RU per KB it returns; a metadata read (the account, the
- * container, a query plan) 1 RU; a throttled call (429) none.
+ * Request units, the one rule of every bench (the local server charges 1 a call), from Azure's figures for default
+ * indexing: a point read 1 RU a KB (a 404 1); a write 5 RU a KB (a 409 or 412 1); a query page 2.5 RU plus 1 a KB;
+ * a metadata call 1; a 429 none.
  */
 export function estimatedRu(call: { kind: StoreCallKind; status: number; requestBytes: number; responseBytes: number }): number {
   const kb = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
@@ -69,22 +64,27 @@ export function estimatedRu(call: { kind: StoreCallKind; status: number; request
   }
 }
 
-/** A read's cost, summed over its calls. */
 export interface Cost {
   calls: number;
   kb: number;
   ru: number;
 }
 
-/** The calls' cost: how many, the KB the store answered, and their request units by `estimatedRu`. */
+/** Every call's cost, the SDK's included: how many, the KB the store answered, and their request units. */
 export const costOf = (calls: readonly StoreCall[]): Cost => ({
   calls: calls.length,
   kb: calls.reduce((sum, call) => sum + call.responseBytes, 0) / 1024,
   ru: calls.reduce((sum, call) => sum + estimatedRu(call), 0),
 });
 
-/** The proxy in front of the local Cosmos server at `endpoint` that the reads and fold benches read their calls from. */
+/** The app's calls by kind (the SDK's counted apart as metadata) and their request units. */
+export function tally(calls: readonly StoreCall[]) {
+  const app = calls.filter((call) => !sdkCall(call));
+  const by = (kind: StoreCallKind) => app.filter((call) => call.kind === kind).length;
+  const ru = app.reduce((sum, call) => sum + estimatedRu(call), 0);
+  return { reads: by('point read'), writes: by('write'), queries: by('query'), metadata: calls.length - app.length, calls: app.length, ru };
+}
+
 export const storeProxyTo = (endpoint: string, options: { throttle?: number } = {}) => startProxy(new URL(endpoint), storeCall, options);
 
-/** A proxy started by `storeProxyTo`. */
 export type StoreProxy = Proxy<StoreCallClass>;

@@ -2,15 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startCosmos } from '../host/local/services';
-import type { QueuedHit } from '../shared/core/message';
 import type { SeenRequest } from '../shared/ingest/classify';
 import { fixedClock } from '../shared/core/ports/clock';
 import { beaconScan } from '../shared/ingest/subjects/beacon';
 import { fold } from '../shared/fold/fold';
 import { keeper } from '../test/support/keeper';
 import { scanRules } from '../shared/core/subjects/scan-rule';
-import { hex } from './ids';
-import { freshLocalStore } from './local-store';
+import { freshLocalStore, keepInBatches } from './local-store';
+import { queued } from '../test/support/hits';
 import { callsA, spent } from './report';
 import { KEYS, quiet } from './settings';
 
@@ -18,39 +17,27 @@ const rules = { hashKey: KEYS.HASH_KEY, selfNetworks: [], selfAgentTag: 'headcou
 
 const freshStore = async (endpoint: string) => (await freshLocalStore(endpoint)).store;
 
-/** Past the fold's settle margin (1 s) and the server's whole-second `_ts`. */
+/** Past the settle margin and the server's whole-second `_ts`. */
 const settled = () => sleep(2_100);
 
-/**
- * Store calls to keep and fold 1,000 subject scans (100 visitors, 10 subjects, a scan every 90 s each) in messages of
- * `perMessage`: keep-hits writes the facts (which carry the scans) and the visitor records, 8 messages at a time; one
- * fold then judges the scans into the subjects.
- */
+/** Store calls to keep 1,000 subject scans (100 visitors, 10 subjects) in messages of `perMessage`, 8 at a time, and fold them once. */
 async function keepingCost(endpoint: string, perMessage: number) {
   const store = await freshStore(endpoint);
   const clock = fixedClock('2026-10-23T23:00:00Z');
   const keep = keeper(store, clock);
-  const scans: QueuedHit[] = Array.from({ length: 1000 }, (_, n) => ({
-    at: new Date(Date.parse('2026-10-23T08:00:00Z') + Math.floor(n / 100) * 90_000).toISOString(),
-    token: hex(n % 100),
-    person: hex(n % 100),
-    network: '203.0.113.x',
-    path: '/scan',
-    store: 'site',
-    bot: false,
-    self: false,
-    source: null,
-    subject: `tree-${n % 10}`,
+  const scans = Array.from({ length: 1000 }, (_, n) =>
+    queued(String(n % 100), new Date(Date.parse('2026-10-23T08:00:00Z') + Math.floor(n / 100) * 90_000).toISOString(), {
+      path: '/scan',
+      subject: `tree-${n % 10}`,
+    }),
+  );
+  const messages = Array.from({ length: Math.ceil(scans.length / perMessage) }, (_, m) => ({
+    v: 1 as const,
+    id: randomUUID(),
+    hits: scans.slice(m * perMessage, (m + 1) * perMessage),
   }));
   const started = performance.now();
-  for (let first = 0; first < scans.length; first += perMessage * 8) {
-    const batch = Array.from({ length: 8 }, (_, m) => scans.slice(first + m * perMessage, first + (m + 1) * perMessage)).filter(
-      (hits) => hits.length > 0,
-    );
-    const outcomes = await Promise.all(batch.map((hits) => keep({ v: 1, id: randomUUID(), hits })));
-    const failed = outcomes.find((outcome) => !outcome.ok);
-    if (failed && !failed.ok) throw new Error(failed.reason);
-  }
+  await keepInBatches(keep, messages, 8);
   const seconds = (performance.now() - started) / 1000;
   const kept = store.stats();
   await settled();
@@ -95,18 +82,7 @@ async function listCost(endpoint: string) {
   const store = await freshStore(endpoint);
   const clock = fixedClock('2026-10-23T23:00:00Z');
   const keep = keeper(store, clock);
-  const hits: QueuedHit[] = Array.from({ length: 500 }, (_, n) => ({
-    at: '2026-10-23T09:00:00.000Z',
-    token: hex(n),
-    person: hex(n),
-    network: 'x',
-    path: '/',
-    store: 'site',
-    bot: false,
-    self: false,
-    source: null,
-    subject: `s-${n}`,
-  }));
+  const hits = Array.from({ length: 500 }, (_, n) => queued(String(n), '2026-10-23T09:00:00.000Z', { network: 'x', subject: `s-${n}` }));
   for (let first = 0; first < hits.length; first += 50) await keep({ v: 1, id: randomUUID(), hits: hits.slice(first, first + 50) });
   await settled();
   const folded = await fold({ store, clock, rules: scanRules(10, 60), lateDays: 7 });

@@ -2,37 +2,30 @@ import { performance } from 'node:perf_hooks';
 import type { Registration } from '../../host/registry';
 import type { Logger } from '../../shared/core/ports/logger';
 
-/** Counts executions by kind, and the seconds in which at least one was running (overlapping ones counted once). */
+/** Counts executions by kind, and the seconds in which at least one ran (overlapping ones counted once). */
 export function executionMeter() {
   const counts = { http: 0, queue: 0, timer: 0 };
   let running = 0;
   let since = 0;
   let activeMs = 0;
-  const begin = (kind: keyof typeof counts) => {
-    counts[kind] += 1;
-    if (running++ === 0) since = performance.now();
-  };
-  const end = () => {
-    if (--running === 0) activeMs += performance.now() - since;
-  };
+  const timed =
+    (kind: keyof typeof counts, handler: (...args: unknown[]) => unknown) =>
+    async (...args: unknown[]) => {
+      counts[kind] += 1;
+      if (running++ === 0) since = performance.now();
+      try {
+        return await handler(...args);
+      } finally {
+        if (--running === 0) activeMs += performance.now() - since;
+      }
+    };
   return {
-    /** The registrations, each handler timed. */
-    wrap(registrations: readonly Registration[]): Registration[] {
-      return registrations.map((registration) => ({
+    wrap: (registrations: readonly Registration[]): Registration[] =>
+      registrations.map((registration) => ({
         ...registration,
-        make: (root: Parameters<Registration['make']>[0]) => {
-          const handler = registration.make(root) as (...args: unknown[]) => unknown;
-          return (async (...args: unknown[]) => {
-            begin(registration.kind);
-            try {
-              return await handler(...args);
-            } finally {
-              end();
-            }
-          }) as never;
-        },
-      }));
-    },
+        make: (root: Parameters<Registration['make']>[0]) =>
+          timed(registration.kind, registration.make(root) as (...args: unknown[]) => unknown) as never,
+      })),
     /** The counts and active seconds since the last `take`. */
     take() {
       const taken = { ...counts, activeSeconds: activeMs / 1000 };
@@ -43,7 +36,7 @@ export function executionMeter() {
   };
 }
 
-/** A logger that writes nothing and counts the bytes of every line the app would have written. */
+/** A logger that writes nothing and counts the lines and bytes the app would have written. */
 export function countingLogger(echo = false): Logger & { take(): { lines: number; bytes: number }; said(message: string): number } {
   const said = new Map<string, number>();
   let lines = 0;
@@ -59,7 +52,6 @@ export function countingLogger(echo = false): Logger & { take(): { lines: number
     info: count('info'),
     warn: count('warn'),
     error: count('error'),
-    /** How many lines with this message were written since the start. */
     said: (message: string) => said.get(message) ?? 0,
     take() {
       const taken = { lines, bytes };

@@ -5,11 +5,10 @@ import { beaconRequest, sendAtOnce, type ClientAnswer, type ClientRequest } from
 export const VISITORS = 600;
 export const PAGES = 3;
 /** Beacon clients sending at once, in waves. */
-export const WAVE = 200;
+const WAVE = 200;
 /** Hits in one server request, and server requests at once. */
-export const SERVER_BATCH = 50;
+const SERVER_BATCH = 50;
 
-/** What a traffic run sent, and how each request was answered. */
 export interface Sent {
   hits: number;
   answers: ClientAnswer[];

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { costRecordPath, perHit, readmeCostSection, renderCostSection, type CostRecord } from '../../bench/cost/record';
-import { dollarsPerMillion } from '../../bench/prices';
+import { costRecordPath, perHit, readmeCostSection, renderCostSection, type CostRecord } from '../support/cost-record';
+import { dollarsPerMillion } from '../support/prices';
 
 describe('the cost section of docs/cost.md', () => {
   const record = JSON.parse(readFileSync(costRecordPath, 'utf8')) as CostRecord;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { syntheticMessages } from '../../bench/keeping-load';
+import { syntheticMessages } from '../support/hits';
 import { fold } from '../../shared/fold/fold';
 import { keeper } from '../support/keeper';
 import { scanRules } from '../../shared/core/subjects/scan-rule';

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dollarsPerMillion, FREE_GRANTS, PRICES, PRICE_SOURCES, REQUEST_RECORD_BYTES, type PerHit } from '../prices';
+import { dollarsPerMillion, FREE_GRANTS, PRICES, PRICE_SOURCES, REQUEST_RECORD_BYTES, type PerHit } from './prices';
 
 /** What one kind of traffic cost on the run, as counted. */
 export interface TrafficCost {
@@ -37,10 +37,10 @@ export interface CostRecord {
   idleRecount?: { requestUnits: number; storeCalls: number; activeSeconds: number };
 }
 
-export const costRecordPath = join(__dirname, '..', 'cost-run.json');
+export const costRecordPath = join(__dirname, '..', '..', 'bench', 'cost-run.json');
 
 /** The instance memory the prices are worked at: the default, which the measured peak must leave a margin under. */
-export const PRICED_MEMORY_MB = 512;
+const PRICED_MEMORY_MB = 512;
 
 /** The figures of a traffic kind per hit, and its execution count per hit. */
 export function perHit(traffic: TrafficCost): PerHit {
@@ -106,80 +106,56 @@ export function renderCostSection(record: CostRecord, to: 'readme' | 'console'):
   const priced = per.map((one) => dollarsPerMillion(one, PRICED_MEMORY_MB));
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
   const head = (cells: string[]) => [row(cells), row(cells.map(() => '---'))].join('\n');
-  const out: string[] = [];
-  out.push(
-    `Counted on ${record.machine}, ${record.ranAt.slice(0, 16).replace('T', ' ')} UTC, with \`INGEST_WINDOW_MS\` ${record.windowMs} and host.json's sampling at ${record.sampledPercent}%:`,
-  );
-  out.push('');
-  out.push(head(['counted on the run', ...kinds.map((k) => label[k.kind] ?? k.kind)]));
-  out.push(row(['hits sent (every request answered 202)', ...kinds.map((k) => String(k.hits))]));
-  out.push(row(['queue messages (hits a message)', ...kinds.map((k) => `${k.messages} (${fixed(k.hits / k.messages, 1)})`)]));
-  out.push(
-    row([
+  const counted: Array<[string, (k: TrafficCost, p: PerHit) => string]> = [
+    ['hits sent (every request answered 202)', (k) => String(k.hits)],
+    ['queue messages (hits a message)', (k) => `${k.messages} (${fixed(k.hits / k.messages, 1)})`],
+    [
       'HTTP + queue-trigger executions (a hit)',
-      ...kinds.map((k, i) => `${k.counted.httpExecutions} + ${k.counted.queueExecutions} (${fixed(per[i]!.executions, 3)})`),
-    ]),
-  );
-  out.push(
-    row([
+      (k, p) => `${k.counted.httpExecutions} + ${k.counted.queueExecutions} (${fixed(p.executions, 3)})`,
+    ],
+    [
       'queue operations: put / get / delete / update (a hit)',
-      ...kinds.map((k, i) => {
-        const q = k.counted.queueOperations;
-        return `${q.put} / ${q.get} / ${q.delete} / ${q.update} (${fixed(per[i]!.queueOperations, 3)})`;
-      }),
-    ]),
-  );
-  out.push(
-    row([
+      ({ counted: { queueOperations: q } }, p) => `${q.put} / ${q.get} / ${q.delete} / ${q.update} (${fixed(p.queueOperations, 3)})`,
+    ],
+    [
       'store calls: reads / writes / queries, keep-hits and the fold (a hit)',
-      ...kinds.map((k, i) => {
-        const s = k.counted.storeCalls;
-        return `${s.reads} / ${s.writes} / ${s.queries} (${fixed(per[i]!.storeCalls, 2)})`;
-      }),
-    ]),
-  );
-  out.push(
-    row(['request units, estimated (a hit)', ...kinds.map((k, i) => `${k.counted.requestUnits} (${fixed(per[i]!.requestUnits, 2)})`)]),
-  );
-  out.push(
-    row([
+      ({ counted: { storeCalls: s } }, p) => `${s.reads} / ${s.writes} / ${s.queries} (${fixed(p.storeCalls, 2)})`,
+    ],
+    ['request units, estimated (a hit)', (k, p) => `${k.counted.requestUnits} (${fixed(p.requestUnits, 2)})`],
+    [
       'active seconds, executions overlapping (a hit, as priced)',
-      ...kinds.map(
-        (k, i) =>
-          `${k.counted.activeSeconds} (${per[i]!.activeSeconds.toPrecision(2)}${k.sparse ? `: ${PRICES.minimumBilledSeconds} s an execution` : ''})`,
-      ),
-    ]),
-  );
-  out.push(
-    row([
+      (k, p) =>
+        `${k.counted.activeSeconds} (${p.activeSeconds.toPrecision(2)}${k.sparse ? `: ${PRICES.minimumBilledSeconds} s an execution` : ''})`,
+    ],
+    [
       'app log lines; telemetry bytes (a hit)',
-      ...kinds.map((k, i) => `${k.counted.logLines}; ${k.counted.telemetryBytes} (${fixed(per[i]!.telemetryBytes, 0)})`),
-    ]),
-  );
-  out.push('');
-  out.push(head([`$ per million hits, ${PRICED_MEMORY_MB} MB instances`, ...kinds.map((k) => label[k.kind] ?? k.kind)]));
-  for (const line of Object.keys(priced[0]!.lines)) out.push(row([line, ...priced.map((p) => money(p.lines[line]!))]));
-  out.push(row(['**total**', ...priced.map((p) => `**${money(p.total)}**`)]));
-  out.push(
-    row(['largest line', ...priced.map((p, i) => `${p.largest.line.replace(/ at \d+ MB/, '')}: ${why(p.largest.line, kinds[i]!)}`)]),
-  );
-  out.push('');
-  out.push(
-    `A lone beacon waits ${record.loneLatencyMs.median} ms (median) and ${record.loneLatencyMs.p99} ms (p99), in-process, for its window and the queue. The host's peak resident memory under this traffic, in a process of its own: ${record.peakRssMb.peak} MB (${record.peakRssMb.idle} MB idle).`,
-  );
+      (k, p) => `${k.counted.logLines}; ${k.counted.telemetryBytes} (${fixed(p.telemetryBytes, 0)})`,
+    ],
+  ];
   const month = monthly(record);
-  out.push('');
-  out.push(head(['fixed each month, whatever the traffic', `$ at ${PRICED_MEMORY_MB} MB`]));
-  for (const [line, value] of Object.entries(month.lines)) out.push(row([line, money(value)]));
-  out.push(row(['**total**', `**${money(month.total)}**`]));
-  out.push('');
-  out.push(
+  const out = [
+    `Counted on ${record.machine}, ${record.ranAt.slice(0, 16).replace('T', ' ')} UTC, with \`INGEST_WINDOW_MS\` ${record.windowMs} and host.json's sampling at ${record.sampledPercent}%:`,
+    '',
+    head(['counted on the run', ...kinds.map((k) => label[k.kind] ?? k.kind)]),
+    ...counted.map(([name, cell]) => row([name, ...kinds.map((k, i) => cell(k, per[i]!))])),
+    '',
+    head([`$ per million hits, ${PRICED_MEMORY_MB} MB instances`, ...kinds.map((k) => label[k.kind] ?? k.kind)]),
+    ...Object.keys(priced[0]!.lines).map((line) => row([line, ...priced.map((p) => money(p.lines[line]!))])),
+    row(['**total**', ...priced.map((p) => `**${money(p.total)}**`)]),
+    row(['largest line', ...priced.map((p, i) => `${p.largest.line.replace(/ at \d+ MB/, '')}: ${why(p.largest.line, kinds[i]!)}`)]),
+    '',
+    `A lone beacon waits ${record.loneLatencyMs.median} ms (median) and ${record.loneLatencyMs.p99} ms (p99), in-process, for its window and the queue. The host's peak resident memory under this traffic, in a process of its own: ${record.peakRssMb.peak} MB (${record.peakRssMb.idle} MB idle).`,
+    '',
+    head(['fixed each month, whatever the traffic', `$ at ${PRICED_MEMORY_MB} MB`]),
+    ...Object.entries(month.lines).map(([line, value]) => row([line, money(value)])),
+    row(['**total**', `**${money(month.total)}**`]),
+    '',
     `Free grants each month, not subtracted above: ${FREE_GRANTS.functionsGbSeconds.toLocaleString('en-US')} GB-s and ${FREE_GRANTS.functionsExecutions.toLocaleString('en-US')} executions (Flex Consumption on demand, per subscription), ${FREE_GRANTS.logsGb} GB of logs. ` +
       `The fixed runs use ${Math.round(month.gbSeconds).toLocaleString('en-US')} GB-s and ${month.executions.toLocaleString('en-US')} executions of them.`,
-  );
-  out.push('');
-  out.push(head(['service', 'price', 'source']));
-  for (const source of PRICE_SOURCES) out.push(row([source.service, source.price, source.source]));
+    '',
+    head(['service', 'price', 'source']),
+    ...PRICE_SOURCES.map((source) => row([source.service, source.price, source.source])),
+  ];
   const text = out.join('\n');
   return to === 'readme' ? text : text.replace(/\*\*/g, '');
 }
@@ -188,18 +164,18 @@ const BEGIN = '<!-- cost:begin (npm run bench cost -- --write) -->';
 const END = '<!-- cost:end -->';
 const readmePath = join(__dirname, '..', '..', 'docs', 'cost.md');
 
+const between = (readme: string) => ({ start: readme.indexOf(BEGIN), end: readme.indexOf(END) });
+
 /** The cost section of docs/cost.md as it stands, between its markers. */
 export function readmeCostSection(readme = readFileSync(readmePath, 'utf8')): string | null {
-  const start = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
+  const { start, end } = between(readme);
   return start < 0 || end < start ? null : readme.slice(start + BEGIN.length, end).trim();
 }
 
 /** Rewrites the cost section of docs/cost.md from a run. */
 export function writeReadmeCostSection(record: CostRecord): void {
   const readme = readFileSync(readmePath, 'utf8');
-  const start = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
+  const { start, end } = between(readme);
   if (start < 0 || end < start) throw new Error(`docs/cost.md has no ${BEGIN} … ${END}`);
   writeFileSync(readmePath, `${readme.slice(0, start + BEGIN.length)}\n${renderCostSection(record, 'readme')}\n${readme.slice(end)}`);
 }
