@@ -38,7 +38,11 @@ const lintText = await (await eslint.loadFormatter('stylish')).format(results);
 if (lintText) console.log(lintText);
 const lintFailed = results.some((result) => result.errorCount > 0 || result.fatalErrorCount > 0);
 
-const prettier = spawnSync(process.execPath, [join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '.'], {
+// Prettier keeps what it found formatted by each file's content (node_modules/.cache/prettier), so a file unchanged
+// since the last run is not formatted again. ESLint keeps no cache: a type-aware rule's finding in one file can change
+// with another.
+const prettierCli = join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
+const prettier = spawnSync(process.execPath, [prettierCli, '--check', '--cache', '--cache-strategy', 'content', '.'], {
   cwd: root,
   stdio: 'inherit',
 });
