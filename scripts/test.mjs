@@ -33,12 +33,10 @@ function check(command, commandArgs) {
 
 step(process.execPath, [join(root, 'scripts', 'ensure-test-tools.mjs')]);
 // The type-check and the lint run beside the suite's first run, which waits on its services more than it computes: on a
-// fresh clone they overlap it rather than come before it. One that fails fails the command once the suite has run (a
-// suite stopped midway would leave its services running).
-const checks = Promise.all([
-  check(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.test.json']),
-  check('npm', ['run', '-s', 'lint']),
-]);
+// fresh clone they overlap it rather than come before it. They share one process and one TypeScript program
+// (scripts/check.mjs). One that fails fails the command once the suite has run (a suite stopped midway would leave its
+// services running).
+const checks = check(process.execPath, [join(root, 'scripts', 'check.mjs')]);
 
 /** The path of a supported major's Node binary, from npx's cache (installed there from the registry on first use). */
 function nodeOf(spec) {
@@ -102,8 +100,8 @@ for (const { major, node } of runs) {
 
 console.log('\n— the type-check (tsc) and the lint (ESLint, Prettier) —');
 const checked = await checks;
-for (const { output } of checked) if (output.trim() !== '') console.log(output.trimEnd());
-const checksFailed = checked.some(({ status }) => status !== 0);
+if (checked.output.trim() !== '') console.log(checked.output.trimEnd());
+const checksFailed = checked.status !== 0;
 
 const read = results.map(({ file }) => readReport(file));
 if (report && runs.length > 1) {
