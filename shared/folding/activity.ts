@@ -88,9 +88,10 @@ function tokenChanges(before: readonly VisitorDay[], after: readonly VisitorDay[
  * which mark it holds facts (`folded_to`), so a fact at or before it is already in it and is skipped. The rollup is
  * written first, moved by the difference each changed daily token makes and marked with the slice's end: a run that
  * dies after it finds the rollup ahead of the day's mark and folds exactly that slice again (foldDay), so the visitor-
- * days it did not write are written and the rollup, already holding them, is left as it is.
+ * days it did not write are written and the rollup, already holding them, is left as it is. Answers the slice's tokens'
+ * visitor-days as it leaves them (the same when the slice is folded again), for the filtered retention cells.
  */
-export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, rules: RollupRules): Promise<void> {
+export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, rules: RollupRules): Promise<VisitorDay[]> {
   const { day, facts, upTo } = slice;
   const found = await touchedBy(store.activity, day, facts);
   const read = new Map(found.map(({ doc, etag }) => [doc.id, { doc, etag }]));
@@ -104,7 +105,8 @@ export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, r
       if (mark > heldTo(part.id)) after.set(part.id, withHour((after.get(part.id) as ActivityHour | undefined) ?? null, part, upTo));
     }
   }
-  for (const row of markVisits([...after.values()].filter((doc): doc is VisitorDay => doc.kind === 'visitor-day'))) after.set(row.id, row);
+  const rows = markVisits([...after.values()].filter((doc): doc is VisitorDay => doc.kind === 'visitor-day'));
+  for (const row of rows) after.set(row.id, row);
   const changes: FoldedChange<ActivityDoc>[] = [...after.values()].map((doc) => ({
     before: read.get(doc.id)?.doc ?? null,
     etag: read.get(doc.id)?.etag ?? null,
@@ -113,6 +115,7 @@ export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, r
   const changed = changes.filter((change) => JSON.stringify(change.before) !== JSON.stringify(change.after));
   await rollUp(store, slice, found, [...after.values()], new Set(changed.map((change) => change.after.id)), rules);
   await conditionalWritesOnce(store.activity, changed, (change) => `activity ${day} ${change.after.id}`);
+  return rows;
 }
 
 /**

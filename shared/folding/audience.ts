@@ -14,6 +14,7 @@ type AudienceFields = Pick<
   | 'entry_at'
   | 'people_sketch'
   | 'new_sketch'
+  | 'first_days'
   | 'events'
   | 'event_props'
 >;
@@ -24,6 +25,13 @@ const COUNTED = ['browsers', 'systems', 'devices', 'campaigns', 'page_paths', 'e
 function mergedRegisters(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
   const merged = { ...a };
   for (const [register, rank] of Object.entries(b)) if ((merged[register] ?? 0) < rank) merged[register] = rank;
+  return merged;
+}
+
+/** Two sketches by first day merged, day by day. */
+function mergedByDay(a: Record<string, Record<string, number>> = {}, b: Record<string, Record<string, number>> = {}) {
+  const merged = { ...a };
+  for (const [day, registers] of Object.entries(b)) merged[day] = mergedRegisters(merged[day] ?? {}, registers);
   return merged;
 }
 
@@ -49,5 +57,7 @@ export function withAudience(current: VisitorDay | null, part: VisitorDayPart): 
     fields.people_sketch = mergedRegisters(current?.people_sketch ?? {}, part.people_sketch ?? {});
   if (current?.new_sketch !== undefined || part.new_sketch !== undefined)
     fields.new_sketch = mergedRegisters(current?.new_sketch ?? {}, part.new_sketch ?? {});
+  if (current?.first_days !== undefined || part.first_days !== undefined)
+    fields.first_days = mergedByDay(current?.first_days, part.first_days);
   return fields;
 }

@@ -10,7 +10,7 @@ export interface BuildStore {
 }
 
 /** Rows grouped by their daily token, in the order met. */
-function byToken(rows: readonly VisitorDay[]): Map<string, VisitorDay[]> {
+export function byToken(rows: readonly VisitorDay[]): Map<string, VisitorDay[]> {
   const tokens = new Map<string, VisitorDay[]>();
   for (const row of rows) tokens.set(row.token, [...(tokens.get(row.token) ?? []), row]);
   return tokens;

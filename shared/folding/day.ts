@@ -6,6 +6,8 @@ import { sliceOf } from './slice';
 import type { MarkedScan } from './subjects';
 import type { GoalAction } from '../store/facts';
 import type { InTurn } from '../keeping/in-turn';
+import { filteredCohortRegisters, type CohortRegisters } from '../returning/cohorts';
+import { byToken } from './build';
 
 /** Where a day's fold starts: the day, its mark, the run's bound, and whether a new rollup builds from kept days. */
 export interface DayStart {
@@ -19,7 +21,17 @@ export interface DayStart {
 
 /** What one slice of a day did: the mark it reached, the facts it folded and their scans, and whether it caught up. */
 export type DayOutcome =
-  | { ok: true; day: string; upTo: number; facts: number; caughtUp: boolean; scans: MarkedScan[]; actions: GoalAction[] }
+  | {
+      ok: true;
+      day: string;
+      upTo: number;
+      facts: number;
+      caughtUp: boolean;
+      scans: MarkedScan[];
+      actions: GoalAction[];
+      /** The filter values' retention cells the slice's tokens add people to. */
+      cohorts: CohortRegisters;
+    }
   | { ok: false; day: string; reason: string };
 
 /**
@@ -45,15 +57,19 @@ export async function foldDay(
             limit,
             bound,
           );
-    if (slice.items.length > 0)
-      await foldActivitySlice(
-        store,
-        { day, facts: slice.items, upTo: slice.upTo, rollup, buildsFromKept: start.buildsFromKept, periods: start.periods },
-        rules,
-      );
+    const rows =
+      slice.items.length === 0
+        ? []
+        : await foldActivitySlice(
+            store,
+            { day, facts: slice.items, upTo: slice.upTo, rollup, buildsFromKept: start.buildsFromKept, periods: start.periods },
+            rules,
+          );
+    const cohorts: CohortRegisters = new Map();
+    for (const token of byToken(rows).values()) filteredCohortRegisters(token, rules, cohorts);
     const scans = slice.items.flatMap(({ doc, mark: at }) => doc.scans.map((scan) => ({ scan, day, mark: at })));
     const actions = slice.items.flatMap(({ doc }) => doc.actions ?? []);
-    return { ok: true, day, upTo: slice.upTo, facts: slice.items.length, caughtUp: slice.caughtUp, scans, actions };
+    return { ok: true, day, upTo: slice.upTo, facts: slice.items.length, caughtUp: slice.caughtUp, scans, actions, cohorts };
   } catch (error) {
     return { ok: false, day, reason: errorLine(error) };
   }

@@ -30,10 +30,18 @@ export function firstOfRecord(record: VisitorRecord | null): First | null {
   return { day: record.counted_on, touch: record.first_touch ?? null };
 }
 
-/** A person's request on their first day adds them to the visitor-day's new people (a sketch's registers, never the hash). */
+const raise = (registers: Record<string, number>, [register, rank]: [number, number]) => {
+  if ((registers[register] ?? 0) < rank) registers[register] = rank;
+};
+
+/**
+ * A person's request adds them to the visitor-day's people by first day (for the filtered retention cells), and on
+ * their first day to its new people: a sketch's registers, never the hash. A first day after the visitor-day's (a late
+ * hit) is no one's cohort.
+ */
 export function addFirst(part: VisitorDayPart, hit: QueuedHit, first: First | undefined): void {
-  if (!isPersons(hit) || first === undefined || first.day !== part.day) return;
-  const [register, rank] = registerOf(hit.person!);
-  part.new_sketch ??= {};
-  if ((part.new_sketch[register] ?? 0) < rank) part.new_sketch[register] = rank;
+  if (!isPersons(hit) || first === undefined || first.day > part.day) return;
+  const registers = registerOf(hit.person!);
+  raise(((part.first_days ??= {})[first.day] ??= {}), registers);
+  if (first.day === part.day) raise((part.new_sketch ??= {}), registers);
 }

@@ -61,6 +61,11 @@ export interface VisitorDay {
   people_sketch?: Record<string, number>;
   /** The registers of those of them whose first day counted among people is this day; absent on one kept before. */
   new_sketch?: Record<string, number>;
+  /**
+   * The registers of its people by their first day counted among people (this day or earlier), so the fold can add
+   * them to the retention cells of every filter value the visitor-day holds. Absent on one kept before.
+   */
+  first_days?: Record<string, Record<string, number>>;
   /** Events by name, and their props by `event|key|value` (capped at TOP_PATHS); absent on a day with none. */
   events?: Record<string, number>;
   event_props?: Record<string, number>;
