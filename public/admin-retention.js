@@ -21,7 +21,7 @@ function shareCell(/** @type {{ people: number, share: number }} */ cell) {
 
 /**
  * One table of cohorts: the cohort's name and people, then the shares of its own and each later month or week, by how
- * long after it (a cohort's first is always 100% of those who came).
+ * long after it (a cohort's first is 100% of those who came, unless a filter counts some of them only).
  * @param {string} id
  * @param {string} caption
  * @param {string} unit
@@ -59,6 +59,12 @@ export function showRetention() {
         : null;
   const months = $('#retention-months-body');
   const weeks = $('#retention-weeks-body');
+  // Retention takes one filter: with more, or a negated one, the app's words say so instead of a table.
+  if (read && !read.ok && read.why.startsWith('filter:')) {
+    for (const body of [months, weeks])
+      body.replaceChildren(emptyNote(`Not shown with these filters: ${read.why.slice('filter: '.length)}.`));
+    return;
+  }
   if (why || !read?.ok || !read.body.cohorts || !read.body.weeks) {
     months.replaceChildren(failedNote(why ?? 'the app did not send it'));
     weeks.replaceChildren(failedNote(why ?? 'the app did not send it'));
@@ -70,11 +76,12 @@ export function showRetention() {
   const monthRows = cohorts.slice(Math.max(0, first)).map((c) => ({ name: monthWords(c.cohort), people: c.people, later: c.months }));
   const weekRows = weekly.map((c) => ({ name: `Week of ${shortDay(c.cohort, state.appToday)}`, people: c.people, later: c.weeks }));
   const anyone = (/** @type {{ people: number }[]} */ rows) => rows.some((row) => row.people > 0);
+  const filtered = state.view.filters.length > 0 ? ' on a visitor-day the filter keeps' : '';
   months.replaceChildren(
     anyone(monthRows)
       ? cohortTable(
           'retention-months',
-          `The people first counted each month, and the share of them who came in each month after`,
+          `The people first counted each month, and the share of them who came in each month after${filtered}`,
           'Month',
           monthRows,
         )
@@ -84,7 +91,7 @@ export function showRetention() {
     anyone(weekRows)
       ? cohortTable(
           'retention-weeks',
-          `The people first counted each week, and the share of them who came in each week after`,
+          `The people first counted each week, and the share of them who came in each week after${filtered}`,
           'Week',
           weekRows,
         )

@@ -124,6 +124,9 @@ export const cardQuery = (/** @type {View} */ view) =>
     'from' in view.period ? { from: view.period.from, to: view.period.to } : { days: PERIODS[view.period.name].days },
   ).toString();
 
+/** The retention read's query for a view: twelve months, and the view's filters (the period is not its). */
+export const retentionQuery = (/** @type {View} */ view) => viewQuery(view, { months: '12' }).toString();
+
 /** The export's query for the days a card answered and the view's filters. */
 export const exportQuery = (/** @type {View} */ view, /** @type {string} */ from, /** @type {string} */ to, /** @type {string} */ format) =>
   viewQuery(view, { from, to, format }).toString();

@@ -26,7 +26,7 @@ import { showSources } from './admin-sources.js';
 import { showSubjects } from './admin-subjects.js';
 import { enterShared, openedShared, readShared, refusedShared, sharedToken } from './admin-shared.js';
 import { loadLinks, loadSites, wireSites } from './admin-sites.js';
-import { cardQuery, followAddress, state, whenViewChanges } from './admin-state.js';
+import { cardQuery, followAddress, retentionQuery, state, whenViewChanges } from './admin-state.js';
 import { isDay, shortDay } from './admin-words.js';
 
 /** @typedef {import('./admin-state.js').Card} Card */
@@ -135,17 +135,19 @@ function learnToday() {
   state.appToday = counted ?? answered ?? state.appToday;
 }
 
-/** Reads the card of the view alone (a period or filter changed) and redraws every panel of the period. */
+/** Reads the card of the view and its retention (a period or filter changed) and redraws every panel of the period. */
 async function loadCard() {
   const mine = ++state.generation;
   const query = cardQuery(state.view);
   reading(query);
-  const card = await read(`${API.activity}?${query}`);
+  const [card, retention] = await Promise.all([read(`${API.activity}?${query}`), read(`${API.retention}?${retentionQuery(state.view)}`)]);
   if (mine !== state.generation) return;
   state.answers.card = /** @type {import('./admin-state.js').Read<Card>} */ (card);
+  state.answers.retention = /** @type {import('./admin-state.js').Read<import('./admin-state.js').RetentionAnswer>} */ (retention);
   learnToday();
   drawPeriod();
-  drawn(query, card.ok ? 0 : 1, 1);
+  showRetention();
+  drawn(query, [card, retention].filter((r) => !r.ok).length, 2);
   await loadDay();
 }
 
@@ -163,7 +165,7 @@ async function loadAll() {
       read(API.subjects),
       read(API.mark),
       read(API.now),
-      read(API.retention),
+      read(`${API.retention}?${retentionQuery(state.view)}`),
     ]);
     if (mine !== state.generation) return;
     Object.assign(state.answers, { people, card, subjects, mark, now, retention });
