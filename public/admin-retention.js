@@ -65,7 +65,7 @@ export function showRetention() {
       body.replaceChildren(emptyNote(`Not shown with these filters: ${read.why.slice('filter: '.length)}.`));
     return;
   }
-  if (why || !read?.ok || !read.body.cohorts || !read.body.weeks) {
+  if (why || !read?.ok || !read.body.cohorts) {
     months.replaceChildren(failedNote(why ?? 'the app did not send it'));
     weeks.replaceChildren(failedNote(why ?? 'the app did not send it'));
     return;
@@ -74,7 +74,7 @@ export function showRetention() {
   // Months before the first person was counted are left out: a young site's table starts with its first cohort.
   const first = cohorts.findIndex((c) => c.people > 0);
   const monthRows = cohorts.slice(Math.max(0, first)).map((c) => ({ name: monthWords(c.cohort), people: c.people, later: c.months }));
-  const weekRows = weekly.map((c) => ({ name: `Week of ${shortDay(c.cohort, state.appToday)}`, people: c.people, later: c.weeks }));
+  const weekRows = (weekly ?? []).map((c) => ({ name: `Week of ${shortDay(c.cohort, state.appToday)}`, people: c.people, later: c.weeks }));
   const anyone = (/** @type {{ people: number }[]} */ rows) => rows.some((row) => row.people > 0);
   const filtered = state.view.filters.length > 0 ? ' on a visitor-day the filter keeps' : '';
   months.replaceChildren(
@@ -88,13 +88,15 @@ export function showRetention() {
       : emptyNote('Nobody has been counted yet in these months.'),
   );
   weeks.replaceChildren(
-    anyone(weekRows)
-      ? cohortTable(
-          'retention-weeks',
-          `The people first counted each week, and the share of them who came in each week after${filtered}`,
-          'Week',
-          weekRows,
-        )
-      : emptyNote('Nobody has been counted yet in these weeks.'),
+    weekly === null
+      ? emptyNote('Retention by week is kept without filters only: clear the filter to see it.')
+      : anyone(weekRows)
+        ? cohortTable(
+            'retention-weeks',
+            `The people first counted each week, and the share of them who came in each week after${filtered}`,
+            'Week',
+            weekRows,
+          )
+        : emptyNote('Nobody has been counted yet in these weeks.'),
   );
 }

@@ -100,8 +100,11 @@ export function mergedRegisters(maps: readonly CohortRegisters[]): CohortRegiste
   return merged;
 }
 
-/** Adds registers to the cells of a first day's month and week cohorts, seen on `day`, in partition `pk`. */
-function addSeen(cells: CohortRegisters, pk: string, first: string, day: string, registers: Record<string, number>): void {
+/**
+ * Adds registers to the cells of a first day's month cohort (and, with `weeks`, its week cohort), seen on `day`, in
+ * partition `pk`.
+ */
+function addSeen(cells: CohortRegisters, pk: string, first: string, day: string, registers: Record<string, number>, weeks = true): void {
   const add = (span: CohortSpan, cohort: string, at: string) => {
     const key = `${pk}\n${cohortCellId(span, cohort, at)}`;
     const cell = cells.get(key) ?? { pk, span, cohort, at, registers: {} };
@@ -110,7 +113,7 @@ function addSeen(cells: CohortRegisters, pk: string, first: string, day: string,
   };
   add('month', first.slice(0, 7), day.slice(0, 7));
   const [week, seen] = [weekOf(first), weekOf(day)];
-  if (weeksBetween(week, seen) < COHORT_WEEKS) add('week', week, seen);
+  if (weeks && weeksBetween(week, seen) < COHORT_WEEKS) add('week', week, seen);
 }
 
 const addPerson = (cells: CohortRegisters, pk: string, first: string, day: string, person: string) => {
@@ -130,9 +133,9 @@ export function cohortRegisters(actions: readonly GoalAction[], cells: CohortReg
 }
 
 /**
- * The filter values' cells one daily token's visitor-days (as a slice leaves them) add people to: every person of the
- * token, by their first day, into the cells of every value the token holds, as the filter cells count a visitor-day's
- * people. Folded again from the same visitor-days, it adds the same registers, so a slice folded again adds nothing.
+ * The filter values' month cells one daily token's visitor-days (as a slice leaves them) add people to: every person
+ * of the token, by their first day, into the cells of every value the token holds, as the filter cells count a
+ * visitor-day's people. Week cohorts are kept for the whole site only: a filter's would double the fold's writes. Folded again from the same visitor-days, it adds the same registers, so a slice folded again adds nothing.
  * Visitor-days kept before first days were (no `first_days`) add no one.
  */
 export function filteredCohortRegisters(
@@ -145,7 +148,7 @@ export function filteredCohortRegisters(
   const values = valuesOf(token, rules, true);
   for (const [dimension, named] of values)
     for (const value of named)
-      for (const [first, registers] of firsts) addSeen(cells, cellPartition(dimension, value), first, token[0]!.day, registers);
+      for (const [first, registers] of firsts) addSeen(cells, cellPartition(dimension, value), first, token[0]!.day, registers, false);
   return cells;
 }
 

@@ -77,9 +77,10 @@ function rowsOf(
 /**
  * GET /api/admin/retention?months=N: for each of the last N months (this one included), the people first counted in
  * it and, for it and each later month, how many of them came in that month, each once; and the same for the last 12
- * weeks. With a filter, each cell counts the cohort's people who came then on a visitor-day holding its value. One
- * query in the site's retention partition for each cohort's figures (a few numbers, never a sketch), and with a filter
- * one more in the value's cells partition: its cost grows with the months asked, never the people.
+ * weeks. With a filter, each month's cell counts the cohort's people who came then on a visitor-day holding its value
+ * (weeks are kept for the whole site only: null). One query in the site's retention partition for each cohort's
+ * figures (a few numbers, never a sketch), and with a filter one more in the value's cells partition: its cost grows
+ * with the months asked, never the people.
  */
 export function retentionCard(request: IncomingRequest, deps: RetentionDeps): Promise<Answer> {
   return asOperator(request, deps.operator, () => readRetention(request, deps));
@@ -103,7 +104,8 @@ async function readRetention(request: IncomingRequest, deps: RetentionDeps): Pro
   const ofSpan = (figures: readonly CohortFigures[], span: CohortFigures['span']) => figures.filter((cell) => cell.span === span);
   const rows = (span: CohortFigures['span'], cohorts: readonly string[]) =>
     rowsOf(ofSpan(cells, span), ofSpan(whole, span), cohorts, (cohort) => cohorts.filter((at) => at >= cohort));
-  const [monthRows, weekRows] = [rows('month', months), rows('week', weeks)];
+  // Week cohorts are kept for the whole site only.
+  const [monthRows, weekRows] = [rows('month', months), filter === null ? rows('week', weeks) : null];
   return {
     status: 200,
     body: {
@@ -113,11 +115,12 @@ async function readRetention(request: IncomingRequest, deps: RetentionDeps): Pro
         people,
         months: later.map(({ at, ...rest }) => ({ month: at, ...rest })),
       })),
-      weeks: weekRows.map(({ cohort, people, later }) => ({
-        cohort,
-        people,
-        weeks: later.map(({ at, ...rest }) => ({ week: at, ...rest })),
-      })),
+      weeks:
+        weekRows?.map(({ cohort, people, later }) => ({
+          cohort,
+          people,
+          weeks: later.map(({ at, ...rest }) => ({ week: at, ...rest })),
+        })) ?? null,
       availability,
       cost: costOf(deps.store),
     },

@@ -189,6 +189,10 @@ describe('new and returning people, retention and first touch on the dashboard',
       shown.map((c: any) => c.months.map((m: any) => (c.people === 0 ? '–' : `${Math.round(m.share * 100)}%`))),
     );
 
+    expect(retention.weeks).toBeNull();
+    await page.click('#tab-retention-weeks');
+    expect(await page.textContent('#retention-weeks-body')).toContain('kept without filters only');
+
     await page.goto(`${t.host.url}/api/admin?period=30d&filter=source:linkedin&filter=page:/signup`);
     await page.waitForSelector('#dashboard[data-state="partial"]');
     expect(await page.textContent('#retention-months-body')).toContain('retention takes one filter');
