@@ -166,6 +166,7 @@ async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string,
       ['GET /api/admin/activity?days=30, one filter with ! (!page:/resume)', '/api/admin/activity?days=30&filter=!page:/resume'],
       ['GET /api/admin/export (30 days, one filter)', `/api/admin/export?from=${addDays(today, -29)}&to=${today}&filter=page:/resume`],
       ['GET /api/admin/retention?months=12', '/api/admin/retention?months=12'],
+      ['GET /api/admin/retention?months=12, one filter (page:/resume)', '/api/admin/retention?months=12&filter=page:/resume'],
     ];
     for (const [name, path] of reads) await measure(host.url, name, path, proxy);
     const measured: Measured[] = [];

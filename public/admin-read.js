@@ -11,7 +11,7 @@ export const API = {
   subjects: '/api/admin/subjects?sort=scans&order=desc&limit=50',
   mark: '/api/admin/mark',
   now: '/api/admin/now',
-  retention: '/api/admin/retention?months=12',
+  retention: '/api/admin/retention',
   export: '/api/admin/export',
   sites: '/api/admin/sites',
   links: '/api/admin/links',

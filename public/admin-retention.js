@@ -2,10 +2,13 @@
 // Retention, in the panel of the count since it began: for each month (or week) people were first counted in, the share of them who came in it and in each
 // later one, a cohort a row, shaded by the share, so a site owner sees at a glance who comes back and for how long.
 import { $, dataTable, el, emptyNote, failedNote } from './admin-dom.js';
-import { state } from './admin-state.js';
+import { retentionTakes, state } from './admin-state.js';
 import { monthWords, shortDay } from './admin-words.js';
 
 /** @typedef {import('../shared/contract/retention').RetentionAnswer} RetentionAnswer */
+
+/** The app's words for a retention read with filters it does not take (shared/returning/retention.ts ONE_FILTER). */
+const ONE_FILTER = 'retention takes one filter, dimension:value (not negated)';
 
 /** A cell of the table: the share as a percentage, shaded by it, the people it is of in its title. */
 function shareCell(/** @type {{ people: number, share: number }} */ cell) {
@@ -21,7 +24,7 @@ function shareCell(/** @type {{ people: number, share: number }} */ cell) {
 
 /**
  * One table of cohorts: the cohort's name and people, then the shares of its own and each later month or week, by how
- * long after it (a cohort's first is always 100% of those who came).
+ * long after it (a cohort's first is 100% of those who came, unless a filter counts some of them only).
  * @param {string} id
  * @param {string} caption
  * @param {string} unit
@@ -59,7 +62,12 @@ export function showRetention() {
         : null;
   const months = $('#retention-months-body');
   const weeks = $('#retention-weeks-body');
-  if (why || !read?.ok || !read.body.cohorts || !read.body.weeks) {
+  // Retention takes one filter: with more, or a negated one, the app's words (its 400) say so instead of a table.
+  if (!retentionTakes(state.view)) {
+    for (const body of [months, weeks]) body.replaceChildren(emptyNote(`Not shown with these filters: ${ONE_FILTER}.`));
+    return;
+  }
+  if (why || !read?.ok || !read.body.cohorts) {
     months.replaceChildren(failedNote(why ?? 'the app did not send it'));
     weeks.replaceChildren(failedNote(why ?? 'the app did not send it'));
     return;
@@ -68,26 +76,29 @@ export function showRetention() {
   // Months before the first person was counted are left out: a young site's table starts with its first cohort.
   const first = cohorts.findIndex((c) => c.people > 0);
   const monthRows = cohorts.slice(Math.max(0, first)).map((c) => ({ name: monthWords(c.cohort), people: c.people, later: c.months }));
-  const weekRows = weekly.map((c) => ({ name: `Week of ${shortDay(c.cohort, state.appToday)}`, people: c.people, later: c.weeks }));
+  const weekRows = (weekly ?? []).map((c) => ({ name: `Week of ${shortDay(c.cohort, state.appToday)}`, people: c.people, later: c.weeks }));
   const anyone = (/** @type {{ people: number }[]} */ rows) => rows.some((row) => row.people > 0);
+  const filtered = state.view.filters.length > 0 ? ' on a visitor-day the filter keeps' : '';
   months.replaceChildren(
     anyone(monthRows)
       ? cohortTable(
           'retention-months',
-          `The people first counted each month, and the share of them who came in each month after`,
+          `The people first counted each month, and the share of them who came in each month after${filtered}`,
           'Month',
           monthRows,
         )
       : emptyNote('Nobody has been counted yet in these months.'),
   );
   weeks.replaceChildren(
-    anyone(weekRows)
-      ? cohortTable(
-          'retention-weeks',
-          `The people first counted each week, and the share of them who came in each week after`,
-          'Week',
-          weekRows,
-        )
-      : emptyNote('Nobody has been counted yet in these weeks.'),
+    weekly === null
+      ? emptyNote('Retention by week is kept without filters only: clear the filter to see it.')
+      : anyone(weekRows)
+        ? cohortTable(
+            'retention-weeks',
+            `The people first counted each week, and the share of them who came in each week after${filtered}`,
+            'Week',
+            weekRows,
+          )
+        : emptyNote('Nobody has been counted yet in these weeks.'),
   );
 }

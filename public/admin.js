@@ -26,7 +26,7 @@ import { showSources } from './admin-sources.js';
 import { showSubjects } from './admin-subjects.js';
 import { enterShared, openedShared, readShared, refusedShared, sharedToken } from './admin-shared.js';
 import { loadLinks, loadSites, wireSites } from './admin-sites.js';
-import { cardQuery, followAddress, state, whenViewChanges } from './admin-state.js';
+import { cardQuery, followAddress, retentionQuery, retentionTakes, state, whenViewChanges } from './admin-state.js';
 import { isDay, shortDay } from './admin-words.js';
 
 /** @typedef {import('./admin-state.js').Card} Card */
@@ -135,17 +135,32 @@ function learnToday() {
   state.appToday = counted ?? answered ?? state.appToday;
 }
 
-/** Reads the card of the view alone (a period or filter changed) and redraws every panel of the period. */
+/**
+ * The view's retention, or null when it has filters retention does not take (the panel says so, and nothing is asked).
+ * @returns {Promise<import('./admin-state.js').Read<import('./admin-state.js').RetentionAnswer> | null>}
+ */
+const readRetention = () => (retentionTakes(state.view) ? read(`${API.retention}?${retentionQuery(state.view)}`) : Promise.resolve(null));
+
+/** The reads that were made, and how many of them failed. */
+const failedOf = (/** @type {Array<{ ok: boolean } | null>} */ reads) => {
+  const made = reads.filter((r) => r !== null);
+  return { failed: made.filter((r) => !r.ok).length, made: made.length };
+};
+
+/** Reads the card of the view and its retention (a period or filter changed) and redraws every panel of the period. */
 async function loadCard() {
   const mine = ++state.generation;
   const query = cardQuery(state.view);
   reading(query);
-  const card = await read(`${API.activity}?${query}`);
+  const [card, retention] = await Promise.all([read(`${API.activity}?${query}`), readRetention()]);
   if (mine !== state.generation) return;
   state.answers.card = /** @type {import('./admin-state.js').Read<Card>} */ (card);
+  state.answers.retention = retention;
   learnToday();
   drawPeriod();
-  drawn(query, card.ok ? 0 : 1, 1);
+  showRetention();
+  const { failed, made } = failedOf([card, retention]);
+  drawn(query, failed, made);
   await loadDay();
 }
 
@@ -163,7 +178,7 @@ async function loadAll() {
       read(API.subjects),
       read(API.mark),
       read(API.now),
-      read(API.retention),
+      readRetention(),
     ]);
     if (mine !== state.generation) return;
     Object.assign(state.answers, { people, card, subjects, mark, now, retention });
@@ -176,7 +191,8 @@ async function loadAll() {
     showMark();
     showRetention();
     await Promise.all([loadSites(), loadLinks()]);
-    drawn(query, [people, card, subjects, mark, now, retention].filter((r) => !r.ok).length, 6);
+    const { failed, made } = failedOf([people, card, subjects, mark, now, retention]);
+    drawn(query, failed, made);
     await loadDay();
   } catch (error) {
     if (error instanceof SignedOut) signOut(SESSION_ENDED, true);

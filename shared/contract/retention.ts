@@ -13,7 +13,7 @@ export const RetentionMonth = z
 export const MonthCohort = z
   .object({
     cohort: month().meta({ description: 'The month its people were first counted in.' }),
-    people: count().meta({ description: 'The people first counted in that month.' }),
+    people: count().meta({ description: 'The people first counted in that month (all of them, with a filter too).' }),
     months: z.array(RetentionMonth).meta({ description: 'The cohort month and every later month asked, oldest first.' }),
   })
   .meta({ id: 'MonthCohort' });
@@ -40,17 +40,17 @@ export const RetentionCard = z
       .array(MonthCohort)
       .nullable()
       .meta({ description: 'One cohort a month asked, oldest first; null when the store cannot answer.' }),
-    weeks: z
-      .array(WeekCohort)
-      .nullable()
-      .meta({ description: 'The last 12 weeks as cohorts, oldest first; null when the store cannot answer.' }),
+    weeks: z.array(WeekCohort).nullable().meta({
+      description:
+        'The last 12 weeks as cohorts, oldest first; null when the store cannot answer, and with a filter (weeks are kept for the whole site only).',
+    }),
     availability: Availability,
     cost: ActivityCost,
   })
   .meta({
     id: 'RetentionCard',
     description:
-      "Retention by first month: the people first counted in each month and how many of them came in it and in each later month, each once a month (HyperLogLog estimates within `error`), and the same for the last 12 weeks. People are counted from their first day as their visitor record holds it (imported logs included), and only from when the fold kept people's first days.",
+      "Retention by first month: the people first counted in each month and how many of them came in it and in each later month, each once a month (HyperLogLog estimates within `error`), and the same for the last 12 weeks. People are counted from their first day as their visitor record holds it (imported logs included), and only from when the fold kept people's first days. With a filter, each cohort is still all its people, each month's cell counts those of them who came then on a visitor-day holding the filter's value (from when visitor-days kept their people's first days), and `weeks` is null.",
   });
 
 export type RetentionAnswer = z.infer<typeof RetentionCard>;

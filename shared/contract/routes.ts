@@ -711,7 +711,7 @@ export const ROUTES: Route[] = [
     operationId: 'admin-retention',
     summary: 'Retention by first month and week',
     description:
-      'The people first counted in each of the last `months` months and, for each later month, how many of them came in it, each once; and the last 12 weeks likewise. One query in the retention partition: a document of figures for each cohort (N for N months, 12 for the weeks), never a sketch, whatever the people.',
+      "The people first counted in each of the last `months` months and, for each later month, how many of them came in it, each once; and the last 12 weeks likewise; with a filter, how many came in each month on a visitor-day holding its value (no weeks). One query in the retention partition, and with a filter one in the value's cells partition: a document of figures for each cohort (N for N months, 12 for the weeks), never a sketch, whatever the people.",
     security: [
       {
         operatorBearer: [],
@@ -728,7 +728,8 @@ export const ROUTES: Route[] = [
       describe: {
         site: SITE_WORDS,
         months: 'A whole number from 1 to 36 (12 when absent): the cohorts asked, this month the last.',
-        filter: 'Refused (400 naming `filter`): retention is kept for the whole site only.',
+        filter:
+          "At most one, `dimension:value` (the dimensions of the activity card's `filter`): each month's cell then counts the cohort's people who came in that month on a visitor-day holding the value; a cohort's `people` stays the whole cohort, and `weeks` is null (kept for the whole site only). It reads the value's cells (one query more). Two filters, or one with `!`, are 400 naming `filter` (\"retention takes one filter\").",
       },
     },
     responses: {

@@ -14,12 +14,13 @@ import type { InTurn } from '../core/in-turn';
 
 const kindOfRow = (row: VisitorDay): VisitorKind => kindOf(row.self > 0, row.requests, row.bots);
 
-/** Well inside Cosmos DB's limits on a query's size and parameters. */
+/** How many daily tokens one query names, well inside Cosmos DB's limits on a query's size and parameters. */
 const TOKENS_A_QUERY = 256;
 
+/** How many of a slice's queries for the documents its facts touch are in flight at once. */
 const QUERIES_AT_ONCE = 4;
 
-/** One empty list when there are no tokens, so the hours are still read. */
+/** The tokens in lists of at most TOKENS_A_QUERY; one (empty) list when there are none, so the hours are still read. */
 const chunks = (tokens: readonly string[]): string[][] =>
   tokens.length === 0
     ? [[]]
@@ -28,8 +29,9 @@ const chunks = (tokens: readonly string[]): string[][] =>
       );
 
 /**
- * A daily token is one visitor on its day whichever stores saw it, so only its first row by id carries the visit.
- * Loopback is the site's own read and never carries one.
+ * Marks which rows carry a visit: a daily token is one visitor on its day whichever stores saw it, so of its rows the
+ * first by id carries the visit when the token reads as a person across them (the stronger kind of its rows). Loopback
+ * is always the site's own read, so its rows never carry one.
  */
 function markVisits(rows: VisitorDay[]): VisitorDay[] {
   const byToken = new Map<string, VisitorDay[]>();
@@ -41,26 +43,27 @@ function markVisits(rows: VisitorDay[]): VisitorDay[] {
   });
 }
 
+/** What folding one slice of a day needs: where the activity and the rollups are, and the steps of the path through. */
 export interface DaySliceStore {
   activity: ActivityDocs;
   rollups: DayRollups;
   periods: PeriodRollups;
 }
 
-/** Facts with marks after the day's mark and at or before `upTo`. */
+/** One slice of a day's facts: the facts with marks after the day's mark and at or before `upTo`. */
 export interface DaySlice {
   day: string;
   facts: readonly Marked<Fact>[];
   upTo: number;
-  /** Null when the day has no rollup yet. */
+  /** The day's rollup as read before the slice (null: none yet), and what a new one starts as. */
   rollup: Versioned<DayRollup> | null;
-  /** A day before rollups_from builds a new rollup from the visitor-days already kept. */
+  /** Whether a new rollup of this day must be built from the visitor-days already kept (a day before rollups_from). */
   buildsFromKept: boolean;
-  /** Null unless the day is on or after periods_from. */
+  /** The run's turns on the month rollups and filter cells, when the day moves them (a day on or after periods_from). */
   periods: InTurn | null;
 }
 
-/** Every store's visitor-days of the facts' tokens, and their hours. */
+/** The documents the slice's facts touch: every visitor-day of their tokens (each store's) and their hours. */
 async function touchedBy(activity: ActivityDocs, day: string, facts: readonly Marked<Fact>[]): Promise<Versioned<ActivityDoc>[]> {
   const tokens = [...new Set(facts.flatMap((fact) => fact.doc.visitor_days.map((part) => part.token)))];
   const hourIds = [...new Set(facts.flatMap((fact) => fact.doc.hours.map((part) => part.id)))];
@@ -73,6 +76,7 @@ async function touchedBy(activity: ActivityDocs, day: string, facts: readonly Ma
   return found;
 }
 
+/** Each touched token's visitor-days before and after, for the tokens the slice changed. */
 function tokenChanges(before: readonly VisitorDay[], after: readonly VisitorDay[], changedIds: ReadonlySet<string>) {
   const tokens = new Set(after.filter((doc) => changedIds.has(doc.id)).map((doc) => doc.token));
   const of = (docs: readonly VisitorDay[], token: string) => docs.filter((doc) => doc.token === token);
@@ -80,10 +84,14 @@ function tokenChanges(before: readonly VisitorDay[], after: readonly VisitorDay[
 }
 
 /**
- * Each document's `folded_to` says which facts it holds, so a fact at or before it is skipped.
- * The rollup is written first, so a run that dies after it refolds exactly that slice and the rollup stays as it is.
+ * Folds one slice of a day's facts into its visitor-day and hour documents and its rollup. Every document says up to
+ * which mark it holds facts (`folded_to`), so a fact at or before it is already in it and is skipped. The rollup is
+ * written first, moved by the difference each changed daily token makes and marked with the slice's end: a run that
+ * dies after it finds the rollup ahead of the day's mark and folds exactly that slice again (foldDay), so the visitor-
+ * days it did not write are written and the rollup, already holding them, is left as it is. Answers the slice's tokens'
+ * visitor-days as it leaves them (the same when the slice is folded again), for the filtered retention cells.
  */
-export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, rules: RollupRules): Promise<void> {
+export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, rules: RollupRules): Promise<VisitorDay[]> {
   const { day, facts, upTo } = slice;
   const found = await touchedBy(store.activity, day, facts);
   const read = new Map(found.map(({ doc, etag }) => [doc.id, { doc, etag }]));
@@ -97,7 +105,8 @@ export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, r
       if (mark > heldTo(part.id)) after.set(part.id, withHour((after.get(part.id) as ActivityHour | undefined) ?? null, part, upTo));
     }
   }
-  for (const row of markVisits([...after.values()].filter((doc): doc is VisitorDay => doc.kind === 'visitor-day'))) after.set(row.id, row);
+  const rows = markVisits([...after.values()].filter((doc): doc is VisitorDay => doc.kind === 'visitor-day'));
+  for (const row of rows) after.set(row.id, row);
   const changes: FoldedChange<ActivityDoc>[] = [...after.values()].map((doc) => ({
     before: read.get(doc.id)?.doc ?? null,
     etag: read.get(doc.id)?.etag ?? null,
@@ -106,9 +115,13 @@ export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, r
   const changed = changes.filter((change) => JSON.stringify(change.before) !== JSON.stringify(change.after));
   await rollUp(store, slice, found, [...after.values()], new Set(changed.map((change) => change.after.id)), rules);
   await conditionalWritesOnce(store.activity, changed, (change) => `activity ${day} ${change.after.id}`);
+  return rows;
 }
 
-/** Each rollup is moved unless it already holds the slice: the day's first, then the month's and the filter cells. */
+/**
+ * The day's rollup moved by the slice's changed tokens and marked to its end, unless it already holds the slice; then
+ * the month rollup and the filter cells, each unless it holds the slice.
+ */
 async function rollUp(
   store: DaySliceStore,
   slice: DaySlice,
@@ -122,7 +135,7 @@ async function rollUp(
   const held = tokenChanges(days(found.map(({ doc }) => doc)), days(after), changedIds).filter(({ token }) => holdsToken(current, token));
   let day = current;
   if (current.folded_to < slice.upTo) {
-    // Imported totals are set, not added: the slice's latest stands for the day.
+    // Totals imported from another tool are set, not added: the latest of the slice stands for the day.
     const imported = slice.facts
       .filter(({ doc }) => doc.imported !== undefined)
       .sort((a, b) => a.mark - b.mark || (a.doc.id < b.doc.id ? -1 : 1))

@@ -14,19 +14,32 @@ type AudienceFields = Pick<
   | 'entry_at'
   | 'people_sketch'
   | 'new_sketch'
+  | 'first_days'
   | 'events'
   | 'event_props'
 >;
 
 const COUNTED = ['browsers', 'systems', 'devices', 'campaigns', 'page_paths', 'events', 'event_props'] as const;
 
+/** Two sparse sketches merged by register maximum. */
 function mergedRegisters(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
   const merged = { ...a };
   for (const [register, rank] of Object.entries(b)) if ((merged[register] ?? 0) < rank) merged[register] = rank;
   return merged;
 }
 
-/** The country already there wins; a field neither holds stays absent, so older visitor-days read as before. */
+/** Two sketches by first day merged, day by day. */
+function mergedByDay(a: Record<string, Record<string, number>> = {}, b: Record<string, Record<string, number>> = {}) {
+  const merged = { ...a };
+  for (const [day, registers] of Object.entries(b)) merged[day] = mergedRegisters(merged[day] ?? {}, registers);
+  return merged;
+}
+
+/**
+ * The audience fields of a visitor-day with a fact's part added: the country it already has (else the part's), and
+ * each count map added and capped. A field neither holds stays absent, so a visitor-day of older facts reads as before.
+ * The part's requests by minute stay on the fact.
+ */
 export function withAudience(current: VisitorDay | null, part: VisitorDayPart): AudienceFields {
   const fields: AudienceFields = {};
   const country = current?.country ?? part.country;
@@ -44,5 +57,7 @@ export function withAudience(current: VisitorDay | null, part: VisitorDayPart): 
     fields.people_sketch = mergedRegisters(current?.people_sketch ?? {}, part.people_sketch ?? {});
   if (current?.new_sketch !== undefined || part.new_sketch !== undefined)
     fields.new_sketch = mergedRegisters(current?.new_sketch ?? {}, part.new_sketch ?? {});
+  if (current?.first_days !== undefined || part.first_days !== undefined)
+    fields.first_days = mergedByDay(current?.first_days, part.first_days);
   return fields;
 }

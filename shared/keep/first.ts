@@ -8,7 +8,10 @@ import type { VisitorRecord } from '../core/store/visitors';
 
 const isPersons = (hit: QueuedHit) => hit.person !== null && !hit.bot && !hit.self;
 
-/** The earliest page load's touch, else the earliest request's; null when none was a person's. */
+/**
+ * Where a person's hits of one day in a message first came from: the earliest page load's source group, referrer host
+ * and campaign (the earliest request's when none was a page load); null when none was a person's request.
+ */
 export function touchOf(hits: readonly QueuedHit[]): FirstTouch | null {
   const persons = hits.filter(isPersons).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   const first = persons.find((hit) => hit.page_load) ?? persons[0];
@@ -21,16 +24,24 @@ export function touchOf(hits: readonly QueuedHit[]): FirstTouch | null {
   };
 }
 
-/** Null while the record is not counted as a person. */
+/** A record's first day among people and first touch; null while it is not counted as a person. */
 export function firstOfRecord(record: VisitorRecord | null): First | null {
   if (record === null || record.counted_on === null) return null;
   return { day: record.counted_on, touch: record.first_touch ?? null };
 }
 
-/** A sketch's registers, never the hash. */
+const raise = (registers: Record<string, number>, [register, rank]: [number, number]) => {
+  if ((registers[register] ?? 0) < rank) registers[register] = rank;
+};
+
+/**
+ * A person's request adds them to the visitor-day's people by first day (for the filtered retention cells), and on
+ * their first day to its new people: a sketch's registers, never the hash. A first day after the visitor-day's (a late
+ * hit) is no one's cohort.
+ */
 export function addFirst(part: VisitorDayPart, hit: QueuedHit, first: First | undefined): void {
-  if (!isPersons(hit) || first === undefined || first.day !== part.day) return;
-  const [register, rank] = registerOf(hit.person!);
-  part.new_sketch ??= {};
-  if ((part.new_sketch[register] ?? 0) < rank) part.new_sketch[register] = rank;
+  if (!isPersons(hit) || first === undefined || first.day > part.day) return;
+  const registers = registerOf(hit.person!);
+  raise(((part.first_days ??= {})[first.day] ??= {}), registers);
+  if (first.day === part.day) raise((part.new_sketch ??= {}), registers);
 }

@@ -81,6 +81,15 @@ afterAll(async () => {
   await t?.stop();
 });
 
+/** The app's words for a retention read with two filters (its 400), without the field's name. */
+async function adminRetentionRefusal(): Promise<string> {
+  const response = await fetch(`${t.host.url}/api/admin/retention?filter=source:linkedin&filter=page:/signup`, {
+    headers: { 'x-operator-key': t.env.OPERATOR_KEY! },
+  });
+  expect(response.status).toBe(400);
+  return ((await response.json()) as { error: { message: string } }).error.message.replace(/^filter: /, '');
+}
+
 /** A table's body rows as the page shows them, every cell's text. */
 const rowsOf = (table: string) =>
   page.$$eval(`${table} tbody tr`, (rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent ?? '')));
@@ -169,6 +178,35 @@ describe('new and returning people, retention and first touch on the dashboard',
     await panelShot('#goals', 'first-touch');
 
     expect(await axeViolations(page)).toEqual([]);
+    expect(troubles).toEqual([]);
+  });
+
+  test('follows the filter: one filter shows its retention as the API answers it, two show why not', async () => {
+    const troubles = pageTroubles(page);
+    await page.goto(`${t.host.url}/api/admin?period=30d&filter=source:linkedin`);
+    await page.waitForSelector('#dashboard[data-state="ready"]');
+    const retention = await adminRead(t, '/api/admin/retention?months=12&filter=source:linkedin');
+    const whole = await adminRead(t, '/api/admin/retention?months=12');
+    // A filter keeps the cohorts whole and counts in each month only those who came by LinkedIn: some, not all.
+    expect(retention.cohorts.map((c: any) => c.people)).toEqual(whole.cohorts.map((c: any) => c.people));
+    const cells = (answer: any) => answer.cohorts.flatMap((c: any) => c.months.map((m: any) => m.people));
+    expect(cells(retention).some((people: number) => people > 0)).toBe(true);
+    expect(cells(retention)).not.toEqual(cells(whole));
+    const shown = retention.cohorts.slice(retention.cohorts.findIndex((c: any) => c.people > 0));
+    await page.click('#tab-retention-months');
+    expect((await rowsOf('#retention-months')).map((row) => row.slice(2).filter(Boolean))).toEqual(
+      shown.map((c: any) => c.months.map((m: any) => (c.people === 0 ? '–' : `${Math.round(m.share * 100)}%`))),
+    );
+
+    expect(retention.weeks).toBeNull();
+    await page.click('#tab-retention-weeks');
+    expect(await page.textContent('#retention-weeks-body')).toContain('kept without filters only');
+
+    await page.goto(`${t.host.url}/api/admin?period=30d&filter=source:linkedin&filter=page:/signup`);
+    await page.waitForSelector('#dashboard[data-state="ready"]');
+    const refused = await adminRetentionRefusal();
+    expect(await page.textContent('#retention-months-body')).toContain(refused);
+    expect(await page.$('#retention-months')).toBeNull();
     expect(troubles).toEqual([]);
   });
 });

@@ -325,7 +325,9 @@ describe('keep-hits through the local host, on Azurite and the local Cosmos serv
     // holds them to a recount, with messages in the order they were sent.
     const counted = unmarked(kept)
       .filter((doc) => !['fact', 'period-rollup', 'cohort-cell', 'cohort-figures'].includes(doc.kind as string))
-      .map(({ moved_days: _moved, counts_changed_at: _changed, first_touch: _touch, new_sketch: _new, ...doc }) => doc);
+      .map(
+        ({ moved_days: _moved, counts_changed_at: _changed, first_touch: _touch, new_sketch: _new, first_days: _firsts, ...doc }) => doc,
+      );
     expect(counted).toEqual(expectedDocuments(t.env.HASH_KEY!));
     expect(kept.filter((doc) => doc.kind === 'fact').reduce((sum, doc) => sum + (doc.hits as number), 0)).toBe(
       fixture.filter((row) => !row.asset).length,

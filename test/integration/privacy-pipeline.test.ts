@@ -104,6 +104,7 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
       '/api/admin/subjects/tree-1',
       '/api/admin/now',
       '/api/admin/retention?months=3',
+      '/api/admin/retention?months=3&filter=source:typed',
       '/api/admin/export?from=2026-10-17&to=2026-10-23&format=csv',
       '/api/admin/export?from=2026-10-17&to=2026-10-23',
     ]) {
@@ -168,6 +169,22 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
       ).toEqual(
         ['at', 'cohort', 'id', 'kind', 'people_sketch', 'pk', 'span', 'ttl'].filter((key) => key !== 'ttl' || cell.span === 'week'),
       );
+    // A filter value's retention cells too; and a visitor-day (and a fact's part of one) keeps its people by first day
+    // only as a UTC day and a sketch's registers (numbers), never a hash.
+    expect(cells.some((cell: { pk: string }) => cell.pk.startsWith('cells:'))).toBe(true);
+    const byFirstDay = documents.flatMap((doc: { kind?: string; first_days?: object; visitor_days?: Array<{ first_days?: object }> }) => [
+      ...(doc.first_days === undefined ? [] : [doc.first_days]),
+      ...(doc.kind === 'fact' ? doc.visitor_days! : []).flatMap((part) => (part.first_days === undefined ? [] : [part.first_days])),
+    ]);
+    expect(byFirstDay.length).toBeGreaterThan(10);
+    for (const days of byFirstDay as Array<Record<string, Record<string, unknown>>>)
+      for (const [day, registers] of Object.entries(days)) {
+        expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        for (const [register, rank] of Object.entries(registers)) {
+          expect(register).toMatch(/^\d{1,5}$/);
+          expect(typeof rank).toBe('number');
+        }
+      }
     // And no query string: every path kept is the path alone.
     expect(documents.map((doc) => JSON.stringify(doc)).join('\n')).not.toMatch(/plan=pro|ref=newsletter|trk=x|\?id=1/);
   });

@@ -1,6 +1,7 @@
 import type { Container } from '@azure/cosmos';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../shared/core/ports/clock';
+import { cellPartition } from '../../shared/core/rollup/filters';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, browserHeaders, post } from '../support/http';
@@ -98,6 +99,34 @@ describe('several sites in one deployment', () => {
         .sort();
     expect(await keys('visitors-summary')).toEqual(['*|visitors', 'docs.example|visitors', 'shop.example|visitors', 'visitors']);
     expect(await keys('day-rollup')).toEqual(['*|2026-10-23', '2026-10-23', 'docs.example|2026-10-23', 'shop.example|2026-10-23']);
+  });
+
+  it("answers a filtered retention read of a site from that site's own cells, and refuses two filters naming filter", async () => {
+    const retention = async (query: string) => (await read(`/api/admin/retention?months=1&${query}`)).json;
+    const october = async (query: string) => {
+      const [cohort] = (await retention(query)).cohorts;
+      return [cohort.people, cohort.months[0].people];
+    };
+    // Ben and Cat loaded /cart on the shop; nobody loaded it on the docs, whose cohort is Ann and Ben.
+    expect(await october('site=shop.example&filter=page:/cart')).toEqual([2, 2]);
+    expect(await october('site=docs.example&filter=page:/cart')).toEqual([2, 0]);
+    expect(await october('site=docs.example&filter=page:/start')).toEqual([2, 2]);
+    expect(await october('site=*&filter=page:/cart')).toEqual([3, 2]);
+    const cells = await container.items
+      .query<{ pk: string }>({ query: "SELECT c.pk FROM c WHERE c.kind = 'cohort-cell' AND c.id = 'month:2026-10:2026-10'" })
+      .fetchAll();
+    const cart = cellPartition('page', '/cart');
+    expect(cells.resources.map((doc) => doc.pk).filter((pk) => pk.endsWith(cart))).toEqual(
+      expect.arrayContaining([`shop.example|${cart}`, `*|${cart}`]),
+    );
+    for (const query of ['filter=page:/cart&filter=page:/start', 'filter=!page:/cart']) {
+      const refused = await read(`/api/admin/retention?site=shop.example&${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(refused.json.error.issues[0], query).toMatchObject({
+        path: 'filter',
+        message: expect.stringContaining('retention takes one filter'),
+      });
+    }
   });
 
   it("imports a site's old lines into that site and all sites, never into all sites alone", async () => {

@@ -28,6 +28,7 @@ const DAYS = 140;
 const TODAY = addDays(FIRST_DAY, DAYS - 1);
 const PATHS = ['/', '/pricing', '/about'];
 const SOURCES = [null, 'www.linkedin.com', 'github.com', 'www.google.com'];
+const COUNTRIES = ['DE', 'FR', 'DE'];
 const RULES: RollupRules = {
   steps: funnelStepsSetting.parse(undefined),
   goals: goalsSetting.parse('signup=event:signup|pricing=path:/pricing'),
@@ -65,6 +66,8 @@ const trafficArb = fc.array(messageArb, { minLength: 4, maxLength: 24 }).map((me
         const at = new Date(Date.parse(`${day}T08:00:00.000Z`) + (index % 50) * 60_000 + h.minute * 1_000).toISOString();
         const signup = h.signup === 0 && !h.pageLoad;
         return {
+          // An address is in one country, and some in none known.
+          ...(h.person % 5 < 3 ? { country: COUNTRIES[h.person % 5]! } : {}),
           ...queuedHit(at, {
             person: `person-${h.person}`,
             token: `address-${h.person % 5}|${day}`,
@@ -138,6 +141,7 @@ const within = (estimate: number, truth: number) => Math.abs(estimate - truth) <
 describe('new and returning people, retention and first touch equal a recount of who came when', () => {
   it('over months of random people, gaps, browsers, kind changes, duplicates and folds dying after any write', async () => {
     let windows = 0;
+    let filteredReads = 0;
     await fc.assert(
       fc.asyncProperty(trafficArb, fc.integer({ min: 0, max: 2 ** 31 }), async (traffic, seed) => {
         const store = memoryStore();
@@ -222,9 +226,46 @@ describe('new and returning people, retention and first touch equal a recount of
             expect(within(cell.people, back.size), `${cohort.cohort} ${cell.week}`).toBe(true);
           }
         }
+
+        // With one filter, a cohort is all its people, and each month's cell counts those of them who came then on a
+        // visitor-day holding the filter's value.
+        const filtersArb = fc.constantFrom<Filter>(
+          { dimension: 'country', value: 'DE', negated: false },
+          { dimension: 'country', value: 'XX', negated: false },
+          { dimension: 'source', value: 'linkedin', negated: false },
+          { dimension: 'source', value: 'typed', negated: false },
+          { dimension: 'page', value: '/pricing', negated: false },
+          { dimension: 'goal', value: 'signup', negated: false },
+        );
+        for (const filter of fc.sample(filtersArb, { numRuns: 3, seed })) {
+          const { body: filtered } = await retentionOf(
+            store,
+            clock,
+          )(`months=6&filter=${encodeURIComponent(`${filter.dimension}:${filter.value}`)}`);
+          const held = came.filter(({ day, token }) => matching([filter], day, token));
+          const cells = [
+            ...filtered.cohorts.map((row: any) => ({
+              row,
+              of: (day: string) => day.slice(0, 7),
+              later: row.months.map((cell: any) => [cell.month, cell]),
+            })),
+          ];
+          // Week cohorts are kept for the whole site only.
+          expect(filtered.weeks).toBeNull();
+          for (const { row, of, later } of cells) {
+            const members = new Set([...first].filter(([, day]) => of(day) === row.cohort).map(([person]) => person));
+            const cameIn = (at: string) =>
+              new Set(held.filter(({ person, day }) => members.has(person) && of(day) === at).map(({ person }) => person));
+            const what = `${filter.dimension}:${filter.value} ${row.cohort}`;
+            expect(within(row.people, members.size), what).toBe(true);
+            for (const [at, cell] of later) expect(within(cell.people, cameIn(at).size), `${what} ${at}`).toBe(true);
+          }
+          filteredReads += 1;
+        }
       }),
       { numRuns: 12, seed: 20261203 },
     );
     expect(windows).toBe(12 * 6);
+    expect(filteredReads).toBe(12 * 3);
   });
 });
