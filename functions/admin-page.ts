@@ -1,5 +1,5 @@
 import { register } from '../host/registry';
-import { bytesResponse } from '../host/http';
+import { bytesResponse } from '../host/http/request';
 import { serveAsset } from '../shared/http/pages/assets';
 
 register({

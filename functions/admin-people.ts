@@ -1,6 +1,6 @@
 import { register } from '../host/registry';
-import { siteAnswer } from '../shared/sites/read';
-import { incoming, response } from '../host/http';
+import { siteAnswer } from '../host/http/site';
+import { incoming, response } from '../host/http/request';
 import { answerPeopleCount } from '../shared/read/counting/answers';
 
 register({

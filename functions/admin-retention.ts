@@ -1,7 +1,7 @@
 import { register } from '../host/registry';
-import { incoming, response } from '../host/http';
+import { incoming, response } from '../host/http/request';
 import { retentionCard } from '../shared/read/retention';
-import { siteAnswer } from '../shared/sites/read';
+import { siteAnswer } from '../host/http/site';
 
 register({
   kind: 'http',

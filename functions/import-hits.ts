@@ -1,6 +1,6 @@
 import { register } from '../host/registry';
 import { importForSite } from '../shared/sites/import';
-import { incoming, response } from '../host/http';
+import { incoming, response } from '../host/http/request';
 import { receiveImport } from '../shared/ingest/import/receive';
 
 register({

@@ -1,5 +1,5 @@
 import { register } from '../host/registry';
-import { incoming, response } from '../host/http';
+import { incoming, response } from '../host/http/request';
 import { receiveBeacon } from '../shared/ingest/receive';
 
 register({

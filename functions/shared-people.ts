@@ -1,5 +1,5 @@
 import { register } from '../host/registry';
-import { incoming, response } from '../host/http';
+import { incoming, response } from '../host/http/request';
 import { sharedPeople } from '../shared/read/links/open';
 
 register({

@@ -22,10 +22,7 @@ import { serverHitSchema } from '../../shared/ingest/schemas';
 import { IMPORT_LIMITS } from '../../shared/ingest/import/schemas';
 import { cleanPath } from '../../shared/core/identity/paths';
 import { hostingNetworks } from '../../adapters/files/networks';
-import { activityCard } from '../../shared/read/activity/card';
-import { funnelStepsSetting } from '../../shared/core/funnel';
-import { adminAccess } from '../../shared/http/admin/auth';
-import { memoryLogger } from '../../shared/core/ports/logger';
+import { cardOf as cardOnStore } from '../support/card';
 
 const TODAY = '2026-10-23';
 const NOW = `${TODAY}T12:00:00.000Z`;
@@ -52,30 +49,8 @@ async function figures(rig: ReturnType<typeof importRig>) {
   return { people, visits };
 }
 
-const OPERATOR_KEY = 'test-operator-key-0123456789';
-
 /** The Activity card over the rig's store, read as the dashboard reads it: `card('days=7')` answers its status and body. */
-function cardOf(rig: ReturnType<typeof importRig>) {
-  const deps = {
-    store: rig.store,
-    clock: rig.clock,
-    logger: memoryLogger(),
-    funnel: funnelStepsSetting.parse(undefined),
-    goals: [],
-    operator: {
-      operatorKey: OPERATOR_KEY,
-      hashKey: rig.deps.rules.hashKey,
-      access: adminAccess({ clock: rig.clock, sessionHours: 8, trustedProxyHops: 0 }),
-    },
-  };
-  return async (query: string) => {
-    const answer = await activityCard(
-      { ...jsonRequest('', { 'x-operator-key': OPERATOR_KEY }), method: 'GET', query: new URLSearchParams(query) },
-      deps,
-    );
-    return { status: answer.status, body: answer.body as any };
-  };
-}
+const cardOf = (rig: ReturnType<typeof importRig>) => cardOnStore(rig.store, rig.clock);
 
 const unmarked = (docs: Array<Record<string, unknown>>) =>
   docs

@@ -1,4 +1,5 @@
-import { readCard } from '../activity/card';
+import { activityCard } from '../activity/card';
+import { activityQuerySchema, readQuery } from '../activity/query';
 import type { AdminAccess } from '../../http/admin/auth';
 import { readPeopleCount } from '../counting/people-count';
 import { errorAnswer, type Answer } from '../../http/envelope';
@@ -92,8 +93,9 @@ const linkView = (link: SharedLink) => ({ site: link.site, label: link.label, fi
 export async function sharedActivity(request: IncomingRequest, deps: SharedReadDeps): Promise<Answer> {
   const opened = await openLink(request, deps);
   if (!opened.ok) return opened.answer;
-  const card = await readCard(fixedQuery(request, opened.link), opened.site.activity);
-  return { ...card, headers: { ...NO_STORE, ...card.headers } };
+  const query = readQuery(activityQuerySchema, fixedQuery(request, opened.link));
+  const card = query.ok ? await activityCard(query.value, opened.site.activity) : query;
+  return card.ok ? { status: 200, body: card.value, headers: NO_STORE } : errorAnswer(card.failure, NO_STORE);
 }
 
 /** GET /api/shared/people: the link's site's count and the link's own words, read-only. */

@@ -1,6 +1,6 @@
 import type { HttpRequest, HttpResponseInit } from '@azure/functions';
-import type { Answer } from '../shared/http/envelope';
-import type { IncomingRequest } from '../shared/http/request';
+import type { Answer } from '../../shared/http/envelope';
+import type { IncomingRequest } from '../../shared/http/request';
 
 /** The Functions host's request as the use cases read one. */
 export function incoming(request: HttpRequest): IncomingRequest {

@@ -1,0 +1,68 @@
+import type { HttpHandler } from '@azure/functions';
+import type { z } from 'zod';
+import { asOperator, type OperatorSettings } from '../../shared/http/admin/auth';
+import { parseWith } from '../../shared/http/body';
+import { errorAnswer, type Answer } from '../../shared/http/envelope';
+import type { IncomingRequest } from '../../shared/http/request';
+import { ok, type Result } from '../../shared/core/result';
+import type { SiteRoot } from '../../shared/sites/root';
+import type { Root } from '../composition';
+import { incoming, response } from './request';
+import { siteAnswer } from './site';
+import { readQuery } from '../../shared/read/activity/query';
+
+/** What a route reads of a request as its use case's typed input, or the 400 naming the bad field. */
+export type Input<T> = (request: IncomingRequest) => Result<T>;
+
+/** How a use case's value is answered. */
+export type Reply<T> = (value: T) => Answer;
+
+/** 200 with the value as JSON: how most use cases are answered. */
+export const json = <T>(value: T): Answer => ({ status: 200, body: value });
+
+/** The query read with a schema, `filter` as a list and any other parameter as its first value. */
+export const query =
+  <S extends z.ZodType>(schema: S): Input<z.infer<S>> =>
+  (request) =>
+    readQuery(schema, request);
+
+/** The query read with a schema, a repeated parameter as its last value. */
+export const lastValues =
+  <S extends z.ZodType>(schema: S): Input<z.infer<S>> =>
+  (request) =>
+    parseWith(schema, Object.fromEntries(request.query.entries()));
+
+/** A route that reads nothing of the request but its site. */
+export const nothing: Input<null> = () => ok(null);
+
+/** A use case's result as an answer: the reply to its value, or its failure in the one envelope. */
+export const answerOf = <T>(result: Result<T>, reply: Reply<T> = json): Answer =>
+  result.ok ? reply(result.value) : errorAnswer(result.failure);
+
+/** An operator's read: the key or a session checked, then its input read and its use case run. */
+export function operatorRead<T, V>(
+  request: IncomingRequest,
+  operator: OperatorSettings,
+  input: Input<T>,
+  run: (input: T) => Promise<Result<V>>,
+  reply?: Reply<V>,
+): Promise<Answer> {
+  return asOperator(request, operator, async () => {
+    const read = input(request);
+    if (!read.ok) return errorAnswer(read.failure);
+    return answerOf(await run(read.value), reply);
+  });
+}
+
+/** An operator's read of the site the query names (shared/core/sites/hit-site.ts), as `operatorRead`. */
+export function operatorRoute<T, V>(
+  input: Input<T>,
+  run: (input: T, site: SiteRoot) => Promise<Result<V>>,
+  reply?: Reply<V>,
+): (root: Root) => HttpHandler {
+  return (root) => async (request) => {
+    const asked = incoming(request);
+    const read = (site: SiteRoot) => operatorRead(asked, root.operator, input, (value) => run(value, site), reply);
+    return response(await siteAnswer(asked, root.sites, read, root.operator));
+  };
+}
