@@ -1,15 +1,14 @@
 import { register } from '../host/registry';
-import { siteAnswer } from '../host/http/site';
-import { incoming, response } from '../host/http/request';
-import { answerSubject } from '../shared/read/subjects';
+import { lastValues, operatorRoute, withParam } from '../host/http/route';
+import { subjectSchema } from '../shared/ingest/schemas';
+import { detailQuerySchema, oneSubject } from '../shared/read/subjects';
 
 register({
   kind: 'http',
   name: 'admin-subject',
   route: 'admin/subjects/{id}',
   methods: ['GET'],
-  make: (root) => async (request) => {
-    const asked = incoming(request);
-    return response(await siteAnswer(asked, root.sites, (site) => answerSubject(asked, site.subjects), root.operator));
-  },
+  make: operatorRoute(withParam('id', subjectSchema, lastValues(detailQuerySchema)), ({ param, rest }, site) =>
+    oneSubject(param, rest, site.subjects),
+  ),
 });

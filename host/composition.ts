@@ -158,19 +158,18 @@ function identityRules(settings: Settings, networks: HostingNetworks, countries:
   };
 }
 
-/** What one site's use cases share: the settings, the clock, the logger and the operator's access. */
+/** What one site's use cases share: the settings, the clock, the logger and the allowed origins. */
 interface SiteParts {
   settings: Settings;
   clock: Clock;
   logger: Logger;
-  operator: OperatorSettings;
   allowedOrigins: readonly string[];
 }
 
 /** One site's store and the use cases that read and write it (the first site's are also the root's own). */
 function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
-  const { settings, clock, logger, operator } = parts;
-  const reads = { store, clock, logger, operator };
+  const { settings, clock, logger } = parts;
+  const reads = { store, clock, logger };
   // A goal that names its site counts on it alone; the others on every site and on all of them.
   const goals = settings.GOALS.filter((goal) => goal.site === undefined || goal.site === scope.name);
   return {
@@ -195,7 +194,6 @@ function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
         clock,
         source: store.source,
       },
-      operator,
       allowedOrigins: parts.allowedOrigins,
       pulseGoal: settings.PULSE_GOAL === undefined ? null : { name: settings.PULSE_GOAL, summaries: store.goals.summaries },
     },
@@ -203,7 +201,7 @@ function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
     export: { ...reads, funnel: settings.FUNNEL_STEPS, goals },
     now: reads,
     retention: reads,
-    subjects: { subjects: store.subjects, source: store.source, clock, logger, operator },
+    subjects: { subjects: store.subjects, source: store.source, clock, logger },
   };
 }
 
@@ -247,7 +245,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   };
   const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS);
   const allowedOrigins = allOrigins(declared);
-  const sites = sitesOf(settings, store, overrides, { settings, clock, logger, operator, allowedOrigins });
+  const sites = sitesOf(settings, store, overrides, { settings, clock, logger, allowedOrigins });
   const { scope: _scope, store: _store, ...first } = sites.roots.get(declared[0]!.name)!;
   return {
     settings,

@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { asOperator, type OperatorSettings } from '../http/admin/auth';
 import { costOf, readActivity, type ActivityStore } from './activity/availability';
-import { readQuery } from './activity/query';
 import { addDays } from '../core/days';
-import { errorAnswer, type Answer } from '../http/envelope';
-import type { IncomingRequest } from '../http/request';
+import { ok, type Result } from '../core/result';
 import { utcDay } from '../core/identity/tokens';
 import type { Clock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
@@ -23,12 +20,11 @@ export const retentionQuerySchema = z.object({
   filter: z.array(z.string()).max(0, { message: 'retention is kept for the whole site only: it takes no filter' }).optional(),
 });
 
-/** What GET /api/admin/retention reads: the retention cells, the clock, the operator key. */
+/** What GET /api/admin/retention reads: the retention cells and the clock. */
 export interface RetentionDeps {
   store: ActivityStore & { cohorts: Pick<CohortsStore, 'since'> };
   clock: Clock;
   logger: Logger;
-  operator: OperatorSettings;
 }
 
 /** The `count` months ending with `month`, oldest first. */
@@ -63,38 +59,29 @@ function rowsOf(figures: readonly CohortFigures[], cohorts: readonly string[], l
  * weeks. One query in the cells' partition for each cohort's figures (a few numbers, never a sketch): its cost grows with
  * the months asked, never the people.
  */
-export function retentionCard(request: IncomingRequest, deps: RetentionDeps): Promise<Answer> {
-  return asOperator(request, deps.operator, () => readRetention(request, deps));
-}
-
-async function readRetention(request: IncomingRequest, deps: RetentionDeps): Promise<Answer> {
-  const query = readQuery(retentionQuerySchema, request);
-  if (!query.ok) return errorAnswer(query.failure);
+export async function retentionCard(query: z.infer<typeof retentionQuerySchema>, deps: RetentionDeps): Promise<Result<object>> {
   const today = utcDay(deps.clock.now());
-  const months = monthsEnding(today.slice(0, 7), query.value.months);
+  const months = monthsEnding(today.slice(0, 7), query.months);
   const weeks = Array.from({ length: COHORT_WEEKS }, (_, i) => addDays(weekOf(today), -7 * (COHORT_WEEKS - 1 - i)));
   const { value, availability } = await readActivity(deps.store, deps.logger, () => deps.store.cohorts.since(months[0]!, weeks[0]!));
   const base = { months: months.length, from: months[0]!, to: months[months.length - 1]!, error: SKETCH_ERROR };
-  if (value === null) return { status: 200, body: { ...base, cohorts: null, weeks: null, availability, cost: costOf(deps.store) } };
+  if (value === null) return ok({ ...base, cohorts: null, weeks: null, availability, cost: costOf(deps.store) });
   const ofSpan = (span: CohortFigures['span']) => value.filter((cell) => cell.span === span);
   const monthRows = rowsOf(ofSpan('month'), months, (cohort) => months.filter((month) => month >= cohort));
   const weekRows = rowsOf(ofSpan('week'), weeks, (cohort) => weeks.filter((week) => week >= cohort));
-  return {
-    status: 200,
-    body: {
-      ...base,
-      cohorts: monthRows.map(({ cohort, people, later }) => ({
-        cohort,
-        people,
-        months: later.map(({ at, ...rest }) => ({ month: at, ...rest })),
-      })),
-      weeks: weekRows.map(({ cohort, people, later }) => ({
-        cohort,
-        people,
-        weeks: later.map(({ at, ...rest }) => ({ week: at, ...rest })),
-      })),
-      availability,
-      cost: costOf(deps.store),
-    },
-  };
+  return ok({
+    ...base,
+    cohorts: monthRows.map(({ cohort, people, later }) => ({
+      cohort,
+      people,
+      months: later.map(({ at, ...rest }) => ({ month: at, ...rest })),
+    })),
+    weeks: weekRows.map(({ cohort, people, later }) => ({
+      cohort,
+      people,
+      weeks: later.map(({ at, ...rest }) => ({ week: at, ...rest })),
+    })),
+    availability,
+    cost: costOf(deps.store),
+  });
 }

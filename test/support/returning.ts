@@ -6,7 +6,8 @@ import { adminAccess } from '../../shared/http/admin/auth';
 import type { IncomingRequest } from '../../shared/http/request';
 import type { Clock, fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
-import { retentionCard } from '../../shared/read/retention';
+import { retentionCard, retentionQuerySchema } from '../../shared/read/retention';
+import { operatorRead, query as readQuery } from '../../host/http/route';
 import type { Store } from '../../shared/core/store';
 import { failingAfter } from '../integration/keep-helpers';
 import { keepHits } from './counting';
@@ -28,7 +29,8 @@ export function retentionOf(store: Store, clock: Clock) {
       params: {},
       text: () => Promise.resolve(''),
     };
-    const answer = await retentionCard(request, { store, clock, logger: memoryLogger(), operator });
+    const deps = { store, clock, logger: memoryLogger() };
+    const answer = await operatorRead(request, operator, readQuery(retentionQuerySchema), (asked) => retentionCard(asked, deps));
     return { status: answer.status, body: answer.body as any };
   };
 }

@@ -6,7 +6,9 @@ import type { IncomingRequest } from '../../shared/http/request';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { keepAndFold } from '../support/counting';
-import { answerSubject, answerSubjects } from '../../shared/read/subjects';
+import { detailQuerySchema, listQuerySchema, oneSubject, subjectsPage } from '../../shared/read/subjects';
+import { subjectSchema } from '../../shared/ingest/schemas';
+import { lastValues, operatorRead, withParam } from '../../host/http/route';
 import { scanRules } from '../../shared/core/subjects/scan-rule';
 
 const clock = fixedClock('2026-10-23T20:00:00Z');
@@ -59,6 +61,18 @@ async function seeded() {
     },
   };
 }
+
+type Deps = Awaited<ReturnType<typeof seeded>>;
+
+/** The subjects' list as its route answers it. */
+const answerSubjects = (asked: IncomingRequest, deps: Deps) =>
+  operatorRead(asked, deps.operator, lastValues(listQuerySchema), (query) => subjectsPage(query, deps));
+
+/** One subject as its route answers it. */
+const answerSubject = (asked: IncomingRequest, deps: Deps) =>
+  operatorRead(asked, deps.operator, withParam('id', subjectSchema, lastValues(detailQuerySchema)), ({ param, rest }) =>
+    oneSubject(param, rest, deps),
+  );
 
 describe('the subjects reads on the memory store', () => {
   it('sorts by any field and pages by continuation, each subject once', async () => {
