@@ -1,5 +1,5 @@
 import { register } from '../host/registry';
-import { incoming, response } from '../host/http/request';
+import { plainRoute } from '../host/http/route';
 import { answerSession } from '../shared/http/admin/sign-in';
 
 register({
@@ -7,5 +7,5 @@ register({
   name: 'admin-session',
   route: 'admin/session',
   methods: ['GET', 'POST', 'DELETE'],
-  make: (root) => async (request) => response(await answerSession(incoming(request), root.operator)),
+  make: plainRoute((request, root) => answerSession(request, root.operator)),
 });

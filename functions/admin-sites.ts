@@ -1,11 +1,11 @@
 import { register } from '../host/registry';
-import { incoming, response } from '../host/http/request';
-import { listSites } from '../shared/sites/list';
+import { adminRoute, nothing } from '../host/http/route';
+import { listSites } from '../host/http/sites';
 
 register({
   kind: 'http',
   name: 'admin-sites',
   route: 'admin/sites',
   methods: ['GET'],
-  make: (root) => async (request) => response(await listSites(incoming(request), { sites: root.sites.declared, operator: root.operator })),
+  make: adminRoute(nothing, (_, root) => listSites(root.sites.declared)),
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Asset, AssetShelf, AssetSource } from '../../shared/http/pages/assets';
+import type { Asset, AssetShelf, AssetSource } from '../../shared/contract/assets';
 
 /**
  * The package's root: the nearest folder above this file that holds a package.json. It is the project in

@@ -79,6 +79,25 @@ export function operatorRoute<T, V>(
   };
 }
 
+/** An operator's route over the whole app (no site), as `operatorRead`. */
+export function adminRoute<T, V>(
+  input: Input<T>,
+  run: (input: T, root: Root, request: IncomingRequest) => Promise<Result<V>>,
+  reply?: Reply<V>,
+): (root: Root) => HttpHandler {
+  return (root) => async (request) => {
+    const asked = incoming(request);
+    return response(await operatorRead(asked, root.operator, input, (value) => run(value, root, asked), reply));
+  };
+}
+
+/** A route whose answer is all HTTP (the session's cookies): it reads the request itself. */
+export const plainRoute =
+  (answer: (request: IncomingRequest, root: Root) => Promise<Answer>): ((root: Root) => HttpHandler) =>
+  (root) =>
+  async (request) =>
+    response(await answer(incoming(request), root));
+
 /** An export's answer: JSON as JSON, CSV as an attachment named for its days. */
 export const fileReply = (file: ExportFile): Answer =>
   'json' in file
