@@ -1,5 +1,6 @@
 import { register } from '../host/registry';
-import { operatorRoute, query } from '../host/http/route';
+import { query } from '../host/http/input';
+import { operatorRoute } from '../host/http/route';
 import { activityVisitors } from '../shared/read/activity/visitors';
 import { visitorsQuerySchema } from '../shared/read/activity/query';
 

@@ -1,5 +1,7 @@
 import { register } from '../host/registry';
-import { fileReply, operatorRoute, query } from '../host/http/route';
+import { fileReply } from '../host/http/answer';
+import { query } from '../host/http/input';
+import { operatorRoute } from '../host/http/route';
 import { exportDays, exportQuerySchema } from '../shared/read/export/export';
 
 register({

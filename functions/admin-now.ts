@@ -1,5 +1,6 @@
 import { register } from '../host/registry';
-import { lastValues, operatorRoute } from '../host/http/route';
+import { lastValues } from '../host/http/input';
+import { operatorRoute } from '../host/http/route';
 import { nowCard, nowQuerySchema } from '../shared/read/now';
 
 register({

@@ -1,5 +1,6 @@
 import { register } from '../host/registry';
-import { nothing, operatorRoute } from '../host/http/route';
+import { nothing } from '../host/http/input';
+import { operatorRoute } from '../host/http/route';
 import { peopleCount } from '../shared/read/counting/answers';
 
 register({

@@ -1,5 +1,6 @@
 import { register } from '../host/registry';
-import { adminRoute, nothing } from '../host/http/route';
+import { nothing } from '../host/http/input';
+import { adminRoute } from '../host/http/route';
 import { listSites } from '../host/http/sites';
 
 register({

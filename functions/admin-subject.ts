@@ -1,5 +1,6 @@
 import { register } from '../host/registry';
-import { lastValues, operatorRoute, withParam } from '../host/http/route';
+import { lastValues, withParam } from '../host/http/input';
+import { operatorRoute } from '../host/http/route';
 import { subjectSchema } from '../shared/ingest/schemas';
 import { detailQuerySchema, oneSubject } from '../shared/read/subjects';
 

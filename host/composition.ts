@@ -34,7 +34,8 @@ import { ONE_SITE, scopeOf, type SiteScope } from '../shared/core/sites/keys';
 import { allOrigins, ALL_SITES, declaredSites } from '../shared/core/sites/sites';
 import type { SiteRoot, Sites } from '../shared/sites/root';
 import type { LinkAdminDeps } from '../shared/read/links/manage';
-import type { SharedReadDeps, SiteReads } from '../shared/read/links/open';
+import type { SharedReadDeps } from './http/shared-link';
+import type { SiteReads } from '../shared/read/links/shared';
 
 /**
  * Everything the functions are made from, built once per process: for each use case, the one object it takes, so a
@@ -291,7 +292,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     assets: assetShelf(ASSETS),
     dashboard: assetShelf({ 'admin.html': DASHBOARD }),
     sites,
-    links: { links: store.links, sites: declared, clock, operator },
+    links: { links: store.links, sites: declared, clock, hashKey: settings.HASH_KEY },
     shared: { links: store.links, hashKey: settings.HASH_KEY, readsOf: (site) => siteReads(sites, site), access: operator.access },
   };
 }

@@ -1,7 +1,8 @@
 import type { Store } from '../../shared/core/store';
 import { activityCard, type ActivityDeps } from '../../shared/read/activity/card';
 import { activityQuerySchema } from '../../shared/read/activity/query';
-import { operatorRead, query as readQuery } from '../../host/http/route';
+import { query as readQuery } from '../../host/http/input';
+import { operatorRead } from '../../host/http/route';
 import { funnelStepsSetting } from '../../shared/core/funnel';
 import { adminAccess } from '../../shared/http/admin/auth';
 import type { IncomingRequest } from '../../shared/http/request';

@@ -8,7 +8,8 @@ import { memoryLogger } from '../../shared/core/ports/logger';
 import { keepAndFold } from '../support/counting';
 import { detailQuerySchema, listQuerySchema, oneSubject, subjectsPage } from '../../shared/read/subjects';
 import { subjectSchema } from '../../shared/ingest/schemas';
-import { lastValues, operatorRead, withParam } from '../../host/http/route';
+import { lastValues, withParam } from '../../host/http/input';
+import { operatorRead } from '../../host/http/route';
 import { scanRules } from '../../shared/core/subjects/scan-rule';
 
 const clock = fixedClock('2026-10-23T20:00:00Z');
