@@ -1,6 +1,6 @@
 import { register } from '../host/registry';
 import { plainRoute } from '../host/http/route';
-import { answerSession } from '../shared/http/admin/sign-in';
+import { answerSession } from '../host/http/admin/sign-in';
 
 register({
   kind: 'http',

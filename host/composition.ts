@@ -22,7 +22,7 @@ import type { HostingNetworks } from '../shared/core/identity/network-table';
 import type { CountryLookup } from '../shared/core/identity/country';
 import type { ImportDeps } from '../shared/ingest/import/receive';
 import { importQueueName } from '../shared/ingest/import/queue-name';
-import { adminAccess, type OperatorSettings } from '../shared/http/admin/auth';
+import { adminAccess, type OperatorSettings } from './http/admin/auth';
 import { agentVerdicts } from '../shared/core/identity/agent';
 import { TIMER_FOLD_BUDGET } from '../shared/fold/budget';
 import { keepMemory } from '../shared/keep/keep';

@@ -166,7 +166,7 @@ const appShape = z.object({
   HASH_KEY: secret('HASH_KEY'),
   INGEST_KEY: secret('INGEST_KEY'),
   OPERATOR_KEY: secret('OPERATOR_KEY'),
-  /** How long an Admin session lasts unused, in hours; it is renewed while used (shared/http/admin/session.ts). */
+  /** How long an Admin session lasts unused, in hours; it is renewed while used (host/http/admin/session.ts). */
   ADMIN_SESSION_HOURS: wholeNumberText(1, 168, 8),
   ALLOWED_ORIGINS: commaList.pipe(z.array(origin)),
   /** The sites counted: `name=origin,origin|name=…` (shared/core/sites/sites.ts); without it, one site of ALLOWED_ORIGINS. */

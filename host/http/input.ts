@@ -2,16 +2,23 @@ import type { z } from 'zod';
 import { parseWith, readJsonBody } from '../../shared/http/body';
 import type { IncomingRequest } from '../../shared/http/request';
 import { fail, ok, type Result } from '../../shared/core/result';
-import { readQuery } from '../../shared/read/activity/query';
 
 /** What a route reads of a request as its use case's typed input, or the 400 naming the bad field. */
 export type Input<T> = (request: IncomingRequest) => Result<T> | Promise<Result<T>>;
 
+/** The parameters a query may repeat: each is read as a list. */
+const REPEATED = new Set(['filter']);
+
 /** The query read with a schema, `filter` as a list and any other parameter as its first value. */
 export const query =
   <S extends z.ZodType>(schema: S): Input<z.infer<S>> =>
-  (request) =>
-    readQuery(schema, request);
+  (request) => {
+    const names = new Set(request.query.keys());
+    return parseWith(
+      schema,
+      Object.fromEntries([...names].map((name) => [name, REPEATED.has(name) ? request.query.getAll(name) : request.query.get(name)])),
+    );
+  };
 
 /** The query read with a schema, a repeated parameter as its last value. */
 export const lastValues =

@@ -1,4 +1,4 @@
-import type { OperatorSettings } from '../../shared/http/admin/auth';
+import type { OperatorSettings } from './admin/auth';
 import { operatorCookieValue } from '../../shared/core/identity/tokens';
 import { ok, type Result } from '../../shared/core/result';
 

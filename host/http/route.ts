@@ -1,5 +1,5 @@
 import type { HttpHandler } from '@azure/functions';
-import { asOperator, type OperatorSettings } from '../../shared/http/admin/auth';
+import { asOperator, type OperatorSettings } from './admin/auth';
 import { corsHeaders, preflight, type CorsPolicy } from '../../shared/http/cors';
 import { errorAnswer, type Answer } from '../../shared/http/envelope';
 import type { IncomingRequest } from '../../shared/http/request';

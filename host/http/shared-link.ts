@@ -1,5 +1,5 @@
 import type { HttpHandler } from '@azure/functions';
-import type { AdminAccess } from '../../shared/http/admin/auth';
+import type { AdminAccess } from './admin/auth';
 import { errorAnswer, type Answer } from '../../shared/http/envelope';
 import type { IncomingRequest } from '../../shared/http/request';
 import { clientAddress } from '../../shared/core/identity/address';

@@ -1,4 +1,4 @@
-import { checkOperator, type OperatorSettings } from '../../shared/http/admin/auth';
+import { checkOperator, type OperatorSettings } from './admin/auth';
 import { errorAnswer, type Answer } from '../../shared/http/envelope';
 import type { IncomingRequest } from '../../shared/http/request';
 import { readSite } from '../../shared/core/sites/hit-site';

@@ -4,7 +4,7 @@ import { activityQuerySchema } from '../../shared/read/activity/query';
 import { query as readQuery } from '../../host/http/input';
 import { operatorRead } from '../../host/http/route';
 import { funnelStepsSetting } from '../../shared/core/funnel';
-import { adminAccess } from '../../shared/http/admin/auth';
+import { adminAccess } from '../../host/http/admin/auth';
 import type { IncomingRequest } from '../../shared/http/request';
 import type { Clock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { adminAccess, asOperator, checkOperator, type OperatorSettings } from '../../shared/http/admin/auth';
-import { failedChecks, SLOWDOWN, slowdownKey, waitAfter } from '../../shared/http/admin/attempts';
-import { checkSession, SESSION_COOKIE, SESSION_LONGEST_SECONDS, sessionKey, sessionToken } from '../../shared/http/admin/session';
-import { answerSession } from '../../shared/http/admin/sign-in';
+import { adminAccess, asOperator, checkOperator, type OperatorSettings } from '../../host/http/admin/auth';
+import { failedChecks, SLOWDOWN, slowdownKey, waitAfter } from '../../host/http/admin/attempts';
+import { checkSession, SESSION_COOKIE, SESSION_LONGEST_SECONDS, sessionKey, sessionToken } from '../../host/http/admin/session';
+import { answerSession } from '../../host/http/admin/sign-in';
 import type { Answer } from '../../shared/http/envelope';
 import type { IncomingRequest } from '../../shared/http/request';
 import { fixedClock } from '../../shared/core/ports/clock';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { adminAccess, OPERATOR_COOKIE_MAX_AGE } from '../../shared/http/admin/auth';
+import { adminAccess, OPERATOR_COOKIE_MAX_AGE } from '../../host/http/admin/auth';
 import { peopleCount, pulse, type CountAnswerDeps } from '../../shared/read/counting/answers';
 import { nothing } from '../../host/http/input';
 import { operatorRead, publicRead, pulseCors } from '../../host/http/route';

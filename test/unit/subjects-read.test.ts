@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { adminAccess } from '../../shared/http/admin/auth';
+import { adminAccess } from '../../host/http/admin/auth';
 import type { QueuedHit } from '../../shared/core/message';
 import type { IncomingRequest } from '../../shared/http/request';
 import { fixedClock } from '../../shared/core/ports/clock';
