@@ -24,3 +24,6 @@ export const fileReply = (file: ExportFile): Answer =>
         body: file.csv,
         headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${file.filename}"` },
       };
+
+/** 202 with the value as JSON: taken, to be kept later. */
+export const accepted = <T>(value: T): Answer => ({ status: 202, body: value });
