@@ -1,6 +1,6 @@
 import { register } from '../host/registry';
 import { accepted } from '../host/http/answer';
-import { importRoute } from '../host/http/import';
+import { importRoute } from '../host/http/ingest';
 import { body } from '../host/http/input';
 import { receiveImport } from '../shared/ingest/import/receive';
 import { IMPORT_LIMITS, importBodySchema } from '../shared/ingest/import/schemas';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { parseWith, readJsonBody } from '../../shared/http/body';
+import { readJsonBody } from '../../shared/http/body';
 import type { IncomingRequest } from '../../shared/http/request';
-import { fail, ok, type Result } from '../../shared/core/result';
+import { fail, ok, parseWith, type Result } from '../../shared/core/result';
 
 /** What a route reads of a request as its use case's typed input, or the 400 naming the bad field. */
 export type Input<T> = (request: IncomingRequest) => Result<T> | Promise<Result<T>>;
@@ -36,13 +36,17 @@ export const withParam =
     return read.ok ? ok({ param: param.value, rest: read.value }) : fail(read.failure);
   };
 
-/** The body read as JSON within a size bound and media types, then with a schema. */
-export const body =
-  <S extends z.ZodType>(schema: S, maxBytes: number, mediaTypes: readonly string[]): Input<z.infer<S>> =>
+/** The body read as JSON within a size bound and media types, then by a reader. */
+export const bodyWith =
+  <T>(reader: (value: unknown) => Result<T>, maxBytes: number, mediaTypes: readonly string[]): Input<T> =>
   async (request) => {
     const read = await readJsonBody(request, maxBytes, mediaTypes);
-    return read.ok ? parseWith(schema, read.value) : fail(read.failure);
+    return read.ok ? reader(read.value) : fail(read.failure);
   };
+
+/** The body read as JSON within a size bound and media types, then with a schema. */
+export const body = <S extends z.ZodType>(schema: S, maxBytes: number, mediaTypes: readonly string[]): Input<z.infer<S>> =>
+  bodyWith((value) => parseWith(schema, value), maxBytes, mediaTypes);
 
 /** A path parameter as it is, for a use case that answers a bad one as not found. */
 export const param =

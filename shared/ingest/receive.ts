@@ -5,10 +5,9 @@ import { clientAddress } from '../core/identity/address';
 import { canonicalAddress } from '../core/identity/network';
 import { forwardedSignals, signalsFrom, type RequestSignals } from '../core/identity/signals';
 import { hasOperatorCookie, hasOperatorKey, isOperatorToken } from '../core/identity/operator';
-import { sameSecret } from '../core/identity/tokens';
 import { errorAnswer, type Answer } from '../http/envelope';
-import { badRequest, fail, ok, type Result } from '../core/result';
-import { readJsonBody, parseWith } from '../http/body';
+import { badRequest, fail, ok, parseWith, type Result } from '../core/result';
+import { readJsonBody } from '../http/body';
 import type { IncomingRequest } from '../http/request';
 import { corsHeaders, preflight, type CorsPolicy } from '../http/cors';
 import { beaconScan, type BeaconSubjectDeps } from './subjects/beacon';
@@ -33,13 +32,14 @@ export interface ReceiveSettings {
 /** What the ingest endpoints take: the ingest path's deps, the settings they check a request against, and the subjects' store. */
 export type ReceiveDeps = IngestDeps & ReceiveSettings & { subjects: BeaconSubjectDeps };
 
-const accepted = (outcome: IngestOutcome, headers?: Record<string, string>): Answer => ({ status: 202, body: outcome, headers });
-
-const answerOf = (result: Result<IngestOutcome>, headers?: Record<string, string>): Answer =>
-  result.ok ? accepted(result.value, headers) : errorAnswer(result.failure, headers);
+/** The server hits of a body, and the prefix of each one's fields in an error (`hits.3`). */
+export interface ServerHits {
+  hits: ServerHit[];
+  prefix: (i: number) => string;
+}
 
 /** The server hits in a body: one hit or `{ "hits": [...] }`, each field checked, the whole request refused on one bad hit. */
-function readServerHits(body: unknown): Result<{ hits: ServerHit[]; prefix: (i: number) => string }> {
+export function readServerHits(body: unknown): Result<ServerHits> {
   if (Array.isArray(body))
     return fail(badRequest([{ path: '(body)', message: 'is a JSON array: send one hit as an object, or many as {"hits": [...]}' }]));
   const isBatch = typeof body === 'object' && body !== null && !Array.isArray(body) && 'hits' in body;
@@ -90,23 +90,16 @@ function toSeen(hit: ServerHit, index: number, prefix: (i: number) => string, de
 }
 
 /** POST /api/hits: the site's server reports what it served, authenticated with the ingest key. */
-export async function receiveServerHits(request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> {
-  if (!sameSecret(request.header('x-ingest-key'), deps.ingestKey)) {
-    return errorAnswer({ status: 401, code: 'unauthorized', message: 'x-ingest-key is missing or wrong' });
-  }
-  const body = await readJsonBody(request, INGEST_LIMITS.maxHitsBodyBytes, ['application/json']);
-  if (!body.ok) return errorAnswer(body.failure);
-  const read = readServerHits(body.value);
-  if (!read.ok) return errorAnswer(read.failure);
+export async function receiveServerHits(read: ServerHits, deps: ReceiveDeps): Promise<Result<IngestOutcome>> {
   const now = deps.clock.now();
   const seen: SeenRequest[] = [];
-  const { hits, prefix } = read.value;
+  const { hits, prefix } = read;
   for (let index = 0; index < hits.length; index += 1) {
     const one = toSeen(hits[index]!, index, prefix, deps, now);
-    if (!one.ok) return errorAnswer(one.failure);
+    if (!one.ok) return one;
     seen.push(one.value);
   }
-  return answerOf(await ingest(seen, deps));
+  return ingest(seen, deps);
 }
 
 /** The CORS policy of the beacon: the allowed origins, POST, and a JSON content type. */

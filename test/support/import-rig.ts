@@ -4,7 +4,7 @@ import { readMessage } from '../../shared/core/message';
 import { importKeeper } from './keeper';
 import { receiveImport, type ImportDeps } from '../../shared/ingest/import/receive';
 import { IMPORT_LIMITS, importBodySchema } from '../../shared/ingest/import/schemas';
-import { ingestRead } from '../../host/http/import';
+import { ingestRead } from '../../host/http/ingest';
 import { body } from '../../host/http/input';
 import { accepted } from '../../host/http/answer';
 import type { IncomingRequest } from '../../shared/http/request';

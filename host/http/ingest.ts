@@ -4,10 +4,12 @@ import { sameSecret } from '../../shared/core/identity/tokens';
 import { errorAnswer, type Answer } from '../../shared/http/envelope';
 import type { IncomingRequest } from '../../shared/http/request';
 import type { ImportDeps } from '../../shared/ingest/import/receive';
+import { readServerHits, receiveServerHits, type ReceiveDeps } from '../../shared/ingest/receive';
+import { INGEST_LIMITS } from '../../shared/ingest/schemas';
 import type { Sites } from '../../shared/sites/root';
 import type { Root } from '../composition';
-import { answerOf, type Reply } from './answer';
-import type { Input } from './input';
+import { accepted, answerOf, type Reply } from './answer';
+import { bodyWith, type Input } from './input';
 import { incoming, response } from './request';
 
 /**
@@ -57,3 +59,13 @@ export function importRoute<T, V>(
     return response(await importForSite(asked, root.sites, root.imports, read));
   };
 }
+
+/** POST /api/hits: the ingest key, then the site's server's hits (one, or `{"hits": [...]}`), then the use case. */
+export const answerServerHits = (request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> =>
+  ingestRead(
+    request,
+    deps.ingestKey,
+    bodyWith(readServerHits, INGEST_LIMITS.maxHitsBodyBytes, ['application/json']),
+    (hits) => receiveServerHits(hits, deps),
+    accepted,
+  );
