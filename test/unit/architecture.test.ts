@@ -136,6 +136,7 @@ function circles(graph: Map<string, string[]>): string[] {
 const writeImportsRead = (graph: Map<string, string[]>) => crossings(graph, WRITE_STAGES, (stage) => READ_STAGES.includes(stage));
 const coreImportsStage = (graph: Map<string, string[]>) => crossings(graph, ['core'], (stage) => stage !== 'core');
 const httpImportsStage = (graph: Map<string, string[]>) => crossings(graph, ['http'], (stage) => stage !== 'core');
+const readImportsHttp = (graph: Map<string, string[]>) => crossings(graph, READ_STAGES, (stage) => stage === 'http');
 
 /** The graph with one import added, as a change that breaks a rule would add it. */
 const withImport = (graph: Map<string, string[]>, from: string, to: string) =>
@@ -167,6 +168,13 @@ describe('shared/ follows the flow of a hit: core, then ingest, keep, fold, read
     ]);
     expect(httpImportsStage(withImport(graph, 'shared/http/body.ts', 'shared/read/now.ts'))).toEqual([
       'shared/http/body.ts -> shared/read/now.ts',
+    ]);
+  });
+
+  it("a read use case takes typed input: the read stages never import the HTTP adapting, which is the host's", () => {
+    expect(readImportsHttp(graph)).toEqual([]);
+    expect(readImportsHttp(withImport(graph, 'shared/read/now.ts', 'shared/http/body.ts'))).toEqual([
+      'shared/read/now.ts -> shared/http/body.ts',
     ]);
   });
 
