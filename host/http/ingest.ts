@@ -4,12 +4,14 @@ import { sameSecret } from '../../shared/core/identity/tokens';
 import { errorAnswer, type Answer } from '../../shared/http/envelope';
 import type { IncomingRequest } from '../../shared/http/request';
 import type { ImportDeps } from '../../shared/ingest/import/receive';
-import { readServerHits, receiveServerHits, type ReceiveDeps } from '../../shared/ingest/receive';
-import { INGEST_LIMITS } from '../../shared/ingest/schemas';
+import { readServerHits, receiveBeacon, receiveServerHits, type ReceiveDeps } from '../../shared/ingest/receive';
+import { beaconBodySchema, INGEST_LIMITS } from '../../shared/ingest/schemas';
+import { clientAddress } from '../../shared/core/identity/address';
+import { corsHeaders, preflight, type CorsPolicy } from '../../shared/http/cors';
 import type { Sites } from '../../shared/sites/root';
 import type { Root } from '../composition';
 import { accepted, answerOf, type Reply } from './answer';
-import { bodyWith, type Input } from './input';
+import { body, bodyWith, type Input } from './input';
 import { incoming, response } from './request';
 
 /**
@@ -69,3 +71,40 @@ export const answerServerHits = (request: IncomingRequest, deps: ReceiveDeps): P
     (hits) => receiveServerHits(hits, deps),
     accepted,
   );
+
+/** The CORS policy of the beacon: the allowed origins, POST, and a JSON content type. */
+export function beaconCors(deps: ReceiveDeps): CorsPolicy {
+  return { allowedOrigins: deps.allowedOrigins, methods: ['POST', 'OPTIONS'], allowHeaders: ['content-type'], credentials: true };
+}
+
+const beaconBody = body(beaconBodySchema, INGEST_LIMITS.maxBeaconBodyBytes, ['application/json', 'text/plain']);
+
+/**
+ * POST /api/beacon: a preflight answered, a beacon from no allowed origin (or naming none) refused, then the body read
+ * and the use case run, every answer after the origin with its CORS headers.
+ */
+export async function answerBeacon(request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> {
+  const policy = beaconCors(deps);
+  if (request.method === 'OPTIONS') return preflight(request, policy);
+  const cors = corsHeaders(request, policy);
+  if (cors === null) {
+    return errorAnswer({ status: 403, code: 'origin_not_allowed', message: 'origin: this origin may not send beacons (ALLOWED_ORIGINS)' });
+  }
+  // A browser names the page's origin on every POST, sendBeacon's too: a beacon without one is no page of an allowed
+  // site (a script, a replay), and is refused like one from another origin. A site's server reports to /api/hits.
+  const origin = request.header('origin');
+  if (origin === null) {
+    return errorAnswer({
+      status: 403,
+      code: 'origin_required',
+      message:
+        'origin: a beacon comes from a page of a site in ALLOWED_ORIGINS, whose browser names it; a server reports to POST /api/hits with x-ingest-key',
+    });
+  }
+  const beacon = await beaconBody(request);
+  if (!beacon.ok) return errorAnswer(beacon.failure, cors);
+  const address = clientAddress(request.header('x-forwarded-for'), deps.trustedProxyHops);
+  const taken = await receiveBeacon(beacon.value, { origin, address, header: (name) => request.header(name) }, deps);
+  if (!taken.ok) return errorAnswer(taken.failure, cors);
+  return { status: 202, body: taken.value.body, headers: cors, cookies: taken.value.cookies };
+}
