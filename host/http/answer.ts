@@ -1,4 +1,4 @@
-import { errorAnswer, type Answer } from '../../shared/http/envelope';
+import { errorAnswer, type Answer } from './envelope';
 import type { Result } from '../../shared/core/result';
 import type { ExportFile } from '../../shared/read/export/export';
 

@@ -1,13 +1,13 @@
 import type { HttpHandler } from '@azure/functions';
 import { badRequest, type Result } from '../../shared/core/result';
 import { sameSecret } from '../../shared/core/identity/tokens';
-import { errorAnswer, type Answer } from '../../shared/http/envelope';
-import type { IncomingRequest } from '../../shared/http/request';
+import { errorAnswer, type Answer } from './envelope';
+import type { IncomingRequest } from './request';
 import type { ImportDeps } from '../../shared/ingest/import/receive';
 import { readServerHits, receiveBeacon, receiveServerHits, type ReceiveDeps } from '../../shared/ingest/receive';
 import { beaconBodySchema, INGEST_LIMITS } from '../../shared/ingest/schemas';
 import { clientAddress } from '../../shared/core/identity/address';
-import { corsHeaders, preflight, type CorsPolicy } from '../../shared/http/cors';
+import { corsHeaders, preflight, type CorsPolicy } from './cors';
 import type { Sites } from '../../shared/sites/root';
 import type { Root } from '../composition';
 import { accepted, answerOf, type Reply } from './answer';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { readJsonBody } from '../../shared/http/body';
-import type { IncomingRequest } from '../../shared/http/request';
+import { readJsonBody } from './body';
+import type { IncomingRequest } from './request';
 import { fail, ok, parseWith, type Result } from '../../shared/core/result';
 
 /** What a route reads of a request as its use case's typed input, or the 400 naming the bad field. */

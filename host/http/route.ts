@@ -1,8 +1,8 @@
 import type { HttpHandler } from '@azure/functions';
 import { asOperator, type OperatorSettings } from './admin/auth';
-import { corsHeaders, preflight, type CorsPolicy } from '../../shared/http/cors';
-import { errorAnswer, type Answer } from '../../shared/http/envelope';
-import type { IncomingRequest } from '../../shared/http/request';
+import { corsHeaders, preflight, type CorsPolicy } from './cors';
+import { errorAnswer, type Answer } from './envelope';
+import type { IncomingRequest } from './request';
 import type { Result } from '../../shared/core/result';
 import type { SiteRoot } from '../../shared/sites/root';
 import type { Root } from '../composition';

@@ -1,7 +1,7 @@
 import type { HttpHandler } from '@azure/functions';
 import type { AdminAccess } from './admin/auth';
-import { errorAnswer, type Answer } from '../../shared/http/envelope';
-import type { IncomingRequest } from '../../shared/http/request';
+import { errorAnswer, type Answer } from './envelope';
+import type { IncomingRequest } from './request';
 import { clientAddress } from '../../shared/core/identity/address';
 import type { Result } from '../../shared/core/result';
 import { linkId, type SharedLink, type SharedLinks } from '../../shared/core/store/links';

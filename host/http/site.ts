@@ -1,6 +1,6 @@
 import { checkOperator, type OperatorSettings } from './admin/auth';
-import { errorAnswer, type Answer } from '../../shared/http/envelope';
-import type { IncomingRequest } from '../../shared/http/request';
+import { errorAnswer, type Answer } from './envelope';
+import type { IncomingRequest } from './request';
 import { readSite } from '../../shared/core/sites/hit-site';
 import type { SiteRoot, Sites } from '../../shared/sites/root';
 

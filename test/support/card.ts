@@ -5,7 +5,7 @@ import { query as readQuery } from '../../host/http/input';
 import { operatorRead } from '../../host/http/route';
 import { funnelStepsSetting } from '../../shared/core/funnel';
 import { adminAccess } from '../../host/http/admin/auth';
-import type { IncomingRequest } from '../../shared/http/request';
+import type { IncomingRequest } from '../../host/http/request';
 import type { Clock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
 

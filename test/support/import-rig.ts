@@ -7,7 +7,7 @@ import { IMPORT_LIMITS, importBodySchema } from '../../shared/ingest/import/sche
 import { ingestRead } from '../../host/http/ingest';
 import { body } from '../../host/http/input';
 import { accepted } from '../../host/http/answer';
-import type { IncomingRequest } from '../../shared/http/request';
+import type { IncomingRequest } from '../../host/http/request';
 import { fold } from '../../shared/fold/fold';
 import { TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/fold/budget';
 import { fixedClock } from '../../shared/core/ports/clock';

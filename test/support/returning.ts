@@ -3,7 +3,7 @@ import { fold, type FoldDeps } from '../../shared/fold/fold';
 import { type FoldBudget } from '../../shared/fold/budget';
 import type { QueuedHit } from '../../shared/core/message';
 import { adminAccess } from '../../host/http/admin/auth';
-import type { IncomingRequest } from '../../shared/http/request';
+import type { IncomingRequest } from '../../host/http/request';
 import type { Clock, fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { retentionCard, retentionQuerySchema } from '../../shared/read/retention';

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import * as hits from '../../shared/ingest/classify';
 import type { QueuedHit } from '../../shared/core/message';
-import type { IncomingRequest } from '../../shared/http/request';
+import type { IncomingRequest } from '../../host/http/request';
 import type { ReceiveDeps } from '../../shared/ingest/receive';
 import { answerBeacon } from '../../host/http/ingest';
 import { fixedClock } from '../../shared/core/ports/clock';

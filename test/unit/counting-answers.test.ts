@@ -4,7 +4,7 @@ import { adminAccess, OPERATOR_COOKIE_MAX_AGE } from '../../host/http/admin/auth
 import { peopleCount, pulse, type CountAnswerDeps } from '../../shared/read/counting/answers';
 import { nothing } from '../../host/http/input';
 import { operatorRead, publicRead, pulseCors } from '../../host/http/route';
-import type { IncomingRequest } from '../../shared/http/request';
+import type { IncomingRequest } from '../../host/http/request';
 import { OPERATOR_COOKIE } from '../../shared/core/identity/operator';
 import { operatorCookieValue } from '../../shared/core/identity/tokens';
 import { fixedClock } from '../../shared/core/ports/clock';

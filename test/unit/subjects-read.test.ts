@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import { adminAccess } from '../../host/http/admin/auth';
 import type { QueuedHit } from '../../shared/core/message';
-import type { IncomingRequest } from '../../shared/http/request';
+import type { IncomingRequest } from '../../host/http/request';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { keepAndFold } from '../support/counting';

@@ -1,5 +1,5 @@
-import { errorAnswer, type Answer, type AnswerCookie } from '../../../shared/http/envelope';
-import type { IncomingRequest } from '../../../shared/http/request';
+import { errorAnswer, type Answer, type AnswerCookie } from '../envelope';
+import type { IncomingRequest } from '../request';
 import { clientAddress } from '../../../shared/core/identity/address';
 import { cookieValue, OPERATOR_COOKIE, presentedKey } from '../../../shared/core/identity/operator';
 import { operatorCookieValue, sameSecret } from '../../../shared/core/identity/tokens';

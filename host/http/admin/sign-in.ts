@@ -1,5 +1,5 @@
-import { errorAnswer, type Answer } from '../../../shared/http/envelope';
-import type { IncomingRequest } from '../../../shared/http/request';
+import { errorAnswer, type Answer } from '../envelope';
+import type { IncomingRequest } from '../request';
 import { presentedKey } from '../../../shared/core/identity/operator';
 import { checkOperator, operatorCookie, sessionCookie, type OperatorSettings } from './auth';
 import { sessionTimes } from './session';

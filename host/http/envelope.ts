@@ -1,5 +1,5 @@
-import type { Failure } from '../core/result';
-import type { AnswerCookie } from '../core/cookie';
+import type { Failure } from '../../shared/core/result';
+import type { AnswerCookie } from '../../shared/core/cookie';
 
 export type { AnswerCookie };
 

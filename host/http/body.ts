@@ -1,5 +1,5 @@
 import type { IncomingRequest } from './request';
-import { badRequest, fail, ok, type Result } from '../core/result';
+import { badRequest, fail, ok, type Result } from '../../shared/core/result';
 
 /** The media type of a request without its parameters, lowercased. */
 export function mediaType(request: IncomingRequest): string {
