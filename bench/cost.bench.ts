@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rootFromEnvironment } from '../host/composition';
-import { receiveBeacon } from '../shared/ingest/receive';
+import { answerBeacon } from '../host/http/ingest';
 import { beaconRequest, sendAtOnce } from '../test/support/beacon-clients';
 import { jsonRequest } from '../test/support/import-rig';
 import { countingLogger } from './cost/meters';
@@ -117,7 +117,7 @@ async function loneLatency(stack: Stack): Promise<{ median: number; p99: number;
   const times: number[] = [];
   for (let n = 0; n < 220; n += 1) {
     const started = performance.now();
-    const answer = await receiveBeacon(beaconIncoming(100_000 + n), root.receive);
+    const answer = await answerBeacon(beaconIncoming(100_000 + n), root.receive);
     if (answer.status !== 202) throw new Error(`a lone beacon was answered ${answer.status}`);
     if (n >= 20) times.push(performance.now() - started);
   }

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { rootFromEnvironment } from '../host/composition';
 import { startLocalHost } from '../host/local/host';
 import { startAzurite } from '../host/local/services';
-import { receiveServerHits } from '../shared/ingest/receive';
+import { answerServerHits } from '../host/http/ingest';
 import type { HitQueue } from '../shared/core/ports/queue';
 import { QueueClient } from '@azure/storage-queue';
 import { createHmac, randomUUID } from 'node:crypto';
@@ -107,7 +107,7 @@ export async function run(): Promise<void> {
   const requests = 200;
   const texts = Array.from({ length: requests }, (_, i) => body(perRequest, i));
   const hits = perRequest * requests;
-  for (const text of texts.slice(0, 20)) await receiveServerHits(request(text), root.receive);
+  for (const text of texts.slice(0, 20)) await answerServerHits(request(text), root.receive);
   floorPerHit(texts.slice(0, 20), false);
   floorPerHit(texts.slice(0, 20), true);
   // Ingest and its floors alternate ten requests at a time, so a shared machine's slow moments fall on all three.
@@ -124,7 +124,7 @@ export async function run(): Promise<void> {
     for (let at = 0; at < texts.length; at += slice) {
       const some = texts.slice(at, at + slice);
       const started = performance.now();
-      for (const text of some) await receiveServerHits(request(text), root.receive);
+      for (const text of some) await answerServerHits(request(text), root.receive);
       ingestMs += performance.now() - started;
       floorUs += floorPerHit(some, false) * some.length * perRequest;
       fullFloorUs += floorPerHit(some, true) * some.length * perRequest;
@@ -150,7 +150,7 @@ export async function run(): Promise<void> {
 
   const single = Array.from({ length: 2000 }, (_, i) => body(1, i));
   const singleStart = performance.now();
-  for (const text of single) await receiveServerHits(request(text), root.receive);
+  for (const text of single) await answerServerHits(request(text), root.receive);
   console.log(
     `in-process ingest (queue faked), one hit per request: ${(((performance.now() - singleStart) * 1000) / single.length).toFixed(1)} µs per request`,
   );

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { readAsset } from '../adapters/files/assets';
-import { ASSETS, DASHBOARD } from '../shared/http/pages/assets';
+import { ASSETS, DASHBOARD } from '../shared/contract/assets';
 
 /** The snippet goes on every page of a site: it must stay under this gzipped. */
 const SNIPPET_BUDGET = 1024;

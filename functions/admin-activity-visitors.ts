@@ -1,15 +1,13 @@
 import { register } from '../host/registry';
-import { siteAnswer } from '../shared/sites/read';
-import { incoming, response } from '../host/http';
+import { query } from '../host/http/input';
+import { operatorRoute } from '../host/http/route';
 import { activityVisitors } from '../shared/read/activity/visitors';
+import { visitorsQuerySchema } from '../shared/read/activity/query';
 
 register({
   kind: 'http',
   name: 'admin-activity-visitors',
   route: 'admin/activity/visitors',
   methods: ['GET'],
-  make: (root) => async (request) => {
-    const asked = incoming(request);
-    return response(await siteAnswer(asked, root.sites, (site) => activityVisitors(asked, site.activity), root.operator));
-  },
+  make: operatorRoute(query(visitorsQuerySchema), (asked, site) => activityVisitors(asked, site.activity)),
 });

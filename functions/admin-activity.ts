@@ -1,15 +1,13 @@
 import { register } from '../host/registry';
-import { siteAnswer } from '../shared/sites/read';
-import { incoming, response } from '../host/http';
+import { query } from '../host/http/input';
+import { operatorRoute } from '../host/http/route';
 import { activityCard } from '../shared/read/activity/card';
+import { activityQuerySchema } from '../shared/read/activity/query';
 
 register({
   kind: 'http',
   name: 'admin-activity',
   route: 'admin/activity',
   methods: ['GET'],
-  make: (root) => async (request) => {
-    const asked = incoming(request);
-    return response(await siteAnswer(asked, root.sites, (site) => activityCard(asked, site.activity), root.operator));
-  },
+  make: operatorRoute(query(activityQuerySchema), (asked, site) => activityCard(asked, site.activity)),
 });

@@ -1,15 +1,13 @@
 import { register } from '../host/registry';
-import { siteAnswer } from '../shared/sites/read';
-import { incoming, response } from '../host/http';
-import { exportDays } from '../shared/read/export/export';
+import { fileReply } from '../host/http/answer';
+import { query } from '../host/http/input';
+import { operatorRoute } from '../host/http/route';
+import { exportDays, exportQuerySchema } from '../shared/read/export/export';
 
 register({
   kind: 'http',
   name: 'admin-export',
   route: 'admin/export',
   methods: ['GET'],
-  make: (root) => async (request) => {
-    const asked = incoming(request);
-    return response(await siteAnswer(asked, root.sites, (site) => exportDays(asked, site.export), root.operator));
-  },
+  make: operatorRoute(query(exportQuerySchema), (asked, site) => exportDays(asked, site.export), fileReply),
 });

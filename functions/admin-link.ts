@@ -1,11 +1,12 @@
 import { register } from '../host/registry';
-import { incoming, response } from '../host/http';
-import { manageLinks } from '../shared/read/links/manage';
+import { param } from '../host/http/input';
+import { adminRoute } from '../host/http/route';
+import { revokeLink } from '../shared/read/links/manage';
 
 register({
   kind: 'http',
   name: 'admin-link',
   route: 'admin/links/{ref}',
   methods: ['DELETE'],
-  make: (root) => async (request) => response(await manageLinks(incoming(request), root.links)),
+  make: adminRoute(param('ref'), (ref, root) => revokeLink(ref, root.links)),
 });

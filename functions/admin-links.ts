@@ -1,11 +1,16 @@
 import { register } from '../host/registry';
-import { incoming, response } from '../host/http';
-import { manageLinks } from '../shared/read/links/manage';
+import { created } from '../host/http/answer';
+import { body, nothing } from '../host/http/input';
+import { adminRoute, byMethod } from '../host/http/route';
+import { createLink, linkBodySchema, listLinks } from '../shared/read/links/manage';
 
 register({
   kind: 'http',
   name: 'admin-links',
   route: 'admin/links',
   methods: ['GET', 'POST'],
-  make: (root) => async (request) => response(await manageLinks(incoming(request), root.links)),
+  make: byMethod({
+    GET: adminRoute(nothing, (_, root) => listLinks(root.links)),
+    POST: adminRoute(body(linkBodySchema, 4096, ['application/json']), (asked, root) => createLink(asked, root.links), created),
+  }),
 });

@@ -1,11 +1,12 @@
 import { register } from '../host/registry';
-import { incoming, response } from '../host/http';
-import { operatorMark } from '../shared/http/pages/mark';
+import { nothing } from '../host/http/input';
+import { adminRoute } from '../host/http/route';
+import { operatorMark } from '../host/http/mark';
 
 register({
   kind: 'http',
   name: 'admin-mark',
   route: 'admin/mark',
   methods: ['GET'],
-  make: (root) => async (request) => response(await operatorMark(incoming(request), root.mark)),
+  make: adminRoute(nothing, (_, root) => operatorMark(root.mark)),
 });

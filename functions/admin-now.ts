@@ -1,15 +1,12 @@
 import { register } from '../host/registry';
-import { siteAnswer } from '../shared/sites/read';
-import { incoming, response } from '../host/http';
-import { nowCard } from '../shared/read/now';
+import { lastValues } from '../host/http/input';
+import { operatorRoute } from '../host/http/route';
+import { nowCard, nowQuerySchema } from '../shared/read/now';
 
 register({
   kind: 'http',
   name: 'admin-now',
   route: 'admin/now',
   methods: ['GET'],
-  make: (root) => async (request) => {
-    const asked = incoming(request);
-    return response(await siteAnswer(asked, root.sites, (site) => nowCard(asked, site.now), root.operator));
-  },
+  make: operatorRoute(lastValues(nowQuerySchema), (_, site) => nowCard(site.now)),
 });

@@ -1,6 +1,6 @@
 import { register } from '../host/registry';
-import { bytesResponse } from '../host/http';
-import { serveAsset } from '../shared/http/pages/assets';
+import { bytesResponse } from '../host/http/request';
+import { serveAsset } from '../host/http/assets';
 
 register({
   kind: 'http',

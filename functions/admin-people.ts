@@ -1,15 +1,12 @@
 import { register } from '../host/registry';
-import { siteAnswer } from '../shared/sites/read';
-import { incoming, response } from '../host/http';
-import { answerPeopleCount } from '../shared/read/counting/answers';
+import { nothing } from '../host/http/input';
+import { operatorRoute } from '../host/http/route';
+import { peopleCount } from '../shared/read/counting/answers';
 
 register({
   kind: 'http',
   name: 'admin-people',
   route: 'admin/visitors/people',
   methods: ['GET'],
-  make: (root) => async (request) => {
-    const asked = incoming(request);
-    return response(await siteAnswer(asked, root.sites, (site) => answerPeopleCount(asked, site.count), root.operator));
-  },
+  make: operatorRoute(nothing, (_, site) => peopleCount(site.count)),
 });

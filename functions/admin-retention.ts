@@ -1,15 +1,12 @@
 import { register } from '../host/registry';
-import { incoming, response } from '../host/http';
-import { retentionCard } from '../shared/read/retention';
-import { siteAnswer } from '../shared/sites/read';
+import { query } from '../host/http/input';
+import { operatorRoute } from '../host/http/route';
+import { retentionCard, retentionQuerySchema } from '../shared/read/retention';
 
 register({
   kind: 'http',
   name: 'admin-retention',
   route: 'admin/retention',
   methods: ['GET'],
-  make: (root) => async (request) => {
-    const asked = incoming(request);
-    return response(await siteAnswer(asked, root.sites, (site) => retentionCard(asked, site.retention), root.operator));
-  },
+  make: operatorRoute(query(retentionQuerySchema), (asked, site) => retentionCard(asked, site.retention)),
 });

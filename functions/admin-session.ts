@@ -1,11 +1,11 @@
 import { register } from '../host/registry';
-import { incoming, response } from '../host/http';
-import { answerSession } from '../shared/http/admin/sign-in';
+import { plainRoute } from '../host/http/route';
+import { answerSession } from '../host/http/admin/sign-in';
 
 register({
   kind: 'http',
   name: 'admin-session',
   route: 'admin/session',
   methods: ['GET', 'POST', 'DELETE'],
-  make: (root) => async (request) => response(await answerSession(incoming(request), root.operator)),
+  make: plainRoute((request, root) => answerSession(request, root.operator)),
 });

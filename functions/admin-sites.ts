@@ -1,11 +1,12 @@
 import { register } from '../host/registry';
-import { incoming, response } from '../host/http';
-import { listSites } from '../shared/sites/list';
+import { nothing } from '../host/http/input';
+import { adminRoute } from '../host/http/route';
+import { listSites } from '../host/http/sites';
 
 register({
   kind: 'http',
   name: 'admin-sites',
   route: 'admin/sites',
   methods: ['GET'],
-  make: (root) => async (request) => response(await listSites(incoming(request), { sites: root.sites.declared, operator: root.operator })),
+  make: adminRoute(nothing, (_, root) => listSites(root.sites.declared)),
 });

@@ -1,15 +1,15 @@
 import { register } from '../host/registry';
-import { siteAnswer } from '../shared/sites/read';
-import { incoming, response } from '../host/http';
-import { answerSubject } from '../shared/read/subjects';
+import { lastValues, withParam } from '../host/http/input';
+import { operatorRoute } from '../host/http/route';
+import { subjectSchema } from '../shared/ingest/schemas';
+import { detailQuerySchema, oneSubject } from '../shared/read/subjects';
 
 register({
   kind: 'http',
   name: 'admin-subject',
   route: 'admin/subjects/{id}',
   methods: ['GET'],
-  make: (root) => async (request) => {
-    const asked = incoming(request);
-    return response(await siteAnswer(asked, root.sites, (site) => answerSubject(asked, site.subjects), root.operator));
-  },
+  make: operatorRoute(withParam('id', subjectSchema, lastValues(detailQuerySchema)), ({ param, rest }, site) =>
+    oneSubject(param, rest, site.subjects),
+  ),
 });

@@ -1,15 +1,12 @@
 import { register } from '../host/registry';
-import { siteAnswer } from '../shared/sites/read';
-import { incoming, response } from '../host/http';
-import { answerSubjects } from '../shared/read/subjects';
+import { lastValues } from '../host/http/input';
+import { operatorRoute } from '../host/http/route';
+import { listQuerySchema, subjectsPage } from '../shared/read/subjects';
 
 register({
   kind: 'http',
   name: 'admin-subjects',
   route: 'admin/subjects',
   methods: ['GET'],
-  make: (root) => async (request) => {
-    const asked = incoming(request);
-    return response(await siteAnswer(asked, root.sites, (site) => answerSubjects(asked, site.subjects), root.operator));
-  },
+  make: operatorRoute(lastValues(listQuerySchema), (asked, site) => subjectsPage(asked, site.subjects)),
 });

@@ -1,11 +1,11 @@
 import { register } from '../host/registry';
-import { incoming, response } from '../host/http';
-import { receiveBeacon } from '../shared/ingest/receive';
+import { answerBeacon } from '../host/http/ingest';
+import { plainRoute } from '../host/http/route';
 
 register({
   kind: 'http',
   name: 'ingest-beacon',
   route: 'beacon',
   methods: ['POST', 'OPTIONS'],
-  make: (root) => async (request) => response(await receiveBeacon(incoming(request), root.receive)),
+  make: plainRoute((request, root) => answerBeacon(request, root.receive)),
 });

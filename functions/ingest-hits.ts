@@ -1,11 +1,11 @@
 import { register } from '../host/registry';
-import { incoming, response } from '../host/http';
-import { receiveServerHits } from '../shared/ingest/receive';
+import { answerServerHits } from '../host/http/ingest';
+import { plainRoute } from '../host/http/route';
 
 register({
   kind: 'http',
   name: 'ingest-hits',
   route: 'hits',
   methods: ['POST'],
-  make: (root) => async (request) => response(await receiveServerHits(incoming(request), root.receive)),
+  make: plainRoute((request, root) => answerServerHits(request, root.receive)),
 });

@@ -1,15 +1,14 @@
 import { register } from '../host/registry';
-import { siteAnswer } from '../shared/sites/read';
-import { incoming, response } from '../host/http';
-import { answerPulse } from '../shared/read/counting/answers';
+import { publicRoute, pulseCors } from '../host/http/route';
+import { pulse } from '../shared/read/counting/answers';
 
 register({
   kind: 'http',
   name: 'pulse',
   route: 'pulse',
   methods: ['GET', 'OPTIONS'],
-  make: (root) => async (request) => {
-    const asked = incoming(request);
-    return response(await siteAnswer(asked, root.sites, (site) => answerPulse(asked, site.count)));
-  },
+  make: publicRoute(
+    (site) => pulse(site.count),
+    (site) => pulseCors(site.count.allowedOrigins),
+  ),
 });

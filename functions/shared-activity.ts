@@ -1,11 +1,13 @@
 import { register } from '../host/registry';
-import { incoming, response } from '../host/http';
-import { sharedActivity } from '../shared/read/links/open';
+import { query } from '../host/http/input';
+import { sharedRoute } from '../host/http/shared-link';
+import { activityCard } from '../shared/read/activity/card';
+import { activityQuerySchema } from '../shared/read/activity/query';
 
 register({
   kind: 'http',
   name: 'shared-activity',
   route: 'shared/activity',
   methods: ['GET'],
-  make: (root) => async (request) => response(await sharedActivity(incoming(request), root.shared)),
+  make: sharedRoute(query(activityQuerySchema), (asked, _, site) => activityCard(asked, site.activity)),
 });

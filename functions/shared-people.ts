@@ -1,11 +1,12 @@
 import { register } from '../host/registry';
-import { incoming, response } from '../host/http';
-import { sharedPeople } from '../shared/read/links/open';
+import { nothing } from '../host/http/input';
+import { sharedRoute } from '../host/http/shared-link';
+import { sharedPeople } from '../shared/read/links/shared';
 
 register({
   kind: 'http',
   name: 'shared-people',
   route: 'shared/people',
   methods: ['GET'],
-  make: (root) => async (request) => response(await sharedPeople(incoming(request), root.shared)),
+  make: sharedRoute(nothing, (_, link, site) => sharedPeople(link, site)),
 });

@@ -22,19 +22,20 @@ import type { HostingNetworks } from '../shared/core/identity/network-table';
 import type { CountryLookup } from '../shared/core/identity/country';
 import type { ImportDeps } from '../shared/ingest/import/receive';
 import { importQueueName } from '../shared/ingest/import/queue-name';
-import { adminAccess, type OperatorSettings } from '../shared/http/admin/auth';
+import { adminAccess, type OperatorSettings } from './http/admin/auth';
 import { agentVerdicts } from '../shared/core/identity/agent';
 import { TIMER_FOLD_BUDGET } from '../shared/fold/budget';
 import { keepMemory } from '../shared/keep/keep';
-import type { MarkSettings } from '../shared/http/pages/mark';
-import { ASSETS, DASHBOARD, type AssetShelf } from '../shared/http/pages/assets';
+import type { MarkSettings } from './http/mark';
+import { ASSETS, DASHBOARD, type AssetShelf } from '../shared/contract/assets';
 import type { ReplayEveryDeps } from '../shared/keep/replay';
 import { scanRules } from '../shared/core/subjects/scan-rule';
 import { ONE_SITE, scopeOf, type SiteScope } from '../shared/core/sites/keys';
 import { allOrigins, ALL_SITES, declaredSites } from '../shared/core/sites/sites';
 import type { SiteRoot, Sites } from '../shared/sites/root';
 import type { LinkAdminDeps } from '../shared/read/links/manage';
-import type { SharedReadDeps, SiteReads } from '../shared/read/links/open';
+import type { SharedReadDeps } from './http/shared-link';
+import type { SiteReads } from '../shared/read/links/shared';
 
 /**
  * Built once a process, with one object per use case, so a function hands over `root.<use case>` and builds nothing.
@@ -143,14 +144,13 @@ interface SiteParts {
   settings: Settings;
   clock: Clock;
   logger: Logger;
-  operator: OperatorSettings;
   allowedOrigins: readonly string[];
 }
 
 /** The first site's are also the root's own. */
 function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
-  const { settings, clock, logger, operator } = parts;
-  const reads = { store, clock, logger, operator };
+  const { settings, clock, logger } = parts;
+  const reads = { store, clock, logger };
   // A goal that names its site counts on it alone; the others on every site and on all of them.
   const goals = settings.GOALS.filter((goal) => goal.site === undefined || goal.site === scope.name);
   return {
@@ -175,7 +175,6 @@ function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
         clock,
         source: store.source,
       },
-      operator,
       allowedOrigins: parts.allowedOrigins,
       pulseGoal: settings.PULSE_GOAL === undefined ? null : { name: settings.PULSE_GOAL, summaries: store.goals.summaries },
     },
@@ -183,7 +182,7 @@ function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
     export: { ...reads, funnel: settings.FUNNEL_STEPS, goals },
     now: reads,
     retention: reads,
-    subjects: { subjects: store.subjects, source: store.source, clock, logger, operator },
+    subjects: { subjects: store.subjects, source: store.source, clock, logger },
   };
 }
 
@@ -224,7 +223,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   };
   const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS);
   const allowedOrigins = allOrigins(declared);
-  const sites = sitesOf(settings, store, overrides, { settings, clock, logger, operator, allowedOrigins });
+  const sites = sitesOf(settings, store, overrides, { settings, clock, logger, allowedOrigins });
   const { scope: _scope, store: _store, ...first } = sites.roots.get(declared[0]!.name)!;
   return {
     settings,
@@ -270,7 +269,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     assets: assetShelf(ASSETS),
     dashboard: assetShelf({ 'admin.html': DASHBOARD }),
     sites,
-    links: { links: store.links, sites: declared, clock, operator },
+    links: { links: store.links, sites: declared, clock, hashKey: settings.HASH_KEY },
     shared: { links: store.links, hashKey: settings.HASH_KEY, readsOf: (site) => siteReads(sites, site), access: operator.access },
   };
 }

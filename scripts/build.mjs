@@ -101,7 +101,7 @@ function inPackageOnly(folder) {
 // from the root the app finds for itself, so a page missing from the package fails the build, not the first visit.
 function servedFilesRead() {
   return `{
-    const { ASSETS, DASHBOARD } = require('./dist/shared/http/pages/assets.js');
+    const { ASSETS, DASHBOARD } = require('./dist/shared/contract/assets.js');
     const { packageRoot, readAsset } = require('./dist/adapters/files/assets.js');
     const found = packageRoot(require('node:path').resolve('dist/adapters/files'));
     if (found !== process.cwd()) throw new Error('the app would read its pages from ' + found + ', not the package');

@@ -10,14 +10,14 @@ const stage = process.argv[2] ?? join(import.meta.dirname, '..', 'dist', 'packag
 
 const child = `
 const { rootFromEnvironment } = require('./dist/host/composition.js');
-const { receiveServerHits } = require('./dist/shared/ingest/receive.js');
+const { answerServerHits } = require('./dist/host/http/ingest.js');
 const root = rootFromEnvironment({
   AzureWebJobsStorage: 'UseDevelopmentStorage=true', HASH_KEY: 'cold-start-hash-key-0123456789',
   INGEST_KEY: 'cold-start-ingest-key', OPERATOR_KEY: 'cold-start-operator-key',
 }, { hitQueue: { sendAll: async () => ({ ok: true }) }, logger: { info() {}, warn() {}, error() {} } });
 const headers = { 'content-type': 'application/json', 'x-ingest-key': 'cold-start-ingest-key' };
 const text = JSON.stringify({ address: '3.5.140.2', user_agent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', path: '/' });
-receiveServerHits({ method: 'POST', header: (n) => headers[n] ?? null, query: new URLSearchParams(), params: {}, text: async () => text }, root.receive)
+answerServerHits({ method: 'POST', header: (n) => headers[n] ?? null, query: new URLSearchParams(), params: {}, text: async () => text }, root.receive)
   .then((answer) => { process.stdout.write(answer.status + ' ' + JSON.stringify(answer.body) + '\\n'); });
 `;
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Asset, AssetShelf, AssetSource } from '../../shared/http/pages/assets';
+import type { Asset, AssetShelf, AssetSource } from '../../shared/contract/assets';
 
 /** The nearest folder above with a package.json, so `public/` is found the same way in development and from dist/. */
 export function packageRoot(from: string = __dirname): string {

@@ -18,7 +18,7 @@ export const FieldIssue = z
   })
   .meta({ id: 'FieldIssue' });
 
-/** The one error envelope every endpoint answers with (shared/http/envelope.ts). */
+/** The one error envelope every endpoint answers with (host/http/envelope.ts). */
 export const ErrorEnvelope = z
   .object({
     error: z.object({
@@ -30,7 +30,7 @@ export const ErrorEnvelope = z
       issues: z.array(FieldIssue).min(1).optional(),
     }),
   })
-  .meta({ id: 'Error', description: 'The one error envelope every endpoint answers with (shared/http/envelope.ts).' });
+  .meta({ id: 'Error', description: 'The one error envelope every endpoint answers with (host/http/envelope.ts).' });
 
 /** Whether the store could answer, and how long it keeps what it keeps. */
 export const Availability = z

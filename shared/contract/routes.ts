@@ -4,7 +4,7 @@ import { siteQuerySchema } from '../core/sites/sites';
 import { exportQuerySchema } from '../read/export/export';
 import { importBodySchema } from '../ingest/import/schemas';
 import { beaconBodySchema, serverBatchSchema, serverHitSchema } from '../ingest/schemas';
-import { ASSETS } from '../http/pages/assets';
+import { ASSETS } from './assets';
 import { detailQuerySchema as subjectQuerySchema, listQuerySchema as subjectsListQuerySchema } from '../read/subjects';
 import { ActivityCard, DayVisitors, ExportDays, NowCard } from './activity';
 import { OperatorMark, SessionState, SubjectFigures, SubjectsPage } from './admin';

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 /** Named by its path in the request: `hits.3.at`. */
 export interface FieldIssue {
   path: string;
@@ -44,4 +46,15 @@ export function badRequest(issues: FieldIssue[]): Failure {
     message: first ? `${first.path}: ${first.message}` : 'the request is invalid',
     issues,
   };
+}
+
+/** A value read with a schema, or a 400 naming every bad field (prefixed with where the value sits). */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): Result<z.infer<S>> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return ok(parsed.data);
+  const issues = fieldIssues(parsed.error.issues).map((issue) => ({
+    ...issue,
+    path: prefix ? (issue.path === '(body)' ? prefix : `${prefix}.${issue.path}`) : issue.path,
+  }));
+  return fail(badRequest(issues));
 }

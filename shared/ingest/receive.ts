@@ -1,16 +1,14 @@
-import { INGEST_LIMITS, beaconBodySchema, serverBatchSchema, serverHitSchema, type ServerHit } from './schemas';
+import { INGEST_LIMITS, serverBatchSchema, serverHitSchema, type beaconBodySchema, type ServerHit } from './schemas';
+import type { z } from 'zod';
+
+type BeaconBody = z.infer<typeof beaconBodySchema>;
 import { checkAt, enqueueClassified, ingest, type IngestDeps, type IngestOutcome } from './ingest';
 import type { SeenRequest } from './classify';
-import { clientAddress } from '../core/identity/address';
 import { canonicalAddress } from '../core/identity/network';
 import { forwardedSignals, signalsFrom, type RequestSignals } from '../core/identity/signals';
 import { hasOperatorCookie, hasOperatorKey, isOperatorToken } from '../core/identity/operator';
-import { sameSecret } from '../core/identity/tokens';
-import { errorAnswer, type Answer } from '../http/envelope';
-import { badRequest, fail, ok, type Result } from '../core/result';
-import { readJsonBody, parseWith } from '../http/body';
-import type { IncomingRequest } from '../http/request';
-import { corsHeaders, preflight, type CorsPolicy } from '../http/cors';
+import { badRequest, fail, ok, parseWith, type Result } from '../core/result';
+import type { AnswerCookie } from '../core/cookie';
 import { beaconScan, type BeaconSubjectDeps } from './subjects/beacon';
 import { safeProps } from '../core/events/events';
 import { hitSite, beaconSite } from '../core/sites/hit-site';
@@ -33,13 +31,14 @@ export interface ReceiveSettings {
 /** What the ingest endpoints take: the ingest path's deps, the settings they check a request against, and the subjects' store. */
 export type ReceiveDeps = IngestDeps & ReceiveSettings & { subjects: BeaconSubjectDeps };
 
-const accepted = (outcome: IngestOutcome, headers?: Record<string, string>): Answer => ({ status: 202, body: outcome, headers });
-
-const answerOf = (result: Result<IngestOutcome>, headers?: Record<string, string>): Answer =>
-  result.ok ? accepted(result.value, headers) : errorAnswer(result.failure, headers);
+/** The server hits of a body, and the prefix of each one's fields in an error (`hits.3`). */
+export interface ServerHits {
+  hits: ServerHit[];
+  prefix: (i: number) => string;
+}
 
 /** The server hits in a body: one hit or `{ "hits": [...] }`, each field checked, the whole request refused on one bad hit. */
-function readServerHits(body: unknown): Result<{ hits: ServerHit[]; prefix: (i: number) => string }> {
+export function readServerHits(body: unknown): Result<ServerHits> {
   if (Array.isArray(body))
     return fail(badRequest([{ path: '(body)', message: 'is a JSON array: send one hit as an object, or many as {"hits": [...]}' }]));
   const isBatch = typeof body === 'object' && body !== null && !Array.isArray(body) && 'hits' in body;
@@ -90,85 +89,66 @@ function toSeen(hit: ServerHit, index: number, prefix: (i: number) => string, de
 }
 
 /** POST /api/hits: the site's server reports what it served, authenticated with the ingest key. */
-export async function receiveServerHits(request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> {
-  if (!sameSecret(request.header('x-ingest-key'), deps.ingestKey)) {
-    return errorAnswer({ status: 401, code: 'unauthorized', message: 'x-ingest-key is missing or wrong' });
-  }
-  const body = await readJsonBody(request, INGEST_LIMITS.maxHitsBodyBytes, ['application/json']);
-  if (!body.ok) return errorAnswer(body.failure);
-  const read = readServerHits(body.value);
-  if (!read.ok) return errorAnswer(read.failure);
+export async function receiveServerHits(read: ServerHits, deps: ReceiveDeps): Promise<Result<IngestOutcome>> {
   const now = deps.clock.now();
   const seen: SeenRequest[] = [];
-  const { hits, prefix } = read.value;
+  const { hits, prefix } = read;
   for (let index = 0; index < hits.length; index += 1) {
     const one = toSeen(hits[index]!, index, prefix, deps, now);
-    if (!one.ok) return errorAnswer(one.failure);
+    if (!one.ok) return one;
     seen.push(one.value);
   }
-  return answerOf(await ingest(seen, deps));
+  return ingest(seen, deps);
 }
 
-/** The CORS policy of the beacon: the allowed origins, POST, and a JSON content type. */
-export function beaconCors(deps: ReceiveDeps): CorsPolicy {
-  return { allowedOrigins: deps.allowedOrigins, methods: ['POST', 'OPTIONS'], allowHeaders: ['content-type'], credentials: true };
+/** What a beacon's request carries that its identity reads: the page's origin, the client's address and the headers. */
+export interface BeaconRequest {
+  origin: string;
+  address: string | null;
+  header: (name: string) => string | null;
+}
+
+/** A beacon taken: what was queued, the scan's status, the props refused, and the visitor cookie to set (cookie mode). */
+export interface BeaconTaken {
+  body: IngestOutcome & { status?: 'new' | 'returning'; refused_props?: number };
+  cookies: AnswerCookie[];
 }
 
 /**
  * POST /api/beacon: a browser reports a page load. The address comes from the connection and the agent from
  * User-Agent; the body may say only the path, the referrer and the subject.
  */
-export async function receiveBeacon(request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> {
-  const policy = beaconCors(deps);
-  if (request.method === 'OPTIONS') return preflight(request, policy);
-  const cors = corsHeaders(request, policy);
-  if (cors === null) {
-    return errorAnswer({ status: 403, code: 'origin_not_allowed', message: 'origin: this origin may not send beacons (ALLOWED_ORIGINS)' });
-  }
-  // A browser names the page's origin on every POST, sendBeacon's too: a beacon without one is no page of an allowed
-  // site (a script, a replay), and is refused like one from another origin. A site's server reports to /api/hits.
-  if (request.header('origin') === null) {
-    return errorAnswer({
-      status: 403,
-      code: 'origin_required',
-      message:
-        'origin: a beacon comes from a page of a site in ALLOWED_ORIGINS, whose browser names it; a server reports to POST /api/hits with x-ingest-key',
-    });
-  }
-  const body = await readJsonBody(request, INGEST_LIMITS.maxBeaconBodyBytes, ['application/json', 'text/plain']);
-  if (!body.ok) return errorAnswer(body.failure, cors);
-  const beacon = parseWith(beaconBodySchema, body.value);
-  if (!beacon.ok) return errorAnswer(beacon.failure, cors);
-  const site = beaconSite(beacon.value.site, request.header('origin')!, deps.sites);
-  if (!site.ok) return errorAnswer(site.failure, cors);
-  const header = (name: string) => request.header(name);
-  const props = beacon.value.props === undefined ? null : safeProps(beacon.value.props);
-  const event = beacon.value.event;
+export async function receiveBeacon(beacon: BeaconBody, request: BeaconRequest, deps: ReceiveDeps): Promise<Result<BeaconTaken>> {
+  const site = beaconSite(beacon.site, request.origin, deps.sites);
+  if (!site.ok) return site;
+  const { header } = request;
+  const props = beacon.props === undefined ? null : safeProps(beacon.props);
+  const event = beacon.event;
   const seen: SeenRequest = {
     at: deps.clock.now(),
-    address: clientAddress(request.header('x-forwarded-for'), deps.trustedProxyHops),
-    userAgent: request.header('user-agent') ?? '',
-    path: beacon.value.path,
-    referrer: beacon.value.referrer ?? null,
+    address: request.address,
+    userAgent: header('user-agent') ?? '',
+    path: beacon.path,
+    referrer: beacon.referrer ?? null,
     store: 'site',
     pageLoad: event === undefined,
-    subject: beacon.value.subject ?? null,
+    subject: beacon.subject ?? null,
     ...(event === undefined ? {} : { event, ...(props === null || Object.keys(props.props).length === 0 ? {} : { props: props.props }) }),
     operator:
       hasOperatorKey(header, deps.operatorKey) ||
       hasOperatorCookie(header, deps.rules.hashKey) ||
-      isOperatorToken(beacon.value.operator, deps.operatorKey, deps.rules.hashKey),
+      isOperatorToken(beacon.operator, deps.operatorKey, deps.rules.hashKey),
     signals: signalsFrom(header),
     site: site.value,
   };
   const subjects = { ...deps.subjects, store: deps.subjectsOf?.(site.value) ?? deps.subjects.store };
-  const scan = await beaconScan(header('cookie'), seen, beacon.value.status === true, { ...deps, subjects });
-  if (!scan.ok) return errorAnswer(scan.failure, cors);
+  const scan = await beaconScan(header('cookie'), seen, beacon.status === true, { ...deps, subjects });
+  if (!scan.ok) return scan;
   // The beacon was classified once, in its scan (its cookie's identity put in): that verdict is what is enqueued.
   const result = await enqueueClassified([scan.value.classified], deps);
-  if (!result.ok) return errorAnswer(result.failure, cors);
+  if (!result.ok) return result;
   const status = scan.value.status === undefined ? {} : { status: scan.value.status };
   // A prop that could carry a person is dropped from a beacon, and said so: a browser cannot be asked to send it again.
   const refused = props === null || props.refused === 0 ? {} : { refused_props: props.refused };
-  return { status: 202, body: { ...result.value, ...status, ...refused }, headers: cors, cookies: scan.value.cookies };
+  return ok({ body: { ...result.value, ...status, ...refused }, cookies: scan.value.cookies });
 }

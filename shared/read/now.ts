@@ -1,9 +1,6 @@
-import { asOperator, type OperatorSettings } from '../http/admin/auth';
 import { costOf, readActivity, type ActivityStore } from './activity/availability';
 import { topEntries } from './activity/token-days';
-import { parseWith } from '../http/body';
-import { errorAnswer, type Answer } from '../http/envelope';
-import type { IncomingRequest } from '../http/request';
+import { ok, type Result } from '../core/result';
 import { kindOf } from '../core/identity/kinds';
 import { utcDay } from '../core/identity/tokens';
 import type { Clock } from '../core/ports/clock';
@@ -20,12 +17,11 @@ export const NOW_TOP_PATHS = 10;
 
 const MINUTE_MS = 60_000;
 
-/** What GET /api/admin/now reads: the store's recent facts, the clock and the operator key. */
+/** What GET /api/admin/now reads: the store's recent facts and the clock. */
 export interface NowDeps {
   store: ActivityStore & Pick<Store, 'recent'>;
   clock: Clock;
   logger: Logger;
-  operator: OperatorSettings;
 }
 
 /** People in one minute of the last 30: the distinct daily tokens of people seen in it. */
@@ -92,35 +88,28 @@ export function nowOf(parts: readonly VisitorDayPart[], now: Date): NowFigures {
 }
 
 /** GET /api/admin/now takes no parameters but a cache-buster. */
-const nowQuerySchema = z.object({});
+export const nowQuerySchema = z.object({});
 
 /**
  * GET /api/admin/now: people in the last 30 minutes, by minute, and their top paths, read from the facts keep-hits
  * wrote (one query in today's partition, and one in yesterday's in the first half hour of a UTC day), so it is as
  * fresh as the queue. A store that cannot answer gives 200 with null figures and `available: false`.
  */
-export function nowCard(request: IncomingRequest, deps: NowDeps): Promise<Answer> {
-  return asOperator(request, deps.operator, async () => {
-    const query = parseWith(nowQuerySchema, Object.fromEntries(request.query));
-    if (!query.ok) return errorAnswer(query.failure);
-    const now = deps.clock.now();
-    const since = new Date(lastMinutes(now)[0]!);
-    const days = [...new Set([utcDay(since), utcDay(now)])];
-    const { value, availability } = await readActivity(deps.store, deps.logger, async () =>
-      (await Promise.all(days.map((day) => deps.store.recent.partsSince(day, since)))).flat(),
-    );
-    const figures = value && nowOf(value, now);
-    return {
-      status: 200,
-      body: {
-        from: since.toISOString(),
-        to: now.toISOString(),
-        people_last_30_minutes: figures?.people_last_30_minutes ?? null,
-        by_minute: figures?.by_minute ?? null,
-        top_paths: figures?.top_paths ?? null,
-        availability,
-        cost: costOf(deps.store),
-      },
-    };
+export async function nowCard(deps: NowDeps): Promise<Result<object>> {
+  const now = deps.clock.now();
+  const since = new Date(lastMinutes(now)[0]!);
+  const days = [...new Set([utcDay(since), utcDay(now)])];
+  const { value, availability } = await readActivity(deps.store, deps.logger, async () =>
+    (await Promise.all(days.map((day) => deps.store.recent.partsSince(day, since)))).flat(),
+  );
+  const figures = value && nowOf(value, now);
+  return ok({
+    from: since.toISOString(),
+    to: now.toISOString(),
+    people_last_30_minutes: figures?.people_last_30_minutes ?? null,
+    by_minute: figures?.by_minute ?? null,
+    top_paths: figures?.top_paths ?? null,
+    availability,
+    cost: costOf(deps.store),
   });
 }

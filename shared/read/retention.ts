@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { asOperator, type OperatorSettings } from '../http/admin/auth';
 import { costOf, readActivity, type ActivityStore } from './activity/availability';
-import { readQuery } from './activity/query';
 import { addDays } from '../core/days';
-import { errorAnswer, type Answer } from '../http/envelope';
-import type { IncomingRequest } from '../http/request';
+import { ok, type Result } from '../core/result';
 import { utcDay } from '../core/identity/tokens';
 import type { Clock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
@@ -28,12 +25,11 @@ export const retentionQuerySchema = z.object({
   filter: filtersSchema.refine((filters) => filters.length === 0 || cellFilter(filters) !== null, { message: ONE_FILTER }),
 });
 
-/** What GET /api/admin/retention reads: the retention cells, the clock, the operator key. */
+/** What GET /api/admin/retention reads: the retention cells and the clock. */
 export interface RetentionDeps {
   store: ActivityStore & { cohorts: Pick<CohortsStore, 'since'> };
   clock: Clock;
   logger: Logger;
-  operator: OperatorSettings;
 }
 
 /** The `count` months ending with `month`, oldest first. */
@@ -82,47 +78,38 @@ function rowsOf(
  * figures (a few numbers, never a sketch), and with a filter one more in the value's cells partition: its cost grows
  * with the months asked, never the people.
  */
-export function retentionCard(request: IncomingRequest, deps: RetentionDeps): Promise<Answer> {
-  return asOperator(request, deps.operator, () => readRetention(request, deps));
-}
-
-async function readRetention(request: IncomingRequest, deps: RetentionDeps): Promise<Answer> {
-  const query = readQuery(retentionQuerySchema, request);
-  if (!query.ok) return errorAnswer(query.failure);
+export async function retentionCard(query: z.infer<typeof retentionQuerySchema>, deps: RetentionDeps): Promise<Result<object>> {
   const today = utcDay(deps.clock.now());
-  const months = monthsEnding(today.slice(0, 7), query.value.months);
+  const months = monthsEnding(today.slice(0, 7), query.months);
   const weeks = Array.from({ length: COHORT_WEEKS }, (_, i) => addDays(weekOf(today), -7 * (COHORT_WEEKS - 1 - i)));
-  const filter = cellFilter(query.value.filter);
+  const filter = cellFilter(query.filter);
   const since = (pk: string) => deps.store.cohorts.since(pk, months[0]!, weeks[0]!);
   // A filtered read's cohorts are the whole cohorts (their own partition), its cells the filter value's.
   const { value, availability } = await readActivity(deps.store, deps.logger, () =>
     Promise.all([since(cohortsPk()), filter === null ? null : since(cellPartition(filter.dimension, filter.value))]),
   );
   const base = { months: months.length, from: months[0]!, to: months[months.length - 1]!, error: SKETCH_ERROR };
-  if (value === null) return { status: 200, body: { ...base, cohorts: null, weeks: null, availability, cost: costOf(deps.store) } };
+  if (value === null) return ok({ ...base, cohorts: null, weeks: null, availability, cost: costOf(deps.store) });
   const [whole, cells] = [value[0], value[1] ?? value[0]];
   const ofSpan = (figures: readonly CohortFigures[], span: CohortFigures['span']) => figures.filter((cell) => cell.span === span);
   const rows = (span: CohortFigures['span'], cohorts: readonly string[]) =>
     rowsOf(ofSpan(cells, span), ofSpan(whole, span), cohorts, (cohort) => cohorts.filter((at) => at >= cohort));
   // Week cohorts are kept for the whole site only.
   const [monthRows, weekRows] = [rows('month', months), filter === null ? rows('week', weeks) : null];
-  return {
-    status: 200,
-    body: {
-      ...base,
-      cohorts: monthRows.map(({ cohort, people, later }) => ({
+  return ok({
+    ...base,
+    cohorts: monthRows.map(({ cohort, people, later }) => ({
+      cohort,
+      people,
+      months: later.map(({ at, ...rest }) => ({ month: at, ...rest })),
+    })),
+    weeks:
+      weekRows?.map(({ cohort, people, later }) => ({
         cohort,
         people,
-        months: later.map(({ at, ...rest }) => ({ month: at, ...rest })),
-      })),
-      weeks:
-        weekRows?.map(({ cohort, people, later }) => ({
-          cohort,
-          people,
-          weeks: later.map(({ at, ...rest }) => ({ week: at, ...rest })),
-        })) ?? null,
-      availability,
-      cost: costOf(deps.store),
-    },
-  };
+        weeks: later.map(({ at, ...rest }) => ({ week: at, ...rest })),
+      })) ?? null,
+    availability,
+    cost: costOf(deps.store),
+  });
 }

@@ -1,13 +1,8 @@
 import { z } from 'zod';
 import { wholeNumberText } from '../core/whole-number';
-import { asOperator, type OperatorSettings } from '../http/admin/auth';
 import { daysEnding } from '../core/days';
-import { parseWith } from '../http/body';
 import { siteQuerySchema } from '../core/sites/sites';
-import { subjectSchema } from '../ingest/schemas';
-import { errorAnswer, type Answer } from '../http/envelope';
 import { badRequest, fail, ok, type Result } from '../core/result';
-import type { IncomingRequest } from '../http/request';
 import { utcDay } from '../core/identity/tokens';
 import type { Clock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
@@ -21,7 +16,6 @@ export interface SubjectReadDeps {
   source: string;
   clock: Clock;
   logger: Logger;
-  operator: OperatorSettings;
 }
 
 export const listQuerySchema = z.strictObject({
@@ -60,35 +54,28 @@ function readContinuation(text: string | undefined, sort: string, order: string)
 const writeContinuation = (token: string | null, sort: string, order: string) =>
   token === null ? null : Buffer.from(JSON.stringify({ sort, order, token }), 'utf8').toString('base64url');
 
-const queryOf = (request: IncomingRequest) => Object.fromEntries(request.query.entries());
-
-const unavailable = (deps: SubjectReadDeps, error: unknown): Answer => {
+const unavailable = (deps: SubjectReadDeps, error: unknown) => {
   deps.logger.warn('the subjects could not be read', { reason: errorLine(error) });
-  return errorAnswer({ status: 503, code: 'store_unavailable', message: 'the store cannot answer right now; retry later' });
+  return fail({ status: 503, code: 'store_unavailable', message: 'the store cannot answer right now; retry later' });
 };
 
-async function listPage(request: IncomingRequest, deps: SubjectReadDeps): Promise<Answer> {
-  const query = parseWith(listQuerySchema, queryOf(request));
-  if (!query.ok) return errorAnswer(query.failure);
-  const { sort, order, limit } = query.value;
-  const continuation = readContinuation(query.value.continuation, sort, order);
-  if (!continuation.ok) return errorAnswer(continuation.failure);
+/** GET /api/admin/subjects: every subject with its totals, sorted and paged by the store's continuation. */
+export async function subjectsPage(query: z.infer<typeof listQuerySchema>, deps: SubjectReadDeps): Promise<Result<object>> {
+  const { sort, order, limit } = query;
+  const continuation = readContinuation(query.continuation, sort, order);
+  if (!continuation.ok) return continuation;
   const page: SubjectsPageQuery = { sort, order, limit, continuation: continuation.value };
   try {
     const found = await deps.subjects.list(page);
-    if (found === 'bad-continuation')
-      return errorAnswer(badRequest([{ path: 'continuation', message: 'is not a continuation this endpoint gave' }]));
-    return {
-      status: 200,
-      body: {
-        subjects: found.rows,
-        sort,
-        order,
-        limit,
-        continuation: writeContinuation(found.continuation, sort, order),
-        source: deps.source,
-      },
-    };
+    if (found === 'bad-continuation') return badContinuation('is not a continuation this endpoint gave');
+    return ok({
+      subjects: found.rows,
+      sort,
+      order,
+      limit,
+      continuation: writeContinuation(found.continuation, sort, order),
+      source: deps.source,
+    });
   } catch (error) {
     return unavailable(deps, error);
   }
@@ -105,24 +92,13 @@ export function subjectAnswer(summary: SubjectSummary, today: string, days: numb
   return { subject, scans, unique, repeat, scanners, self, first_scan, last_scan, days, by_day, source };
 }
 
-async function oneSubject(request: IncomingRequest, deps: SubjectReadDeps): Promise<Answer> {
-  const id = parseWith(subjectSchema, request.params.id ?? '', 'id');
-  if (!id.ok) return errorAnswer(id.failure);
-  const query = parseWith(detailQuerySchema, queryOf(request));
-  if (!query.ok) return errorAnswer(query.failure);
+/** GET /api/admin/subjects/{id}: one subject with its figures by day; 404 for a subject never scanned. */
+export async function oneSubject(id: string, query: z.infer<typeof detailQuerySchema>, deps: SubjectReadDeps): Promise<Result<object>> {
   try {
-    const found = await deps.subjects.summaries.read(id.value);
-    if (found === null) return errorAnswer({ status: 404, code: 'not_found', message: `id: no scan of subject ${id.value} has been kept` });
-    return { status: 200, body: subjectAnswer(found.doc, utcDay(deps.clock.now()), query.value.days, deps.source) };
+    const found = await deps.subjects.summaries.read(id);
+    if (found === null) return fail({ status: 404, code: 'not_found', message: `id: no scan of subject ${id} has been kept` });
+    return ok(subjectAnswer(found.doc, utcDay(deps.clock.now()), query.days, deps.source));
   } catch (error) {
     return unavailable(deps, error);
   }
 }
-
-/** GET /api/admin/subjects (operator key): every subject with its totals, sorted and paged by the store's continuation. */
-export const answerSubjects = (request: IncomingRequest, deps: SubjectReadDeps) =>
-  asOperator(request, deps.operator, () => listPage(request, deps));
-
-/** GET /api/admin/subjects/{id} (operator key): one subject with its figures by day; 404 for a subject never scanned. */
-export const answerSubject = (request: IncomingRequest, deps: SubjectReadDeps) =>
-  asOperator(request, deps.operator, () => oneSubject(request, deps));

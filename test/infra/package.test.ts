@@ -3,7 +3,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ASSETS, DASHBOARD } from '../../shared/http/pages/assets';
+import { ASSETS, DASHBOARD } from '../../shared/contract/assets';
 import { AZURE_SHAPE } from './azure-shape';
 import { projectText, ROOT } from './bicep';
 

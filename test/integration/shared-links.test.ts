@@ -1,7 +1,7 @@
 import type { Container } from '@azure/cosmos';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SLOWDOWN } from '../../shared/http/admin/attempts';
+import { SLOWDOWN } from '../../host/http/admin/attempts';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { containerOf } from '../support/cosmos';

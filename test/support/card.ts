@@ -1,8 +1,11 @@
 import type { Store } from '../../shared/core/store';
 import { activityCard, type ActivityDeps } from '../../shared/read/activity/card';
+import { activityQuerySchema } from '../../shared/read/activity/query';
+import { query as readQuery } from '../../host/http/input';
+import { operatorRead } from '../../host/http/route';
 import { funnelStepsSetting } from '../../shared/core/funnel';
-import { adminAccess } from '../../shared/http/admin/auth';
-import type { IncomingRequest } from '../../shared/http/request';
+import { adminAccess } from '../../host/http/admin/auth';
+import type { IncomingRequest } from '../../host/http/request';
 import type { Clock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
 
@@ -25,14 +28,14 @@ export function cardOf(store: Store, clock: Clock) {
     logger: memoryLogger(),
     funnel: funnelStepsSetting.parse(undefined),
     goals: [],
-    operator: {
-      operatorKey: KEY,
-      hashKey: 'test-hash-key-0123456789',
-      access: adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }),
-    },
+  };
+  const operator = {
+    operatorKey: KEY,
+    hashKey: 'test-hash-key-0123456789',
+    access: adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }),
   };
   return async (query: string) => {
-    const answer = await activityCard(request(query), deps);
+    const answer = await operatorRead(request(query), operator, readQuery(activityQuerySchema), (asked) => activityCard(asked, deps));
     return { status: answer.status, body: answer.body as any };
   };
 }

@@ -3,7 +3,11 @@ import { memoryStore } from '../../adapters/memory/store';
 import { readMessage } from '../../shared/core/message';
 import { importKeeper } from './keeper';
 import { receiveImport, type ImportDeps } from '../../shared/ingest/import/receive';
-import type { IncomingRequest } from '../../shared/http/request';
+import { IMPORT_LIMITS, importBodySchema } from '../../shared/ingest/import/schemas';
+import { ingestRead } from '../../host/http/ingest';
+import { body } from '../../host/http/input';
+import { accepted } from '../../host/http/answer';
+import type { IncomingRequest } from '../../host/http/request';
 import { fold } from '../../shared/fold/fold';
 import { TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/fold/budget';
 import { fixedClock } from '../../shared/core/ports/clock';
@@ -71,7 +75,7 @@ export function importRig(now: string, documents?: MemoryDocuments) {
     },
     /** The endpoint, answering what the command sends. */
     fetch: (async (_url: string | URL | Request, init?: RequestInit) => {
-      const answer = await receiveImport(jsonRequest(typeof init?.body === 'string' ? init.body : ''), deps);
+      const answer = await importAnswer(jsonRequest(typeof init?.body === 'string' ? init.body : ''), deps);
       return new Response(JSON.stringify(answer.body ?? null), { status: answer.status, headers: { 'content-type': 'application/json' } });
     }) as typeof fetch,
     /** keep-imports over every message queued so far (in the order given), then the queue emptied. */
@@ -96,3 +100,13 @@ export function importRig(now: string, documents?: MemoryDocuments) {
     },
   };
 }
+
+/** POST /api/import as its route answers it, with the rig's deps. */
+export const importAnswer = (request: IncomingRequest, deps: ImportDeps) =>
+  ingestRead(
+    request,
+    deps.ingestKey,
+    body(importBodySchema, IMPORT_LIMITS.maxBodyBytes, ['application/json']),
+    (asked) => receiveImport(asked, deps),
+    accepted,
+  );

@@ -2,11 +2,13 @@ import type { memoryStore } from '../../adapters/memory/store';
 import { fold, type FoldDeps } from '../../shared/fold/fold';
 import { type FoldBudget } from '../../shared/fold/budget';
 import type { QueuedHit } from '../../shared/core/message';
-import { adminAccess } from '../../shared/http/admin/auth';
-import type { IncomingRequest } from '../../shared/http/request';
+import { adminAccess } from '../../host/http/admin/auth';
+import type { IncomingRequest } from '../../host/http/request';
 import type { Clock, fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
-import { retentionCard } from '../../shared/read/retention';
+import { retentionCard, retentionQuerySchema } from '../../shared/read/retention';
+import { query as readQuery } from '../../host/http/input';
+import { operatorRead } from '../../host/http/route';
 import type { Store } from '../../shared/core/store';
 import { failingAfter } from '../integration/keep-helpers';
 import { keepHits } from './counting';
@@ -28,7 +30,8 @@ export function retentionOf(store: Store, clock: Clock) {
       params: {},
       text: () => Promise.resolve(''),
     };
-    const answer = await retentionCard(request, { store, clock, logger: memoryLogger(), operator });
+    const deps = { store, clock, logger: memoryLogger() };
+    const answer = await operatorRead(request, operator, readQuery(retentionQuerySchema), (asked) => retentionCard(asked, deps));
     return { status: answer.status, body: answer.body as any };
   };
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { adminAccess, asOperator, checkOperator, type OperatorSettings } from '../../shared/http/admin/auth';
-import { failedChecks, SLOWDOWN, slowdownKey, waitAfter } from '../../shared/http/admin/attempts';
-import { checkSession, SESSION_COOKIE, SESSION_LONGEST_SECONDS, sessionKey, sessionToken } from '../../shared/http/admin/session';
-import { answerSession } from '../../shared/http/admin/sign-in';
-import type { Answer } from '../../shared/http/envelope';
-import type { IncomingRequest } from '../../shared/http/request';
+import { adminAccess, asOperator, checkOperator, type OperatorSettings } from '../../host/http/admin/auth';
+import { failedChecks, SLOWDOWN, slowdownKey, waitAfter } from '../../host/http/admin/attempts';
+import { checkSession, SESSION_COOKIE, SESSION_LONGEST_SECONDS, sessionKey, sessionToken } from '../../host/http/admin/session';
+import { answerSession } from '../../host/http/admin/sign-in';
+import type { Answer } from '../../host/http/envelope';
+import type { IncomingRequest } from '../../host/http/request';
 import { fixedClock } from '../../shared/core/ports/clock';
 
 // The Admin session and the slowdown of wrong keys, on a clock the test moves: nothing here waits on the wall clock.

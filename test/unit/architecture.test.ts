@@ -96,7 +96,7 @@ function importGraph(): Map<string, string[]> {
   return new Map(files.map((file) => [file, importsOf(join(root, file)).flatMap((specifier) => asFile(specifier) ?? [])] as const));
 }
 
-/** The stage of a file under shared/: its first folder (core, http, ingest, keep, fold, read, sites, contract). */
+/** The stage of a file under shared/: its first folder (core, ingest, keep, fold, read, sites, contract). */
 const stageOf = (file: string) => /^shared\/([^/]+)\//.exec(file)?.[1];
 
 const WRITE_STAGES = ['ingest', 'keep', 'fold'];
@@ -135,7 +135,6 @@ function circles(graph: Map<string, string[]>): string[] {
 
 const writeImportsRead = (graph: Map<string, string[]>) => crossings(graph, WRITE_STAGES, (stage) => READ_STAGES.includes(stage));
 const coreImportsStage = (graph: Map<string, string[]>) => crossings(graph, ['core'], (stage) => stage !== 'core');
-const httpImportsStage = (graph: Map<string, string[]>) => crossings(graph, ['http'], (stage) => stage !== 'core');
 
 /** The graph with one import added, as a change that breaks a rule would add it. */
 const withImport = (graph: Map<string, string[]>, from: string, to: string) =>
@@ -159,19 +158,15 @@ describe('shared/ follows the flow of a hit: core, then ingest, keep, fold, read
     ]);
   });
 
-  it('the domain core imports no stage, and the HTTP adapting imports only the core', () => {
+  it('the domain core imports no stage', () => {
     expect(coreImportsStage(graph)).toEqual([]);
-    expect(httpImportsStage(graph)).toEqual([]);
     expect(coreImportsStage(withImport(graph, 'shared/core/days.ts', 'shared/keep/keep.ts'))).toEqual([
       'shared/core/days.ts -> shared/keep/keep.ts',
-    ]);
-    expect(httpImportsStage(withImport(graph, 'shared/http/body.ts', 'shared/read/now.ts'))).toEqual([
-      'shared/http/body.ts -> shared/read/now.ts',
     ]);
   });
 
   it('every file under shared/ stands in one of the stages', () => {
-    const stages = new Set(['core', 'http', ...WRITE_STAGES, ...READ_STAGES]);
+    const stages = new Set(['core', ...WRITE_STAGES, ...READ_STAGES]);
     expect([...graph.keys()].filter((file) => file.startsWith('shared/') && !stages.has(stageOf(file) ?? ''))).toEqual([]);
   });
 });

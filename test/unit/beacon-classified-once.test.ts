@@ -2,8 +2,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import * as hits from '../../shared/ingest/classify';
 import type { QueuedHit } from '../../shared/core/message';
-import type { IncomingRequest } from '../../shared/http/request';
-import { receiveBeacon, type ReceiveDeps } from '../../shared/ingest/receive';
+import type { IncomingRequest } from '../../host/http/request';
+import type { ReceiveDeps } from '../../shared/ingest/receive';
+import { answerBeacon } from '../../host/http/ingest';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import type { IdentityMode } from '../../shared/ingest/subjects/beacon';
@@ -82,7 +83,7 @@ describe('a beacon is classified once', () => {
     for (const body of [{ path: '/about' }, { path: '/t/tree-1', subject: 'tree-1', status: true }]) {
       classify.mockClear();
       const { receive, enqueued } = deps('hash');
-      const answer = await receiveBeacon(beacon(body), receive);
+      const answer = await answerBeacon(beacon(body), receive);
       expect(answer.status).toBe(202);
       expect(classify).toHaveBeenCalledTimes(1);
       expect(enqueued).toEqual([[expectedHit()]]);
@@ -91,7 +92,7 @@ describe('a beacon is classified once', () => {
 
   it('in cookie mode without a cookie: offered one linked to the person hash, its status asked', async () => {
     const { receive, enqueued, store } = deps('cookie');
-    const answer = await receiveBeacon(beacon({ path: '/t/tree-1', subject: 'tree-1', status: true }), receive);
+    const answer = await answerBeacon(beacon({ path: '/t/tree-1', subject: 'tree-1', status: true }), receive);
     expect(answer).toMatchObject({ status: 202, body: { accepted: 1, status: 'new' } });
     expect(classify).toHaveBeenCalledTimes(1);
     expect(enqueued).toEqual([[expectedHit()]]);
@@ -103,11 +104,11 @@ describe('a beacon is classified once', () => {
 
   it('in cookie mode with a known cookie: the hit is the visitor the cookie stands for, as classify says of it', async () => {
     const { receive, enqueued } = deps('cookie');
-    const first = await receiveBeacon(beacon({ path: '/t/tree-1', subject: 'tree-1', status: true }), receive);
+    const first = await answerBeacon(beacon({ path: '/t/tree-1', subject: 'tree-1', status: true }), receive);
     const cookie = `visitor_id=${first.cookies![0]!.value}`;
     const person = enqueued[0]![0]!.person!;
     classify.mockClear();
-    const again = await receiveBeacon(
+    const again = await answerBeacon(
       beacon({ path: '/t/tree-1', subject: 'tree-1', status: true }, { cookie, 'x-forwarded-for': '203.0.113.99' }),
       receive,
     );
@@ -120,7 +121,7 @@ describe('a beacon is classified once', () => {
   it('in cookie mode, the site reading itself keeps no person and is never new', async () => {
     const { receive, enqueued } = deps('cookie');
     const cookie = `visitor_id=3b241101-e2bb-4255-8caf-4136c566a962`;
-    const answer = await receiveBeacon(
+    const answer = await answerBeacon(
       beacon({ path: '/t/tree-1', subject: 'tree-1', status: true }, { cookie, 'x-forwarded-for': '127.0.0.1' }),
       receive,
     );
@@ -132,7 +133,7 @@ describe('a beacon is classified once', () => {
 
   it('a beacon for a file a page is made of is classified once and not counted', async () => {
     const { receive, enqueued } = deps('cookie');
-    const answer = await receiveBeacon(beacon({ path: '/app.js' }, { cookie: 'visitor_id=3b241101-e2bb-4255-8caf-4136c566a962' }), receive);
+    const answer = await answerBeacon(beacon({ path: '/app.js' }, { cookie: 'visitor_id=3b241101-e2bb-4255-8caf-4136c566a962' }), receive);
     expect(answer).toMatchObject({ status: 202, body: { accepted: 0, ignored: 1 } });
     expect(classify).toHaveBeenCalledTimes(1);
     expect(enqueued).toEqual([]);

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { adminAccess, OPERATOR_COOKIE_MAX_AGE } from '../../shared/http/admin/auth';
-import { answerPeopleCount, answerPulse, type CountAnswerDeps } from '../../shared/read/counting/answers';
-import type { IncomingRequest } from '../../shared/http/request';
+import { adminAccess, OPERATOR_COOKIE_MAX_AGE } from '../../host/http/admin/auth';
+import { peopleCount, pulse, type CountAnswerDeps } from '../../shared/read/counting/answers';
+import { nothing } from '../../host/http/input';
+import { operatorRead, publicRead, pulseCors } from '../../host/http/route';
+import type { IncomingRequest } from '../../host/http/request';
 import { OPERATOR_COOKIE } from '../../shared/core/identity/operator';
 import { operatorCookieValue } from '../../shared/core/identity/tokens';
 import { fixedClock } from '../../shared/core/ports/clock';
@@ -22,12 +24,20 @@ async function rig() {
   await keepAndFold(store, clock, [queuedHit('2026-10-23T10:00:00.000Z', { person: 'a' })]);
   const deps: CountAnswerDeps = {
     count: { visitorsSummary: store.visitorsSummary, visits: store.visits, foldState: store.foldState, clock, source: store.source },
-    operator: { operatorKey: OPERATOR_KEY, hashKey: HASH_KEY, access: adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }) },
     allowedOrigins: ['https://site.example'],
     pulseGoal: null,
   };
-  return deps;
+  const operator = { operatorKey: OPERATOR_KEY, hashKey: HASH_KEY, access: adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }) };
+  return { deps, operator };
 }
+
+/** The Admin count as its route answers it. */
+const answerPeopleCount = (request: IncomingRequest, { deps, operator }: Awaited<ReturnType<typeof rig>>) =>
+  operatorRead(request, operator, nothing, () => peopleCount(deps));
+
+/** The pulse as its route answers it. */
+const answerPulse = (request: IncomingRequest, { deps }: Awaited<ReturnType<typeof rig>>) =>
+  publicRead(request, pulseCors(deps.allowedOrigins), () => pulse(deps));
 
 describe('the two reads of the count', () => {
   it('refuses the Admin count without the operator key, or with a wrong one, in the error envelope', async () => {

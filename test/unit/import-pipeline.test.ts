@@ -16,16 +16,12 @@ import type { DayRollup } from '../../shared/core/rollup/day-rollup';
 import { bodiesOf, runImport, type ImportOptions } from '../../scripts/import/run';
 import { queuedHit } from '../support/counting';
 import { history, importLine, truthOf, writeRotated } from '../support/log-history';
-import { importRig, INGEST_KEY, jsonRequest } from '../support/import-rig';
-import { receiveImport } from '../../shared/ingest/import/receive';
+import { importAnswer, importRig, INGEST_KEY, jsonRequest } from '../support/import-rig';
 import { serverHitSchema } from '../../shared/ingest/schemas';
 import { IMPORT_LIMITS } from '../../shared/ingest/import/schemas';
 import { cleanPath } from '../../shared/core/identity/paths';
 import { hostingNetworks } from '../../adapters/files/networks';
-import { activityCard } from '../../shared/read/activity/card';
-import { funnelStepsSetting } from '../../shared/core/funnel';
-import { adminAccess } from '../../shared/http/admin/auth';
-import { memoryLogger } from '../../shared/core/ports/logger';
+import { cardOf as cardOnStore } from '../support/card';
 
 const TODAY = '2026-10-23';
 const NOW = `${TODAY}T12:00:00.000Z`;
@@ -52,30 +48,8 @@ async function figures(rig: ReturnType<typeof importRig>) {
   return { people, visits };
 }
 
-const OPERATOR_KEY = 'test-operator-key-0123456789';
-
 /** The Activity card over the rig's store, read as the dashboard reads it: `card('days=7')` answers its status and body. */
-function cardOf(rig: ReturnType<typeof importRig>) {
-  const deps = {
-    store: rig.store,
-    clock: rig.clock,
-    logger: memoryLogger(),
-    funnel: funnelStepsSetting.parse(undefined),
-    goals: [],
-    operator: {
-      operatorKey: OPERATOR_KEY,
-      hashKey: rig.deps.rules.hashKey,
-      access: adminAccess({ clock: rig.clock, sessionHours: 8, trustedProxyHops: 0 }),
-    },
-  };
-  return async (query: string) => {
-    const answer = await activityCard(
-      { ...jsonRequest('', { 'x-operator-key': OPERATOR_KEY }), method: 'GET', query: new URLSearchParams(query) },
-      deps,
-    );
-    return { status: answer.status, body: answer.body as any };
-  };
-}
+const cardOf = (rig: ReturnType<typeof importRig>) => cardOnStore(rig.store, rig.clock);
 
 const unmarked = (docs: Array<Record<string, unknown>>) =>
   docs
@@ -158,15 +132,15 @@ describe('a history imported from rotated logs, backfilled by the fold', { timeo
       .slice(0, 300)
       .map((request) => ({ ...importLine(request), ...(request.referrer ? { referrer: request.referrer } : {}) }));
     const body = JSON.stringify({ hits: lines });
-    expect((await receiveImport(jsonRequest(body), rig.deps)).status).toBe(202);
+    expect((await importAnswer(jsonRequest(body), rig.deps)).status).toBe(202);
     const first = rig.queued.splice(0);
-    expect((await receiveImport(jsonRequest(body), rig.deps)).status).toBe(202);
+    expect((await importAnswer(jsonRequest(body), rig.deps)).status).toBe(202);
     const second = rig.queued.splice(0);
     expect(second).toEqual(first);
     const ids = first.map((text) => (readMessage(text) as { ok: true; message: { id: string } }).message.id);
     expect(new Set(ids).size).toBe(ids.length);
     // A different batch (one line fewer) is different messages.
-    await receiveImport(jsonRequest(JSON.stringify({ hits: lines.slice(1) })), rig.deps);
+    await importAnswer(jsonRequest(JSON.stringify({ hits: lines.slice(1) })), rig.deps);
     const third = rig.queued.splice(0).map((text) => (readMessage(text) as { ok: true; message: { id: string } }).message.id);
     expect(third[0]).not.toBe(ids[0]);
   });
@@ -222,11 +196,11 @@ describe('the first day counted live bounds an import', () => {
     expect(rig.store.documents.read<DayRollup>(liveDay, 'day-rollup')!.doc.requests).toBe(liveRollup.requests);
 
     // counted_from moved back, and the first live day stays the one the ledger took.
-    const window = await receiveImport(jsonRequest('{"hits":[]}'), rig.deps);
+    const window = await importAnswer(jsonRequest('{"hits":[]}'), rig.deps);
     expect(window.body).toMatchObject({ live_from: liveDay, until: addDays(liveDay, -1), accepted: 0 });
-    const asked = await receiveImport(jsonRequest(JSON.stringify({ until: TODAY, hits: [] })), rig.deps);
+    const asked = await importAnswer(jsonRequest(JSON.stringify({ until: TODAY, hits: [] })), rig.deps);
     expect(asked.body).toMatchObject({ until: TODAY });
-    const later = await receiveImport(jsonRequest(JSON.stringify({ until: addDays(TODAY, 1), hits: [] })), rig.deps);
+    const later = await importAnswer(jsonRequest(JSON.stringify({ until: addDays(TODAY, 1), hits: [] })), rig.deps);
     expect(later.status).toBe(400);
   });
 });
@@ -242,7 +216,7 @@ describe('what the endpoint counts of a log line', () => {
     ...more,
   });
   const post = (hits: unknown[], headers: Record<string, string> = {}) =>
-    receiveImport(jsonRequest(JSON.stringify({ hits }), headers), rig.deps);
+    importAnswer(jsonRequest(JSON.stringify({ hits }), headers), rig.deps);
 
   it('counts GET and HEAD that are not redirects, and leaves out the rest as /api/hits does (assets, admin paths)', async () => {
     const answer = await post([
@@ -609,7 +583,7 @@ describe('hostile batches', () => {
         ),
         async (body) => {
           const before = rig.queued.length;
-          const answer = await receiveImport(jsonRequest(JSON.stringify(body) ?? 'null'), rig.deps);
+          const answer = await importAnswer(jsonRequest(JSON.stringify(body) ?? 'null'), rig.deps);
           expect([202, 400]).toContain(answer.status);
           if (answer.status !== 202) expect(rig.queued.length).toBe(before);
         },

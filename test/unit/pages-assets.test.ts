@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { assetShelf, packageRoot } from '../../adapters/files/assets';
-import { ASSETS, DASHBOARD, DASHBOARD_MODULES, serveAsset } from '../../shared/http/pages/assets';
+import { ASSETS, DASHBOARD, DASHBOARD_MODULES } from '../../shared/contract/assets';
+import { serveAsset } from '../../host/http/assets';
 
 const root = join(__dirname, '..', '..');
 const shelf = assetShelf(ASSETS, root);

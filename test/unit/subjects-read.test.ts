@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { adminAccess } from '../../shared/http/admin/auth';
+import { adminAccess } from '../../host/http/admin/auth';
 import type { QueuedHit } from '../../shared/core/message';
-import type { IncomingRequest } from '../../shared/http/request';
+import type { IncomingRequest } from '../../host/http/request';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { keepAndFold } from '../support/counting';
-import { answerSubject, answerSubjects } from '../../shared/read/subjects';
+import { detailQuerySchema, listQuerySchema, oneSubject, subjectsPage } from '../../shared/read/subjects';
+import { subjectSchema } from '../../shared/ingest/schemas';
+import { lastValues, withParam } from '../../host/http/input';
+import { operatorRead } from '../../host/http/route';
 import { scanRules } from '../../shared/core/subjects/scan-rule';
 
 const clock = fixedClock('2026-10-23T20:00:00Z');
@@ -59,6 +62,18 @@ async function seeded() {
     },
   };
 }
+
+type Deps = Awaited<ReturnType<typeof seeded>>;
+
+/** The subjects' list as its route answers it. */
+const answerSubjects = (asked: IncomingRequest, deps: Deps) =>
+  operatorRead(asked, deps.operator, lastValues(listQuerySchema), (query) => subjectsPage(query, deps));
+
+/** One subject as its route answers it. */
+const answerSubject = (asked: IncomingRequest, deps: Deps) =>
+  operatorRead(asked, deps.operator, withParam('id', subjectSchema, lastValues(detailQuerySchema)), ({ param, rest }) =>
+    oneSubject(param, rest, deps),
+  );
 
 describe('the subjects reads on the memory store', () => {
   it('sorts by any field and pages by continuation, each subject once', async () => {

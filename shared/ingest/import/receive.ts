@@ -3,13 +3,10 @@ import { addDays } from '../../core/days';
 import { errorLine } from '../../core/errors';
 import { classify, type IdentityRules, type SeenRequest } from '../classify';
 import { encodeMessage, toMessages, type QueuedHit } from '../../core/message';
-import { readJsonBody, parseWith } from '../../http/body';
-import { errorAnswer, type Answer } from '../../http/envelope';
 import { badRequest, fail, ok, type Failure, type Result } from '../../core/result';
-import type { IncomingRequest } from '../../http/request';
 import { canonicalAddress } from '../../core/identity/network';
 import { keptPath } from '../../core/identity/paths';
-import { sameSecret, utcDay } from '../../core/identity/tokens';
+import { utcDay } from '../../core/identity/tokens';
 import { inLanes } from '../../core/lanes';
 import type { Clock } from '../../core/ports/clock';
 import type { HitQueue } from '../../core/ports/queue';
@@ -19,7 +16,8 @@ import { IMPORT_LEDGER_ID } from '../../core/store/imports';
 import { VISITORS_PK } from '../../core/store/visitors';
 import { keyedUuid } from './ids';
 import { landedNote } from '../../keep/imports';
-import { IMPORT_LIMITS, importBodySchema, type ImportedDay, type ImportHit } from './schemas';
+import type { importBodySchema, ImportedDay, ImportHit } from './schemas';
+import type { z } from 'zod';
 import { importedTotals } from './totals';
 
 /** The most a request's `at` may be ahead of the app's clock, as on POST /api/hits. */
@@ -317,32 +315,25 @@ async function importDays(
  * hit; only the days before the first day counted live are taken unless `until` says otherwise. An empty batch answers
  * the import's window and changes nothing.
  */
-export async function receiveImport(request: IncomingRequest, deps: ImportDeps): Promise<Answer> {
-  if (!sameSecret(request.header('x-ingest-key'), deps.ingestKey)) {
-    return errorAnswer({ status: 401, code: 'unauthorized', message: 'x-ingest-key is missing or wrong' });
-  }
-  const body = await readJsonBody(request, IMPORT_LIMITS.maxBodyBytes, ['application/json']);
-  if (!body.ok) return errorAnswer(body.failure);
-  const parsed = parseWith(importBodySchema, body.value);
-  if (!parsed.ok) return errorAnswer(parsed.failure);
-  const { hits = [], days = [], until: given } = parsed.value;
+export async function receiveImport(body: z.infer<typeof importBodySchema>, deps: ImportDeps): Promise<Result<object>> {
+  const { hits = [], days = [], until: given } = body;
   const now = deps.clock.now();
   const today = utcDay(now);
-  if (given !== undefined && given > today) return errorAnswer(badRequest([{ path: 'until', message: 'is after today' }]));
+  if (given !== undefined && given > today) return fail(badRequest([{ path: 'until', message: 'is after today' }]));
   let window: { live_from: string; until: string };
   try {
     window = await windowOf(deps.store, today, now, given, hits.length > 0 || days.length > 0);
   } catch (error) {
-    return errorAnswer(unavailable('the import ledger', error));
+    return fail(unavailable('the import ledger', error));
   }
   if (days.length > 0) {
     try {
-      return { status: 202, body: { ...(await importDays(days, deps, window.until)), ...window } };
+      return ok({ ...(await importDays(days, deps, window.until)), ...window });
     } catch (error) {
-      return errorAnswer(unavailable('the imported days', error));
+      return fail(unavailable('the imported days', error));
     }
   }
   const result = await importHits(hits, deps, now, window.until);
-  if (!result.ok) return errorAnswer(result.failure);
-  return { status: 202, body: { ...result.value, ...window } };
+  if (!result.ok) return result;
+  return ok({ ...result.value, ...window });
 }

@@ -1,5 +1,5 @@
 import { classify, isSelf, type Classified, type IdentityRules, type SeenRequest } from '../classify';
-import { type AnswerCookie } from '../../http/envelope';
+import type { AnswerCookie } from '../../core/cookie';
 import { fail, ok, type Result } from '../../core/result';
 import type { Logger } from '../../core/ports/logger';
 import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE_MAX_AGE } from './cookie';

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { AnswerCookie } from '../../http/envelope';
+import type { AnswerCookie } from '../../core/cookie';
 import { cookieValue } from '../../core/identity/operator';
 
 /** The name of the first-party cookie that carries a visitor's id in cookie mode. */

@@ -1,9 +1,6 @@
 import { addDays, daysEnding } from '../../core/days';
 import { utcDay } from '../../core/identity/tokens';
-import { asOperator, type OperatorSettings } from '../../http/admin/auth';
-import { errorAnswer, type Answer } from '../../http/envelope';
-import { badRequest } from '../../core/result';
-import type { IncomingRequest } from '../../http/request';
+import { badRequest, fail, ok, type Result } from '../../core/result';
 import type { Clock } from '../../core/ports/clock';
 import type { Logger } from '../../core/ports/logger';
 import { costOf, readActivity, type ActivityStore } from './availability';
@@ -15,7 +12,7 @@ import { funnelOf } from './funnel';
 import { HOURS_SHOWN, hoursOf } from './hours';
 import { entryPagesOf, eventsOf, pagesOf, periodOf, referrersOf, type PeriodCounts } from './period';
 import type { Goal } from '../../core/events/events';
-import { activityQuerySchema, MAX_DAYS, readQuery, type Period } from './query';
+import { MAX_DAYS, type CardQuery, type Period } from './query';
 import { readPeriods, type PeriodRead } from './window';
 import { cellFilter } from './filters';
 import type { Filter } from '../../core/rollup/filters';
@@ -33,7 +30,6 @@ export interface ActivityDeps {
   logger: Logger;
   funnel: readonly FunnelStep[];
   goals: readonly Goal[];
-  operator: OperatorSettings;
 }
 
 const spanOf = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
@@ -153,15 +149,8 @@ function filteredWhole(
  * last hours' documents, so a read costs the days asked, never the visitors. A store that cannot answer gives 200 with
  * `available: false`.
  */
-export function activityCard(request: IncomingRequest, deps: ActivityDeps): Promise<Answer> {
-  return asOperator(request, deps.operator, () => readCard(request, deps));
-}
-
-/** The card for a request already let in: the operator's, or a shared link's with its fixed query. */
-export async function readCard(request: IncomingRequest, deps: ActivityDeps): Promise<Answer> {
-  const query = readQuery(activityQuerySchema, request);
-  if (!query.ok) return errorAnswer(query.failure);
-  const { period: asked, filters } = query.value;
+export async function activityCard(query: CardQuery, deps: ActivityDeps): Promise<Result<object>> {
+  const { period: asked, filters } = query;
   const now = deps.clock.now();
   const today = utcDay(now);
   const { store } = deps;
@@ -182,9 +171,9 @@ export async function readCard(request: IncomingRequest, deps: ActivityDeps): Pr
     ]);
     return { window, days, before, reads, hours, state: state?.doc ?? null, periodsFrom, people, visits: visits?.doc.by_day ?? {}, goals };
   });
-  if (value === null) return { status: 200, body: { ...UNREAD, filters, availability, cost: costOf(store) } };
+  if (value === null) return ok({ ...UNREAD, filters, availability, cost: costOf(store) });
   const { window, days, before, reads, people, visits } = value;
-  if ('refused' in reads) return errorAnswer(badRequest([{ path: 'filter', message: reads.refused }]));
+  if ('refused' in reads) return fail(badRequest([{ path: 'filter', message: reads.refused }]));
   const [current, earlier] = reads as [PeriodRead, PeriodRead | undefined];
   const filtered = filters.length > 0;
   const exactNew = filtered ? undefined : people.people_new_by_day;
@@ -207,42 +196,39 @@ export async function readCard(request: IncomingRequest, deps: ActivityDeps): Pr
     current.dayRollups,
     days.filter((day) => !current.byDay.has(day) || current.dayRollups.has(day)),
   );
-  return {
-    status: 200,
-    body: {
-      days: days.length,
-      from: window.from,
-      to: window.to,
-      filters,
-      by_day: long ? null : byDay(current.byDay, days, exactNew),
-      ...(long ? { by_month: byMonth(current.byDay, days) } : {}),
-      hours: hoursOf(value.hours, now),
-      sources: sourcesOf(period),
-      path: funnelOf(period, deps.funnel),
-      countries: countriesOf(period),
-      devices: devicesOf(period),
-      campaigns: campaignsOf(period),
-      people_in_period: period.people,
-      headline,
-      previous,
-      pages: pagesOf(period),
-      entry_pages: entryPagesOf(period),
-      referrers: referrersOf(period),
-      goals: goalsOf(deps.goals, period, value.goals),
-      events: eventsOf(period),
-      rollups: filtered
-        ? {
-            ...status,
-            complete:
-              status.complete &&
-              filteredWhole(filters, [current, earlier], value.periodsFrom, earlier === undefined ? [days] : [days, before]),
-            filters_from: value.periodsFrom,
-          }
-        : status,
-      // Only a period with days imported from another tool has it, apart from every figure above.
-      ...(imported === null ? {} : { imported }),
-      availability,
-      cost: costOf(store),
-    },
-  };
+  return ok({
+    days: days.length,
+    from: window.from,
+    to: window.to,
+    filters,
+    by_day: long ? null : byDay(current.byDay, days, exactNew),
+    ...(long ? { by_month: byMonth(current.byDay, days) } : {}),
+    hours: hoursOf(value.hours, now),
+    sources: sourcesOf(period),
+    path: funnelOf(period, deps.funnel),
+    countries: countriesOf(period),
+    devices: devicesOf(period),
+    campaigns: campaignsOf(period),
+    people_in_period: period.people,
+    headline,
+    previous,
+    pages: pagesOf(period),
+    entry_pages: entryPagesOf(period),
+    referrers: referrersOf(period),
+    goals: goalsOf(deps.goals, period, value.goals),
+    events: eventsOf(period),
+    rollups: filtered
+      ? {
+          ...status,
+          complete:
+            status.complete &&
+            filteredWhole(filters, [current, earlier], value.periodsFrom, earlier === undefined ? [days] : [days, before]),
+          filters_from: value.periodsFrom,
+        }
+      : status,
+    // Only a period with days imported from another tool has it, apart from every figure above.
+    ...(imported === null ? {} : { imported }),
+    availability,
+    cost: costOf(store),
+  });
 }

@@ -1,7 +1,4 @@
 import { z } from 'zod';
-import { parseWith } from '../../http/body';
-import type { Result } from '../../core/result';
-import type { IncomingRequest } from '../../http/request';
 import type { Filter } from '../../core/rollup/filters';
 import { filtersSchema } from './filters';
 import { siteQuerySchema } from '../../core/sites/sites';
@@ -77,15 +74,3 @@ export const visitorsQuerySchema = z.object({
     .optional(),
   site: siteQuerySchema,
 });
-
-/** The parameters a query may repeat: each is read as a list. */
-const REPEATED = new Set(['filter']);
-
-/** The query read with a schema, or a 400 naming each bad parameter. */
-export function readQuery<S extends z.ZodType>(schema: S, request: IncomingRequest): Result<z.infer<S>> {
-  const names = new Set(request.query.keys());
-  return parseWith(
-    schema,
-    Object.fromEntries([...names].map((name) => [name, REPEATED.has(name) ? request.query.getAll(name) : request.query.get(name)])),
-  );
-}

@@ -1,14 +1,11 @@
-import { asOperator } from '../../http/admin/auth';
-import { errorAnswer, type Answer } from '../../http/envelope';
-import { badRequest } from '../../core/result';
-import type { IncomingRequest } from '../../http/request';
+import { badRequest, fail, ok, type Result } from '../../core/result';
 import type { BotReason, VisitorKind } from '../../core/identity/kinds';
 import { z } from 'zod';
 import type { VisitorDay } from '../../core/store/activity';
 import type { TablePlace } from '../../core/store/activity-days';
 import { readActivity } from './availability';
 import type { ActivityDeps } from './card';
-import { readQuery, visitorsQuerySchema } from './query';
+import type { visitorsQuerySchema } from './query';
 import { topEntries, tokenDays } from './token-days';
 
 /** How many paths a row names. */
@@ -78,21 +75,17 @@ const tokenOf = (place: TablePlace) => Buffer.from(JSON.stringify(place), 'utf8'
  * page's tokens on the other stores, so a page costs its rows whatever the day holds. Only the operator reads it; a
  * store that cannot answer gives 200 with `available: false`.
  */
-export function activityVisitors(request: IncomingRequest, deps: ActivityDeps): Promise<Answer> {
-  return asOperator(request, deps.operator, async () => {
-    const query = readQuery(visitorsQuerySchema, request);
-    if (!query.ok) return errorAnswer(query.failure);
-    const after = query.value.next === undefined ? null : placeOf(query.value.next);
-    if (query.value.next !== undefined && after === null)
-      return errorAnswer(badRequest([{ path: 'next', message: 'must be the next token of the page before, as it was given' }]));
-    const { day } = query.value;
-    const { value, availability } = await readActivity(deps.store, deps.logger, async () => {
-      const page = await deps.store.activityDays.pageOn(day, after, VISITORS_PAGE + 1);
-      const shown = page.slice(0, VISITORS_PAGE);
-      const others = shown.length === 0 ? [] : await deps.store.activityDays.ofTokens(day, [...new Set(shown.map((doc) => doc.token))]);
-      return { rows: rowsOf(shown, others), more: page.length > VISITORS_PAGE ? shown[shown.length - 1]! : null };
-    });
-    const next = value?.more ? tokenOf({ first_seen: value.more.first_seen, id: value.more.id }) : null;
-    return { status: 200, body: { day, visitors: value && value.rows, next, availability } };
+export async function activityVisitors(query: z.infer<typeof visitorsQuerySchema>, deps: ActivityDeps): Promise<Result<object>> {
+  const after = query.next === undefined ? null : placeOf(query.next);
+  if (query.next !== undefined && after === null)
+    return fail(badRequest([{ path: 'next', message: 'must be the next token of the page before, as it was given' }]));
+  const { day } = query;
+  const { value, availability } = await readActivity(deps.store, deps.logger, async () => {
+    const page = await deps.store.activityDays.pageOn(day, after, VISITORS_PAGE + 1);
+    const shown = page.slice(0, VISITORS_PAGE);
+    const others = shown.length === 0 ? [] : await deps.store.activityDays.ofTokens(day, [...new Set(shown.map((doc) => doc.token))]);
+    return { rows: rowsOf(shown, others), more: page.length > VISITORS_PAGE ? shown[shown.length - 1]! : null };
   });
+  const next = value?.more ? tokenOf({ first_seen: value.more.first_seen, id: value.more.id }) : null;
+  return ok({ day, visitors: value && value.rows, next, availability });
 }

@@ -1,14 +1,10 @@
-import { asOperator, type OperatorSettings } from '../../http/admin/auth';
-import { corsHeaders, preflight, type CorsPolicy } from '../../http/cors';
-import type { Answer } from '../../http/envelope';
-import type { IncomingRequest } from '../../http/request';
+import { ok } from '../../core/result';
 import { pulseOf, readPeopleCount, type PeopleCountDeps } from './people-count';
 import type { GoalsStore } from '../../core/events/goal-documents';
 
-/** What the two reads of the count need: the query's dependencies, the operator's settings and the allowed origins. */
+/** What the two reads of the count need: the query's dependencies, and the origins whose pages may read the pulse. */
 export interface CountAnswerDeps {
   count: PeopleCountDeps;
-  operator: OperatorSettings;
   allowedOrigins: readonly string[];
   /** PULSE_GOAL: the goal whose people all time the pulse carries, and where its summary is; null when none is named. */
   pulseGoal: { name: string; summaries: GoalsStore['summaries'] } | null;
@@ -25,26 +21,13 @@ async function pulseGoalOf(goal: CountAnswerDeps['pulseGoal']) {
 }
 
 /** GET /api/admin/visitors/people: the count, for the operator only. */
-export function answerPeopleCount(request: IncomingRequest, deps: CountAnswerDeps): Promise<Answer> {
-  return asOperator(request, deps.operator, async () => ({ status: 200, body: await readPeopleCount(deps.count) }));
-}
-
-/** The pulse's CORS policy: the allowed origins may read it with a GET, without credentials. */
-export const pulseCors = (allowedOrigins: readonly string[]): CorsPolicy => ({
-  allowedOrigins,
-  methods: ['GET', 'OPTIONS'],
-  allowHeaders: [],
-  credentials: false,
-});
+export const peopleCount = async (deps: CountAnswerDeps) => ok(await readPeopleCount(deps.count));
 
 /**
- * GET /api/pulse: the same count, flat, public and cacheable for a minute. It answers 200 whatever the store does (an
- * unread store is null figures); another origin gets the figures without CORS headers, so its page cannot read them.
+ * GET /api/pulse: the same count, flat, with the pulse goal's people. It answers whatever the store does (an unread
+ * store is null figures).
  */
-export async function answerPulse(request: IncomingRequest, deps: CountAnswerDeps): Promise<Answer> {
-  const policy = pulseCors(deps.allowedOrigins);
-  if (request.method === 'OPTIONS') return preflight(request, policy);
-  const cors = corsHeaders(request, policy) ?? {};
+export async function pulse(deps: CountAnswerDeps) {
   const [count, goal] = await Promise.all([readPeopleCount(deps.count), pulseGoalOf(deps.pulseGoal)]);
-  return { status: 200, body: { ...pulseOf(count), ...goal }, headers: { 'cache-control': 'public, max-age=60', vary: 'Origin', ...cors } };
+  return ok({ ...pulseOf(count), ...goal });
 }

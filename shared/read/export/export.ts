@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import { siteQuerySchema } from '../../core/sites/sites';
-import { asOperator, type OperatorSettings } from '../../http/admin/auth';
 import { readActivity, type ActivityStore } from '../activity/availability';
-import { MAX_DAYS, readQuery } from '../activity/query';
+import { MAX_DAYS } from '../activity/query';
 import { cellFilter, filtersSchema } from '../activity/filters';
 import { readPeriods } from '../activity/window';
 import type { FunnelStep } from '../../core/funnel';
 import type { Goal } from '../../core/events/events';
 import { addDays } from '../../core/days';
-import { errorAnswer, type Answer } from '../../http/envelope';
-import { badRequest } from '../../core/result';
-import type { IncomingRequest } from '../../http/request';
+import { badRequest, fail, ok, type Result } from '../../core/result';
 import type { Clock } from '../../core/ports/clock';
 import type { Logger } from '../../core/ports/logger';
 import { toCsv } from './csv';
@@ -21,7 +18,6 @@ export interface ExportDeps {
   store: ActivityStore;
   clock: Clock;
   logger: Logger;
-  operator: OperatorSettings;
   funnel: readonly FunnelStep[];
   goals: readonly Goal[];
 }
@@ -51,47 +47,42 @@ export const exportQuerySchema = z
       context.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_DAYS} days from from, both included` });
   });
 
+/** An export: the rows as JSON, or as a CSV file named for its days. */
+export type ExportFile = { json: object } | { csv: string; filename: string };
+
 /**
  * GET /api/admin/export?from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|json&filter=…: one row a day, from the range's day
  * rollups (or, filtered, their filter cells) and two point reads (the visitors and visits summaries), so it costs the
  * days asked, never the visitors. A store that cannot answer is a 503 in the envelope: an export with nothing in it
  * would read as a quiet stretch.
  */
-export function exportDays(request: IncomingRequest, deps: ExportDeps): Promise<Answer> {
-  return asOperator(request, deps.operator, async () => {
-    const query = readQuery(exportQuerySchema, request);
-    if (!query.ok) return errorAnswer(query.failure);
-    const { from, to, format, filter: filters } = query.value;
-    const days = Array.from({ length: spanOf(from, to) }, (_, i) => addDays(from, i));
-    const rules = { steps: deps.funnel, goals: deps.goals };
-    const { value } = await readActivity(deps.store, deps.logger, async () => {
-      // Only a filter's cells need to know from when they are kept.
-      const state = filters.length === 0 ? null : await deps.store.foldState.read();
-      const periodsFrom = state?.doc.periods_from ?? (filters.length === 0 ? '0000-00-00' : '9999-12-31');
-      const read = await Promise.all([
-        readPeriods(deps.store, [days], filters, { month: periodsFrom, year: periodsFrom }, rules, false),
-        deps.store.visitorsSummary.peopleFrom(from),
-        deps.store.visits.read(),
-      ]);
-      return [...read, periodsFrom] as const;
-    });
-    if (value === null)
-      return errorAnswer({
-        status: 503,
-        code: 'store_unavailable',
-        message: 'the store that keeps activity could not be read just now; retry later',
-      });
-    const [read, people, visits, periodsFrom] = value;
-    if ('refused' in read) return errorAnswer(badRequest([{ path: 'filter', message: read.refused }]));
-    const filtered = filters.length > 0;
-    const rows = exportRows(days, read[0]!.days, filtered ? null : people.people_new_by_day, filtered ? null : (visits?.doc.by_day ?? {}));
-    const whole = read[0]!.complete && (cellFilter(filters) === null || from >= periodsFrom);
-    const filteredOnly = filtered ? { complete: whole, filters_from: periodsFrom } : {};
-    if (format === 'json') return { status: 200, body: { from, to, days: days.length, filters, ...filteredOnly, rows } };
-    return {
-      status: 200,
-      body: toCsv(rows),
-      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="headcount-${from}-${to}.csv"` },
-    };
+export async function exportDays(query: z.infer<typeof exportQuerySchema>, deps: ExportDeps): Promise<Result<ExportFile>> {
+  const { from, to, format, filter: filters } = query;
+  const days = Array.from({ length: spanOf(from, to) }, (_, i) => addDays(from, i));
+  const rules = { steps: deps.funnel, goals: deps.goals };
+  const { value } = await readActivity(deps.store, deps.logger, async () => {
+    // Only a filter's cells need to know from when they are kept.
+    const state = filters.length === 0 ? null : await deps.store.foldState.read();
+    const periodsFrom = state?.doc.periods_from ?? (filters.length === 0 ? '0000-00-00' : '9999-12-31');
+    const read = await Promise.all([
+      readPeriods(deps.store, [days], filters, { month: periodsFrom, year: periodsFrom }, rules, false),
+      deps.store.visitorsSummary.peopleFrom(from),
+      deps.store.visits.read(),
+    ]);
+    return [...read, periodsFrom] as const;
   });
+  if (value === null)
+    return fail({
+      status: 503,
+      code: 'store_unavailable',
+      message: 'the store that keeps activity could not be read just now; retry later',
+    });
+  const [read, people, visits, periodsFrom] = value;
+  if ('refused' in read) return fail(badRequest([{ path: 'filter', message: read.refused }]));
+  const filtered = filters.length > 0;
+  const rows = exportRows(days, read[0]!.days, filtered ? null : people.people_new_by_day, filtered ? null : (visits?.doc.by_day ?? {}));
+  const whole = read[0]!.complete && (cellFilter(filters) === null || from >= periodsFrom);
+  const filteredOnly = filtered ? { complete: whole, filters_from: periodsFrom } : {};
+  if (format === 'json') return ok({ json: { from, to, days: days.length, filters, ...filteredOnly, rows } });
+  return ok({ csv: toCsv(rows), filename: `headcount-${from}-${to}.csv` });
 }

@@ -1,22 +1,18 @@
 import { z } from 'zod';
-import { activityQuerySchema, readQuery } from '../activity/query';
-import { asOperator, type OperatorSettings } from '../../http/admin/auth';
+import { activityQuerySchema } from '../activity/query';
 import type { Clock } from '../../core/ports/clock';
-import { readJsonBody, parseWith } from '../../http/body';
-import { errorAnswer, type Answer } from '../../http/envelope';
-import { badRequest, fail, ok, type Result } from '../../core/result';
-import type { IncomingRequest } from '../../http/request';
+import { badRequest, fail, fieldIssues, ok, type Result } from '../../core/result';
 import { readSite } from '../../core/sites/hit-site';
 import type { Site } from '../../core/sites/sites';
 import { linkId, LINKS_PK, type SharedLink, type SharedLinks } from '../../core/store/links';
 import { hashPassword, newRef, newToken, tokenHash } from './secrets';
 
-/** What the operator's link routes need: the links, the sites, the clock and the operator's access. */
+/** What the operator's link routes need: the links, the sites, the clock and the key a link's token is hashed with. */
 export interface LinkAdminDeps {
   links: SharedLinks;
   sites: readonly Site[];
   clock: Clock;
-  operator: OperatorSettings;
+  hashKey: string;
 }
 
 /** The body of POST /api/admin/links. */
@@ -44,63 +40,57 @@ export const linkRow = (link: SharedLink) => ({
 
 /** The fixed filters and period checked as the card reads them, so a link never holds what the card refuses. */
 function checkedQuery(filters: readonly string[], days: string | null | undefined): Result<null> {
-  const query = new URLSearchParams(filters.map((filter) => ['filter', filter]));
-  if (days !== null && days !== undefined) query.set('days', days);
-  const read = readQuery(activityQuerySchema, { query } as IncomingRequest);
-  if (read.ok) return ok(null);
+  const query = { ...(filters.length > 0 ? { filter: [...filters] } : {}), ...(days !== null && days !== undefined ? { days } : {}) };
+  const read = activityQuerySchema.safeParse(query);
+  if (read.success) return ok(null);
   return fail(
-    badRequest(read.failure.issues!.map((issue) => ({ ...issue, path: issue.path.startsWith('filter') ? 'filters' : issue.path }))),
+    badRequest(
+      fieldIssues(read.error.issues).map((issue) => ({ ...issue, path: issue.path.startsWith('filter') ? 'filters' : issue.path })),
+    ),
   );
 }
 
-async function createLink(request: IncomingRequest, deps: LinkAdminDeps): Promise<Answer> {
-  const body = await readJsonBody(request, 4096, ['application/json']);
-  if (!body.ok) return errorAnswer(body.failure);
-  const asked = parseWith(linkBodySchema, body.value);
-  if (!asked.ok) return errorAnswer(asked.failure);
-  const site = readSite(asked.value.site, deps.sites);
-  if (!site.ok) return errorAnswer(site.failure);
-  const checked = checkedQuery(asked.value.filters, asked.value.days);
-  if (!checked.ok) return errorAnswer(checked.failure);
+/** POST /api/admin/links: a link made, its token answered once. */
+export async function createLink(asked: z.infer<typeof linkBodySchema>, deps: LinkAdminDeps): Promise<Result<object>> {
+  const site = readSite(asked.site, deps.sites);
+  if (!site.ok) return site;
+  const checked = checkedQuery(asked.filters, asked.days);
+  if (!checked.ok) return checked;
   const now = deps.clock.now();
-  const expires = asked.value.expires_at ? new Date(asked.value.expires_at) : null;
-  if (expires !== null && expires <= now) return errorAnswer(badRequest([{ path: 'expires_at', message: 'must be in the future' }]));
+  const expires = asked.expires_at ? new Date(asked.expires_at) : null;
+  if (expires !== null && expires <= now) return fail(badRequest([{ path: 'expires_at', message: 'must be in the future' }]));
   const token = newToken();
   const link: SharedLink = {
-    id: linkId(tokenHash(deps.operator.hashKey, token)),
+    id: linkId(tokenHash(deps.hashKey, token)),
     pk: LINKS_PK,
     kind: 'shared-link',
     ref: newRef(),
     site: site.value,
-    label: asked.value.label,
-    filters: asked.value.filters,
-    days: asked.value.days ?? null,
+    label: asked.label,
+    filters: asked.filters,
+    days: asked.days ?? null,
     created_at: now.toISOString(),
     expires_at: expires === null ? null : expires.toISOString(),
-    password: asked.value.password ? await hashPassword(asked.value.password) : null,
+    password: asked.password ? await hashPassword(asked.password) : null,
     revoked_at: null,
   };
   await deps.links.create(link);
   // The token is answered once, here, and kept nowhere: a lost link is revoked and made again.
-  return { status: 201, body: { token, link: linkRow(link) } };
+  return ok({ token, link: linkRow(link) });
 }
 
-async function revokeLink(request: IncomingRequest, deps: LinkAdminDeps): Promise<Answer> {
-  const ref = request.params.ref ?? '';
+/** DELETE /api/admin/links/{ref}: the link revoked; a ref that names none is not found. */
+export async function revokeLink(ref: string, deps: LinkAdminDeps): Promise<Result<object>> {
   const read = /^[0-9a-f]{16}$/.test(ref) ? await deps.links.byRef(ref) : null;
-  if (read === null) return errorAnswer({ status: 404, code: 'not_found', message: 'ref: no such link' });
+  if (read === null) return fail({ status: 404, code: 'not_found', message: 'ref: no such link' });
   const revoked = { ...read.doc, revoked_at: read.doc.revoked_at ?? deps.clock.now().toISOString() };
   // A replace that lost a race to another revoke leaves the link revoked all the same.
   await deps.links.replace(revoked, read.etag);
-  return { status: 200, body: { link: linkRow(revoked) } };
+  return ok({ link: linkRow(revoked) });
 }
 
-/** GET, POST /api/admin/links and DELETE /api/admin/links/{ref}: the operator lists, makes and revokes shared links. */
-export function manageLinks(request: IncomingRequest, deps: LinkAdminDeps): Promise<Answer> {
-  return asOperator(request, deps.operator, async () => {
-    if (request.method === 'POST') return createLink(request, deps);
-    if (request.method === 'DELETE') return revokeLink(request, deps);
-    const links = await deps.links.list();
-    return { status: 200, body: { links: links.sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map(linkRow) } };
-  });
+/** GET /api/admin/links: the operator's links, the newest first. */
+export async function listLinks(deps: LinkAdminDeps): Promise<Result<object>> {
+  const links = await deps.links.list();
+  return ok({ links: links.sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map(linkRow) });
 }

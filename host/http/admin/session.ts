@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { sameSecret } from '../../core/identity/tokens';
+import { sameSecret } from '../../../shared/core/identity/tokens';
 
 /**
  * The Admin session's cookie. `__Host-` makes the browser refuse it unless it is Secure, has Path=/ and no Domain, so

@@ -1,6 +1,14 @@
 import type { HttpRequest, HttpResponseInit } from '@azure/functions';
-import type { Answer } from '../shared/http/envelope';
-import type { IncomingRequest } from '../shared/http/request';
+import type { Answer } from './envelope';
+
+/** What a use case may read of an HTTP request: headers by name, the body as text, the query. Nothing host-specific. */
+export interface IncomingRequest {
+  method: string;
+  header(name: string): string | null;
+  query: URLSearchParams;
+  params: Record<string, string>;
+  text(): Promise<string>;
+}
 
 export function incoming(request: HttpRequest): IncomingRequest {
   return {

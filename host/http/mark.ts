@@ -1,7 +1,6 @@
-import { asOperator, type OperatorSettings } from '../admin/auth';
-import { operatorCookieValue } from '../../core/identity/tokens';
-import type { Answer } from '../envelope';
-import type { IncomingRequest } from '../request';
+import type { OperatorSettings } from './admin/auth';
+import { operatorCookieValue } from '../../shared/core/identity/tokens';
+import { ok, type Result } from '../../shared/core/result';
 
 /** The fragment the snippet reads to mark a browser as the operator's (`off` removes the mark). */
 export const MARK_FRAGMENT = '#headcount-operator=';
@@ -16,14 +15,12 @@ export interface MarkSettings extends OperatorSettings {
  * one that removes it. The mark is the operator cookie's value, a keyed hash nobody without the key can make, so a
  * beacon that carries it is checked by the server, never taken on its word. Only the operator key may read it.
  */
-export function operatorMark(request: IncomingRequest, settings: MarkSettings): Promise<Answer> {
-  return asOperator(request, settings, async () => {
-    const token = operatorCookieValue(settings.hashKey);
-    const links = settings.allowedOrigins.map((site) => ({
-      site,
-      mark: `${site}/${MARK_FRAGMENT}${token}`,
-      unmark: `${site}/${MARK_FRAGMENT}off`,
-    }));
-    return { status: 200, body: { token, links } };
-  });
+export async function operatorMark(settings: MarkSettings): Promise<Result<{ token: string; links: object[] }>> {
+  const token = operatorCookieValue(settings.hashKey);
+  const links = settings.allowedOrigins.map((site) => ({
+    site,
+    mark: `${site}/${MARK_FRAGMENT}${token}`,
+    unmark: `${site}/${MARK_FRAGMENT}off`,
+  }));
+  return ok({ token, links });
 }

@@ -1,19 +1,15 @@
-import { readCard } from '../activity/card';
-import type { AdminAccess } from '../../http/admin/auth';
-import { readPeopleCount } from '../counting/people-count';
-import { errorAnswer, type Answer } from '../../http/envelope';
-import type { IncomingRequest } from '../../http/request';
-import { clientAddress } from '../../core/identity/address';
-import type { ActivityDeps } from '../activity/card';
-import type { PeopleCountDeps } from '../counting/people-count';
-import { linkId, type SharedLink, type SharedLinks } from '../../core/store/links';
-import { passwordMatches, tokenHash, TOKEN_SHAPE } from './secrets';
-
-/** What a link of one site reads: its card and its count. */
-export interface SiteReads {
-  activity: ActivityDeps;
-  count: PeopleCountDeps;
-}
+import type { HttpHandler } from '@azure/functions';
+import type { AdminAccess } from './admin/auth';
+import { errorAnswer, type Answer } from './envelope';
+import type { IncomingRequest } from './request';
+import { clientAddress } from '../../shared/core/identity/address';
+import type { Result } from '../../shared/core/result';
+import { linkId, type SharedLink, type SharedLinks } from '../../shared/core/store/links';
+import { passwordMatches, tokenHash, TOKEN_SHAPE } from '../../shared/read/links/secrets';
+import type { SiteReads } from '../../shared/read/links/shared';
+import { incoming, response } from './request';
+import { answerOf } from './answer';
+import type { Input } from './input';
 
 /** What a shared link's reads need: the links, the server's key, each site's reads and the access that slows guessers. */
 export interface SharedReadDeps {
@@ -85,21 +81,18 @@ function fixedQuery(request: IncomingRequest, link: SharedLink): IncomingRequest
   return { ...request, query };
 }
 
-/** What the shared view is told of its link: its site, label and what it fixes, never its token. */
-const linkView = (link: SharedLink) => ({ site: link.site, label: link.label, filters: link.filters, days: link.days });
-
-/** GET /api/shared/activity: the Activity card of the link's site, read-only, with the link's fixed query. */
-export async function sharedActivity(request: IncomingRequest, deps: SharedReadDeps): Promise<Answer> {
-  const opened = await openLink(request, deps);
-  if (!opened.ok) return opened.answer;
-  const card = await readCard(fixedQuery(request, opened.link), opened.site.activity);
-  return { ...card, headers: { ...NO_STORE, ...card.headers } };
-}
-
-/** GET /api/shared/people: the link's site's count and the link's own words, read-only. */
-export async function sharedPeople(request: IncomingRequest, deps: SharedReadDeps): Promise<Answer> {
-  const opened = await openLink(request, deps);
-  if (!opened.ok) return opened.answer;
-  const count = await readPeopleCount(opened.site.count);
-  return { status: 200, body: { ...count, link: linkView(opened.link) }, headers: NO_STORE };
+/**
+ * A shared link's read: the link the request presents opened (or the envelope saying why not), then the read's
+ * input, with the link's fixed query in place of any asked, and its use case; never cached.
+ */
+export function sharedRoute<T, V>(input: Input<T>, run: (input: T, link: SharedLink, site: SiteReads) => Promise<Result<V>>) {
+  return (root: { shared: SharedReadDeps }): HttpHandler =>
+    async (request) => {
+      const asked = incoming(request);
+      const opened = await openLink(asked, root.shared);
+      if (!opened.ok) return response(opened.answer);
+      const read = await input(fixedQuery(asked, opened.link));
+      const answer = read.ok ? answerOf(await run(read.value, opened.link, opened.site)) : errorAnswer(read.failure);
+      return response({ ...answer, headers: { ...NO_STORE, ...answer.headers } });
+    };
 }

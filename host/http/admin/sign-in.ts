@@ -1,6 +1,6 @@
 import { errorAnswer, type Answer } from '../envelope';
 import type { IncomingRequest } from '../request';
-import { presentedKey } from '../../core/identity/operator';
+import { presentedKey } from '../../../shared/core/identity/operator';
 import { checkOperator, operatorCookie, sessionCookie, type OperatorSettings } from './auth';
 import { sessionTimes } from './session';
 
@@ -27,9 +27,9 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 /**
  * `/api/admin/session`, the dashboard's sign-in. POST exchanges the operator key (`Authorization: Bearer …`) for a
  * session: an HttpOnly, Secure, SameSite=Strict cookie holding a keyed token that runs out after the session's hours
- * unused (shared/http/admin/session.ts), so the key itself is never kept in the browser. GET says whether the caller is
+ * unused (host/http/admin/session.ts), so the key itself is never kept in the browser. GET says whether the caller is
  * signed in (the session or the key) and renews a session in use. DELETE signs out: the cookie is removed. Wrong keys
- * and forged cookies are slowed as on every admin route (shared/http/admin/attempts.ts).
+ * and forged cookies are slowed as on every admin route (host/http/admin/attempts.ts).
  */
 export async function answerSession(request: IncomingRequest, settings: OperatorSettings): Promise<Answer> {
   const nowSeconds = Math.floor(settings.access.clock.now().getTime() / 1000);

@@ -1,6 +1,6 @@
 import type ipaddr from 'ipaddr.js';
-import { parseAddress } from '../../core/identity/network';
-import type { Clock } from '../../core/ports/clock';
+import { parseAddress } from '../../../shared/core/identity/network';
+import type { Clock } from '../../../shared/core/ports/clock';
 
 /**
  * How failed operator key or session checks from one address are slowed. The first `freeFailures` are answered at

@@ -1,8 +1,8 @@
-import { checkOperator, type OperatorSettings } from '../http/admin/auth';
-import { errorAnswer, type Answer } from '../http/envelope';
-import type { IncomingRequest } from '../http/request';
-import { readSite } from '../core/sites/hit-site';
-import type { SiteRoot, Sites } from './root';
+import { checkOperator, type OperatorSettings } from './admin/auth';
+import { errorAnswer, type Answer } from './envelope';
+import type { IncomingRequest } from './request';
+import { readSite } from '../../shared/core/sites/hit-site';
+import type { SiteRoot, Sites } from '../../shared/sites/root';
 
 /**
  * A read of one site (`site=<name>`), of all sites together (`site=*`), or by default of the only site (all of them

@@ -1,4 +1,7 @@
-import type { Failure } from '../core/result';
+import type { Failure } from '../../shared/core/result';
+import type { AnswerCookie } from '../../shared/core/cookie';
+
+export type { AnswerCookie };
 
 /** A plain answer a function maps to its host's response type. */
 export interface Answer {
@@ -6,17 +9,6 @@ export interface Answer {
   body?: unknown;
   headers?: Record<string, string>;
   cookies?: AnswerCookie[];
-}
-
-/** A cookie to set, in the shape the Functions host takes. */
-export interface AnswerCookie {
-  name: string;
-  value: string;
-  maxAge?: number;
-  httpOnly?: boolean;
-  secure?: boolean;
-  sameSite?: 'Strict' | 'Lax' | 'None';
-  path?: string;
 }
 
 /** The error envelope: `{"error": {"code", "message", "issues"?}}`. */

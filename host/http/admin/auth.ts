@@ -1,9 +1,9 @@
 import { errorAnswer, type Answer, type AnswerCookie } from '../envelope';
 import type { IncomingRequest } from '../request';
-import { clientAddress } from '../../core/identity/address';
-import { cookieValue, OPERATOR_COOKIE, presentedKey } from '../../core/identity/operator';
-import { operatorCookieValue, sameSecret } from '../../core/identity/tokens';
-import type { Clock } from '../../core/ports/clock';
+import { clientAddress } from '../../../shared/core/identity/address';
+import { cookieValue, OPERATOR_COOKIE, presentedKey } from '../../../shared/core/identity/operator';
+import { operatorCookieValue, sameSecret } from '../../../shared/core/identity/tokens';
+import type { Clock } from '../../../shared/core/ports/clock';
 import { failedChecks, type FailedChecks } from './attempts';
 import { checkSession, renewsNow, SESSION_COOKIE, sessionKey, sessionTimes, sessionToken, type SessionTimes } from './session';
 

@@ -18,13 +18,6 @@ export interface Asset extends AssetPolicy {
 /** The files a route may serve, by name: each one read once, undefined for a name not on its whitelist. */
 export type AssetShelf = (name: string) => Asset | undefined;
 
-/** What the asset routes answer: the bytes (already encoded) and the headers, or a status with no body. */
-export interface AssetAnswer {
-  status: 200 | 304 | 404;
-  headers: Record<string, string>;
-  body?: Uint8Array;
-}
-
 /** Where a served file comes from: the package's `public/` folder or a dependency's file under `node_modules/`. */
 export interface AssetSource extends AssetPolicy {
   file: string;
@@ -130,30 +123,3 @@ export const DASHBOARD: AssetSource = {
     'permissions-policy': PERMISSIONS_POLICY,
   },
 };
-
-const acceptsGzip = (acceptEncoding: string | null) =>
-  /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*($|,))[\d.]+)?\s*($|,)/i.test(acceptEncoding ?? '');
-
-/**
- * The answer to a GET of a known file: 304 when the browser holds these bytes already, the gzipped bytes when the
- * browser takes gzip, else the bytes as they are; 404 for a file that is not on the whitelist.
- */
-export function serveAsset(asset: Asset | undefined, header: (name: string) => string | null): AssetAnswer {
-  if (asset === undefined) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } };
-  const headers: Record<string, string> = {
-    'content-type': asset.contentType,
-    'cache-control': asset.cacheControl,
-    etag: asset.etag,
-    vary: 'Accept-Encoding',
-    'x-content-type-options': 'nosniff',
-    ...asset.headers,
-  };
-  if (asset.crossOrigin) {
-    headers['access-control-allow-origin'] = '*';
-    headers['cross-origin-resource-policy'] = 'cross-origin';
-  }
-  const held = header('if-none-match');
-  if (held !== null && held.split(',').some((tag) => tag.trim().replace(/^W\//, '') === asset.etag)) return { status: 304, headers };
-  if (!acceptsGzip(header('accept-encoding'))) return { status: 200, headers, body: asset.body };
-  return { status: 200, headers: { ...headers, 'content-encoding': 'gzip' }, body: asset.gzipped };
-}

@@ -1,6 +1,5 @@
 import type { IncomingRequest } from './request';
-import { badRequest, fail, fieldIssues, ok, type Result } from '../core/result';
-import type { z } from 'zod';
+import { badRequest, fail, ok, type Result } from '../../shared/core/result';
 
 /** The media type of a request without its parameters, lowercased. */
 export function mediaType(request: IncomingRequest): string {
@@ -32,15 +31,4 @@ export async function readJsonBody(request: IncomingRequest, maxBytes: number, m
   } catch {
     return fail(badRequest([{ path: '(body)', message: 'is not valid JSON' }]));
   }
-}
-
-/** A value read with a schema, or a 400 naming every bad field (prefixed with where the value sits). */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): Result<z.infer<S>> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return ok(parsed.data);
-  const issues = fieldIssues(parsed.error.issues).map((issue) => ({
-    ...issue,
-    path: prefix ? (issue.path === '(body)' ? prefix : `${prefix}.${issue.path}`) : issue.path,
-  }));
-  return fail(badRequest(issues));
 }

@@ -1,0 +1,110 @@
+import type { HttpHandler } from '@azure/functions';
+import { badRequest, type Result } from '../../shared/core/result';
+import { sameSecret } from '../../shared/core/identity/tokens';
+import { errorAnswer, type Answer } from './envelope';
+import type { IncomingRequest } from './request';
+import type { ImportDeps } from '../../shared/ingest/import/receive';
+import { readServerHits, receiveBeacon, receiveServerHits, type ReceiveDeps } from '../../shared/ingest/receive';
+import { beaconBodySchema, INGEST_LIMITS } from '../../shared/ingest/schemas';
+import { clientAddress } from '../../shared/core/identity/address';
+import { corsHeaders, preflight, type CorsPolicy } from './cors';
+import type { Sites } from '../../shared/sites/root';
+import type { Root } from '../composition';
+import { accepted, answerOf, type Reply } from './answer';
+import { body, bodyWith, type Input } from './input';
+import { incoming, response } from './request';
+
+/**
+ * POST /api/import?site=<name>: the import's deps for a declared site (its store, and the site named on its hits), the
+ * first declared site's when none is named. All sites together are no site to import into: `*` is 400 naming `site`.
+ */
+export function importForSite(
+  request: IncomingRequest,
+  sites: Sites,
+  imports: ImportDeps,
+  answer: (deps: ImportDeps) => Promise<Answer>,
+): Promise<Answer> {
+  const asked = request.query.get('site');
+  const first = sites.declared[0]!.name;
+  if (asked === null || asked === '' || asked === first) return answer(imports);
+  const site = sites.declared.some((one) => one.name === asked) ? sites.roots.get(asked) : undefined;
+  if (site === undefined)
+    return Promise.resolve(errorAnswer(badRequest([{ path: 'site', message: 'must be a site declared in SITES (not *)' }])));
+  return answer({ ...imports, store: site.store, site: asked });
+}
+
+/** A write with the ingest key (`x-ingest-key`): 401 without it, then its input read and its use case run. */
+export async function ingestRead<T, V>(
+  request: IncomingRequest,
+  ingestKey: string,
+  input: Input<T>,
+  run: (input: T) => Promise<Result<V>>,
+  reply?: Reply<V>,
+): Promise<Answer> {
+  if (!sameSecret(request.header('x-ingest-key'), ingestKey)) {
+    return errorAnswer({ status: 401, code: 'unauthorized', message: 'x-ingest-key is missing or wrong' });
+  }
+  const read = await input(request);
+  if (!read.ok) return errorAnswer(read.failure);
+  return answerOf(await run(read.value), reply);
+}
+
+/** An import into the site the query names, with the ingest key, as `ingestRead`. */
+export function importRoute<T, V>(
+  input: Input<T>,
+  run: (input: T, deps: ImportDeps) => Promise<Result<V>>,
+  reply?: Reply<V>,
+): (root: Root) => HttpHandler {
+  return (root) => async (request) => {
+    const asked = incoming(request);
+    const read = (deps: ImportDeps) => ingestRead(asked, deps.ingestKey, input, (value) => run(value, deps), reply);
+    return response(await importForSite(asked, root.sites, root.imports, read));
+  };
+}
+
+/** POST /api/hits: the ingest key, then the site's server's hits (one, or `{"hits": [...]}`), then the use case. */
+export const answerServerHits = (request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> =>
+  ingestRead(
+    request,
+    deps.ingestKey,
+    bodyWith(readServerHits, INGEST_LIMITS.maxHitsBodyBytes, ['application/json']),
+    (hits) => receiveServerHits(hits, deps),
+    accepted,
+  );
+
+/** The CORS policy of the beacon: the allowed origins, POST, and a JSON content type. */
+export function beaconCors(deps: ReceiveDeps): CorsPolicy {
+  return { allowedOrigins: deps.allowedOrigins, methods: ['POST', 'OPTIONS'], allowHeaders: ['content-type'], credentials: true };
+}
+
+const beaconBody = body(beaconBodySchema, INGEST_LIMITS.maxBeaconBodyBytes, ['application/json', 'text/plain']);
+
+/**
+ * POST /api/beacon: a preflight answered, a beacon from no allowed origin (or naming none) refused, then the body read
+ * and the use case run, every answer after the origin with its CORS headers.
+ */
+export async function answerBeacon(request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> {
+  const policy = beaconCors(deps);
+  if (request.method === 'OPTIONS') return preflight(request, policy);
+  const cors = corsHeaders(request, policy);
+  if (cors === null) {
+    return errorAnswer({ status: 403, code: 'origin_not_allowed', message: 'origin: this origin may not send beacons (ALLOWED_ORIGINS)' });
+  }
+  // A browser names the page's origin on every POST, sendBeacon's too: a beacon without one is no page of an allowed
+  // site (a script, a replay), and is refused like one from another origin. A site's server reports to /api/hits.
+  const origin = request.header('origin');
+  if (origin === null) {
+    return errorAnswer({
+      status: 403,
+      code: 'origin_required',
+      message:
+        'origin: a beacon comes from a page of a site in ALLOWED_ORIGINS, whose browser names it; a server reports to POST /api/hits with x-ingest-key',
+    });
+  }
+  const beacon = await beaconBody(request);
+  if (!beacon.ok) return errorAnswer(beacon.failure, cors);
+  const address = clientAddress(request.header('x-forwarded-for'), deps.trustedProxyHops);
+  const taken = await receiveBeacon(beacon.value, { origin, address, header: (name) => request.header(name) }, deps);
+  if (!taken.ok) return errorAnswer(taken.failure, cors);
+  return { status: 202, body: taken.value.body, headers: cors, cookies: taken.value.cookies };
+}
