@@ -35,7 +35,7 @@ async function measure(
   drive: (url: string) => Promise<Sent>,
   sparse: boolean,
 ): Promise<{ cost: TrafficCost; idle: NonNullable<CostRecord['idleRecount']>; minute: { storeCalls: number; requestUnits: number } }> {
-  const { settings, logger, meter, host } = await stack.host(`cost-${name}`, BEACON_SITE, process.env.COST_ECHO === '1');
+  const { settings, logger, meter, host } = await stack.host(`cost-${name}`, BEACON_SITE);
   const started = performance.now();
   const sent = await drive(host.url);
   await host.drain(300_000);
@@ -128,7 +128,7 @@ async function loneLatency(stack: Stack): Promise<{ median: number; p99: number;
 /**
  * `npm run bench cost`: beacon, server and lone-beacon traffic through a local host on metered Azurite and Cosmos, what
  * each cost and its dollars a million hits, a lone beacon's wait, the host's peak memory. `--write` keeps the run in
- * bench/cost-run.json and docs/cost.md; COST_ECHO=1 prints the app's log lines.
+ * bench/cost-run.json and docs/cost.md.
  */
 export async function run(): Promise<void> {
   const stack = await meteredStack();

@@ -119,10 +119,10 @@ export async function meteredStack() {
     queueProxy,
     queue,
     /** A local host on its own queue and database, executions metered and log lines counted; the calls taken next are its. */
-    async host(name: string, more: Record<string, string> = {}, echo = false) {
+    async host(name: string, more: Record<string, string> = {}) {
       const settings = hostSettings(queue, cosmos.proxyEndpoint, name, more);
       await ensureContainer(localContainer(cosmos.endpoint, settings.COSMOS_DATABASE));
-      const logger = countingLogger(echo);
+      const logger = countingLogger();
       const meter = executionMeter();
       const root = rootFromEnvironment(settings, { logger });
       const registrations = meter.wrap(await loadFunctions());
