@@ -44,14 +44,7 @@ type CosmosStore = ReturnType<typeof localStore>;
 const storeAt = (endpoint: string, database: string): CosmosStore => localStore(localContainer(endpoint, database, 60_000));
 
 /** The Admin count as GET /api/admin/visitors/people reads it. */
-const adminCount = (store: CosmosStore) =>
-  readPeopleCount({
-    visitorsSummary: store.visitorsSummary,
-    visits: store.visits,
-    foldState: store.foldState,
-    clock: systemClock,
-    source: store.source,
-  });
+const adminCount = (store: CosmosStore) => readPeopleCount({ ...store, clock: systemClock });
 
 /** Message `m` of a backlog of `facts`: one person's three page loads on yesterday or today, one fact. */
 function messageOf(

@@ -14,7 +14,17 @@ import { bulkUpsert, freshLocalStore, visitorsSummaryOf } from './local-store';
 import { visitorRecord } from '../test/support/counting-cosmos';
 import { fmt, hex } from './report';
 import { KEYS, postHits } from './settings';
-import { AGENTS, benchClock, bodiesOf, clockedHost, dayHits, foldUntilCaughtUp, personAddress, type BenchClock } from './site-traffic';
+import {
+  AGENTS,
+  benchClock,
+  bodiesOf,
+  clockedHost,
+  dayHits,
+  foldUntilCaughtUp,
+  personAddress,
+  postDays,
+  type BenchClock,
+} from './site-traffic';
 import { costOf, estimatedRu, storeProxyTo, type Cost, type StoreCall, type StoreProxy } from './store-calls';
 
 /**
@@ -120,22 +130,11 @@ async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string,
   const firstDay = addDays(today, -DAYS_POSTED);
   const clock = benchClock(`${firstDay}T23:10:00Z`);
   const { host, logger } = await startHost(azurite, proxy.endpoint, container.database.id, clock);
-  let posted = 0;
-  let events = 0;
-  let foldRuns = 0;
   try {
-    for (let d = 0; d < DAYS_POSTED; d += 1) {
-      const day = addDays(firstDay, d);
-      clock.set(`${day}T23:10:00Z`);
-      const hits = dayHits(day, d, Math.floor(d * NEW_SHARE * people), people, Math.round(people * SCANNER_SHARE), eventsOf);
-      await postHits(host.url, bodiesOf(hits));
-      posted += hits.length;
-      events += hits.filter((hit) => hit.event !== undefined).length;
-      await host.drain(300_000);
-      foldRuns += await foldUntilCaughtUp(host, logger, clock);
-    }
-    clock.set(`${today}T12:00:00Z`);
-    foldRuns += await foldUntilCaughtUp(host, logger, clock);
+    const scanners = Math.round(people * SCANNER_SHARE);
+    const { posted, events, foldRuns } = await postDays(host, logger, clock, DAYS_POSTED, (day, d) =>
+      dayHits(day, d, Math.floor(d * NEW_SHARE * people), people, scanners, eventsOf),
+    );
     const card = await goalsAndEvents(host.url);
     const fullDay = addDays(today, -1);
     const reads: Array<[string, string]> = [
