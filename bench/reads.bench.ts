@@ -80,11 +80,11 @@ async function measure(url: string, name: string, path: string, proxy: StoreProx
 
 interface GoalsAndEvents {
   goals: Array<{ goal: string; conversions: number; people_all_time: number }>;
-  events: Array<{ event: string; count: number; visitor_days: number; props: Record<string, Array<{ value: string; count: number }>> }>;
+  events: Array<{ event: string; count: number; props: Record<string, unknown> }>;
 }
 
-/** The 30-day card's goals and events, read before the reads are measured; throws unless each is there, with props. */
-async function goalsAndEvents(url: string): Promise<GoalsAndEvents> {
+/** Throws unless the 30-day card, read before the reads are measured, has each goal and event, with props. */
+async function checkGoalsAndEvents(url: string): Promise<void> {
   const answer = await fetch(`${url}/api/admin/activity?days=30`, { headers: { authorization: `Bearer ${KEYS.OPERATOR_KEY}` } });
   const text = await answer.text();
   const body = (answer.status === 200 ? JSON.parse(text) : {}) as Partial<GoalsAndEvents>;
@@ -95,27 +95,13 @@ async function goalsAndEvents(url: string): Promise<GoalsAndEvents> {
     ...EVENT_NAMES.filter((name) => !events.some((row) => row.event === name && row.count > 0 && Object.keys(row.props).length > 0)),
   ];
   if (lacking.length > 0) throw new Error(`the card lacks ${lacking.join(', ')} after the fold (${answer.status}): ${text.slice(0, 500)}`);
-  return { goals, events };
 }
-
-const goalsAndEventsText = (card: GoalsAndEvents) =>
-  `goals ${card.goals.map((row) => `${row.goal} ${fmt(row.conversions)} conversions, ${fmt(row.people_all_time)} people all time`).join('; ')}; ` +
-  `events ${card.events
-    .map(
-      (row) =>
-        `${row.event} ${fmt(row.count)} (${fmt(row.visitor_days)} visitor-days; ` +
-        `${Object.entries(row.props)
-          .map(([key, values]) => `${key}: ${values.length} values`)
-          .join(', ')})`,
-    )
-    .join(', ')}`;
 
 interface Scale {
   people: number;
   measured: Measured[];
   /** A full day's rollup, read straight: its KB, its sketch's, its events' and goals' lists'. */
   rollup: { kb: number; sketchKb: number; eventsKb: number };
-  card: GoalsAndEvents;
   posted: number;
   events: number;
   foldRuns: number;
@@ -135,7 +121,7 @@ async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string,
     const { posted, events, foldRuns } = await postDays(host, logger, clock, DAYS_POSTED, (day, d) =>
       dayHits(day, d, Math.floor(d * NEW_SHARE * people), people, scanners, eventsOf),
     );
-    const card = await goalsAndEvents(host.url);
+    await checkGoalsAndEvents(host.url);
     const fullDay = addDays(today, -1);
     const reads: Array<[string, string]> = [
       ['GET /api/pulse', '/api/pulse'],
@@ -160,7 +146,7 @@ async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string,
     const bad = measured.filter((read) => read.status !== 200);
     if (bad.length > 0) console.log(`  (answers not 200: ${bad.map((read) => `${read.name} ${read.status}`).join(', ')})`);
     const rollup = await rollupOf(container, fullDay);
-    return { people, measured, rollup, card, posted, events, foldRuns, seconds: (performance.now() - began) / 1000 };
+    return { people, measured, rollup, posted, events, foldRuns, seconds: (performance.now() - began) / 1000 };
   } finally {
     await host.stop();
   }
@@ -442,7 +428,6 @@ export async function run(): Promise<void> {
         `  ${people === V ? 'V' : '4V'} (${fmt(people)} people a day): ${fmt(scale.posted)} hits posted (${fmt(scale.events)} of them events), ` +
           `${scale.foldRuns} fold runs, ${fmt(scale.seconds)} s`,
       );
-      console.log(`  ${people === V ? 'V' : '4V'}, the 30-day card once folded: ${goalsAndEventsText(scale.card)}`);
       scales.push(scale);
     }
     const [small, large] = scales as [Scale, Scale];

@@ -71,7 +71,6 @@ export async function hostProcess(env: Record<string, string>, timeoutMs = 120_0
   const host = {
     child,
     url: `http://127.0.0.1:${port}`,
-    output: () => output,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
