@@ -25,7 +25,7 @@ import {
   postDays,
   type BenchClock,
 } from './site-traffic';
-import { costOf, estimatedRu, storeProxyTo, type Cost, type StoreCall, type StoreProxy } from './store-calls';
+import { costOf, storeProxyTo, type Cost, type StoreCall, type StoreProxy } from './store-calls';
 
 /**
  * `npm run bench reads`: what every Admin read costs the store at V and 4V people a day, measured at a proxy in front
@@ -35,7 +35,6 @@ const V = Number(process.env.READS_V ?? 300);
 const DAYS_POSTED = 8;
 const NEW_SHARE = 0.6;
 const SCANNER_SHARE = 0.1;
-const PROJECTED = 10_000;
 /** Visitor records of the 400-day card, a multiple of 400. */
 const BIG_VISITORS = Number(process.env.READS_BIG ?? 100_000);
 const BIG_DAYS = 400;
@@ -44,8 +43,6 @@ const GOAL_NAMES = ['signup', 'cv', 'resume'];
 const EVENT_NAMES = ['signup', 'download', 'outbound'];
 const FILES = ['cv.pdf', 'slides.pdf', 'talk.pdf', 'dataset.zip', 'notes.pdf', 'code.zip'];
 const OUTBOUND_HOSTS = ['github.com', 'www.linkedin.com', 'gitlab.com', 'dev.to', 'mastodon.social'];
-/** The most a rollup's lists weigh, in KB: fifteen lists of 100 names of about 40 bytes; its sketch is 16 KB at any traffic. */
-const FULL_LISTS_KB = (15 * 100 * 40) / 1024;
 
 /** Person `p`'s events: one in six signs up, one in four downloads a file, one in five follows a link out. */
 function eventsOf(p: number): Array<{ event: string; props: Record<string, string> }> {
@@ -165,24 +162,6 @@ async function rollupOf(container: Container, day: string): Promise<Scale['rollu
 }
 
 const rollupReads = (read: Measured) => read.calls.filter((call) => call.kind === 'point read' && call.id === 'day-rollup');
-
-/** A day's rollup at PROJECTED visitors from the 4V one: its sketch as it is, its lists in proportion up to their caps. */
-const projectedRollupKb = (rollup: { kb: number; sketchKb: number }) =>
-  rollup.sketchKb + Math.min(((rollup.kb - rollup.sketchKb) * PROJECTED) / (4 * V), FULL_LISTS_KB);
-
-/** A card's cost at PROJECTED visitors a day: its rollup reads taken at a projected rollup's size. */
-function projected(large: Measured, rollup: Scale['rollup']): Cost & { how: string } {
-  const reads = rollupReads(large);
-  const rollupKb = projectedRollupKb(rollup);
-  const measuredKb = reads.reduce((sum, call) => sum + call.responseBytes, 0) / 1024;
-  const measuredRu = reads.reduce((sum, call) => sum + estimatedRu(call), 0);
-  return {
-    calls: large.cost.calls,
-    kb: large.cost.kb - measuredKb + reads.length * rollupKb,
-    ru: large.cost.ru - measuredRu + reads.length * Math.max(1, Math.ceil(rollupKb)),
-    how: `${reads.length} rollup point reads of ~${fmt(rollupKb, 1)} KB each`,
-  };
-}
 
 const costText = (cost: Cost) => `${fmt(cost.calls)} calls ${fmt(cost.kb, 1)} KB ~${fmt(cost.ru)} RU`;
 
@@ -442,16 +421,8 @@ export async function run(): Promise<void> {
       return reads.reduce((sum, call) => sum + call.responseBytes, 0) / 1024 / Math.max(1, reads.length);
     };
     console.log(
-      `a day's rollup read: V ${fmt(rollupKb(small), 1)} KB, 4V ${fmt(rollupKb(large), 1)} KB (its people sketch ${fmt(large.rollup.sketchKb, 1)} KB at any traffic); ` +
-        `at ${fmt(PROJECTED)} a day ~${fmt(projectedRollupKb(large.rollup), 1)} KB (its lists grown in proportion, at most ${fmt(FULL_LISTS_KB, 1)} KB when full)`,
+      `a day's rollup read: V ${fmt(rollupKb(small), 1)} KB, 4V ${fmt(rollupKb(large), 1)} KB (its people sketch ${fmt(large.rollup.sketchKb, 1)} KB at any traffic)`,
     );
-    for (const [index, days] of [
-      [2, 30],
-      [3, 400],
-    ] as const) {
-      const cost = projected(large.measured[index]!, large.rollup);
-      console.log(`at ${fmt(PROJECTED)} visitors a day (projected), the ${days}-day card: ~${costText(cost)} (${cost.how})`);
-    }
     await bigCard(azurite, cosmos.endpoint, proxy);
     await longRanges(azurite, cosmos.endpoint, proxy);
   } finally {
