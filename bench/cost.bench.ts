@@ -1,8 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import hostJson from '../host.json';
 import { rootFromEnvironment } from '../host/composition';
 import { answerBeacon } from '../host/http/ingest';
 import { beaconRequest, sendAtOnce } from '../test/support/beacon-clients';
@@ -18,13 +19,8 @@ import { percentile } from './report';
 import { tally } from './store-calls';
 
 /** The request records Application Insights keeps of every hundred, as host.json caps them. */
-function sampledPercent(): number {
-  const raw = JSON.parse(readFileSync(join(__dirname, '..', 'host.json'), 'utf8')) as {
-    logging?: { applicationInsights?: { samplingSettings?: { isEnabled?: boolean; maxSamplingPercentage?: number } } };
-  };
-  const sampling = raw.logging?.applicationInsights?.samplingSettings;
-  return sampling?.isEnabled ? (sampling.maxSamplingPercentage ?? 100) : 100;
-}
+const { samplingSettings } = hostJson.logging.applicationInsights;
+const sampledPercent = samplingSettings.isEnabled ? samplingSettings.maxSamplingPercentage : 100;
 
 type Stack = Awaited<ReturnType<typeof meteredStack>>;
 
@@ -35,7 +31,7 @@ async function measure(
   drive: (url: string) => Promise<Sent>,
   sparse: boolean,
 ): Promise<{ cost: TrafficCost; idle: NonNullable<CostRecord['idleRecount']>; minute: { storeCalls: number; requestUnits: number } }> {
-  const { settings, logger, meter, host } = await stack.host(`cost-${name}`, BEACON_SITE, process.env.COST_ECHO === '1');
+  const { settings, logger, meter, host } = await stack.host(`cost-${name}`, BEACON_SITE);
   const started = performance.now();
   const sent = await drive(host.url);
   await host.drain(300_000);
@@ -68,7 +64,7 @@ async function measure(
   const byKind = (kind: string) => queue.filter((call) => call.kind === kind).length;
   const allExecutions = executions.http + executions.queue + executions.timer;
   // Every execution a request record, kept at the sampled share; every log line the app wrote, kept whole.
-  const telemetry = (allExecutions * REQUEST_RECORD_BYTES * sampledPercent()) / 100 + logs.bytes;
+  const telemetry = (allExecutions * REQUEST_RECORD_BYTES * sampledPercent) / 100 + logs.bytes;
   const messages = byKind('put');
   const cost: TrafficCost = {
     kind: name,
@@ -128,7 +124,7 @@ async function loneLatency(stack: Stack): Promise<{ median: number; p99: number;
 /**
  * `npm run bench cost`: beacon, server and lone-beacon traffic through a local host on metered Azurite and Cosmos, what
  * each cost and its dollars a million hits, a lone beacon's wait, the host's peak memory. `--write` keeps the run in
- * bench/cost-run.json and docs/cost.md; COST_ECHO=1 prints the app's log lines.
+ * bench/cost-run.json and docs/cost.md.
  */
 export async function run(): Promise<void> {
   const stack = await meteredStack();
@@ -142,7 +138,7 @@ export async function run(): Promise<void> {
       ranAt: new Date().toISOString(),
       machine: `${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, Node ${process.version}`,
       windowMs: latency.windowMs,
-      sampledPercent: sampledPercent(),
+      sampledPercent: sampledPercent,
       batchSize: LOCAL_BATCH,
       traffic: [beacon.cost, server.cost, lone.cost],
       idleRecount: beacon.idle,

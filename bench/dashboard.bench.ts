@@ -1,11 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { chromium, type Page } from 'playwright-core';
 import { startAzurite, startCosmos } from '../host/local/services';
-import { addDays } from '../shared/core/days';
 import { freshLocalStore } from './local-store';
 import { fmt, percentile } from './report';
-import { KEYS, postHits } from './settings';
-import { benchClock, bodiesOf, clockedHost, dayHits, foldUntilCaughtUp } from './site-traffic';
+import { KEYS } from './settings';
+import { benchClock, clockedHost, dayHits, postDays } from './site-traffic';
 
 /**
  * `npm run bench dashboard`: the dashboard's redraw for a period change and a filter click in headless Chromium, on the
@@ -64,9 +63,7 @@ export async function run(): Promise<void> {
   const began = performance.now();
   const [azurite, cosmos] = await Promise.all([startAzurite(), startCosmos()]);
   const { container } = await freshLocalStore(cosmos.endpoint, { prefix: 'dashboard' });
-  const today = new Date().toISOString().slice(0, 10);
-  const firstDay = addDays(today, -DAYS);
-  const clock = benchClock(`${firstDay}T23:10:00Z`);
+  const clock = benchClock(new Date().toISOString());
   const more = { COSMOS_DATABASE: container.database.id };
   const { host, logger } = await clockedHost(azurite.connectionString, cosmos.endpoint, 'dashboard', more, clock);
   const browser = await chromium.launch({
@@ -74,19 +71,8 @@ export async function run(): Promise<void> {
     args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-gpu'],
   });
   try {
-    let posted = 0;
-    for (let d = 0; d < DAYS; d += 1) {
-      const day = addDays(firstDay, d);
-      clock.set(`${day}T23:10:00Z`);
-      // Six in ten of each day's people are new.
-      const hits = dayHits(day, d, Math.floor(d * 0.6 * V), V);
-      await postHits(host.url, bodiesOf(hits));
-      posted += hits.length;
-      await host.drain(600_000);
-      await foldUntilCaughtUp(host, logger, clock);
-    }
-    clock.set(`${today}T12:00:00Z`);
-    await foldUntilCaughtUp(host, logger, clock);
+    // Six in ten of each day's people are new.
+    const { posted } = await postDays(host, logger, clock, DAYS, (day, d) => dayHits(day, d, Math.floor(d * 0.6 * V), V));
     console.log(
       `${DAYS} days at ${fmt(V)} people a day (${fmt(posted)} page loads posted to POST /api/hits, kept and folded) in ${fmt((performance.now() - began) / 1000)} s; ` +
         `headless Chromium at 1280×800, each change timed in the page from the click or key to the frame after the dashboard says it has drawn`,

@@ -29,7 +29,6 @@ async function main(): Promise<void> {
   const result = {
     outcome,
     ms,
-    baselineRssMb: mb(baseline.rss),
     peakRssMb: Math.max(mb(peakRss), Math.round(process.resourceUsage().maxRSS / 1024)),
     peakHeapMb: mb(peakHeap),
   };

@@ -8,19 +8,15 @@ import { readPeopleCount } from '../shared/read/counting/people-count';
 import type { HitsMessage, QueuedHit } from '../shared/core/message';
 import { keeper } from '../test/support/keeper';
 import { systemClock } from '../shared/core/ports/clock';
-import { inLanes } from '../shared/core/lanes';
-import { hex } from './report';
 import { bulkUpsert, freshLocalStore, localContainer, localStore } from './local-store';
-import { fmt } from './report';
+import { fmt, hex, median } from './report';
 import { cosmosProcess } from './stack';
-import { median } from './report';
 import { storeProxyTo } from './store-calls';
 
 /**
- * `npm run bench fold`: a backlog of facts, as a timer outage leaves it, kept by the real keeper over yesterday and
- * today, drained by runs of the fold each in a process of its own with a 512 MB heap; then the same with 60 % of the
- * calls answered 429, the Admin count read all the while. FOLD_PARTS (small,throttled,large) picks the parts,
- * FOLD_SMALL and FOLD_BACKLOG their facts, FOLD_MINUTES how long the large one may fold before it is projected.
+ * `npm run bench fold`: a backlog of facts, as a timer outage leaves it, drained by runs of the fold each in a process
+ * of its own with a 512 MB heap; then with 60 % of the calls answered 429, the Admin count read all the while.
+ * FOLD_PARTS (small,throttled,large) picks the parts, FOLD_SMALL and FOLD_BACKLOG their facts, FOLD_MINUTES the large one's time.
  */
 const SMALL = Number(process.env.FOLD_SMALL ?? 100_000);
 const LARGE = Number(process.env.FOLD_BACKLOG ?? 1_000_000);
@@ -28,11 +24,8 @@ const LARGE_MINUTES = Number(process.env.FOLD_MINUTES ?? 30);
 const HEAP_MB = 512;
 const PERSON_SHARE = 0.5;
 const HITS_A_MESSAGE = 3;
-const KEEP_LANES = 48;
 const RUN_TIMEOUT_MS = 20 * 60_000;
 const THROTTLE = 0.6;
-/** A backlog this large is kept in memory and its documents written in bulk. */
-const BULK_FROM = 200_000;
 const BULK_CHUNK = 50_000;
 const THROTTLED_RUNS = 6;
 
@@ -51,14 +44,7 @@ type CosmosStore = ReturnType<typeof localStore>;
 const storeAt = (endpoint: string, database: string): CosmosStore => localStore(localContainer(endpoint, database, 60_000));
 
 /** The Admin count as GET /api/admin/visitors/people reads it. */
-const adminCount = (store: CosmosStore) =>
-  readPeopleCount({
-    visitorsSummary: store.visitorsSummary,
-    visits: store.visits,
-    foldState: store.foldState,
-    clock: systemClock,
-    source: store.source,
-  });
+const adminCount = (store: CosmosStore) => readPeopleCount({ ...store, clock: systemClock });
 
 /** Message `m` of a backlog of `facts`: one person's three page loads on yesterday or today, one fact. */
 function messageOf(
@@ -72,7 +58,7 @@ function messageOf(
   const start = day === 0 ? days.yesterday : days.today;
   const span = day === 0 ? 86_400_000 - 300_000 : Math.max(60_000, days.nowMs - days.today - 300_000);
   const at = start + (mix(m, 0xc2b2ae35) % span);
-  const hits: QueuedHit[] = ['/', '/about', `/blog/post-${person % 40}`].slice(0, HITS_A_MESSAGE).map((path, i) => ({
+  const hits: QueuedHit[] = ['/', '/about', `/blog/post-${person % 40}`].map((path, i) => ({
     at: new Date(at + i * 50_000).toISOString(),
     token: hex((person * 2 + day) * 7 + 0x3000000),
     person: hex(person + 0x1000000),
@@ -102,93 +88,46 @@ interface Backlog {
   factKb: number;
 }
 
-/** The backlog's messages, its persons and visits counted as they are made. */
-function messages(facts: number) {
+/** A backlog kept by the real keeper into memory a chunk at a time, each chunk's documents then written in bulk; nothing folded. */
+async function fill(endpoint: string, facts: number, label: string): Promise<Backlog> {
+  const { container } = await freshLocalStore(endpoint, { prefix: 'fold' });
+  const memory = memoryStore();
+  const keep = keeper(memory, systemClock);
   const now = Date.now();
   const today = Date.parse(new Date(now).toISOString().slice(0, 10));
   const days = { yesterday: today - 86_400_000, today, nowMs: now };
   const persons = new Set<number>();
   const visits = new Set<number>();
-  const of = (m: number) => {
-    const { message, person, day } = messageOf(m, facts, days);
-    persons.add(person);
-    visits.add(person * 2 + day);
-    return message;
-  };
-  return { of, today, counted: () => ({ facts, persons: persons.size, visits: visits.size }) };
-}
-
-/** A large backlog kept by the same keeper into memory a chunk at a time, each chunk's documents then written in bulk. */
-async function fillInBulk(endpoint: string, facts: number, label: string): Promise<Backlog> {
-  const { container } = await freshLocalStore(endpoint, { prefix: 'fold' });
-  const memory = memoryStore();
-  const keep = keeper(memory, systemClock);
-  const backlog = messages(facts);
   const began = performance.now();
   let factKb = 0;
   for (let from = 0; from < facts; from += BULK_CHUNK) {
     for (let m = from; m < Math.min(facts, from + BULK_CHUNK); m += 1) {
-      const kept = await keep(backlog.of(m));
+      const { message, person, day } = messageOf(m, facts, days);
+      persons.add(person);
+      visits.add(person * 2 + day);
+      const kept = await keep(message);
       if (!kept.ok) throw new Error(`message ${m} could not be kept: ${kept.reason}`);
     }
     const chunk = memory.documents.query<{ id: string; pk: string; kind: string }>((doc) => doc.kind === 'fact');
     factKb ||= JSON.stringify(chunk[0]).length / 1024;
     await bulkUpsert(container, chunk);
     for (const fact of chunk) memory.documents.delete(fact.pk, fact.id);
-    const seconds = (performance.now() - began) / 1000;
-    console.log(`  ${label}: kept ${fmt(Math.min(facts, from + BULK_CHUNK))} messages, their facts written, in ${fmt(seconds)} s`);
   }
   const rest = memory.documents.query<{ id: string; pk: string; kind: string }>((doc) => doc.kind !== 'store-clock');
   await bulkUpsert(container, rest);
-  const { persons, visits } = backlog.counted();
   console.log(
     `${label}: ${fmt(facts)} messages of ${HITS_A_MESSAGE} hits kept by keepHits() into memory ${fmt(BULK_CHUNK)} at a time, and its documents ` +
       `(${fmt(facts)} facts of ~${fmt(factKb, 2)} KB, ${fmt(rest.length)} others: the records) written to the local server in bulk, in ${fmt((performance.now() - began) / 1000)} s: ` +
-      `${fmt(persons)} persons, ${fmt(visits)} visits over yesterday and today`,
+      `${fmt(persons.size)} persons, ${fmt(visits.size)} visits over yesterday and today`,
   );
-  return { database: container.database.id, ...backlog.counted(), factKb };
-}
-
-/** A backlog of `facts` messages kept by the real keeper (KEEP_LANES at a time) on a fresh database; nothing folded. */
-async function fill(endpoint: string, facts: number, label: string): Promise<Backlog> {
-  if (facts >= BULK_FROM) return fillInBulk(endpoint, facts, label);
-  const { container, store } = await freshLocalStore(endpoint, { prefix: 'fold' });
-  const keep = keeper(store, systemClock);
-  const backlog = messages(facts);
-  let retried = 0;
-  const began = performance.now();
-  await inLanes(
-    Array.from({ length: facts }, (_, m) => m),
-    KEEP_LANES,
-    async (m) => {
-      const message = backlog.of(m);
-      for (let attempt = 1; ; attempt += 1) {
-        const kept = await keep(message);
-        if (kept.ok) return;
-        retried += 1;
-        if (attempt === 5) throw new Error(`message ${m} could not be kept: ${kept.reason}`);
-      }
-    },
-  );
-  const seconds = (performance.now() - began) / 1000;
-  const partitionKey = new Date(backlog.today).toISOString().slice(0, 10);
-  const sample = await container.items.query({ query: "SELECT TOP 20 * FROM c WHERE c.kind = 'fact'" }, { partitionKey }).fetchAll();
-  const factKb = sample.resources.reduce((sum, doc) => sum + JSON.stringify(doc).length, 0) / Math.max(1, sample.resources.length) / 1024;
-  const { persons, visits } = backlog.counted();
-  console.log(
-    `${label}: ${fmt(facts)} messages of ${HITS_A_MESSAGE} hits kept by keepHits() (${KEEP_LANES} at a time, ${retried} retried) in ${fmt(seconds)} s, ` +
-      `${fmt(facts / seconds)} a second: ${fmt(facts)} facts of ~${fmt(factKb, 2)} KB over yesterday and today, ${fmt(persons)} persons (their records), ${fmt(visits)} visits`,
-  );
-  return { database: container.database.id, ...backlog.counted(), factKb };
+  return { database: container.database.id, facts, persons: persons.size, visits: visits.size, factKb };
 }
 
 interface ChildResult {
   outcome: { ok: boolean; facts?: number; records?: number; behind?: string | null; reason?: string };
   ms: number;
-  baselineRssMb: number;
   peakRssMb: number;
   peakHeapMb: number;
-  budget: boolean;
 }
 
 type RunResult = { ok: true; result: ChildResult; wallMs: number } | { ok: false; failure: string; wallMs: number };
@@ -252,7 +191,7 @@ async function drain(
   endpoint: string,
   backlog: Backlog,
   direct: CosmosStore,
-  limits: { maxRuns: number; maxMs: number; stopAfterFailures?: number; onRun?: (run: RunResult, index: number, people: number) => void },
+  limits: { maxRuns: number; maxMs: number; stopAfterFailures?: number },
   continued: Drained = { runs: [], people: [], visits: [], done: false, foldedFacts: 0, ms: 0 },
 ): Promise<Drained> {
   const began = performance.now();
@@ -267,7 +206,6 @@ async function drain(
     drained.people.push(count.people_all_time ?? -1);
     drained.visits.push(count.visits?.all_time ?? 0);
     const index = drained.runs.length;
-    limits.onRun?.(run, index, count.people_all_time ?? -1);
     if (index <= 40 || index % 10 === 0 || caughtUp(run))
       console.log(
         `  ${label} run ${index}: ${run.ok ? `${fmt(run.result.ms / 1000, 1)} s, peak RSS ${run.result.peakRssMb} MB (heap ${run.result.peakHeapMb} MB), ` + `${fmt(run.result.outcome.facts ?? 0)} facts, ${fmt(run.result.outcome.records ?? 0)} records` : `${fmt(run.wallMs / 1000, 1)} s`}; ` +
@@ -307,9 +245,6 @@ function summary(label: string, backlog: Backlog, drained: Drained): string {
   );
 }
 
-/** The rate (facts a second of runs) the last backlog that caught up was drained at. */
-let caughtUpRate: { facts: number; rate: number } | null = null;
-
 async function plainBacklog(endpoint: string, facts: number, maxMs: number): Promise<void> {
   const label = `${fmt(facts)} facts`;
   const backlog = await fill(endpoint, facts, label);
@@ -317,7 +252,6 @@ async function plainBacklog(endpoint: string, facts: number, maxMs: number): Pro
   await sleep(2_200);
   const drained = await drain(label, endpoint, backlog, direct, { maxRuns: 10_000, maxMs, stopAfterFailures: 2 });
   console.log(summary(label, backlog, drained));
-  if (drained.done) caughtUpRate = { facts, rate: facts / (drained.ms / 1000) };
   if (!drained.done && drained.foldedFacts > 0) {
     const rate = drained.foldedFacts / (drained.ms / 1000);
     const left = facts - drained.foldedFacts;
@@ -326,11 +260,6 @@ async function plainBacklog(endpoint: string, facts: number, maxMs: number): Pro
         `${fmt(rate)} facts a second; at that rate the whole backlog takes ~${fmt(facts / rate / 60)} min (~${fmt(left / rate / 60)} min more, ` +
         `~${fmt(Math.ceil(facts / rate / (median(drained.runs.flatMap((run) => (run.ok ? [run.result.ms / 1000] : []))) || 1)))} runs)`,
     );
-    if (caughtUpRate) {
-      console.log(
-        `${label}: at the ${fmt(caughtUpRate.facts)} backlog's rate (${fmt(caughtUpRate.rate)} facts a second of runs) this one would take ~${fmt(facts / caughtUpRate.rate / 60)} min`,
-      );
-    }
   }
   await localContainer(endpoint, backlog.database).database.delete();
 }
@@ -343,7 +272,7 @@ async function throttledBacklog(endpoint: string): Promise<void> {
   const proxy = await storeProxyTo(endpoint, { throttle: THROTTLE });
   const throttledStore = storeAt(proxy.endpoint, backlog.database);
   // The Admin count read through the throttled store every 300 ms; a zero told apart by the fold state, read straight.
-  const answers = { numbers: 0, unread: 0, zeros: 0, zerosWithoutState: 0, zerosWithState: 0, zerosBehind: 0, zerosAfterMoving: 0 };
+  const answers = { numbers: 0, unread: 0, zeros: 0, zerosWithState: 0, zerosAfterMoving: 0 };
   let known = 0;
   let polling = true;
   const poller = (async () => {
@@ -355,10 +284,7 @@ async function throttledBacklog(endpoint: string): Promise<void> {
         known = Math.max(known, count.people_all_time);
         if (count.people_all_time === 0) {
           answers.zeros += 1;
-          const state = await direct.foldState.read();
-          if (state === null) answers.zerosWithoutState += 1;
-          else answers.zerosWithState += 1;
-          if (state?.doc.behind) answers.zerosBehind += 1;
+          if ((await direct.foldState.read()) !== null) answers.zerosWithState += 1;
           if (known > 0) answers.zerosAfterMoving += 1;
         }
       }
@@ -367,10 +293,7 @@ async function throttledBacklog(endpoint: string): Promise<void> {
   })();
   try {
     await sleep(2_200);
-    const onRun = (_run: RunResult, _index: number, people: number) => {
-      known = Math.max(known, people);
-    };
-    const throttled = await drain(`${label}:`, proxy.endpoint, backlog, direct, { maxRuns: THROTTLED_RUNS, maxMs: 30 * 60_000, onRun });
+    const throttled = await drain(`${label}:`, proxy.endpoint, backlog, direct, { maxRuns: THROTTLED_RUNS, maxMs: 30 * 60_000 });
     // Moved: its people or visits grew, or both were whole.
     const forward = throttled.people.every(
       (people, i) =>
@@ -387,22 +310,14 @@ async function throttledBacklog(endpoint: string): Promise<void> {
     const runsThrottled = throttled.runs.length;
     const after = throttled.done
       ? throttled
-      : await drain(
-          `${label}, throttling stopped:`,
-          proxy.endpoint,
-          backlog,
-          direct,
-          { maxRuns: 200, maxMs: 30 * 60_000, onRun },
-          throttled,
-        );
+      : await drain(`${label}, throttling stopped:`, proxy.endpoint, backlog, direct, { maxRuns: 200, maxMs: 30 * 60_000 }, throttled);
     polling = false;
     await poller;
     console.log(summary(`${label} for ${runsThrottled} runs, then not`, backlog, after));
     console.log(
       `${label}: the Admin count (readPeopleCount, as GET /api/admin/visitors/people) read through the throttled store ${fmt(answers.numbers + answers.unread)} times while it folded: ` +
         `${fmt(answers.numbers)} numbers, ${fmt(answers.unread)} unread (null, never 0), ${fmt(answers.zeros)} zeros with ${fmt(backlog.persons)} persons kept: ` +
-        `${fmt(answers.zerosWithoutState)} before the fold had written any state (the timer never ran), ${fmt(answers.zerosWithState)} while a fold state existed ` +
-        `(${fmt(answers.zerosBehind)} of them with it saying behind), ${fmt(answers.zerosAfterMoving)} after the count had moved`,
+        `${fmt(answers.zerosWithState)} while a fold state existed, ${fmt(answers.zerosAfterMoving)} after the count had moved`,
     );
   } finally {
     polling = false;

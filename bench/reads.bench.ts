@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Container } from '@azure/cosmos';
 import { startAzurite, startCosmos, type Azurite } from '../host/local/services';
 import { funnelStepsSetting } from '../shared/core/funnel';
+import { emptyRollup, moved } from '../shared/core/rollup/day-rollup';
+import { sketchOf } from '../shared/core/rollup/sketch';
 import { addDays } from '../shared/core/days';
 import { countedAgain } from '../shared/fold/by-day';
 import type { ActivityHour, VisitorDay } from '../shared/core/store';
@@ -14,35 +14,38 @@ import { bulkUpsert, freshLocalStore, visitorsSummaryOf } from './local-store';
 import { visitorRecord } from '../test/support/counting-cosmos';
 import { fmt, hex } from './report';
 import { KEYS, postHits } from './settings';
-import { AGENTS, benchClock, bodiesOf, clockedHost, dayHits, foldUntilCaughtUp, personAddress, type BenchClock } from './site-traffic';
-import { costOf, estimatedRu, storeProxyTo, type Cost, type StoreCall, type StoreProxy } from './store-calls';
+import {
+  AGENTS,
+  benchClock,
+  bodiesOf,
+  clockedHost,
+  dayHits,
+  foldUntilCaughtUp,
+  personAddress,
+  postDays,
+  type BenchClock,
+} from './site-traffic';
+import { costOf, storeProxyTo, type Cost, type StoreCall, type StoreProxy } from './store-calls';
 
 /**
  * `npm run bench reads`: what every Admin read costs the store at V and 4V people a day, measured at a proxy in front
- * of the local Cosmos server. Eight days of server traffic (with events, and GOALS, unless READS_EVENTS=0) are posted,
- * kept and folded, then each read is asked once to warm up and once measured; then a 400-day card over 100,000 records
- * written straight, and long ranges over imported years. It speaks only HTTP to the app, so it measures older commits too.
+ * of the local Cosmos server; then a 400-day card over 100,000 records written straight, and long ranges over imported years.
  */
 const V = Number(process.env.READS_V ?? 300);
 const DAYS_POSTED = 8;
 const NEW_SHARE = 0.6;
 const SCANNER_SHARE = 0.1;
-const PROJECTED = 10_000;
 /** Visitor records of the 400-day card, a multiple of 400. */
 const BIG_VISITORS = Number(process.env.READS_BIG ?? 100_000);
 const BIG_DAYS = 400;
-const EVENTS = process.env.READS_EVENTS !== '0';
 const GOALS = 'signup=event:signup|cv=event:download|resume=path:/resume';
 const GOAL_NAMES = ['signup', 'cv', 'resume'];
 const EVENT_NAMES = ['signup', 'download', 'outbound'];
 const FILES = ['cv.pdf', 'slides.pdf', 'talk.pdf', 'dataset.zip', 'notes.pdf', 'code.zip'];
 const OUTBOUND_HOSTS = ['github.com', 'www.linkedin.com', 'gitlab.com', 'dev.to', 'mastodon.social'];
-/** The most a rollup's lists weigh, in KB: fifteen lists of 100 names of about 40 bytes; its sketch is 16 KB at any traffic. */
-const FULL_LISTS_KB = (15 * 100 * 40) / 1024;
 
 /** Person `p`'s events: one in six signs up, one in four downloads a file, one in five follows a link out. */
 function eventsOf(p: number): Array<{ event: string; props: Record<string, string> }> {
-  if (!EVENTS) return [];
   const events: Array<{ event: string; props: Record<string, string> }> = [];
   if (p % 6 === 0) events.push({ event: 'signup', props: { plan: p % 18 === 0 ? 'pro' : 'free' } });
   if (p % 4 === 1) events.push({ event: 'download', props: { path: `/files/${FILES[Math.floor(p / 4) % FILES.length]!}` } });
@@ -60,7 +63,7 @@ interface Measured {
 
 /** A host on its own queue and database, its store calls through the proxy. */
 const startHost = (azurite: Azurite, proxyEndpoint: string, database: string, clock: BenchClock) =>
-  clockedHost(azurite.connectionString, proxyEndpoint, 'reads', { COSMOS_DATABASE: database, ...(EVENTS ? { GOALS } : {}) }, clock);
+  clockedHost(azurite.connectionString, proxyEndpoint, 'reads', { COSMOS_DATABASE: database, GOALS }, clock);
 
 async function measure(url: string, name: string, path: string, proxy: StoreProxy): Promise<Measured> {
   proxy.take();
@@ -74,50 +77,28 @@ async function measure(url: string, name: string, path: string, proxy: StoreProx
 
 interface GoalsAndEvents {
   goals: Array<{ goal: string; conversions: number; people_all_time: number }>;
-  events: Array<{ event: string; count: number; visitor_days: number; props: Record<string, Array<{ value: string; count: number }>> }>;
+  events: Array<{ event: string; count: number; props: Record<string, unknown> }>;
 }
 
-/** The 30-day card's goals and events, read before the reads are measured; throws unless each is there, with props. */
-async function goalsAndEvents(url: string): Promise<GoalsAndEvents> {
+/** Throws unless the 30-day card, read before the reads are measured, has each goal and event, with props. */
+async function checkGoalsAndEvents(url: string): Promise<void> {
   const answer = await fetch(`${url}/api/admin/activity?days=30`, { headers: { authorization: `Bearer ${KEYS.OPERATOR_KEY}` } });
   const text = await answer.text();
   const body = (answer.status === 200 ? JSON.parse(text) : {}) as Partial<GoalsAndEvents>;
   const goals = body.goals ?? [];
   const events = body.events ?? [];
   const lacking = [
-    ...GOAL_NAMES.filter((name) => !goals.some((row) => row.goal === name && row.conversions > 0 && row.people_all_time > 0)).map(
-      (name) => `goal ${name}`,
-    ),
-    ...EVENT_NAMES.filter((name) => !events.some((row) => row.event === name && row.count > 0 && Object.keys(row.props).length > 0)).map(
-      (name) => `event ${name}`,
-    ),
+    ...GOAL_NAMES.filter((name) => !goals.some((row) => row.goal === name && row.conversions > 0 && row.people_all_time > 0)),
+    ...EVENT_NAMES.filter((name) => !events.some((row) => row.event === name && row.count > 0 && Object.keys(row.props).length > 0)),
   ];
-  if (lacking.length > 0)
-    throw new Error(
-      `the card's goals and events are not all there after the fold (lacking ${lacking.join(', ')}; GET /api/admin/activity?days=30 answered ` +
-        `${answer.status}): ${answer.status === 200 ? JSON.stringify({ goals, events }) : text.slice(0, 500)}`,
-    );
-  return { goals, events };
+  if (lacking.length > 0) throw new Error(`the card lacks ${lacking.join(', ')} after the fold (${answer.status}): ${text.slice(0, 500)}`);
 }
-
-const goalsAndEventsText = (card: GoalsAndEvents) =>
-  `goals ${card.goals.map((row) => `${row.goal} ${fmt(row.conversions)} conversions, ${fmt(row.people_all_time)} people all time`).join('; ')}; ` +
-  `events ${card.events
-    .map(
-      (row) =>
-        `${row.event} ${fmt(row.count)} (${fmt(row.visitor_days)} visitor-days; ` +
-        `${Object.entries(row.props)
-          .map(([key, values]) => `${key}: ${values.length} values`)
-          .join(', ')})`,
-    )
-    .join(', ')}`;
 
 interface Scale {
   people: number;
   measured: Measured[];
-  /** A full day's rollup, read straight when the app keeps rollups: its KB, its sketch's, its events' and goals' lists'. */
-  rollup: { kb: number; sketchKb: number; eventsKb: number } | null;
-  card: GoalsAndEvents | null;
+  /** A full day's rollup, read straight: its KB, its sketch's, its events' and goals' lists'. */
+  rollup: { kb: number; sketchKb: number; eventsKb: number };
   posted: number;
   events: number;
   foldRuns: number;
@@ -132,23 +113,12 @@ async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string,
   const firstDay = addDays(today, -DAYS_POSTED);
   const clock = benchClock(`${firstDay}T23:10:00Z`);
   const { host, logger } = await startHost(azurite, proxy.endpoint, container.database.id, clock);
-  let posted = 0;
-  let events = 0;
-  let foldRuns = 0;
   try {
-    for (let d = 0; d < DAYS_POSTED; d += 1) {
-      const day = addDays(firstDay, d);
-      clock.set(`${day}T23:10:00Z`);
-      const hits = dayHits(day, d, Math.floor(d * NEW_SHARE * people), people, Math.round(people * SCANNER_SHARE), eventsOf);
-      await postHits(host.url, bodiesOf(hits));
-      posted += hits.length;
-      events += hits.filter((hit) => hit.event !== undefined).length;
-      await host.drain(300_000);
-      foldRuns += await foldUntilCaughtUp(host, logger, clock);
-    }
-    clock.set(`${today}T12:00:00Z`);
-    foldRuns += await foldUntilCaughtUp(host, logger, clock);
-    const card = EVENTS ? await goalsAndEvents(host.url) : null;
+    const scanners = Math.round(people * SCANNER_SHARE);
+    const { posted, events, foldRuns } = await postDays(host, logger, clock, DAYS_POSTED, (day, d) =>
+      dayHits(day, d, Math.floor(d * NEW_SHARE * people), people, scanners, eventsOf),
+    );
+    await checkGoalsAndEvents(host.url);
     const fullDay = addDays(today, -1);
     const reads: Array<[string, string]> = [
       ['GET /api/pulse', '/api/pulse'],
@@ -171,24 +141,19 @@ async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string,
     for (const [name, path] of reads) await measure(host.url, name, path, proxy);
     const measured: Measured[] = [];
     for (const [name, path] of reads) measured.push(await measure(host.url, name, path, proxy));
-    if (process.env.READS_CALLS === '1')
-      for (const read of measured)
-        console.log(
-          `  ${people} a day, ${read.name}: ${read.calls.map((call) => `${call.kind} ${call.pk ?? '-'}/${call.id ?? '-'} ${call.status} ${call.responseBytes} B`).join('; ')}`,
-        );
     const bad = measured.filter((read) => read.status !== 200);
     if (bad.length > 0) console.log(`  (answers not 200: ${bad.map((read) => `${read.name} ${read.status}`).join(', ')})`);
     const rollup = await rollupOf(container, fullDay);
-    return { people, measured, rollup, card, posted, events, foldRuns, seconds: (performance.now() - began) / 1000 };
+    return { people, measured, rollup, posted, events, foldRuns, seconds: (performance.now() - began) / 1000 };
   } finally {
     await host.stop();
   }
 }
 
-/** A day's rollup read straight from the container, for the projection; null when the app keeps none (an older commit). */
+/** A day's rollup read straight from the container, for the projection. */
 async function rollupOf(container: Container, day: string): Promise<Scale['rollup']> {
   const { resource } = await container.item('day-rollup', day).read<Record<string, unknown>>();
-  if (!resource) return null;
+  if (!resource) throw new Error(`no day rollup for ${day}`);
   const kbOf = (value: unknown) => JSON.stringify(value ?? {}).length / 1024;
   return {
     kb: kbOf(resource),
@@ -198,37 +163,6 @@ async function rollupOf(container: Container, day: string): Promise<Scale['rollu
 }
 
 const rollupReads = (read: Measured) => read.calls.filter((call) => call.kind === 'point read' && call.id === 'day-rollup');
-
-/** A day's rollup at PROJECTED visitors from the 4V one: its sketch as it is, its lists in proportion up to their caps. */
-const projectedRollupKb = (rollup: { kb: number; sketchKb: number }) =>
-  rollup.sketchKb + Math.min(((rollup.kb - rollup.sketchKb) * PROJECTED) / (4 * V), FULL_LISTS_KB);
-
-/**
- * A card's cost at PROJECTED visitors a day: rollup reads taken at a projected rollup's size, or else visitor-day reads
- * carried linearly from V and 4V to every day of the window.
- */
-function projected(small: Measured, large: Measured, windowDays: number, rollup: Scale['rollup']): Cost & { how: string } {
-  const reads = rollupReads(large);
-  if (reads.length > 0 && rollup !== null) {
-    const rollupKb = projectedRollupKb(rollup);
-    const measuredKb = reads.reduce((sum, call) => sum + call.responseBytes, 0) / 1024;
-    const measuredRu = reads.reduce((sum, call) => sum + estimatedRu(call), 0);
-    return {
-      calls: large.cost.calls,
-      kb: large.cost.kb - measuredKb + reads.length * rollupKb,
-      ru: large.cost.ru - measuredRu + reads.length * Math.max(1, Math.ceil(rollupKb)),
-      how: `${reads.length} rollup point reads of ~${fmt(rollupKb, 1)} KB each`,
-    };
-  }
-  const scale = (PROJECTED * windowDays - V * DAYS_POSTED) / (3 * V * DAYS_POSTED);
-  const at = (pick: (cost: Cost) => number) => pick(small.cost) + (pick(large.cost) - pick(small.cost)) * scale;
-  return {
-    calls: at((c) => c.calls),
-    kb: at((c) => c.kb),
-    ru: at((c) => c.ru),
-    how: `visitor-days of ${windowDays} days, linear from V and 4V`,
-  };
-}
 
 const costText = (cost: Cost) => `${fmt(cost.calls)} calls ${fmt(cost.kb, 1)} KB ~${fmt(cost.ru)} RU`;
 
@@ -248,24 +182,13 @@ function goalsAndEventsLines(small: Scale, large: Scale): void {
   };
   const [own, ownBig] = [summaries(read), summaries(big)];
   const lists =
-    small.rollup && large.rollup
-      ? `; a day's rollup's events and goals lists: V ${fmt(small.rollup.eventsKb, 1)} KB | 4V ${fmt(large.rollup.eventsKb, 1)} KB ` +
-        `(of ${fmt(small.rollup.kb, 1)} and ${fmt(large.rollup.kb, 1)} KB)`
-      : '';
+    `; a day's rollup's events and goals lists: V ${fmt(small.rollup.eventsKb, 1)} KB | 4V ${fmt(large.rollup.eventsKb, 1)} KB ` +
+    `(of ${fmt(small.rollup.kb, 1)} and ${fmt(large.rollup.kb, 1)} KB)`;
   console.log(`  of it, the goals' summaries (a point read a goal): V ${costText(own)} | 4V ${costText(ownBig)}${lists}`);
 }
 
-type RollupModule = typeof import('../shared/core/rollup/day-rollup');
-type SketchModule = typeof import('../shared/core/rollup/sketch');
-
-/** The modules that make day rollups, when this commit has them (an older one reads visitor-days). */
-async function rollupModules(): Promise<{ rollup: RollupModule; sketch: SketchModule } | null> {
-  if (!existsSync(join(__dirname, '..', 'shared', 'rollup', 'day-rollup.ts'))) return null;
-  return { rollup: await import('../shared/core/rollup/day-rollup'), sketch: await import('../shared/core/rollup/sketch') };
-}
-
 /** 100,000 visitors over 400 days, each seen once, their summaries, two days' hours, each day's rollup, a fold state all built. */
-function* bigFixture(today: string, mark: number, modules: Awaited<ReturnType<typeof rollupModules>>, counts: Record<string, number>) {
+function* bigFixture(today: string, mark: number, counts: Record<string, number>) {
   const steps = funnelStepsSetting.parse(undefined);
   const count = (kind: string) => (counts[kind] = (counts[kind] ?? 0) + 1);
   const people: Record<string, number> = {};
@@ -305,7 +228,7 @@ function* bigFixture(today: string, mark: number, modules: Awaited<ReturnType<ty
         devices: { [v % 3 === 0 ? 'mobile' : 'desktop']: requests },
         campaigns: {},
         ...(scanner ? {} : { page_paths: paths, entry: '/', entry_at: `${day}T${hour}:00:00.000Z` }),
-        ...(modules && !scanner ? { people_sketch: modules.sketch.sketchOf([hex(v)]) } : {}),
+        ...(scanner ? {} : { people_sketch: sketchOf([hex(v)]) }),
         folded_to: mark,
       });
       (scanner ? scanners : people)[day] = ((scanner ? scanners : people)[day] ?? 0) + 1;
@@ -338,18 +261,9 @@ function* bigFixture(today: string, mark: number, modules: Awaited<ReturnType<ty
       counts['activity-hour'] = (counts['activity-hour'] ?? 0) + hours.size;
       yield* hours.values();
     }
-    if (modules) {
-      const { moved, emptyRollup } = modules.rollup;
-      count('day-rollup');
-      yield {
-        ...moved(
-          emptyRollup(day, null),
-          rows.map((row) => ({ before: [], after: [row] })),
-          { steps, goals: [] },
-        ),
-        folded_to: mark,
-      };
-    }
+    count('day-rollup');
+    const changes = rows.map((row) => ({ before: [], after: [row] }));
+    yield { ...moved(emptyRollup(day, null), changes, { steps, goals: [] }), folded_to: mark };
   }
   for (let v = 0; v < BIG_VISITORS; v += 1) {
     const day = addDays(today, Math.floor(v / perDay) - BIG_DAYS);
@@ -380,18 +294,17 @@ function* bigFixture(today: string, mark: number, modules: Awaited<ReturnType<ty
 
 /** The 400-day card read through a host at 100,000 visitor records. */
 async function bigCard(azurite: Azurite, cosmosEndpoint: string, proxy: StoreProxy): Promise<void> {
-  const modules = await rollupModules();
   const { container } = await freshLocalStore(cosmosEndpoint, { prefix: 'readsbig' });
   const today = new Date().toISOString().slice(0, 10);
   const counts: Record<string, number> = {};
   const loading = performance.now();
-  const created = await bulkUpsert(container, bigFixture(today, Math.floor(Date.now() / 1000), modules, counts));
+  const created = await bulkUpsert(container, bigFixture(today, Math.floor(Date.now() / 1000), counts));
   console.log(
     `${fmt(BIG_VISITORS)}-record fixture written straight into the container: ${fmt(created)} documents in ${fmt((performance.now() - loading) / 1000)} s (${Object.entries(
       counts,
     )
       .map(([kind, n]) => `${fmt(n)} ${kind}`)
-      .join(', ')})${modules ? '' : '; this commit keeps no day rollups, so none were written'}`,
+      .join(', ')})`,
   );
   const clock = benchClock(`${today}T12:00:00Z`);
   const { host } = await startHost(azurite, proxy.endpoint, container.database.id, clock);
@@ -484,20 +397,17 @@ export async function run(): Promise<void> {
         `kept by the queue trigger (host.drain()), folded by the fold after each day until caught up; then 4V = ${fmt(4 * V)} a day on a fresh database`,
     );
     console.log(
-      EVENTS
-        ? `events: the people also post events with props as hits (event, props, not page loads, after their pages): one in six signup {plan: pro|free}, ` +
-            `one in four download {path: one of ${FILES.length} files}, one in five outbound {host: one of ${OUTBOUND_HOSTS.length} hosts}; ` +
-            `the host has GOALS=${GOALS}`
-        : 'events: none posted and no GOALS (READS_EVENTS=0): the traffic of a commit whose POST /api/hits takes no event',
+      `events: the people also post events with props as hits (event, props, not page loads, after their pages): one in six signup {plan: pro|free}, ` +
+        `one in four download {path: one of ${FILES.length} files}, one in five outbound {host: one of ${OUTBOUND_HOSTS.length} hosts}; ` +
+        `the host has GOALS=${GOALS}`,
     );
     const scales: Scale[] = [];
     for (const people of [V, 4 * V]) {
       const scale = await atScale(people, azurite, cosmos.endpoint, proxy);
       console.log(
-        `  ${people === V ? 'V' : '4V'} (${fmt(people)} people a day): ${fmt(scale.posted)} hits posted${EVENTS ? ` (${fmt(scale.events)} of them events)` : ''}, ` +
+        `  ${people === V ? 'V' : '4V'} (${fmt(people)} people a day): ${fmt(scale.posted)} hits posted (${fmt(scale.events)} of them events), ` +
           `${scale.foldRuns} fold runs, ${fmt(scale.seconds)} s`,
       );
-      if (scale.card) console.log(`  ${people === V ? 'V' : '4V'}, the 30-day card once folded: ${goalsAndEventsText(scale.card)}`);
       scales.push(scale);
     }
     const [small, large] = scales as [Scale, Scale];
@@ -506,26 +416,14 @@ export async function run(): Promise<void> {
       const growth = read.cost.kb > 0 ? big.cost.kb / read.cost.kb : Number.NaN;
       console.log(`${read.name}: V ${costText(read.cost)} | 4V ${costText(big.cost)} | growth ×${fmt(growth, 2)}`);
     }
-    if (small.card && large.card) goalsAndEventsLines(small, large);
-    else console.log("no events were posted (READS_EVENTS=0): the card's goals and events are empty, and no line measures them");
+    goalsAndEventsLines(small, large);
     const rollupKb = (scale: Scale) => {
       const reads = scale.measured.flatMap((read) => rollupReads(read)).filter((call) => call.status === 200);
-      return reads.length === 0 ? null : reads.reduce((sum, call) => sum + call.responseBytes, 0) / 1024 / reads.length;
+      return reads.reduce((sum, call) => sum + call.responseBytes, 0) / 1024 / Math.max(1, reads.length);
     };
-    const [kbSmall, kbLarge] = [rollupKb(small), rollupKb(large)];
-    if (kbSmall !== null && kbLarge !== null && large.rollup !== null)
-      console.log(
-        `a day's rollup read: V ${fmt(kbSmall, 1)} KB, 4V ${fmt(kbLarge, 1)} KB (its people sketch ${fmt(large.rollup.sketchKb, 1)} KB at any traffic); ` +
-          `at ${fmt(PROJECTED)} a day ~${fmt(projectedRollupKb(large.rollup), 1)} KB (its lists grown in proportion, at most ${fmt(FULL_LISTS_KB, 1)} KB when full)`,
-      );
-    else console.log('no day rollup is read by this commit: the cards read the visitor-days of their window');
-    for (const [index, days] of [
-      [2, 30],
-      [3, 400],
-    ] as const) {
-      const cost = projected(small.measured[index]!, large.measured[index]!, days, large.rollup);
-      console.log(`at ${fmt(PROJECTED)} visitors a day (projected), the ${days}-day card: ~${costText(cost)} (${cost.how})`);
-    }
+    console.log(
+      `a day's rollup read: V ${fmt(rollupKb(small), 1)} KB, 4V ${fmt(rollupKb(large), 1)} KB (its people sketch ${fmt(large.rollup.sketchKb, 1)} KB at any traffic)`,
+    );
     await bigCard(azurite, cosmos.endpoint, proxy);
     await longRanges(azurite, cosmos.endpoint, proxy);
   } finally {

@@ -15,14 +15,8 @@ export function percentile(values: readonly number[], q: number): number {
 export const median = (values: readonly number[]) => percentile(values, 0.5);
 
 /** What a store did between two readings of its stats. */
-export const spent = (before: StoreStats, after: StoreStats): StoreStats => ({
-  reads: after.reads - before.reads,
-  writes: after.writes - before.writes,
-  queries: after.queries - before.queries,
-  requestUnits: after.requestUnits - before.requestUnits,
-  failures: after.failures - before.failures,
-  conflicts: after.conflicts - before.conflicts,
-});
+export const spent = (before: StoreStats, after: StoreStats) =>
+  Object.fromEntries(Object.entries(after).map(([key, n]) => [key, n - before[key as keyof StoreStats]])) as unknown as StoreStats;
 
 export const ops = (cost: StoreStats) => `${cost.reads} reads, ${cost.writes} writes, ${cost.queries} queries`;
 

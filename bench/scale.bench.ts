@@ -91,15 +91,18 @@ function traffic(day: string, now: number, count = MESSAGES, visitors = VISITORS
   return { messages, people, visitors };
 }
 
-/** Every process's parent and CPU seconds (utime + stime), from /proc. */
-function processes(): Map<number, { ppid: number; cpu: number }> {
-  const stats = new Map<number, { ppid: number; cpu: number }>();
-  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+/** Every process's parent, CPU seconds (utime + stime, 100 ticks a second) and whether it is Azurite, from /proc. */
+function processes() {
+  const stats = new Map<number, { ppid: number; cpu: number; azurite: boolean }>();
+  for (const pid of readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)) {
     try {
-      const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // The fields start after the command name's last ')'; 100 ticks a second.
+      const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // The fields start after the command name's last ')'.
       const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      stats.set(Number(entry), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100 });
+      const azurite = readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('azurite');
+      stats.set(pid, { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100, azurite });
     } catch {
       // gone meanwhile
     }
@@ -109,10 +112,7 @@ function processes(): Map<number, { ppid: number; cpu: number }> {
 
 /** CPU seconds of the trees under `roots`. */
 function treeCpuSeconds(stats: ReturnType<typeof processes>, roots: readonly number[]): number {
-  const seen = new Set<number>();
   const walk = (pid: number): number => {
-    if (seen.has(pid)) return 0;
-    seen.add(pid);
     let cpu = stats.get(pid)?.cpu ?? 0;
     for (const [child, { ppid }] of stats) if (ppid === pid) cpu += walk(child);
     return cpu;
@@ -120,34 +120,19 @@ function treeCpuSeconds(stats: ReturnType<typeof processes>, roots: readonly num
   return roots.reduce((total, root) => total + walk(root), 0);
 }
 
-/** The machine's busy, stolen (by the hypervisor) and total CPU ticks, all cores. */
-function machineTicks(): { busy: number; stolen: number; total: number } {
-  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = cpu.reduce((a, b) => a + b, 0);
-  return { busy: total - (cpu[3] ?? 0) - (cpu[4] ?? 0), stolen: cpu[7] ?? 0, total };
-}
-
-/** CPU seconds so far of the hosts' trees, this process (the Cosmos server and proxy), Azurite's, and the machine's ticks. */
+/** CPU seconds so far of the hosts' trees, this process (the Cosmos server and proxy), Azurite's, and the machine's busy, stolen and total ticks. */
 function cpuNow(roots: readonly number[]) {
   const stats = processes();
-  const azurite = [...stats].filter(([pid, { ppid }]) => {
-    if (ppid !== process.pid) return false;
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('azurite');
-    } catch {
-      return false;
-    }
-  });
+  const azurite = [...stats].filter(([, { ppid, azurite }]) => ppid === process.pid && azurite).map(([pid]) => pid);
   const { user, system } = process.cpuUsage();
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = ticks.reduce((a, b) => a + b, 0);
   return {
     at: performance.now(),
     hosts: treeCpuSeconds(stats, roots),
     bench: (user + system) / 1e6,
-    azurite: treeCpuSeconds(
-      stats,
-      azurite.map(([pid]) => pid),
-    ),
-    machine: machineTicks(),
+    azurite: treeCpuSeconds(stats, azurite),
+    machine: { busy: total - ticks[3]! - ticks[4]!, stolen: ticks[7]!, total },
   };
 }
 
@@ -235,8 +220,6 @@ async function oneRun(
     const filling = performance.now();
     await fill(queue, texts, VISIBLE_AFTER_S);
     const filled = (performance.now() - filling) / 1000;
-    if (filled > VISIBLE_AFTER_S)
-      console.log(`  (the fill took ${filled.toFixed(1)} s, longer than the ${VISIBLE_AFTER_S} s messages are hidden)`);
     await sleep(Math.max(0, filling + VISIBLE_AFTER_S * 1000 - performance.now() - 200));
     const roots = hosts.map((host) => host.child.pid!);
     const cpu0 = cpuNow(roots);
@@ -321,7 +304,6 @@ async function oneRun(
     console.log(
       `  ${counted.afterMs === null ? `not counted ${TWO_TIMER_RUNS_MS / 1000} s after the drain` : `counted by the timer ${(counted.afterMs / 1000).toFixed(1)} s after the drain`}: pulse people_all_time ${pulse.people_all_time}, visits_all_time ${pulse.visits_all_time} (expected ${expected.people} each); ${facts} facts (expected ${expected.facts}), ${records} visitor records (expected ${expected.records}): ${ok ? 'nothing lost' : 'WRONG'}`,
     );
-    if (!ok) for (const host of hosts) console.log(`  a host's last output:\n${host.output()}`);
     return { instances, hitsPerS, steadyHitsPerS, counts, hostCores, machineCores: machine * 2, ok };
   } finally {
     await Promise.all(hosts.map((host) => host.stop()));

@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { rootFromEnvironment } from '../host/composition';
 import { startLocalHost, type LocalHost } from '../host/local/host';
 import { memoryLogger } from '../shared/core/ports/logger';
-import { hostSettings } from './settings';
+import { addDays } from '../shared/core/days';
+import { hostSettings, postHits } from './settings';
 
 export const AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -109,4 +110,29 @@ export async function foldUntilCaughtUp(host: LocalHost, logger: { lines: string
     clock.advance(60_000);
   }
   throw new Error('the fold did not catch up in 300 runs');
+}
+
+/** `days` days before today posted a day at a time (at 23:10, `hitsOf` the day's), kept and folded; then folded at noon today. */
+export async function postDays(
+  host: LocalHost,
+  logger: { lines: string[] },
+  clock: BenchClock,
+  days: number,
+  hitsOf: (day: string, d: number) => ServerHit[],
+) {
+  const today = new Date().toISOString().slice(0, 10);
+  const totals = { posted: 0, events: 0, foldRuns: 0 };
+  for (let d = 0; d < days; d += 1) {
+    const day = addDays(today, d - days);
+    clock.set(`${day}T23:10:00Z`);
+    const hits = hitsOf(day, d);
+    await postHits(host.url, bodiesOf(hits));
+    totals.posted += hits.length;
+    totals.events += hits.filter((hit) => hit.event !== undefined).length;
+    await host.drain(600_000);
+    totals.foldRuns += await foldUntilCaughtUp(host, logger, clock);
+  }
+  clock.set(`${today}T12:00:00Z`);
+  totals.foldRuns += await foldUntilCaughtUp(host, logger, clock);
+  return totals;
 }

@@ -71,7 +71,6 @@ export async function hostProcess(env: Record<string, string>, timeoutMs = 120_0
   const host = {
     child,
     url: `http://127.0.0.1:${port}`,
-    output: () => output,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -119,10 +118,10 @@ export async function meteredStack() {
     queueProxy,
     queue,
     /** A local host on its own queue and database, executions metered and log lines counted; the calls taken next are its. */
-    async host(name: string, more: Record<string, string> = {}, echo = false) {
+    async host(name: string, more: Record<string, string> = {}) {
       const settings = hostSettings(queue, cosmos.proxyEndpoint, name, more);
       await ensureContainer(localContainer(cosmos.endpoint, settings.COSMOS_DATABASE));
-      const logger = countingLogger(echo);
+      const logger = countingLogger();
       const meter = executionMeter();
       const root = rootFromEnvironment(settings, { logger });
       const registrations = meter.wrap(await loadFunctions());

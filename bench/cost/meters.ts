@@ -37,7 +37,7 @@ export function executionMeter() {
 }
 
 /** A logger that writes nothing and counts the lines and bytes the app would have written. */
-export function countingLogger(echo = false): Logger & { take(): { lines: number; bytes: number }; said(message: string): number } {
+export function countingLogger(): Logger & { take(): { lines: number; bytes: number }; said(message: string): number } {
   const said = new Map<string, number>();
   let lines = 0;
   let bytes = 0;
@@ -46,7 +46,6 @@ export function countingLogger(echo = false): Logger & { take(): { lines: number
     said.set(message, (said.get(message) ?? 0) + 1);
     const line = JSON.stringify({ level, message, ...fields });
     bytes += Buffer.byteLength(line);
-    if (echo) console.error(line);
   };
   return {
     info: count('info'),

@@ -3,7 +3,7 @@ import { beaconRequest, sendAtOnce, type ClientAnswer, type ClientRequest } from
 
 /** Visitors and the pages each views: a million busy hits are many visitors, each seen a few times a day. */
 export const VISITORS = 600;
-export const PAGES = 3;
+const PAGES = 3;
 /** Beacon clients sending at once, in waves. */
 const WAVE = 200;
 /** Hits in one server request, and server requests at once. */
@@ -52,8 +52,8 @@ export async function serverTraffic(url: string, first = 0): Promise<Sent> {
 }
 
 /** Sparse beacon traffic: one beacon at a time, each alone in its window, as at a quiet hour. */
-export async function loneBeacons(url: string, count: number, first = 0): Promise<Sent> {
+export async function loneBeacons(url: string, count: number): Promise<Sent> {
   const answers: ClientAnswer[] = [];
-  for (let n = 0; n < count; n += 1) answers.push(...(await sendAtOnce(url, [beaconRequest(first + n)])));
+  for (let n = 0; n < count; n += 1) answers.push(...(await sendAtOnce(url, [beaconRequest(n)])));
   return { hits: count, answers };
 }
