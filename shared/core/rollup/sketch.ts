@@ -74,12 +74,6 @@ function mergeInto(into: Uint8Array, sketch: Sketch): void {
   }
 }
 
-function registersOf(sketch: Sketch | undefined): Uint8Array {
-  const registers = new Uint8Array(REGISTERS);
-  if (sketch !== undefined) mergeInto(registers, sketch);
-  return registers;
-}
-
 /** So writing a dense sketch is one lookup a register and one string. */
 const CODE_OF = Uint8Array.from(DIGITS, (digit) => digit.charCodeAt(0));
 
@@ -95,13 +89,17 @@ function compact(registers: Uint8Array): Sketch {
   return { dense: Buffer.from(codes.buffer).toString('latin1') };
 }
 
-export function mergeSketches(...sketches: ReadonlyArray<Sketch | Record<string, number> | undefined>): Sketch {
+function mergedRegisters(sketches: ReadonlyArray<Sketch | Record<string, number> | undefined>): Uint8Array {
   const registers = new Uint8Array(REGISTERS);
   for (const sketch of sketches) {
     if (sketch === undefined) continue;
     mergeInto(registers, 'dense' in sketch || 'sparse' in sketch || 'packed' in sketch ? (sketch as Sketch) : { sparse: sketch });
   }
-  return compact(registers);
+  return registers;
+}
+
+export function mergeSketches(...sketches: ReadonlyArray<Sketch | Record<string, number> | undefined>): Sketch {
+  return compact(mergedRegisters(sketches));
 }
 
 /** Four characters each, so past this the dense form is smaller. */
@@ -109,16 +107,16 @@ const PACKED_MOST = REGISTERS / 4;
 
 /** Kept packed while few registers are set, so a filter cell of a few people stays a few bytes. */
 export function mergeKept(...sketches: ReadonlyArray<Sketch | Record<string, number> | undefined>): Sketch {
-  const merged = mergeSketches(...sketches);
-  if (!('dense' in merged)) return merged;
-  const registers = registersOf(merged);
+  // Merged once and packed from the registers, never written dense and read back.
+  const registers = mergedRegisters(sketches);
   const codes: number[] = [];
   for (let i = 0; i < REGISTERS && codes.length <= PACKED_MOST * 4; i += 1) {
     const rank = registers[i]!;
     if (rank === 0) continue;
     codes.push(CODE_OF[i >> 8]!, CODE_OF[(i >> 2) & 63]!, CODE_OF[((i & 3) << 4) | (rank >> 2)]!, CODE_OF[(rank & 3) << 4]!);
   }
-  return codes.length <= PACKED_MOST * 4 ? { packed: String.fromCharCode(...codes) } : merged;
+  if (codes.length === 0) return { sparse: {} };
+  return codes.length <= PACKED_MOST * 4 ? { packed: String.fromCharCode(...codes) } : compact(registers);
 }
 
 const sigma = (x: number): number => {
@@ -152,8 +150,13 @@ const tau = (x: number): number => {
 /** A sparse or packed sketch is read entry by entry, never spread out. */
 function histogramOf(sketch: Sketch | undefined): number[] {
   const counts = new Array<number>(Q + 2).fill(0);
-  if (sketch === undefined || 'dense' in sketch) {
-    for (const rank of registersOf(sketch)) counts[rank]! += 1;
+  if (sketch === undefined) {
+    counts[0] = REGISTERS;
+    return counts;
+  }
+  if ('dense' in sketch) {
+    const { dense } = sketch;
+    for (let i = 0; i < REGISTERS; i += 1) counts[RANK_OF[dense.charCodeAt(i) & 127]!]! += 1;
     return counts;
   }
   const ranks = new Map<number, number>();
