@@ -105,12 +105,33 @@ export function mergeSketches(...sketches: ReadonlyArray<Sketch | Record<string,
 /** Four characters each, so past this the dense form is smaller. */
 const PACKED_MOST = REGISTERS / 4;
 
+const EVERY_REGISTER = Array.from({ length: REGISTERS }, (_, i) => i);
+
+/** The registers the sketches may set, in order: only their own while none is dense, so a small cell skips the other 16,000. */
+function setOrder(sketches: ReadonlyArray<Sketch | Record<string, number> | undefined>): readonly number[] {
+  const touched: number[] = [];
+  for (const sketch of sketches) {
+    if (sketch === undefined) continue;
+    if ('dense' in sketch && typeof sketch.dense === 'string') return EVERY_REGISTER;
+    if ('packed' in sketch && typeof sketch.packed === 'string') {
+      const { packed } = sketch;
+      for (let at = 0; at + 4 <= packed.length; at += 4) {
+        const digit = (i: number) => RANK_OF[packed.charCodeAt(at + i) & 127]!;
+        touched.push((digit(0) << 8) | (digit(1) << 2) | (digit(2) >> 4));
+      }
+    } else for (const register of Object.keys('sparse' in sketch ? sketch.sparse : sketch)) touched.push(Number(register));
+    if (touched.length > PACKED_MOST) return EVERY_REGISTER;
+  }
+  return [...new Set(touched)].sort((a, b) => a - b);
+}
+
 /** Kept packed while few registers are set, so a filter cell of a few people stays a few bytes. */
 export function mergeKept(...sketches: ReadonlyArray<Sketch | Record<string, number> | undefined>): Sketch {
   // Merged once and packed from the registers, never written dense and read back.
   const registers = mergedRegisters(sketches);
   const codes: number[] = [];
-  for (let i = 0; i < REGISTERS && codes.length <= PACKED_MOST * 4; i += 1) {
+  for (const i of setOrder(sketches)) {
+    if (codes.length > PACKED_MOST * 4) break;
     const rank = registers[i]!;
     if (rank === 0) continue;
     codes.push(CODE_OF[i >> 8]!, CODE_OF[(i >> 2) & 63]!, CODE_OF[((i & 3) << 4) | (rank >> 2)]!, CODE_OF[(rank & 3) << 4]!);
