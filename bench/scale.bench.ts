@@ -268,10 +268,7 @@ async function oneRun(
   }
 }
 
-/**
- * `npm run bench scale`: 1, 2, 4 and 8 `npm run host` processes sharing one Azurite and one Cosmos server (behind a
- * proxy adding 15 ms a call and counting every call and 409/412): the time warm hosts take to drain 10,000 messages.
- */
+/** `npm run bench scale`: 1, 2, 4 and 8 `npm run host` processes sharing one Azurite and one Cosmos server (behind a proxy adding 15 ms a call and counting every call and 409/412): the time warm hosts take to drain 10,000 messages. */
 export async function run(): Promise<void> {
   const azurite = await azuriteWithBlobs();
   const cosmos = await startCosmos();
