@@ -1,12 +1,18 @@
 import { performance } from 'node:perf_hooks';
 import type { Container } from '@azure/cosmos';
 import { startAzurite, startCosmos, type Azurite } from '../host/local/services';
+import { funnelStepsSetting } from '../shared/core/funnel';
+import { emptyRollup, moved } from '../shared/core/rollup/day-rollup';
+import { sketchOf } from '../shared/core/rollup/sketch';
 import { addDays } from '../shared/core/days';
-import { memoryStore } from '../adapters/memory/store';
-import { fixedClock } from '../shared/core/ports/clock';
-import { foldOnce, keepHits, queuedHit } from '../test/support/counting';
-import { bulkUpsert, freshLocalStore } from './local-store';
-import { fmt } from './report';
+import { countedAgain } from '../shared/fold/by-day';
+import type { ActivityHour, VisitorDay } from '../shared/core/store';
+import { hourId, visitorDayId } from '../shared/core/store/activity';
+import { VISITORS_PK } from '../shared/core/store/visitors';
+import { emptyVisits } from '../shared/core/store/visits';
+import { bulkUpsert, freshLocalStore, visitorsSummaryOf } from './local-store';
+import { visitorRecord } from '../test/support/counting-cosmos';
+import { fmt, hex } from './report';
 import { KEYS, postHits } from './settings';
 import {
   AGENTS,
@@ -178,45 +184,120 @@ function goalsAndEventsLines(small: Scale, large: Scale): void {
   console.log(`  of it, the goals' summaries (a point read a goal): V ${costText(own)} | 4V ${costText(ownBig)}${lists}`);
 }
 
-/** BIG_VISITORS visitors over BIG_DAYS days, each seen once, kept and folded day by day in memory: the documents to write. */
-async function bigFixture(today: string) {
-  const store = memoryStore();
-  const clock = fixedClock(`${today}T00:00:00Z`);
+/** 100,000 visitors over 400 days, each seen once, their summaries, two days' hours, each day's rollup, a fold state all built. */
+function* bigFixture(today: string, mark: number, counts: Record<string, number>) {
+  const steps = funnelStepsSetting.parse(undefined);
+  const count = (kind: string) => (counts[kind] = (counts[kind] ?? 0) + 1);
+  const people: Record<string, number> = {};
+  const scanners: Record<string, number> = {};
+  const visits: Record<string, number> = {};
   const perDay = BIG_VISITORS / BIG_DAYS;
   for (let d = 0; d < BIG_DAYS; d += 1) {
     const day = addDays(today, d - BIG_DAYS);
-    clock.set(`${day}T23:00:00Z`);
-    for (let v = d * perDay; v < (d + 1) * perDay; v += 1) {
+    const rows: VisitorDay[] = [];
+    for (let n = 0; n < perDay; n += 1) {
+      const v = d * perDay + n;
       const scanner = v % 10 === 9;
-      const paths = scanner ? ['/wp-login.php', '/wp-login.php'] : ['/', '/about', `/blog/post-${v % 40}`];
-      const at = `${day}T${String(v % 24).padStart(2, '0')}:00:00.000Z`;
-      const options = { person: `big-${v}`, network: `10.${(v >> 16) & 255}.${(v >> 8) & 255}.x`, bot: scanner, page_load: !scanner };
-      await keepHits(
-        store,
-        clock,
-        paths.map((path) => queuedHit(at, { ...options, path, source: v % 7 === 0 ? 'github.com' : null })),
-      );
+      const hour = String(n % 24).padStart(2, '0');
+      const token = hex(0x5000000 + v);
+      const paths: Record<string, number> = scanner ? { '/wp-login.php': 2 } : { '/': 1, '/about': 1, [`/blog/post-${v % 40}`]: 1 };
+      const requests = scanner ? 2 : 3;
+      rows.push({
+        id: visitorDayId('site', token),
+        pk: day,
+        kind: 'visitor-day',
+        store: 'site',
+        day,
+        token,
+        network: `10.${(v >> 16) & 255}.${(v >> 8) & 255}.x`,
+        first_seen: `${day}T${hour}:00:00.000Z`,
+        last_seen: `${day}T${hour}:02:00.000Z`,
+        requests,
+        bots: scanner ? 2 : 0,
+        self: 0,
+        paths,
+        sources: !scanner && v % 7 === 0 ? { 'github.com': 1 } : {},
+        page_loads: scanner ? 0 : 3,
+        visit: !scanner,
+        country: ['DE', 'US', 'GB', 'FR', 'NL'][v % 5]!,
+        browsers: { [['chrome', 'safari', 'firefox'][v % 3]!]: requests },
+        systems: { [['windows', 'macos', 'ios', 'android'][v % 4]!]: requests },
+        devices: { [v % 3 === 0 ? 'mobile' : 'desktop']: requests },
+        campaigns: {},
+        ...(scanner ? {} : { page_paths: paths, entry: '/', entry_at: `${day}T${hour}:00:00.000Z` }),
+        ...(scanner ? {} : { people_sketch: sketchOf([hex(v)]) }),
+        folded_to: mark,
+      });
+      (scanner ? scanners : people)[day] = ((scanner ? scanners : people)[day] ?? 0) + 1;
     }
-    // Folded a week at a time, within the keeper's seven days.
-    if (d % 7 === 6 || d === BIG_DAYS - 1) {
-      clock.set(`${addDays(day, 1)}T00:10:00Z`);
-      await foldOnce(store, clock);
+    visits[day] = rows.filter((row) => row.visit).length;
+    counts['visitor-day'] = (counts['visitor-day'] ?? 0) + rows.length;
+    yield* rows;
+    if (d >= BIG_DAYS - 2) {
+      const hours = new Map<string, ActivityHour>();
+      for (const row of rows) {
+        const hh = row.first_seen.slice(11, 13);
+        const hour = hours.get(hh) ?? {
+          id: hourId('site', hh),
+          pk: day,
+          kind: 'activity-hour',
+          store: 'site',
+          day,
+          hour: `${day}T${hh}:00:00.000Z`,
+          requests: 0,
+          bots: 0,
+          self: 0,
+          paths: {},
+          folded_to: mark,
+        };
+        hour.requests += row.requests;
+        hour.bots += row.bots;
+        for (const [path, n] of Object.entries(row.paths)) hour.paths[path] = (hour.paths[path] ?? 0) + n;
+        hours.set(hh, hour);
+      }
+      counts['activity-hour'] = (counts['activity-hour'] ?? 0) + hours.size;
+      yield* hours.values();
     }
+    count('day-rollup');
+    const changes = rows.map((row) => ({ before: [], after: [row] }));
+    yield { ...moved(emptyRollup(day, null), changes, { steps, goals: [] }), folded_to: mark };
   }
-  return store.documents.query<{ id: string; pk: string; kind: string }>((doc) => doc.kind !== 'store-clock');
+  for (let v = 0; v < BIG_VISITORS; v += 1) {
+    const day = addDays(today, Math.floor(v / perDay) - BIG_DAYS);
+    const scanner = v % 10 === 9;
+    count('visitor-record');
+    yield visitorRecord(hex(v), day, scanner);
+  }
+  count('summaries');
+  yield visitorsSummaryOf(people, scanners);
+  const byDay = countedAgain({}, Object.entries(visits));
+  count('summaries');
+  yield { ...emptyVisits(), all_time: byDay.total, from: byDay.first, by_day: byDay.byDay };
+  count('fold-state');
+  yield {
+    id: 'fold-state',
+    pk: VISITORS_PK,
+    kind: 'fold-state',
+    days: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [addDays(today, i - 8), mark])),
+    records: mark,
+    records_at: `${today}T11:59:00.000Z`,
+    swept_at: `${today}T11:59:00.000Z`,
+    visits_due: [],
+    rollups_from: '0000-00-00',
+    build: null,
+    behind: null,
+  };
 }
 
 /** The 400-day card read through a host at 100,000 visitor records. */
 async function bigCard(azurite: Azurite, cosmosEndpoint: string, proxy: StoreProxy): Promise<void> {
   const { container } = await freshLocalStore(cosmosEndpoint, { prefix: 'readsbig' });
   const today = new Date().toISOString().slice(0, 10);
-  const loading = performance.now();
-  const documents = await bigFixture(today);
   const counts: Record<string, number> = {};
-  for (const { kind } of documents) counts[kind] = (counts[kind] ?? 0) + 1;
-  const created = await bulkUpsert(container, documents);
+  const loading = performance.now();
+  const created = await bulkUpsert(container, bigFixture(today, Math.floor(Date.now() / 1000), counts));
   console.log(
-    `${fmt(BIG_VISITORS)}-record fixture kept and folded in memory, then written in bulk: ${fmt(created)} documents in ${fmt((performance.now() - loading) / 1000)} s (${Object.entries(
+    `${fmt(BIG_VISITORS)}-record fixture written straight into the container: ${fmt(created)} documents in ${fmt((performance.now() - loading) / 1000)} s (${Object.entries(
       counts,
     )
       .map(([kind, n]) => `${fmt(n)} ${kind}`)
@@ -230,7 +311,8 @@ async function bigCard(azurite: Azurite, cosmosEndpoint: string, proxy: StorePro
     for (const attempt of ['first', 'second']) {
       const read = await measure(host.url, 'card', '/api/admin/activity?days=400', proxy);
       console.log(
-        `400-day card at ${fmt(BIG_VISITORS)} visitor records (${fmt(BIG_VISITORS)} visitor-days over ${BIG_DAYS} days), ${attempt} read, ` +
+        `400-day card at ${fmt(BIG_VISITORS)} visitor records (${fmt(BIG_VISITORS)} visitor-days over ${BIG_DAYS} days, written as an older version ` +
+          `kept them: day rollups and no month rollups, so its months are read day by day), ${attempt} read, ` +
           `GET /api/admin/activity?days=400 through the local host: ${fmt(read.ms / 1000, 2)} s, status ${read.status}, ${costText(read.cost)}`,
       );
     }
