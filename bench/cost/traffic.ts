@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { KEYS } from '../settings';
 import { beaconRequest, sendAtOnce, type ClientAnswer, type ClientRequest } from '../../test/support/beacon-clients';
 
@@ -13,8 +12,6 @@ const SERVER_BATCH = 50;
 export interface Sent {
   hits: number;
   answers: ClientAnswer[];
-  /** Each lone beacon's wait over HTTP, ms. */
-  waits?: number[];
 }
 
 /** Beacon traffic: VISITORS browsers, PAGES beacons each, WAVE concurrent one-hit requests at a time. */
@@ -57,11 +54,6 @@ export async function serverTraffic(url: string, first = 0): Promise<Sent> {
 /** Sparse beacon traffic: one beacon at a time, each alone in its window, as at a quiet hour. */
 export async function loneBeacons(url: string, count: number): Promise<Sent> {
   const answers: ClientAnswer[] = [];
-  const waits: number[] = [];
-  for (let n = 0; n < count; n += 1) {
-    const started = performance.now();
-    answers.push(...(await sendAtOnce(url, [beaconRequest(n)])));
-    waits.push(performance.now() - started);
-  }
-  return { hits: count, answers, waits };
+  for (let n = 0; n < count; n += 1) answers.push(...(await sendAtOnce(url, [beaconRequest(n)])));
+  return { hits: count, answers };
 }
