@@ -41,10 +41,7 @@ async function timed(run: () => Promise<unknown>): Promise<{ ms: number; result:
   return { ms: performance.now() - started, result };
 }
 
-/**
- * `npm run bench cosmos-partitions`: a partition-scoped COUNT beside a large partition on the local Cosmos server as
- * published (every query scans the account, quadratically: one run), then as `startCosmos` serves it.
- */
+/** `npm run bench cosmos-partitions`: a partition-scoped COUNT beside a large partition on the local Cosmos server as published, then as `startCosmos` serves it. */
 export async function run(): Promise<void> {
   const port = await freePort();
   const server: Server = createHttpServer();

@@ -131,10 +131,7 @@ async function sequence(label: string, store: Fillable, records: number, { lanes
   );
 }
 
-/**
- * `npm run bench counting`: what the fold costs at 1,000 hits a minute, and the pulse, at 1,000 and 100,000 visitor
- * records, in memory (the adapters' calls) and on the local Cosmos server (1 a call).
- */
+/** `npm run bench counting`: what the fold costs at 1,000 hits a minute, and the pulse, at 1,000 and 100,000 visitor records, in memory (the adapters' calls) and on the local Cosmos server (1 a call). */
 export async function run(): Promise<void> {
   for (const records of SIZES) {
     const store = memoryStore();

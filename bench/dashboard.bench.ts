@@ -6,11 +6,7 @@ import { fmt, percentile } from './report';
 import { KEYS } from './settings';
 import { benchClock, clockedHost, dayHits, postDays } from './site-traffic';
 
-/**
- * `npm run bench dashboard`: the dashboard's redraw for a period change and a filter click in headless Chromium, on the
- * local stack holding 30 days of 1,000 people (DASH_V, DASH_DAYS, DASH_TIMES set others), timed in the page from the
- * click to the frame after it is drawn, the card's read apart.
- */
+/** `npm run bench dashboard`: the dashboard's redraw for a period change and a filter click in headless Chromium, on the local stack holding 30 days of 1,000 people, timed in the page from the click to the frame after it is drawn. */
 const V = Number(process.env.DASH_V ?? 1_000);
 const DAYS = Number(process.env.DASH_DAYS ?? 30);
 const TIMES = Number(process.env.DASH_TIMES ?? 10);

@@ -13,11 +13,7 @@ import { fmt, hex, median } from './report';
 import { cosmosProcess } from './stack';
 import { storeProxyTo } from './store-calls';
 
-/**
- * `npm run bench fold`: a backlog of facts, as a timer outage leaves it, drained by runs of the fold each in a process
- * of its own with a 512 MB heap; then with 60 % of the calls answered 429, the Admin count read all the while.
- * FOLD_PARTS (small,throttled,large) picks the parts, FOLD_SMALL and FOLD_BACKLOG their facts, FOLD_MINUTES the large one's time.
- */
+/** `npm run bench fold`: a backlog of facts, as a timer outage leaves it, drained by fold runs in 512 MB child processes. */
 const SMALL = Number(process.env.FOLD_SMALL ?? 100_000);
 const LARGE = Number(process.env.FOLD_BACKLOG ?? 1_000_000);
 const LARGE_MINUTES = Number(process.env.FOLD_MINUTES ?? 30);
@@ -264,33 +260,12 @@ async function plainBacklog(endpoint: string, facts: number, maxMs: number): Pro
   await localContainer(endpoint, backlog.database).database.delete();
 }
 
-/** The backlog drained with THROTTLE of the document calls answered 429, then without; the Admin count read throughout. */
+/** The backlog drained with THROTTLE of the document calls answered 429, then without. */
 async function throttledBacklog(endpoint: string): Promise<void> {
   const label = `${fmt(SMALL)} facts, ${THROTTLE * 100} % throttled`;
   const backlog = await fill(endpoint, SMALL, label);
   const direct = storeAt(endpoint, backlog.database);
   const proxy = await storeProxyTo(endpoint, { throttle: THROTTLE });
-  const throttledStore = storeAt(proxy.endpoint, backlog.database);
-  // The Admin count read through the throttled store every 300 ms; a zero told apart by the fold state, read straight.
-  const answers = { numbers: 0, unread: 0, zeros: 0, zerosWithState: 0, zerosAfterMoving: 0 };
-  let known = 0;
-  let polling = true;
-  const poller = (async () => {
-    while (polling) {
-      const count = await adminCount(throttledStore);
-      if (count.people_all_time === null) answers.unread += 1;
-      else {
-        answers.numbers += 1;
-        known = Math.max(known, count.people_all_time);
-        if (count.people_all_time === 0) {
-          answers.zeros += 1;
-          if ((await direct.foldState.read()) !== null) answers.zerosWithState += 1;
-          if (known > 0) answers.zerosAfterMoving += 1;
-        }
-      }
-      await sleep(300);
-    }
-  })();
   try {
     await sleep(2_200);
     const throttled = await drain(`${label}:`, proxy.endpoint, backlog, direct, { maxRuns: THROTTLED_RUNS, maxMs: 30 * 60_000 });
@@ -311,17 +286,8 @@ async function throttledBacklog(endpoint: string): Promise<void> {
     const after = throttled.done
       ? throttled
       : await drain(`${label}, throttling stopped:`, proxy.endpoint, backlog, direct, { maxRuns: 200, maxMs: 30 * 60_000 }, throttled);
-    polling = false;
-    await poller;
     console.log(summary(`${label} for ${runsThrottled} runs, then not`, backlog, after));
-    console.log(
-      `${label}: the Admin count (readPeopleCount, as GET /api/admin/visitors/people) read through the throttled store ${fmt(answers.numbers + answers.unread)} times while it folded: ` +
-        `${fmt(answers.numbers)} numbers, ${fmt(answers.unread)} unread (null, never 0), ${fmt(answers.zeros)} zeros with ${fmt(backlog.persons)} persons kept: ` +
-        `${fmt(answers.zerosWithState)} while a fold state existed, ${fmt(answers.zerosAfterMoving)} after the count had moved`,
-    );
   } finally {
-    polling = false;
-    await poller;
     await proxy.close();
     await localContainer(endpoint, backlog.database).database.delete();
   }

@@ -14,11 +14,7 @@ import { fmt } from './report';
 import { meteredStack } from './stack';
 import { tally } from './store-calls';
 
-/**
- * `npm run bench import`: the command's read rate on a dry run of a year of nginx log (test/support/log-history.ts),
- * plain and gzipped, and the backfill on the metered local stack (sent, kept by keep-imports, folded until caught up),
- * its store calls and request units a thousand lines. IMPORT_BENCH_PEOPLE sets the log's people (530: about 200,000 lines).
- */
+/** `npm run bench import`: the command's read rate on a dry run of a year of nginx log (test/support/log-history.ts), plain and gzipped, and the backfill on the metered local stack (sent, kept by keep-imports, folded until caught up), its store calls and request units a thousand lines. */
 const PEOPLE = Number(process.env.IMPORT_BENCH_PEOPLE ?? 530);
 
 /** A year of a small site's log as nginx writes it, oldest first; answers its lines. */

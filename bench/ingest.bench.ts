@@ -1,11 +1,9 @@
 import { performance } from 'node:perf_hooks';
+import { QueueClient } from '@azure/storage-queue';
 import { rootFromEnvironment } from '../host/composition';
 import { startLocalHost } from '../host/local/host';
 import { startAzurite } from '../host/local/services';
 import { answerServerHits } from '../host/http/ingest';
-import type { HitQueue } from '../shared/core/ports/queue';
-import { QueueClient } from '@azure/storage-queue';
-import { createHmac, randomUUID } from 'node:crypto';
 import { hostingNetworks } from '../adapters/files/networks';
 import { jsonRequest } from '../test/support/import-rig';
 import { DATA_CENTRES, PEOPLES_NETWORKS } from '../test/support/networks';
@@ -31,133 +29,56 @@ const body = (count: number, offset: number) =>
     })),
   });
 
-const request = (text: string) => jsonRequest(text, { 'x-ingest-key': KEYS.INGEST_KEY });
-
-const hex16 = (key: string, text: string) => createHmac('sha256', key).update(text, 'utf8').digest().subarray(0, 16).toString('hex');
-
-/** The floor of the same work, µs a hit: the body parsed, two HMACs a hit and the message ingest writes encoded, with no rule. */
-function floorPerHit(texts: readonly string[]): number {
-  const key = KEYS.HASH_KEY;
-  const started = performance.now();
-  const at = new Date().toISOString();
-  let hits = 0;
-  for (const text of texts) {
-    const parsed = JSON.parse(text) as {
-      hits: Array<{ address: string; user_agent: string; path: string; referrer: string; page_load: boolean }>;
-    };
-    const queued = parsed.hits.map((hit) => ({
-      at,
-      token: hex16(key, `2026-10-23|${hit.address}`),
-      person: hex16(key, `person|${hit.address}|${hit.user_agent}`),
-      network: hit.address,
-      path: hit.path,
-      store: 'site',
-      bot: false,
-      reason: null,
-      self: false,
-      source: hit.referrer,
-      page_load: hit.page_load,
-      subject: null,
-      country: 'XX',
-      browser: 'other',
-      system: 'other',
-      device: 'unknown',
-      campaign: null,
-    }));
-    Buffer.from(JSON.stringify({ v: 1, id: randomUUID(), hits: queued }), 'utf8').toString('base64');
-    hits += queued.length;
-  }
-  return ((performance.now() - started) * 1000) / hits;
-}
-
-/** The hosting networks' lookup alone, µs an address, over data centres' and ISPs' addresses, IPv4 and IPv6. */
-function lookupPerAddress(): number {
-  const table = hostingNetworks();
-  const addresses = [...DATA_CENTRES.map(([, address]) => address), ...PEOPLES_NETWORKS.map(([, address]) => address)];
-  for (let i = 0; i < 100_000; i += 1) table.hostingAsn(addresses[i % addresses.length]!);
-  const rounds = 1_000_000;
-  const started = performance.now();
-  for (let i = 0; i < rounds; i += 1) table.hostingAsn(addresses[i % addresses.length]!);
-  return ((performance.now() - started) * 1000) / rounds;
-}
-
-/** The ingest handler in-process (queue faked: it only counts), and hits/s through the local host into Azurite. */
+/** The ingest handler in-process (queue faked), the hosting-network lookup, and hits/s through the local host into Azurite. */
 export async function run(): Promise<void> {
   let sent = 0;
-  const countingQueue: HitQueue = {
-    sendAll: async (messages) => {
-      sent += messages.length;
-      return { ok: true };
-    },
-  };
   const root = rootFromEnvironment(hostSettings('UseDevelopmentStorage=true', NO_STORE, 'ingest'), {
-    hitQueue: countingQueue,
+    hitQueue: { sendAll: async (messages) => ((sent += messages.length), { ok: true }) },
     logger: quiet,
   });
+  const ingest = async (texts: readonly string[]) => {
+    const started = performance.now();
+    for (const text of texts) await answerServerHits(jsonRequest(text, { 'x-ingest-key': KEYS.INGEST_KEY }), root.receive);
+    return ((performance.now() - started) * 1000) / texts.length;
+  };
   const perRequest = 100;
-  const requests = 200;
-  const texts = Array.from({ length: requests }, (_, i) => body(perRequest, i));
-  const hits = perRequest * requests;
-  for (const text of texts.slice(0, 20)) await answerServerHits(request(text), root.receive);
-  floorPerHit(texts.slice(0, 20));
-  // Ingest and its floor alternate ten requests at a time, so a shared machine's slow moments fall on both.
-  const rounds = 3;
-  const slice = 10;
-  const ingestRounds: number[] = [];
-  const floors: number[] = [];
+  const texts = Array.from({ length: 200 }, (_, i) => body(perRequest, i));
+  await ingest(texts.slice(0, 20));
   const sentBefore = sent;
-  for (let round = 0; round < rounds; round += 1) {
-    let ingestMs = 0;
-    let floorUs = 0;
-    for (let at = 0; at < texts.length; at += slice) {
-      const some = texts.slice(at, at + slice);
-      const started = performance.now();
-      for (const text of some) await answerServerHits(request(text), root.receive);
-      ingestMs += performance.now() - started;
-      floorUs += floorPerHit(some) * some.length * perRequest;
-    }
-    ingestRounds.push((ingestMs * 1000) / hits);
-    floors.push(floorUs / hits);
-  }
-  const perHit = Math.min(...ingestRounds);
-  const floor = Math.min(...floors);
-  const each = (figures: number[]) => figures.map((figure) => figure.toFixed(1)).join(', ');
+  const rounds: number[] = [];
+  for (let round = 0; round < 3; round += 1) rounds.push((await ingest(texts)) / perRequest);
   console.log(
-    `in-process ingest (queue faked): ${perHit.toFixed(1)} µs per hit over ${hits} hits in batches of ${perRequest}, the best of ${rounds} rounds (${each(ingestRounds)}; ${(sent - sentBefore) / rounds} messages a round)`,
-  );
-  console.log(
-    `the floor of the same work (parse, two HMACs a hit, the message with every field a hit carries): ${floor.toFixed(1)} µs per hit, the best of ${rounds} rounds (${each(floors)}); ingest is ${(perHit / floor).toFixed(2)}× the floor`,
+    `in-process ingest (queue faked): ${Math.min(...rounds).toFixed(1)} µs per hit over ${texts.length * perRequest} hits in batches of ${perRequest}, the best of 3 rounds (${rounds.map((us) => us.toFixed(1)).join(', ')}; ${(sent - sentBefore) / 3} messages a round)`,
   );
 
+  const table = hostingNetworks();
+  const addresses = [...DATA_CENTRES, ...PEOPLES_NETWORKS].map(([, address]) => address);
+  for (let i = 0; i < 100_000; i += 1) table.hostingAsn(addresses[i % addresses.length]!);
+  const lookupStart = performance.now();
+  for (let i = 0; i < 1_000_000; i += 1) table.hostingAsn(addresses[i % addresses.length]!);
   console.log(
-    `the hosting-network lookup alone: ${lookupPerAddress().toFixed(2)} µs per address (${hostingNetworks().header.ipv4} IPv4 and ${hostingNetworks().header.ipv6} IPv6 ranges)`,
+    `the hosting-network lookup alone: ${((performance.now() - lookupStart) / 1000).toFixed(2)} µs per address (${table.header.ipv4} IPv4 and ${table.header.ipv6} IPv6 ranges)`,
   );
 
-  const single = Array.from({ length: 2000 }, (_, i) => body(1, i));
-  const singleStart = performance.now();
-  for (const text of single) await answerServerHits(request(text), root.receive);
-  console.log(
-    `in-process ingest (queue faked), one hit per request: ${(((performance.now() - singleStart) * 1000) / single.length).toFixed(1)} µs per request`,
-  );
+  const single = await ingest(Array.from({ length: 2000 }, (_, i) => body(1, i)));
+  console.log(`in-process ingest (queue faked), one hit per request: ${single.toFixed(1)} µs per request`);
 
   const azurite = await startAzurite();
   try {
     const settings = hostSettings(azurite.connectionString, NO_STORE, 'ingest');
-    const liveRoot = rootFromEnvironment(settings, { logger: quiet });
     await new QueueClient(azurite.connectionString, settings.HITS_QUEUE).createIfNotExists();
-    const host = await startLocalHost({ root: liveRoot, port: 0, queues: false, timers: false });
+    const host = await startLocalHost({ root: rootFromEnvironment(settings, { logger: quiet }), port: 0, queues: false, timers: false });
     try {
       for (const [batch, total] of [
         [1, 1000],
         [100, 20000],
       ] as const) {
         const payloads = Array.from({ length: total / batch }, (_, i) => body(batch, i));
-        const concurrency = 8;
         const t0 = performance.now();
-        await postHits(host.url, payloads, concurrency);
+        await postHits(host.url, payloads, 8);
         const seconds = (performance.now() - t0) / 1000;
         console.log(
-          `through the local host into Azurite, ${batch} hit(s) per request, ${concurrency} at once: ${Math.round(total / seconds)} hits/s (${Math.round(payloads.length / seconds)} requests/s)`,
+          `through the local host into Azurite, ${batch} hit(s) per request, 8 at once: ${Math.round(total / seconds)} hits/s (${Math.round(payloads.length / seconds)} requests/s)`,
         );
       }
     } finally {

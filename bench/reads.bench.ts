@@ -27,10 +27,7 @@ import {
 } from './site-traffic';
 import { costOf, storeProxyTo, type Cost, type StoreCall, type StoreProxy } from './store-calls';
 
-/**
- * `npm run bench reads`: what every Admin read costs the store at V and 4V people a day, measured at a proxy in front
- * of the local Cosmos server; then a 400-day card over 100,000 records written straight, and long ranges over imported years.
- */
+/** `npm run bench reads`: what every Admin read costs the store at V and 4V people a day, measured at a proxy in front of the local Cosmos server; then a 400-day card over 100,000 records, and long ranges over imported years. */
 const V = Number(process.env.READS_V ?? 300);
 const DAYS_POSTED = 8;
 const NEW_SHARE = 0.6;

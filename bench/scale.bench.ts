@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { QueueClient } from '@azure/storage-queue';
@@ -28,16 +28,8 @@ const WARM_UP_PER_INSTANCE = Number(process.env.SCALE_WARM_UP ?? 1_500);
 /** Each message stays hidden longer than the fill takes, so the drain starts after the last send. */
 const VISIBLE_AFTER_S = 30;
 
-type CallClass =
-  | 'keep: record read'
-  | 'keep: record write'
-  | 'keep: fact create'
-  | 'fold: read'
-  | 'fold: write'
-  | 'fold: store-clock upsert'
-  | 'query'
-  | 'query plan'
-  | 'metadata';
+/** A store call's class: `keep: …`, `fold: …`, or storeCall's kind. */
+type CallClass = string;
 
 type ScaleCall = Call<{ kind: CallClass }>;
 
@@ -91,48 +83,14 @@ function traffic(day: string, now: number, count = MESSAGES, visitors = VISITORS
   return { messages, people, visitors };
 }
 
-/** Every process's parent, CPU seconds (utime + stime, 100 ticks a second) and whether it is Azurite, from /proc. */
-function processes() {
-  const stats = new Map<number, { ppid: number; cpu: number; azurite: boolean }>();
-  for (const pid of readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)) {
-    try {
-      const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // The fields start after the command name's last ')'.
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      const azurite = readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('azurite');
-      stats.set(pid, { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100, azurite });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return stats;
-}
-
-/** CPU seconds of the trees under `roots`. */
-function treeCpuSeconds(stats: ReturnType<typeof processes>, roots: readonly number[]): number {
-  const walk = (pid: number): number => {
-    let cpu = stats.get(pid)?.cpu ?? 0;
-    for (const [child, { ppid }] of stats) if (ppid === pid) cpu += walk(child);
-    return cpu;
-  };
-  return roots.reduce((total, root) => total + walk(root), 0);
-}
-
-/** CPU seconds so far of the hosts' trees, this process (the Cosmos server and proxy), Azurite's, and the machine's busy, stolen and total ticks. */
-function cpuNow(roots: readonly number[]) {
-  const stats = processes();
-  const azurite = [...stats].filter(([, { ppid, azurite }]) => ppid === process.pid && azurite).map(([pid]) => pid);
-  const { user, system } = process.cpuUsage();
+/** The machine's busy, stolen and total CPU ticks so far, from /proc/stat. */
+function cpuNow() {
   const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = ticks.reduce((a, b) => a + b, 0);
   return {
     at: performance.now(),
-    hosts: treeCpuSeconds(stats, roots),
-    bench: (user + system) / 1e6,
-    azurite: treeCpuSeconds(stats, azurite),
-    machine: { busy: total - ticks[3]! - ticks[4]!, stolen: ticks[7]!, total },
+    busy: ticks.reduce((a, b) => a + b, 0) - ticks[3]! - ticks[4]!,
+    stolen: ticks[7]!,
+    total: ticks.reduce((a, b) => a + b, 0),
   };
 }
 
@@ -170,14 +128,13 @@ async function fill(queue: QueueClient, texts: string[], hiddenSeconds: number, 
 }
 
 const sum = (counts: Partial<Record<CallClass, number>>, pick: (call: CallClass) => boolean) =>
-  Object.entries(counts).reduce((total, [call, n]) => total + (pick(call as CallClass) ? (n ?? 0) : 0), 0);
+  Object.entries(counts).reduce((total, [call, n]) => total + (pick(call) ? (n ?? 0) : 0), 0);
 
 interface RunFigures {
   instances: number;
   hitsPerS: number;
   steadyHitsPerS: number;
   counts: ReturnType<typeof countsOf>;
-  hostCores: number;
   machineCores: number;
   ok: boolean;
 }
@@ -221,8 +178,7 @@ async function oneRun(
     await fill(queue, texts, VISIBLE_AFTER_S);
     const filled = (performance.now() - filling) / 1000;
     await sleep(Math.max(0, filling + VISIBLE_AFTER_S * 1000 - performance.now() - 200));
-    const roots = hosts.map((host) => host.child.pid!);
-    const cpu0 = cpuNow(roots);
+    const cpu0 = cpuNow();
     proxy.take();
     const connected = proxy.connections();
     // The fact creates so far, counted on from the last look: a look every 20 ms must not walk every call.
@@ -238,7 +194,7 @@ async function oneRun(
     while (factCreates() < MESSAGES && performance.now() < deadline) await sleep(20);
     await emptied(queue, deadline, 20);
     const drainedAt = performance.now();
-    const cpu1 = cpuNow(roots);
+    const cpu1 = cpuNow();
     const counts = countsOf(proxy.take(), proxy.connections() - connected);
     const poisoned =
       (await new QueueClient(connectionString, `${name}-poison`).getProperties().catch(() => ({ approximateMessagesCount: 0 })))
@@ -250,13 +206,8 @@ async function oneRun(
     const hitsPerS = MESSAGES / wall;
     const at = (fraction: number) => percentile(counts.factCreates, fraction);
     const steadyHitsPerS = (0.8 * MESSAGES) / ((at(0.9) - at(0.1)) / 1000);
-    const cpuWall = (drainedAt - cpu0.at) / 1000;
-    const hostCores = (cpu1.hosts - cpu0.hosts) / cpuWall;
-    const benchCores = (cpu1.bench - cpu0.bench) / cpuWall;
-    const azuriteCores = (cpu1.azurite - cpu0.azurite) / cpuWall;
-    const machineTotal = cpu1.machine.total - cpu0.machine.total;
-    const machine = (cpu1.machine.busy - cpu0.machine.busy) / machineTotal;
-    const stolen = (cpu1.machine.stolen - cpu0.machine.stolen) / machineTotal;
+    const machine = (cpu1.busy - cpu0.busy) / (cpu1.total - cpu0.total);
+    const stolen = (cpu1.stolen - cpu0.stolen) / (cpu1.total - cpu0.total);
     const keepCalls = sum(counts.byClass, (call) => call.startsWith('keep'));
     // A fact create answered 409 is a redelivery, kept as a no-op; a 409/412 on any other write lost a race.
     const redeliveries = counts.races['keep: fact create'] ?? 0;
@@ -282,8 +233,7 @@ async function oneRun(
         `${redeliveries} fact creates answered 409 (a message kept again after a failed invocation: a redelivery, not a race)`,
     );
     console.log(
-      `  CPU: the hosts ${hostCores.toFixed(2)} of 2 cores busy (each host's process tree, /proc utime+stime over the drain); the bench process (Cosmos server + proxy) ${benchCores.toFixed(2)}; Azurite ${azuriteCores.toFixed(2)}; ` +
-        `the machine ${(machine * 2).toFixed(2)} of 2 (everything running, tests included; ${(stolen * 2).toFixed(2)} of it stolen by the hypervisor)`,
+      `  CPU: the machine ${(machine * 2).toFixed(2)} of 2 cores busy over the drain (everything running, tests included; ${(stolen * 2).toFixed(2)} of it stolen by the hypervisor)`,
     );
     if (poisoned > 0) console.log(`  ${poisoned} messages went to poison`);
 
@@ -304,16 +254,13 @@ async function oneRun(
     console.log(
       `  ${counted.afterMs === null ? `not counted ${TWO_TIMER_RUNS_MS / 1000} s after the drain` : `counted by the timer ${(counted.afterMs / 1000).toFixed(1)} s after the drain`}: pulse people_all_time ${pulse.people_all_time}, visits_all_time ${pulse.visits_all_time} (expected ${expected.people} each); ${facts} facts (expected ${expected.facts}), ${records} visitor records (expected ${expected.records}): ${ok ? 'nothing lost' : 'WRONG'}`,
     );
-    return { instances, hitsPerS, steadyHitsPerS, counts, hostCores, machineCores: machine * 2, ok };
+    return { instances, hitsPerS, steadyHitsPerS, counts, machineCores: machine * 2, ok };
   } finally {
     await Promise.all(hosts.map((host) => host.stop()));
   }
 }
 
-/**
- * `npm run bench scale`: 1, 2, 4 and 8 `npm run host` processes sharing one Azurite and one Cosmos server (behind a
- * proxy adding 15 ms a call and counting every call and 409/412): the time warm hosts take to drain 10,000 messages.
- */
+/** `npm run bench scale`: 1, 2, 4 and 8 `npm run host` processes sharing one Azurite and one Cosmos server (behind a proxy adding 15 ms a call and counting every call and 409/412): the time warm hosts take to drain 10,000 messages. */
 export async function run(): Promise<void> {
   const azurite = await azuriteWithBlobs();
   const cosmos = await startCosmos();
@@ -335,7 +282,7 @@ export async function run(): Promise<void> {
     const races = racesOf(one);
     console.log(
       `  ${one.instances} instance(s): ${one.hitsPerS.toFixed(0)} hits/s (${one.steadyHitsPerS.toFixed(0)} steady), ${(one.counts.calls / MESSAGES).toFixed(2)} calls a hit, ` +
-        `${races} lost races, hosts ${one.hostCores.toFixed(2)} and the machine ${one.machineCores.toFixed(2)} of 2 cores busy, count ${one.ok ? 'right' : 'WRONG'}`,
+        `${races} lost races, the machine ${one.machineCores.toFixed(2)} of 2 cores busy, count ${one.ok ? 'right' : 'WRONG'}`,
     );
   }
   const eight = figures.find((one) => one.instances === 8);

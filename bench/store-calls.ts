@@ -44,11 +44,7 @@ export function storeCall({ method, path, headers }: Request): StoreCallClass {
 /** The SDK's own calls (the account, the container, a query plan): not the app's, and not priced. */
 const sdkCall = (call: { kind: StoreCallKind }) => call.kind === 'metadata' || call.kind === 'query plan';
 
-/**
- * Request units, the one rule of every bench (the local server charges 1 a call), from Azure's figures for default
- * indexing: a point read 1 RU a KB (a 404 1); a write 5 RU a KB (a 409 or 412 1); a query page 2.5 RU plus 1 a KB;
- * a metadata call 1; a 429 none.
- */
+/** Request units, the one rule of every bench (the local server charges 1 a call), from Azure's figures for default indexing: a point read 1 RU a KB (a 404 1); a write 5 RU a KB (a 409 or 412 1); a query page 2.5 RU plus 1 a KB; a metadata call 1; a 429 none. */
 function estimatedRu(call: { kind: StoreCallKind; status: number; requestBytes: number; responseBytes: number }): number {
   const kb = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
   if (call.status === 429) return 0;
