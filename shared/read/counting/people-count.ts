@@ -46,7 +46,6 @@ export interface PeopleCount {
   behind_since: string | null;
 }
 
-/** The same figures flat, as the first screen's pulse carries them. */
 export interface Pulse {
   people_all_time: number | null;
   people_new_by_day: PeopleOnDay[] | null;
@@ -58,7 +57,6 @@ export interface Pulse {
   behind_since: string | null;
 }
 
-/** What the count reads: the visitors summary's people figures, the visits summary, the clock, and where the store keeps things. */
 export interface PeopleCountDeps {
   visitorsSummary: VisitorsSummaryReader;
   visits: { read(): Promise<Versioned<VisitsSummary> | null> };
@@ -68,7 +66,7 @@ export interface PeopleCountDeps {
   source: string;
 }
 
-/** Why a read failed, in a word a page can show: the error's code or name, never its message (which may be long). */
+/** The error's code or name, never its message, which may be long. */
 export function reasonOf(error: unknown): string {
   if (typeof error === 'object' && error !== null) {
     const code = 'code' in error ? error.code : undefined;
@@ -78,11 +76,7 @@ export function reasonOf(error: unknown): string {
   return 'unknown error';
 }
 
-/**
- * The one query: the people counted once (all time, new today, new this month, scanners left out, the day counting
- * began, the last DAYS UTC days) and the visits by people, from two point reads whatever the number of visitors. It
- * never throws: a summary that cannot be read is null figures and a source that says so.
- */
+/** Two point reads whatever the number of visitors, and it never throws. */
 export async function readPeopleCount(deps: PeopleCountDeps): Promise<PeopleCount> {
   const today = utcDay(deps.clock.now());
   const days = daysEnding(today, DAYS);
@@ -107,7 +101,6 @@ export async function readPeopleCount(deps: PeopleCountDeps): Promise<PeopleCoun
   };
 }
 
-/** The count with null figures, and why. */
 function unread(source: string, visits: KeptVisitsRun | null, behind: { since: string } | null): PeopleCount {
   return {
     people_all_time: null,
@@ -143,7 +136,7 @@ function keptVisits(summary: VisitsSummary | null, days: readonly string[]): Kep
   return { all_time: summary.all_time, from: summary.from, by_day: days.map((day) => ({ day, visits: summary.by_day[day] ?? 0 })) };
 }
 
-/** The count flat, as the pulse carries it: mapped from the one query's answer, so the two cannot disagree. */
+/** Mapped from the one query's answer, so the two cannot disagree. */
 export function pulseOf(count: PeopleCount): Pulse {
   return {
     people_all_time: count.people_all_time,
