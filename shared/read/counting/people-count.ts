@@ -6,39 +6,31 @@ import type { VisitsSummary } from '../../core/store/visits';
 import type { FoldState } from '../../core/store/fold';
 import { daysEnding, earlierDay, monthStart } from '../../core/days';
 
-/** How many days the by-day runs cover: the first screen's bar run. */
 export const DAYS = 30;
 
-/** New people on one UTC day. */
 export interface PeopleOnDay {
   day: string;
   people: number;
 }
 
-/** Visits by people on one UTC day. */
 export interface VisitsOnDay {
   day: string;
   visits: number;
 }
 
-/** The kept visits: the total since the first kept day, that day, and the last DAYS days oldest first. */
 export interface KeptVisitsRun {
   all_time: number;
   from: string;
   by_day: VisitsOnDay[];
 }
 
-/**
- * The count as the Admin tab reads it. A store that cannot be read gives null figures (never zeros) and a `source`
- * that says why; `visits` is null until the fold has kept a visit.
- */
+/** A store that cannot be read gives null figures, never zeros. */
 export interface PeopleCount {
   people_all_time: number | null;
   people_new_today: number | null;
   people_new_month: number | null;
   scanners_left_out: number | null;
   counted_from: string | null;
-  /** The last DAYS UTC days, oldest first, ending today; null when unread. */
   people_new_by_day: PeopleOnDay[] | null;
   source: string;
   visits: KeptVisitsRun | null;
@@ -60,7 +52,6 @@ export interface Pulse {
 export interface PeopleCountDeps {
   visitorsSummary: VisitorsSummaryReader;
   visits: { read(): Promise<Versioned<VisitsSummary> | null> };
-  /** The fold's state, which says whether the count is behind. */
   foldState: { read(): Promise<Versioned<Pick<FoldState, 'behind'>> | null> };
   clock: Clock;
   source: string;
