@@ -7,7 +7,7 @@ import { siteDeps } from '../shared/sites/root';
 register(
   keepTrigger({
     name: 'keep-hits',
-    // Resolved from the HITS_QUEUE setting by the Functions host (and by the local host) when it binds the trigger.
+    // Both hosts resolve this from the HITS_QUEUE setting when they bind the trigger.
     queueName: '%HITS_QUEUE%',
     message: 'hits',
     hits: 'hits',

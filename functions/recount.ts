@@ -4,16 +4,15 @@ import { fold } from '../shared/fold/fold';
 register({
   kind: 'timer',
   name: 'recount',
-  // Every minute: the facts and records written since the last run folded into everything counted (see fold).
   schedule: '0 */1 * * * *',
   make: (root) => async () => {
-    // Each site's store is folded in turn (and all sites together's), each under its own lease and marks.
+    // Each store, the all-sites one too, folds in turn under its own lease and marks.
     const several = root.sites.roots.size > 1;
     for (const [name, site] of root.sites.roots) {
       const named = several ? { site: name } : {};
       const outcome = await fold(site.fold);
       if (!outcome.ok) {
-        // Another fold holding the lease is the lease working; a fold that could not start is a store that did not answer.
+        // A busy lease is the lease working, not a fault.
         if (outcome.busy) root.logger.info('another fold is running', { function: 'recount', ...named, reason: outcome.reason });
         else
           root.logger.warn('the fold could not start; the next run folds from the same marks', {

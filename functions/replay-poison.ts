@@ -1,7 +1,6 @@
 import { register } from '../host/registry';
 import { replayEveryPoison, type ReplayOutcome } from '../shared/keep/replay';
 
-/** An outcome as the log line counts it. */
 const counts = (outcome: ReplayOutcome) => ({
   moved: outcome.moved,
   left_unreadable: outcome.unreadable,
@@ -17,7 +16,7 @@ register({
   schedule: '0 */15 * * * *',
   make: (root) => async () => {
     const { total, queues: each } = await replayEveryPoison(root.replay);
-    // One line a run, counts only (both queues', and each queue's): a payload is never logged.
+    // Counts only: a payload is never logged.
     const fields = {
       function: 'replay-poison',
       ...counts(total),

@@ -1,6 +1,5 @@
 import type { Asset } from '../../shared/contract/assets';
 
-/** What the asset routes answer: the bytes (already encoded) and the headers, or a status with no body. */
 export interface AssetAnswer {
   status: 200 | 304 | 404;
   headers: Record<string, string>;
@@ -10,10 +9,6 @@ export interface AssetAnswer {
 const acceptsGzip = (acceptEncoding: string | null) =>
   /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*($|,))[\d.]+)?\s*($|,)/i.test(acceptEncoding ?? '');
 
-/**
- * The answer to a GET of a known file: 304 when the browser holds these bytes already, the gzipped bytes when the
- * browser takes gzip, else the bytes as they are; 404 for a file that is not on the whitelist.
- */
 export function serveAsset(asset: Asset | undefined, header: (name: string) => string | null): AssetAnswer {
   if (asset === undefined) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } };
   const headers: Record<string, string> = {

@@ -1,15 +1,11 @@
 import type { IncomingRequest } from './request';
 import { badRequest, fail, ok, type Result } from '../../shared/core/result';
 
-/** The media type of a request without its parameters, lowercased. */
 export function mediaType(request: IncomingRequest): string {
   return (request.header('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
 }
 
-/**
- * The body read as JSON within a size bound and a set of media types: 415 for another type, 413 past the bound
- * (checked on Content-Length before reading, and on the bytes read), 400 for text that is not JSON.
- */
+/** The bound is checked on Content-Length before reading, and again on the bytes read. */
 export async function readJsonBody(request: IncomingRequest, maxBytes: number, mediaTypes: readonly string[]): Promise<Result<unknown>> {
   const type = mediaType(request);
   if (!mediaTypes.includes(type)) {

@@ -1,7 +1,6 @@
 import type { Answer } from './envelope';
 import type { IncomingRequest } from './request';
 
-/** Which origins may call an endpoint from a browser, with what. */
 export interface CorsPolicy {
   allowedOrigins: readonly string[];
   methods: readonly string[];
@@ -9,10 +8,7 @@ export interface CorsPolicy {
   credentials: boolean;
 }
 
-/**
- * The CORS headers for a request from an allowed origin, or null when the origin is not allowed. A request with no
- * Origin is not from a page of another site, and gets no CORS headers but is not refused here.
- */
+/** A request with no Origin gets no CORS headers but is not refused here. */
 export function corsHeaders(request: IncomingRequest, policy: CorsPolicy): Record<string, string> | null {
   const origin = request.header('origin');
   if (origin === null) return {};
@@ -22,7 +18,6 @@ export function corsHeaders(request: IncomingRequest, policy: CorsPolicy): Recor
   return headers;
 }
 
-/** The answer to a preflight: 204 with the policy for an allowed origin, 403 for another. */
 export function preflight(request: IncomingRequest, policy: CorsPolicy): Answer {
   const headers = corsHeaders(request, policy);
   if (headers === null || request.header('origin') === null)

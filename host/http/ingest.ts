@@ -14,10 +14,7 @@ import { accepted, answerOf, type Reply } from './answer';
 import { body, bodyWith, type Input } from './input';
 import { incoming, response } from './request';
 
-/**
- * POST /api/import?site=<name>: the import's deps for a declared site (its store, and the site named on its hits), the
- * first declared site's when none is named. All sites together are no site to import into: `*` is 400 naming `site`.
- */
+/** All sites together are no site to import into, so `*` is a 400. */
 export function importForSite(
   request: IncomingRequest,
   sites: Sites,
@@ -33,7 +30,6 @@ export function importForSite(
   return answer({ ...imports, store: site.store, site: asked });
 }
 
-/** A write with the ingest key (`x-ingest-key`): 401 without it, then its input read and its use case run. */
 export async function ingestRead<T, V>(
   request: IncomingRequest,
   ingestKey: string,
@@ -49,7 +45,6 @@ export async function ingestRead<T, V>(
   return answerOf(await run(read.value), reply);
 }
 
-/** An import into the site the query names, with the ingest key, as `ingestRead`. */
 export function importRoute<T, V>(
   input: Input<T>,
   run: (input: T, deps: ImportDeps) => Promise<Result<V>>,
@@ -62,7 +57,6 @@ export function importRoute<T, V>(
   };
 }
 
-/** POST /api/hits: the ingest key, then the site's server's hits (one, or `{"hits": [...]}`), then the use case. */
 export const answerServerHits = (request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> =>
   ingestRead(
     request,
@@ -72,17 +66,12 @@ export const answerServerHits = (request: IncomingRequest, deps: ReceiveDeps): P
     accepted,
   );
 
-/** The CORS policy of the beacon: the allowed origins, POST, and a JSON content type. */
 export function beaconCors(deps: ReceiveDeps): CorsPolicy {
   return { allowedOrigins: deps.allowedOrigins, methods: ['POST', 'OPTIONS'], allowHeaders: ['content-type'], credentials: true };
 }
 
 const beaconBody = body(beaconBodySchema, INGEST_LIMITS.maxBeaconBodyBytes, ['application/json', 'text/plain']);
 
-/**
- * POST /api/beacon: a preflight answered, a beacon from no allowed origin (or naming none) refused, then the body read
- * and the use case run, every answer after the origin with its CORS headers.
- */
 export async function answerBeacon(request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> {
   const policy = beaconCors(deps);
   if (request.method === 'OPTIONS') return preflight(request, policy);
@@ -90,8 +79,7 @@ export async function answerBeacon(request: IncomingRequest, deps: ReceiveDeps):
   if (cors === null) {
     return errorAnswer({ status: 403, code: 'origin_not_allowed', message: 'origin: this origin may not send beacons (ALLOWED_ORIGINS)' });
   }
-  // A browser names the page's origin on every POST, sendBeacon's too: a beacon without one is no page of an allowed
-  // site (a script, a replay), and is refused like one from another origin. A site's server reports to /api/hits.
+  // A browser names the origin on every POST, sendBeacon's too, so a beacon without one is refused.
   const origin = request.header('origin');
   if (origin === null) {
     return errorAnswer({

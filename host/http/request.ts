@@ -1,7 +1,7 @@
 import type { HttpRequest, HttpResponseInit } from '@azure/functions';
 import type { Answer } from './envelope';
 
-/** What a use case may read of an HTTP request: headers by name, the body as text, the query. Nothing host-specific. */
+/** Nothing host-specific. */
 export interface IncomingRequest {
   method: string;
   header(name: string): string | null;
@@ -21,7 +21,6 @@ export function incoming(request: HttpRequest): IncomingRequest {
   };
 }
 
-/** JSON bodies as JSON, strings as they are. */
 export function response(answer: Answer): HttpResponseInit {
   const init: HttpResponseInit = { status: answer.status, headers: answer.headers, cookies: answer.cookies };
   if (answer.body === undefined) return init;
@@ -29,7 +28,6 @@ export function response(answer: Answer): HttpResponseInit {
   return { ...init, jsonBody: answer.body };
 }
 
-/** The bytes as they are, already gzipped when asked, never as JSON. */
 export function bytesResponse(answer: { status: number; headers: Record<string, string>; body?: Uint8Array }): HttpResponseInit {
   return { status: answer.status, headers: answer.headers, body: answer.body };
 }

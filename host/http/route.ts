@@ -11,7 +11,6 @@ import { siteAnswer } from './site';
 import { answerOf, type Reply } from './answer';
 import type { Input } from './input';
 
-/** An operator's read: the key or a session checked, then its input read and its use case run. */
 export function operatorRead<T, V>(
   request: IncomingRequest,
   operator: OperatorSettings,
@@ -26,7 +25,6 @@ export function operatorRead<T, V>(
   });
 }
 
-/** An operator's read of the site the query names (shared/core/sites/hit-site.ts), as `operatorRead`. */
 export function operatorRoute<T, V>(
   input: Input<T>,
   run: (input: T, site: SiteRoot) => Promise<Result<V>>,
@@ -39,7 +37,6 @@ export function operatorRoute<T, V>(
   };
 }
 
-/** An operator's route over the whole app (no site), as `operatorRead`. */
 export function adminRoute<T, V>(
   input: Input<T>,
   run: (input: T, root: Root, request: IncomingRequest) => Promise<Result<V>>,
@@ -51,7 +48,6 @@ export function adminRoute<T, V>(
   };
 }
 
-/** One function's routes by method, each made once. */
 export const byMethod =
   (routes: Readonly<Record<string, (root: Root) => HttpHandler>>): ((root: Root) => HttpHandler) =>
   (root) => {
@@ -59,14 +55,13 @@ export const byMethod =
     return (request, context) => made.get(request.method)!(request, context);
   };
 
-/** A route whose answer is all HTTP (the session's cookies): it reads the request itself. */
+/** For the session route, whose answer is all HTTP. */
 export const plainRoute =
   (answer: (request: IncomingRequest, root: Root) => Promise<Answer>): ((root: Root) => HttpHandler) =>
   (root) =>
   async (request) =>
     response(await answer(incoming(request), root));
 
-/** The pulse's CORS policy: the allowed origins may read it with a GET, without credentials. */
 export const pulseCors = (allowedOrigins: readonly string[]): CorsPolicy => ({
   allowedOrigins,
   methods: ['GET', 'OPTIONS'],
@@ -74,10 +69,7 @@ export const pulseCors = (allowedOrigins: readonly string[]): CorsPolicy => ({
   credentials: false,
 });
 
-/**
- * A public read, cacheable for a minute: a preflight answered by the policy, and another origin given the figures
- * without CORS headers, so its page cannot read them.
- */
+/** Another origin gets the figures without CORS headers, so its page cannot read them. */
 export async function publicRead<V>(request: IncomingRequest, policy: CorsPolicy, run: () => Promise<Result<V>>): Promise<Answer> {
   if (request.method === 'OPTIONS') return preflight(request, policy);
   const cors = corsHeaders(request, policy) ?? {};
@@ -85,7 +77,6 @@ export async function publicRead<V>(request: IncomingRequest, policy: CorsPolicy
   return { ...answer, headers: { 'cache-control': 'public, max-age=60', vary: 'Origin', ...cors } };
 }
 
-/** A public read of the site the query names (a site not declared is a 400 naming `site`), as `publicRead`. */
 export function publicRoute<V>(
   run: (site: SiteRoot) => Promise<Result<V>>,
   policy: (site: SiteRoot) => CorsPolicy,

@@ -11,11 +11,10 @@ import { incoming, response } from './request';
 import { answerOf } from './answer';
 import type { Input } from './input';
 
-/** What a shared link's reads need: the links, the server's key, each site's reads and the access that slows guessers. */
 export interface SharedReadDeps {
   links: SharedLinks;
   hashKey: string;
-  /** A link's site's reads (the first site's for all sites together when only one is declared); none for a site no longer declared. */
+  /** Undefined for a site no longer declared. */
   readsOf: (site: string) => SiteReads | undefined;
   access: AdminAccess;
 }
@@ -27,11 +26,7 @@ const refused = (code: string, message: string, wait = 0): Answer =>
 
 type Opened = { ok: true; link: SharedLink; site: SiteReads } | { ok: false; answer: Answer };
 
-/**
- * The link a request presents (`x-share-token`, and `x-share-password` for a link with one), or why not. A wrong token
- * or password counts against the caller's address as a wrong operator key does, and a right one forgets nothing (a
- * guesser holding one link could otherwise clear its failures with it). Revoked or expired is 401, and no failure.
- */
+/** A right token forgets no failures, or a guesser holding one link could clear them with it. */
 export async function openLink(request: IncomingRequest, deps: SharedReadDeps): Promise<Opened> {
   const token = request.header('x-share-token');
   if (token === null || token === '') return { ok: false, answer: refused('unauthorized', 'x-share-token: the link is missing') };
@@ -66,7 +61,7 @@ export async function openLink(request: IncomingRequest, deps: SharedReadDeps): 
   return { ok: true, link, site };
 }
 
-/** The request as the link lets it read: its fixed period and filters in place of any asked. */
+/** The link's fixed period and filters replace any asked. */
 function fixedQuery(request: IncomingRequest, link: SharedLink): IncomingRequest {
   const query = new URLSearchParams(request.query);
   query.delete('site');
@@ -81,10 +76,6 @@ function fixedQuery(request: IncomingRequest, link: SharedLink): IncomingRequest
   return { ...request, query };
 }
 
-/**
- * A shared link's read: the link the request presents opened (or the envelope saying why not), then the read's
- * input, with the link's fixed query in place of any asked, and its use case; never cached.
- */
 export function sharedRoute<T, V>(input: Input<T>, run: (input: T, link: SharedLink, site: SiteReads) => Promise<Result<V>>) {
   return (root: { shared: SharedReadDeps }): HttpHandler =>
     async (request) => {

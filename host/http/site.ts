@@ -4,11 +4,7 @@ import type { IncomingRequest } from './request';
 import { readSite } from '../../shared/core/sites/hit-site';
 import type { SiteRoot, Sites } from '../../shared/sites/root';
 
-/**
- * A read of one site (`site=<name>`), of all sites together (`site=*`), or by default of the only site (all of them
- * when several): the use case answers from that site's root. A site not declared is a 400 naming `site`, told only to
- * the operator when `operator` is given, so a guesser cannot learn which sites are declared.
- */
+/** Only the operator is told a site is not declared, so a guesser cannot learn which sites are. */
 export async function siteAnswer(
   request: IncomingRequest,
   sites: Sites,

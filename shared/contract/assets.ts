@@ -1,24 +1,21 @@
-/** How a served file is cached and who may load it. */
 export interface AssetPolicy {
   contentType: string;
   cacheControl: string;
-  /** Loaded by pages of other sites (the widget and the snippet): CORS `*` and a cross-origin resource policy. */
+  /** The widget and the snippet load from other sites' pages. */
   crossOrigin: boolean;
-  /** Extra headers, such as the dashboard's content security policy. */
   headers?: Record<string, string>;
 }
 
-/** One file as read once at start: its bytes, its bytes gzipped, and a tag that changes when the bytes do. */
+/** Read once at start. */
 export interface Asset extends AssetPolicy {
   body: Uint8Array;
   gzipped: Uint8Array;
   etag: string;
 }
 
-/** The files a route may serve, by name: each one read once, undefined for a name not on its whitelist. */
+/** Undefined for a name not on the whitelist. */
 export type AssetShelf = (name: string) => Asset | undefined;
 
-/** Where a served file comes from: the package's `public/` folder or a dependency's file under `node_modules/`. */
 export interface AssetSource extends AssetPolicy {
   file: string;
 }
@@ -27,7 +24,6 @@ const javascript = 'text/javascript; charset=utf-8';
 const anyOrigin = { crossOrigin: true, cacheControl: 'public, max-age=3600' } as const;
 const dashboardPart = { crossOrigin: false, cacheControl: 'no-cache' } as const;
 
-/** The dashboard's modules, each a file of public/: admin.js and the modules it imports, one per panel. */
 export const DASHBOARD_MODULES = [
   'admin.js',
   'admin-all-time.js',
@@ -73,11 +69,7 @@ export const ASSETS: Readonly<Record<string, AssetSource>> = {
   },
 };
 
-/**
- * What the dashboard may use of the browser: none of the powerful features (camera, microphone, location, payment,
- * USB…), so a script that ever ran in the page could not ask for them either. Only names Chromium knows: an unknown
- * one is a console error on every load.
- */
+/** Only names Chromium knows: an unknown one is a console error on every load. */
 export const PERMISSIONS_POLICY = [
   'accelerometer',
   'autoplay',
@@ -101,12 +93,7 @@ export const PERMISSIONS_POLICY = [
   .map((feature) => `${feature}=()`)
   .join(', ');
 
-/**
- * The dashboard page. Its policy lets it load only the app's own scripts and styles and call only the app, and
- * nobody may frame it; it is never cached, since it is where the operator key is typed. HSTS keeps a browser on
- * HTTPS for two years once it has seen the app over it (a browser ignores it over plain HTTP, as locally), and the
- * opener policy keeps a window this page opens, or that opened it, from reaching into it.
- */
+/** Never cached, since the operator key is typed here. A browser ignores HSTS over plain HTTP, as locally. */
 export const DASHBOARD: AssetSource = {
   file: 'public/admin.html',
   contentType: 'text/html; charset=utf-8',

@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import { subjectSchema } from '../ingest/schemas';
 
-/** A count: a whole number, never negative. */
 export const count = () => z.int().min(0);
 
 /** A UTC day as YYYY-MM-DD. */
 export const utcDay = () => z.iso.date();
 
-/** An instant as ISO 8601 UTC. */
 export const instant = () => z.iso.datetime({ offset: true });
 
-/** One field the request got wrong. */
 export const FieldIssue = z
   .object({
     path: z.string().meta({ description: "The field's path in the request, joined with dots (`hits.3.at`), or `(body)`." }),
@@ -18,7 +15,6 @@ export const FieldIssue = z
   })
   .meta({ id: 'FieldIssue' });
 
-/** The one error envelope every endpoint answers with (host/http/envelope.ts). */
 export const ErrorEnvelope = z
   .object({
     error: z.object({
@@ -49,11 +45,8 @@ export const ActivityCost = z
   })
   .meta({ id: 'ActivityCost' });
 
-/** A path and its requests. */
 export const PathCount = z.object({ path: z.string(), requests: count() }).meta({ id: 'PathCount' });
 
-/** A host and the page loads that came from it. */
 export const HostCount = z.object({ host: z.string(), page_loads: count() }).meta({ id: 'HostCount' });
 
-/** A thing a QR code names, as the app reads it. */
 export const Subject = subjectSchema.meta({ id: 'Subject', description: 'A thing a QR code names: 1 to 64 letters, digits, `-` or `_`.' });

@@ -10,10 +10,7 @@ export interface InputNote {
   fields?: Record<string, string>;
 }
 
-/**
- * The request bodies, as the app parses them: the parsers themselves (shared/ingest, shared/import), registered here
- * under the names docs/openapi.json gives them, so the document describes exactly what is accepted.
- */
+/** The parsers themselves are registered, so docs/openapi.json describes exactly what is accepted. */
 export const inputs = z.registry<InputNote>();
 
 inputs.add(serverHitSchema, {

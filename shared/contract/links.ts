@@ -141,7 +141,6 @@ export const LINK_ROUTES: Route[] = [
   },
 ];
 
-/** Keeps the answers' schemas registered under their names. */
 export const LINK_ANSWERS = [ActivityCard, SiteList, SharedLinks, SharedLinkMade, SharedLinkRevoked, SharedPeople];
 
 export type SiteListAnswer = z.infer<typeof SiteList>;

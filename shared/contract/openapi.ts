@@ -7,10 +7,7 @@ type Json = Record<string, unknown>;
 
 const uri = (id: string) => `#/components/schemas/${id}`;
 
-/**
- * The JSON Schema zod writes, made plain: no $schema or $id on each component, no regular expression where a format
- * already says it (zod spells out a calendar's rules for `date`), and no bound of 2^53 on a whole number.
- */
+/** Drops $schema, $id, the regex zod writes beside a format, and the 2^53 bound on a whole number. */
 function tidy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(tidy);
   if (value === null || typeof value !== 'object') return value;
@@ -71,7 +68,6 @@ function queryParameters(route: Route): Json[] {
   });
 }
 
-/** The operation as OpenAPI has it. */
 function operation(route: Route): Json {
   const parameters = [...queryParameters(route), ...(route.parameters ?? [])];
   return {
@@ -104,5 +100,4 @@ export function openApiDocument(): Json {
   };
 }
 
-/** The document as the file keeps it. */
 export const openApiText = () => `${JSON.stringify(openApiDocument(), null, 2)}\n`;

@@ -17,9 +17,7 @@ import type { Route } from './route';
 import { RetentionCard } from './retention';
 import { retentionQuerySchema } from '../read/retention';
 
-// Every HTTP route the app registers, as docs/openapi.json describes it: what each is for, its query (the parser the
-// route reads it with), its body and its answers (the schemas of shared/contract and the parsers of shared/ingest and
-// shared/import). `npm run openapi` makes the document from these; a test holds the file and the routes to it.
+// `npm run openapi` makes docs/openapi.json from these routes; a test holds the file to them.
 
 /** A schema of the document's components, by the name it is registered under. */
 export function ref(schema: z.ZodType): { $ref: string } {

@@ -4,18 +4,17 @@ import type { Logger } from '../core/ports/logger';
 import type { HitQueue, HitSender, QueueUnavailable } from '../core/ports/queue';
 import { MESSAGE_OVERHEAD_BYTES, encodeMessage, fitsOneMessage, toMessages, type QueuedHit } from '../core/message';
 
-/** How requests share a message: how long the first of a batch waits for others, and the most hits a message carries. */
 export interface HitSenderOptions {
-  /** Milliseconds a batch stays open after its first request; 0 sends each request alone. */
+  /** Milliseconds; 0 sends each request alone. */
   windowMs: number;
-  /** The most hits one message carries; a batch that reaches it is sent at once. */
+  /** A batch that reaches it is sent at once. */
   maxHits: number;
 }
 
 type Sent = { ok: true } | { ok: false; error: QueueUnavailable };
 
 interface Batch {
-  /** Each request's hits as JSON, in order: a hit is written once, and its message is made of these. */
+  /** A hit is written once, and its message is made of these. */
   written: string[];
   hits: number;
   bytes: number;
@@ -26,24 +25,18 @@ interface Batch {
   due: boolean;
 }
 
-/** What the hit sender needs besides the queue: timers, a logger for one line per failed send, and message ids. */
 export interface HitSenderDeps {
   scheduler: Scheduler;
   logger: Logger;
   newId?: () => string;
 }
 
-/**
- * A request's hits written as JSON once, as a message's `hits` holds them (each as JSON.stringify writes it, joined by
- * commas, without the brackets), and the bytes they add to a message: the sum of shared/core/message.ts hitBytes, each
- * hit's JSON and its comma.
- */
+/** Joined by commas without brackets, with the bytes they add to a message as hitBytes counts them. */
 interface Written {
   json: string;
   bytes: number;
 }
 
-/** A send of hits already written. */
 type EnqueueWritten = (hits: readonly QueuedHit[], written: Written) => Promise<Sent>;
 
 function writeHits(hits: readonly QueuedHit[]): Written {
@@ -54,18 +47,12 @@ function writeHits(hits: readonly QueuedHit[]): Written {
   return { json: array.slice(1, -1), bytes: Buffer.byteLength(array, 'utf8') - 1 };
 }
 
-/**
- * The queue message of hits already written (Written.json, a request's or several joined by commas): the very text
- * encodeMessage makes of `{ v: 1, id, hits }`, without writing the hits again.
- */
+/** The very text encodeMessage makes, without writing the hits again. */
 export function encodeWritten(id: string, hits: string): string {
   return Buffer.from(`{"v":1,"id":${JSON.stringify(id)},"hits":[${hits}]}`, 'utf8').toString('base64');
 }
 
-/**
- * Each request's hits as messages of their own: one message (atomic) when they fit, else several sent hidden and
- * shown once all are on the queue (the queue adapter's rule), so a request is enqueued whole or not at all.
- */
+/** Several messages are sent hidden and shown once all are there, so a request is enqueued whole or not at all. */
 export function sendAlone(
   queue: HitQueue,
   maxHits: number,
@@ -89,15 +76,7 @@ export function sendAlone(
   return { enqueueWritten, enqueue: (hits) => enqueueWritten(hits, writeHits(hits)) };
 }
 
-/**
- * The hit sender, by group commit: requests that arrive together share one queue message. The first request of a batch opens it for
- * `windowMs`; the batch is sent when the window ends, or, while another batch is still on its way to the queue, as
- * soon as that one is there (so the busier the queue, the fuller the messages; a lone request at a quiet hour waits
- * the window and no more). It is sent at once when the next request would take it past `maxHits` or the queue's size
- * limit (then that request opens the next batch). Every request in a batch is answered with the
- * one send's outcome: one message is put on the queue atomically, so on failure nothing of any of them is there, and
- * each is answered 503. A request that alone fills a message goes straight to the queue, split as it must be.
- */
+/** Group commit: the busier the queue, the fuller the messages, and a lone request waits the window and no more. */
 export function hitSender(queue: HitQueue, options: HitSenderOptions, deps: HitSenderDeps): HitSender {
   const alone = sendAlone(queue, options.maxHits, deps);
   const newId = deps.newId ?? randomUUID;

@@ -5,7 +5,6 @@ import { classify, type Classified, type IdentityRules, type SeenRequest } from 
 import type { QueuedHit } from '../core/message';
 import { badRequest, fail, ok, type Result } from '../core/result';
 
-/** What ingesting needs: the rules, where the hits go (the queue, through group commit), the clock and the logger. */
 export interface IngestDeps {
   rules: IdentityRules;
   sender: HitSender;
@@ -13,26 +12,18 @@ export interface IngestDeps {
   logger: Logger;
 }
 
-/** How many hits were counted and queued, and how many were not counted (assets, ignored paths). */
 export interface IngestOutcome {
   accepted: number;
   ignored: number;
 }
 
-/**
- * Classifies every request, then enqueues the counted hits whole or not at all (with those of other requests that
- * arrived together, in one message, when the sender groups them). The addresses and agents end here:
- * only the hashed hits go on the queue, and nothing of a request is logged.
- */
+/** The addresses and agents end here: only hashed hits go on the queue, and nothing of a request is logged. */
 export async function ingest(requests: readonly SeenRequest[], deps: IngestDeps): Promise<Result<IngestOutcome>> {
   const classified = requests.map((request) => classify(request, deps.rules));
   return enqueueClassified(classified, deps);
 }
 
-/**
- * Enqueues requests already classified (a beacon is classified once, before its scan, and its verdict carried here),
- * whole or not at all, exactly as ingest does.
- */
+/** A beacon is classified once, before its scan, and its verdict carried here. */
 export async function enqueueClassified(
   classified: readonly Classified[],
   deps: Pick<IngestDeps, 'sender'>,
@@ -49,7 +40,6 @@ export async function enqueueClassified(
   return ok({ accepted: hits.length, ignored });
 }
 
-/** Refuses an `at` older than the maximum age or more than five minutes ahead, naming the field. */
 export function checkAt(at: Date, now: Date, maxAgeDays: number, maxFutureMs: number, field: string): Result<Date> {
   if (at.getTime() < now.getTime() - maxAgeDays * 86_400_000) {
     return fail(badRequest([{ path: field, message: `is older than ${maxAgeDays} days` }]));

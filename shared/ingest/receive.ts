@@ -15,29 +15,26 @@ import { hitSite, beaconSite } from '../core/sites/hit-site';
 import type { Site } from '../core/sites/sites';
 import type { SubjectsStore } from '../core/subjects/documents';
 
-/** The settings receiving reads beyond the identity rules. */
 export interface ReceiveSettings {
   ingestKey: string;
   operatorKey: string;
   trustedProxyHops: number;
   hitMaxAgeDays: number;
   allowedOrigins: readonly string[];
-  /** The sites counted (SITES), the first the one a deployment counted before it had several. */
+  /** The first is the one a deployment counted before it had several. */
   sites: readonly Site[];
   /** Each site's subjects, where a beacon's scan is claimed (and its cookie linked); the first site's when not given. */
   subjectsOf?: (site: string) => SubjectsStore | undefined;
 }
 
-/** What the ingest endpoints take: the ingest path's deps, the settings they check a request against, and the subjects' store. */
 export type ReceiveDeps = IngestDeps & ReceiveSettings & { subjects: BeaconSubjectDeps };
 
-/** The server hits of a body, and the prefix of each one's fields in an error (`hits.3`). */
 export interface ServerHits {
   hits: ServerHit[];
   prefix: (i: number) => string;
 }
 
-/** The server hits in a body: one hit or `{ "hits": [...] }`, each field checked, the whole request refused on one bad hit. */
+/** One bad hit refuses the whole request. */
 export function readServerHits(body: unknown): Result<ServerHits> {
   if (Array.isArray(body))
     return fail(badRequest([{ path: '(body)', message: 'is a JSON array: send one hit as an object, or many as {"hits": [...]}' }]));
@@ -52,15 +49,11 @@ export function readServerHits(body: unknown): Result<ServerHits> {
 
 const field = (prefix: string, name: string) => (prefix ? `${prefix}.${name}` : name);
 
-/** The signals in the headers a site's server forwarded (judged on what they can say), or null when it forwarded none. */
 function signalsForwarded(headers: Record<string, unknown> | undefined): RequestSignals | null {
   return headers === undefined ? null : forwardedSignals(headers);
 }
 
-/**
- * The hit at `index` as a request seen. Its fields' prefix in an error (`hits.3`) is written only for an error, and a
- * hit without `at` is now, which no bound refuses: this runs on every hit.
- */
+/** This runs on every hit, so the error prefix is written only for an error. */
 function toSeen(hit: ServerHit, index: number, prefix: (i: number) => string, deps: ReceiveDeps, now: Date): Result<SeenRequest> {
   const address = canonicalAddress(hit.address);
   if (address === null) return fail(badRequest([{ path: field(prefix(index), 'address'), message: 'is not an IPv4 or IPv6 address' }]));
@@ -88,7 +81,6 @@ function toSeen(hit: ServerHit, index: number, prefix: (i: number) => string, de
   });
 }
 
-/** POST /api/hits: the site's server reports what it served, authenticated with the ingest key. */
 export async function receiveServerHits(read: ServerHits, deps: ReceiveDeps): Promise<Result<IngestOutcome>> {
   const now = deps.clock.now();
   const seen: SeenRequest[] = [];
@@ -101,23 +93,18 @@ export async function receiveServerHits(read: ServerHits, deps: ReceiveDeps): Pr
   return ingest(seen, deps);
 }
 
-/** What a beacon's request carries that its identity reads: the page's origin, the client's address and the headers. */
 export interface BeaconRequest {
   origin: string;
   address: string | null;
   header: (name: string) => string | null;
 }
 
-/** A beacon taken: what was queued, the scan's status, the props refused, and the visitor cookie to set (cookie mode). */
 export interface BeaconTaken {
   body: IngestOutcome & { status?: 'new' | 'returning'; refused_props?: number };
   cookies: AnswerCookie[];
 }
 
-/**
- * POST /api/beacon: a browser reports a page load. The address comes from the connection and the agent from
- * User-Agent; the body may say only the path, the referrer and the subject.
- */
+/** The address comes from the connection, never from the body. */
 export async function receiveBeacon(beacon: BeaconBody, request: BeaconRequest, deps: ReceiveDeps): Promise<Result<BeaconTaken>> {
   const site = beaconSite(beacon.site, request.origin, deps.sites);
   if (!site.ok) return site;

@@ -3,11 +3,7 @@ import { keptPath } from '../core/identity/paths';
 import { eventNameSchema, propsSchema, PROPS_LIMITS } from '../core/events/events';
 import { siteNameSchema } from '../core/sites/sites';
 
-/**
- * The bounds of one ingest request: a request over them is refused whole, with the bound named (`(body)`, `hits`).
- * Nothing else refuses a hit for its length: a long path, query, referrer, agent or header is taken as the rest of the
- * hit is, cut to what is kept (the path to 512 characters, with only the four campaign tags of its query).
- */
+/** Nothing else refuses a hit for its length: a long field is cut to what is kept. */
 export const INGEST_LIMITS = {
   maxHits: 500,
   maxHitsBodyBytes: 512 * 1024,
@@ -17,15 +13,11 @@ export const INGEST_LIMITS = {
 
 const subject = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _');
 
-/** A subject's name (a QR code's thing): also the `{id}` of GET /api/admin/subjects/{id}. */
 export const subjectSchema = subject;
 
 const store = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be 1 to 32 lowercase letters, digits or -');
 
-// A path of any length: it is judged as kept (shared/core/identity/paths.ts keptPath), its query dropped but for the four
-// campaign tags and the rest cut to MAX_PATH_LENGTH, so a long one is never refused and nothing longer travels on.
-// Each text cut here is cut by `overwrite` (a string made another string in place), not `transform`: a transform is a
-// pipe zod runs apart, which made checking a hit of /api/hits several times slower.
+// `overwrite`, not `transform`: a transform is a pipe zod runs apart, which made checking a hit several times slower.
 const pathField = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
   .min(1, 'must not be empty')
@@ -37,15 +29,9 @@ const referrer = z
   .overwrite((value) => value.slice(0, 2048))
   .nullish();
 
-/**
- * The request's headers as the site's server received them (its whole `req.headers`), for the signals a browser sends:
- * only the signal headers are read, any case, a value a string or a list of strings (shared/core/identity/signals.ts
- * forwardedSignals judges only what the set can say). Any other header, of any length or kind, is ignored, never
- * refused; when absent, the signals are not judged.
- */
+/** Only the signal headers are read: any other header is ignored, never refused. */
 const forwardedHeaders = z.record(z.string(), z.unknown(), { error: 'must be an object of header names and values' });
 
-/** One hit as the site's server sends it. */
 export const serverHitSchema = z
   .strictObject({
     at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a zone, like 2026-10-23T10:00:00Z' }).optional(),
@@ -79,7 +65,6 @@ export const serverHitSchema = z
 
 export type ServerHit = z.infer<typeof serverHitSchema>;
 
-/** The body of POST /api/hits holding many hits: `{ "hits": [...] }`. */
 export const serverBatchSchema = z.strictObject({
   hits: z
     .array(serverHitSchema, { error: 'must be an array of hits' })
@@ -87,12 +72,11 @@ export const serverBatchSchema = z.strictObject({
     .max(INGEST_LIMITS.maxHits, `must hold at most ${INGEST_LIMITS.maxHits} hits`),
 });
 
-/** A beacon's props as a browser may send them: the shape checked here, a value that could carry a person dropped later. */
+/** A value that could carry a person is dropped later, not here. */
 const beaconProps = z
   .record(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, 'keys must be lowercase letters, digits or _'), z.string().max(PROPS_LIMITS.value))
   .refine((props) => Object.keys(props).length <= PROPS_LIMITS.count, `must hold at most ${PROPS_LIMITS.count} props`);
 
-/** The body of POST /api/beacon: what a browser may say, and nothing that could name it. */
 export const beaconBodySchema = z
   .strictObject({
     path: pathField,

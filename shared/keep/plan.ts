@@ -6,15 +6,13 @@ import { addAudience } from './audience';
 import type { First, FirstTouch } from '../core/store/first-touch';
 import { addFirst, touchOf } from './first';
 
-/** One visitor seen on one UTC day, with who the day's requests say they were. */
 export interface Sighting {
   day: string;
   kind: VisitorKind;
-  /** Where the day's first people's request in the message came from (absent when it had none). */
+  /** Where the day's first people's request in the message came from. */
   touch?: FirstTouch;
 }
 
-/** What one message adds on one day: its parts of the visitor-days and hours, its subject scans and people's actions. */
 export interface DayPlan {
   visitorDays: VisitorDayPart[];
   hours: HourPart[];
@@ -22,12 +20,11 @@ export interface DayPlan {
   actions: GoalAction[];
 }
 
-/** What one message adds on each day. */
 export interface Plan {
   days: Map<string, DayPlan>;
 }
 
-/** The UTC day of an ISO instant the queue carries (always `…Z`). */
+/** The queue's instants always end in `Z`. */
 export const dayOf = (at: string) => at.slice(0, 10);
 
 const bump = (counts: Record<string, number>, name: string) => {
@@ -65,17 +62,13 @@ const newHour = (day: string, hit: QueuedHit): HourPart => {
   };
 };
 
-/** An event's name and props counted on its visitor-day part (props as `event|key|value`). */
 function addEvent(part: VisitorDayPart, hit: QueuedHit): void {
   if (hit.event === undefined) return;
   bump((part.events ??= {}), hit.event);
   for (const [key, value] of Object.entries(hit.props ?? {})) bump((part.event_props ??= {}), `${hit.event}|${key}|${value}`);
 }
 
-/**
- * A person's request or event added to what they did that day, for the goals: only people's (a person hash, not a bot,
- * not the site's own), each event and path once, with the first instant.
- */
+/** Only people's: a person hash, not a bot, not the site's own. */
 function addAction(actions: Map<string, GoalAction>, hit: QueuedHit, first: First | undefined): void {
   if (hit.person === null || hit.bot || hit.self) return;
   const action = actions.get(hit.person) ?? { person: hit.person, at: hit.at, events: [], paths: [], ...withFirst(first) };
@@ -85,17 +78,16 @@ function addAction(actions: Map<string, GoalAction>, hit: QueuedHit, first: Firs
   actions.set(hit.person, action);
 }
 
-/** A person's first day and first touch as an action carries them (none when not known). */
 const withFirst = (first: First | undefined): Pick<GoalAction, 'first' | 'touch'> =>
   first === undefined ? {} : { first: first.day, ...(first.touch === null ? {} : { touch: first.touch }) };
 
-/** A subject scan of a hit: who scanned is the one rule (kindOf) over that hit; self and hashless hits carry no identity. */
+/** Self and hashless hits carry no identity. */
 function scanOf(hit: QueuedHit & { subject: string }): SubjectScan {
   const who = hit.person === null ? 'self' : kindOf(hit.self, 1, hit.bot ? 1 : 0);
   return { subject: hit.subject, at: hit.at, who, identity: who === 'people' ? hit.person : null };
 }
 
-/** The message's sightings: one per person hash per day, whose kind is the one rule over that day's hits in the message. */
+/** One per person hash per day. */
 export function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]> {
   const days = new Map<string, { hash: string; day: string; requests: number; bots: number; self: boolean; hits: QueuedHit[] }>();
   for (const hit of hits) {
@@ -118,12 +110,7 @@ export function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]>
   return sightings;
 }
 
-/**
- * The message's hits grouped into what they add on each day: one part per visitor-day (store, daily token) and per
- * store-hour, the subject scans and people's actions (sightingsOf makes the sightings of each person hash). `firsts`
- * (each person's first day and touch, as their record holds them once the message's sightings are kept) marks the new
- * people of each visitor-day and the first touch of each action.
- */
+/** `firsts` marks each visitor-day's new people and each action's first touch. */
 export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, First | null> = new Map()): Plan {
   const days = new Map<
     string,

@@ -12,38 +12,35 @@ import { z } from 'zod';
 /** How many minutes `now` looks back over, the current one included. */
 export const NOW_MINUTES = 30;
 
-/** How many paths `top_paths` names. */
 export const NOW_TOP_PATHS = 10;
 
 const MINUTE_MS = 60_000;
 
-/** What GET /api/admin/now reads: the store's recent facts and the clock. */
 export interface NowDeps {
   store: ActivityStore & Pick<Store, 'recent'>;
   clock: Clock;
   logger: Logger;
 }
 
-/** People in one minute of the last 30: the distinct daily tokens of people seen in it. */
+/** Distinct daily tokens of people. */
 export interface MinuteOfPeople {
   minute: string;
   people: number;
 }
 
-/** Who is on the site now, from the last 30 minutes' facts. */
 export interface NowFigures {
   people_last_30_minutes: number;
   by_minute: MinuteOfPeople[];
   top_paths: Array<{ path: string; requests: number }>;
 }
 
-/** The starts of the NOW_MINUTES minutes ending with the minute of `now`, oldest first, as ISO instants. */
+/** Oldest first, as ISO instants. */
 export function lastMinutes(now: Date, count = NOW_MINUTES): string[] {
   const minute = Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS;
   return Array.from({ length: count }, (_, i) => new Date(minute - (count - 1 - i) * MINUTE_MS).toISOString());
 }
 
-/** A part's requests by minute (ISO instant) and path; a fact kept before minutes were has its parts at their last minute. */
+/** A fact kept before minutes were has its parts at their last minute. */
 function minutePaths(part: VisitorDayPart): Array<{ minute: string; path: string; requests: number }> {
   const byMinute =
     part.minute_paths ?? Object.fromEntries(Object.entries(part.paths).map(([path, n]) => [`${part.last_seen.slice(11, 16)}${path}`, n]));
@@ -54,12 +51,7 @@ function minutePaths(part: VisitorDayPart): Array<{ minute: string; path: string
   }));
 }
 
-/**
- * The last 30 minutes from the visitor-day parts of recent facts: a daily token is a person in them when its parts
- * that reach into them read as one by the one rule (kindOf: no self request, not every request a bot); each minute
- * counts the distinct people's tokens seen in it, and the total the distinct ones across all 30. A person whose day
- * turned at midnight UTC in the window has two tokens, as every daily figure does.
- */
+/** A person whose day turned at midnight UTC in the window has two tokens, as every daily figure does. */
 export function nowOf(parts: readonly VisitorDayPart[], now: Date): NowFigures {
   const minutes = lastMinutes(now);
   const shown = new Set(minutes);
@@ -87,14 +79,10 @@ export function nowOf(parts: readonly VisitorDayPart[], now: Date): NowFigures {
   };
 }
 
-/** GET /api/admin/now takes no parameters but a cache-buster. */
+/** No parameters but a cache-buster. */
 export const nowQuerySchema = z.object({});
 
-/**
- * GET /api/admin/now: people in the last 30 minutes, by minute, and their top paths, read from the facts keep-hits
- * wrote (one query in today's partition, and one in yesterday's in the first half hour of a UTC day), so it is as
- * fresh as the queue. A store that cannot answer gives 200 with null figures and `available: false`.
- */
+/** Read from the facts, so it is as fresh as the queue. */
 export async function nowCard(deps: NowDeps): Promise<Result<object>> {
   const now = deps.clock.now();
   const since = new Date(lastMinutes(now)[0]!);

@@ -15,24 +15,21 @@ import { siteQuerySchema } from '../core/sites/sites';
 export const MOST_MONTHS = 36;
 export const DEFAULT_MONTHS = 12;
 
-/** Why a read with more than one filter, or a negated one, is refused: the cells are kept for one value each. */
+/** The cells are kept for one value each. */
 export const ONE_FILTER = 'retention takes one filter, dimension:value (not negated)';
 
-/** `months` (1–36, 12 when absent); `filter`, at most one and not negated (its value's cells answer it). */
 export const retentionQuerySchema = z.object({
   site: siteQuerySchema,
   months: z.coerce.number().int().min(1).max(MOST_MONTHS).default(DEFAULT_MONTHS),
   filter: filtersSchema.refine((filters) => filters.length === 0 || cellFilter(filters) !== null, { message: ONE_FILTER }),
 });
 
-/** What GET /api/admin/retention reads: the retention cells and the clock. */
 export interface RetentionDeps {
   store: ActivityStore & { cohorts: Pick<CohortsStore, 'since'> };
   clock: Clock;
   logger: Logger;
 }
 
-/** The `count` months ending with `month`, oldest first. */
 export function monthsEnding(month: string, count: number): string[] {
   const [year, index] = month.split('-').map(Number) as [number, number];
   return Array.from({ length: count }, (_, i) => {
@@ -41,14 +38,9 @@ export function monthsEnding(month: string, count: number): string[] {
   });
 }
 
-/** Each cohort's figures by its month or week. */
 const byCohort = (figures: readonly CohortFigures[]) => new Map(figures.map((doc) => [doc.cohort, doc.people] as const));
 
-/**
- * One cohort's row: its people (those who came in its own month or week, as `sizes` holds them), and each later one's
- * people (as `figures` holds them: the same, or a filter value's) and share. A cell is some of its cohort's people, so
- * an estimate past the cohort's size is the cohort's size.
- */
+/** A cell is some of its cohort's people, so an estimate past the cohort's size is capped at it. */
 function rowsOf(
   figures: readonly CohortFigures[],
   sizes: readonly CohortFigures[],
@@ -70,14 +62,7 @@ function rowsOf(
   });
 }
 
-/**
- * GET /api/admin/retention?months=N: for each of the last N months (this one included), the people first counted in
- * it and, for it and each later month, how many of them came in that month, each once; and the same for the last 12
- * weeks. With a filter, each month's cell counts the cohort's people who came then on a visitor-day holding its value
- * (weeks are kept for the whole site only: null). One query in the site's retention partition for each cohort's
- * figures (a few numbers, never a sketch), and with a filter one more in the value's cells partition: its cost grows
- * with the months asked, never the people.
- */
+/** One query, two with a filter, so its cost grows with the months asked, never the people. */
 export async function retentionCard(query: z.infer<typeof retentionQuerySchema>, deps: RetentionDeps): Promise<Result<object>> {
   const today = utcDay(deps.clock.now());
   const months = monthsEnding(today.slice(0, 7), query.months);

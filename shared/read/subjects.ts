@@ -9,7 +9,6 @@ import type { Logger } from '../core/ports/logger';
 import { SUBJECT_SORTS, type SubjectsPageQuery, type SubjectsStore, type SubjectSummary } from '../core/subjects/documents';
 import { errorLine } from '../core/errors';
 
-/** What the subjects' Admin reads need. */
 export interface SubjectReadDeps {
   subjects: SubjectsStore;
   /** Where the store keeps things, said on every answer. */
@@ -31,7 +30,7 @@ export const detailQuerySchema = z.strictObject({
   site: siteQuerySchema,
 });
 
-/** The continuation handed to the caller: the store's own, bound to the sort and order it was made for. */
+/** Bound to the sort and order it was made for. */
 const continuationSchema = z.strictObject({ sort: z.enum(SUBJECT_SORTS), order: z.enum(['asc', 'desc']), token: z.string().max(3000) });
 
 const badContinuation = (message: string) => fail(badRequest([{ path: 'continuation', message }]));
@@ -59,7 +58,6 @@ const unavailable = (deps: SubjectReadDeps, error: unknown) => {
   return fail({ status: 503, code: 'store_unavailable', message: 'the store cannot answer right now; retry later' });
 };
 
-/** GET /api/admin/subjects: every subject with its totals, sorted and paged by the store's continuation. */
 export async function subjectsPage(query: z.infer<typeof listQuerySchema>, deps: SubjectReadDeps): Promise<Result<object>> {
   const { sort, order, limit } = query;
   const continuation = readContinuation(query.continuation, sort, order);
@@ -81,7 +79,6 @@ export async function subjectsPage(query: z.infer<typeof listQuerySchema>, deps:
   }
 }
 
-/** The subject's figures with the last `days` UTC days (oldest first, days with none as zeros). */
 export function subjectAnswer(summary: SubjectSummary, today: string, days: number, source: string) {
   const { subject, scans, unique, repeat, scanners, self, first_scan, last_scan } = summary;
   const by_day = daysEnding(today, days).map((day) => ({
@@ -92,7 +89,6 @@ export function subjectAnswer(summary: SubjectSummary, today: string, days: numb
   return { subject, scans, unique, repeat, scanners, self, first_scan, last_scan, days, by_day, source };
 }
 
-/** GET /api/admin/subjects/{id}: one subject with its figures by day; 404 for a subject never scanned. */
 export async function oneSubject(id: string, query: z.infer<typeof detailQuerySchema>, deps: SubjectReadDeps): Promise<Result<object>> {
   try {
     const found = await deps.subjects.summaries.read(id);

@@ -10,7 +10,7 @@ import type { SubjectReadDeps } from '../read/subjects';
 import type { SiteScope } from '../core/sites/keys';
 import type { Site } from '../core/sites/sites';
 
-/** One site's store and every use case that reads or writes it, built once by the composition root. */
+/** Built once by the composition root. */
 export interface SiteRoot {
   scope: SiteScope;
   store: Store;
@@ -25,13 +25,13 @@ export interface SiteRoot {
   subjects: SubjectReadDeps;
 }
 
-/** The sites declared, the first first, and each one's root (and all sites together's, `*`, when several). */
+/** Declared order, first site first; `*` holds all sites together when there are several. */
 export interface Sites {
   declared: readonly Site[];
   roots: ReadonlyMap<string, SiteRoot>;
 }
 
-/** Each site's deps of one use case, and the first site's name (a hit queued before sites is its). */
+/** A hit queued before sites existed belongs to the first site. */
 export const siteDeps = <K extends keyof SiteRoot>(sites: Sites, use: K) => ({
   firstSite: sites.declared[0]!.name,
   keepOf: (site: string): SiteRoot[K] | undefined => sites.roots.get(site)?.[use],

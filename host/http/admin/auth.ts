@@ -7,11 +7,7 @@ import type { Clock } from '../../../shared/core/ports/clock';
 import { failedChecks, type FailedChecks } from './attempts';
 import { checkSession, renewsNow, SESSION_COOKIE, sessionKey, sessionTimes, sessionToken, type SessionTimes } from './session';
 
-/**
- * The Admin's access in this process: the clock sessions are read on, how long one lasts unused, how the caller's
- * address is read (for the slowdown), and the failed checks of each address. One per process, built by the
- * composition root, so every admin route slows the same guesser.
- */
+/** One per process, so every admin route slows the same guesser. */
 export interface AdminAccess {
   clock: Clock;
   sessionHours: number;
@@ -19,7 +15,6 @@ export interface AdminAccess {
   failures: FailedChecks;
 }
 
-/** The access from the clock and two settings' values, with the failed checks held in this process's memory. */
 export function adminAccess(options: {
   clock: Clock;
   sessionHours: number;
@@ -29,20 +24,16 @@ export function adminAccess(options: {
   return { ...options, failures: options.failures ?? failedChecks(options.clock) };
 }
 
-/** What admin routes check a request against: the operator key, the hash key (the operator cookie, sessions), and the access. */
 export interface OperatorSettings {
   operatorKey: string;
   hashKey: string;
   access: AdminAccess;
 }
 
-/** How long the operator cookie lasts: 400 days, the most browsers keep a cookie. */
+/** 400 days, the most browsers keep a cookie. */
 export const OPERATOR_COOKIE_MAX_AGE = 400 * 86_400;
 
-/**
- * The operator cookie: a keyed hash of a fixed label, HttpOnly, Secure and SameSite=Lax on every path of the site, so
- * every hit this browser sends afterwards is the site reading itself (shared/ingest/receive.ts reads it).
- */
+/** On every path, so each hit this browser sends is known as the site reading itself. */
 export function operatorCookie(hashKey: string): AnswerCookie {
   return {
     name: OPERATOR_COOKIE,
@@ -55,7 +46,7 @@ export function operatorCookie(hashKey: string): AnswerCookie {
   };
 }
 
-/** The session cookie holding a token for these times (HttpOnly: no script of the page can read it), or one that removes it. */
+/** Null times make a cookie that removes the session. */
 export function sessionCookie(settings: OperatorSettings, times: SessionTimes | null, nowSeconds: number): AnswerCookie {
   const base = { name: SESSION_COOKIE, httpOnly: true, secure: true, sameSite: 'Strict' as const, path: '/' };
   if (times === null) return { ...base, value: '', maxAge: 0 };
@@ -65,7 +56,6 @@ export function sessionCookie(settings: OperatorSettings, times: SessionTimes | 
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
-/** Who a checked request is: the operator by the key or by a session, with the cookies its answer sets (a renewed session). */
 export type OperatorCheck =
   | { ok: true; via: 'key'; cookies: AnswerCookie[] }
   | { ok: true; via: 'session'; times: SessionTimes; cookies: AnswerCookie[] }
@@ -85,16 +75,9 @@ const unauthorized = (
   },
 });
 
-/** The words of a wait, "1 second", "30 seconds". */
 const secondsWords = (seconds: number) => `${seconds} second${seconds === 1 ? '' : 's'}`;
 
-/**
- * Checks a request for the operator key (`Authorization: Bearer …` or `x-operator-key`, for scripts) or the Admin
- * session cookie (the dashboard). A request with neither is 401 and costs nothing. A wrong key, or a session cookie
- * the key did not make, counts as a failed check from the caller's address (SLOWDOWN): once its free tries are
- * spent, the address waits before its next check, answered 429 with Retry-After until then, whatever it presents.
- * A session that has run out is 401 and removed, but is no failure: it was real. A session used is renewed.
- */
+/** A wrong key or forged cookie counts against the address, a session run out does not: it was real. */
 export function checkOperator(request: IncomingRequest, settings: OperatorSettings): OperatorCheck {
   const { access } = settings;
   const key = presentedKey((name) => request.header(name));
@@ -144,10 +127,7 @@ export function checkOperator(request: IncomingRequest, settings: OperatorSettin
   return { ok: true, via: 'session', times: renewed, cookies: [sessionCookie(settings, renewed, nowSeconds)] };
 }
 
-/**
- * An admin read: the error envelope (401, or 429 while the caller's address waits) without the operator key or a live
- * session; otherwise the route's answer, not cached, with the operator cookie set (and a renewed session's cookie).
- */
+/** Never cached, and it sets the operator cookie. */
 export async function asOperator(request: IncomingRequest, settings: OperatorSettings, answer: () => Promise<Answer>): Promise<Answer> {
   const check = checkOperator(request, settings);
   if (!check.ok) return check.answer;

@@ -6,11 +6,7 @@ import { sessionTimes } from './session';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
-/**
- * Whether a browser says the request came from a page of another site. Browsers send `Sec-Fetch-Site` on every
- * request; a script sends none and is judged by its key. A state-changing route refuses `cross-site` and
- * `same-site` (a sibling subdomain), so a cookie alone never changes anything.
- */
+/** A script sends no `Sec-Fetch-Site` and is judged by its key, so a cookie alone never changes anything. */
 const fromAnotherSite = (request: IncomingRequest) => {
   const site = request.header('sec-fetch-site');
   return site !== null && site !== 'same-origin' && site !== 'none';
@@ -24,13 +20,7 @@ const crossSite = (): Answer =>
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
-/**
- * `/api/admin/session`, the dashboard's sign-in. POST exchanges the operator key (`Authorization: Bearer …`) for a
- * session: an HttpOnly, Secure, SameSite=Strict cookie holding a keyed token that runs out after the session's hours
- * unused (host/http/admin/session.ts), so the key itself is never kept in the browser. GET says whether the caller is
- * signed in (the session or the key) and renews a session in use. DELETE signs out: the cookie is removed. Wrong keys
- * and forged cookies are slowed as on every admin route (host/http/admin/attempts.ts).
- */
+/** POST trades the key for a session cookie, so the key itself is never kept in the browser. */
 export async function answerSession(request: IncomingRequest, settings: OperatorSettings): Promise<Answer> {
   const nowSeconds = Math.floor(settings.access.clock.now().getTime() / 1000);
   if (request.method === 'DELETE') {
@@ -49,8 +39,7 @@ export async function answerSession(request: IncomingRequest, settings: Operator
   }
   const check = checkOperator(request, settings);
   if (!check.ok) {
-    // Asking whether one is signed in is no error: with no credentials, or a session that has run out (its cookie
-    // removed), the answer is "no". A wrong key, a forged cookie or a wait is refused as on every admin route.
+    // Asking whether one is signed in is no error: the answer is "no".
     if (request.method === 'GET' && (check.why === 'none' || check.why === 'ended')) {
       return { status: 200, headers: NO_STORE, body: { signed_in: false, ended: check.why === 'ended' }, cookies: check.answer.cookies };
     }

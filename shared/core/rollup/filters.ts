@@ -6,7 +6,6 @@ import { OTHER_PATHS, type VisitorDay } from '../store/activity';
 import { entryOf, kindOfDocs, type RollupRules } from './day-rollup';
 import { isLoopbackNetwork } from '../identity/network';
 
-/** What a filter can name: one value of a people's visitor-day. */
 export const DIMENSIONS = [
   'page',
   'entry',
@@ -22,7 +21,6 @@ export const DIMENSIONS = [
 ] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
-/** One filter of a read: the visitor-days that hold `value` of `dimension`, or (`negated`) those that do not. */
 export interface Filter {
   dimension: Dimension;
   value: string;
@@ -45,7 +43,7 @@ const COUNTED = [
   ['device', 'devices'],
 ] as const;
 
-/** The source groups a token's page loads came from: each linking host's group, and `typed` for loads with none. */
+/** `typed` for page loads with no linking host. */
 function sourcesOf(docs: readonly VisitorDay[]): Set<string> {
   const groups = new Set<string>();
   let linked = 0;
@@ -58,11 +56,7 @@ function sourcesOf(docs: readonly VisitorDay[]): Set<string> {
   return groups;
 }
 
-/**
- * Every value of each dimension one daily token's visitor-days hold, when they are a person's (else none). With
- * `anyKind`, whatever their kind: the people a filter counts are those with a person's request on a visitor-day that
- * holds its values, as a day's people are those with a person's request whatever the kind of its visitor-day.
- */
+/** `anyKind` matches how a day's people count any visitor-day with a person's request. */
 export function valuesOf(docs: readonly VisitorDay[], rules: RollupRules, anyKind = false): Map<Dimension, Set<string>> {
   const values = new Map<Dimension, Set<string>>();
   if (docs.every((doc) => isLoopbackNetwork(doc.network)) || (!anyKind && kindOfDocs(docs) !== 'people')) return values;
@@ -84,13 +78,12 @@ export function valuesOf(docs: readonly VisitorDay[], rules: RollupRules, anyKin
   return values;
 }
 
-/** Whether a token's visitor-days are a person's (or, with `anyKind`, of any kind) and match every filter. */
 export function matchesAll(docs: readonly VisitorDay[], filters: readonly Filter[], rules: RollupRules, anyKind = false): boolean {
   const values = valuesOf(docs, rules, anyKind);
   if (values.size === 0) return false;
   return filters.every((filter) => values.get(filter.dimension)!.has(filter.value) !== filter.negated);
 }
 
-/** The partition of one filter value's cells: the dimension and a hash of the value, which may be any text. */
+/** The value is hashed since it may be any text. */
 export const cellPartition = (dimension: Dimension, value: string) =>
   `cells:${dimension}:${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;

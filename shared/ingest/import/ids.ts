@@ -1,10 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-/**
- * A message id made from what the message holds, keyed with HASH_KEY: a UUID (version 8, RFC 9562's form for ids made
- * another way) from the HMAC of the text. The same lines sent again are the same message, so keep-imports' fact create
- * answers that it is kept; nobody without the key can tell from an id what the lines were.
- */
+/** The same lines sent again are the same message, and nobody without the key can tell from an id what they were. */
 export function keyedUuid(key: string, text: string): string {
   const bytes = Buffer.from(createHmac('sha256', key).update(text, 'utf8').digest().subarray(0, 16));
   bytes[6] = (bytes[6]! & 0x0f) | 0x80;

@@ -29,10 +29,8 @@ const EARLIEST = Date.parse('1990-01-01T00:00:00Z');
 /** Redirects: the client's next request is the page it was sent to, which the log holds on a line of its own. */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** How many imported days' facts and notes are written at once. */
 const DAYS_AT_ONCE = 8;
 
-/** What the import endpoint writes and reads: its ledger, the summaries (the first day kept), and a day's totals and note. */
 export interface ImportStore {
   importLedger: ImportLedgers;
   visitorsSummary: VisitorsSummaries;
@@ -41,7 +39,6 @@ export interface ImportStore {
   landed: Pick<LandedImports, 'create' | 'has'>;
 }
 
-/** What importing needs: the identity rules, the imports queue, the clock, the store, the ingest key and the site's origins. */
 export interface ImportDeps {
   rules: IdentityRules;
   queue: HitQueue;
@@ -50,20 +47,15 @@ export interface ImportDeps {
   ingestKey: string;
   /** ALLOWED_ORIGINS: a referrer from one of them is navigation inside the site, not a source. */
   allowedOrigins: readonly string[];
-  /** The site the hits are counted for, when not the first declared (whose hits name none, as before sites). */
+  /** Absent for the first declared site, whose hits name none. */
   site?: string;
 }
 
-/**
- * What an import request did: hits (or days) counted and queued, counted but kept already by an earlier import of the
- * same lines (not queued again), not counted, and after the import's last day.
- */
 export interface ImportOutcome {
   accepted: number;
   already_kept: number;
   ignored: number;
   skipped: number;
-  /** The last day this import takes. */
   until: string;
   /** The first day counted live, as the ledger keeps it. */
   live_from: string;
@@ -75,12 +67,7 @@ const unavailable = (what: string, error: unknown): Failure => ({
   message: `the store cannot answer right now (${what}: ${errorLine(error)}); nothing of this request was queued, retry later`,
 });
 
-/**
- * The import's window: the first day counted live, as the ledger keeps it (before the first import, the first day the
- * summaries say anything was kept on, or today when nothing was), and the last day to take (`until`, or the day before
- * the first live day). `create` writes the ledger when there is none, before the first hit is queued, so every later
- * batch and import reads the same day however far back imports move the count.
- */
+/** The ledger is written before the first hit is queued, so every later batch reads the same first live day. */
 async function windowOf(
   store: ImportStore,
   today: string,
@@ -107,7 +94,7 @@ async function windowOf(
   return { live_from: liveFrom, until: given ?? addDays(liveFrom, -1) };
 }
 
-/** The hosts of the site's own origins, and the host the request was for: a referrer from one of them is not a source. */
+/** A referrer from one of these hosts is not a source. */
 function siteHosts(origins: readonly string[]): Set<string> {
   const hosts = new Set<string>();
   for (const origin of origins) {
@@ -120,7 +107,6 @@ function siteHosts(origins: readonly string[]): Set<string> {
   return hosts;
 }
 
-/** A host as compared with the site's: lowercase, no port, no brackets, no `www.` (www.example.com is example.com). */
 const bareHost = (host: string) =>
   host
     .toLowerCase()
@@ -136,7 +122,6 @@ const hostOf = (url: string): string | null => {
   }
 };
 
-/** One log request as a seen request, or why it is not counted; refused (400) when it cannot be read. */
 function toSeen(
   hit: ImportHit,
   index: number,
@@ -165,7 +150,7 @@ function toSeen(
       address,
       userAgent: hit.user_agent ?? '',
       agentUnlogged: hit.user_agent === undefined || hit.user_agent === null,
-      // As POST /api/hits takes a path, of any length: as it is kept (its query but the campaign tags dropped, cut to 512).
+      // Any length is taken, as POST /api/hits takes it, and kept as keptPath cuts it.
       path: keptPath(hit.path),
       referrer: inside ? null : (hit.referrer ?? null),
       store: hit.store,
@@ -178,7 +163,6 @@ function toSeen(
   });
 }
 
-/** What identifies a log request among all others, for the id of the message that carries it. */
 const lineOf = (hit: ImportHit, seen: SeenRequest) =>
   [
     seen.at.toISOString(),
@@ -194,14 +178,13 @@ const lineOf = (hit: ImportHit, seen: SeenRequest) =>
     ...(seen.site === undefined ? [] : [seen.site]),
   ].join('\u001f');
 
-/** A queue message of imported hits: its id, how many hits it carries, and its text. */
 interface ImportMessage {
   id: string;
   hits: number;
   text: string;
 }
 
-/** The hits as queue messages, each with an id made from the log lines it carries (keyed), so a batch sent again is the same messages. */
+/** Ids are made from the lines, so a batch sent again is the same messages. */
 function messagesOf(counted: ReadonlyArray<{ hit: QueuedHit; line: string }>, key: string): ImportMessage[] {
   const messages = toMessages(
     counted.map((one) => one.hit),
@@ -220,7 +203,6 @@ function messagesOf(counted: ReadonlyArray<{ hit: QueuedHit; line: string }>, ke
 /** How many landed notes are read at once: point reads, one a message. */
 const NOTES_AT_ONCE = 8;
 
-/** The messages whose landed note is there: an earlier import of the same lines had them kept. */
 async function keptBefore(messages: readonly ImportMessage[], store: ImportStore): Promise<Set<string>> {
   const kept = new Set<string>();
   await inLanes(messages, NOTES_AT_ONCE, async (message) => {
@@ -229,7 +211,6 @@ async function keptBefore(messages: readonly ImportMessage[], store: ImportStore
   return kept;
 }
 
-/** Classifies a batch of log requests by the rules of POST /api/hits and queues the counted ones on the imports queue, whole or not at all. */
 async function importHits(
   hits: readonly ImportHit[],
   deps: ImportDeps,
@@ -274,11 +255,7 @@ async function importHits(
   return ok({ accepted: queued, already_kept: counted.length - queued, ignored, skipped });
 }
 
-/**
- * Keeps a batch of days' totals: each day on or before `until` as one fact of its own, created once under an id made
- * from the day and its totals (the same totals sent again are the same fact), then its landed note, so the fold reads
- * the day and sets the totals on its rollup.
- */
+/** The id is made from the day and its totals, so the same totals sent again are the same fact. */
 async function importDays(
   days: readonly ImportedDay[],
   deps: ImportDeps,
@@ -308,13 +285,7 @@ async function importDays(
   return { accepted: taken.length - alreadyKept, already_kept: alreadyKept, ignored: 0, skipped: days.length - taken.length };
 }
 
-/**
- * POST /api/import: the import command sends a log's requests (or another tool's daily totals) a batch at a time,
- * with the ingest key. Each request is classified and hashed as on POST /api/hits (no age limit: history is what it is
- * for), and the counted ones go to the imports queue, so an import of millions of lines never waits in front of a live
- * hit; only the days before the first day counted live are taken unless `until` says otherwise. An empty batch answers
- * the import's window and changes nothing.
- */
+/** A queue of its own, so millions of imported lines never wait in front of a live hit. */
 export async function receiveImport(body: z.infer<typeof importBodySchema>, deps: ImportDeps): Promise<Result<object>> {
   const { hits = [], days = [], until: given } = body;
   const now = deps.clock.now();

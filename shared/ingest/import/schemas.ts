@@ -19,21 +19,10 @@ const requiredText = (max: number) =>
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`);
 
-/** The longest host name (RFC 1035); a longer `host` names no host. */
+/** RFC 1035. */
 const MAX_HOST_LENGTH = 253;
 
-/**
- * One request read from a log, as the import command sends it: the address and the agent travel no further than the
- * endpoint, which classifies and hashes them as POST /api/hits does. `user_agent` absent or null: the log records no
- * agent (the common log format). `method` and `status` as logged: methods other than GET and HEAD, and redirects, are
- * not counted. `host`: the virtual host the request was for, when the log names it (a referrer from it is navigation
- * inside the site, not a source).
- *
- * Length refuses nothing but the request's body, as on POST /api/hits: a log holds what its clients sent (a scanner's
- * probe of 10,000 characters), and such a line is taken as the live edge takes it. The path is judged as it is kept
- * (its query dropped but for the campaign tags, cut to 512: keptPath, at the endpoint); the agent's first 1024
- * characters and the referrer's first 2048 are read, as on /api/hits; a host longer than any host is not read.
- */
+/** Length refuses nothing but the body, as on POST /api/hits: a log holds what its clients sent. */
 export const importHitSchema = z.strictObject({
   at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a zone, like 2026-10-23T10:00:00Z' }),
   address: requiredText(64),
@@ -69,7 +58,6 @@ const names = (key: z.ZodString) =>
     .refine((named) => Object.keys(named).length <= IMPORT_LIMITS.maxNames, `must name at most ${IMPORT_LIMITS.maxNames}`)
     .optional();
 
-/** One day's totals from another tool's export (Plausible's CSV): its daily visitors, and where present its pages, sources and countries. */
 export const importedDaySchema = z.strictObject({
   day,
   source: z
@@ -86,10 +74,6 @@ export const importedDaySchema = z.strictObject({
 
 export type ImportedDay = z.infer<typeof importedDaySchema>;
 
-/**
- * The body of POST /api/import: a batch of log requests (`hits`), or of a tool's daily totals (`days`), or neither (the
- * import's window only); `until`, the last day to take (default: the day before the first day counted live).
- */
 export const importBodySchema = z
   .strictObject({
     until: day.optional(),

@@ -15,7 +15,6 @@ export function cleanSourceName(raw: string): string {
   return name === '' ? OTHER_PATHS : name;
 }
 
-/** Counts summed under their cleaned names, the largest ROLLUP_TOP kept and the rest summed under `(other)`. */
 function topOf(counts: Record<string, number> | undefined, clean: (name: string) => string): Record<string, number> {
   const summed = new Map<string, number>();
   for (const [name, count] of Object.entries(counts ?? {})) {
@@ -30,10 +29,7 @@ function topOf(counts: Record<string, number> | undefined, clean: (name: string)
   return other > 0 ? { ...kept, [OTHER_PATHS]: other } : kept;
 }
 
-/**
- * A day's totals as kept: paths without their query strings (cleanPath), source names cleaned, country codes in
- * capitals, each dimension the largest ROLLUP_TOP names with the rest under `(other)`. Nothing in it names a person.
- */
+/** Nothing in it names a person. */
 export function importedTotals(day: ImportedDay): ImportedTotals {
   return {
     source: day.source,

@@ -10,7 +10,6 @@ import { errorLine } from '../../core/errors';
 /** How a visitor is told apart: the person hash (no cookie), or a first-party cookie where the site has consent. */
 export type IdentityMode = 'hash' | 'cookie';
 
-/** What the beacon reads for subjects and identity. */
 export interface BeaconSubjectDeps {
   mode: IdentityMode;
   store: SubjectsStore;
@@ -18,10 +17,6 @@ export interface BeaconSubjectDeps {
 
 type Deps = { rules: IdentityRules; logger: Logger; subjects: BeaconSubjectDeps };
 
-/**
- * A beacon's request with its identity settled, its verdict (classified once, the identity of cookie mode put in), the
- * cookie to set (cookie mode), and the scan's status when asked.
- */
 export interface BeaconScan {
   seen: SeenRequest;
   classified: Classified;
@@ -34,23 +29,14 @@ type Identified = Omit<BeaconScan, 'status'>;
 const warn = (deps: Deps, message: string, error?: unknown) =>
   deps.logger.warn(message, { function: 'ingest-beacon', ...(error === undefined ? {} : { reason: errorLine(error) }) });
 
-/**
- * The request as the visitor a cookie stands for: what classify answers for it with `visitor` set. The person is the
- * visitor unless the request is the site's own (which carries no person); nothing else of the verdict depends on it.
- */
+/** The site's own request carries no person, cookie or not. */
 function asVisitor(seen: SeenRequest, classified: Classified, visitor: string): Identified {
   const identified = { seen: { ...seen, visitor }, cookies: [] };
   if (!classified.counted || classified.hit.self) return { ...identified, classified };
   return { ...identified, classified: { counted: true, hit: { ...classified.hit, person: visitor } } };
 }
 
-/**
- * Cookie mode's identity. A known cookie is the identity it was linked to when issued; a well-formed unknown one is a
- * visitor of its own (its keyed hash). A request with no cookie, or a refused malformed one, is counted under the person
- * hash and offered a new cookie linked to that hash, so its next scans (with the cookie) are the same visitor, and a
- * browser that blocks cookies stays that person hash on every scan rather than being new each time. The store failing
- * falls back to the person hash: the hit is still counted, once.
- */
+/** A new cookie is linked to the person hash, so a browser that blocks cookies is not new on every scan. */
 async function identified(cookieHeader: string | null, seen: SeenRequest, classified: Classified, deps: Deps): Promise<Identified> {
   const unchanged = { seen, classified, cookies: [] };
   if (deps.subjects.mode !== 'cookie') return unchanged;
@@ -86,11 +72,7 @@ async function identified(cookieHeader: string | null, seen: SeenRequest, classi
   }
 }
 
-/**
- * New or returning, decided in the store at once: the scan creates the visitor's document on the subject, and a
- * create that finds it there (409) is a returning visitor, so of two scans at the same moment exactly one is new. A
- * request that makes no claim (the site's own read, an ignored path) is never new.
- */
+/** A create that finds the document (409) is a returning visitor, so of two scans at once exactly one is new. */
 async function statusOf(seen: SeenRequest, classified: Classified, deps: Deps): Promise<Result<'new' | 'returning'>> {
   if (seen.subject === null || !classified.counted || classified.hit.person === null) return ok('returning');
   try {
@@ -106,10 +88,7 @@ async function statusOf(seen: SeenRequest, classified: Classified, deps: Deps): 
   }
 }
 
-/**
- * The beacon's scan: the request classified once, then its identity (cookie mode), then its status when asked, before
- * anything is enqueued. The verdict it answers is the one to enqueue.
- */
+/** Runs before anything is enqueued, and its verdict is the one to enqueue. */
 export async function beaconScan(
   cookieHeader: string | null,
   seen: SeenRequest,

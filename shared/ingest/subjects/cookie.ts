@@ -2,10 +2,9 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { AnswerCookie } from '../../core/cookie';
 import { cookieValue } from '../../core/identity/operator';
 
-/** The name of the first-party cookie that carries a visitor's id in cookie mode. */
 export const VISITOR_COOKIE = 'visitor_id';
 
-/** How long the visitor cookie lasts: two years, in seconds (and its link with it). */
+/** Two years, in seconds. */
 export const VISITOR_COOKIE_MAX_AGE = 730 * 86_400;
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -13,7 +12,6 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 /** What a request's Cookie header says of the visitor cookie: none, a well-formed UUID v4, or something else (refused). */
 export type PresentedCookie = { kind: 'absent' } | { kind: 'uuid'; uuid: string } | { kind: 'malformed' };
 
-/** The visitor cookie a request carries, read strictly: only a UUID v4 (any case) is taken. */
 export function presentedCookie(cookieHeader: string | null): PresentedCookie {
   const value = cookieValue(cookieHeader, VISITOR_COOKIE);
   if (value === null || value === '') return { kind: 'absent' };
@@ -21,12 +19,11 @@ export function presentedCookie(cookieHeader: string | null): PresentedCookie {
   return UUID_V4.test(uuid) ? { kind: 'uuid', uuid } : { kind: 'malformed' };
 }
 
-/** The identity a visitor cookie stands for: HMAC(key, "visitor-cookie|" + uuid), 32 hex; the UUID itself is never kept. */
+/** The UUID itself is never kept. */
 export function visitorCookieHash(key: string, uuid: string): string {
   return createHmac('sha256', key).update(`visitor-cookie|${uuid}`, 'utf8').digest().subarray(0, 16).toString('hex');
 }
 
-/** A new visitor cookie: a UUID v4, HttpOnly, Secure, SameSite=Lax, on every path, for two years. */
 export function newVisitorCookie(newUuid: () => string = randomUUID): AnswerCookie {
   return {
     name: VISITOR_COOKIE,

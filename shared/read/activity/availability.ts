@@ -2,7 +2,6 @@ import type { Logger } from '../../core/ports/logger';
 import type { Store } from '../../core/store';
 import { errorLine } from '../../core/errors';
 
-/** Whether activity could be read, why or why not in one sentence a page can show, and how long it is kept. */
 export interface Availability {
   available: boolean;
   reason: string;
@@ -10,7 +9,7 @@ export interface Availability {
   retention: string | null;
 }
 
-/** What the store's operations have cost since the process started, keeping activity and reading it. */
+/** Since the process started. */
 export interface ActivityCost {
   operations: number;
   reads: number;
@@ -20,7 +19,6 @@ export interface ActivityCost {
   request_units: number;
 }
 
-/** The store parts the Activity card reads through. */
 export type ActivityStore = Pick<
   Store,
   | 'activityReader'
@@ -39,10 +37,7 @@ export type ActivityStore = Pick<
 const DOWN =
   'The store that keeps activity could not be read just now, so there is nothing to show; it will answer again once the store is back.';
 
-/**
- * A read of the store as a result: the value with the store's availability, or the availability that says it could
- * not answer. The store's own error is logged (it never holds an address) and not shown.
- */
+/** The store's own error is logged, never shown: it never holds an address. */
 export async function readActivity<T>(
   store: ActivityStore,
   logger: Logger,
@@ -57,7 +52,6 @@ export async function readActivity<T>(
   }
 }
 
-/** The store's counted operations, as the card shows them. */
 export function costOf(store: ActivityStore): ActivityCost {
   const stats = store.stats();
   return {

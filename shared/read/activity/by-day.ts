@@ -2,11 +2,7 @@ import { BOT_REASONS, type BotReason } from '../../core/identity/kinds';
 import type { RollupCounts } from '../../core/rollup/day-rollup';
 import type { DayFigures } from '../../core/rollup/periods';
 
-/**
- * One UTC day of the chart: visitor-days split into the three kinds, which add up to the total, the scanners'
- * visitor-days by the reason they were left out (a scanner kept before reasons were carried is in `scanners` only),
- * and people's page loads.
- */
+/** The three kinds add up to the total. */
 export interface DayOfKinds {
   day: string;
   people: number;
@@ -15,12 +11,12 @@ export interface DayOfKinds {
   total: number;
   left_out: Record<BotReason, number>;
   page_loads: number;
-  /** The day's people first counted that day, and its people first counted before it (null: folded before these). */
+  /** Null on days folded before these. */
   people_new: number | null;
   returning: number | null;
 }
 
-/** One UTC month of the chart, for a period too long to chart by day. */
+/** For a period too long to chart by day. */
 export type MonthOfKinds = Omit<DayOfKinds, 'day' | 'people_new' | 'returning'> & { month: string };
 
 type Kinded = Pick<RollupCounts, 'visitor_days' | 'left_out' | 'page_loads'> & Pick<DayFigures, 'people_each' | 'people_new'>;
@@ -34,10 +30,7 @@ const kindsOf = (counts: Kinded | undefined) => ({
   page_loads: counts?.page_loads ?? 0,
 });
 
-/**
- * A day's new and returning people: new from `exactNew` (the visitor records' count, unfiltered) or the day's sketch of
- * new people, returning the rest of its people, so the two add up to the day's people.
- */
+/** Returning is the rest of the day's people, so the two add up. */
 function newAndReturning(counts: Kinded | undefined, exactNew: number | undefined): Pick<DayOfKinds, 'people_new' | 'returning'> {
   const people = counts === undefined ? 0 : counts.people_each;
   const fresh = exactNew ?? (counts === undefined ? 0 : counts.people_new);
@@ -45,10 +38,7 @@ function newAndReturning(counts: Kinded | undefined, exactNew: number | undefine
   return { people_new: fresh, returning: Math.max(0, people - fresh) };
 }
 
-/**
- * Every day asked for, oldest first, with zeros on a day with nothing, so a chart has every day. `exactNew` is each
- * day's new people as the visitor records count them (unfiltered reads).
- */
+/** Zeros on a day with nothing, so a chart has every day. */
 export function byDay(rollups: ReadonlyMap<string, Kinded>, days: readonly string[], exactNew?: Record<string, number>): DayOfKinds[] {
   return days.map((day) => ({
     day,
@@ -57,7 +47,6 @@ export function byDay(rollups: ReadonlyMap<string, Kinded>, days: readonly strin
   }));
 }
 
-/** Every month the days touch, oldest first, each the sum of its days. */
 export function byMonth(rollups: ReadonlyMap<string, Kinded>, days: readonly string[]): MonthOfKinds[] {
   const months = new Map<string, MonthOfKinds>();
   for (const row of byDay(rollups, days)) {

@@ -23,7 +23,6 @@ import { importedOf } from './imported';
 import type { GoalSummary } from '../../core/events/goal-documents';
 import { firstTouchOf } from './first-touch';
 
-/** What the Activity card's reads need. */
 export interface ActivityDeps {
   store: ActivityStore;
   clock: Clock;
@@ -34,10 +33,9 @@ export interface ActivityDeps {
 
 const spanOf = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 
-/** The days from `from` to `to`, both included, oldest first. */
+/** Both included, oldest first. */
 export const daysFrom = (from: string, to: string) => daysEnding(to, spanOf(from, to));
 
-/** The first and last day of the period asked, today's being the clock's UTC day. */
 async function windowOf(period: Period, today: string, store: ActivityStore): Promise<{ from: string; to: string }> {
   if (period.kind === 'range') return period;
   if (period.kind === 'days') return { from: addDays(today, 1 - period.days), to: today };
@@ -45,7 +43,7 @@ async function windowOf(period: Period, today: string, store: ActivityStore): Pr
   return { from: first === null || first > today ? today : first, to: today };
 }
 
-/** The card's figures when the store could not answer: every one null, none a zero that would read as true. */
+/** Null, never a zero that would read as true. */
 const UNREAD = Object.fromEntries(
   [
     'days',
@@ -70,7 +68,7 @@ const UNREAD = Object.fromEntries(
   ].map((field) => [field, null]),
 );
 
-/** Each goal's summary (its people all time and their first touches): a point read each, whatever its people. */
+/** A point read each, whatever its people. */
 async function goalSummaries(store: ActivityStore, goals: readonly Goal[]): Promise<Map<string, GoalSummary | null>> {
   const reads = await Promise.all(
     goals.map(async (goal) => [goal.name, (await store.goals.summaries.read(goal.name))?.doc ?? null] as const),
@@ -78,10 +76,6 @@ async function goalSummaries(store: ActivityStore, goals: readonly Goal[]): Prom
   return new Map(reads);
 }
 
-/**
- * Each goal: its conversions in the period (people's visitor-days that reached it), their rate, its people ever, and
- * (all time) its people and conversions by their first touch and the days they took to convert.
- */
 export function goalsOf(goals: readonly Goal[], period: PeriodCounts, summaries: ReadonlyMap<string, GoalSummary | null>) {
   return goals.map((goal) => {
     const conversions = period.goals[goal.name] ?? 0;
@@ -97,10 +91,7 @@ export function goalsOf(goals: readonly Goal[], period: PeriodCounts, summaries:
   });
 }
 
-/**
- * The headline figures of a period: its people (each once), new people and returning people (who add up to them),
- * visits, page loads and goal conversions. Filtered, its visits are the matching people's visitor-days (one visit each).
- */
+/** Filtered, each matching people's visitor-day is one visit. */
 function headlineOf(
   counts: PeriodCounts,
   days: readonly string[],
@@ -127,10 +118,7 @@ function headlineOf(
   return { people: estimate, people_new: fresh, returning, visits: sum(visits), page_loads: counts.page_loads, conversions };
 }
 
-/**
- * Whether a filtered read holds every day of the period and the period before: one filter's cells are kept from
- * `periodsFrom`, and a read of several filters may run out of pages.
- */
+/** One filter's cells are kept from `periodsFrom`, and a read of several filters may run out of pages. */
 function filteredWhole(
   filters: readonly Filter[],
   reads: ReadonlyArray<PeriodRead | undefined>,
@@ -141,14 +129,7 @@ function filteredWhole(
   return cellFilter(filters) === null || periods.every((days) => (days[0] ?? periodsFrom) >= periodsFrom);
 }
 
-/**
- * GET /api/admin/activity?days=N|all or ?from=…&to=…: the period's days by kind (by month past 400 days), the last 48
- * hours by store, and people's page loads by source, their path through, pages, entry pages, referrers and audience,
- * the period's people each once and its headline figures beside the period before, and (`imported`) the totals of its
- * days imported from another tool. Every figure comes from the day rollups of the days asked (point reads) and the
- * last hours' documents, so a read costs the days asked, never the visitors. A store that cannot answer gives 200 with
- * `available: false`.
- */
+/** Every figure comes from the days' rollups and the last hours, so a read costs the days asked, never the visitors. */
 export async function activityCard(query: CardQuery, deps: ActivityDeps): Promise<Result<object>> {
   const { period: asked, filters } = query;
   const now = deps.clock.now();
@@ -180,7 +161,7 @@ export async function activityCard(query: CardQuery, deps: ActivityDeps): Promis
   const period = periodOf(current.parts, rules);
   const headline = headlineOf(period, days, people.people_new_by_day, visits, deps.goals, filtered);
   const long = days.length > MAX_DAYS;
-  // The period before is charted beside this one (the dashboard's faint second series), day by day or month by month.
+  // The dashboard charts the period before as a faint second series.
   const previous =
     earlier === undefined
       ? null

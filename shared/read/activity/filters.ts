@@ -7,7 +7,6 @@ const LONGEST_FILTER = 1_024;
 
 const shape = `each filter is dimension:value (or !dimension:value for "is not"), the dimension one of ${DIMENSIONS.join(', ')}`;
 
-/** One `filter` parameter read, or why it cannot be. */
 function filterOf(text: string): Filter | string {
   const negated = text.startsWith('!');
   const body = negated ? text.slice(1) : text;
@@ -22,7 +21,7 @@ function filterOf(text: string): Filter | string {
   return { dimension: dimension as Dimension, value: dimension === 'country' ? value.toUpperCase() : value, negated };
 }
 
-/** `filter`, repeated: AND-ed, each `dimension:value` split at the first ':', a leading '!' for "is not". */
+/** AND-ed, split at the first ':', a leading '!' for "is not". */
 export const filtersSchema = z
   .array(z.string())
   .optional()
@@ -41,6 +40,5 @@ export const filtersSchema = z
     return filters;
   });
 
-/** Whether a read's filters are answered from one value's cells: one filter, not negated. */
 export const cellFilter = (filters: readonly Filter[]): Filter | null =>
   filters.length === 1 && !filters[0]!.negated ? filters[0]! : null;

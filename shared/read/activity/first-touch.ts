@@ -4,7 +4,6 @@ import type { GoalSummary } from '../../core/events/goal-documents';
 /** How many names of each first touch a goal lists. */
 const TOUCHES_SHOWN = 20;
 
-/** One list of a goal's first touches: each name's people and conversions, most people first. */
 function rowsOf(people: Record<string, number>, conversions: Record<string, number>) {
   return [...new Set([...Object.keys(people), ...Object.keys(conversions)])]
     .map((name) => ({ name, people: people[name] ?? 0, conversions: conversions[name] ?? 0 }))
@@ -12,7 +11,6 @@ function rowsOf(people: Record<string, number>, conversions: Record<string, numb
     .slice(0, TOUCHES_SHOWN);
 }
 
-/** A goal's people and conversions ever by first touch, and its people by days to convert (zeros before any). */
 export function firstTouchOf(summary: GoalSummary | null) {
   const people: ByTouch = summary?.first_touch ?? { sources: {}, referrers: {}, campaigns: {} };
   const conversions: ByTouch = summary?.conversions_by_touch ?? { sources: {}, referrers: {}, campaigns: {} };

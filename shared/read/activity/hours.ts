@@ -2,13 +2,10 @@ import type { ActivityHour } from '../../core/store/activity';
 import { lastHours } from './days';
 import { topEntries } from './token-days';
 
-/** How many hours the graph shows, ending with the current one. */
 export const HOURS_SHOWN = 48;
 
-/** How many paths each hour names. */
 export const HOUR_TOP_PATHS = 5;
 
-/** One store's requests in one UTC hour. */
 export interface StoreHour {
   store: string;
   /** The start of the hour, ISO 8601 UTC. */
@@ -19,10 +16,7 @@ export interface StoreHour {
   top_paths: Array<{ path: string; requests: number }>;
 }
 
-/**
- * Requests per store per UTC hour for the last 48 hours (the current hour last), every hour present for every store
- * seen in them, zeros when a store served nothing, so a graph has a point for each; oldest hour first, stores by name.
- */
+/** Zeros when a store served nothing, so a graph has a point for every hour. */
 export function hoursOf(docs: readonly ActivityHour[], now: Date): StoreHour[] {
   const hours = lastHours(now, HOURS_SHOWN);
   const shown = docs.filter((doc) => hours.includes(doc.hour));

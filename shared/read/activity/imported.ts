@@ -3,27 +3,20 @@ import { OTHER_PATHS } from '../../core/store/activity';
 import { mostFirst } from './audience';
 import { TOP_SHOWN } from './period';
 
-/**
- * What a period's days hold of totals imported from another tool (Plausible's export, `npm run import`): kept on each
- * day's rollup apart from the counts visitor-days make, and answered apart from them. People cannot be rebuilt from
- * daily totals, so none of this is a person: only visits (a tool's daily visitors, one a person a day) and page loads.
- */
+/** People cannot be rebuilt from daily totals, so these stay apart from the counted figures. */
 export interface ImportedPeriod {
-  /** The tools the totals came from (`plausible`), by name. */
   tools: string[];
   /** The first and the last day of the period with imported totals, and how many of its days have them. */
   from: string;
   to: string;
   days: number;
-  /** The tools' daily visitors summed over those days: visits by people, one a person a day, as the tool counted them. */
+  /** A tool's daily visitors are one visit a person a day. */
   visits: number;
   /** The tools' pageviews summed; null when no day carried them. */
   page_loads: number | null;
-  /** Page loads by path (the query string dropped), most first. */
+  /** The query string dropped. */
   pages: Array<{ path: string; page_loads: number }>;
-  /** Visitor-days by the tool's source name ("Google", "Direct / None"), most first. */
   sources: Array<{ source: string; visitor_days: number }>;
-  /** Visitor-days by two-letter country code, most first. */
   countries: Array<{ country: string; visitor_days: number }>;
 }
 
@@ -37,10 +30,7 @@ const named = <T>(counts: Record<string, number>, make: (name: string, count: nu
   return mostFirst(names, make).slice(0, TOP_SHOWN);
 };
 
-/**
- * The imported totals of a period's rollups summed, or null when none of its days has any (so a period of counted
- * days only answers as it always did). Read from the rollups the card reads already: no store call more.
- */
+/** Null when no day has any, so a period of counted days only answers as it always did. */
 export function importedOf(rollups: Iterable<{ day: string; imported?: ImportedTotals }>): ImportedPeriod | null {
   const days: string[] = [];
   const tools = new Set<string>();

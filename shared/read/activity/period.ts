@@ -8,7 +8,7 @@ import { mostFirst } from './audience';
 /** How many entries the card's lists of pages, entry pages and referrers name. */
 export const TOP_SHOWN = 50;
 
-/** The people of a period, each once: an estimate from the days' sketches, within `error` (relative). */
+/** An estimate from the days' sketches, `error` relative. */
 export interface PeopleInPeriod {
   estimate: number;
   error: number;
@@ -16,18 +16,13 @@ export interface PeopleInPeriod {
   complete: boolean;
 }
 
-/** A period's rollups added up: every count summed, the people's sketches merged. */
 export interface PeriodCounts extends RollupCounts {
   people: PeopleInPeriod;
   /** Those of them first counted among people within the period (an estimate, within the same error). */
   new_people: number;
 }
 
-/**
- * The rollups of a period's days added up. A step of the path through that a day's rollup does not name (the step was
- * added to FUNNEL_STEPS after the day was folded) counts that day's people who requested its most requested path:
- * every one of them reached the step, so the figure is never more than the truth.
- */
+/** A step newer than a day's rollup counts its most requested path, so the figure is never more than the truth. */
 export function periodOf(rollups: Iterable<Summable>, rules: RollupRules): PeriodCounts {
   const sum = emptyCounts();
   const sketches = [];
@@ -55,11 +50,7 @@ export function periodOf(rollups: Iterable<Summable>, rules: RollupRules): Perio
   };
 }
 
-/**
- * The people's visitor-days of a day that surely reached one of these paths or `event:` names, for a step or goal its
- * rollup does not name (added to the settings after the day was folded): those of its most reached one, never more
- * than the truth (0 when the day had none).
- */
+/** For a step or goal newer than the rollup: its most reached target, never more than the truth. */
 function leastReaching(rollup: Summable, targets: readonly string[]): number {
   return Math.max(
     0,

@@ -20,10 +20,7 @@ export interface CardQuery {
   filters: Filter[];
 }
 
-/**
- * GET /api/admin/activity's query: `days` (1 to 400, or `all`; 30 when nothing is asked), or `from` and `to` (UTC days,
- * both included) instead, and `filter`, repeated. Other parameters (a cache-buster) are let be.
- */
+/** Other parameters, such as a cache-buster, are let be. */
 export const activityQuerySchema = z
   .object({
     days: z

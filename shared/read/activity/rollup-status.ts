@@ -8,10 +8,7 @@ export interface RollupStatus {
   built_back_to: string | null;
 }
 
-/**
- * Which days of a period have no whole rollup yet: a day the timer is still building, or one kept before rollups that
- * the build has not reached. A day with no rollup otherwise had nothing, and reads as zeros.
- */
+/** A day with no rollup otherwise had nothing, and reads as zeros. */
 export function rollupStatus(
   state: Partial<FoldState> | null,
   rollups: ReadonlyMap<string, DayRollup>,

@@ -11,11 +11,7 @@ export interface SourcesOfPageLoads {
   other_hosts: Array<{ host: string; page_loads: number }>;
 }
 
-/**
- * People's page loads grouped by the referrer table. A visitor-day keeps a page-load count per source host, and its
- * page loads past their sum came with no referrer kept: those are typed. Scanners and the site's own reads are not
- * readers, so their page loads are left out (the site's sweeps would otherwise read as typed visits).
- */
+/** Scanners' and the site's own page loads are left out, or the site's sweeps would read as typed visits. */
 export function sourcesOf(counts: Pick<RollupCounts, 'sources' | 'referrer_loads'>): SourcesOfPageLoads {
   const otherHosts: Record<string, number> = {};
   for (const [host, pageLoads] of Object.entries(counts.referrer_loads)) {

@@ -2,12 +2,7 @@ import { kindOf, leftOutReason, stronger, type BotReason, type BotsByReason, typ
 import type { VisitorDay } from '../../core/store/activity';
 import { visitorDayKey } from '../counting/visits';
 
-/**
- * One daily token on one UTC day across every store it reached: one visitor-day, however many stores served it, by
- * the same key as the visits by people (visitorDayKey: every loopback row of a day is one machine). Its kind is the one rule over each store's document merged by the stronger rule,
- * which is the same as the rule over the summed counts (any self read is self; a scanner only if every request on
- * every store looked like a bot).
- */
+/** One visitor-day however many stores served it, keyed as the visits are. */
 export interface TokenDay {
   day: string;
   token: string;

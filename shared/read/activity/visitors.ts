@@ -69,12 +69,7 @@ const placeSchema = z.object({ first_seen: z.string(), id: z.string() });
 
 const tokenOf = (place: TablePlace) => Buffer.from(JSON.stringify(place), 'utf8').toString('base64url');
 
-/**
- * GET /api/admin/activity/visitors?day=YYYY-MM-DD[&next=…]: one page of the day's visitor-day rows, first seen first,
- * and the token of the next page (null on the last): one query in the day's partition for the page, and one for the
- * page's tokens on the other stores, so a page costs its rows whatever the day holds. Only the operator reads it; a
- * store that cannot answer gives 200 with `available: false`.
- */
+/** Two queries a page, so a page costs its rows whatever the day holds. */
 export async function activityVisitors(query: z.infer<typeof visitorsQuerySchema>, deps: ActivityDeps): Promise<Result<object>> {
   const after = query.next === undefined ? null : placeOf(query.next);
   if (query.next !== undefined && after === null)

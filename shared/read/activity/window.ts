@@ -28,42 +28,37 @@ export interface PeriodRead {
   /** False when a read of several filters ran out of pages before it read every day: the days left are zeros. */
   complete: boolean;
   parts: Summable[];
-  /** The rollups or cells of the days read one by one, by day. */
   days: Map<string, Summable>;
   byDay: Map<string, DayFigures>;
-  /** The day rollups read one by one (not those inside whole months), for whether they are built. */
+  /** Not those inside whole months. */
   dayRollups: Map<string, DayRollup>;
   imported: Array<{ day: string; imported: ImportedTotals }>;
 }
 
-/** The stores a period is read from. */
 export interface WindowStore {
   rollupReader: RollupReader;
   periodReader: PeriodReader;
   visitorDayPages: VisitorDayPages;
 }
 
-/** Why a filtered read cannot be answered, naming the parameter. */
 type WindowRefusal = { refused: string };
 
 /** Visitor-days a page of a filtered read of visitor-days reads, and how many days are read at once. */
 const PAGE = 500;
 const DAYS_AT_ONCE = 4;
 
-/** A period's plan: its whole years and months (read from their rollups) and the days left, read one by one. */
 export interface Plan {
   years: string[];
   months: string[];
   days: string[];
 }
 
-/** The first day each long span's rollups hold every day of: a month or year that begins before it is read otherwise. */
+/** A month or year that begins before its span's day is read otherwise. */
 export interface SpansFrom {
   month: string;
   year: string;
 }
 
-/** The spans of the days whose rollups hold every day asked (those from `usableFrom` on). */
 function wholeSpans(days: readonly string[], usableFrom: string, span: 'month' | 'year'): string[] {
   const asked = new Set(days);
   return [...new Set(days.map((day) => periodAt(span, day)))].filter((at) => {
@@ -73,10 +68,7 @@ function wholeSpans(days: readonly string[], usableFrom: string, span: 'month' |
   });
 }
 
-/**
- * The whole years and months of a period whose rollups hold every day (from `usableFrom` on), and the days left: so a
- * period reads at most its edge days one by one and its years and months in one query.
- */
+/** A period reads at most its edge days one by one, and its years and months in one query. */
 export function planOf(days: readonly string[], usableFrom: SpansFrom): Plan {
   const years = wholeSpans(days, usableFrom.year, 'year');
   const inYears = (day: string) => years.includes(periodAt('year', day));
@@ -88,14 +80,12 @@ export function planOf(days: readonly string[], usableFrom: SpansFrom): Plan {
   return { years, months, days: days.filter((day) => !inYears(day) && !months.includes(periodAt('month', day))) };
 }
 
-/** Every plan's days, months and years, for one query. */
 const spansOf = (plans: readonly Plan[], days: readonly string[]): Spans => ({
   day: days,
   month: [...new Set(plans.flatMap((plan) => plan.months))],
   year: [...new Set(plans.flatMap((plan) => plan.years))],
 });
 
-/** The month and year rollups a plan reads, of those one query found. */
 const longOf = (plan: Plan, docs: readonly PeriodRollup[]) =>
   docs.filter((doc) => (doc.span === 'month' && plan.months.includes(doc.at)) || (doc.span === 'year' && plan.years.includes(doc.at)));
 
@@ -127,15 +117,11 @@ function periodRead(
 /** How many pages of visitor-days one read of several filters reads at most, across its days. */
 export const SCAN_PAGES = 200;
 
-/** The visitor-days pages a read of several filters has left, shared by its days. */
 interface ScanBudget {
   pages: number;
 }
 
-/**
- * A day's people's visitor-days that match every filter, summed as a day rollup, read a page at a time: null when the
- * read's budget of pages ran out first. Summed uncapped, then capped once, as a recount of the day would be.
- */
+/** Summed uncapped, then capped once, as a recount of the day would be. */
 async function matchingDay(
   pages: VisitorDayPages,
   day: string,
@@ -178,13 +164,7 @@ async function matchingDay(
   }
 }
 
-/**
- * The rollups of a period (and of the one before, when asked), read as the filters allow: without filters, the day
- * rollups of the edge days and the rollups of whole years and months (one query); with one filter, its cells of the
- * same days, months and years (one query in its partition); with more, or one that says "is not", the days'
- * visitor-days a page at a time, for periods of at most MAX_DAYS days. `bySpan` false reads every day one by one (a
- * table by day).
- */
+/** Several filters or a negated one read visitor-days a page at a time, so their periods are capped at MAX_DAYS. */
 export async function readPeriods(
   store: WindowStore,
   periods: ReadonlyArray<readonly string[]>,

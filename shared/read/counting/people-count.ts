@@ -6,39 +6,31 @@ import type { VisitsSummary } from '../../core/store/visits';
 import type { FoldState } from '../../core/store/fold';
 import { daysEnding, earlierDay, monthStart } from '../../core/days';
 
-/** How many days the by-day runs cover: the first screen's bar run. */
 export const DAYS = 30;
 
-/** New people on one UTC day. */
 export interface PeopleOnDay {
   day: string;
   people: number;
 }
 
-/** Visits by people on one UTC day. */
 export interface VisitsOnDay {
   day: string;
   visits: number;
 }
 
-/** The kept visits: the total since the first kept day, that day, and the last DAYS days oldest first. */
 export interface KeptVisitsRun {
   all_time: number;
   from: string;
   by_day: VisitsOnDay[];
 }
 
-/**
- * The count as the Admin tab reads it. A store that cannot be read gives null figures (never zeros) and a `source`
- * that says why; `visits` is null until the fold has kept a visit.
- */
+/** A store that cannot be read gives null figures, never zeros. */
 export interface PeopleCount {
   people_all_time: number | null;
   people_new_today: number | null;
   people_new_month: number | null;
   scanners_left_out: number | null;
   counted_from: string | null;
-  /** The last DAYS UTC days, oldest first, ending today; null when unread. */
   people_new_by_day: PeopleOnDay[] | null;
   source: string;
   visits: KeptVisitsRun | null;
@@ -46,7 +38,6 @@ export interface PeopleCount {
   behind_since: string | null;
 }
 
-/** The same figures flat, as the first screen's pulse carries them. */
 export interface Pulse {
   people_all_time: number | null;
   people_new_by_day: PeopleOnDay[] | null;
@@ -58,17 +49,15 @@ export interface Pulse {
   behind_since: string | null;
 }
 
-/** What the count reads: the visitors summary's people figures, the visits summary, the clock, and where the store keeps things. */
 export interface PeopleCountDeps {
   visitorsSummary: VisitorsSummaryReader;
   visits: { read(): Promise<Versioned<VisitsSummary> | null> };
-  /** The fold's state, which says whether the count is behind. */
   foldState: { read(): Promise<Versioned<Pick<FoldState, 'behind'>> | null> };
   clock: Clock;
   source: string;
 }
 
-/** Why a read failed, in a word a page can show: the error's code or name, never its message (which may be long). */
+/** The error's code or name, never its message, which may be long. */
 export function reasonOf(error: unknown): string {
   if (typeof error === 'object' && error !== null) {
     const code = 'code' in error ? error.code : undefined;
@@ -78,11 +67,7 @@ export function reasonOf(error: unknown): string {
   return 'unknown error';
 }
 
-/**
- * The one query: the people counted once (all time, new today, new this month, scanners left out, the day counting
- * began, the last DAYS UTC days) and the visits by people, from two point reads whatever the number of visitors. It
- * never throws: a summary that cannot be read is null figures and a source that says so.
- */
+/** Two point reads whatever the number of visitors, and it never throws. */
 export async function readPeopleCount(deps: PeopleCountDeps): Promise<PeopleCount> {
   const today = utcDay(deps.clock.now());
   const days = daysEnding(today, DAYS);
@@ -107,7 +92,6 @@ export async function readPeopleCount(deps: PeopleCountDeps): Promise<PeopleCoun
   };
 }
 
-/** The count with null figures, and why. */
 function unread(source: string, visits: KeptVisitsRun | null, behind: { since: string } | null): PeopleCount {
   return {
     people_all_time: null,
@@ -143,7 +127,7 @@ function keptVisits(summary: VisitsSummary | null, days: readonly string[]): Kep
   return { all_time: summary.all_time, from: summary.from, by_day: days.map((day) => ({ day, visits: summary.by_day[day] ?? 0 })) };
 }
 
-/** The count flat, as the pulse carries it: mapped from the one query's answer, so the two cannot disagree. */
+/** Mapped from the one query's answer, so the two cannot disagree. */
 export function pulseOf(count: PeopleCount): Pulse {
   return {
     people_all_time: count.people_all_time,

@@ -1,6 +1,5 @@
 import type { ExportRow } from './rows';
 
-/** The CSV's columns, in order: the header row. */
 export const CSV_COLUMNS = [
   'day',
   'people_new',
@@ -19,20 +18,16 @@ export const CSV_COLUMNS = [
   'campaigns',
 ] as const;
 
-/**
- * One cell: quoted when it holds a comma, a quote or a line break, and never read as a formula by a spreadsheet (a
- * cell that begins with `=`, `+`, `-`, `@`, a tab or a return gets a leading `'`: a campaign tag is the visitor's text).
- */
+/** Never read as a formula by a spreadsheet, since a campaign tag is the visitor's text. */
 export function csvCell(value: string | number): string {
   let text = String(value);
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** A list of named counts in one cell: `name=count` joined by `; `, most first. */
 const listCell = (entries: Array<[string, number]>) => entries.map(([name, count]) => `${name}=${count}`).join('; ');
 
-/** The rows as CSV (RFC 4180, CRLF line ends), a header row first; lists are one cell each. */
+/** RFC 4180, CRLF line ends. */
 export function toCsv(rows: readonly ExportRow[]): string {
   const lines = [CSV_COLUMNS.join(',')];
   for (const row of rows) {

@@ -13,7 +13,6 @@ import type { Logger } from '../../core/ports/logger';
 import { toCsv } from './csv';
 import { exportRows } from './rows';
 
-/** What GET /api/admin/export reads: the rollups of the range and the two summaries. */
 export interface ExportDeps {
   store: ActivityStore;
   clock: Clock;
@@ -32,7 +31,6 @@ const day = (name: string) =>
 
 const spanOf = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 
-/** GET /api/admin/export's query: `from` and `to` (UTC days, both included, at most MAX_DAYS), `format` csv or json. */
 export const exportQuerySchema = z
   .object({
     from: day('from'),
@@ -47,15 +45,9 @@ export const exportQuerySchema = z
       context.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_DAYS} days from from, both included` });
   });
 
-/** An export: the rows as JSON, or as a CSV file named for its days. */
 export type ExportFile = { json: object } | { csv: string; filename: string };
 
-/**
- * GET /api/admin/export?from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|json&filter=…: one row a day, from the range's day
- * rollups (or, filtered, their filter cells) and two point reads (the visitors and visits summaries), so it costs the
- * days asked, never the visitors. A store that cannot answer is a 503 in the envelope: an export with nothing in it
- * would read as a quiet stretch.
- */
+/** A store that cannot answer is a 503, since an empty export would read as a quiet stretch. */
 export async function exportDays(query: z.infer<typeof exportQuerySchema>, deps: ExportDeps): Promise<Result<ExportFile>> {
   const { from, to, format, filter: filters } = query;
   const days = Array.from({ length: spanOf(from, to) }, (_, i) => addDays(from, i));

@@ -3,7 +3,6 @@ import { campaignsOf, countriesOf, devicesOf } from '../activity/audience';
 import { byDay } from '../activity/by-day';
 import { sourcesOf } from '../activity/sources';
 
-/** One day of the export: people new, visits, visitor-days by kind, and people's sources, countries, browsers, campaigns. */
 export interface ExportRow {
   day: string;
   /** Null with filters: who was new is not kept by filter value. */
@@ -16,7 +15,6 @@ export interface ExportRow {
   campaigns: ReturnType<typeof campaignsOf>;
 }
 
-/** Every day from `from` to `to`, oldest first, zeros on a quiet day. */
 export function exportRows(
   days: readonly string[],
   rollups: ReadonlyMap<string, RollupCounts>,

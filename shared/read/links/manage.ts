@@ -7,7 +7,6 @@ import type { Site } from '../../core/sites/sites';
 import { linkId, LINKS_PK, type SharedLink, type SharedLinks } from '../../core/store/links';
 import { hashPassword, newRef, newToken, tokenHash } from './secrets';
 
-/** What the operator's link routes need: the links, the sites, the clock and the key a link's token is hashed with. */
 export interface LinkAdminDeps {
   links: SharedLinks;
   sites: readonly Site[];
@@ -15,7 +14,6 @@ export interface LinkAdminDeps {
   hashKey: string;
 }
 
-/** The body of POST /api/admin/links. */
 export const linkBodySchema = z.strictObject({
   site: z.string().max(253),
   label: z.string().max(80, 'must be at most 80 characters').default(''),
@@ -25,7 +23,7 @@ export const linkBodySchema = z.strictObject({
   password: z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters').nullish(),
 });
 
-/** A link as the list shows it: never its token, its keyed hash or its password's. */
+/** Never its token, its keyed hash or its password's. */
 export const linkRow = (link: SharedLink) => ({
   ref: link.ref,
   site: link.site,
@@ -50,7 +48,6 @@ function checkedQuery(filters: readonly string[], days: string | null | undefine
   );
 }
 
-/** POST /api/admin/links: a link made, its token answered once. */
 export async function createLink(asked: z.infer<typeof linkBodySchema>, deps: LinkAdminDeps): Promise<Result<object>> {
   const site = readSite(asked.site, deps.sites);
   if (!site.ok) return site;
@@ -79,7 +76,6 @@ export async function createLink(asked: z.infer<typeof linkBodySchema>, deps: Li
   return ok({ token, link: linkRow(link) });
 }
 
-/** DELETE /api/admin/links/{ref}: the link revoked; a ref that names none is not found. */
 export async function revokeLink(ref: string, deps: LinkAdminDeps): Promise<Result<object>> {
   const read = /^[0-9a-f]{16}$/.test(ref) ? await deps.links.byRef(ref) : null;
   if (read === null) return fail({ status: 404, code: 'not_found', message: 'ref: no such link' });
@@ -89,7 +85,6 @@ export async function revokeLink(ref: string, deps: LinkAdminDeps): Promise<Resu
   return ok({ link: linkRow(revoked) });
 }
 
-/** GET /api/admin/links: the operator's links, the newest first. */
 export async function listLinks(deps: LinkAdminDeps): Promise<Result<object>> {
   const links = await deps.links.list();
   return ok({ links: links.sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map(linkRow) });

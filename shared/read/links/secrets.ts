@@ -1,22 +1,21 @@
 import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import type { PasswordHash } from '../../core/store/links';
 
-/** A link's token: 24 bytes (192 bits) from the system's cryptographic source, base64url. */
+/** 192 bits. */
 export const newToken = (): string => randomBytes(24).toString('base64url');
 
-/** A link's ref in the list: 8 random bytes, hex; it opens nothing. */
+/** It opens nothing. */
 export const newRef = (): string => randomBytes(8).toString('hex');
 
-/** The shape of a token this app made; anything else is refused before any store read. */
+/** Anything else is refused before any store read. */
 export const TOKEN_SHAPE = /^[A-Za-z0-9_-]{32}$/;
 
-/** The key tokens are hashed with, made from the hash key and a label of its own, so it is no other use's key. */
+/** A label of its own, so it is no other use's key. */
 const linkKey = (hashKey: string) => createHmac('sha256', hashKey).update('shared-link-key').digest();
 
-/** The keyed hash a token is kept under: HMAC-SHA256 with the server's key, hex. */
 export const tokenHash = (hashKey: string, token: string): string => createHmac('sha256', linkKey(hashKey)).update(token).digest('hex');
 
-/** scrypt's cost: 16 MB of memory a check (N 2^14, r 8), so a guess costs what it costs the server. */
+/** 16 MB of memory a check, so a guess costs what it costs the server. */
 const COST = { n: 2 ** 14, r: 8, p: 1 } as const;
 
 const derive = (password: string, salt: Buffer, cost: { n: number; r: number; p: number }) =>
@@ -26,14 +25,12 @@ const derive = (password: string, salt: Buffer, cost: { n: number; r: number; p:
     ),
   );
 
-/** A password hashed with scrypt and a random salt. */
 export async function hashPassword(password: string): Promise<PasswordHash> {
   const salt = randomBytes(16);
   const hash = await derive(password, salt, COST);
   return { salt: salt.toString('base64'), hash: hash.toString('base64'), ...COST };
 }
 
-/** Whether a password is the one hashed, compared in constant time. */
 export async function passwordMatches(password: string, kept: PasswordHash): Promise<boolean> {
   const hash = await derive(password, Buffer.from(kept.salt, 'base64'), kept);
   const want = Buffer.from(kept.hash, 'base64');
