@@ -3,7 +3,8 @@ import { badRequest, type Result } from '../../shared/core/result';
 import { sameSecret } from '../../shared/core/identity/tokens';
 import { errorAnswer, type Answer } from './envelope';
 import type { IncomingRequest } from './request';
-import type { ImportDeps } from '../../shared/ingest/import/receive';
+import { receiveImport, type ImportDeps } from '../../shared/ingest/import/receive';
+import { IMPORT_LIMITS, importBodySchema } from '../../shared/ingest/import/schemas';
 import { readServerHits, receiveBeacon, receiveServerHits, type ReceiveDeps } from '../../shared/ingest/receive';
 import { beaconBodySchema, INGEST_LIMITS } from '../../shared/ingest/schemas';
 import { clientAddress } from '../../shared/core/identity/address';
@@ -45,17 +46,22 @@ export async function ingestRead<T, V>(
   return answerOf(await run(read.value), reply);
 }
 
-export function importRoute<T, V>(
-  input: Input<T>,
-  run: (input: T, deps: ImportDeps) => Promise<Result<V>>,
-  reply?: Reply<V>,
-): (root: Root) => HttpHandler {
-  return (root) => async (request) => {
+/** POST /api/import: the ingest key, then the import's body, then the use case; the route and the tests call it. */
+export const answerImport = (request: IncomingRequest, deps: ImportDeps): Promise<Answer> =>
+  ingestRead(
+    request,
+    deps.ingestKey,
+    body(importBodySchema, IMPORT_LIMITS.maxBodyBytes, ['application/json']),
+    (asked) => receiveImport(asked, deps),
+    accepted,
+  );
+
+export const importRoute =
+  (root: Root): HttpHandler =>
+  async (request) => {
     const asked = incoming(request);
-    const read = (deps: ImportDeps) => ingestRead(asked, deps.ingestKey, input, (value) => run(value, deps), reply);
-    return response(await importForSite(asked, root.sites, root.imports, read));
+    return response(await importForSite(asked, root.sites, root.imports, (deps) => answerImport(asked, deps)));
   };
-}
 
 export const answerServerHits = (request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> =>
   ingestRead(

@@ -2,11 +2,8 @@ import type { MemoryDocuments } from '../../adapters/memory/documents';
 import { memoryStore } from '../../adapters/memory/store';
 import { readMessage } from '../../shared/core/message';
 import { importKeeper } from './keeper';
-import { receiveImport, type ImportDeps } from '../../shared/ingest/import/receive';
-import { IMPORT_LIMITS, importBodySchema } from '../../shared/ingest/import/schemas';
-import { ingestRead } from '../../host/http/ingest';
-import { body } from '../../host/http/input';
-import { accepted } from '../../host/http/answer';
+import type { ImportDeps } from '../../shared/ingest/import/receive';
+import { answerImport } from '../../host/http/ingest';
 import type { IncomingRequest } from '../../host/http/request';
 import { fold } from '../../shared/fold/fold';
 import { TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/fold/budget';
@@ -75,7 +72,7 @@ export function importRig(now: string, documents?: MemoryDocuments) {
     },
     /** The endpoint, answering what the command sends. */
     fetch: (async (_url: string | URL | Request, init?: RequestInit) => {
-      const answer = await importAnswer(jsonRequest(typeof init?.body === 'string' ? init.body : ''), deps);
+      const answer = await answerImport(jsonRequest(typeof init?.body === 'string' ? init.body : ''), deps);
       return new Response(JSON.stringify(answer.body ?? null), { status: answer.status, headers: { 'content-type': 'application/json' } });
     }) as typeof fetch,
     /** keep-imports over every message queued so far (in the order given), then the queue emptied. */
@@ -100,13 +97,3 @@ export function importRig(now: string, documents?: MemoryDocuments) {
     },
   };
 }
-
-/** POST /api/import as its route answers it, with the rig's deps. */
-export const importAnswer = (request: IncomingRequest, deps: ImportDeps) =>
-  ingestRead(
-    request,
-    deps.ingestKey,
-    body(importBodySchema, IMPORT_LIMITS.maxBodyBytes, ['application/json']),
-    (asked) => receiveImport(asked, deps),
-    accepted,
-  );

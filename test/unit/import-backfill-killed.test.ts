@@ -5,7 +5,8 @@ import { TIMER_FOLD_BUDGET } from '../../shared/fold/budget';
 import { readMessage, type HitsMessage } from '../../shared/core/message';
 import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { failingAfter } from '../integration/keep-helpers';
-import { importAnswer, importRig, jsonRequest } from '../support/import-rig';
+import { importRig, jsonRequest } from '../support/import-rig';
+import { answerImport } from '../../host/http/ingest';
 import { importKeeper } from '../support/keeper';
 import { history, importLine, truthOf } from '../support/log-history';
 
@@ -44,7 +45,7 @@ describe('the backfill, killed after any write', () => {
     ) as unknown;
   const imported = async (rig: ReturnType<typeof importRig>) => {
     for (let at = 0; at < lines.length; at += 25)
-      await importAnswer(jsonRequest(JSON.stringify({ hits: lines.slice(at, at + 25) })), rig.deps);
+      await answerImport(jsonRequest(JSON.stringify({ hits: lines.slice(at, at + 25) })), rig.deps);
     await rig.keepQueued();
   };
   const drain = async (rig: ReturnType<typeof importRig>) => {
@@ -85,7 +86,7 @@ describe('the backfill, killed after any write', () => {
 
   it('keep-imports killed after any of its writes, then the message again, keeps what one delivery keeps', async () => {
     const clean = importRig(NOW);
-    await importAnswer(jsonRequest(JSON.stringify({ hits: lines })), clean.deps);
+    await answerImport(jsonRequest(JSON.stringify({ hits: lines })), clean.deps);
     const messages = [...clean.queued];
     await clean.keepQueued();
     await drain(clean);
@@ -93,7 +94,7 @@ describe('the backfill, killed after any write', () => {
     for (let failAfter = 1; failAfter <= 12; failAfter += 1) {
       const run = importRig(NOW);
       // The endpoint's part (its ledger, the same messages), then keep-imports dying after one write and the message again.
-      await importAnswer(jsonRequest(JSON.stringify({ hits: lines })), run.deps);
+      await answerImport(jsonRequest(JSON.stringify({ hits: lines })), run.deps);
       expect(run.queued.splice(0)).toEqual(messages);
       const dying = importKeeper(failingAfter(run.store, failAfter), run.clock);
       const keep = importKeeper(run.store, run.clock);

@@ -16,7 +16,8 @@ import type { DayRollup } from '../../shared/core/rollup/day-rollup';
 import { bodiesOf, runImport, type ImportOptions } from '../../scripts/import/run';
 import { queuedHit } from '../support/counting';
 import { history, importLine, truthOf, writeRotated } from '../support/log-history';
-import { importAnswer, importRig, INGEST_KEY, jsonRequest } from '../support/import-rig';
+import { importRig, INGEST_KEY, jsonRequest } from '../support/import-rig';
+import { answerImport } from '../../host/http/ingest';
 import { serverHitSchema } from '../../shared/ingest/schemas';
 import { IMPORT_LIMITS } from '../../shared/ingest/import/schemas';
 import { cleanPath } from '../../shared/core/identity/paths';
@@ -132,15 +133,15 @@ describe('a history imported from rotated logs, backfilled by the fold', { timeo
       .slice(0, 300)
       .map((request) => ({ ...importLine(request), ...(request.referrer ? { referrer: request.referrer } : {}) }));
     const body = JSON.stringify({ hits: lines });
-    expect((await importAnswer(jsonRequest(body), rig.deps)).status).toBe(202);
+    expect((await answerImport(jsonRequest(body), rig.deps)).status).toBe(202);
     const first = rig.queued.splice(0);
-    expect((await importAnswer(jsonRequest(body), rig.deps)).status).toBe(202);
+    expect((await answerImport(jsonRequest(body), rig.deps)).status).toBe(202);
     const second = rig.queued.splice(0);
     expect(second).toEqual(first);
     const ids = first.map((text) => (readMessage(text) as { ok: true; message: { id: string } }).message.id);
     expect(new Set(ids).size).toBe(ids.length);
     // A different batch (one line fewer) is different messages.
-    await importAnswer(jsonRequest(JSON.stringify({ hits: lines.slice(1) })), rig.deps);
+    await answerImport(jsonRequest(JSON.stringify({ hits: lines.slice(1) })), rig.deps);
     const third = rig.queued.splice(0).map((text) => (readMessage(text) as { ok: true; message: { id: string } }).message.id);
     expect(third[0]).not.toBe(ids[0]);
   });
@@ -196,11 +197,11 @@ describe('the first day counted live bounds an import', () => {
     expect(rig.store.documents.read<DayRollup>(liveDay, 'day-rollup')!.doc.requests).toBe(liveRollup.requests);
 
     // counted_from moved back, and the first live day stays the one the ledger took.
-    const window = await importAnswer(jsonRequest('{"hits":[]}'), rig.deps);
+    const window = await answerImport(jsonRequest('{"hits":[]}'), rig.deps);
     expect(window.body).toMatchObject({ live_from: liveDay, until: addDays(liveDay, -1), accepted: 0 });
-    const asked = await importAnswer(jsonRequest(JSON.stringify({ until: TODAY, hits: [] })), rig.deps);
+    const asked = await answerImport(jsonRequest(JSON.stringify({ until: TODAY, hits: [] })), rig.deps);
     expect(asked.body).toMatchObject({ until: TODAY });
-    const later = await importAnswer(jsonRequest(JSON.stringify({ until: addDays(TODAY, 1), hits: [] })), rig.deps);
+    const later = await answerImport(jsonRequest(JSON.stringify({ until: addDays(TODAY, 1), hits: [] })), rig.deps);
     expect(later.status).toBe(400);
   });
 });
@@ -216,7 +217,7 @@ describe('what the endpoint counts of a log line', () => {
     ...more,
   });
   const post = (hits: unknown[], headers: Record<string, string> = {}) =>
-    importAnswer(jsonRequest(JSON.stringify({ hits }), headers), rig.deps);
+    answerImport(jsonRequest(JSON.stringify({ hits }), headers), rig.deps);
 
   it('counts GET and HEAD that are not redirects, and leaves out the rest as /api/hits does (assets, admin paths)', async () => {
     const answer = await post([
@@ -583,7 +584,7 @@ describe('hostile batches', () => {
         ),
         async (body) => {
           const before = rig.queued.length;
-          const answer = await importAnswer(jsonRequest(JSON.stringify(body) ?? 'null'), rig.deps);
+          const answer = await answerImport(jsonRequest(JSON.stringify(body) ?? 'null'), rig.deps);
           expect([202, 400]).toContain(answer.status);
           if (answer.status !== 202) expect(rig.queued.length).toBe(before);
         },
