@@ -8,7 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
     projects: [
       // Every other file shares its worker's modules: nothing outside the composition root keeps state, and a file that
       // fakes a timer, a clock or TZ puts it back. A process and a module graph per file cost about 3 s each.

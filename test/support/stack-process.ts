@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { azuriteConnectionString, freePort } from '../../host/local/services';
@@ -44,8 +45,8 @@ export async function stackPlace(dataDir: string, settings: Record<string, strin
 /** A running `npm start`, in a process group of its own, as a terminal runs it. */
 export interface StackProcess {
   output(): string;
-  /** Ctrl-C: SIGINT to the whole group, as a terminal sends it; resolves when every process has let go of the output. */
-  interrupt(): Promise<void>;
+  /** Ctrl-C: SIGINT to the whole group, as a terminal sends it; gives the group's processes still running after. */
+  interrupt(): Promise<number[]>;
   /** SIGKILL to the whole group: the stack and its Azurite die at once, mid-whatever, as in a crash. */
   kill(): Promise<void>;
 }
@@ -84,12 +85,24 @@ export async function startStack(place: StackPlace, args: readonly string[] = []
       /* already gone */
     }
     await closed;
+    return runningIn(child.pid!);
   };
-  return { output: () => output, interrupt: () => signal('SIGINT'), kill: () => signal('SIGKILL') };
+  return {
+    output: () => output,
+    interrupt: () => signal('SIGINT'),
+    kill: async () => void (await signal('SIGKILL')),
+  };
 }
 
-/** Runs `npm start -- <args>` that is to fail, and gives its exit status and output once every process has exited. */
-export async function failedStart(place: StackPlace, args: readonly string[] = []): Promise<{ status: number | null; output: string }> {
+/** A failed start: its exit status, its output, and the processes of its group still running once npm has exited. */
+export interface FailedStart {
+  status: number | null;
+  output: string;
+  left: number[];
+}
+
+/** Runs `npm start -- <args>` that is to fail, and gives what it said and what it left. */
+export async function failedStart(place: StackPlace, args: readonly string[] = []): Promise<FailedStart> {
   const child = spawn('npm', ['start', '--', ...args], {
     cwd: projectRoot,
     env: { ...process.env, ...place.env },
@@ -104,7 +117,26 @@ export async function failedStart(place: StackPlace, args: readonly string[] = [
   });
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  return { status, output };
+  return { status, output, left: runningIn(child.pid!) };
+}
+
+/**
+ * The processes of a process group that still run (zombies hold no port). A start's Azurite and host stay in its
+ * group even when re-parented, and unlike a port this is never taken by another test file's server.
+ */
+export function runningIn(group: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        // pid (comm) state ppid pgrp ...: comm may hold spaces, so fields are read after its closing parenthesis.
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').pop()!.trim().split(' ');
+        return Number(fields[2]) === group && fields[0] !== 'Z';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /** Whether anything accepts a TCP connection on a port of loopback. */
