@@ -49,17 +49,20 @@ export function sketchOf(personHashes: Iterable<string>): Record<string, number>
   return registers;
 }
 
-function mergeInto(into: Uint8Array, sketch: Sketch): void {
+/** Each register a packed or sparse sketch sets, with its rank. */
+function eachSet(sketch: Exclude<Sketch, { dense: string }>, visit: (register: number, rank: number) => void): void {
   if ('packed' in sketch) {
     const { packed } = sketch;
     for (let at = 0; at + 4 <= packed.length; at += 4) {
       const digit = (i: number) => RANK_OF[packed.charCodeAt(at + i) & 127]!;
-      const register = (digit(0) << 8) | (digit(1) << 2) | (digit(2) >> 4);
-      const rank = ((digit(2) & 15) << 2) | (digit(3) >> 4);
-      if (rank > into[register]!) into[register] = rank;
+      visit((digit(0) << 8) | (digit(1) << 2) | (digit(2) >> 4), ((digit(2) & 15) << 2) | (digit(3) >> 4));
     }
     return;
   }
+  for (const [register, rank] of Object.entries(sketch.sparse)) visit(Number(register), rank);
+}
+
+function mergeInto(into: Uint8Array, sketch: Sketch): void {
   if ('dense' in sketch) {
     const { dense } = sketch;
     for (let i = 0; i < REGISTERS; i += 1) {
@@ -68,10 +71,9 @@ function mergeInto(into: Uint8Array, sketch: Sketch): void {
     }
     return;
   }
-  for (const [register, rank] of Object.entries(sketch.sparse)) {
-    const at = Number(register);
-    if (rank > into[at]!) into[at] = rank;
-  }
+  eachSet(sketch, (register, rank) => {
+    if (rank > into[register]!) into[register] = rank;
+  });
 }
 
 /** So writing a dense sketch is one lookup a register and one string. */
@@ -89,17 +91,35 @@ function compact(registers: Uint8Array): Sketch {
   return { dense: Buffer.from(codes.buffer).toString('latin1') };
 }
 
-function mergedRegisters(sketches: ReadonlyArray<Sketch | Record<string, number> | undefined>): Uint8Array {
+type Mergeable = Sketch | Record<string, number> | undefined;
+
+const asSketch = (sketch: Sketch | Record<string, number>): Sketch =>
+  'dense' in sketch || 'sparse' in sketch || 'packed' in sketch ? (sketch as Sketch) : { sparse: sketch };
+
+function mergedRegisters(sketches: ReadonlyArray<Mergeable>): Uint8Array {
   const registers = new Uint8Array(REGISTERS);
-  for (const sketch of sketches) {
-    if (sketch === undefined) continue;
-    mergeInto(registers, 'dense' in sketch || 'sparse' in sketch || 'packed' in sketch ? (sketch as Sketch) : { sparse: sketch });
-  }
+  for (const sketch of sketches) if (sketch !== undefined) mergeInto(registers, asSketch(sketch));
   return registers;
 }
 
-export function mergeSketches(...sketches: ReadonlyArray<Sketch | Record<string, number> | undefined>): Sketch {
-  return compact(mergedRegisters(sketches));
+/** One dense sketch and a few registers more (a day's people into a period): its string is patched, not spread out. */
+function patched(dense: string, others: ReadonlyArray<Exclude<Sketch, { dense: string }>>): Sketch {
+  const codes = Buffer.from(dense, 'latin1');
+  for (const other of others)
+    eachSet(other, (register, rank) => {
+      if (rank > RANK_OF[codes[register]! & 127]!) codes[register] = CODE_OF[rank]!;
+    });
+  return { dense: codes.toString('latin1') };
+}
+
+export function mergeSketches(...sketches: ReadonlyArray<Mergeable>): Sketch {
+  const given = sketches.filter((sketch) => sketch !== undefined).map(asSketch);
+  const dense = given.filter((sketch) => 'dense' in sketch);
+  // An empty dense sketch is never kept (compact makes it sparse), so only one with a register set is patched.
+  if (dense.length === 1 && /[^A]/.test(dense[0]!.dense)) {
+    return patched(dense[0]!.dense, given.filter((sketch) => !('dense' in sketch)) as Array<Exclude<Sketch, { dense: string }>>);
+  }
+  return compact(mergedRegisters(given));
 }
 
 /** Four characters each, so past this the dense form is smaller. */
@@ -108,25 +128,20 @@ const PACKED_MOST = REGISTERS / 4;
 const EVERY_REGISTER = Array.from({ length: REGISTERS }, (_, i) => i);
 
 /** The registers the sketches may set, in order: only their own while none is dense, so a small cell skips the other 16,000. */
-function setOrder(sketches: ReadonlyArray<Sketch | Record<string, number> | undefined>): readonly number[] {
+function setOrder(sketches: ReadonlyArray<Mergeable>): readonly number[] {
   const touched: number[] = [];
-  for (const sketch of sketches) {
-    if (sketch === undefined) continue;
-    if ('dense' in sketch && typeof sketch.dense === 'string') return EVERY_REGISTER;
-    if ('packed' in sketch && typeof sketch.packed === 'string') {
-      const { packed } = sketch;
-      for (let at = 0; at + 4 <= packed.length; at += 4) {
-        const digit = (i: number) => RANK_OF[packed.charCodeAt(at + i) & 127]!;
-        touched.push((digit(0) << 8) | (digit(1) << 2) | (digit(2) >> 4));
-      }
-    } else for (const register of Object.keys('sparse' in sketch ? sketch.sparse : sketch)) touched.push(Number(register));
+  for (const given of sketches) {
+    if (given === undefined) continue;
+    const sketch = asSketch(given);
+    if ('dense' in sketch) return EVERY_REGISTER;
+    eachSet(sketch, (register) => touched.push(register));
     if (touched.length > PACKED_MOST) return EVERY_REGISTER;
   }
   return [...new Set(touched)].sort((a, b) => a - b);
 }
 
 /** Kept packed while few registers are set, so a filter cell of a few people stays a few bytes. */
-export function mergeKept(...sketches: ReadonlyArray<Sketch | Record<string, number> | undefined>): Sketch {
+export function mergeKept(...sketches: ReadonlyArray<Mergeable>): Sketch {
   // Merged once and packed from the registers, never written dense and read back.
   const registers = mergedRegisters(sketches);
   const codes: number[] = [];
@@ -181,16 +196,7 @@ function histogramOf(sketch: Sketch | undefined): number[] {
     return counts;
   }
   const ranks = new Map<number, number>();
-  if ('packed' in sketch) {
-    const { packed } = sketch;
-    for (let at = 0; at + 4 <= packed.length; at += 4) {
-      const digit = (i: number) => RANK_OF[packed.charCodeAt(at + i) & 127]!;
-      const register = (digit(0) << 8) | (digit(1) << 2) | (digit(2) >> 4);
-      ranks.set(register, Math.max(ranks.get(register) ?? 0, ((digit(2) & 15) << 2) | (digit(3) >> 4)));
-    }
-  } else
-    for (const [register, rank] of Object.entries(sketch.sparse))
-      ranks.set(Number(register), Math.max(ranks.get(Number(register)) ?? 0, rank));
+  eachSet(sketch, (register, rank) => ranks.set(register, Math.max(ranks.get(register) ?? 0, rank)));
   let set = 0;
   for (const rank of ranks.values())
     if (rank > 0) {
