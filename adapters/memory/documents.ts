@@ -7,8 +7,8 @@ export interface Keyed {
 
 interface Entry {
   json: string;
-  /** Parsed once for queries; callers only ever get copies. */
-  parsed: unknown;
+  /** Parsed on a query's first look, once; callers only ever get copies. */
+  parsed?: unknown;
   etag: string;
   /** The memory store's `_ts`. */
   mark: number;
@@ -66,6 +66,7 @@ export class MemoryDocuments {
     const found: Marked<T>[] = [];
     for (const partition of partitions) {
       for (const kept of partition.values()) {
+        kept.parsed ??= JSON.parse(kept.json);
         if (where(kept.parsed as T, kept.mark)) found.push({ doc: JSON.parse(kept.json) as T, etag: kept.etag, mark: kept.mark });
       }
     }
@@ -77,7 +78,7 @@ export class MemoryDocuments {
     const copy = new MemoryDocuments();
     copy.version = this.version;
     for (const [pk, partition] of this.partitions) {
-      copy.partitions.set(pk, new Map([...partition].map(([id, kept]) => [id, { ...kept, parsed: JSON.parse(kept.json) as unknown }])));
+      copy.partitions.set(pk, new Map([...partition].map(([id, kept]) => [id, { ...kept, parsed: undefined }])));
     }
     return copy;
   }
@@ -96,6 +97,6 @@ export class MemoryDocuments {
   private entry(doc: Keyed): Entry {
     this.version += 1;
     const json = JSON.stringify(doc);
-    return { json, parsed: JSON.parse(json), etag: `"${this.version}"`, mark: this.version };
+    return { json, etag: `"${this.version}"`, mark: this.version };
   }
 }

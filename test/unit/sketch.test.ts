@@ -76,18 +76,19 @@ describe('the people of any period, each once, from the days’ sketches', () =>
     expect(estimate(mergeKept(mergeKept(sketchOf([person(1)])), sketchOf([person(2)])))).toBe(2);
   });
 
-  it('merges one dense sketch with sparse and packed ones to the same registers as a merge of all of them spread out', () => {
+  it('merges one dense sketch with sparse and packed ones, kept or not, to the same registers as a merge of all of them spread out', () => {
     // A second dense sketch with no register set sends a merge through the register-by-register path.
     const empty = { dense: 'A'.repeat(16_384) };
-    const pool = Array.from({ length: 5_200 }, (_, n) => person(n));
+    const pool = Array.from({ length: 9_200 }, (_, n) => person(n));
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 4_000 }), fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 4 }), (base, adds) => {
+      fc.property(fc.integer({ min: 1, max: 8_000 }), fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 4 }), (base, adds) => {
         const dense = mergeSketches(sketchOf(pool.slice(0, base)));
         const others = adds.map((size, i) => {
-          const registers = sketchOf(pool.slice(4_000 + 300 * i, 4_000 + 300 * i + size));
+          const registers = sketchOf(pool.slice(8_000 + 300 * i, 8_000 + 300 * i + size));
           return i % 2 === 0 ? mergeKept(registers) : registers;
         });
         expect(mergeSketches(dense, undefined, ...others)).toEqual(mergeSketches(dense, empty, ...others));
+        expect(mergeKept(dense, ...others)).toEqual(mergeKept(dense, empty, ...others));
       }),
       { numRuns: 40, seed: 11 },
     );

@@ -21,6 +21,8 @@ export const SKETCH_ERROR = 0.02;
  */
 export type Sketch = { sparse: Record<string, number> } | { dense: string } | { packed: string };
 
+type Spread = Exclude<Sketch, { dense: string }>;
+
 const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /** So reading a dense sketch is one lookup a register. */
@@ -50,7 +52,7 @@ export function sketchOf(personHashes: Iterable<string>): Record<string, number>
 }
 
 /** Each register a packed or sparse sketch sets, with its rank. */
-function eachSet(sketch: Exclude<Sketch, { dense: string }>, visit: (register: number, rank: number) => void): void {
+function eachSet(sketch: Spread, visit: (register: number, rank: number) => void): void {
   if ('packed' in sketch) {
     const { packed } = sketch;
     for (let at = 0; at + 4 <= packed.length; at += 4) {
@@ -102,10 +104,22 @@ function mergedRegisters(sketches: ReadonlyArray<Mergeable>): Uint8Array {
   return registers;
 }
 
-/** One dense sketch and a few registers more (a day's people into a period): its string is patched, not spread out. */
-function patched(dense: string, others: ReadonlyArray<Exclude<Sketch, { dense: string }>>): Sketch {
-  const codes = Buffer.from(dense, 'latin1');
-  for (const other of others)
+/** The 'A' of rank 0. */
+const UNSET = 65;
+
+/**
+ * The one dense sketch among them, when it has more than `least` registers set, and a few registers more (a day's people
+ * into a period): its string is patched, not spread out and packed again. Null otherwise.
+ */
+function patched(sketches: ReadonlyArray<Mergeable>, least: number): Sketch | null {
+  const given = sketches.filter((sketch) => sketch !== undefined).map(asSketch);
+  const dense = given.filter((sketch) => 'dense' in sketch);
+  if (dense.length !== 1) return null;
+  const codes = Buffer.from(dense[0]!.dense, 'latin1');
+  let set = 0;
+  for (let i = 0; i < REGISTERS; i += 1) if (codes[i] !== UNSET) set += 1;
+  if (set <= least) return null;
+  for (const other of given.filter((sketch): sketch is Spread => !('dense' in sketch)))
     eachSet(other, (register, rank) => {
       if (rank > RANK_OF[codes[register]! & 127]!) codes[register] = CODE_OF[rank]!;
     });
@@ -113,13 +127,8 @@ function patched(dense: string, others: ReadonlyArray<Exclude<Sketch, { dense: s
 }
 
 export function mergeSketches(...sketches: ReadonlyArray<Mergeable>): Sketch {
-  const given = sketches.filter((sketch) => sketch !== undefined).map(asSketch);
-  const dense = given.filter((sketch) => 'dense' in sketch);
   // An empty dense sketch is never kept (compact makes it sparse), so only one with a register set is patched.
-  if (dense.length === 1 && /[^A]/.test(dense[0]!.dense)) {
-    return patched(dense[0]!.dense, given.filter((sketch) => !('dense' in sketch)) as Array<Exclude<Sketch, { dense: string }>>);
-  }
-  return compact(mergedRegisters(given));
+  return patched(sketches, 0) ?? compact(mergedRegisters(sketches));
 }
 
 /** Four characters each, so past this the dense form is smaller. */
@@ -142,6 +151,9 @@ function setOrder(sketches: ReadonlyArray<Mergeable>): readonly number[] {
 
 /** Kept packed while few registers are set, so a filter cell of a few people stays a few bytes. */
 export function mergeKept(...sketches: ReadonlyArray<Mergeable>): Sketch {
+  // A dense sketch past the packed form's size stays dense whatever is merged into it.
+  const dense = patched(sketches, PACKED_MOST);
+  if (dense !== null) return dense;
   // Merged once and packed from the registers, never written dense and read back.
   const registers = mergedRegisters(sketches);
   const codes: number[] = [];
