@@ -1,5 +1,8 @@
+import type { HttpHandler } from '@azure/functions';
 import { errorAnswer, type Answer } from '../envelope';
-import type { IncomingRequest } from '../request';
+import { incoming, response, type IncomingRequest } from '../request';
+import type { SessionAnswer } from '../../../shared/contract/admin';
+import type { Root } from '../../composition';
 import { presentedKey } from '../../../shared/core/identity/operator';
 import { checkOperator, operatorCookie, sessionCookie, type OperatorSettings } from './auth';
 import { sessionTimes } from './session';
@@ -19,6 +22,14 @@ const crossSite = (): Answer =>
   );
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+/** The session's state as the contract declares it. */
+const stateAnswer = (state: SessionAnswer, cookies: Answer['cookies']): Answer => ({
+  status: 200,
+  headers: NO_STORE,
+  body: state,
+  cookies,
+});
 
 /** POST trades the key for a session cookie, so the key itself is never kept in the browser. */
 export async function answerSession(request: IncomingRequest, settings: OperatorSettings): Promise<Answer> {
@@ -41,24 +52,23 @@ export async function answerSession(request: IncomingRequest, settings: Operator
   if (!check.ok) {
     // Asking whether one is signed in is no error: the answer is "no".
     if (request.method === 'GET' && (check.why === 'none' || check.why === 'ended')) {
-      return { status: 200, headers: NO_STORE, body: { signed_in: false, ended: check.why === 'ended' }, cookies: check.answer.cookies };
+      return stateAnswer({ signed_in: false, ended: check.why === 'ended' }, check.answer.cookies);
     }
     return check.answer;
   }
   if (request.method === 'POST') {
     const times = sessionTimes(nowSeconds, nowSeconds, settings.access.sessionHours);
-    return {
-      status: 200,
-      headers: NO_STORE,
-      body: { signed_in: true, via: 'session', expires_at: iso(times.expiresAt), session_hours: settings.access.sessionHours },
-      cookies: [sessionCookie(settings, times, nowSeconds), operatorCookie(settings.hashKey)],
-    };
+    return stateAnswer({ signed_in: true, via: 'session', expires_at: iso(times.expiresAt), session_hours: settings.access.sessionHours }, [
+      sessionCookie(settings, times, nowSeconds),
+      operatorCookie(settings.hashKey),
+    ]);
   }
   const expires = check.via === 'session' ? iso(check.times.expiresAt) : null;
-  return {
-    status: 200,
-    headers: NO_STORE,
-    body: { signed_in: true, via: check.via, expires_at: expires, session_hours: settings.access.sessionHours },
-    cookies: check.cookies,
-  };
+  return stateAnswer({ signed_in: true, via: check.via, expires_at: expires, session_hours: settings.access.sessionHours }, check.cookies);
 }
+
+/** The session is the operator's check itself, all HTTP: its cookies, headers and statuses. */
+export const sessionRoute =
+  (root: Root): HttpHandler =>
+  async (request) =>
+    response(await answerSession(incoming(request), root.operator));
