@@ -13,6 +13,7 @@ import { clientAddress } from '../../shared/core/identity/address';
 import { corsHeaders, preflight, type CorsPolicy } from './cors';
 import type { Sites } from '../../shared/sites/root';
 import type { Root } from '../composition';
+import type { BeaconAcceptedAnswer, ImportAcceptedAnswer } from '../../shared/contract/ingest';
 import { accepted, answerInput, type Reply } from './answer';
 import { body, bodyWith, type Input } from './input';
 import { incoming, response } from './request';
@@ -63,7 +64,7 @@ export const answerImport = (request: IncomingRequest, deps: ImportDeps): Promis
     deps.ingestKey,
     body(importBodySchema, IMPORT_LIMITS.maxBodyBytes, ['application/json']),
     (asked) => receiveImport(asked, deps),
-    accepted,
+    accepted<ImportAcceptedAnswer>,
   );
 
 export const importRoute =
@@ -121,7 +122,8 @@ export async function answerBeacon(request: IncomingRequest, deps: ReceiveDeps):
   if (!read.ok) return errorAnswer(read.failure, cors);
   const taken = await receiveBeacon(read.value, deps);
   if (!taken.ok) return errorAnswer(taken.failure, cors);
-  return { status: 202, body: taken.value.body, headers: cors, cookies: taken.value.cookies };
+  const body: BeaconAcceptedAnswer = taken.value.body;
+  return { status: 202, body, headers: cors, cookies: taken.value.cookies };
 }
 
 export const beaconRoute =

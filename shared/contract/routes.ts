@@ -12,7 +12,7 @@ import { ErrorEnvelope, Subject } from './common';
 import { PeopleCount, Pulse } from './count';
 import { Accepted, BeaconAccepted, ImportAccepted } from './ingest';
 import { inputs } from './inputs';
-import { LINK_ROUTES } from './links';
+import { LINK_ROUTES } from './link-routes';
 import type { Route } from './route';
 import { RetentionCard } from './retention';
 import { retentionQuerySchema } from '../read/retention';
