@@ -1,7 +1,8 @@
-// The answers register their names, which these routes name.
-import './links';
 import { linkBodySchema } from '../read/links/manage';
+import { ActivityCard } from './activity';
 import { inputs } from './inputs';
+import { SharedLinkMade, SharedLinkRevoked, SharedLinks, SharedPeople, SiteList } from './links';
+import { error, json, OPERATOR, OPERATOR_ERRORS, ref, sharedAnswer } from './responses';
 import type { Route } from './route';
 
 // The sites' list and the shared links' routes: the operator's (make, list, revoke) and the two reads a link opens.
@@ -16,13 +17,6 @@ inputs.add(linkBodySchema, {
   },
 });
 
-const schema = (id: string) => ({ $ref: `#/components/schemas/${id}` });
-const json = (id: string, description: string) => ({ description, content: { 'application/json': { schema: schema(id) } } });
-const OPERATOR = [{ operatorBearer: [] }, { operatorKey: [] }, { adminSession: [] }];
-const operatorErrors = {
-  '401': { $ref: '#/components/responses/OperatorUnauthorized' },
-  '429': { $ref: '#/components/responses/TooManyAttempts' },
-};
 const shareHeaders = [
   { name: 'x-share-token', in: 'header', required: true, schema: { type: 'string' }, description: "The link's token." },
   {
@@ -34,11 +28,10 @@ const shareHeaders = [
   },
 ];
 const shareErrors = {
-  '401': json(
-    'Error',
+  '401': error(
     'No token, a wrong one or a wrong password (each counted against the address as a wrong key is), a revoked or expired link, or a password asked for.',
   ),
-  '429': { $ref: '#/components/responses/TooManyAttempts' },
+  '429': sharedAnswer('TooManyAttempts'),
 };
 
 export const LINK_ROUTES: Route[] = [
@@ -49,7 +42,7 @@ export const LINK_ROUTES: Route[] = [
     summary: 'The sites counted',
     description: "The sites SITES declares, for the dashboard's switcher.",
     security: OPERATOR,
-    responses: { '200': json('SiteList', 'The sites.'), ...operatorErrors },
+    responses: { '200': json('The sites.', SiteList), ...OPERATOR_ERRORS },
   },
   {
     method: 'get',
@@ -58,7 +51,7 @@ export const LINK_ROUTES: Route[] = [
     summary: 'The shared links',
     description: 'Every shared link, newest first, without its token.',
     security: OPERATOR,
-    responses: { '200': json('SharedLinks', 'The links.'), ...operatorErrors },
+    responses: { '200': json('The links.', SharedLinks), ...OPERATOR_ERRORS },
   },
   {
     method: 'post',
@@ -67,11 +60,11 @@ export const LINK_ROUTES: Route[] = [
     summary: 'Make a shared link',
     description: "A token of 192 bits from the system's cryptographic source, answered once and kept only as its keyed hash.",
     security: OPERATOR,
-    requestBody: { required: true, content: { 'application/json': { schema: schema('SharedLinkBody') } } },
+    requestBody: { required: true, content: { 'application/json': { schema: ref(linkBodySchema) } } },
     responses: {
-      '201': json('SharedLinkMade', 'Made.'),
-      '400': { $ref: '#/components/responses/BadRequest' },
-      ...operatorErrors,
+      '201': json('Made.', SharedLinkMade),
+      '400': sharedAnswer('BadRequest'),
+      ...OPERATOR_ERRORS,
     },
   },
   {
@@ -82,7 +75,7 @@ export const LINK_ROUTES: Route[] = [
     description: 'From now on the link is answered 401.',
     security: OPERATOR,
     parameters: [{ name: 'ref', in: 'path', required: true, schema: { type: 'string' }, description: "The link's ref." }],
-    responses: { '200': json('SharedLinkRevoked', 'Revoked.'), '404': json('Error', 'No such link.'), ...operatorErrors },
+    responses: { '200': json('Revoked.', SharedLinkRevoked), '404': error('No such link.'), ...OPERATOR_ERRORS },
   },
   {
     method: 'get',
@@ -92,7 +85,7 @@ export const LINK_ROUTES: Route[] = [
     description: "The link's site's card, read-only, with the link's fixed filters and period in place of any asked.",
     security: [],
     parameters: shareHeaders,
-    responses: { '200': json('ActivityCard', 'The card.'), ...shareErrors },
+    responses: { '200': json('The card.', ActivityCard), ...shareErrors },
   },
   {
     method: 'get',
@@ -102,6 +95,6 @@ export const LINK_ROUTES: Route[] = [
     description: "The link's site's people all time and visits, and what the link fixes.",
     security: [],
     parameters: shareHeaders,
-    responses: { '200': json('SharedPeople', 'The count.'), ...shareErrors },
+    responses: { '200': json('The count.', SharedPeople), ...shareErrors },
   },
 ];
