@@ -31,44 +31,48 @@ const stateAnswer = (state: SessionAnswer, cookies: Answer['cookies']): Answer =
   cookies,
 });
 
-/** POST trades the key for a session cookie, so the key itself is never kept in the browser. */
-export async function answerSession(request: IncomingRequest, settings: OperatorSettings): Promise<Answer> {
-  const nowSeconds = Math.floor(settings.access.clock.now().getTime() / 1000);
-  if (request.method === 'DELETE') {
-    if (fromAnotherSite(request)) return crossSite();
-    return { status: 204, headers: NO_STORE, cookies: [sessionCookie(settings, null, nowSeconds)] };
-  }
-  if (request.method === 'POST') {
-    if (fromAnotherSite(request)) return crossSite();
-    // A session is only ever made from the key: a cookie alone never makes another.
-    if (presentedKey((name) => request.header(name)) === null) {
-      return errorAnswer(
-        { status: 401, code: 'unauthorized', message: 'authorization: signing in takes the operator key (Authorization: Bearer <key>)' },
-        { 'www-authenticate': 'Bearer', ...NO_STORE },
-      );
-    }
-  }
+const nowIn = (settings: OperatorSettings) => Math.floor(settings.access.clock.now().getTime() / 1000);
+
+/** GET: asking whether one is signed in is no error, and the answer to none or one run out is "no". */
+export function sessionState(request: IncomingRequest, settings: OperatorSettings): Answer {
   const check = checkOperator(request, settings);
   if (!check.ok) {
-    // Asking whether one is signed in is no error: the answer is "no".
-    if (request.method === 'GET' && (check.why === 'none' || check.why === 'ended')) {
-      return stateAnswer({ signed_in: false, ended: check.why === 'ended' }, check.answer.cookies);
-    }
-    return check.answer;
-  }
-  if (request.method === 'POST') {
-    const times = sessionTimes(nowSeconds, nowSeconds, settings.access.sessionHours);
-    return stateAnswer({ signed_in: true, via: 'session', expires_at: iso(times.expiresAt), session_hours: settings.access.sessionHours }, [
-      sessionCookie(settings, times, nowSeconds),
-      operatorCookie(settings.hashKey),
-    ]);
+    const no = check.why === 'none' || check.why === 'ended';
+    return no ? stateAnswer({ signed_in: false, ended: check.why === 'ended' }, check.answer.cookies) : check.answer;
   }
   const expires = check.via === 'session' ? iso(check.times.expiresAt) : null;
   return stateAnswer({ signed_in: true, via: check.via, expires_at: expires, session_hours: settings.access.sessionHours }, check.cookies);
 }
 
+/** POST trades the key for a session cookie, so the key itself is never kept in the browser. */
+export function signIn(request: IncomingRequest, settings: OperatorSettings): Answer {
+  if (fromAnotherSite(request)) return crossSite();
+  // A session is only ever made from the key: a cookie alone never makes another.
+  if (presentedKey((name) => request.header(name)) === null) {
+    return errorAnswer(
+      { status: 401, code: 'unauthorized', message: 'authorization: signing in takes the operator key (Authorization: Bearer <key>)' },
+      { 'www-authenticate': 'Bearer', ...NO_STORE },
+    );
+  }
+  const check = checkOperator(request, settings);
+  if (!check.ok) return check.answer;
+  const nowSeconds = nowIn(settings);
+  const times = sessionTimes(nowSeconds, nowSeconds, settings.access.sessionHours);
+  return stateAnswer({ signed_in: true, via: 'session', expires_at: iso(times.expiresAt), session_hours: settings.access.sessionHours }, [
+    sessionCookie(settings, times, nowSeconds),
+    operatorCookie(settings.hashKey),
+  ]);
+}
+
+/** DELETE removes the session cookie, only from the dashboard itself. */
+export function signOut(request: IncomingRequest, settings: OperatorSettings): Answer {
+  if (fromAnotherSite(request)) return crossSite();
+  return { status: 204, headers: NO_STORE, cookies: [sessionCookie(settings, null, nowIn(settings))] };
+}
+
 /** The session is the operator's check itself, all HTTP: its cookies, headers and statuses. */
 export const sessionRoute =
+  (answer: (request: IncomingRequest, settings: OperatorSettings) => Answer) =>
   (root: Root): HttpHandler =>
   async (request) =>
-    response(await answerSession(incoming(request), root.operator));
+    response(answer(incoming(request), root.operator));
