@@ -3,7 +3,9 @@ import { QueueClient } from '@azure/storage-queue';
 import { rootFromEnvironment } from '../host/composition';
 import { startLocalHost } from '../host/local/host';
 import { startAzurite } from '../host/local/services';
-import { answerServerHits } from '../host/http/ingest';
+import { accepted } from '../host/http/answer';
+import { ingestRead, serverHits } from '../host/http/ingest';
+import { receiveServerHits } from '../shared/ingest/receive';
 import { hostingNetworks } from '../adapters/files/networks';
 import { jsonRequest } from '../test/support/import-rig';
 import { DATA_CENTRES, PEOPLES_NETWORKS } from '../test/support/networks';
@@ -38,7 +40,15 @@ export async function run(): Promise<void> {
   });
   const ingest = async (texts: readonly string[]) => {
     const started = performance.now();
-    for (const text of texts) await answerServerHits(jsonRequest(text, { 'x-ingest-key': KEYS.INGEST_KEY }), root.receive);
+    const hits = (text: string) =>
+      ingestRead(
+        jsonRequest(text, { 'x-ingest-key': KEYS.INGEST_KEY }),
+        KEYS.INGEST_KEY,
+        serverHits,
+        (read) => receiveServerHits(read, root.receive),
+        accepted,
+      );
+    for (const text of texts) await hits(text);
     return ((performance.now() - started) * 1000) / texts.length;
   };
   const perRequest = 100;

@@ -1,11 +1,11 @@
 import { register } from '../host/registry';
-import { plainRoute } from '../host/http/route';
-import { answerSession } from '../host/http/admin/sign-in';
+import { byMethod } from '../host/http/route';
+import { sessionRoute, sessionState, signIn, signOut } from '../host/http/admin/sign-in';
 
 register({
   kind: 'http',
   name: 'admin-session',
   route: 'admin/session',
   methods: ['GET', 'POST', 'DELETE'],
-  make: plainRoute((request, root) => answerSession(request, root.operator)),
+  make: byMethod({ GET: sessionRoute(sessionState), POST: sessionRoute(signIn), DELETE: sessionRoute(signOut) }),
 });

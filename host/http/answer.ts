@@ -1,6 +1,8 @@
 import { errorAnswer, type Answer } from './envelope';
 import type { Result } from '../../shared/core/result';
 import type { ExportFile } from '../../shared/read/export/export';
+import type { Input } from './input';
+import type { IncomingRequest } from './request';
 
 export type Reply<T> = (value: T) => Answer;
 
@@ -21,3 +23,14 @@ export const fileReply = (file: ExportFile): Answer =>
       };
 
 export const accepted = <T>(value: T): Answer => ({ status: 202, body: value });
+
+/** The input read (a bad field is a 400 naming it), then the use case, then its answer. */
+export async function answerInput<T, V>(
+  request: IncomingRequest,
+  input: Input<T>,
+  run: (input: T) => Promise<Result<V>>,
+  reply?: Reply<V>,
+): Promise<Answer> {
+  const read = await input(request);
+  return read.ok ? answerOf(await run(read.value), reply) : errorAnswer(read.failure);
+}

@@ -1,17 +1,20 @@
 import type { HttpHandler } from '@azure/functions';
-import { badRequest, type Result } from '../../shared/core/result';
+import { badRequest, ok, type Result } from '../../shared/core/result';
 import { sameSecret } from '../../shared/core/identity/tokens';
 import { errorAnswer, type Answer } from './envelope';
 import type { IncomingRequest } from './request';
 import { receiveImport, type ImportDeps } from '../../shared/ingest/import/receive';
 import { IMPORT_LIMITS, importBodySchema } from '../../shared/ingest/import/schemas';
-import { readServerHits, receiveBeacon, receiveServerHits, type ReceiveDeps } from '../../shared/ingest/receive';
+import { readServerHits, receiveBeacon, type Beacon, type ReceiveDeps } from '../../shared/ingest/receive';
+import { presentedKey } from '../../shared/core/identity/operator';
+import { signalsFrom } from '../../shared/core/identity/signals';
 import { beaconBodySchema, INGEST_LIMITS } from '../../shared/ingest/schemas';
 import { clientAddress } from '../../shared/core/identity/address';
 import { corsHeaders, preflight, type CorsPolicy } from './cors';
 import type { Sites } from '../../shared/sites/root';
 import type { Root } from '../composition';
-import { accepted, answerOf, type Reply } from './answer';
+import type { BeaconAcceptedAnswer, ImportAcceptedAnswer } from '../../shared/contract/ingest';
+import { accepted, answerInput, type Reply } from './answer';
 import { body, bodyWith, type Input } from './input';
 import { incoming, response } from './request';
 
@@ -31,7 +34,7 @@ export function importForSite(
   return answer({ ...imports, store: site.store, site: asked });
 }
 
-export async function ingestRead<T, V>(
+export function ingestRead<T, V>(
   request: IncomingRequest,
   ingestKey: string,
   input: Input<T>,
@@ -39,11 +42,19 @@ export async function ingestRead<T, V>(
   reply?: Reply<V>,
 ): Promise<Answer> {
   if (!sameSecret(request.header('x-ingest-key'), ingestKey)) {
-    return errorAnswer({ status: 401, code: 'unauthorized', message: 'x-ingest-key is missing or wrong' });
+    return Promise.resolve(errorAnswer({ status: 401, code: 'unauthorized', message: 'x-ingest-key is missing or wrong' }));
   }
-  const read = await input(request);
-  if (!read.ok) return errorAnswer(read.failure);
-  return answerOf(await run(read.value), reply);
+  return answerInput(request, input, run, reply);
+}
+
+/** A route of the site's server: the ingest key checked, then the input read, then the use case. */
+export function ingestRoute<T, V>(
+  input: Input<T>,
+  run: (input: T, root: Root) => Promise<Result<V>>,
+  reply?: Reply<V>,
+): (root: Root) => HttpHandler {
+  return (root) => async (request) =>
+    response(await ingestRead(incoming(request), root.receive.ingestKey, input, (value) => run(value, root), reply));
 }
 
 /** POST /api/import: the ingest key, then the import's body, then the use case; the route and the tests call it. */
@@ -53,7 +64,7 @@ export const answerImport = (request: IncomingRequest, deps: ImportDeps): Promis
     deps.ingestKey,
     body(importBodySchema, IMPORT_LIMITS.maxBodyBytes, ['application/json']),
     (asked) => receiveImport(asked, deps),
-    accepted,
+    accepted<ImportAcceptedAnswer>,
   );
 
 export const importRoute =
@@ -63,20 +74,32 @@ export const importRoute =
     return response(await importForSite(asked, root.sites, root.imports, (deps) => answerImport(asked, deps)));
   };
 
-export const answerServerHits = (request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> =>
-  ingestRead(
-    request,
-    deps.ingestKey,
-    bodyWith(readServerHits, INGEST_LIMITS.maxHitsBodyBytes, ['application/json']),
-    (hits) => receiveServerHits(hits, deps),
-    accepted,
-  );
+/** POST /api/hits: one hit or a batch, every hit checked before any is taken. */
+export const serverHits = bodyWith(readServerHits, INGEST_LIMITS.maxHitsBodyBytes, ['application/json']);
 
 export function beaconCors(deps: ReceiveDeps): CorsPolicy {
   return { allowedOrigins: deps.allowedOrigins, methods: ['POST', 'OPTIONS'], allowHeaders: ['content-type'], credentials: true };
 }
 
 const beaconBody = body(beaconBodySchema, INGEST_LIMITS.maxBeaconBodyBytes, ['application/json', 'text/plain']);
+
+/** The body, and the few headers a beacon is judged by, as values: the address is the connection's, never the body's. */
+async function beaconInput(request: IncomingRequest, origin: string, trustedProxyHops: number): Promise<Result<Beacon>> {
+  const read = await beaconBody(request);
+  if (!read.ok) return read;
+  const header = (name: string) => request.header(name);
+  return ok({
+    body: read.value,
+    sender: {
+      origin,
+      address: clientAddress(header('x-forwarded-for'), trustedProxyHops),
+      userAgent: header('user-agent') ?? '',
+      cookie: header('cookie'),
+      presentedKey: presentedKey(header),
+      signals: signalsFrom(header),
+    },
+  });
+}
 
 export async function answerBeacon(request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> {
   const policy = beaconCors(deps);
@@ -95,10 +118,15 @@ export async function answerBeacon(request: IncomingRequest, deps: ReceiveDeps):
         'origin: a beacon comes from a page of a site in ALLOWED_ORIGINS, whose browser names it; a server reports to POST /api/hits with x-ingest-key',
     });
   }
-  const beacon = await beaconBody(request);
-  if (!beacon.ok) return errorAnswer(beacon.failure, cors);
-  const address = clientAddress(request.header('x-forwarded-for'), deps.trustedProxyHops);
-  const taken = await receiveBeacon(beacon.value, { origin, address, header: (name) => request.header(name) }, deps);
+  const read = await beaconInput(request, origin, deps.trustedProxyHops);
+  if (!read.ok) return errorAnswer(read.failure, cors);
+  const taken = await receiveBeacon(read.value, deps);
   if (!taken.ok) return errorAnswer(taken.failure, cors);
-  return { status: 202, body: taken.value.body, headers: cors, cookies: taken.value.cookies };
+  const body: BeaconAcceptedAnswer = taken.value.body;
+  return { status: 202, body, headers: cors, cookies: taken.value.cookies };
 }
+
+export const beaconRoute =
+  (root: Root): HttpHandler =>
+  async (request) =>
+    response(await answerBeacon(incoming(request), root.receive));

@@ -1,14 +1,14 @@
 import type { HttpHandler } from '@azure/functions';
 import { asOperator, type OperatorSettings } from './admin/auth';
 import { corsHeaders, preflight, type CorsPolicy } from './cors';
-import { errorAnswer, type Answer } from './envelope';
+import type { Answer } from './envelope';
 import type { IncomingRequest } from './request';
 import type { Result } from '../../shared/core/result';
 import type { SiteRoot } from '../../shared/sites/root';
 import type { Root } from '../composition';
 import { incoming, response } from './request';
 import { siteAnswer } from './site';
-import { answerOf, type Reply } from './answer';
+import { answerInput, answerOf, type Reply } from './answer';
 import type { Input } from './input';
 
 export function operatorRead<T, V>(
@@ -18,11 +18,7 @@ export function operatorRead<T, V>(
   run: (input: T) => Promise<Result<V>>,
   reply?: Reply<V>,
 ): Promise<Answer> {
-  return asOperator(request, operator, async () => {
-    const read = await input(request);
-    if (!read.ok) return errorAnswer(read.failure);
-    return answerOf(await run(read.value), reply);
-  });
+  return asOperator(request, operator, () => answerInput(request, input, run, reply));
 }
 
 export function operatorRoute<T, V>(
@@ -54,13 +50,6 @@ export const byMethod =
     const made = new Map(Object.entries(routes).map(([method, make]) => [method, make(root)] as const));
     return (request, context) => made.get(request.method)!(request, context);
   };
-
-/** For the session route, whose answer is all HTTP. */
-export const plainRoute =
-  (answer: (request: IncomingRequest, root: Root) => Promise<Answer>): ((root: Root) => HttpHandler) =>
-  (root) =>
-  async (request) =>
-    response(await answer(incoming(request), root));
 
 export const pulseCors = (allowedOrigins: readonly string[]): CorsPolicy => ({
   allowedOrigins,

@@ -382,3 +382,5 @@ export const ExportDays = z
     filters_from: z.string().optional().meta({ description: 'With filters: the first day the fold keeps filter cells from.' }),
   })
   .meta({ id: 'ExportDays', description: 'One row a day from `from` to `to`, oldest first.' });
+
+export type ExportDaysAnswer = z.infer<typeof ExportDays>;

@@ -65,3 +65,5 @@ export const SubjectFigures = z
     source: z.string(),
   })
   .meta({ id: 'SubjectFigures' });
+
+export type SubjectFiguresAnswer = z.infer<typeof SubjectFigures>;

@@ -45,3 +45,5 @@ export const Pulse = z
       .meta({ description: "PULSE_GOAL's people all time (absent when PULSE_GOAL is not set)." }),
   })
   .meta({ id: 'Pulse', description: 'The same count, flat.' });
+
+export type PulseAnswer = z.infer<typeof Pulse>;

@@ -32,3 +32,7 @@ export const ImportAccepted = z
     live_from: utcDay().meta({ description: 'The first day counted live, as the first import fixed it.' }),
   })
   .meta({ id: 'ImportAccepted' });
+
+export type AcceptedAnswer = z.infer<typeof Accepted>;
+export type BeaconAcceptedAnswer = z.infer<typeof BeaconAccepted>;
+export type ImportAcceptedAnswer = z.infer<typeof ImportAccepted>;

@@ -8,23 +8,16 @@ import { ASSETS } from './assets';
 import { detailQuerySchema as subjectQuerySchema, listQuerySchema as subjectsListQuerySchema } from '../read/subjects';
 import { ActivityCard, DayVisitors, ExportDays, NowCard } from './activity';
 import { OperatorMark, SessionState, SubjectFigures, SubjectsPage } from './admin';
-import { ErrorEnvelope, Subject } from './common';
+import { Subject } from './common';
 import { PeopleCount, Pulse } from './count';
 import { Accepted, BeaconAccepted, ImportAccepted } from './ingest';
-import { inputs } from './inputs';
-import { LINK_ROUTES } from './links';
+import { LINK_ROUTES } from './link-routes';
 import type { Route } from './route';
 import { RetentionCard } from './retention';
 import { retentionQuerySchema } from '../read/retention';
+import { error, json, NO_STORE, OPERATOR, OPERATOR_ERRORS, OPERATOR_HEADERS, operatorJson, ref, sharedAnswer, text } from './responses';
 
 // `npm run openapi` makes docs/openapi.json from these routes; a test holds the file to them.
-
-/** A schema of the document's components, by the name it is registered under. */
-export function ref(schema: z.ZodType): { $ref: string } {
-  const id = z.globalRegistry.get(schema)?.id ?? inputs.get(schema)?.id;
-  if (id === undefined) throw new Error('the schema is not registered under a name');
-  return { $ref: `#/components/schemas/${id}` };
-}
 
 type Json = Record<string, unknown>;
 
@@ -35,6 +28,45 @@ const SITE_WORDS =
 /** The query of a read that takes only `site`. */
 const siteReadSchema = z.object({ site: siteQuerySchema });
 
+const ORIGIN = [{ $ref: '#/components/parameters/Origin' }];
+
+/** What a body sent to be counted may be answered besides its own. */
+const BODY_ERRORS = {
+  '400': sharedAnswer('BadRequest'),
+  '413': sharedAnswer('TooLarge'),
+  '415': sharedAnswer('UnsupportedMediaType'),
+  '503': sharedAnswer('Unavailable'),
+};
+
+const INGEST_KEY = { security: [{ ingestKey: [] }] };
+
+const preflight = (operationId: string, path: string, summary: string): Route => ({
+  method: 'options',
+  path,
+  operationId,
+  summary,
+  description: '204 for an allowed origin, 403 otherwise.',
+  security: [],
+  parameters: ORIGIN,
+  responses: { '204': sharedAnswer('Preflight'), '403': sharedAnswer('OriginNotAllowed') },
+});
+
+const SESSION_HEADERS = {
+  ...NO_STORE,
+  'Set-Cookie': text(
+    'The session cookie `__Host-headcount_admin` (HttpOnly, Secure, SameSite=Strict, Path=/, Max-Age its hours) and, on sign-in, the operator cookie; Max-Age=0 removes a session that ended.',
+  ),
+};
+
+const CROSS_SITE = error(
+  "Sec-Fetch-Site says another site's page sent it: the session is only changed from the dashboard itself.",
+  NO_STORE,
+);
+
+/** The words of the card's and the export's `filter`. */
+const FILTER_WORDS =
+  'Repeated, AND-ed: `dimension:value` split at the first `:`, a leading `!` for "is not". `page` a path the visitor-day requested, `entry` its first page, `source` a source group (linkedin, github, search, other, typed), `referrer` a linking host, `campaign` `source|medium|campaign` (an absent tag empty), `country`, `browser`, `system`, `device`, `goal` a goal of GOALS reached, `event` an event name sent. Every figure then counts only people\'s visitor-days that match all of them. One filter reads its cells (a query a read); two or more, or one with `!`, read the days\' visitor-days (at most 200 pages of 500 a read, newest days first, else `complete: false`) and take at most 400 days. An unknown dimension or a malformed value is 400 naming `filter`.';
+
 export const ROUTES: Route[] = [
   {
     method: 'post',
@@ -42,46 +74,12 @@ export const ROUTES: Route[] = [
     operationId: 'ingest-hits',
     summary: "The site's server reports what it served",
     description: 'One hit or `{"hits": [...]}` (at most 500 hits, 512 KB). The whole request is refused on one bad hit.',
-    security: [
-      {
-        ingestKey: [],
-      },
-    ],
+    ...INGEST_KEY,
     requestBody: {
       required: true,
-      content: {
-        'application/json': {
-          schema: {
-            oneOf: [ref(serverHitSchema), ref(serverBatchSchema)],
-          },
-        },
-      },
+      content: { 'application/json': { schema: { oneOf: [ref(serverHitSchema), ref(serverBatchSchema)] } } },
     },
-    responses: {
-      '202': {
-        description: 'Queued.',
-        content: {
-          'application/json': {
-            schema: ref(Accepted),
-          },
-        },
-      },
-      '400': {
-        $ref: '#/components/responses/BadRequest',
-      },
-      '401': {
-        $ref: '#/components/responses/Unauthorized',
-      },
-      '413': {
-        $ref: '#/components/responses/TooLarge',
-      },
-      '415': {
-        $ref: '#/components/responses/UnsupportedMediaType',
-      },
-      '503': {
-        $ref: '#/components/responses/Unavailable',
-      },
-    },
+    responses: { '202': json('Queued.', Accepted), '401': sharedAnswer('Unauthorized'), ...BODY_ERRORS },
   },
   {
     method: 'post',
@@ -90,97 +88,25 @@ export const ROUTES: Route[] = [
     summary: 'A browser reports a page load',
     description:
       "Anonymous, from ALLOWED_ORIGINS; JSON or `text/plain` (as `sendBeacon` sends it), at most 4 KB. The operator key (either header) or the operator cookie marks the beacon as the site's own read. In `cookie` identity mode the answer may set the `visitor_id` cookie.",
-    security: [
-      {},
-      {
-        operatorCookie: [],
-      },
-      {
-        operatorBearer: [],
-      },
-      {
-        operatorKey: [],
-      },
-    ],
-    parameters: [
-      {
-        $ref: '#/components/parameters/Origin',
-      },
-    ],
+    security: [{}, { operatorCookie: [] }, { operatorBearer: [] }, { operatorKey: [] }],
+    parameters: ORIGIN,
     requestBody: {
       required: true,
       content: {
-        'application/json': {
-          schema: ref(beaconBodySchema),
-        },
-        'text/plain': {
-          schema: {
-            type: 'string',
-            description: 'The same JSON object as text.',
-          },
-        },
+        'application/json': { schema: ref(beaconBodySchema) },
+        'text/plain': { schema: { type: 'string', description: 'The same JSON object as text.' } },
       },
     },
     responses: {
-      '202': {
-        description: 'Queued.',
-        headers: {
-          'Access-Control-Allow-Origin': {
-            schema: {
-              type: 'string',
-            },
-          },
-          'Set-Cookie': {
-            description: '`visitor_id` (cookie mode only).',
-            schema: {
-              type: 'string',
-            },
-          },
-        },
-        content: {
-          'application/json': {
-            schema: ref(BeaconAccepted),
-          },
-        },
-      },
-      '400': {
-        $ref: '#/components/responses/BadRequest',
-      },
-      '403': {
-        $ref: '#/components/responses/OriginNotAllowed',
-      },
-      '413': {
-        $ref: '#/components/responses/TooLarge',
-      },
-      '415': {
-        $ref: '#/components/responses/UnsupportedMediaType',
-      },
-      '503': {
-        $ref: '#/components/responses/Unavailable',
-      },
+      '202': json('Queued.', BeaconAccepted, {
+        'Access-Control-Allow-Origin': text(),
+        'Set-Cookie': text('`visitor_id` (cookie mode only).'),
+      }),
+      ...BODY_ERRORS,
+      '403': sharedAnswer('OriginNotAllowed'),
     },
   },
-  {
-    method: 'options',
-    path: '/api/beacon',
-    operationId: 'ingest-beacon-preflight',
-    summary: 'CORS preflight of the beacon',
-    description: '204 for an allowed origin, 403 otherwise.',
-    security: [],
-    parameters: [
-      {
-        $ref: '#/components/parameters/Origin',
-      },
-    ],
-    responses: {
-      '204': {
-        $ref: '#/components/responses/Preflight',
-      },
-      '403': {
-        $ref: '#/components/responses/OriginNotAllowed',
-      },
-    },
-  },
+  preflight('ingest-beacon-preflight', '/api/beacon', 'CORS preflight of the beacon'),
   {
     method: 'post',
     path: '/api/import',
@@ -188,19 +114,8 @@ export const ROUTES: Route[] = [
     summary: "The import command sends a site's history: its log's requests, or another tool's daily totals",
     description:
       '`npm run import` (docs/import.md) sends a batch at a time: `{"hits": [...]}` (at most 1,000 log requests) or `{"days": [...]}` (at most 400 days of Plausible\'s totals), at most 1 MB. Each request is classified and hashed as on POST /api/hits, with no age limit, and the counted ones go to the imports queue (`<HITS_QUEUE>-imports`), each message\'s id made from the lines it carries, so a batch sent again is kept once. Only days on or before `until` are taken (by default the day before the first day counted live, which the first import fixes); the others are `skipped`. A request with neither hits nor days answers the import\'s window and changes nothing. The whole request is refused on one bad line.',
-    security: [
-      {
-        ingestKey: [],
-      },
-    ],
-    requestBody: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: ref(importBodySchema),
-        },
-      },
-    },
+    ...INGEST_KEY,
+    requestBody: { required: true, content: { 'application/json': { schema: ref(importBodySchema) } } },
     query: {
       schema: siteReadSchema,
       describe: {
@@ -208,29 +123,9 @@ export const ROUTES: Route[] = [
       },
     },
     responses: {
-      '202': {
-        description: 'Queued (hits) or kept (days); or, for an empty batch, the window only.',
-        content: {
-          'application/json': {
-            schema: ref(ImportAccepted),
-          },
-        },
-      },
-      '400': {
-        $ref: '#/components/responses/BadRequest',
-      },
-      '401': {
-        $ref: '#/components/responses/Unauthorized',
-      },
-      '413': {
-        $ref: '#/components/responses/TooLarge',
-      },
-      '415': {
-        $ref: '#/components/responses/UnsupportedMediaType',
-      },
-      '503': {
-        $ref: '#/components/responses/Unavailable',
-      },
+      '202': json('Queued (hits) or kept (days); or, for an empty batch, the window only.', ImportAccepted),
+      '401': sharedAnswer('Unauthorized'),
+      ...BODY_ERRORS,
     },
   },
   {
@@ -241,100 +136,20 @@ export const ROUTES: Route[] = [
     description:
       'Public and cacheable for a minute (`Cache-Control: public, max-age=60`); CORS for ALLOWED_ORIGINS. Never fails on the count: a store that cannot answer is null figures.',
     security: [],
-    parameters: [
-      {
-        $ref: '#/components/parameters/Origin',
-      },
-    ],
+    parameters: ORIGIN,
     query: { schema: siteReadSchema, describe: { site: SITE_WORDS } },
-    responses: {
-      '200': {
-        description: 'The count.',
-        headers: {
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-            },
-          },
-        },
-        content: {
-          'application/json': {
-            schema: ref(Pulse),
-          },
-        },
-      },
-    },
+    responses: { '200': json('The count.', Pulse, { 'Cache-Control': text() }) },
   },
-  {
-    method: 'options',
-    path: '/api/pulse',
-    operationId: 'pulse-preflight',
-    summary: 'CORS preflight of the pulse',
-    description: '204 for an allowed origin, 403 otherwise.',
-    security: [],
-    parameters: [
-      {
-        $ref: '#/components/parameters/Origin',
-      },
-    ],
-    responses: {
-      '204': {
-        $ref: '#/components/responses/Preflight',
-      },
-      '403': {
-        $ref: '#/components/responses/OriginNotAllowed',
-      },
-    },
-  },
+  preflight('pulse-preflight', '/api/pulse', 'CORS preflight of the pulse'),
   {
     method: 'get',
     path: '/api/admin/visitors/people',
     operationId: 'admin-people',
     summary: 'The count, for the operator',
     description: 'The people counted once, all time, and the visits by people; two point reads whatever the number of visitors.',
-    security: [
-      {
-        operatorBearer: [],
-      },
-      {
-        operatorKey: [],
-      },
-      {
-        adminSession: [],
-      },
-    ],
+    security: OPERATOR,
     query: { schema: siteReadSchema, describe: { site: SITE_WORDS } },
-    responses: {
-      '200': {
-        description: 'The count.',
-        headers: {
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-              const: 'no-store',
-            },
-          },
-          'Set-Cookie': {
-            description:
-              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
-            schema: {
-              type: 'string',
-            },
-          },
-        },
-        content: {
-          'application/json': {
-            schema: ref(PeopleCount),
-          },
-        },
-      },
-      '401': {
-        $ref: '#/components/responses/OperatorUnauthorized',
-      },
-      '429': {
-        $ref: '#/components/responses/TooManyAttempts',
-      },
-    },
+    responses: { '200': operatorJson('The count.', PeopleCount), ...OPERATOR_ERRORS },
   },
   {
     method: 'get',
@@ -342,17 +157,7 @@ export const ROUTES: Route[] = [
     operationId: 'admin-activity',
     summary: 'The Activity card',
     description: 'A period: the last `days` UTC days (today included), every day since the first kept (`days=all`), or `from` to `to`.',
-    security: [
-      {
-        operatorBearer: [],
-      },
-      {
-        operatorKey: [],
-      },
-      {
-        adminSession: [],
-      },
-    ],
+    security: OPERATOR,
     query: {
       schema: activityQuerySchema,
       describe: {
@@ -360,43 +165,13 @@ export const ROUTES: Route[] = [
         days: 'A whole number from 1 to 400, or `all`; not with `from` and `to`.',
         from: 'The first UTC day of a range (with `to`).',
         to: 'The last UTC day of a range (with `from`).',
-        filter:
-          'Repeated, AND-ed: `dimension:value` split at the first `:`, a leading `!` for "is not". `page` a path the visitor-day requested, `entry` its first page, `source` a source group (linkedin, github, search, other, typed), `referrer` a linking host, `campaign` `source|medium|campaign` (an absent tag empty), `country`, `browser`, `system`, `device`, `goal` a goal of GOALS reached, `event` an event name sent. Every figure then counts only people\'s visitor-days that match all of them. One filter reads its cells (a query a read); two or more, or one with `!`, read the days\' visitor-days (at most 200 pages of 500 a read, newest days first, else `complete: false`) and take at most 400 days. An unknown dimension or a malformed value is 400 naming `filter`.',
+        filter: FILTER_WORDS,
       },
     },
     responses: {
-      '200': {
-        description: 'The card; `availability.available` false and null figures when the store cannot answer.',
-        headers: {
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-              const: 'no-store',
-            },
-          },
-          'Set-Cookie': {
-            description:
-              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
-            schema: {
-              type: 'string',
-            },
-          },
-        },
-        content: {
-          'application/json': {
-            schema: ref(ActivityCard),
-          },
-        },
-      },
-      '400': {
-        $ref: '#/components/responses/BadRequest',
-      },
-      '401': {
-        $ref: '#/components/responses/OperatorUnauthorized',
-      },
-      '429': {
-        $ref: '#/components/responses/TooManyAttempts',
-      },
+      '200': operatorJson('The card; `availability.available` false and null figures when the store cannot answer.', ActivityCard),
+      '400': sharedAnswer('BadRequest'),
+      ...OPERATOR_ERRORS,
     },
   },
   {
@@ -405,17 +180,7 @@ export const ROUTES: Route[] = [
     operationId: 'admin-activity-visitors',
     summary: "One day's visitors",
     description: "The day's rows, one per daily token per store, first seen first.",
-    security: [
-      {
-        operatorBearer: [],
-      },
-      {
-        operatorKey: [],
-      },
-      {
-        adminSession: [],
-      },
-    ],
+    security: OPERATOR,
     query: {
       schema: visitorsQuerySchema,
       describe: {
@@ -424,40 +189,7 @@ export const ROUTES: Route[] = [
         next: 'The `next` token of the page before.',
       },
     },
-    responses: {
-      '200': {
-        description: "The day's table.",
-        headers: {
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-              const: 'no-store',
-            },
-          },
-          'Set-Cookie': {
-            description:
-              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
-            schema: {
-              type: 'string',
-            },
-          },
-        },
-        content: {
-          'application/json': {
-            schema: ref(DayVisitors),
-          },
-        },
-      },
-      '400': {
-        $ref: '#/components/responses/BadRequest',
-      },
-      '401': {
-        $ref: '#/components/responses/OperatorUnauthorized',
-      },
-      '429': {
-        $ref: '#/components/responses/TooManyAttempts',
-      },
-    },
+    responses: { '200': operatorJson("The day's table.", DayVisitors), '400': sharedAnswer('BadRequest'), ...OPERATOR_ERRORS },
   },
   {
     method: 'get',
@@ -465,17 +197,7 @@ export const ROUTES: Route[] = [
     operationId: 'admin-subjects',
     summary: 'Every subject with its totals',
     description: "Sorted and paged by the store's continuation.",
-    security: [
-      {
-        operatorBearer: [],
-      },
-      {
-        operatorKey: [],
-      },
-      {
-        adminSession: [],
-      },
-    ],
+    security: OPERATOR,
     query: {
       schema: subjectsListQuerySchema,
       describe: {
@@ -487,41 +209,10 @@ export const ROUTES: Route[] = [
       },
     },
     responses: {
-      '200': {
-        description: 'A page of subjects.',
-        headers: {
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-              const: 'no-store',
-            },
-          },
-          'Set-Cookie': {
-            description:
-              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
-            schema: {
-              type: 'string',
-            },
-          },
-        },
-        content: {
-          'application/json': {
-            schema: ref(SubjectsPage),
-          },
-        },
-      },
-      '400': {
-        $ref: '#/components/responses/BadRequest',
-      },
-      '401': {
-        $ref: '#/components/responses/OperatorUnauthorized',
-      },
-      '503': {
-        $ref: '#/components/responses/Unavailable',
-      },
-      '429': {
-        $ref: '#/components/responses/TooManyAttempts',
-      },
+      '200': operatorJson('A page of subjects.', SubjectsPage),
+      '400': sharedAnswer('BadRequest'),
+      '503': sharedAnswer('Unavailable'),
+      ...OPERATOR_ERRORS,
     },
   },
   {
@@ -530,76 +221,15 @@ export const ROUTES: Route[] = [
     operationId: 'admin-subject',
     summary: 'One subject with its figures by day',
     description: '404 for a subject never scanned.',
-    security: [
-      {
-        operatorBearer: [],
-      },
-      {
-        operatorKey: [],
-      },
-      {
-        adminSession: [],
-      },
-    ],
-    query: {
-      schema: subjectQuerySchema,
-      describe: {
-        site: SITE_WORDS,
-        days: 'A whole number from 1 to 366.',
-      },
-    },
-    parameters: [
-      {
-        name: 'id',
-        in: 'path',
-        required: true,
-        schema: ref(Subject),
-      },
-    ],
+    security: OPERATOR,
+    query: { schema: subjectQuerySchema, describe: { site: SITE_WORDS, days: 'A whole number from 1 to 366.' } },
+    parameters: [{ name: 'id', in: 'path', required: true, schema: ref(Subject) }],
     responses: {
-      '200': {
-        description: 'The subject.',
-        headers: {
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-              const: 'no-store',
-            },
-          },
-          'Set-Cookie': {
-            description:
-              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
-            schema: {
-              type: 'string',
-            },
-          },
-        },
-        content: {
-          'application/json': {
-            schema: ref(SubjectFigures),
-          },
-        },
-      },
-      '400': {
-        $ref: '#/components/responses/BadRequest',
-      },
-      '401': {
-        $ref: '#/components/responses/OperatorUnauthorized',
-      },
-      '404': {
-        description: 'No scan of this subject has been kept.',
-        content: {
-          'application/json': {
-            schema: ref(ErrorEnvelope),
-          },
-        },
-      },
-      '503': {
-        $ref: '#/components/responses/Unavailable',
-      },
-      '429': {
-        $ref: '#/components/responses/TooManyAttempts',
-      },
+      '200': operatorJson('The subject.', SubjectFigures),
+      '400': sharedAnswer('BadRequest'),
+      '404': error('No scan of this subject has been kept.'),
+      '503': sharedAnswer('Unavailable'),
+      ...OPERATOR_ERRORS,
     },
   },
   {
@@ -609,48 +239,8 @@ export const ROUTES: Route[] = [
     summary: 'The operator mark and its links',
     description:
       "The mark is the operator cookie's value; on each allowed site, the link that sets it in a browser and the one that removes it.",
-    security: [
-      {
-        operatorBearer: [],
-      },
-      {
-        operatorKey: [],
-      },
-      {
-        adminSession: [],
-      },
-    ],
-    responses: {
-      '200': {
-        description: 'The mark.',
-        headers: {
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-              const: 'no-store',
-            },
-          },
-          'Set-Cookie': {
-            description:
-              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
-            schema: {
-              type: 'string',
-            },
-          },
-        },
-        content: {
-          'application/json': {
-            schema: ref(OperatorMark),
-          },
-        },
-      },
-      '401': {
-        $ref: '#/components/responses/OperatorUnauthorized',
-      },
-      '429': {
-        $ref: '#/components/responses/TooManyAttempts',
-      },
-    },
+    security: OPERATOR,
+    responses: { '200': operatorJson('The mark.', OperatorMark), ...OPERATOR_ERRORS },
   },
   {
     method: 'get',
@@ -659,48 +249,11 @@ export const ROUTES: Route[] = [
     summary: 'Who is on the site now',
     description:
       "The last 30 minutes, read from the facts keep-hits wrote (not the fold's documents), so it is as fresh as the queue: one query in today's partition, and one in yesterday's in the first half hour of a UTC day. Any query parameter (a cache-buster) is let be.",
-    security: [
-      {
-        operatorBearer: [],
-      },
-      {
-        operatorKey: [],
-      },
-      {
-        adminSession: [],
-      },
-    ],
+    security: OPERATOR,
     query: { schema: siteReadSchema, describe: { site: SITE_WORDS } },
     responses: {
-      '200': {
-        description: 'The figures; `availability.available` false and null figures when the store cannot answer.',
-        headers: {
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-              const: 'no-store',
-            },
-          },
-          'Set-Cookie': {
-            description:
-              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
-            schema: {
-              type: 'string',
-            },
-          },
-        },
-        content: {
-          'application/json': {
-            schema: ref(NowCard),
-          },
-        },
-      },
-      '401': {
-        $ref: '#/components/responses/OperatorUnauthorized',
-      },
-      '429': {
-        $ref: '#/components/responses/TooManyAttempts',
-      },
+      '200': operatorJson('The figures; `availability.available` false and null figures when the store cannot answer.', NowCard),
+      ...OPERATOR_ERRORS,
     },
   },
   {
@@ -710,17 +263,7 @@ export const ROUTES: Route[] = [
     summary: 'Retention by first month and week',
     description:
       "The people first counted in each of the last `months` months and, for each later month, how many of them came in it, each once; and the last 12 weeks likewise; with a filter, how many came in each month on a visitor-day holding its value (no weeks). One query in the retention partition, and with a filter one in the value's cells partition: a document of figures for each cohort (N for N months, 12 for the weeks), never a sketch, whatever the people.",
-    security: [
-      {
-        operatorBearer: [],
-      },
-      {
-        operatorKey: [],
-      },
-      {
-        adminSession: [],
-      },
-    ],
+    security: OPERATOR,
     query: {
       schema: retentionQuerySchema,
       describe: {
@@ -731,31 +274,9 @@ export const ROUTES: Route[] = [
       },
     },
     responses: {
-      '200': {
-        description: 'The cohorts; `availability.available` false and null cohorts when the store cannot answer.',
-        headers: {
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-              const: 'no-store',
-            },
-          },
-        },
-        content: {
-          'application/json': {
-            schema: ref(RetentionCard),
-          },
-        },
-      },
-      '400': {
-        $ref: '#/components/responses/BadRequest',
-      },
-      '401': {
-        $ref: '#/components/responses/OperatorUnauthorized',
-      },
-      '429': {
-        $ref: '#/components/responses/TooManyAttempts',
-      },
+      '200': json('The cohorts; `availability.available` false and null cohorts when the store cannot answer.', RetentionCard, NO_STORE),
+      '400': sharedAnswer('BadRequest'),
+      ...OPERATOR_ERRORS,
     },
   },
   {
@@ -765,17 +286,7 @@ export const ROUTES: Route[] = [
     summary: 'The days of a range, as CSV or JSON',
     description:
       "One row a day from `from` to `to`, from one query (the range's visitor-days) and two point reads (the visitors and visits summaries) whatever the range.",
-    security: [
-      {
-        operatorBearer: [],
-      },
-      {
-        operatorKey: [],
-      },
-      {
-        adminSession: [],
-      },
-    ],
+    security: OPERATOR,
     query: {
       schema: exportQuerySchema,
       describe: {
@@ -783,8 +294,7 @@ export const ROUTES: Route[] = [
         from: 'The first UTC day, YYYY-MM-DD, included.',
         to: 'The last UTC day, YYYY-MM-DD, included; on or after `from`, at most 400 days from it, both included.',
         format: 'csv (a header row, then a row a day) or json (the default).',
-        filter:
-          'Repeated, AND-ed: `dimension:value` split at the first `:`, a leading `!` for "is not". `page` a path the visitor-day requested, `entry` its first page, `source` a source group (linkedin, github, search, other, typed), `referrer` a linking host, `campaign` `source|medium|campaign` (an absent tag empty), `country`, `browser`, `system`, `device`, `goal` a goal of GOALS reached, `event` an event name sent. Every figure then counts only people\'s visitor-days that match all of them. One filter reads its cells (a query a read); two or more, or one with `!`, read the days\' visitor-days (at most 200 pages of 500 a read, newest days first, else `complete: false`) and take at most 400 days. An unknown dimension or a malformed value is 400 naming `filter`.',
+        filter: FILTER_WORDS,
       },
     },
     responses: {
@@ -792,62 +302,20 @@ export const ROUTES: Route[] = [
         description:
           "The rows: JSON (`format=json`, the default), or CSV (`format=csv`; RFC 4180 with a header row and CRLF line ends, columns `day,people_new,visits,people,scanners,self,total,linkedin,github,search,other,typed,countries,browsers,campaigns`; lists as `name=count` joined by `; ` in one cell, a campaign as `source/medium/campaign`; a cell a spreadsheet would read as a formula gets a leading `'`).",
         headers: {
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-              const: 'no-store',
-            },
-          },
-          'Set-Cookie': {
-            description:
-              "The operator cookie `headcount_operator` (a keyed hash of a fixed label; HttpOnly, Secure, SameSite=Lax, Path=/, 400 days), so this browser's own beacons are the site reading itself.",
-            schema: {
-              type: 'string',
-            },
-          },
-          'Content-Disposition': {
-            description: 'On CSV only: `attachment; filename="headcount-<from>-<to>.csv"`.',
-            schema: {
-              type: 'string',
-              pattern: '^attachment; filename="headcount-\\d{4}-\\d{2}-\\d{2}-\\d{4}-\\d{2}-\\d{2}\\.csv"$',
-            },
-          },
+          ...OPERATOR_HEADERS,
+          'Content-Disposition': text('On CSV only: `attachment; filename="headcount-<from>-<to>.csv"`.', {
+            pattern: '^attachment; filename="headcount-\\d{4}-\\d{2}-\\d{2}-\\d{4}-\\d{2}-\\d{2}\\.csv"$',
+          }),
         },
-        content: {
-          'application/json': {
-            schema: ref(ExportDays),
-          },
-          'text/csv': {
-            schema: {
-              type: 'string',
-            },
-          },
-        },
+        content: { 'application/json': { schema: ref(ExportDays) }, 'text/csv': text() },
       },
-      '400': {
-        description:
-          'A missing or bad day, `from` after `to`, a range over 400 days or another format, the parameter named in `message` and listed in `issues`.',
-        content: {
-          'application/json': {
-            schema: ref(ErrorEnvelope),
-          },
-        },
-      },
-      '401': {
-        $ref: '#/components/responses/OperatorUnauthorized',
-      },
-      '503': {
-        description:
-          'The store cannot answer now (`store_unavailable`): an export with nothing in it would read as a quiet stretch, so none is given; retry.',
-        content: {
-          'application/json': {
-            schema: ref(ErrorEnvelope),
-          },
-        },
-      },
-      '429': {
-        $ref: '#/components/responses/TooManyAttempts',
-      },
+      '400': error(
+        'A missing or bad day, `from` after `to`, a range over 400 days or another format, the parameter named in `message` and listed in `issues`.',
+      ),
+      '503': error(
+        'The store cannot answer now (`store_unavailable`): an export with nothing in it would read as a quiet stretch, so none is given; retry.',
+      ),
+      ...OPERATOR_ERRORS,
     },
   },
   {
@@ -862,46 +330,15 @@ export const ROUTES: Route[] = [
       '200': {
         description: 'The page (gzipped when the browser takes gzip).',
         headers: {
-          ETag: {
-            schema: {
-              type: 'string',
-            },
-          },
-          'Content-Security-Policy': {
-            schema: {
-              type: 'string',
-            },
-          },
-          'Strict-Transport-Security': {
-            description: 'HTTPS only, two years (browsers ignore it over plain HTTP).',
-            schema: {
-              type: 'string',
-            },
-          },
-          'Cross-Origin-Opener-Policy': {
-            description: 'same-origin',
-            schema: {
-              type: 'string',
-            },
-          },
-          'Permissions-Policy': {
-            description: 'Every powerful feature off (camera, microphone, geolocation, payment, USB…).',
-            schema: {
-              type: 'string',
-            },
-          },
+          ETag: text(),
+          'Content-Security-Policy': text(),
+          'Strict-Transport-Security': text('HTTPS only, two years (browsers ignore it over plain HTTP).'),
+          'Cross-Origin-Opener-Policy': text('same-origin'),
+          'Permissions-Policy': text('Every powerful feature off (camera, microphone, geolocation, payment, USB…).'),
         },
-        content: {
-          'text/html': {
-            schema: {
-              type: 'string',
-            },
-          },
-        },
+        content: { 'text/html': text() },
       },
-      '304': {
-        $ref: '#/components/responses/NotModified',
-      },
+      '304': sharedAnswer('NotModified'),
     },
   },
   {
@@ -911,59 +348,15 @@ export const ROUTES: Route[] = [
     summary: 'The scripts and styles of the pages',
     description: 'Only the files named here; `headcount.js` and `headcount-pulse.js` may be loaded by any site (CORS `*`).',
     security: [],
-    parameters: [
-      {
-        name: 'name',
-        in: 'path',
-        required: true,
-        schema: {
-          type: 'string',
-          enum: Object.keys(ASSETS),
-        },
-      },
-    ],
+    parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', enum: Object.keys(ASSETS) } }],
     responses: {
       '200': {
         description: 'The file (gzipped when the browser takes gzip).',
-        headers: {
-          ETag: {
-            schema: {
-              type: 'string',
-            },
-          },
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-            },
-          },
-        },
-        content: {
-          'text/javascript': {
-            schema: {
-              type: 'string',
-            },
-          },
-          'text/css': {
-            schema: {
-              type: 'string',
-            },
-          },
-        },
+        headers: { ETag: text(), 'Cache-Control': text() },
+        content: { 'text/javascript': text(), 'text/css': text() },
       },
-      '304': {
-        $ref: '#/components/responses/NotModified',
-      },
-      '404': {
-        description: 'Not one of the files served.',
-        content: {
-          'text/plain': {
-            schema: {
-              type: 'string',
-              maxLength: 0,
-            },
-          },
-        },
-      },
+      '304': sharedAnswer('NotModified'),
+      '404': { description: 'Not one of the files served.', content: { 'text/plain': text(undefined, { maxLength: 0 }) } },
     },
   },
   {
@@ -973,49 +366,8 @@ export const ROUTES: Route[] = [
     summary: 'Whether this browser is signed in',
     description:
       'The session (or the key) is checked and a session in use renewed. With neither, or with a session that has run out, the answer is `signed_in: false`, never an error.',
-    security: [
-      {
-        adminSession: [],
-      },
-      {
-        operatorBearer: [],
-      },
-      {
-        operatorKey: [],
-      },
-      {},
-    ],
-    responses: {
-      '200': {
-        description: 'Signed in, or not.',
-        headers: {
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-              const: 'no-store',
-            },
-          },
-          'Set-Cookie': {
-            description:
-              'The session cookie `__Host-headcount_admin` (HttpOnly, Secure, SameSite=Strict, Path=/, Max-Age its hours) and, on sign-in, the operator cookie; Max-Age=0 removes a session that ended.',
-            schema: {
-              type: 'string',
-            },
-          },
-        },
-        content: {
-          'application/json': {
-            schema: ref(SessionState),
-          },
-        },
-      },
-      '401': {
-        $ref: '#/components/responses/OperatorUnauthorized',
-      },
-      '429': {
-        $ref: '#/components/responses/TooManyAttempts',
-      },
-    },
+    security: [{ adminSession: [] }, { operatorBearer: [] }, { operatorKey: [] }, {}],
+    responses: { '200': json('Signed in, or not.', SessionState, SESSION_HEADERS), ...OPERATOR_ERRORS },
   },
   {
     method: 'post',
@@ -1024,61 +376,8 @@ export const ROUTES: Route[] = [
     summary: 'Sign in: the operator key for a session',
     description:
       'Exchanges the operator key (`Authorization: Bearer <key>`) for a session cookie, so the dashboard never keeps the key. A cookie alone never makes a session.',
-    security: [
-      {
-        operatorBearer: [],
-      },
-      {
-        operatorKey: [],
-      },
-    ],
-    responses: {
-      '200': {
-        description: 'Signed in.',
-        headers: {
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-              const: 'no-store',
-            },
-          },
-          'Set-Cookie': {
-            description:
-              'The session cookie `__Host-headcount_admin` (HttpOnly, Secure, SameSite=Strict, Path=/, Max-Age its hours) and, on sign-in, the operator cookie; Max-Age=0 removes a session that ended.',
-            schema: {
-              type: 'string',
-            },
-          },
-        },
-        content: {
-          'application/json': {
-            schema: ref(SessionState),
-          },
-        },
-      },
-      '401': {
-        $ref: '#/components/responses/OperatorUnauthorized',
-      },
-      '403': {
-        description: "Sec-Fetch-Site says another site's page sent it: the session is only changed from the dashboard itself.",
-        headers: {
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-              const: 'no-store',
-            },
-          },
-        },
-        content: {
-          'application/json': {
-            schema: ref(ErrorEnvelope),
-          },
-        },
-      },
-      '429': {
-        $ref: '#/components/responses/TooManyAttempts',
-      },
-    },
+    security: [{ operatorBearer: [] }, { operatorKey: [] }],
+    responses: { '200': json('Signed in.', SessionState, SESSION_HEADERS), '403': CROSS_SITE, ...OPERATOR_ERRORS },
   },
   {
     method: 'delete',
@@ -1087,192 +386,48 @@ export const ROUTES: Route[] = [
     summary: 'Sign out',
     description: "Removes the session cookie. Refused when the browser says another site's page sent it.",
     security: [],
-    responses: {
-      '204': {
-        description: 'Signed out.',
-        headers: {
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-              const: 'no-store',
-            },
-          },
-          'Set-Cookie': {
-            description:
-              'The session cookie `__Host-headcount_admin` (HttpOnly, Secure, SameSite=Strict, Path=/, Max-Age its hours) and, on sign-in, the operator cookie; Max-Age=0 removes a session that ended.',
-            schema: {
-              type: 'string',
-            },
-          },
-        },
-      },
-      '403': {
-        description: "Sec-Fetch-Site says another site's page sent it: the session is only changed from the dashboard itself.",
-        headers: {
-          'Cache-Control': {
-            schema: {
-              type: 'string',
-              const: 'no-store',
-            },
-          },
-        },
-        content: {
-          'application/json': {
-            schema: ref(ErrorEnvelope),
-          },
-        },
-      },
-    },
+    responses: { '204': { description: 'Signed out.', headers: SESSION_HEADERS }, '403': CROSS_SITE },
   },
   ...LINK_ROUTES,
 ];
 
 /** The answers several routes share. */
 export const RESPONSES: Record<string, Json> = {
-  BadRequest: {
-    description: 'A bad field, named in `message` and listed in `issues`.',
-    content: {
-      'application/json': {
-        schema: ref(ErrorEnvelope),
-      },
+  BadRequest: error('A bad field, named in `message` and listed in `issues`.'),
+  Unauthorized: error('The key is missing or wrong.'),
+  OperatorUnauthorized: error(
+    "No operator key or session, a wrong key, a forged session cookie, or a session that has run out. A wrong key or forged cookie counts against the caller's address (see 429); once its free tries are spent, Retry-After says how long it now waits.",
+    {
+      'WWW-Authenticate': text(undefined, { const: 'Bearer' }),
+      ...NO_STORE,
+      'Retry-After': text('After a failure past the free tries: whole seconds until the next check.', { pattern: '^[0-9]+$' }),
     },
-  },
-  Unauthorized: {
-    description: 'The key is missing or wrong.',
-    content: {
-      'application/json': {
-        schema: ref(ErrorEnvelope),
-      },
-    },
-  },
-  OperatorUnauthorized: {
-    description:
-      "No operator key or session, a wrong key, a forged session cookie, or a session that has run out. A wrong key or forged cookie counts against the caller's address (see 429); once its free tries are spent, Retry-After says how long it now waits.",
-    headers: {
-      'WWW-Authenticate': {
-        schema: {
-          type: 'string',
-          const: 'Bearer',
-        },
-      },
-      'Cache-Control': {
-        schema: {
-          type: 'string',
-          const: 'no-store',
-        },
-      },
-      'Retry-After': {
-        description: 'After a failure past the free tries: whole seconds until the next check.',
-        schema: {
-          type: 'string',
-          pattern: '^[0-9]+$',
-        },
-      },
-    },
-    content: {
-      'application/json': {
-        schema: ref(ErrorEnvelope),
-      },
-    },
-  },
-  OriginNotAllowed: {
-    description:
-      "The Origin is not in ALLOWED_ORIGINS (`origin_not_allowed`), or a beacon carries none (`origin_required`: a browser always names the page's origin; a server reports to POST /api/hits).",
-    content: {
-      'application/json': {
-        schema: ref(ErrorEnvelope),
-      },
-    },
-  },
-  TooLarge: {
-    description: 'The body is over its bound (512 KB for POST /api/hits, 4 KB for a beacon): the message and `issues` name `(body)`.',
-    content: {
-      'application/json': {
-        schema: ref(ErrorEnvelope),
-      },
-    },
-  },
-  UnsupportedMediaType: {
-    description: 'Another content type.',
-    content: {
-      'application/json': {
-        schema: ref(ErrorEnvelope),
-      },
-    },
-  },
-  Unavailable: {
-    description:
-      'The queue or the store cannot take or answer it now; nothing was enqueued (a request is enqueued whole or not at all): retry.',
-    content: {
-      'application/json': {
-        schema: ref(ErrorEnvelope),
-      },
-    },
-  },
+  ),
+  OriginNotAllowed: error(
+    "The Origin is not in ALLOWED_ORIGINS (`origin_not_allowed`), or a beacon carries none (`origin_required`: a browser always names the page's origin; a server reports to POST /api/hits).",
+  ),
+  TooLarge: error('The body is over its bound (512 KB for POST /api/hits, 4 KB for a beacon): the message and `issues` name `(body)`.'),
+  UnsupportedMediaType: error('Another content type.'),
+  Unavailable: error(
+    'The queue or the store cannot take or answer it now; nothing was enqueued (a request is enqueued whole or not at all): retry.',
+  ),
   Preflight: {
     description: 'A CORS preflight from an allowed origin.',
     headers: {
-      'Access-Control-Allow-Origin': {
-        schema: {
-          type: 'string',
-        },
-      },
-      'Access-Control-Allow-Methods': {
-        schema: {
-          type: 'string',
-        },
-      },
-      'Access-Control-Allow-Headers': {
-        schema: {
-          type: 'string',
-        },
-      },
-      'Access-Control-Max-Age': {
-        schema: {
-          type: 'string',
-        },
-      },
+      'Access-Control-Allow-Origin': text(),
+      'Access-Control-Allow-Methods': text(),
+      'Access-Control-Allow-Headers': text(),
+      'Access-Control-Max-Age': text(),
     },
   },
-  NotModified: {
-    description: 'The browser holds these bytes already (If-None-Match).',
-  },
-  TooManyAttempts: {
-    description:
-      'This address gave too many wrong keys or forged session cookies: the first 5 are answered at once, then it waits 1 second before its next check, doubling with each further failure to at most 30; 15 minutes without one forgets them. Nothing it presents is checked until then.',
-    headers: {
-      'Retry-After': {
-        description: 'Whole seconds until the next check.',
-        schema: {
-          type: 'string',
-          pattern: '^[0-9]+$',
-        },
-      },
-      'Cache-Control': {
-        schema: {
-          type: 'string',
-          const: 'no-store',
-        },
-      },
-    },
-    content: {
-      'application/json': {
-        schema: ref(ErrorEnvelope),
-      },
-    },
-  },
+  NotModified: { description: 'The browser holds these bytes already (If-None-Match).' },
+  TooManyAttempts: error(
+    'This address gave too many wrong keys or forged session cookies: the first 5 are answered at once, then it waits 1 second before its next check, doubling with each further failure to at most 30; 15 minutes without one forgets them. Nothing it presents is checked until then.',
+    { 'Retry-After': text('Whole seconds until the next check.', { pattern: '^[0-9]+$' }), ...NO_STORE },
+  ),
 };
 
-export const PARAMETERS: Record<string, Json> = {
-  Origin: {
-    name: 'Origin',
-    in: 'header',
-    required: false,
-    schema: {
-      type: 'string',
-    },
-  },
-};
+export const PARAMETERS: Record<string, Json> = { Origin: { name: 'Origin', in: 'header', required: false, schema: { type: 'string' } } };
 
 export const SECURITY_SCHEMES: Record<string, Json> = {
   ingestKey: {

@@ -5,8 +5,9 @@ type BeaconBody = z.infer<typeof beaconBodySchema>;
 import { checkAt, enqueueClassified, ingest, type IngestDeps, type IngestOutcome } from './ingest';
 import type { SeenRequest } from './classify';
 import { canonicalAddress } from '../core/identity/network';
-import { forwardedSignals, signalsFrom, type RequestSignals } from '../core/identity/signals';
-import { hasOperatorCookie, hasOperatorKey, isOperatorToken } from '../core/identity/operator';
+import { forwardedSignals, type RequestSignals } from '../core/identity/signals';
+import { hasOperatorCookie, isOperatorToken } from '../core/identity/operator';
+import { sameSecret } from '../core/identity/tokens';
 import { badRequest, fail, ok, parseWith, type Result } from '../core/result';
 import type { AnswerCookie } from '../core/cookie';
 import { beaconScan, type BeaconSubjectDeps } from './subjects/beacon';
@@ -93,10 +94,21 @@ export async function receiveServerHits(read: ServerHits, deps: ReceiveDeps): Pr
   return ingest(seen, deps);
 }
 
-export interface BeaconRequest {
+/** What the beacon's request said beside its body, read from its headers by the host. */
+export interface BeaconSender {
   origin: string;
   address: string | null;
-  header: (name: string) => string | null;
+  userAgent: string;
+  /** The Cookie header: the operator cookie, and the visitor's cookie in cookie mode. */
+  cookie: string | null;
+  /** The operator key, as `Authorization: Bearer` or `x-operator-key`. */
+  presentedKey: string | null;
+  signals: RequestSignals;
+}
+
+export interface Beacon {
+  body: BeaconBody;
+  sender: BeaconSender;
 }
 
 export interface BeaconTaken {
@@ -104,17 +116,15 @@ export interface BeaconTaken {
   cookies: AnswerCookie[];
 }
 
-/** The address comes from the connection, never from the body. */
-export async function receiveBeacon(beacon: BeaconBody, request: BeaconRequest, deps: ReceiveDeps): Promise<Result<BeaconTaken>> {
-  const site = beaconSite(beacon.site, request.origin, deps.sites);
+export async function receiveBeacon({ body: beacon, sender }: Beacon, deps: ReceiveDeps): Promise<Result<BeaconTaken>> {
+  const site = beaconSite(beacon.site, sender.origin, deps.sites);
   if (!site.ok) return site;
-  const { header } = request;
   const props = beacon.props === undefined ? null : safeProps(beacon.props);
   const event = beacon.event;
   const seen: SeenRequest = {
     at: deps.clock.now(),
-    address: request.address,
-    userAgent: header('user-agent') ?? '',
+    address: sender.address,
+    userAgent: sender.userAgent,
     path: beacon.path,
     referrer: beacon.referrer ?? null,
     store: 'site',
@@ -122,14 +132,14 @@ export async function receiveBeacon(beacon: BeaconBody, request: BeaconRequest, 
     subject: beacon.subject ?? null,
     ...(event === undefined ? {} : { event, ...(props === null || Object.keys(props.props).length === 0 ? {} : { props: props.props }) }),
     operator:
-      hasOperatorKey(header, deps.operatorKey) ||
-      hasOperatorCookie(header, deps.rules.hashKey) ||
+      sameSecret(sender.presentedKey, deps.operatorKey) ||
+      hasOperatorCookie(sender.cookie, deps.rules.hashKey) ||
       isOperatorToken(beacon.operator, deps.operatorKey, deps.rules.hashKey),
-    signals: signalsFrom(header),
+    signals: sender.signals,
     site: site.value,
   };
   const subjects = { ...deps.subjects, store: deps.subjectsOf?.(site.value) ?? deps.subjects.store };
-  const scan = await beaconScan(header('cookie'), seen, beacon.status === true, { ...deps, subjects });
+  const scan = await beaconScan(sender.cookie, seen, beacon.status === true, { ...deps, subjects });
   if (!scan.ok) return scan;
   // The beacon was classified once, in its scan (its cookie's identity put in): that verdict is what is enqueued.
   const result = await enqueueClassified([scan.value.classified], deps);

@@ -8,6 +8,7 @@ import type { Logger } from '../core/ports/logger';
 import type { Store } from '../core/store';
 import type { VisitorDayPart } from '../core/store/facts';
 import { z } from 'zod';
+import type { NowAnswer } from '../contract/activity';
 
 /** How many minutes `now` looks back over, the current one included. */
 export const NOW_MINUTES = 30;
@@ -83,7 +84,7 @@ export function nowOf(parts: readonly VisitorDayPart[], now: Date): NowFigures {
 export const nowQuerySchema = z.object({});
 
 /** Read from the facts, so it is as fresh as the queue. */
-export async function nowCard(deps: NowDeps): Promise<Result<object>> {
+export async function nowCard(deps: NowDeps): Promise<Result<NowAnswer>> {
   const now = deps.clock.now();
   const since = new Date(lastMinutes(now)[0]!);
   const days = [...new Set([utcDay(since), utcDay(now)])];

@@ -10,6 +10,7 @@ import { COHORT_WEEKS, cohortsPk, weekOf, type CohortFigures, type CohortsStore 
 import { cellFilter, filtersSchema } from './activity/filters';
 import { cellPartition } from '../core/rollup/filters';
 import { siteQuerySchema } from '../core/sites/sites';
+import type { RetentionAnswer } from '../contract/retention';
 
 /** The most months a read asks for, and how many it asks for when it does not say. */
 export const MOST_MONTHS = 36;
@@ -63,7 +64,7 @@ function rowsOf(
 }
 
 /** One query, two with a filter, so its cost grows with the months asked, never the people. */
-export async function retentionCard(query: z.infer<typeof retentionQuerySchema>, deps: RetentionDeps): Promise<Result<object>> {
+export async function retentionCard(query: z.infer<typeof retentionQuerySchema>, deps: RetentionDeps): Promise<Result<RetentionAnswer>> {
   const today = utcDay(deps.clock.now());
   const months = monthsEnding(today.slice(0, 7), query.months);
   const weeks = Array.from({ length: COHORT_WEEKS }, (_, i) => addDays(weekOf(today), -7 * (COHORT_WEEKS - 1 - i)));

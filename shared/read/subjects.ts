@@ -8,6 +8,7 @@ import type { Clock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
 import { SUBJECT_SORTS, type SubjectsPageQuery, type SubjectsStore, type SubjectSummary } from '../core/subjects/documents';
 import { errorLine } from '../core/errors';
+import type { SubjectFiguresAnswer, SubjectsPageAnswer } from '../contract/admin';
 
 export interface SubjectReadDeps {
   subjects: SubjectsStore;
@@ -58,7 +59,7 @@ const unavailable = (deps: SubjectReadDeps, error: unknown) => {
   return fail({ status: 503, code: 'store_unavailable', message: 'the store cannot answer right now; retry later' });
 };
 
-export async function subjectsPage(query: z.infer<typeof listQuerySchema>, deps: SubjectReadDeps): Promise<Result<object>> {
+export async function subjectsPage(query: z.infer<typeof listQuerySchema>, deps: SubjectReadDeps): Promise<Result<SubjectsPageAnswer>> {
   const { sort, order, limit } = query;
   const continuation = readContinuation(query.continuation, sort, order);
   if (!continuation.ok) return continuation;
@@ -89,7 +90,11 @@ export function subjectAnswer(summary: SubjectSummary, today: string, days: numb
   return { subject, scans, unique, repeat, scanners, self, first_scan, last_scan, days, by_day, source };
 }
 
-export async function oneSubject(id: string, query: z.infer<typeof detailQuerySchema>, deps: SubjectReadDeps): Promise<Result<object>> {
+export async function oneSubject(
+  id: string,
+  query: z.infer<typeof detailQuerySchema>,
+  deps: SubjectReadDeps,
+): Promise<Result<SubjectFiguresAnswer>> {
   try {
     const found = await deps.subjects.summaries.read(id);
     if (found === null) return fail({ status: 404, code: 'not_found', message: `id: no scan of subject ${id} has been kept` });

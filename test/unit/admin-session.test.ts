@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { adminAccess, asOperator, checkOperator, type OperatorSettings } from '../../host/http/admin/auth';
 import { failedChecks, SLOWDOWN, slowdownKey, waitAfter } from '../../host/http/admin/attempts';
 import { checkSession, SESSION_COOKIE, SESSION_LONGEST_SECONDS, sessionKey, sessionToken } from '../../host/http/admin/session';
-import { answerSession } from '../../host/http/admin/sign-in';
+import { sessionState, signIn, signOut } from '../../host/http/admin/sign-in';
 import type { Answer } from '../../host/http/envelope';
 import type { IncomingRequest } from '../../host/http/request';
 import { fixedClock } from '../../shared/core/ports/clock';
@@ -172,19 +172,19 @@ describe('an admin read takes the key or a session, and slows wrong keys', () =>
 describe('the session: signed in with the key, renewed while used, ended by signing out', () => {
   it('signs in with the key alone, into an HttpOnly, Secure, SameSite=Strict cookie that outlives nothing it should', async () => {
     const { settings } = rig(8);
-    const signedIn = await answerSession(request(bearer(KEY), undefined, 'POST'), settings);
+    const signedIn = signIn(request(bearer(KEY), undefined, 'POST'), settings);
     expect(signedIn.status).toBe(200);
     expect(sessionOf(signedIn)).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/', maxAge: 8 * 3600 });
     expect(sessionOf(signedIn)!.value).not.toContain(KEY);
     expect(signedIn.body).toMatchObject({ signed_in: true, via: 'session', expires_at: '2026-10-23T18:00:00.000Z', session_hours: 8 });
     // A cookie alone never makes another session; a wrong key makes none.
-    expect((await answerSession(request(withSession(signedIn), undefined, 'POST'), settings)).status).toBe(401);
-    expect(sessionOf(await answerSession(request(bearer('wrong'), undefined, 'POST'), settings))).toBeUndefined();
+    expect(signIn(request(withSession(signedIn), undefined, 'POST'), settings).status).toBe(401);
+    expect(sessionOf(signIn(request(bearer('wrong'), undefined, 'POST'), settings))).toBeUndefined();
   });
 
   it('reads with the session, renews it once it is five minutes old, and ends it after its hours unused', async () => {
     const { clock, settings } = rig(2);
-    const signedIn = await answerSession(request(bearer(KEY), undefined, 'POST'), settings);
+    const signedIn = signIn(request(bearer(KEY), undefined, 'POST'), settings);
     const read = await asOperator(request(withSession(signedIn)), settings, ok);
     expect(read.status).toBe(200);
     expect(sessionOf(read)).toBeUndefined();
@@ -199,7 +199,7 @@ describe('the session: signed in with the key, renewed while used, ended by sign
     expect(sessionOf(ended)).toMatchObject({ value: '', maxAge: 0 });
     // A session that ran out was real: no failure is counted for it.
     expect(settings.access.failures.waitFor('203.0.113.7')).toBe(0);
-    const asked = await answerSession(request(withSession(renewed)), settings);
+    const asked = sessionState(request(withSession(renewed)), settings);
     expect([asked.status, asked.body]).toEqual([200, { signed_in: false, ended: true }]);
   });
 
@@ -215,22 +215,16 @@ describe('the session: signed in with the key, renewed while used, ended by sign
 
   it('says whether one is signed in without an error, and signs out only from the dashboard itself', async () => {
     const { settings } = rig();
-    expect((await answerSession(request(), settings)).body).toEqual({ signed_in: false, ended: false });
-    const signedIn = await answerSession(request(bearer(KEY), undefined, 'POST'), settings);
-    expect((await answerSession(request(withSession(signedIn)), settings)).body).toMatchObject({ signed_in: true, via: 'session' });
-    const crossSite = await answerSession(
-      request({ ...withSession(signedIn), 'sec-fetch-site': 'cross-site' }, undefined, 'DELETE'),
-      settings,
-    );
+    expect(sessionState(request(), settings).body).toEqual({ signed_in: false, ended: false });
+    const signedIn = signIn(request(bearer(KEY), undefined, 'POST'), settings);
+    expect(sessionState(request(withSession(signedIn)), settings).body).toMatchObject({ signed_in: true, via: 'session' });
+    const crossSite = signOut(request({ ...withSession(signedIn), 'sec-fetch-site': 'cross-site' }, undefined, 'DELETE'), settings);
     expect(crossSite.status).toBe(403);
     expect(sessionOf(crossSite)).toBeUndefined();
-    const signedOut = await answerSession(
-      request({ ...withSession(signedIn), 'sec-fetch-site': 'same-origin' }, undefined, 'DELETE'),
-      settings,
-    );
+    const signedOut = signOut(request({ ...withSession(signedIn), 'sec-fetch-site': 'same-origin' }, undefined, 'DELETE'), settings);
     expect(signedOut.status).toBe(204);
     expect(sessionOf(signedOut)).toMatchObject({ value: '', maxAge: 0, httpOnly: true, secure: true, sameSite: 'Strict' });
-    expect((await answerSession(request({ ...bearer(KEY), 'sec-fetch-site': 'same-site' }, undefined, 'POST'), settings)).status).toBe(403);
+    expect(signIn(request({ ...bearer(KEY), 'sec-fetch-site': 'same-site' }, undefined, 'POST'), settings).status).toBe(403);
   });
 
   it('takes the key over a cookie when a request carries both, and checks nothing else', () => {

@@ -1,5 +1,8 @@
+import type { HttpHandler } from '@azure/functions';
 import { errorAnswer, type Answer } from '../envelope';
-import type { IncomingRequest } from '../request';
+import { incoming, response, type IncomingRequest } from '../request';
+import type { SessionAnswer } from '../../../shared/contract/admin';
+import type { Root } from '../../composition';
 import { presentedKey } from '../../../shared/core/identity/operator';
 import { checkOperator, operatorCookie, sessionCookie, type OperatorSettings } from './auth';
 import { sessionTimes } from './session';
@@ -20,45 +23,56 @@ const crossSite = (): Answer =>
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
-/** POST trades the key for a session cookie, so the key itself is never kept in the browser. */
-export async function answerSession(request: IncomingRequest, settings: OperatorSettings): Promise<Answer> {
-  const nowSeconds = Math.floor(settings.access.clock.now().getTime() / 1000);
-  if (request.method === 'DELETE') {
-    if (fromAnotherSite(request)) return crossSite();
-    return { status: 204, headers: NO_STORE, cookies: [sessionCookie(settings, null, nowSeconds)] };
-  }
-  if (request.method === 'POST') {
-    if (fromAnotherSite(request)) return crossSite();
-    // A session is only ever made from the key: a cookie alone never makes another.
-    if (presentedKey((name) => request.header(name)) === null) {
-      return errorAnswer(
-        { status: 401, code: 'unauthorized', message: 'authorization: signing in takes the operator key (Authorization: Bearer <key>)' },
-        { 'www-authenticate': 'Bearer', ...NO_STORE },
-      );
-    }
-  }
+/** The session's state as the contract declares it. */
+const stateAnswer = (state: SessionAnswer, cookies: Answer['cookies']): Answer => ({
+  status: 200,
+  headers: NO_STORE,
+  body: state,
+  cookies,
+});
+
+const nowIn = (settings: OperatorSettings) => Math.floor(settings.access.clock.now().getTime() / 1000);
+
+/** GET: asking whether one is signed in is no error, and the answer to none or one run out is "no". */
+export function sessionState(request: IncomingRequest, settings: OperatorSettings): Answer {
   const check = checkOperator(request, settings);
   if (!check.ok) {
-    // Asking whether one is signed in is no error: the answer is "no".
-    if (request.method === 'GET' && (check.why === 'none' || check.why === 'ended')) {
-      return { status: 200, headers: NO_STORE, body: { signed_in: false, ended: check.why === 'ended' }, cookies: check.answer.cookies };
-    }
-    return check.answer;
-  }
-  if (request.method === 'POST') {
-    const times = sessionTimes(nowSeconds, nowSeconds, settings.access.sessionHours);
-    return {
-      status: 200,
-      headers: NO_STORE,
-      body: { signed_in: true, via: 'session', expires_at: iso(times.expiresAt), session_hours: settings.access.sessionHours },
-      cookies: [sessionCookie(settings, times, nowSeconds), operatorCookie(settings.hashKey)],
-    };
+    const no = check.why === 'none' || check.why === 'ended';
+    return no ? stateAnswer({ signed_in: false, ended: check.why === 'ended' }, check.answer.cookies) : check.answer;
   }
   const expires = check.via === 'session' ? iso(check.times.expiresAt) : null;
-  return {
-    status: 200,
-    headers: NO_STORE,
-    body: { signed_in: true, via: check.via, expires_at: expires, session_hours: settings.access.sessionHours },
-    cookies: check.cookies,
-  };
+  return stateAnswer({ signed_in: true, via: check.via, expires_at: expires, session_hours: settings.access.sessionHours }, check.cookies);
 }
+
+/** POST trades the key for a session cookie, so the key itself is never kept in the browser. */
+export function signIn(request: IncomingRequest, settings: OperatorSettings): Answer {
+  if (fromAnotherSite(request)) return crossSite();
+  // A session is only ever made from the key: a cookie alone never makes another.
+  if (presentedKey((name) => request.header(name)) === null) {
+    return errorAnswer(
+      { status: 401, code: 'unauthorized', message: 'authorization: signing in takes the operator key (Authorization: Bearer <key>)' },
+      { 'www-authenticate': 'Bearer', ...NO_STORE },
+    );
+  }
+  const check = checkOperator(request, settings);
+  if (!check.ok) return check.answer;
+  const nowSeconds = nowIn(settings);
+  const times = sessionTimes(nowSeconds, nowSeconds, settings.access.sessionHours);
+  return stateAnswer({ signed_in: true, via: 'session', expires_at: iso(times.expiresAt), session_hours: settings.access.sessionHours }, [
+    sessionCookie(settings, times, nowSeconds),
+    operatorCookie(settings.hashKey),
+  ]);
+}
+
+/** DELETE removes the session cookie, only from the dashboard itself. */
+export function signOut(request: IncomingRequest, settings: OperatorSettings): Answer {
+  if (fromAnotherSite(request)) return crossSite();
+  return { status: 204, headers: NO_STORE, cookies: [sessionCookie(settings, null, nowIn(settings))] };
+}
+
+/** The session is the operator's check itself, all HTTP: its cookies, headers and statuses. */
+export const sessionRoute =
+  (answer: (request: IncomingRequest, settings: OperatorSettings) => Answer) =>
+  (root: Root): HttpHandler =>
+  async (request) =>
+    response(answer(incoming(request), root.operator));

@@ -17,14 +17,9 @@ export function cookieValue(cookieHeader: string | null, name: string): string |
   return null;
 }
 
-/** Compared in constant time. */
-export function hasOperatorKey(header: (name: string) => string | null, operatorKey: string): boolean {
-  return sameSecret(presentedKey(header), operatorKey);
-}
-
 /** The cookie is a keyed hash only the key's holder can make. */
-export function hasOperatorCookie(header: (name: string) => string | null, hashKey: string): boolean {
-  return sameSecret(cookieValue(header('cookie'), OPERATOR_COOKIE), operatorCookieValue(hashKey));
+export function hasOperatorCookie(cookieHeader: string | null, hashKey: string): boolean {
+  return sameSecret(cookieValue(cookieHeader, OPERATOR_COOKIE), operatorCookieValue(hashKey));
 }
 
 /** A site may forward the operator key or the operator cookie. */

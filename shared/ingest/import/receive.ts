@@ -286,7 +286,7 @@ async function importDays(
 }
 
 /** A queue of its own, so millions of imported lines never wait in front of a live hit. */
-export async function receiveImport(body: z.infer<typeof importBodySchema>, deps: ImportDeps): Promise<Result<object>> {
+export async function receiveImport(body: z.infer<typeof importBodySchema>, deps: ImportDeps): Promise<Result<ImportOutcome>> {
   const { hits = [], days = [], until: given } = body;
   const now = deps.clock.now();
   const today = utcDay(now);

@@ -22,6 +22,7 @@ import { campaignsOf, countriesOf, devicesOf } from './audience';
 import { importedOf } from './imported';
 import type { GoalSummary } from '../../core/events/goal-documents';
 import { firstTouchOf } from './first-touch';
+import type { ActivityCardAnswer } from '../../contract/activity';
 
 export interface ActivityDeps {
   store: ActivityStore;
@@ -44,29 +45,27 @@ async function windowOf(period: Period, today: string, store: ActivityStore): Pr
 }
 
 /** Null, never a zero that would read as true. */
-const UNREAD = Object.fromEntries(
-  [
-    'days',
-    'from',
-    'to',
-    'by_day',
-    'hours',
-    'sources',
-    'path',
-    'countries',
-    'devices',
-    'campaigns',
-    'people_in_period',
-    'headline',
-    'previous',
-    'pages',
-    'entry_pages',
-    'referrers',
-    'goals',
-    'events',
-    'rollups',
-  ].map((field) => [field, null]),
-);
+const UNREAD = {
+  days: null,
+  from: null,
+  to: null,
+  by_day: null,
+  hours: null,
+  sources: null,
+  path: null,
+  countries: null,
+  devices: null,
+  campaigns: null,
+  people_in_period: null,
+  headline: null,
+  previous: null,
+  pages: null,
+  entry_pages: null,
+  referrers: null,
+  goals: null,
+  events: null,
+  rollups: null,
+} satisfies Partial<Record<keyof ActivityCardAnswer, null>>;
 
 /** A point read each, whatever its people. */
 async function goalSummaries(store: ActivityStore, goals: readonly Goal[]): Promise<Map<string, GoalSummary | null>> {
@@ -130,7 +129,7 @@ function filteredWhole(
 }
 
 /** Every figure comes from the days' rollups and the last hours, so a read costs the days asked, never the visitors. */
-export async function activityCard(query: CardQuery, deps: ActivityDeps): Promise<Result<object>> {
+export async function activityCard(query: CardQuery, deps: ActivityDeps): Promise<Result<ActivityCardAnswer>> {
   const { period: asked, filters } = query;
   const now = deps.clock.now();
   const today = utcDay(now);

@@ -7,6 +7,7 @@ import { readActivity } from './availability';
 import type { ActivityDeps } from './card';
 import type { visitorsQuerySchema } from './query';
 import { topEntries, tokenDays } from './token-days';
+import type { DayVisitorsAnswer } from '../../contract/activity';
 
 /** How many paths a row names. */
 export const ROW_TOP_PATHS = 10;
@@ -70,7 +71,7 @@ const placeSchema = z.object({ first_seen: z.string(), id: z.string() });
 const tokenOf = (place: TablePlace) => Buffer.from(JSON.stringify(place), 'utf8').toString('base64url');
 
 /** Two queries a page, so a page costs its rows whatever the day holds. */
-export async function activityVisitors(query: z.infer<typeof visitorsQuerySchema>, deps: ActivityDeps): Promise<Result<object>> {
+export async function activityVisitors(query: z.infer<typeof visitorsQuerySchema>, deps: ActivityDeps): Promise<Result<DayVisitorsAnswer>> {
   const after = query.next === undefined ? null : placeOf(query.next);
   if (query.next !== undefined && after === null)
     return fail(badRequest([{ path: 'next', message: 'must be the next token of the page before, as it was given' }]));

@@ -1,4 +1,5 @@
-import { ok } from '../../core/result';
+import { ok, type Result } from '../../core/result';
+import type { PeopleCountAnswer, PulseAnswer } from '../../contract/count';
 import { pulseOf, readPeopleCount, type PeopleCountDeps } from './people-count';
 import type { GoalsStore } from '../../core/events/goal-documents';
 
@@ -18,10 +19,10 @@ async function pulseGoalOf(goal: CountAnswerDeps['pulseGoal']) {
   return { goal: { name: goal.name, people_all_time: people } };
 }
 
-export const peopleCount = async (deps: CountAnswerDeps) => ok(await readPeopleCount(deps.count));
+export const peopleCount = async (deps: CountAnswerDeps): Promise<Result<PeopleCountAnswer>> => ok(await readPeopleCount(deps.count));
 
 /** An unread store is null figures, never an error. */
-export async function pulse(deps: CountAnswerDeps) {
+export async function pulse(deps: CountAnswerDeps): Promise<Result<PulseAnswer>> {
   const [count, goal] = await Promise.all([readPeopleCount(deps.count), pulseGoalOf(deps.pulseGoal)]);
   return ok({ ...pulseOf(count), ...goal });
 }

@@ -12,6 +12,7 @@ import type { Clock } from '../../core/ports/clock';
 import type { Logger } from '../../core/ports/logger';
 import { toCsv } from './csv';
 import { exportRows } from './rows';
+import type { ExportDaysAnswer } from '../../contract/activity';
 
 export interface ExportDeps {
   store: ActivityStore;
@@ -45,7 +46,7 @@ export const exportQuerySchema = z
       context.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_DAYS} days from from, both included` });
   });
 
-export type ExportFile = { json: object } | { csv: string; filename: string };
+export type ExportFile = { json: ExportDaysAnswer } | { csv: string; filename: string };
 
 /** A store that cannot answer is a 503, since an empty export would read as a quiet stretch. */
 export async function exportDays(query: z.infer<typeof exportQuerySchema>, deps: ExportDeps): Promise<Result<ExportFile>> {

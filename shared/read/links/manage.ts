@@ -6,6 +6,7 @@ import { readSite } from '../../core/sites/hit-site';
 import type { Site } from '../../core/sites/sites';
 import { linkId, LINKS_PK, type SharedLink, type SharedLinks } from '../../core/store/links';
 import { hashPassword, newRef, newToken, tokenHash } from './secrets';
+import type { SharedLinkMadeAnswer, SharedLinkRevokedAnswer, SharedLinkRowAnswer, SharedLinksAnswer } from '../../contract/links';
 
 export interface LinkAdminDeps {
   links: SharedLinks;
@@ -24,7 +25,7 @@ export const linkBodySchema = z.strictObject({
 });
 
 /** Never its token, its keyed hash or its password's. */
-export const linkRow = (link: SharedLink) => ({
+export const linkRow = (link: SharedLink): SharedLinkRowAnswer => ({
   ref: link.ref,
   site: link.site,
   label: link.label,
@@ -48,7 +49,7 @@ function checkedQuery(filters: readonly string[], days: string | null | undefine
   );
 }
 
-export async function createLink(asked: z.infer<typeof linkBodySchema>, deps: LinkAdminDeps): Promise<Result<object>> {
+export async function createLink(asked: z.infer<typeof linkBodySchema>, deps: LinkAdminDeps): Promise<Result<SharedLinkMadeAnswer>> {
   const site = readSite(asked.site, deps.sites);
   if (!site.ok) return site;
   const checked = checkedQuery(asked.filters, asked.days);
@@ -76,7 +77,7 @@ export async function createLink(asked: z.infer<typeof linkBodySchema>, deps: Li
   return ok({ token, link: linkRow(link) });
 }
 
-export async function revokeLink(ref: string, deps: LinkAdminDeps): Promise<Result<object>> {
+export async function revokeLink(ref: string, deps: LinkAdminDeps): Promise<Result<SharedLinkRevokedAnswer>> {
   const read = /^[0-9a-f]{16}$/.test(ref) ? await deps.links.byRef(ref) : null;
   if (read === null) return fail({ status: 404, code: 'not_found', message: 'ref: no such link' });
   const revoked = { ...read.doc, revoked_at: read.doc.revoked_at ?? deps.clock.now().toISOString() };
@@ -85,7 +86,7 @@ export async function revokeLink(ref: string, deps: LinkAdminDeps): Promise<Resu
   return ok({ link: linkRow(revoked) });
 }
 
-export async function listLinks(deps: LinkAdminDeps): Promise<Result<object>> {
+export async function listLinks(deps: LinkAdminDeps): Promise<Result<SharedLinksAnswer>> {
   const links = await deps.links.list();
   return ok({ links: links.sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map(linkRow) });
 }

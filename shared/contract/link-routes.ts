@@ -1,0 +1,100 @@
+import { linkBodySchema } from '../read/links/manage';
+import { ActivityCard } from './activity';
+import { inputs } from './inputs';
+import { SharedLinkMade, SharedLinkRevoked, SharedLinks, SharedPeople, SiteList } from './links';
+import { error, json, OPERATOR, OPERATOR_ERRORS, ref, sharedAnswer } from './responses';
+import type { Route } from './route';
+
+// The sites' list and the shared links' routes: the operator's (make, list, revoke) and the two reads a link opens.
+
+inputs.add(linkBodySchema, {
+  id: 'SharedLinkBody',
+  description: 'A read-only link to one site (or `*`) with, optionally, fixed filters and period, an expiry and a password.',
+  fields: {
+    filters: 'Fixed `dimension:value` filters (as the card takes them); the viewer cannot take them off.',
+    days: 'A fixed period, as the card takes `days`.',
+    password: 'Hashed with scrypt; the viewer sends it as `x-share-password`.',
+  },
+});
+
+const shareHeaders = [
+  { name: 'x-share-token', in: 'header', required: true, schema: { type: 'string' }, description: "The link's token." },
+  {
+    name: 'x-share-password',
+    in: 'header',
+    required: false,
+    schema: { type: 'string' },
+    description: "The link's password, when it has one.",
+  },
+];
+const shareErrors = {
+  '401': error(
+    'No token, a wrong one or a wrong password (each counted against the address as a wrong key is), a revoked or expired link, or a password asked for.',
+  ),
+  '429': sharedAnswer('TooManyAttempts'),
+};
+
+export const LINK_ROUTES: Route[] = [
+  {
+    method: 'get',
+    path: '/api/admin/sites',
+    operationId: 'admin-sites',
+    summary: 'The sites counted',
+    description: "The sites SITES declares, for the dashboard's switcher.",
+    security: OPERATOR,
+    responses: { '200': json('The sites.', SiteList), ...OPERATOR_ERRORS },
+  },
+  {
+    method: 'get',
+    path: '/api/admin/links',
+    operationId: 'admin-links-list',
+    summary: 'The shared links',
+    description: 'Every shared link, newest first, without its token.',
+    security: OPERATOR,
+    responses: { '200': json('The links.', SharedLinks), ...OPERATOR_ERRORS },
+  },
+  {
+    method: 'post',
+    path: '/api/admin/links',
+    operationId: 'admin-links-make',
+    summary: 'Make a shared link',
+    description: "A token of 192 bits from the system's cryptographic source, answered once and kept only as its keyed hash.",
+    security: OPERATOR,
+    requestBody: { required: true, content: { 'application/json': { schema: ref(linkBodySchema) } } },
+    responses: {
+      '201': json('Made.', SharedLinkMade),
+      '400': sharedAnswer('BadRequest'),
+      ...OPERATOR_ERRORS,
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/admin/links/{ref}',
+    operationId: 'admin-link-revoke',
+    summary: 'Revoke a shared link',
+    description: 'From now on the link is answered 401.',
+    security: OPERATOR,
+    parameters: [{ name: 'ref', in: 'path', required: true, schema: { type: 'string' }, description: "The link's ref." }],
+    responses: { '200': json('Revoked.', SharedLinkRevoked), '404': error('No such link.'), ...OPERATOR_ERRORS },
+  },
+  {
+    method: 'get',
+    path: '/api/shared/activity',
+    operationId: 'shared-activity',
+    summary: 'The Activity card a shared link opens',
+    description: "The link's site's card, read-only, with the link's fixed filters and period in place of any asked.",
+    security: [],
+    parameters: shareHeaders,
+    responses: { '200': json('The card.', ActivityCard), ...shareErrors },
+  },
+  {
+    method: 'get',
+    path: '/api/shared/people',
+    operationId: 'shared-people',
+    summary: 'The count a shared link opens',
+    description: "The link's site's people all time and visits, and what the link fixes.",
+    security: [],
+    parameters: shareHeaders,
+    responses: { '200': json('The count.', SharedPeople), ...shareErrors },
+  },
+];
