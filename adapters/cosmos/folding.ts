@@ -1,4 +1,4 @@
-import type { FoldingStore } from '../../shared/core/store';
+import type { FoldingStore, Marked } from '../../shared/core/store';
 import type { ActivityDoc, VisitorDay } from '../../shared/core/store/activity';
 import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/core/rollup/day-rollup';
 import type { Fact } from '../../shared/core/store/facts';
@@ -9,6 +9,7 @@ import { VISITORS_PK, type RecordChange } from '../../shared/core/store/visitors
 import { VISITS_SUMMARY_ID, type VisitsSummary } from '../../shared/core/store/visits';
 import type { CosmosDocuments } from './documents';
 import { IMPORTS_PK } from '../../shared/core/store/imports';
+import { unpackFact } from './packed-facts';
 
 /** Its `_ts` after a write is the store's time now. */
 const STORE_CLOCK = { id: 'store-clock', pk: VISITORS_PK, kind: 'store-clock' };
@@ -21,6 +22,8 @@ const between = (after: number, upTo: number) => [
   { name: '@after', value: after },
   { name: '@upTo', value: upTo },
 ];
+
+const unpacked = (facts: Marked<Fact>[]) => facts.map((fact) => ({ ...fact, doc: unpackFact(fact.doc) }));
 
 /** An infinite limit reads them all. */
 const top = (limit: number) => (Number.isFinite(limit) ? `TOP ${Math.max(1, Math.floor(limit))}` : '');
@@ -50,9 +53,16 @@ export function cosmosFolding(
     visitorsSummary: slot<VisitorsSummary>(documents, VISITORS_SUMMARY_ID),
     visits: slot<VisitsSummary>(documents, VISITS_SUMMARY_ID),
     facts: {
-      on: (day, after, upTo) => documents.queryMarked<Fact>(`SELECT * FROM c WHERE ${FACTS_BETWEEN}`, between(after, upTo), day),
-      firstOn: (day, after, upTo, limit) =>
-        documents.queryMarked<Fact>(`SELECT ${top(limit)} * FROM c WHERE ${FACTS_BETWEEN} ORDER BY c._ts`, between(after, upTo), day),
+      on: async (day, after, upTo) =>
+        unpacked(await documents.queryMarked<Fact>(`SELECT * FROM c WHERE ${FACTS_BETWEEN}`, between(after, upTo), day)),
+      firstOn: async (day, after, upTo, limit) =>
+        unpacked(
+          await documents.queryMarked<Fact>(
+            `SELECT ${top(limit)} * FROM c WHERE ${FACTS_BETWEEN} ORDER BY c._ts`,
+            between(after, upTo),
+            day,
+          ),
+        ),
     },
     rollups: {
       read: (day) => documents.read<DayRollup>(day, DAY_ROLLUP_ID),

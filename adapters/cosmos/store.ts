@@ -18,6 +18,7 @@ import { cosmosActivityDays } from './activity-days';
 import { cosmosSubjects } from './subjects';
 import { cosmosRecentFacts } from './audience';
 import { cosmosLinks } from './links';
+import { packFact } from './packed-facts';
 import { IMPORT_LEDGER_ID, IMPORTS_PK, landedId, type ImportLedger, type LandedImport } from '../../shared/core/store/imports';
 
 const oldestFirst =
@@ -59,7 +60,7 @@ export function cosmosStore(
       create: (doc) => documents.create(doc),
       replace: (doc, etag) => documents.replace(doc, etag),
     },
-    facts: { create: (fact: Fact) => documents.create(fact), on: folding.facts.on, firstOn: folding.facts.firstOn },
+    facts: { create: (fact: Fact) => documents.create(packFact(fact)), on: folding.facts.on, firstOn: folding.facts.firstOn },
     visitorsSummary: {
       ...folding.visitorsSummary,
       peopleFrom: async (day) =>

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { CosmosDocuments } from '../../adapters/cosmos/documents';
 import { cosmosStore } from '../../adapters/cosmos/store';
+import { unpackFact } from '../../adapters/cosmos/packed-facts';
 import { COSMOS_EMULATOR_KEY } from '../../host/local/services';
 import type { HitsMessage, QueuedHit } from '../../shared/core/message';
 import type { Store } from '../../shared/core/store';
@@ -20,9 +21,9 @@ export async function freshCosmos(options: { endpoint?: string; database?: strin
 
 type Doc = Record<string, unknown> & { pk: string; id: string };
 
-/** Every document in the container, sorted by partition and id. */
+/** Every document in the container, sorted by partition and id, each fact's packed parts unpacked. */
 export async function everything(documents: CosmosDocuments): Promise<Doc[]> {
-  const all = await documents.query<Doc>('SELECT * FROM c', []);
+  const all = (await documents.query<Doc>('SELECT * FROM c', [])).map((doc) => unpackFact(doc));
   return all.sort((a, b) => (a.pk === b.pk ? (a.id < b.id ? -1 : 1) : a.pk < b.pk ? -1 : 1));
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { startTestHost, type TestHost } from '../support/host';
-import { containerOf } from '../support/cosmos';
+import { containerOf, storedDocuments } from '../support/cosmos';
 import {
   ORIGIN,
   PATHS,
@@ -113,8 +113,10 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
       answers.push(await response.text());
     }
 
-    const container = await containerOf(t.env);
-    const { resources: documents } = await container.items.query('SELECT * FROM c').fetchAll();
+    // Every fact's parts are kept packed, and searched unpacked.
+    const { documents, facts, packed } = await storedDocuments(await containerOf(t.env));
+    expect(facts).toBeGreaterThan(0);
+    expect(packed).toBe(facts);
     const people = documents.filter((doc: { kind?: string; who?: string }) => doc.kind === 'visitor-record');
     // The pipeline really kept what it was fed: visitor records, the day's activity, subjects.
     expect(people.length).toBeGreaterThan(10);
