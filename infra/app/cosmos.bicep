@@ -54,7 +54,13 @@ resource container 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/container
         indexingMode: 'consistent'
         automatic: true
         includedPaths: [{ path: '/*' }]
-        excludedPaths: [{ path: '/"_etag"/?' }]
+        excludedPaths: [
+          { path: '/"_etag"/?' }
+          { path: '/packed/?' }
+          { path: '/people_sketch/*' }
+          { path: '/new_sketch/*' }
+          { path: '/first_days/*' }
+        ]
         compositeIndexes: [
           [{ path: '/token', order: 'ascending' }, { path: '/id', order: 'ascending' }]
           [{ path: '/first_seen', order: 'ascending' }, { path: '/id', order: 'ascending' }]

@@ -1,6 +1,8 @@
 import type { Container } from '@azure/cosmos';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMPOSITE_INDEXES, ensureContainer } from '../../adapters/cosmos/client';
+import { COMPOSITE_INDEXES, ensureContainer, EXCLUDED_PATHS } from '../../adapters/cosmos/client';
 import { schemaDefaults } from './azure-shape';
 import { bicep, block, entries, literal, modules, params, projectText, variable } from './bicep';
 import { importQueueName } from '../../shared/ingest/import/queue-name';
@@ -12,7 +14,11 @@ const defaults = schemaDefaults();
 // What the Cosmos adapter asks for when it creates the container itself (the local stack), caught without a server.
 async function containerTheCodeCreates(): Promise<{
   database: unknown;
-  container: { partitionKey?: { paths?: string[] }; defaultTtl?: number; indexingPolicy?: { compositeIndexes?: unknown } };
+  container: {
+    partitionKey?: { paths?: string[] };
+    defaultTtl?: number;
+    indexingPolicy?: { compositeIndexes?: unknown; excludedPaths?: Array<{ path: string }> };
+  };
 }> {
   const made: unknown[] = [];
   const fake = {
@@ -87,6 +93,25 @@ describe('Cosmos DB holds the container the code expects', () => {
     ]);
     expect(inBicep).toEqual(code.container.indexingPolicy?.compositeIndexes);
     expect(inBicep).toEqual(COMPOSITE_INDEXES);
+  });
+
+  it('leaves the sketches and packed facts out of the index, as the container the code creates, and no query filters by them', async () => {
+    const code = await containerTheCodeCreates();
+    const excluded = /excludedPaths:\s*\[([^\]]*)\]/.exec(container.get('indexingPolicy') ?? '')?.[1] ?? '';
+    const inBicep = [...excluded.matchAll(/\{ path: '([^']+)' \}/g)].map((found) => found[1]);
+    expect(inBicep).toEqual(code.container.indexingPolicy?.excludedPaths?.map((excluded) => excluded.path));
+    expect(inBicep).toEqual([...EXCLUDED_PATHS]);
+    const adapters = join(__dirname, '..', '..', 'adapters', 'cosmos');
+    const conditions = readdirSync(adapters)
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) =>
+        [...readFileSync(join(adapters, file), 'utf8').matchAll(/\b(?:WHERE|ORDER BY)\b[^`"]*/g)].map((found) => found[0]),
+      );
+    expect(conditions.length).toBeGreaterThan(5);
+    for (const path of EXCLUDED_PATHS.slice(1)) {
+      const field = path.split('/')[1]!;
+      for (const condition of conditions) expect(condition, field).not.toContain(`c.${field}`);
+    }
   });
 
   it('is serverless unless throughput is given, and takes no key', () => {
