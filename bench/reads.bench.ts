@@ -6,12 +6,14 @@ import { emptyRollup, moved } from '../shared/core/rollup/day-rollup';
 import { sketchOf } from '../shared/core/rollup/sketch';
 import { addDays } from '../shared/core/days';
 import { countedAgain } from '../shared/fold/by-day';
+import { withHour } from '../shared/fold/add';
 import type { ActivityHour, VisitorDay } from '../shared/core/store';
-import { hourId, visitorDayId } from '../shared/core/store/activity';
+import { hourId } from '../shared/core/store/activity';
 import { VISITORS_PK } from '../shared/core/store/visitors';
 import { emptyVisits } from '../shared/core/store/visits';
 import { bulkUpsert, freshLocalStore, visitorsSummaryOf } from './local-store';
 import { visitorRecord } from '../test/support/counting-cosmos';
+import { visitorDay } from '../test/support/counting';
 import { fmt, hex } from './report';
 import { KEYS, postHits } from './settings';
 import {
@@ -187,7 +189,7 @@ function goalsAndEventsLines(small: Scale, large: Scale): void {
 /** 100,000 visitors over 400 days, each seen once, their summaries, two days' hours, each day's rollup, a fold state all built. */
 function* bigFixture(today: string, mark: number, counts: Record<string, number>) {
   const steps = funnelStepsSetting.parse(undefined);
-  const count = (kind: string) => (counts[kind] = (counts[kind] ?? 0) + 1);
+  const count = (kind: string, n = 1) => (counts[kind] = (counts[kind] ?? 0) + n);
   const people: Record<string, number> = {};
   const scanners: Record<string, number> = {};
   const visits: Record<string, number> = {};
@@ -199,22 +201,12 @@ function* bigFixture(today: string, mark: number, counts: Record<string, number>
       const v = d * perDay + n;
       const scanner = v % 10 === 9;
       const hour = String(n % 24).padStart(2, '0');
-      const token = hex(0x5000000 + v);
       const paths: Record<string, number> = scanner ? { '/wp-login.php': 2 } : { '/': 1, '/about': 1, [`/blog/post-${v % 40}`]: 1 };
       const requests = scanner ? 2 : 3;
       rows.push({
-        id: visitorDayId('site', token),
-        pk: day,
-        kind: 'visitor-day',
-        store: 'site',
-        day,
-        token,
-        network: `10.${(v >> 16) & 255}.${(v >> 8) & 255}.x`,
+        ...visitorDay(day, `visitor ${v}`, { network: `10.${(v >> 16) & 255}.${(v >> 8) & 255}.x`, requests, bots: scanner ? 2 : 0 }),
         first_seen: `${day}T${hour}:00:00.000Z`,
         last_seen: `${day}T${hour}:02:00.000Z`,
-        requests,
-        bots: scanner ? 2 : 0,
-        self: 0,
         paths,
         sources: !scanner && v % 7 === 0 ? { 'github.com': 1 } : {},
         page_loads: scanner ? 0 : 3,
@@ -231,31 +223,16 @@ function* bigFixture(today: string, mark: number, counts: Record<string, number>
       (scanner ? scanners : people)[day] = ((scanner ? scanners : people)[day] ?? 0) + 1;
     }
     visits[day] = rows.filter((row) => row.visit).length;
-    counts['visitor-day'] = (counts['visitor-day'] ?? 0) + rows.length;
+    count('visitor-day', rows.length);
     yield* rows;
     if (d >= BIG_DAYS - 2) {
       const hours = new Map<string, ActivityHour>();
-      for (const row of rows) {
-        const hh = row.first_seen.slice(11, 13);
-        const hour = hours.get(hh) ?? {
-          id: hourId('site', hh),
-          pk: day,
-          kind: 'activity-hour',
-          store: 'site',
-          day,
-          hour: `${day}T${hh}:00:00.000Z`,
-          requests: 0,
-          bots: 0,
-          self: 0,
-          paths: {},
-          folded_to: mark,
-        };
-        hour.requests += row.requests;
-        hour.bots += row.bots;
-        for (const [path, n] of Object.entries(row.paths)) hour.paths[path] = (hour.paths[path] ?? 0) + n;
-        hours.set(hh, hour);
+      for (const { first_seen, requests, bots, paths } of rows) {
+        const hh = first_seen.slice(11, 13);
+        const part = { id: hourId('site', hh), store: 'site', day, hour: `${day}T${hh}:00:00.000Z`, requests, bots, self: 0, paths };
+        hours.set(hh, withHour(hours.get(hh) ?? null, part, mark));
       }
-      counts['activity-hour'] = (counts['activity-hour'] ?? 0) + hours.size;
+      count('activity-hour', hours.size);
       yield* hours.values();
     }
     count('day-rollup');
