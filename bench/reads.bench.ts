@@ -27,7 +27,7 @@ import {
   postDays,
   type BenchClock,
 } from './site-traffic';
-import { costOf, storeProxyTo, type Cost, type StoreCall, type StoreProxy } from './store-calls';
+import { costOf, storeProxyTo, type Cost, type StoreProxy } from './store-calls';
 
 /** `npm run bench reads`: what every Admin read costs the store at V and 4V people a day, measured at a proxy in front of the local Cosmos server; then a 400-day card over 100,000 records, and long ranges over imported years. */
 const V = Number(process.env.READS_V ?? 300);
@@ -52,22 +52,20 @@ function eventsOf(p: number): Array<{ event: string; props: Record<string, strin
   return events;
 }
 
-interface Measured {
-  name: string;
-  calls: StoreCall[];
-  cost: Cost;
-  ms: number;
-  status: number;
-}
+type Measured = Awaited<ReturnType<typeof measure>>;
 
 /** A host on its own queue and database, its store calls through the proxy. */
 const startHost = (azurite: Azurite, proxyEndpoint: string, database: string, clock: BenchClock) =>
   clockedHost(azurite.connectionString, proxyEndpoint, 'reads', { COSMOS_DATABASE: database, GOALS }, clock);
 
-async function measure(url: string, name: string, path: string, proxy: StoreProxy): Promise<Measured> {
+/** An Admin read, as the operator asks it. */
+const read = (url: string, path: string) => fetch(`${url}${path}`, { headers: { authorization: `Bearer ${KEYS.OPERATOR_KEY}` } });
+
+/** A read's store calls at the proxy, their cost, and its time. */
+async function measure(url: string, name: string, path: string, proxy: StoreProxy) {
   proxy.take();
   const started = performance.now();
-  const answer = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${KEYS.OPERATOR_KEY}` } });
+  const answer = await read(url, path);
   await answer.arrayBuffer();
   const ms = performance.now() - started;
   const calls = proxy.take();
@@ -81,7 +79,7 @@ interface GoalsAndEvents {
 
 /** Throws unless the 30-day card, read before the reads are measured, has each goal and event, with props. */
 async function checkGoalsAndEvents(url: string): Promise<void> {
-  const answer = await fetch(`${url}/api/admin/activity?days=30`, { headers: { authorization: `Bearer ${KEYS.OPERATOR_KEY}` } });
+  const answer = await read(url, '/api/admin/activity?days=30');
   const text = await answer.text();
   const body = (answer.status === 200 ? JSON.parse(text) : {}) as Partial<GoalsAndEvents>;
   const goals = body.goals ?? [];
@@ -93,19 +91,10 @@ async function checkGoalsAndEvents(url: string): Promise<void> {
   if (lacking.length > 0) throw new Error(`the card lacks ${lacking.join(', ')} after the fold (${answer.status}): ${text.slice(0, 500)}`);
 }
 
-interface Scale {
-  people: number;
-  measured: Measured[];
-  /** A full day's rollup, read straight: its KB, its sketch's, its events' and goals' lists'. */
-  rollup: { kb: number; sketchKb: number; eventsKb: number };
-  posted: number;
-  events: number;
-  foldRuns: number;
-  seconds: number;
-}
+type Scale = Awaited<ReturnType<typeof atScale>>;
 
 /** Eight days of traffic at `people` a day on a fresh database, folded, then every read measured. */
-async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string, proxy: StoreProxy): Promise<Scale> {
+async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string, proxy: StoreProxy) {
   const began = performance.now();
   const { container } = await freshLocalStore(cosmosEndpoint, { prefix: `reads${people}` });
   const today = new Date().toISOString().slice(0, 10);
@@ -149,8 +138,8 @@ async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string,
   }
 }
 
-/** A day's rollup read straight from the container, for the projection. */
-async function rollupOf(container: Container, day: string): Promise<Scale['rollup']> {
+/** A full day's rollup read straight from the container: its KB, its sketch's, its events' and goals' lists'. */
+async function rollupOf(container: Container, day: string) {
   const { resource } = await container.item('day-rollup', day).read<Record<string, unknown>>();
   if (!resource) throw new Error(`no day rollup for ${day}`);
   const kbOf = (value: unknown) => JSON.stringify(value ?? {}).length / 1024;

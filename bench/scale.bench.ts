@@ -4,10 +4,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { QueueClient } from '@azure/storage-queue';
 import { ensureContainer } from '../adapters/cosmos/client';
 import { startCosmos } from '../host/local/services';
-import { encodeMessage, toMessages, type QueuedHit } from '../shared/core/message';
+import { encodeMessage, toMessages } from '../shared/core/message';
 import { inLanes } from '../shared/core/lanes';
 import { VISITORS_PK } from '../shared/core/store/visitors';
 import { hex } from '../test/support/counting';
+import { queued } from '../test/support/hits';
 import { localContainer } from './local-store';
 import { startProxy, type Call, type Proxy, type Request } from '../test/support/proxy';
 import { percentile } from './report';
@@ -28,15 +29,13 @@ const WARM_UP_PER_INSTANCE = Number(process.env.SCALE_WARM_UP ?? 1_500);
 /** Each message stays hidden longer than the fill takes, so the drain starts after the last send. */
 const VISIBLE_AFTER_S = 30;
 
-/** A store call's class: `keep: …`, `fold: …`, or storeCall's kind. */
-type CallClass = string;
-
-type ScaleCall = Call<{ kind: CallClass }>;
+/** A store call classed `keep: …`, `fold: …`, or by storeCall's kind. */
+type ScaleCall = Call<{ kind: string }>;
 
 const HEX32 = /^[0-9a-f]{32}$/;
 
 /** A store call, classed for the keep path and the fold by its method, headers and written document's `kind`. */
-function keepOrFold(request: Request): { kind: CallClass } {
+function keepOrFold(request: Request): { kind: string } {
   const { kind, id, pk } = storeCall(request);
   if (kind === 'point read') return { kind: pk === VISITORS_PK && HEX32.test(id ?? '') ? 'keep: record read' : 'fold: read' };
   if (kind !== 'write') return { kind };
@@ -49,8 +48,8 @@ function keepOrFold(request: Request): { kind: CallClass } {
 
 /** A drain's calls by class, its 409 and 412 answers by class, and the times of its fact creates. */
 function countsOf(calls: readonly ScaleCall[], connections: number) {
-  const byClass: Partial<Record<CallClass, number>> = {};
-  const races: Partial<Record<CallClass, number>> = {};
+  const byClass: Partial<Record<string, number>> = {};
+  const races: Partial<Record<string, number>> = {};
   for (const call of calls) {
     byClass[call.kind] = (byClass[call.kind] ?? 0) + 1;
     if (call.status === 409 || call.status === 412) races[call.kind] = (races[call.kind] ?? 0) + 1;
@@ -61,11 +60,10 @@ function countsOf(calls: readonly ScaleCall[], connections: number) {
 
 /** `count` one-hit messages, from visitor n % `visitors`, as real traffic spreads a visitor's loads; `namespace` sets visitors apart. */
 function traffic(day: string, now: number, count = MESSAGES, visitors = VISITORS, namespace = '') {
-  const hits: QueuedHit[] = Array.from({ length: count }, (_, n) => {
+  const hits = Array.from({ length: count }, (_, n) => {
     const visitor = n % visitors;
     const scanner = isScanner(visitor);
-    return {
-      at: new Date(now - 3_600_000 + Math.floor((n * 3_000_000) / count)).toISOString(),
+    return queued(null, new Date(now - 3_600_000 + Math.floor((n * 3_000_000) / count)).toISOString(), {
       token: hex(`token|${day}|${namespace}${visitor}`),
       person: hex(`person|${namespace}${visitor}`),
       network: `203.0.${visitor % 250}.x`,
@@ -75,8 +73,7 @@ function traffic(day: string, now: number, count = MESSAGES, visitors = VISITORS
       self: false,
       source: n % 17 === 0 ? 'github.com' : null,
       page_load: !scanner,
-      subject: null,
-    };
+    });
   });
   const messages = hits.flatMap((hit) => toMessages([hit]));
   const people = Array.from({ length: visitors }, (_, v) => v).filter((v) => !isScanner(v)).length;
@@ -127,25 +124,11 @@ async function fill(queue: QueueClient, texts: string[], hiddenSeconds: number, 
   await inLanes(texts, lanes, (text) => queue.sendMessage(text, { visibilityTimeout: hiddenSeconds }));
 }
 
-const sum = (counts: Partial<Record<CallClass, number>>, pick: (call: CallClass) => boolean) =>
+const sum = (counts: Partial<Record<string, number>>, pick: (call: string) => boolean) =>
   Object.entries(counts).reduce((total, [call, n]) => total + (pick(call) ? (n ?? 0) : 0), 0);
 
-interface RunFigures {
-  instances: number;
-  hitsPerS: number;
-  steadyHitsPerS: number;
-  counts: ReturnType<typeof countsOf>;
-  machineCores: number;
-  ok: boolean;
-}
-
 /** `instances` hosts on a fresh database and queue: the queue filled, the drain timed, then the count. */
-async function oneRun(
-  instances: number,
-  connectionString: string,
-  cosmosEndpoint: string,
-  proxy: Proxy<{ kind: CallClass }>,
-): Promise<RunFigures> {
+async function oneRun(instances: number, connectionString: string, cosmosEndpoint: string, proxy: Proxy<{ kind: string }>) {
   const settings = hostSettings(connectionString, proxy.endpoint, `scale-${instances}`, { COSMOS_CONTAINER: 'activity' });
   const name = settings.HITS_QUEUE;
   // Made straight, not through the proxy: only the hosts' calls are counted.
@@ -241,9 +224,9 @@ async function oneRun(
     const expected = { people: people + warmUp.people, facts: MESSAGES + warmUp.messages.length, records: VISITORS + warmUp.visitors };
     const counted = await countedBy(hosts[0]!, expected.people, TWO_TIMER_RUNS_MS);
     const pulse = counted.pulse;
-    const [facts] = (await direct.items.query<number>("SELECT VALUE COUNT(1) FROM c WHERE c.kind = 'fact'").fetchAll()).resources;
-    const [records] = (await direct.items.query<number>("SELECT VALUE COUNT(1) FROM c WHERE c.kind = 'visitor-record'").fetchAll())
-      .resources;
+    const countOf = async (kind: string) =>
+      (await direct.items.query<number>(`SELECT VALUE COUNT(1) FROM c WHERE c.kind = '${kind}'`).fetchAll()).resources[0];
+    const [facts, records] = [await countOf('fact'), await countOf('visitor-record')];
     const ok =
       counted.afterMs !== null &&
       pulse.people_all_time === expected.people &&
@@ -268,7 +251,7 @@ export async function run(): Promise<void> {
   console.log(
     `${MESSAGES} one-hit messages from ${VISITORS} visitors (${MESSAGES / VISITORS} page loads each, ${VISITORS / 10} of them scanners), ${DELAY_MS} ms added to every Cosmos call; hosts are \`npm run host\` with timers on, each first warmed up on ${WARM_UP_PER_INSTANCE} messages`,
   );
-  const figures: RunFigures[] = [];
+  const figures: Array<Awaited<ReturnType<typeof oneRun>>> = [];
   try {
     for (const instances of INSTANCES) figures.push(await oneRun(instances, azurite.connectionString, cosmos.endpoint, proxy));
   } finally {
@@ -277,7 +260,7 @@ export async function run(): Promise<void> {
     await azurite.stop();
   }
   console.log('summary:');
-  const racesOf = (one: RunFigures) => sum(one.counts.races, (call) => call !== 'keep: fact create');
+  const racesOf = (one: (typeof figures)[number]) => sum(one.counts.races, (call) => call !== 'keep: fact create');
   for (const one of figures) {
     const races = racesOf(one);
     console.log(
