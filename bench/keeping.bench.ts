@@ -9,7 +9,7 @@ import { fixedClock } from '../shared/core/ports/clock';
 import type { StoreStats } from '../shared/core/store';
 import { syntheticMessages } from '../test/support/hits';
 import { freshLocalStore, keepInBatches, localContainer, localStore } from './local-store';
-import { callsA } from './report';
+import { callsA, costed } from './report';
 import { hostSettings, postHits, quiet } from './settings';
 import { AGENTS } from './site-traffic';
 
@@ -26,15 +26,12 @@ async function keepPath(endpoint: string, fixture: string, messages: HitsMessage
   const store = await freshStore(endpoint);
   const keep = keeper(store, fixedClock('2026-10-23T23:59:00Z'));
   const hits = messages.reduce((sum, message) => sum + message.hits.length, 0);
-  const started = performance.now();
-  await keepInBatches(keep, messages, 16);
-  const seconds = (performance.now() - started) / 1000;
-  const cost = store.stats();
+  const { cost, ms } = await costed(store, () => keepInBatches(keep, messages, 16));
   const per = (cost.reads + cost.writes + cost.queries) / hits;
   const target = TARGET[perMessage];
   const verdict = target === undefined ? '' : `   target ≤ ${target} ${per <= target ? 'MET' : 'MISSED'}`;
   console.log(
-    `  ${fixture}, ${String(perMessage).padStart(2)} hits a message (${messages.length} messages): ${costOf(cost, hits)}; ${(hits / seconds).toFixed(0)} hits/s${verdict}`,
+    `  ${fixture}, ${String(perMessage).padStart(2)} hits a message (${messages.length} messages): ${costOf(cost, hits)}; ${((hits * 1000) / ms).toFixed(0)} hits/s${verdict}`,
   );
 }
 

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { StoreStats } from '../shared/core/store';
 
 /** A figure as the benches print it: thousands separated, `digits` decimals. */
@@ -24,4 +25,12 @@ export const ops = (cost: StoreStats) => `${cost.reads} reads, ${cost.writes} wr
 export function callsA(cost: StoreStats, count: number, unit: string): string {
   const per = (n: number) => (n / count).toFixed(3);
   return `${per(cost.reads + cost.writes + cost.queries)} calls ${unit} (${per(cost.reads)} reads, ${per(cost.writes)} writes, ${per(cost.queries)} queries)`;
+}
+
+/** What `work` cost a store, the time it took, and its answer. */
+export async function costed<T>(store: { stats(): StoreStats }, work: () => Promise<T>) {
+  const before = store.stats();
+  const started = performance.now();
+  const result = await work();
+  return { result, ms: performance.now() - started, cost: spent(before, store.stats()) };
 }
