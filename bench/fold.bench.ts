@@ -113,9 +113,8 @@ type RunResult = { ok: true; result: ChildResult; wallMs: number } | { ok: false
 /** One run of the fold in a child process with a HEAP_MB heap. */
 function foldRun(endpoint: string, database: string): Promise<RunResult> {
   const began = performance.now();
-  const args = [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', join(__dirname, 'fold-child.ts')];
-  const env = { ...process.env, FOLD_CHILD_ENDPOINT: endpoint, FOLD_CHILD_DATABASE: database };
-  const options = { cwd: join(__dirname, '..'), env, timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL' as const, maxBuffer: 2 ** 28 };
+  const args = [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', join(__dirname, 'fold-child.ts'), endpoint, database];
+  const options = { cwd: join(__dirname, '..'), timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL' as const, maxBuffer: 2 ** 28 };
   return new Promise((resolve) =>
     execFile(process.execPath, args, options, (error, out, err) => {
       const wallMs = performance.now() - began;

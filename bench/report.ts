@@ -15,10 +15,6 @@ export function percentile(values: readonly number[], q: number): number {
 
 export const median = (values: readonly number[]) => percentile(values, 0.5);
 
-/** What a store did between two readings of its stats. */
-export const spent = (before: StoreStats, after: StoreStats) =>
-  Object.fromEntries(Object.entries(after).map(([key, n]) => [key, n - before[key as keyof StoreStats]])) as unknown as StoreStats;
-
 export const ops = (cost: StoreStats) => `${cost.reads} reads, ${cost.writes} writes, ${cost.queries} queries`;
 
 /** A store's calls for `count` of something, split: `1.234 calls a hit (…reads, …writes, …queries)`. */
@@ -32,5 +28,7 @@ export async function costed<T>(store: { stats(): StoreStats }, work: () => Prom
   const before = store.stats();
   const started = performance.now();
   const result = await work();
-  return { result, ms: performance.now() - started, cost: spent(before, store.stats()) };
+  const ms = performance.now() - started;
+  const cost = Object.fromEntries(Object.entries(store.stats()).map(([key, n]) => [key, n - before[key as keyof StoreStats]]));
+  return { result, ms, cost: cost as unknown as StoreStats };
 }
