@@ -134,10 +134,7 @@ export async function run(): Promise<void> {
       peakRssMb: memory,
     };
     console.log(renderCostSection(record, 'console'));
-    for (const [kind, { minute }] of [
-      ['beacon, busy', beacon],
-      ['server, busy', server],
-    ] as const)
+    for (const [kind, minute] of Object.entries({ 'beacon, busy': beacon.minute, 'server, busy': server.minute }))
       console.log(
         `${kind}: a run of the fold after one more visitor's page on that day (a minute of a site with a visitor a minute): ` +
           `${minute.storeCalls} store calls, ~${minute.requestUnits} RU`,

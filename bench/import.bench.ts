@@ -107,10 +107,7 @@ export async function run(): Promise<void> {
       `\nThe command, --dry-run (read, parse, classify, estimate; nothing sent), after a warm-up read of ${fmt(writeLog(warm, 30))} lines:`,
     );
     await readRate(warm);
-    for (const [label, file] of [
-      ['plain', plain],
-      ['gzipped', gz],
-    ] as const) {
+    for (const [label, file] of Object.entries({ plain, gzipped: gz })) {
       const read = await readRate(file);
       console.log(
         `  ${label}: ${fmt(read.lines)} lines in ${fmt(read.seconds, 1)} s: ${fmt(read.rate)} lines/s; peak memory ${fmt(read.peakMb)} MB (rss)`,
@@ -134,10 +131,7 @@ export async function run(): Promise<void> {
     );
     console.log('\n  | per 1,000 lines | reads | writes | queries | store calls | request units (estimated) |');
     console.log('  | --- | --- | --- | --- | --- | --- |');
-    for (const [label, cost] of [
-      ['keep-imports', b.keepCalls],
-      ['the fold', b.foldCalls],
-    ] as const)
+    for (const [label, cost] of Object.entries({ 'keep-imports': b.keepCalls, 'the fold': b.foldCalls }))
       console.log(
         `  | ${label} | ${fmt(per1000(cost.reads), 1)} | ${fmt(per1000(cost.writes), 1)} | ${fmt(per1000(cost.queries), 1)} | ${fmt(per1000(cost.calls), 1)} | ${fmt(per1000(cost.ru), 1)} |`,
       );
