@@ -64,27 +64,24 @@ export async function run(): Promise<void> {
   console.log(`in-process ingest (queue faked), one hit per request: ${single.toFixed(1)} µs per request`);
 
   const azurite = await startAzurite();
+  const settings = hostSettings(azurite.connectionString, NO_STORE, 'ingest');
+  await new QueueClient(azurite.connectionString, settings.HITS_QUEUE).createIfNotExists();
+  const host = await startLocalHost({ root: rootFromEnvironment(settings, { logger: quiet }), port: 0, queues: false, timers: false });
   try {
-    const settings = hostSettings(azurite.connectionString, NO_STORE, 'ingest');
-    await new QueueClient(azurite.connectionString, settings.HITS_QUEUE).createIfNotExists();
-    const host = await startLocalHost({ root: rootFromEnvironment(settings, { logger: quiet }), port: 0, queues: false, timers: false });
-    try {
-      for (const [batch, total] of [
-        [1, 1000],
-        [100, 20000],
-      ] as const) {
-        const payloads = Array.from({ length: total / batch }, (_, i) => body(batch, i));
-        const t0 = performance.now();
-        await postHits(host.url, payloads, 8);
-        const seconds = (performance.now() - t0) / 1000;
-        console.log(
-          `through the local host into Azurite, ${batch} hit(s) per request, 8 at once: ${Math.round(total / seconds)} hits/s (${Math.round(payloads.length / seconds)} requests/s)`,
-        );
-      }
-    } finally {
-      await host.stop();
+    for (const [batch, total] of [
+      [1, 1000],
+      [100, 20000],
+    ] as const) {
+      const payloads = Array.from({ length: total / batch }, (_, i) => body(batch, i));
+      const t0 = performance.now();
+      await postHits(host.url, payloads, 8);
+      const seconds = (performance.now() - t0) / 1000;
+      console.log(
+        `through the local host into Azurite, ${batch} hit(s) per request, 8 at once: ${Math.round(total / seconds)} hits/s (${Math.round(payloads.length / seconds)} requests/s)`,
+      );
     }
   } finally {
+    await host.stop();
     await azurite.stop();
   }
 }
