@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { chromium, type Page } from 'playwright-core';
 import { startAzurite, startCosmos } from '../host/local/services';
 import { freshLocalStore } from './local-store';
