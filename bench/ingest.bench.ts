@@ -7,14 +7,10 @@ import { answerServerHits } from '../host/http/ingest';
 import { hostingNetworks } from '../adapters/files/networks';
 import { jsonRequest } from '../test/support/import-rig';
 import { DATA_CENTRES, PEOPLES_NETWORKS } from '../test/support/networks';
+import { AGENTS } from '../test/support/http';
 import { hostSettings, KEYS, postHits, quiet } from './settings';
 
-const agents = [
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-  'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0',
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
-];
+const agents = [AGENTS.chromeWindows, AGENTS.firefoxLinux, AGENTS.safariIphone, AGENTS.googlebot];
 
 const NO_STORE = 'http://127.0.0.1:1';
 
