@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Container } from '@azure/cosmos';
 import { startAzurite, startCosmos, type Azurite } from '../host/local/services';
+import type { ActivityCardAnswer } from '../shared/contract/activity';
 import { funnelStepsSetting } from '../shared/core/funnel';
 import { emptyRollup, moved } from '../shared/core/rollup/day-rollup';
 import { sketchOf } from '../shared/core/rollup/sketch';
@@ -72,16 +73,11 @@ async function measure(url: string, name: string, path: string, proxy: StoreProx
   return { name, calls, cost: costOf(calls), ms, status: answer.status };
 }
 
-interface GoalsAndEvents {
-  goals: Array<{ goal: string; conversions: number; people_all_time: number }>;
-  events: Array<{ event: string; count: number; props: Record<string, unknown> }>;
-}
-
 /** Throws unless the 30-day card, read before the reads are measured, has each goal and event, with props. */
 async function checkGoalsAndEvents(url: string): Promise<void> {
   const answer = await read(url, '/api/admin/activity?days=30');
   const text = await answer.text();
-  const body = (answer.status === 200 ? JSON.parse(text) : {}) as Partial<GoalsAndEvents>;
+  const body = (answer.status === 200 ? JSON.parse(text) : {}) as Partial<ActivityCardAnswer>;
   const goals = body.goals ?? [];
   const events = body.events ?? [];
   const lacking = [

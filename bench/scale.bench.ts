@@ -120,9 +120,9 @@ async function emptied(queue: QueueClient, deadline = performance.now() + 300_00
   }
 }
 
-async function fill(queue: QueueClient, texts: string[], hiddenSeconds: number, lanes = 32) {
-  await inLanes(texts, lanes, (text) => queue.sendMessage(text, { visibilityTimeout: hiddenSeconds }));
-}
+/** Sends each text, 32 at a time, each hidden for `hiddenSeconds`. */
+const fill = (queue: QueueClient, texts: string[], hiddenSeconds: number) =>
+  inLanes(texts, 32, (text) => queue.sendMessage(text, { visibilityTimeout: hiddenSeconds }));
 
 const sum = (counts: Partial<Record<string, number>>, pick: (call: string) => boolean) =>
   Object.entries(counts).reduce((total, [call, n]) => total + (pick(call) ? (n ?? 0) : 0), 0);
