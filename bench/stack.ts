@@ -81,13 +81,7 @@ export async function hostProcess(env: Record<string, string>, timeoutMs = 120_0
   };
   for (const deadline = Date.now() + timeoutMs; ; await sleep(250)) {
     if (child.exitCode !== null) throw new Error(`a host exited with ${child.exitCode}: ${output}`);
-    if (
-      await fetch(`${host.url}/admin/host/status`).then(
-        (answer) => answer.ok,
-        () => false,
-      )
-    )
-      return host;
+    if ((await fetch(`${host.url}/admin/host/status`).catch(() => null))?.ok) return host;
     if (Date.now() > deadline) throw new Error(`a host did not start within ${timeoutMs} ms: ${output}`);
   }
 }
