@@ -81,11 +81,8 @@ const outcomeOf = (outcome: FoldOutcome) =>
 async function sequence(label: string, store: Fillable, records: number, { lanes, settle, wait }: Pace) {
   const clock = fixedClock(NOW);
   const filling = performance.now();
-  await inLanes(
-    Array.from({ length: records }, (_, i) => record(i)),
-    lanes,
-    async (doc) => store.documents.create(doc),
-  );
+  const docs = Array.from({ length: records }, (_, i) => record(i));
+  await inLanes(docs, lanes, async (doc) => store.documents.create(doc));
   for (const doc of [summaryFor(records), foldStateAt(await settle())]) await store.documents.create(doc);
   const filled = (performance.now() - filling) / 1000;
   console.log(`${label}, ${fmt(records)} visitor records (filled in ${filled.toFixed(1)} s, already folded):`);
