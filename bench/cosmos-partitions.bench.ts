@@ -7,8 +7,7 @@ import { linearQueries } from '../host/local/cosmos-linear-queries';
 import { scopeQueriesToPartitions } from '../host/local/cosmos-partitions';
 import { freePort } from '../host/local/services';
 import { bulkUpsert, localContainer } from './local-store';
-import { fmt } from './report';
-import { median } from './report';
+import { fmt, median } from './report';
 
 /** The large partition's documents; `PARTITIONS_BIG` sets fewer (a quick try). */
 const BIG = Number(process.env.PARTITIONS_BIG ?? 100_000);

@@ -25,12 +25,7 @@ const sampledPercent = samplingSettings.isEnabled ? samplingSettings.maxSampling
 type Stack = Awaited<ReturnType<typeof meteredStack>>;
 
 /** Runs one kind of traffic through a local host of its own (metered queue and store), then the fold, and counts it all. */
-async function measure(
-  stack: Stack,
-  name: string,
-  drive: (url: string) => Promise<Sent>,
-  sparse: boolean,
-): Promise<{ cost: TrafficCost; idle: NonNullable<CostRecord['idleRecount']>; minute: { storeCalls: number; requestUnits: number } }> {
+async function measure(stack: Stack, name: string, drive: (url: string) => Promise<Sent>, sparse: boolean) {
   const { settings, logger, meter, host } = await stack.host(`cost-${name}`, BEACON_SITE);
   const started = performance.now();
   const sent = await drive(host.url);
@@ -56,7 +51,14 @@ async function measure(
     storeCalls: idleCalls.calls,
     activeSeconds: Number(meter.take().activeSeconds.toFixed(3)),
   };
-  const minute = await oneMoreVisitor(stack, host, Number(settings.FOLD_SETTLE_SECONDS));
+  // A run of the fold after one more visitor's page on a day the traffic filled: a minute of a site with a visitor a minute.
+  await sendAtOnce(host.url, [beaconRequest(VISITORS + 1, { path: '/articles/0' })]);
+  await host.drain(60_000);
+  await sleep(Number(settings.FOLD_SETTLE_SECONDS) * 1000 + 1_100);
+  await stack.cosmos.take();
+  await host.run('recount');
+  const minuteCalls = tally(await stack.cosmos.take());
+  const minute = { storeCalls: minuteCalls.calls, requestUnits: Number(minuteCalls.ru.toFixed(1)) };
   await host.stop();
   const refused = sent.answers.filter((answer) => answer.status !== 202).length;
   if (refused > 0) throw new Error(`${name}: ${refused} requests were not answered 202`);
@@ -87,23 +89,6 @@ async function measure(
   return { cost, idle, minute };
 }
 
-/** A run of the fold after one more visitor's page on a day the traffic filled: a minute of a site with a visitor a minute. */
-async function oneMoreVisitor(stack: Stack, host: Awaited<ReturnType<Stack['host']>>['host'], settle: number) {
-  await sendAtOnce(host.url, [beaconRequest(VISITORS + 1, { path: '/articles/0' })]);
-  await host.drain(60_000);
-  await sleep(settle * 1000 + 1_100);
-  await stack.cosmos.take();
-  await host.run('recount');
-  const calls = tally(await stack.cosmos.take());
-  return { storeCalls: calls.calls, requestUnits: Number(calls.ru.toFixed(1)) };
-}
-
-/** Beacon `n` as the local host hands it over, from behind Azure's front end. */
-const beaconIncoming = (n: number) => {
-  const { headers, body } = beaconRequest(n);
-  return jsonRequest(body, { ...headers, 'x-forwarded-for': `${headers['x-forwarded-for']}, 127.0.0.1:50000` });
-};
-
 /** What a lone beacon waits, in-process: the handler alone, against the real queue, one at a time (each waits its whole window). */
 async function loneLatency(stack: Stack): Promise<{ median: number; p99: number; windowMs: number }> {
   const settings = hostSettings(stack.azurite.connectionString, stack.cosmos.endpoint, 'cost-lone', BEACON_SITE);
@@ -113,7 +98,10 @@ async function loneLatency(stack: Stack): Promise<{ median: number; p99: number;
   const times: number[] = [];
   for (let n = 0; n < 220; n += 1) {
     const started = performance.now();
-    const answer = await answerBeacon(beaconIncoming(100_000 + n), root.receive);
+    const { headers, body } = beaconRequest(100_000 + n);
+    // As the local host hands it over, from behind Azure's front end.
+    const request = jsonRequest(body, { ...headers, 'x-forwarded-for': `${headers['x-forwarded-for']}, 127.0.0.1:50000` });
+    const answer = await answerBeacon(request, root.receive);
     if (answer.status !== 202) throw new Error(`a lone beacon was answered ${answer.status}`);
     if (n >= 20) times.push(performance.now() - started);
   }
@@ -146,10 +134,7 @@ export async function run(): Promise<void> {
       peakRssMb: memory,
     };
     console.log(renderCostSection(record, 'console'));
-    for (const [kind, { minute }] of [
-      ['beacon, busy', beacon],
-      ['server, busy', server],
-    ] as const)
+    for (const [kind, minute] of Object.entries({ 'beacon, busy': beacon.minute, 'server, busy': server.minute }))
       console.log(
         `${kind}: a run of the fold after one more visitor's page on that day (a minute of a site with a visitor a minute): ` +
           `${minute.storeCalls} store calls, ~${minute.requestUnits} RU`,

@@ -14,11 +14,10 @@ import { emptyFoldState } from '../shared/core/store/fold';
 import { VISITORS_PK } from '../shared/core/store/visitors';
 import { scanRules } from '../shared/core/subjects/scan-rule';
 import { inLanes } from '../shared/core/lanes';
-import { hex } from './report';
 import { freshLocalStore, keepInBatches, visitorsSummaryOf } from './local-store';
 import { queued } from '../test/support/hits';
 import { visitorRecord } from '../test/support/counting-cosmos';
-import { callsA, fmt, ops, spent } from './report';
+import { callsA, costed, fmt, hex, ops } from './report';
 
 const TODAY = '2026-10-23';
 const NOW = `${TODAY}T12:01:30.000Z`;
@@ -82,11 +81,8 @@ const outcomeOf = (outcome: FoldOutcome) =>
 async function sequence(label: string, store: Fillable, records: number, { lanes, settle, wait }: Pace) {
   const clock = fixedClock(NOW);
   const filling = performance.now();
-  await inLanes(
-    Array.from({ length: records }, (_, i) => record(i)),
-    lanes,
-    async (doc) => store.documents.create(doc),
-  );
+  const docs = Array.from({ length: records }, (_, i) => record(i));
+  await inLanes(docs, lanes, async (doc) => store.documents.create(doc));
   for (const doc of [summaryFor(records), foldStateAt(await settle())]) await store.documents.create(doc);
   const filled = (performance.now() - filling) / 1000;
   console.log(`${label}, ${fmt(records)} visitor records (filled in ${filled.toFixed(1)} s, already folded):`);
@@ -94,41 +90,30 @@ async function sequence(label: string, store: Fillable, records: number, { lanes
 
   const keep = keeper(store, clock);
   const messages = minuteOfHits().map((hit) => ({ v: 1 as const, id: randomUUID(), hits: [hit] }));
-  let before = store.stats();
-  await keepInBatches(keep, messages, 16);
-  const kept = spent(before, store.stats());
+  const { cost: kept } = await costed(store, () => keepInBatches(keep, messages, 16));
   console.log(
     `  keep ${MINUTE.hits} hits of one minute (${MINUTE.visitors} visitors, ${MINUTE.returning} returning; one a message): ${callsA(kept, MINUTE.hits, 'a hit')}, ${kept.conflicts} lost races`,
   );
   await wait();
 
   const deps = { store, clock, rules: scanRules(10, 60), lateDays: LATE_DAYS };
-  before = store.stats();
-  let started = performance.now();
-  const folded = await fold(deps);
-  const foldCost = spent(before, store.stats());
+  const folded = await costed(store, () => fold(deps));
   console.log(
-    `  one fold of that minute: ${callsA(foldCost, MINUTE.hits, 'a hit')} = ${ops(foldCost)}; ${(performance.now() - started).toFixed(0)} ms; ${outcomeOf(folded)}`,
+    `  one fold of that minute: ${callsA(folded.cost, MINUTE.hits, 'a hit')} = ${ops(folded.cost)}; ${folded.ms.toFixed(0)} ms; ${outcomeOf(folded.result)}`,
   );
 
-  before = store.stats();
-  started = performance.now();
-  const count = await readPeopleCount({ ...store, clock });
+  const { result: count, ms, cost } = await costed(store, () => readPeopleCount({ ...store, clock }));
   const newPeople = Array.from({ length: MINUTE.visitors - MINUTE.returning }, (_, k) => 10_000_000 + MINUTE.returning + k).filter(
     (id) => id % 10 !== 9,
   ).length;
   const expected = summaryFor(records).people_all_time + newPeople;
   console.log(
-    `  one pulse read: ${ops(spent(before, store.stats()))}; ${(performance.now() - started).toFixed(1)} ms; ${count.people_all_time} people (expected ${expected}: ${count.people_all_time === expected ? 'right' : 'WRONG'}), ${count.visits?.all_time} visits`,
+    `  one pulse read: ${ops(cost)}; ${ms.toFixed(1)} ms; ${count.people_all_time} people (expected ${expected}: ${count.people_all_time === expected ? 'right' : 'WRONG'}), ${count.visits?.all_time} visits`,
   );
 
   await wait();
-  before = store.stats();
-  started = performance.now();
-  const idle = await fold(deps);
-  console.log(
-    `  one fold with nothing new: ${ops(spent(before, store.stats()))}; ${(performance.now() - started).toFixed(0)} ms; ${outcomeOf(idle)}`,
-  );
+  const idle = await costed(store, () => fold(deps));
+  console.log(`  one fold with nothing new: ${ops(idle.cost)}; ${idle.ms.toFixed(0)} ms; ${outcomeOf(idle.result)}`);
 }
 
 /** `npm run bench counting`: what the fold costs at 1,000 hits a minute, and the pulse, at 1,000 and 100,000 visitor records, in memory (the adapters' calls) and on the local Cosmos server (1 a call). */

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { chromium, type Page } from 'playwright-core';
 import { startAzurite, startCosmos } from '../host/local/services';
 import { freshLocalStore } from './local-store';
@@ -23,10 +22,7 @@ function watchRedraws() {
   }).observe(document.querySelector('#dashboard')!, { attributes: true, attributeFilter: ['data-state'] });
 }
 
-interface Timing {
-  total: number;
-  read: number;
-}
+type Timing = { total: number; read: number };
 
 /** Times one change: `act` clicks or presses, and the dashboard then draws the card of `query`. */
 async function timed(page: Page, act: () => Promise<void>): Promise<Timing> {

@@ -6,31 +6,24 @@ import { localContainer, localStore } from './local-store';
 
 /** One run of the fold in a process of its own (fold.bench.ts), so its peak memory is the fold's alone: prints `RESULT {...}`. */
 async function main(): Promise<void> {
-  const endpoint = process.env.FOLD_CHILD_ENDPOINT;
-  const database = process.env.FOLD_CHILD_DATABASE;
-  if (!endpoint || !database) throw new Error('FOLD_CHILD_ENDPOINT and FOLD_CHILD_DATABASE are required');
+  const [endpoint, database] = process.argv.slice(2);
+  if (!endpoint || !database) throw new Error('usage: fold-child.ts <Cosmos endpoint> <database>');
   // The local server scans where Azure reads an index: a minute a call.
   const store = localStore(localContainer(endpoint, database, 60_000));
-  const baseline = process.memoryUsage();
-  let peakRss = baseline.rss;
-  let peakHeap = baseline.heapUsed;
-  const sample = () => {
-    const now = process.memoryUsage();
-    peakRss = Math.max(peakRss, now.rss);
-    peakHeap = Math.max(peakHeap, now.heapUsed);
-  };
+  let peakHeap = process.memoryUsage().heapUsed;
+  const sample = () => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed));
   const sampler = setInterval(sample, 20);
   const started = performance.now();
   const outcome = await folding.fold({ store, clock: systemClock, rules: scanRules(10, 60), lateDays: 7 });
   const ms = performance.now() - started;
   clearInterval(sampler);
   sample();
-  const mb = (bytes: number) => Math.round(bytes / 1_048_576);
+  // maxRSS is the process's peak resident set, in KB.
   const result = {
     outcome,
     ms,
-    peakRssMb: Math.max(mb(peakRss), Math.round(process.resourceUsage().maxRSS / 1024)),
-    peakHeapMb: mb(peakHeap),
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    peakHeapMb: Math.round(peakHeap / 1_048_576),
   };
   process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
 }

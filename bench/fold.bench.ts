@@ -1,14 +1,14 @@
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { memoryStore } from '../adapters/memory/store';
 import { readPeopleCount } from '../shared/read/counting/people-count';
-import type { HitsMessage, QueuedHit } from '../shared/core/message';
 import { keeper } from '../test/support/keeper';
 import { systemClock } from '../shared/core/ports/clock';
-import { bulkUpsert, freshLocalStore, localContainer, localStore } from './local-store';
+import { bulkUpsert, freshLocalStore, localContainer } from './local-store';
+import { queued } from '../test/support/hits';
 import { fmt, hex, median } from './report';
 import { cosmosProcess } from './stack';
 import { storeProxyTo } from './store-calls';
@@ -35,58 +35,38 @@ const mix = (n: number, salt: number) => {
   return (x ^ (x >>> 16)) >>> 0;
 };
 
-type CosmosStore = ReturnType<typeof localStore>;
-
-const storeAt = (endpoint: string, database: string): CosmosStore => localStore(localContainer(endpoint, database, 60_000));
-
-/** The Admin count as GET /api/admin/visitors/people reads it. */
-const adminCount = (store: CosmosStore) => readPeopleCount({ ...store, clock: systemClock });
-
 /** Message `m` of a backlog of `facts`: one person's three page loads on yesterday or today, one fact. */
-function messageOf(
-  m: number,
-  facts: number,
-  days: { yesterday: number; today: number; nowMs: number },
-): { message: HitsMessage; person: number; day: number } {
-  const persons = Math.max(1, Math.floor(facts * PERSON_SHARE));
-  const person = mix(m, 0x9e3779b9) % persons;
+function messageOf(m: number, facts: number, days: { yesterday: number; today: number; nowMs: number }) {
+  const person = mix(m, 0x9e3779b9) % Math.max(1, Math.floor(facts * PERSON_SHARE));
   const day = mix(m, 0x85ebca6b) % 2;
   const start = day === 0 ? days.yesterday : days.today;
   const span = day === 0 ? 86_400_000 - 300_000 : Math.max(60_000, days.nowMs - days.today - 300_000);
   const at = start + (mix(m, 0xc2b2ae35) % span);
-  const hits: QueuedHit[] = ['/', '/about', `/blog/post-${person % 40}`].map((path, i) => ({
-    at: new Date(at + i * 50_000).toISOString(),
-    token: hex((person * 2 + day) * 7 + 0x3000000),
-    person: hex(person + 0x1000000),
-    network: `10.${(person >> 16) & 255}.${(person >> 8) & 255}.x`,
-    path,
-    store: 'site',
-    bot: false,
-    reason: null,
-    self: false,
-    source: i === 0 && person % 9 === 0 ? 'github.com' : null,
-    page_load: true,
-    subject: null,
-    country: ['DE', 'US', 'GB', 'FR', 'NL'][person % 5]!,
-    browser: ['chrome', 'safari', 'firefox'][person % 3]!,
-    system: ['windows', 'macos', 'ios', 'android'][person % 4]!,
-    device: person % 3 === 0 ? 'mobile' : 'desktop',
-    campaign: null,
-  }));
-  return { message: { v: 1, id: randomUUID(), hits }, person, day };
+  const hits = ['/', '/about', `/blog/post-${person % 40}`].map((path, i) =>
+    queued(null, new Date(at + i * 50_000).toISOString(), {
+      token: hex((person * 2 + day) * 7 + 0x3000000),
+      person: hex(person + 0x1000000),
+      network: `10.${(person >> 16) & 255}.${(person >> 8) & 255}.x`,
+      path,
+      reason: null,
+      self: false,
+      source: i === 0 && person % 9 === 0 ? 'github.com' : null,
+      page_load: true,
+      country: ['DE', 'US', 'GB', 'FR', 'NL'][person % 5]!,
+      browser: ['chrome', 'safari', 'firefox'][person % 3]!,
+      system: ['windows', 'macos', 'ios', 'android'][person % 4]!,
+      device: person % 3 === 0 ? 'mobile' : 'desktop',
+      campaign: null,
+    }),
+  );
+  return { message: { v: 1 as const, id: randomUUID(), hits }, person, day };
 }
 
-interface Backlog {
-  database: string;
-  facts: number;
-  persons: number;
-  visits: number;
-  factKb: number;
-}
+type Backlog = Awaited<ReturnType<typeof fill>>;
 
 /** A backlog kept by the real keeper into memory a chunk at a time, each chunk's documents then written in bulk; nothing folded. */
-async function fill(endpoint: string, facts: number, label: string): Promise<Backlog> {
-  const { container } = await freshLocalStore(endpoint, { prefix: 'fold' });
+async function fill(endpoint: string, facts: number, label: string) {
+  const { container, store } = await freshLocalStore(endpoint, { prefix: 'fold' });
   const memory = memoryStore();
   const keep = keeper(memory, systemClock);
   const now = Date.now();
@@ -116,7 +96,9 @@ async function fill(endpoint: string, facts: number, label: string): Promise<Bac
       `(${fmt(facts)} facts of ~${fmt(factKb, 2)} KB, ${fmt(rest.length)} others: the records) written to the local server in bulk, in ${fmt((performance.now() - began) / 1000)} s: ` +
       `${fmt(persons.size)} persons, ${fmt(visits.size)} visits over yesterday and today`,
   );
-  return { database: container.database.id, facts, persons: persons.size, visits: visits.size, factKb };
+  // The Admin count as GET /api/admin/visitors/people reads it.
+  const count = () => readPeopleCount({ ...store, clock: systemClock });
+  return { database: container.database.id, facts, persons: persons.size, visits: visits.size, count };
 }
 
 interface ChildResult {
@@ -130,35 +112,22 @@ type RunResult = { ok: true; result: ChildResult; wallMs: number } | { ok: false
 
 /** One run of the fold in a child process with a HEAP_MB heap. */
 function foldRun(endpoint: string, database: string): Promise<RunResult> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', join(__dirname, 'fold-child.ts')], {
-    cwd: join(__dirname, '..'),
-    env: { ...process.env, FOLD_CHILD_ENDPOINT: endpoint, FOLD_CHILD_DATABASE: database },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (err = (err + chunk.toString()).slice(-4_000)));
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    child.kill('SIGKILL');
-  }, RUN_TIMEOUT_MS);
-  return new Promise((resolve) => {
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      const wallMs = performance.now() - started;
+  const began = performance.now();
+  const args = [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', join(__dirname, 'fold-child.ts'), endpoint, database];
+  const options = { cwd: join(__dirname, '..'), timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL' as const, maxBuffer: 2 ** 28 };
+  return new Promise((resolve) =>
+    execFile(process.execPath, args, options, (error, out, err) => {
+      const wallMs = performance.now() - began;
       const line = /^RESULT (.*)$/m.exec(out)?.[1];
       if (line !== undefined) return resolve({ ok: true, result: JSON.parse(line) as ChildResult, wallMs });
-      const why = timedOut
+      const why = error?.killed
         ? `stopped after ${fmt(RUN_TIMEOUT_MS / 60_000)} min`
         : /heap out of memory|Allocation failed/i.test(err)
           ? `ran out of memory (JavaScript heap out of memory at ${HEAP_MB} MB)`
-          : `exited ${code ?? signal}: ${err.trim().split('\n').slice(-2).join(' ').slice(0, 300)}`;
+          : `exited ${error?.code ?? error?.signal}: ${err.trim().split('\n').slice(-2).join(' ').slice(0, 300)}`;
       resolve({ ok: false, failure: why, wallMs });
-    });
-  });
+    }),
+  );
 }
 
 const caughtUp = (run: RunResult) => run.ok && run.result.outcome.ok && (run.result.outcome.behind ?? null) === null;
@@ -172,33 +141,25 @@ const shortReason = (run: RunResult) =>
         ? `behind: ${run.result.outcome.behind}`.slice(0, 160)
         : 'caught up';
 
-interface Drained {
-  runs: RunResult[];
-  people: number[];
-  visits: number[];
-  done: boolean;
-  foldedFacts: number;
-  ms: number;
-}
+const noRuns = () => ({ runs: [] as RunResult[], people: [] as number[], visits: [] as number[], done: false, foldedFacts: 0, ms: 0 });
+type Drained = ReturnType<typeof noRuns>;
 
 /** Runs the fold until it says it is caught up, at most `maxRuns` runs or `maxMs`; prints each run (every 10th past 40). */
 async function drain(
   label: string,
   endpoint: string,
   backlog: Backlog,
-  direct: CosmosStore,
   limits: { maxRuns: number; maxMs: number; stopAfterFailures?: number },
-  continued: Drained = { runs: [], people: [], visits: [], done: false, foldedFacts: 0, ms: 0 },
+  drained: Drained = noRuns(),
 ): Promise<Drained> {
   const began = performance.now();
-  const drained = continued;
   let failuresInARow = 0;
   while (drained.runs.length < limits.maxRuns && performance.now() - began < limits.maxMs) {
     const run = await foldRun(endpoint, backlog.database);
     drained.runs.push(run);
     drained.ms += run.wallMs;
     if (run.ok) drained.foldedFacts += run.result.outcome.facts ?? 0;
-    const count = await adminCount(direct);
+    const count = await backlog.count();
     drained.people.push(count.people_all_time ?? -1);
     drained.visits.push(count.visits?.all_time ?? 0);
     const index = drained.runs.length;
@@ -244,9 +205,8 @@ function summary(label: string, backlog: Backlog, drained: Drained): string {
 async function plainBacklog(endpoint: string, facts: number, maxMs: number): Promise<void> {
   const label = `${fmt(facts)} facts`;
   const backlog = await fill(endpoint, facts, label);
-  const direct = storeAt(endpoint, backlog.database);
   await sleep(2_200);
-  const drained = await drain(label, endpoint, backlog, direct, { maxRuns: 10_000, maxMs, stopAfterFailures: 2 });
+  const drained = await drain(label, endpoint, backlog, { maxRuns: 10_000, maxMs, stopAfterFailures: 2 });
   console.log(summary(label, backlog, drained));
   if (!drained.done && drained.foldedFacts > 0) {
     const rate = drained.foldedFacts / (drained.ms / 1000);
@@ -264,11 +224,10 @@ async function plainBacklog(endpoint: string, facts: number, maxMs: number): Pro
 async function throttledBacklog(endpoint: string): Promise<void> {
   const label = `${fmt(SMALL)} facts, ${THROTTLE * 100} % throttled`;
   const backlog = await fill(endpoint, SMALL, label);
-  const direct = storeAt(endpoint, backlog.database);
   const proxy = await storeProxyTo(endpoint, { throttle: THROTTLE });
   try {
     await sleep(2_200);
-    const throttled = await drain(`${label}:`, proxy.endpoint, backlog, direct, { maxRuns: THROTTLED_RUNS, maxMs: 30 * 60_000 });
+    const throttled = await drain(`${label}:`, proxy.endpoint, backlog, { maxRuns: THROTTLED_RUNS, maxMs: 30 * 60_000 });
     // Moved: its people or visits grew, or both were whole.
     const forward = throttled.people.every(
       (people, i) =>
@@ -285,7 +244,7 @@ async function throttledBacklog(endpoint: string): Promise<void> {
     const runsThrottled = throttled.runs.length;
     const after = throttled.done
       ? throttled
-      : await drain(`${label}, throttling stopped:`, proxy.endpoint, backlog, direct, { maxRuns: 200, maxMs: 30 * 60_000 }, throttled);
+      : await drain(`${label}, throttling stopped:`, proxy.endpoint, backlog, { maxRuns: 200, maxMs: 30 * 60_000 }, throttled);
     console.log(summary(`${label} for ${runsThrottled} runs, then not`, backlog, after));
   } finally {
     await proxy.close();

@@ -43,19 +43,15 @@ async function backfill(file: string) {
   const { settings, meter, root, host } = await stack.host('import');
   try {
     const started = performance.now();
+    const since = () => (performance.now() - started) / 1000;
+    const target = { url: host.url, key: settings.INGEST_KEY, from: 'the bench' };
     const summary = await runImport(
-      {
-        inputs: [file],
-        format: 'auto',
-        dryRun: false,
-        target: { url: host.url, key: settings.INGEST_KEY, from: 'the bench' },
-        networks: hostingNetworks(),
-      },
+      { inputs: [file], format: 'auto', dryRun: false, target, networks: hostingNetworks() },
       { out: () => undefined },
     );
-    const sent = performance.now();
+    const sent = since();
     await host.listeners().get('keep-imports')!.drain(3_600_000);
-    const kept = performance.now();
+    const kept = since();
     const keepCalls = tally(await stack.cosmos.take());
     let runs = 0;
     for (; runs < 200; runs += 1) {
@@ -64,7 +60,7 @@ async function backfill(file: string) {
       const state = await root.store.foldState.read();
       if (state?.doc.behind === null && state.doc.imported.length === 0) break;
     }
-    const folded = performance.now();
+    const folded = since();
     const foldCalls = tally(await stack.cosmos.take());
     const queue = stack.queueProxy.take().filter((call) => call.kind !== 'setup').length;
     const executions = meter.take();
@@ -72,12 +68,7 @@ async function backfill(file: string) {
     const visits = (await root.store.visits.read())?.doc;
     return {
       summary,
-      seconds: {
-        send: (sent - started) / 1000,
-        keep: (kept - started) / 1000,
-        total: (folded - started) / 1000,
-        fold: (folded - kept) / 1000,
-      },
+      seconds: { send: sent, keep: kept, total: folded, fold: folded - kept },
       runs: runs + 1,
       keepCalls,
       foldCalls,
@@ -107,10 +98,7 @@ export async function run(): Promise<void> {
       `\nThe command, --dry-run (read, parse, classify, estimate; nothing sent), after a warm-up read of ${fmt(writeLog(warm, 30))} lines:`,
     );
     await readRate(warm);
-    for (const [label, file] of [
-      ['plain', plain],
-      ['gzipped', gz],
-    ] as const) {
+    for (const [label, file] of Object.entries({ plain, gzipped: gz })) {
       const read = await readRate(file);
       console.log(
         `  ${label}: ${fmt(read.lines)} lines in ${fmt(read.seconds, 1)} s: ${fmt(read.rate)} lines/s; peak memory ${fmt(read.peakMb)} MB (rss)`,
@@ -134,10 +122,7 @@ export async function run(): Promise<void> {
     );
     console.log('\n  | per 1,000 lines | reads | writes | queries | store calls | request units (estimated) |');
     console.log('  | --- | --- | --- | --- | --- | --- |');
-    for (const [label, cost] of [
-      ['keep-imports', b.keepCalls],
-      ['the fold', b.foldCalls],
-    ] as const)
+    for (const [label, cost] of Object.entries({ 'keep-imports': b.keepCalls, 'the fold': b.foldCalls }))
       console.log(
         `  | ${label} | ${fmt(per1000(cost.reads), 1)} | ${fmt(per1000(cost.writes), 1)} | ${fmt(per1000(cost.queries), 1)} | ${fmt(per1000(cost.calls), 1)} | ${fmt(per1000(cost.ru), 1)} |`,
       );

@@ -9,14 +9,10 @@ import { receiveServerHits } from '../shared/ingest/receive';
 import { hostingNetworks } from '../adapters/files/networks';
 import { jsonRequest } from '../test/support/import-rig';
 import { DATA_CENTRES, PEOPLES_NETWORKS } from '../test/support/networks';
+import { AGENTS } from '../test/support/http';
 import { hostSettings, KEYS, postHits, quiet } from './settings';
 
-const agents = [
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-  'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0',
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
-];
+const agents = [AGENTS.chromeWindows, AGENTS.firefoxLinux, AGENTS.safariIphone, AGENTS.googlebot];
 
 const NO_STORE = 'http://127.0.0.1:1';
 
@@ -74,27 +70,24 @@ export async function run(): Promise<void> {
   console.log(`in-process ingest (queue faked), one hit per request: ${single.toFixed(1)} µs per request`);
 
   const azurite = await startAzurite();
+  const settings = hostSettings(azurite.connectionString, NO_STORE, 'ingest');
+  await new QueueClient(azurite.connectionString, settings.HITS_QUEUE).createIfNotExists();
+  const host = await startLocalHost({ root: rootFromEnvironment(settings, { logger: quiet }), port: 0, queues: false, timers: false });
   try {
-    const settings = hostSettings(azurite.connectionString, NO_STORE, 'ingest');
-    await new QueueClient(azurite.connectionString, settings.HITS_QUEUE).createIfNotExists();
-    const host = await startLocalHost({ root: rootFromEnvironment(settings, { logger: quiet }), port: 0, queues: false, timers: false });
-    try {
-      for (const [batch, total] of [
-        [1, 1000],
-        [100, 20000],
-      ] as const) {
-        const payloads = Array.from({ length: total / batch }, (_, i) => body(batch, i));
-        const t0 = performance.now();
-        await postHits(host.url, payloads, 8);
-        const seconds = (performance.now() - t0) / 1000;
-        console.log(
-          `through the local host into Azurite, ${batch} hit(s) per request, 8 at once: ${Math.round(total / seconds)} hits/s (${Math.round(payloads.length / seconds)} requests/s)`,
-        );
-      }
-    } finally {
-      await host.stop();
+    for (const [batch, total] of [
+      [1, 1000],
+      [100, 20000],
+    ] as const) {
+      const payloads = Array.from({ length: total / batch }, (_, i) => body(batch, i));
+      const t0 = performance.now();
+      await postHits(host.url, payloads, 8);
+      const seconds = (performance.now() - t0) / 1000;
+      console.log(
+        `through the local host into Azurite, ${batch} hit(s) per request, 8 at once: ${Math.round(total / seconds)} hits/s (${Math.round(payloads.length / seconds)} requests/s)`,
+      );
     }
   } finally {
+    await host.stop();
     await azurite.stop();
   }
 }

@@ -1,5 +1,3 @@
-import { performance } from 'node:perf_hooks';
-import { ensureContainer } from '../adapters/cosmos/client';
 import { rootFromEnvironment } from '../host/composition';
 import { startLocalHost } from '../host/local/host';
 import { startAzurite, startCosmos } from '../host/local/services';
@@ -8,10 +6,10 @@ import { keeper } from '../test/support/keeper';
 import { fixedClock } from '../shared/core/ports/clock';
 import type { StoreStats } from '../shared/core/store';
 import { syntheticMessages } from '../test/support/hits';
-import { freshLocalStore, keepInBatches, localContainer, localStore } from './local-store';
-import { callsA } from './report';
+import { freshLocalStore, keepInBatches } from './local-store';
+import { callsA, costed } from './report';
 import { hostSettings, postHits, quiet } from './settings';
-import { AGENTS } from './site-traffic';
+import { AGENTS, bodiesOf } from './site-traffic';
 
 /** Issue 11's targets for the keep path, store calls a hit. */
 const TARGET: Record<number, number> = { 1: 2, 50: 0.3 };
@@ -26,43 +24,35 @@ async function keepPath(endpoint: string, fixture: string, messages: HitsMessage
   const store = await freshStore(endpoint);
   const keep = keeper(store, fixedClock('2026-10-23T23:59:00Z'));
   const hits = messages.reduce((sum, message) => sum + message.hits.length, 0);
-  const started = performance.now();
-  await keepInBatches(keep, messages, 16);
-  const seconds = (performance.now() - started) / 1000;
-  const cost = store.stats();
+  const { cost, ms } = await costed(store, () => keepInBatches(keep, messages, 16));
   const per = (cost.reads + cost.writes + cost.queries) / hits;
   const target = TARGET[perMessage];
   const verdict = target === undefined ? '' : `   target ≤ ${target} ${per <= target ? 'MET' : 'MISSED'}`;
   console.log(
-    `  ${fixture}, ${String(perMessage).padStart(2)} hits a message (${messages.length} messages): ${costOf(cost, hits)}; ${(hits / seconds).toFixed(0)} hits/s${verdict}`,
+    `  ${fixture}, ${String(perMessage).padStart(2)} hits a message (${messages.length} messages): ${costOf(cost, hits)}; ${((hits * 1000) / ms).toFixed(0)} hits/s${verdict}`,
   );
 }
 
 /** Hits kept a second end to end: POST /api/hits, Azurite, keep-hits, the local Cosmos server; eight clients at once. */
 async function endToEnd(queueConnectionString: string, endpoint: string, hits: number, perRequest: number) {
-  const env = hostSettings(queueConnectionString, endpoint, 'keeping');
-  const container = localContainer(endpoint, env.COSMOS_DATABASE, 5_000);
-  await ensureContainer(container);
-  const store = localStore(container);
+  const { container, store } = await freshLocalStore(endpoint, { requestTimeoutMs: 5_000 });
+  const env = hostSettings(queueConnectionString, endpoint, 'keeping', { COSMOS_DATABASE: container.database.id });
   const root = rootFromEnvironment(env, { logger: quiet, store });
   const host = await startLocalHost({ root, port: 0, timers: false, queueSettings: { maxPollingInterval: 100 } });
   try {
     // The 50 visitors of keepPath's first fixture.
-    const bodies = Array.from({ length: hits / perRequest }, (_, request) =>
-      JSON.stringify({
-        hits: Array.from({ length: perRequest }, (_, n) => ({
-          address: `203.0.${(request * perRequest + n) % 7}.${(request * perRequest + n) % 50}`,
-          user_agent: AGENTS[0],
-          path: `/page-${n % 12}`,
-        })),
-      }),
-    );
-    const started = performance.now();
-    await postHits(host.url, bodies);
-    await host.drain(300_000);
-    const seconds = (performance.now() - started) / 1000;
+    const sent = Array.from({ length: hits }, (_, i) => ({
+      address: `203.0.${i % 7}.${i % 50}`,
+      user_agent: AGENTS[0],
+      path: `/page-${(i % perRequest) % 12}`,
+    }));
+    const { cost, ms } = await costed(store, async () => {
+      await postHits(host.url, bodiesOf(sent, perRequest));
+      await host.drain(300_000);
+    });
+    const seconds = ms / 1000;
     console.log(
-      `  ${hits} hits, ${perRequest} a request: ${(hits / seconds).toFixed(0)} hits/s kept end to end (${seconds.toFixed(2)} s); ${costOf(store.stats(), hits)}`,
+      `  ${hits} hits, ${perRequest} a request: ${(hits / seconds).toFixed(0)} hits/s kept end to end (${seconds.toFixed(2)} s); ${costOf(cost, hits)}`,
     );
   } finally {
     await host.stop();

@@ -1,17 +1,20 @@
 import { performance } from 'node:perf_hooks';
 import type { Container } from '@azure/cosmos';
 import { startAzurite, startCosmos, type Azurite } from '../host/local/services';
+import type { ActivityCardAnswer } from '../shared/contract/activity';
 import { funnelStepsSetting } from '../shared/core/funnel';
 import { emptyRollup, moved } from '../shared/core/rollup/day-rollup';
 import { sketchOf } from '../shared/core/rollup/sketch';
 import { addDays } from '../shared/core/days';
 import { countedAgain } from '../shared/fold/by-day';
+import { withHour } from '../shared/fold/add';
 import type { ActivityHour, VisitorDay } from '../shared/core/store';
-import { hourId, visitorDayId } from '../shared/core/store/activity';
+import { hourId } from '../shared/core/store/activity';
 import { VISITORS_PK } from '../shared/core/store/visitors';
 import { emptyVisits } from '../shared/core/store/visits';
 import { bulkUpsert, freshLocalStore, visitorsSummaryOf } from './local-store';
 import { visitorRecord } from '../test/support/counting-cosmos';
+import { visitorDay } from '../test/support/counting';
 import { fmt, hex } from './report';
 import { KEYS, postHits } from './settings';
 import {
@@ -25,7 +28,7 @@ import {
   postDays,
   type BenchClock,
 } from './site-traffic';
-import { costOf, storeProxyTo, type Cost, type StoreCall, type StoreProxy } from './store-calls';
+import { costOf, storeProxyTo, type Cost, type StoreProxy } from './store-calls';
 
 /** `npm run bench reads`: what every Admin read costs the store at V and 4V people a day, measured at a proxy in front of the local Cosmos server; then a 400-day card over 100,000 records, and long ranges over imported years. */
 const V = Number(process.env.READS_V ?? 300);
@@ -50,38 +53,31 @@ function eventsOf(p: number): Array<{ event: string; props: Record<string, strin
   return events;
 }
 
-interface Measured {
-  name: string;
-  calls: StoreCall[];
-  cost: Cost;
-  ms: number;
-  status: number;
-}
+type Measured = Awaited<ReturnType<typeof measure>>;
 
 /** A host on its own queue and database, its store calls through the proxy. */
 const startHost = (azurite: Azurite, proxyEndpoint: string, database: string, clock: BenchClock) =>
   clockedHost(azurite.connectionString, proxyEndpoint, 'reads', { COSMOS_DATABASE: database, GOALS }, clock);
 
-async function measure(url: string, name: string, path: string, proxy: StoreProxy): Promise<Measured> {
+/** An Admin read, as the operator asks it. */
+const read = (url: string, path: string) => fetch(`${url}${path}`, { headers: { authorization: `Bearer ${KEYS.OPERATOR_KEY}` } });
+
+/** A read's store calls at the proxy, their cost, and its time. */
+async function measure(url: string, name: string, path: string, proxy: StoreProxy) {
   proxy.take();
   const started = performance.now();
-  const answer = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${KEYS.OPERATOR_KEY}` } });
+  const answer = await read(url, path);
   await answer.arrayBuffer();
   const ms = performance.now() - started;
   const calls = proxy.take();
   return { name, calls, cost: costOf(calls), ms, status: answer.status };
 }
 
-interface GoalsAndEvents {
-  goals: Array<{ goal: string; conversions: number; people_all_time: number }>;
-  events: Array<{ event: string; count: number; props: Record<string, unknown> }>;
-}
-
 /** Throws unless the 30-day card, read before the reads are measured, has each goal and event, with props. */
 async function checkGoalsAndEvents(url: string): Promise<void> {
-  const answer = await fetch(`${url}/api/admin/activity?days=30`, { headers: { authorization: `Bearer ${KEYS.OPERATOR_KEY}` } });
+  const answer = await read(url, '/api/admin/activity?days=30');
   const text = await answer.text();
-  const body = (answer.status === 200 ? JSON.parse(text) : {}) as Partial<GoalsAndEvents>;
+  const body = (answer.status === 200 ? JSON.parse(text) : {}) as Partial<ActivityCardAnswer>;
   const goals = body.goals ?? [];
   const events = body.events ?? [];
   const lacking = [
@@ -91,19 +87,10 @@ async function checkGoalsAndEvents(url: string): Promise<void> {
   if (lacking.length > 0) throw new Error(`the card lacks ${lacking.join(', ')} after the fold (${answer.status}): ${text.slice(0, 500)}`);
 }
 
-interface Scale {
-  people: number;
-  measured: Measured[];
-  /** A full day's rollup, read straight: its KB, its sketch's, its events' and goals' lists'. */
-  rollup: { kb: number; sketchKb: number; eventsKb: number };
-  posted: number;
-  events: number;
-  foldRuns: number;
-  seconds: number;
-}
+type Scale = Awaited<ReturnType<typeof atScale>>;
 
 /** Eight days of traffic at `people` a day on a fresh database, folded, then every read measured. */
-async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string, proxy: StoreProxy): Promise<Scale> {
+async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string, proxy: StoreProxy) {
   const began = performance.now();
   const { container } = await freshLocalStore(cosmosEndpoint, { prefix: `reads${people}` });
   const today = new Date().toISOString().slice(0, 10);
@@ -147,8 +134,8 @@ async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string,
   }
 }
 
-/** A day's rollup read straight from the container, for the projection. */
-async function rollupOf(container: Container, day: string): Promise<Scale['rollup']> {
+/** A full day's rollup read straight from the container: its KB, its sketch's, its events' and goals' lists'. */
+async function rollupOf(container: Container, day: string) {
   const { resource } = await container.item('day-rollup', day).read<Record<string, unknown>>();
   if (!resource) throw new Error(`no day rollup for ${day}`);
   const kbOf = (value: unknown) => JSON.stringify(value ?? {}).length / 1024;
@@ -187,7 +174,7 @@ function goalsAndEventsLines(small: Scale, large: Scale): void {
 /** 100,000 visitors over 400 days, each seen once, their summaries, two days' hours, each day's rollup, a fold state all built. */
 function* bigFixture(today: string, mark: number, counts: Record<string, number>) {
   const steps = funnelStepsSetting.parse(undefined);
-  const count = (kind: string) => (counts[kind] = (counts[kind] ?? 0) + 1);
+  const count = (kind: string, n = 1) => (counts[kind] = (counts[kind] ?? 0) + n);
   const people: Record<string, number> = {};
   const scanners: Record<string, number> = {};
   const visits: Record<string, number> = {};
@@ -199,22 +186,12 @@ function* bigFixture(today: string, mark: number, counts: Record<string, number>
       const v = d * perDay + n;
       const scanner = v % 10 === 9;
       const hour = String(n % 24).padStart(2, '0');
-      const token = hex(0x5000000 + v);
       const paths: Record<string, number> = scanner ? { '/wp-login.php': 2 } : { '/': 1, '/about': 1, [`/blog/post-${v % 40}`]: 1 };
       const requests = scanner ? 2 : 3;
       rows.push({
-        id: visitorDayId('site', token),
-        pk: day,
-        kind: 'visitor-day',
-        store: 'site',
-        day,
-        token,
-        network: `10.${(v >> 16) & 255}.${(v >> 8) & 255}.x`,
+        ...visitorDay(day, `visitor ${v}`, { network: `10.${(v >> 16) & 255}.${(v >> 8) & 255}.x`, requests, bots: scanner ? 2 : 0 }),
         first_seen: `${day}T${hour}:00:00.000Z`,
         last_seen: `${day}T${hour}:02:00.000Z`,
-        requests,
-        bots: scanner ? 2 : 0,
-        self: 0,
         paths,
         sources: !scanner && v % 7 === 0 ? { 'github.com': 1 } : {},
         page_loads: scanner ? 0 : 3,
@@ -231,31 +208,16 @@ function* bigFixture(today: string, mark: number, counts: Record<string, number>
       (scanner ? scanners : people)[day] = ((scanner ? scanners : people)[day] ?? 0) + 1;
     }
     visits[day] = rows.filter((row) => row.visit).length;
-    counts['visitor-day'] = (counts['visitor-day'] ?? 0) + rows.length;
+    count('visitor-day', rows.length);
     yield* rows;
     if (d >= BIG_DAYS - 2) {
       const hours = new Map<string, ActivityHour>();
-      for (const row of rows) {
-        const hh = row.first_seen.slice(11, 13);
-        const hour = hours.get(hh) ?? {
-          id: hourId('site', hh),
-          pk: day,
-          kind: 'activity-hour',
-          store: 'site',
-          day,
-          hour: `${day}T${hh}:00:00.000Z`,
-          requests: 0,
-          bots: 0,
-          self: 0,
-          paths: {},
-          folded_to: mark,
-        };
-        hour.requests += row.requests;
-        hour.bots += row.bots;
-        for (const [path, n] of Object.entries(row.paths)) hour.paths[path] = (hour.paths[path] ?? 0) + n;
-        hours.set(hh, hour);
+      for (const { first_seen, requests, bots, paths } of rows) {
+        const hh = first_seen.slice(11, 13);
+        const part = { id: hourId('site', hh), store: 'site', day, hour: `${day}T${hh}:00:00.000Z`, requests, bots, self: 0, paths };
+        hours.set(hh, withHour(hours.get(hh) ?? null, part, mark));
       }
-      counts['activity-hour'] = (counts['activity-hour'] ?? 0) + hours.size;
+      count('activity-hour', hours.size);
       yield* hours.values();
     }
     count('day-rollup');
@@ -296,12 +258,10 @@ async function bigCard(azurite: Azurite, cosmosEndpoint: string, proxy: StorePro
   const counts: Record<string, number> = {};
   const loading = performance.now();
   const created = await bulkUpsert(container, bigFixture(today, Math.floor(Date.now() / 1000), counts));
+  const seconds = (performance.now() - loading) / 1000;
+  const kinds = Object.entries(counts).map(([kind, n]) => `${fmt(n)} ${kind}`);
   console.log(
-    `${fmt(BIG_VISITORS)}-record fixture written straight into the container: ${fmt(created)} documents in ${fmt((performance.now() - loading) / 1000)} s (${Object.entries(
-      counts,
-    )
-      .map(([kind, n]) => `${fmt(n)} ${kind}`)
-      .join(', ')})`,
+    `${fmt(BIG_VISITORS)}-record fixture written straight into the container: ${fmt(created)} documents in ${fmt(seconds)} s (${kinds.join(', ')})`,
   );
   const clock = benchClock(`${today}T12:00:00Z`);
   const { host } = await startHost(azurite, proxy.endpoint, container.database.id, clock);

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { StoreStats } from '../shared/core/store';
 
 /** A figure as the benches print it: thousands separated, `digits` decimals. */
@@ -14,14 +15,20 @@ export function percentile(values: readonly number[], q: number): number {
 
 export const median = (values: readonly number[]) => percentile(values, 0.5);
 
-/** What a store did between two readings of its stats. */
-export const spent = (before: StoreStats, after: StoreStats) =>
-  Object.fromEntries(Object.entries(after).map(([key, n]) => [key, n - before[key as keyof StoreStats]])) as unknown as StoreStats;
-
 export const ops = (cost: StoreStats) => `${cost.reads} reads, ${cost.writes} writes, ${cost.queries} queries`;
 
 /** A store's calls for `count` of something, split: `1.234 calls a hit (…reads, …writes, …queries)`. */
 export function callsA(cost: StoreStats, count: number, unit: string): string {
   const per = (n: number) => (n / count).toFixed(3);
   return `${per(cost.reads + cost.writes + cost.queries)} calls ${unit} (${per(cost.reads)} reads, ${per(cost.writes)} writes, ${per(cost.queries)} queries)`;
+}
+
+/** What `work` cost a store, the time it took, and its answer. */
+export async function costed<T>(store: { stats(): StoreStats }, work: () => Promise<T>) {
+  const before = store.stats();
+  const started = performance.now();
+  const result = await work();
+  const ms = performance.now() - started;
+  const cost = Object.fromEntries(Object.entries(store.stats()).map(([key, n]) => [key, n - before[key as keyof StoreStats]]));
+  return { result, ms, cost: cost as unknown as StoreStats };
 }

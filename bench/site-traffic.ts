@@ -26,18 +26,16 @@ const REFERRERS = [
 export const personAddress = (p: number) => `10.${1 + ((p >> 16) & 127)}.${(p >> 8) & 255}.${p & 255}`;
 const scannerAddress = (s: number) => `172.${16 + ((s >> 16) & 15)}.${(s >> 8) & 255}.${s & 255}`;
 
-interface ServerHit {
+type SiteEvent = { event: string; props: Record<string, string> };
+type ServerHit = {
   at: string;
   address: string;
   user_agent: string;
   path: string;
   referrer?: string;
   page_load: boolean;
-  event?: string;
-  props?: Record<string, string>;
-}
-
-type Events = (p: number) => Array<{ event: string; props: Record<string, string> }>;
+} & Partial<SiteEvent>;
+type Events = (p: number) => SiteEvent[];
 
 /** Day `d`'s hits as a site's server reports them: `people` people from `first` on, a hit a page, their events, and scanners. */
 export function dayHits(day: string, d: number, first: number, people: number, scanners = 0, eventsOf: Events = () => []): ServerHit[] {

@@ -4,22 +4,22 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureContainer } from '../adapters/cosmos/client';
 import { rootFromEnvironment } from '../host/composition';
 import { loadFunctions, startLocalHost } from '../host/local/host';
-import { freePort, queueAt, startAzurite } from '../host/local/services';
+import { freePort, queueAt, startAzurite, startCosmos } from '../host/local/services';
 import { countingLogger, executionMeter } from './cost/meters';
 import { localContainer } from './local-store';
 import { hostSettings } from './settings';
 import { startProxy, type Request } from '../test/support/proxy';
-import type { StoreCall } from './store-calls';
+import { storeCall, type StoreCall } from './store-calls';
 
 const projectRoot = join(__dirname, '..');
 
 /** Azurite with blobs and tables too, on free ports: the Functions host keeps its timer locks in blobs. */
 export const azuriteWithBlobs = async () => startAzurite({ blobAndTable: { blobPort: await freePort(), tablePort: await freePort() } });
 
-/** The local Cosmos server in a process of its own (cosmos-process.ts); when `metered`, its proxy's calls are `take()`n. */
+/** The local Cosmos server in a process of its own (this file run with `--cosmos`); when `metered`, its proxy's calls are `take()`n. */
 export async function cosmosProcess(options: { heapMb?: number; metered?: boolean } = {}) {
   const heap = options.heapMb ? [`--max-old-space-size=${options.heapMb}`] : [];
-  const args = [...heap, '--import', 'tsx', join(__dirname, 'cosmos-process.ts'), ...(options.metered ? ['--metered'] : [])];
+  const args = [...heap, '--import', 'tsx', __filename, '--cosmos', ...(options.metered ? ['--metered'] : [])];
   const child = spawn(process.execPath, args, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const [endpoint, proxyEndpoint] = await new Promise<[string, string]>((resolve, reject) => {
     let out = '';
@@ -81,13 +81,7 @@ export async function hostProcess(env: Record<string, string>, timeoutMs = 120_0
   };
   for (const deadline = Date.now() + timeoutMs; ; await sleep(250)) {
     if (child.exitCode !== null) throw new Error(`a host exited with ${child.exitCode}: ${output}`);
-    if (
-      await fetch(`${host.url}/admin/host/status`).then(
-        (answer) => answer.ok,
-        () => false,
-      )
-    )
-      return host;
+    if ((await fetch(`${host.url}/admin/host/status`).catch(() => null))?.ok) return host;
     if (Date.now() > deadline) throw new Error(`a host did not start within ${timeoutMs} ms: ${output}`);
   }
 }
@@ -137,3 +131,20 @@ export async function meteredStack() {
     },
   };
 }
+
+/** Run as the Cosmos server's process: `ready <endpoint> <proxy endpoint or ->`, then each `take` message answered with the calls. */
+async function serveCosmos() {
+  const cosmos = await startCosmos();
+  const metered = process.argv.includes('--metered') ? await startProxy(new URL(cosmos.endpoint), storeCall) : null;
+  process.on('message', (message) => message === 'take' && process.send?.({ calls: metered?.take() ?? [] }));
+  const stop = () => void cosmos.stop().finally(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('disconnect', stop);
+  process.stdout.write(`ready ${cosmos.endpoint} ${metered?.endpoint ?? '-'}\n`);
+}
+
+if (process.argv.includes('--cosmos'))
+  serveCosmos().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });

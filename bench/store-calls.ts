@@ -2,36 +2,19 @@ import { startProxy, type Call, type Proxy, type Request } from '../test/support
 
 type StoreCallKind = 'point read' | 'query' | 'write' | 'query plan' | 'metadata';
 
-interface StoreCallClass {
-  kind: StoreCallKind;
-  method: string;
-  /** The document's id for a call on one document, else null. */
-  id: string | null;
-  /** The partition key the call named, else null. */
-  pk: string | null;
-}
+/** A call's kind, and the document's id and the partition key it named, else null. */
+type StoreCallClass = { kind: StoreCallKind; id: string | null; pk: string | null };
 
 export type StoreCall = Call<StoreCallClass>;
 
 const truthy = (value: string | undefined) => /true/i.test(value ?? '');
 
-function pkOf(header: string | undefined): string | null {
-  try {
-    const value: unknown = JSON.parse(header ?? 'null');
-    return Array.isArray(value) && typeof value[0] === 'string' ? value[0] : null;
-  } catch {
-    return null;
-  }
-}
+/** The partition key's value from its header, `["<value>"]`. */
+const pkOf = (header: string | undefined) => /^\["([^"\\]*)"\]$/.exec(header ?? '')?.[1] ?? null;
 
 /** A Cosmos DB REST call, classed from its method, path and headers. */
 export function storeCall({ method, path, headers }: Request): StoreCallClass {
-  const call = (kind: StoreCallKind, id: string | null = null) => ({
-    kind,
-    method,
-    id,
-    pk: pkOf(headers.get('x-ms-documentdb-partitionkey')),
-  });
+  const call = (kind: StoreCallKind, id: string | null = null) => ({ kind, id, pk: pkOf(headers.get('x-ms-documentdb-partitionkey')) });
   const docs = /\/dbs\/[^/]+\/colls\/[^/]+\/docs(?:\/([^/]+))?$/.exec(path);
   if (!docs) return call('metadata');
   if (truthy(headers.get('x-ms-cosmos-is-query-plan-request'))) return call('query plan');
@@ -60,18 +43,14 @@ function estimatedRu(call: { kind: StoreCallKind; status: number; requestBytes: 
   }
 }
 
-export interface Cost {
-  calls: number;
-  kb: number;
-  ru: number;
-}
-
 /** Every call's cost, the SDK's included: how many, the KB the store answered, and their request units. */
-export const costOf = (calls: readonly StoreCall[]): Cost => ({
+export const costOf = (calls: readonly StoreCall[]) => ({
   calls: calls.length,
   kb: calls.reduce((sum, call) => sum + call.responseBytes, 0) / 1024,
   ru: calls.reduce((sum, call) => sum + estimatedRu(call), 0),
 });
+
+export type Cost = ReturnType<typeof costOf>;
 
 /** The app's calls by kind (the SDK's counted apart as metadata) and their request units. */
 export function tally(calls: readonly StoreCall[]) {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startCosmos } from '../host/local/services';
 import type { SeenRequest } from '../shared/ingest/classify';
@@ -10,7 +9,7 @@ import { keeper } from '../test/support/keeper';
 import { scanRules } from '../shared/core/subjects/scan-rule';
 import { freshLocalStore, keepInBatches } from './local-store';
 import { queued } from '../test/support/hits';
-import { callsA, spent } from './report';
+import { callsA, costed } from './report';
 import { KEYS, quiet } from './settings';
 
 const rules = { hashKey: KEYS.HASH_KEY, selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: [] };
@@ -36,20 +35,14 @@ async function keepingCost(endpoint: string, perMessage: number) {
     id: randomUUID(),
     hits: scans.slice(m * perMessage, (m + 1) * perMessage),
   }));
-  const started = performance.now();
-  await keepInBatches(keep, messages, 8);
-  const seconds = (performance.now() - started) / 1000;
-  const kept = store.stats();
+  const kept = await costed(store, () => keepInBatches(keep, messages, 8));
   await settled();
-  const before = store.stats();
-  const foldStarted = performance.now();
-  const outcome = await fold({ store, clock, rules: scanRules(10, 60), lateDays: 7 });
-  if (!outcome.ok) throw new Error(outcome.reason);
-  const folded = spent(before, store.stats());
+  const folded = await costed(store, () => fold({ store, clock, rules: scanRules(10, 60), lateDays: 7 }));
+  if (!folded.result.ok) throw new Error(folded.result.reason);
   const summary = await store.subjects.summaries.read('tree-0');
   console.log(
-    `  ${String(perMessage).padStart(3)} scans a message: keep ${callsA(kept, 1000, 'a scan')}, ${kept.conflicts} lost races, ${(1000 / seconds).toFixed(0)} scans/s; ` +
-      `fold ${callsA(folded, 1000, 'a scan')} in ${(performance.now() - foldStarted).toFixed(0)} ms (tree-0: ${summary?.doc.scans} scans, ${summary?.doc.unique} unique)`,
+    `  ${String(perMessage).padStart(3)} scans a message: keep ${callsA(kept.cost, 1000, 'a scan')}, ${kept.cost.conflicts} lost races, ${(1_000_000 / kept.ms).toFixed(0)} scans/s; ` +
+      `fold ${callsA(folded.cost, 1000, 'a scan')} in ${folded.ms.toFixed(0)} ms (tree-0: ${summary?.doc.scans} scans, ${summary?.doc.unique} unique)`,
   );
 }
 
@@ -68,12 +61,11 @@ async function beaconCost(endpoint: string, mode: 'hash' | 'cookie') {
     subject: 'tree-1',
     operator: false,
   });
-  const started = performance.now();
-  for (let n = 0; n < 200; n += 1) await beaconScan(null, seen(n), true, deps);
-  const ms = (performance.now() - started) / 200;
-  const cost = store.stats();
+  const { cost, ms } = await costed(store, async () => {
+    for (let n = 0; n < 200; n += 1) await beaconScan(null, seen(n), true, deps);
+  });
   console.log(
-    `  ${mode} mode, a new visitor asking its status: ${((cost.reads + cost.writes) / 200).toFixed(2)} store operations a beacon (${(cost.writes / 200).toFixed(2)} writes), ${ms.toFixed(2)} ms each on the local server`,
+    `  ${mode} mode, a new visitor asking its status: ${((cost.reads + cost.writes) / 200).toFixed(2)} store operations a beacon (${(cost.writes / 200).toFixed(2)} writes), ${(ms / 200).toFixed(2)} ms each on the local server`,
   );
 }
 
@@ -87,19 +79,23 @@ async function listCost(endpoint: string) {
   await settled();
   const folded = await fold({ store, clock, rules: scanRules(10, 60), lateDays: 7 });
   if (!folded.ok) throw new Error(folded.reason);
-  const before = store.stats();
-  const started = performance.now();
-  let continuation: string | null = null;
-  let pages = 0;
-  do {
-    const page = await store.subjects.list({ sort: 'scans', order: 'desc', limit: 50, continuation });
-    if (page === 'bad-continuation') throw new Error('the store refused its own continuation');
-    continuation = page.continuation;
-    pages += 1;
-  } while (continuation);
-  const ms = (performance.now() - started) / pages;
+  const {
+    result: pages,
+    ms,
+    cost,
+  } = await costed(store, async () => {
+    let continuation: string | null = null;
+    let pages = 0;
+    do {
+      const page = await store.subjects.list({ sort: 'scans', order: 'desc', limit: 50, continuation });
+      if (page === 'bad-continuation') throw new Error('the store refused its own continuation');
+      continuation = page.continuation;
+      pages += 1;
+    } while (continuation);
+    return pages;
+  });
   console.log(
-    `  the list of 500 subjects in pages of 50: ${pages} pages, ${store.stats().queries - before.queries} queries, ${ms.toFixed(1)} ms a page on the local server`,
+    `  the list of 500 subjects in pages of 50: ${pages} pages, ${cost.queries} queries, ${(ms / pages).toFixed(1)} ms a page on the local server`,
   );
 }
 

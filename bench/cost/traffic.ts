@@ -1,5 +1,6 @@
 import { KEYS } from '../settings';
-import { beaconRequest, sendAtOnce, type ClientAnswer, type ClientRequest } from '../../test/support/beacon-clients';
+import { beaconRequest, sendAtOnce, type ClientAnswer } from '../../test/support/beacon-clients';
+import { bodiesOf } from '../site-traffic';
 
 /** Visitors and the pages each views: a million busy hits are many visitors, each seen a few times a day. */
 export const VISITORS = 600;
@@ -40,14 +41,8 @@ export async function serverTraffic(url: string, first = 0): Promise<Sent> {
       });
     }
   }
-  const requests: ClientRequest[] = [];
-  for (let at = 0; at < hits.length; at += SERVER_BATCH) {
-    requests.push({
-      path: '/api/hits',
-      headers: { 'content-type': 'application/json', 'x-ingest-key': KEYS.INGEST_KEY },
-      body: JSON.stringify({ hits: hits.slice(at, at + SERVER_BATCH) }),
-    });
-  }
+  const headers = { 'content-type': 'application/json', 'x-ingest-key': KEYS.INGEST_KEY };
+  const requests = bodiesOf(hits, SERVER_BATCH).map((body) => ({ path: '/api/hits', headers, body }));
   return { hits: hits.length, answers: await sendAtOnce(url, requests) };
 }
 
