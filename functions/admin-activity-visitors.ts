@@ -2,7 +2,7 @@ import { register } from '../host/registry';
 import { query } from '../host/http/input';
 import { operatorRoute } from '../host/http/route';
 import { activityVisitors } from '../shared/read/activity/visitors';
-import { visitorsQuerySchema } from '../shared/read/activity/query';
+import { visitorsQuerySchema } from '../shared/contract/queries';
 
 register({
   kind: 'http',

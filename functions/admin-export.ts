@@ -2,7 +2,8 @@ import { register } from '../host/registry';
 import { fileReply } from '../host/http/answer';
 import { query } from '../host/http/input';
 import { operatorRoute } from '../host/http/route';
-import { exportDays, exportQuerySchema } from '../shared/read/export/export';
+import { exportDays } from '../shared/read/export/export';
+import { exportQuerySchema } from '../shared/contract/queries';
 
 register({
   kind: 'http',

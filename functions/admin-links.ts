@@ -2,7 +2,8 @@ import { register } from '../host/registry';
 import { created } from '../host/http/answer';
 import { body, nothing } from '../host/http/input';
 import { adminRoute, byMethod } from '../host/http/route';
-import { createLink, linkBodySchema, listLinks } from '../shared/read/links/manage';
+import { createLink, listLinks } from '../shared/read/links/manage';
+import { linkBodySchema } from '../shared/contract/queries';
 
 register({
   kind: 'http',

@@ -1,7 +1,8 @@
 import { register } from '../host/registry';
 import { query } from '../host/http/input';
 import { operatorRoute } from '../host/http/route';
-import { retentionCard, retentionQuerySchema } from '../shared/read/retention';
+import { retentionCard } from '../shared/read/retention';
+import { retentionQuerySchema } from '../shared/contract/queries';
 
 register({
   kind: 'http',

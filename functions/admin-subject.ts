@@ -2,7 +2,8 @@ import { register } from '../host/registry';
 import { lastValues, withParam } from '../host/http/input';
 import { operatorRoute } from '../host/http/route';
 import { subjectSchema } from '../shared/ingest/schemas';
-import { detailQuerySchema, oneSubject } from '../shared/read/subjects';
+import { oneSubject } from '../shared/read/subjects';
+import { detailQuerySchema } from '../shared/contract/queries';
 
 register({
   kind: 'http',

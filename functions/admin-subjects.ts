@@ -1,7 +1,8 @@
 import { register } from '../host/registry';
 import { lastValues } from '../host/http/input';
 import { operatorRoute } from '../host/http/route';
-import { listQuerySchema, subjectsPage } from '../shared/read/subjects';
+import { subjectsPage } from '../shared/read/subjects';
+import { listQuerySchema } from '../shared/contract/queries';
 
 register({
   kind: 'http',

@@ -2,7 +2,7 @@ import { register } from '../host/registry';
 import { query } from '../host/http/input';
 import { sharedRoute } from '../host/http/shared-link';
 import { activityCard } from '../shared/read/activity/card';
-import { activityQuerySchema } from '../shared/read/activity/query';
+import { activityQuerySchema } from '../shared/contract/queries';
 
 register({
   kind: 'http',

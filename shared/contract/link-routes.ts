@@ -1,4 +1,4 @@
-import { linkBodySchema } from '../read/links/manage';
+import { linkBodySchema } from './queries';
 import { ActivityCard } from './activity';
 import { inputs } from './inputs';
 import { SharedLinkMade, SharedLinkRevoked, SharedLinks, SharedPeople, SiteList } from './links';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { activityQuerySchema, visitorsQuerySchema } from '../read/activity/query';
+import { activityQuerySchema, visitorsQuerySchema } from './queries';
 import { siteQuerySchema } from '../core/sites/sites';
-import { exportQuerySchema } from '../read/export/export';
+import { exportQuerySchema } from './queries';
 import { importBodySchema } from '../ingest/import/schemas';
 import { beaconBodySchema, serverBatchSchema, serverHitSchema } from '../ingest/schemas';
 import { ASSETS } from './assets';
-import { detailQuerySchema as subjectQuerySchema, listQuerySchema as subjectsListQuerySchema } from '../read/subjects';
+import { detailQuerySchema as subjectQuerySchema, listQuerySchema as subjectsListQuerySchema } from './queries';
 import { ActivityCard, DayVisitors, ExportDays, NowCard } from './activity';
 import { OperatorMark, SessionState, SubjectFigures, SubjectsPage } from './admin';
 import { Subject } from './common';
@@ -14,7 +14,7 @@ import { Accepted, BeaconAccepted, ImportAccepted } from './ingest';
 import { LINK_ROUTES } from './link-routes';
 import type { Route } from './route';
 import { RetentionCard } from './retention';
-import { retentionQuerySchema } from '../read/retention';
+import { retentionQuerySchema } from './queries';
 import { error, json, NO_STORE, OPERATOR, OPERATOR_ERRORS, OPERATOR_HEADERS, operatorJson, ref, sharedAnswer, text } from './responses';
 
 // `npm run openapi` makes docs/openapi.json from these routes; a test holds the file to them.

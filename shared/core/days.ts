@@ -17,3 +17,7 @@ export const monthStart = (day: string): string => `${day.slice(0, 8)}01`;
 export const earlierOf = (a: string | null, b: string | null): string | null => (a === null ? b : b === null ? a : a < b ? a : b);
 
 export const earlierDay = (a: string, b: string): string => (a < b ? a : b);
+
+/** How many days from `from` to `to`, both included. */
+export const daySpan = (from: string, to: string): number =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;

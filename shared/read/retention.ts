@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { retentionQuerySchema } from '../contract/queries';
 import { costOf, readActivity, type ActivityStore } from './activity/availability';
 import { addDays } from '../core/days';
 import { ok, type Result } from '../core/result';
@@ -7,23 +8,9 @@ import type { Clock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
 import { SKETCH_ERROR } from '../core/rollup/sketch';
 import { COHORT_WEEKS, cohortsPk, weekOf, type CohortFigures, type CohortsStore } from '../core/store/cohorts';
-import { cellFilter, filtersSchema } from './activity/filters';
+import { cellFilter } from '../core/rollup/filters';
 import { cellPartition } from '../core/rollup/filters';
-import { siteQuerySchema } from '../core/sites/sites';
 import type { RetentionAnswer } from '../contract/retention';
-
-/** The most months a read asks for, and how many it asks for when it does not say. */
-export const MOST_MONTHS = 36;
-export const DEFAULT_MONTHS = 12;
-
-/** The cells are kept for one value each. */
-export const ONE_FILTER = 'retention takes one filter, dimension:value (not negated)';
-
-export const retentionQuerySchema = z.object({
-  site: siteQuerySchema,
-  months: z.coerce.number().int().min(1).max(MOST_MONTHS).default(DEFAULT_MONTHS),
-  filter: filtersSchema.refine((filters) => filters.length === 0 || cellFilter(filters) !== null, { message: ONE_FILTER }),
-});
 
 export interface RetentionDeps {
   store: ActivityStore & { cohorts: Pick<CohortsStore, 'since'> };

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { wholeNumberText } from '../core/whole-number';
+import type { detailQuerySchema, listQuerySchema } from '../contract/queries';
 import { daysEnding } from '../core/days';
-import { siteQuerySchema } from '../core/sites/sites';
 import { badRequest, fail, ok, type Result } from '../core/result';
 import { utcDay } from '../core/identity/tokens';
 import type { Clock } from '../core/ports/clock';
@@ -17,19 +16,6 @@ export interface SubjectReadDeps {
   clock: Clock;
   logger: Logger;
 }
-
-export const listQuerySchema = z.strictObject({
-  sort: z.enum(SUBJECT_SORTS, `must be one of ${SUBJECT_SORTS.join(', ')}`).default('last_scan'),
-  order: z.enum(['asc', 'desc'], 'must be asc or desc').default('desc'),
-  limit: wholeNumberText(1, 200, 50),
-  continuation: z.string().min(1, 'must not be empty').max(4096, 'must be at most 4096 characters').optional(),
-  site: siteQuerySchema,
-});
-
-export const detailQuerySchema = z.strictObject({
-  days: wholeNumberText(1, 366, 30),
-  site: siteQuerySchema,
-});
 
 /** Bound to the sort and order it was made for. */
 const continuationSchema = z.strictObject({ sort: z.enum(SUBJECT_SORTS), order: z.enum(['asc', 'desc']), token: z.string().max(3000) });

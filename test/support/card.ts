@@ -1,6 +1,6 @@
 import type { Store } from '../../shared/core/store';
 import { activityCard, type ActivityDeps } from '../../shared/read/activity/card';
-import { activityQuerySchema } from '../../shared/read/activity/query';
+import { activityQuerySchema } from '../../shared/contract/queries';
 import { query as readQuery } from '../../host/http/input';
 import { operatorRead } from '../../host/http/route';
 import { funnelStepsSetting } from '../../shared/core/funnel';

@@ -135,6 +135,8 @@ function circles(graph: Map<string, string[]>): string[] {
 
 const writeImportsRead = (graph: Map<string, string[]>) => crossings(graph, WRITE_STAGES, (stage) => READ_STAGES.includes(stage));
 const coreImportsStage = (graph: Map<string, string[]>) => crossings(graph, ['core'], (stage) => stage !== 'core');
+const contractImportsUseCase = (graph: Map<string, string[]>) =>
+  crossings(graph, ['contract'], (stage) => stage === 'read' || stage === 'sites');
 
 /** The graph with one import added, as a change that breaks a rule would add it. */
 const withImport = (graph: Map<string, string[]>, from: string, to: string) =>
@@ -162,6 +164,13 @@ describe('shared/ follows the flow of a hit: core, then ingest, keep, fold, read
     expect(coreImportsStage(graph)).toEqual([]);
     expect(coreImportsStage(withImport(graph, 'shared/core/days.ts', 'shared/keep/keep.ts'))).toEqual([
       'shared/core/days.ts -> shared/keep/keep.ts',
+    ]);
+  });
+
+  it('the contract (each endpoint’s input and answer) imports no read: the reads take and answer its types', () => {
+    expect(contractImportsUseCase(graph)).toEqual([]);
+    expect(contractImportsUseCase(withImport(graph, 'shared/contract/routes.ts', 'shared/read/retention.ts'))).toEqual([
+      'shared/contract/routes.ts -> shared/read/retention.ts',
     ]);
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { campaignsOf, countriesOf, devicesOf } from '../../shared/read/activity/audience';
 import { countsOf } from '../support/rollups';
 import { csvCell, toCsv } from '../../shared/read/export/csv';
-import { exportQuerySchema } from '../../shared/read/export/export';
+import { exportQuerySchema } from '../../shared/contract/queries';
 import { exportRows } from '../../shared/read/export/rows';
 import { withVisitorDay } from '../../shared/fold/add';
 import { lastMinutes, nowOf } from '../../shared/read/now';

@@ -87,3 +87,7 @@ export function matchesAll(docs: readonly VisitorDay[], filters: readonly Filter
 /** The value is hashed since it may be any text. */
 export const cellPartition = (dimension: Dimension, value: string) =>
   `cells:${dimension}:${createHash('sha256').update(value).digest('hex').slice(0, 32)}`;
+
+/** The one filter a cell answers: a single filter, not negated. */
+export const cellFilter = (filters: readonly Filter[]): Filter | null =>
+  filters.length === 1 && !filters[0]!.negated ? filters[0]! : null;

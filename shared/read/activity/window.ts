@@ -17,8 +17,8 @@ import type { VisitorDay } from '../../core/store/activity';
 import type { ImportedTotals } from '../../core/store/imports';
 import type { PeriodReader, Spans } from '../../core/store/periods';
 import type { RollupReader, VisitorDayPages } from '../../core/store/rollups';
-import { cellFilter } from './filters';
-import { MAX_DAYS } from './query';
+import { cellFilter } from '../../core/rollup/filters';
+import { MAX_DAYS } from '../../contract/queries';
 
 /** What a period's figures are summed from: a day's rollup or cell, or a whole month's. */
 export type Summable = RollupCounts & { people_sketch: Sketch; new_sketch?: Sketch; sketch_partial: boolean };

@@ -1,12 +1,11 @@
-import { z } from 'zod';
-import { siteQuerySchema } from '../../core/sites/sites';
+import type { z } from 'zod';
+import type { exportQuerySchema } from '../../contract/queries';
 import { readActivity, type ActivityStore } from '../activity/availability';
-import { MAX_DAYS } from '../activity/query';
-import { cellFilter, filtersSchema } from '../activity/filters';
+import { cellFilter } from '../../core/rollup/filters';
 import { readPeriods } from '../activity/window';
 import type { FunnelStep } from '../../core/funnel';
 import type { Goal } from '../../core/events/events';
-import { addDays } from '../../core/days';
+import { addDays, daySpan } from '../../core/days';
 import { badRequest, fail, ok, type Result } from '../../core/result';
 import type { Clock } from '../../core/ports/clock';
 import type { Logger } from '../../core/ports/logger';
@@ -22,36 +21,12 @@ export interface ExportDeps {
   goals: readonly Goal[];
 }
 
-const day = (name: string) =>
-  z.iso
-    .date({
-      error: (issue) =>
-        issue.input === undefined ? 'is required, as YYYY-MM-DD (a UTC day)' : `must be a UTC day as YYYY-MM-DD, like 2026-10-23`,
-    })
-    .describe(name);
-
-const spanOf = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
-
-export const exportQuerySchema = z
-  .object({
-    from: day('from'),
-    to: day('to'),
-    format: z.enum(['csv', 'json'], { error: 'must be csv or json' }).default('json'),
-    filter: filtersSchema,
-    site: siteQuerySchema,
-  })
-  .superRefine((query, context) => {
-    if (query.from > query.to) context.addIssue({ code: 'custom', path: ['from'], message: 'must be on or before to' });
-    else if (spanOf(query.from, query.to) > MAX_DAYS)
-      context.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_DAYS} days from from, both included` });
-  });
-
 export type ExportFile = { json: ExportDaysAnswer } | { csv: string; filename: string };
 
 /** A store that cannot answer is a 503, since an empty export would read as a quiet stretch. */
 export async function exportDays(query: z.infer<typeof exportQuerySchema>, deps: ExportDeps): Promise<Result<ExportFile>> {
   const { from, to, format, filter: filters } = query;
-  const days = Array.from({ length: spanOf(from, to) }, (_, i) => addDays(from, i));
+  const days = Array.from({ length: daySpan(from, to) }, (_, i) => addDays(from, i));
   const rules = { steps: deps.funnel, goals: deps.goals };
   const { value } = await readActivity(deps.store, deps.logger, async () => {
     // Only a filter's cells need to know from when they are kept.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { activityQuerySchema } from '../activity/query';
+import type { linkBodySchema } from '../../contract/queries';
+import { activityQuerySchema } from '../../contract/queries';
 import type { Clock } from '../../core/ports/clock';
 import { badRequest, fail, fieldIssues, ok, type Result } from '../../core/result';
 import { readSite } from '../../core/sites/hit-site';
@@ -14,15 +15,6 @@ export interface LinkAdminDeps {
   clock: Clock;
   hashKey: string;
 }
-
-export const linkBodySchema = z.strictObject({
-  site: z.string().max(253),
-  label: z.string().max(80, 'must be at most 80 characters').default(''),
-  filters: z.array(z.string().max(300)).max(10, 'must be at most 10 filters').default([]),
-  days: z.string().max(8).nullish(),
-  expires_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with a zone' }).nullish(),
-  password: z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters').nullish(),
-});
 
 /** Never its token, its keyed hash or its password's. */
 export const linkRow = (link: SharedLink): SharedLinkRowAnswer => ({
