@@ -18,6 +18,7 @@ import { freshLocalStore, keepInBatches, visitorsSummaryOf } from './local-store
 import { queued } from '../test/support/hits';
 import { visitorRecord } from '../test/support/counting-cosmos';
 import { callsA, costed, fmt, hex, ops } from './report';
+import { withServices } from './stack';
 
 const TODAY = '2026-10-23';
 const NOW = `${TODAY}T12:01:30.000Z`;
@@ -122,14 +123,11 @@ export async function run(): Promise<void> {
     const store = memoryStore();
     await sequence('in memory', store, records, { lanes: 1, settle: async () => store.documents.lastMark(), wait: async () => undefined });
   }
-  const cosmos = await startCosmos();
-  try {
+  await withServices([startCosmos()], async (cosmos) => {
     for (const records of SIZES) {
       const { store } = await freshLocalStore(cosmos.endpoint);
       const settle = () => store.documents.stamp({ id: 'store-clock', pk: VISITORS_PK, kind: 'store-clock' } as never);
       await sequence('on the local Cosmos server', store, records, { lanes: 48, settle, wait: () => sleep(2_100) });
     }
-  } finally {
-    await cosmos.stop();
-  }
+  });
 }

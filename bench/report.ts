@@ -32,3 +32,13 @@ export async function costed<T>(store: { stats(): StoreStats }, work: () => Prom
   const cost = Object.fromEntries(Object.entries(store.stats()).map(([key, n]) => [key, n - before[key as keyof StoreStats]]));
   return { result, ms, cost: cost as unknown as StoreStats };
 }
+
+/** Runs a script's `main`, the process ended with 1 on a failure (and with 0 once done, unless it serves on). */
+export const runMain = (main: () => Promise<void>, exitWhenDone = true) =>
+  main().then(
+    () => exitWhenDone && process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );

@@ -13,7 +13,7 @@ import { localContainer } from './local-store';
 import { startProxy, type Call, type Proxy, type Request } from '../test/support/proxy';
 import { percentile } from './report';
 import { hostSettings } from './settings';
-import { azuriteWithBlobs, hostProcess } from './stack';
+import { azuriteWithBlobs, hostProcess, withServices } from './stack';
 import { storeCall } from './store-calls';
 
 /** One-hit messages (beacons) from distinct visitors, a few page loads each; SCALE_MESSAGES sets fewer (a quick try). */
@@ -83,12 +83,8 @@ function traffic(day: string, now: number, count = MESSAGES, visitors = VISITORS
 /** The machine's busy, stolen and total CPU ticks so far, from /proc/stat. */
 function cpuNow() {
   const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return {
-    at: performance.now(),
-    busy: ticks.reduce((a, b) => a + b, 0) - ticks[3]! - ticks[4]!,
-    stolen: ticks[7]!,
-    total: ticks.reduce((a, b) => a + b, 0),
-  };
+  const total = ticks.reduce((a, b) => a + b, 0);
+  return { at: performance.now(), busy: total - ticks[3]! - ticks[4]!, stolen: ticks[7]!, total };
 }
 
 type Host = Awaited<ReturnType<typeof hostProcess>>;
@@ -226,13 +222,8 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     const countOf = async (kind: string) =>
       (await direct.items.query<number>(`SELECT VALUE COUNT(1) FROM c WHERE c.kind = '${kind}'`).fetchAll()).resources[0];
     const [facts, records] = [await countOf('fact'), await countOf('visitor-record')];
-    const ok =
-      counted.afterMs !== null &&
-      pulse.people_all_time === expected.people &&
-      pulse.visits_all_time === expected.people &&
-      facts === expected.facts &&
-      records === expected.records &&
-      poisoned === 0;
+    const found = [pulse.people_all_time, pulse.visits_all_time, facts, records, poisoned];
+    const ok = counted.afterMs !== null && found.join() === [expected.people, expected.people, expected.facts, expected.records, 0].join();
     console.log(
       `  ${counted.afterMs === null ? `not counted ${TWO_TIMER_RUNS_MS / 1000} s after the drain` : `counted by the timer ${(counted.afterMs / 1000).toFixed(1)} s after the drain`}: pulse people_all_time ${pulse.people_all_time}, visits_all_time ${pulse.visits_all_time} (expected ${expected.people} each); ${facts} facts (expected ${expected.facts}), ${records} visitor records (expected ${expected.records}): ${ok ? 'nothing lost' : 'WRONG'}`,
     );
@@ -244,20 +235,15 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
 
 /** `npm run bench scale`: 1, 2, 4 and 8 `npm run host` processes sharing one Azurite and one Cosmos server (behind a proxy adding 15 ms a call and counting every call and 409/412): the time warm hosts take to drain 10,000 messages. */
 export async function run(): Promise<void> {
-  const azurite = await azuriteWithBlobs();
-  const cosmos = await startCosmos();
-  const proxy = await startProxy(new URL(cosmos.endpoint), keepOrFold, { delayMs: DELAY_MS });
-  console.log(
-    `${MESSAGES} one-hit messages from ${VISITORS} visitors (${MESSAGES / VISITORS} page loads each, ${VISITORS / 10} of them scanners), ${DELAY_MS} ms added to every Cosmos call; hosts are \`npm run host\` with timers on, each first warmed up on ${WARM_UP_PER_INSTANCE} messages`,
-  );
   const figures: Array<Awaited<ReturnType<typeof oneRun>>> = [];
-  try {
-    for (const instances of INSTANCES) figures.push(await oneRun(instances, azurite.connectionString, cosmos.endpoint, proxy));
-  } finally {
-    await proxy.close();
-    await cosmos.stop();
-    await azurite.stop();
-  }
+  await withServices([azuriteWithBlobs(), startCosmos()], (azurite, cosmos) =>
+    withServices([startProxy(new URL(cosmos.endpoint), keepOrFold, { delayMs: DELAY_MS })], async (proxy) => {
+      console.log(
+        `${MESSAGES} one-hit messages from ${VISITORS} visitors (${MESSAGES / VISITORS} page loads each, ${VISITORS / 10} of them scanners), ${DELAY_MS} ms added to every Cosmos call; hosts are \`npm run host\` with timers on, each first warmed up on ${WARM_UP_PER_INSTANCE} messages`,
+      );
+      for (const instances of INSTANCES) figures.push(await oneRun(instances, azurite.connectionString, cosmos.endpoint, proxy));
+    }),
+  );
   console.log('summary:');
   for (const one of figures)
     console.log(

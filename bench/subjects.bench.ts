@@ -11,6 +11,7 @@ import { freshLocalStore, keepInBatches } from './local-store';
 import { queued } from '../test/support/hits';
 import { callsA, costed } from './report';
 import { KEYS, quiet } from './settings';
+import { withServices } from './stack';
 
 const rules = { hashKey: KEYS.HASH_KEY, selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: [] };
 
@@ -79,11 +80,7 @@ async function listCost(endpoint: string) {
   await settled();
   const folded = await fold({ store, clock, rules: scanRules(10, 60), lateDays: 7 });
   if (!folded.ok) throw new Error(folded.reason);
-  const {
-    result: pages,
-    ms,
-    cost,
-  } = await costed(store, async () => {
+  const listed = await costed(store, async () => {
     let continuation: string | null = null;
     let pages = 0;
     do {
@@ -95,19 +92,16 @@ async function listCost(endpoint: string) {
     return pages;
   });
   console.log(
-    `  the list of 500 subjects in pages of 50: ${pages} pages, ${cost.queries} queries, ${(ms / pages).toFixed(1)} ms a page on the local server`,
+    `  the list of 500 subjects in pages of 50: ${listed.result} pages, ${listed.cost.queries} queries, ${(listed.ms / listed.result).toFixed(1)} ms a page on the local server`,
   );
 }
 
 /** `npm run bench subjects`: on the local Cosmos server (store.stats(): 1 call = 1 read, write or query). */
 export async function run() {
-  const cosmos = await startCosmos();
-  try {
+  await withServices([startCosmos()], async (cosmos) => {
     console.log('1,000 subject scans (100 visitors, 10 subjects), kept then folded once:');
     for (const perMessage of [1, 50]) await keepingCost(cosmos.endpoint, perMessage);
     for (const mode of ['hash', 'cookie'] as const) await beaconCost(cosmos.endpoint, mode);
     await listCost(cosmos.endpoint);
-  } finally {
-    await cosmos.stop();
-  }
+  });
 }
