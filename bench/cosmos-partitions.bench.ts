@@ -9,7 +9,6 @@ import { freePort } from '../host/local/services';
 import { bulkUpsert, localContainer } from './local-store';
 import { fmt, median } from './report';
 
-/** The large partition's documents; `PARTITIONS_BIG` sets fewer (a quick try). */
 const BIG = Number(process.env.PARTITIONS_BIG ?? 100_000);
 const SMALL = 1_000;
 const RUNS = 5;

@@ -23,7 +23,6 @@ import { withServices } from './stack';
 const TODAY = '2026-10-23';
 const NOW = `${TODAY}T12:01:30.000Z`;
 const DAYS = 100;
-/** One minute's traffic: 1,000 hits from 200 visitors, half of them returning, in one-hit messages. */
 const MINUTE = { hits: 1_000, visitors: 200, returning: 100 };
 const LATE_DAYS = 7;
 /** The visitor records already folded, a sequence each; at least 700, as the minute's returning visitors are records 0, 7, … 693. */
@@ -42,7 +41,6 @@ function summaryFor(records: number): VisitorsSummary {
   return visitorsSummaryOf(people, scanners);
 }
 
-/** A fold state folded up to `mark`: every near day and the records, swept just now. */
 const foldStateAt = (mark: number): FoldState => ({
   ...emptyFoldState(),
   days: Object.fromEntries(daysEnding(addDays(TODAY, 1), 50).map((day) => [day, mark])),
@@ -78,7 +76,6 @@ type Pace = { lanes: number; settle: () => Promise<number>; wait: () => Promise<
 const outcomeOf = (outcome: FoldOutcome) =>
   outcome.ok ? `${outcome.facts} facts over ${outcome.days.length} days, ${outcome.records} records changed` : `FAILED: ${outcome.reason}`;
 
-/** `records` visitor records folded, then a minute's hits kept, one fold, one pulse read, and one fold with nothing new. */
 async function sequence(label: string, store: Fillable, records: number, { lanes, settle, wait }: Pace) {
   const clock = fixedClock(NOW);
   const filling = performance.now();

@@ -7,7 +7,6 @@ import { median } from './report';
 
 const agent = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-/** A seeded spread of public-looking addresses, IPv4 and IPv6. */
 function addresses(count: number): string[] {
   let seed = 42;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);

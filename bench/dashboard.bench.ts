@@ -24,7 +24,6 @@ function watchRedraws() {
 
 type Timing = { total: number; read: number };
 
-/** Times one change: `act` clicks or presses, and the dashboard then draws the card of `query`. */
 async function timed(page: Page, act: () => Promise<void>): Promise<Timing> {
   await page.evaluate(() => {
     performance.clearResourceTimings();
@@ -86,7 +85,6 @@ export async function run(): Promise<void> {
     }
     console.log(line('a period change (7 days and 30 days in turn)', periods));
 
-    // A filter click: a page of the top five, on the 30 days, then its chip removed.
     const filters: Timing[] = [];
     const removals: Timing[] = [];
     for (let i = 0; i <= TIMES; i += 1) {

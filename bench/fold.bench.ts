@@ -101,16 +101,11 @@ async function fill(endpoint: string, facts: number, label: string) {
   return { database: container.database.id, facts, persons: persons.size, visits: visits.size, count };
 }
 
-interface ChildResult {
-  outcome: { ok: boolean; facts?: number; records?: number; behind?: string | null; reason?: string };
-  ms: number;
-  peakRssMb: number;
-  peakHeapMb: number;
-}
+type ChildOutcome = { ok: boolean; facts?: number; records?: number; behind?: string | null; reason?: string };
+type ChildResult = { outcome: ChildOutcome; ms: number; peakRssMb: number; peakHeapMb: number };
 
 type RunResult = { ok: true; result: ChildResult; wallMs: number } | { ok: false; failure: string; wallMs: number };
 
-/** One run of the fold in a child process with a HEAP_MB heap. */
 function foldRun(endpoint: string, database: string): Promise<RunResult> {
   const began = performance.now();
   const args = [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', join(__dirname, 'fold-child.ts'), endpoint, database];
@@ -178,7 +173,6 @@ async function drain(
   return drained;
 }
 
-/** The quotable summary of a drained backlog. */
 function summary(label: string, backlog: Backlog, drained: Drained): string {
   const fine = drained.runs.flatMap((run) => (run.ok ? [run.result] : []));
   const times = fine.map((result) => result.ms / 1000);

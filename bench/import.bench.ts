@@ -17,14 +17,12 @@ import { tally } from './store-calls';
 /** `npm run bench import`: the command's read rate on a dry run of a year of nginx log (test/support/log-history.ts), plain and gzipped, and the backfill on the metered local stack (sent, kept by keep-imports, folded until caught up), its store calls and request units a thousand lines. */
 const PEOPLE = Number(process.env.IMPORT_BENCH_PEOPLE ?? 530);
 
-/** A year of a small site's log as nginx writes it, oldest first; answers its lines. */
 function writeLog(file: string, people: number): number {
   const requests = history({ today: utcDay(new Date()), days: 365, people });
   writeFileSync(file, `${requests.map((request) => combinedLine(request)).join('\n')}\n`);
   return requests.length;
 }
 
-/** The read rate of a dry run over one file, and the peak memory the process reached meanwhile. */
 async function readRate(file: string) {
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);

@@ -32,7 +32,6 @@ async function keepPath(endpoint: string, fixture: string, messages: HitsMessage
   );
 }
 
-/** Hits kept a second end to end: POST /api/hits, Azurite, keep-hits, the local Cosmos server; eight clients at once. */
 async function endToEnd(queueConnectionString: string, endpoint: string, hits: number, perRequest: number) {
   const { container, store } = await freshLocalStore(endpoint, { requestTimeoutMs: 5_000 });
   const env = hostSettings(queueConnectionString, endpoint, 'keeping', { COSMOS_DATABASE: container.database.id });

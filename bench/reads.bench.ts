@@ -132,7 +132,6 @@ async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string,
   }
 }
 
-/** A full day's rollup read straight from the container: its KB, its sketch's, its events' and goals' lists'. */
 async function rollupOf(container: Container, day: string) {
   const { resource } = await container.item('day-rollup', day).read<Record<string, unknown>>();
   if (!resource) throw new Error(`no day rollup for ${day}`);
@@ -243,7 +242,6 @@ function* bigFixture(today: string, mark: number, counts: Record<string, number>
   };
 }
 
-/** The 400-day card read through a host at 100,000 visitor records. */
 async function bigCard(azurite: Azurite, cosmosEndpoint: string, proxy: StoreProxy): Promise<void> {
   const { container } = await freshLocalStore(cosmosEndpoint, { prefix: 'readsbig' });
   const today = new Date().toISOString().slice(0, 10);

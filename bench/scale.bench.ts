@@ -29,7 +29,6 @@ const WARM_UP_PER_INSTANCE = Number(process.env.SCALE_WARM_UP ?? 1_500);
 /** Each message stays hidden longer than the fill takes, so the drain starts after the last send. */
 const VISIBLE_AFTER_S = 30;
 
-/** A store call classed `keep: …`, `fold: …`, or by storeCall's kind. */
 type ScaleCall = Call<{ kind: string }>;
 
 const HEX32 = /^[0-9a-f]{32}$/;
@@ -46,7 +45,6 @@ function keepOrFold(request: Request): { kind: string } {
   return { kind: 'fold: write' };
 }
 
-/** A drain's calls by class, its 409 and 412 answers by class, and the times of its fact creates. */
 function countsOf(calls: readonly ScaleCall[], connections: number) {
   const byClass: Partial<Record<string, number>> = {};
   const races: Partial<Record<string, number>> = {};
@@ -116,7 +114,6 @@ async function emptied(queue: QueueClient, deadline = performance.now() + 300_00
   }
 }
 
-/** Sends each text, 32 at a time, each hidden for `hiddenSeconds`. */
 const fill = (queue: QueueClient, texts: string[], hiddenSeconds: number) =>
   inLanes(texts, 32, (text) => queue.sendMessage(text, { visibilityTimeout: hiddenSeconds }));
 

@@ -29,7 +29,6 @@ export const BEACON_SITE = { ALLOWED_ORIGINS: 'https://site.example', TRUSTED_PR
 
 export const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-/** Posts each `{ hits }` body to POST /api/hits (or `path`), `lanes` at a time; throws unless each is answered 202. */
 export async function postHits(url: string, bodies: readonly string[], lanes = 8, path = '/api/hits'): Promise<void> {
   await inLanes(bodies, lanes, async (body) => {
     const headers = { 'content-type': 'application/json', 'x-ingest-key': KEYS.INGEST_KEY };

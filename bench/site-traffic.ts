@@ -44,10 +44,8 @@ export function dayHits(day: string, d: number, first: number, people: number, s
   for (let n = 0; n < people; n += 1) {
     const p = first + n;
     const at = start + Math.floor((n / people) * 23 * 3_600_000);
-    const pages = ['/', '/about', '/resume', `/blog/post-${(p * 7) % 40}`, `/projects/${p % 25}`].slice(
-      0,
-      1 + ((p * 3 + day.charCodeAt(9)) % 4),
-    );
+    const count = 1 + ((p * 3 + day.charCodeAt(9)) % 4);
+    const pages = ['/', '/about', '/resume', `/blog/post-${(p * 7) % 40}`, `/projects/${p % 25}`].slice(0, count);
     if (p % 13 === 0) pages[0] = '/?utm_source=newsletter&utm_medium=email&utm_campaign=launch';
     const person = { address: personAddress(p), user_agent: AGENTS[p % AGENTS.length]! };
     pages.forEach((path, i) => {
@@ -68,7 +66,6 @@ export function dayHits(day: string, d: number, first: number, people: number, s
   return hits;
 }
 
-/** The hits in requests of `size`. */
 export const bodiesOf = (hits: readonly object[], size = 50) =>
   Array.from({ length: Math.ceil(hits.length / size) }, (_, i) => JSON.stringify({ hits: hits.slice(i * size, i * size + size) }));
 

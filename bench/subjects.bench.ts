@@ -70,7 +70,6 @@ async function beaconCost(endpoint: string, mode: 'hash' | 'cookie') {
   );
 }
 
-/** One page of the subjects list over 500 subjects, sorted by scans. */
 async function listCost(endpoint: string) {
   const store = await freshStore(endpoint);
   const clock = fixedClock('2026-10-23T23:00:00Z');

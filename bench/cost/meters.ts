@@ -26,7 +26,6 @@ export function executionMeter() {
         make: (root: Parameters<Registration['make']>[0]) =>
           timed(registration.kind, registration.make(root) as (...args: unknown[]) => unknown) as never,
       })),
-    /** The counts and active seconds since the last `take`. */
     take() {
       const taken = { ...counts, activeSeconds: activeMs / 1000 };
       counts.http = counts.queue = counts.timer = 0;
