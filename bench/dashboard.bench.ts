@@ -42,12 +42,8 @@ async function timed(page: Page, act: () => Promise<void>): Promise<Timing> {
 
 function line(name: string, timings: Timing[]): string {
   const totals = timings.map((t) => t.total);
-  const reads = timings.map((t) => t.read);
-  const drawing = timings.map((t) => t.total - t.read);
-  return (
-    `${name}, ${timings.length} times: median ${fmt(percentile(totals, 0.5))} ms (the card's read ${fmt(percentile(reads, 0.5))} ms, ` +
-    `the rest ${fmt(percentile(drawing, 0.5))} ms), p90 ${fmt(percentile(totals, 0.9))} ms, most ${fmt(Math.max(...totals))} ms`
-  );
+  const middle = (of: (t: Timing) => number) => fmt(percentile(timings.map(of), 0.5));
+  return `${name}, ${timings.length} times: median ${middle((t) => t.total)} ms (the card's read ${middle((t) => t.read)} ms, the rest ${middle((t) => t.total - t.read)} ms), p90 ${fmt(percentile(totals, 0.9))} ms, most ${fmt(Math.max(...totals))} ms`;
 }
 
 export async function run(): Promise<void> {

@@ -10,7 +10,7 @@ import { systemClock } from '../shared/core/ports/clock';
 import { bulkUpsert, freshLocalStore, localContainer } from './local-store';
 import { queued } from '../test/support/hits';
 import { fmt, hex, median } from './report';
-import { cosmosProcess } from './stack';
+import { cosmosProcess, withServices } from './stack';
 import { storeProxyTo } from './store-calls';
 
 /** `npm run bench fold`: a backlog of facts, as a timer outage leaves it, drained by fold runs in 512 MB child processes. */
@@ -249,8 +249,7 @@ async function throttledBacklog(endpoint: string): Promise<void> {
 export async function run(): Promise<void> {
   const began = performance.now();
   const parts = (process.env.FOLD_PARTS ?? 'small,throttled,large').split(',');
-  const cosmos = await cosmosProcess({ heapMb: 16_384 });
-  try {
+  await withServices([cosmosProcess({ heapMb: 16_384 })], async (cosmos) => {
     console.log(
       `each run of the fold in a child process (node --max-old-space-size=${HEAP_MB}), its wall time and its peak resident set (process.resourceUsage().maxRSS, ` +
         `and memoryUsage sampled every 20 ms) measured inside it; the local Cosmos server in a process of its own; the fold's clock is the machine's`,
@@ -258,8 +257,6 @@ export async function run(): Promise<void> {
     if (parts.includes('small')) await plainBacklog(cosmos.endpoint, SMALL, 60 * 60_000);
     if (parts.includes('throttled')) await throttledBacklog(cosmos.endpoint);
     if (parts.includes('large')) await plainBacklog(cosmos.endpoint, LARGE, LARGE_MINUTES * 60_000);
-  } finally {
-    await cosmos.stop();
-    console.log(`fold bench took ${fmt((performance.now() - began) / 60_000, 1)} min`);
-  }
+  });
+  console.log(`fold bench took ${fmt((performance.now() - began) / 60_000, 1)} min`);
 }

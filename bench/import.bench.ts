@@ -64,16 +64,9 @@ async function backfill(file: string) {
     const executions = meter.take();
     const people = (await root.store.visitorsSummary.read())?.doc;
     const visits = (await root.store.visits.read())?.doc;
-    return {
-      summary,
-      seconds: { send: sent, keep: kept, total: folded, fold: folded - kept },
-      runs: runs + 1,
-      keepCalls,
-      foldCalls,
-      queue,
-      executions,
-      figures: { people: people?.people_all_time ?? 0, scanners: people?.scanners_left_out ?? 0, visits: visits?.all_time ?? 0 },
-    };
+    const figures = { people: people?.people_all_time ?? 0, scanners: people?.scanners_left_out ?? 0, visits: visits?.all_time ?? 0 };
+    const seconds = { send: sent, keep: kept, total: folded, fold: folded - kept };
+    return { summary, seconds, runs: runs + 1, keepCalls, foldCalls, queue, executions, figures };
   } finally {
     await host.stop();
     await stack.stop();

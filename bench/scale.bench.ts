@@ -171,9 +171,8 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     const drainedAt = performance.now();
     const cpu1 = cpuNow();
     const counts = countsOf(proxy.take(), proxy.connections() - connected);
-    const poisoned =
-      (await new QueueClient(connectionString, `${name}-poison`).getProperties().catch(() => ({ approximateMessagesCount: 0 })))
-        .approximateMessagesCount ?? 0;
+    const poison = await new QueueClient(connectionString, `${name}-poison`).getProperties().catch(() => ({ approximateMessagesCount: 0 }));
+    const poisoned = poison.approximateMessagesCount ?? 0;
 
     // From the first fact created to the queue found empty; steady: the middle 80% of the fact creates.
     const firstKept = counts.factCreates[0] ?? cpu0.at;
@@ -188,6 +187,9 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     const redeliveries = counts.races['keep: fact create'] ?? 0;
     const races = sum(counts.races, (call) => call !== 'keep: fact create');
     const per = (n: number) => (n / MESSAGES).toFixed(3);
+    const classes = Object.entries(counts.byClass)
+      .sort()
+      .map(([call, n]) => `${call} ${n}`);
 
     console.log(
       `${instances} instance${instances === 1 ? '' : 's'} (started in ${startup.toFixed(1)} s; warmed up on ${warmUp.messages.length} messages of ${warmUp.visitors} other visitors, then folded, untimed: ${warmedUp.toFixed(1)} s, ${(warmUp.messages.length / warmedUp).toFixed(0)} hits/s cold with the sends; then the queue filled in ${filled.toFixed(1)} s by 32 senders, ${(MESSAGES / filled).toFixed(0)} sends/s, each message hidden for ${VISIBLE_AFTER_S} s):`,
@@ -198,10 +200,7 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     );
     console.log(
       `  ${per(counts.calls)} Cosmos calls a hit at the proxy, all of them (${counts.calls}, the SDK's metadata calls included): keep path ${per(keepCalls)} ` +
-        `(${Object.entries(counts.byClass)
-          .sort()
-          .map(([call, n]) => `${call} ${n}`)
-          .join(', ')})`,
+        `(${classes.join(', ')})`,
     );
     console.log(
       `  ${(races / MESSAGES).toFixed(3)} writes lost a race a hit (${races} answers 409/412 at the proxy to record and fold writes${races ? `: ${JSON.stringify(counts.races)}` : ''})   target 0 ${races === 0 ? 'MET' : 'MISSED'}; ` +
