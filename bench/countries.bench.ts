@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { loadCountryTable } from '../adapters/files/countries';
-import { classify, type IdentityRules, type SeenRequest } from '../shared/ingest/classify';
+import { classify, type IdentityRules } from '../shared/ingest/classify';
 import { noCountries } from '../shared/core/identity/country';
-import { KEYS } from './settings';
+import { identityRules, seenRequest } from './settings';
 import { median } from './report';
 
 const agent = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -39,24 +39,10 @@ export async function run(): Promise<void> {
     console.log(`lookup, ${name}: ${perItem(started, some.length).toFixed(2)} µs per address (${some.length} addresses, ${placed} placed)`);
   }
 
-  const rules = (countries: IdentityRules['countries']): IdentityRules => ({
-    hashKey: KEYS.HASH_KEY,
-    selfNetworks: [],
-    selfAgentTag: 'headcount-self',
-    ignoredPaths: ['/api/admin'],
-    countries,
-  });
-  const requests: SeenRequest[] = list.slice(0, 50_000).map((address, i) => ({
-    at: new Date('2026-11-30T12:00:00Z'),
-    address,
-    userAgent: agent,
-    path: `/articles/${i % 40}?utm_source=x`,
-    referrer: null,
-    store: 'site',
-    pageLoad: true,
-    subject: null,
-    operator: false,
-  }));
+  const rules = (countries: IdentityRules['countries']): IdentityRules => identityRules({ ignoredPaths: ['/api/admin'], countries });
+  const requests = list
+    .slice(0, 50_000)
+    .map((address, i) => seenRequest('2026-11-30T12:00:00Z', address, agent, `/articles/${i % 40}?utm_source=x`));
   // Alternated over five rounds, the median taken: a shared machine's speed wanders.
   const times: Record<string, number[]> = { without: [], with: [] };
   for (let round = 0; round < 5; round += 1) {

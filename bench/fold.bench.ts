@@ -127,14 +127,11 @@ function foldRun(endpoint: string, database: string): Promise<RunResult> {
 
 const caughtUp = (run: RunResult) => run.ok && run.result.outcome.ok && (run.result.outcome.behind ?? null) === null;
 
-const shortReason = (run: RunResult) =>
-  !run.ok
-    ? `FAILED: ${run.failure}`
-    : !run.result.outcome.ok
-      ? `not ok: ${run.result.outcome.reason ?? ''}`.slice(0, 160)
-      : run.result.outcome.behind
-        ? `behind: ${run.result.outcome.behind}`.slice(0, 160)
-        : 'caught up';
+function shortReason(run: RunResult): string {
+  if (!run.ok) return `FAILED: ${run.failure}`;
+  const { ok, reason, behind } = run.result.outcome;
+  return !ok ? `not ok: ${reason ?? ''}`.slice(0, 160) : behind ? `behind: ${behind}`.slice(0, 160) : 'caught up';
+}
 
 const noRuns = () => ({ runs: [] as RunResult[], people: [] as number[], visits: [] as number[], done: false, foldedFacts: 0, ms: 0 });
 type Drained = ReturnType<typeof noRuns>;

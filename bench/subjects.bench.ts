@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startCosmos } from '../host/local/services';
-import type { SeenRequest } from '../shared/ingest/classify';
 import { fixedClock } from '../shared/core/ports/clock';
 import { beaconScan } from '../shared/ingest/subjects/beacon';
 import { fold } from '../shared/fold/fold';
@@ -10,10 +9,10 @@ import { scanRules } from '../shared/core/subjects/scan-rule';
 import { freshLocalStore, keepInBatches } from './local-store';
 import { queued } from '../test/support/hits';
 import { callsA, costed } from './report';
-import { KEYS, quiet } from './settings';
+import { identityRules, quiet, seenRequest } from './settings';
 import { withServices } from './stack';
 
-const rules = { hashKey: KEYS.HASH_KEY, selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: [] };
+const rules = identityRules({ ignoredPaths: [] });
 
 const freshStore = async (endpoint: string) => (await freshLocalStore(endpoint)).store;
 
@@ -51,17 +50,7 @@ async function keepingCost(endpoint: string, perMessage: number) {
 async function beaconCost(endpoint: string, mode: 'hash' | 'cookie') {
   const store = await freshStore(endpoint);
   const deps = { rules, logger: quiet, subjects: { mode, store: store.subjects } };
-  const seen = (n: number): SeenRequest => ({
-    at: new Date('2026-10-23T10:00:00Z'),
-    address: `203.0.113.${n % 200}`,
-    userAgent: 'Mozilla/5.0 Firefox/131.0',
-    path: '/scan',
-    referrer: null,
-    store: 'site',
-    pageLoad: true,
-    subject: 'tree-1',
-    operator: false,
-  });
+  const seen = (n: number) => seenRequest('2026-10-23T10:00:00Z', `203.0.113.${n % 200}`, 'Mozilla/5.0 Firefox/131.0', '/scan', 'tree-1');
   const { cost, ms } = await costed(store, async () => {
     for (let n = 0; n < 200; n += 1) await beaconScan(null, seen(n), true, deps);
   });

@@ -43,8 +43,7 @@ export function countingLogger(): Logger & { take(): { lines: number; bytes: num
   const count = (level: string) => (message: string, fields?: Record<string, unknown>) => {
     lines += 1;
     said.set(message, (said.get(message) ?? 0) + 1);
-    const line = JSON.stringify({ level, message, ...fields });
-    bytes += Buffer.byteLength(line);
+    bytes += Buffer.byteLength(JSON.stringify({ level, message, ...fields }));
   };
   return {
     info: count('info'),
