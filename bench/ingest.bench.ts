@@ -34,17 +34,11 @@ export async function run(): Promise<void> {
     hitQueue: { sendAll: async (messages) => ((sent += messages.length), { ok: true }) },
     logger: quiet,
   });
+  const headers = { 'x-ingest-key': KEYS.INGEST_KEY };
+  const receive = (read: Parameters<typeof receiveServerHits>[0]) => receiveServerHits(read, root.receive);
   const ingest = async (texts: readonly string[]) => {
     const started = performance.now();
-    const hits = (text: string) =>
-      ingestRead(
-        jsonRequest(text, { 'x-ingest-key': KEYS.INGEST_KEY }),
-        KEYS.INGEST_KEY,
-        serverHits,
-        (read) => receiveServerHits(read, root.receive),
-        accepted,
-      );
-    for (const text of texts) await hits(text);
+    for (const text of texts) await ingestRead(jsonRequest(text, headers), KEYS.INGEST_KEY, serverHits, receive, accepted);
     return ((performance.now() - started) * 1000) / texts.length;
   };
   const perRequest = 100;

@@ -76,8 +76,7 @@ async function checkGoalsAndEvents(url: string): Promise<void> {
   const answer = await read(url, '/api/admin/activity?days=30');
   const text = await answer.text();
   const body = (answer.status === 200 ? JSON.parse(text) : {}) as Partial<ActivityCardAnswer>;
-  const goals = body.goals ?? [];
-  const events = body.events ?? [];
+  const [goals, events] = [body.goals ?? [], body.events ?? []];
   const lacking = [
     ...GOAL_NAMES.filter((name) => !goals.some((row) => row.goal === name && row.conversions > 0 && row.people_all_time > 0)),
     ...EVENT_NAMES.filter((name) => !events.some((row) => row.event === name && row.count > 0 && Object.keys(row.props).length > 0)),
@@ -216,10 +215,8 @@ function* bigFixture(today: string, mark: number, counts: Record<string, number>
     yield { ...moved(emptyRollup(day, null), changes, { steps, goals: [] }), folded_to: mark };
   }
   for (let v = 0; v < BIG_VISITORS; v += 1) {
-    const day = addDays(today, Math.floor(v / perDay) - BIG_DAYS);
-    const scanner = v % 10 === 9;
     count('visitor-record');
-    yield visitorRecord(hex(v), day, scanner);
+    yield visitorRecord(hex(v), addDays(today, Math.floor(v / perDay) - BIG_DAYS), v % 10 === 9);
   }
   count('summaries');
   yield visitorsSummaryOf(people, scanners);

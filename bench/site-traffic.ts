@@ -75,17 +75,14 @@ export function benchClock(start: string) {
   let setAt = performance.now();
   return {
     now: () => new Date(base + (performance.now() - setAt)),
-    set(at: string) {
-      base = Date.parse(at);
-      setAt = performance.now();
-    },
-    advance(ms: number) {
-      base += ms;
-    },
+    set: (at: string) => void ([base, setAt] = [Date.parse(at), performance.now()]),
+    advance: (ms: number) => void (base += ms),
   };
 }
 
 export type BenchClock = ReturnType<typeof benchClock>;
+type Lines = { lines: string[] };
+type HitsOf = (day: string, d: number) => ServerHit[];
 
 /** A local host on `clock`, timers off, whose logger keeps its lines so the fold's own words say when it caught up. */
 export async function clockedHost(queue: string, cosmos: string, name: string, more: Record<string, string>, clock: BenchClock) {
@@ -95,7 +92,7 @@ export async function clockedHost(queue: string, cosmos: string, name: string, m
 }
 
 /** The fold run until its log says it is caught up, the clock a minute on after each run; answers the runs taken. */
-export async function foldUntilCaughtUp(host: LocalHost, logger: { lines: string[] }, clock: BenchClock): Promise<number> {
+export async function foldUntilCaughtUp(host: LocalHost, logger: Lines, clock: BenchClock): Promise<number> {
   // Past the settle margin (1 s) and the store clock's second.
   await sleep(2_200);
   for (let run = 1; run <= 300; run += 1) {
@@ -108,13 +105,7 @@ export async function foldUntilCaughtUp(host: LocalHost, logger: { lines: string
 }
 
 /** `days` days before today posted a day at a time (at 23:10, `hitsOf` the day's), kept and folded; then folded at noon today. */
-export async function postDays(
-  host: LocalHost,
-  logger: { lines: string[] },
-  clock: BenchClock,
-  days: number,
-  hitsOf: (day: string, d: number) => ServerHit[],
-) {
+export async function postDays(host: LocalHost, logger: Lines, clock: BenchClock, days: number, hitsOf: HitsOf) {
   const today = new Date().toISOString().slice(0, 10);
   const totals = { posted: 0, events: 0, foldRuns: 0 };
   for (let d = 0; d < days; d += 1) {
