@@ -135,15 +135,10 @@ function shortReason(run: RunResult): string {
 
 const noRuns = () => ({ runs: [] as RunResult[], people: [] as number[], visits: [] as number[], done: false, foldedFacts: 0, ms: 0 });
 type Drained = ReturnType<typeof noRuns>;
+type Limits = { maxRuns: number; maxMs: number; stopAfterFailures?: number };
 
 /** Runs the fold until it says it is caught up, at most `maxRuns` runs or `maxMs`; prints each run (every 10th past 40). */
-async function drain(
-  label: string,
-  endpoint: string,
-  backlog: Backlog,
-  limits: { maxRuns: number; maxMs: number; stopAfterFailures?: number },
-  drained: Drained = noRuns(),
-): Promise<Drained> {
+async function drain(label: string, endpoint: string, backlog: Backlog, limits: Limits, drained: Drained = noRuns()): Promise<Drained> {
   const began = performance.now();
   let failuresInARow = 0;
   while (drained.runs.length < limits.maxRuns && performance.now() - began < limits.maxMs) {

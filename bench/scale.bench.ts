@@ -157,8 +157,7 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     proxy.take();
     const connected = proxy.connections();
     // The fact creates so far, counted on from the last look: a look every 20 ms must not walk every call.
-    let looked = 0;
-    let creates = 0;
+    let [looked, creates] = [0, 0];
     const factCreates = () => {
       const calls = proxy.calls();
       for (; looked < calls.length; looked += 1) if (calls[looked]!.kind === 'keep: fact create') creates += 1;

@@ -140,11 +140,7 @@ export async function meteredStack() {
       await cosmos.take();
       return { settings, logger, meter, root, host };
     },
-    async stop() {
-      await queueProxy.close();
-      await cosmos.stop();
-      await azurite.stop();
-    },
+    stop: () => Promise.all([queueProxy.close(), cosmos.stop(), azurite.stop()]),
   };
 }
 
