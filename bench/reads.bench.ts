@@ -144,13 +144,16 @@ async function rollupOf(container: Container, day: string) {
 
 const costText = (cost: Cost) => `${fmt(cost.calls)} calls ${fmt(cost.kb, 1)} KB ~${fmt(cost.ru)} RU`;
 
+/** A read's cost at V and 4V, and how its KB grew. */
+const atBoth = (read: Measured, big: Measured) =>
+  `V ${costText(read.cost)} | 4V ${costText(big.cost)} | growth ×${fmt(read.cost.kb > 0 ? big.cost.kb / read.cost.kb : Number.NaN, 2)}`;
+
 /** The 30-day card's read, which carries the goals and events, then what of it is theirs. */
 function goalsAndEventsLines(small: Scale, large: Scale): void {
   const [read, big] = [small.measured[2]!, large.measured[2]!];
-  const growth = read.cost.kb > 0 ? big.cost.kb / read.cost.kb : Number.NaN;
   console.log(
     `the card's goals and events (${GOAL_NAMES.length} goals, ${EVENT_NAMES.length} events with props), ${read.name}, the read that carries them ` +
-      `with the card's other figures: V ${costText(read.cost)} | 4V ${costText(big.cost)} | growth ×${fmt(growth, 2)}`,
+      `with the card's other figures: ${atBoth(read, big)}`,
   );
   const summaries = (measured: Measured) =>
     costOf(measured.calls.filter((call) => call.kind === 'point read' && decodeURIComponent(call.id ?? '').startsWith('goal-summary:')));
@@ -354,11 +357,7 @@ export async function run(): Promise<void> {
         scales.push(scale);
       }
       const [small, large] = scales as [Scale, Scale];
-      for (const [i, read] of small.measured.entries()) {
-        const big = large.measured[i]!;
-        const growth = read.cost.kb > 0 ? big.cost.kb / read.cost.kb : Number.NaN;
-        console.log(`${read.name}: V ${costText(read.cost)} | 4V ${costText(big.cost)} | growth ×${fmt(growth, 2)}`);
-      }
+      for (const [i, read] of small.measured.entries()) console.log(`${read.name}: ${atBoth(read, large.measured[i]!)}`);
       goalsAndEventsLines(small, large);
       const rollupKb = (scale: Scale) => {
         const reads = scale.measured

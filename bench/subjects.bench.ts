@@ -24,12 +24,8 @@ async function keepingCost(endpoint: string, perMessage: number) {
   const store = await freshStore(endpoint);
   const clock = fixedClock('2026-10-23T23:00:00Z');
   const keep = keeper(store, clock);
-  const scans = Array.from({ length: 1000 }, (_, n) =>
-    queued(String(n % 100), new Date(Date.parse('2026-10-23T08:00:00Z') + Math.floor(n / 100) * 90_000).toISOString(), {
-      path: '/scan',
-      subject: `tree-${n % 10}`,
-    }),
-  );
+  const at = (n: number) => new Date(Date.parse('2026-10-23T08:00:00Z') + Math.floor(n / 100) * 90_000).toISOString();
+  const scans = Array.from({ length: 1000 }, (_, n) => queued(String(n % 100), at(n), { path: '/scan', subject: `tree-${n % 10}` }));
   const messages = Array.from({ length: Math.ceil(scans.length / perMessage) }, (_, m) => ({
     v: 1 as const,
     id: randomUUID(),
