@@ -85,7 +85,6 @@ async function sequence(label: string, store: Fillable, records: number, { lanes
   const filled = (performance.now() - filling) / 1000;
   console.log(`${label}, ${fmt(records)} visitor records (filled in ${filled.toFixed(1)} s, already folded):`);
   await wait();
-
   const keep = keeper(store, clock);
   const messages = minuteOfHits().map((hit) => ({ v: 1 as const, id: randomUUID(), hits: [hit] }));
   const { cost: kept } = await costed(store, () => keepInBatches(keep, messages, 16));
@@ -93,13 +92,11 @@ async function sequence(label: string, store: Fillable, records: number, { lanes
     `  keep ${MINUTE.hits} hits of one minute (${MINUTE.visitors} visitors, ${MINUTE.returning} returning; one a message): ${callsA(kept, MINUTE.hits, 'a hit')}, ${kept.conflicts} lost races`,
   );
   await wait();
-
   const deps = { store, clock, rules: scanRules(10, 60), lateDays: LATE_DAYS };
   const folded = await costed(store, () => fold(deps));
   console.log(
     `  one fold of that minute: ${callsA(folded.cost, MINUTE.hits, 'a hit')} = ${ops(folded.cost)}; ${folded.ms.toFixed(0)} ms; ${outcomeOf(folded.result)}`,
   );
-
   const { result: count, ms, cost } = await costed(store, () => readPeopleCount({ ...store, clock }));
   const newPeople = Array.from({ length: MINUTE.visitors - MINUTE.returning }, (_, k) => 10_000_000 + MINUTE.returning + k).filter(
     (id) => id % 10 !== 9,
@@ -108,7 +105,6 @@ async function sequence(label: string, store: Fillable, records: number, { lanes
   console.log(
     `  one pulse read: ${ops(cost)}; ${ms.toFixed(1)} ms; ${count.people_all_time} people (expected ${expected}: ${count.people_all_time === expected ? 'right' : 'WRONG'}), ${count.visits?.all_time} visits`,
   );
-
   await wait();
   const idle = await costed(store, () => fold(deps));
   console.log(`  one fold with nothing new: ${ops(idle.cost)}; ${idle.ms.toFixed(0)} ms; ${outcomeOf(idle.result)}`);

@@ -29,7 +29,6 @@ export async function run(): Promise<void> {
   console.log(
     `country table: ${table.ranges.v4} IPv4 and ${table.ranges.v6} IPv6 ranges built in ${built.toFixed(0)} ms, once per process; ${(bytes / 1024 / 1024).toFixed(1)} MB of typed arrays`,
   );
-
   const list = addresses(200_000);
   for (const address of list.slice(0, 20_000)) table.countryOf(address);
   for (const [name, some] of Object.entries({ IPv4: list.filter((a) => !a.includes(':')), IPv6: list.filter((a) => a.includes(':')) })) {
@@ -38,7 +37,6 @@ export async function run(): Promise<void> {
     for (const address of some) if (table.countryOf(address) !== 'XX') placed += 1;
     console.log(`lookup, ${name}: ${perItem(started, some.length).toFixed(2)} µs per address (${some.length} addresses, ${placed} placed)`);
   }
-
   const rules = (countries: IdentityRules['countries']): IdentityRules => identityRules({ ignoredPaths: ['/api/admin'], countries });
   const requests = list
     .slice(0, 50_000)

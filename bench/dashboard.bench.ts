@@ -64,7 +64,6 @@ export async function run(): Promise<void> {
       `${DAYS} days at ${fmt(V)} people a day (${fmt(posted)} page loads posted to POST /api/hits, kept and folded) in ${fmt((performance.now() - began) / 1000)} s; ` +
         `headless Chromium at 1280×800, each change timed in the page from the click or key to the frame after the dashboard says it has drawn`,
     );
-
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${host.url}/api/admin`);
     await page.waitForSelector('body[data-ready="true"]');
@@ -72,7 +71,6 @@ export async function run(): Promise<void> {
     await page.press('#key', 'Enter');
     await page.waitForSelector('#dashboard[data-state="ready"]');
     await page.evaluate(watchRedraws);
-
     // A period change: the keys for 7 days and 30 days in turn, as a reader would compare them.
     const periods: Timing[] = [];
     for (let i = 0; i <= TIMES; i += 1) {
@@ -80,7 +78,6 @@ export async function run(): Promise<void> {
       if (i > 0) periods.push(timing);
     }
     console.log(line('a period change (7 days and 30 days in turn)', periods));
-
     const filters: Timing[] = [];
     const removals: Timing[] = [];
     for (let i = 0; i <= TIMES; i += 1) {

@@ -83,7 +83,6 @@ export async function run(): Promise<void> {
     console.log(
       `A year of nginx combined log: ${fmt(lines)} lines, ${fmt(statSync(plain).size / 1e6, 1)} MB (${fmt(statSync(gz).size / 1e6, 1)} MB gzipped).`,
     );
-
     const warm = join(dir, 'warm-up.log');
     console.log(
       `\nThe command, --dry-run (read, parse, classify, estimate; nothing sent), after a warm-up read of ${fmt(writeLog(warm, 30))} lines:`,
@@ -95,7 +94,6 @@ export async function run(): Promise<void> {
         `  ${label}: ${fmt(read.lines)} lines in ${fmt(read.seconds, 1)} s: ${fmt(read.rate)} lines/s; peak memory ${fmt(read.peakMb)} MB (rss)`,
       );
     }
-
     console.log('\nThe backfill on the local stack (the command sending, keep-imports on 4 messages at a time, the fold until caught up):');
     const b = await backfill(plain);
     const per1000 = (n: number) => (n * 1000) / lines;

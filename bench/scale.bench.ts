@@ -133,7 +133,6 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
   const day = new Date(now).toISOString().slice(0, 10);
   const { messages, people } = traffic(day, now);
   const warmUp = traffic(day, now, WARM_UP_PER_INSTANCE * instances, (WARM_UP_PER_INSTANCE * instances) / 4, 'warm-up ');
-
   const started = performance.now();
   const hosts: Host[] = [];
   try {
@@ -172,7 +171,6 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     const counts = countsOf(proxy.take(), proxy.connections() - connected);
     const poison = await new QueueClient(connectionString, `${name}-poison`).getProperties().catch(() => ({ approximateMessagesCount: 0 }));
     const poisoned = poison.approximateMessagesCount ?? 0;
-
     // From the first fact created to the queue found empty; steady: the middle 80% of the fact creates.
     const firstKept = counts.factCreates[0] ?? cpu0.at;
     const wall = (drainedAt - firstKept) / 1000;
@@ -189,7 +187,6 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     const classes = Object.entries(counts.byClass)
       .sort()
       .map(([call, n]) => `${call} ${n}`);
-
     console.log(
       `${instances} instance${instances === 1 ? '' : 's'} (started in ${startup.toFixed(1)} s; warmed up on ${warmUp.messages.length} messages of ${warmUp.visitors} other visitors, then folded, untimed: ${warmedUp.toFixed(1)} s, ${(warmUp.messages.length / warmedUp).toFixed(0)} hits/s cold with the sends; then the queue filled in ${filled.toFixed(1)} s by 32 senders, ${(MESSAGES / filled).toFixed(0)} sends/s, each message hidden for ${VISIBLE_AFTER_S} s):`,
     );
@@ -209,7 +206,6 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
       `  CPU: the machine ${(machine * 2).toFixed(2)} of 2 cores busy over the drain (everything running, tests included; ${(stolen * 2).toFixed(2)} of it stolen by the hypervisor)`,
     );
     if (poisoned > 0) console.log(`  ${poisoned} messages went to poison`);
-
     // The pulse, left to the fold's timer: counted within two of its runs, nothing lost, nothing twice.
     const expected = { people: people + warmUp.people, facts: MESSAGES + warmUp.messages.length, records: VISITORS + warmUp.visitors };
     const counted = await countedBy(hosts[0]!, expected.people, TWO_TIMER_RUNS_MS);
