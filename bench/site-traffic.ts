@@ -15,12 +15,8 @@ export const AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
 ];
 const SCANNER_AGENTS = ['Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)', 'python-requests/2.32.3', 'curl/8.5.0'];
-const REFERRERS = [
-  'https://github.com/someone/dotfiles',
-  'https://www.linkedin.com/',
-  'https://www.google.com/',
-  'https://news.ycombinator.com/',
-];
+const REFERRERS =
+  'https://github.com/someone/dotfiles https://www.linkedin.com/ https://www.google.com/ https://news.ycombinator.com/'.split(' ');
 
 /** A visitor's address in private ranges, never loopback (loopback is the site's own read). */
 export const personAddress = (p: number) => `10.${1 + ((p >> 16) & 127)}.${(p >> 8) & 255}.${p & 255}`;
