@@ -34,12 +34,12 @@ export async function bulkUpsert(container: Container, docs: Iterable<{ id: stri
   };
   const upsert = (batch: Array<{ id: string; pk: string }>, attempts = 5): Promise<number> =>
     send(batch).catch((error: Error) => (attempts > 1 ? upsert(batch, attempts - 1) : Promise.reject(error)));
-  let written = 0;
   const lane = async () => {
+    let written = 0;
     for (let batch = next(); batch.length > 0; batch = next()) written += await upsert(batch);
+    return written;
   };
-  await Promise.all([lane(), lane(), lane(), lane()]);
-  return written;
+  return (await Promise.all([lane(), lane(), lane(), lane()])).reduce((sum, n) => sum + n, 0);
 }
 
 /** The visitors summary a fold would hold, from the people and scanners first counted on each day. */
