@@ -9,7 +9,6 @@ import { freePort } from '../host/local/services';
 import { bulkUpsert, localContainer } from './local-store';
 import { fmt, median } from './report';
 
-/** The large partition's documents; `PARTITIONS_BIG` sets fewer (a quick try). */
 const BIG = Number(process.env.PARTITIONS_BIG ?? 100_000);
 const SMALL = 1_000;
 const RUNS = 5;
@@ -20,15 +19,10 @@ function* documents() {
 }
 
 // The filter names the partition for the bare server; each stage its own alias, as the server caches compiled queries.
-const countSmall = async (container: Container, alias: string) =>
-  (
-    await container.items
-      .query<number>(
-        { query: `SELECT VALUE COUNT(1) FROM ${alias} WHERE ${alias}.pk = @pk`, parameters: [{ name: '@pk', value: 'small' }] },
-        { partitionKey: 'small' },
-      )
-      .fetchAll()
-  ).resources[0];
+async function countSmall(container: Container, alias: string) {
+  const query = { query: `SELECT VALUE COUNT(1) FROM ${alias} WHERE ${alias}.pk = @pk`, parameters: [{ name: '@pk', value: 'small' }] };
+  return (await container.items.query<number>(query, { partitionKey: 'small' }).fetchAll()).resources[0];
+}
 
 /** A run's time in ms and its answer, a failure too: the bare server can block past Node's HTTP timeouts. */
 async function timed(run: () => Promise<unknown>): Promise<{ ms: number; result: unknown }> {

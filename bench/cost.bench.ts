@@ -3,6 +3,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { QueueClient } from '@azure/storage-queue';
 import hostJson from '../host.json';
 import { rootFromEnvironment } from '../host/composition';
 import { answerBeacon } from '../host/http/ingest';
@@ -14,7 +15,7 @@ import { beaconTraffic, loneBeacons, serverTraffic, VISITORS, type Sent } from '
 import { costRecordPath, renderCostSection, writeReadmeCostSection, type CostRecord, type TrafficCost } from '../test/support/cost-record';
 import { REQUEST_RECORD_BYTES } from '../test/support/prices';
 import { BEACON_SITE, hostSettings } from './settings';
-import { LOCAL_BATCH, meteredStack } from './stack';
+import { LOCAL_BATCH, meteredStack, withServices } from './stack';
 import { percentile } from './report';
 import { tally } from './store-calls';
 
@@ -93,7 +94,6 @@ async function measure(stack: Stack, name: string, drive: (url: string) => Promi
 async function loneLatency(stack: Stack): Promise<{ median: number; p99: number; windowMs: number }> {
   const settings = hostSettings(stack.azurite.connectionString, stack.cosmos.endpoint, 'cost-lone', BEACON_SITE);
   const root = rootFromEnvironment(settings, { logger: countingLogger() });
-  const { QueueClient } = await import('@azure/storage-queue');
   await new QueueClient(stack.azurite.connectionString, settings.HITS_QUEUE).createIfNotExists();
   const times: number[] = [];
   for (let n = 0; n < 220; n += 1) {
@@ -115,8 +115,7 @@ async function loneLatency(stack: Stack): Promise<{ median: number; p99: number;
  * bench/cost-run.json and docs/cost.md.
  */
 export async function run(): Promise<void> {
-  const stack = await meteredStack();
-  try {
+  await withServices([meteredStack()], async (stack) => {
     const beacon = await measure(stack, 'beacon', (url) => beaconTraffic(url), false);
     const server = await measure(stack, 'server', (url) => serverTraffic(url), false);
     const lone = await measure(stack, 'lone-beacon', (url) => loneBeacons(url, 30), true);
@@ -144,7 +143,5 @@ export async function run(): Promise<void> {
       writeReadmeCostSection(record);
       console.log(`\nwrote ${join('bench', 'cost-run.json')} and the cost section of docs/cost.md`);
     }
-  } finally {
-    await stack.stop();
-  }
+  });
 }

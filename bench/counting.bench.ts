@@ -18,11 +18,11 @@ import { freshLocalStore, keepInBatches, visitorsSummaryOf } from './local-store
 import { queued } from '../test/support/hits';
 import { visitorRecord } from '../test/support/counting-cosmos';
 import { callsA, costed, fmt, hex, ops } from './report';
+import { withServices } from './stack';
 
 const TODAY = '2026-10-23';
 const NOW = `${TODAY}T12:01:30.000Z`;
 const DAYS = 100;
-/** One minute's traffic: 1,000 hits from 200 visitors, half of them returning, in one-hit messages. */
 const MINUTE = { hits: 1_000, visitors: 200, returning: 100 };
 const LATE_DAYS = 7;
 /** The visitor records already folded, a sequence each; at least 700, as the minute's returning visitors are records 0, 7, … 693. */
@@ -41,7 +41,6 @@ function summaryFor(records: number): VisitorsSummary {
   return visitorsSummaryOf(people, scanners);
 }
 
-/** A fold state folded up to `mark`: every near day and the records, swept just now. */
 const foldStateAt = (mark: number): FoldState => ({
   ...emptyFoldState(),
   days: Object.fromEntries(daysEnding(addDays(TODAY, 1), 50).map((day) => [day, mark])),
@@ -77,7 +76,6 @@ type Pace = { lanes: number; settle: () => Promise<number>; wait: () => Promise<
 const outcomeOf = (outcome: FoldOutcome) =>
   outcome.ok ? `${outcome.facts} facts over ${outcome.days.length} days, ${outcome.records} records changed` : `FAILED: ${outcome.reason}`;
 
-/** `records` visitor records folded, then a minute's hits kept, one fold, one pulse read, and one fold with nothing new. */
 async function sequence(label: string, store: Fillable, records: number, { lanes, settle, wait }: Pace) {
   const clock = fixedClock(NOW);
   const filling = performance.now();
@@ -87,7 +85,6 @@ async function sequence(label: string, store: Fillable, records: number, { lanes
   const filled = (performance.now() - filling) / 1000;
   console.log(`${label}, ${fmt(records)} visitor records (filled in ${filled.toFixed(1)} s, already folded):`);
   await wait();
-
   const keep = keeper(store, clock);
   const messages = minuteOfHits().map((hit) => ({ v: 1 as const, id: randomUUID(), hits: [hit] }));
   const { cost: kept } = await costed(store, () => keepInBatches(keep, messages, 16));
@@ -95,13 +92,11 @@ async function sequence(label: string, store: Fillable, records: number, { lanes
     `  keep ${MINUTE.hits} hits of one minute (${MINUTE.visitors} visitors, ${MINUTE.returning} returning; one a message): ${callsA(kept, MINUTE.hits, 'a hit')}, ${kept.conflicts} lost races`,
   );
   await wait();
-
   const deps = { store, clock, rules: scanRules(10, 60), lateDays: LATE_DAYS };
   const folded = await costed(store, () => fold(deps));
   console.log(
     `  one fold of that minute: ${callsA(folded.cost, MINUTE.hits, 'a hit')} = ${ops(folded.cost)}; ${folded.ms.toFixed(0)} ms; ${outcomeOf(folded.result)}`,
   );
-
   const { result: count, ms, cost } = await costed(store, () => readPeopleCount({ ...store, clock }));
   const newPeople = Array.from({ length: MINUTE.visitors - MINUTE.returning }, (_, k) => 10_000_000 + MINUTE.returning + k).filter(
     (id) => id % 10 !== 9,
@@ -110,7 +105,6 @@ async function sequence(label: string, store: Fillable, records: number, { lanes
   console.log(
     `  one pulse read: ${ops(cost)}; ${ms.toFixed(1)} ms; ${count.people_all_time} people (expected ${expected}: ${count.people_all_time === expected ? 'right' : 'WRONG'}), ${count.visits?.all_time} visits`,
   );
-
   await wait();
   const idle = await costed(store, () => fold(deps));
   console.log(`  one fold with nothing new: ${ops(idle.cost)}; ${idle.ms.toFixed(0)} ms; ${outcomeOf(idle.result)}`);
@@ -122,14 +116,11 @@ export async function run(): Promise<void> {
     const store = memoryStore();
     await sequence('in memory', store, records, { lanes: 1, settle: async () => store.documents.lastMark(), wait: async () => undefined });
   }
-  const cosmos = await startCosmos();
-  try {
+  await withServices([startCosmos()], async (cosmos) => {
     for (const records of SIZES) {
       const { store } = await freshLocalStore(cosmos.endpoint);
       const settle = () => store.documents.stamp({ id: 'store-clock', pk: VISITORS_PK, kind: 'store-clock' } as never);
       await sequence('on the local Cosmos server', store, records, { lanes: 48, settle, wait: () => sleep(2_100) });
     }
-  } finally {
-    await cosmos.stop();
-  }
+  });
 }

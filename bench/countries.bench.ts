@@ -1,13 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { loadCountryTable } from '../adapters/files/countries';
-import { classify, type IdentityRules, type SeenRequest } from '../shared/ingest/classify';
+import { classify, type IdentityRules } from '../shared/ingest/classify';
 import { noCountries } from '../shared/core/identity/country';
-import { KEYS } from './settings';
+import { identityRules, seenRequest } from './settings';
 import { median } from './report';
 
 const agent = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-/** A seeded spread of public-looking addresses, IPv4 and IPv6. */
 function addresses(count: number): string[] {
   let seed = 42;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
@@ -30,7 +29,6 @@ export async function run(): Promise<void> {
   console.log(
     `country table: ${table.ranges.v4} IPv4 and ${table.ranges.v6} IPv6 ranges built in ${built.toFixed(0)} ms, once per process; ${(bytes / 1024 / 1024).toFixed(1)} MB of typed arrays`,
   );
-
   const list = addresses(200_000);
   for (const address of list.slice(0, 20_000)) table.countryOf(address);
   for (const [name, some] of Object.entries({ IPv4: list.filter((a) => !a.includes(':')), IPv6: list.filter((a) => a.includes(':')) })) {
@@ -39,25 +37,10 @@ export async function run(): Promise<void> {
     for (const address of some) if (table.countryOf(address) !== 'XX') placed += 1;
     console.log(`lookup, ${name}: ${perItem(started, some.length).toFixed(2)} µs per address (${some.length} addresses, ${placed} placed)`);
   }
-
-  const rules = (countries: IdentityRules['countries']): IdentityRules => ({
-    hashKey: KEYS.HASH_KEY,
-    selfNetworks: [],
-    selfAgentTag: 'headcount-self',
-    ignoredPaths: ['/api/admin'],
-    countries,
-  });
-  const requests: SeenRequest[] = list.slice(0, 50_000).map((address, i) => ({
-    at: new Date('2026-11-30T12:00:00Z'),
-    address,
-    userAgent: agent,
-    path: `/articles/${i % 40}?utm_source=x`,
-    referrer: null,
-    store: 'site',
-    pageLoad: true,
-    subject: null,
-    operator: false,
-  }));
+  const rules = (countries: IdentityRules['countries']): IdentityRules => identityRules({ ignoredPaths: ['/api/admin'], countries });
+  const requests = list
+    .slice(0, 50_000)
+    .map((address, i) => seenRequest('2026-11-30T12:00:00Z', address, agent, `/articles/${i % 40}?utm_source=x`));
   // Alternated over five rounds, the median taken: a shared machine's speed wanders.
   const times: Record<string, number[]> = { without: [], with: [] };
   for (let round = 0; round < 5; round += 1) {

@@ -24,7 +24,6 @@ function watchRedraws() {
 
 type Timing = { total: number; read: number };
 
-/** Times one change: `act` clicks or presses, and the dashboard then draws the card of `query`. */
 async function timed(page: Page, act: () => Promise<void>): Promise<Timing> {
   await page.evaluate(() => {
     performance.clearResourceTimings();
@@ -43,12 +42,8 @@ async function timed(page: Page, act: () => Promise<void>): Promise<Timing> {
 
 function line(name: string, timings: Timing[]): string {
   const totals = timings.map((t) => t.total);
-  const reads = timings.map((t) => t.read);
-  const drawing = timings.map((t) => t.total - t.read);
-  return (
-    `${name}, ${timings.length} times: median ${fmt(percentile(totals, 0.5))} ms (the card's read ${fmt(percentile(reads, 0.5))} ms, ` +
-    `the rest ${fmt(percentile(drawing, 0.5))} ms), p90 ${fmt(percentile(totals, 0.9))} ms, most ${fmt(Math.max(...totals))} ms`
-  );
+  const middle = (of: (t: Timing) => number) => fmt(percentile(timings.map(of), 0.5));
+  return `${name}, ${timings.length} times: median ${middle((t) => t.total)} ms (the card's read ${middle((t) => t.read)} ms, the rest ${middle((t) => t.total - t.read)} ms), p90 ${fmt(percentile(totals, 0.9))} ms, most ${fmt(Math.max(...totals))} ms`;
 }
 
 export async function run(): Promise<void> {
@@ -69,7 +64,6 @@ export async function run(): Promise<void> {
       `${DAYS} days at ${fmt(V)} people a day (${fmt(posted)} page loads posted to POST /api/hits, kept and folded) in ${fmt((performance.now() - began) / 1000)} s; ` +
         `headless Chromium at 1280×800, each change timed in the page from the click or key to the frame after the dashboard says it has drawn`,
     );
-
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${host.url}/api/admin`);
     await page.waitForSelector('body[data-ready="true"]');
@@ -77,7 +71,6 @@ export async function run(): Promise<void> {
     await page.press('#key', 'Enter');
     await page.waitForSelector('#dashboard[data-state="ready"]');
     await page.evaluate(watchRedraws);
-
     // A period change: the keys for 7 days and 30 days in turn, as a reader would compare them.
     const periods: Timing[] = [];
     for (let i = 0; i <= TIMES; i += 1) {
@@ -85,8 +78,6 @@ export async function run(): Promise<void> {
       if (i > 0) periods.push(timing);
     }
     console.log(line('a period change (7 days and 30 days in turn)', periods));
-
-    // A filter click: a page of the top five, on the 30 days, then its chip removed.
     const filters: Timing[] = [];
     const removals: Timing[] = [];
     for (let i = 0; i <= TIMES; i += 1) {

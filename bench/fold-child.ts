@@ -3,6 +3,7 @@ import * as folding from '../shared/fold/fold';
 import { systemClock } from '../shared/core/ports/clock';
 import { scanRules } from '../shared/core/subjects/scan-rule';
 import { localContainer, localStore } from './local-store';
+import { runMain } from './report';
 
 /** One run of the fold in a process of its own (fold.bench.ts), so its peak memory is the fold's alone: prints `RESULT {...}`. */
 async function main(): Promise<void> {
@@ -28,10 +29,4 @@ async function main(): Promise<void> {
   process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+void runMain(main);

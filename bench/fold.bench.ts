@@ -10,7 +10,7 @@ import { systemClock } from '../shared/core/ports/clock';
 import { bulkUpsert, freshLocalStore, localContainer } from './local-store';
 import { queued } from '../test/support/hits';
 import { fmt, hex, median } from './report';
-import { cosmosProcess } from './stack';
+import { cosmosProcess, withServices } from './stack';
 import { storeProxyTo } from './store-calls';
 
 /** `npm run bench fold`: a backlog of facts, as a timer outage leaves it, drained by fold runs in 512 MB child processes. */
@@ -101,16 +101,11 @@ async function fill(endpoint: string, facts: number, label: string) {
   return { database: container.database.id, facts, persons: persons.size, visits: visits.size, count };
 }
 
-interface ChildResult {
-  outcome: { ok: boolean; facts?: number; records?: number; behind?: string | null; reason?: string };
-  ms: number;
-  peakRssMb: number;
-  peakHeapMb: number;
-}
+type ChildOutcome = { ok: boolean; facts?: number; records?: number; behind?: string | null; reason?: string };
+type ChildResult = { outcome: ChildOutcome; ms: number; peakRssMb: number; peakHeapMb: number };
 
 type RunResult = { ok: true; result: ChildResult; wallMs: number } | { ok: false; failure: string; wallMs: number };
 
-/** One run of the fold in a child process with a HEAP_MB heap. */
 function foldRun(endpoint: string, database: string): Promise<RunResult> {
   const began = performance.now();
   const args = [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', join(__dirname, 'fold-child.ts'), endpoint, database];
@@ -132,26 +127,18 @@ function foldRun(endpoint: string, database: string): Promise<RunResult> {
 
 const caughtUp = (run: RunResult) => run.ok && run.result.outcome.ok && (run.result.outcome.behind ?? null) === null;
 
-const shortReason = (run: RunResult) =>
-  !run.ok
-    ? `FAILED: ${run.failure}`
-    : !run.result.outcome.ok
-      ? `not ok: ${run.result.outcome.reason ?? ''}`.slice(0, 160)
-      : run.result.outcome.behind
-        ? `behind: ${run.result.outcome.behind}`.slice(0, 160)
-        : 'caught up';
+function shortReason(run: RunResult): string {
+  if (!run.ok) return `FAILED: ${run.failure}`;
+  const { ok, reason, behind } = run.result.outcome;
+  return !ok ? `not ok: ${reason ?? ''}`.slice(0, 160) : behind ? `behind: ${behind}`.slice(0, 160) : 'caught up';
+}
 
 const noRuns = () => ({ runs: [] as RunResult[], people: [] as number[], visits: [] as number[], done: false, foldedFacts: 0, ms: 0 });
 type Drained = ReturnType<typeof noRuns>;
+type Limits = { maxRuns: number; maxMs: number; stopAfterFailures?: number };
 
 /** Runs the fold until it says it is caught up, at most `maxRuns` runs or `maxMs`; prints each run (every 10th past 40). */
-async function drain(
-  label: string,
-  endpoint: string,
-  backlog: Backlog,
-  limits: { maxRuns: number; maxMs: number; stopAfterFailures?: number },
-  drained: Drained = noRuns(),
-): Promise<Drained> {
+async function drain(label: string, endpoint: string, backlog: Backlog, limits: Limits, drained: Drained = noRuns()): Promise<Drained> {
   const began = performance.now();
   let failuresInARow = 0;
   while (drained.runs.length < limits.maxRuns && performance.now() - began < limits.maxMs) {
@@ -178,7 +165,6 @@ async function drain(
   return drained;
 }
 
-/** The quotable summary of a drained backlog. */
 function summary(label: string, backlog: Backlog, drained: Drained): string {
   const fine = drained.runs.flatMap((run) => (run.ok ? [run.result] : []));
   const times = fine.map((result) => result.ms / 1000);
@@ -255,8 +241,7 @@ async function throttledBacklog(endpoint: string): Promise<void> {
 export async function run(): Promise<void> {
   const began = performance.now();
   const parts = (process.env.FOLD_PARTS ?? 'small,throttled,large').split(',');
-  const cosmos = await cosmosProcess({ heapMb: 16_384 });
-  try {
+  await withServices([cosmosProcess({ heapMb: 16_384 })], async (cosmos) => {
     console.log(
       `each run of the fold in a child process (node --max-old-space-size=${HEAP_MB}), its wall time and its peak resident set (process.resourceUsage().maxRSS, ` +
         `and memoryUsage sampled every 20 ms) measured inside it; the local Cosmos server in a process of its own; the fold's clock is the machine's`,
@@ -264,8 +249,6 @@ export async function run(): Promise<void> {
     if (parts.includes('small')) await plainBacklog(cosmos.endpoint, SMALL, 60 * 60_000);
     if (parts.includes('throttled')) await throttledBacklog(cosmos.endpoint);
     if (parts.includes('large')) await plainBacklog(cosmos.endpoint, LARGE, LARGE_MINUTES * 60_000);
-  } finally {
-    await cosmos.stop();
-    console.log(`fold bench took ${fmt((performance.now() - began) / 60_000, 1)} min`);
-  }
+  });
+  console.log(`fold bench took ${fmt((performance.now() - began) / 60_000, 1)} min`);
 }

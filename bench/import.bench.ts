@@ -17,14 +17,12 @@ import { tally } from './store-calls';
 /** `npm run bench import`: the command's read rate on a dry run of a year of nginx log (test/support/log-history.ts), plain and gzipped, and the backfill on the metered local stack (sent, kept by keep-imports, folded until caught up), its store calls and request units a thousand lines. */
 const PEOPLE = Number(process.env.IMPORT_BENCH_PEOPLE ?? 530);
 
-/** A year of a small site's log as nginx writes it, oldest first; answers its lines. */
 function writeLog(file: string, people: number): number {
   const requests = history({ today: utcDay(new Date()), days: 365, people });
   writeFileSync(file, `${requests.map((request) => combinedLine(request)).join('\n')}\n`);
   return requests.length;
 }
 
-/** The read rate of a dry run over one file, and the peak memory the process reached meanwhile. */
 async function readRate(file: string) {
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
@@ -66,16 +64,9 @@ async function backfill(file: string) {
     const executions = meter.take();
     const people = (await root.store.visitorsSummary.read())?.doc;
     const visits = (await root.store.visits.read())?.doc;
-    return {
-      summary,
-      seconds: { send: sent, keep: kept, total: folded, fold: folded - kept },
-      runs: runs + 1,
-      keepCalls,
-      foldCalls,
-      queue,
-      executions,
-      figures: { people: people?.people_all_time ?? 0, scanners: people?.scanners_left_out ?? 0, visits: visits?.all_time ?? 0 },
-    };
+    const figures = { people: people?.people_all_time ?? 0, scanners: people?.scanners_left_out ?? 0, visits: visits?.all_time ?? 0 };
+    const seconds = { send: sent, keep: kept, total: folded, fold: folded - kept };
+    return { summary, seconds, runs: runs + 1, keepCalls, foldCalls, queue, executions, figures };
   } finally {
     await host.stop();
     await stack.stop();
@@ -92,7 +83,6 @@ export async function run(): Promise<void> {
     console.log(
       `A year of nginx combined log: ${fmt(lines)} lines, ${fmt(statSync(plain).size / 1e6, 1)} MB (${fmt(statSync(gz).size / 1e6, 1)} MB gzipped).`,
     );
-
     const warm = join(dir, 'warm-up.log');
     console.log(
       `\nThe command, --dry-run (read, parse, classify, estimate; nothing sent), after a warm-up read of ${fmt(writeLog(warm, 30))} lines:`,
@@ -104,7 +94,6 @@ export async function run(): Promise<void> {
         `  ${label}: ${fmt(read.lines)} lines in ${fmt(read.seconds, 1)} s: ${fmt(read.rate)} lines/s; peak memory ${fmt(read.peakMb)} MB (rss)`,
       );
     }
-
     console.log('\nThe backfill on the local stack (the command sending, keep-imports on 4 messages at a time, the fold until caught up):');
     const b = await backfill(plain);
     const per1000 = (n: number) => (n * 1000) / lines;

@@ -34,17 +34,11 @@ export async function run(): Promise<void> {
     hitQueue: { sendAll: async (messages) => ((sent += messages.length), { ok: true }) },
     logger: quiet,
   });
+  const headers = { 'x-ingest-key': KEYS.INGEST_KEY };
+  const receive = (read: Parameters<typeof receiveServerHits>[0]) => receiveServerHits(read, root.receive);
   const ingest = async (texts: readonly string[]) => {
     const started = performance.now();
-    const hits = (text: string) =>
-      ingestRead(
-        jsonRequest(text, { 'x-ingest-key': KEYS.INGEST_KEY }),
-        KEYS.INGEST_KEY,
-        serverHits,
-        (read) => receiveServerHits(read, root.receive),
-        accepted,
-      );
-    for (const text of texts) await hits(text);
+    for (const text of texts) await ingestRead(jsonRequest(text, headers), KEYS.INGEST_KEY, serverHits, receive, accepted);
     return ((performance.now() - started) * 1000) / texts.length;
   };
   const perRequest = 100;
@@ -56,7 +50,6 @@ export async function run(): Promise<void> {
   console.log(
     `in-process ingest (queue faked): ${Math.min(...rounds).toFixed(1)} µs per hit over ${texts.length * perRequest} hits in batches of ${perRequest}, the best of 3 rounds (${rounds.map((us) => us.toFixed(1)).join(', ')}; ${(sent - sentBefore) / 3} messages a round)`,
   );
-
   const table = hostingNetworks();
   const addresses = [...DATA_CENTRES, ...PEOPLES_NETWORKS].map(([, address]) => address);
   for (let i = 0; i < 100_000; i += 1) table.hostingAsn(addresses[i % addresses.length]!);
@@ -65,10 +58,8 @@ export async function run(): Promise<void> {
   console.log(
     `the hosting-network lookup alone: ${((performance.now() - lookupStart) / 1000).toFixed(2)} µs per address (${table.header.ipv4} IPv4 and ${table.header.ipv6} IPv6 ranges)`,
   );
-
   const single = await ingest(Array.from({ length: 2000 }, (_, i) => body(1, i)));
   console.log(`in-process ingest (queue faked), one hit per request: ${single.toFixed(1)} µs per request`);
-
   const azurite = await startAzurite();
   const settings = hostSettings(azurite.connectionString, NO_STORE, 'ingest');
   await new QueueClient(azurite.connectionString, settings.HITS_QUEUE).createIfNotExists();

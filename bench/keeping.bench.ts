@@ -10,6 +10,7 @@ import { freshLocalStore, keepInBatches } from './local-store';
 import { callsA, costed } from './report';
 import { hostSettings, postHits, quiet } from './settings';
 import { AGENTS, bodiesOf } from './site-traffic';
+import { withServices } from './stack';
 
 /** Issue 11's targets for the keep path, store calls a hit. */
 const TARGET: Record<number, number> = { 1: 2, 50: 0.3 };
@@ -17,11 +18,9 @@ const TARGET: Record<number, number> = { 1: 2, 50: 0.3 };
 const costOf = (cost: StoreStats, hits: number) =>
   `${callsA(cost, hits, 'a hit')}; ${cost.conflicts} writes lost a race (409/412), ${cost.failures} failures`;
 
-const freshStore = async (endpoint: string) => (await freshLocalStore(endpoint, { requestTimeoutMs: 5_000 })).store;
-
 /** The keep path alone over a fixture, 16 messages at a time as one host instance runs them (host.json batchSize). */
 async function keepPath(endpoint: string, fixture: string, messages: HitsMessage[], perMessage: number) {
-  const store = await freshStore(endpoint);
+  const { store } = await freshLocalStore(endpoint, { requestTimeoutMs: 5_000 });
   const keep = keeper(store, fixedClock('2026-10-23T23:59:00Z'));
   const hits = messages.reduce((sum, message) => sum + message.hits.length, 0);
   const { cost, ms } = await costed(store, () => keepInBatches(keep, messages, 16));
@@ -33,7 +32,6 @@ async function keepPath(endpoint: string, fixture: string, messages: HitsMessage
   );
 }
 
-/** Hits kept a second end to end: POST /api/hits, Azurite, keep-hits, the local Cosmos server; eight clients at once. */
 async function endToEnd(queueConnectionString: string, endpoint: string, hits: number, perRequest: number) {
   const { container, store } = await freshLocalStore(endpoint, { requestTimeoutMs: 5_000 });
   const env = hostSettings(queueConnectionString, endpoint, 'keeping', { COSMOS_DATABASE: container.database.id });
@@ -61,9 +59,7 @@ async function endToEnd(queueConnectionString: string, endpoint: string, hits: n
 
 /** `npm run bench keeping`: what the keep path (keep-hits) costs the store, and how fast the local stack keeps hits. */
 export async function run(): Promise<void> {
-  const azurite = await startAzurite();
-  const cosmos = await startCosmos();
-  try {
+  await withServices([startAzurite(), startCosmos()], async (azurite, cosmos) => {
     console.log(
       'the keep path alone (keeper: visitor records and facts), 16 messages at a time, on the local Cosmos server (store.stats(), 1 call = 1 read, write or query):',
     );
@@ -77,8 +73,5 @@ export async function run(): Promise<void> {
     console.log('end to end on the local stack (Azurite, the local Cosmos server, one local host in this process; no delay):');
     await endToEnd(azurite.connectionString, cosmos.endpoint, 2000, 50);
     await endToEnd(azurite.connectionString, cosmos.endpoint, 500, 1);
-  } finally {
-    await cosmos.stop();
-    await azurite.stop();
-  }
+  });
 }

@@ -16,7 +16,6 @@ export const localContainer = (endpoint: string, database: string, requestTimeou
 /** A store on a container, folding 1 s behind the server's clock (its writes land at once). */
 export const localStore = (container: Container) => cosmosStore(container, { settleSeconds: 1 });
 
-/** A store on a fresh database of the local Cosmos server at `endpoint`, its container made. */
 export async function freshLocalStore(endpoint: string, options: { prefix?: string; requestTimeoutMs?: number } = {}) {
   const container = localContainer(endpoint, `${options.prefix ?? 'bench'}-${randomUUID().slice(0, 8)}`, options.requestTimeoutMs);
   await ensureContainer(container);
@@ -26,30 +25,21 @@ export async function freshLocalStore(endpoint: string, options: { prefix?: stri
 /** Upserts `docs` in batches of 100, four at a time, a batch whose answer was lost sent again; answers how many. */
 export async function bulkUpsert(container: Container, docs: Iterable<{ id: string; pk: string }>): Promise<number> {
   const source = docs[Symbol.iterator]();
-  let written = 0;
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      for (;;) {
-        const batch: Array<{ id: string; pk: string }> = [];
-        for (let next = source.next(); !next.done; next = source.next()) if (batch.push(next.value) === 100) break;
-        if (batch.length === 0) return;
-        for (let attempt = 1; ; attempt += 1) {
-          try {
-            const results = await container.items.bulk(
-              batch.map((resourceBody) => ({ operationType: BulkOperationType.Upsert, resourceBody })),
-            );
-            const failed = results.filter((result) => result.statusCode >= 300);
-            if (failed.length > 0) throw new Error(`${failed.length} documents were not written (status ${failed[0]!.statusCode})`);
-            break;
-          } catch (error) {
-            if (attempt === 5) throw error;
-          }
-        }
-        written += batch.length;
-      }
-    }),
-  );
-  return written;
+  const next = () => Array.from({ length: 100 }, () => source.next()).flatMap((item) => (item.done ? [] : [item.value]));
+  const send = async (batch: Array<{ id: string; pk: string }>) => {
+    const results = await container.items.bulk(batch.map((resourceBody) => ({ operationType: BulkOperationType.Upsert, resourceBody })));
+    const failed = results.filter((result) => result.statusCode >= 300);
+    if (failed.length > 0) throw new Error(`${failed.length} documents were not written (status ${failed[0]!.statusCode})`);
+    return batch.length;
+  };
+  const upsert = (batch: Array<{ id: string; pk: string }>, attempts = 5): Promise<number> =>
+    send(batch).catch((error: Error) => (attempts > 1 ? upsert(batch, attempts - 1) : Promise.reject(error)));
+  const lane = async () => {
+    let written = 0;
+    for (let batch = next(); batch.length > 0; batch = next()) written += await upsert(batch);
+    return written;
+  };
+  return (await Promise.all([lane(), lane(), lane(), lane()])).reduce((sum, n) => sum + n, 0);
 }
 
 /** The visitors summary a fold would hold, from the people and scanners first counted on each day. */

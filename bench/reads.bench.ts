@@ -29,6 +29,7 @@ import {
   type BenchClock,
 } from './site-traffic';
 import { costOf, storeProxyTo, type Cost, type StoreProxy } from './store-calls';
+import { withServices } from './stack';
 
 /** `npm run bench reads`: what every Admin read costs the store at V and 4V people a day, measured at a proxy in front of the local Cosmos server; then a 400-day card over 100,000 records, and long ranges over imported years. */
 const V = Number(process.env.READS_V ?? 300);
@@ -55,14 +56,11 @@ function eventsOf(p: number): Array<{ event: string; props: Record<string, strin
 
 type Measured = Awaited<ReturnType<typeof measure>>;
 
-/** A host on its own queue and database, its store calls through the proxy. */
 const startHost = (azurite: Azurite, proxyEndpoint: string, database: string, clock: BenchClock) =>
   clockedHost(azurite.connectionString, proxyEndpoint, 'reads', { COSMOS_DATABASE: database, GOALS }, clock);
 
-/** An Admin read, as the operator asks it. */
 const read = (url: string, path: string) => fetch(`${url}${path}`, { headers: { authorization: `Bearer ${KEYS.OPERATOR_KEY}` } });
 
-/** A read's store calls at the proxy, their cost, and its time. */
 async function measure(url: string, name: string, path: string, proxy: StoreProxy) {
   proxy.take();
   const started = performance.now();
@@ -78,8 +76,7 @@ async function checkGoalsAndEvents(url: string): Promise<void> {
   const answer = await read(url, '/api/admin/activity?days=30');
   const text = await answer.text();
   const body = (answer.status === 200 ? JSON.parse(text) : {}) as Partial<ActivityCardAnswer>;
-  const goals = body.goals ?? [];
-  const events = body.events ?? [];
+  const [goals, events] = [body.goals ?? [], body.events ?? []];
   const lacking = [
     ...GOAL_NAMES.filter((name) => !goals.some((row) => row.goal === name && row.conversions > 0 && row.people_all_time > 0)),
     ...EVENT_NAMES.filter((name) => !events.some((row) => row.event === name && row.count > 0 && Object.keys(row.props).length > 0)),
@@ -134,7 +131,6 @@ async function atScale(people: number, azurite: Azurite, cosmosEndpoint: string,
   }
 }
 
-/** A full day's rollup read straight from the container: its KB, its sketch's, its events' and goals' lists'. */
 async function rollupOf(container: Container, day: string) {
   const { resource } = await container.item('day-rollup', day).read<Record<string, unknown>>();
   if (!resource) throw new Error(`no day rollup for ${day}`);
@@ -146,24 +142,21 @@ async function rollupOf(container: Container, day: string) {
   };
 }
 
-const rollupReads = (read: Measured) => read.calls.filter((call) => call.kind === 'point read' && call.id === 'day-rollup');
-
 const costText = (cost: Cost) => `${fmt(cost.calls)} calls ${fmt(cost.kb, 1)} KB ~${fmt(cost.ru)} RU`;
+
+/** A read's cost at V and 4V, and how its KB grew. */
+const atBoth = (read: Measured, big: Measured) =>
+  `V ${costText(read.cost)} | 4V ${costText(big.cost)} | growth ×${fmt(read.cost.kb > 0 ? big.cost.kb / read.cost.kb : Number.NaN, 2)}`;
 
 /** The 30-day card's read, which carries the goals and events, then what of it is theirs. */
 function goalsAndEventsLines(small: Scale, large: Scale): void {
   const [read, big] = [small.measured[2]!, large.measured[2]!];
-  const growth = read.cost.kb > 0 ? big.cost.kb / read.cost.kb : Number.NaN;
   console.log(
     `the card's goals and events (${GOAL_NAMES.length} goals, ${EVENT_NAMES.length} events with props), ${read.name}, the read that carries them ` +
-      `with the card's other figures: V ${costText(read.cost)} | 4V ${costText(big.cost)} | growth ×${fmt(growth, 2)}`,
+      `with the card's other figures: ${atBoth(read, big)}`,
   );
-  const summaries = (measured: Measured) => {
-    const calls = measured.calls.filter(
-      (call) => call.kind === 'point read' && decodeURIComponent(call.id ?? '').startsWith('goal-summary:'),
-    );
-    return costOf(calls);
-  };
+  const summaries = (measured: Measured) =>
+    costOf(measured.calls.filter((call) => call.kind === 'point read' && decodeURIComponent(call.id ?? '').startsWith('goal-summary:')));
   const [own, ownBig] = [summaries(read), summaries(big)];
   const lists =
     `; a day's rollup's events and goals lists: V ${fmt(small.rollup.eventsKb, 1)} KB | 4V ${fmt(large.rollup.eventsKb, 1)} KB ` +
@@ -225,10 +218,8 @@ function* bigFixture(today: string, mark: number, counts: Record<string, number>
     yield { ...moved(emptyRollup(day, null), changes, { steps, goals: [] }), folded_to: mark };
   }
   for (let v = 0; v < BIG_VISITORS; v += 1) {
-    const day = addDays(today, Math.floor(v / perDay) - BIG_DAYS);
-    const scanner = v % 10 === 9;
     count('visitor-record');
-    yield visitorRecord(hex(v), day, scanner);
+    yield visitorRecord(hex(v), addDays(today, Math.floor(v / perDay) - BIG_DAYS), v % 10 === 9);
   }
   count('summaries');
   yield visitorsSummaryOf(people, scanners);
@@ -251,7 +242,6 @@ function* bigFixture(today: string, mark: number, counts: Record<string, number>
   };
 }
 
-/** The 400-day card read through a host at 100,000 visitor records. */
 async function bigCard(azurite: Azurite, cosmosEndpoint: string, proxy: StoreProxy): Promise<void> {
   const { container } = await freshLocalStore(cosmosEndpoint, { prefix: 'readsbig' });
   const today = new Date().toISOString().slice(0, 10);
@@ -340,52 +330,47 @@ async function longRanges(azurite: Azurite, cosmosEndpoint: string, proxy: Store
 
 export async function run(): Promise<void> {
   const began = performance.now();
-  const [azurite, cosmos] = await Promise.all([startAzurite(), startCosmos()]);
-  const proxy = await storeProxyTo(cosmos.endpoint);
-  try {
-    console.log(
-      `each read asked once to warm up, then once measured, through HTTP at a local host whose Cosmos endpoint is a proxy in front of the local Cosmos server; ` +
-        `KB = response bodies the store answered; RU estimated from them by the benches' one rule (bench/store-calls.ts): a point read 1 RU a KB ` +
-        `(at least 1; a 404 is 1 RU), a query page 2.5 RU + 1 RU a KB it returns, the SDK's metadata and query-plan calls 1 RU each`,
-    );
-    console.log(
-      `traffic: ${DAYS_POSTED} days posted to POST /api/hits (x-ingest-key, 50 hits a request), V = ${V} people a day (${NEW_SHARE * 100} % new each day, ` +
-        `1 to 4 pages each, one hit a page, browser agents, addresses in 10.0.0.0/8) and ${SCANNER_SHARE * V} scanners a day (2 hits each, 172.16.0.0/12); ` +
-        `kept by the queue trigger (host.drain()), folded by the fold after each day until caught up; then 4V = ${fmt(4 * V)} a day on a fresh database`,
-    );
-    console.log(
-      `events: the people also post events with props as hits (event, props, not page loads, after their pages): one in six signup {plan: pro|free}, ` +
-        `one in four download {path: one of ${FILES.length} files}, one in five outbound {host: one of ${OUTBOUND_HOSTS.length} hosts}; ` +
-        `the host has GOALS=${GOALS}`,
-    );
-    const scales: Scale[] = [];
-    for (const people of [V, 4 * V]) {
-      const scale = await atScale(people, azurite, cosmos.endpoint, proxy);
+  await withServices([startAzurite(), startCosmos()], (azurite, cosmos) =>
+    withServices([storeProxyTo(cosmos.endpoint)], async (proxy) => {
       console.log(
-        `  ${people === V ? 'V' : '4V'} (${fmt(people)} people a day): ${fmt(scale.posted)} hits posted (${fmt(scale.events)} of them events), ` +
-          `${scale.foldRuns} fold runs, ${fmt(scale.seconds)} s`,
+        `each read asked once to warm up, then once measured, through HTTP at a local host whose Cosmos endpoint is a proxy in front of the local Cosmos server; ` +
+          `KB = response bodies the store answered; RU estimated from them by the benches' one rule (bench/store-calls.ts): a point read 1 RU a KB ` +
+          `(at least 1; a 404 is 1 RU), a query page 2.5 RU + 1 RU a KB it returns, the SDK's metadata and query-plan calls 1 RU each`,
       );
-      scales.push(scale);
-    }
-    const [small, large] = scales as [Scale, Scale];
-    for (const [i, read] of small.measured.entries()) {
-      const big = large.measured[i]!;
-      const growth = read.cost.kb > 0 ? big.cost.kb / read.cost.kb : Number.NaN;
-      console.log(`${read.name}: V ${costText(read.cost)} | 4V ${costText(big.cost)} | growth ×${fmt(growth, 2)}`);
-    }
-    goalsAndEventsLines(small, large);
-    const rollupKb = (scale: Scale) => {
-      const reads = scale.measured.flatMap((read) => rollupReads(read)).filter((call) => call.status === 200);
-      return reads.reduce((sum, call) => sum + call.responseBytes, 0) / 1024 / Math.max(1, reads.length);
-    };
-    console.log(
-      `a day's rollup read: V ${fmt(rollupKb(small), 1)} KB, 4V ${fmt(rollupKb(large), 1)} KB (its people sketch ${fmt(large.rollup.sketchKb, 1)} KB at any traffic)`,
-    );
-    await bigCard(azurite, cosmos.endpoint, proxy);
-    await longRanges(azurite, cosmos.endpoint, proxy);
-  } finally {
-    await proxy.close();
-    await Promise.all([cosmos.stop(), azurite.stop()]);
-    console.log(`reads bench took ${fmt((performance.now() - began) / 1000)} s`);
-  }
+      console.log(
+        `traffic: ${DAYS_POSTED} days posted to POST /api/hits (x-ingest-key, 50 hits a request), V = ${V} people a day (${NEW_SHARE * 100} % new each day, ` +
+          `1 to 4 pages each, one hit a page, browser agents, addresses in 10.0.0.0/8) and ${SCANNER_SHARE * V} scanners a day (2 hits each, 172.16.0.0/12); ` +
+          `kept by the queue trigger (host.drain()), folded by the fold after each day until caught up; then 4V = ${fmt(4 * V)} a day on a fresh database`,
+      );
+      console.log(
+        `events: the people also post events with props as hits (event, props, not page loads, after their pages): one in six signup {plan: pro|free}, ` +
+          `one in four download {path: one of ${FILES.length} files}, one in five outbound {host: one of ${OUTBOUND_HOSTS.length} hosts}; ` +
+          `the host has GOALS=${GOALS}`,
+      );
+      const scales: Scale[] = [];
+      for (const people of [V, 4 * V]) {
+        const scale = await atScale(people, azurite, cosmos.endpoint, proxy);
+        console.log(
+          `  ${people === V ? 'V' : '4V'} (${fmt(people)} people a day): ${fmt(scale.posted)} hits posted (${fmt(scale.events)} of them events), ` +
+            `${scale.foldRuns} fold runs, ${fmt(scale.seconds)} s`,
+        );
+        scales.push(scale);
+      }
+      const [small, large] = scales as [Scale, Scale];
+      for (const [i, read] of small.measured.entries()) console.log(`${read.name}: ${atBoth(read, large.measured[i]!)}`);
+      goalsAndEventsLines(small, large);
+      const rollupKb = (scale: Scale) => {
+        const reads = scale.measured
+          .flatMap((read) => read.calls)
+          .filter((call) => call.kind === 'point read' && call.id === 'day-rollup' && call.status === 200);
+        return reads.reduce((sum, call) => sum + call.responseBytes, 0) / 1024 / Math.max(1, reads.length);
+      };
+      console.log(
+        `a day's rollup read: V ${fmt(rollupKb(small), 1)} KB, 4V ${fmt(rollupKb(large), 1)} KB (its people sketch ${fmt(large.rollup.sketchKb, 1)} KB at any traffic)`,
+      );
+      await bigCard(azurite, cosmos.endpoint, proxy);
+      await longRanges(azurite, cosmos.endpoint, proxy);
+    }),
+  );
+  console.log(`reads bench took ${fmt((performance.now() - began) / 1000)} s`);
 }

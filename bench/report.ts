@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { StoreStats } from '../shared/core/store';
 
-/** A figure as the benches print it: thousands separated, `digits` decimals. */
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** A 32-hex stand-in for a hash from a number, as the queue's schema and a visitor record's id take it. */
@@ -23,7 +22,6 @@ export function callsA(cost: StoreStats, count: number, unit: string): string {
   return `${per(cost.reads + cost.writes + cost.queries)} calls ${unit} (${per(cost.reads)} reads, ${per(cost.writes)} writes, ${per(cost.queries)} queries)`;
 }
 
-/** What `work` cost a store, the time it took, and its answer. */
 export async function costed<T>(store: { stats(): StoreStats }, work: () => Promise<T>) {
   const before = store.stats();
   const started = performance.now();
@@ -32,3 +30,13 @@ export async function costed<T>(store: { stats(): StoreStats }, work: () => Prom
   const cost = Object.fromEntries(Object.entries(store.stats()).map(([key, n]) => [key, n - before[key as keyof StoreStats]]));
   return { result, ms, cost: cost as unknown as StoreStats };
 }
+
+/** Runs a script's `main`, the process ended with 1 on a failure (and with 0 once done, unless it serves on). */
+export const runMain = (main: () => Promise<void>, exitWhenDone = true) =>
+  main().then(
+    () => exitWhenDone && process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { runMain } from './report';
 
 /** `npm run bench [name]`: each `bench/*.bench.ts`'s `run()` in turn, after the machine it runs on. */
 async function main() {
@@ -18,10 +19,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+void runMain(main);

@@ -13,7 +13,7 @@ import { localContainer } from './local-store';
 import { startProxy, type Call, type Proxy, type Request } from '../test/support/proxy';
 import { percentile } from './report';
 import { hostSettings } from './settings';
-import { azuriteWithBlobs, hostProcess } from './stack';
+import { azuriteWithBlobs, hostProcess, withServices } from './stack';
 import { storeCall } from './store-calls';
 
 /** One-hit messages (beacons) from distinct visitors, a few page loads each; SCALE_MESSAGES sets fewer (a quick try). */
@@ -29,7 +29,6 @@ const WARM_UP_PER_INSTANCE = Number(process.env.SCALE_WARM_UP ?? 1_500);
 /** Each message stays hidden longer than the fill takes, so the drain starts after the last send. */
 const VISIBLE_AFTER_S = 30;
 
-/** A store call classed `keep: …`, `fold: …`, or by storeCall's kind. */
 type ScaleCall = Call<{ kind: string }>;
 
 const HEX32 = /^[0-9a-f]{32}$/;
@@ -46,7 +45,6 @@ function keepOrFold(request: Request): { kind: string } {
   return { kind: 'fold: write' };
 }
 
-/** A drain's calls by class, its 409 and 412 answers by class, and the times of its fact creates. */
 function countsOf(calls: readonly ScaleCall[], connections: number) {
   const byClass: Partial<Record<string, number>> = {};
   const races: Partial<Record<string, number>> = {};
@@ -83,12 +81,8 @@ function traffic(day: string, now: number, count = MESSAGES, visitors = VISITORS
 /** The machine's busy, stolen and total CPU ticks so far, from /proc/stat. */
 function cpuNow() {
   const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return {
-    at: performance.now(),
-    busy: ticks.reduce((a, b) => a + b, 0) - ticks[3]! - ticks[4]!,
-    stolen: ticks[7]!,
-    total: ticks.reduce((a, b) => a + b, 0),
-  };
+  const total = ticks.reduce((a, b) => a + b, 0);
+  return { at: performance.now(), busy: total - ticks[3]! - ticks[4]!, stolen: ticks[7]!, total };
 }
 
 type Host = Awaited<ReturnType<typeof hostProcess>>;
@@ -120,7 +114,6 @@ async function emptied(queue: QueueClient, deadline = performance.now() + 300_00
   }
 }
 
-/** Sends each text, 32 at a time, each hidden for `hiddenSeconds`. */
 const fill = (queue: QueueClient, texts: string[], hiddenSeconds: number) =>
   inLanes(texts, 32, (text) => queue.sendMessage(text, { visibilityTimeout: hiddenSeconds }));
 
@@ -140,7 +133,6 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
   const day = new Date(now).toISOString().slice(0, 10);
   const { messages, people } = traffic(day, now);
   const warmUp = traffic(day, now, WARM_UP_PER_INSTANCE * instances, (WARM_UP_PER_INSTANCE * instances) / 4, 'warm-up ');
-
   const started = performance.now();
   const hosts: Host[] = [];
   try {
@@ -164,8 +156,7 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     proxy.take();
     const connected = proxy.connections();
     // The fact creates so far, counted on from the last look: a look every 20 ms must not walk every call.
-    let looked = 0;
-    let creates = 0;
+    let [looked, creates] = [0, 0];
     const factCreates = () => {
       const calls = proxy.calls();
       for (; looked < calls.length; looked += 1) if (calls[looked]!.kind === 'keep: fact create') creates += 1;
@@ -178,10 +169,8 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     const drainedAt = performance.now();
     const cpu1 = cpuNow();
     const counts = countsOf(proxy.take(), proxy.connections() - connected);
-    const poisoned =
-      (await new QueueClient(connectionString, `${name}-poison`).getProperties().catch(() => ({ approximateMessagesCount: 0 })))
-        .approximateMessagesCount ?? 0;
-
+    const poison = await new QueueClient(connectionString, `${name}-poison`).getProperties().catch(() => ({ approximateMessagesCount: 0 }));
+    const poisoned = poison.approximateMessagesCount ?? 0;
     // From the first fact created to the queue found empty; steady: the middle 80% of the fact creates.
     const firstKept = counts.factCreates[0] ?? cpu0.at;
     const wall = (drainedAt - firstKept) / 1000;
@@ -195,7 +184,9 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     const redeliveries = counts.races['keep: fact create'] ?? 0;
     const races = sum(counts.races, (call) => call !== 'keep: fact create');
     const per = (n: number) => (n / MESSAGES).toFixed(3);
-
+    const classes = Object.entries(counts.byClass)
+      .sort()
+      .map(([call, n]) => `${call} ${n}`);
     console.log(
       `${instances} instance${instances === 1 ? '' : 's'} (started in ${startup.toFixed(1)} s; warmed up on ${warmUp.messages.length} messages of ${warmUp.visitors} other visitors, then folded, untimed: ${warmedUp.toFixed(1)} s, ${(warmUp.messages.length / warmedUp).toFixed(0)} hits/s cold with the sends; then the queue filled in ${filled.toFixed(1)} s by 32 senders, ${(MESSAGES / filled).toFixed(0)} sends/s, each message hidden for ${VISIBLE_AFTER_S} s):`,
     );
@@ -205,10 +196,7 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     );
     console.log(
       `  ${per(counts.calls)} Cosmos calls a hit at the proxy, all of them (${counts.calls}, the SDK's metadata calls included): keep path ${per(keepCalls)} ` +
-        `(${Object.entries(counts.byClass)
-          .sort()
-          .map(([call, n]) => `${call} ${n}`)
-          .join(', ')})`,
+        `(${classes.join(', ')})`,
     );
     console.log(
       `  ${(races / MESSAGES).toFixed(3)} writes lost a race a hit (${races} answers 409/412 at the proxy to record and fold writes${races ? `: ${JSON.stringify(counts.races)}` : ''})   target 0 ${races === 0 ? 'MET' : 'MISSED'}; ` +
@@ -218,7 +206,6 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
       `  CPU: the machine ${(machine * 2).toFixed(2)} of 2 cores busy over the drain (everything running, tests included; ${(stolen * 2).toFixed(2)} of it stolen by the hypervisor)`,
     );
     if (poisoned > 0) console.log(`  ${poisoned} messages went to poison`);
-
     // The pulse, left to the fold's timer: counted within two of its runs, nothing lost, nothing twice.
     const expected = { people: people + warmUp.people, facts: MESSAGES + warmUp.messages.length, records: VISITORS + warmUp.visitors };
     const counted = await countedBy(hosts[0]!, expected.people, TWO_TIMER_RUNS_MS);
@@ -226,13 +213,8 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
     const countOf = async (kind: string) =>
       (await direct.items.query<number>(`SELECT VALUE COUNT(1) FROM c WHERE c.kind = '${kind}'`).fetchAll()).resources[0];
     const [facts, records] = [await countOf('fact'), await countOf('visitor-record')];
-    const ok =
-      counted.afterMs !== null &&
-      pulse.people_all_time === expected.people &&
-      pulse.visits_all_time === expected.people &&
-      facts === expected.facts &&
-      records === expected.records &&
-      poisoned === 0;
+    const found = [pulse.people_all_time, pulse.visits_all_time, facts, records, poisoned];
+    const ok = counted.afterMs !== null && found.join() === [expected.people, expected.people, expected.facts, expected.records, 0].join();
     console.log(
       `  ${counted.afterMs === null ? `not counted ${TWO_TIMER_RUNS_MS / 1000} s after the drain` : `counted by the timer ${(counted.afterMs / 1000).toFixed(1)} s after the drain`}: pulse people_all_time ${pulse.people_all_time}, visits_all_time ${pulse.visits_all_time} (expected ${expected.people} each); ${facts} facts (expected ${expected.facts}), ${records} visitor records (expected ${expected.records}): ${ok ? 'nothing lost' : 'WRONG'}`,
     );
@@ -244,20 +226,15 @@ async function oneRun(instances: number, connectionString: string, cosmosEndpoin
 
 /** `npm run bench scale`: 1, 2, 4 and 8 `npm run host` processes sharing one Azurite and one Cosmos server (behind a proxy adding 15 ms a call and counting every call and 409/412): the time warm hosts take to drain 10,000 messages. */
 export async function run(): Promise<void> {
-  const azurite = await azuriteWithBlobs();
-  const cosmos = await startCosmos();
-  const proxy = await startProxy(new URL(cosmos.endpoint), keepOrFold, { delayMs: DELAY_MS });
-  console.log(
-    `${MESSAGES} one-hit messages from ${VISITORS} visitors (${MESSAGES / VISITORS} page loads each, ${VISITORS / 10} of them scanners), ${DELAY_MS} ms added to every Cosmos call; hosts are \`npm run host\` with timers on, each first warmed up on ${WARM_UP_PER_INSTANCE} messages`,
-  );
   const figures: Array<Awaited<ReturnType<typeof oneRun>>> = [];
-  try {
-    for (const instances of INSTANCES) figures.push(await oneRun(instances, azurite.connectionString, cosmos.endpoint, proxy));
-  } finally {
-    await proxy.close();
-    await cosmos.stop();
-    await azurite.stop();
-  }
+  await withServices([azuriteWithBlobs(), startCosmos()], (azurite, cosmos) =>
+    withServices([startProxy(new URL(cosmos.endpoint), keepOrFold, { delayMs: DELAY_MS })], async (proxy) => {
+      console.log(
+        `${MESSAGES} one-hit messages from ${VISITORS} visitors (${MESSAGES / VISITORS} page loads each, ${VISITORS / 10} of them scanners), ${DELAY_MS} ms added to every Cosmos call; hosts are \`npm run host\` with timers on, each first warmed up on ${WARM_UP_PER_INSTANCE} messages`,
+      );
+      for (const instances of INSTANCES) figures.push(await oneRun(instances, azurite.connectionString, cosmos.endpoint, proxy));
+    }),
+  );
   console.log('summary:');
   for (const one of figures)
     console.log(

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { COSMOS_EMULATOR_KEY } from '../host/local/services';
 import { inLanes } from '../shared/core/lanes';
 import type { Logger } from '../shared/core/ports/logger';
+import type { SeenRequest } from '../shared/ingest/classify';
 
 export const KEYS = {
   HASH_KEY: 'bench-hash-key-0123456789abcdef',
@@ -27,9 +28,24 @@ export function hostSettings(queue: string, cosmos: string, name: string, more: 
 /** A site sending beacons: its origin allowed, one proxy (Azure's front end) before the host. */
 export const BEACON_SITE = { ALLOWED_ORIGINS: 'https://site.example', TRUSTED_PROXY_HOPS: '1' };
 
+/** A page load on the site as the ingest path sees it. */
+export const seenRequest = (at: string, address: string, userAgent: string, path: string, subject: string | null = null): SeenRequest => ({
+  at: new Date(at),
+  address,
+  userAgent,
+  path,
+  referrer: null,
+  store: 'site',
+  pageLoad: true,
+  subject,
+  operator: false,
+});
+
+/** A bench site's identity rules: no network of its own, `more` added. */
+export const identityRules = <T>(more: T) => ({ hashKey: KEYS.HASH_KEY, selfNetworks: [], selfAgentTag: 'headcount-self', ...more });
+
 export const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-/** Posts each `{ hits }` body to POST /api/hits (or `path`), `lanes` at a time; throws unless each is answered 202. */
 export async function postHits(url: string, bodies: readonly string[], lanes = 8, path = '/api/hits'): Promise<void> {
   await inLanes(bodies, lanes, async (body) => {
     const headers = { 'content-type': 'application/json', 'x-ingest-key': KEYS.INGEST_KEY };

@@ -15,12 +15,8 @@ export const AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
 ];
 const SCANNER_AGENTS = ['Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)', 'python-requests/2.32.3', 'curl/8.5.0'];
-const REFERRERS = [
-  'https://github.com/someone/dotfiles',
-  'https://www.linkedin.com/',
-  'https://www.google.com/',
-  'https://news.ycombinator.com/',
-];
+const REFERRERS =
+  'https://github.com/someone/dotfiles https://www.linkedin.com/ https://www.google.com/ https://news.ycombinator.com/'.split(' ');
 
 /** A visitor's address in private ranges, never loopback (loopback is the site's own read). */
 export const personAddress = (p: number) => `10.${1 + ((p >> 16) & 127)}.${(p >> 8) & 255}.${p & 255}`;
@@ -44,10 +40,8 @@ export function dayHits(day: string, d: number, first: number, people: number, s
   for (let n = 0; n < people; n += 1) {
     const p = first + n;
     const at = start + Math.floor((n / people) * 23 * 3_600_000);
-    const pages = ['/', '/about', '/resume', `/blog/post-${(p * 7) % 40}`, `/projects/${p % 25}`].slice(
-      0,
-      1 + ((p * 3 + day.charCodeAt(9)) % 4),
-    );
+    const count = 1 + ((p * 3 + day.charCodeAt(9)) % 4);
+    const pages = ['/', '/about', '/resume', `/blog/post-${(p * 7) % 40}`, `/projects/${p % 25}`].slice(0, count);
     if (p % 13 === 0) pages[0] = '/?utm_source=newsletter&utm_medium=email&utm_campaign=launch';
     const person = { address: personAddress(p), user_agent: AGENTS[p % AGENTS.length]! };
     pages.forEach((path, i) => {
@@ -68,7 +62,6 @@ export function dayHits(day: string, d: number, first: number, people: number, s
   return hits;
 }
 
-/** The hits in requests of `size`. */
 export const bodiesOf = (hits: readonly object[], size = 50) =>
   Array.from({ length: Math.ceil(hits.length / size) }, (_, i) => JSON.stringify({ hits: hits.slice(i * size, i * size + size) }));
 
@@ -78,17 +71,14 @@ export function benchClock(start: string) {
   let setAt = performance.now();
   return {
     now: () => new Date(base + (performance.now() - setAt)),
-    set(at: string) {
-      base = Date.parse(at);
-      setAt = performance.now();
-    },
-    advance(ms: number) {
-      base += ms;
-    },
+    set: (at: string) => void ([base, setAt] = [Date.parse(at), performance.now()]),
+    advance: (ms: number) => void (base += ms),
   };
 }
 
 export type BenchClock = ReturnType<typeof benchClock>;
+type Lines = { lines: string[] };
+type HitsOf = (day: string, d: number) => ServerHit[];
 
 /** A local host on `clock`, timers off, whose logger keeps its lines so the fold's own words say when it caught up. */
 export async function clockedHost(queue: string, cosmos: string, name: string, more: Record<string, string>, clock: BenchClock) {
@@ -98,7 +88,7 @@ export async function clockedHost(queue: string, cosmos: string, name: string, m
 }
 
 /** The fold run until its log says it is caught up, the clock a minute on after each run; answers the runs taken. */
-export async function foldUntilCaughtUp(host: LocalHost, logger: { lines: string[] }, clock: BenchClock): Promise<number> {
+export async function foldUntilCaughtUp(host: LocalHost, logger: Lines, clock: BenchClock): Promise<number> {
   // Past the settle margin (1 s) and the store clock's second.
   await sleep(2_200);
   for (let run = 1; run <= 300; run += 1) {
@@ -111,13 +101,7 @@ export async function foldUntilCaughtUp(host: LocalHost, logger: { lines: string
 }
 
 /** `days` days before today posted a day at a time (at 23:10, `hitsOf` the day's), kept and folded; then folded at noon today. */
-export async function postDays(
-  host: LocalHost,
-  logger: { lines: string[] },
-  clock: BenchClock,
-  days: number,
-  hitsOf: (day: string, d: number) => ServerHit[],
-) {
+export async function postDays(host: LocalHost, logger: Lines, clock: BenchClock, days: number, hitsOf: HitsOf) {
   const today = new Date().toISOString().slice(0, 10);
   const totals = { posted: 0, events: 0, foldRuns: 0 };
   for (let d = 0; d < days; d += 1) {

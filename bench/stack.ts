@@ -8,10 +8,26 @@ import { freePort, queueAt, startAzurite, startCosmos } from '../host/local/serv
 import { countingLogger, executionMeter } from './cost/meters';
 import { localContainer } from './local-store';
 import { hostSettings } from './settings';
+import { runMain } from './report';
 import { startProxy, type Request } from '../test/support/proxy';
 import { storeCall, type StoreCall } from './store-calls';
 
 const projectRoot = join(__dirname, '..');
+
+/** Runs `work` on services started together, and stops them (a proxy closed) however it ends. */
+export async function withServices<S extends readonly Service[] | [], T>(
+  starts: { [K in keyof S]: Promise<S[K]> },
+  work: (...services: S) => Promise<T>,
+) {
+  const services = (await Promise.all(starts)) as unknown as S;
+  try {
+    return await work(...services);
+  } finally {
+    await Promise.all(services.map((service: Service) => ('stop' in service ? service.stop() : service.close())));
+  }
+}
+
+type Service = { stop(): Promise<unknown> } | { close(): Promise<unknown> };
 
 /** Azurite with blobs and tables too, on free ports: the Functions host keeps its timer locks in blobs. */
 export const azuriteWithBlobs = async () => startAzurite({ blobAndTable: { blobPort: await freePort(), tablePort: await freePort() } });
@@ -124,11 +140,7 @@ export async function meteredStack() {
       await cosmos.take();
       return { settings, logger, meter, root, host };
     },
-    async stop() {
-      await queueProxy.close();
-      await cosmos.stop();
-      await azurite.stop();
-    },
+    stop: () => Promise.all([queueProxy.close(), cosmos.stop(), azurite.stop()]),
   };
 }
 
@@ -143,8 +155,4 @@ async function serveCosmos() {
   process.stdout.write(`ready ${cosmos.endpoint} ${metered?.endpoint ?? '-'}\n`);
 }
 
-if (process.argv.includes('--cosmos'))
-  serveCosmos().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
+if (process.argv.includes('--cosmos')) void runMain(serveCosmos, false);

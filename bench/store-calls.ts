@@ -12,7 +12,6 @@ const truthy = (value: string | undefined) => /true/i.test(value ?? '');
 /** The partition key's value from its header, `["<value>"]`. */
 const pkOf = (header: string | undefined) => /^\["([^"\\]*)"\]$/.exec(header ?? '')?.[1] ?? null;
 
-/** A Cosmos DB REST call, classed from its method, path and headers. */
 export function storeCall({ method, path, headers }: Request): StoreCallClass {
   const call = (kind: StoreCallKind, id: string | null = null) => ({ kind, id, pk: pkOf(headers.get('x-ms-documentdb-partitionkey')) });
   const docs = /\/dbs\/[^/]+\/colls\/[^/]+\/docs(?:\/([^/]+))?$/.exec(path);
@@ -31,16 +30,9 @@ const sdkCall = (call: { kind: StoreCallKind }) => call.kind === 'metadata' || c
 function estimatedRu(call: { kind: StoreCallKind; status: number; requestBytes: number; responseBytes: number }): number {
   const kb = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
   if (call.status === 429) return 0;
-  switch (call.kind) {
-    case 'point read':
-      return call.status === 404 ? 1 : kb(call.responseBytes);
-    case 'write':
-      return call.status === 409 || call.status === 412 ? 1 : 5 * kb(call.requestBytes);
-    case 'query':
-      return 2.5 + Math.ceil(call.responseBytes / 1024);
-    default:
-      return 1;
-  }
+  if (call.kind === 'point read') return call.status === 404 ? 1 : kb(call.responseBytes);
+  if (call.kind === 'write') return call.status === 409 || call.status === 412 ? 1 : 5 * kb(call.requestBytes);
+  return call.kind === 'query' ? 2.5 + Math.ceil(call.responseBytes / 1024) : 1;
 }
 
 /** Every call's cost, the SDK's included: how many, the KB the store answered, and their request units. */

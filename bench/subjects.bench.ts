@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startCosmos } from '../host/local/services';
-import type { SeenRequest } from '../shared/ingest/classify';
 import { fixedClock } from '../shared/core/ports/clock';
 import { beaconScan } from '../shared/ingest/subjects/beacon';
 import { fold } from '../shared/fold/fold';
@@ -10,9 +9,10 @@ import { scanRules } from '../shared/core/subjects/scan-rule';
 import { freshLocalStore, keepInBatches } from './local-store';
 import { queued } from '../test/support/hits';
 import { callsA, costed } from './report';
-import { KEYS, quiet } from './settings';
+import { identityRules, quiet, seenRequest } from './settings';
+import { withServices } from './stack';
 
-const rules = { hashKey: KEYS.HASH_KEY, selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: [] };
+const rules = identityRules({ ignoredPaths: [] });
 
 const freshStore = async (endpoint: string) => (await freshLocalStore(endpoint)).store;
 
@@ -24,12 +24,8 @@ async function keepingCost(endpoint: string, perMessage: number) {
   const store = await freshStore(endpoint);
   const clock = fixedClock('2026-10-23T23:00:00Z');
   const keep = keeper(store, clock);
-  const scans = Array.from({ length: 1000 }, (_, n) =>
-    queued(String(n % 100), new Date(Date.parse('2026-10-23T08:00:00Z') + Math.floor(n / 100) * 90_000).toISOString(), {
-      path: '/scan',
-      subject: `tree-${n % 10}`,
-    }),
-  );
+  const at = (n: number) => new Date(Date.parse('2026-10-23T08:00:00Z') + Math.floor(n / 100) * 90_000).toISOString();
+  const scans = Array.from({ length: 1000 }, (_, n) => queued(String(n % 100), at(n), { path: '/scan', subject: `tree-${n % 10}` }));
   const messages = Array.from({ length: Math.ceil(scans.length / perMessage) }, (_, m) => ({
     v: 1 as const,
     id: randomUUID(),
@@ -50,17 +46,7 @@ async function keepingCost(endpoint: string, perMessage: number) {
 async function beaconCost(endpoint: string, mode: 'hash' | 'cookie') {
   const store = await freshStore(endpoint);
   const deps = { rules, logger: quiet, subjects: { mode, store: store.subjects } };
-  const seen = (n: number): SeenRequest => ({
-    at: new Date('2026-10-23T10:00:00Z'),
-    address: `203.0.113.${n % 200}`,
-    userAgent: 'Mozilla/5.0 Firefox/131.0',
-    path: '/scan',
-    referrer: null,
-    store: 'site',
-    pageLoad: true,
-    subject: 'tree-1',
-    operator: false,
-  });
+  const seen = (n: number) => seenRequest('2026-10-23T10:00:00Z', `203.0.113.${n % 200}`, 'Mozilla/5.0 Firefox/131.0', '/scan', 'tree-1');
   const { cost, ms } = await costed(store, async () => {
     for (let n = 0; n < 200; n += 1) await beaconScan(null, seen(n), true, deps);
   });
@@ -69,7 +55,6 @@ async function beaconCost(endpoint: string, mode: 'hash' | 'cookie') {
   );
 }
 
-/** One page of the subjects list over 500 subjects, sorted by scans. */
 async function listCost(endpoint: string) {
   const store = await freshStore(endpoint);
   const clock = fixedClock('2026-10-23T23:00:00Z');
@@ -79,11 +64,7 @@ async function listCost(endpoint: string) {
   await settled();
   const folded = await fold({ store, clock, rules: scanRules(10, 60), lateDays: 7 });
   if (!folded.ok) throw new Error(folded.reason);
-  const {
-    result: pages,
-    ms,
-    cost,
-  } = await costed(store, async () => {
+  const listed = await costed(store, async () => {
     let continuation: string | null = null;
     let pages = 0;
     do {
@@ -95,19 +76,16 @@ async function listCost(endpoint: string) {
     return pages;
   });
   console.log(
-    `  the list of 500 subjects in pages of 50: ${pages} pages, ${cost.queries} queries, ${(ms / pages).toFixed(1)} ms a page on the local server`,
+    `  the list of 500 subjects in pages of 50: ${listed.result} pages, ${listed.cost.queries} queries, ${(listed.ms / listed.result).toFixed(1)} ms a page on the local server`,
   );
 }
 
 /** `npm run bench subjects`: on the local Cosmos server (store.stats(): 1 call = 1 read, write or query). */
 export async function run() {
-  const cosmos = await startCosmos();
-  try {
+  await withServices([startCosmos()], async (cosmos) => {
     console.log('1,000 subject scans (100 visitors, 10 subjects), kept then folded once:');
     for (const perMessage of [1, 50]) await keepingCost(cosmos.endpoint, perMessage);
     for (const mode of ['hash', 'cookie'] as const) await beaconCost(cosmos.endpoint, mode);
     await listCost(cosmos.endpoint);
-  } finally {
-    await cosmos.stop();
-  }
+  });
 }

@@ -26,7 +26,6 @@ export function executionMeter() {
         make: (root: Parameters<Registration['make']>[0]) =>
           timed(registration.kind, registration.make(root) as (...args: unknown[]) => unknown) as never,
       })),
-    /** The counts and active seconds since the last `take`. */
     take() {
       const taken = { ...counts, activeSeconds: activeMs / 1000 };
       counts.http = counts.queue = counts.timer = 0;
@@ -44,8 +43,7 @@ export function countingLogger(): Logger & { take(): { lines: number; bytes: num
   const count = (level: string) => (message: string, fields?: Record<string, unknown>) => {
     lines += 1;
     said.set(message, (said.get(message) ?? 0) + 1);
-    const line = JSON.stringify({ level, message, ...fields });
-    bytes += Buffer.byteLength(line);
+    bytes += Buffer.byteLength(JSON.stringify({ level, message, ...fields }));
   };
   return {
     info: count('info'),

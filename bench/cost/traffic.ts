@@ -10,10 +10,7 @@ const WAVE = 200;
 /** Hits in one server request, and server requests at once. */
 const SERVER_BATCH = 50;
 
-export interface Sent {
-  hits: number;
-  answers: ClientAnswer[];
-}
+export type Sent = { hits: number; answers: ClientAnswer[] };
 
 /** Beacon traffic: VISITORS browsers, PAGES beacons each, WAVE concurrent one-hit requests at a time. */
 export async function beaconTraffic(url: string, first = 0): Promise<Sent> {
