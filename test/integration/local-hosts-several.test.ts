@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { QueueClient } from '@azure/storage-queue';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { blobCall, blobLocationFromConnectionString } from '../../adapters/azure-blob';
 import { blobLease, lockBlob } from '../../adapters/azure-blob-lease';
@@ -123,18 +124,21 @@ describe('several local hosts on one storage, as instances in Azure', () => {
         };
       },
     });
-    const queueSettings = { batchSize: 4, visibilityTimeout: 200, maxPollingInterval: 500 };
-    const a = await startTestHost({ env, registrations: [counted('a')], queueSettings });
-    hosts.push(a);
-    const b = await startTestHost({ env, registrations: [counted('b')], queueSettings });
-    hosts.push(b);
-
+    // Queued before either host starts, so both find messages waiting, however fast the first one keeps them.
+    const queue = new QueueClient(env.AzureWebJobsStorage!, env.HITS_QUEUE!);
+    await queue.createIfNotExists();
     const ids = Array.from({ length: 64 }, () => randomUUID());
     for (const [n, id] of ids.entries()) {
-      await a.queue.sendMessage(
+      await queue.sendMessage(
         encodeMessage({ v: 1, id, hits: [queued(`person-${n}`, new Date().toISOString().replace(/\.\d+Z$/, '.000Z'))] }),
       );
     }
+    const queueSettings = { batchSize: 4, visibilityTimeout: 200, maxPollingInterval: 500 };
+    const [a, b] = await Promise.all([
+      startTestHost({ env, registrations: [counted('a')], queueSettings }),
+      startTestHost({ env, registrations: [counted('b')], queueSettings }),
+    ]);
+    hosts.push(a, b);
     await Promise.all([a.host.drain(), b.host.drain()]);
 
     const perId = new Map<string, number>();
