@@ -109,11 +109,7 @@ async function loneLatency(stack: Stack): Promise<{ median: number; p99: number;
   return { median: at(0.5), p99: at(0.99), windowMs: root.settings.INGEST_WINDOW_MS };
 }
 
-/**
- * `npm run bench cost`: beacon, server and lone-beacon traffic through a local host on metered Azurite and Cosmos, what
- * each cost and its dollars a million hits, a lone beacon's wait, the host's peak memory. `--write` keeps the run in
- * bench/cost-run.json and docs/cost.md.
- */
+/** `npm run bench cost`: three kinds of traffic on a metered local stack, $ a million hits each; `--write` records the run. */
 export async function run(): Promise<void> {
   await withServices([meteredStack()], async (stack) => {
     const beacon = await measure(stack, 'beacon', (url) => beaconTraffic(url), false);

@@ -25,7 +25,6 @@ const THROTTLE = 0.6;
 const BULK_CHUNK = 50_000;
 const THROTTLED_RUNS = 6;
 
-/** A count as read, -1 for null. */
 const counted = (n: number) => (n < 0 ? 'null' : fmt(n));
 /** An integer mix, so persons and days spread over the messages. */
 const mix = (n: number, salt: number) => {

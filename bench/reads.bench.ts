@@ -144,7 +144,6 @@ async function rollupOf(container: Container, day: string) {
 
 const costText = (cost: Cost) => `${fmt(cost.calls)} calls ${fmt(cost.kb, 1)} KB ~${fmt(cost.ru)} RU`;
 
-/** A read's cost at V and 4V, and how its KB grew. */
 const atBoth = (read: Measured, big: Measured) =>
   `V ${costText(read.cost)} | 4V ${costText(big.cost)} | growth ×${fmt(read.cost.kb > 0 ? big.cost.kb / read.cost.kb : Number.NaN, 2)}`;
 

@@ -78,7 +78,6 @@ function traffic(day: string, now: number, count = MESSAGES, visitors = VISITORS
   return { messages, people, visitors };
 }
 
-/** The machine's busy, stolen and total CPU ticks so far, from /proc/stat. */
 function cpuNow() {
   const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
   const total = ticks.reduce((a, b) => a + b, 0);
