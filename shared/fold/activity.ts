@@ -7,10 +7,8 @@ import type { Fact } from '../core/store/facts';
 import type { DayRollups } from '../core/store/rollups';
 import { withHour, withVisitorDay } from './add';
 import { conditionalWriteOnce, type FoldedChange } from '../core/store/conditional-write';
-import { conditionalWritesOnce } from './write';
-import { foldPeriods } from './periods';
+import { foldDayCells, type PeriodMove } from './periods';
 import type { PeriodRollups } from '../core/store/periods';
-import type { InTurn } from '../core/in-turn';
 
 const kindOfRow = (row: VisitorDay): VisitorKind => kindOf(row.self > 0, row.requests, row.bots);
 
@@ -59,8 +57,18 @@ export interface DaySlice {
   rollup: Versioned<DayRollup> | null;
   /** Whether a new rollup of this day must be built from the visitor-days already kept (a day before rollups_from). */
   buildsFromKept: boolean;
-  /** The run's turns on the month rollups and filter cells, when the day moves them (a day on or after periods_from). */
-  periods: InTurn | null;
+  /** Whether the day moves the months and the filter cells (a day on or after periods_from). */
+  periods: boolean;
+}
+
+/**
+ * What a slice leaves to its round, to write in this order: the months and years it moves, then its visitor-days and
+ * hours. Its rows are its tokens' visitor-days as the slice leaves them, for the filtered retention cells.
+ */
+export interface SliceFolded {
+  rows: VisitorDay[];
+  moves: PeriodMove[];
+  writes: FoldedChange<ActivityDoc>[];
 }
 
 /** The documents the slice's facts touch: every visitor-day of their tokens (each store's) and their hours. */
@@ -84,14 +92,14 @@ function tokenChanges(before: readonly VisitorDay[], after: readonly VisitorDay[
 }
 
 /**
- * Folds one slice of a day's facts into its visitor-day and hour documents and its rollup. Every document says up to
- * which mark it holds facts (`folded_to`), so a fact at or before it is already in it and is skipped. The rollup is
- * written first, moved by the difference each changed daily token makes and marked with the slice's end: a run that
- * dies after it finds the rollup ahead of the day's mark and folds exactly that slice again (foldDay), so the visitor-
- * days it did not write are written and the rollup, already holding them, is left as it is. Answers the slice's tokens'
- * visitor-days as it leaves them (the same when the slice is folded again), for the filtered retention cells.
+ * Folds one slice of a day's facts into its rollup and its day cells, and answers the visitor-day and hour documents it
+ * changes. Every document says up to which mark it holds facts (`folded_to`), so a fact at or before it is already in
+ * it and is skipped. The rollup is written first, moved by the difference each changed daily token makes and marked
+ * with the slice's end: a run that dies after it finds the rollup ahead of the day's mark and folds exactly that slice
+ * again (foldDay), so the visitor-days it did not write are written and the rollup, already holding them, is left as
+ * it is.
  */
-export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, rules: RollupRules): Promise<VisitorDay[]> {
+export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, rules: RollupRules): Promise<SliceFolded> {
   const { day, facts, upTo } = slice;
   const found = await touchedBy(store.activity, day, facts);
   const read = new Map(found.map(({ doc, etag }) => [doc.id, { doc, etag }]));
@@ -112,15 +120,14 @@ export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, r
     etag: read.get(doc.id)?.etag ?? null,
     after: doc,
   }));
-  const changed = changes.filter((change) => JSON.stringify(change.before) !== JSON.stringify(change.after));
-  await rollUp(store, slice, found, [...after.values()], new Set(changed.map((change) => change.after.id)), rules);
-  await conditionalWritesOnce(store.activity, changed, (change) => `activity ${day} ${change.after.id}`);
-  return rows;
+  const writes = changes.filter((change) => JSON.stringify(change.before) !== JSON.stringify(change.after));
+  const moves = await rollUp(store, slice, found, [...after.values()], new Set(writes.map((change) => change.after.id)), rules);
+  return { rows, moves, writes };
 }
 
 /**
  * The day's rollup moved by the slice's changed tokens and marked to its end, unless it already holds the slice; then
- * the month rollup and the filter cells, each unless it holds the slice.
+ * the day cells, each unless it holds the slice. Answers the months and years to move.
  */
 async function rollUp(
   store: DaySliceStore,
@@ -129,7 +136,7 @@ async function rollUp(
   after: readonly ActivityDoc[],
   changedIds: ReadonlySet<string>,
   rules: RollupRules,
-): Promise<void> {
+): Promise<PeriodMove[]> {
   const current = slice.rollup?.doc ?? emptyRollup(slice.day, slice.buildsFromKept ? '' : null);
   const days = (docs: readonly ActivityDoc[]) => docs.filter((doc): doc is VisitorDay => doc.kind === 'visitor-day');
   const held = tokenChanges(days(found.map(({ doc }) => doc)), days(after), changedIds).filter(({ token }) => holdsToken(current, token));
@@ -147,5 +154,6 @@ async function rollUp(
       `rollup ${slice.day}`,
     );
   }
-  if (slice.periods !== null) await foldPeriods({ periods: store.periods, turns: slice.periods }, slice, held, day, rules);
+  if (!slice.periods) return [];
+  return foldDayCells(store.periods, { day: slice.day, upTo: slice.upTo, fresh: slice.rollup === null }, held, day, rules);
 }

@@ -13,8 +13,7 @@ import { releaseFoldLease, renewFoldLease, takeFoldLease, type HeldFoldLease } f
 import type { ScanRules } from '../core/subjects/scan-rule';
 import { buildRollups } from './building';
 import { TIMER_FOLD_BUDGET, type FoldBudget } from './budget';
-import { InTurn } from '../core/in-turn';
-import { foldDay, type DayOutcome } from './day';
+import { DAYS_AT_ONCE, finishDays, foldDay, type DayOutcome } from './day';
 import { foldPeople } from './people';
 import { IMPORTED_AT_ONCE, importedToRead, openImported } from './imports';
 import { foldSubjects } from './subjects';
@@ -29,8 +28,6 @@ import { FoldRaced } from '../core/store/conditional-write';
 
 // Late messages can leave facts on days past the near window.
 const SWEEP_EVERY_MS = 3_600_000;
-
-const DAYS_AT_ONCE = 4;
 
 export interface FoldDeps {
   store: FoldingStore;
@@ -135,15 +132,15 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
   const { store, budget } = run.deps;
   const rules = { steps: run.deps.steps, goals: run.deps.goals };
   const state = run.state.current();
-  const outcomes: DayOutcome[] = [];
-  const turns = new InTurn();
+  const sliced: DayOutcome[] = [];
   await inLanes(open, DAYS_AT_ONCE, async (day) => {
     const buildsFromKept = day < state.rollups_from && state.build !== null && day <= state.build;
-    const periods = !buildsFromKept && day >= state.periods_from ? turns : null;
-    outcomes.push(
+    const periods = !buildsFromKept && day >= state.periods_from;
+    sliced.push(
       await foldDay(store, { day, mark: state.days[day] ?? 0, bound: run.bound, buildsFromKept, periods }, rules, budget.factsASlice),
     );
   });
+  const outcomes = await finishDays(store, sliced);
   const folded = outcomes.filter((outcome) => outcome.ok);
   // A failed day stays open while it may be tried again, then waits for the next run.
   const again: string[] = [];

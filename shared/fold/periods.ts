@@ -14,36 +14,23 @@ import {
   type PeriodRollup,
   type TokenChange,
 } from '../core/rollup/periods';
+import type { ImportedTotals } from '../core/store/imports';
 import { conditionalWriteOnce } from '../core/store/conditional-write';
 import type { PeriodRollups } from '../core/store/periods';
+import { errorLine } from '../core/errors';
 import { FOLD_WRITES_AT_ONCE } from './write';
-import type { InTurn } from '../core/in-turn';
 
-type Key = { pk: string; id: string };
-
-async function moveOne(
-  { periods, turns }: PeriodWrites,
-  key: Key,
-  fresh: () => PeriodRollup,
-  move: (doc: PeriodRollup) => PeriodRollup | null,
-): Promise<PeriodRollup> {
-  let now: PeriodRollup | null = null;
-  // Days of one month or year fold side by side, so each rollup takes one writer at a time.
-  await turns.run(`${key.pk}\n${key.id}`, async () => {
-    const read = await periods.read(key.pk, key.id);
-    const current = read?.doc ?? fresh();
-    const next = move(current);
-    now = next ?? current;
-    if (next === null) return;
-    await conditionalWriteOnce(periods, { before: read?.doc ?? null, etag: read?.etag ?? null, after: next }, `period ${key.pk} ${key.id}`);
-  });
-  return now ?? fresh();
-}
-
-/** The turns keep one writer a document in a run. */
-export interface PeriodWrites {
-  periods: PeriodRollups;
-  turns: InTurn;
+/** One day's slice moving a month or a year: the site's or a filter value's. */
+export interface PeriodMove {
+  pk: string;
+  id: string;
+  filter: PeriodRollup['filter'];
+  span: (typeof LONG_SPANS)[number];
+  day: string;
+  upTo: number;
+  delta: PeriodDelta;
+  figures: DayFigures;
+  imported?: ImportedTotals;
 }
 
 const figuresOf = (doc: Pick<DayRollup, 'visitor_days' | 'left_out' | 'page_loads' | 'people_sketch' | 'new_sketch'>): DayFigures => ({
@@ -53,54 +40,67 @@ const figuresOf = (doc: Pick<DayRollup, 'visitor_days' | 'left_out' | 'page_load
   ...distinctOf(doc),
 });
 
-/**
- * Each rollup says which slice of each day it holds, so a run that died folds the slice again and moves only the rest.
- * Written after the day rollup and before the visitor-days, so a refolded slice sees the same changes.
- */
-export async function foldPeriods(
-  periods: PeriodWrites,
+const longMoves = (
   slice: { day: string; upTo: number },
+  filter: PeriodRollup['filter'],
+  delta: PeriodDelta,
+  figures: DayFigures,
+  imported?: ImportedTotals,
+): PeriodMove[] => LONG_SPANS.map((span) => ({ ...periodKey(span, slice.day, filter), filter, span, ...slice, delta, figures, imported }));
+
+/**
+ * Moves the slice's day cells, each unless it holds the slice, and answers the months and years it moves, which the
+ * round writes once for all its days. A day whose rollup is new has no cells yet, so they are created unread.
+ */
+export async function foldDayCells(
+  periods: PeriodRollups,
+  slice: { day: string; upTo: number; fresh: boolean },
   changes: readonly TokenChange[],
   day: DayRollup,
   rules: RollupRules,
-): Promise<void> {
+): Promise<PeriodMove[]> {
   const { day: at, upTo } = slice;
-  const site: PeriodDelta = siteDelta(changes, rules);
-  for (const span of LONG_SPANS) {
-    const key = periodKey(span, at, null);
-    await moveOne(
-      periods,
-      key,
-      () => emptyPeriodRollup(key, null, span, periodAt(span, at)),
-      (doc) => movedPeriod(doc, at, upTo, site, figuresOf(day), day.imported),
-    );
-  }
-  const cells = [...cellDeltas(changes, rules).values()];
-  const dayCells = new Map<string, PeriodRollup>();
-  await inLanes(cells, FOLD_WRITES_AT_ONCE, async ({ dimension, value, delta }) => {
+  const moves = longMoves({ day: at, upTo }, null, siteDelta(changes, rules), figuresOf(day), day.imported);
+  await inLanes([...cellDeltas(changes, rules).values()], FOLD_WRITES_AT_ONCE, async ({ dimension, value, delta }) => {
     const filter = { dimension, value };
     const key = periodKey('day', at, filter);
-    dayCells.set(
-      key.pk,
-      await moveOne(
+    const read = slice.fresh ? null : await periods.read(key.pk, key.id);
+    const current = read?.doc ?? emptyPeriodRollup(key, filter, 'day', at);
+    const next = movedPeriod(current, at, upTo, delta, null);
+    if (next !== null)
+      await conditionalWriteOnce(
         periods,
-        key,
-        () => emptyPeriodRollup(key, filter, 'day', at),
-        (doc) => movedPeriod(doc, at, upTo, delta, null),
-      ),
-    );
+        { before: read?.doc ?? null, etag: read?.etag ?? null, after: next },
+        `period ${key.pk} ${key.id}`,
+      );
+    // A cell's month and year take the day cell's figures.
+    moves.push(...longMoves({ day: at, upTo }, filter, delta, figuresOf(next ?? current)));
   });
-  // A cell's month and year take the day cell's figures, so they move once the day cells stand.
-  const longer = cells.flatMap((cell) => LONG_SPANS.map((span) => ({ ...cell, span })));
-  await inLanes(longer, FOLD_WRITES_AT_ONCE, async ({ dimension, value, delta, span }) => {
-    const filter = { dimension, value };
-    const key = periodKey(span, at, filter);
-    const figures = figuresOf(dayCells.get(key.pk)!);
-    await moveOne(
-      periods,
-      key,
-      () => emptyPeriodRollup(key, filter, span, periodAt(span, at)),
-      (doc) => movedPeriod(doc, at, upTo, delta, figures),
-    );
+  return moves;
+}
+
+/**
+ * Each month and year read once and written once for all the round's days that move it, each day's slice unless it
+ * holds it already. Answers the days whose moves were not written, with why: they stay at their marks.
+ */
+export async function foldLongPeriods(periods: PeriodRollups, moves: readonly PeriodMove[]): Promise<Map<string, string>> {
+  const byDoc = new Map<string, PeriodMove[]>();
+  for (const move of moves) {
+    const key = `${move.pk}\n${move.id}`;
+    byDoc.set(key, [...(byDoc.get(key) ?? []), move]);
+  }
+  const failed = new Map<string, string>();
+  await inLanes([...byDoc.values()], FOLD_WRITES_AT_ONCE, async (some) => {
+    const [{ pk, id, filter, span }] = some as [PeriodMove];
+    try {
+      const read = await periods.read(pk, id);
+      let doc = read?.doc ?? emptyPeriodRollup({ pk, id }, filter, span, periodAt(span, some[0]!.day));
+      for (const move of [...some].sort((a, b) => (a.day < b.day ? -1 : 1)))
+        doc = movedPeriod(doc, move.day, move.upTo, move.delta, move.figures, move.imported) ?? doc;
+      await conditionalWriteOnce(periods, { before: read?.doc ?? null, etag: read?.etag ?? null, after: doc }, `period ${pk} ${id}`);
+    } catch (error) {
+      for (const move of some) failed.set(move.day, errorLine(error));
+    }
   });
+  return failed;
 }

@@ -151,6 +151,54 @@ describe('people folded from the visitor records', () => {
   });
 });
 
+describe('what a run reads and writes', () => {
+  /** The rig with its day rollup reads and its month, year and cell calls noted by document. */
+  function watched() {
+    const r = rig();
+    const calls: string[] = [];
+    const { rollups, periods } = r.store;
+    r.store.rollups = { ...rollups, read: (day) => (calls.push(`read rollup ${day}`), rollups.read(day)) };
+    r.store.periods = {
+      read: (pk, id) => (calls.push(`read ${pk} ${id}`), periods.read(pk, id)),
+      create: (doc) => (calls.push(`write ${doc.pk} ${doc.id}`), periods.create(doc)),
+      replace: (doc, etag) => (calls.push(`write ${doc.pk} ${doc.id}`), periods.replace(doc, etag)),
+    };
+    return { ...r, calls };
+  }
+
+  it('moves each month and year once a round for all its days, and creates a new day’s cells without reading them', async () => {
+    const r = watched();
+    const days = ['2026-10-20', '2026-10-21', '2026-10-22', '2026-10-23'];
+    await r.keep(days.map((day, n) => queuedHit(`${day}T10:00:00.000Z`, { person: `p${n}`, path: '/same' })));
+    await r.fold();
+    const writes = r.calls.filter((call) => call.startsWith('write'));
+    const longer = writes.filter((call) => / (month|year):/.test(call));
+    expect(longer.length).toBeGreaterThan(2);
+    expect(new Set(longer).size).toBe(longer.length);
+    // The site's month and year, and the page's, each took all four days.
+    const month = (await r.store.periods.read('months', 'month:2026-10'))!.doc;
+    expect(Object.keys(month.folded_days).sort()).toEqual(days);
+    expect(writes.filter((call) => / day:/.test(call)).length).toBeGreaterThanOrEqual(days.length);
+    expect(r.calls.filter((call) => call.startsWith('read') && / day:/.test(call))).toEqual([]);
+  });
+
+  it('reads no day rollup for a day with nothing new, and a day’s cells once it has some', async () => {
+    const r = watched();
+    await r.keep([queuedHit('2026-10-22T10:00:00.000Z', { person: 'a' })]);
+    await r.fold();
+    r.clock.advance(60_000);
+    r.calls.length = 0;
+    await r.fold();
+    expect(r.calls).toEqual([]);
+    await r.keep([queuedHit('2026-10-22T11:00:00.000Z', { person: 'b' })]);
+    r.clock.advance(60_000);
+    await r.fold();
+    // Of the near days, only the one with a new fact (its visits read it too).
+    expect(new Set(r.calls.filter((call) => call.startsWith('read rollup')))).toEqual(new Set(['read rollup 2026-10-22']));
+    expect(r.calls.filter((call) => call.startsWith('read') && / day:2026-10-22$/.test(call)).length).toBeGreaterThan(0);
+  });
+});
+
 describe('subject scans folded', () => {
   const scan = (person: string | null, at: string, more: Partial<QueuedHit> = {}) =>
     queuedHit(at, { person, subject: 'tree-1', ...(person === null ? { self: true } : {}), ...more });
