@@ -12,6 +12,7 @@ import {
   type DayFigures,
   type PeriodDelta,
   type PeriodRollup,
+  type SliceMove,
   type TokenChange,
 } from '../core/rollup/periods';
 import type { ImportedTotals } from '../core/store/imports';
@@ -21,16 +22,11 @@ import { errorLine } from '../core/errors';
 import { FOLD_WRITES_AT_ONCE } from './write';
 
 /** One day's slice moving a month or a year: the site's or a filter value's. */
-export interface PeriodMove {
+export interface PeriodMove extends SliceMove {
   pk: string;
   id: string;
   filter: PeriodRollup['filter'];
   span: (typeof LONG_SPANS)[number];
-  day: string;
-  upTo: number;
-  delta: PeriodDelta;
-  figures: DayFigures;
-  imported?: ImportedTotals;
 }
 
 const figuresOf = (doc: Pick<DayRollup, 'visitor_days' | 'left_out' | 'page_loads' | 'people_sketch' | 'new_sketch'>): DayFigures => ({
@@ -66,7 +62,7 @@ export async function foldDayCells(
     const key = periodKey('day', at, filter);
     const read = slice.fresh ? null : await periods.read(key.pk, key.id);
     const current = read?.doc ?? emptyPeriodRollup(key, filter, 'day', at);
-    const next = movedPeriod(current, at, upTo, delta, null);
+    const next = movedPeriod(current, [{ day: at, upTo, delta, figures: null }]);
     if (next !== null)
       await conditionalWriteOnce(
         periods,
@@ -87,16 +83,21 @@ export async function foldLongPeriods(periods: PeriodRollups, moves: readonly Pe
   const byDoc = new Map<string, PeriodMove[]>();
   for (const move of moves) {
     const key = `${move.pk}\n${move.id}`;
-    byDoc.set(key, [...(byDoc.get(key) ?? []), move]);
+    const some = byDoc.get(key) ?? [];
+    some.push(move);
+    byDoc.set(key, some);
   }
   const failed = new Map<string, string>();
   await inLanes([...byDoc.values()], FOLD_WRITES_AT_ONCE, async (some) => {
     const [{ pk, id, filter, span }] = some as [PeriodMove];
     try {
       const read = await periods.read(pk, id);
-      let doc = read?.doc ?? emptyPeriodRollup({ pk, id }, filter, span, periodAt(span, some[0]!.day));
-      for (const move of [...some].sort((a, b) => (a.day < b.day ? -1 : 1)))
-        doc = movedPeriod(doc, move.day, move.upTo, move.delta, move.figures, move.imported) ?? doc;
+      const current = read?.doc ?? emptyPeriodRollup({ pk, id }, filter, span, periodAt(span, some[0]!.day));
+      const doc = movedPeriod(
+        current,
+        [...some].sort((a, b) => (a.day < b.day ? -1 : 1)),
+      );
+      if (doc === null) return;
       await conditionalWriteOnce(periods, { before: read?.doc ?? null, etag: read?.etag ?? null, after: doc }, `period ${pk} ${id}`);
     } catch (error) {
       for (const move of some) failed.set(move.day, errorLine(error));

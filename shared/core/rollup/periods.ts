@@ -156,19 +156,38 @@ const kindsWith = (
   return { visitor_days: sum.visitor_days, left_out: sum.left_out };
 };
 
+/** One day's slice moving a rollup; `figures` is null for a day cell, whose counts are its day's. */
+export interface SliceMove {
+  day: string;
+  upTo: number;
+  delta: PeriodDelta;
+  figures: DayFigures | null;
+  imported?: ImportedTotals;
+}
+
+/** Moves the copy in place. */
+function moveBy(next: PeriodRollup, { day, upTo, delta, figures, imported }: SliceMove): void {
+  const period = { visitor_days: { ...next.visitor_days }, left_out: { ...next.left_out } };
+  for (const change of delta.changes) {
+    addCounts(next, change.out, -1);
+    addCounts(next, change.in, 1);
+  }
+  const dayNow = figures ?? { visitor_days: next.visitor_days, left_out: next.left_out, page_loads: next.page_loads };
+  Object.assign(next, kindsWith(period, next.by_day[day], dayNow));
+  next.by_day[day] = dayNow;
+  next.sketch_partial ||= delta.partial;
+  next.folded_days[day] = upTo;
+  if (imported !== undefined) next.imported = { ...next.imported, [day]: imported };
+  capped(next, PERIOD_TOP);
+}
+
 /**
- * Null when the rollup holds the slice already, as when a run died after writing it.
- * `figures` is null for a day cell, whose counts are its day's.
+ * The rollup moved by each slice it does not hold yet, copied once whatever their number; null when it holds them all,
+ * as when a run died after writing it.
  */
-export function movedPeriod(
-  doc: PeriodRollup,
-  day: string,
-  upTo: number,
-  delta: PeriodDelta,
-  figures: DayFigures | null,
-  imported?: ImportedTotals,
-): PeriodRollup | null {
-  if ((doc.folded_days[day] ?? 0) >= upTo) return null;
+export function movedPeriod(doc: PeriodRollup, moves: readonly SliceMove[]): PeriodRollup | null {
+  const open = moves.filter(({ day, upTo }) => (doc.folded_days[day] ?? 0) < upTo);
+  if (open.length === 0) return null;
   // Counts move in place, so they are copied; the maps by day only gain entries, so a shallow copy will do.
   const { by_day, folded_days, imported: totals, ...counts } = doc;
   const next: PeriodRollup = {
@@ -177,18 +196,11 @@ export function movedPeriod(
     folded_days: { ...folded_days },
     ...(totals === undefined ? {} : { imported: { ...totals } }),
   };
-  for (const change of delta.changes) {
-    addCounts(next, change.out, -1);
-    addCounts(next, change.in, 1);
-  }
-  if (delta.sketches.length > 0) next.people_sketch = mergeKept(next.people_sketch, ...delta.sketches);
-  if (delta.fresh.length > 0) next.new_sketch = mergeKept(next.new_sketch, ...delta.fresh);
-  const dayNow = figures ?? { visitor_days: next.visitor_days, left_out: next.left_out, page_loads: next.page_loads };
-  Object.assign(next, kindsWith(doc, doc.by_day[day], dayNow));
-  next.by_day[day] = dayNow;
-  next.sketch_partial ||= delta.partial;
-  next.folded_days[day] = upTo;
-  if (imported !== undefined) next.imported = { ...next.imported, [day]: imported };
-  capped(next, PERIOD_TOP);
+  for (const move of open) moveBy(next, move);
+  // Registers merge by maximum, so the slices' people merge once.
+  const sketches = open.flatMap((move) => move.delta.sketches);
+  const fresh = open.flatMap((move) => move.delta.fresh);
+  if (sketches.length > 0) next.people_sketch = mergeKept(next.people_sketch, ...sketches);
+  if (fresh.length > 0) next.new_sketch = mergeKept(next.new_sketch, ...fresh);
   return next;
 }
