@@ -95,6 +95,22 @@ describe('the people of any period, each once, from the days’ sketches', () =>
     expect(mergeSketches(empty)).toEqual({ sparse: {} });
   });
 
+  it('merges sparse and packed sketches alone to the same dense sketch as the register-by-register merge', () => {
+    // An empty dense sketch among them sends the merge through the register-by-register path.
+    const empty = { dense: 'A'.repeat(16_384) };
+    const pool = Array.from({ length: 10_000 }, (_, n) => person(n));
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 2_000 }), { maxLength: 5 }), (sizes) => {
+        const spread = sizes.map((size, i) => {
+          const registers = sketchOf(pool.slice(2_000 * i, 2_000 * i + size));
+          return i % 2 === 0 ? mergeKept(registers) : registers;
+        });
+        expect(mergeSketches(...spread)).toEqual(mergeSketches(empty, ...spread));
+      }),
+      { numRuns: 40, seed: 12 },
+    );
+  });
+
   it('reads a register and a rank from the hash’s own bits', () => {
     expect(registerOf('00000000000000000000000000000000')).toEqual([0, 51]);
     expect(registerOf('fffc0000000000000000000000000000')).toEqual([16_383, 51]);

@@ -117,7 +117,7 @@ function patched(sketches: ReadonlyArray<Mergeable>, least: number): Sketch | nu
   if (dense.length !== 1) return null;
   const codes = Buffer.from(dense[0]!.dense, 'latin1');
   let set = 0;
-  for (let i = 0; i < REGISTERS; i += 1) if (codes[i] !== UNSET) set += 1;
+  for (let i = 0; i < REGISTERS && set <= least; i += 1) if (codes[i] !== UNSET) set += 1;
   if (set <= least) return null;
   for (const other of given.filter((sketch): sketch is Spread => !('dense' in sketch)))
     eachSet(other, (register, rank) => {
@@ -126,9 +126,26 @@ function patched(sketches: ReadonlyArray<Mergeable>, least: number): Sketch | nu
   return { dense: codes.toString('latin1') };
 }
 
+/** The registers of sketches none of which is dense, written into an unset dense string: no walk of all 16,384. */
+function spreadDense(sketches: readonly Spread[]): Sketch {
+  const codes = Buffer.alloc(REGISTERS, UNSET);
+  let set = false;
+  for (const sketch of sketches)
+    eachSet(sketch, (register, rank) => {
+      if (rank <= RANK_OF[codes[register]! & 127]!) return;
+      codes[register] = CODE_OF[rank]!;
+      set = true;
+    });
+  return set ? { dense: codes.toString('latin1') } : { sparse: {} };
+}
+
 export function mergeSketches(...sketches: ReadonlyArray<Mergeable>): Sketch {
   // An empty dense sketch is never kept (compact makes it sparse), so only one with a register set is patched.
-  return patched(sketches, 0) ?? compact(mergedRegisters(sketches));
+  const one = patched(sketches, 0);
+  if (one !== null) return one;
+  const given = sketches.filter((sketch) => sketch !== undefined).map(asSketch);
+  const spread = given.filter((sketch): sketch is Spread => !('dense' in sketch));
+  return spread.length === given.length ? spreadDense(spread) : compact(mergedRegisters(sketches));
 }
 
 /** Four characters each, so past this the dense form is smaller. */
