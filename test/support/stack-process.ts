@@ -85,7 +85,7 @@ export async function startStack(place: StackPlace, args: readonly string[] = []
       /* already gone */
     }
     await closed;
-    return runningIn(child.pid!);
+    return leftIn(child.pid!);
   };
   return {
     output: () => output,
@@ -117,14 +117,27 @@ export async function failedStart(place: StackPlace, args: readonly string[] = [
   });
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const status = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  return { status, output, left: runningIn(child.pid!) };
+  return { status, output, left: await leftIn(child.pid!) };
+}
+
+/**
+ * What of a group still runs once its exiting processes are gone: a child (tsx's esbuild) may still be exiting when npm's
+ * pipes close, where one left behind runs on.
+ */
+async function leftIn(group: number): Promise<number[]> {
+  for (let look = 0; look < 100; look += 1) {
+    const left = runningIn(group);
+    if (left.length === 0) return left;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return runningIn(group);
 }
 
 /**
  * The processes of a process group that still run (zombies hold no port). A start's Azurite and host stay in its
  * group even when re-parented, and unlike a port this is never taken by another test file's server.
  */
-export function runningIn(group: number): number[] {
+function runningIn(group: number): number[] {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((pid) => {
