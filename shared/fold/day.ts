@@ -65,7 +65,18 @@ export async function foldDay(
       bound,
     );
     if (next.items.length === 0)
-      return { ok: true, day, ...next, facts: 0, scans: [], actions: [], cohorts: new Map(), moves: [], writes: [] };
+      return {
+        ok: true,
+        day,
+        upTo: next.upTo,
+        facts: 0,
+        caughtUp: true,
+        scans: [],
+        actions: [],
+        cohorts: new Map(),
+        moves: [],
+        writes: [],
+      };
     const rollup = await store.rollups.read(day);
     const pending = rollup !== null && rollup.doc.folded_to > mark ? rollup.doc.folded_to : null;
     const slice =
