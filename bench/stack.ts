@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureContainer } from '../adapters/cosmos/client';
 import { rootFromEnvironment } from '../host/composition';
 import { loadFunctions, startLocalHost } from '../host/local/host';
-import { freePort, queueAt, startAzurite, startCosmos } from '../host/local/services';
+import { freePort, freePorts, queueAt, startAzurite, startCosmos } from '../host/local/services';
 import { countingLogger, executionMeter } from './cost/meters';
 import { localContainer } from './local-store';
 import { hostSettings } from './settings';
@@ -30,7 +30,10 @@ export async function withServices<S extends readonly Service[] | [], T>(
 type Service = { stop(): Promise<unknown> } | { close(): Promise<unknown> };
 
 /** Azurite with blobs and tables too, on free ports: the Functions host keeps its timer locks in blobs. */
-export const azuriteWithBlobs = async () => startAzurite({ blobAndTable: { blobPort: await freePort(), tablePort: await freePort() } });
+export const azuriteWithBlobs = async () => {
+  const [port, blobPort, tablePort] = (await freePorts(3)) as [number, number, number];
+  return startAzurite({ port, blobAndTable: { blobPort, tablePort } });
+};
 
 /** The local Cosmos server in a process of its own (this file run with `--cosmos`); when `metered`, its proxy's calls are `take()`n. */
 export async function cosmosProcess(options: { heapMb?: number; metered?: boolean } = {}) {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freePort, startAzurite, startCosmos } from '../../host/local/services';
+import { freePorts, startAzurite, startCosmos } from '../../host/local/services';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,8 +22,10 @@ export default async function setup(project: TestProject) {
     stdio: 'inherit',
   });
   // With a clock a request can ask to be served at (azurite-clock.cjs): a message's expiry is seen without waiting.
+  const [port, blobPort, tablePort] = (await freePorts(3)) as [number, number, number];
   const azurite = await startAzurite({
-    blobAndTable: { blobPort: await freePort(), tablePort: await freePort() },
+    port,
+    blobAndTable: { blobPort, tablePort },
     preload: join(__dirname, 'azurite-clock.cjs'),
   });
   // Its `_ts` clock is moved forward by the tests' folds (test/support/store-clock.ts) rather than waited for.

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { azuriteConnectionString, freePort } from '../../host/local/services';
+import { azuriteConnectionString, freePorts } from '../../host/local/services';
 
 const projectRoot = join(__dirname, '..', '..');
 
@@ -15,13 +15,7 @@ export interface StackPlace {
 
 /** Free ports for every service of a stack, its keys, a data folder, and any other settings. */
 export async function stackPlace(dataDir: string, settings: Record<string, string> = {}): Promise<StackPlace> {
-  const [blobPort, queuePort, tablePort, cosmosPort, hostPort] = [
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
-  ];
+  const [blobPort, queuePort, tablePort, cosmosPort, hostPort] = (await freePorts(5)) as [number, number, number, number, number];
   const storage = azuriteConnectionString(queuePort, { blobPort, tablePort });
   return {
     url: `http://127.0.0.1:${hostPort}`,

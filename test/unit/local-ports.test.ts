@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { localPort, localSettingsFile, plainPort, readLocalSettings, type LocalSettings } from '../../host/local/local-settings';
 import { dashboardBanner } from '../../host/local/banner';
-import { freePort } from '../../host/local/services';
+import { freePort, freePorts } from '../../host/local/services';
 import { resolveTarget } from '../../scripts/import/target';
 
 // One reading of the local host's port for `npm start`, `npm run host`, `npm run simulate`, `npm run import` and the
@@ -117,5 +118,15 @@ describe('the local port, read one way', () => {
     expect(run.status).toBe(1);
     expect(run.output).toContain(`nothing answers at http://127.0.0.1:${port} (simulate.json's Host.LocalHttpPort): ECONNREFUSED.`);
     expect(run.output).toContain('Is `npm start` running? If it listens elsewhere, name it with --port <n> or --url <address>');
+  });
+});
+
+describe('the ports a test or a bench chooses for a stack', () => {
+  it('are free and never the same port twice, so no two services of one stack meet on one', async () => {
+    const ports = await freePorts(32);
+    expect(new Set(ports).size).toBe(32);
+    const servers = ports.map((port) => createServer().listen(port, '127.0.0.1'));
+    await Promise.all(servers.map((server) => new Promise((resolve, reject) => server.once('listening', resolve).once('error', reject))));
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   });
 });
