@@ -107,45 +107,54 @@ function mergedRegisters(sketches: ReadonlyArray<Mergeable>): Uint8Array {
 /** The 'A' of rank 0. */
 const UNSET = 65;
 
+/** The sketches given, dense apart from the rest. */
+function byForm(sketches: ReadonlyArray<Mergeable>): { dense: Array<{ dense: string }>; spread: Spread[] } {
+  const dense: Array<{ dense: string }> = [];
+  const spread: Spread[] = [];
+  for (const given of sketches) {
+    if (given === undefined) continue;
+    const sketch = asSketch(given);
+    if ('dense' in sketch) dense.push(sketch);
+    else spread.push(sketch);
+  }
+  return { dense, spread };
+}
+
+/** Raises a dense sketch's codes to the registers the others set; answers whether any rose. */
+function raised(codes: Buffer, spread: readonly Spread[]): boolean {
+  let rose = false;
+  for (const sketch of spread)
+    eachSet(sketch, (register, rank) => {
+      if (rank <= RANK_OF[codes[register]! & 127]!) return;
+      codes[register] = CODE_OF[rank]!;
+      rose = true;
+    });
+  return rose;
+}
+
 /**
  * The one dense sketch among them, when it has more than `least` registers set, and a few registers more (a day's people
  * into a period): its string is patched, not spread out and packed again. Null otherwise.
  */
-function patched(sketches: ReadonlyArray<Mergeable>, least: number): Sketch | null {
-  const given = sketches.filter((sketch) => sketch !== undefined).map(asSketch);
-  const dense = given.filter((sketch) => 'dense' in sketch);
+function patched({ dense, spread }: ReturnType<typeof byForm>, least: number): Sketch | null {
   if (dense.length !== 1) return null;
   const codes = Buffer.from(dense[0]!.dense, 'latin1');
   let set = 0;
   for (let i = 0; i < REGISTERS && set <= least; i += 1) if (codes[i] !== UNSET) set += 1;
   if (set <= least) return null;
-  for (const other of given.filter((sketch): sketch is Spread => !('dense' in sketch)))
-    eachSet(other, (register, rank) => {
-      if (rank > RANK_OF[codes[register]! & 127]!) codes[register] = CODE_OF[rank]!;
-    });
+  raised(codes, spread);
   return { dense: codes.toString('latin1') };
 }
 
-/** The registers of sketches none of which is dense, written into an unset dense string: no walk of all 16,384. */
-function spreadDense(sketches: readonly Spread[]): Sketch {
-  const codes = Buffer.alloc(REGISTERS, UNSET);
-  let set = false;
-  for (const sketch of sketches)
-    eachSet(sketch, (register, rank) => {
-      if (rank <= RANK_OF[codes[register]! & 127]!) return;
-      codes[register] = CODE_OF[rank]!;
-      set = true;
-    });
-  return set ? { dense: codes.toString('latin1') } : { sparse: {} };
-}
-
 export function mergeSketches(...sketches: ReadonlyArray<Mergeable>): Sketch {
+  const forms = byForm(sketches);
+  if (forms.dense.length === 0) {
+    // Only the registers they set are written into an unset dense string: no walk of all 16,384.
+    const codes = Buffer.alloc(REGISTERS, UNSET);
+    return raised(codes, forms.spread) ? { dense: codes.toString('latin1') } : { sparse: {} };
+  }
   // An empty dense sketch is never kept (compact makes it sparse), so only one with a register set is patched.
-  const one = patched(sketches, 0);
-  if (one !== null) return one;
-  const given = sketches.filter((sketch) => sketch !== undefined).map(asSketch);
-  const spread = given.filter((sketch): sketch is Spread => !('dense' in sketch));
-  return spread.length === given.length ? spreadDense(spread) : compact(mergedRegisters(sketches));
+  return patched(forms, 0) ?? compact(mergedRegisters(sketches));
 }
 
 /** Four characters each, so past this the dense form is smaller. */
@@ -169,7 +178,7 @@ function setOrder(sketches: ReadonlyArray<Mergeable>): readonly number[] {
 /** Kept packed while few registers are set, so a filter cell of a few people stays a few bytes. */
 export function mergeKept(...sketches: ReadonlyArray<Mergeable>): Sketch {
   // A dense sketch past the packed form's size stays dense whatever is merged into it.
-  const dense = patched(sketches, PACKED_MOST);
+  const dense = patched(byForm(sketches), PACKED_MOST);
   if (dense !== null) return dense;
   // Merged once and packed from the registers, never written dense and read back.
   const registers = mergedRegisters(sketches);
