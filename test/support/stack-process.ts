@@ -115,8 +115,8 @@ export async function failedStart(place: StackPlace, args: readonly string[] = [
 }
 
 /**
- * What of a group still runs once its exiting processes are gone: a child (tsx's esbuild) may still be exiting when npm's
- * pipes close, where one left behind runs on.
+ * What of a group still runs once its exiting processes are gone: a child may still be exiting when npm's pipes close,
+ * where one left behind runs on.
  */
 async function leftIn(group: number): Promise<number[]> {
   for (let look = 0; look < 100; look += 1) {
