@@ -9,6 +9,7 @@ import { withHour, withVisitorDay } from './add';
 import { conditionalWriteOnce, type FoldedChange } from '../core/store/conditional-write';
 import { foldDayCells, type PeriodMove } from './periods';
 import type { PeriodRollups } from '../core/store/periods';
+import { sameJson } from '../core/same-json';
 
 const kindOfRow = (row: VisitorDay): VisitorKind => kindOf(row.self > 0, row.requests, row.bots);
 
@@ -120,7 +121,7 @@ export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, r
     etag: read.get(doc.id)?.etag ?? null,
     after: doc,
   }));
-  const writes = changes.filter((change) => JSON.stringify(change.before) !== JSON.stringify(change.after));
+  const writes = changes.filter((change) => !sameJson(change.before, change.after));
   const moves = await rollUp(store, slice, found, [...after.values()], new Set(writes.map((change) => change.after.id)), rules);
   return { rows, moves, writes };
 }

@@ -12,6 +12,7 @@ import {
 import { estimate, mergeKept } from '../core/rollup/sketch';
 import { conditionalWriteOnce } from '../core/store/conditional-write';
 import { FOLD_WRITES_AT_ONCE } from './write';
+import { sameJson } from '../core/same-json';
 
 const ttlOf = (span: CohortSpan) => (span === 'week' ? { ttl: WEEK_CELL_TTL_SECONDS } : {});
 
@@ -32,7 +33,7 @@ export async function foldCohorts(store: CohortsStore, cells: CohortRegisters): 
     const figures = people.get(key) ?? { pk, span, cohort, at: {} };
     figures.at[at] = estimate(sketch);
     people.set(key, figures);
-    if (before !== null && JSON.stringify(sketch) === JSON.stringify(before.people_sketch)) return;
+    if (before !== null && sameJson(sketch, before.people_sketch)) return;
     const after: CohortCell = { id, pk, kind: 'cohort-cell', span, cohort, at, people_sketch: sketch, ...ttlOf(span) };
     await conditionalWriteOnce(store.cells, { before, etag: read?.etag ?? null, after }, `cohort ${pk} ${id}`);
   });
@@ -41,7 +42,7 @@ export async function foldCohorts(store: CohortsStore, cells: CohortRegisters): 
     const read = await store.figures.read(pk, id);
     const before = read?.doc ?? null;
     const after: CohortFigures = { id, pk, kind: 'cohort-figures', span, cohort, people: { ...before?.people, ...at }, ...ttlOf(span) };
-    if (before !== null && JSON.stringify(after.people) === JSON.stringify(before.people)) return;
+    if (before !== null && sameJson(after.people, before.people)) return;
     await conditionalWriteOnce(store.figures, { before, etag: read?.etag ?? null, after }, `cohort ${pk} ${id}`);
   });
 }

@@ -3,6 +3,7 @@ import type { Versioned } from '../core/store/documents';
 import type { FoldState, FoldStates } from '../core/store/fold';
 import { tried } from './tries';
 import { FoldRaced, conditionalWriteOnce } from '../core/store/conditional-write';
+import { sameJson } from '../core/same-json';
 
 export interface StateWriter {
   current(): FoldState;
@@ -22,7 +23,7 @@ export function stateWriter(slot: FoldStates, read: Versioned<FoldState> | null,
       const once = async () => {
         // A write whose answer was lost may have landed, so the version is read again.
         held = held === undefined ? await slot.read() : held;
-        if (held !== null && JSON.stringify(held.doc) === JSON.stringify(next)) return;
+        if (held !== null && sameJson(held.doc, next)) return;
         const before = held;
         held = undefined;
         await conditionalWriteOnce(slot, { before: before?.doc ?? null, etag: before?.etag ?? null, after: next }, 'fold state');

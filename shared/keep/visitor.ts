@@ -1,6 +1,7 @@
 import { stronger } from '../core/identity/kinds';
 import { MOVED_DAYS, RECENT_DAYS, ttlFor, VISITORS_PK, type VisitorRecord } from '../core/store/visitors';
 import type { Sighting } from './plan';
+import { sameJson } from '../core/same-json';
 
 function isNewDay(record: VisitorRecord, day: string): boolean {
   if (record.recent_days.includes(day)) return false;
@@ -66,6 +67,6 @@ export function sightedRecord(
   now: string,
 ): VisitorRecord | null {
   const record = sightings.reduce<VisitorRecord | null>((kept, seen) => withSighting(kept, hash, seen, now), current);
-  if (record === null || (current !== null && JSON.stringify(current) === JSON.stringify(record))) return null;
+  if (record === null || (current !== null && sameJson(current, record))) return null;
   return record;
 }

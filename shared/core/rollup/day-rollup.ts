@@ -22,6 +22,8 @@ export interface Kinds {
   total: number;
 }
 
+export const VISITOR_KINDS = ['people', 'scanners', 'self', 'total'] as const satisfies ReadonlyArray<keyof Kinds>;
+
 export type SourceGroups = Record<ReferrerGroup, number>;
 
 /**
@@ -144,6 +146,13 @@ const MAPS = [
   'goals',
 ] as const;
 
+/** The counts' own copy, for addCounts to move in place: every field is a number or a flat map, so one level will do. */
+export function copyCounts<T extends RollupCounts>(counts: T): T {
+  const copy: T = { ...counts, visitor_days: { ...counts.visitor_days }, left_out: { ...counts.left_out }, sources: { ...counts.sources } };
+  for (const field of MAPS) if (counts[field] !== undefined) copy[field] = { ...counts[field] };
+  return copy;
+}
+
 const bump = (counts: Record<string, number>, name: string, by = 1) => {
   counts[name] = (counts[name] ?? 0) + by;
 };
@@ -227,7 +236,7 @@ export function countsOfToken(docs: readonly VisitorDay[], rules: RollupRules): 
 
 /** `sign` -1 takes a visitor-day's before out, +1 puts its after in. */
 export function addCounts(into: RollupCounts, more: RollupCounts, sign: 1 | -1): void {
-  for (const kind of ['people', 'scanners', 'self', 'total'] as const) into.visitor_days[kind] += sign * more.visitor_days[kind];
+  for (const kind of VISITOR_KINDS) into.visitor_days[kind] += sign * more.visitor_days[kind];
   for (const reason of BOT_REASONS) into.left_out[reason] += sign * more.left_out[reason];
   into.requests += sign * more.requests;
   into.bots += sign * more.bots;
@@ -270,7 +279,7 @@ export function moved(
   changes: ReadonlyArray<{ before: readonly VisitorDay[]; after: readonly VisitorDay[] }>,
   rules: RollupRules,
 ): DayRollup {
-  const next: DayRollup = structuredClone(rollup);
+  const next = copyCounts(rollup);
   const sketches: Array<Record<string, number>> = [];
   const fresh: Array<Record<string, number>> = [];
   for (const { before, after } of changes) {

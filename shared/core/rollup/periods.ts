@@ -1,7 +1,18 @@
-import type { BotReason } from '../identity/kinds';
+import { BOT_REASONS, type BotReason } from '../identity/kinds';
 import type { VisitorDay } from '../store/activity';
 import type { ImportedTotals } from '../store/imports';
-import { addCounts, capped, countsOfToken, emptyCounts, lacksSketch, type Kinds, type RollupCounts, type RollupRules } from './day-rollup';
+import {
+  addCounts,
+  capped,
+  copyCounts,
+  countsOfToken,
+  emptyCounts,
+  lacksSketch,
+  VISITOR_KINDS,
+  type Kinds,
+  type RollupCounts,
+  type RollupRules,
+} from './day-rollup';
 import { cellPartition, DIMENSIONS, valuesOf, type Dimension } from './filters';
 import { estimate, mergeKept, type Sketch } from './sketch';
 
@@ -130,8 +141,10 @@ export function emptyPeriodRollup(
   span: PeriodRollup['span'],
   at: string,
 ): PeriodRollup {
+  // Not `...key`: Node 20 builds a literal that opens with a spread and adds fields about forty times slower.
   return {
-    ...key,
+    pk: key.pk,
+    id: key.id,
     kind: 'period-rollup',
     span,
     at,
@@ -150,10 +163,11 @@ const kindsWith = (
   was: DayFigures | undefined,
   now: DayFigures,
 ): Pick<DayFigures, 'visitor_days' | 'left_out'> => {
-  const sum = { ...emptyCounts(), visitor_days: { ...period.visitor_days }, left_out: { ...period.left_out } };
-  if (was !== undefined) addCounts(sum, { ...emptyCounts(), ...was }, -1);
-  addCounts(sum, { ...emptyCounts(), ...now }, 1);
-  return { visitor_days: sum.visitor_days, left_out: sum.left_out };
+  const visitor_days = { ...period.visitor_days };
+  const left_out = { ...period.left_out };
+  for (const kind of VISITOR_KINDS) visitor_days[kind] += now.visitor_days[kind] - (was?.visitor_days[kind] ?? 0);
+  for (const reason of BOT_REASONS) left_out[reason] += (now.left_out?.[reason] ?? 0) - (was?.left_out?.[reason] ?? 0);
+  return { visitor_days, left_out };
 };
 
 /** One day's slice moving a rollup; `figures` is null for a day cell, whose counts are its day's. */
@@ -189,12 +203,11 @@ export function movedPeriod(doc: PeriodRollup, moves: readonly SliceMove[]): Per
   const open = moves.filter(({ day, upTo }) => (doc.folded_days[day] ?? 0) < upTo);
   if (open.length === 0) return null;
   // Counts move in place, so they are copied; the maps by day only gain entries, so a shallow copy will do.
-  const { by_day, folded_days, imported: totals, ...counts } = doc;
   const next: PeriodRollup = {
-    ...structuredClone(counts),
-    by_day: { ...by_day },
-    folded_days: { ...folded_days },
-    ...(totals === undefined ? {} : { imported: { ...totals } }),
+    ...copyCounts(doc),
+    by_day: { ...doc.by_day },
+    folded_days: { ...doc.folded_days },
+    ...(doc.imported === undefined ? {} : { imported: { ...doc.imported } }),
   };
   for (const move of open) moveBy(next, move);
   // Registers merge by maximum, so the slices' people merge once.

@@ -1,4 +1,5 @@
 import type { Conditional, Created, Replaced } from './documents';
+import { sameJson } from '../same-json';
 
 export type ConditionalSlot<Doc> = { create(doc: Doc): Promise<Created>; replace(doc: Doc, etag: string): Promise<Replaced> };
 
@@ -56,6 +57,6 @@ export interface FoldedChange<Doc> {
 
 /** Writes nothing when unchanged; a lost race throws FoldRaced, which ends the part. */
 export async function conditionalWriteOnce<Doc>(slot: ConditionalSlot<Doc>, change: FoldedChange<Doc>, what: string): Promise<void> {
-  if (JSON.stringify(change.before) === JSON.stringify(change.after)) return;
+  if (sameJson(change.before, change.after)) return;
   if (!(await conditionalWrite(slot, change.etag, change.after))) throw new FoldRaced(what);
 }
