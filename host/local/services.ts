@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createHttpServer } from '@vercel/cosmosdb-server';
 import { linearQueries } from './cosmos-linear-queries';
+import { queriesParsedOnce } from './cosmos-query-cache';
 import { scopeQueriesToPartitions } from './cosmos-partitions';
 import { keepOnDisk } from './cosmos-on-disk';
 import { MovableClock, withMovableClock } from './cosmos-clock';
@@ -163,6 +164,7 @@ export async function startCosmos(
 ): Promise<CosmosServer> {
   const port = options.port ?? (await freePort());
   linearQueries();
+  queriesParsedOnce();
   // Kept alive as Cosmos DB's gateway keeps them, since a new TCP connection for each call costs about 1.8 ms of CPU.
   const created = createHttpServer({ keepAlive: true });
   // Node closes an idle kept connection after 5 s, and a client reusing it then reads `socket hang up`.

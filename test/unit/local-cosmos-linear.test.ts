@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { linearQueries } from '../../host/local/cosmos-linear-queries';
+import { queriesParsedOnce } from '../../host/local/cosmos-query-cache';
 
 // The local Cosmos server's query engine made linear (host/local/cosmos-linear-queries.ts) against the engine as
 // published, loaded a second time, untouched: the same queries over the same documents answer the same.
@@ -82,5 +83,26 @@ describe('the linear query engine answers as the published one', () => {
     // The copies differ where they should: the published engine copies its accumulator, the linear one pushes.
     expect(published(QUERIES[2]!).code).toContain('[...$');
     expect(linear(QUERIES[2]!).code).not.toContain('[...$');
+  });
+});
+
+describe('the engine, each query text parsed once a process', () => {
+  it('answers two containers of other documents as the published engine, from one parse', () => {
+    const published = publishedEngine();
+    linearQueries();
+    queriesParsedOnce();
+    const served = (fromServer('@zeit/cosmosdb-query') as { default: Engine }).default;
+    const parameters = [
+      { name: '@n', value: 2 },
+      { name: '@tag', value: 't1' },
+    ];
+    for (const sql of QUERIES) {
+      expect(served(sql), sql).toBe(served(` ${sql}`.slice(1)));
+      for (const seed of [4, 5]) {
+        const docs = docsOf(120, seed);
+        expect(served(sql).exec(docs, { parameters }).result, sql).toEqual(published(sql).exec(docs, { parameters }).result);
+      }
+    }
+    expect(served(QUERIES[0]!)).not.toBe(served(QUERIES[1]!));
   });
 });
