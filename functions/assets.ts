@@ -7,5 +7,6 @@ register({
   name: 'assets',
   route: 'assets/{name}',
   methods: ['GET'],
-  make: (root) => async (request) => bytesResponse(serveAsset(root.assets(request.params.name ?? ''), (name) => request.headers.get(name))),
+  make: (root) => async (request) =>
+    bytesResponse(serveAsset(root.assets(request.params.name ?? ''), (name) => request.headers.get(name), request.query.get('v'))),
 });

@@ -267,7 +267,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     operator,
     mark: { ...operator, allowedOrigins },
     assets: assetShelf(ASSETS),
-    dashboard: assetShelf({ 'admin.html': DASHBOARD }),
+    dashboard: assetShelf({ 'admin.html': DASHBOARD }, undefined, ASSETS),
     sites,
     links: { links: store.links, sites: declared, clock, hashKey: settings.HASH_KEY },
     shared: { links: store.links, hashKey: settings.HASH_KEY, readsOf: (site) => siteReads(sites, site), access: operator.access },

@@ -12,21 +12,56 @@ export function packageRoot(from: string = __dirname): string {
   }
 }
 
-/** Gzipped and tagged once. */
-export function readAsset(source: AssetSource, root: string = packageRoot()): Asset {
-  const body = readFileSync(join(root, source.file));
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-  return { ...source, body, gzipped: gzipSync(body, { level: 9 }), etag };
+type Sources = Readonly<Record<string, AssetSource>>;
+
+/** The dashboard's parts and their version: a hash of them all, so a change to any names every part anew. */
+export interface Versions {
+  names: ReadonlySet<string>;
+  version: string;
 }
 
-/** Read on first ask and kept; a missing file is a start-up fault, so it throws rather than answering 404. */
-export function assetShelf(sources: Readonly<Record<string, AssetSource>>, root?: string): AssetShelf {
+export function versionsOf(sources: Sources, root: string = packageRoot()): Versions {
+  const names = Object.keys(sources)
+    .filter((name) => sources[name]!.versioned)
+    .sort();
+  const hash = createHash('sha256');
+  for (const name of names) hash.update(`${name}\n`).update(readFileSync(join(root, sources[name]!.file)));
+  return { names: new Set(names), version: hash.digest('base64url').slice(0, 12) };
+}
+
+/** A module's imports (`from './admin-dom.js';`) and the page's links (`src="/api/assets/admin.js"`) of the parts, at their version. */
+function atVersion(text: string, { names, version }: Versions): string {
+  const at = (name: string, whole: string, address: string) =>
+    names.has(name) ? whole.replace(address, `${address}?v=${version}`) : whole;
+  return text
+    .replace(/ from '(\.\/([^'?]+))';$/gm, (whole, address: string, name: string) => at(name, whole, address))
+    .replace(/(?:src|href)="(\/api\/assets\/([^"?]+))"/g, (whole, address: string, name: string) => at(name, whole, address));
+}
+
+const isText = (source: AssetSource) => /^text\/(javascript|html|css)/.test(source.contentType);
+
+/** Gzipped and tagged once; with `versions`, a page or a module names the dashboard's parts at their version. */
+export function readAsset(source: AssetSource, root: string = packageRoot(), versions?: Versions): Asset {
+  const read = readFileSync(join(root, source.file));
+  const body = versions && isText(source) ? Buffer.from(atVersion(read.toString('utf8'), versions)) : read;
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  const version = versions && source.versioned ? { version: versions.version } : {};
+  return { ...source, body, gzipped: gzipSync(body, { level: 9 }), etag, ...version };
+}
+
+/**
+ * Read on first ask and kept; a missing file is a start-up fault, so it throws rather than answering 404. The
+ * versioned parts of `parts` (the dashboard's) are named at their version.
+ */
+export function assetShelf(sources: Sources, root: string = packageRoot(), parts: Sources = sources): AssetShelf {
   const read = new Map<string, Asset>();
+  let versions: Versions | undefined;
   return (name) => {
     if (!Object.hasOwn(sources, name)) return undefined;
     let asset = read.get(name);
     if (asset === undefined) {
-      asset = readAsset(sources[name]!, root);
+      versions ??= versionsOf(parts, root);
+      asset = readAsset(sources[name]!, root, versions);
       read.set(name, asset);
     }
     return asset;

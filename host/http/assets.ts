@@ -1,4 +1,4 @@
-import type { Asset } from '../../shared/contract/assets';
+import { KEPT_A_YEAR, type Asset } from '../../shared/contract/assets';
 
 export interface AssetAnswer {
   status: 200 | 304 | 404;
@@ -9,11 +9,12 @@ export interface AssetAnswer {
 const acceptsGzip = (acceptEncoding: string | null) =>
   /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*($|,))[\d.]+)?\s*($|,)/i.test(acceptEncoding ?? '');
 
-export function serveAsset(asset: Asset | undefined, header: (name: string) => string | null): AssetAnswer {
+/** `version` is the one asked (`?v=`): a part asked at its own is kept a year, at any other it is asked again. */
+export function serveAsset(asset: Asset | undefined, header: (name: string) => string | null, version: string | null = null): AssetAnswer {
   if (asset === undefined) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } };
   const headers: Record<string, string> = {
     'content-type': asset.contentType,
-    'cache-control': asset.cacheControl,
+    'cache-control': asset.version !== undefined && version === asset.version ? KEPT_A_YEAR : asset.cacheControl,
     etag: asset.etag,
     vary: 'Accept-Encoding',
     'x-content-type-options': 'nosniff',

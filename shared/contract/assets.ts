@@ -3,6 +3,8 @@ export interface AssetPolicy {
   cacheControl: string;
   /** The widget and the snippet load from other sites' pages. */
   crossOrigin: boolean;
+  /** A part of the dashboard: the page and the modules name it at the dashboard's version (`?v=`). */
+  versioned?: true;
   headers?: Record<string, string>;
 }
 
@@ -11,7 +13,12 @@ export interface Asset extends AssetPolicy {
   body: Uint8Array;
   gzipped: Uint8Array;
   etag: string;
+  /** The dashboard's version, for a versioned part. */
+  version?: string;
 }
+
+/** A part asked at the dashboard's version never changes there: a new version names new addresses. */
+export const KEPT_A_YEAR = 'public, max-age=31536000, immutable';
 
 /** Undefined for a name not on the whitelist. */
 export type AssetShelf = (name: string) => Asset | undefined;
@@ -22,7 +29,7 @@ export interface AssetSource extends AssetPolicy {
 
 const javascript = 'text/javascript; charset=utf-8';
 const anyOrigin = { crossOrigin: true, cacheControl: 'public, max-age=3600' } as const;
-const dashboardPart = { crossOrigin: false, cacheControl: 'no-cache' } as const;
+const dashboardPart = { crossOrigin: false, cacheControl: 'no-cache', versioned: true } as const;
 
 export const DASHBOARD_MODULES = [
   'admin.js',
@@ -66,6 +73,7 @@ export const ASSETS: Readonly<Record<string, AssetSource>> = {
     contentType: javascript,
     crossOrigin: false,
     cacheControl: 'public, max-age=86400',
+    versioned: true,
   },
 };
 

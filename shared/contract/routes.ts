@@ -346,9 +346,19 @@ export const ROUTES: Route[] = [
     path: '/api/assets/{name}',
     operationId: 'assets',
     summary: 'The scripts and styles of the pages',
-    description: 'Only the files named here; `headcount.js` and `headcount-pulse.js` may be loaded by any site (CORS `*`).',
+    description:
+      "Only the files named here; `headcount.js` and `headcount-pulse.js` may be loaded by any site (CORS `*`). The dashboard's page and modules name its parts at its version (`?v=`), and a part asked at it is kept a year (`immutable`): a new version names new addresses.",
     security: [],
-    parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', enum: Object.keys(ASSETS) } }],
+    parameters: [
+      { name: 'name', in: 'path', required: true, schema: { type: 'string', enum: Object.keys(ASSETS) } },
+      {
+        name: 'v',
+        in: 'query',
+        required: false,
+        description: "The dashboard's version, as its page and modules name its parts: the answer is then kept a year.",
+        schema: { type: 'string' },
+      },
+    ],
     responses: {
       '200': {
         description: 'The file (gzipped when the browser takes gzip).',

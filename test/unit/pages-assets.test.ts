@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { assetShelf, packageRoot } from '../../adapters/files/assets';
-import { ASSETS, DASHBOARD, DASHBOARD_MODULES } from '../../shared/contract/assets';
+import { ASSETS, DASHBOARD, DASHBOARD_MODULES, KEPT_A_YEAR } from '../../shared/contract/assets';
 import { serveAsset } from '../../host/http/assets';
 
 const root = join(__dirname, '..', '..');
@@ -65,6 +65,45 @@ describe('the files the pages are made of', () => {
     }
     expect(serveAsset(shelf('admin.css'), headers({})).headers['content-type']).toBe('text/css; charset=utf-8');
     expect(Buffer.from(serveAsset(shelf('chart.umd.min.js'), headers({})).body!).toString('utf8')).toContain('Chart.js v4');
+  });
+
+  it("are named by the page and the modules at the dashboard's version, kept a year there, and a change to any part moves it", () => {
+    const page = assetShelf({ 'admin.html': DASHBOARD }, root, ASSETS)('admin.html')!;
+    const version = shelf('admin.js')!.version!;
+    expect(version).toMatch(/^[\w-]{12}$/);
+    const html = Buffer.from(page.body).toString('utf8');
+    for (const part of ['admin.js', 'admin.css', 'chart.umd.min.js']) expect(html).toContain(`/api/assets/${part}?v=${version}"`);
+    // The widget is not a part: other sites name it by its plain address.
+    expect(html).toContain('/api/assets/headcount-pulse.js"');
+    for (const name of DASHBOARD_MODULES) {
+      const text = Buffer.from(shelf(name)!.body).toString('utf8');
+      const imports = [...text.matchAll(/ from '\.\/([^']+)';$/gm)].map((m) => m[1]!);
+      expect(
+        imports.every((address) => address.endsWith(`.js?v=${version}`)),
+        name,
+      ).toBe(true);
+      expect(serveAsset(shelf(name), headers({}), version).headers['cache-control'], name).toBe(KEPT_A_YEAR);
+      expect(serveAsset(shelf(name), headers({}), 'older').headers['cache-control'], name).toBe('no-cache');
+      expect(serveAsset(shelf(name), headers({})).headers['cache-control'], name).toBe('no-cache');
+    }
+    expect(serveAsset(shelf('headcount.js'), headers({}), version).headers['cache-control']).toBe('public, max-age=3600');
+
+    const copy = mkdtempSync(join(tmpdir(), 'headcount-parts-'));
+    try {
+      cpSync(join(root, 'public'), join(copy, 'public'), { recursive: true });
+      mkdirSync(join(copy, 'node_modules', 'chart.js', 'dist'), { recursive: true });
+      cpSync(join(root, ASSETS['chart.umd.min.js']!.file), join(copy, ASSETS['chart.umd.min.js']!.file));
+      expect(assetShelf(ASSETS, copy)('admin.js')!.version).toBe(version);
+      writeFileSync(
+        join(copy, 'public', 'admin-words.js'),
+        `${readFileSync(join(copy, 'public', 'admin-words.js'), 'utf8')}\n// changed\n`,
+      );
+      const moved = assetShelf(ASSETS, copy)('admin.js')!;
+      expect(moved.version).not.toBe(version);
+      expect(Buffer.from(moved.body).toString('utf8')).toContain(`./admin-words.js?v=${moved.version}'`);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it('keep the snippet under 1 KB gzipped, since it goes on every page of a site', () => {
