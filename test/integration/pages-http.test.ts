@@ -28,7 +28,13 @@ describe('the pages through the local host', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'self'/);
-    expect(await page.text()).toBe(publicFile('admin.html'));
+    // The file, with the dashboard's parts named at its version; each is then served, kept a year.
+    const text = await page.text();
+    const version = /\/api\/assets\/admin\.js\?v=([\w-]+)"/.exec(text)?.[1];
+    expect(version).toMatch(/^[\w-]{12}$/);
+    expect(text.replaceAll(`?v=${version}"`, '"')).toBe(publicFile('admin.html'));
+    const part = await get(`/api/assets/admin-dom.js?v=${version}`);
+    expect([part.status, part.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
   });
 
   it('serves the snippet and the widget gzipped to any origin, and nothing that is not on the whitelist', async () => {
