@@ -34,7 +34,7 @@ beforeAll(async () => {
   cosmos = await startCosmos({ movableClock: true });
   container = cosmosContainer({ endpoint: cosmos.endpoint, auth: { key: COSMOS_EMULATOR_KEY }, database: 'partitions', container: 'docs' });
   await ensureContainer(container);
-  await createAll(container, seeded, 8);
+  await createAll(container, seeded);
 });
 
 afterAll(() => cosmos?.stop());

@@ -1,12 +1,21 @@
-import type { Container } from '@azure/cosmos';
-import { inLanes } from '../../shared/core/lanes';
+import type { Container, JSONObject } from '@azure/cosmos';
 import type { VisitorRecord } from '../../shared/core/store';
 import { VISITORS_PK } from '../../shared/core/store/visitors';
 import { hex } from './counting';
 
-/** Creates documents straight in the container, `lanes` at a time: a fixture of many visitors without keeping each hit. */
-export async function createAll(container: Container, docs: readonly object[], lanes = 32): Promise<void> {
-  await inLanes(docs, lanes, (doc) => container.items.create(doc));
+/**
+ * Creates documents straight in the container, in bulk (the SDK sends up to 100 a call): a fixture of many visitors
+ * without keeping each hit. Throws unless every one was created.
+ */
+export async function createAll(container: Container, docs: readonly (object & { pk: string })[]): Promise<void> {
+  const results = await container.items.executeBulkOperations(
+    docs.map((doc) => ({ operationType: 'Create' as const, partitionKey: doc.pk, resourceBody: doc as JSONObject })),
+  );
+  const failed = results.filter((result) => result.error !== undefined || (result.response?.statusCode ?? 0) >= 300);
+  if (failed.length > 0)
+    throw new Error(
+      `${failed.length} of ${docs.length} documents were not created: ${failed[0]!.error?.message ?? failed[0]!.response?.statusCode}`,
+    );
 }
 
 /** A visitor's record as keep-hits leaves it after one visit on `day`, a person's or (kept 90 days) a scanner's. */
