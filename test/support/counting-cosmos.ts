@@ -1,4 +1,4 @@
-import type { Container, JSONObject } from '@azure/cosmos';
+import type { Container } from '@azure/cosmos';
 import type { VisitorRecord } from '../../shared/core/store';
 import { VISITORS_PK } from '../../shared/core/store/visitors';
 import { hex } from './counting';
@@ -9,7 +9,7 @@ import { hex } from './counting';
  */
 export async function createAll(container: Container, docs: readonly (object & { pk: string })[]): Promise<void> {
   const results = await container.items.executeBulkOperations(
-    docs.map((doc) => ({ operationType: 'Create' as const, partitionKey: doc.pk, resourceBody: doc as JSONObject })),
+    docs.map((doc) => ({ operationType: 'Create' as const, partitionKey: doc.pk, resourceBody: doc })),
   );
   const failed = results.filter((result) => result.error !== undefined || (result.response?.statusCode ?? 0) >= 300);
   if (failed.length > 0)
