@@ -17,7 +17,7 @@ import { blobCall, blobLocationFromConnectionString, type BlobCall, type BlobLoc
 import { blobReplayLedger } from '../adapters/azure-replay-ledger';
 import { packagedCountries } from '../adapters/files/countries';
 import { hostingNetworks } from '../adapters/files/networks';
-import { assetShelf } from '../adapters/files/assets';
+import { assetShelf, partsVersions } from '../adapters/files/assets';
 import type { HostingNetworks } from '../shared/core/identity/network-table';
 import type { CountryLookup } from '../shared/core/identity/country';
 import type { ImportDeps } from '../shared/ingest/import/receive';
@@ -225,6 +225,8 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const allowedOrigins = allOrigins(declared);
   const sites = sitesOf(settings, store, overrides, { settings, clock, logger, allowedOrigins });
   const { scope: _scope, store: _store, ...first } = sites.roots.get(declared[0]!.name)!;
+  // The dashboard's parts, read for their version once for both shelves that name them.
+  const parts = partsVersions(ASSETS);
   return {
     settings,
     clock,
@@ -266,8 +268,8 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     },
     operator,
     mark: { ...operator, allowedOrigins },
-    assets: assetShelf(ASSETS),
-    dashboard: assetShelf({ 'admin.html': DASHBOARD }, undefined, ASSETS),
+    assets: assetShelf(ASSETS, undefined, parts),
+    dashboard: assetShelf({ 'admin.html': DASHBOARD }, undefined, parts),
     sites,
     links: { links: store.links, sites: declared, clock, hashKey: settings.HASH_KEY },
     shared: { links: store.links, hashKey: settings.HASH_KEY, readsOf: (site) => siteReads(sites, site), access: operator.access },

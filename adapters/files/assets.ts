@@ -20,13 +20,19 @@ export interface Versions {
   version: string;
 }
 
-export function versionsOf(sources: Sources, root: string = packageRoot()): Versions {
-  const names = Object.keys(sources)
-    .filter((name) => sources[name]!.versioned)
-    .sort();
-  const hash = createHash('sha256');
-  for (const name of names) hash.update(`${name}\n`).update(readFileSync(join(root, sources[name]!.file)));
-  return { names: new Set(names), version: hash.digest('base64url').slice(0, 12) };
+/** Read on first ask and kept, so the shelves that name the parts (the page's and the parts') read them once. */
+export function partsVersions(sources: Sources, root: string = packageRoot()): () => Versions {
+  let versions: Versions | undefined;
+  return () => {
+    if (versions !== undefined) return versions;
+    const names = Object.keys(sources)
+      .filter((name) => sources[name]!.versioned)
+      .sort();
+    const hash = createHash('sha256');
+    for (const name of names) hash.update(`${name}\n`).update(readFileSync(join(root, sources[name]!.file)));
+    versions = { names: new Set(names), version: hash.digest('base64url').slice(0, 12) };
+    return versions;
+  };
 }
 
 /** A module's imports (`from './admin-dom.js';`) and the page's links (`src="/api/assets/admin.js"`) of the parts, at their version. */
@@ -51,17 +57,15 @@ export function readAsset(source: AssetSource, root: string = packageRoot(), ver
 
 /**
  * Read on first ask and kept; a missing file is a start-up fault, so it throws rather than answering 404. The
- * versioned parts of `parts` (the dashboard's) are named at their version.
+ * dashboard's parts are named at their version (`versions`).
  */
-export function assetShelf(sources: Sources, root: string = packageRoot(), parts: Sources = sources): AssetShelf {
+export function assetShelf(sources: Sources, root: string = packageRoot(), versions = partsVersions(sources, root)): AssetShelf {
   const read = new Map<string, Asset>();
-  let versions: Versions | undefined;
   return (name) => {
     if (!Object.hasOwn(sources, name)) return undefined;
     let asset = read.get(name);
     if (asset === undefined) {
-      versions ??= versionsOf(parts, root);
-      asset = readAsset(sources[name]!, root, versions);
+      asset = readAsset(sources[name]!, root, versions());
       read.set(name, asset);
     }
     return asset;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { assetShelf, packageRoot } from '../../adapters/files/assets';
+import { assetShelf, packageRoot, partsVersions } from '../../adapters/files/assets';
 import { ASSETS, DASHBOARD, DASHBOARD_MODULES, KEPT_A_YEAR } from '../../shared/contract/assets';
 import { serveAsset } from '../../host/http/assets';
 
@@ -68,7 +68,7 @@ describe('the files the pages are made of', () => {
   });
 
   it("are named by the page and the modules at the dashboard's version, kept a year there, and a change to any part moves it", () => {
-    const page = assetShelf({ 'admin.html': DASHBOARD }, root, ASSETS)('admin.html')!;
+    const page = assetShelf({ 'admin.html': DASHBOARD }, root, partsVersions(ASSETS, root))('admin.html')!;
     const version = shelf('admin.js')!.version!;
     expect(version).toMatch(/^[\w-]{12}$/);
     const html = Buffer.from(page.body).toString('utf8');

@@ -203,12 +203,10 @@ export function movedPeriod(doc: PeriodRollup, moves: readonly SliceMove[]): Per
   const open = moves.filter(({ day, upTo }) => (doc.folded_days[day] ?? 0) < upTo);
   if (open.length === 0) return null;
   // Counts move in place, so they are copied; the maps by day only gain entries, so a shallow copy will do.
-  const next: PeriodRollup = {
-    ...copyCounts(doc),
-    by_day: { ...doc.by_day },
-    folded_days: { ...doc.folded_days },
-    ...(doc.imported === undefined ? {} : { imported: { ...doc.imported } }),
-  };
+  const next = copyCounts(doc);
+  next.by_day = { ...doc.by_day };
+  next.folded_days = { ...doc.folded_days };
+  if (doc.imported !== undefined) next.imported = { ...doc.imported };
   for (const move of open) moveBy(next, move);
   // Registers merge by maximum, so the slices' people merge once.
   const sketches = open.flatMap((move) => move.delta.sketches);
