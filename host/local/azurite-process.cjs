@@ -1,8 +1,8 @@
 'use strict';
 // Plain JavaScript: it runs inside Azurite's process, which a TypeScript loader would slow to start by over a second.
 
-const { createRequire, Module } = require('node:module');
-const { checkStandIn, installOnce } = require('./stand-ins.cjs');
+const { createRequire } = require('node:module');
+const { installOnce } = require('./stand-ins.cjs');
 
 // LokiJS rebuilds every index after any batch removal or update, and Azurite makes both on every queue call, so a call
 // cost time in proportion to the messages held: at 2,000 queued, 6.4 ms of CPU a message, and a collection after 4,000
@@ -102,32 +102,7 @@ function visibleFirst(messages, account, queue, queryTime, count) {
   return found.sort((a, b) => a.timeNextVisible - b.timeNextVisible || a.$loki - b.$loki).slice(0, count);
 }
 
-/**
- * Azurite loads `applicationinsights` even with --disableTelemetry and never calls it: 1.1 s of its 1.9 s of load CPU.
- * The stand-in throws on every property, so telemetry can never be sent from here.
- * @param {string} azuritePackage the path of Azurite's package.json, so the module left out is the one it would load
- */
-function leaveOutTelemetry(azuritePackage) {
-  const azurite = createRequire(azuritePackage);
-  checkStandIn('azurite', 'azurite-process.cjs', azurite.resolve);
-  const filename = azurite.resolve('applicationinsights');
-  const standIn = new Module(filename);
-  standIn.filename = filename;
-  standIn.loaded = true;
-  standIn.exports = new Proxy(
-    {},
-    {
-      get(_target, name) {
-        // What a loader asks of any module, such as an ES-module mark or a thenable, is simply absent.
-        if (typeof name !== 'string' || name === '__esModule' || name === 'then') return undefined;
-        throw new Error(`Azurite read applicationinsights.${name} with --disableTelemetry; azurite-process.cjs left it out`);
-      },
-    },
-  );
-  require.cache[filename] = standIn;
-}
-
-module.exports = { installQueueIndex, leaveOutTelemetry };
+module.exports = { installQueueIndex };
 
 // `node azurite-process.cjs <Azurite's main script> ...its arguments` runs Azurite patched, as if started itself.
 if (require.main === module) {
@@ -135,7 +110,6 @@ if (require.main === module) {
   if (!main) throw new Error("azurite-process: the first argument must be the path of Azurite's main script");
   const azuritePackage = require.resolve('azurite/package.json');
   installQueueIndex(azuritePackage);
-  if (process.argv.includes('--disableTelemetry')) leaveOutTelemetry(azuritePackage);
   process.argv[1] = main;
   require(main);
 }
