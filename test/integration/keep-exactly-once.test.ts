@@ -55,9 +55,13 @@ async function cleanRun() {
   return { documents: unmarked(await everything(run.documents)), keepWrites: keeping.writes(), foldWrites: folding.writes() };
 }
 
+let cleanMade: ReturnType<typeof cleanRun> | undefined;
+/** The clean run the tests compare with, made once for all of them: it is the same each time. */
+const cleanOnce = () => (cleanMade ??= cleanRun());
+
 describe('keeping and folding have exactly-once effect on the local Cosmos server', () => {
   it('counts the fixture as worked out by hand', async () => {
-    const { documents } = await cleanRun();
+    const { documents } = await cleanOnce();
     expect(documents.find((doc) => doc.id === 'visitors-summary')).toMatchObject({
       people_all_time: 4,
       scanners_left_out: 1,
@@ -80,7 +84,7 @@ describe('keeping and folding have exactly-once effect on the local Cosmos serve
   });
 
   it('the same message delivered twice leaves what one delivery leaves', async () => {
-    const once = await cleanRun();
+    const once = await cleanOnce();
     const twice = await prepared();
     await settled();
     await foldWith(twice.store);
@@ -91,7 +95,7 @@ describe('keeping and folding have exactly-once effect on the local Cosmos serve
   });
 
   it('failing right after each write of keep-hits in turn, then retried, leaves what a clean run leaves', async () => {
-    const clean = await cleanRun();
+    const clean = await cleanOnce();
     expect(clean.keepWrites).toBeGreaterThanOrEqual(7);
     const runs = Array.from({ length: clean.keepWrites }, (_, index) => index + 1).map(async (failAfter) => {
       const run = await prepared();
@@ -110,7 +114,7 @@ describe('keeping and folding have exactly-once effect on the local Cosmos serve
 
   // Every write of the fold on the local Cosmos server, each run again: a minute or more on a busy machine.
   it('failing right after each write of the fold in turn, then run again, leaves what a clean run leaves', async () => {
-    const clean = await cleanRun();
+    const clean = await cleanOnce();
     expect(clean.foldWrites).toBeGreaterThanOrEqual(12);
     const runs = Array.from({ length: clean.foldWrites }, (_, index) => index + 1).map(async (failAfter) => {
       const run = await prepared();
@@ -152,9 +156,9 @@ describe('keeping and folding have exactly-once effect on the local Cosmos serve
     );
     const together = await freshCosmos();
     const outcomes = await Promise.all(messages.map((message) => keeper(together.store, clock())(message)));
-    expect(outcomes.every((outcome) => outcome.ok)).toBe(true);
+    expect(outcomes.filter((outcome) => !outcome.ok)).toEqual([]);
     await settled();
-    expect((await foldWith(together.store)).ok).toBe(true);
+    expect(await foldWith(together.store)).toMatchObject({ ok: true });
     const docs = unmarked(await everything(together.documents));
     expect(docs.find((doc) => doc.id === 'hour:site:10')).toMatchObject({ requests: 80, bots: 1, paths: { '/shared': 40 } });
     expect(docs.find((doc) => doc.id === 'visitors-summary')).toMatchObject({
