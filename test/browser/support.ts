@@ -17,6 +17,9 @@ function launchChromium(): Promise<Browser> {
       '--no-first-run',
       '--disable-component-update',
       '--disable-sync',
+      // A renderer of its own for each site guards a person's browser from other sites' pages; these pages are the
+      // app's own, and without it Chromium starts half as many renderers (4 % less of its CPU over the browser tests).
+      '--disable-site-isolation-trials',
     ],
   });
 }
