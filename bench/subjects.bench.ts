@@ -11,6 +11,7 @@ import { queued } from '../test/support/hits';
 import { callsA, costed } from './report';
 import { identityRules, quiet, seenRequest } from './settings';
 import { withServices } from './stack';
+import { HMAC_PERSON_IDS } from '../shared/core/identity/person-id';
 
 const rules = identityRules({ ignoredPaths: [] });
 
@@ -45,7 +46,7 @@ async function keepingCost(endpoint: string, perMessage: number) {
 /** Store operations the beacon makes to answer new or returning, in each identity mode. */
 async function beaconCost(endpoint: string, mode: 'hash' | 'cookie') {
   const store = await freshStore(endpoint);
-  const deps = { rules, logger: quiet, subjects: { mode, store: store.subjects } };
+  const deps = { rules, persons: HMAC_PERSON_IDS, logger: quiet, subjects: { mode, store: store.subjects } };
   const seen = (n: number) => seenRequest('2026-10-23T10:00:00Z', `203.0.113.${n % 200}`, 'Mozilla/5.0 Firefox/131.0', '/scan', 'tree-1');
   const { cost, ms } = await costed(store, async () => {
     for (let n = 0; n < 200; n += 1) await beaconScan(null, seen(n), true, deps);

@@ -36,6 +36,7 @@ import type { SiteRoot, Sites } from '../shared/sites/root';
 import type { LinkAdminDeps } from '../shared/read/links/manage';
 import type { SharedReadDeps } from './http/shared-link';
 import type { SiteReads } from '../shared/read/links/shared';
+import { HMAC_PERSON_IDS } from '../shared/core/identity/person-id';
 
 /**
  * Built once a process, with one object per use case, so a function hands over `root.<use case>` and builds nothing.
@@ -235,6 +236,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     blob,
     receive: {
       rules,
+      persons: HMAC_PERSON_IDS,
       sender,
       clock,
       logger,
@@ -247,7 +249,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       subjects: { mode: settings.IDENTITY_MODE, store: store.subjects },
       subjectsOf: (site) => sites.roots.get(site)?.store.subjects,
     },
-    imports: { rules, queue: importQueue, clock, store, ingestKey: settings.INGEST_KEY, allowedOrigins },
+    imports: { rules, persons: HMAC_PERSON_IDS, queue: importQueue, clock, store, ingestKey: settings.INGEST_KEY, allowedOrigins },
     ...first,
     replay: {
       // Each queue's poison goes back to that queue.

@@ -4,6 +4,7 @@ import { wholeNumberText } from '../shared/core/whole-number';
 import { parseCidr } from '../shared/core/identity/network';
 import { funnelStepsSetting } from '../shared/core/funnel';
 import { goalsSetting } from '../shared/core/events/events';
+import { PERSON_HASH_HIGHEST_COST, PERSON_HASH_LOWEST_COST, PERSON_HASH_PRODUCTION_COST } from '../shared/core/identity/person-id';
 
 const secret = (name: string) => z.string({ error: `${name} is required` }).min(16, `${name} must be at least 16 characters`);
 
@@ -171,6 +172,8 @@ const appShape = z.object({
   SELF_AGENT_TAG: z.string().trim().min(3, 'SELF_AGENT_TAG must be at least 3 characters').default('headcount-self'),
   IGNORED_PATHS: z.string().default('/api/admin,/admin').transform(items).pipe(z.array(path)),
   HIT_MAX_AGE_DAYS: wholeNumberText(1, 365, 7),
+  /** log2 of scrypt's N for the person id; lower only for tests and local runs (refused in Azure). */
+  PERSON_HASH_COST: wholeNumberText(PERSON_HASH_LOWEST_COST, PERSON_HASH_HIGHEST_COST, PERSON_HASH_PRODUCTION_COST),
   /** `hash` is the person hash with no cookie; `cookie` a first-party visitor_id cookie, for a site with consent. */
   IDENTITY_MODE: z.enum(['hash', 'cookie'], 'must be hash or cookie').default('hash'),
   /** A visitor's scans of one subject count at most once per this many seconds; 0 is no limit. */
@@ -229,6 +232,12 @@ function azureRefusals(present: Record<string, string | undefined>): SettingsPro
     problems.push({
       setting: 'COSMOS_ENDPOINT',
       message: 'is required in Azure (WEBSITE_INSTANCE_ID is set): the records are kept in Cosmos DB there, never in memory',
+    });
+  }
+  if (Number(present.PERSON_HASH_COST ?? PERSON_HASH_PRODUCTION_COST) < PERSON_HASH_PRODUCTION_COST) {
+    problems.push({
+      setting: 'PERSON_HASH_COST',
+      message: `is below ${PERSON_HASH_PRODUCTION_COST}, which is refused in Azure (WEBSITE_INSTANCE_ID is set): the key would let the address space be searched in less than years`,
     });
   }
   return problems;

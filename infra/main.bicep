@@ -45,6 +45,8 @@ param selfAgentTag string = ''
 param ignoredPaths string = ''
 @description('HIT_MAX_AGE_DAYS: a hit older than this many days is refused.')
 param hitMaxAgeDays string = ''
+@description('PERSON_HASH_COST: log2 of scrypt\'s N for the person id; at least 12 in Azure.')
+param personHashCost string = ''
 @allowed(['', 'hash', 'cookie'])
 @description('IDENTITY_MODE: who a visitor is, hash (the person hash, no cookie) or cookie (a first-party visitor_id cookie, for a site with consent).')
 param identityMode string = ''
@@ -205,6 +207,7 @@ module api 'app/api.bicep' = {
     selfAgentTag: selfAgentTag
     ignoredPaths: ignoredPaths
     hitMaxAgeDays: hitMaxAgeDays
+    personHashCost: personHashCost
     identityMode: identityMode
     subjectScanIntervalSeconds: subjectScanIntervalSeconds
     subjectRefreshSeconds: subjectRefreshSeconds

@@ -22,6 +22,7 @@ param selfNetworks string
 param selfAgentTag string
 param ignoredPaths string
 param hitMaxAgeDays string
+param personHashCost string
 param identityMode string
 param subjectScanIntervalSeconds string
 param subjectRefreshSeconds string
@@ -61,6 +62,7 @@ var appSettings = {
   SELF_AGENT_TAG: selfAgentTag
   IGNORED_PATHS: ignoredPaths
   HIT_MAX_AGE_DAYS: hitMaxAgeDays
+  PERSON_HASH_COST: personHashCost
   IDENTITY_MODE: identityMode
   SUBJECT_SCAN_INTERVAL_SECONDS: subjectScanIntervalSeconds
   SUBJECT_REFRESH_SECONDS: subjectRefreshSeconds

@@ -4,9 +4,12 @@ import type { Logger } from '../core/ports/logger';
 import { classify, type Classified, type IdentityRules, type SeenRequest } from './classify';
 import type { QueuedHit } from '../core/message';
 import { badRequest, fail, ok, type Result } from '../core/result';
+import type { PersonIds } from '../core/identity/person-id';
+import { withPersonIds } from './persons';
 
 export interface IngestDeps {
   rules: IdentityRules;
+  persons: PersonIds;
   sender: HitSender;
   clock: Clock;
   logger: Logger;
@@ -19,7 +22,11 @@ export interface IngestOutcome {
 
 /** The addresses and agents end here: only hashed hits go on the queue, and nothing of a request is logged. */
 export async function ingest(requests: readonly SeenRequest[], deps: IngestDeps): Promise<Result<IngestOutcome>> {
-  const classified = requests.map((request) => classify(request, deps.rules));
+  const classified = await withPersonIds(
+    requests,
+    requests.map((request) => classify(request, deps.rules)),
+    deps.persons,
+  );
   return enqueueClassified(classified, deps);
 }
 

@@ -12,6 +12,7 @@ import type { HitQueue } from '../../shared/core/ports/queue';
 import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { hostingNetworks } from '../../adapters/files/networks';
 import { countries } from './countries';
+import { HMAC_PERSON_IDS } from '../../shared/core/identity/person-id';
 
 export const INGEST_KEY = 'test-ingest-key-0123456789';
 
@@ -47,6 +48,7 @@ export function importRig(now: string, documents?: MemoryDocuments) {
     },
   };
   const deps: ImportDeps = {
+    persons: HMAC_PERSON_IDS,
     rules: {
       hashKey: 'test-hash-key-0123456789abcdef',
       selfNetworks: ['10.20.0.0/16'],

@@ -10,6 +10,7 @@ import { memoryLogger } from '../../shared/core/ports/logger';
 import type { IdentityMode } from '../../shared/ingest/subjects/beacon';
 import { visitorCookieHash } from '../../shared/ingest/subjects/cookie';
 import { AGENTS, browserHeaders } from '../support/http';
+import { HMAC_PERSON_IDS } from '../../shared/core/identity/person-id';
 
 // Issue 24: a beacon is classified once, and that verdict (its cookie's identity put in) is the one enqueued. The
 // module is wrapped so the calls can be counted; every call still runs the real rule.
@@ -27,6 +28,7 @@ function deps(mode: IdentityMode) {
   const store = memoryStore();
   const receive: ReceiveDeps = {
     rules,
+    persons: HMAC_PERSON_IDS,
     sender: {
       enqueue: async (batch) => {
         enqueued.push([...batch]);

@@ -4,6 +4,7 @@ import type { SeenRequest } from '../../shared/ingest/classify';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { beaconScan } from '../../shared/ingest/subjects/beacon';
 import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE } from '../../shared/ingest/subjects/cookie';
+import { HMAC_PERSON_IDS } from '../../shared/core/identity/person-id';
 
 const UUID = '3b241101-e2bb-4255-8caf-4136c566a962';
 const rules = { hashKey: 'test-hash-key-0123456789abcdef', selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: ['/api/admin'] };
@@ -46,7 +47,12 @@ describe('the visitor cookie', () => {
 });
 
 describe('a beacon in cookie mode', () => {
-  const deps = () => ({ rules, logger: memoryLogger(), subjects: { mode: 'cookie' as const, store: memoryStore().subjects } });
+  const deps = () => ({
+    rules,
+    persons: HMAC_PERSON_IDS,
+    logger: memoryLogger(),
+    subjects: { mode: 'cookie' as const, store: memoryStore().subjects },
+  });
 
   it('without a cookie is counted under the person hash and offered a cookie linked to it; with it, the same visitor', async () => {
     const d = deps();

@@ -1,7 +1,9 @@
 import { firstKeptDay } from '../../core/store/first-day';
 import { addDays } from '../../core/days';
 import { errorLine } from '../../core/errors';
-import { classify, type IdentityRules, type SeenRequest } from '../classify';
+import { classify, type Classified, type IdentityRules, type SeenRequest } from '../classify';
+import type { PersonIds } from '../../core/identity/person-id';
+import { withPersonIds } from '../persons';
 import { encodeMessage, toMessages, type QueuedHit } from '../../core/message';
 import { badRequest, fail, ok, type Failure, type Result } from '../../core/result';
 import { canonicalAddress } from '../../core/identity/network';
@@ -41,6 +43,7 @@ export interface ImportStore {
 
 export interface ImportDeps {
   rules: IdentityRules;
+  persons: PersonIds;
   queue: HitQueue;
   clock: Clock;
   store: ImportStore;
@@ -218,7 +221,8 @@ async function importHits(
   until: string,
 ): Promise<Result<Omit<ImportOutcome, 'until' | 'live_from'>>> {
   const site = siteHosts(deps.allowedOrigins);
-  const counted: Array<{ hit: QueuedHit; line: string }> = [];
+  const seen: SeenRequest[] = [];
+  const lines: string[] = [];
   let ignored = 0;
   let skipped = 0;
   for (const [index, hit] of hits.entries()) {
@@ -229,10 +233,19 @@ async function importHits(
       else ignored += 1;
       continue;
     }
-    const classified = classify(read.value.seen, deps.rules);
-    if (!classified.counted) ignored += 1;
-    else counted.push({ hit: classified.hit, line: lineOf(hit, read.value.seen) });
+    seen.push(read.value.seen);
+    lines.push(lineOf(hit, read.value.seen));
   }
+  const classified: Classified[] = await withPersonIds(
+    seen,
+    seen.map((request) => classify(request, deps.rules)),
+    deps.persons,
+  );
+  const counted: Array<{ hit: QueuedHit; line: string }> = [];
+  classified.forEach((result, index) => {
+    if (!result.counted) ignored += 1;
+    else counted.push({ hit: result.hit, line: lines[index]! });
+  });
   if (counted.length === 0) return ok({ accepted: 0, already_kept: 0, ignored, skipped });
   const messages = messagesOf(counted, deps.rules.hashKey);
   let kept: Set<string>;

@@ -6,6 +6,8 @@ import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE_MA
 import { VISITOR_COOKIES_PK, visitorCookieId, type SubjectsStore, type VisitorCookieLink } from '../../core/subjects/documents';
 import { claimedVisitor } from '../../core/subjects/visitor';
 import { errorLine } from '../../core/errors';
+import type { PersonIds } from '../../core/identity/person-id';
+import { withPersonIds } from '../persons';
 
 /** How a visitor is told apart: the person hash (no cookie), or a first-party cookie where the site has consent. */
 export type IdentityMode = 'hash' | 'cookie';
@@ -15,7 +17,7 @@ export interface BeaconSubjectDeps {
   store: SubjectsStore;
 }
 
-type Deps = { rules: IdentityRules; logger: Logger; subjects: BeaconSubjectDeps };
+type Deps = { rules: IdentityRules; persons: PersonIds; logger: Logger; subjects: BeaconSubjectDeps };
 
 export interface BeaconScan {
   seen: SeenRequest;
@@ -95,7 +97,8 @@ export async function beaconScan(
   askStatus: boolean,
   deps: Deps,
 ): Promise<Result<BeaconScan>> {
-  const visitor = await identified(cookieHeader, seen, classify(seen, deps.rules), deps);
+  const [classified] = await withPersonIds([seen], [classify(seen, deps.rules)], deps.persons);
+  const visitor = await identified(cookieHeader, seen, classified!, deps);
   if (!askStatus) return ok(visitor);
   const status = await statusOf(visitor.seen, visitor.classified, deps);
   return status.ok ? ok({ ...visitor, status: status.value }) : status;
