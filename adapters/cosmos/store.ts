@@ -1,3 +1,4 @@
+import { migrationId, type MigrationDoc } from '../../shared/core/store/migrations';
 import type { Container } from '@azure/cosmos';
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/core/store/summary';
@@ -50,6 +51,11 @@ export function cosmosStore(
     },
     ...folding,
     foldLease: cosmosFoldLeases(documents),
+    migrations: {
+      read: (name) => documents.read<MigrationDoc>(VISITORS_PK, migrationId(name)),
+      create: (doc) => documents.create(doc),
+      replace: (doc, etag) => documents.replace(doc, etag),
+    },
     landed: {
       create: (note: LandedImport) => documents.create(note),
       has: async (message) => (await documents.read<LandedImport>(IMPORTS_PK, landedId(message))) !== null,

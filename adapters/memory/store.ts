@@ -1,3 +1,4 @@
+import { migrationId, type MigrationDoc } from '../../shared/core/store/migrations';
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
 import { memoryLinks } from './links';
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/core/store/summary';
@@ -35,6 +36,11 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     },
     ...folding,
     foldLease: memoryFoldLeases(documents),
+    migrations: {
+      read: (name) => resolved(documents.read<MigrationDoc>(VISITORS_PK, migrationId(name))),
+      create: (doc) => resolved(documents.create(doc)),
+      replace: (doc, etag) => resolved(documents.replace(doc, etag)),
+    },
     landed: {
       create: (note: LandedImport) => resolved(documents.create(note)),
       has: (message) => resolved(documents.read<LandedImport>(IMPORTS_PK, landedId(message)) !== null),

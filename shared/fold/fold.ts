@@ -25,6 +25,7 @@ import { foldVisits } from './visits';
 import { stateWriter, upgraded, type StateWriter } from './state';
 import { tried, TRIES } from './tries';
 import { FoldRaced } from '../core/store/conditional-write';
+import { runMigrations, type Migration } from './migrations/runner';
 
 // Late messages can leave facts on days past the near window.
 const SWEEP_EVERY_MS = 3_600_000;
@@ -43,6 +44,8 @@ export interface FoldDeps {
   budget?: FoldBudget;
   /** The lease's holder; a new id when not given. */
   holder?: string;
+  /** Run in order, a slice at a time, after the counts; none when not given. */
+  migrations?: readonly Migration[];
 }
 
 type FullFoldDeps = Required<FoldDeps>;
@@ -53,6 +56,7 @@ const filled = (deps: FoldDeps): FullFoldDeps => ({
   goals: deps.goals ?? [],
   budget: deps.budget ?? TIMER_FOLD_BUDGET,
   holder: deps.holder ?? `fold-${randomUUID()}`,
+  migrations: deps.migrations ?? [],
 });
 
 /** `behind` says what is left for the next run; not `ok` folded nothing, and `busy` means another fold holds the lease. */
@@ -295,6 +299,9 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
   await part(run, 'rollups', () =>
     buildRollups({ ...run.deps, rules: { steps: run.deps.steps, goals: run.deps.goals } }, run.state, () => nextSlice(run)),
   );
+  await part(run, 'migrations', async () => {
+    await runMigrations(store.migrations, deps.migrations, { now: started, limit: deps.budget.recordsASlice, more: () => nextSlice(run) });
+  });
   const behind = behindReason(run, activityDone && importsDone, peopleDone);
   const state = run.state.current();
   await run.state.write({

@@ -3,6 +3,7 @@ import type { ActivityDays } from './activity-days';
 import type { StoreSource, StoreStats } from './documents';
 import type { Facts } from './facts';
 import type { FoldLeases } from './fold-lease';
+import type { Migrations } from './migrations';
 import type { FoldStates, StoreMarks } from './fold';
 import type { VisitorsSummaryReader, VisitorsSummaries } from './summary';
 import type { RecordCounts, VisitorRecords } from './visitors';
@@ -27,6 +28,8 @@ export interface FoldingStore {
   foldState: FoldStates;
   /** So one fold runs at a time. */
   foldLease: FoldLeases;
+  /** Each named migration's progress (shared/fold/migrations). */
+  migrations: Migrations;
   facts: Pick<Facts, 'on' | 'firstOn'>;
   activity: ActivityDocs;
   recordCounts: RecordCounts;
