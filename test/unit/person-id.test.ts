@@ -5,6 +5,7 @@ import { personHash } from '../../shared/core/identity/tokens';
 import { agentFamily } from '../../shared/core/identity/agent';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
+import { manualTime } from '../support/scheduler';
 import { ingest } from '../../shared/ingest/ingest';
 import { withPersonIds } from '../../shared/ingest/persons';
 import { classify, type SeenRequest } from '../../shared/ingest/classify';
@@ -49,18 +50,30 @@ describe('the person id', () => {
   });
 
   it('is derived once a day per process: the same day answers the same derivation, the next day derives afresh', async () => {
-    const clock = fixedClock('2026-12-06T23:59:59Z');
-    const ids = personIds(COST, clock);
+    const time = manualTime('2026-12-06T23:59:59Z');
+    const ids = personIds(COST, time);
     const first = ids.of('a'.repeat(32));
     expect(ids.of('a'.repeat(32))).toBe(first);
-    clock.advance(1_000);
+    await time.elapse(1_000);
     const nextDay = ids.of('a'.repeat(32));
     expect(nextDay).not.toBe(first);
     expect(await nextDay).toBe(await first);
   });
 
+  it('forgets every derivation when the day ends, though no hit comes after midnight', async () => {
+    const clock = fixedClock('2026-12-06T23:00:00Z');
+    const timers: Array<{ ms: number; task: () => void }> = [];
+    const ids = personIds(COST, { now: clock.now, after: (ms, task) => (timers.push({ ms, task }), { cancel: () => undefined }) });
+    const first = ids.of('a'.repeat(32));
+    expect(ids.of('b'.repeat(32))).not.toBe(first);
+    expect(timers.map((timer) => timer.ms)).toEqual([3_600_000]);
+    timers[0]!.task();
+    expect(ids.of('a'.repeat(32))).not.toBe(first);
+    await first;
+  });
+
   it('remembers a bounded number of visitors, forgetting the oldest first', async () => {
-    const ids = personIds(COST, fixedClock('2026-12-06T10:00:00Z'), 2);
+    const ids = personIds(COST, manualTime('2026-12-06T10:00:00Z'), 2);
     const [a, b, c] = [ids.of('a'), ids.of('b'), ids.of('c')];
     expect(ids.of('b')).toBe(b);
     expect(ids.of('a')).not.toBe(a);
@@ -98,7 +111,7 @@ describe('the person ids of a batch', () => {
     const sent: QueuedHit[] = [];
     const deps = {
       rules,
-      persons: personIds(COST, fixedClock('2026-12-06T10:00:00Z')),
+      persons: personIds(COST, manualTime('2026-12-06T10:00:00Z')),
       sender: {
         enqueue: async (hits: readonly QueuedHit[]) => (sent.push(...hits), { ok: true as const }),
         waiting: () => ({ requests: 0, hits: 0 }),

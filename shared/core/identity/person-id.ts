@@ -1,6 +1,7 @@
 import { scrypt } from 'node:crypto';
 import { utcDay } from './tokens';
-import type { Clock } from '../ports/clock';
+import { addDays } from '../days';
+import type { Clock, Scheduler } from '../ports/clock';
 
 /** log2 of scrypt's N; below it the IPv4 space × 100 agent families is less than years of one 16-core machine (docs/design.md, Identity). */
 export const PERSON_HASH_PRODUCTION_COST = 12;
@@ -36,16 +37,22 @@ export interface PersonIds {
   of(hmacValue: string): Promise<string>;
 }
 
-/** Remembers each derivation for the UTC day it was made on only, so no mapping outlives its day in memory. */
-export function personIds(cost: number, clock: Clock, remembered = PERSON_IDS_REMEMBERED): PersonIds {
-  let day = '';
+/** Remembers each derivation for the UTC day it was made on only, forgetting them all when the day ends. */
+export function personIds(cost: number, time: Clock & Scheduler, remembered = PERSON_IDS_REMEMBERED): PersonIds {
+  let day: string | null = null;
   const known = new Map<string, Promise<string>>();
+  const forget = () => {
+    known.clear();
+    day = null;
+  };
   return {
     of(hmacValue) {
-      const today = utcDay(clock.now());
-      if (today !== day) {
+      const now = time.now();
+      if (day !== utcDay(now)) {
         known.clear();
-        day = today;
+        day = utcDay(now);
+        // No mapping outlives its day in memory, even when no hit comes after midnight.
+        time.after(Date.parse(`${addDays(day, 1)}T00:00:00.000Z`) - now.getTime(), forget);
       }
       const found = known.get(hmacValue);
       if (found !== undefined) return found;
