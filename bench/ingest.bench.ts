@@ -11,6 +11,7 @@ import { jsonRequest } from '../test/support/import-rig';
 import { DATA_CENTRES, PEOPLES_NETWORKS } from '../test/support/networks';
 import { AGENTS } from '../test/support/http';
 import { hostSettings, KEYS, postHits, quiet } from './settings';
+import { PERSON_HASH_PRODUCTION_COST, personIds } from '../shared/core/identity/person-id';
 
 const agents = [AGENTS.chromeWindows, AGENTS.firefoxLinux, AGENTS.safariIphone, AGENTS.googlebot];
 
@@ -36,9 +37,10 @@ export async function run(): Promise<void> {
   });
   const headers = { 'x-ingest-key': KEYS.INGEST_KEY };
   const receive = (read: Parameters<typeof receiveServerHits>[0]) => receiveServerHits(read, root.receive);
-  const ingest = async (texts: readonly string[]) => {
+  const ingest = (texts: readonly string[]) => ingestThrough(receive, texts);
+  const ingestThrough = async (through: typeof receive, texts: readonly string[]) => {
     const started = performance.now();
-    for (const text of texts) await ingestRead(jsonRequest(text, headers), KEYS.INGEST_KEY, serverHits, receive, accepted);
+    for (const text of texts) await ingestRead(jsonRequest(text, headers), KEYS.INGEST_KEY, serverHits, through, accepted);
     return ((performance.now() - started) * 1000) / texts.length;
   };
   const perRequest = 100;
@@ -60,6 +62,7 @@ export async function run(): Promise<void> {
   );
   const single = await ingest(Array.from({ length: 2000 }, (_, i) => body(1, i)));
   console.log(`in-process ingest (queue faked), one hit per request: ${single.toFixed(1)} µs per request`);
+  await derivedIngest(root.receive, (through, sent) => ingestThrough(through, sent), texts.slice(0, 20), perRequest);
   const azurite = await startAzurite();
   const settings = hostSettings(azurite.connectionString, NO_STORE, 'ingest');
   await new QueueClient(azurite.connectionString, settings.HITS_QUEUE).createIfNotExists();
@@ -81,4 +84,29 @@ export async function run(): Promise<void> {
     await host.stop();
     await azurite.stop();
   }
+}
+
+/** The same hits with the person id derived at the production cost: every visitor's first hit of the day, then the rest. */
+async function derivedIngest(
+  deps: Parameters<typeof receiveServerHits>[1],
+  ingest: (
+    through: (read: Parameters<typeof receiveServerHits>[0]) => ReturnType<typeof receiveServerHits>,
+    texts: readonly string[],
+  ) => Promise<number>,
+  texts: readonly string[],
+  perRequest: number,
+): Promise<void> {
+  // The day's timer is not wanted here: the bench ends within the day.
+  const persons = personIds(PERSON_HASH_PRODUCTION_COST, { now: () => new Date(), after: () => ({ cancel: () => undefined }) });
+  const through = (read: Parameters<typeof receiveServerHits>[0]) => receiveServerHits(read, { ...deps, persons });
+  const people = new Set(
+    texts.flatMap((text) =>
+      (JSON.parse(text) as { hits: Array<{ address: string; user_agent: string }> }).hits.map((hit) => `${hit.address}|${hit.user_agent}`),
+    ),
+  );
+  const cold = (await ingest(through, texts)) / perRequest;
+  const warm = Math.min(...[await ingest(through, texts), await ingest(through, texts), await ingest(through, texts)]) / perRequest;
+  console.log(
+    `in-process ingest (queue faked), person ids derived at PERSON_HASH_COST ${PERSON_HASH_PRODUCTION_COST}: ${cold.toFixed(1)} µs per hit while each of ${people.size} visitors is first seen that day, ${warm.toFixed(1)} µs per hit once derived, the best of 3 rounds (the thread pool's ${process.env.UV_THREADPOOL_SIZE ?? 4} threads)`,
+  );
 }
