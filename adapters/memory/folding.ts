@@ -20,7 +20,9 @@ const slot = <T extends { id: string; pk: string }>(documents: MemoryDocuments, 
 
 const isRecord = (doc: { kind?: string }): doc is VisitorRecord => doc.kind === 'visitor-record';
 
-export function memoryFolding(documents: MemoryDocuments): Omit<FoldingStore, 'subjects' | 'foldLease' | 'migrations' | 'goals' | 'cohorts'> {
+export function memoryFolding(
+  documents: MemoryDocuments,
+): Omit<FoldingStore, 'subjects' | 'foldLease' | 'migrations' | 'goals' | 'cohorts'> {
   const records = (where: (record: VisitorRecord, mark: number) => boolean) =>
     documents
       .queryMarked<{ kind?: string }>((doc, mark) => isRecord(doc) && where(doc, mark), VISITORS_PK)
