@@ -58,7 +58,7 @@ export function personIds(cost: number, time: Clock & Scheduler, remembered = PE
       if (found !== undefined) return found;
       const derived = derivePersonId(hmacValue, cost);
       // A failed derivation is not remembered, so the next hit tries again.
-      derived.catch(() => known.delete(hmacValue));
+      derived.catch(() => known.get(hmacValue) === derived && known.delete(hmacValue));
       if (known.size >= remembered) known.delete(known.keys().next().value!);
       known.set(hmacValue, derived);
       return derived;
