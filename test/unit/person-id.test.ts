@@ -1,6 +1,6 @@
 import { scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { derivePersonId, HMAC_PERSON_IDS, personIds, type PersonIds } from '../../shared/core/identity/person-id';
+import { derivePersonId, HMAC_PERSON_IDS, PERSON_HASH_HIGHEST_COST, personIds, type PersonIds } from '../../shared/core/identity/person-id';
 import { personHash } from '../../shared/core/identity/tokens';
 import { agentFamily } from '../../shared/core/identity/agent';
 import { fixedClock } from '../../shared/core/ports/clock';
@@ -70,6 +70,16 @@ describe('the person id', () => {
     timers[0]!.task();
     expect(ids.of('a'.repeat(32))).not.toBe(first);
     await first;
+  });
+
+  it('forgets a derivation that failed, so the next hit tries again', async () => {
+    // Past the highest cost scrypt needs more memory than Node allows by default, and fails.
+    const ids = personIds(PERSON_HASH_HIGHEST_COST + 1, manualTime('2026-12-06T10:00:00Z'));
+    const failed = ids.of('a'.repeat(32));
+    await expect(failed).rejects.toThrow(/memory/i);
+    const again = ids.of('a'.repeat(32));
+    expect(again).not.toBe(failed);
+    await expect(again).rejects.toThrow(/memory/i);
   });
 
   it('remembers a bounded number of visitors, forgetting the oldest first', async () => {
