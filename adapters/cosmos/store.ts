@@ -1,3 +1,4 @@
+import type { PersonMoved } from '../../shared/core/store/person-moves';
 import { migrationId, type MigrationDoc } from '../../shared/core/store/migrations';
 import type { Container } from '@azure/cosmos';
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
@@ -51,6 +52,25 @@ export function cosmosStore(
     },
     ...folding,
     foldLease: cosmosFoldLeases(documents),
+    personMoves: {
+      at: {
+        read: (id) => documents.read<VisitorRecord | PersonMoved>(VISITORS_PK, id),
+        create: (doc) => documents.create(doc),
+        replace: (doc, etag) => documents.replace(doc, etag),
+      },
+      unmoved: (limit) =>
+        documents.queryMarked<VisitorRecord>(
+          `SELECT TOP ${Math.max(1, Math.floor(limit))} * FROM c WHERE c.kind = 'visitor-record' AND NOT IS_DEFINED(c.derived)`,
+          [],
+          VISITORS_PK,
+        ),
+      movedBy: (slice) =>
+        documents.query<PersonMoved>(
+          "SELECT * FROM c WHERE c.kind = 'person-moved' AND c.slice = @slice",
+          [{ name: '@slice', value: slice }],
+          VISITORS_PK,
+        ),
+    },
     migrations: {
       read: (name) => documents.read<MigrationDoc>(VISITORS_PK, migrationId(name)),
       create: (doc) => documents.create(doc),

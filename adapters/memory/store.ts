@@ -1,3 +1,4 @@
+import type { PersonMoved } from '../../shared/core/store/person-moves';
 import { migrationId, type MigrationDoc } from '../../shared/core/store/migrations';
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
 import { memoryLinks } from './links';
@@ -36,6 +37,20 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     },
     ...folding,
     foldLease: memoryFoldLeases(documents),
+    personMoves: {
+      at: {
+        read: (id) => resolved(documents.read<VisitorRecord | PersonMoved>(VISITORS_PK, id)),
+        create: (doc) => resolved(documents.create(doc)),
+        replace: (doc, etag) => resolved(documents.replace(doc, etag)),
+      },
+      unmoved: (limit) =>
+        resolved(
+          documents
+            .queryMarked<VisitorRecord>((doc) => doc.kind === 'visitor-record' && doc.derived === undefined, VISITORS_PK)
+            .slice(0, limit),
+        ),
+      movedBy: (slice) => resolved(documents.query<PersonMoved>((doc) => doc.kind === 'person-moved' && doc.slice === slice, VISITORS_PK)),
+    },
     migrations: {
       read: (name) => resolved(documents.read<MigrationDoc>(VISITORS_PK, migrationId(name))),
       create: (doc) => resolved(documents.create(doc)),

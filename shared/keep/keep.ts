@@ -12,6 +12,8 @@ import { dayOf, planOf, sightingsOf, type DayPlan, type Sighting } from './plan'
 import { sightedRecord } from './visitor';
 import { firstOfRecord } from './first';
 import type { First } from '../core/store/first-touch';
+import type { VisitorRecord } from '../core/store/visitors';
+import { keepSwitched, type PersonSwitch } from './switched';
 
 /** Not ok means the queue retries. */
 export type KeepOutcome = { ok: true; hits: number; already: boolean } | { ok: false; reason: string };
@@ -42,6 +44,8 @@ export interface KeepDeps {
   inTurn: InTurn;
   /** keep-imports sets it, since its landed notes lead the fold to old days; keep-hits refuses a day the fold no longer reads. */
   anyDay?: boolean;
+  /** Set once the dated switch of person ids is registered: messages' old ids follow their records to derived ids. */
+  personSwitch?: PersonSwitch;
 }
 
 /**
@@ -59,16 +63,14 @@ export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<Ke
         first = kept.firstOf(hash);
         return;
       }
-      await retryConditionalWrite(
-        store.records,
-        [hash],
-        async (current) => {
-          const next = sightedRecord(current, hash, unkept, clock.now().toISOString());
-          first = firstOfRecord(next ?? current);
-          return next;
-        },
-        `visitor record ${hash.slice(0, 8)}`,
-      );
+      const decide = (id: string) => async (current: VisitorRecord | null) => {
+        const next = sightedRecord(current, id, unkept, clock.now().toISOString());
+        first = firstOfRecord(next ?? current);
+        return next;
+      };
+      if (deps.personSwitch === undefined)
+        await retryConditionalWrite(store.records, [hash], decide(hash), `visitor record ${hash.slice(0, 8)}`);
+      else await keepSwitched(deps.personSwitch, store.records, hash, decide, clock.now().toISOString());
       kept.remember(hash, unkept, first);
     });
     return first;

@@ -4,6 +4,7 @@ import type { StoreSource, StoreStats } from './documents';
 import type { Facts } from './facts';
 import type { FoldLeases } from './fold-lease';
 import type { Migrations } from './migrations';
+import type { PersonMoves } from './person-moves';
 import type { FoldStates, StoreMarks } from './fold';
 import type { VisitorsSummaryReader, VisitorsSummaries } from './summary';
 import type { RecordCounts, VisitorRecords } from './visitors';
@@ -54,6 +55,8 @@ export interface ImportKeepingStore extends KeepingStore {
 
 export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'landed'>, StoreSource {
   landed: LandedImports;
+  /** The person-ids migration's view of the visitor records (shared/fold/migrations/person-ids.ts). */
+  personMoves: PersonMoves;
   /** Holds the first day counted live. */
   importLedger: ImportLedgers;
   visitorsSummary: VisitorsSummaries & VisitorsSummaryReader;

@@ -37,6 +37,8 @@ export interface VisitorRecord {
   counts_changed_at: string;
   /** Absent on a record kept before first touches were. */
   first_touch?: FirstTouch;
+  /** Under the derived person id (docs/design.md, Identity); absent on a record under the HMAC value. */
+  derived?: true;
   /** 7,776,000 for scanners, -1 for people and self. */
   ttl: number;
 }
