@@ -16,6 +16,8 @@ export const queuedHitSchema = z.strictObject({
   at: z.iso.datetime({ offset: false }),
   token: hex32,
   person: hex32.nullable(),
+  /** True when `person` is the derived person id; absent when it is the person hash, which keep-hits maps once switched. */
+  person_derived: z.literal(true).optional(),
   network: z.string().max(64),
   path: z.string().startsWith('/').max(512),
   store: z.string().regex(/^[a-z0-9-]{1,32}$/),

@@ -13,7 +13,7 @@ import { sightedRecord } from './visitor';
 import { firstOfRecord } from './first';
 import type { First } from '../core/store/first-touch';
 import type { VisitorRecord } from '../core/store/visitors';
-import { keepSwitched, type PersonSwitch } from './switched';
+import { keepSwitched, marked, type PersonSwitch } from './switched';
 
 /** Not ok means the queue retries. */
 export type KeepOutcome = { ok: true; hits: number; already: boolean } | { ok: false; reason: string };
@@ -54,6 +54,8 @@ export interface KeepDeps {
  */
 export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<KeepOutcome> {
   const { store, clock, kept, inTurn } = deps;
+  // Ids the ingest derived already are kept as they are; the others are the person hash.
+  const derived = new Set(message.hits.flatMap((hit) => (hit.person_derived === true && hit.person !== null ? [hit.person] : [])));
   // Later invocations find the day kept and make no call.
   const keepVisitor = async (hash: string, sightings: Sighting[]): Promise<First | null> => {
     let first: First | null = null;
@@ -68,8 +70,8 @@ export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<Ke
         first = firstOfRecord(next ?? current);
         return next;
       };
-      if (deps.personSwitch === undefined)
-        await retryConditionalWrite(store.records, [hash], decide(hash), `visitor record ${hash.slice(0, 8)}`);
+      if (deps.personSwitch === undefined || derived.has(hash))
+        await retryConditionalWrite(store.records, [hash], marked(decide(hash), derived.has(hash)), `visitor record ${hash.slice(0, 8)}`);
       else await keepSwitched(deps.personSwitch, store.records, hash, decide, clock.now().toISOString());
       kept.remember(hash, unkept, first);
     });

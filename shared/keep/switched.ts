@@ -15,6 +15,14 @@ export interface PersonSwitch {
 
 const ATTEMPTS = 25;
 
+/** A record written under a derived id says so, so the migration never moves it again. */
+export const marked =
+  (decide: Decide<VisitorRecord>, derived: boolean): Decide<VisitorRecord> =>
+  async (current) => {
+    const next = await decide(current);
+    return next === null || !derived || next.derived ? next : { ...next, derived: true };
+  };
+
 /** Moves the record at an old id if it is still there; answers its marker, or null when there was never a record. */
 async function movedAway(sw: PersonSwitch, hash: string, now: string): Promise<PersonMoved | null> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
@@ -40,11 +48,10 @@ async function keepDerived(
   await retryConditionalWrite(
     records,
     [to],
-    async (current) => {
+    marked(async (current) => {
       const base = current ?? (marker === null ? null : movedRecord(marker, now));
-      const next = (await decide(to)(base)) ?? (current === null ? base : null);
-      return next === null || next.derived ? next : { ...next, derived: true as const };
-    },
+      return (await decide(to)(base)) ?? (current === null ? base : null);
+    }, true),
     `visitor record ${to.slice(0, 8)}`,
   );
 }

@@ -174,4 +174,25 @@ describe('the dated switch of person ids', () => {
     await keeperOf(store, at, personSwitch(store.migrations, store.personMoves.at, derive))([hit(DAYS[0]!, 'new')]);
     expect(records(store).map((record) => record.id)).toEqual([await derive(queuedHit(DAYS[0]!, { person: 'new' }).person!)]);
   });
+
+  it('keeps a hit the ingest derived under its own id, and maps only the person hash beside it in the same message', async () => {
+    const store = memoryStore();
+    const at = { now: new Date(`${DAYS[0]}T12:00:00.000Z`) };
+    const run = { now: at.now, limit: 10, more: () => Promise.resolve(true) };
+    await runMigrations(store.migrations, [personIdsMigration(store.personMoves, derive, clockAt(at))], run);
+    const old = hit(DAYS[0]!, 'old');
+    const ingested = await derive(hit(DAYS[0]!, 'new').person!);
+    await keeperOf(
+      store,
+      at,
+      personSwitch(store.migrations, store.personMoves.at, derive),
+    )([old, { ...hit(DAYS[0]!, 'new'), person: ingested, person_derived: true }]);
+    const ids = records(store).map((record) => [record.id, record.derived]);
+    expect(ids.sort()).toEqual(
+      [
+        [await derive(old.person!), true],
+        [ingested, true],
+      ].sort(),
+    );
+  });
 });
