@@ -7,7 +7,10 @@ import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { manualTime } from '../support/scheduler';
 import { ingest } from '../../shared/ingest/ingest';
-import { withPersonIds } from '../../shared/ingest/persons';
+import { SWITCH_READ_MS, switchedPersonIds, withPersonIds } from '../../shared/ingest/persons';
+import { memoryStore } from '../../adapters/memory/store';
+import { runMigrations } from '../../shared/fold/migrations/runner';
+import { personIdsMigration } from '../../shared/fold/migrations/person-ids';
 import { classify, type SeenRequest } from '../../shared/ingest/classify';
 import { readSettings } from '../../host/settings';
 import type { QueuedHit } from '../../shared/core/message';
@@ -138,6 +141,29 @@ describe('the person ids of a batch', () => {
     const requests = [seen('203.0.113.7')];
     const derived = await withPersonIds(requests, [classify(requests[0]!, rules)], HMAC_PERSON_IDS);
     expect(derived[0]).toMatchObject({ hit: { person: personHash(KEY, '203.0.113.7', agentFamily(CHROME)) } });
+  });
+});
+
+describe('the ingest across the switch', () => {
+  it('queues the HMAC value until the person-ids migration is done, then the derived id marked as derived', async () => {
+    const store = memoryStore();
+    const at = { now: new Date('2026-12-06T10:00:00Z') };
+    const clock = { now: () => at.now };
+    const ids = switchedPersonIds(store.migrations, personIds(COST, manualTime('2026-12-06T10:00:00Z')), clock);
+    const requests = [seen('203.0.113.7')];
+    const queued = async () => {
+      const [result] = await withPersonIds(requests, [classify(requests[0]!, rules)], ids);
+      return result!.counted ? result!.hit : null;
+    };
+    const hmac = personHash(KEY, '203.0.113.7', agentFamily(CHROME));
+    expect(await queued()).toMatchObject({ person: hmac });
+    expect(await queued()).not.toHaveProperty('person_derived');
+    const run = { now: at.now, limit: 10, more: () => Promise.resolve(true) };
+    await runMigrations(store.migrations, [personIdsMigration(store.personMoves, (old) => derivePersonId(old, COST), clock)], run);
+    // Asked at most once a minute until done.
+    expect(await queued()).toMatchObject({ person: hmac });
+    at.now = new Date(at.now.getTime() + SWITCH_READ_MS);
+    expect(await queued()).toMatchObject({ person: await derivePersonId(hmac, COST), person_derived: true });
   });
 });
 
