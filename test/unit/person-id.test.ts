@@ -13,7 +13,7 @@ import { runMigrations } from '../../shared/fold/migrations/runner';
 import { personIdsMigration } from '../../shared/fold/migrations/person-ids';
 import { classify, type SeenRequest } from '../../shared/ingest/classify';
 import { readSettings } from '../../host/settings';
-import type { QueuedHit } from '../../shared/core/message';
+import { hitsMessageSchema, type QueuedHit } from '../../shared/core/message';
 import { AZURE_SHAPE } from '../infra/azure-shape';
 
 const KEY = 'test-hash-key-0123456789abcdef';
@@ -163,7 +163,10 @@ describe('the ingest across the switch', () => {
     // Asked at most once a minute until done.
     expect(await queued()).toMatchObject({ person: hmac });
     at.now = new Date(at.now.getTime() + SWITCH_READ_MS);
-    expect(await queued()).toMatchObject({ person: await derivePersonId(hmac, COST), person_derived: true });
+    const derived = await queued();
+    expect(derived).toMatchObject({ person: await derivePersonId(hmac, COST), person_derived: true });
+    // keep-hits reads it off the queue as it was sent.
+    expect(hitsMessageSchema.safeParse({ v: 1, id: crypto.randomUUID(), hits: [derived] }).success).toBe(true);
   });
 });
 
