@@ -1,7 +1,14 @@
 import type { Clock } from '../../core/ports/clock';
+import { inLanes } from '../../core/lanes';
 import { PERSON_IDS_MIGRATION, type PersonMoves } from '../../core/store/person-moves';
 import { movedRecord, moveRecord } from '../../keep/person-move';
 import type { Migration } from './runner';
+
+/** A derivation takes about 9 ms of a pool thread at the production cost, so a slice stays a second or two. */
+const MOVES_A_SLICE = 200;
+
+/** The thread pool's 4 threads derive while other moves write. */
+const MOVES_AT_ONCE = 8;
 
 /**
  * Moves every visitor record from its HMAC value to its derived person id, a slice at a time (docs/design.md, Identity).
@@ -13,9 +20,11 @@ export function personIdsMigration(moves: PersonMoves, derive: (old: string) => 
     async slice({ number, limit }) {
       const now = clock.now().toISOString();
       // A run of this slice that died between a marker and its new record finishes it; 409 means it was.
-      for (const marker of await moves.movedBy(number)) await moves.at.create(movedRecord(marker, now));
-      const records = await moves.unmoved(limit);
-      for (const held of records) await moveRecord(moves.at, held, { to: await derive(held.doc.id), now, slice: number });
+      await inLanes(await moves.movedBy(number), MOVES_AT_ONCE, (marker) => moves.at.create(movedRecord(marker, now)));
+      const records = await moves.unmoved(Math.min(limit, MOVES_A_SLICE));
+      await inLanes(records, MOVES_AT_ONCE, async (held) =>
+        moveRecord(moves.at, held, { to: await derive(held.doc.id), now, slice: number }),
+      );
       return records.length === 0 ? null : String(number);
     },
   };
