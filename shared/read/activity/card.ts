@@ -104,7 +104,8 @@ function headlineOf(
   const { estimate } = counts.people;
   // New people unfiltered are the visitor records' exact count; filtered, the matching days' sketch of new people.
   const fresh = filtered ? Math.min(estimate, counts.new_people) : sum(newPeople);
-  const returning = Math.max(0, estimate - fresh);
+  // A filter's returning registers are a subset of the site's, written after them, and an estimate never falls as registers rise: no clamp.
+  const returning = counts.returning;
   if (filtered)
     return {
       people: estimate,
