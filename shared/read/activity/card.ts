@@ -104,7 +104,7 @@ function headlineOf(
   const { estimate } = counts.people;
   // New people unfiltered are the visitor records' exact count; filtered, the matching days' sketch of new people.
   const fresh = filtered ? Math.min(estimate, counts.new_people) : sum(newPeople);
-  // A filter's returning registers are a subset of the site's, written after them, and an estimate never falls as registers rise: no clamp.
+  // No clamp: a filter's registers are a subset of the site's, written after them, and no estimate falls as they rise.
   const returning = counts.returning;
   if (filtered)
     return {
