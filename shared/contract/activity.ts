@@ -35,7 +35,7 @@ export const DayOfKinds = z
       .meta({ description: 'The people first counted that day (unfiltered, exact; filtered, estimated from the sketch of new people).' }),
     returning: count().nullable().meta({
       description:
-        "The day's people (each once, estimated) first counted before that day: the day's people less its new people. Null on a day folded before people's first days were kept.",
+        "The day's people (each once, estimated) first counted before that day: the estimate of the day's sketch of returning people. Null on a day folded before returning people were kept.",
     }),
   })
   .meta({ id: 'DayOfKinds' });
@@ -114,7 +114,7 @@ const headline = {
   }),
   returning: count().meta({
     description:
-      "The period's people first counted before it: `people` less `people_new`, so the two add up to the period's people (within the same error).",
+      "The period's people with a day in it after their first day (each once, estimated): the union of its days' returning people, so it may overlap `people_new` and a day's `returning` never exceeds it. Days whose `returning` is null (folded before returning people were kept) add no one.",
   }),
   visits: count(),
   page_loads: count(),

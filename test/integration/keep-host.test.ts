@@ -272,7 +272,7 @@ function expectedDocuments(hashKey: string) {
   };
   // Each day's rollup: what its visitor-days add up to (test/support/rollups.ts recounts it the one way).
   const rollups = [...new Set(marked.map((row) => String((row as { day?: unknown }).day)))].map((on) => {
-    const { folded_to: _folded, ...rollup } = recountDay(on, marked as unknown as VisitorDay[]);
+    const { folded_to: _folded, returning_sketch: _back, ...rollup } = recountDay(on, marked as unknown as VisitorDay[]);
     return rollup;
   });
   const all = [...recordDocs, summary, visitsSummary, ...marked, ...hours.values(), ...rollups] as { pk: string; id: string }[];
@@ -321,12 +321,20 @@ describe('keep-hits through the local host, on Azurite and the local Cosmos serv
     const kept = await everything(documents);
     // The days a record moved away from, and when its counts last changed, depend on the order its messages came in.
     // Month rollups and filter cells are sums of what is here, held to their recount by filter-property.test.ts. Who was
-    // new, first touches and the retention cells follow the order the messages came in too: returning-property.test.ts
+    // new or returning, first touches and the retention cells follow the order the messages came in too: returning-property.test.ts
     // holds them to a recount, with messages in the order they were sent.
     const counted = unmarked(kept)
       .filter((doc) => !['fact', 'period-rollup', 'cohort-cell', 'cohort-figures'].includes(doc.kind as string))
       .map(
-        ({ moved_days: _moved, counts_changed_at: _changed, first_touch: _touch, new_sketch: _new, first_days: _firsts, ...doc }) => doc,
+        ({
+          moved_days: _moved,
+          counts_changed_at: _changed,
+          first_touch: _touch,
+          new_sketch: _new,
+          returning_sketch: _back,
+          first_days: _firsts,
+          ...doc
+        }) => doc,
       );
     expect(counted).toEqual(expectedDocuments(t.env.HASH_KEY!));
     expect(kept.filter((doc) => doc.kind === 'fact').reduce((sum, doc) => sum + (doc.hits as number), 0)).toBe(

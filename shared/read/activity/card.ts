@@ -104,7 +104,8 @@ function headlineOf(
   const { estimate } = counts.people;
   // New people unfiltered are the visitor records' exact count; filtered, the matching days' sketch of new people.
   const fresh = filtered ? Math.min(estimate, counts.new_people) : sum(newPeople);
-  const returning = Math.max(0, estimate - fresh);
+  // No clamp: a filter's registers are a subset of the site's, written after them, and no estimate falls as they rise.
+  const returning = counts.returning;
   if (filtered)
     return {
       people: estimate,
