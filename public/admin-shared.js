@@ -1,7 +1,7 @@
 // @ts-check
 // The read-only view a shared link opens: the address's fragment carries the token (`#share=…`, which no request
-// carries to the app or its logs), and the page reads the link's site's count and card with it in a header. Nothing
-// else is read, and no admin action, visitor-day or export is shown.
+// carries to the app or its logs), and the page reads the link's card with it in a header: its site, period and filters,
+// and nothing else. No admin action, visitor-day, export or all-time figure is shown.
 import { $, say } from './admin-dom.js';
 
 /** The token the address's fragment carries, or null outside a shared link. */
@@ -51,15 +51,25 @@ export function openedShared(/** @type {{ site: string, label: string }} */ link
   $('#share-words').textContent = `Read-only: ${link.site === '*' ? 'all sites' : link.site}${link.label ? `, ${link.label}` : ''}.`;
 }
 
-/** Shows why the link opens nothing, or asks for its password. */
+/** The codes of a refused link (any other failure is the card's, shown in its panels). */
+export const REFUSALS = ['unauthorized', 'revoked', 'expired', 'password_required', 'too_many_attempts'];
+
+/** Why a link opens nothing, by the refusal's code (its message is the app's, worded for a program's log). */
+function refusalWords(/** @type {string} */ code) {
+  if (code === 'revoked') return 'Its owner has closed this link. Ask them for a new one.';
+  if (code === 'expired') return 'This link has expired. Ask its owner for a new one.';
+  if (code === 'password_required') return 'This link asks for its password.';
+  if (code === 'too_many_attempts') return 'Too many tries from here. Wait a minute, then try again.';
+  if (code === 'unauthorized' && password) return 'That password is not the one this link was given. Check it and try again.';
+  if (code === 'unauthorized') return 'This link opens nothing. Check that the whole address was copied, or ask its owner for it again.';
+  return 'This link could not be opened just now. Try again in a moment.';
+}
+
+/** Shows why the link opens nothing; the password field only for a link that has one. */
 export function refusedShared(/** @type {{ why: string, code: string }} */ refused) {
-  const asking = refused.code === 'password_required' || refused.why.startsWith('x-share-password');
+  const asking = refused.code === 'password_required' || (password !== '' && ['unauthorized', 'too_many_attempts'].includes(refused.code));
   $('#dashboard').hidden = true;
   $('#share').hidden = false;
   $('#share-form').hidden = !asking;
-  say(
-    $('#share-message'),
-    refused.code === 'password_required' ? 'This link asks for its password.' : `This link opens nothing: ${refused.why}.`,
-    refused.code !== 'password_required',
-  );
+  say($('#share-message'), refusalWords(refused.code), refused.code !== 'password_required');
 }
