@@ -45,7 +45,9 @@ export function showPicker(/** @type {Card | null} */ card = null) {
   for (const radio of radios()) {
     radio.checked = radio.value === chosen;
     // A shared link's fixed period is the only one its viewer is offered.
-    /** @type {HTMLElement} */ (radio.closest('label')).hidden = !periodAllowed(/** @type {import('./admin-state.js').PeriodName} */ (radio.value));
+    /** @type {HTMLElement} */ (radio.closest('label')).hidden = !periodAllowed(
+      /** @type {import('./admin-state.js').PeriodName} */ (radio.value),
+    );
   }
   $('#custom-words').textContent = 'from' in period ? periodWords(period, card).words : 'Custom';
   const from = 'from' in period ? period.from : card?.from;

@@ -296,7 +296,9 @@ describe('the read-only view of a shared link', () => {
 
   test("says in the owner's words why a revoked or unknown link opens nothing, and asks no password of it", async () => {
     const token = await makeLink({ site: 'blog.example', label: 'to revoke' });
-    const ref = (await adminRead(t, '/api/admin/links')).links.find((link: { ref: string; label: string }) => link.label === 'to revoke').ref;
+    const ref = (await adminRead(t, '/api/admin/links')).links.find(
+      (link: { ref: string; label: string }) => link.label === 'to revoke',
+    ).ref;
     const revoked = await fetch(`${t.host.url}/api/admin/links/${ref}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${t.env.OPERATOR_KEY!}` },
