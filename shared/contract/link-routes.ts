@@ -10,6 +10,7 @@ inputs.add(linkBodySchema, {
   id: 'SharedLinkBody',
   description: 'A read-only link to one site (or `*`) with, optionally, fixed filters and period, an expiry and a password.',
   fields: {
+    site: 'A site of SITES, or `*` for all of them; without it, the only site declared (400 when there are several).',
     filters: 'Fixed `dimension:value` filters (as the card takes them); the viewer cannot take them off.',
     days: 'A fixed period, as the card takes `days`.',
     password: 'Hashed with scrypt; the viewer sends it as `x-share-password`.',

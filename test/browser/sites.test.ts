@@ -181,6 +181,10 @@ describe('the shared links panel', () => {
     const row = operator.locator('.link-row', { hasText: 'for the shop' });
     await row.waitFor();
     expect(await operator.textContent('#links-body')).not.toContain(token);
+    // The address is whole in its box, beside a Copy button.
+    expect((await operator.locator('#link-address').boundingBox())!.width).toBeGreaterThan(400);
+    await operator.click('#link-copy');
+    await operator.waitForFunction(() => /^(Copied|Selected)/.test(document.querySelector('#link-message')?.textContent ?? ''));
     const opened = await fetch(`${t.host.url}/api/shared/activity`, { headers: { 'x-share-token': token } });
     expect(((await opened.json()) as { headline: { people: number } }).headline.people).toBe(1);
     await row.getByRole('button', { name: 'Revoke' }).click();
@@ -198,6 +202,21 @@ async function openLink(token: string, query = '') {
 
 /** Every answer the viewer's page had from the app, as `status path`. */
 const answered: string[] = [];
+
+describe('the shared links panel, in words', () => {
+  test("offers the site on screen, and lists a link's period and filters as the picker and the chips say them", async () => {
+    await operator.goto(`${t.host.url}/api/admin?site=docs.example&filter=page:/start`);
+    await operator.waitForSelector('#dashboard[data-state="ready"]');
+    await operator.click('#links summary');
+    expect(await operator.inputValue('#link-site')).toBe('docs.example');
+    await operator.fill('#link-label', 'in words');
+    await operator.selectOption('#link-days', '7');
+    await operator.click('#link-button');
+    const row = operator.locator('.link-row', { hasText: 'in words' });
+    await row.waitFor();
+    expect(await row.locator('span').textContent()).toBe('docs.example · in words · 7 days · Page is /start');
+  });
+});
 
 describe('the read-only view of a shared link', () => {
   test("shows the link's site's panels and nothing of the Admin's, reading only the shared routes", async () => {

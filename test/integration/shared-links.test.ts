@@ -172,3 +172,35 @@ describe('shared links', () => {
     expect(kept).toContain('shared-link');
   });
 });
+
+describe('a shared link made without naming its site', () => {
+  const made = async (t: TestHost) => {
+    const response = await fetch(`${t.host.url}/api/admin/links`, {
+      method: 'POST',
+      headers: { 'x-operator-key': t.env.OPERATOR_KEY!, 'content-type': 'application/json' },
+      body: JSON.stringify({ label: 'no site named' }),
+    });
+    return { status: response.status, json: await response.json() };
+  };
+
+  it('is for the only site a deployment without SITES counts, and a 400 naming site when SITES declares several', async () => {
+    const one = await startTestHost({ queues: false, env: { ALLOWED_ORIGINS: 'https://only.example' } });
+    await containerOf(one.env);
+    try {
+      const link = await made(one);
+      expect(link.status).toBe(201);
+      expect(link.json.link.site).toBe('only.example');
+    } finally {
+      await one.stop();
+    }
+    const several = await startTestHost({ queues: false, env: { ALLOWED_ORIGINS: '', SITES } });
+    await containerOf(several.env);
+    try {
+      const refused = await made(several);
+      expect(refused.status).toBe(400);
+      expect(refused.json.error.issues).toEqual([{ path: 'site', message: expect.stringContaining('SITES declares several sites') }]);
+    } finally {
+      await several.stop();
+    }
+  });
+});
