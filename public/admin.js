@@ -170,9 +170,22 @@ async function loadCard() {
 /** The site every panel was last read for (the address's `site=`, null for the default). */
 let loadedSite = state.view.site;
 
+/** Drops the last site's answers and draws their panels empty, so no figure of it stands while the new site is read. */
+function forgetSite() {
+  for (const name of /** @type {Array<keyof typeof state.answers>} */ (Object.keys(state.answers))) state.answers[name] = null;
+  drawPeriod();
+  showAllTimePeople();
+  showAllTime();
+  showNow();
+  showNowTile();
+  showSubjects();
+  showRetention();
+}
+
 /** Reads everything: the count, the card, the subjects, the mark and now at once, then draws every panel. */
 async function loadAll() {
   const mine = ++state.generation;
+  if (state.view.site !== loadedSite) forgetSite();
   loadedSite = state.view.site;
   const query = cardQuery(state.view);
   const refresh = /** @type {HTMLButtonElement} */ ($('#refresh'));

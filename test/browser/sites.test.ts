@@ -142,6 +142,26 @@ describe('the site switcher', () => {
         expect(asked, `${site} ${path}`).toContain(path);
     }
   });
+
+  test("shows none of the last site's figures while the new site's are read", async () => {
+    await operator.goto(`${t.host.url}/api/admin?site=*`);
+    await operator.waitForSelector('#dashboard[data-state="ready"]');
+    expect(await figure(operator, 'people_all_time')).toBe('4');
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await operator.route(/\/api\/admin\/visitors\/people\?site=shop\.example$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await operator.selectOption('#site-picker', 'shop.example');
+    await operator.waitForFunction(() => document.querySelector('#dashboard')?.getAttribute('data-state') === 'loading');
+    const meanwhile = await figures(operator);
+    expect(Object.values(meanwhile).every((shown) => shown === '–')).toBe(true);
+    release();
+    await operator.waitForSelector('#dashboard[data-state="ready"]');
+    expect(await figures(operator)).toEqual(await apiFigures('shop.example'));
+    await operator.unrouteAll();
+  });
 });
 
 describe('signing in', () => {
