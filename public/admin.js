@@ -24,7 +24,7 @@ import { API, read, SignedOut } from './admin-read.js';
 import { resume, SESSION_ENDED, signOut, wireSession } from './admin-session.js';
 import { showSources } from './admin-sources.js';
 import { showSubjects } from './admin-subjects.js';
-import { enterShared, openedShared, readShared, REFUSALS, refusedShared, sharedToken } from './admin-shared.js';
+import { enterShared, openedShared, readShared, refusedShared, sharedToken } from './admin-shared.js';
 import { loadLinks, loadSites, wireSites } from './admin-sites.js';
 import { cardQuery, followAddress, periodOfDays, retentionQuery, retentionTakes, state, whenViewChanges } from './admin-state.js';
 import { isDay, shortDay } from './admin-words.js';
@@ -229,7 +229,7 @@ async function loadShared() {
   reading(query);
   const card = await readShared(`/api/shared/activity?${query}`);
   if (mine !== state.generation) return;
-  if (!card.ok && REFUSALS.includes(card.code)) return refusedShared(card);
+  if (!card.ok && card.refused) return refusedShared(card);
   const shared = card.ok ? /** @type {import('../shared/contract/links').SharedCardAnswer} */ (card.body) : null;
   if (shared) {
     state.shared = shared.view;
