@@ -294,5 +294,5 @@ export function hostRoot(): Root {
 /** All sites together read the first site's when only one is declared. */
 function siteReads(sites: Sites, site: string): SiteReads | undefined {
   const root = sites.roots.get(site) ?? (site === ALL_SITES ? sites.roots.get(sites.declared[0]!.name) : undefined);
-  return root === undefined ? undefined : { activity: root.activity, count: root.count.count };
+  return root === undefined ? undefined : { activity: root.activity };
 }

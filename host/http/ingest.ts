@@ -19,7 +19,7 @@ import { body, bodyWith, type Input } from './input';
 import { incoming, response } from './request';
 
 /** All sites together are no site to import into, so `*` is a 400. */
-export function importForSite(
+export async function importForSite(
   request: IncomingRequest,
   sites: Sites,
   imports: ImportDeps,
@@ -27,12 +27,15 @@ export function importForSite(
 ): Promise<Answer> {
   const asked = request.query.get('site');
   const first = sites.declared[0]!.name;
-  if (asked === null || asked === '' || asked === first) return answer(imports);
+  if (asked === null || asked === '' || asked === first) return namingSite(await answer(imports), first);
   const site = sites.declared.some((one) => one.name === asked) ? sites.roots.get(asked) : undefined;
-  if (site === undefined)
-    return Promise.resolve(errorAnswer(badRequest([{ path: 'site', message: 'must be a site declared in SITES (not *)' }])));
-  return answer({ ...imports, store: site.store, site: asked });
+  if (site === undefined) return errorAnswer(badRequest([{ path: 'site', message: 'must be a site declared in SITES (not *)' }]));
+  return namingSite(await answer({ ...imports, store: site.store, site: asked }), asked);
 }
+
+/** An import taken says the site it fills, so the command can say it too. */
+const namingSite = (answer: Answer, site: string): Answer =>
+  answer.status === 202 ? { ...answer, body: { ...(answer.body as object), site } } : answer;
 
 export function ingestRead<T, V>(
   request: IncomingRequest,
@@ -64,7 +67,8 @@ export const answerImport = (request: IncomingRequest, deps: ImportDeps): Promis
     deps.ingestKey,
     body(importBodySchema, IMPORT_LIMITS.maxBodyBytes, ['application/json']),
     (asked) => receiveImport(asked, deps),
-    accepted<ImportAcceptedAnswer>,
+    // The site is named by importForSite, which knows it.
+    accepted<Omit<ImportAcceptedAnswer, 'site'>>,
   );
 
 export const importRoute =

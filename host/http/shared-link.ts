@@ -61,7 +61,7 @@ export async function openLink(request: IncomingRequest, deps: SharedReadDeps): 
   return { ok: true, link, site };
 }
 
-/** The link's fixed period and filters replace any asked. */
+/** The link's fixed period replaces any asked, and its filters are added to the viewer's, which can only narrow them. */
 function fixedQuery(request: IncomingRequest, link: SharedLink): IncomingRequest {
   const query = new URLSearchParams(request.query);
   query.delete('site');
@@ -69,10 +69,9 @@ function fixedQuery(request: IncomingRequest, link: SharedLink): IncomingRequest
     for (const name of ['days', 'from', 'to']) query.delete(name);
     query.set('days', link.days);
   }
-  if (link.filters.length > 0) {
-    query.delete('filter');
-    for (const filter of link.filters) query.append('filter', filter);
-  }
+  const asked = query.getAll('filter').filter((filter) => !link.filters.includes(filter));
+  query.delete('filter');
+  for (const filter of [...link.filters, ...asked]) query.append('filter', filter);
   return { ...request, query };
 }
 

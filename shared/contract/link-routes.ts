@@ -1,16 +1,16 @@
 import { linkBodySchema } from './queries';
-import { ActivityCard } from './activity';
 import { inputs } from './inputs';
-import { SharedLinkMade, SharedLinkRevoked, SharedLinks, SharedPeople, SiteList } from './links';
+import { SharedCard, SharedLinkMade, SharedLinkRevoked, SharedLinks, SiteList } from './links';
 import { error, json, OPERATOR, OPERATOR_ERRORS, ref, sharedAnswer } from './responses';
 import type { Route } from './route';
 
-// The sites' list and the shared links' routes: the operator's (make, list, revoke) and the two reads a link opens.
+// The sites' list and the shared links' routes: the operator's (make, list, revoke) and the one read a link opens.
 
 inputs.add(linkBodySchema, {
   id: 'SharedLinkBody',
   description: 'A read-only link to one site (or `*`) with, optionally, fixed filters and period, an expiry and a password.',
   fields: {
+    site: 'A site of SITES, or `*` for all of them; without it, the only site declared (400 when there are several).',
     filters: 'Fixed `dimension:value` filters (as the card takes them); the viewer cannot take them off.',
     days: 'A fixed period, as the card takes `days`.',
     password: 'Hashed with scrypt; the viewer sends it as `x-share-password`.',
@@ -82,19 +82,10 @@ export const LINK_ROUTES: Route[] = [
     path: '/api/shared/activity',
     operationId: 'shared-activity',
     summary: 'The Activity card a shared link opens',
-    description: "The link's site's card, read-only, with the link's fixed filters and period in place of any asked.",
+    description:
+      "The link's site's card, read-only: the link's fixed period in place of any asked, its filters added to any asked, and nothing outside that view (no last hours, no all-time figures, no store counters).",
     security: [],
     parameters: shareHeaders,
-    responses: { '200': json('The card.', ActivityCard), ...shareErrors },
-  },
-  {
-    method: 'get',
-    path: '/api/shared/people',
-    operationId: 'shared-people',
-    summary: 'The count a shared link opens',
-    description: "The link's site's people all time and visits, and what the link fixes.",
-    security: [],
-    parameters: shareHeaders,
-    responses: { '200': json('The count.', SharedPeople), ...shareErrors },
+    responses: { '200': json('The card.', SharedCard), ...shareErrors },
   },
 ];
