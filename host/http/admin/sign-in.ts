@@ -34,8 +34,8 @@ const stateAnswer = (state: SessionAnswer, cookies: Answer['cookies']): Answer =
 const nowIn = (settings: OperatorSettings) => Math.floor(settings.access.clock.now().getTime() / 1000);
 
 /** GET: asking whether one is signed in is no error, and the answer to none or one run out is "no". */
-export function sessionState(request: IncomingRequest, settings: OperatorSettings): Answer {
-  const check = checkOperator(request, settings);
+export async function sessionState(request: IncomingRequest, settings: OperatorSettings): Promise<Answer> {
+  const check = await checkOperator(request, settings);
   if (!check.ok) {
     const no = check.why === 'none' || check.why === 'ended';
     return no ? stateAnswer({ signed_in: false, ended: check.why === 'ended' }, check.answer.cookies) : check.answer;
@@ -45,7 +45,7 @@ export function sessionState(request: IncomingRequest, settings: OperatorSetting
 }
 
 /** POST trades the key for a session cookie, so the key itself is never kept in the browser. */
-export function signIn(request: IncomingRequest, settings: OperatorSettings): Answer {
+export async function signIn(request: IncomingRequest, settings: OperatorSettings): Promise<Answer> {
   if (fromAnotherSite(request)) return crossSite();
   // A session is only ever made from the key: a cookie alone never makes another.
   if (presentedKey((name) => request.header(name)) === null) {
@@ -54,7 +54,7 @@ export function signIn(request: IncomingRequest, settings: OperatorSettings): An
       { 'www-authenticate': 'Bearer', ...NO_STORE },
     );
   }
-  const check = checkOperator(request, settings);
+  const check = await checkOperator(request, settings);
   if (!check.ok) return check.answer;
   const nowSeconds = nowIn(settings);
   const times = sessionTimes(nowSeconds, nowSeconds, settings.access.sessionHours);
@@ -65,14 +65,14 @@ export function signIn(request: IncomingRequest, settings: OperatorSettings): An
 }
 
 /** DELETE removes the session cookie, only from the dashboard itself. */
-export function signOut(request: IncomingRequest, settings: OperatorSettings): Answer {
+export async function signOut(request: IncomingRequest, settings: OperatorSettings): Promise<Answer> {
   if (fromAnotherSite(request)) return crossSite();
   return { status: 204, headers: NO_STORE, cookies: [sessionCookie(settings, null, nowIn(settings))] };
 }
 
 /** The session is the operator's check itself, all HTTP: its cookies, headers and statuses. */
 export const sessionRoute =
-  (answer: (request: IncomingRequest, settings: OperatorSettings) => Answer) =>
+  (answer: (request: IncomingRequest, settings: OperatorSettings) => Promise<Answer>) =>
   (root: Root): HttpHandler =>
   async (request) =>
-    response(answer(incoming(request), root.operator));
+    response(await answer(incoming(request), root.operator));
