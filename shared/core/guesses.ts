@@ -83,14 +83,18 @@ export function guesses(deps: GuessDeps): Guesses {
   const { counts, clock } = deps;
   const key = createHmac('sha256', deps.hashKey).update('guess-count-key').digest();
   const idOf = (target: GuessTarget, address: string | null) =>
-    `guess:${createHmac('sha256', key).update(`${target}|${slowdownKey(address)}`).digest('hex').slice(0, 32)}`;
+    `guess:${createHmac('sha256', key)
+      .update(`${target}|${slowdownKey(address)}`)
+      .digest('hex')
+      .slice(0, 32)}`;
   // The local Cosmos server deletes nothing by TTL, so a count past it is read as none.
   const live = (doc: GuessCount | null, nowMs: number): Held => {
     const lastMs = doc === null ? 0 : Date.parse(doc.last_at);
     if (doc === null || nowMs - lastMs >= limits.forgetAfterSeconds * 1000) return { guesses: 0, lastMs: 0 };
     return { guesses: doc.guesses, lastMs };
   };
-  const waiting = (held: Held, nowMs: number) => Math.max(0, Math.ceil((held.lastMs + waitAfter(held.guesses, limits) * 1000 - nowMs) / 1000));
+  const waiting = (held: Held, nowMs: number) =>
+    Math.max(0, Math.ceil((held.lastMs + waitAfter(held.guesses, limits) * 1000 - nowMs) / 1000));
 
   const count = async (id: string): Promise<Refused> => {
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {

@@ -90,7 +90,9 @@ describe('an admin read takes the key or a session, and slows wrong keys', () =>
     const fifth = await asOperator(request(bearer('wrong-key')), settings, ok);
     expect(fifth.status).toBe(401);
     expect(fifth.headers?.['retry-after']).toBe('1');
-    expect((fifth.body as any).error.message).toBe('authorization: the operator key is wrong; this address waits 1 second before its next try.');
+    expect((fifth.body as any).error.message).toBe(
+      'authorization: the operator key is wrong; this address waits 1 second before its next try.',
+    );
     // Until the second has passed nothing is checked, not even the right key: parallel guesses gain nothing.
     for (const key of ['wrong-key', KEY]) {
       const held = await asOperator(request(bearer(key)), settings, ok);

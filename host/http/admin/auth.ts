@@ -95,7 +95,11 @@ export async function checkOperator(request: IncomingRequest, settings: Operator
   const removed = [sessionCookie(settings, null, nowSeconds)];
   const session = checkSession(token!, sessionKey(settings.operatorKey, settings.hashKey), nowSeconds);
   if (session.state === 'forged') {
-    return refused(await access.guesses.wrong('operator', address), "authorization: the session cookie was not made with this app's key.", removed);
+    return refused(
+      await access.guesses.wrong('operator', address),
+      "authorization: the session cookie was not made with this app's key.",
+      removed,
+    );
   }
   if (session.state === 'ended') return unauthorized('ended', 'authorization: the session has ended; sign in again', removed);
   if (!renewsNow(session.times, nowSeconds, access.sessionHours)) return { ok: true, via: 'session', times: session.times, cookies: [] };
