@@ -53,13 +53,16 @@ export function openedShared(/** @type {{ site: string, label: string }} */ link
 
 /** Shows why the link opens nothing, or asks for its password. */
 export function refusedShared(/** @type {{ why: string, code: string }} */ refused) {
-  const asking = refused.code === 'password_required' || refused.why.startsWith('x-share-password');
+  // A wrong password and a wrong token are refused alike, so a typed password that was refused asks again.
+  const asking = refused.code === 'password_required' || (password !== '' && refused.code === 'unauthorized');
   $('#dashboard').hidden = true;
   $('#share').hidden = false;
   $('#share-form').hidden = !asking;
   say(
     $('#share-message'),
-    refused.code === 'password_required' ? 'This link asks for its password.' : `This link opens nothing: ${refused.why}.`,
+    refused.code === 'password_required'
+      ? 'This link asks for its password.'
+      : `This link opens nothing: ${refused.why.replace(/\.$/, '')}.`,
     refused.code !== 'password_required',
   );
 }

@@ -144,6 +144,12 @@ describe('the read-only view of a shared link', () => {
     await viewer.reload();
     await viewer.waitForSelector('#share-form:not([hidden])');
     expect(await shown(viewer, '#dashboard')).toBe(false);
+    // A wrong password is refused as a wrong link is, and the form stays to try again.
+    await viewer.fill('#share-password', 'not the password');
+    await viewer.press('#share-password', 'Enter');
+    await viewer.waitForFunction(() => document.querySelector('#share-message')?.textContent?.includes('is wrong'));
+    expect(await viewer.textContent('#share-message')).toBe('This link opens nothing: The link or its password is wrong.');
+    expect(await shown(viewer, '#share-form')).toBe(true);
     await viewer.fill('#share-password', PASSWORD);
     await viewer.press('#share-password', 'Enter');
     await viewer.waitForSelector('#dashboard:not([hidden])');
