@@ -222,7 +222,13 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const operator: OperatorSettings = {
     operatorKey: settings.OPERATOR_KEY,
     hashKey: settings.HASH_KEY,
-    access: { clock, sessionHours: settings.ADMIN_SESSION_HOURS, trustedProxyHops: settings.TRUSTED_PROXY_HOPS, guesses: guessing },
+    access: {
+      clock,
+      sessionHours: settings.ADMIN_SESSION_HOURS,
+      trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
+      guesses: guessing,
+      sessions: store.sessions,
+    },
   };
   const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS);
   const allowedOrigins = allOrigins(declared);

@@ -19,6 +19,7 @@ import { cosmosSubjects } from './subjects';
 import { cosmosRecentFacts } from './audience';
 import { cosmosLinks } from './links';
 import { cosmosGuesses } from './guesses';
+import { cosmosSessions } from './sessions';
 import { packFact } from './packed-facts';
 import { IMPORT_LEDGER_ID, IMPORTS_PK, landedId, type ImportLedger, type LandedImport } from '../../shared/core/store/imports';
 
@@ -105,6 +106,7 @@ export function cosmosStore(
     recent: cosmosRecentFacts(documents),
     links: cosmosLinks(documents),
     guesses: cosmosGuesses(documents),
+    sessions: cosmosSessions(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

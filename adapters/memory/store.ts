@@ -1,6 +1,7 @@
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
 import { memoryLinks } from './links';
 import { memoryGuesses } from './guesses';
+import { memorySessions } from './sessions';
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/core/store/summary';
 import { VISITORS_PK } from '../../shared/core/store/visitors';
 import { MemoryDocuments } from './documents';
@@ -82,6 +83,7 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     recent: memoryRecentFacts(documents),
     links: memoryLinks(documents),
     guesses: memoryGuesses(documents),
+    sessions: memorySessions(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

@@ -13,4 +13,5 @@ export const testAccess = (clock: Clock, sessionHours = 8): AdminAccess => ({
   sessionHours,
   trustedProxyHops: 0,
   guesses: memoryGuessing(clock),
+  sessions: memoryStore().sessions,
 });

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { asOperator, checkOperator, type OperatorSettings } from '../../host/http/admin/auth';
 import { testAccess } from '../support/access';
-import { checkSession, SESSION_COOKIE, SESSION_LONGEST_SECONDS, sessionKey, sessionToken } from '../../host/http/admin/session';
+import {
+  liveTimes,
+  newSessionId,
+  SESSION_COOKIE,
+  SESSION_LONGEST_SECONDS,
+  sessionDoc,
+  sessionIdOf,
+  sessionKey,
+  sessionToken,
+} from '../../host/http/admin/session';
 import { sessionState, signIn, signOut } from '../../host/http/admin/sign-in';
 import type { Answer } from '../../host/http/envelope';
 import type { IncomingRequest } from '../../host/http/request';
@@ -38,36 +47,32 @@ describe('the session token', () => {
   const key = sessionKey(KEY, HASH);
   const now = 1_800_000_000;
 
-  it('is valid until it expires, made only with the key, and says nothing of the key', () => {
-    const token = sessionToken(key, { signedInAt: now, expiresAt: now + 3600 });
-    expect(token).toMatch(/^v1\.\d+\.\d+\.[A-Za-z0-9_-]{43}$/);
+  it('names its session, is made only with the key, and says nothing of the key', () => {
+    const id = newSessionId();
+    const token = sessionToken(key, id);
+    expect(token).toMatch(/^v2\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
     expect(token).not.toContain(KEY);
-    expect(checkSession(token, key, now + 3599)).toEqual({ state: 'valid', times: { signedInAt: now, expiresAt: now + 3600 } });
-    expect(checkSession(token, key, now + 3600)).toEqual({ state: 'ended' });
-    expect(checkSession(token, sessionKey('another-operator-key-0000', HASH), now)).toEqual({ state: 'forged' });
-    expect(checkSession(token, sessionKey(KEY, 'another-hash-key-0123456789'), now)).toEqual({ state: 'forged' });
+    expect(sessionIdOf(token, key)).toBe(id);
+    expect(sessionIdOf(token, sessionKey('another-operator-key-0000', HASH))).toBeNull();
+    expect(sessionIdOf(token, sessionKey(KEY, 'another-hash-key-0123456789'))).toBeNull();
   });
 
-  it('refuses any change to its times, and anything not in its shape', () => {
-    const token = sessionToken(key, { signedInAt: now, expiresAt: now + 3600 });
-    const [v, signed, expires, mac] = token.split('.');
-    for (const forged of [
-      `${v}.${signed}.${Number(expires) + 86_400}.${mac}`,
-      `${v}.${Number(signed) + 1}.${expires}.${mac}`,
-      `v2.${signed}.${expires}.${mac}`,
-      `${token}x`,
-      '',
-      'v1.1.2.x',
-      KEY,
-      `${'a'.repeat(5000)}`,
-    ])
-      expect(checkSession(forged, key, now).state).toBe('forged');
+  it('refuses any change to its id, and anything not in its shape', () => {
+    const token = sessionToken(key, newSessionId());
+    const [v, id, mac] = token.split('.');
+    for (const forged of [`${v}.${newSessionId()}.${mac}`, `v1.${id}.${mac}`, `${token}x`, '', 'v2.1.x', KEY, 'a'.repeat(5000)])
+      expect(sessionIdOf(forged, key)).toBeNull();
   });
 
-  it('ends SESSION_LONGEST_SECONDS after signing in, however it was renewed', () => {
-    const token = sessionToken(key, { signedInAt: now, expiresAt: now + SESSION_LONGEST_SECONDS + 3600 });
-    expect(checkSession(token, key, now + SESSION_LONGEST_SECONDS - 1).state).toBe('valid');
-    expect(checkSession(token, key, now + SESSION_LONGEST_SECONDS).state).toBe('ended');
+  it('ends at its expiry, and SESSION_LONGEST_SECONDS after signing in however it was renewed', () => {
+    const short = sessionDoc('id', { signedInAt: now, expiresAt: now + 3600 }, now);
+    expect(short).toMatchObject({ pk: 'sessions', kind: 'admin-session', ttl: 3600 });
+    expect(short.id).toMatch(/^session:[0-9a-f]{32}$/);
+    expect(liveTimes(short, now + 3599)).toEqual({ signedInAt: now, expiresAt: now + 3600 });
+    expect(liveTimes(short, now + 3600)).toBeNull();
+    const long = sessionDoc('id', { signedInAt: now, expiresAt: now + SESSION_LONGEST_SECONDS + 3600 }, now);
+    expect(liveTimes(long, now + SESSION_LONGEST_SECONDS - 1)).not.toBeNull();
+    expect(liveTimes(long, now + SESSION_LONGEST_SECONDS)).toBeNull();
   });
 });
 
@@ -180,6 +185,9 @@ describe('the session: signed in with the key, renewed while used, ended by sign
     const signedOut = await signOut(request({ ...withSession(signedIn), 'sec-fetch-site': 'same-origin' }, undefined, 'DELETE'), settings);
     expect(signedOut.status).toBe(204);
     expect(sessionOf(signedOut)).toMatchObject({ value: '', maxAge: 0, httpOnly: true, secure: true, sameSite: 'Strict' });
+    // Signing out ended it on the server: the cookie kept and sent again opens nothing.
+    expect((await asOperator(request(withSession(signedIn)), settings, ok)).status).toBe(401);
+    expect((await sessionState(request(withSession(signedIn)), settings)).body).toEqual({ signed_in: false, ended: true });
     expect((await signIn(request({ ...bearer(KEY), 'sec-fetch-site': 'same-site' }, undefined, 'POST'), settings)).status).toBe(403);
   });
 

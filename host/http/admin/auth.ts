@@ -5,7 +5,19 @@ import { cookieValue, OPERATOR_COOKIE, presentedKey } from '../../../shared/core
 import { operatorCookieValue, sameSecret } from '../../../shared/core/identity/tokens';
 import type { Clock } from '../../../shared/core/ports/clock';
 import { guessFailure, type Guesses, type Refused } from '../../../shared/core/guesses';
-import { checkSession, renewsNow, SESSION_COOKIE, sessionKey, sessionTimes, sessionToken, type SessionTimes } from './session';
+import type { AdminSessions } from '../../../shared/core/store/sessions';
+import { sessionDocId } from '../../../shared/core/store/sessions';
+import {
+  liveTimes,
+  renewsNow,
+  SESSION_COOKIE,
+  sessionDoc,
+  sessionIdOf,
+  sessionKey,
+  sessionTimes,
+  sessionToken,
+  type SessionTimes,
+} from './session';
 
 /** The guesses are counted in the store, so every route, instance and restart slows the same guesser. */
 export interface AdminAccess {
@@ -13,6 +25,8 @@ export interface AdminAccess {
   sessionHours: number;
   trustedProxyHops: number;
   guesses: Guesses;
+  /** Kept in the store, so signing out ends a session on every instance. */
+  sessions: AdminSessions;
 }
 
 export interface OperatorSettings {
@@ -37,12 +51,23 @@ export function operatorCookie(hashKey: string): AnswerCookie {
   };
 }
 
-/** Null times make a cookie that removes the session. */
-export function sessionCookie(settings: OperatorSettings, times: SessionTimes | null, nowSeconds: number): AnswerCookie {
+/** A held session: its id, which the cookie carries, and its times. */
+export interface HeldSession {
+  id: string;
+  times: SessionTimes;
+}
+
+/** Null makes a cookie that removes the session. */
+export function sessionCookie(settings: OperatorSettings, held: HeldSession | null, nowSeconds: number): AnswerCookie {
   const base = { name: SESSION_COOKIE, httpOnly: true, secure: true, sameSite: 'Strict' as const, path: '/' };
-  if (times === null) return { ...base, value: '', maxAge: 0 };
-  const value = sessionToken(sessionKey(settings.operatorKey, settings.hashKey), times);
-  return { ...base, value, maxAge: Math.max(0, times.expiresAt - nowSeconds) };
+  if (held === null) return { ...base, value: '', maxAge: 0 };
+  const value = sessionToken(sessionKey(settings.operatorKey, settings.hashKey), held.id);
+  return { ...base, value, maxAge: Math.max(0, held.times.expiresAt - nowSeconds) };
+}
+
+/** The session a cookie names, with its id, when the key made the cookie; null for a cookie the key did not make. */
+export function presentedSession(token: string, settings: OperatorSettings): string | null {
+  return sessionIdOf(token, sessionKey(settings.operatorKey, settings.hashKey));
 }
 
 const NO_STORE = { 'cache-control': 'no-store' };
@@ -93,18 +118,19 @@ export async function checkOperator(request: IncomingRequest, settings: Operator
     return { ok: true, via: 'key', cookies: [] };
   }
   const removed = [sessionCookie(settings, null, nowSeconds)];
-  const session = checkSession(token!, sessionKey(settings.operatorKey, settings.hashKey), nowSeconds);
-  if (session.state === 'forged') {
-    return refused(
-      await access.guesses.wrong('operator', address),
-      "authorization: the session cookie was not made with this app's key.",
-      removed,
-    );
+  const id = presentedSession(token!, settings);
+  if (id === null) {
+    const guessed = await access.guesses.wrong('operator', address);
+    return refused(guessed, "authorization: the session cookie was not made with this app's key.", removed);
   }
-  if (session.state === 'ended') return unauthorized('ended', 'authorization: the session has ended; sign in again', removed);
-  if (!renewsNow(session.times, nowSeconds, access.sessionHours)) return { ok: true, via: 'session', times: session.times, cookies: [] };
-  const renewed = sessionTimes(session.times.signedInAt, nowSeconds, access.sessionHours);
-  return { ok: true, via: 'session', times: renewed, cookies: [sessionCookie(settings, renewed, nowSeconds)] };
+  const read = await access.sessions.read(sessionDocId(id));
+  const times = liveTimes(read?.doc ?? null, nowSeconds);
+  if (read === null || times === null) return unauthorized('ended', 'authorization: the session has ended; sign in again', removed);
+  if (!renewsNow(times, nowSeconds, access.sessionHours)) return { ok: true, via: 'session', times, cookies: [] };
+  const renewed = { id, times: sessionTimes(times.signedInAt, nowSeconds, access.sessionHours) };
+  // A renewal that lost a race to another, or to signing out, changes nothing: the next read sees which won.
+  await access.sessions.replace(sessionDoc(id, renewed.times, nowSeconds), read.etag);
+  return { ok: true, via: 'session', times: renewed.times, cookies: [sessionCookie(settings, renewed, nowSeconds)] };
 }
 
 /** Never cached, and it sets the operator cookie. */

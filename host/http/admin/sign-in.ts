@@ -3,9 +3,11 @@ import { errorAnswer, type Answer } from '../envelope';
 import { incoming, response, type IncomingRequest } from '../request';
 import type { SessionAnswer } from '../../../shared/contract/admin';
 import type { Root } from '../../composition';
-import { presentedKey } from '../../../shared/core/identity/operator';
-import { checkOperator, operatorCookie, sessionCookie, type OperatorSettings } from './auth';
-import { sessionTimes } from './session';
+import { cookieValue, presentedKey } from '../../../shared/core/identity/operator';
+import { retryConditionalWrite } from '../../../shared/core/store/conditional-write';
+import { sessionDocId } from '../../../shared/core/store/sessions';
+import { checkOperator, operatorCookie, presentedSession, sessionCookie, type OperatorSettings } from './auth';
+import { liveTimes, newSessionId, SESSION_COOKIE, sessionDoc, sessionTimes } from './session';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
@@ -57,17 +59,33 @@ export async function signIn(request: IncomingRequest, settings: OperatorSetting
   const check = await checkOperator(request, settings);
   if (!check.ok) return check.answer;
   const nowSeconds = nowIn(settings);
-  const times = sessionTimes(nowSeconds, nowSeconds, settings.access.sessionHours);
-  return stateAnswer({ signed_in: true, via: 'session', expires_at: iso(times.expiresAt), session_hours: settings.access.sessionHours }, [
-    sessionCookie(settings, times, nowSeconds),
+  const held = { id: newSessionId(), times: sessionTimes(nowSeconds, nowSeconds, settings.access.sessionHours) };
+  await settings.access.sessions.create(sessionDoc(held.id, held.times, nowSeconds));
+  const { sessionHours } = settings.access;
+  return stateAnswer({ signed_in: true, via: 'session', expires_at: iso(held.times.expiresAt), session_hours: sessionHours }, [
+    sessionCookie(settings, held, nowSeconds),
     operatorCookie(settings.hashKey),
   ]);
 }
 
-/** DELETE removes the session cookie, only from the dashboard itself. */
+/** Ends the session in the store, so the cookie replayed later opens nothing. */
+async function endSession(token: string | null, settings: OperatorSettings, nowSeconds: number): Promise<void> {
+  const id = token === null ? null : presentedSession(token, settings);
+  if (id === null) return;
+  await retryConditionalWrite(
+    settings.access.sessions,
+    [sessionDocId(id)],
+    async (current) => (liveTimes(current, nowSeconds) === null ? null : { ...current!, expires_at: nowSeconds, ttl: 1 }),
+    'the Admin session',
+  );
+}
+
+/** DELETE ends the session on the server and removes its cookie, only from the dashboard itself. */
 export async function signOut(request: IncomingRequest, settings: OperatorSettings): Promise<Answer> {
   if (fromAnotherSite(request)) return crossSite();
-  return { status: 204, headers: NO_STORE, cookies: [sessionCookie(settings, null, nowIn(settings))] };
+  const nowSeconds = nowIn(settings);
+  await endSession(cookieValue(request.header('cookie'), SESSION_COOKIE), settings, nowSeconds);
+  return { status: 204, headers: NO_STORE, cookies: [sessionCookie(settings, null, nowSeconds)] };
 }
 
 /** The session is the operator's check itself, all HTTP: its cookies, headers and statuses. */
