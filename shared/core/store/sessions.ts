@@ -19,5 +19,4 @@ export interface AdminSession {
 export type AdminSessions = Conditional<AdminSession, [id: string]>;
 
 /** A hash of the cookie's id, so a copy of the store names no cookie. */
-export const sessionDocId = (sessionId: string): string =>
-  `session:${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}`;
+export const sessionDocId = (sessionId: string): string => `session:${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}`;
