@@ -96,7 +96,8 @@ export function guesses(deps: GuessDeps): Guesses {
   const waiting = (held: Held, nowMs: number) =>
     Math.max(0, Math.ceil((held.lastMs + waitAfter(held.guesses, limits) * 1000 - nowMs) / 1000));
 
-  const count = async (id: string): Promise<Refused> => {
+  const notCounted: Refused = { outcome: 'waiting', wait: limits.firstWaitSeconds };
+  const counted = async (id: string): Promise<Refused> => {
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
       const nowMs = clock.now().getTime();
       const read = await counts.read(id);
@@ -113,8 +114,10 @@ export function guesses(deps: GuessDeps): Guesses {
       };
       if (await conditionalWrite(counts, read?.etag ?? null, doc)) return { outcome: 'wrong', wait: waitAfter(doc.guesses, limits) };
     }
-    return { outcome: 'waiting', wait: limits.firstWaitSeconds };
+    return notCounted;
   };
+  // A store that cannot count a guess leaves it unchecked, as a lost race does.
+  const count = (id: string): Promise<Refused> => counted(id).catch(() => notCounted);
 
   const takeBack = async (id: string): Promise<void> => {
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
@@ -131,14 +134,17 @@ export function guesses(deps: GuessDeps): Guesses {
       const counted = await count(id);
       if (counted.outcome === 'waiting') return counted;
       if (!(await check())) return counted;
-      await takeBack(id);
+      // A count not taken back only slows this address a little; the right guess is answered all the same.
+      await takeBack(id).catch(() => undefined);
       return { outcome: 'right' };
     },
     async compared(target, address, right) {
       const id = idOf(target, address);
       if (!right) return count(id);
       const nowMs = clock.now().getTime();
-      const wait = waiting(live((await counts.read(id))?.doc ?? null, nowMs), nowMs);
+      // A right key is let in when the store cannot say whether its address waits, so ingest outlives a store outage.
+      const read = await counts.read(id).catch(() => null);
+      const wait = waiting(live(read?.doc ?? null, nowMs), nowMs);
       return wait > 0 ? { outcome: 'waiting', wait } : { outcome: 'right' };
     },
     wrong: (target, address) => count(idOf(target, address)),

@@ -106,4 +106,19 @@ describe('keys compared in constant time', () => {
     expect(outcome).toEqual({ outcome: 'waiting', wait: 1 });
     expect(checks).toBe(0);
   });
+
+  it('lets a right key in when the store cannot answer, and leaves a wrong one unchecked', async () => {
+    const down = async (): Promise<never> => {
+      throw new Error('the store is down');
+    };
+    const { counter } = rig({ read: down, create: down, replace: down });
+    expect(await counter.compared('ingest', '198.51.100.8', true)).toEqual({ outcome: 'right' });
+    expect(await counter.compared('ingest', '198.51.100.8', false)).toEqual({ outcome: 'waiting', wait: 1 });
+    let checks = 0;
+    const link = await counter.checked('link', '198.51.100.8', async () => {
+      checks += 1;
+      return true;
+    });
+    expect([link, checks]).toEqual([{ outcome: 'waiting', wait: 1 }, 0]);
+  });
 });
