@@ -120,8 +120,8 @@ export async function checkOperator(request: IncomingRequest, settings: Operator
   const removed = [sessionCookie(settings, null, nowSeconds)];
   const id = presentedSession(token!, settings);
   if (id === null) {
-    const guessed = await access.guesses.wrong('operator', address);
-    return refused(guessed, "authorization: the session cookie was not made with this app's key.", removed);
+    const forged = await access.guesses.wrong('operator', address);
+    return refused(forged, "authorization: the session cookie was not made with this app's key.", removed);
   }
   const read = await access.sessions.read(sessionDocId(id));
   const times = liveTimes(read?.doc ?? null, nowSeconds);
