@@ -116,6 +116,14 @@ describe('an admin read takes the key or a session, and slows wrong keys', () =>
     expect((await asOperator(request(bearer('wrong-key')), settings, ok)).headers?.['retry-after']).toBe('4');
   });
 
+  it('never slows a valid session, whatever wrong keys its address sent', async () => {
+    const { settings } = rig();
+    const signedIn = await signIn(request(bearer(KEY), undefined, 'POST'), settings);
+    for (let i = 0; i < 10; i += 1) await asOperator(request(bearer(`guess-${i}`)), settings, ok);
+    expect((await asOperator(request(bearer(KEY)), settings, ok)).status).toBe(429);
+    expect((await asOperator(request(withSession(signedIn)), settings, ok)).status).toBe(200);
+  });
+
   it('never keeps the owner out for more than 30 seconds, however many wrong keys came before', async () => {
     const { clock, settings } = rig();
     for (let i = 0; i < 200; i += 1) {
