@@ -38,7 +38,7 @@ export async function run(): Promise<void> {
   const receive = (read: Parameters<typeof receiveServerHits>[0]) => receiveServerHits(read, root.receive);
   const ingest = async (texts: readonly string[]) => {
     const started = performance.now();
-    for (const text of texts) await ingestRead(jsonRequest(text, headers), KEYS.INGEST_KEY, serverHits, receive, accepted);
+    for (const text of texts) await ingestRead(jsonRequest(text, headers), root.receive, serverHits, receive, accepted);
     return ((performance.now() - started) * 1000) / texts.length;
   };
   const perRequest = 100;

@@ -22,7 +22,8 @@ import type { HostingNetworks } from '../shared/core/identity/network-table';
 import type { CountryLookup } from '../shared/core/identity/country';
 import type { ImportDeps } from '../shared/ingest/import/receive';
 import { importQueueName } from '../shared/ingest/import/queue-name';
-import { adminAccess, type OperatorSettings } from './http/admin/auth';
+import type { OperatorSettings } from './http/admin/auth';
+import { guesses } from '../shared/core/guesses';
 import { agentVerdicts } from '../shared/core/identity/agent';
 import { TIMER_FOLD_BUDGET } from '../shared/fold/budget';
 import { keepMemory } from '../shared/keep/keep';
@@ -216,10 +217,18 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const blob = overrides.blob !== undefined ? overrides.blob : location ? blobCall(location) : null;
   const importQueue = overrides.importQueue ?? azureHitQueue(queueAt(importQueueName(settings.HITS_QUEUE)));
   const rules = identityRules(settings, overrides.networks ?? hostingNetworks(), overrides.countries ?? packagedCountries());
+  // Every key check counts its guesses in the first site's store, so every instance and restart sees them.
+  const guessing = guesses({ counts: store.guesses, clock, hashKey: settings.HASH_KEY });
   const operator: OperatorSettings = {
     operatorKey: settings.OPERATOR_KEY,
     hashKey: settings.HASH_KEY,
-    access: adminAccess({ clock, sessionHours: settings.ADMIN_SESSION_HOURS, trustedProxyHops: settings.TRUSTED_PROXY_HOPS }),
+    access: {
+      clock,
+      sessionHours: settings.ADMIN_SESSION_HOURS,
+      trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
+      guesses: guessing,
+      sessions: store.sessions,
+    },
   };
   const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS);
   const allowedOrigins = allOrigins(declared);
@@ -241,13 +250,23 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       ingestKey: settings.INGEST_KEY,
       operatorKey: settings.OPERATOR_KEY,
       trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
+      guesses: guessing,
       hitMaxAgeDays: settings.HIT_MAX_AGE_DAYS,
       allowedOrigins,
       sites: declared,
       subjects: { mode: settings.IDENTITY_MODE, store: store.subjects },
       subjectsOf: (site) => sites.roots.get(site)?.store.subjects,
     },
-    imports: { rules, queue: importQueue, clock, store, ingestKey: settings.INGEST_KEY, allowedOrigins },
+    imports: {
+      rules,
+      queue: importQueue,
+      clock,
+      store,
+      ingestKey: settings.INGEST_KEY,
+      trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
+      guesses: guessing,
+      allowedOrigins,
+    },
     ...first,
     replay: {
       // Each queue's poison goes back to that queue.

@@ -214,10 +214,31 @@ export interface SettingsProblem {
 
 export type SettingsResult = { ok: true; settings: Settings } | { ok: false; problems: SettingsProblem[] };
 
+/** Only these: HASH_KEY is never refused for its strength, since replacing it starts every count again. */
+const GUESSABLE_KEYS = ['OPERATOR_KEY', 'INGEST_KEY'] as const;
+
+/** The command the refusal names makes a key of 32 random bytes. */
+const MAKE_KEY = `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))" (or openssl rand -base64 32)`;
+
+/** 32 bytes in base64 without its padding; bicep asks as many of OPERATOR_KEY and INGEST_KEY. */
+export const STRONG_KEY_CHARACTERS = 43;
+
+/** 32 random bytes as such commands write them: 43 or more base64 or base64url characters, or 64 or more hex digits. */
+export function strongKey(value: string): boolean {
+  const body = value.replace(/={1,2}$/, '');
+  if (new Set(body).size < 8 || !/^[A-Za-z0-9+/_-]+$/.test(body)) return false;
+  return /^[0-9a-fA-F]+$/.test(body) ? body.length >= 64 : body.length >= STRONG_KEY_CHARACTERS;
+}
+
 /** In Azure, where WEBSITE_INSTANCE_ID is set, memory is refused: every restart, scale-in and other instance would lose it. */
 function azureRefusals(present: Record<string, string | undefined>): SettingsProblem[] {
   if (present.WEBSITE_INSTANCE_ID === undefined) return [];
-  const problems: SettingsProblem[] = [];
+  const problems: SettingsProblem[] = GUESSABLE_KEYS.filter((name) => present[name] !== undefined && !strongKey(present[name])).map(
+    (setting) => ({
+      setting,
+      message: `is weaker than 32 random bytes, which Azure refuses (WEBSITE_INSTANCE_ID is set): make one with ${MAKE_KEY}`,
+    }),
+  );
   if (present.STORE === 'memory') {
     problems.push({
       setting: 'STORE',

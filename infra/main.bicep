@@ -23,12 +23,12 @@ param resourceGroupName string = ''
 param hashKey string
 
 @secure()
-@minLength(16)
+@minLength(43)
 @description('INGEST_KEY: what the site\'s server sends in x-ingest-key to POST /api/hits.')
 param ingestKey string
 
 @secure()
-@minLength(16)
+@minLength(43)
 @description('OPERATOR_KEY: the Admin key.')
 param operatorKey string
 

@@ -69,7 +69,8 @@ function refusalWords(/** @type {string} */ code) {
 
 /** Shows why the link opens nothing; the password field only for a link that has one. */
 export function refusedShared(/** @type {{ why: string, code: string }} */ refused) {
-  const asking = refused.code === 'password_required' || (password !== '' && !['revoked', 'expired'].includes(refused.code));
+  // A wrong password and a wrong token are refused alike, so a typed password that was refused asks again.
+  const asking = refused.code === 'password_required' || (password !== '' && refused.code === 'unauthorized');
   $('#dashboard').hidden = true;
   $('#share').hidden = false;
   $('#share-form').hidden = !asking;

@@ -1,5 +1,7 @@
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
 import { memoryLinks } from './links';
+import { memoryGuesses } from './guesses';
+import { memorySessions } from './sessions';
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/core/store/summary';
 import { VISITORS_PK } from '../../shared/core/store/visitors';
 import { MemoryDocuments } from './documents';
@@ -25,6 +27,7 @@ const oldestFirst =
 export function memoryStore(documents = new MemoryDocuments()): Store & { documents: MemoryDocuments } {
   const resolved = <T>(value: T) => Promise.resolve(value);
   const folding = memoryFolding(documents);
+  const access = new MemoryDocuments();
   return {
     documents,
     source: MEMORY_SOURCE,
@@ -80,6 +83,9 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     cohorts: memoryCohorts(documents),
     recent: memoryRecentFacts(documents),
     links: memoryLinks(documents),
+    // The checks of keys and sessions are counted apart, so a use case's store calls are its own.
+    guesses: memoryGuesses(access),
+    sessions: memorySessions(access),
     stats: () => ({ ...documents.counts }),
   };
 }

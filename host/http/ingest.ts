@@ -1,6 +1,8 @@
 import type { HttpHandler } from '@azure/functions';
 import { badRequest, ok, type Result } from '../../shared/core/result';
 import { sameSecret } from '../../shared/core/identity/tokens';
+import type { Guesses } from '../../shared/core/guesses';
+import { refusedGuess } from './admin/auth';
 import { errorAnswer, type Answer } from './envelope';
 import type { IncomingRequest } from './request';
 import { receiveImport, type ImportDeps } from '../../shared/ingest/import/receive';
@@ -37,16 +39,22 @@ export async function importForSite(
 const namingSite = (answer: Answer, site: string): Answer =>
   answer.status === 202 ? { ...answer, body: { ...(answer.body as object), site } } : answer;
 
-export function ingestRead<T, V>(
+/** What checks the ingest key: the receive and import use cases both carry it. */
+export type IngestGate = { ingestKey: string; trustedProxyHops: number; guesses: Guesses };
+
+/** A wrong key is a guess, counted against its address; a missing one is none. */
+export async function ingestRead<T, V>(
   request: IncomingRequest,
-  ingestKey: string,
+  gate: IngestGate,
   input: Input<T>,
   run: (input: T) => Promise<Result<V>>,
   reply?: Reply<V>,
 ): Promise<Answer> {
-  if (!sameSecret(request.header('x-ingest-key'), ingestKey)) {
-    return Promise.resolve(errorAnswer({ status: 401, code: 'unauthorized', message: 'x-ingest-key is missing or wrong' }));
-  }
+  const key = request.header('x-ingest-key');
+  if (key === null || key === '') return errorAnswer({ status: 401, code: 'unauthorized', message: 'x-ingest-key is missing.' });
+  const address = clientAddress(request.header('x-forwarded-for'), gate.trustedProxyHops);
+  const guessed = await gate.guesses.compared('ingest', address, sameSecret(key, gate.ingestKey));
+  if (guessed.outcome !== 'right') return refusedGuess(guessed, 'x-ingest-key is wrong.');
   return answerInput(request, input, run, reply);
 }
 
@@ -57,14 +65,14 @@ export function ingestRoute<T, V>(
   reply?: Reply<V>,
 ): (root: Root) => HttpHandler {
   return (root) => async (request) =>
-    response(await ingestRead(incoming(request), root.receive.ingestKey, input, (value) => run(value, root), reply));
+    response(await ingestRead(incoming(request), root.receive, input, (value) => run(value, root), reply));
 }
 
 /** POST /api/import: the ingest key, then the import's body, then the use case; the route and the tests call it. */
 export const answerImport = (request: IncomingRequest, deps: ImportDeps): Promise<Answer> =>
   ingestRead(
     request,
-    deps.ingestKey,
+    deps,
     body(importBodySchema, IMPORT_LIMITS.maxBodyBytes, ['application/json']),
     (asked) => receiveImport(asked, deps),
     // The site is named by importForSite, which knows it.

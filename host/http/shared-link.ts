@@ -1,5 +1,5 @@
 import type { HttpHandler } from '@azure/functions';
-import type { AdminAccess } from './admin/auth';
+import { refusedGuess, type AdminAccess } from './admin/auth';
 import { errorAnswer, type Answer } from './envelope';
 import type { IncomingRequest } from './request';
 import { clientAddress } from '../../shared/core/identity/address';
@@ -21,43 +21,39 @@ export interface SharedReadDeps {
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
-const refused = (code: string, message: string, wait = 0): Answer =>
-  errorAnswer({ status: 401, code, message }, wait > 0 ? { ...NO_STORE, 'retry-after': String(wait) } : NO_STORE);
+const refused = (code: string, message: string): Answer => errorAnswer({ status: 401, code, message }, NO_STORE);
+
+/** One message for a wrong token and a wrong password, so neither tells a guesser which it got right. */
+const WRONG = 'The link or its password is wrong.';
 
 type Opened = { ok: true; link: SharedLink; site: SiteReads } | { ok: false; answer: Answer };
 
-/** A right token forgets no failures, or a guesser holding one link could clear them with it. */
+/** The token and the password are each counted before they are checked, the password per link. */
 export async function openLink(request: IncomingRequest, deps: SharedReadDeps): Promise<Opened> {
   const token = request.header('x-share-token');
-  if (token === null || token === '') return { ok: false, answer: refused('unauthorized', 'x-share-token: the link is missing') };
-  const address = clientAddress(request.header('x-forwarded-for'), deps.access.trustedProxyHops);
-  const wait = deps.access.failures.waitFor(address);
-  if (wait > 0)
-    return {
-      ok: false,
-      answer: errorAnswer(
-        { status: 429, code: 'too_many_attempts', message: `x-share-token: too many wrong links from this address; wait ${wait} s` },
-        { ...NO_STORE, 'retry-after': String(wait) },
-      ),
-    };
-  const wrong = (field: string) => {
-    const next = deps.access.failures.failed(address);
-    return { ok: false as const, answer: refused('unauthorized', `${field}: the link or its password is wrong`, next) };
-  };
-  const read = TOKEN_SHAPE.test(token) ? await deps.links.read(linkId(tokenHash(deps.hashKey, token))) : null;
-  if (read === null) return wrong('x-share-token');
-  const link = read.doc;
-  if (link.revoked_at !== null) return { ok: false, answer: refused('revoked', 'x-share-token: the link was revoked') };
-  if (link.expires_at !== null && Date.parse(link.expires_at) <= deps.access.clock.now().getTime())
-    return { ok: false, answer: refused('expired', 'x-share-token: the link has expired') };
+  if (token === null || token === '') return { ok: false, answer: refused('unauthorized', 'This address is not a whole shared link.') };
+  const { guesses, trustedProxyHops, clock } = deps.access;
+  const address = clientAddress(request.header('x-forwarded-for'), trustedProxyHops);
+  const found: { link: SharedLink | null } = { link: null };
+  const byToken = await guesses.checked('link', address, async () => {
+    const read = TOKEN_SHAPE.test(token) ? await deps.links.read(linkId(tokenHash(deps.hashKey, token))) : null;
+    found.link = read?.doc ?? null;
+    return read !== null;
+  });
+  if (byToken.outcome !== 'right') return { ok: false, answer: refusedGuess(byToken, WRONG) };
+  const link = found.link!;
+  const site = deps.readsOf(link.site);
+  if (link.revoked_at !== null || site === undefined) return { ok: false, answer: refused('revoked', 'This link was revoked.') };
+  if (link.expires_at !== null && Date.parse(link.expires_at) <= clock.now().getTime())
+    return { ok: false, answer: refused('expired', 'This link has expired.') };
   if (link.password !== null) {
+    const kept = link.password;
     const password = request.header('x-share-password');
     if (password === null || password === '')
-      return { ok: false, answer: refused('password_required', 'x-share-password: the link asks for its password') };
-    if (!(await passwordMatches(password.slice(0, 200), link.password))) return wrong('x-share-password');
+      return { ok: false, answer: refused('password_required', 'This link asks for its password.') };
+    const byPassword = await guesses.checked(`password:${link.id}`, address, () => passwordMatches(password.slice(0, 200), kept));
+    if (byPassword.outcome !== 'right') return { ok: false, answer: refusedGuess(byPassword, WRONG) };
   }
-  const site = deps.readsOf(link.site);
-  if (site === undefined) return { ok: false, answer: refused('revoked', 'x-share-token: the link is of a site no longer declared') };
   return { ok: true, link, site };
 }
 

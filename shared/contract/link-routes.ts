@@ -29,7 +29,7 @@ const shareHeaders = [
 ];
 const shareErrors = {
   '401': error(
-    'No token, a wrong one or a wrong password (each counted against the address as a wrong key is), a revoked or expired link, or a password asked for.',
+    'No token (`unauthorized`), a wrong token or a wrong password (both `unauthorized`, with the same message; each counted before it is checked, the password per link), a revoked (`revoked`) or expired (`expired`) link, or a password asked for (`password_required`, only for a link that has one).',
   ),
   '429': sharedAnswer('TooManyAttempts'),
 };

@@ -1,7 +1,7 @@
 import type { Container } from '@azure/cosmos';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SLOWDOWN } from '../../host/http/admin/attempts';
+import { SLOWDOWN } from '../../shared/core/guesses';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { containerOf } from '../support/cosmos';
@@ -135,10 +135,11 @@ describe('shared links', () => {
     const none = await shared('/api/shared/activity', token, '198.51.100.4');
     expect(none.json.error.code).toBe('password_required');
     expect((await shared('/api/shared/activity', token, '198.51.100.4', PASSWORD)).status).toBe(200);
-    for (let attempt = 1; attempt <= SLOWDOWN.freeFailures; attempt += 1) {
+    for (let attempt = 1; attempt < SLOWDOWN.freeGuesses; attempt += 1) {
       const wrong = await shared('/api/shared/activity', token, '198.51.100.4', `wrong ${attempt}`);
       expect(wrong.status).toBe(401);
       expect(wrong.retryAfter).toBeNull();
+      expect(wrong.json.error).toEqual({ code: 'unauthorized', message: 'The link or its password is wrong.' });
     }
     const slowed = await shared('/api/shared/activity', token, '198.51.100.4', 'wrong again');
     expect(slowed.status).toBe(401);
@@ -149,9 +150,10 @@ describe('shared links', () => {
   });
 
   it('refuses a guessed token, and slows the address that guesses', async () => {
-    for (let attempt = 1; attempt <= SLOWDOWN.freeFailures; attempt += 1) {
+    for (let attempt = 1; attempt < SLOWDOWN.freeGuesses; attempt += 1) {
       const guessed = await shared('/api/shared/activity', randomBytes(24).toString('base64url'), '198.51.100.5');
       expect(guessed.status).toBe(401);
+      expect(guessed.json.error).toEqual({ code: 'unauthorized', message: 'The link or its password is wrong.' });
     }
     const slowed = await shared('/api/shared/activity', 'not-even-a-token', '198.51.100.5');
     expect(slowed.status).toBe(401);

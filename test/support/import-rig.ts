@@ -1,3 +1,4 @@
+import { memoryGuessing } from './access';
 import type { MemoryDocuments } from '../../adapters/memory/documents';
 import { memoryStore } from '../../adapters/memory/store';
 import { readMessage } from '../../shared/core/message';
@@ -59,6 +60,8 @@ export function importRig(now: string, documents?: MemoryDocuments) {
     clock,
     store,
     ingestKey: INGEST_KEY,
+    trustedProxyHops: 0,
+    guesses: memoryGuessing(clock),
     allowedOrigins: ['https://example.com'],
   };
   const keep = importKeeper(store, clock);

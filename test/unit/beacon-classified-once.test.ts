@@ -1,3 +1,4 @@
+import { memoryGuessing } from '../support/access';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import * as hits from '../../shared/ingest/classify';
@@ -39,6 +40,7 @@ function deps(mode: IdentityMode) {
     ingestKey: 'test-ingest-key-0123456789',
     operatorKey: 'test-operator-key-0123456789',
     trustedProxyHops: 0,
+    guesses: memoryGuessing(fixedClock(at)),
     hitMaxAgeDays: 7,
     allowedOrigins: ['https://example.com'],
     sites: [{ name: 'example.com', origins: ['https://example.com'] }],

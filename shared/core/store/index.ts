@@ -14,6 +14,8 @@ import type { GoalsStore } from '../events/goal-documents';
 import type { ImportLedgers, LandedImports } from './imports';
 import type { PeriodReader, PeriodRollups } from './periods';
 import type { SharedLinks } from './links';
+import type { GuessCounts } from './guesses';
+import type { AdminSessions } from './sessions';
 import type { CohortsStore } from './cohorts';
 
 /** Only each visitor's record and each message's facts, nothing two visitors share. */
@@ -64,6 +66,10 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'lande
   recent: RecentFacts;
   /** Kept with the first site's documents. */
   links: SharedLinks;
+  /** Wrong guesses at the app's secrets, by secret and address. */
+  guesses: GuessCounts;
+  /** The Admin sessions signed in and not yet out. */
+  sessions: AdminSessions;
   stats(): StoreStats;
 }
 

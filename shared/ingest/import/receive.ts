@@ -9,6 +9,7 @@ import { keptPath } from '../../core/identity/paths';
 import { utcDay } from '../../core/identity/tokens';
 import { inLanes } from '../../core/lanes';
 import type { Clock } from '../../core/ports/clock';
+import type { Guesses } from '../../core/guesses';
 import type { HitQueue } from '../../core/ports/queue';
 import type { Facts, ImportLedgers, LandedImports, VisitorsSummaries, VisitsSummaries } from '../../core/store';
 import { FACT_TTL_SECONDS, factId, type Fact } from '../../core/store/facts';
@@ -45,6 +46,9 @@ export interface ImportDeps {
   clock: Clock;
   store: ImportStore;
   ingestKey: string;
+  trustedProxyHops: number;
+  /** A wrong ingest key is counted here. */
+  guesses: Guesses;
   /** ALLOWED_ORIGINS: a referrer from one of them is navigation inside the site, not a source. */
   allowedOrigins: readonly string[];
   /** Absent for the first declared site, whose hits name none. */
