@@ -7,8 +7,11 @@ import { $, say } from './admin-dom.js';
 /** The token the address's fragment carries, or null outside a shared link. */
 export const sharedToken = () => new URLSearchParams(location.hash.slice(1)).get('share');
 
-/** The link's password, once the viewer typed it; kept only in this page's memory. */
+/** The link's password, once the viewer typed it; kept only in this page's memory, until the app answers a pass. */
 let password = '';
+
+/** What the app answers a right password with, sent in its place so the password is not checked (nor kept) again. */
+let pass = '';
 
 /**
  * A read of a shared route: its answer, or why not, the error's code (`password_required`, `revoked`, …) and whether
@@ -20,9 +23,13 @@ let password = '';
 export async function readShared(path) {
   /** @type {Record<string, string>} */
   const headers = { 'x-share-token': sharedToken() ?? '' };
-  if (password) headers['x-share-password'] = password;
+  if (pass) headers['x-share-pass'] = pass;
+  else if (password) headers['x-share-password'] = password;
   try {
     const response = await fetch(path, { cache: 'no-store', credentials: 'omit', headers });
+    const answered = response.headers.get('x-share-pass');
+    if (answered) [pass, password] = [answered, ''];
+    else if (response.status === 401) pass = '';
     const body = await response.json().catch(() => null);
     if (!response.ok)
       return {
@@ -46,6 +53,7 @@ export function enterShared(/** @type {() => Promise<void>} */ load) {
   $('#share-form').addEventListener('submit', (event) => {
     event.preventDefault();
     password = /** @type {HTMLInputElement} */ ($('#share-password')).value;
+    pass = '';
     void load();
   });
 }

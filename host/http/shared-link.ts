@@ -5,7 +5,7 @@ import type { IncomingRequest } from './request';
 import { clientAddress } from '../../shared/core/identity/address';
 import type { Result } from '../../shared/core/result';
 import { linkId, type SharedLink, type SharedLinks } from '../../shared/core/store/links';
-import { passwordMatches, tokenHash, TOKEN_SHAPE } from '../../shared/read/links/secrets';
+import { newPass, passOpens, passwordMatches, tokenHash, TOKEN_SHAPE } from '../../shared/read/links/secrets';
 import type { SiteReads } from '../../shared/read/links/shared';
 import { incoming, response } from './request';
 import { answerOf } from './answer';
@@ -26,7 +26,8 @@ const refused = (code: string, message: string): Answer => errorAnswer({ status:
 /** One message for a wrong token and a wrong password, so neither tells a guesser which it got right. */
 const WRONG = 'The link or its password is wrong.';
 
-type Opened = { ok: true; link: SharedLink; site: SiteReads } | { ok: false; answer: Answer };
+/** `pass` is answered after a right password, for the viewer to send in its place. */
+type Opened = { ok: true; link: SharedLink; site: SiteReads; pass?: string } | { ok: false; answer: Answer };
 
 /** The token and the password are each counted before they are checked, the password per link. */
 export async function openLink(request: IncomingRequest, deps: SharedReadDeps): Promise<Opened> {
@@ -46,15 +47,16 @@ export async function openLink(request: IncomingRequest, deps: SharedReadDeps): 
   if (link.revoked_at !== null || site === undefined) return { ok: false, answer: refused('revoked', 'This link was revoked.') };
   if (link.expires_at !== null && Date.parse(link.expires_at) <= clock.now().getTime())
     return { ok: false, answer: refused('expired', 'This link has expired.') };
-  if (link.password !== null) {
-    const kept = link.password;
-    const password = request.header('x-share-password');
-    if (password === null || password === '')
-      return { ok: false, answer: refused('password_required', 'This link asks for its password.') };
-    const byPassword = await guesses.checked(`password:${link.id}`, address, () => passwordMatches(password.slice(0, 200), kept));
-    if (byPassword.outcome !== 'right') return { ok: false, answer: refusedGuess(byPassword, WRONG) };
-  }
-  return { ok: true, link, site };
+  if (link.password === null) return { ok: true, link, site };
+  const now = clock.now().getTime();
+  const pass = request.header('x-share-pass');
+  if (pass !== null && passOpens(deps.hashKey, link.id, pass, now)) return { ok: true, link, site };
+  const kept = link.password;
+  const password = request.header('x-share-password');
+  if (password === null || password === '') return { ok: false, answer: refused('password_required', 'This link asks for its password.') };
+  const byPassword = await guesses.checked(`password:${link.id}`, address, () => passwordMatches(password.slice(0, 200), kept));
+  if (byPassword.outcome !== 'right') return { ok: false, answer: refusedGuess(byPassword, WRONG) };
+  return { ok: true, link, site, pass: newPass(deps.hashKey, link.id, now) };
 }
 
 /** The link's fixed period replaces any asked, and its filters are added to the viewer's, which can only narrow them. */
@@ -79,6 +81,7 @@ export function sharedRoute<T, V>(input: Input<T>, run: (input: T, link: SharedL
       if (!opened.ok) return response(opened.answer);
       const read = await input(fixedQuery(asked, opened.link));
       const answer = read.ok ? answerOf(await run(read.value, opened.link, opened.site)) : errorAnswer(read.failure);
-      return response({ ...answer, headers: { ...NO_STORE, ...answer.headers } });
+      const pass: Record<string, string> = opened.pass === undefined ? {} : { 'x-share-pass': opened.pass };
+      return response({ ...answer, headers: { ...NO_STORE, ...pass, ...answer.headers } });
     };
 }

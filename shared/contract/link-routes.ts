@@ -24,7 +24,14 @@ const shareHeaders = [
     in: 'header',
     required: false,
     schema: { type: 'string' },
-    description: "The link's password, when it has one.",
+    description: "The link's password, when it has one and no `x-share-pass` is sent.",
+  },
+  {
+    name: 'x-share-pass',
+    in: 'header',
+    required: false,
+    schema: { type: 'string' },
+    description: 'The proof a right password was answered with, in its place for 12 hours: no password is checked again.',
   },
 ];
 const shareErrors = {
@@ -86,6 +93,14 @@ export const LINK_ROUTES: Route[] = [
       "The link's site's card, read-only: the link's fixed period in place of any asked, its filters added to any asked, and nothing outside that view (no last hours, no all-time figures, no store counters).",
     security: [],
     parameters: shareHeaders,
-    responses: { '200': json('The card.', SharedCard), ...shareErrors },
+    responses: {
+      '200': json('The card.', SharedCard, {
+        'x-share-pass': {
+          description: 'After a right password: send it as `x-share-pass` in place of the password for 12 hours.',
+          schema: { type: 'string' },
+        },
+      }),
+      ...shareErrors,
+    },
   },
 ];

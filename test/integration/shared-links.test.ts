@@ -130,6 +130,27 @@ describe('shared links', () => {
     expect(expired.json.error.code).toBe('expired');
   });
 
+  it('answers a right password with a pass that opens the link in its place, and only that link', async () => {
+    const { token } = await make({ site: 'blog.example', password: PASSWORD });
+    const other = await make({ site: 'blog.example', password: PASSWORD });
+    const read = (link: string, headers: Record<string, string>) =>
+      fetch(`${t.host.url}/api/shared/activity`, { headers: { 'x-share-token': link, 'x-forwarded-for': '198.51.100.9', ...headers } });
+    const opened = await read(token, { 'x-share-password': PASSWORD });
+    expect(opened.status).toBe(200);
+    const pass = opened.headers.get('x-share-pass')!;
+    expect(pass).toMatch(/^\d+\.[A-Za-z0-9_-]{43}$/);
+    const again = await read(token, { 'x-share-pass': pass });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-share-pass')).toBeNull();
+    expect(((await (await read(other.token, { 'x-share-pass': pass })).json()) as { error: { code: string } }).error.code).toBe(
+      'password_required',
+    );
+    clock.advance(12 * 3_600_000);
+    expect(((await (await read(token, { 'x-share-pass': pass })).json()) as { error: { code: string } }).error.code).toBe(
+      'password_required',
+    );
+  });
+
   it('asks for the password, refuses a wrong one and counts it against the address', async () => {
     const { token } = await make({ site: 'blog.example', password: PASSWORD });
     const none = await shared('/api/shared/activity', token, '198.51.100.4');
