@@ -289,7 +289,7 @@ function historyHits(today: string, years: number) {
   return { first, hits };
 }
 
-/** `days=all` and a 10-year range, with and without a filter, over years imported through POST /api/import and folded. */
+/** `days=all`, a 10-year range and the widest ranges, with and without a filter, over years imported through POST /api/import and folded. */
 async function longRanges(azurite: Azurite, cosmosEndpoint: string, proxy: StoreProxy): Promise<void> {
   const { container } = await freshLocalStore(cosmosEndpoint, { prefix: 'readslong' });
   const today = new Date().toISOString().slice(0, 10);
@@ -309,6 +309,11 @@ async function longRanges(azurite: Azurite, cosmosEndpoint: string, proxy: Store
     const reads: Array<[string, string]> = [
       [`GET /api/admin/activity?days=all (${LONG_YEARS} years kept)`, '/api/admin/activity?days=all'],
       ['GET /api/admin/activity, a 10-year range', `/api/admin/activity?${tenYears}`],
+      [
+        'GET /api/admin/activity, the widest range (from=0001-01-01&to=9999-12-31, clamped)',
+        '/api/admin/activity?from=0001-01-01&to=9999-12-31',
+      ],
+      ['GET /api/admin/activity, from=1000-01-01 to today (clamped)', `/api/admin/activity?from=1000-01-01&to=${today}`],
       ['GET /api/admin/activity, a 10-year range, one filter (page:/resume)', `/api/admin/activity?${tenYears}&filter=page:/resume`],
       [
         `GET /api/admin/activity?days=all (${LONG_YEARS} years), one filter (page:/resume)`,
