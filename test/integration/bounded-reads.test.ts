@@ -16,8 +16,11 @@ const SITE = 'blog.example';
 const SITES = `${SITE}=https://blog.example`;
 const logger = memoryLogger();
 const clock = fixedClock(`${TODAY}T12:00:00.000Z`);
-/** Store calls any one read may make here, whatever it asks: the days kept, the last hours, the summaries. */
-const MOST_CALLS = 20;
+/**
+ * Store calls any one read may make, whatever it asks and however long ago the first day: at most 31 edge days at each
+ * end read one by one, whole months and years in one query, the last hours, the summaries.
+ */
+const MOST_CALLS = 100;
 
 const callsOf = (before: StoreStats, after: StoreStats) => after.reads - before.reads + (after.queries - before.queries);
 
@@ -118,5 +121,44 @@ describe('every read is bounded, whatever period it asks', () => {
     const { json } = await read(`/api/admin/export?from=${addDays(TODAY, -399)}&to=${TODAY}`, operator());
     expect(json.rows).toHaveLength(400);
     expect(json.rows.reduce((sum: number, row: { visitor_days: { people: number } }) => sum + row.visitor_days.people, 0)).toBe(2);
+  });
+});
+
+describe('the days that can hold data begin at the first imported day when it is earlier', () => {
+  const IMPORTED = '2026-03-02';
+  const importClock = fixedClock(`${TODAY}T12:00:00.000Z`);
+  let t: TestHost;
+
+  beforeAll(async () => {
+    t = await startTestHost({ overrides: { clock: importClock, logger: memoryLogger() } });
+    await containerOf(t.env);
+    const ingest = { 'x-ingest-key': t.env.INGEST_KEY! };
+    const hit = { at: `${TODAY}T09:00:00Z`, address: '203.0.113.1', user_agent: AGENTS.firefoxLinux, path: '/', page_load: true };
+    expect((await post(`${t.host.url}/api/hits`, hit, ingest)).status).toBe(202);
+    const line = {
+      at: `${IMPORTED}T09:00:00Z`,
+      address: '192.0.2.44',
+      user_agent: AGENTS.firefoxLinux,
+      method: 'GET',
+      path: '/',
+      status: 200,
+    };
+    expect((await post(`${t.host.url}/api/import`, { hits: [line] }, ingest)).status).toBe(202);
+    await t.host.drain();
+    importClock.advance(60_000);
+    for (let run = 0; run < 3; run += 1) await t.fold();
+  }, 120_000);
+  afterAll(() => t?.stop());
+
+  it('clamps the widest range to the first imported day, within the same bound of store calls', async () => {
+    const before = t.root.store.stats();
+    const response = await fetch(`${t.host.url}/api/admin/activity?from=0001-01-01&to=9999-12-31`, {
+      headers: { 'x-operator-key': t.env.OPERATOR_KEY! },
+    });
+    const calls = callsOf(before, t.root.store.stats());
+    const json = (await response.json()) as { from: string; to: string; clamped: unknown; by_day: Array<{ day: string; people: number }> };
+    expect(json).toMatchObject({ from: IMPORTED, to: TODAY, clamped: { asked_from: '0001-01-01', asked_to: '9999-12-31' } });
+    expect(json.by_day.filter((day) => day.people > 0).map((day) => day.day)).toEqual([IMPORTED, TODAY]);
+    expect(calls).toBeLessThanOrEqual(MOST_CALLS);
   });
 });
