@@ -263,7 +263,7 @@ export const Clamped = z
   .meta({
     id: 'Clamped',
     description:
-      'The range as asked, when it reached before the first counted day (or the first imported day) or after today: `from` and `to` are the days read instead, so a read costs the days that can hold data, whatever it asks.',
+      'The range as asked, when it was over 400 days and reached before the first counted day (or the first imported day) or after today: `from` and `to` are the days answered instead, so a read costs the days that can hold data, whatever it asks.',
   });
 
 export const ActivityCard = z
@@ -294,7 +294,7 @@ export const ActivityCard = z
       description: 'Only when some day of the period has totals imported from another tool; absent otherwise.',
     }),
     clamped: Clamped.optional().meta({
-      description: 'Only when the range asked reached past the days that can hold data; absent otherwise.',
+      description: 'Only when the range asked was over 400 days and reached past the days that can hold data; absent otherwise.',
     }),
     filters: z.array(Filter).nullable().meta({ description: 'The filters the read was asked with, echoed (empty without).' }),
     availability: Availability,

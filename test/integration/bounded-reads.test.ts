@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../shared/core/days';
+import { addDays, daySpan } from '../../shared/core/days';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import type { StoreStats } from '../../shared/core/store';
@@ -7,8 +7,8 @@ import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';
 
-// Every read costs a bounded number of store calls whatever period it asks: a range is clamped to the days that can
-// hold data (the first counted day to today), and the answer says so.
+// Every read costs a bounded number of store calls whatever period it asks: it reads only the days that can hold data
+// (the first counted or imported day to today), and a range past 400 days is clamped to them, which the answer says.
 
 const TODAY = '2026-10-23';
 const FIRST = addDays(TODAY, -3);
@@ -65,20 +65,42 @@ describe('every read is bounded, whatever period it asks', () => {
   it.each([
     ['0001-01-01', '9999-12-31'],
     ['1000-01-01', TODAY],
-    ['1000-01-01', '1000-12-31'],
     [addDays(TODAY, 1), '9999-12-31'],
-  ])('clamps from=%s&to=%s to the days that can hold data, says so, and costs a bounded number of store calls', async (from, to) => {
-    for (const [path, headers] of [
-      [`/api/admin/activity?from=${from}&to=${to}`, operator()],
-      [`/api/admin/activity?from=${from}&to=${to}&filter=page:/`, operator()],
-      [`/api/admin/activity?from=${from}&to=${to}&filter=page:/&filter=!country:XX`, operator()],
-      [`/api/shared/activity?from=${from}&to=${to}`, shared()],
-    ] as const) {
-      const { status, json, calls } = await read(path, headers);
+  ])(
+    'clamps from=%s&to=%s, past 400 days, to the days that can hold data, says so, and costs a bounded number of store calls',
+    async (from, to) => {
+      for (const [path, headers] of [
+        [`/api/admin/activity?from=${from}&to=${to}`, operator()],
+        [`/api/admin/activity?from=${from}&to=${to}&filter=page:/`, operator()],
+        [`/api/admin/activity?from=${from}&to=${to}&filter=page:/&filter=!country:DE`, operator()],
+        [`/api/shared/activity?from=${from}&to=${to}`, shared()],
+      ] as const) {
+        const { status, json, calls } = await read(path, headers);
+        expect(status, path).toBe(200);
+        expect(calls, path).toBeLessThanOrEqual(MOST_CALLS);
+        expect(json.clamped, path).toEqual({ asked_from: from, asked_to: to });
+        expect(json.from >= FIRST && json.to <= TODAY && json.from <= json.to, path).toBe(true);
+      }
+    },
+  );
+
+  it.each([
+    ['1000-01-01', '1000-12-31', 0],
+    [addDays(TODAY, -10), addDays(TODAY, 389), 2],
+  ])('answers from=%s&to=%s, within 400 days, as asked, reading only the days that can hold data', async (from, to, people) => {
+    for (const path of [
+      `/api/admin/activity?from=${from}&to=${to}`,
+      `/api/admin/activity?from=${from}&to=${to}&filter=page:/&filter=!country:DE`,
+    ]) {
+      const { status, json, calls } = await read(path, operator());
       expect(status, path).toBe(200);
       expect(calls, path).toBeLessThanOrEqual(MOST_CALLS);
-      expect(json.clamped, path).toEqual({ asked_from: from, asked_to: to });
-      expect(json.from >= FIRST && json.to <= TODAY && json.from <= json.to, path).toBe(true);
+      expect(json, path).toMatchObject({ from, to, days: daySpan(from, to) });
+      expect(json.clamped, path).toBeUndefined();
+      expect(
+        json.by_day.reduce((sum: number, day: { people: number }) => sum + day.people, 0),
+        path,
+      ).toBe(people);
     }
   });
 
@@ -103,7 +125,7 @@ describe('every read is bounded, whatever period it asks', () => {
     for (const path of [
       '/api/admin/export?from=9999-01-01&to=9999-12-31',
       '/api/admin/export?from=1000-01-01&to=1001-01-01&format=csv',
-      `/api/admin/export?from=${addDays(TODAY, -399)}&to=${TODAY}&filter=page:/&filter=!country:XX`,
+      `/api/admin/export?from=${addDays(TODAY, -399)}&to=${TODAY}&filter=page:/&filter=!country:DE`,
       '/api/admin/retention?months=36',
       '/api/admin/retention?months=36&filter=page:/',
       `/api/admin/activity/visitors?day=${TODAY}`,

@@ -37,7 +37,7 @@ const spanOf = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00
 /** Both included, oldest first. */
 export const daysFrom = (from: string, to: string) => daysEnding(to, spanOf(from, to));
 
-/** The days a read reads, and for a range that reached past the days that can hold data, the range as asked. */
+/** The period answered; for a range past its bound, also the range as asked. */
 interface Window {
   from: string;
   to: string;
@@ -48,13 +48,16 @@ interface Window {
 
 const within = (day: string, floor: string, today: string) => (day < floor ? floor : day > today ? today : day);
 
-/** A range is clamped to the first counted or imported day and today, so it costs the days that can hold data. */
+/** A range over MAX_DAYS is clamped to the days that can hold data: the first counted or imported day to today. */
 async function windowOf(period: Period, today: string, store: ActivityStore): Promise<Window> {
   if (period.kind === 'days') return { from: addDays(today, 1 - period.days), to: today, floor: '0000-00-00' };
   const first = await firstKeptDay(store);
   const floor = first === null || first > today ? today : first;
   if (period.kind === 'all') return { from: floor, to: today, floor };
-  const [from, to] = [within(period.from, floor, today), within(period.to, floor, today)];
+  const [from, to] =
+    spanOf(period.from, period.to) > MAX_DAYS
+      ? [within(period.from, floor, today), within(period.to, floor, today)]
+      : [period.from, period.to];
   if (from === period.from && to === period.to) return { from, to, floor };
   return { from, to, floor, clamped: { asked_from: period.from, asked_to: period.to } };
 }
@@ -153,13 +156,14 @@ export async function activityCard(query: CardQuery, deps: ActivityDeps): Promis
   const { value, availability } = await readActivity(store, deps.logger, async () => {
     const [window, state] = await Promise.all([windowOf(asked, today, store), store.foldState.read()]);
     const days = daysFrom(window.from, window.to);
+    // Every day asked is answered; only those that can hold data are read.
+    const readable = (list: readonly string[]) => list.filter((day) => day >= window.floor && day <= today);
     const before = daysEnding(addDays(window.from, -1), days.length);
     const periodsFrom = state?.doc.periods_from ?? '9999-12-31';
     const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31' };
     const firstHourDay = lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10);
     const [reads, hours, people, visits, goals] = await Promise.all([
-      // The period before a range's first day reads only the days that can hold data.
-      readPeriods(store, asked.kind === 'all' ? [days] : [days, before.filter((day) => day >= window.floor)], filters, spansFrom, rules),
+      readPeriods(store, asked.kind === 'all' ? [days] : [readable(days), readable(before)], filters, spansFrom, rules),
       store.activityReader.hoursOn(daysFrom(firstHourDay, addDays(today, 1))),
       store.visitorsSummary.peopleFrom(before[0]!),
       store.visits.read(),
