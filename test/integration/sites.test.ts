@@ -60,14 +60,16 @@ describe('several sites in one deployment', () => {
   it('tells anyone who sends a beacon or reads the pulse the field that is wrong, and no site nor setting', async () => {
     const unknown = await beacon('https://blog.example', ANN, { path: '/', site: 'elsewhere.example' });
     const elsewhere = await beacon('https://blog.example', ANN, { path: '/', site: 'docs.example' });
+    const shape = await beacon('https://blog.example', ANN, { path: '/', site: 'Not A Site!' });
     const origin = await beacon('https://evil.example', ANN, { path: '/' });
     const none = await post(`${t.host.url}/api/beacon`, JSON.stringify({ path: '/' }), {
       ...browserHeaders(ANN.user_agent),
       'content-type': 'application/json',
     });
     const pulse = await read('/api/pulse?site=elsewhere.example', false);
-    const refusals = [unknown, elsewhere, origin, none, pulse];
-    expect(refusals.map((refusal) => refusal.status)).toEqual([400, 400, 403, 403, 400]);
+    const refusals = [unknown, elsewhere, shape, origin, none, pulse];
+    expect(refusals.map((refusal) => refusal.status)).toEqual([400, 400, 400, 403, 403, 400]);
+    expect(shape.json.error.issues[0].path).toBe('site');
     // A site not counted and a site of other origins are one answer, so a guess learns no site's name.
     expect(unknown.json).toEqual(elsewhere.json);
     expect(unknown.json.error.issues[0].path).toBe('site');
