@@ -118,7 +118,11 @@ export async function answerBeacon(request: IncomingRequest, deps: ReceiveDeps):
   if (request.method === 'OPTIONS') return preflight(request, policy);
   const cors = corsHeaders(request, policy);
   if (cors === null) {
-    return errorAnswer({ status: 403, code: 'origin_not_allowed', message: 'origin: this origin may not send beacons (ALLOWED_ORIGINS)' });
+    return errorAnswer({
+      status: 403,
+      code: 'origin_not_allowed',
+      message: "origin: this page's origin is not one of the origins of a site counted here",
+    });
   }
   // A browser names the origin on every POST, sendBeacon's too, so a beacon without one is refused.
   const origin = request.header('origin');
@@ -127,7 +131,7 @@ export async function answerBeacon(request: IncomingRequest, deps: ReceiveDeps):
       status: 403,
       code: 'origin_required',
       message:
-        'origin: a beacon comes from a page of a site in ALLOWED_ORIGINS, whose browser names it; a server reports to POST /api/hits with x-ingest-key',
+        "origin: a beacon comes from a page of a site counted here, whose browser names the page's origin; a server reports to POST /api/hits with x-ingest-key",
     });
   }
   const read = await beaconInput(request, origin, deps.trustedProxyHops);

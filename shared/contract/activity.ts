@@ -255,6 +255,17 @@ export const Filter = z
 
 const orNull = <T extends z.ZodType>(schema: T) => schema.nullable();
 
+export const Clamped = z
+  .object({
+    asked_from: utcDay(),
+    asked_to: utcDay(),
+  })
+  .meta({
+    id: 'Clamped',
+    description:
+      'The range as asked, when it was over 400 days and reached before the first counted day (or the first imported day) or after today: `from` and `to` are the days answered instead, so a read costs the days that can hold data, whatever it asks.',
+  });
+
 export const ActivityCard = z
   .object({
     days: z.int().min(1).nullable().meta({ description: 'How many days the period holds.' }),
@@ -281,6 +292,9 @@ export const ActivityCard = z
     rollups: orNull(RollupStatus),
     imported: ImportedPeriod.optional().meta({
       description: 'Only when some day of the period has totals imported from another tool; absent otherwise.',
+    }),
+    clamped: Clamped.optional().meta({
+      description: 'Only when the range asked was over 400 days and reached past the days that can hold data; absent otherwise.',
     }),
     filters: z.array(Filter).nullable().meta({ description: 'The filters the read was asked with, echoed (empty without).' }),
     availability: Availability,

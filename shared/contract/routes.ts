@@ -163,7 +163,8 @@ export const ROUTES: Route[] = [
     path: '/api/admin/activity',
     operationId: 'admin-activity',
     summary: 'The Activity card',
-    description: 'A period: the last `days` UTC days (today included), every day since the first kept (`days=all`), or `from` to `to`.',
+    description:
+      'A period: the last `days` UTC days (today included), every day since the first kept (`days=all`), or `from` to `to`. Only the days that can hold data (the first counted or imported day to today) are read; a range over 400 days is clamped to them, and the answer says so in `clamped`.',
     security: OPERATOR,
     query: {
       schema: activityQuerySchema,
@@ -292,7 +293,7 @@ export const ROUTES: Route[] = [
     operationId: 'admin-export',
     summary: 'The days of a range, as CSV or JSON',
     description:
-      "One row a day from `from` to `to`, from one query (the range's visitor-days) and two point reads (the visitors and visits summaries) whatever the range.",
+      'One row a day from `from` to `to`: a point read a day that can hold data (the first counted or imported day to today; the other days are rows of zeros) and the visitors and visits summaries, whatever the range.',
     security: OPERATOR,
     query: {
       schema: exportQuerySchema,
