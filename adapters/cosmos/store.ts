@@ -18,6 +18,7 @@ import { cosmosActivityDays } from './activity-days';
 import { cosmosSubjects } from './subjects';
 import { cosmosRecentFacts } from './audience';
 import { cosmosLinks } from './links';
+import { cosmosDaySecrets } from './day-secrets';
 import { packFact } from './packed-facts';
 import { IMPORT_LEDGER_ID, IMPORTS_PK, landedId, type ImportLedger, type LandedImport } from '../../shared/core/store/imports';
 
@@ -103,6 +104,7 @@ export function cosmosStore(
     cohorts: cosmosCohorts(documents),
     recent: cosmosRecentFacts(documents),
     links: cosmosLinks(documents),
+    secrets: cosmosDaySecrets(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

@@ -1,5 +1,6 @@
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
 import { memoryLinks } from './links';
+import { memoryDaySecrets } from './day-secrets';
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/core/store/summary';
 import { VISITORS_PK } from '../../shared/core/store/visitors';
 import { MemoryDocuments } from './documents';
@@ -80,6 +81,7 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     cohorts: memoryCohorts(documents),
     recent: memoryRecentFacts(documents),
     links: memoryLinks(documents),
+    secrets: memoryDaySecrets(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

@@ -15,6 +15,7 @@ import type { ImportLedgers, LandedImports } from './imports';
 import type { PeriodReader, PeriodRollups } from './periods';
 import type { SharedLinks } from './links';
 import type { CohortsStore } from './cohorts';
+import type { DaySecrets } from './day-secrets';
 
 /** Only each visitor's record and each message's facts, nothing two visitors share. */
 export interface KeepingStore {
@@ -64,6 +65,8 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'lande
   recent: RecentFacts;
   /** Kept with the first site's documents. */
   links: SharedLinks;
+  /** Each day's secret, kept with the first site's documents since every site's tokens of a day use it. */
+  secrets: DaySecrets;
   stats(): StoreStats;
 }
 
