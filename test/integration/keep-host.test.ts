@@ -326,11 +326,14 @@ describe('keep-hits through the local host, on Azurite and the local Cosmos serv
     // new, first touches and the retention cells follow the order the messages came in too: returning-property.test.ts
     // holds them to a recount, with messages in the order they were sent.
     const counted = unmarked(kept)
-      .filter((doc) => !['fact', 'period-rollup', 'cohort-cell', 'cohort-figures'].includes(doc.kind as string))
+      .filter((doc) => !['fact', 'period-rollup', 'cohort-cell', 'cohort-figures', 'day-secret'].includes(doc.kind as string))
       .map(
         ({ moved_days: _moved, counts_changed_at: _changed, first_touch: _touch, new_sketch: _new, first_days: _firsts, ...doc }) => doc,
       );
     expect(counted).toEqual(expectedDocuments(t.env.HASH_KEY!));
+    // Each day's tokens were made with that day's secret, kept once for every instance.
+    const secrets = kept.filter((doc) => doc.kind === 'day-secret').map((doc) => [doc.day, doc.secret]);
+    expect(secrets.sort()).toEqual([D1, D2, D3].map((day) => [day, testSecret(day)]));
     expect(kept.filter((doc) => doc.kind === 'fact').reduce((sum, doc) => sum + (doc.hits as number), 0)).toBe(
       fixture.filter((row) => !row.asset).length,
     );
