@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { addDays } from '../core/days';
 import { errorLine } from '../core/errors';
 import type { Clock } from '../core/ports/clock';
+import type { Logger } from '../core/ports/logger';
 import { fail, ok, type Result } from '../core/result';
 import { daySecretId, IMPORT_SECRET_ID, SECRETS_PK, type DaySecret, type DaySecrets, type Secret } from '../core/store/day-secrets';
 
@@ -93,18 +94,18 @@ export function daySecretKeeper(deps: DaySecretDeps): DaySecretKeeper {
   };
 }
 
-/** The secret of each day the instants fall on, or a 503 when the store cannot say. */
-export async function secretsOfDays(ats: readonly Date[], keeper: DaySecretKeeper): Promise<Result<Map<string, string | null>>> {
-  const days = [...new Set(ats.map((at) => keeper.dayOf(at)))];
+/** The secret of each day the instants fall on, or a 503 that names nothing of the store (it is logged). */
+export async function secretsOfDays(
+  ats: readonly Date[],
+  deps: { secrets: DaySecretKeeper; logger: Logger },
+): Promise<Result<Map<string, string | null>>> {
+  const days = [...new Set(ats.map((at) => deps.secrets.dayOf(at)))];
   try {
-    const secrets = await Promise.all(days.map((day) => keeper.secretOf(day)));
+    const secrets = await Promise.all(days.map((day) => deps.secrets.secretOf(day)));
     return ok(new Map(days.map((day, index) => [day, secrets[index]!] as const)));
   } catch (error) {
-    return fail({
-      status: 503,
-      code: 'store_unavailable',
-      message: `the store cannot give the day's secret right now (${errorLine(error)}); nothing was kept, retry later`,
-    });
+    deps.logger.warn("the day's secret could not be read; the hits were refused", { reason: errorLine(error) });
+    return fail({ status: 503, code: 'store_unavailable', message: 'the hits cannot be taken right now; nothing was kept, retry later' });
   }
 }
 

@@ -24,7 +24,7 @@ export interface IngestOutcome {
 export async function ingest(requests: readonly SeenRequest[], deps: IngestDeps): Promise<Result<IngestOutcome>> {
   const secrets = await secretsOfDays(
     requests.map((request) => request.at),
-    deps.secrets,
+    deps,
   );
   if (!secrets.ok) return secrets;
   const classified = requests.map((request) => {
@@ -34,7 +34,8 @@ export async function ingest(requests: readonly SeenRequest[], deps: IngestDeps)
   return enqueueClassified(classified, deps);
 }
 
-export const TOO_OLD: Classified = { counted: false, reason: 'too-old' };
+/** Its day's secret is gone: the day can receive no more hits. */
+const TOO_OLD: Classified = { counted: false, reason: 'too-old' };
 
 /** A beacon is classified once, before its scan, and its verdict carried here. */
 export async function enqueueClassified(

@@ -139,7 +139,7 @@ export async function receiveBeacon({ body: beacon, sender }: Beacon, deps: Rece
     signals: sender.signals,
     site: site.value,
   };
-  const secrets = await secretsOfDays([seen.at], deps.secrets);
+  const secrets = await secretsOfDays([seen.at], deps);
   if (!secrets.ok) return secrets;
   const secret = secrets.value.get(deps.secrets.dayOf(seen.at));
   // A beacon is now, so only a clock past its day's end finds no secret.
