@@ -4,6 +4,8 @@ import { systemClock, systemScheduler, type Clock, type Scheduler } from '../sha
 import { consoleLogger, type Logger } from '../shared/core/ports/logger';
 import type { HitQueue } from '../shared/core/ports/queue';
 import { hitSender } from '../shared/ingest/hit-sender';
+import { daySecretKeeper, type DaySecretDeps, type DaySecretKeeper } from '../shared/ingest/day-secrets';
+import { utcDay } from '../shared/core/identity/tokens';
 import type { PoisonQueue, ReplayLedger } from '../shared/core/ports/poison';
 import type { IdentityRules } from '../shared/ingest/classify';
 import type { ReceiveDeps } from '../shared/ingest/receive';
@@ -66,6 +68,8 @@ export interface Root extends Omit<SiteRoot, 'scope'> {
   sites: Sites;
   /** admin-links and admin-link. */
   links: LinkAdminDeps;
+  /** What the timer deletes each day's secret with, and the keeper ingest and imports read them through. */
+  daySecrets: DaySecretDeps & { keeper: DaySecretKeeper };
   /** A shared link's reads are slowed as the operator's are. */
   shared: SharedReadDeps;
 }
@@ -91,6 +95,8 @@ export interface RootOverrides {
   cosmosName?: string;
   /** A site other than the first, whose store is `store`. */
   siteStore?: (scope: SiteScope) => Store;
+  /** Instead of random bytes, so a test's tokens repeat from run to run. */
+  newSecret?: (day: string) => string;
 }
 
 /** Never a default chain, so the app cannot pick up a developer's sign-in or a stray service principal. */
@@ -219,6 +225,14 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const rules = identityRules(settings, overrides.networks ?? hostingNetworks(), overrides.countries ?? packagedCountries());
   // Every key check counts its guesses in the first site's store, so every instance and restart sees them.
   const guessing = guesses({ counts: store.guesses, clock, hashKey: settings.HASH_KEY });
+  const secretDeps: DaySecretDeps = {
+    secrets: store.secrets,
+    clock,
+    lateDays: settings.HIT_MAX_AGE_DAYS,
+    dayOf: utcDay,
+    ...(overrides.newSecret === undefined ? {} : { newSecret: overrides.newSecret }),
+  };
+  const daySecrets = { ...secretDeps, keeper: daySecretKeeper(secretDeps) };
   const operator: OperatorSettings = {
     operatorKey: settings.OPERATOR_KEY,
     hashKey: settings.HASH_KEY,
@@ -242,8 +256,10 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     logger,
     store,
     blob,
+    daySecrets,
     receive: {
       rules,
+      secrets: daySecrets.keeper,
       sender,
       clock,
       logger,
@@ -259,6 +275,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     },
     imports: {
       rules,
+      secrets: daySecrets.keeper,
       queue: importQueue,
       clock,
       store,

@@ -170,7 +170,8 @@ const appShape = z.object({
   SELF_NETWORKS: commaList.pipe(z.array(cidr)),
   SELF_AGENT_TAG: z.string().trim().min(3, 'SELF_AGENT_TAG must be at least 3 characters').default('headcount-self'),
   IGNORED_PATHS: z.string().default('/api/admin,/admin').transform(items).pipe(z.array(path)),
-  HIT_MAX_AGE_DAYS: wholeNumberText(1, 365, 7),
+  /** At most 7: a day's secret lives until its last hit may arrive, and no longer. */
+  HIT_MAX_AGE_DAYS: wholeNumberText(1, 7, 7),
   /** `hash` is the person hash with no cookie; `cookie` a first-party visitor_id cookie, for a site with consent. */
   IDENTITY_MODE: z.enum(['hash', 'cookie'], 'must be hash or cookie').default('hash'),
   /** A visitor's scans of one subject count at most once per this many seconds; 0 is no limit. */

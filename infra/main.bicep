@@ -43,7 +43,7 @@ param selfNetworks string = ''
 param selfAgentTag string = ''
 @description('IGNORED_PATHS: comma-separated path prefixes never counted.')
 param ignoredPaths string = ''
-@description('HIT_MAX_AGE_DAYS: a hit older than this many days is refused.')
+@description('HIT_MAX_AGE_DAYS: a hit older than this many days is refused (at most 7: each day\'s secret is deleted past it).')
 param hitMaxAgeDays string = ''
 @allowed(['', 'hash', 'cookie'])
 @description('IDENTITY_MODE: who a visitor is, hash (the person hash, no cookie) or cookie (a first-party visitor_id cookie, for a site with consent).')

@@ -8,7 +8,7 @@ import { localPort, localValues, readLocalSettings, type LocalSettings } from '.
  * pulse and the Admin count show real figures at once. Deterministic for a seed. Options:
  *   --port <n> (or --url <http://127.0.0.1:7071>)  --days <7>  --people <40>  --seed <42>
  * The host is found as `npm start` finds its port (`--port`, PORT, Host.LocalHttpPort, 7071), unless `--url` names it.
- * `--days` is at most HIT_MAX_AGE_DAYS (the ingest refuses an older `at`); raise that setting to simulate more.
+ * `--days` is at most HIT_MAX_AGE_DAYS (the ingest refuses an older `at`, and that setting is at most 7).
  */
 
 const optionsSchema = z.object({
@@ -209,7 +209,7 @@ async function main() {
   const host = hostOf(options.url, argv, file);
   if (options.days > settings.HIT_MAX_AGE_DAYS) {
     throw new Error(
-      `--days: at most HIT_MAX_AGE_DAYS (${settings.HIT_MAX_AGE_DAYS}), as the ingest refuses an older \`at\`; raise HIT_MAX_AGE_DAYS in local.settings.json and restart to simulate more`,
+      `--days: at most HIT_MAX_AGE_DAYS (${settings.HIT_MAX_AGE_DAYS}), as the ingest refuses an older \`at\` (each day's secret is deleted past it)`,
     );
   }
   const hits = simulate({ ...options, selfTag: settings.SELF_AGENT_TAG, now: new Date(), maxAgeDays: settings.HIT_MAX_AGE_DAYS });

@@ -20,6 +20,7 @@ import { cosmosRecentFacts } from './audience';
 import { cosmosLinks } from './links';
 import { cosmosGuesses } from './guesses';
 import { cosmosSessions } from './sessions';
+import { cosmosDaySecrets } from './day-secrets';
 import { packFact } from './packed-facts';
 import { IMPORT_LEDGER_ID, IMPORTS_PK, landedId, type ImportLedger, type LandedImport } from '../../shared/core/store/imports';
 
@@ -109,6 +110,7 @@ export function cosmosStore(
     links: cosmosLinks(documents),
     guesses: cosmosGuesses(access),
     sessions: cosmosSessions(access),
+    secrets: cosmosDaySecrets(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

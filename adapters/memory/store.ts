@@ -2,6 +2,7 @@ import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '
 import { memoryLinks } from './links';
 import { memoryGuesses } from './guesses';
 import { memorySessions } from './sessions';
+import { memoryDaySecrets } from './day-secrets';
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/core/store/summary';
 import { VISITORS_PK } from '../../shared/core/store/visitors';
 import { MemoryDocuments } from './documents';
@@ -86,6 +87,7 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     // The checks of keys and sessions are counted apart, so a use case's store calls are its own.
     guesses: memoryGuesses(access),
     sessions: memorySessions(access),
+    secrets: memoryDaySecrets(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

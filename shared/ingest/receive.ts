@@ -3,6 +3,7 @@ import type { z } from 'zod';
 
 type BeaconBody = z.infer<typeof beaconBodySchema>;
 import { checkAt, enqueueClassified, ingest, type IngestDeps, type IngestOutcome } from './ingest';
+import { secretsOfDays } from './day-secrets';
 import type { SeenRequest } from './classify';
 import { canonicalAddress } from '../core/identity/network';
 import { forwardedSignals, type RequestSignals } from '../core/identity/signals';
@@ -157,8 +158,13 @@ export async function receiveBeacon({ body: beacon, sender }: Beacon, deps: Rece
     signals: sender.signals,
     site: site.value,
   };
+  const secrets = await secretsOfDays([seen.at], deps);
+  if (!secrets.ok) return secrets;
+  const secret = secrets.value.get(deps.secrets.dayOf(seen.at));
+  // A beacon is now, so only a clock past its day's end finds no secret.
+  if (!secret) return ok({ body: { accepted: 0, ignored: 1 }, cookies: [] });
   const subjects = { ...deps.subjects, store: deps.subjectsOf?.(site.value) ?? deps.subjects.store };
-  const scan = await beaconScan(sender.cookie, seen, beacon.status === true, { ...deps, subjects });
+  const scan = await beaconScan(sender.cookie, seen, secret, beacon.status === true, { ...deps, subjects });
   if (!scan.ok) return scan;
   // The beacon was classified once, in its scan (its cookie's identity put in): that verdict is what is enqueued.
   const result = await enqueueClassified([scan.value.classified], deps);

@@ -17,6 +17,7 @@ import type { SharedLinks } from './links';
 import type { GuessCounts } from './guesses';
 import type { AdminSessions } from './sessions';
 import type { CohortsStore } from './cohorts';
+import type { DaySecrets } from './day-secrets';
 
 /** Only each visitor's record and each message's facts, nothing two visitors share. */
 export interface KeepingStore {
@@ -70,6 +71,8 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'lande
   guesses: GuessCounts;
   /** The Admin sessions signed in and not yet out. */
   sessions: AdminSessions;
+  /** Each day's secret, kept with the first site's documents since every site's tokens of a day use it. */
+  secrets: DaySecrets;
   stats(): StoreStats;
 }
 

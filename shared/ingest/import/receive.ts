@@ -20,6 +20,7 @@ import { landedNote } from '../../keep/imports';
 import type { importBodySchema, ImportedDay, ImportHit } from './schemas';
 import type { z } from 'zod';
 import { importedTotals } from './totals';
+import type { DaySecretKeeper } from '../day-secrets';
 
 /** The most a request's `at` may be ahead of the app's clock, as on POST /api/hits. */
 const MAX_FUTURE_MS = 5 * 60 * 1000;
@@ -42,6 +43,7 @@ export interface ImportStore {
 
 export interface ImportDeps {
   rules: IdentityRules;
+  secrets: DaySecretKeeper;
   queue: HitQueue;
   clock: Clock;
   store: ImportStore;
@@ -215,6 +217,13 @@ async function keptBefore(messages: readonly ImportMessage[], store: ImportStore
   return kept;
 }
 
+/** A day's own secret while it is kept, so imported and live hits of a day are one visit; the import secret's after. */
+async function importSecrets(ats: readonly Date[], keeper: DaySecretKeeper): Promise<Map<string, string>> {
+  const days = [...new Set(ats.map((at) => keeper.dayOf(at)))];
+  const secrets = await Promise.all(days.map(async (day) => (await keeper.secretOf(day)) ?? keeper.importedSecretOf(day)));
+  return new Map(days.map((day, index) => [day, secrets[index]!] as const));
+}
+
 async function importHits(
   hits: readonly ImportHit[],
   deps: ImportDeps,
@@ -223,19 +232,29 @@ async function importHits(
 ): Promise<Result<Omit<ImportOutcome, 'until' | 'live_from'>>> {
   const site = siteHosts(deps.allowedOrigins);
   const counted: Array<{ hit: QueuedHit; line: string }> = [];
+  const seen: Array<{ hit: ImportHit; seen: SeenRequest }> = [];
   let ignored = 0;
   let skipped = 0;
   for (const [index, hit] of hits.entries()) {
     const read = toSeen(hit, index, now, until, site, deps.site);
     if (!read.ok) return read;
-    if ('not' in read.value) {
-      if (read.value.not === 'skipped') skipped += 1;
-      else ignored += 1;
-      continue;
-    }
-    const classified = classify(read.value.seen, deps.rules);
+    if (!('not' in read.value)) seen.push({ hit, seen: read.value.seen });
+    else if (read.value.not === 'skipped') skipped += 1;
+    else ignored += 1;
+  }
+  let secrets: Map<string, string>;
+  try {
+    secrets = await importSecrets(
+      seen.map((one) => one.seen.at),
+      deps.secrets,
+    );
+  } catch (error) {
+    return fail(unavailable("the day's secret", error));
+  }
+  for (const one of seen) {
+    const classified = classify(one.seen, deps.rules, secrets.get(deps.secrets.dayOf(one.seen.at))!);
     if (!classified.counted) ignored += 1;
-    else counted.push({ hit: classified.hit, line: lineOf(hit, read.value.seen) });
+    else counted.push({ hit: classified.hit, line: lineOf(one.hit, one.seen) });
   }
   if (counted.length === 0) return ok({ accepted: 0, already_kept: 0, ignored, skipped });
   const messages = messagesOf(counted, deps.rules.hashKey);

@@ -92,10 +92,11 @@ async function statusOf(seen: SeenRequest, classified: Classified, deps: Deps): 
 export async function beaconScan(
   cookieHeader: string | null,
   seen: SeenRequest,
+  daySecret: string,
   askStatus: boolean,
   deps: Deps,
 ): Promise<Result<BeaconScan>> {
-  const visitor = await identified(cookieHeader, seen, classify(seen, deps.rules), deps);
+  const visitor = await identified(cookieHeader, seen, classify(seen, deps.rules, daySecret), deps);
   if (!askStatus) return ok(visitor);
   const status = await statusOf(visitor.seen, visitor.classified, deps);
   return status.ok ? ok({ ...visitor, status: status.value }) : status;
