@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { loadCountryTable } from '../adapters/files/countries';
 import { classify, type IdentityRules } from '../shared/ingest/classify';
 import { noCountries } from '../shared/core/identity/country';
-import { identityRules, seenRequest } from './settings';
+import { DAY_SECRET, identityRules, seenRequest } from './settings';
 import { median } from './report';
 
 const agent = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -47,7 +47,7 @@ export async function run(): Promise<void> {
     for (const [name, countries] of Object.entries({ without: noCountries, with: table })) {
       const r = rules(countries);
       started = performance.now();
-      for (const request of requests) classify(request, r);
+      for (const request of requests) classify(request, r, DAY_SECRET);
       times[name]!.push(perItem(started, requests.length));
     }
   }

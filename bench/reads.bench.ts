@@ -65,10 +65,10 @@ async function measure(url: string, name: string, path: string, proxy: StoreProx
   proxy.take();
   const started = performance.now();
   const answer = await read(url, path);
-  await answer.arrayBuffer();
+  const body = await answer.text();
   const ms = performance.now() - started;
   const calls = proxy.take();
-  return { name, calls, cost: costOf(calls), ms, status: answer.status };
+  return { name, calls, cost: costOf(calls), ms, status: answer.status, body };
 }
 
 /** Throws unless the 30-day card, read before the reads are measured, has each goal and event, with props. */
@@ -289,7 +289,15 @@ function historyHits(today: string, years: number) {
   return { first, hits };
 }
 
-/** `days=all` and a 10-year range, with and without a filter, over years imported through POST /api/import and folded. */
+/** The days a card answered, as a line says them. */
+function periodOf(body: string): string {
+  const card = JSON.parse(body) as Partial<Pick<ActivityCardAnswer, 'from' | 'to' | 'days' | 'clamped'>>;
+  if (card.days === undefined) return '';
+  const clamped = card.clamped === undefined ? '' : `, clamped from ${card.clamped.asked_from} to ${card.clamped.asked_to}`;
+  return `, answered ${card.from} to ${card.to} (${fmt(card.days ?? 0)} days${clamped})`;
+}
+
+/** `days=all`, a 10-year range and the widest ranges, with and without a filter, over years imported through POST /api/import and folded. */
 async function longRanges(azurite: Azurite, cosmosEndpoint: string, proxy: StoreProxy): Promise<void> {
   const { container } = await freshLocalStore(cosmosEndpoint, { prefix: 'readslong' });
   const today = new Date().toISOString().slice(0, 10);
@@ -309,6 +317,11 @@ async function longRanges(azurite: Azurite, cosmosEndpoint: string, proxy: Store
     const reads: Array<[string, string]> = [
       [`GET /api/admin/activity?days=all (${LONG_YEARS} years kept)`, '/api/admin/activity?days=all'],
       ['GET /api/admin/activity, a 10-year range', `/api/admin/activity?${tenYears}`],
+      [
+        'GET /api/admin/activity, the widest range (from=0001-01-01&to=9999-12-31, clamped)',
+        '/api/admin/activity?from=0001-01-01&to=9999-12-31',
+      ],
+      ['GET /api/admin/activity, from=1000-01-01 to today (clamped)', `/api/admin/activity?from=1000-01-01&to=${today}`],
       ['GET /api/admin/activity, a 10-year range, one filter (page:/resume)', `/api/admin/activity?${tenYears}&filter=page:/resume`],
       [
         `GET /api/admin/activity?days=all (${LONG_YEARS} years), one filter (page:/resume)`,
@@ -320,7 +333,7 @@ async function longRanges(azurite: Azurite, cosmosEndpoint: string, proxy: Store
     for (const [name, path] of reads) {
       await measure(host.url, name, path, proxy);
       const read = await measure(host.url, name, path, proxy);
-      console.log(`${name}: ${fmt(read.ms)} ms, status ${read.status}, ${costText(read.cost)}`);
+      console.log(`${name}: ${fmt(read.ms)} ms, status ${read.status}, ${costText(read.cost)}${periodOf(read.body)}`);
     }
   } finally {
     await host.stop();

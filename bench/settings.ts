@@ -25,6 +25,9 @@ export function hostSettings(queue: string, cosmos: string, name: string, more: 
   };
 }
 
+/** A day's secret as ingest would have read it from the store. */
+export const DAY_SECRET = 'bench-day-secret-0123456789abcdef';
+
 /** A site sending beacons: its origin allowed, one proxy (Azure's front end) before the host. */
 export const BEACON_SITE = { ALLOWED_ORIGINS: 'https://site.example', TRUSTED_PROXY_HOPS: '1' };
 

@@ -9,7 +9,7 @@ import { scanRules } from '../shared/core/subjects/scan-rule';
 import { freshLocalStore, keepInBatches } from './local-store';
 import { queued } from '../test/support/hits';
 import { callsA, costed } from './report';
-import { identityRules, quiet, seenRequest } from './settings';
+import { DAY_SECRET, identityRules, quiet, seenRequest } from './settings';
 import { withServices } from './stack';
 import { HMAC_PERSON_IDS } from '../shared/core/identity/person-id';
 
@@ -49,7 +49,7 @@ async function beaconCost(endpoint: string, mode: 'hash' | 'cookie') {
   const deps = { rules, persons: HMAC_PERSON_IDS, logger: quiet, subjects: { mode, store: store.subjects } };
   const seen = (n: number) => seenRequest('2026-10-23T10:00:00Z', `203.0.113.${n % 200}`, 'Mozilla/5.0 Firefox/131.0', '/scan', 'tree-1');
   const { cost, ms } = await costed(store, async () => {
-    for (let n = 0; n < 200; n += 1) await beaconScan(null, seen(n), true, deps);
+    for (let n = 0; n < 200; n += 1) await beaconScan(null, seen(n), DAY_SECRET, true, deps);
   });
   console.log(
     `  ${mode} mode, a new visitor asking its status: ${((cost.reads + cost.writes) / 200).toFixed(2)} store operations a beacon (${(cost.writes / 200).toFixed(2)} writes), ${(ms / 200).toFixed(2)} ms each on the local server`,

@@ -1,5 +1,7 @@
 import { register } from '../host/registry';
 import { fold } from '../shared/fold/fold';
+import { errorLine } from '../shared/core/errors';
+import { forgetDaySecrets } from '../shared/ingest/day-secrets';
 
 register({
   kind: 'timer',
@@ -33,6 +35,17 @@ register({
       // A count is a figure on a page: what was folded stands, and the next minute goes on from the marks written.
       if (outcome.behind !== null)
         root.logger.warn('the fold is behind; the next run goes on', { function: 'recount', ...named, reason: outcome.behind });
+    }
+    // Once a day can receive no more hits its secret goes, and with it any way to make that day's tokens again.
+    try {
+      const forgotten = await forgetDaySecrets(root.daySecrets);
+      if (forgotten.length > 0)
+        root.logger.info("days' secrets deleted", { function: 'recount', days: forgotten.length, last: forgotten.at(-1)! });
+    } catch (error) {
+      root.logger.warn("the days' secrets could not be deleted; the next run tries again", {
+        function: 'recount',
+        reason: errorLine(error),
+      });
     }
   },
 });

@@ -1,7 +1,7 @@
 import { register } from '../host/registry';
 import { query } from '../host/http/input';
 import { sharedRoute } from '../host/http/shared-link';
-import { activityCard } from '../shared/read/activity/card';
+import { sharedActivity } from '../shared/read/links/shared';
 import { activityQuerySchema } from '../shared/contract/queries';
 
 register({
@@ -9,5 +9,5 @@ register({
   name: 'shared-activity',
   route: 'shared/activity',
   methods: ['GET'],
-  make: sharedRoute(query(activityQuerySchema), (asked, _, site) => activityCard(asked, site.activity)),
+  make: sharedRoute(query(activityQuerySchema), sharedActivity),
 });

@@ -4,6 +4,8 @@ import { systemClock, systemScheduler, type Clock, type Scheduler } from '../sha
 import { consoleLogger, type Logger } from '../shared/core/ports/logger';
 import type { HitQueue } from '../shared/core/ports/queue';
 import { hitSender } from '../shared/ingest/hit-sender';
+import { daySecretKeeper, type DaySecretDeps, type DaySecretKeeper } from '../shared/ingest/day-secrets';
+import { utcDay } from '../shared/core/identity/tokens';
 import type { PoisonQueue, ReplayLedger } from '../shared/core/ports/poison';
 import type { IdentityRules } from '../shared/ingest/classify';
 import type { ReceiveDeps } from '../shared/ingest/receive';
@@ -22,7 +24,8 @@ import type { HostingNetworks } from '../shared/core/identity/network-table';
 import type { CountryLookup } from '../shared/core/identity/country';
 import type { ImportDeps } from '../shared/ingest/import/receive';
 import { importQueueName } from '../shared/ingest/import/queue-name';
-import { adminAccess, type OperatorSettings } from './http/admin/auth';
+import type { OperatorSettings } from './http/admin/auth';
+import { guesses } from '../shared/core/guesses';
 import { agentVerdicts } from '../shared/core/identity/agent';
 import { TIMER_FOLD_BUDGET } from '../shared/fold/budget';
 import { keepMemory } from '../shared/keep/keep';
@@ -66,6 +69,8 @@ export interface Root extends Omit<SiteRoot, 'scope'> {
   sites: Sites;
   /** admin-links and admin-link. */
   links: LinkAdminDeps;
+  /** What the timer deletes each day's secret with, and the keeper ingest and imports read them through. */
+  daySecrets: DaySecretDeps & { keeper: DaySecretKeeper };
   /** A shared link's reads are slowed as the operator's are. */
   shared: SharedReadDeps;
 }
@@ -91,6 +96,8 @@ export interface RootOverrides {
   cosmosName?: string;
   /** A site other than the first, whose store is `store`. */
   siteStore?: (scope: SiteScope) => Store;
+  /** Instead of random bytes, so a test's tokens repeat from run to run. */
+  newSecret?: (day: string) => string;
 }
 
 /** Never a default chain, so the app cannot pick up a developer's sign-in or a stray service principal. */
@@ -217,10 +224,26 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const blob = overrides.blob !== undefined ? overrides.blob : location ? blobCall(location) : null;
   const importQueue = overrides.importQueue ?? azureHitQueue(queueAt(importQueueName(settings.HITS_QUEUE)));
   const rules = identityRules(settings, overrides.networks ?? hostingNetworks(), overrides.countries ?? packagedCountries());
+  // Every key check counts its guesses in the first site's store, so every instance and restart sees them.
+  const guessing = guesses({ counts: store.guesses, clock, hashKey: settings.HASH_KEY });
+  const secretDeps: DaySecretDeps = {
+    secrets: store.secrets,
+    clock,
+    lateDays: settings.HIT_MAX_AGE_DAYS,
+    dayOf: utcDay,
+    ...(overrides.newSecret === undefined ? {} : { newSecret: overrides.newSecret }),
+  };
+  const daySecrets = { ...secretDeps, keeper: daySecretKeeper(secretDeps) };
   const operator: OperatorSettings = {
     operatorKey: settings.OPERATOR_KEY,
     hashKey: settings.HASH_KEY,
-    access: adminAccess({ clock, sessionHours: settings.ADMIN_SESSION_HOURS, trustedProxyHops: settings.TRUSTED_PROXY_HOPS }),
+    access: {
+      clock,
+      sessionHours: settings.ADMIN_SESSION_HOURS,
+      trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
+      guesses: guessing,
+      sessions: store.sessions,
+    },
   };
   const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS);
   const allowedOrigins = allOrigins(declared);
@@ -234,8 +257,10 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     logger,
     store,
     blob,
+    daySecrets,
     receive: {
       rules,
+      secrets: daySecrets.keeper,
       persons: HMAC_PERSON_IDS,
       sender,
       clock,
@@ -243,13 +268,25 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       ingestKey: settings.INGEST_KEY,
       operatorKey: settings.OPERATOR_KEY,
       trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
+      guesses: guessing,
       hitMaxAgeDays: settings.HIT_MAX_AGE_DAYS,
       allowedOrigins,
       sites: declared,
       subjects: { mode: settings.IDENTITY_MODE, store: store.subjects },
       subjectsOf: (site) => sites.roots.get(site)?.store.subjects,
     },
-    imports: { rules, persons: HMAC_PERSON_IDS, queue: importQueue, clock, store, ingestKey: settings.INGEST_KEY, allowedOrigins },
+    imports: {
+      rules,
+      secrets: daySecrets.keeper,
+      persons: HMAC_PERSON_IDS,
+      queue: importQueue,
+      clock,
+      store,
+      ingestKey: settings.INGEST_KEY,
+      trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
+      guesses: guessing,
+      allowedOrigins,
+    },
     ...first,
     replay: {
       // Each queue's poison goes back to that queue.
@@ -296,5 +333,5 @@ export function hostRoot(): Root {
 /** All sites together read the first site's when only one is declared. */
 function siteReads(sites: Sites, site: string): SiteReads | undefined {
   const root = sites.roots.get(site) ?? (site === ALL_SITES ? sites.roots.get(sites.declared[0]!.name) : undefined);
-  return root === undefined ? undefined : { activity: root.activity, count: root.count.count };
+  return root === undefined ? undefined : { activity: root.activity };
 }

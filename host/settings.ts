@@ -171,7 +171,8 @@ const appShape = z.object({
   SELF_NETWORKS: commaList.pipe(z.array(cidr)),
   SELF_AGENT_TAG: z.string().trim().min(3, 'SELF_AGENT_TAG must be at least 3 characters').default('headcount-self'),
   IGNORED_PATHS: z.string().default('/api/admin,/admin').transform(items).pipe(z.array(path)),
-  HIT_MAX_AGE_DAYS: wholeNumberText(1, 365, 7),
+  /** At most 7: a day's secret lives until its last hit may arrive, and no longer. */
+  HIT_MAX_AGE_DAYS: wholeNumberText(1, 7, 7),
   /** log2 of scrypt's N for the person id; lower only for tests and local runs (refused in Azure). */
   PERSON_HASH_COST: wholeNumberText(PERSON_HASH_LOWEST_COST, PERSON_HASH_HIGHEST_COST, PERSON_HASH_PRODUCTION_COST),
   /** `hash` is the person hash with no cookie; `cookie` a first-party visitor_id cookie, for a site with consent. */
@@ -217,10 +218,31 @@ export interface SettingsProblem {
 
 export type SettingsResult = { ok: true; settings: Settings } | { ok: false; problems: SettingsProblem[] };
 
+/** Only these: HASH_KEY is never refused for its strength, since replacing it starts every count again. */
+const GUESSABLE_KEYS = ['OPERATOR_KEY', 'INGEST_KEY'] as const;
+
+/** The command the refusal names makes a key of 32 random bytes. */
+const MAKE_KEY = `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))" (or openssl rand -base64 32)`;
+
+/** 32 bytes in base64 without its padding; bicep asks as many of OPERATOR_KEY and INGEST_KEY. */
+export const STRONG_KEY_CHARACTERS = 43;
+
+/** 32 random bytes as such commands write them: 43 or more base64 or base64url characters, or 64 or more hex digits. */
+export function strongKey(value: string): boolean {
+  const body = value.replace(/={1,2}$/, '');
+  if (new Set(body).size < 8 || !/^[A-Za-z0-9+/_-]+$/.test(body)) return false;
+  return /^[0-9a-fA-F]+$/.test(body) ? body.length >= 64 : body.length >= STRONG_KEY_CHARACTERS;
+}
+
 /** In Azure, where WEBSITE_INSTANCE_ID is set, memory is refused: every restart, scale-in and other instance would lose it. */
 function azureRefusals(present: Record<string, string | undefined>): SettingsProblem[] {
   if (present.WEBSITE_INSTANCE_ID === undefined) return [];
-  const problems: SettingsProblem[] = [];
+  const problems: SettingsProblem[] = GUESSABLE_KEYS.filter((name) => present[name] !== undefined && !strongKey(present[name])).map(
+    (setting) => ({
+      setting,
+      message: `is weaker than 32 random bytes, which Azure refuses (WEBSITE_INSTANCE_ID is set): make one with ${MAKE_KEY}`,
+    }),
+  );
   if (present.STORE === 'memory') {
     problems.push({
       setting: 'STORE',

@@ -23,12 +23,12 @@ param resourceGroupName string = ''
 param hashKey string
 
 @secure()
-@minLength(16)
+@minLength(43)
 @description('INGEST_KEY: what the site\'s server sends in x-ingest-key to POST /api/hits.')
 param ingestKey string
 
 @secure()
-@minLength(16)
+@minLength(43)
 @description('OPERATOR_KEY: the Admin key.')
 param operatorKey string
 
@@ -43,7 +43,7 @@ param selfNetworks string = ''
 param selfAgentTag string = ''
 @description('IGNORED_PATHS: comma-separated path prefixes never counted.')
 param ignoredPaths string = ''
-@description('HIT_MAX_AGE_DAYS: a hit older than this many days is refused.')
+@description('HIT_MAX_AGE_DAYS: a hit older than this many days is refused (at most 7: each day\'s secret is deleted past it).')
 param hitMaxAgeDays string = ''
 @description('PERSON_HASH_COST: log2 of scrypt\'s N for the person id; at least 12 in Azure.')
 param personHashCost string = ''

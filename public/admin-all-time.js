@@ -10,8 +10,7 @@ const FIGURES = ['all_people', 'all_visits', 'all_scanners', 'all_new_today', 'a
 
 export function showAllTime() {
   const read = state.answers.people;
-  if (!read) return;
-  if (!read.ok) {
+  if (!read?.ok) {
     for (const name of FIGURES) tile(name, null);
     $('#all-time-source').textContent = '';
     return;

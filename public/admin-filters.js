@@ -2,7 +2,7 @@
 // The filters: a click (or Enter) on a row of a panel adds its filter, which stands as a chip under the picker; a chip's
 // words switch it between "is" and "is not", its × removes it. All of it lives in the address (admin-state.js).
 import { $, el } from './admin-dom.js';
-import { DIMENSIONS, go, state, withFilter, withoutFilter } from './admin-state.js';
+import { DIMENSIONS, fixedFilters, go, sameFilter, state, withFilter, withoutFilter } from './admin-state.js';
 
 /** @typedef {import('./admin-state.js').Filter} Filter */
 
@@ -10,11 +10,21 @@ import { DIMENSIONS, go, state, withFilter, withoutFilter } from './admin-state.
 export const filterWords = (/** @type {Filter} */ f) =>
   `${DIMENSIONS[f.dimension].name} ${f.negated ? 'is not' : 'is'} ${DIMENSIONS[f.dimension].words(f.value)}`;
 
+/** A shared link's filter: its words alone, with nothing that switches or removes it. */
+function fixedChip(/** @type {Filter} */ filter) {
+  const chip = el('li', { className: 'chip fixed', textContent: filterWords(filter) });
+  chip.dataset.filter = `${filter.negated ? '!' : ''}${filter.dimension}:${filter.value}`;
+  chip.dataset.fixed = 'true';
+  return chip;
+}
+
 /** The chips of the view's filters, each with its switch and its ×, and "Clear all" when there is more than one. */
 export function showChips() {
-  const { filters } = state.view;
+  const fixed = fixedFilters();
+  const filters = state.view.filters.filter((f) => !fixed.some((one) => sameFilter(one, f)));
   const list = $('#filter-list');
   list.replaceChildren(
+    ...fixed.map(fixedChip),
     ...filters.map((filter) => {
       const words = filterWords(filter);
       const flip = el(
@@ -34,7 +44,7 @@ export function showChips() {
       return chip;
     }),
   );
-  $('#filters').hidden = filters.length === 0;
+  $('#filters').hidden = filters.length + fixed.length === 0;
   $('#clear-filters').hidden = filters.length < 2;
 }
 

@@ -3,6 +3,7 @@
 // the visits that reached each step of the path through.
 import { $ } from './admin-dom.js';
 import { showRanked } from './admin-ranked.js';
+import { state } from './admin-state.js';
 
 /** @typedef {import('./admin-state.js').Card} Card */
 
@@ -18,11 +19,12 @@ export function showGoals(/** @type {Card | null} */ card, /** @type {string | n
     {
       id: 'goals-table',
       caption: `Goals, most conversions first, ${within}`,
-      head: ['Goal', 'Conversions', 'Rate', 'People ever'],
+      // A shared link shows nothing all time.
+      head: ['Goal', 'Conversions', 'Rate', ...(state.shared ? [] : ['People ever'])],
       rows:
         card?.goals?.map((g) => ({
           label: g.goal,
-          values: [g.conversions, `${(g.rate * 100).toFixed(1)}%`, g.people_all_time],
+          values: [g.conversions, `${(g.rate * 100).toFixed(1)}%`, ...(state.shared ? [] : [g.people_all_time])],
           filter: { dimension: 'goal', value: g.goal },
         })) ?? null,
       empty: 'No goals are set (GOALS).',

@@ -35,7 +35,7 @@ export function showHeadline(/** @type {Card | null} */ card, /** @type {string 
   const people = Math.round(estimate ? estimate.estimate : headline.people);
   $('[data-figure="people"] .qualifier').textContent = estimate?.complete === false ? 'at least' : '';
   tile('people', people, changeWords(people, previous ? Math.round(previous.people) : null, before));
-  // New and returning add up to the period's people: the tile says the returning, the new beside them.
+  // Returning: who came on a day of the period after their first, as the chart's days; the new beside them may be too.
   const returning = Math.round(headline.returning);
   const fresh = headline.people_new === null ? null : Math.round(headline.people_new);
   tile(

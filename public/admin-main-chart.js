@@ -43,8 +43,9 @@ function showLeftOut(/** @type {Point | undefined} */ last) {
 }
 
 /**
- * New and returning people each day, stacked: they add up to the day's people, each once. By month there are none
- * (a month's returning people are not the sum of its days'), so the chart says to pick a shorter period.
+ * New and returning people each day, stacked: a day's people first counted that day, and those first counted before it.
+ * By month there are none (a month's returning people are not the sum of its days'), so the chart says to pick a
+ * shorter period.
  * @param {Point[]} run
  * @param {boolean} months
  * @param {(p: Point) => string} labelOf

@@ -2,7 +2,7 @@
 // The period picker at the top of the page, which stays in view as the page scrolls: the named periods as one radio
 // group (arrow keys move along it), a custom range of days, and keys as Plausible has them (t, w, m, q, y, a, c).
 import { $, say } from './admin-dom.js';
-import { go, PERIODS, state } from './admin-state.js';
+import { go, periodAllowed, PERIODS, state } from './admin-state.js';
 import { addDays, daysFrom, isDay, shortDay } from './admin-words.js';
 
 /** @typedef {import('./admin-state.js').Period} Period */
@@ -42,7 +42,13 @@ const radios = () => /** @type {HTMLInputElement[]} */ ([...document.querySelect
 export function showPicker(/** @type {Card | null} */ card = null) {
   const { period } = state.view;
   const chosen = 'from' in period ? 'custom' : period.name;
-  for (const radio of radios()) radio.checked = radio.value === chosen;
+  for (const radio of radios()) {
+    radio.checked = radio.value === chosen;
+    // A shared link's fixed period is the only one its viewer is offered.
+    /** @type {HTMLElement} */ (radio.closest('label')).hidden = !periodAllowed(
+      /** @type {import('./admin-state.js').PeriodName} */ (radio.value),
+    );
+  }
   $('#custom-words').textContent = 'from' in period ? periodWords(period, card).words : 'Custom';
   const from = 'from' in period ? period.from : card?.from;
   const to = 'from' in period ? period.to : card?.to;
@@ -64,6 +70,7 @@ function closeRange() {
 }
 
 function choose(/** @type {string} */ value) {
+  if (!periodAllowed(/** @type {import('./admin-state.js').PeriodName | 'custom'} */ (value))) return;
   if (value === 'custom') return openRange();
   $('#range-form').hidden = true;
   go({ period: { name: /** @type {import('./admin-state.js').PeriodName} */ (value) }, filters: state.view.filters });
@@ -82,7 +89,7 @@ function chooseRange(/** @type {SubmitEvent} */ event) {
 
 /** Keys that pick a period, as Plausible's: never while typing, nor with a modifier (the browser's own keys). */
 function shortcut(/** @type {KeyboardEvent} */ event) {
-  if (!state.signedIn || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+  if (!(state.signedIn || state.shared) || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
   const target = /** @type {HTMLElement} */ (event.target);
   if (target.closest('input:not([type="radio"]), select, textarea, [contenteditable]')) {
     if (event.key === 'Escape' && target.closest('#range-form')) closeRange();
@@ -103,6 +110,7 @@ function shortcut(/** @type {KeyboardEvent} */ event) {
 
 /** A day of the main chart (or a month: its days up to the app's today) as the period. */
 export function narrowTo(/** @type {string} */ from, /** @type {string} */ to) {
+  if (!periodAllowed('custom')) return;
   go({ period: { from, to }, filters: state.view.filters });
 }
 

@@ -71,7 +71,9 @@ async function signIn(event, loadAll) {
     input.value = '';
     say(message, '');
     showSignedIn(true);
-    $('#main').focus();
+    // Focus moves to the figures without scrolling: main begins under the sticky bar, which would cover its top.
+    $('#main').focus({ preventScroll: true });
+    window.scrollTo(0, 0);
     await loadAll();
   } catch {
     say(message, 'The app could not be reached. Check the connection and try again.', true);

@@ -3,7 +3,8 @@
 // a site, listed, revoked. A link's token is shown once, as the address to give, and kept nowhere in the page after.
 import { $, el, emptyNote, failedNote, say } from './admin-dom.js';
 import { API, read } from './admin-read.js';
-import { go, state } from './admin-state.js';
+import { filterWords } from './admin-filters.js';
+import { go, periodOfDays, PERIODS, readFilter, state } from './admin-state.js';
 
 /** @typedef {import('../shared/contract/links').SiteListAnswer} SiteList */
 /** @typedef {import('../shared/contract/links').SharedLinksAnswer} LinksAnswer */
@@ -23,6 +24,8 @@ export async function loadSites() {
   picker.replaceChildren(...options.map((option) => el('option', { value: option.value, textContent: option.label })));
   choice.replaceChildren(...options.map((option) => el('option', { value: option.value, textContent: option.label })));
   picker.value = state.view.site ?? (all ? ALL : (sites[0] ?? ''));
+  // A link is for the site on screen, or the only one.
+  choice.value = picker.value;
   $('#sites').hidden = sites.length < 2;
 }
 
@@ -40,8 +43,8 @@ export async function loadLinks() {
         const words = [
           link.site === ALL ? 'all sites' : link.site,
           link.label,
-          link.days ? `period ${link.days}` : '',
-          link.filters.length ? link.filters.join(', ') : '',
+          link.days ? daysWords(link.days) : '',
+          link.filters.map(linkFilterWords).join(', '),
           link.password ? 'password' : '',
           link.expires_at ? `until ${link.expires_at.slice(0, 16).replace('T', ' ')} UTC` : '',
           link.revoked_at ? 'revoked' : '',
@@ -54,6 +57,18 @@ export async function loadLinks() {
       }),
     ),
   );
+}
+
+/** A link's fixed filter as a chip says it: "Country is France". */
+function linkFilterWords(/** @type {string} */ text) {
+  const filter = readFilter(text);
+  return filter ? filterWords(filter) : text;
+}
+
+/** A link's fixed period as the picker names it: "7 days", "All time". */
+function daysWords(/** @type {string} */ days) {
+  const name = periodOfDays(days);
+  return name === null ? `${days} days` : PERIODS[name].label;
 }
 
 async function revokeLink(/** @type {string} */ ref) {
@@ -90,12 +105,25 @@ async function makeLink() {
   await loadLinks();
 }
 
+/** Copies the address just made; where the clipboard is refused, it is selected for the keyboard's copy. */
+async function copyAddress() {
+  const address = /** @type {HTMLInputElement} */ ($('#link-address'));
+  try {
+    await navigator.clipboard.writeText(address.value);
+    say($('#link-message'), 'Copied. The address is shown only once.');
+  } catch {
+    address.select();
+    say($('#link-message'), 'Selected: copy it with the keyboard. The address is shown only once.');
+  }
+}
+
 /** The switcher moves the view to a site, and the links' form makes a link. */
 export function wireSites() {
   $('#site-picker').addEventListener('change', (event) => {
     const site = /** @type {HTMLSelectElement} */ (event.target).value;
     go({ period: state.view.period, filters: state.view.filters, site });
   });
+  $('#link-copy').addEventListener('click', () => void copyAddress());
   $('#link-form').addEventListener('submit', (event) => {
     event.preventDefault();
     void makeLink();

@@ -12,6 +12,7 @@ import { countryName, campaignKeyWords, isDay, makersName, SOURCE_NAMES } from '
 /** @typedef {import('../shared/contract/admin').SubjectsPageAnswer} SubjectsAnswer */
 /** @typedef {import('../shared/contract/admin').OperatorMarkAnswer} MarkAnswer */
 /** @typedef {import('../shared/contract/retention').RetentionAnswer} RetentionAnswer */
+/** @typedef {import('../shared/contract/links').SharedCardAnswer['view']} SharedView */
 /** @typedef {'today' | '7d' | '30d' | '90d' | '12m' | 'all'} PeriodName */
 /** @typedef {{ name: PeriodName } | { from: string, to: string }} Period */
 /** @typedef {{ dimension: Dimension, value: string, negated: boolean }} Filter */
@@ -114,8 +115,26 @@ function viewQuery(/** @type {View} */ view, /** @type {Record<string, string>} 
  */
 export const addressOf = (/** @type {View} */ view) => {
   const query = viewQuery(view, 'from' in view.period ? { from: view.period.from, to: view.period.to } : { period: view.period.name });
-  return `${location.pathname}?${query.toString().replace(/%3A/gi, ':').replace(/%2F/gi, '/').replace(/%21/g, '!').replace(/%2A/gi, '*')}`;
+  // A shared link's token is the fragment: every step keeps it, or the next read would have no link.
+  const share = location.hash.startsWith('#share=') ? location.hash : '';
+  return `${location.pathname}?${query.toString().replace(/%3A/gi, ':').replace(/%2F/gi, '/').replace(/%21/g, '!').replace(/%2A/gi, '*')}${share}`;
 };
+
+/** The named period of a link's fixed `days`, or null when none is (a link made with another number of days). */
+export const periodOfDays = (/** @type {string} */ days) =>
+  /** @type {PeriodName | undefined} */ (Object.keys(PERIODS).find((name) => PERIODS[/** @type {PeriodName} */ (name)].days === days)) ??
+  null;
+
+/** Whether the view may move to a period: any, unless a shared link fixes one (then only that one). */
+export function periodAllowed(/** @type {PeriodName | 'custom'} */ name) {
+  const fixed = state.shared?.days ?? null;
+  if (fixed === null) return true;
+  const named = periodOfDays(fixed);
+  return named === null ? name === 'custom' : name === named;
+}
+
+/** The filters a shared link fixes: shown, never removed. */
+export const fixedFilters = () => /** @type {Filter[]} */ ((state.shared?.filters ?? []).map(readFilter).filter((f) => f !== null));
 
 /** The card's query for a view: `days=7`, `days=all` or `from=…&to=…`, and its filters. */
 export const cardQuery = (/** @type {View} */ view) =>
@@ -147,6 +166,8 @@ export const state = {
   /** @type {Figure} */
   figure: 'visits',
   signedIn: false,
+  /** What a shared link shows (its site, period and filters), once its card is read; null outside one. @type {SharedView | null} */
+  shared: null,
   /** Each read of the card takes the next number; the answers of an older one are dropped, never drawn over newer ones. */
   generation: 0,
   /** The day the owner picked for the visitors' table; null follows the period's last day. @type {string | null} */

@@ -8,7 +8,7 @@ import { isDay, shortDay } from './admin-words.js';
 export function showSubjects() {
   const read = state.answers.subjects;
   const body = $('#subjects-body');
-  if (!read) return;
+  if (!read) return body.replaceChildren(emptyNote('Being read…'));
   if (!read.ok) return body.replaceChildren(failedNote(read.why));
   const subjects = read.body.subjects;
   if (subjects.length === 0)

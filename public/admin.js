@@ -26,7 +26,7 @@ import { showSources } from './admin-sources.js';
 import { showSubjects } from './admin-subjects.js';
 import { enterShared, openedShared, readShared, refusedShared, sharedToken } from './admin-shared.js';
 import { loadLinks, loadSites, wireSites } from './admin-sites.js';
-import { cardQuery, followAddress, retentionQuery, retentionTakes, state, whenViewChanges } from './admin-state.js';
+import { cardQuery, followAddress, periodOfDays, retentionQuery, retentionTakes, state, whenViewChanges } from './admin-state.js';
 import { isDay, shortDay } from './admin-words.js';
 
 /** @typedef {import('./admin-state.js').Card} Card */
@@ -69,8 +69,11 @@ function drawPeriod() {
   showCountries(card, problem, said.within);
   showDevices(card, problem, said.within);
   showGoals(card, problem, said.within);
-  showFirstTouch(card, problem);
-  showHours(card, problem);
+  // A shared link's card has no first touches (all time) and no last hours (every path).
+  if (!state.shared) {
+    showFirstTouch(card, problem);
+    showHours(card, problem);
+  }
   showImported(problem ? null : card, said.words);
   showExport(
     card && isDay(card.from) && isDay(card.to)
@@ -164,9 +167,26 @@ async function loadCard() {
   await loadDay();
 }
 
+/** The site every panel was last read for (the address's `site=`, null for the default). */
+let loadedSite = state.view.site;
+
+/** Drops the last site's answers and draws their panels empty, so no figure of it stands while the new site is read. */
+function forgetSite() {
+  for (const name of /** @type {Array<keyof typeof state.answers>} */ (Object.keys(state.answers))) state.answers[name] = null;
+  drawPeriod();
+  showAllTimePeople();
+  showAllTime();
+  showNow();
+  showNowTile();
+  showSubjects();
+  showRetention();
+}
+
 /** Reads everything: the count, the card, the subjects, the mark and now at once, then draws every panel. */
 async function loadAll() {
   const mine = ++state.generation;
+  if (state.view.site !== loadedSite) forgetSite();
+  loadedSite = state.view.site;
   const query = cardQuery(state.view);
   const refresh = /** @type {HTMLButtonElement} */ ($('#refresh'));
   refresh.disabled = true;
@@ -202,22 +222,32 @@ async function loadAll() {
   }
 }
 
-/** Reads what a shared link opens (its site's count and card) and draws the period's panels; nothing else is read. */
+/** Reads what a shared link opens (its card, under its view) and draws the period's panels; nothing else is read. */
 async function loadShared() {
   const mine = ++state.generation;
   const query = cardQuery(state.view);
   reading(query);
-  const [people, card] = await Promise.all([readShared(`/api/shared/people`), readShared(`/api/shared/activity?${query}`)]);
+  const card = await readShared(`/api/shared/activity?${query}`);
   if (mine !== state.generation) return;
-  if (!people.ok) return refusedShared(people);
-  openedShared(/** @type {import('../shared/contract/links').SharedPeopleAnswer} */ (people.body).link);
-  state.answers.people = /** @type {import('./admin-state.js').Read<import('./admin-state.js').PeopleAnswer>} */ (people);
+  if (!card.ok && card.refused) return refusedShared(card);
+  const shared = card.ok ? /** @type {import('../shared/contract/links').SharedCardAnswer} */ (card.body) : null;
+  if (shared) {
+    state.shared = shared.view;
+    openedShared(shared.view);
+    followFixedPeriod(shared);
+  }
   state.answers.card = /** @type {import('./admin-state.js').Read<Card>} */ (card);
   learnToday();
   drawPeriod();
-  showAllTimePeople();
-  showAllTime();
-  drawn(query, card.ok ? 0 : 1, 2);
+  drawn(query, card.ok ? 0 : 1, 1);
+}
+
+/** A link's fixed period is the one the page names, whatever the address asked. */
+function followFixedPeriod(/** @type {import('../shared/contract/links').SharedCardAnswer} */ card) {
+  if (card.view.days === null) return;
+  const name = periodOfDays(card.view.days);
+  if (name !== null) state.view.period = { name };
+  else if (isDay(card.from) && isDay(card.to)) state.view.period = { from: card.from ?? '', to: card.to ?? '' };
 }
 
 /** The next read of "now", 30 seconds after the last one was drawn. */
@@ -261,6 +291,8 @@ whenViewChanges(() => {
   showPicker();
   showChips();
   if (sharedToken()) guarded(loadShared());
+  // Another site reads every panel again, so no figure of the last site stays beside the new one's.
+  else if (state.signedIn && state.view.site !== loadedSite) guarded(loadAll());
   else if (state.signedIn) guarded(loadCard());
 });
 document.addEventListener('visibilitychange', () => guarded(refreshNow()));

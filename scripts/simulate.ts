@@ -8,7 +8,7 @@ import { localPort, localValues, readLocalSettings, type LocalSettings } from '.
  * pulse and the Admin count show real figures at once. Deterministic for a seed. Options:
  *   --port <n> (or --url <http://127.0.0.1:7071>)  --days <7>  --people <40>  --seed <42>
  * The host is found as `npm start` finds its port (`--port`, PORT, Host.LocalHttpPort, 7071), unless `--url` names it.
- * `--days` is at most HIT_MAX_AGE_DAYS (the ingest refuses an older `at`); raise that setting to simulate more.
+ * `--days` is at most HIT_MAX_AGE_DAYS (the ingest refuses an older `at`, and that setting is at most 7).
  */
 
 const optionsSchema = z.object({
@@ -109,6 +109,12 @@ const addressOn = (network: string, host: number) =>
   network.includes(':') ? `${network}::${host.toString(16)}` : `${network}.${(host % 250) + 1}`;
 
 /** The whole simulation: every hit, each at a time in the last `days` days, no older than the ingest takes. */
+/** What was posted, naming the rest only when some were not counted. */
+export function postedWords(posted: number, days: number, accepted: number): string {
+  const rest = posted - accepted;
+  return `posted ${posted} hits over ${days} days (${accepted} counted${rest > 0 ? `, ${rest} assets or ignored` : ''})`;
+}
+
 export function simulate(options: { days: number; people: number; seed: number; selfTag: string; now: Date; maxAgeDays: number }): Hit[] {
   const random = seeded(options.seed);
   const oldest = options.now.getTime() - options.maxAgeDays * 86_400_000 + 60_000;
@@ -203,7 +209,7 @@ async function main() {
   const host = hostOf(options.url, argv, file);
   if (options.days > settings.HIT_MAX_AGE_DAYS) {
     throw new Error(
-      `--days: at most HIT_MAX_AGE_DAYS (${settings.HIT_MAX_AGE_DAYS}), as the ingest refuses an older \`at\`; raise HIT_MAX_AGE_DAYS in local.settings.json and restart to simulate more`,
+      `--days: at most HIT_MAX_AGE_DAYS (${settings.HIT_MAX_AGE_DAYS}), as the ingest refuses an older \`at\` (each day's secret is deleted past it)`,
     );
   }
   const hits = simulate({ ...options, selfTag: settings.SELF_AGENT_TAG, now: new Date(), maxAgeDays: settings.HIT_MAX_AGE_DAYS });
@@ -218,9 +224,7 @@ async function main() {
     if (response.status !== 202) throw new Error(`POST /api/hits answered ${response.status}: ${body.error?.message ?? ''}`);
     accepted += body.accepted ?? 0;
   }
-  console.log(
-    `posted ${hits.length} hits over ${options.days} days (${accepted} counted, the rest assets or ignored); waiting for keep-hits…`,
-  );
+  console.log(`${postedWords(hits.length, options.days, accepted)}; waiting for keep-hits…`);
   const count = async () => {
     const response = await reach(host, '/api/admin/visitors/people', { headers: { 'x-operator-key': settings.OPERATOR_KEY } });
     if (response.status !== 200) throw new Error(`GET /api/admin/visitors/people answered ${response.status}: is OPERATOR_KEY the host's?`);

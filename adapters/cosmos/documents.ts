@@ -102,6 +102,16 @@ export class CosmosDocuments {
     }));
   }
 
+  /** A delete that finds nothing (404) is done. */
+  async remove(pk: string, id: string): Promise<void> {
+    this.counts.writes += 1;
+    try {
+      await this.counted(() => this.container.item(id, this.key(pk)).delete());
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
+    }
+  }
+
   /** As its time-to-live would, for tests of what outlives the records. */
   async delete(pk: string, id: string): Promise<void> {
     await this.container.item(id, this.key(pk)).delete();

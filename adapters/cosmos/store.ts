@@ -20,6 +20,9 @@ import { cosmosActivityDays } from './activity-days';
 import { cosmosSubjects } from './subjects';
 import { cosmosRecentFacts } from './audience';
 import { cosmosLinks } from './links';
+import { cosmosGuesses } from './guesses';
+import { cosmosSessions } from './sessions';
+import { cosmosDaySecrets } from './day-secrets';
 import { packFact } from './packed-facts';
 import { IMPORT_LEDGER_ID, IMPORTS_PK, landedId, type ImportLedger, type LandedImport } from '../../shared/core/store/imports';
 
@@ -41,6 +44,8 @@ export function cosmosStore(
   options: CosmosStoreOptions = { settleSeconds: 10 },
 ): Store & { documents: CosmosDocuments } {
   const documents = new CosmosDocuments(container, options.scope);
+  // The checks of keys and sessions are counted apart, so a use case's store calls are its own.
+  const access = new CosmosDocuments(container, options.scope);
   const folding = cosmosFolding(documents, options.settleSeconds);
   return {
     documents,
@@ -129,6 +134,9 @@ export function cosmosStore(
     cohorts: cosmosCohorts(documents),
     recent: cosmosRecentFacts(documents),
     links: cosmosLinks(documents),
+    guesses: cosmosGuesses(access),
+    sessions: cosmosSessions(access),
+    secrets: cosmosDaySecrets(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

@@ -2,6 +2,9 @@ import type { PersonMoved } from '../../shared/core/store/person-moves';
 import { migrationId, type MigrationDoc } from '../../shared/core/store/migrations';
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
 import { memoryLinks } from './links';
+import { memoryGuesses } from './guesses';
+import { memorySessions } from './sessions';
+import { memoryDaySecrets } from './day-secrets';
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/core/store/summary';
 import { VISITORS_PK } from '../../shared/core/store/visitors';
 import { MemoryDocuments } from './documents';
@@ -27,6 +30,7 @@ const oldestFirst =
 export function memoryStore(documents = new MemoryDocuments()): Store & { documents: MemoryDocuments } {
   const resolved = <T>(value: T) => Promise.resolve(value);
   const folding = memoryFolding(documents);
+  const access = new MemoryDocuments();
   return {
     documents,
     source: MEMORY_SOURCE,
@@ -101,6 +105,10 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     cohorts: memoryCohorts(documents),
     recent: memoryRecentFacts(documents),
     links: memoryLinks(documents),
+    // The checks of keys and sessions are counted apart, so a use case's store calls are its own.
+    guesses: memoryGuesses(access),
+    sessions: memorySessions(access),
+    secrets: memoryDaySecrets(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

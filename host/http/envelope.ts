@@ -11,6 +11,7 @@ export interface Answer {
 }
 
 export function errorAnswer(failure: Failure, headers?: Record<string, string>): Answer {
-  const { status, code, message, issues } = failure;
-  return { status, headers, body: { error: issues && issues.length > 0 ? { code, message, issues } : { code, message } } };
+  const { status, code, message, issues, retryAfter } = failure;
+  const after = retryAfter === undefined ? headers : { ...headers, 'retry-after': String(retryAfter) };
+  return { status, headers: after, body: { error: issues && issues.length > 0 ? { code, message, issues } : { code, message } } };
 }

@@ -1,6 +1,8 @@
 import type { HttpHandler } from '@azure/functions';
 import { badRequest, ok, type Result } from '../../shared/core/result';
 import { sameSecret } from '../../shared/core/identity/tokens';
+import type { Guesses } from '../../shared/core/guesses';
+import { refusedGuess } from './admin/auth';
 import { errorAnswer, type Answer } from './envelope';
 import type { IncomingRequest } from './request';
 import { receiveImport, type ImportDeps } from '../../shared/ingest/import/receive';
@@ -19,7 +21,7 @@ import { body, bodyWith, type Input } from './input';
 import { incoming, response } from './request';
 
 /** All sites together are no site to import into, so `*` is a 400. */
-export function importForSite(
+export async function importForSite(
   request: IncomingRequest,
   sites: Sites,
   imports: ImportDeps,
@@ -27,23 +29,32 @@ export function importForSite(
 ): Promise<Answer> {
   const asked = request.query.get('site');
   const first = sites.declared[0]!.name;
-  if (asked === null || asked === '' || asked === first) return answer(imports);
+  if (asked === null || asked === '' || asked === first) return namingSite(await answer(imports), first);
   const site = sites.declared.some((one) => one.name === asked) ? sites.roots.get(asked) : undefined;
-  if (site === undefined)
-    return Promise.resolve(errorAnswer(badRequest([{ path: 'site', message: 'must be a site declared in SITES (not *)' }])));
-  return answer({ ...imports, store: site.store, site: asked });
+  if (site === undefined) return errorAnswer(badRequest([{ path: 'site', message: 'must be a site declared in SITES (not *)' }]));
+  return namingSite(await answer({ ...imports, store: site.store, site: asked }), asked);
 }
 
-export function ingestRead<T, V>(
+/** An import taken says the site it fills, so the command can say it too. */
+const namingSite = (answer: Answer, site: string): Answer =>
+  answer.status === 202 ? { ...answer, body: { ...(answer.body as object), site } } : answer;
+
+/** What checks the ingest key: the receive and import use cases both carry it. */
+export type IngestGate = { ingestKey: string; trustedProxyHops: number; guesses: Guesses };
+
+/** A wrong key is a guess, counted against its address; a missing one is none. */
+export async function ingestRead<T, V>(
   request: IncomingRequest,
-  ingestKey: string,
+  gate: IngestGate,
   input: Input<T>,
   run: (input: T) => Promise<Result<V>>,
   reply?: Reply<V>,
 ): Promise<Answer> {
-  if (!sameSecret(request.header('x-ingest-key'), ingestKey)) {
-    return Promise.resolve(errorAnswer({ status: 401, code: 'unauthorized', message: 'x-ingest-key is missing or wrong' }));
-  }
+  const key = request.header('x-ingest-key');
+  if (key === null || key === '') return errorAnswer({ status: 401, code: 'unauthorized', message: 'x-ingest-key is missing.' });
+  const address = clientAddress(request.header('x-forwarded-for'), gate.trustedProxyHops);
+  const guessed = await gate.guesses.compared('ingest', address, sameSecret(key, gate.ingestKey));
+  if (guessed.outcome !== 'right') return refusedGuess(guessed, 'x-ingest-key is wrong.');
   return answerInput(request, input, run, reply);
 }
 
@@ -54,17 +65,18 @@ export function ingestRoute<T, V>(
   reply?: Reply<V>,
 ): (root: Root) => HttpHandler {
   return (root) => async (request) =>
-    response(await ingestRead(incoming(request), root.receive.ingestKey, input, (value) => run(value, root), reply));
+    response(await ingestRead(incoming(request), root.receive, input, (value) => run(value, root), reply));
 }
 
 /** POST /api/import: the ingest key, then the import's body, then the use case; the route and the tests call it. */
 export const answerImport = (request: IncomingRequest, deps: ImportDeps): Promise<Answer> =>
   ingestRead(
     request,
-    deps.ingestKey,
+    deps,
     body(importBodySchema, IMPORT_LIMITS.maxBodyBytes, ['application/json']),
     (asked) => receiveImport(asked, deps),
-    accepted<ImportAcceptedAnswer>,
+    // The site is named by importForSite, which knows it.
+    accepted<Omit<ImportAcceptedAnswer, 'site'>>,
   );
 
 export const importRoute =
@@ -106,7 +118,11 @@ export async function answerBeacon(request: IncomingRequest, deps: ReceiveDeps):
   if (request.method === 'OPTIONS') return preflight(request, policy);
   const cors = corsHeaders(request, policy);
   if (cors === null) {
-    return errorAnswer({ status: 403, code: 'origin_not_allowed', message: 'origin: this origin may not send beacons (ALLOWED_ORIGINS)' });
+    return errorAnswer({
+      status: 403,
+      code: 'origin_not_allowed',
+      message: "origin: this page's origin is not one of the origins of a site counted here",
+    });
   }
   // A browser names the origin on every POST, sendBeacon's too, so a beacon without one is refused.
   const origin = request.header('origin');
@@ -115,7 +131,7 @@ export async function answerBeacon(request: IncomingRequest, deps: ReceiveDeps):
       status: 403,
       code: 'origin_required',
       message:
-        'origin: a beacon comes from a page of a site in ALLOWED_ORIGINS, whose browser names it; a server reports to POST /api/hits with x-ingest-key',
+        "origin: a beacon comes from a page of a site counted here, whose browser names the page's origin; a server reports to POST /api/hits with x-ingest-key",
     });
   }
   const read = await beaconInput(request, origin, deps.trustedProxyHops);

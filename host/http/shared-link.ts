@@ -1,11 +1,11 @@
 import type { HttpHandler } from '@azure/functions';
-import type { AdminAccess } from './admin/auth';
+import { refusedGuess, type AdminAccess } from './admin/auth';
 import { errorAnswer, type Answer } from './envelope';
 import type { IncomingRequest } from './request';
 import { clientAddress } from '../../shared/core/identity/address';
 import type { Result } from '../../shared/core/result';
 import { linkId, type SharedLink, type SharedLinks } from '../../shared/core/store/links';
-import { passwordMatches, tokenHash, TOKEN_SHAPE } from '../../shared/read/links/secrets';
+import { newPass, passOpens, passwordMatches, tokenHash, TOKEN_SHAPE } from '../../shared/read/links/secrets';
 import type { SiteReads } from '../../shared/read/links/shared';
 import { incoming, response } from './request';
 import { answerOf } from './answer';
@@ -21,47 +21,45 @@ export interface SharedReadDeps {
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
-const refused = (code: string, message: string, wait = 0): Answer =>
-  errorAnswer({ status: 401, code, message }, wait > 0 ? { ...NO_STORE, 'retry-after': String(wait) } : NO_STORE);
+const refused = (code: string, message: string): Answer => errorAnswer({ status: 401, code, message }, NO_STORE);
 
-type Opened = { ok: true; link: SharedLink; site: SiteReads } | { ok: false; answer: Answer };
+/** One message for a wrong token and a wrong password, so neither tells a guesser which it got right. */
+const WRONG = 'The link or its password is wrong.';
 
-/** A right token forgets no failures, or a guesser holding one link could clear them with it. */
+/** `pass` is answered after a right password, for the viewer to send in its place. */
+type Opened = { ok: true; link: SharedLink; site: SiteReads; pass?: string } | { ok: false; answer: Answer };
+
+/** The token and the password are each counted before they are checked, the password per link. */
 export async function openLink(request: IncomingRequest, deps: SharedReadDeps): Promise<Opened> {
   const token = request.header('x-share-token');
-  if (token === null || token === '') return { ok: false, answer: refused('unauthorized', 'x-share-token: the link is missing') };
-  const address = clientAddress(request.header('x-forwarded-for'), deps.access.trustedProxyHops);
-  const wait = deps.access.failures.waitFor(address);
-  if (wait > 0)
-    return {
-      ok: false,
-      answer: errorAnswer(
-        { status: 429, code: 'too_many_attempts', message: `x-share-token: too many wrong links from this address; wait ${wait} s` },
-        { ...NO_STORE, 'retry-after': String(wait) },
-      ),
-    };
-  const wrong = (field: string) => {
-    const next = deps.access.failures.failed(address);
-    return { ok: false as const, answer: refused('unauthorized', `${field}: the link or its password is wrong`, next) };
-  };
-  const read = TOKEN_SHAPE.test(token) ? await deps.links.read(linkId(tokenHash(deps.hashKey, token))) : null;
-  if (read === null) return wrong('x-share-token');
-  const link = read.doc;
-  if (link.revoked_at !== null) return { ok: false, answer: refused('revoked', 'x-share-token: the link was revoked') };
-  if (link.expires_at !== null && Date.parse(link.expires_at) <= deps.access.clock.now().getTime())
-    return { ok: false, answer: refused('expired', 'x-share-token: the link has expired') };
-  if (link.password !== null) {
-    const password = request.header('x-share-password');
-    if (password === null || password === '')
-      return { ok: false, answer: refused('password_required', 'x-share-password: the link asks for its password') };
-    if (!(await passwordMatches(password.slice(0, 200), link.password))) return wrong('x-share-password');
-  }
+  if (token === null || token === '') return { ok: false, answer: refused('unauthorized', 'This address is not a whole shared link.') };
+  const { guesses, trustedProxyHops, clock } = deps.access;
+  const address = clientAddress(request.header('x-forwarded-for'), trustedProxyHops);
+  const found: { link: SharedLink | null } = { link: null };
+  const byToken = await guesses.checked('link', address, async () => {
+    const read = TOKEN_SHAPE.test(token) ? await deps.links.read(linkId(tokenHash(deps.hashKey, token))) : null;
+    found.link = read?.doc ?? null;
+    return read !== null;
+  });
+  if (byToken.outcome !== 'right') return { ok: false, answer: refusedGuess(byToken, WRONG) };
+  const link = found.link!;
   const site = deps.readsOf(link.site);
-  if (site === undefined) return { ok: false, answer: refused('revoked', 'x-share-token: the link is of a site no longer declared') };
-  return { ok: true, link, site };
+  if (link.revoked_at !== null || site === undefined) return { ok: false, answer: refused('revoked', 'This link was revoked.') };
+  if (link.expires_at !== null && Date.parse(link.expires_at) <= clock.now().getTime())
+    return { ok: false, answer: refused('expired', 'This link has expired.') };
+  if (link.password === null) return { ok: true, link, site };
+  const now = clock.now().getTime();
+  const pass = request.header('x-share-pass');
+  if (pass !== null && passOpens(deps.hashKey, link.id, pass, now)) return { ok: true, link, site };
+  const kept = link.password;
+  const password = request.header('x-share-password');
+  if (password === null || password === '') return { ok: false, answer: refused('password_required', 'This link asks for its password.') };
+  const byPassword = await guesses.checked(`password:${link.id}`, address, () => passwordMatches(password.slice(0, 200), kept));
+  if (byPassword.outcome !== 'right') return { ok: false, answer: refusedGuess(byPassword, WRONG) };
+  return { ok: true, link, site, pass: newPass(deps.hashKey, link.id, now) };
 }
 
-/** The link's fixed period and filters replace any asked. */
+/** The link's fixed period replaces any asked, and its filters are added to the viewer's, which can only narrow them. */
 function fixedQuery(request: IncomingRequest, link: SharedLink): IncomingRequest {
   const query = new URLSearchParams(request.query);
   query.delete('site');
@@ -69,10 +67,9 @@ function fixedQuery(request: IncomingRequest, link: SharedLink): IncomingRequest
     for (const name of ['days', 'from', 'to']) query.delete(name);
     query.set('days', link.days);
   }
-  if (link.filters.length > 0) {
-    query.delete('filter');
-    for (const filter of link.filters) query.append('filter', filter);
-  }
+  const asked = query.getAll('filter').filter((filter) => !link.filters.includes(filter));
+  query.delete('filter');
+  for (const filter of [...link.filters, ...asked]) query.append('filter', filter);
   return { ...request, query };
 }
 
@@ -84,6 +81,7 @@ export function sharedRoute<T, V>(input: Input<T>, run: (input: T, link: SharedL
       if (!opened.ok) return response(opened.answer);
       const read = await input(fixedQuery(asked, opened.link));
       const answer = read.ok ? answerOf(await run(read.value, opened.link, opened.site)) : errorAnswer(read.failure);
-      return response({ ...answer, headers: { ...NO_STORE, ...answer.headers } });
+      const pass: Record<string, string> = opened.pass === undefined ? {} : { 'x-share-pass': opened.pass };
+      return response({ ...answer, headers: { ...NO_STORE, ...pass, ...answer.headers } });
     };
 }

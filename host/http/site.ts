@@ -15,7 +15,7 @@ export async function siteAnswer(
   const site = name.ok ? sites.roots.get(name.value) : undefined;
   if (site !== undefined) return answer(site);
   if (operator !== undefined) {
-    const check = checkOperator(request, operator);
+    const check = await checkOperator(request, operator);
     if (!check.ok) return check.answer;
   }
   return name.ok ? answer(sites.roots.get(sites.declared[0]!.name)!) : errorAnswer(name.failure);

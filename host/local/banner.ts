@@ -1,4 +1,5 @@
 import { COUNT_ME } from './count-me';
+import type { Site } from '../../shared/core/sites/sites';
 
 /** So the count's `source` never says Azure when it reads the local stand-in. */
 export const LOCAL_COSMOS_NAME = 'the local Cosmos DB stand-in';
@@ -24,6 +25,8 @@ export function dashboardBanner(options: {
   plainPort: number;
   operatorKey: string;
   allowedOrigins: readonly string[];
+  /** The SITES setting; undefined without it. */
+  sites: readonly Site[] | undefined;
   /** Null without `--count-me`. */
   countedAs: string | null;
 }): string[] {
@@ -31,7 +34,6 @@ export function dashboardBanner(options: {
   const key = EXAMPLE_KEY.test(options.operatorKey) ? options.operatorKey : 'your OPERATOR_KEY (local.settings.json)';
   const port = Number(new URL(url).port);
   const simulate = port === options.plainPort ? 'npm run simulate' : `npm run simulate -- --port ${port}`;
-  const site = options.allowedOrigins[0];
   return [
     '',
     `Dashboard    ${url}/api/admin    (sign in with ${key})`,
@@ -39,9 +41,22 @@ export function dashboardBanner(options: {
     options.countedAs === null
       ? `Your own page loads from this machine are not counted: a request from loopback is the site reading itself, never a person (npm start -- ${COUNT_ME} counts them).`
       : `Your own page loads from this machine are counted (${COUNT_ME}): a request from loopback is seen as from ${options.countedAs}, this machine's network address.`,
-    site === undefined
-      ? 'A site of your own: add its origin to ALLOWED_ORIGINS, then put the snippet on its pages (README, On a site).'
-      : `A site of your own: the snippet <script defer src="${url}/api/assets/headcount.js"></script> on a page of ${site} (ALLOWED_ORIGINS).`,
+    siteLine(url, options.sites, options.allowedOrigins),
     '',
   ];
+}
+
+/** Where a site's origin goes: SITES when it is set (start-up refuses ALLOWED_ORIGINS beside it), else ALLOWED_ORIGINS. */
+function siteLine(url: string, sites: readonly Site[] | undefined, allowedOrigins: readonly string[]): string {
+  const snippet = `<script defer src="${url}/api/assets/headcount.js"></script>`;
+  if (sites !== undefined && sites.length > 0) {
+    const site = sites.find((one) => one.origins.length > 0);
+    return site === undefined
+      ? 'A site of your own: give it its origin in SITES (name=https://origin), then put the snippet on its pages (README, On a site).'
+      : `A site of your own: the snippet ${snippet} on a page of ${site.origins[0]!} (SITES, site ${site.name}).`;
+  }
+  const origin = allowedOrigins[0];
+  return origin === undefined
+    ? 'A site of your own: add its origin to ALLOWED_ORIGINS, then put the snippet on its pages (README, On a site).'
+    : `A site of your own: the snippet ${snippet} on a page of ${origin} (ALLOWED_ORIGINS).`;
 }

@@ -6,12 +6,15 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { HttpRequest, HttpResponse, InvocationContext, type Cookie, type HttpHandler, type Timer } from '@azure/functions';
 import { Cron } from 'croner';
+import { z } from 'zod';
 import { hostRoute, registered, type HttpRegistration, type Registration } from '../registry';
 import { queueLocation, type Root } from '../composition';
 import { queueClient } from '../../adapters/azure-hit-queue';
 import { readHostJson, type HostJson } from './host-json';
 import { listenToQueue, type QueueListener } from './queue-listener';
 import { errorLine } from '../../shared/core/errors';
+import { badRequest } from '../../shared/core/result';
+import { errorAnswer } from '../http/envelope';
 import { isLoopback } from '../../shared/core/identity/network';
 import type { Lease } from '../../shared/core/ports/lease';
 import { blobLease, lockBlob } from '../../adapters/azure-blob-lease';
@@ -152,6 +155,36 @@ function answerUnreadable(error: Error & { code?: string }, socket: Duplex): voi
   );
 }
 
+/** The one error envelope's 400, naming the part of the request that could not be read. */
+function badInput(path: string, message: string) {
+  const { status, body } = errorAnswer(badRequest([{ path, message }]));
+  return { status, jsonBody: body };
+}
+
+/** Null when the request line's target or the Host header cannot make a URL, as Azure's front end refuses them. */
+function requestUrl(request: IncomingMessage): URL | null {
+  try {
+    return new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
+  } catch {
+    return null;
+  }
+}
+
+const adminBody = z.object({ input: z.unknown().optional() });
+
+/** `POST /admin/functions/<name>`'s body: nothing, or a JSON object whose `input` is the function's. */
+function adminInput(body: Buffer): { input: unknown } | null {
+  if (body.length === 0) return { input: undefined };
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    return null;
+  }
+  const read = adminBody.safeParse(json);
+  return read.success ? { input: read.data.input } : null;
+}
+
 /** As the Functions host resolves `%SETTING%`. */
 function resolveSettings(expression: string, settings: Root['settings']): string {
   return expression.replace(/%(\w+)%/g, (whole, name: string) => {
@@ -248,8 +281,9 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
 
   const server: Server = createServer((request, response) => {
     void (async () => {
-      const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
+      const url = requestUrl(request);
       const body = await readBody(request);
+      if (url === null) return writeResponse(response, badInput('host', 'must be a host name or address, and a port if any'));
       const admin = /^\/admin\/functions\/([\w-]+)$/.exec(url.pathname);
       if (admin && request.method === 'POST') {
         const name = admin[1]!;
@@ -258,9 +292,10 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
             status: 404,
             jsonBody: { error: { code: 'not_found', message: `no non-HTTP function named ${name}` } },
           });
-        const input = body.length > 0 ? (JSON.parse(body.toString('utf8')) as { input?: unknown }).input : undefined;
+        const read = adminInput(body);
+        if (read === null) return writeResponse(response, badInput('(body)', 'must be empty, or a JSON object: {"input": …}'));
         try {
-          await runNow(name, input);
+          await runNow(name, read.input);
           return writeResponse(response, { status: 202 });
         } catch (error) {
           logger.error('admin run failed', { function: name, reason: errorLine(error) });
@@ -298,8 +333,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
       });
     })().catch((error) => {
       logger.error('local host could not answer', { reason: String(error) });
-      if (!response.headersSent) response.writeHead(500);
-      response.end();
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { code: 'internal_error', message: 'the local host could not answer' } }));
     });
   });
 

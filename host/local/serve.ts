@@ -11,12 +11,13 @@ async function main() {
   const root = rootFromEnvironment(values, { cosmosName: localCosmosName(values.COSMOS_ENDPOINT) });
   const host = await startLocalHost({ root, port });
   console.log(`Functions host (local)  ${host.url}   (POST ${host.url}/admin/functions/<name> runs a function now)`);
-  const { OPERATOR_KEY, ALLOWED_ORIGINS } = root.settings;
+  const { OPERATOR_KEY, ALLOWED_ORIGINS, SITES } = root.settings;
   const banner = dashboardBanner({
     url: host.url,
     plainPort: plainPort(local),
     operatorKey: OPERATOR_KEY,
     allowedOrigins: ALLOWED_ORIGINS,
+    sites: SITES,
     countedAs: null,
   });
   for (const line of banner) console.log(line);

@@ -88,12 +88,13 @@ async function main() {
     if (host) {
       started.push(() => host.stop());
       console.log(`Functions host (local)  ${host.url}   (POST ${host.url}/admin/functions/<name> runs a function now)`);
-      const { OPERATOR_KEY, ALLOWED_ORIGINS } = root.settings;
+      const { OPERATOR_KEY, ALLOWED_ORIGINS, SITES } = root.settings;
       const banner = dashboardBanner({
         url: host.url,
         plainPort: plainPort(local),
         operatorKey: OPERATOR_KEY,
         allowedOrigins: ALLOWED_ORIGINS,
+        sites: SITES,
         countedAs,
       });
       for (const line of banner) console.log(line);

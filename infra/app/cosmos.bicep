@@ -59,6 +59,7 @@ resource container 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/container
           { path: '/packed/?' }
           { path: '/people_sketch/*' }
           { path: '/new_sketch/*' }
+          { path: '/returning_sketch/*' }
           { path: '/first_days/*' }
         ]
         compositeIndexes: [

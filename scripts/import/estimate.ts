@@ -44,8 +44,8 @@ export function remembered<V>(most: number, read: (key: string) => V): (key: str
 /**
  * What the import will add, estimated from the lines as the app's rules read them, without its key: a person is an
  * (address, agent family) with a request that is not a bot's (by agent, path or hosting network) and not the site's own
- * (loopback, the self tag); a scanner one whose every request is a bot's; a visit an address with a person's request on
- * a UTC day. The app's figures after the backfill are the truth (its own networks, cookies and the live days differ).
+ * (loopback, the self tag); a scanner one whose every request is a bot's; a visit a person's day (an address and agent
+ * family with a person's request on a UTC day). The app's figures after the backfill are the truth (its own networks, cookies and the live days differ).
  * Memory holds a number a visitor and a visit, never a line.
  */
 export class Estimate {
@@ -73,7 +73,7 @@ export class Estimate {
     if (bot) this.bots.add(key);
     else {
       this.people.add(key);
-      this.visits.add(digest(`${day}|${record.address}`));
+      this.visits.add(digest(`${day}|${record.address}|${read.family}`));
     }
   }
 

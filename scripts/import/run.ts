@@ -74,6 +74,8 @@ export interface ImportSummary {
   estimate: { people: number; scanners: number; visits: number };
   until: string | null;
   liveFrom: string | null;
+  /** The site the app fills, as it answered; null when it was not asked (a dry run). */
+  site: string | null;
   plausible: { days: number; skipped: number; visitors: number; rows: number } | null;
   seconds: number;
   dryRun: boolean;
@@ -246,6 +248,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
     estimate: { people: 0, scanners: 0, visits: 0 },
     until: options.until ?? null,
     liveFrom: null,
+    site: null,
     plausible: null,
     seconds: 0,
     dryRun: options.dryRun,
@@ -312,6 +315,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<I
       const window = await sender.post(options.until ? { until: options.until, hits: [] } : { hits: [] }, options.dryRun);
       summary.until = window.until;
       summary.liveFrom = window.live_from;
+      summary.site = window.site;
     } catch (error) {
       if (!options.dryRun) throw error;
     }
@@ -446,6 +450,7 @@ export function summaryLines(summary: ImportSummary): string[] {
   const kept = summary.alreadyKept > 0 ? `, had kept ${fmt(summary.alreadyKept)} already (an earlier import of the same lines)` : '';
   const app = summary.dryRun ? '' : ` (the app queued ${fmt(summary.accepted)}${kept}, did not count ${fmt(summary.notCounted)})`;
   lines.push(`hits ${sentWord}: ${fmt(summary.sent)}${app}`);
+  if (summary.site) lines.push(`${summary.dryRun ? 'site to fill' : 'site filled'}: ${summary.site}`);
   const ignored = Object.entries(summary.ignored).filter(([, count]) => count > 0);
   const ignoredTotal = ignored.reduce((sum, [, count]) => sum + count, 0);
   lines.push(

@@ -10,6 +10,8 @@ export interface ImportAnswer {
   skipped: number;
   until: string;
   live_from: string;
+  /** The site the import fills. */
+  site: string;
 }
 
 /** A request the app refused for good (a wrong key, a batch it cannot read): the import stops. */

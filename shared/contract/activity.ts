@@ -35,7 +35,7 @@ export const DayOfKinds = z
       .meta({ description: 'The people first counted that day (unfiltered, exact; filtered, estimated from the sketch of new people).' }),
     returning: count().nullable().meta({
       description:
-        "The day's people (each once, estimated) first counted before that day: the day's people less its new people. Null on a day folded before people's first days were kept.",
+        "The day's people (each once, estimated) first counted before that day: the estimate of the day's sketch of returning people. Null on a day folded before returning people were kept.",
     }),
   })
   .meta({ id: 'DayOfKinds' });
@@ -114,7 +114,7 @@ const headline = {
   }),
   returning: count().meta({
     description:
-      "The period's people first counted before it: `people` less `people_new`, so the two add up to the period's people (within the same error).",
+      "The period's people with a day in it after their first day (each once, estimated): the union of its days' returning people, so it may overlap `people_new` and a day's `returning` never exceeds it. Days whose `returning` is null (folded before returning people were kept) add no one.",
   }),
   visits: count(),
   page_loads: count(),
@@ -255,6 +255,17 @@ export const Filter = z
 
 const orNull = <T extends z.ZodType>(schema: T) => schema.nullable();
 
+export const Clamped = z
+  .object({
+    asked_from: utcDay(),
+    asked_to: utcDay(),
+  })
+  .meta({
+    id: 'Clamped',
+    description:
+      'The range as asked, when it was over 400 days and reached before the first counted day (or the first imported day) or after today: `from` and `to` are the days answered instead, so a read costs the days that can hold data, whatever it asks.',
+  });
+
 export const ActivityCard = z
   .object({
     days: z.int().min(1).nullable().meta({ description: 'How many days the period holds.' }),
@@ -281,6 +292,9 @@ export const ActivityCard = z
     rollups: orNull(RollupStatus),
     imported: ImportedPeriod.optional().meta({
       description: 'Only when some day of the period has totals imported from another tool; absent otherwise.',
+    }),
+    clamped: Clamped.optional().meta({
+      description: 'Only when the range asked was over 400 days and reached past the days that can hold data; absent otherwise.',
     }),
     filters: z.array(Filter).nullable().meta({ description: 'The filters the read was asked with, echoed (empty without).' }),
     availability: Availability,

@@ -30,6 +30,7 @@ export const ImportAccepted = z
     skipped: count().meta({ description: 'Requests (or days) after `until`.' }),
     until: utcDay().meta({ description: 'The last day this import takes.' }),
     live_from: utcDay().meta({ description: 'The first day counted live, as the first import fixed it.' }),
+    site: z.string().meta({ description: 'The site of SITES the import fills (`site=`, or the first declared).' }),
   })
   .meta({ id: 'ImportAccepted' });
 

@@ -1,16 +1,16 @@
 import { linkBodySchema } from './queries';
-import { ActivityCard } from './activity';
 import { inputs } from './inputs';
-import { SharedLinkMade, SharedLinkRevoked, SharedLinks, SharedPeople, SiteList } from './links';
+import { SharedCard, SharedLinkMade, SharedLinkRevoked, SharedLinks, SiteList } from './links';
 import { error, json, OPERATOR, OPERATOR_ERRORS, ref, sharedAnswer } from './responses';
 import type { Route } from './route';
 
-// The sites' list and the shared links' routes: the operator's (make, list, revoke) and the two reads a link opens.
+// The sites' list and the shared links' routes: the operator's (make, list, revoke) and the one read a link opens.
 
 inputs.add(linkBodySchema, {
   id: 'SharedLinkBody',
   description: 'A read-only link to one site (or `*`) with, optionally, fixed filters and period, an expiry and a password.',
   fields: {
+    site: 'A site of SITES, or `*` for all of them; without it, the only site declared (400 when there are several).',
     filters: 'Fixed `dimension:value` filters (as the card takes them); the viewer cannot take them off.',
     days: 'A fixed period, as the card takes `days`.',
     password: 'Hashed with scrypt; the viewer sends it as `x-share-password`.',
@@ -24,12 +24,19 @@ const shareHeaders = [
     in: 'header',
     required: false,
     schema: { type: 'string' },
-    description: "The link's password, when it has one.",
+    description: "The link's password, when it has one and no `x-share-pass` is sent.",
+  },
+  {
+    name: 'x-share-pass',
+    in: 'header',
+    required: false,
+    schema: { type: 'string' },
+    description: 'The proof a right password was answered with, in its place for 12 hours: no password is checked again.',
   },
 ];
 const shareErrors = {
   '401': error(
-    'No token, a wrong one or a wrong password (each counted against the address as a wrong key is), a revoked or expired link, or a password asked for.',
+    'No token (`unauthorized`), a wrong token or a wrong password (both `unauthorized`, with the same message; each counted before it is checked, the password per link), a revoked (`revoked`) or expired (`expired`) link, or a password asked for (`password_required`, only for a link that has one).',
   ),
   '429': sharedAnswer('TooManyAttempts'),
 };
@@ -82,19 +89,18 @@ export const LINK_ROUTES: Route[] = [
     path: '/api/shared/activity',
     operationId: 'shared-activity',
     summary: 'The Activity card a shared link opens',
-    description: "The link's site's card, read-only, with the link's fixed filters and period in place of any asked.",
+    description:
+      "The link's site's card, read-only: the link's fixed period in place of any asked, its filters added to any asked, and nothing outside that view (no last hours, no all-time figures, no store counters).",
     security: [],
     parameters: shareHeaders,
-    responses: { '200': json('The card.', ActivityCard), ...shareErrors },
-  },
-  {
-    method: 'get',
-    path: '/api/shared/people',
-    operationId: 'shared-people',
-    summary: 'The count a shared link opens',
-    description: "The link's site's people all time and visits, and what the link fixes.",
-    security: [],
-    parameters: shareHeaders,
-    responses: { '200': json('The count.', SharedPeople), ...shareErrors },
+    responses: {
+      '200': json('The card.', SharedCard, {
+        'x-share-pass': {
+          description: 'After a right password: send it as `x-share-pass` in place of the password for 12 hours.',
+          schema: { type: 'string' },
+        },
+      }),
+      ...shareErrors,
+    },
   },
 ];

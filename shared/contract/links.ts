@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { instant } from './common';
-import { ActivityCard } from './activity';
-import { PeopleCount } from './count';
+import { ActivityCard, GoalRow } from './activity';
 
 // The answers of the sites' list and the shared links' routes (link-routes.ts).
 
@@ -34,15 +33,35 @@ export const SharedLinks = z.object({ links: z.array(SharedLinkRow) }).meta({ id
 
 export const SharedLinkRevoked = z.object({ link: SharedLinkRow }).meta({ id: 'SharedLinkRevoked' });
 
-export const SharedPeople = PeopleCount.extend({
-  link: z.object({ site: z.string(), label: z.string(), filters: z.array(z.string()), days: z.string().nullable() }),
-}).meta({ id: 'SharedPeople', description: "The count of a shared link's site, and what the link fixes." });
+export const SharedView = z
+  .object({
+    site: z.string(),
+    label: z.string(),
+    days: z.string().nullable().meta({ description: "The link's fixed period (`days=`), or null when the viewer picks one." }),
+    filters: z.array(z.string()).meta({ description: "The link's fixed filters, which every figure is under." }),
+  })
+  .meta({ id: 'SharedView', description: 'What a shared link shows: its site, label, period and filters (never its token).' });
 
-export const LINK_ANSWERS = [ActivityCard, SiteList, SharedLinks, SharedLinkMade, SharedLinkRevoked, SharedPeople];
+export const SharedGoalRow = GoalRow.omit({ people_all_time: true, first_touch: true }).meta({
+  id: 'SharedGoalRow',
+  description: "A goal's visits that reached it in the period and their share: nothing all time.",
+});
+
+// Derived from the admin card: nothing outside the link's site, filters and period (no last hours, no all-time figures,
+// no store counters).
+export const SharedCard = ActivityCard.omit({ hours: true, cost: true, goals: true })
+  .extend({ goals: z.array(SharedGoalRow).nullable(), view: SharedView })
+  .meta({
+    id: 'SharedCard',
+    description:
+      "The Activity card a shared link opens: every figure under the link's site, filters and period, and what the link fixes (`view`).",
+  });
+
+export const LINK_ANSWERS = [ActivityCard, SiteList, SharedLinks, SharedLinkMade, SharedLinkRevoked, SharedCard];
 
 export type SiteListAnswer = z.infer<typeof SiteList>;
 export type SharedLinksAnswer = z.infer<typeof SharedLinks>;
 export type SharedLinkMadeAnswer = z.infer<typeof SharedLinkMade>;
-export type SharedPeopleAnswer = z.infer<typeof SharedPeople>;
+export type SharedCardAnswer = z.infer<typeof SharedCard>;
 export type SharedLinkRevokedAnswer = z.infer<typeof SharedLinkRevoked>;
 export type SharedLinkRowAnswer = z.infer<typeof SharedLinkRow>;

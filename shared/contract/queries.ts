@@ -164,7 +164,7 @@ export const detailQuerySchema = z.strictObject({
 });
 
 export const linkBodySchema = z.strictObject({
-  site: z.string().max(253),
+  site: z.string().max(253).optional(),
   label: z.string().max(80, 'must be at most 80 characters').default(''),
   filters: z.array(z.string().max(300)).max(10, 'must be at most 10 filters').default([]),
   days: z.string().max(8).nullish(),

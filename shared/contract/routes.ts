@@ -79,7 +79,12 @@ export const ROUTES: Route[] = [
       required: true,
       content: { 'application/json': { schema: { oneOf: [ref(serverHitSchema), ref(serverBatchSchema)] } } },
     },
-    responses: { '202': json('Queued.', Accepted), '401': sharedAnswer('Unauthorized'), ...BODY_ERRORS },
+    responses: {
+      '202': json('Queued.', Accepted),
+      '401': sharedAnswer('Unauthorized'),
+      '429': sharedAnswer('TooManyAttempts'),
+      ...BODY_ERRORS,
+    },
   },
   {
     method: 'post',
@@ -87,7 +92,7 @@ export const ROUTES: Route[] = [
     operationId: 'ingest-beacon',
     summary: 'A browser reports a page load',
     description:
-      "Anonymous, from ALLOWED_ORIGINS; JSON or `text/plain` (as `sendBeacon` sends it), at most 4 KB. The operator key (either header) or the operator cookie marks the beacon as the site's own read. In `cookie` identity mode the answer may set the `visitor_id` cookie.",
+      "Anonymous, from ALLOWED_ORIGINS; JSON or `text/plain` (as `sendBeacon` sends it), at most 4 KB. The operator key (either header), the operator cookie or the snippet's `operator` mark makes the beacon the site's own read. Such a claim is a guess at the operator key: a wrong one is counted against the address as a wrong key is (429 once its free tries are spent), and the answer is the same whether it was right or wrong (`status`, when asked, is `returning`, and no cookie is set). In `cookie` identity mode the answer to a beacon without a claim may set the `visitor_id` cookie.",
     security: [{}, { operatorCookie: [] }, { operatorBearer: [] }, { operatorKey: [] }],
     parameters: ORIGIN,
     requestBody: {
@@ -104,6 +109,7 @@ export const ROUTES: Route[] = [
       }),
       ...BODY_ERRORS,
       '403': sharedAnswer('OriginNotAllowed'),
+      '429': sharedAnswer('TooManyAttempts'),
     },
   },
   preflight('ingest-beacon-preflight', '/api/beacon', 'CORS preflight of the beacon'),
@@ -125,6 +131,7 @@ export const ROUTES: Route[] = [
     responses: {
       '202': json('Queued (hits) or kept (days); or, for an empty batch, the window only.', ImportAccepted),
       '401': sharedAnswer('Unauthorized'),
+      '429': sharedAnswer('TooManyAttempts'),
       ...BODY_ERRORS,
     },
   },
@@ -156,7 +163,8 @@ export const ROUTES: Route[] = [
     path: '/api/admin/activity',
     operationId: 'admin-activity',
     summary: 'The Activity card',
-    description: 'A period: the last `days` UTC days (today included), every day since the first kept (`days=all`), or `from` to `to`.',
+    description:
+      'A period: the last `days` UTC days (today included), every day since the first kept (`days=all`), or `from` to `to`. Only the days that can hold data (the first counted or imported day to today) are read; a range over 400 days is clamped to them, and the answer says so in `clamped`.',
     security: OPERATOR,
     query: {
       schema: activityQuerySchema,
@@ -285,7 +293,7 @@ export const ROUTES: Route[] = [
     operationId: 'admin-export',
     summary: 'The days of a range, as CSV or JSON',
     description:
-      "One row a day from `from` to `to`, from one query (the range's visitor-days) and two point reads (the visitors and visits summaries) whatever the range.",
+      'One row a day from `from` to `to`: a point read a day that can hold data (the first counted or imported day to today; the other days are rows of zeros) and the visitors and visits summaries, whatever the range.',
     security: OPERATOR,
     query: {
       schema: exportQuerySchema,
@@ -404,9 +412,12 @@ export const ROUTES: Route[] = [
 /** The answers several routes share. */
 export const RESPONSES: Record<string, Json> = {
   BadRequest: error('A bad field, named in `message` and listed in `issues`.'),
-  Unauthorized: error('The key is missing or wrong.'),
+  Unauthorized: error(
+    "The key is missing or wrong. A wrong key counts against the caller's address (see 429); once its free tries are spent, Retry-After says how long it now waits.",
+    { 'Retry-After': text('After the last free try: whole seconds until the next check.', { pattern: '^[0-9]+$' }) },
+  ),
   OperatorUnauthorized: error(
-    "No operator key or session, a wrong key, a forged session cookie, or a session that has run out. A wrong key or forged cookie counts against the caller's address (see 429); once its free tries are spent, Retry-After says how long it now waits.",
+    "No operator key or session, a wrong key, a forged session cookie, or a session that has run out. A wrong key or forged cookie counts against the caller's address (see 429); with its last free try, Retry-After says how long it now waits.",
     {
       'WWW-Authenticate': text(undefined, { const: 'Bearer' }),
       ...NO_STORE,
@@ -432,7 +443,7 @@ export const RESPONSES: Record<string, Json> = {
   },
   NotModified: { description: 'The browser holds these bytes already (If-None-Match).' },
   TooManyAttempts: error(
-    'This address gave too many wrong keys or forged session cookies: the first 5 are answered at once, then it waits 1 second before its next check, doubling with each further failure to at most 30; 15 minutes without one forgets them. Nothing it presents is checked until then.',
+    'This address gave too many wrong guesses at this secret (the operator key, the ingest key, a link or its password), counted in the store so every instance and restart sees them: 5 are answered, then it waits 1 second before its next check, doubling with each further guess to at most 30; 15 minutes without one forgets them. Nothing it presents, the right secret included, is checked until then; a valid session is never slowed.',
     { 'Retry-After': text('Whole seconds until the next check.', { pattern: '^[0-9]+$' }), ...NO_STORE },
   ),
 };

@@ -12,6 +12,8 @@ export interface Failure {
   code: string;
   message: string;
   issues?: FieldIssue[];
+  /** Whole seconds, answered as `Retry-After`. */
+  retryAfter?: number;
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; failure: Failure };

@@ -29,7 +29,9 @@ export interface PeriodMove extends SliceMove {
   span: (typeof LONG_SPANS)[number];
 }
 
-const figuresOf = (doc: Pick<DayRollup, 'visitor_days' | 'left_out' | 'page_loads' | 'people_sketch' | 'new_sketch'>): DayFigures => ({
+const figuresOf = (
+  doc: Pick<DayRollup, 'visitor_days' | 'left_out' | 'page_loads' | 'people_sketch' | 'new_sketch' | 'returning_sketch'>,
+): DayFigures => ({
   visitor_days: doc.visitor_days,
   left_out: doc.left_out,
   page_loads: doc.page_loads,
@@ -49,6 +51,10 @@ const longMoves = (
     return { pk, id, filter, span, day: slice.day, upTo: slice.upTo, delta, figures, imported };
   });
 
+/** A day folded before returning people were kept adds none to its cell or months, so a month is the union of its days'. */
+const withBack = (delta: PeriodDelta, ...days: ReadonlyArray<{ returning_sketch?: unknown }>): PeriodDelta =>
+  days.some((day) => day.returning_sketch === undefined) ? { ...delta, back: [] } : delta;
+
 /**
  * Moves the slice's day cells, each unless it holds the slice, and answers the months and years it moves, which the
  * round writes once for all its days. A day whose rollup is new has no cells yet, so they are created unread.
@@ -61,13 +67,14 @@ export async function foldDayCells(
   rules: RollupRules,
 ): Promise<PeriodMove[]> {
   const { day: at, upTo } = slice;
-  const moves = longMoves({ day: at, upTo }, null, siteDelta(changes, rules), figuresOf(day), day.imported);
+  const moves = longMoves({ day: at, upTo }, null, withBack(siteDelta(changes, rules), day), figuresOf(day), day.imported);
   await inLanes([...cellDeltas(changes, rules).values()], FOLD_WRITES_AT_ONCE, async ({ dimension, value, delta }) => {
     const filter = { dimension, value };
     const key = periodKey('day', at, filter);
     const read = slice.fresh ? null : await periods.read(key.pk, key.id);
     const current = read?.doc ?? emptyPeriodRollup(key, filter, 'day', at);
-    const next = movedPeriod(current, [{ day: at, upTo, delta, figures: null }]);
+    const cellDelta = withBack(delta, day, current);
+    const next = movedPeriod(current, [{ day: at, upTo, delta: cellDelta, figures: null }]);
     if (next !== null)
       await conditionalWriteOnce(
         periods,
@@ -75,16 +82,13 @@ export async function foldDayCells(
         `period ${key.pk} ${key.id}`,
       );
     // A cell's month and year take the day cell's figures.
-    moves.push(...longMoves({ day: at, upTo }, filter, delta, figuresOf(next ?? current)));
+    moves.push(...longMoves({ day: at, upTo }, filter, cellDelta, figuresOf(next ?? current)));
   });
   return moves;
 }
 
-/**
- * Each month and year read once and written once for all the round's days that move it, each day's slice unless it
- * holds it already. Answers the days whose moves were not written, with why: they stay at their marks.
- */
-export async function foldLongPeriods(periods: PeriodRollups, moves: readonly PeriodMove[]): Promise<Map<string, string>> {
+/** Each of the documents read once and written once, each day's slice unless it holds it already; a failure is noted by day. */
+async function foldSome(periods: PeriodRollups, moves: readonly PeriodMove[], failed: Map<string, string>): Promise<void> {
   const byDoc = new Map<string, PeriodMove[]>();
   for (const move of moves) {
     const key = `${move.pk}\n${move.id}`;
@@ -92,7 +96,6 @@ export async function foldLongPeriods(periods: PeriodRollups, moves: readonly Pe
     some.push(move);
     byDoc.set(key, some);
   }
-  const failed = new Map<string, string>();
   await inLanes([...byDoc.values()], FOLD_WRITES_AT_ONCE, async (some) => {
     const [{ pk, id, filter, span }] = some as [PeriodMove];
     try {
@@ -108,5 +111,24 @@ export async function foldLongPeriods(periods: PeriodRollups, moves: readonly Pe
       for (const move of some) failed.set(move.day, errorLine(error));
     }
   });
+}
+
+/**
+ * Each month and year read once and written once for all the round's days that move it. Answers the days whose moves
+ * were not written, with why: they stay at their marks. The site's go first, and a filter's only for days whose site's
+ * were written, so a filter's people never hold someone the site's do not.
+ */
+export async function foldLongPeriods(periods: PeriodRollups, moves: readonly PeriodMove[]): Promise<Map<string, string>> {
+  const failed = new Map<string, string>();
+  await foldSome(
+    periods,
+    moves.filter((move) => move.filter === null),
+    failed,
+  );
+  await foldSome(
+    periods,
+    moves.filter((move) => move.filter !== null && !failed.has(move.day)),
+    failed,
+  );
   return failed;
 }

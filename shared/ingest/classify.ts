@@ -2,7 +2,7 @@ import { UNCACHED_AGENTS, type AgentReader, type AgentVerdict } from '../core/id
 import type { BotReason } from '../core/identity/kinds';
 import type { HostingNetworks } from '../core/identity/network-table';
 import { automationSignal, type RequestSignals } from '../core/identity/signals';
-import { inNetworks, isLoopback, networkOf } from '../core/identity/network';
+import { inNetworks, isLoopback, keptNetwork } from '../core/identity/network';
 import { cleanPath, isAsset, isIgnoredPath, isScannerPath } from '../core/identity/paths';
 import { referrerHost } from '../core/identity/referrer';
 import { dailyToken, isoInstant, personHash } from '../core/identity/tokens';
@@ -48,7 +48,8 @@ export interface IdentityRules {
 
 export const UNLOGGED_AGENT = 'unlogged';
 
-export type Classified = { counted: true; hit: QueuedHit } | { counted: false; reason: 'asset' | 'ignored-path' };
+/** `too-old`: its day's secret is gone, so it can no longer join its visit. */
+export type Classified = { counted: true; hit: QueuedHit } | { counted: false; reason: 'asset' | 'ignored-path' | 'too-old' };
 
 export function isSelf(request: SeenRequest, rules: IdentityRules): boolean {
   if (request.operator) return true;
@@ -74,8 +75,8 @@ export function botReason(
   return null;
 }
 
-/** The address and the agent are read here and go no further. */
-export function classify(request: SeenRequest, rules: IdentityRules): Classified {
+/** The address and the agent are read here and go no further; `daySecret` is the secret of the request's day. */
+export function classify(request: SeenRequest, rules: IdentityRules, daySecret: string): Classified {
   const path = cleanPath(request.path);
   if (isAsset(path)) return { counted: false, reason: 'asset' };
   if (isIgnoredPath(path, rules.ignoredPaths)) return { counted: false, reason: 'ignored-path' };
@@ -88,9 +89,9 @@ export function classify(request: SeenRequest, rules: IdentityRules): Classified
     counted: true,
     hit: {
       at: isoInstant(request.at),
-      token: dailyToken(rules.hashKey, address, request.at),
+      token: dailyToken(daySecret, address, family),
       person: self ? null : (request.visitor ?? personHash(rules.hashKey, address, family)),
-      network: networkOf(request.address),
+      network: keptNetwork(request.address),
       path,
       store: request.store,
       bot: reason !== null,

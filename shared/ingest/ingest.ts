@@ -6,9 +6,12 @@ import type { QueuedHit } from '../core/message';
 import { badRequest, fail, ok, type Result } from '../core/result';
 import type { PersonIds } from '../core/identity/person-id';
 import { withPersonIds } from './persons';
+import { secretsOfDays, type DaySecretKeeper } from './day-secrets';
 
 export interface IngestDeps {
   rules: IdentityRules;
+  /** The secret of each day, which its tokens are made with. */
+  secrets: DaySecretKeeper;
   persons: PersonIds;
   sender: HitSender;
   clock: Clock;
@@ -22,13 +25,24 @@ export interface IngestOutcome {
 
 /** The addresses and agents end here: only hashed hits go on the queue, and nothing of a request is logged. */
 export async function ingest(requests: readonly SeenRequest[], deps: IngestDeps): Promise<Result<IngestOutcome>> {
+  const secrets = await secretsOfDays(
+    requests.map((request) => request.at),
+    deps,
+  );
+  if (!secrets.ok) return secrets;
   const classified = await withPersonIds(
     requests,
-    requests.map((request) => classify(request, deps.rules)),
+    requests.map((request) => {
+      const secret = secrets.value.get(deps.secrets.dayOf(request.at));
+      return secret ? classify(request, deps.rules, secret) : TOO_OLD;
+    }),
     deps.persons,
   );
   return enqueueClassified(classified, deps);
 }
+
+/** Its day's secret is gone: the day can receive no more hits. */
+const TOO_OLD: Classified = { counted: false, reason: 'too-old' };
 
 /** A beacon is classified once, before its scan, and its verdict carried here. */
 export async function enqueueClassified(

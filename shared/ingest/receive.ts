@@ -3,10 +3,12 @@ import type { z } from 'zod';
 
 type BeaconBody = z.infer<typeof beaconBodySchema>;
 import { checkAt, enqueueClassified, ingest, type IngestDeps, type IngestOutcome } from './ingest';
+import { secretsOfDays } from './day-secrets';
 import type { SeenRequest } from './classify';
 import { canonicalAddress } from '../core/identity/network';
 import { forwardedSignals, type RequestSignals } from '../core/identity/signals';
-import { hasOperatorCookie, isOperatorToken } from '../core/identity/operator';
+import { cookieValue, hasOperatorCookie, isOperatorToken, OPERATOR_COOKIE } from '../core/identity/operator';
+import { guessFailure, type Guesses } from '../core/guesses';
 import { sameSecret } from '../core/identity/tokens';
 import { badRequest, fail, ok, parseWith, type Result } from '../core/result';
 import type { AnswerCookie } from '../core/cookie';
@@ -20,6 +22,8 @@ export interface ReceiveSettings {
   ingestKey: string;
   operatorKey: string;
   trustedProxyHops: number;
+  /** Wrong ingest keys and wrong operator claims are counted here. */
+  guesses: Guesses;
   hitMaxAgeDays: number;
   allowedOrigins: readonly string[];
   /** The first is the one a deployment counted before it had several. */
@@ -116,9 +120,28 @@ export interface BeaconTaken {
   cookies: AnswerCookie[];
 }
 
+/** The key, the operator cookie or the snippet's mark: each one a beacon carries is a guess at the operator key. */
+function operatorClaim(beacon: BeaconBody, sender: BeaconSender, deps: ReceiveDeps): { right: boolean } | null {
+  const cookie = cookieValue(sender.cookie, OPERATOR_COOKIE);
+  if (!sender.presentedKey && !beacon.operator && !cookie) return null;
+  return {
+    right:
+      sameSecret(sender.presentedKey, deps.operatorKey) ||
+      hasOperatorCookie(sender.cookie, deps.rules.hashKey) ||
+      isOperatorToken(beacon.operator, deps.operatorKey, deps.rules.hashKey),
+  };
+}
+
+/**
+ * A beacon with an operator claim is answered as the site's own read is, right claim or wrong: `returning` when it
+ * asks its status, and no visitor cookie. A wrong claim is counted as a wrong key, and past the free ones it is a 429.
+ */
 export async function receiveBeacon({ body: beacon, sender }: Beacon, deps: ReceiveDeps): Promise<Result<BeaconTaken>> {
   const site = beaconSite(beacon.site, sender.origin, deps.sites);
   if (!site.ok) return site;
+  const claim = operatorClaim(beacon, sender, deps);
+  const guessed = claim === null ? null : await deps.guesses.compared('operator', sender.address, claim.right);
+  if (guessed?.outcome === 'waiting') return fail(guessFailure(guessed, ''));
   const props = beacon.props === undefined ? null : safeProps(beacon.props);
   const event = beacon.event;
   const seen: SeenRequest = {
@@ -131,21 +154,24 @@ export async function receiveBeacon({ body: beacon, sender }: Beacon, deps: Rece
     pageLoad: event === undefined,
     subject: beacon.subject ?? null,
     ...(event === undefined ? {} : { event, ...(props === null || Object.keys(props.props).length === 0 ? {} : { props: props.props }) }),
-    operator:
-      sameSecret(sender.presentedKey, deps.operatorKey) ||
-      hasOperatorCookie(sender.cookie, deps.rules.hashKey) ||
-      isOperatorToken(beacon.operator, deps.operatorKey, deps.rules.hashKey),
+    operator: guessed?.outcome === 'right',
     signals: sender.signals,
     site: site.value,
   };
+  const secrets = await secretsOfDays([seen.at], deps);
+  if (!secrets.ok) return secrets;
+  const secret = secrets.value.get(deps.secrets.dayOf(seen.at));
+  // A beacon is now, so only a clock past its day's end finds no secret.
+  if (!secret) return ok({ body: { accepted: 0, ignored: 1 }, cookies: [] });
   const subjects = { ...deps.subjects, store: deps.subjectsOf?.(site.value) ?? deps.subjects.store };
-  const scan = await beaconScan(sender.cookie, seen, beacon.status === true, { ...deps, subjects });
+  const scan = await beaconScan(sender.cookie, seen, secret, beacon.status === true, { ...deps, subjects });
   if (!scan.ok) return scan;
   // The beacon was classified once, in its scan (its cookie's identity put in): that verdict is what is enqueued.
   const result = await enqueueClassified([scan.value.classified], deps);
   if (!result.ok) return result;
-  const status = scan.value.status === undefined ? {} : { status: scan.value.status };
+  const asked = scan.value.status;
+  const status = asked === undefined ? {} : { status: claim === null ? asked : ('returning' as const) };
   // A prop that could carry a person is dropped from a beacon, and said so: a browser cannot be asked to send it again.
   const refused = props === null || props.refused === 0 ? {} : { refused_props: props.refused };
-  return ok({ body: { ...result.value, ...status, ...refused }, cookies: scan.value.cookies });
+  return ok({ body: { ...result.value, ...status, ...refused }, cookies: claim === null ? scan.value.cookies : [] });
 }

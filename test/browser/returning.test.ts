@@ -124,9 +124,8 @@ describe('new and returning people, retention and first touch on the dashboard',
     await page.keyboard.press('Enter');
     await page.waitForSelector('#dashboard[data-state="ready"]');
 
-    // The tile: the period's returning people, and its new ones beside them; they add up to its people.
+    // The tile: the period's returning people, and its new ones beside them.
     const card = await adminRead(t, '/api/admin/activity?days=30');
-    expect(card.headline.people_new + card.headline.returning).toBe(card.headline.people);
     expect(card.headline.returning).toBeGreaterThan(0);
     expect(await page.textContent('[data-figure="returning"] .figure')).toBe(String(card.headline.returning));
     expect(await page.textContent('[data-figure="returning"] .change')).toMatch(new RegExp(`^${card.headline.people_new} new; `));
@@ -178,6 +177,44 @@ describe('new and returning people, retention and first touch on the dashboard',
     await panelShot('#goals', 'first-touch');
 
     expect(await axeViolations(page)).toEqual([]);
+    expect(troubles).toEqual([]);
+  });
+
+  test('the Returning tile agrees with the chart over the same days: all time, for one day and under a filter', async () => {
+    const troubles = pageTroubles(page);
+    /** The tile's figure and the chart's returning bars, as the page shows them for the address's view. */
+    const shown = async (query: string) => {
+      await page.goto(`${t.host.url}/api/admin?${query}`);
+      await page.waitForSelector('#dashboard[data-state="ready"]');
+      await page.click('[data-chart="main"] [data-pick-figure="returning"]');
+      await page.waitForFunction(() => document.querySelector('#main-caption')?.textContent?.startsWith('New and returning'));
+      const tile = Number((await page.textContent('[data-figure="returning"] .figure'))!.replace(/,/g, ''));
+      const bars = (await rowsOf('[data-chart="main"] .alt table')).map((row) => Number(row[2]!.replace(/,/g, '')));
+      return { tile, bars };
+    };
+    const sum = (bars: number[]) => bars.reduce((total, bar) => total + bar, 0);
+
+    // All time, every person was first counted within the period, and many came back on a later day: the tile counts
+    // them once, so it is at least the largest bar and at most all the bars together.
+    const all = await shown('period=all');
+    const card = await adminRead(t, '/api/admin/activity?days=all');
+    expect(all.bars).toEqual(card.by_day.map((day: any) => day.returning));
+    expect(all.tile).toBe(card.headline.returning);
+    expect(Math.max(...all.bars)).toBeGreaterThan(0);
+    expect(all.tile).toBeGreaterThanOrEqual(Math.max(...all.bars));
+    expect(all.tile).toBeLessThanOrEqual(sum(all.bars));
+
+    // A day's tile is that day's bar.
+    const busiest = all.bars.indexOf(Math.max(...all.bars));
+    const day = card.by_day[busiest].day;
+    expect((await shown(`from=${day}&to=${day}`)).tile).toBe(all.bars[busiest]);
+
+    // Under a filter, no figure passes the whole site's: the tile, nor any day's bar.
+    const signup = await shown('period=all&filter=page:/signup');
+    expect(signup.tile).toBeGreaterThan(0);
+    expect(signup.tile).toBeLessThan(all.tile);
+    expect(signup.tile).toBeGreaterThanOrEqual(Math.max(...signup.bars));
+    signup.bars.forEach((bar, index) => expect(bar).toBeLessThanOrEqual(all.bars[index]!));
     expect(troubles).toEqual([]);
   });
 

@@ -112,17 +112,17 @@ describe('the Admin session in Chromium', () => {
     const page = await resetPage(tab);
     await page.goto(`${t.host.url}/api/admin`);
     await page.waitForSelector('body[data-ready="true"]');
-    for (let i = 1; i <= 5; i += 1) expect(await typeKey(page, `wrong-key-${i}`)).toBe(`401 ${KEY_MESSAGE}`);
-    expect(await typeKey(page, 'wrong-key-6')).toBe(`401 ${KEY_MESSAGE} This address now waits 1 second before its next try.`);
+    for (let i = 1; i <= 4; i += 1) expect(await typeKey(page, `wrong-key-${i}`)).toBe(`401 ${KEY_MESSAGE}`);
+    expect(await typeKey(page, 'wrong-key-5')).toBe(`401 ${KEY_MESSAGE} This address now waits 1 second before its next try.`);
     // Until the second has passed, nothing is checked, not even the right key.
     expect(await typeKey(page, t.env.OPERATOR_KEY!)).toBe(
       '429 Too many wrong keys from this address: the next try is checked in 1 second.',
     );
     clock.advance(1_000);
-    expect(await typeKey(page, 'wrong-key-7')).toBe(`401 ${KEY_MESSAGE} This address now waits 2 seconds before its next try.`);
-    expect(await typeKey(page, 'wrong-key-8')).toBe('429 Too many wrong keys from this address: the next try is checked in 2 seconds.');
+    expect(await typeKey(page, 'wrong-key-6')).toBe(`401 ${KEY_MESSAGE} This address now waits 2 seconds before its next try.`);
+    expect(await typeKey(page, 'wrong-key-7')).toBe('429 Too many wrong keys from this address: the next try is checked in 2 seconds.');
     clock.advance(2_000);
-    // The owner is in as soon as the wait is over, and the right key forgets the address's failures.
+    // The owner is in as soon as the wait is over.
     expect(await typeKey(page, t.env.OPERATOR_KEY!)).toBe('200 ');
     await page.waitForSelector('#dashboard[data-state="ready"]');
     expect(await page.isVisible('#sign-in')).toBe(false);
@@ -130,6 +130,8 @@ describe('the Admin session in Chromium', () => {
 
   test('a session the key did not make is no session, and a session that ran out asks for the key again', async () => {
     const page = await resetPage(tab);
+    // The wrong keys of the test before are forgotten after 15 quiet minutes; a right key forgets none of them.
+    clock.advance(15 * 60_000);
     // A cookie of the session's name that the key did not make: the page stays signed out, and the app removes it.
     const url = new URL(t.host.url);
     await context.addCookies([

@@ -112,7 +112,7 @@ describe('the tracking snippet on a page of another site', () => {
       ['/about', null, null, false, true],
       ['/about', null, 'localhost', false, true],
     ]);
-    expect(hits.every((hit) => hit.person !== null && hit.network === '203.0.113.x' && !hit.bot && hit.reason === null)).toBe(true);
+    expect(hits.every((hit) => hit.person !== null && hit.network === 'x' && !hit.bot && hit.reason === null)).toBe(true);
     expect(troubles).toEqual([]);
   });
 
@@ -121,7 +121,7 @@ describe('the tracking snippet on a page of another site', () => {
     const tab = await visitor('73.15.1.1');
     expect(await loadAndBeacon(tab, `${site.origin}/`)).toBe(202);
     const hits = await queuedHits();
-    expect(hits.map((hit) => [hit.network, hit.bot, hit.reason])).toEqual([['73.15.1.x', false, null]]);
+    expect(hits.map((hit) => [hit.network, hit.bot, hit.reason])).toEqual([['x', false, null]]);
     // The beacon's headers are the browser's own (its language, fetch metadata and client hints, as
     // test/support/browser-headers.ts records them off the wire), and every signal rule read them.
   });

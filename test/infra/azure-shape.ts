@@ -5,7 +5,7 @@ import { readSettings, SECRET_SETTINGS, settingsSchema } from '../../host/settin
 export const CLIENT_ID = '8f0c3a52-1d2e-4c8b-9a7e-2f6b5c4d3e21';
 
 /** What a Key Vault reference resolves to at run time: a secret long enough for the schema. */
-export const RESOLVED_SECRET = 'resolved-from-key-vault-0123456789';
+export const RESOLVED_SECRET = 'resolved-from-key-vault-0123456789abcdefghijk';
 
 /** Settings in the shape the Function App has in Azure: endpoints, the identity, no keys (secrets already resolved). */
 export const AZURE_SHAPE: Record<string, string> = {

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSettings, SECRET_SETTINGS } from '../../host/settings';
+import { readSettings, SECRET_SETTINGS, STRONG_KEY_CHARACTERS } from '../../host/settings';
 import { CLIENT_ID, requiredInAzureShape, secretMinimum } from './azure-shape';
 import { bicep, block, entries, modules, params, projectText, ROOT } from './bicep';
 import { apiArgs, appSettings, deployedEnvironment } from './deployed';
@@ -80,7 +80,9 @@ describe('each secret reaches the app only as a Key Vault reference', () => {
         ?.args.get(name),
     ).toBe(name);
     const declared = params(main).get(name);
-    expect(declared?.decorators).toEqual(expect.arrayContaining(['@secure()', `@minLength(${secretMinimum()})`]));
+    // The keys a guesser could try are refused in Azure below 32 random bytes; HASH_KEY only below the schema's minimum.
+    const minimum = setting === 'HASH_KEY' ? secretMinimum() : STRONG_KEY_CHARACTERS;
+    expect(declared?.decorators).toEqual(expect.arrayContaining(['@secure()', `@minLength(${minimum})`]));
     expect(declared?.fallback).toBeUndefined();
     // …that azd fills from an environment value docs/deploy.md tells the operator to set.
     const variableName = /^\$\{(\w+)\}$/.exec(parameterFile.parameters[name]?.value ?? '')?.[1];

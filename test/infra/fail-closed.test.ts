@@ -53,6 +53,14 @@ describe('in Azure, start-up fails closed on where the records are kept', () => 
     expect(started.stdout).not.toContain('registered');
   });
 
+  it('stops with an operator key weaker than 32 random bytes, naming it and the command that makes one', () => {
+    const started = startInAzure({ ...AZURE_SHAPE, OPERATOR_KEY: 'test-operator-key-0123456789', WEBSITE_INSTANCE_ID: 'a1b2c3d4e5f6' });
+    expect(started.status).not.toBe(0);
+    expect(started.stderr).toContain('OPERATOR_KEY: is weaker than 32 random bytes, which Azure refuses');
+    expect(started.stderr).toContain("require('crypto').randomBytes(32).toString('base64url')");
+    expect(started.stdout).not.toContain('registered');
+  });
+
   it('stops with STORE=memory, naming it', () => {
     const started = startInAzure({ ...WITHOUT_COSMOS, STORE: 'memory', WEBSITE_INSTANCE_ID: 'a1b2c3d4e5f6' });
     expect(started.status).not.toBe(0);

@@ -7,11 +7,12 @@ import { expectedFromFixture } from '../support/golden-expected';
 import { D0, GOLDEN_ENV, GOLDEN_SUBJECTS, START } from '../support/golden-fixture';
 import { added, normalised, readAll, recorded, runGolden } from '../support/golden-run';
 import { startTestHost, type TestHost } from '../support/host';
+import { testSecret } from '../support/day-secrets';
 
 // Every answer a user sees, recorded from the golden fixture: posted through /api/hits and /api/beacon, kept by the
 // queue trigger, counted by the recount timer, read through the HTTP reads. It uses only the endpoints, the host's
 // drain and run, and the clock, so it holds whatever the keeping and counting do inside. UPDATE_GOLDEN=1 writes the
-// file instead of comparing with it.
+// file instead of comparing with it. Each day's secret is made from the day (testSecret), so its tokens repeat.
 
 const GOLDEN_FILE = join(__dirname, '..', 'golden', 'answers.json');
 const clock = fixedClock(START);
@@ -54,7 +55,7 @@ describe('every answer users see, against the golden file, from the golden fixtu
   let answers: any;
 
   beforeAll(async () => {
-    t = await startTestHost({ env: GOLDEN_ENV, overrides: { clock } });
+    t = await startTestHost({ env: GOLDEN_ENV, overrides: { clock, newSecret: testSecret } });
     await containerOf(t.env);
     const ingest = await runGolden(t, clock);
     raw = { ingest, ...(await readAll(t)) };

@@ -224,7 +224,7 @@ describe('the audience through the local stack: countries, devices, campaigns, n
     }
   });
 
-  it('costs one query for now, and a point read a day asked and two for the summaries for an export', async () => {
+  it('costs one query for now, and a point read a day kept asked and two for the summaries for an export', async () => {
     const day = (offset: number) => new Date(Date.parse(`${D2}T00:00:00Z`) - offset * 86_400_000).toISOString().slice(0, 10);
     const now = await costOf(t, '/api/admin/now');
     const export30 = await costOf(t, `/api/admin/export?from=${day(29)}&to=${D2}&format=csv`);
@@ -233,8 +233,9 @@ describe('the audience through the local stack: countries, devices, campaigns, n
       `store operations: now ${JSON.stringify(now)}, export of 30 days ${JSON.stringify(export30)}, of 400 days ${JSON.stringify(export400)}`,
     );
     expect(now).toEqual({ reads: 0, writes: 0, queries: 1 });
-    expect(export30).toEqual({ reads: 30 + 2, writes: 0, queries: 0 });
-    expect(export400).toEqual({ reads: 400 + 2, writes: 0, queries: 0 });
+    // The days kept are D1 and D2: the days before them are rows of zeros, not reads; the summaries are read twice.
+    expect(export30).toEqual({ reads: 2 + 4, writes: 0, queries: 0 });
+    expect(export400).toEqual(export30);
     const rows = (await get(t, `/api/admin/export?from=${day(399)}&to=${D2}`)).json.rows;
     expect(rows).toHaveLength(400);
     expect(rows[0]).toMatchObject({ day: day(399), people_new: 0, visits: 0, countries: [] });

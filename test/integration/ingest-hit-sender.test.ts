@@ -84,6 +84,8 @@ describe('group commit when the queue goes away with a batch open', () => {
     };
     queue = new QueueClient(direct.AzureWebJobsStorage!, env.HITS_QUEUE!);
     await queue.createIfNotExists();
+    // Ingest reads each day's secret from the store.
+    await containerOf(direct);
     root = rootFromEnvironment(env, { scheduler, logger: memoryLogger() });
     host = await startLocalHost({ root, port: 0, queues: false, timers: false });
     url = host.url;

@@ -5,6 +5,7 @@ import { startLocalHost, type LocalHost } from '../../host/local/host';
 import { azureHitQueue } from '../../adapters/azure-hit-queue';
 import { encodeMessage, toMessages, type QueuedHit } from '../../shared/core/message';
 import { testEnv } from '../support/env';
+import { containerOf } from '../support/cosmos';
 import { AGENTS, post } from '../support/http';
 import { plainProxy } from '../support/proxy';
 import { queueAt, serviceUrl } from '../../host/local/services';
@@ -40,6 +41,8 @@ describe('when the queue cannot take the hits', () => {
     env = { ...direct, AzureWebJobsStorage: queueAt(direct.AzureWebJobsStorage!, proxy.endpoint) };
     queue = new QueueClient(direct.AzureWebJobsStorage!, env.HITS_QUEUE!);
     await queue.createIfNotExists();
+    // Ingest reads each day's secret from the store.
+    await containerOf(direct);
     host = await startLocalHost({ root: rootFromEnvironment(env), port: 0, queues: false, timers: false });
   });
   afterAll(async () => {

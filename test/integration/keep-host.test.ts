@@ -7,6 +7,8 @@ import { encodeMessage } from '../../shared/core/message';
 import { agentFamily, isBotAgent } from '../../shared/core/identity/agent';
 import { deviceOf } from '../../shared/core/identity/device';
 import { dailyToken, personHash } from '../../shared/core/identity/tokens';
+import { keptNetwork } from '../../shared/core/identity/network';
+import { testSecret } from '../support/day-secrets';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { containerOf } from '../support/cosmos';
@@ -24,13 +26,13 @@ const EDGE =
 
 /** Who sends the fixture's hits: the person each is (two agents of one browser are one person), or the site itself. */
 const visitors = {
-  alice: { address: '203.0.113.7', agent: CHROME_120, person: 'alice', network: '203.0.113.x' },
-  aliceUpdated: { address: '203.0.113.7', agent: CHROME_121, person: 'alice', network: '203.0.113.x' },
-  bob: { address: '198.51.100.20', agent: FIREFOX, person: 'bob', network: '198.51.100.x' },
-  curl: { address: '192.0.2.50', agent: 'curl/8.4.0', person: 'curl', network: '192.0.2.x' },
-  turned: { address: '192.0.2.77', agent: IPHONE, person: 'turned', network: '192.0.2.x' },
-  carol: { address: '2001:db8::1', agent: EDGE, person: 'carol', network: '2001:db8:0:x' },
-  site: { address: '10.20.0.5', agent: FIREFOX, person: null, network: '10.20.0.x' },
+  alice: { address: '203.0.113.7', agent: CHROME_120, person: 'alice' },
+  aliceUpdated: { address: '203.0.113.7', agent: CHROME_121, person: 'alice' },
+  bob: { address: '198.51.100.20', agent: FIREFOX, person: 'bob' },
+  curl: { address: '192.0.2.50', agent: 'curl/8.4.0', person: 'curl' },
+  turned: { address: '192.0.2.77', agent: IPHONE, person: 'turned' },
+  carol: { address: '2001:db8::1', agent: EDGE, person: 'carol' },
+  site: { address: '10.20.0.5', agent: FIREFOX, person: null },
 } as const;
 
 type Who = keyof typeof visitors;
@@ -183,7 +185,7 @@ function expectedDocuments(hashKey: string) {
   >();
   for (const row of rows) {
     const at = new Date(row.at).toISOString();
-    const token = dailyToken(hashKey, row.address, new Date(row.at));
+    const token = dailyToken(testSecret(day(at)), row.address, agentFamily(row.agent));
     const vd = visitorDays.get(`${day(at)} ${row.store} ${token}`) ?? {
       id: `visitor-day:${row.store}:${token}`,
       pk: day(at),
@@ -191,7 +193,7 @@ function expectedDocuments(hashKey: string) {
       store: row.store,
       day: day(at),
       token,
-      network: row.network,
+      network: keptNetwork(row.address),
       first_seen: at,
       last_seen: at,
       requests: 0,
@@ -272,7 +274,7 @@ function expectedDocuments(hashKey: string) {
   };
   // Each day's rollup: what its visitor-days add up to (test/support/rollups.ts recounts it the one way).
   const rollups = [...new Set(marked.map((row) => String((row as { day?: unknown }).day)))].map((on) => {
-    const { folded_to: _folded, ...rollup } = recountDay(on, marked as unknown as VisitorDay[]);
+    const { folded_to: _folded, returning_sketch: _back, ...rollup } = recountDay(on, marked as unknown as VisitorDay[]);
     return rollup;
   });
   const all = [...recordDocs, summary, visitsSummary, ...marked, ...hours.values(), ...rollups] as { pk: string; id: string }[];
@@ -280,7 +282,7 @@ function expectedDocuments(hashKey: string) {
 }
 
 async function hostWithCosmos(options: Parameters<typeof startTestHost>[0] = {}) {
-  const t = await startTestHost({ ...options, overrides: { clock: fixedClock(NOW), ...options.overrides } });
+  const t = await startTestHost({ ...options, overrides: { clock: fixedClock(NOW), newSecret: testSecret, ...options.overrides } });
   return { t, documents: new CosmosDocuments(await containerOf(t.env)) };
 }
 
@@ -321,14 +323,25 @@ describe('keep-hits through the local host, on Azurite and the local Cosmos serv
     const kept = await everything(documents);
     // The days a record moved away from, and when its counts last changed, depend on the order its messages came in.
     // Month rollups and filter cells are sums of what is here, held to their recount by filter-property.test.ts. Who was
-    // new, first touches and the retention cells follow the order the messages came in too: returning-property.test.ts
+    // new or returning, first touches and the retention cells follow the order the messages came in too: returning-property.test.ts
     // holds them to a recount, with messages in the order they were sent.
     const counted = unmarked(kept)
-      .filter((doc) => !['fact', 'period-rollup', 'cohort-cell', 'cohort-figures'].includes(doc.kind as string))
+      .filter((doc) => !['fact', 'period-rollup', 'cohort-cell', 'cohort-figures', 'day-secret'].includes(doc.kind as string))
       .map(
-        ({ moved_days: _moved, counts_changed_at: _changed, first_touch: _touch, new_sketch: _new, first_days: _firsts, ...doc }) => doc,
+        ({
+          moved_days: _moved,
+          counts_changed_at: _changed,
+          first_touch: _touch,
+          new_sketch: _new,
+          returning_sketch: _back,
+          first_days: _firsts,
+          ...doc
+        }) => doc,
       );
     expect(counted).toEqual(expectedDocuments(t.env.HASH_KEY!));
+    // Each day's tokens were made with that day's secret, kept once for every instance.
+    const secrets = kept.filter((doc) => doc.kind === 'day-secret').map((doc) => [doc.day, doc.secret]);
+    expect(secrets.sort()).toEqual([D1, D2, D3].map((day) => [day, testSecret(day)]));
     expect(kept.filter((doc) => doc.kind === 'fact').reduce((sum, doc) => sum + (doc.hits as number), 0)).toBe(
       fixture.filter((row) => !row.asset).length,
     );

@@ -238,8 +238,7 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     await call('GET', '/api/admin/links');
     await call('POST', '/api/admin/links', { headers: json, body: '{}' });
     await call('GET', '/api/shared/activity', { headers: share });
-    await call('GET', '/api/shared/people', { headers: share });
-    await call('GET', '/api/shared/people', { headers: { 'x-share-token': 'a'.repeat(32) } });
+    await call('GET', '/api/shared/activity', { headers: { 'x-share-token': 'a'.repeat(32) } });
     await call('DELETE', `/api/admin/links/${made.json.link.ref as string}`, { headers: operator });
     await call('DELETE', '/api/admin/links/0000000000000000', { headers: operator });
     await call('DELETE', '/api/admin/links/0000000000000000');
@@ -258,8 +257,7 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     await call('POST', '/api/admin/session', { headers: { ...bearer, 'sec-fetch-site': 'cross-site' } });
     await call('DELETE', '/api/admin/session', { headers: { cookie, 'sec-fetch-site': 'cross-site' } });
     await call('DELETE', '/api/admin/session', { headers: { cookie, 'sec-fetch-site': 'same-origin' } });
-    // Wrong keys from this address (the right key above forgot the one before): past the free five it waits, and every
-    // admin route says so.
+    // Wrong keys from this address: past the free five it waits, and every admin route says so.
     for (let i = 0; i < 6; i += 1) await call(i % 2 ? 'POST' : 'GET', '/api/admin/session', { headers: { authorization: 'Bearer wrong' } });
     for (const path of [
       '/api/admin/session',
@@ -279,8 +277,16 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     for (const method of ['GET', 'POST']) expect((await call(method, '/api/admin/links', { headers: operator })).status).toBe(429);
     expect((await call('GET', '/api/admin/sites', { headers: operator })).status).toBe(429);
     expect((await call('DELETE', '/api/admin/links/0000000000000000', { headers: operator })).status).toBe(429);
-    for (const path of ['/api/shared/activity', '/api/shared/people'])
-      expect((await call('GET', path, { headers: { 'x-share-token': 'a'.repeat(32) } })).status).toBe(429);
+    // Each secret is counted apart: wrong link tokens, ingest keys and beacon claims wait on five of their own.
+    for (let i = 0; i < 5; i += 1) await call('GET', '/api/shared/activity', { headers: { 'x-share-token': 'b'.repeat(32) } });
+    expect((await call('GET', '/api/shared/activity', { headers: { 'x-share-token': 'a'.repeat(32) } })).status).toBe(429);
+    for (let i = 0; i < 5; i += 1)
+      await call('POST', '/api/hits', { headers: { ...ingest, 'x-ingest-key': 'wrong' }, body: JSON.stringify(hit) });
+    expect((await call('POST', '/api/hits', { headers: ingest, body: JSON.stringify(hit) })).status).toBe(429);
+    expect((await call('POST', '/api/import', { headers: ingest, body: JSON.stringify({ hits: [] }) })).status).toBe(429);
+    const claim = { ...json, ...site, authorization: 'Bearer wrong' };
+    for (let i = 0; i < 5; i += 1) await call('POST', '/api/beacon', { headers: claim, body: JSON.stringify({ path: '/' }) });
+    expect((await call('POST', '/api/beacon', { headers: claim, body: JSON.stringify({ path: '/' }) })).status).toBe(429);
   }, 180_000);
   afterAll(() => t?.stop());
 

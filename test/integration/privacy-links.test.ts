@@ -45,7 +45,7 @@ describe('privacy: no shared link token or password is kept or logged', () => {
           // Each run from an address of its own, so its wrong tries do not slow the next.
           const from = `198.51.100.${(address += 1)}`;
           const open = (headers: Record<string, string>) =>
-            fetch(`${t.host.url}/api/shared/people`, { headers: { 'x-share-token': token, 'x-forwarded-for': from, ...headers } });
+            fetch(`${t.host.url}/api/shared/activity`, { headers: { 'x-share-token': token, 'x-forwarded-for': from, ...headers } });
           const right = await open(link.password === null ? {} : { 'x-share-password': link.password });
           expect(right.status).toBe(200);
           if (link.password !== null && link.wrong !== link.password)

@@ -12,6 +12,7 @@ import {
   agent,
   expectNoHeaderValue,
   expectNoQuery,
+  expectNoSecret,
   expectNothingNaming,
   markersOf,
   queryParameters,
@@ -129,6 +130,18 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
     ].map((m) => Buffer.from(m.messageText, 'base64').toString('utf8'));
     expect(left).toEqual([]);
 
+    // Each day's secret is kept in the store alone: never in an answer, a log line or a message.
+    const secrets = documents.filter((doc: { kind?: string }) => doc.kind === 'day-secret').map((doc: { secret: string }) => doc.secret);
+    expectNoSecret(answers.join('\n'), secrets, 'an answer');
+    expectNoSecret(logger.lines.join('\n'), secrets, 'the log');
+    expectNoSecret(
+      documents
+        .filter((doc: { kind?: string }) => doc.kind !== 'day-secret')
+        .map((doc) => JSON.stringify(doc))
+        .join('\n'),
+      secrets,
+      'another document',
+    );
     expectNothingNaming(documents.map((doc) => JSON.stringify(doc)).join('\n'), addresses, agents, 'a stored document');
     expectNothingNaming(answers.join('\n'), addresses, agents, 'an answer');
     expectNothingNaming(logger.lines.join('\n'), addresses, agents, 'the log');

@@ -57,6 +57,26 @@ describe('several sites in one deployment', () => {
     expect(otherOrigin.json.error.issues[0].path).toBe('site');
   });
 
+  it('tells anyone who sends a beacon or reads the pulse the field that is wrong, and no site nor setting', async () => {
+    const unknown = await beacon('https://blog.example', ANN, { path: '/', site: 'elsewhere.example' });
+    const elsewhere = await beacon('https://blog.example', ANN, { path: '/', site: 'docs.example' });
+    const shape = await beacon('https://blog.example', ANN, { path: '/', site: 'Not A Site!' });
+    const origin = await beacon('https://evil.example', ANN, { path: '/' });
+    const none = await post(`${t.host.url}/api/beacon`, JSON.stringify({ path: '/' }), {
+      ...browserHeaders(ANN.user_agent),
+      'content-type': 'application/json',
+    });
+    const pulse = await read('/api/pulse?site=elsewhere.example', false);
+    const refusals = [unknown, elsewhere, shape, origin, none, pulse];
+    expect(refusals.map((refusal) => refusal.status)).toEqual([400, 400, 400, 403, 403, 400]);
+    expect(shape.json.error.issues[0].path).toBe('site');
+    // A site not counted and a site of other origins are one answer, so a guess learns no site's name.
+    expect(unknown.json).toEqual(elsewhere.json);
+    expect(unknown.json.error.issues[0].path).toBe('site');
+    expect(origin.json.error.message).toBe("origin: this page's origin is not one of the origins of a site counted here");
+    for (const refusal of refusals) expect(JSON.stringify(refusal.json)).not.toMatch(/blog|docs|shop|SITES|ALLOWED_ORIGINS/);
+  });
+
   it("keeps each hit in its site's count and all of them in all sites', each person once", async () => {
     // Ann reads the blog (a beacon from its www origin) and the docs; Ben the docs and the shop; Cat the shop only.
     expect((await beacon('https://www.blog.example', ANN, { path: '/' })).status).toBe(202);

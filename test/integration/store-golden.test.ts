@@ -6,14 +6,17 @@ import { containerOf } from '../support/cosmos';
 import { GOLDEN_ENV, START } from '../support/golden-fixture';
 import { normalised, readAll, recorded, runGolden } from '../support/golden-run';
 import { startTestHost, type TestHost } from '../support/host';
+import { testSecret } from '../support/day-secrets';
 
 // The store a deployment of one site kept before sites existed (test/golden/store.json: every document the golden
-// fixture's run left, recorded on that code), loaded into today's code: every answer it reads is the golden one.
+// fixture's run left, recorded on that code), loaded into today's code: every answer it reads is the one that code gave
+// (test/golden/store-answers.json: its tokens were made with HASH_KEY, and its visitor-days kept networks, before each day
+// had a secret of its own).
 // RECORD_GOLDEN_STORE=1 records the file again from a run of the fixture; it is only for a code that has not changed
 // how documents are kept.
 
 const STORE_FILE = join(__dirname, '..', 'golden', 'store.json');
-const GOLDEN_FILE = join(__dirname, '..', 'golden', 'answers.json');
+const GOLDEN_FILE = join(__dirname, '..', 'golden', 'store-answers.json');
 const SYSTEM_FIELDS = ['_rid', '_self', '_etag', '_attachments', '_ts'];
 
 interface GoldenStore {
@@ -26,7 +29,7 @@ const withoutSystemFields = (document: Record<string, unknown>) =>
 
 async function record(): Promise<void> {
   const clock = fixedClock(START);
-  const t = await startTestHost({ env: GOLDEN_ENV, overrides: { clock } });
+  const t = await startTestHost({ env: GOLDEN_ENV, overrides: { clock, newSecret: testSecret } });
   try {
     const container = await containerOf(t.env);
     await runGolden(t, clock);

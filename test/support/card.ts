@@ -4,7 +4,7 @@ import { activityQuerySchema } from '../../shared/contract/queries';
 import { query as readQuery } from '../../host/http/input';
 import { operatorRead } from '../../host/http/route';
 import { funnelStepsSetting } from '../../shared/core/funnel';
-import { adminAccess } from '../../host/http/admin/auth';
+import { testAccess } from './access';
 import type { IncomingRequest } from '../../host/http/request';
 import type { Clock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
@@ -32,7 +32,7 @@ export function cardOf(store: Store, clock: Clock) {
   const operator = {
     operatorKey: KEY,
     hashKey: 'test-hash-key-0123456789',
-    access: adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }),
+    access: testAccess(clock),
   };
   return async (query: string) => {
     const answer = await operatorRead(request(query), operator, readQuery(activityQuerySchema), (asked) => activityCard(asked, deps));

@@ -5,6 +5,7 @@ import { importQueueName } from '../../shared/ingest/import/queue-name';
 import { testEnv } from './env';
 import { settle } from './store-clock';
 import { countries } from './countries';
+import { containerOf } from './cosmos';
 
 export { settle } from './store-clock';
 
@@ -39,6 +40,9 @@ export async function startTestHost(
   const importPoison = new QueueClient(env.AzureWebJobsStorage!, `${importQueueName(env.HITS_QUEUE!)}-poison`);
   // Made here as infra/main.bicep makes them in Azure, so a host without queue listeners still finds all four.
   await Promise.all([queue, poison, imports, importPoison].map((client) => client.createIfNotExists()));
+  // The container too, as infra/main.bicep makes it: ingest reads each day's secret from it. A test naming its own
+  // endpoint (an outage's proxy, one closed) makes its own.
+  if (options.env?.COSMOS_ENDPOINT === undefined && root.settings.STORE !== 'memory') await containerOf(env);
   const host = await startLocalHost({ ...options, root, port: 0, timers: options.timers ?? false });
   return {
     host,

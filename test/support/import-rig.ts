@@ -1,3 +1,7 @@
+import { memoryGuessing } from './access';
+import { daySecretKeeper } from '../../shared/ingest/day-secrets';
+import { utcDay } from '../../shared/core/identity/tokens';
+import { testSecret } from './day-secrets';
 import type { MemoryDocuments } from '../../adapters/memory/documents';
 import { memoryStore } from '../../adapters/memory/store';
 import { readMessage } from '../../shared/core/message';
@@ -57,10 +61,13 @@ export function importRig(now: string, documents?: MemoryDocuments) {
       networks: hostingNetworks(),
       countries,
     },
+    secrets: daySecretKeeper({ secrets: store.secrets, clock, lateDays: 7, dayOf: utcDay, newSecret: testSecret }),
     queue,
     clock,
     store,
     ingestKey: INGEST_KEY,
+    trustedProxyHops: 0,
+    guesses: memoryGuessing(clock),
     allowedOrigins: ['https://example.com'],
   };
   const keep = importKeeper(store, clock);

@@ -77,7 +77,7 @@ export interface HistoryTruth {
   people: number;
   countedFrom: string | null;
   scanners: number;
-  /** Visits by people by day (an address with a person's counted request on a UTC day), days with none left out. */
+  /** Visits by people by day (a person, an address and a browser family, with a counted request on a UTC day), days with none left out. */
   visitsByDay: Record<string, number>;
   /** New people by the day they were first seen as a person. */
   peopleByDay: Record<string, number>;
@@ -109,9 +109,10 @@ export function truthOf(requests: readonly LoggedRequest[], until: string): Hist
     requestsByDay[day] = (requestsByDay[day] ?? 0) + 1;
     if (request.role === 'person') {
       if (!people.has(request.identity)) people.set(request.identity, day);
-      const addresses = visits.get(day) ?? new Set<string>();
-      addresses.add(request.address);
-      visits.set(day, addresses);
+      // A visit is one person's day: two browsers behind one router are two.
+      const identities = visits.get(day) ?? new Set<string>();
+      identities.add(request.identity);
+      visits.set(day, identities);
     } else if (request.role === 'bot' && !bots.has(request.identity)) bots.set(request.identity, day);
   }
   const peopleByDay: Record<string, number> = {};
@@ -121,7 +122,7 @@ export function truthOf(requests: readonly LoggedRequest[], until: string): Hist
     people: people.size,
     countedFrom: firstDays[0] ?? null,
     scanners: [...bots.keys()].filter((identity) => !people.has(identity)).length,
-    visitsByDay: Object.fromEntries([...visits].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, addresses]) => [day, addresses.size])),
+    visitsByDay: Object.fromEntries([...visits].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, identities]) => [day, identities.size])),
     peopleByDay,
     requestsByDay,
   };

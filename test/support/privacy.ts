@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import fc from 'fast-check';
 import { expect } from 'vitest';
@@ -189,4 +190,54 @@ export function expectNoQuery(text: string, parameters: readonly QueryParameter[
     ...others.filter((p) => lower.includes(p.value.toLowerCase())).map((p) => `the query value ${p.value}`),
   ];
   expect(found, `${where} holds a query's name or value`).toEqual([]);
+}
+
+// ---- the address search -------------------------------------------------------------------------------------------
+
+/** What an address search found: the address, and the day of the token or `person` (a person hash, all time). */
+export interface Recovered {
+  address: string;
+  when: string;
+  how: string;
+}
+
+const hmac32 = (key: string, text: string) => createHmac('sha256', key).update(text, 'utf8').digest().subarray(0, 16).toString('hex');
+
+/** Each IPv4 /24 a dump names (`203.0.113.x`); an IPv6 /48 leaves 2^80 candidates, which no search runs through. */
+export const networksIn = (dump: string): string[] => [...new Set(dump.match(/\b\d{1,3}\.\d{1,3}\.\d{1,3}\.x\b/g) ?? [])].sort();
+
+/**
+ * What the holder of HASH_KEY and a dump of the store (documents, queue and poison messages) gets back: every address
+ * of each /24 × each agent family, hashed every way a value beside it could have been made — today's daily token
+ * (HMAC(HASH_KEY, day|address)) for every day the dump names, the person hash, and a day's token under each day's
+ * secret the dump holds (`secrets`: secret → day) — and looked for among the dump's 32-hex values.
+ */
+export function addressSearch(
+  dump: string,
+  search: { hashKey: string; families: readonly string[]; networks: readonly string[]; secrets: ReadonlyMap<string, string> },
+): Recovered[] {
+  const { hashKey, families, networks, secrets } = search;
+  const values = new Set(dump.match(/\b[0-9a-f]{32}\b/g) ?? []);
+  const days = [...new Set(dump.match(/\b20\d\d-\d\d-\d\d\b/g) ?? [])];
+  const found = new Map<string, Recovered>();
+  const note = (value: string, address: string, when: string, how: string) => {
+    if (values.has(value)) found.set(`${address}|${when}|${how}`, { address, when, how });
+  };
+  for (const network of networks)
+    for (let host = 0; host < 256; host += 1) {
+      const address = network.replace(/x$/, String(host));
+      for (const day of days) note(hmac32(hashKey, `${day}|${address}`), address, day, 'a token of HASH_KEY');
+      for (const family of families) {
+        note(hmac32(hashKey, `person|${address}|${family}`), address, 'person', 'a person hash');
+        for (const [secret, day] of secrets) note(hmac32(secret, `${address}|${family}`), address, day, "a token of the day's secret");
+      }
+    }
+  return [...found.values()];
+}
+
+/** What a text must not hold: a day's secret (or the import secret), whole or as its first half. */
+export function expectNoSecret(text: string, secrets: readonly string[], where: string) {
+  expect(secrets.length, 'the run made no secret to look for').toBeGreaterThan(0);
+  const found = secrets.filter((secret) => text.includes(secret.slice(0, 32)) || text.includes(secret.slice(32)));
+  expect(found.length, `${where} holds a day's secret`).toBe(0);
 }

@@ -2,7 +2,7 @@ import type { memoryStore } from '../../adapters/memory/store';
 import { fold, type FoldDeps } from '../../shared/fold/fold';
 import { type FoldBudget } from '../../shared/fold/budget';
 import type { QueuedHit } from '../../shared/core/message';
-import { adminAccess } from '../../host/http/admin/auth';
+import { testAccess } from './access';
 import type { IncomingRequest } from '../../host/http/request';
 import type { Clock, fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
@@ -21,7 +21,7 @@ export function retentionOf(store: Store, clock: Clock) {
   const operator = {
     operatorKey: KEY,
     hashKey: 'test-hash-key-0123456789',
-    access: adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }),
+    access: testAccess(clock),
   };
   return async (query: string) => {
     const request: IncomingRequest = {

@@ -12,8 +12,14 @@ const clock = fixedClock(`${TODAY}T20:00:00.000Z`);
  * Ten days of a small site: on each day d (0 = ten days ago), people 0…9+d read `/`, the even ones go on to /about
  * from LinkedIn, and person 0 is back every day; a scanner probes /wp-login.php. So the people of any window are known.
  */
-async function site() {
+async function site(earlier?: string) {
   const store = memoryStore();
+  // One person long before, so a range past 400 days holds data from its first day.
+  if (earlier !== undefined) {
+    const then = fixedClock(`${earlier}T20:00:00.000Z`);
+    await keepHits(store, then, [queuedHit(`${earlier}T10:00:00.000Z`, { person: 'early', path: '/', page_load: true })]);
+    await foldOnce(store, then);
+  }
   for (let d = 0; d < 10; d += 1) {
     const day = addDays(TODAY, d - 9);
     const hits = Array.from({ length: 10 + d }, (_, person) => [
@@ -45,7 +51,8 @@ describe('the Activity card over any period, from the day rollups', () => {
     expect(week.body.headline).toEqual({
       people: 19,
       people_new: 1 + 1 + 1 + 1 + 1 + 1 + 1,
-      returning: 19 - 7,
+      // Returning: each who came on a day after their first; all but person 18, first counted today.
+      returning: 19 - 1,
       visits: 13 + 14 + 15 + 16 + 17 + 18 + 19,
       page_loads: expect.any(Number),
       conversions: 0,
@@ -76,16 +83,25 @@ describe('the Activity card over any period, from the day rollups', () => {
     expect(range.body.previous).toMatchObject({ from: '2026-10-12', to: '2026-10-13', people: 0, visits: 0 });
   });
 
-  it('answers a period past 400 days by month', async () => {
-    const read = await site();
+  it('answers a period past 400 days by month, from the first day that can hold data', async () => {
+    const read = await site('2025-03-02');
     const long = await read('from=2025-01-01&to=2026-10-23');
+    expect(long.body.clamped).toEqual({ asked_from: '2025-01-01', asked_to: '2026-10-23' });
     expect(long.body.by_day).toBeNull();
-    expect(long.body.by_month).toHaveLength(22);
+    expect(long.body.by_month).toHaveLength(20);
+    expect(long.body.by_month[0]).toMatchObject({ month: '2025-03', people: 1 });
     expect(long.body.by_month.at(-1)).toMatchObject({
       month: '2026-10',
       people: 10 + 11 + 12 + 13 + 14 + 15 + 16 + 17 + 18 + 19,
       scanners: 10,
     });
+  });
+
+  it('clamps a range past 400 days to the days kept, and says so', async () => {
+    const read = await site();
+    const long = await read('from=2025-01-01&to=2026-10-23');
+    expect(long.body.clamped).toEqual({ asked_from: '2025-01-01', asked_to: '2026-10-23' });
+    expect(long.body.by_day.map((day: { day: string }) => day.day)).toEqual(daysEnding(TODAY, 10));
   });
 
   it('refuses a period it cannot read, naming the field', async () => {

@@ -1,3 +1,4 @@
+import { memoryGuessing } from '../support/access';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import * as hits from '../../shared/ingest/classify';
@@ -11,6 +12,8 @@ import type { IdentityMode } from '../../shared/ingest/subjects/beacon';
 import { visitorCookieHash } from '../../shared/ingest/subjects/cookie';
 import { AGENTS, browserHeaders } from '../support/http';
 import { HMAC_PERSON_IDS } from '../../shared/core/identity/person-id';
+import { daySecretKeeper } from '../../shared/ingest/day-secrets';
+import { utcDay } from '../../shared/core/identity/tokens';
 
 // Issue 24: a beacon is classified once, and that verdict (its cookie's identity put in) is the one enqueued. The
 // module is wrapped so the calls can be counted; every call still runs the real rule.
@@ -26,8 +29,10 @@ const at = '2026-10-23T10:00:00.000Z';
 function deps(mode: IdentityMode) {
   const enqueued: QueuedHit[][] = [];
   const store = memoryStore();
+  const clock = fixedClock(at);
   const receive: ReceiveDeps = {
     rules,
+    secrets: daySecretKeeper({ secrets: store.secrets, clock, lateDays: 7, dayOf: utcDay }),
     persons: HMAC_PERSON_IDS,
     sender: {
       enqueue: async (batch) => {
@@ -36,11 +41,12 @@ function deps(mode: IdentityMode) {
       },
       waiting: () => ({ requests: 0, hits: 0 }),
     },
-    clock: fixedClock(at),
+    clock,
     logger: memoryLogger(),
     ingestKey: 'test-ingest-key-0123456789',
     operatorKey: 'test-operator-key-0123456789',
     trustedProxyHops: 0,
+    guesses: memoryGuessing(fixedClock(at)),
     hitMaxAgeDays: 7,
     allowedOrigins: ['https://example.com'],
     sites: [{ name: 'example.com', origins: ['https://example.com'] }],
@@ -69,8 +75,12 @@ function beacon(body: Record<string, unknown>, headers: Record<string, string> =
 
 /** The hit the rule gives the beacon's request, read afresh: what was enqueued before the verdict was carried. */
 function expectedHit(visitor?: string): QueuedHit {
-  const request = classify.mock.calls[0]![0];
-  const again = vi.mocked(hits.classify).getMockImplementation()!({ ...request, ...(visitor === undefined ? {} : { visitor }) }, rules);
+  const [request, , secret] = classify.mock.calls[0]!;
+  const again = vi.mocked(hits.classify).getMockImplementation()!(
+    { ...request, ...(visitor === undefined ? {} : { visitor }) },
+    rules,
+    secret,
+  );
   if (!again.counted) throw new Error('not counted');
   return again.hit;
 }

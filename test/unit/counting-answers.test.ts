@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { adminAccess, OPERATOR_COOKIE_MAX_AGE } from '../../host/http/admin/auth';
+import { OPERATOR_COOKIE_MAX_AGE } from '../../host/http/admin/auth';
+import { testAccess } from '../support/access';
 import { peopleCount, pulse, type CountAnswerDeps } from '../../shared/read/counting/answers';
 import { nothing } from '../../host/http/input';
 import { operatorRead, publicRead, pulseCors } from '../../host/http/route';
@@ -27,7 +28,7 @@ async function rig() {
     allowedOrigins: ['https://site.example'],
     pulseGoal: null,
   };
-  const operator = { operatorKey: OPERATOR_KEY, hashKey: HASH_KEY, access: adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }) };
+  const operator = { operatorKey: OPERATOR_KEY, hashKey: HASH_KEY, access: testAccess(clock) };
   return { deps, operator };
 }
 

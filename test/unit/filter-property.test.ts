@@ -8,7 +8,16 @@ import { goalsSetting } from '../../shared/core/events/events';
 import { TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/fold/budget';
 import type { QueuedHit } from '../../shared/core/message';
 import { fixedClock } from '../../shared/core/ports/clock';
-import { addCounts, capped, emptyCounts, emptyRollup, moved, type DayRollup, type RollupRules } from '../../shared/core/rollup/day-rollup';
+import {
+  addCounts,
+  capped,
+  emptyCounts,
+  emptyRollup,
+  moved,
+  returningOfDocs,
+  type DayRollup,
+  type RollupRules,
+} from '../../shared/core/rollup/day-rollup';
 import { cellPartition, DIMENSIONS, matchesAll, valuesOf, type Filter } from '../../shared/core/rollup/filters';
 import { MONTHS_PK, PERIOD_TOP, type PeriodRollup } from '../../shared/core/rollup/periods';
 import { estimate, mergeSketches } from '../../shared/core/rollup/sketch';
@@ -115,7 +124,11 @@ function truthOf(rows: readonly VisitorDay[], days: readonly string[], filters: 
     );
     // Its people: a person's request on a matching visitor-day of any kind.
     const people = [...tokens.values()].filter((docs) => matchesAll(docs, filters, RULES, true)).flat();
-    return { ...rollup, people_sketch: mergeSketches(...people.map((doc) => doc.people_sketch)) };
+    return {
+      ...rollup,
+      people_sketch: mergeSketches(...people.map((doc) => doc.people_sketch)),
+      returning_sketch: mergeSketches(...returningOfDocs(people)),
+    };
   });
 }
 
@@ -173,6 +186,7 @@ describe('filtered reads and month and year rollups always equal a recount of th
             filter: _f,
             people_sketch,
             new_sketch: _n,
+            returning_sketch,
             sketch_partial: _sp,
             folded_days: _d,
             by_day: _b,
@@ -181,6 +195,8 @@ describe('filtered reads and month and year rollups always equal a recount of th
           } = month;
           expect(counts, `${month.pk} ${month.at}`).toEqual(sum);
           expect(estimate(people_sketch)).toBe(estimate(mergeSketches(...ofMonth.map((day) => day.people_sketch))));
+          // Its returning people are the union of its days'.
+          expect(estimate(returning_sketch)).toBe(estimate(mergeSketches(...ofMonth.map((day) => day.returning_sketch))));
         }
         // Filtered reads over random windows equal the recount of the visitor-days that match.
         const random = fc.sample(fc.tuple(filtersArb(rows), windowArb), { numRuns: 12, seed });

@@ -6,6 +6,9 @@ import { botReason, classify, type IdentityRules, type SeenRequest } from '../..
 import { canonicalAddress } from '../../shared/core/identity/network';
 import { DATA_CENTRES, PEOPLES_NETWORKS, RELAYS } from '../support/networks';
 
+/** A day's secret as ingest reads it from the store. */
+const DAY_SECRET = 'b7'.repeat(32);
+
 const table = hostingNetworks();
 
 const rules: IdentityRules = {
@@ -32,13 +35,13 @@ const seen = (address: string, over: Partial<SeenRequest> = {}): SeenRequest => 
 describe('the network rule: a request from a hosting network is a bot', () => {
   it.each(DATA_CENTRES)('%s %s is hosting (AS%i)', (_provider, address, asn) => {
     expect(table.hostingAsn(canonicalAddress(address)!)).toBe(asn);
-    const hit = classify(seen(address), rules);
+    const hit = classify(seen(address), rules, DAY_SECRET);
     expect(hit.counted && [hit.hit.bot, hit.hit.reason]).toEqual([true, 'network']);
   });
 
   it.each(PEOPLES_NETWORKS)('%s %s is people', (_isp, address) => {
     expect(table.hostingAsn(canonicalAddress(address)!)).toBeNull();
-    const hit = classify(seen(address), rules);
+    const hit = classify(seen(address), rules, DAY_SECRET);
     expect(hit.counted && [hit.hit.bot, hit.hit.reason]).toEqual([false, null]);
   });
 
@@ -58,8 +61,9 @@ describe('the network rule: a request from a hosting network is a bot', () => {
     const crawler = classify(
       seen('3.5.140.2', { userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' }),
       rules,
+      DAY_SECRET,
     );
-    const probe = classify(seen('3.5.140.2', { path: '/.env' }), rules);
+    const probe = classify(seen('3.5.140.2', { path: '/.env' }), rules, DAY_SECRET);
     expect([crawler.counted && crawler.hit.reason, probe.counted && probe.hit.reason]).toEqual(['agent', 'path']);
   });
 

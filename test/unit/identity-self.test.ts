@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { classify, isSelf, type IdentityRules, type SeenRequest } from '../../shared/ingest/classify';
 
+/** A day's secret as ingest reads it from the store. */
+const DAY_SECRET = 'b7'.repeat(32);
+
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 const rules: IdentityRules = {
@@ -62,44 +65,62 @@ describe('the self rule', () => {
   });
 
   it('gives a self hit no person hash, and a person one', () => {
-    const self = classify(request({ address: '127.0.0.1' }), rules);
-    const person = classify(request(), rules);
+    const self = classify(request({ address: '127.0.0.1' }), rules, DAY_SECRET);
+    const person = classify(request(), rules, DAY_SECRET);
     expect(self).toMatchObject({ counted: true, hit: { self: true, person: null } });
     expect(person).toMatchObject({ counted: true, hit: { self: false } });
     expect(person.counted && person.hit.person).toMatch(/^[0-9a-f]{32}$/);
-    for (const operatorHit of [classify(request({ operator: true }), rules), classify(request({ userAgent: 'headcount-self' }), rules)]) {
+    for (const operatorHit of [
+      classify(request({ operator: true }), rules, DAY_SECRET),
+      classify(request({ userAgent: 'headcount-self' }), rules, DAY_SECRET),
+    ]) {
       expect(operatorHit).toMatchObject({ counted: true, hit: { self: true, person: null } });
     }
   });
 });
 
 describe('classify: a request made into a hit that names nobody', () => {
-  it('keeps the token, person, network, cleaned path, bot flag and source', () => {
-    const result = classify(request({ path: '/about?x=1', referrer: 'https://www.LinkedIn.com/feed/' }), rules);
+  it("keeps loopback's network alone, so the machine's own requests stay one visit", () => {
+    for (const [address, network] of [
+      ['127.0.0.1', '127.0.0.x'],
+      ['::1', '0:0:0:x'],
+      ['10.20.0.5', 'x'],
+      ['2001:db8::1', 'x'],
+    ] as const) {
+      const hit = classify(request({ address }), rules, DAY_SECRET);
+      expect(hit.counted && hit.hit.network, address).toBe(network);
+    }
+  });
+
+  it('keeps the token, person, cleaned path, bot flag and source, and no network beside them', () => {
+    const result = classify(request({ path: '/about?x=1', referrer: 'https://www.LinkedIn.com/feed/' }), rules, DAY_SECRET);
     expect(result.counted).toBe(true);
     if (!result.counted) return;
     expect(result.hit).toMatchObject({
       at: '2026-10-23T10:00:00.000Z',
-      network: '203.0.113.x',
+      network: 'x',
       path: '/about',
       bot: false,
       self: false,
       source: 'www.linkedin.com',
       store: 'site',
     });
-    expect(JSON.stringify(result.hit)).not.toContain('203.0.113.7');
+    expect(JSON.stringify(result.hit)).not.toContain('203.0.113');
     expect(JSON.stringify(result.hit)).not.toContain('Chrome');
   });
 
   it('marks a hit as a bot by its agent or by what it asked for', () => {
-    const byAgent = classify(request({ userAgent: 'curl/8.5.0' }), rules);
-    const byPath = classify(request({ path: '/wp-login.php' }), rules);
+    const byAgent = classify(request({ userAgent: 'curl/8.5.0' }), rules, DAY_SECRET);
+    const byPath = classify(request({ path: '/wp-login.php' }), rules, DAY_SECRET);
     expect(byAgent.counted && byAgent.hit.bot).toBe(true);
     expect(byPath.counted && byPath.hit.bot).toBe(true);
   });
 
   it('does not count an asset or an ignored path, and says why', () => {
-    expect(classify(request({ path: '/app.js' }), rules)).toEqual({ counted: false, reason: 'asset' });
-    expect(classify(request({ path: '/api/admin/visitors/people?x=1' }), rules)).toEqual({ counted: false, reason: 'ignored-path' });
+    expect(classify(request({ path: '/app.js' }), rules, DAY_SECRET)).toEqual({ counted: false, reason: 'asset' });
+    expect(classify(request({ path: '/api/admin/visitors/people?x=1' }), rules, DAY_SECRET)).toEqual({
+      counted: false,
+      reason: 'ignored-path',
+    });
   });
 });

@@ -4,6 +4,9 @@ import { automationSignal, signalsFrom } from '../../shared/core/identity/signal
 import { isBotAgent } from '../../shared/core/identity/agent';
 import { AUTOMATION, REAL_BROWSERS, type HeaderSet } from '../support/browser-headers';
 
+/** A day's secret as ingest reads it from the store. */
+const DAY_SECRET = 'b7'.repeat(32);
+
 const rules: IdentityRules = {
   hashKey: 'test-hash-key-0123456789abcdef',
   selfNetworks: [],
@@ -28,7 +31,7 @@ describe('the signals a browser sends', () => {
   it.each(REAL_BROWSERS.map((set) => [set.name, set.how, set] as const))('%s (%s) is a person', (_name, _how, set) => {
     expect(isBotAgent(set.headers['user-agent'])).toBe(false);
     expect(automationSignal(set.headers['user-agent']!, signalsOf(set))).toBeNull();
-    const hit = classify(seen(set), rules);
+    const hit = classify(seen(set), rules, DAY_SECRET);
     expect(hit.counted && [hit.hit.bot, hit.hit.reason]).toEqual([false, null]);
   });
 

@@ -16,44 +16,46 @@ function piecesOf(address: string): string[] {
 }
 
 describe('the daily token', () => {
-  const at = new Date('2026-10-23T10:00:00Z');
+  // A day's secret as the store keeps it: 32 random bytes, hex.
+  const SECRET = 'a1'.repeat(32);
+  const family = agentFamily(CHROME);
 
   it('is 32 lowercase hex characters', () => {
-    for (const address of ['203.0.113.7', '2001:db8::1', 'x']) expect(dailyToken(KEY, address, at)).toMatch(HEX32);
+    for (const address of ['203.0.113.7', '2001:db8::1', 'x']) expect(dailyToken(SECRET, address, family)).toMatch(HEX32);
   });
 
-  it('is HMAC-SHA256 of "<day>|address", its first 16 bytes', async () => {
+  it('is HMAC-SHA256 of "address|agent family" keyed by the day\'s secret, its first 16 bytes', async () => {
     const { createHmac } = await import('node:crypto');
-    const expected = createHmac('sha256', KEY).update('2026-10-23|203.0.113.7').digest('hex').slice(0, 32);
-    expect(dailyToken(KEY, '203.0.113.7', at)).toBe(expected);
+    const expected = createHmac('sha256', SECRET).update(`203.0.113.7|${family}`).digest('hex').slice(0, 32);
+    expect(dailyToken(SECRET, '203.0.113.7', family)).toBe(expected);
   });
 
-  it('is the same all through one UTC day and different the next', () => {
-    const first = dailyToken(KEY, '203.0.113.7', new Date('2026-10-23T00:00:00.000Z'));
-    expect(dailyToken(KEY, '203.0.113.7', new Date('2026-10-23T10:00:00Z'))).toBe(first);
-    expect(dailyToken(KEY, '203.0.113.7', new Date('2026-10-23T23:59:59.999Z'))).toBe(first);
-    expect(dailyToken(KEY, '203.0.113.7', new Date('2026-10-24T00:00:00.000Z'))).not.toBe(first);
-    expect(dailyToken(KEY, '203.0.113.7', new Date('2026-10-22T23:59:59.999Z'))).not.toBe(first);
+  it("takes no HASH_KEY and no day: only the day's secret makes it, so it cannot be made again once that is deleted", () => {
+    expect(dailyToken(SECRET, '203.0.113.7', family)).not.toBe(dailyToken(KEY, '203.0.113.7', family));
+    expect(dailyToken('b2'.repeat(32), '203.0.113.7', family)).not.toBe(dailyToken(SECRET, '203.0.113.7', family));
   });
 
-  it('follows the UTC day, not a local one: 23:30 at UTC-5 is the next UTC day', () => {
-    expect(utcDay(new Date('2026-10-23T23:30:00-05:00'))).toBe('2026-10-24');
-    expect(dailyToken(KEY, '203.0.113.7', new Date('2026-10-23T23:30:00-05:00'))).toBe(
-      dailyToken(KEY, '203.0.113.7', new Date('2026-10-24T04:00:00Z')),
-    );
+  it('is two visits for two browsers on one address, one for a browser that updates itself', () => {
+    const token = dailyToken(SECRET, '203.0.113.7', family);
+    expect(dailyToken(SECRET, '203.0.113.7', agentFamily(CHROME.replace('131.0.0.0', '132.0.0.0')))).toBe(token);
+    expect(
+      dailyToken(SECRET, '203.0.113.7', agentFamily('Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0')),
+    ).not.toBe(token);
   });
 
-  it('differs for another address and for another key', () => {
-    const token = dailyToken(KEY, '203.0.113.7', at);
-    expect(dailyToken(KEY, '203.0.113.8', at)).not.toBe(token);
-    expect(dailyToken(OTHER_KEY, '203.0.113.7', at)).not.toBe(token);
+  it('differs for another address', () => {
+    expect(dailyToken(SECRET, '203.0.113.8', family)).not.toBe(dailyToken(SECRET, '203.0.113.7', family));
   });
 
   it('never contains the address or any part of it', () => {
     for (const address of ['203.0.113.7', '198.51.100.250', '2001:db8:abcd:12::1', '10.20.30.40']) {
-      const token = dailyToken(KEY, address, at);
+      const token = dailyToken(SECRET, address, family);
       for (const piece of piecesOf(address)) expect(token).not.toContain(piece);
     }
+  });
+
+  it('has its day read as the UTC day, for now: 23:30 at UTC-5 is the next UTC day', () => {
+    expect(utcDay(new Date('2026-10-23T23:30:00-05:00'))).toBe('2026-10-24');
   });
 });
 
@@ -74,7 +76,7 @@ describe('the person hash', () => {
   it('differs from the daily token of the same address on any day', () => {
     const person = personHash(KEY, '203.0.113.7', family);
     for (const day of ['2026-10-22', '2026-10-23', '2026-10-24']) {
-      expect(dailyToken(KEY, '203.0.113.7', new Date(`${day}T12:00:00Z`))).not.toBe(person);
+      expect(dailyToken(`${day}-secret`, '203.0.113.7', family)).not.toBe(person);
     }
   });
 

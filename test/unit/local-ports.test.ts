@@ -66,7 +66,14 @@ describe('the local port, read one way', () => {
 
   it('the banner says plain `npm run simulate` when a second terminal finds the host by itself, else the --port to give', () => {
     const text = (url: string, settings: LocalSettings) =>
-      dashboardBanner({ url, plainPort: plainPort(settings), operatorKey: 'k', allowedOrigins: [], countedAs: null }).join('\n');
+      dashboardBanner({
+        url,
+        plainPort: plainPort(settings),
+        operatorKey: 'k',
+        allowedOrigins: [],
+        sites: undefined,
+        countedAs: null,
+      }).join('\n');
     expect(text('http://127.0.0.1:7300', withPort)).toContain('People in it npm run simulate    (');
     expect(text('http://127.0.0.1:7071', without)).toContain('People in it npm run simulate    (');
     // Started with --port or PORT, which a second terminal does not have.

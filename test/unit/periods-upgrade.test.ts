@@ -69,8 +69,9 @@ describe('a store folded before month rollups and filter cells', () => {
     expect(filtered.rollups).toMatchObject({ complete: false, filters_from: addDays(TODAY, 1) });
     const fresh = await kept.card(`${range}&filter=page:/pricing`);
     expect(fresh.rollups).toMatchObject({ complete: true, filters_from: '0000-00-00' });
-    // Filtered, who was new comes from the matching days' sketches of new people: person 1 first came in the range.
-    expect(fresh.headline).toMatchObject({ people: 1, people_new: 1, returning: 0 });
+    // Filtered, who was new comes from the matching days' sketches of new people: person 1 first came in the range, and
+    // came back on later days of it, so is returning too.
+    expect(fresh.headline).toMatchObject({ people: 1, people_new: 1, returning: 1 });
     // Person 1 is among a day's five when d % 7 is 0 or 1: twelve of the forty days.
     expect(fresh.headline.visits).toBe(12);
     expect(fresh.by_day.filter((row: { people: number }) => row.people > 0)).toHaveLength(12);
@@ -97,5 +98,49 @@ describe('a store folded with month rollups before year rollups', () => {
     await foldOnce(old.store, clock);
     expect(old.store.documents.read<FoldState>('visitors', 'fold-state')!.doc.years_from).toBe(addDays(TODAY, 1));
     expect(await old.card(range)).toEqual(withYears);
+  });
+});
+
+describe('a store folded before returning people were kept', () => {
+  it('says null on those days and counts no one of them, and each day folded since holds them whole', async () => {
+    const kept = await site();
+    const week = `from=${addDays(TODAY, -6)}&to=${TODAY}`;
+    expect((await kept.card(week)).headline.returning).toBeGreaterThan(0);
+
+    // As an older version left it: no rollup, cell, month or day's figures hold returning people.
+    for (const doc of kept.store.documents.query<any>((doc) => doc.kind === 'day-rollup' || doc.kind === 'period-rollup')) {
+      const { returning_sketch: _sketch, ...older } = doc;
+      if (older.by_day !== undefined)
+        older.by_day = Object.fromEntries(Object.entries(older.by_day).map(([day, { returning: _r, ...figures }]: any) => [day, figures]));
+      expect(kept.store.documents.replace(older, kept.store.documents.read(doc.pk, doc.id)!.etag)).toBe('replaced');
+    }
+    for (const query of [week, `${week}&filter=page:/`]) {
+      const old = await kept.card(query);
+      expect(old.by_day.map((row: any) => row.returning)).toEqual(old.by_day.map(() => null));
+      expect(old.headline.returning).toBe(0);
+    }
+
+    // More of today, folded into its older rollup, leaves it without them rather than with a part of them.
+    await keepHits(kept.store, clock, [queuedHit(`${TODAY}T11:00:00.000Z`, { person: 'p6', path: '/', page_load: true })]);
+    await foldOnce(kept.store, clock);
+    expect((await kept.card(week)).by_day.at(-1).returning).toBeNull();
+
+    // Tomorrow p1 and p2 are back: the day, its cell and its month hold them.
+    const tomorrow = addDays(TODAY, 1);
+    const later = fixedClock(`${tomorrow}T20:00:00.000Z`);
+    await keepHits(
+      kept.store,
+      later,
+      ['p1', 'p2'].map((person) => queuedHit(`${tomorrow}T10:00:00.000Z`, { person, path: '/', page_load: true })),
+    );
+    await foldOnce(kept.store, later);
+    for (const query of [`from=${addDays(tomorrow, -6)}&to=${tomorrow}`, `from=${addDays(tomorrow, -6)}&to=${tomorrow}&filter=page:/`]) {
+      const { body } = await cardOf(kept.store, later)(query);
+      expect(body.by_day.at(-1).returning, query).toBe(2);
+      expect(body.headline.returning, query).toBe(2);
+    }
+    const month = kept.store.documents.read<any>('months', `month:${tomorrow.slice(0, 7)}`)!.doc;
+    expect(month.by_day[tomorrow].returning).toBe(2);
+    expect(month.by_day[TODAY].returning).toBeUndefined();
   });
 });

@@ -1,7 +1,8 @@
 import { scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { derivePersonId, HMAC_PERSON_IDS, PERSON_HASH_HIGHEST_COST, personIds, type PersonIds } from '../../shared/core/identity/person-id';
-import { personHash } from '../../shared/core/identity/tokens';
+import { personHash, utcDay } from '../../shared/core/identity/tokens';
+import { daySecretKeeper } from '../../shared/ingest/day-secrets';
 import { agentFamily } from '../../shared/core/identity/agent';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
@@ -21,6 +22,7 @@ const rules = { hashKey: KEY, selfNetworks: [], selfAgentTag: 'headcount-self', 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 // Tests may lower the cost; production's is PERSON_HASH_PRODUCTION_COST.
 const COST = 1;
+const SECRET = 'test-day-secret-0123456789abcdef';
 
 const seen = (address: string, extra: Partial<SeenRequest> = {}): SeenRequest => ({
   at: new Date('2026-12-06T10:00:00Z'),
@@ -105,7 +107,7 @@ describe('the person ids of a batch', () => {
       seen('203.0.113.7', { path: '/app.js' }),
     ];
     const ids = counting();
-    const classified = requests.map((request) => classify(request, rules));
+    const classified = requests.map((request) => classify(request, rules, SECRET));
     const derived = await withPersonIds(requests, classified, ids);
     const people = derived.map((result) => (result.counted ? result.hit.person : 'not counted'));
     const hmac = (address: string) => personHash(KEY, address, agentFamily(CHROME));
@@ -124,6 +126,7 @@ describe('the person ids of a batch', () => {
     const sent: QueuedHit[] = [];
     const deps = {
       rules,
+      secrets: daySecretKeeper({ secrets: memoryStore().secrets, clock: fixedClock('2026-12-06T10:00:00Z'), lateDays: 7, dayOf: utcDay }),
       persons: personIds(COST, manualTime('2026-12-06T10:00:00Z')),
       sender: {
         enqueue: async (hits: readonly QueuedHit[]) => (sent.push(...hits), { ok: true as const }),
@@ -139,7 +142,7 @@ describe('the person ids of a batch', () => {
 
   it('stay the HMAC values until the switch', async () => {
     const requests = [seen('203.0.113.7')];
-    const derived = await withPersonIds(requests, [classify(requests[0]!, rules)], HMAC_PERSON_IDS);
+    const derived = await withPersonIds(requests, [classify(requests[0]!, rules, SECRET)], HMAC_PERSON_IDS);
     expect(derived[0]).toMatchObject({ hit: { person: personHash(KEY, '203.0.113.7', agentFamily(CHROME)) } });
   });
 });
@@ -152,7 +155,7 @@ describe('the ingest across the switch', () => {
     const ids = switchedPersonIds(store.migrations, personIds(COST, manualTime('2026-12-06T10:00:00Z')), clock);
     const requests = [seen('203.0.113.7')];
     const queued = async () => {
-      const [result] = await withPersonIds(requests, [classify(requests[0]!, rules)], ids);
+      const [result] = await withPersonIds(requests, [classify(requests[0]!, rules, SECRET)], ids);
       return result!.counted ? result!.hit : null;
     };
     const hmac = personHash(KEY, '203.0.113.7', agentFamily(CHROME));

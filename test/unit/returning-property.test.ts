@@ -10,7 +10,9 @@ import { fixedClock } from '../../shared/core/ports/clock';
 import { weekOf } from '../../shared/core/store/cohorts';
 import type { RollupRules } from '../../shared/core/rollup/day-rollup';
 import { matchesAll, type Filter } from '../../shared/core/rollup/filters';
-import { SKETCH_ERROR } from '../../shared/core/rollup/sketch';
+import { estimate, mergeSketches, SKETCH_ERROR } from '../../shared/core/rollup/sketch';
+import { readPeriods } from '../../shared/read/activity/window';
+import { daysFrom } from '../../shared/read/activity/card';
 import type { VisitorDay } from '../../shared/core/store/activity';
 import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { cardOf } from '../support/card';
@@ -138,6 +140,20 @@ function goalTruth(
 
 const within = (estimate: number, truth: number) => Math.abs(estimate - truth) <= Math.ceil(SKETCH_ERROR * truth);
 
+/** No filter, each single filter of the card, and a negated one, read from the visitor-days. */
+const filtersArb = fc.constantFrom<Filter[]>(
+  [],
+  [{ dimension: 'page', value: '/pricing', negated: false }],
+  [{ dimension: 'source', value: 'linkedin', negated: false }],
+  [{ dimension: 'source', value: 'typed', negated: false }],
+  [{ dimension: 'country', value: 'DE', negated: false }],
+  [{ dimension: 'country', value: 'XX', negated: false }],
+  [{ dimension: 'page', value: '/about', negated: true }],
+);
+
+const filterQuery = (filters: readonly Filter[]) =>
+  filters.map((f) => `&filter=${encodeURIComponent(`${f.negated ? '!' : ''}${f.dimension}:${f.value}`)}`).join('');
+
 describe('new and returning people, retention and first touch equal a recount of who came when', () => {
   it('over months of random people, gaps, browsers, kind changes, duplicates and folds dying after any write', async () => {
     let windows = 0;
@@ -152,7 +168,8 @@ describe('new and returning people, retention and first touch equal a recount of
         const { came, first } = truthOf(traffic);
         const card = cardOf(store, clock);
 
-        // Random windows, unfiltered and with one filter: new + returning is the period's people, each as the truth.
+        // Random windows, unfiltered and with one filter: returning people are those with a day in the window after
+        // their first day, each day's those whose first day is before it, each as the truth.
         const rows = store.documents.query<VisitorDay>((doc) => doc.kind === 'visitor-day');
         const matching = (filters: readonly Filter[], day: string, token: string) =>
           matchesAll(
@@ -161,35 +178,53 @@ describe('new and returning people, retention and first touch equal a recount of
             RULES,
             true,
           );
-        const windowsArb = fc.tuple(
-          fc.integer({ min: 0, max: DAYS - 1 }),
-          fc.integer({ min: 0, max: DAYS - 1 }),
-          fc.constantFrom<Filter[]>(
-            [],
-            [{ dimension: 'page', value: '/pricing', negated: false }],
-            [{ dimension: 'source', value: 'linkedin', negated: false }],
-          ),
-        );
+        const state = (await store.foldState.read())?.doc;
+        const spansFrom = { month: state?.periods_from ?? '9999-12-31', year: state?.years_from ?? '9999-12-31' };
+        const windowsArb = fc.tuple(fc.integer({ min: 0, max: DAYS - 1 }), fc.integer({ min: 0, max: DAYS - 1 }), filtersArb);
         for (const [a, b, filters] of fc.sample(windowsArb, { numRuns: 6, seed })) {
           const [from, to] = [addDays(FIRST_DAY, Math.min(a, b)), addDays(FIRST_DAY, Math.max(a, b))];
-          const query = `from=${from}&to=${to}${filters.map((f) => `&filter=${encodeURIComponent(`${f.dimension}:${f.value}`)}`).join('')}`;
-          const { body } = await card(query);
+          const { body } = await card(`from=${from}&to=${to}${filterQuery(filters)}`);
+          const what = JSON.stringify({ from, to, filters });
+          const asked = daysFrom(from, to);
           const inWindow = came.filter(
             ({ day, token }) => day >= from && day <= to && (filters.length === 0 || matching(filters, day, token)),
           );
           const people = new Set(inWindow.map(({ person }) => person));
           const fresh = new Set(inWindow.filter(({ person, day }) => first.get(person) === day).map(({ person }) => person));
-          const what = JSON.stringify({ query });
-          expect(body.headline.people_new + body.headline.returning, what).toBe(body.headline.people);
+          const back = new Set(inWindow.filter(({ person, day }) => first.get(person)! < day).map(({ person }) => person));
           expect(within(body.headline.people, people.size), what).toBe(true);
           expect(within(body.headline.people_new, fresh.size), what).toBe(true);
-          expect(within(body.headline.returning, people.size - fresh.size), what).toBe(true);
+          expect(within(body.headline.returning, back.size), what).toBe(true);
           for (const row of body.by_day ?? []) {
             const ofDay = inWindow.filter(({ day }) => day === row.day);
-            const dayPeople = new Set(ofDay.map(({ person }) => person));
             const dayNew = new Set(ofDay.filter(({ person, day }) => first.get(person) === day).map(({ person }) => person));
-            expect([row.day, row.people_new, row.returning], what).toEqual([row.day, dayNew.size, dayPeople.size - dayNew.size]);
+            const dayBack = new Set(ofDay.filter(({ person, day }) => first.get(person)! < day).map(({ person }) => person));
+            expect([row.day, row.people_new, row.returning], what).toEqual([row.day, dayNew.size, dayBack.size]);
           }
+
+          // The tile is the union of the bars' sketches, each day's bar its own sketch's estimate, however the period is read.
+          const dayByDay = await readPeriods(store, [asked], filters, spansFrom, RULES, false);
+          if ('refused' in dayByDay) throw new Error(dayByDay.refused);
+          const bars = dayByDay[0]!.days;
+          expect(body.headline.returning, what).toBe(estimate(mergeSketches(...[...bars.values()].map((bar) => bar.returning_sketch))));
+          for (const row of body.by_day ?? [])
+            expect(row.returning, `${what} ${row.day}`).toBe(estimate(bars.get(row.day)?.returning_sketch ?? { sparse: {} }));
+
+          // A filter's returning people never outnumber the site's, over the window or on any day of it.
+          if (filters.length > 0) {
+            const { body: whole } = await card(`from=${from}&to=${to}`);
+            expect(body.headline.returning, what).toBeLessThanOrEqual(whole.headline.returning);
+            (body.by_day ?? []).forEach((row: any, index: number) =>
+              expect(row.returning, `${what} ${row.day}`).toBeLessThanOrEqual(whole.by_day[index].returning),
+            );
+          }
+
+          // A one-day period's tile is that day's bar.
+          const one = asked[Math.floor((asked.length - 1) / 2)]!;
+          const { body: day } = await card(`from=${one}&to=${one}${filterQuery(filters)}`);
+          const bar = (body.by_day ?? []).find((row: any) => row.day === one);
+          expect(day.headline.returning, `${what} ${one}`).toBe(day.by_day[0].returning);
+          if (bar !== undefined) expect(day.headline.returning, `${what} ${one}`).toBe(bar.returning);
           windows += 1;
         }
 
@@ -229,7 +264,7 @@ describe('new and returning people, retention and first touch equal a recount of
 
         // With one filter, a cohort is all its people, and each month's cell counts those of them who came then on a
         // visitor-day holding the filter's value.
-        const filtersArb = fc.constantFrom<Filter>(
+        const retentionFiltersArb = fc.constantFrom<Filter>(
           { dimension: 'country', value: 'DE', negated: false },
           { dimension: 'country', value: 'XX', negated: false },
           { dimension: 'source', value: 'linkedin', negated: false },
@@ -237,7 +272,7 @@ describe('new and returning people, retention and first touch equal a recount of
           { dimension: 'page', value: '/pricing', negated: false },
           { dimension: 'goal', value: 'signup', negated: false },
         );
-        for (const filter of fc.sample(filtersArb, { numRuns: 3, seed })) {
+        for (const filter of fc.sample(retentionFiltersArb, { numRuns: 3, seed })) {
           const { body: filtered } = await retentionOf(
             store,
             clock,

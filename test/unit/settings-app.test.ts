@@ -49,7 +49,7 @@ describe('the app settings', () => {
         SELF_NETWORKS: '10.20.0.0/16 , 2001:db8::/48',
         IGNORED_PATHS: '/internal, /health',
         TRUSTED_PROXY_HOPS: '2',
-        HIT_MAX_AGE_DAYS: '30',
+        HIT_MAX_AGE_DAYS: '3',
         SELF_AGENT_TAG: 'my-probe',
       }),
     );
@@ -57,7 +57,7 @@ describe('the app settings', () => {
     expect(settings.SELF_NETWORKS).toEqual(['10.20.0.0/16', '2001:db8::/48']);
     expect(settings.IGNORED_PATHS).toEqual(['/internal', '/health']);
     expect(settings.TRUSTED_PROXY_HOPS).toBe(2);
-    expect(settings.HIT_MAX_AGE_DAYS).toBe(30);
+    expect(settings.HIT_MAX_AGE_DAYS).toBe(3);
     expect(settings.SELF_AGENT_TAG).toBe('my-probe');
   });
 
@@ -97,9 +97,12 @@ describe('the app settings', () => {
     expect(refused(read({ IGNORED_PATHS: `/api/admin,${entry}` }))).toEqual(['IGNORED_PATHS']);
   });
 
-  it.each(['0', 'week', '2.5'])('stop on a malformed HIT_MAX_AGE_DAYS (%s), naming it', (value) => {
-    expect(refused(read({ HIT_MAX_AGE_DAYS: value }))).toEqual(['HIT_MAX_AGE_DAYS']);
-  });
+  it.each(['0', 'week', '2.5', '8'])(
+    "stop on a malformed HIT_MAX_AGE_DAYS (%s: a day's secret lives at most 7 days past its day), naming it",
+    (value) => {
+      expect(refused(read({ HIT_MAX_AGE_DAYS: value }))).toEqual(['HIT_MAX_AGE_DAYS']);
+    },
+  );
 
   it('stop on a self tag too short to mean anything', () => {
     expect(refused(read({ SELF_AGENT_TAG: 'x' }))).toEqual(['SELF_AGENT_TAG']);

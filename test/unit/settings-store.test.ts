@@ -95,6 +95,7 @@ describe("npm start's banner", () => {
       plainPort: 7071,
       operatorKey: 'local-only-operator-key-0001',
       allowedOrigins: ['http://localhost:8080'],
+      sites: undefined,
       countedAs: null,
     });
     const text = lines.join('\n');
@@ -109,10 +110,27 @@ describe("npm start's banner", () => {
       plainPort: 7071,
       operatorKey: 'my-own-secret-operator-key',
       allowedOrigins: [],
+      sites: undefined,
       countedAs: '192.168.1.20',
     }).join('\n');
     expect(own).not.toContain('my-own-secret-operator-key');
     expect(own).toContain('npm run simulate -- --port 7072');
     expect(own).toContain('are counted (--count-me): a request from loopback is seen as from 192.168.1.20');
+  });
+
+  it('names SITES, never ALLOWED_ORIGINS, when SITES is set (start-up refuses ALLOWED_ORIGINS beside it)', () => {
+    const banner = (sites: { name: string; origins: string[] }[]) =>
+      dashboardBanner({ url: 'http://127.0.0.1:7071', plainPort: 7071, operatorKey: 'k', allowedOrigins: [], sites, countedAs: null }).join(
+        '\n',
+      );
+    const served = banner([
+      { name: 'api.example', origins: [] },
+      { name: 'blog.example', origins: ['https://blog.example'] },
+    ]);
+    expect(served).toContain('on a page of https://blog.example (SITES, site blog.example)');
+    expect(served).not.toContain('ALLOWED_ORIGINS');
+    const none = banner([{ name: 'api.example', origins: [] }]);
+    expect(none).toContain('give it its origin in SITES');
+    expect(none).not.toContain('ALLOWED_ORIGINS');
   });
 });

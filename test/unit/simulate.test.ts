@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hostingNetworks } from '../../adapters/files/networks';
 import { UNKNOWN_COUNTRY } from '../../shared/core/identity/country';
 import { isLoopback } from '../../shared/core/identity/network';
-import { NETWORKS, simulate } from '../../scripts/simulate';
+import { NETWORKS, postedWords, simulate } from '../../scripts/simulate';
 import { countries } from '../support/countries';
 
 // `npm run simulate` fills the dashboard with people from real countries: their addresses are in public ranges the
@@ -43,5 +43,10 @@ describe('npm run simulate', () => {
     const scanners = hits.filter((hit) => /curl|python-requests|zgrab/.test(hit.user_agent));
     expect(scanners.length).toBeGreaterThan(0);
     expect(scanners.every((hit) => networks.hostingAsn(hit.address) !== null)).toBe(true);
+  });
+
+  it('says how many hits were counted, and names the rest only when there is a rest', () => {
+    expect(postedWords(464, 7, 464)).toBe('posted 464 hits over 7 days (464 counted)');
+    expect(postedWords(470, 7, 464)).toBe('posted 470 hits over 7 days (464 counted, 6 assets or ignored)');
   });
 });

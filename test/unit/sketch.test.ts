@@ -111,6 +111,17 @@ describe('the people of any period, each once, from the days’ sketches', () =>
     );
   });
 
+  it('never estimates fewer people when registers rise, so a subset of people is never estimated above its whole', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 8_000 }), fc.integer({ min: 0, max: 8_000 }), fc.integer(), (part, more, seed) => {
+        const some = Array.from({ length: part }, (_, n) => person(seed + n));
+        const all = [...some, ...Array.from({ length: more }, (_, n) => person(seed - n - 1))];
+        expect(estimate(mergeKept(sketchOf(some)))).toBeLessThanOrEqual(estimate(mergeSketches(sketchOf(all))));
+      }),
+      { numRuns: 30, seed: 20261206 },
+    );
+  });
+
   it('reads a register and a rank from the hash’s own bits', () => {
     expect(registerOf('00000000000000000000000000000000')).toEqual([0, 51]);
     expect(registerOf('fffc0000000000000000000000000000')).toEqual([16_383, 51]);

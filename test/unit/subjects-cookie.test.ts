@@ -6,6 +6,9 @@ import { beaconScan } from '../../shared/ingest/subjects/beacon';
 import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE } from '../../shared/ingest/subjects/cookie';
 import { HMAC_PERSON_IDS } from '../../shared/core/identity/person-id';
 
+/** A day's secret as ingest reads it from the store. */
+const DAY_SECRET = 'b7'.repeat(32);
+
 const UUID = '3b241101-e2bb-4255-8caf-4136c566a962';
 const rules = { hashKey: 'test-hash-key-0123456789abcdef', selfNetworks: [], selfAgentTag: 'headcount-self', ignoredPaths: ['/api/admin'] };
 const seen = (address: string, more: Partial<SeenRequest> = {}): SeenRequest => ({
@@ -56,35 +59,41 @@ describe('a beacon in cookie mode', () => {
 
   it('without a cookie is counted under the person hash and offered a cookie linked to it; with it, the same visitor', async () => {
     const d = deps();
-    const first = await beaconScan(null, seen('203.0.113.7'), true, d);
+    const first = await beaconScan(null, seen('203.0.113.7'), DAY_SECRET, true, d);
     expect(first).toMatchObject({ ok: true, value: { status: 'new', cookies: [{ name: 'visitor_id' }] } });
     const uuid = first.ok ? first.value.cookies[0]!.value : '';
     // The same browser from another address: the cookie keeps it the same visitor.
-    const again = await beaconScan(`visitor_id=${uuid}`, seen('198.51.100.9'), true, d);
+    const again = await beaconScan(`visitor_id=${uuid}`, seen('198.51.100.9'), DAY_SECRET, true, d);
     expect(again).toMatchObject({ ok: true, value: { status: 'returning', cookies: [] } });
   });
 
   it('a browser that blocks cookies stays its person hash: returning on its second scan, offered a cookie each time', async () => {
     const d = deps();
-    expect(await beaconScan(null, seen('203.0.113.8'), true, d)).toMatchObject({ ok: true, value: { status: 'new', cookies: [{}] } });
-    expect(await beaconScan(null, seen('203.0.113.8'), true, d)).toMatchObject({ ok: true, value: { status: 'returning', cookies: [{}] } });
+    expect(await beaconScan(null, seen('203.0.113.8'), DAY_SECRET, true, d)).toMatchObject({
+      ok: true,
+      value: { status: 'new', cookies: [{}] },
+    });
+    expect(await beaconScan(null, seen('203.0.113.8'), DAY_SECRET, true, d)).toMatchObject({
+      ok: true,
+      value: { status: 'returning', cookies: [{}] },
+    });
   });
 
   it('a well-formed unknown cookie is a new visitor; a malformed one is refused, logged without its value, and replaced', async () => {
     const d = deps();
-    await beaconScan(null, seen('203.0.113.9'), true, d);
-    expect(await beaconScan(`visitor_id=${UUID}`, seen('203.0.113.9'), true, d)).toMatchObject({
+    await beaconScan(null, seen('203.0.113.9'), DAY_SECRET, true, d);
+    expect(await beaconScan(`visitor_id=${UUID}`, seen('203.0.113.9'), DAY_SECRET, true, d)).toMatchObject({
       ok: true,
       value: { status: 'new', cookies: [] },
     });
-    const garbage = await beaconScan('visitor_id=not-a-uuid', seen('203.0.113.9'), true, d);
+    const garbage = await beaconScan('visitor_id=not-a-uuid', seen('203.0.113.9'), DAY_SECRET, true, d);
     expect(garbage).toMatchObject({ ok: true, value: { status: 'returning', cookies: [{ name: 'visitor_id' }] } });
     expect(d.logger.lines.some((line) => line.includes('malformed'))).toBe(true);
     expect(d.logger.lines.join('\n')).not.toContain('not-a-uuid');
   });
 
   it('the site reading itself gets no cookie and is never new', async () => {
-    expect(await beaconScan(null, seen('127.0.0.1'), true, deps())).toMatchObject({
+    expect(await beaconScan(null, seen('127.0.0.1'), DAY_SECRET, true, deps())).toMatchObject({
       ok: true,
       value: { status: 'returning', cookies: [] },
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { adminAccess } from '../../host/http/admin/auth';
+import { testAccess } from '../support/access';
 import type { QueuedHit } from '../../shared/core/message';
 import type { IncomingRequest } from '../../host/http/request';
 import { fixedClock } from '../../shared/core/ports/clock';
@@ -59,7 +59,7 @@ async function seeded() {
     operator: {
       operatorKey: KEY,
       hashKey: 'test-hash-key-0123456789abcdef',
-      access: adminAccess({ clock, sessionHours: 8, trustedProxyHops: 0 }),
+      access: testAccess(clock),
     },
   };
 }

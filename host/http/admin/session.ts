@@ -1,5 +1,7 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { sameSecret } from '../../../shared/core/identity/tokens';
+import type { AdminSession } from '../../../shared/core/store/sessions';
+import { SESSIONS_PK, sessionDocId } from '../../../shared/core/store/sessions';
 
 /** `__Host-` means no other host, not even a sibling subdomain, can set or shadow it. */
 export const SESSION_COOKIE = '__Host-headcount_admin';
@@ -16,10 +18,8 @@ export interface SessionTimes {
   expiresAt: number;
 }
 
-export type SessionCheck = { state: 'valid'; times: SessionTimes } | { state: 'ended' } | { state: 'forged' };
-
-const VERSION = 'v1';
-const SHAPE = /^v1\.(\d{1,12})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
+const VERSION = 'v2';
+const SHAPE = /^v2\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 
 /** Rotating either key ends every session, and a cookie is never checked against the operator key itself. */
 export function sessionKey(operatorKey: string, hashKey: string): string {
@@ -28,21 +28,41 @@ export function sessionKey(operatorKey: string, hashKey: string): string {
 
 const macOf = (key: string, body: string) => createHmac('sha256', key).update(body, 'utf8').digest('base64url');
 
-/** `v1.<signed in>.<expires>.<mac>`, times in seconds. */
-export function sessionToken(key: string, times: SessionTimes): string {
-  const body = `${VERSION}.${times.signedInAt}.${times.expiresAt}`;
+/** 128 random bits naming the session kept in the store. */
+export const newSessionId = (): string => randomBytes(16).toString('base64url');
+
+/** `v2.<id>.<mac>`: the store says whether the session still holds, the MAC that the app's key made it. */
+export function sessionToken(key: string, sessionId: string): string {
+  const body = `${VERSION}.${sessionId}`;
   return `${body}.${macOf(key, body)}`;
 }
 
-/** `ended` is a real session run out, `forged` anything the key did not make. */
-export function checkSession(token: string, key: string, nowSeconds: number): SessionCheck {
+/** The session's id, or null for anything the key did not make. */
+export function sessionIdOf(token: string, key: string): string | null {
   const match = SHAPE.exec(token);
-  if (!match) return { state: 'forged' };
-  const [, signedIn, expires, mac] = match;
-  if (!sameSecret(mac, macOf(key, `${VERSION}.${signedIn}.${expires}`))) return { state: 'forged' };
-  const times = { signedInAt: Number(signedIn), expiresAt: Number(expires) };
-  if (times.expiresAt <= nowSeconds || nowSeconds - times.signedInAt >= SESSION_LONGEST_SECONDS) return { state: 'ended' };
-  return { state: 'valid', times };
+  if (!match) return null;
+  const [, id, mac] = match;
+  return sameSecret(mac, macOf(key, `${VERSION}.${id}`)) ? id! : null;
+}
+
+/** Null once it has ended: signed out, run out unused, or past SESSION_LONGEST_SECONDS. */
+export function liveTimes(session: AdminSession | null, nowSeconds: number): SessionTimes | null {
+  if (session === null) return null;
+  const times = { signedInAt: session.signed_in_at, expiresAt: session.expires_at };
+  if (times.expiresAt <= nowSeconds || nowSeconds - times.signedInAt >= SESSION_LONGEST_SECONDS) return null;
+  return times;
+}
+
+/** The session's document: deleted by Cosmos DB once it can no longer be used. */
+export function sessionDoc(sessionId: string, times: SessionTimes, nowSeconds: number): AdminSession {
+  return {
+    id: sessionDocId(sessionId),
+    pk: SESSIONS_PK,
+    kind: 'admin-session',
+    signed_in_at: times.signedInAt,
+    expires_at: times.expiresAt,
+    ttl: Math.max(1, times.expiresAt - nowSeconds),
+  };
 }
 
 /** Never past SESSION_LONGEST_SECONDS from signing in. */

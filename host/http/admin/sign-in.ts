@@ -3,9 +3,11 @@ import { errorAnswer, type Answer } from '../envelope';
 import { incoming, response, type IncomingRequest } from '../request';
 import type { SessionAnswer } from '../../../shared/contract/admin';
 import type { Root } from '../../composition';
-import { presentedKey } from '../../../shared/core/identity/operator';
-import { checkOperator, operatorCookie, sessionCookie, type OperatorSettings } from './auth';
-import { sessionTimes } from './session';
+import { cookieValue, presentedKey } from '../../../shared/core/identity/operator';
+import { retryConditionalWrite } from '../../../shared/core/store/conditional-write';
+import { sessionDocId } from '../../../shared/core/store/sessions';
+import { checkOperator, operatorCookie, presentedSession, sessionCookie, type OperatorSettings } from './auth';
+import { liveTimes, newSessionId, SESSION_COOKIE, sessionDoc, sessionTimes } from './session';
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
@@ -34,8 +36,8 @@ const stateAnswer = (state: SessionAnswer, cookies: Answer['cookies']): Answer =
 const nowIn = (settings: OperatorSettings) => Math.floor(settings.access.clock.now().getTime() / 1000);
 
 /** GET: asking whether one is signed in is no error, and the answer to none or one run out is "no". */
-export function sessionState(request: IncomingRequest, settings: OperatorSettings): Answer {
-  const check = checkOperator(request, settings);
+export async function sessionState(request: IncomingRequest, settings: OperatorSettings): Promise<Answer> {
+  const check = await checkOperator(request, settings);
   if (!check.ok) {
     const no = check.why === 'none' || check.why === 'ended';
     return no ? stateAnswer({ signed_in: false, ended: check.why === 'ended' }, check.answer.cookies) : check.answer;
@@ -45,7 +47,7 @@ export function sessionState(request: IncomingRequest, settings: OperatorSetting
 }
 
 /** POST trades the key for a session cookie, so the key itself is never kept in the browser. */
-export function signIn(request: IncomingRequest, settings: OperatorSettings): Answer {
+export async function signIn(request: IncomingRequest, settings: OperatorSettings): Promise<Answer> {
   if (fromAnotherSite(request)) return crossSite();
   // A session is only ever made from the key: a cookie alone never makes another.
   if (presentedKey((name) => request.header(name)) === null) {
@@ -54,25 +56,41 @@ export function signIn(request: IncomingRequest, settings: OperatorSettings): An
       { 'www-authenticate': 'Bearer', ...NO_STORE },
     );
   }
-  const check = checkOperator(request, settings);
+  const check = await checkOperator(request, settings);
   if (!check.ok) return check.answer;
   const nowSeconds = nowIn(settings);
-  const times = sessionTimes(nowSeconds, nowSeconds, settings.access.sessionHours);
-  return stateAnswer({ signed_in: true, via: 'session', expires_at: iso(times.expiresAt), session_hours: settings.access.sessionHours }, [
-    sessionCookie(settings, times, nowSeconds),
+  const held = { id: newSessionId(), times: sessionTimes(nowSeconds, nowSeconds, settings.access.sessionHours) };
+  await settings.access.sessions.create(sessionDoc(held.id, held.times, nowSeconds));
+  const { sessionHours } = settings.access;
+  return stateAnswer({ signed_in: true, via: 'session', expires_at: iso(held.times.expiresAt), session_hours: sessionHours }, [
+    sessionCookie(settings, held, nowSeconds),
     operatorCookie(settings.hashKey),
   ]);
 }
 
-/** DELETE removes the session cookie, only from the dashboard itself. */
-export function signOut(request: IncomingRequest, settings: OperatorSettings): Answer {
+/** Ends the session in the store, so the cookie replayed later opens nothing. */
+async function endSession(token: string | null, settings: OperatorSettings, nowSeconds: number): Promise<void> {
+  const id = token === null ? null : presentedSession(token, settings);
+  if (id === null) return;
+  await retryConditionalWrite(
+    settings.access.sessions,
+    [sessionDocId(id)],
+    async (current) => (liveTimes(current, nowSeconds) === null ? null : { ...current!, expires_at: nowSeconds, ttl: 1 }),
+    'the Admin session',
+  );
+}
+
+/** DELETE ends the session on the server and removes its cookie, only from the dashboard itself. */
+export async function signOut(request: IncomingRequest, settings: OperatorSettings): Promise<Answer> {
   if (fromAnotherSite(request)) return crossSite();
-  return { status: 204, headers: NO_STORE, cookies: [sessionCookie(settings, null, nowIn(settings))] };
+  const nowSeconds = nowIn(settings);
+  await endSession(cookieValue(request.header('cookie'), SESSION_COOKIE), settings, nowSeconds);
+  return { status: 204, headers: NO_STORE, cookies: [sessionCookie(settings, null, nowSeconds)] };
 }
 
 /** The session is the operator's check itself, all HTTP: its cookies, headers and statuses. */
 export const sessionRoute =
-  (answer: (request: IncomingRequest, settings: OperatorSettings) => Answer) =>
+  (answer: (request: IncomingRequest, settings: OperatorSettings) => Promise<Answer>) =>
   (root: Root): HttpHandler =>
   async (request) =>
-    response(answer(incoming(request), root.operator));
+    response(await answer(incoming(request), root.operator));

@@ -127,3 +127,8 @@ export function inNetworks(raw: string, networks: readonly string[]): boolean {
 export function isLoopbackNetwork(network: string): boolean {
   return network.startsWith('127.') || network === '0:0:0:x';
 }
+
+/** Only loopback's network is kept, so the machine's own requests stay one visit: any other beside a token or a sketch narrows an address search to 256 candidates. */
+export function keptNetwork(raw: string | null): string {
+  return raw !== null && isLoopback(raw) ? networkOf(raw) : 'x';
+}

@@ -24,9 +24,9 @@ export function isoInstant(at: Date): string {
   return `${year}-${twoDigits(at.getUTCMonth() + 1)}-${twoDigits(at.getUTCDate())}T${time}Z`;
 }
 
-/** Groups one address's requests within a UTC day and rotates daily: HMAC(key, "<day>|" + address), 32 hex. */
-export function dailyToken(key: string, address: string, at: Date): string {
-  return hex16(key, `${utcDay(at)}|${address}`);
+/** One visit: HMAC(the day's secret, address + "|" + agentFamily), 32 hex; once the secret is deleted nobody can make it again. */
+export function dailyToken(daySecret: string, address: string, agentFamily: string): string {
+  return hex16(daySecret, `${address}|${agentFamily}`);
 }
 
 /** One visitor for good: HMAC(key, "person|" + address + "|" + agentFamily), 32 hex; it never rotates. */

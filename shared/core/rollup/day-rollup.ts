@@ -75,6 +75,8 @@ export interface DayRollup extends RollupCounts {
   people_sketch: Sketch;
   /** Those first counted among people that day; absent on rollups folded before new people were kept. */
   new_sketch?: Sketch;
+  /** Those first counted before that day: its returning people; absent on rollups folded before they were kept. */
+  returning_sketch?: Sketch;
   /** Some visitor-day was kept before visitor-days carried the sketch, so the sketch misses it. */
   sketch_partial: boolean;
   /** All loopback rows of a day are one visitor-day of the site's own. */
@@ -95,6 +97,7 @@ export function emptyRollup(day: string, building: string | null): DayRollup {
     day,
     ...emptyCounts(),
     people_sketch: { sparse: {} },
+    returning_sketch: { sparse: {} },
     sketch_partial: false,
     loopback: false,
     folded_to: 0,
@@ -270,6 +273,19 @@ export function lacksSketch(after: readonly VisitorDay[]): boolean {
   return outside.length > 0 && kindOfDocs(outside) === 'people' && outside.some((doc) => doc.people_sketch === undefined);
 }
 
+/** A visitor-day's people whose first day is before its day, from its registers by first day. */
+export function returningOf(doc: Pick<VisitorDay, 'day' | 'first_days'>): Record<string, number> {
+  const registers: Record<string, number> = {};
+  for (const [first, some] of Object.entries(doc.first_days ?? {}))
+    if (first < doc.day)
+      for (const [register, rank] of Object.entries(some)) if ((registers[register] ?? 0) < rank) registers[register] = rank;
+  return registers;
+}
+
+/** The returning registers of every visitor-day that has some. */
+export const returningOfDocs = (docs: readonly VisitorDay[]): Array<Record<string, number>> =>
+  docs.map(returningOf).filter((registers) => Object.keys(registers).length > 0);
+
 /** Once built, every token; while building, only tokens the build has passed. */
 export const holdsToken = (rollup: Pick<DayRollup, 'building'>, token: string) => rollup.building === null || token <= rollup.building;
 
@@ -282,12 +298,14 @@ export function moved(
   const next = copyCounts(rollup);
   const sketches: Array<Record<string, number>> = [];
   const fresh: Array<Record<string, number>> = [];
+  const back: Array<Record<string, number>> = [];
   for (const { before, after } of changes) {
     addCounts(next, countsOfToken(before, rules), -1);
     addCounts(next, countsOfToken(after, rules), 1);
     if (lacksSketch(after)) next.sketch_partial = true;
     for (const doc of after) if (doc.people_sketch !== undefined) sketches.push(doc.people_sketch);
     for (const doc of after) if (doc.new_sketch !== undefined) fresh.push(doc.new_sketch);
+    back.push(...returningOfDocs(after));
     if (!next.loopback && after.some((doc) => isLoopbackNetwork(doc.network))) {
       next.loopback = true;
       next.visitor_days.self += 1;
@@ -296,6 +314,8 @@ export function moved(
   }
   if (sketches.length > 0) next.people_sketch = mergeSketches(next.people_sketch, ...sketches);
   if (fresh.length > 0) next.new_sketch = mergeKept(next.new_sketch, ...fresh);
+  // A rollup folded before returning people were kept stays without them, so its day says null rather than a part.
+  if (back.length > 0 && next.returning_sketch !== undefined) next.returning_sketch = mergeKept(next.returning_sketch, ...back);
   capped(next);
   return next;
 }

@@ -8,6 +8,7 @@ import {
   countsOfToken,
   emptyCounts,
   lacksSketch,
+  returningOfDocs,
   VISITOR_KINDS,
   type Kinds,
   type RollupCounts,
@@ -33,11 +34,18 @@ export interface DayFigures {
   /** Estimates; absent on days folded before. */
   people_each?: number;
   people_new?: number;
+  /** Absent on days folded before returning people were kept. */
+  returning?: number;
 }
 
-export const distinctOf = (doc: { people_sketch: Sketch; new_sketch?: Sketch }): Pick<DayFigures, 'people_each' | 'people_new'> => ({
+export const distinctOf = (doc: {
+  people_sketch: Sketch;
+  new_sketch?: Sketch;
+  returning_sketch?: Sketch;
+}): Pick<DayFigures, 'people_each' | 'people_new' | 'returning'> => ({
   people_each: estimate(doc.people_sketch),
   people_new: estimate(doc.new_sketch),
+  ...(doc.returning_sketch === undefined ? {} : { returning: estimate(doc.returning_sketch) }),
 });
 
 /**
@@ -56,6 +64,8 @@ export interface PeriodRollup extends RollupCounts {
   people_sketch: Sketch;
   /** Absent on one folded before new people were kept. */
   new_sketch?: Sketch;
+  /** The union of its days' returning people; absent on a day cell folded before they were kept. */
+  returning_sketch?: Sketch;
   sketch_partial: boolean;
   /** A slice at or before a day's mark is in already. */
   folded_days: Record<string, number>;
@@ -74,6 +84,7 @@ export interface PeriodDelta {
   changes: Array<{ out: RollupCounts; in: RollupCounts }>;
   sketches: Array<Record<string, number>>;
   fresh: Array<Record<string, number>>;
+  back: Array<Record<string, number>>;
   partial: boolean;
 }
 
@@ -98,6 +109,7 @@ export function siteDelta(changes: readonly TokenChange[], rules: RollupRules): 
     changes: changes.map(({ before, after }) => ({ out: countsOfToken(before, rules), in: countsOfToken(after, rules) })),
     sketches: changes.flatMap(({ after }) => peopleOf(after)),
     fresh: changes.flatMap(({ after }) => newPeopleOf(after)),
+    back: changes.flatMap(({ after }) => returningOfDocs(after)),
     partial: changes.some(({ after }) => lacksSketch(after)),
   };
 }
@@ -120,13 +132,14 @@ export function cellDeltas(
       const people = seen.get(dimension) ?? new Set<string>();
       for (const value of new Set([...then, ...now, ...people])) {
         const key = `${dimension}\n${value}`;
-        const cell = cells.get(key) ?? { dimension, value, delta: { changes: [], sketches: [], fresh: [], partial: false } };
+        const cell = cells.get(key) ?? { dimension, value, delta: { changes: [], sketches: [], fresh: [], back: [], partial: false } };
         cell.delta.changes.push({
           out: then.has(value) ? countsOfToken(before, rules) : emptyCounts(),
           in: now.has(value) ? countsOfToken(after, rules) : emptyCounts(),
         });
         if (people.has(value)) cell.delta.sketches.push(...sketches);
         if (people.has(value)) cell.delta.fresh.push(...newPeopleOf(after));
+        if (people.has(value)) cell.delta.back.push(...returningOfDocs(after));
         if (now.has(value) && lacksSketch(after)) cell.delta.partial = true;
         cells.set(key, cell);
       }
@@ -151,6 +164,7 @@ export function emptyPeriodRollup(
     filter,
     ...emptyCounts(),
     people_sketch: { sparse: {} },
+    returning_sketch: { sparse: {} },
     sketch_partial: false,
     folded_days: {},
     by_day: {},
@@ -211,7 +225,9 @@ export function movedPeriod(doc: PeriodRollup, moves: readonly SliceMove[]): Per
   // Registers merge by maximum, so the slices' people merge once.
   const sketches = open.flatMap((move) => move.delta.sketches);
   const fresh = open.flatMap((move) => move.delta.fresh);
+  const back = open.flatMap((move) => move.delta.back);
   if (sketches.length > 0) next.people_sketch = mergeKept(next.people_sketch, ...sketches);
   if (fresh.length > 0) next.new_sketch = mergeKept(next.new_sketch, ...fresh);
+  if (back.length > 0) next.returning_sketch = mergeKept(next.returning_sketch, ...back);
   return next;
 }

@@ -14,17 +14,22 @@ export function hitSite(named: string | undefined, sites: readonly Site[], path:
   return ok(named);
 }
 
-/** The site named by the snippet's `data-site` must take the page's origin; else the site that holds it. */
+/**
+ * The site named by the snippet's `data-site` must take the page's origin; else the site that holds it. Anyone may send
+ * a beacon, so a refusal names the field, never a site.
+ */
 export function beaconSite(named: string | undefined, origin: string, sites: readonly Site[]): Result<string> {
   if (named === undefined) {
     const site = siteOfOrigin(sites, origin) ?? (sites.length === 1 ? sites[0] : undefined);
     return site === undefined
-      ? fail(badRequest([{ path: 'site', message: 'is required: no declared site has this origin' }]))
+      ? fail(badRequest([{ path: 'site', message: "is required: this page's origin is not one of any site's origins" }]))
       : ok(site.name);
   }
   const site = sites.find((one) => one.name === named);
-  if (site === undefined) return fail(badRequest([{ path: 'site', message: `is not a site declared in SITES (${names(sites)})` }]));
-  if (!site.origins.includes(origin)) return fail(badRequest([{ path: 'site', message: `does not take beacons from ${origin} (SITES)` }]));
+  if (site === undefined || !site.origins.includes(origin))
+    return fail(
+      badRequest([{ path: 'site', message: "must name the site this page is on: this page's origin is not one of its origins" }]),
+    );
   return ok(site.name);
 }
 
@@ -32,5 +37,5 @@ export function beaconSite(named: string | undefined, origin: string, sites: rea
 export function readSite(asked: string | null, sites: readonly Site[]): Result<string> {
   if (asked === null || asked === '') return ok(sites.length === 1 ? sites[0]!.name : ALL_SITES);
   if (asked === ALL_SITES || sites.some((site) => site.name === asked)) return ok(asked);
-  return fail(badRequest([{ path: 'site', message: 'must be a site declared in SITES, or * for all of them' }]));
+  return fail(badRequest([{ path: 'site', message: 'must be a site counted here, or * for all of them' }]));
 }

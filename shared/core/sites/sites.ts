@@ -13,10 +13,10 @@ export const DEFAULT_SITE = 'site';
 
 const siteName = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
 
-export const siteNameSchema = z.string().regex(siteName, 'must be a site declared in SITES, a lowercase host like example.com');
+export const siteNameSchema = z.string().regex(siteName, 'must be a site counted here, a lowercase host like example.com');
 
 /** Checked against SITES where the read is answered. */
-export const siteQuerySchema = z.string().max(253, 'must be a site declared in SITES, or * for all of them').optional();
+export const siteQuerySchema = z.string().max(253, 'must be a site counted here, or * for all of them').optional();
 
 function isOrigin(value: string): boolean {
   try {

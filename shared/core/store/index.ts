@@ -16,7 +16,10 @@ import type { GoalsStore } from '../events/goal-documents';
 import type { ImportLedgers, LandedImports } from './imports';
 import type { PeriodReader, PeriodRollups } from './periods';
 import type { SharedLinks } from './links';
+import type { GuessCounts } from './guesses';
+import type { AdminSessions } from './sessions';
 import type { CohortsStore } from './cohorts';
+import type { DaySecrets } from './day-secrets';
 
 /** Only each visitor's record and each message's facts, nothing two visitors share. */
 export interface KeepingStore {
@@ -70,6 +73,12 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'lande
   recent: RecentFacts;
   /** Kept with the first site's documents. */
   links: SharedLinks;
+  /** Wrong guesses at the app's secrets, by secret and address. */
+  guesses: GuessCounts;
+  /** The Admin sessions signed in and not yet out. */
+  sessions: AdminSessions;
+  /** Each day's secret, kept with the first site's documents since every site's tokens of a day use it. */
+  secrets: DaySecrets;
   stats(): StoreStats;
 }
 

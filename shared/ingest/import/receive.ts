@@ -11,6 +11,7 @@ import { keptPath } from '../../core/identity/paths';
 import { utcDay } from '../../core/identity/tokens';
 import { inLanes } from '../../core/lanes';
 import type { Clock } from '../../core/ports/clock';
+import type { Guesses } from '../../core/guesses';
 import type { HitQueue } from '../../core/ports/queue';
 import type { Facts, ImportLedgers, LandedImports, VisitorsSummaries, VisitsSummaries } from '../../core/store';
 import { FACT_TTL_SECONDS, factId, type Fact } from '../../core/store/facts';
@@ -21,6 +22,7 @@ import { landedNote } from '../../keep/imports';
 import type { importBodySchema, ImportedDay, ImportHit } from './schemas';
 import type { z } from 'zod';
 import { importedTotals } from './totals';
+import type { DaySecretKeeper } from '../day-secrets';
 
 /** The most a request's `at` may be ahead of the app's clock, as on POST /api/hits. */
 const MAX_FUTURE_MS = 5 * 60 * 1000;
@@ -43,11 +45,15 @@ export interface ImportStore {
 
 export interface ImportDeps {
   rules: IdentityRules;
+  secrets: DaySecretKeeper;
   persons: PersonIds;
   queue: HitQueue;
   clock: Clock;
   store: ImportStore;
   ingestKey: string;
+  trustedProxyHops: number;
+  /** A wrong ingest key is counted here. */
+  guesses: Guesses;
   /** ALLOWED_ORIGINS: a referrer from one of them is navigation inside the site, not a source. */
   allowedOrigins: readonly string[];
   /** Absent for the first declared site, whose hits name none. */
@@ -214,6 +220,13 @@ async function keptBefore(messages: readonly ImportMessage[], store: ImportStore
   return kept;
 }
 
+/** A day's own secret while it is kept, so imported and live hits of a day are one visit; the import secret's after. */
+async function importSecrets(ats: readonly Date[], keeper: DaySecretKeeper): Promise<Map<string, string>> {
+  const days = [...new Set(ats.map((at) => keeper.dayOf(at)))];
+  const secrets = await Promise.all(days.map(async (day) => (await keeper.secretOf(day)) ?? keeper.importedSecretOf(day)));
+  return new Map(days.map((day, index) => [day, secrets[index]!] as const));
+}
+
 async function importHits(
   hits: readonly ImportHit[],
   deps: ImportDeps,
@@ -221,30 +234,34 @@ async function importHits(
   until: string,
 ): Promise<Result<Omit<ImportOutcome, 'until' | 'live_from'>>> {
   const site = siteHosts(deps.allowedOrigins);
-  const seen: SeenRequest[] = [];
-  const lines: string[] = [];
+  const seen: Array<{ hit: ImportHit; seen: SeenRequest }> = [];
   let ignored = 0;
   let skipped = 0;
   for (const [index, hit] of hits.entries()) {
     const read = toSeen(hit, index, now, until, site, deps.site);
     if (!read.ok) return read;
-    if ('not' in read.value) {
-      if (read.value.not === 'skipped') skipped += 1;
-      else ignored += 1;
-      continue;
-    }
-    seen.push(read.value.seen);
-    lines.push(lineOf(hit, read.value.seen));
+    if (!('not' in read.value)) seen.push({ hit, seen: read.value.seen });
+    else if (read.value.not === 'skipped') skipped += 1;
+    else ignored += 1;
+  }
+  let secrets: Map<string, string>;
+  try {
+    secrets = await importSecrets(
+      seen.map((one) => one.seen.at),
+      deps.secrets,
+    );
+  } catch (error) {
+    return fail(unavailable("the day's secret", error));
   }
   const classified: Classified[] = await withPersonIds(
-    seen,
-    seen.map((request) => classify(request, deps.rules)),
+    seen.map((one) => one.seen),
+    seen.map((one) => classify(one.seen, deps.rules, secrets.get(deps.secrets.dayOf(one.seen.at))!)),
     deps.persons,
   );
   const counted: Array<{ hit: QueuedHit; line: string }> = [];
   classified.forEach((result, index) => {
     if (!result.counted) ignored += 1;
-    else counted.push({ hit: result.hit, line: lines[index]! });
+    else counted.push({ hit: result.hit, line: lineOf(seen[index]!.hit, seen[index]!.seen) });
   });
   if (counted.length === 0) return ok({ accepted: 0, already_kept: 0, ignored, skipped });
   const messages = messagesOf(counted, deps.rules.hashKey);

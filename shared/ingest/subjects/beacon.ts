@@ -94,10 +94,11 @@ async function statusOf(seen: SeenRequest, classified: Classified, deps: Deps): 
 export async function beaconScan(
   cookieHeader: string | null,
   seen: SeenRequest,
+  daySecret: string,
   askStatus: boolean,
   deps: Deps,
 ): Promise<Result<BeaconScan>> {
-  const [classified] = await withPersonIds([seen], [classify(seen, deps.rules)], deps.persons);
+  const [classified] = await withPersonIds([seen], [classify(seen, deps.rules, daySecret)], deps.persons);
   const visitor = await identified(cookieHeader, seen, classified!, deps);
   if (!askStatus) return ok(visitor);
   const status = await statusOf(visitor.seen, visitor.classified, deps);

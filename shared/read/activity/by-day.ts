@@ -19,7 +19,7 @@ export interface DayOfKinds {
 /** For a period too long to chart by day. */
 export type MonthOfKinds = Omit<DayOfKinds, 'day' | 'people_new' | 'returning'> & { month: string };
 
-type Kinded = Pick<RollupCounts, 'visitor_days' | 'left_out' | 'page_loads'> & Pick<DayFigures, 'people_each' | 'people_new'>;
+type Kinded = Pick<RollupCounts, 'visitor_days' | 'left_out' | 'page_loads'> & Pick<DayFigures, 'people_each' | 'people_new' | 'returning'>;
 
 const noneLeftOut = (): Record<BotReason, number> =>
   Object.fromEntries(BOT_REASONS.map((reason) => [reason, 0])) as Record<BotReason, number>;
@@ -30,12 +30,11 @@ const kindsOf = (counts: Kinded | undefined) => ({
   page_loads: counts?.page_loads ?? 0,
 });
 
-/** Returning is the rest of the day's people, so the two add up. */
+/** Returning is the estimate of the day's own sketch of returning people, as the period's is of the union of its days'. */
 function newAndReturning(counts: Kinded | undefined, exactNew: number | undefined): Pick<DayOfKinds, 'people_new' | 'returning'> {
-  const people = counts === undefined ? 0 : counts.people_each;
   const fresh = exactNew ?? (counts === undefined ? 0 : counts.people_new);
-  if (people === undefined || fresh === undefined) return { people_new: fresh ?? null, returning: null };
-  return { people_new: fresh, returning: Math.max(0, people - fresh) };
+  const returning = counts === undefined ? 0 : counts.returning;
+  return { people_new: fresh ?? null, returning: returning ?? null };
 }
 
 /** Zeros on a day with nothing, so a chart has every day. */

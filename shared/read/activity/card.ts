@@ -37,11 +37,29 @@ const spanOf = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00
 /** Both included, oldest first. */
 export const daysFrom = (from: string, to: string) => daysEnding(to, spanOf(from, to));
 
-async function windowOf(period: Period, today: string, store: ActivityStore): Promise<{ from: string; to: string }> {
-  if (period.kind === 'range') return period;
-  if (period.kind === 'days') return { from: addDays(today, 1 - period.days), to: today };
+/** The period answered; for a range past its bound, also the range as asked. */
+interface Window {
+  from: string;
+  to: string;
+  /** No day before it holds data. */
+  floor: string;
+  clamped?: { asked_from: string; asked_to: string };
+}
+
+const within = (day: string, floor: string, today: string) => (day < floor ? floor : day > today ? today : day);
+
+/** A range over MAX_DAYS is clamped to the days that can hold data: the first counted or imported day to today. */
+async function windowOf(period: Period, today: string, store: ActivityStore): Promise<Window> {
+  if (period.kind === 'days') return { from: addDays(today, 1 - period.days), to: today, floor: '0000-00-00' };
   const first = await firstKeptDay(store);
-  return { from: first === null || first > today ? today : first, to: today };
+  const floor = first === null || first > today ? today : first;
+  if (period.kind === 'all') return { from: floor, to: today, floor };
+  const [from, to] =
+    spanOf(period.from, period.to) > MAX_DAYS
+      ? [within(period.from, floor, today), within(period.to, floor, today)]
+      : [period.from, period.to];
+  if (from === period.from && to === period.to) return { from, to, floor };
+  return { from, to, floor, clamped: { asked_from: period.from, asked_to: period.to } };
 }
 
 /** Null, never a zero that would read as true. */
@@ -104,7 +122,8 @@ function headlineOf(
   const { estimate } = counts.people;
   // New people unfiltered are the visitor records' exact count; filtered, the matching days' sketch of new people.
   const fresh = filtered ? Math.min(estimate, counts.new_people) : sum(newPeople);
-  const returning = Math.max(0, estimate - fresh);
+  // No clamp: a filter's registers are a subset of the site's, written after them, and no estimate falls as they rise.
+  const returning = counts.returning;
   if (filtered)
     return {
       people: estimate,
@@ -138,12 +157,14 @@ export async function activityCard(query: CardQuery, deps: ActivityDeps): Promis
   const { value, availability } = await readActivity(store, deps.logger, async () => {
     const [window, state] = await Promise.all([windowOf(asked, today, store), store.foldState.read()]);
     const days = daysFrom(window.from, window.to);
+    // Every day asked is answered; only those that can hold data are read.
+    const readable = (list: readonly string[]) => list.filter((day) => day >= window.floor && day <= today);
     const before = daysEnding(addDays(window.from, -1), days.length);
     const periodsFrom = state?.doc.periods_from ?? '9999-12-31';
     const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31' };
     const firstHourDay = lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10);
     const [reads, hours, people, visits, goals] = await Promise.all([
-      readPeriods(store, asked.kind === 'all' ? [days] : [days, before], filters, spansFrom, rules),
+      readPeriods(store, asked.kind === 'all' ? [days] : [readable(days), readable(before)], filters, spansFrom, rules),
       store.activityReader.hoursOn(daysFrom(firstHourDay, addDays(today, 1))),
       store.visitorsSummary.peopleFrom(before[0]!),
       store.visits.read(),
@@ -208,6 +229,7 @@ export async function activityCard(query: CardQuery, deps: ActivityDeps): Promis
       : status,
     // Only a period with days imported from another tool has it, apart from every figure above.
     ...(imported === null ? {} : { imported }),
+    ...(window.clamped === undefined ? {} : { clamped: window.clamped }),
     availability,
     cost: costOf(store),
   });

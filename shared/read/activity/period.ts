@@ -20,6 +20,8 @@ export interface PeriodCounts extends RollupCounts {
   people: PeopleInPeriod;
   /** Those of them first counted among people within the period (an estimate, within the same error). */
   new_people: number;
+  /** Those of them with a day in the period after their first day: the union of its days' returning people. */
+  returning: number;
 }
 
 /** A step newer than a day's rollup counts its most requested path, so the figure is never more than the truth. */
@@ -27,11 +29,13 @@ export function periodOf(rollups: Iterable<Summable>, rules: RollupRules): Perio
   const sum = emptyCounts();
   const sketches = [];
   const fresh = [];
+  const back = [];
   let complete = true;
   for (const rollup of rollups) {
     addCounts(sum, rollup, 1);
     sketches.push(rollup.people_sketch);
     fresh.push(rollup.new_sketch);
+    back.push(rollup.returning_sketch);
     if (rollup.sketch_partial) complete = false;
     for (const step of rules.steps) {
       const key = stepKey(step);
@@ -47,6 +51,7 @@ export function periodOf(rollups: Iterable<Summable>, rules: RollupRules): Perio
     ...sum,
     people: { estimate: estimate(mergeSketches(...sketches)), error: SKETCH_ERROR, complete },
     new_people: estimate(mergeSketches(...fresh)),
+    returning: estimate(mergeSketches(...back)),
   };
 }
 

@@ -6,6 +6,7 @@ import {
   countsOfToken,
   emptyRollup,
   lacksSketch,
+  returningOfDocs,
   type DayRollup,
   type RollupCounts,
   type RollupRules,
@@ -21,7 +22,7 @@ import { cellFilter } from '../../core/rollup/filters';
 import { MAX_DAYS } from '../../contract/queries';
 
 /** What a period's figures are summed from: a day's rollup or cell, or a whole month's. */
-export type Summable = RollupCounts & { people_sketch: Sketch; new_sketch?: Sketch; sketch_partial: boolean };
+export type Summable = RollupCounts & { people_sketch: Sketch; new_sketch?: Sketch; returning_sketch?: Sketch; sketch_partial: boolean };
 
 /** A period's rollups as read: what to sum, each day's visitor-days by kind, and the imported totals by day. */
 export interface PeriodRead {
@@ -132,6 +133,7 @@ async function matchingDay(
   const rollup = emptyRollup(day, null);
   const sketches: Sketch[] = [];
   const fresh: Sketch[] = [];
+  const back: Sketch[] = [];
   let after = '';
   for (;;) {
     if (budget.pages <= 0) return null;
@@ -148,17 +150,25 @@ async function matchingDay(
         if (lacksSketch(docs)) rollup.sketch_partial = true;
       }
       // The people are those with a person's request on a matching visitor-day of any kind, as a day rollup's are.
-      if (matchesAll(docs, filters, rules, true))
+      if (matchesAll(docs, filters, rules, true)) {
         for (const doc of docs) {
           if (doc.people_sketch) sketches.push({ sparse: doc.people_sketch });
           if (doc.new_sketch) fresh.push({ sparse: doc.new_sketch });
         }
+        back.push(...returningOfDocs(docs).map((sparse) => ({ sparse })));
+      }
     }
     if (sketches.length > PAGE) sketches.splice(0, sketches.length, mergeSketches(...sketches));
     if (fresh.length > PAGE) fresh.splice(0, fresh.length, mergeKept(...fresh));
+    if (back.length > PAGE) back.splice(0, back.length, mergeKept(...back));
     if (!full) {
       capped(rollup, PERIOD_TOP);
-      return { ...rollup, people_sketch: mergeSketches(...sketches), new_sketch: mergeKept(...fresh) };
+      return {
+        ...rollup,
+        people_sketch: mergeSketches(...sketches),
+        new_sketch: mergeKept(...fresh),
+        returning_sketch: mergeKept(...back),
+      };
     }
     after = [...tokens.keys()].pop()!;
   }

@@ -10,6 +10,8 @@ import { badRequest, fail, ok, type Result } from '../../core/result';
 import type { Clock } from '../../core/ports/clock';
 import type { Logger } from '../../core/ports/logger';
 import { toCsv } from './csv';
+import { firstKeptDay } from '../../core/store/first-day';
+import { utcDay } from '../../core/identity/tokens';
 import { exportRows } from './rows';
 import type { ExportDaysAnswer } from '../../contract/activity';
 
@@ -28,12 +30,15 @@ export async function exportDays(query: z.infer<typeof exportQuerySchema>, deps:
   const { from, to, format, filter: filters } = query;
   const days = Array.from({ length: daySpan(from, to) }, (_, i) => addDays(from, i));
   const rules = { steps: deps.funnel, goals: deps.goals };
+  const today = utcDay(deps.clock.now());
   const { value } = await readActivity(deps.store, deps.logger, async () => {
     // Only a filter's cells need to know from when they are kept.
-    const state = filters.length === 0 ? null : await deps.store.foldState.read();
+    const [state, first] = await Promise.all([filters.length === 0 ? null : deps.store.foldState.read(), firstKeptDay(deps.store)]);
     const periodsFrom = state?.doc.periods_from ?? (filters.length === 0 ? '0000-00-00' : '9999-12-31');
+    // Every day asked is a row; only the days that can hold data are read.
+    const readable = days.filter((day) => first !== null && day >= first && day <= today);
     const read = await Promise.all([
-      readPeriods(deps.store, [days], filters, { month: periodsFrom, year: periodsFrom }, rules, false),
+      readPeriods(deps.store, [readable], filters, { month: periodsFrom, year: periodsFrom }, rules, false),
       deps.store.visitorsSummary.peopleFrom(from),
       deps.store.visits.read(),
     ]);

@@ -3,7 +3,7 @@ import type { linkBodySchema } from '../../contract/queries';
 import { activityQuerySchema } from '../../contract/queries';
 import type { Clock } from '../../core/ports/clock';
 import { badRequest, fail, fieldIssues, ok, type Result } from '../../core/result';
-import { readSite } from '../../core/sites/hit-site';
+import { hitSite, readSite } from '../../core/sites/hit-site';
 import type { Site } from '../../core/sites/sites';
 import { linkId, LINKS_PK, type SharedLink, type SharedLinks } from '../../core/store/links';
 import { hashPassword, newRef, newToken, tokenHash } from './secrets';
@@ -42,7 +42,8 @@ function checkedQuery(filters: readonly string[], days: string | null | undefine
 }
 
 export async function createLink(asked: z.infer<typeof linkBodySchema>, deps: LinkAdminDeps): Promise<Result<SharedLinkMadeAnswer>> {
-  const site = readSite(asked.site, deps.sites);
+  // Without a site, the only one declared (a deployment without SITES names its site nowhere else).
+  const site = asked.site === undefined ? hitSite(undefined, deps.sites, 'site') : readSite(asked.site, deps.sites);
   if (!site.ok) return site;
   const checked = checkedQuery(asked.filters, asked.days);
   if (!checked.ok) return checked;

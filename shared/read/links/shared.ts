@@ -1,17 +1,21 @@
-import type { ActivityDeps } from '../activity/card';
-import { readPeopleCount, type PeopleCountDeps } from '../counting/people-count';
+import { activityCard, type ActivityDeps } from '../activity/card';
 import { ok, type Result } from '../../core/result';
-import type { SharedPeopleAnswer } from '../../contract/links';
+import type { CardQuery } from '../../contract/queries';
+import type { SharedCardAnswer } from '../../contract/links';
 import type { SharedLink } from '../../core/store/links';
 
 export interface SiteReads {
   activity: ActivityDeps;
-  count: PeopleCountDeps;
 }
 
 /** Never its token. */
-const linkView = (link: SharedLink) => ({ site: link.site, label: link.label, filters: link.filters, days: link.days });
+const viewOf = (link: SharedLink) => ({ site: link.site, label: link.label, days: link.days, filters: link.filters });
 
-export async function sharedPeople(link: SharedLink, site: SiteReads): Promise<Result<SharedPeopleAnswer>> {
-  return ok({ ...(await readPeopleCount(site.count)), link: linkView(link) });
+/** The card under the link's view, less what lies outside it: the last hours of every path, goals' all-time people, the store's counters. */
+export async function sharedActivity(query: CardQuery, link: SharedLink, site: SiteReads): Promise<Result<SharedCardAnswer>> {
+  const card = await activityCard(query, site.activity);
+  if (!card.ok) return card;
+  const { hours: _hours, cost: _cost, goals, ...inView } = card.value;
+  const periodGoals = goals?.map(({ people_all_time: _ever, first_touch: _first, ...goal }) => goal) ?? null;
+  return ok({ ...inView, goals: periodGoals, view: viewOf(link) });
 }

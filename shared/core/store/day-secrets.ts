@@ -1,0 +1,40 @@
+import type { Created } from './documents';
+
+/** Every instance reads the same secret of a day from here, so all of them make the same tokens. */
+export const SECRETS_PK = 'secrets';
+
+/** The key of a day's tokens: random, never derived from HASH_KEY, deleted once the day can receive no more hits. */
+export interface DaySecret {
+  id: string;
+  pk: typeof SECRETS_PK;
+  kind: 'day-secret';
+  day: string;
+  /** 32 random bytes, hex. */
+  secret: string;
+  /** Seconds: Cosmos DB's backstop, past the day the timer deletes it. */
+  ttl: number;
+}
+
+export const daySecretId = (day: string) => `secret:${day}`;
+
+/** Imports of days whose own secret is gone make their tokens with this one, so a rerun makes the same tokens. */
+export interface ImportSecret {
+  id: typeof IMPORT_SECRET_ID;
+  pk: typeof SECRETS_PK;
+  kind: 'import-secret';
+  secret: string;
+}
+
+export const IMPORT_SECRET_ID = 'secret:imports';
+
+export type Secret = DaySecret | ImportSecret;
+
+/** A create that finds the day's secret there (409) answers `exists`, and the caller reads the one kept. */
+export interface DaySecrets {
+  read(id: string): Promise<Secret | null>;
+  create(doc: Secret): Promise<Created>;
+  /** One partition query: the days whose secret is kept. */
+  days(): Promise<string[]>;
+  /** Gone already is done. */
+  remove(day: string): Promise<void>;
+}

@@ -1,0 +1,118 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { addDays } from '../core/days';
+import { errorLine } from '../core/errors';
+import type { Clock } from '../core/ports/clock';
+import type { Logger } from '../core/ports/logger';
+import { fail, ok, type Result } from '../core/result';
+import { daySecretId, IMPORT_SECRET_ID, SECRETS_PK, type DaySecret, type DaySecrets, type Secret } from '../core/store/day-secrets';
+
+/** A day ends last in the zone furthest behind UTC (UTC−12). */
+const LAST_ZONE_MS = 12 * 3_600_000;
+
+/** Past this instant no hit of `day` is taken: the day has ended everywhere and `lateDays` more have passed. */
+export function secretEndsAt(day: string, lateDays: number): number {
+  return Date.parse(`${addDays(day, 1 + lateDays)}T00:00:00Z`) + LAST_ZONE_MS;
+}
+
+export interface DaySecretDeps {
+  secrets: DaySecrets;
+  clock: Clock;
+  /** HIT_MAX_AGE_DAYS. */
+  lateDays: number;
+  /** The day an instant falls on: UTC until days are the site's own. */
+  dayOf: (at: Date) => string;
+  /** 32 random bytes as hex when not given; tests make them from the day so their tokens repeat. */
+  newSecret?: (day: string) => string;
+}
+
+/** Each day's secret, read from the store once a process and kept in memory for its day. */
+export interface DaySecretKeeper {
+  dayOf(at: Date): string;
+  /** Null once the day can receive no more hits. Throws when the store cannot answer. */
+  secretOf(day: string): Promise<string | null>;
+  /** For an import of a day whose own secret is gone: the import secret's key for that day. */
+  importedSecretOf(day: string): Promise<string>;
+}
+
+const randomSecret = () => randomBytes(32).toString('hex');
+
+/** Seconds Cosmos DB keeps the secret should the timer not delete it: a day past its end. */
+const ttlOf = (day: string, lateDays: number, now: Date) => Math.ceil((secretEndsAt(day, lateDays) - now.getTime()) / 1000) + 86_400;
+
+/** Create, and on 409 read the one another instance made first, so every instance holds the same secret. */
+async function madeOrRead(doc: Secret, secrets: DaySecrets): Promise<string | null> {
+  const kept = await secrets.read(doc.id);
+  if (kept !== null) return kept.secret;
+  if ((await secrets.create(doc)) === 'created') return doc.secret;
+  return (await secrets.read(doc.id))?.secret ?? null;
+}
+
+function daySecret(day: string, deps: DaySecretDeps): DaySecret {
+  return {
+    id: daySecretId(day),
+    pk: SECRETS_PK,
+    kind: 'day-secret',
+    day,
+    secret: (deps.newSecret ?? randomSecret)(day),
+    ttl: ttlOf(day, deps.lateDays, deps.clock.now()),
+  };
+}
+
+const importSecret = (deps: DaySecretDeps): Secret => ({
+  id: IMPORT_SECRET_ID,
+  pk: SECRETS_PK,
+  kind: 'import-secret',
+  secret: (deps.newSecret ?? randomSecret)('imports'),
+});
+
+/** A promise held until it fails, so a store that failed is asked again by the next hit. */
+function heldIn(held: Map<string, Promise<string | null>>, key: string, make: () => Promise<string | null>): Promise<string | null> {
+  let secret = held.get(key);
+  if (secret === undefined) {
+    secret = make();
+    held.set(key, secret);
+    secret.catch(() => held.delete(key));
+  }
+  return secret;
+}
+
+export function daySecretKeeper(deps: DaySecretDeps): DaySecretKeeper {
+  const held = new Map<string, Promise<string | null>>();
+  return {
+    dayOf: deps.dayOf,
+    secretOf(day) {
+      const now = deps.clock.now().getTime();
+      for (const kept of held.keys()) if (kept !== IMPORT_SECRET_ID && secretEndsAt(kept, deps.lateDays) <= now) held.delete(kept);
+      if (secretEndsAt(day, deps.lateDays) <= now) return Promise.resolve(null);
+      return heldIn(held, day, () => madeOrRead(daySecret(day, deps), deps.secrets));
+    },
+    async importedSecretOf(day) {
+      const secret = await heldIn(held, IMPORT_SECRET_ID, () => madeOrRead(importSecret(deps), deps.secrets));
+      if (secret === null) throw new Error('the import secret was deleted while it was made');
+      return createHmac('sha256', secret).update(day, 'utf8').digest('hex');
+    },
+  };
+}
+
+/** The secret of each day the instants fall on, or a 503 that names nothing of the store (it is logged). */
+export async function secretsOfDays(
+  ats: readonly Date[],
+  deps: { secrets: DaySecretKeeper; logger: Logger },
+): Promise<Result<Map<string, string | null>>> {
+  const days = [...new Set(ats.map((at) => deps.secrets.dayOf(at)))];
+  try {
+    const secrets = await Promise.all(days.map((day) => deps.secrets.secretOf(day)));
+    return ok(new Map(days.map((day, index) => [day, secrets[index]!] as const)));
+  } catch (error) {
+    deps.logger.warn("the day's secret could not be read; the hits were refused", { reason: errorLine(error) });
+    return fail({ status: 503, code: 'store_unavailable', message: 'the hits cannot be taken right now; nothing was kept, retry later' });
+  }
+}
+
+/** Deletes the secret of every day that can receive no more hits; run by the timer. Answers the days deleted. */
+export async function forgetDaySecrets(deps: Pick<DaySecretDeps, 'secrets' | 'clock' | 'lateDays'>): Promise<string[]> {
+  const now = deps.clock.now().getTime();
+  const ended = (await deps.secrets.days()).filter((day) => secretEndsAt(day, deps.lateDays) <= now).sort();
+  for (const day of ended) await deps.secrets.remove(day);
+  return ended;
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { memoryStore } from '../../adapters/memory/store';
+import { guesses, SLOWDOWN, slowdownKey, waitAfter } from '../../shared/core/guesses';
+import { fixedClock } from '../../shared/core/ports/clock';
+import type { GuessCounts } from '../../shared/core/store/guesses';
+
+// The guess counter on the memory store, on a clock the test moves: nothing here waits on the wall clock.
+
+const START = '2026-10-23T10:00:00.000Z';
+const HASH = 'test-hash-key-0123456789abcdef';
+
+function rig(counts: GuessCounts = memoryStore().guesses) {
+  const clock = fixedClock(START);
+  return { clock, counts, counter: guesses({ counts, clock, hashKey: HASH }) };
+}
+
+const right = async () => true;
+const wrong = async () => false;
+
+describe('the slowdown', () => {
+  it('waits nothing for the first four, 1 s once five are counted, doubling to 30 s', () => {
+    expect(Array.from({ length: 12 }, (_, i) => waitAfter(i + 1))).toEqual([0, 0, 0, 0, 1, 2, 4, 8, 16, 30, 30, 30]);
+    expect(SLOWDOWN).toMatchObject({ freeGuesses: 5, firstWaitSeconds: 1, longestWaitSeconds: 30, forgetAfterSeconds: 900 });
+  });
+
+  it('counts an IPv4 address alone and an IPv6 address by its /64', () => {
+    expect(slowdownKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(slowdownKey('2001:db8:1:2:aaaa::1')).toBe(slowdownKey('2001:db8:1:2:ffff::9'));
+    expect(slowdownKey('2001:db8:1:2::1')).not.toBe(slowdownKey('2001:db8:1:3::1'));
+    expect(slowdownKey(null)).toBe('unknown');
+    expect(slowdownKey('not an address')).toBe('unknown');
+  });
+});
+
+describe('guesses counted before they are checked', () => {
+  it('checks at most five of a burst, and the rest are told to wait', async () => {
+    const { counter } = rig();
+    let checks = 0;
+    const all = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        counter.checked('link', '198.51.100.1', async () => {
+          checks += 1;
+          return false;
+        }),
+      ),
+    );
+    expect(checks).toBe(5);
+    expect(all.filter((one) => one.outcome === 'wrong')).toHaveLength(5);
+    expect(all.filter((one) => one.outcome === 'waiting')).toHaveLength(45);
+  });
+
+  it('takes a right guess back, so the holder of a secret is never slowed by using it', async () => {
+    const { counter } = rig();
+    for (let i = 0; i < 20; i += 1) expect(await counter.checked('link', '198.51.100.2', right)).toEqual({ outcome: 'right' });
+    for (let i = 0; i < 4; i += 1) expect(await counter.checked('link', '198.51.100.2', wrong)).toEqual({ outcome: 'wrong', wait: 0 });
+    // A right guess takes back its own count only, never a guesser's.
+    expect(await counter.checked('link', '198.51.100.2', right)).toEqual({ outcome: 'right' });
+    expect(await counter.checked('link', '198.51.100.2', wrong)).toEqual({ outcome: 'wrong', wait: 1 });
+    expect(await counter.checked('link', '198.51.100.2', right)).toEqual({ outcome: 'waiting', wait: 1 });
+  });
+
+  it('keeps each secret and each address apart', async () => {
+    const { counter } = rig();
+    for (let i = 0; i < 5; i += 1) await counter.checked('password:link:a', '198.51.100.3', wrong);
+    expect((await counter.checked('password:link:a', '198.51.100.3', right)).outcome).toBe('waiting');
+    expect((await counter.checked('password:link:b', '198.51.100.3', right)).outcome).toBe('right');
+    expect((await counter.checked('password:link:a', '198.51.100.4', right)).outcome).toBe('right');
+    expect((await counter.compared('operator', '198.51.100.3', true)).outcome).toBe('right');
+  });
+
+  it('forgets an address 15 quiet minutes after its last guess, as the local server, which deletes nothing by TTL, still holds it', async () => {
+    const { clock, counter } = rig();
+    for (let i = 0; i < 7; i += 1) {
+      await counter.checked('operator', '198.51.100.5', wrong);
+      clock.advance(31_000);
+    }
+    expect(await counter.compared('operator', '198.51.100.5', false)).toEqual({ outcome: 'wrong', wait: 8 });
+    clock.advance(15 * 60_000 - 1);
+    expect((await counter.compared('operator', '198.51.100.5', true)).outcome).toBe('right');
+    expect(await counter.compared('operator', '198.51.100.5', false)).toEqual({ outcome: 'wrong', wait: 16 });
+    clock.advance(15 * 60_000);
+    expect(await counter.compared('operator', '198.51.100.5', false)).toEqual({ outcome: 'wrong', wait: 0 });
+  });
+});
+
+describe('keys compared in constant time', () => {
+  it('counts a wrong key, refuses a right one while its address waits, and writes nothing for a right one', async () => {
+    const { clock, counter } = rig();
+    expect(await counter.compared('ingest', '198.51.100.6', true)).toEqual({ outcome: 'right' });
+    const wrongs = await Promise.all(Array.from({ length: 30 }, () => counter.compared('ingest', '198.51.100.6', false)));
+    expect(wrongs.filter((one) => one.outcome === 'wrong')).toHaveLength(5);
+    expect(await counter.compared('ingest', '198.51.100.6', true)).toEqual({ outcome: 'waiting', wait: 1 });
+    clock.advance(1_000);
+    expect(await counter.compared('ingest', '198.51.100.6', true)).toEqual({ outcome: 'right' });
+  });
+
+  it('does not check a guess it cannot count: a store that keeps losing the race answers wait', async () => {
+    const store = memoryStore().guesses;
+    const losing: GuessCounts = { ...store, create: async () => 'exists', replace: async () => 'stale' };
+    const { counter } = rig(losing);
+    let checks = 0;
+    const outcome = await counter.checked('link', '198.51.100.7', async () => {
+      checks += 1;
+      return true;
+    });
+    expect(outcome).toEqual({ outcome: 'waiting', wait: 1 });
+    expect(checks).toBe(0);
+  });
+
+  it('lets a right key in when the store cannot answer, and leaves a wrong one unchecked', async () => {
+    const down = async (): Promise<never> => {
+      throw new Error('the store is down');
+    };
+    const { counter } = rig({ read: down, create: down, replace: down });
+    expect(await counter.compared('ingest', '198.51.100.8', true)).toEqual({ outcome: 'right' });
+    expect(await counter.compared('ingest', '198.51.100.8', false)).toEqual({ outcome: 'waiting', wait: 1 });
+    let checks = 0;
+    const link = await counter.checked('link', '198.51.100.8', async () => {
+      checks += 1;
+      return true;
+    });
+    expect([link, checks]).toEqual([{ outcome: 'waiting', wait: 1 }, 0]);
+  });
+});
