@@ -13,7 +13,7 @@ import { sightedRecord } from './visitor';
 import { firstOfRecord } from './first';
 import type { First } from '../core/store/first-touch';
 import type { VisitorRecord } from '../core/store/visitors';
-import { keepSwitched, marked, type PersonSwitch } from './switched';
+import { factPersons, keepSwitched, marked, type PersonSwitch } from './switched';
 
 /** Not ok means the queue retries. */
 export type KeepOutcome = { ok: true; hits: number; already: boolean } | { ok: false; reason: string };
@@ -90,7 +90,8 @@ export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<Ke
         [...sightingsOf(message.hits)].map(async ([hash, sightings]) => [hash, await keepVisitor(hash, sightings)] as const),
       ),
     );
-    const plan = planOf(message.hits, firsts);
+    const facts = await factPersons(deps.personSwitch, message.hits);
+    const plan = planOf(facts.hits, new Map([...firsts].map(([hash, first]) => [facts.idOf(hash), first] as const)));
     const created = await Promise.all([...plan.days].map(([day, parts]) => store.facts.create(factOf(message, day, parts))));
     return { ok: true, hits: message.hits.length, already: created.every((outcome) => outcome === 'exists') };
   } catch (error) {

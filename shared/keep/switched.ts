@@ -2,6 +2,7 @@ import { Contended, retryConditionalWrite, type Decide } from '../core/store/con
 import { migrationStatus, type Migrations } from '../core/store/migrations';
 import { isMoved, PERSON_IDS_MIGRATION, type PersonMoved, type VisitorAt } from '../core/store/person-moves';
 import type { VisitorRecord, VisitorRecords } from '../core/store/visitors';
+import type { QueuedHit } from '../core/message';
 import { movedRecord, moveRecord } from './person-move';
 
 /** What keep-hits needs of the dated switch of person ids (docs/design.md, Identity). */
@@ -95,5 +96,24 @@ export function personSwitch(migrations: Pick<Migrations, 'read'>, at: VisitorAt
       begun = status.done || status.begun;
       return begun;
     },
+  };
+}
+
+const isOld = (hit: QueuedHit): hit is QueuedHit & { person: string } => hit.person !== null && hit.person_derived !== true;
+
+/**
+ * Once the migration has begun the facts name each person by the derived id, as the records do; `idOf` maps a message's
+ * id to the one its facts hold. Before, they keep the message's ids.
+ */
+export async function factPersons(
+  sw: PersonSwitch | undefined,
+  hits: readonly QueuedHit[],
+): Promise<{ hits: readonly QueuedHit[]; idOf: (id: string) => string }> {
+  if (sw === undefined || !(await sw.begun())) return { hits, idOf: (id) => id };
+  const olds = new Set(hits.filter(isOld).map((hit) => hit.person));
+  const ids = new Map(await Promise.all([...olds].map(async (old) => [old, await sw.derive(old)] as const)));
+  return {
+    hits: hits.map((hit) => (isOld(hit) ? { ...hit, person: ids.get(hit.person)!, person_derived: true } : hit)),
+    idOf: (id) => ids.get(id) ?? id,
   };
 }

@@ -15,6 +15,9 @@ import { keepHits, keepMemory } from '../../shared/keep/keep';
 import { personSwitch, type PersonSwitch } from '../../shared/keep/switched';
 import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { queuedHit } from '../support/counting';
+import { keepImported } from '../../shared/keep/imports';
+import { registerOf } from '../../shared/core/rollup/sketch';
+import type { Fact } from '../../shared/core/store/facts';
 
 const derive = (old: string) => derivePersonId(old, 1);
 const DAYS = ['2026-12-01', '2026-12-02', '2026-12-03'];
@@ -194,5 +197,65 @@ describe('the dated switch of person ids', () => {
         [ingested, true],
       ].sort(),
     );
+  });
+
+  /** The people a message's facts name: goal actions, subject scans and the visitor-days' sketches' registers. */
+  const named = (store: Store) =>
+    store.documents
+      .query<Fact>((doc) => doc.kind === 'fact')
+      .map((fact) => ({
+        actions: (fact.actions ?? []).map((action) => action.person).sort(),
+        scans: fact.scans.map((scan) => scan.identity).sort(),
+        sketch: fact.visitor_days.map((part) => part.people_sketch),
+        news: fact.visitor_days.map((part) => part.new_sketch),
+      }));
+  const sketchOf = (...ids: string[]) => {
+    const registers: Record<string, number> = {};
+    for (const [register, rank] of ids.map(registerOf)) registers[register] = Math.max(registers[register] ?? 0, rank);
+    return registers;
+  };
+
+  it.each([
+    ['keep-hits', (message: Parameters<typeof keepHits>[0], deps: Parameters<typeof keepImported>[1]) => keepHits(message, deps)],
+    ['keep-imports', (message: Parameters<typeof keepHits>[0], deps: Parameters<typeof keepImported>[1]) => keepImported(message, deps)],
+  ])('once the migration has begun, %s names each person in its facts by the derived id, as their record', async (_, keeper) => {
+    const store = memoryStore();
+    const at = { now: new Date(`${DAYS[0]}T12:00:00.000Z`) };
+    await keeperOf(store, at)([hit(DAYS[0]!, 'a')]);
+    const run = { now: at.now, limit: 10, more: () => Promise.resolve(true) };
+    await runMigrations(store.migrations, [personIdsMigration(store.personMoves, derive, clockAt(at))], run);
+    const old = hit(DAYS[1]!, 'a', { subject: 'poster' });
+    const ingested = await derive(hit(DAYS[1]!, 'b').person!);
+    const sw = personSwitch(store.migrations, store.personMoves.at, derive);
+    const deps = { store, clock: clockAt(at), ...keepMemory(), personSwitch: sw };
+    const message = {
+      v: 1 as const,
+      id: crypto.randomUUID(),
+      hits: [old, { ...hit(DAYS[1]!, 'b'), person: ingested, person_derived: true as const }],
+    };
+    expect(await keeper(message, deps)).toMatchObject({ ok: true });
+    const a = await derive(old.person!);
+    const [fact, ...more] = named(store).filter((one) => one.actions.includes(ingested));
+    expect(more).toEqual([]);
+    expect(fact!.actions).toEqual([a, ingested].sort());
+    expect(fact!.scans).toEqual([a]);
+    expect(fact!.sketch).toEqual([sketchOf(a), sketchOf(ingested)]);
+    // a was first seen the day before, so only b is new.
+    expect(fact!.news).toEqual([undefined, sketchOf(ingested)]);
+    expect(
+      records(store)
+        .map((record) => record.id)
+        .sort(),
+    ).toEqual([a, ingested].sort());
+  });
+
+  it('before the migration begins, the facts keep the ids the message holds', async () => {
+    const store = memoryStore();
+    const at = { now: new Date(`${DAYS[0]}T12:00:00.000Z`) };
+    const old = hit(DAYS[0]!, 'a', { subject: 'poster' });
+    await keeperOf(store, at, personSwitch(store.migrations, store.personMoves.at, derive))([old]);
+    expect(named(store)).toEqual([
+      { actions: [old.person], scans: [old.person], sketch: [sketchOf(old.person!)], news: [sketchOf(old.person!)] },
+    ]);
   });
 });
