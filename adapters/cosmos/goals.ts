@@ -2,6 +2,7 @@ import {
   goalPersonId,
   goalPk,
   goalSummaryId,
+  type GoalDay,
   type GoalPerson,
   type GoalsStore,
   type GoalSummary,
@@ -44,6 +45,15 @@ export function cosmosGoals(documents: CosmosDocuments): GoalsStore {
               goalPk(goal),
             ),
       create: (doc) => documents.create(doc),
+    },
+    moves: {
+      unmoved: (goal, limit) =>
+        documents.query<GoalPerson | GoalDay>(
+          `SELECT TOP ${Math.max(1, Math.floor(limit))} * FROM c WHERE c.kind IN ('goal-person', 'goal-day') AND NOT IS_DEFINED(c.derived)`,
+          [],
+          goalPk(goal),
+        ),
+      remove: (goal, id) => documents.remove(goalPk(goal), id),
     },
   };
 }

@@ -33,5 +33,17 @@ export function memoryGoals(documents: MemoryDocuments): GoalsStore {
         resolved(documents.query<GoalDay>((doc) => doc.kind === 'goal-day' && ids.includes(doc.id), goalPk(goal)).map((doc) => doc.id)),
       create: (doc) => resolved(documents.create(doc)),
     },
+    moves: {
+      unmoved: (goal, limit) =>
+        resolved(
+          documents
+            .query<GoalPerson | GoalDay>(
+              (doc) => (doc.kind === 'goal-person' || doc.kind === 'goal-day') && doc.derived !== true,
+              goalPk(goal),
+            )
+            .slice(0, limit),
+        ),
+      remove: (goal, id) => resolved(documents.delete(goalPk(goal), id)),
+    },
   };
 }

@@ -17,6 +17,8 @@ const emptySummary = (goal: string): GoalSummary => ({
   pending: [],
 });
 
+const marked = (derived: true | undefined) => (derived ? { derived } : {});
+
 /** Unless it holds an earlier or equal one already. */
 async function movedEarlier(store: GoalsStore, goal: string, person: string, at: string): Promise<void> {
   const read = await store.people.read(goal, person);
@@ -29,14 +31,16 @@ async function movedEarlier(store: GoalsStore, goal: string, person: string, at:
 }
 
 /** Creates the documents a summary names as pending, then clears them. */
-async function settlePending(store: GoalsStore, summary: GoalSummary, etag: string): Promise<void> {
+export async function settlePending(store: GoalsStore, summary: GoalSummary, etag: string): Promise<void> {
   if (summary.pending.length === 0) return;
   const { goal } = summary;
-  await inLanes(summary.pending, CREATES_AT_ONCE, async ({ person, at, day, moved }) => {
+  await inLanes(summary.pending, CREATES_AT_ONCE, async ({ person, at, day, moved, derived }) => {
+    const mark = marked(derived);
     if (day !== undefined)
-      return store.days.create({ id: goalDayId(goal, person, day), pk: goalPk(goal), kind: 'goal-day', goal, person, day });
+      return store.days.create({ id: goalDayId(goal, person, day), pk: goalPk(goal), kind: 'goal-day', goal, person, day, ...mark });
     if (moved) return movedEarlier(store, goal, person, at);
-    return store.people.create({ id: goalPersonId(goal, person), pk: goalPk(goal), kind: 'goal-person', goal, person, first_at: at });
+    const doc = { id: goalPersonId(goal, person), pk: goalPk(goal), kind: 'goal-person' as const, goal, person, first_at: at };
+    return store.people.create({ ...doc, ...mark });
   });
   await conditionalWriteOnce(
     store.summaries,
@@ -86,9 +90,9 @@ async function foldGoal(store: GoalsStore, goal: Goal, actions: readonly GoalAct
     conversions_by_touch: addTouches(summary.conversions_by_touch, freshDays),
     days_to_convert: buckets,
     pending: [
-      ...fresh.map(({ person, at }) => ({ person, at })),
+      ...fresh.map(({ person, at, derived }) => ({ person, at, ...marked(derived) })),
       ...earlier.map(({ person, at }) => ({ person, at, moved: true as const })),
-      ...freshDays.map(({ person, at }) => ({ person, at, day: at.slice(0, 10) })),
+      ...freshDays.map(({ person, at, derived }) => ({ person, at, day: at.slice(0, 10), ...marked(derived) })),
     ],
   };
   await conditionalWriteOnce(store.summaries, { before: read?.doc ?? null, etag: read?.etag ?? null, after }, `goal summary ${goal.name}`);

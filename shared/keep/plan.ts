@@ -71,7 +71,14 @@ function addEvent(part: VisitorDayPart, hit: QueuedHit): void {
 /** Only people's: a person hash, not a bot, not the site's own. */
 function addAction(actions: Map<string, GoalAction>, hit: QueuedHit, first: First | undefined): void {
   if (hit.person === null || hit.bot || hit.self) return;
-  const action = actions.get(hit.person) ?? { person: hit.person, at: hit.at, events: [], paths: [], ...withFirst(first) };
+  const action = actions.get(hit.person) ?? {
+    person: hit.person,
+    at: hit.at,
+    events: [],
+    paths: [],
+    ...withFirst(first),
+    ...(hit.person_derived === true ? { derived: true as const } : {}),
+  };
   if (hit.at < action.at) action.at = hit.at;
   if (hit.event !== undefined && !action.events.includes(hit.event)) action.events.push(hit.event);
   if (hit.event === undefined && !action.paths.includes(hit.path)) action.paths.push(hit.path);

@@ -29,7 +29,7 @@ export interface GoalSummary {
    * People counted by the last write whose documents may not exist yet: written with the counts, cleared once
    * shared/fold/goals.ts makes them.
    */
-  pending: Array<{ person: string; at: string; day?: string; moved?: true }>;
+  pending: Array<{ person: string; at: string; day?: string; moved?: true; derived?: true }>;
 }
 
 /** Created once. */
@@ -40,6 +40,8 @@ export interface GoalDay {
   goal: string;
   person: string;
   day: string;
+  /** The person is the derived id, so the person-ids migration leaves it (docs/design.md, Identity). */
+  derived?: true;
 }
 
 /** Created once. */
@@ -51,6 +53,8 @@ export interface GoalPerson {
   /** The keyed person hash, never an address. */
   person: string;
   first_at: string;
+  /** The person is the derived id, so the person-ids migration leaves it. */
+  derived?: true;
 }
 
 export interface GoalsStore {
@@ -66,5 +70,12 @@ export interface GoalsStore {
     /** One partition query. */
     known(goal: string, ids: readonly string[]): Promise<string[]>;
     create(doc: GoalDay): Promise<Created>;
+  };
+  /** The person-ids migration's: a goal's documents of people not yet derived, and the removal of a moved one. */
+  moves: {
+    /** One partition query, at most `limit`. */
+    unmoved(goal: string, limit: number): Promise<Array<GoalPerson | GoalDay>>;
+    /** A removal that finds nothing is done. */
+    remove(goal: string, id: string): Promise<void>;
   };
 }

@@ -29,6 +29,8 @@ export interface GoalAction {
   /** The person's first day counted among people, and their first touch, as their record held them when kept. */
   first?: string;
   touch?: FirstTouch;
+  /** The person is named by the derived id (docs/design.md, Identity); absent on actions of the HMAC value. */
+  derived?: true;
 }
 
 /** Written once, never changed: a create that finds it there means the message was kept before. */

@@ -2,6 +2,8 @@ import type { Clock } from '../../core/ports/clock';
 import { inLanes } from '../../core/lanes';
 import { PERSON_IDS_MIGRATION, type PersonMoves } from '../../core/store/person-moves';
 import { movedRecord, moveRecord } from '../../keep/person-move';
+import type { GoalsStore } from '../../core/events/goal-documents';
+import { moveGoalPersons } from './goal-persons';
 import type { Migration } from './runner';
 
 /** A derivation takes about 9 ms of a pool thread at the production cost, so a slice stays a second or two. */
@@ -14,7 +16,12 @@ const MOVES_AT_ONCE = 8;
  * Moves every visitor record from its HMAC value to its derived person id, a slice at a time (docs/design.md, Identity).
  * A record a keep changed since it was read stays for a later slice; it is done once a slice finds none left.
  */
-export function personIdsMigration(moves: PersonMoves, derive: (old: string) => Promise<string>, clock: Clock): Migration {
+export function personIdsMigration(
+  moves: PersonMoves,
+  derive: (old: string) => Promise<string>,
+  clock: Clock,
+  goals?: GoalMoves,
+): Migration {
   return {
     name: PERSON_IDS_MIGRATION,
     async slice({ number, limit }) {
@@ -25,7 +32,25 @@ export function personIdsMigration(moves: PersonMoves, derive: (old: string) => 
       await inLanes(records, MOVES_AT_ONCE, async (held) =>
         moveRecord(moves.at, held, { to: await derive(held.doc.id), now, slice: number }),
       );
-      return records.length === 0 ? null : String(number);
+      if (records.length > 0) return String(number);
+      return (await goalSlice(goals, derive, Math.min(limit, MOVES_A_SLICE))) === 0 ? null : String(number);
     },
   };
+}
+
+/** The goals whose documents move once every record has: their store, and their names as the fold has them now. */
+export interface GoalMoves {
+  store: GoalsStore;
+  names: () => readonly string[];
+}
+
+/** Goal by goal, at most `limit` documents; answers how many it found. */
+async function goalSlice(goals: GoalMoves | undefined, derive: (old: string) => Promise<string>, limit: number): Promise<number> {
+  if (goals === undefined) return 0;
+  let found = 0;
+  for (const name of goals.names()) {
+    if (found >= limit) break;
+    found += await moveGoalPersons(goals.store, name, derive, limit - found);
+  }
+  return found;
 }

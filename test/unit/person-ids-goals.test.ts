@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { memoryStore } from '../../adapters/memory/store';
+import { derivePersonId } from '../../shared/core/identity/person-id';
+import type { Goal } from '../../shared/core/events/events';
+import type { GoalsStore } from '../../shared/core/events/goal-documents';
+import type { GoalAction } from '../../shared/core/store/facts';
+import { migrationStatus } from '../../shared/core/store/migrations';
+import { PERSON_IDS_MIGRATION } from '../../shared/core/store/person-moves';
+import { foldGoals } from '../../shared/fold/goals';
+import { personIdsMigration } from '../../shared/fold/migrations/person-ids';
+import { runMigrations } from '../../shared/fold/migrations/runner';
+
+type Store = ReturnType<typeof memoryStore>;
+
+const derive = (old: string) => derivePersonId(old, 1);
+const NOW = new Date('2026-12-06T10:00:00Z');
+const GOALS: Goal[] = [
+  { name: 'signup', events: ['signup'], paths: [] },
+  { name: 'pricing', events: [], paths: ['/pricing'] },
+];
+
+const action = (person: string, at: string, more: Partial<GoalAction> = {}): GoalAction => ({
+  person,
+  at,
+  events: ['signup'],
+  paths: ['/pricing'],
+  ...more,
+});
+
+/** Every write and removal of the goals' ports counted; the process "dies" right after number `dieAfter` (it lands). */
+function dying(goals: GoalsStore, dieAfter: number): GoalsStore {
+  let writes = 0;
+  const landed =
+    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
+    async (...args: A) => {
+      const result = await write(...args);
+      writes += 1;
+      if (writes === dieAfter) throw new Error(`died after write ${writes}`);
+      return result;
+    };
+  return {
+    summaries: { ...goals.summaries, create: landed(goals.summaries.create), replace: landed(goals.summaries.replace) },
+    people: { ...goals.people, create: landed(goals.people.create), replace: landed(goals.people.replace) },
+    days: { ...goals.days, create: landed(goals.days.create) },
+    moves: { ...goals.moves, remove: landed(goals.moves.remove) },
+  };
+}
+
+/** Two goals reached by three people under their HMAC values, one already derived, and a person left pending. */
+async function kept(): Promise<Store> {
+  const store = memoryStore();
+  await foldGoals(store.goals, GOALS, [
+    action('a'.repeat(32), '2026-12-01T10:00:00.000Z'),
+    action('a'.repeat(32), '2026-12-02T10:00:00.000Z'),
+    action('b'.repeat(32), '2026-12-02T11:00:00.000Z', { paths: [] }),
+    action(await derive('c'.repeat(32)), '2026-12-03T09:00:00.000Z', { derived: true }),
+  ]);
+  // A fold that died after its counts, before the documents they name.
+  await foldGoals(dying(store.goals, 1), GOALS, [action('e'.repeat(32), '2026-12-03T12:00:00.000Z')]).catch(() => undefined);
+  return store;
+}
+
+const goalDocs = (store: Store) =>
+  store.documents
+    .query<Record<string, unknown>>((doc) => String(doc.pk).startsWith('goal:'))
+    .sort((a, b) => (`${String(a.pk)}|${String(a.id)}` < `${String(b.pk)}|${String(b.id)}` ? -1 : 1));
+
+async function migrated(store: Store, goals: GoalsStore = store.goals, slices = 100): Promise<boolean> {
+  const migration = personIdsMigration(
+    store.personMoves,
+    derive,
+    { now: () => NOW },
+    { store: goals, names: () => GOALS.map((goal) => goal.name) },
+  );
+  let left = slices;
+  return runMigrations(store.migrations, [migration], { now: NOW, limit: 2, more: () => Promise.resolve(left-- > 0) });
+}
+
+describe("the person-ids migration moves the goals' documents", () => {
+  it('creates each person and conversion under the derived id and removes the old, settling pending first, and is done only then', async () => {
+    const store = await kept();
+    const summaries = await Promise.all(GOALS.map(async (goal) => (await store.goals.summaries.read(goal.name))?.doc));
+    expect(summaries.map((summary) => summary?.pending.length)).toEqual([2, 0]);
+
+    expect(await migrated(store, store.goals, 2)).toBe(false);
+    expect(await migrationStatus(store.migrations, PERSON_IDS_MIGRATION)).toEqual({ done: false, begun: true });
+    expect(await migrated(store)).toBe(true);
+
+    const derived = Object.fromEntries(await Promise.all(['a', 'b', 'c', 'e'].map(async (c) => [c, await derive(c.repeat(32))] as const)));
+    const people = goalDocs(store).filter((doc) => doc.kind === 'goal-person');
+    expect(people.every((doc) => doc.derived === true)).toBe(true);
+    expect(people.map((doc) => `${String(doc.goal)}:${String(doc.person)}`).sort()).toEqual(
+      [
+        `pricing:${derived.a!}`,
+        `pricing:${derived.c!}`,
+        `signup:${derived.a!}`,
+        `signup:${derived.b!}`,
+        `signup:${derived.c!}`,
+        `signup:${derived.e!}`,
+      ].sort(),
+    );
+    expect(people.find((doc) => doc.id === `goal-person:signup:${derived.a!}`)).toMatchObject({ first_at: '2026-12-01T10:00:00.000Z' });
+    const days = goalDocs(store).filter((doc) => doc.kind === 'goal-day');
+    expect(days.every((doc) => doc.derived === true)).toBe(true);
+    expect(days.map((doc) => doc.id)).toContain(`goal-day:signup:${derived.a!}:2026-12-02`);
+    expect(days).toHaveLength(8);
+    for (const goal of GOALS) {
+      const summary = (await store.goals.summaries.read(goal.name))?.doc;
+      expect(summary).toMatchObject({ pending: [], people_all_time: goal.name === 'signup' ? 4 : 2 });
+    }
+  });
+
+  it('killed after any of its writes, then run again, leaves what a clean run leaves', async () => {
+    const clean = await kept();
+    await migrated(clean);
+    const expected = goalDocs(clean);
+    for (let dieAfter = 1; ; dieAfter += 1) {
+      const run = await kept();
+      const died = await migrated(run, dying(run.goals, dieAfter)).then(
+        () => false,
+        () => true,
+      );
+      expect(await migrated(run)).toBe(true);
+      expect(goalDocs(run), `killed after write ${dieAfter}`).toEqual(expected);
+      if (!died) break;
+    }
+  });
+});
