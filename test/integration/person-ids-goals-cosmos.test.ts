@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Container } from '@azure/cosmos';
+import { cosmosStore } from '../../adapters/cosmos/store';
+import { CosmosDocuments } from '../../adapters/cosmos/documents';
+import { derivePersonId } from '../../shared/core/identity/person-id';
+import type { Goal } from '../../shared/core/events/events';
+import type { GoalsStore } from '../../shared/core/events/goal-documents';
+import type { GoalAction } from '../../shared/core/store/facts';
+import { foldGoals } from '../../shared/fold/goals';
+import { personIdsMigration } from '../../shared/fold/migrations/person-ids';
+import { runMigrations } from '../../shared/fold/migrations/runner';
+import { containerOf } from '../support/cosmos';
+import { testEnv } from '../support/env';
+
+const NOW = new Date('2026-12-06T10:00:00Z');
+const derive = (old: string) => derivePersonId(old, 1);
+const GOALS: Goal[] = [{ name: 'signup', events: ['signup'], paths: [] }];
+
+let container: Container;
+
+beforeAll(async () => {
+  // A database of this test's own on the shared local Cosmos server; each run a site of its own.
+  container = await containerOf(testEnv({ COSMOS_DATABASE: `person-goals-${randomUUID().slice(0, 12)}` }));
+});
+
+const action = (person: string, at: string, derived?: true): GoalAction => ({
+  person,
+  at,
+  events: ['signup'],
+  paths: [],
+  ...(derived ? { derived } : {}),
+});
+
+/** The goals' ports, dying right after write or removal number `dieAfter` (it lands). */
+function dying(goals: GoalsStore, dieAfter: number): GoalsStore {
+  let writes = 0;
+  const landed =
+    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
+    async (...args: A) => {
+      const result = await write(...args);
+      writes += 1;
+      if (writes === dieAfter) throw new Error(`died after write ${writes}`);
+      return result;
+    };
+  return {
+    summaries: { ...goals.summaries, create: landed(goals.summaries.create), replace: landed(goals.summaries.replace) },
+    people: { ...goals.people, create: landed(goals.people.create), replace: landed(goals.people.replace) },
+    days: { ...goals.days, create: landed(goals.days.create) },
+    moves: { ...goals.moves, remove: landed(goals.moves.remove) },
+  };
+}
+
+async function kept() {
+  const site = `s${randomUUID().slice(0, 8)}`;
+  const scope = { name: site, prefix: `${site}|` };
+  const store = cosmosStore(container, { settleSeconds: 1, scope });
+  await foldGoals(store.goals, GOALS, [
+    action('a'.repeat(32), '2026-12-01T10:00:00.000Z'),
+    action('a'.repeat(32), '2026-12-02T10:00:00.000Z'),
+    action(await derive('c'.repeat(32)), '2026-12-03T09:00:00.000Z', true),
+  ]);
+  await foldGoals(dying(store.goals, 1), GOALS, [action('e'.repeat(32), '2026-12-03T12:00:00.000Z')]).catch(() => undefined);
+  return { store, documents: new CosmosDocuments(container, scope) };
+}
+
+const goalDocs = async (documents: CosmosDocuments) =>
+  (await documents.query<Record<string, unknown>>('SELECT * FROM c', [], 'goal:signup'))
+    .filter((doc) => doc.kind !== 'goal-summary')
+    .map((doc) => String(doc.id))
+    .sort();
+
+async function migrated(rig: Awaited<ReturnType<typeof kept>>, goals: GoalsStore = rig.store.goals): Promise<boolean> {
+  const migration = personIdsMigration(rig.store.personMoves, derive, { now: () => NOW }, { store: goals, names: () => ['signup'] });
+  let left = 50;
+  return runMigrations(rig.store.migrations, [migration], { now: NOW, limit: 2, more: () => Promise.resolve(left-- > 0) });
+}
+
+describe("the person-ids migration of the goals' documents on the local Cosmos server", () => {
+  it('moves each to its derived id once, and killed after any write then run again leaves the same documents', async () => {
+    const [a, c, e] = await Promise.all(['a', 'c', 'e'].map((letter) => derive(letter.repeat(32))));
+    const clean = await kept();
+    expect(await migrated(clean)).toBe(true);
+    const expected = [
+      `goal-day:signup:${a!}:2026-12-01`,
+      `goal-day:signup:${a!}:2026-12-02`,
+      `goal-day:signup:${c!}:2026-12-03`,
+      `goal-day:signup:${e!}:2026-12-03`,
+      `goal-person:signup:${a!}`,
+      `goal-person:signup:${c!}`,
+      `goal-person:signup:${e!}`,
+    ].sort();
+    expect(await goalDocs(clean.documents)).toEqual(expected);
+    expect((await clean.store.goals.summaries.read('signup'))?.doc).toMatchObject({ people_all_time: 3, pending: [] });
+    for (let dieAfter = 1; ; dieAfter += 1) {
+      const run = await kept();
+      const died = await migrated(run, dying(run.store.goals, dieAfter)).then(
+        () => false,
+        () => true,
+      );
+      expect(await migrated(run)).toBe(true);
+      expect(await goalDocs(run.documents), `killed after write ${dieAfter}`).toEqual(expected);
+      if (!died) break;
+    }
+  });
+});
