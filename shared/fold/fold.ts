@@ -17,7 +17,7 @@ import { DAYS_AT_ONCE, finishDays, foldDay, type DayOutcome } from './day';
 import { foldPeople } from './people';
 import { IMPORTED_AT_ONCE, importedToRead, openImported } from './imports';
 import { foldSubjects } from './subjects';
-import { foldGoals } from './goals';
+import { foldGoals, type GoalPersons } from './goals';
 import { foldCohorts } from './cohorts';
 import { cohortRegisters, mergedRegisters } from '../core/store/cohorts';
 import { buildGoals, newGoalBuilds } from './goal-builds';
@@ -46,9 +46,11 @@ export interface FoldDeps {
   holder?: string;
   /** Run in order, a slice at a time, after the counts; none when not given. */
   migrations?: readonly Migration[];
+  /** Set once the dated switch of person ids is registered: goals find a person under either id while it is under way. */
+  persons?: GoalPersons;
 }
 
-type FullFoldDeps = Required<FoldDeps>;
+type FullFoldDeps = Required<Omit<FoldDeps, 'persons'>> & Pick<FoldDeps, 'persons'>;
 
 const filled = (deps: FoldDeps): FullFoldDeps => ({
   ...deps,
@@ -160,7 +162,7 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
   const actions = folded.flatMap((outcome) => outcome.actions);
   try {
     if (scans.length > 0) await foldSubjects(store.subjects, scans, run.deps.rules, bounds);
-    await foldGoals(store.goals, run.deps.goals, actions);
+    await foldGoals(store.goals, run.deps.goals, actions, run.deps.persons);
     await foldCohorts(store.cohorts, cohortRegisters(actions, mergedRegisters(folded.map((outcome) => outcome.cohorts))));
   } catch (error) {
     // The days stay at their marks, and every document holds how far it got.
@@ -294,7 +296,9 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
     peopleDone = await people(run);
   });
   await part(run, 'goals', () =>
-    buildGoals({ store, goals: deps.goals, factsASlice: deps.budget.factsASlice, today }, run.state, () => nextSlice(run)),
+    buildGoals({ store, goals: deps.goals, factsASlice: deps.budget.factsASlice, today, persons: deps.persons }, run.state, () =>
+      nextSlice(run),
+    ),
   );
   await part(run, 'rollups', () =>
     buildRollups({ ...run.deps, rules: { steps: run.deps.steps, goals: run.deps.goals } }, run.state, () => nextSlice(run)),

@@ -3,7 +3,7 @@ import type { Goal } from '../core/events/events';
 import type { FoldingStore } from '../core/store';
 import { FOLD_DAYS } from '../core/store/facts';
 import type { FoldState } from '../core/store/fold';
-import { foldGoals } from './goals';
+import { foldGoals, type GoalPersons } from './goals';
 import { sliceOf } from './slice';
 import type { StateWriter } from './state';
 
@@ -23,7 +23,7 @@ export function newGoalBuilds(state: FoldState, fresh: boolean, goals: readonly 
 
 /** A person already counted is not counted again; days whose facts have expired are passed. */
 export async function buildGoals(
-  deps: { store: FoldingStore; goals: readonly Goal[]; factsASlice: number; today: string },
+  deps: { store: FoldingStore; goals: readonly Goal[]; factsASlice: number; today: string; persons?: GoalPersons | undefined },
   state: StateWriter,
   more: () => Promise<boolean>,
 ): Promise<void> {
@@ -45,6 +45,7 @@ export async function buildGoals(
           deps.store.goals,
           [goal!],
           slice.items.flatMap(({ doc }) => doc.actions ?? []),
+          deps.persons,
         );
         const builds = { ...state.current().goal_builds };
         builds[name] = { ...builds[name]!, at: { ...builds[name]!.at, [day]: slice.upTo } };

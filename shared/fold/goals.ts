@@ -59,11 +59,15 @@ function earliest(actions: readonly GoalAction[], key: (action: GoalAction) => s
  * Counts and pending people go in one conditional write, then their documents are created, then pending is cleared.
  * A run that dies between leaves pending ones that the goal's next fold settles before it counts anyone, so nothing counts twice.
  */
+/** A person's ids: the derived one, and while the switch is under way the HMAC value goal documents may still hold. */
+const idsOf = (action: GoalAction) => (action.was === undefined ? [action.person] : [action.person, action.was]);
+
 async function foldGoal(store: GoalsStore, goal: Goal, actions: readonly GoalAction[]): Promise<void> {
   const reached = actions.filter((action) => reaches(goal, action));
   if (reached.length === 0) return;
   const people = earliest(reached, (action) => action.person);
-  const days = earliest(reached, (action) => goalDayId(goal.name, action.person, action.at.slice(0, 10)));
+  const dayIds = (action: GoalAction) => idsOf(action).map((id) => goalDayId(goal.name, id, action.at.slice(0, 10)));
+  const days = earliest(reached, (action) => dayIds(action)[0]!);
   let read = await store.summaries.read(goal.name);
   if (read !== null && read.doc.pending.length > 0) {
     await settlePending(store, read.doc, read.etag);
@@ -71,16 +75,20 @@ async function foldGoal(store: GoalsStore, goal: Goal, actions: readonly GoalAct
   }
   const summary = read?.doc ?? emptySummary(goal.name);
   const [known, knownDays] = await Promise.all([
-    store.people.known(goal.name, [...people.keys()]).then((found) => new Map(found.map(({ person, first_at }) => [person, first_at]))),
-    store.days.known(goal.name, [...days.keys()]).then((found) => new Set(found)),
+    store.people
+      .known(goal.name, [...people.values()].flatMap(idsOf))
+      .then((found) => new Map(found.map(({ person, first_at }) => [person, first_at]))),
+    store.days.known(goal.name, [...days.values()].flatMap(dayIds)).then((found) => new Set(found)),
   ]);
-  const fresh = [...people.values()].filter(({ person }) => !known.has(person));
+  const knownAs = (action: GoalAction) => idsOf(action).find((id) => known.has(id));
+  const firstAt = (action: GoalAction) => known.get(knownAs(action)!)!;
+  const fresh = [...people.values()].filter((action) => knownAs(action) === undefined);
   // Days fold side by side, so a person's earlier conversion may come after a later one.
-  const earlier = [...people.values()].filter(({ person, at }) => known.has(person) && at < known.get(person)!);
-  const freshDays = [...days].filter(([id]) => !knownDays.has(id)).map(([, action]) => action);
+  const earlier = [...people.values()].filter((action) => knownAs(action) !== undefined && action.at < firstAt(action));
+  const freshDays = [...days.values()].filter((action) => !dayIds(action).some((id) => knownDays.has(id)));
   if (fresh.length === 0 && freshDays.length === 0 && earlier.length === 0) return;
   const buckets = addBuckets(summary.days_to_convert, [...fresh, ...earlier]);
-  for (const moved of earlier) buckets[bucketOf({ first: moved.first, at: known.get(moved.person)! })] -= 1;
+  for (const moved of earlier) buckets[bucketOf({ first: moved.first, at: firstAt(moved) })] -= 1;
   const firstDay = [...fresh, ...earlier].map(({ at }) => at.slice(0, 10)).sort()[0];
   const after: GoalSummary = {
     ...summary,
@@ -91,7 +99,7 @@ async function foldGoal(store: GoalsStore, goal: Goal, actions: readonly GoalAct
     days_to_convert: buckets,
     pending: [
       ...fresh.map(({ person, at, derived }) => ({ person, at, ...marked(derived) })),
-      ...earlier.map(({ person, at }) => ({ person, at, moved: true as const })),
+      ...earlier.map((action) => ({ person: knownAs(action)!, at: action.at, moved: true as const })),
       ...freshDays.map(({ person, at, derived }) => ({ person, at, day: at.slice(0, 10), ...marked(derived) })),
     ],
   };
@@ -100,7 +108,30 @@ async function foldGoal(store: GoalsStore, goal: Goal, actions: readonly GoalAct
   if (written !== null) await settlePending(store, written.doc, written.etag);
 }
 
-export async function foldGoals(store: GoalsStore, goals: readonly Goal[], actions: readonly GoalAction[]): Promise<void> {
+/** What the fold needs of the dated switch of person ids (docs/design.md, Identity). */
+export interface GoalPersons {
+  /** Whether the person-ids migration has begun; once true it stays true. */
+  begun(): Promise<boolean>;
+  derive(old: string): Promise<string>;
+}
+
+/** Once the switch has begun, an action of an HMAC value (kept before the begin) is named by its derived id too. */
+async function switched(persons: GoalPersons | undefined, actions: readonly GoalAction[]): Promise<readonly GoalAction[]> {
+  if (persons === undefined || !(await persons.begun())) return actions;
+  const olds = [...new Set(actions.filter((action) => action.derived !== true).map((action) => action.person))];
+  const ids = new Map(await Promise.all(olds.map(async (old) => [old, await persons.derive(old)] as const)));
+  return actions.map((action) =>
+    action.derived === true ? action : { ...action, person: ids.get(action.person)!, derived: true, was: action.person },
+  );
+}
+
+export async function foldGoals(
+  store: GoalsStore,
+  goals: readonly Goal[],
+  actions: readonly GoalAction[],
+  persons?: GoalPersons,
+): Promise<void> {
   if (actions.length === 0) return;
-  for (const goal of goals) await foldGoal(store, goal, actions);
+  const named = await switched(persons, actions);
+  for (const goal of goals) await foldGoal(store, goal, named);
 }

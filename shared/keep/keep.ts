@@ -2,7 +2,7 @@ import type { HitsMessage } from '../core/message';
 import { utcDay } from '../core/identity/tokens';
 import type { Clock } from '../core/ports/clock';
 import type { KeepingStore } from '../core/store';
-import { FACT_TTL_SECONDS, factId, FOLD_DAYS, type Fact } from '../core/store/facts';
+import { FACT_TTL_SECONDS, factId, FOLD_DAYS, type Fact, type GoalAction } from '../core/store/facts';
 import { addDays } from '../core/days';
 import { errorLine } from '../core/errors';
 import { retryConditionalWrite } from '../core/store/conditional-write';
@@ -18,7 +18,7 @@ import { factPersons, keepSwitched, marked, type PersonSwitch } from './switched
 /** Not ok means the queue retries. */
 export type KeepOutcome = { ok: true; hits: number; already: boolean } | { ok: false; reason: string };
 
-const factOf = (message: HitsMessage, day: string, plan: DayPlan): Fact => ({
+const factOf = (message: HitsMessage, day: string, plan: DayPlan, action: (action: GoalAction) => GoalAction): Fact => ({
   id: factId(message.id),
   pk: day,
   kind: 'fact',
@@ -28,7 +28,7 @@ const factOf = (message: HitsMessage, day: string, plan: DayPlan): Fact => ({
   visitor_days: plan.visitorDays,
   hours: plan.hours,
   scans: plan.scans,
-  ...(plan.actions.length === 0 ? {} : { actions: plan.actions }),
+  ...(plan.actions.length === 0 ? {} : { actions: plan.actions.map(action) }),
   ttl: FACT_TTL_SECONDS,
 });
 
@@ -92,7 +92,7 @@ export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<Ke
     );
     const facts = await factPersons(deps.personSwitch, message.hits);
     const plan = planOf(facts.hits, new Map([...firsts].map(([hash, first]) => [facts.idOf(hash), first] as const)));
-    const created = await Promise.all([...plan.days].map(([day, parts]) => store.facts.create(factOf(message, day, parts))));
+    const created = await Promise.all([...plan.days].map(([day, parts]) => store.facts.create(factOf(message, day, parts, facts.action))));
     return { ok: true, hits: message.hits.length, already: created.every((outcome) => outcome === 'exists') };
   } catch (error) {
     return { ok: false, reason: errorLine(error) };

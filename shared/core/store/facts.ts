@@ -31,6 +31,8 @@ export interface GoalAction {
   touch?: FirstTouch;
   /** The person is named by the derived id (docs/design.md, Identity); absent on actions of the HMAC value. */
   derived?: true;
+  /** The HMAC value of a person keep-hits derived, so the fold finds the goal documents not moved yet; gone with the fact. */
+  was?: string;
 }
 
 /** Written once, never changed: a create that finds it there means the message was kept before. */
