@@ -296,6 +296,10 @@ export const ActivityCard = z
     clamped: Clamped.optional().meta({
       description: 'Only when the range asked was over 400 days and reached past the days that can hold data; absent otherwise.',
     }),
+    identity_from: utcDay().optional().meta({
+      description:
+        'Only when the period spans the switch to person ids nobody can reverse: its first day. A person seen on both sides of it may count twice in the figures of a period across it (people in the period, returning); all-time counts are unchanged. Absent otherwise.',
+    }),
     filters: z.array(Filter).nullable().meta({ description: 'The filters the read was asked with, echoed (empty without).' }),
     availability: Availability,
     cost: ActivityCost,

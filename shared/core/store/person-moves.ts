@@ -1,4 +1,7 @@
+import { addDays } from '../days';
+import { utcDay } from '../identity/tokens';
 import type { Conditional, Versioned } from './documents';
+import type { Migrations } from './migrations';
 import { VISITORS_PK, type VisitorRecord } from './visitors';
 
 export const PERSON_IDS_MIGRATION = 'person-ids';
@@ -36,3 +39,9 @@ export interface PersonMoves {
 }
 
 export const isMoved = (doc: VisitorRecord | PersonMoved | null): doc is PersonMoved => doc?.kind === 'person-moved';
+
+/** The first day whose facts name every person by the derived id: the day after the migration began, whose facts hold both; null before. */
+export async function identityFrom(migrations: Pick<Migrations, 'read'>): Promise<string | null> {
+  const found = await migrations.read(PERSON_IDS_MIGRATION);
+  return found === null ? null : addDays(utcDay(new Date(found.doc.begun_at)), 1);
+}

@@ -30,6 +30,7 @@ export type ActivityStore = Pick<
   | 'visitorsSummary'
   | 'visits'
   | 'goals'
+  | 'migrations'
   | 'source'
   | 'stats'
 >;

@@ -7,6 +7,7 @@ import { costOf, readActivity, type ActivityStore } from './availability';
 import { byDay, byMonth } from './by-day';
 import { lastHours } from './days';
 import { firstKeptDay } from '../../core/store/first-day';
+import { identityFrom } from '../../core/store/person-moves';
 import type { FunnelStep } from '../../core/funnel';
 import { funnelOf } from './funnel';
 import { HOURS_SHOWN, hoursOf } from './hours';
@@ -163,14 +164,16 @@ export async function activityCard(query: CardQuery, deps: ActivityDeps): Promis
     const periodsFrom = state?.doc.periods_from ?? '9999-12-31';
     const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31' };
     const firstHourDay = lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10);
-    const [reads, hours, people, visits, goals] = await Promise.all([
+    const [reads, hours, people, visits, goals, identity] = await Promise.all([
       readPeriods(store, asked.kind === 'all' ? [days] : [readable(days), readable(before)], filters, spansFrom, rules),
       store.activityReader.hoursOn(daysFrom(firstHourDay, addDays(today, 1))),
       store.visitorsSummary.peopleFrom(before[0]!),
       store.visits.read(),
       goalSummaries(store, deps.goals),
+      identityFrom(store.migrations),
     ]);
-    return { window, days, before, reads, hours, state: state?.doc ?? null, periodsFrom, people, visits: visits?.doc.by_day ?? {}, goals };
+    const visitsByDay = visits?.doc.by_day ?? {};
+    return { window, days, before, reads, hours, state: state?.doc ?? null, periodsFrom, people, visits: visitsByDay, goals, identity };
   });
   if (value === null) return ok({ ...UNREAD, filters, availability, cost: costOf(store) });
   const { window, days, before, reads, people, visits } = value;
@@ -230,6 +233,8 @@ export async function activityCard(query: CardQuery, deps: ActivityDeps): Promis
     // Only a period with days imported from another tool has it, apart from every figure above.
     ...(imported === null ? {} : { imported }),
     ...(window.clamped === undefined ? {} : { clamped: window.clamped }),
+    // A period from before the switch of person ids to after it.
+    ...(value.identity !== null && window.from < value.identity && value.identity <= window.to ? { identity_from: value.identity } : {}),
     availability,
     cost: costOf(store),
   });
