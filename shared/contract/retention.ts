@@ -44,6 +44,10 @@ export const RetentionCard = z
       description:
         'The last 12 weeks as cohorts, oldest first; null when the store cannot answer, and with a filter (weeks are kept for the whole site only).',
     }),
+    identity_from: utcDay().optional().meta({
+      description:
+        'Only when the months or weeks asked span the switch to person ids nobody can reverse: its first day. A person seen on both sides of it may count twice in the cells of its month and week. Absent otherwise.',
+    }),
     availability: Availability,
     cost: ActivityCost,
   })

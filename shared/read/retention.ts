@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { retentionQuerySchema } from '../contract/queries';
 import { costOf, readActivity, type ActivityStore } from './activity/availability';
+import { identityFrom } from '../core/store/person-moves';
 import { addDays } from '../core/days';
 import { ok, type Result } from '../core/result';
 import { utcDay } from '../core/identity/tokens';
@@ -59,11 +60,18 @@ export async function retentionCard(query: z.infer<typeof retentionQuerySchema>,
   const since = (pk: string) => deps.store.cohorts.since(pk, months[0]!, weeks[0]!);
   // A filtered read's cohorts are the whole cohorts (their own partition), its cells the filter value's.
   const { value, availability } = await readActivity(deps.store, deps.logger, () =>
-    Promise.all([since(cohortsPk()), filter === null ? null : since(cellPartition(filter.dimension, filter.value))]),
+    Promise.all([
+      since(cohortsPk()),
+      filter === null ? null : since(cellPartition(filter.dimension, filter.value)),
+      identityFrom(deps.store.migrations),
+    ]),
   );
   const base = { months: months.length, from: months[0]!, to: months[months.length - 1]!, error: SKETCH_ERROR };
   if (value === null) return ok({ ...base, cohorts: null, weeks: null, availability, cost: costOf(deps.store) });
-  const [whole, cells] = [value[0], value[1] ?? value[0]];
+  const [whole, cells, identity] = [value[0], value[1] ?? value[0], value[2]];
+  // Its months or weeks from before the switch of person ids to after it.
+  const first = [weeks[0]!, `${months[0]!}-01`].sort()[0]!;
+  const spans = identity !== null && identity > first && identity <= today;
   const ofSpan = (figures: readonly CohortFigures[], span: CohortFigures['span']) => figures.filter((cell) => cell.span === span);
   const rows = (span: CohortFigures['span'], cohorts: readonly string[]) =>
     rowsOf(ofSpan(cells, span), ofSpan(whole, span), cohorts, (cohort) => cohorts.filter((at) => at >= cohort));
@@ -82,6 +90,7 @@ export async function retentionCard(query: z.infer<typeof retentionQuerySchema>,
         people,
         weeks: later.map(({ at, ...rest }) => ({ week: at, ...rest })),
       })) ?? null,
+    ...(spans ? { identity_from: identity } : {}),
     availability,
     cost: costOf(deps.store),
   });

@@ -6,10 +6,14 @@ import { PERSON_IDS_MIGRATION } from '../../shared/core/store/person-moves';
 import { VISITORS_PK } from '../../shared/core/store/visitors';
 import { ActivityCard } from '../../shared/contract/activity';
 import { cardOf } from '../support/card';
+import { RetentionCard } from '../../shared/contract/retention';
+import { retentionQuerySchema } from '../../shared/contract/queries';
+import { memoryLogger } from '../../shared/core/ports/logger';
+import { retentionCard } from '../../shared/read/retention';
 
 const clock = fixedClock(new Date('2026-12-10T12:00:00.000Z'));
 
-async function switchedOn(begunAt: string | null) {
+async function storeOn(begunAt: string | null) {
   const store = memoryStore();
   if (begunAt !== null)
     await store.migrations.create({
@@ -22,7 +26,17 @@ async function switchedOn(begunAt: string | null) {
       slices: 0,
       done_at: null,
     });
-  return cardOf(store, clock);
+  return store;
+}
+
+const switchedOn = async (begunAt: string | null) => cardOf(await storeOn(begunAt), clock);
+
+async function retentionOn(begunAt: string | null, months: number) {
+  const query = retentionQuerySchema.parse({ months: String(months) });
+  const answer = await retentionCard(query, { store: await storeOn(begunAt), clock, logger: memoryLogger() });
+  if (!answer.ok) throw new Error('the retention card failed');
+  expect(RetentionCard.safeParse(answer.value).success).toBe(true);
+  return answer.value;
 }
 
 describe("the Activity card's identity_from", () => {
@@ -41,5 +55,12 @@ describe("the Activity card's identity_from", () => {
     const { status, body } = await (await switchedOn(begunAt))(query);
     expect(status).toBe(200);
     expect(body).not.toHaveProperty('identity_from');
+  });
+
+  it('is on the retention card when its months or weeks span the switch, and absent when they begin after it', async () => {
+    expect((await retentionOn('2026-12-05T10:00:00.000Z', 1)).identity_from).toBe('2026-12-06');
+    expect(await retentionOn('2026-06-05T10:00:00.000Z', 12)).toMatchObject({ identity_from: '2026-06-06' });
+    expect(await retentionOn('2026-06-05T10:00:00.000Z', 1)).not.toHaveProperty('identity_from');
+    expect(await retentionOn(null, 12)).not.toHaveProperty('identity_from');
   });
 });
