@@ -161,7 +161,7 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
   const scans = folded.flatMap((outcome) => outcome.scans);
   const actions = folded.flatMap((outcome) => outcome.actions);
   try {
-    if (scans.length > 0) await foldSubjects(store.subjects, scans, run.deps.rules, bounds);
+    if (scans.length > 0) await foldSubjects(store.subjects, scans, run.deps.rules, bounds, run.deps.persons);
     await foldGoals(store.goals, run.deps.goals, actions, run.deps.persons);
     await foldCohorts(store.cohorts, cohortRegisters(actions, mergedRegisters(folded.map((outcome) => outcome.cohorts))));
   } catch (error) {

@@ -6,6 +6,7 @@ import type { ScanRules } from '../core/subjects/scan-rule';
 import { scannedVisitor } from '../core/subjects/visitor';
 import { conditionalWriteOnce, type FoldedChange } from '../core/store/conditional-write';
 import { conditionalWritesOnce } from './write';
+import type { GoalPersons } from './goals';
 
 export interface MarkedScan {
   scan: SubjectScan;
@@ -59,7 +60,12 @@ async function foldSubject(
   const fresh = scans.filter(({ mark, day }) => mark > heldOn(summary?.doc, day));
   const people = scans.filter(({ scan }) => scan.who === 'people' && scan.identity !== null);
   const identities = [...new Set(people.map(({ scan }) => scan.identity!))];
-  const found = new Map((await store.visitors.of(subject, identities)).map((read) => [read.doc.identity, read]));
+  // While the switch is under way a visitor's document may still hold the old id.
+  const was = new Map(people.flatMap(({ scan }) => (scan.was === undefined ? [] : [[scan.identity!, scan.was] as const])));
+  const held = await store.visitors.of(subject, [...identities, ...was.values()]);
+  const byIdentity = new Map(held.map((read) => [read.doc.identity, read]));
+  const found = new Map(identities.map((identity) => [identity, byIdentity.get(identity) ?? byIdentity.get(was.get(identity) ?? '')]));
+  const derived = new Set(people.filter(({ scan }) => scan.derived === true).map(({ scan }) => scan.identity!));
   let delta: SubjectDelta = {
     ...noSubjectDelta(),
     scanners: fresh.filter(({ scan }) => scan.who === 'scanners').length,
@@ -77,11 +83,12 @@ async function foldSubject(
       rules,
     );
     delta = plusSubject(delta, outcome.delta);
+    const mark = current === null && derived.has(identity) ? { derived: true as const } : {};
     if (outcome.visitor !== null && outcome.visitor !== current?.doc)
       visitors.push({
         before: current?.doc ?? null,
         etag: current?.etag ?? null,
-        after: { ...outcome.visitor, folded_days: foldedDays(outcome.visitor.folded_days, bounds.days, bounds.oldest) },
+        after: { ...outcome.visitor, folded_days: foldedDays(outcome.visitor.folded_days, bounds.days, bounds.oldest), ...mark },
       });
   }
   if (fresh.length > 0) {
@@ -98,13 +105,28 @@ async function foldSubject(
 
 const SUBJECTS_AT_ONCE = 8;
 
+/** Once the switch has begun, a person's scan kept before it is named by the derived id too, as goal actions are. */
+async function switched(persons: GoalPersons | undefined, scans: readonly MarkedScan[]): Promise<readonly MarkedScan[]> {
+  if (persons === undefined || !(await persons.begun())) return scans;
+  const old = ({ scan }: MarkedScan) => scan.who === 'people' && scan.identity !== null && scan.derived !== true;
+  const olds = [...new Set(scans.filter(old).map(({ scan }) => scan.identity!))];
+  const ids = new Map(await Promise.all(olds.map(async (id) => [id, await persons.derive(id)] as const)));
+  return scans.map((marked) =>
+    old(marked)
+      ? { ...marked, scan: { ...marked.scan, identity: ids.get(marked.scan.identity!)!, derived: true, was: marked.scan.identity! } }
+      : marked,
+  );
+}
+
 /** `bounds.days` is how far this slice reads each day; marks of days before `bounds.oldest` go. */
 export async function foldSubjects(
   store: SubjectsStore,
-  scans: readonly MarkedScan[],
+  given: readonly MarkedScan[],
   rules: ScanRules,
   bounds: { days: ReadonlyMap<string, number>; oldest: string },
+  persons?: GoalPersons,
 ): Promise<void> {
+  const scans = await switched(persons, given);
   const bySubject = new Map<string, MarkedScan[]>();
   for (const marked of scans) bySubject.set(marked.scan.subject, [...(bySubject.get(marked.scan.subject) ?? []), marked]);
   await inLanes([...bySubject], SUBJECTS_AT_ONCE, ([subject, subjectScans]) => foldSubject(store, subject, subjectScans, rules, bounds));

@@ -2,7 +2,7 @@ import type { HitsMessage } from '../core/message';
 import { utcDay } from '../core/identity/tokens';
 import type { Clock } from '../core/ports/clock';
 import type { KeepingStore } from '../core/store';
-import { FACT_TTL_SECONDS, factId, FOLD_DAYS, type Fact, type GoalAction } from '../core/store/facts';
+import { FACT_TTL_SECONDS, factId, FOLD_DAYS, type Fact, type GoalAction, type SubjectScan } from '../core/store/facts';
 import { addDays } from '../core/days';
 import { errorLine } from '../core/errors';
 import { retryConditionalWrite } from '../core/store/conditional-write';
@@ -18,7 +18,9 @@ import { factPersons, keepSwitched, marked, type PersonSwitch } from './switched
 /** Not ok means the queue retries. */
 export type KeepOutcome = { ok: true; hits: number; already: boolean } | { ok: false; reason: string };
 
-const factOf = (message: HitsMessage, day: string, plan: DayPlan, action: (action: GoalAction) => GoalAction): Fact => ({
+type Named = { action: (action: GoalAction) => GoalAction; scan: (scan: SubjectScan) => SubjectScan };
+
+const factOf = (message: HitsMessage, day: string, plan: DayPlan, named: Named): Fact => ({
   id: factId(message.id),
   pk: day,
   kind: 'fact',
@@ -27,8 +29,8 @@ const factOf = (message: HitsMessage, day: string, plan: DayPlan, action: (actio
   hits: plan.visitorDays.reduce((sum, part) => sum + part.requests, 0),
   visitor_days: plan.visitorDays,
   hours: plan.hours,
-  scans: plan.scans,
-  ...(plan.actions.length === 0 ? {} : { actions: plan.actions.map(action) }),
+  scans: plan.scans.map(named.scan),
+  ...(plan.actions.length === 0 ? {} : { actions: plan.actions.map(named.action) }),
   ttl: FACT_TTL_SECONDS,
 });
 
@@ -92,7 +94,7 @@ export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<Ke
     );
     const facts = await factPersons(deps.personSwitch, message.hits);
     const plan = planOf(facts.hits, new Map([...firsts].map(([hash, first]) => [facts.idOf(hash), first] as const)));
-    const created = await Promise.all([...plan.days].map(([day, parts]) => store.facts.create(factOf(message, day, parts, facts.action))));
+    const created = await Promise.all([...plan.days].map(([day, parts]) => store.facts.create(factOf(message, day, parts, facts))));
     return { ok: true, hits: message.hits.length, already: created.every((outcome) => outcome === 'exists') };
   } catch (error) {
     return { ok: false, reason: errorLine(error) };

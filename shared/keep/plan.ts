@@ -91,7 +91,8 @@ const withFirst = (first: First | undefined): Pick<GoalAction, 'first' | 'touch'
 /** Self and hashless hits carry no identity. */
 function scanOf(hit: QueuedHit & { subject: string }): SubjectScan {
   const who = hit.person === null ? 'self' : kindOf(hit.self, 1, hit.bot ? 1 : 0);
-  return { subject: hit.subject, at: hit.at, who, identity: who === 'people' ? hit.person : null };
+  const derived = who === 'people' && hit.person_derived === true ? { derived: true as const } : {};
+  return { subject: hit.subject, at: hit.at, who, identity: who === 'people' ? hit.person : null, ...derived };
 }
 
 /** One per person hash per day. */

@@ -3,7 +3,7 @@ import { migrationStatus, type Migrations } from '../core/store/migrations';
 import { isMoved, PERSON_IDS_MIGRATION, type PersonMoved, type VisitorAt } from '../core/store/person-moves';
 import type { VisitorRecord, VisitorRecords } from '../core/store/visitors';
 import type { QueuedHit } from '../core/message';
-import type { GoalAction } from '../core/store/facts';
+import type { GoalAction, SubjectScan } from '../core/store/facts';
 import { movedRecord, moveRecord } from './person-move';
 
 /** What keep-hits needs of the dated switch of person ids (docs/design.md, Identity). */
@@ -109,15 +109,21 @@ const isOld = (hit: QueuedHit): hit is QueuedHit & { person: string } => hit.per
 export async function factPersons(
   sw: PersonSwitch | undefined,
   hits: readonly QueuedHit[],
-): Promise<{ hits: readonly QueuedHit[]; idOf: (id: string) => string; action: (action: GoalAction) => GoalAction }> {
-  if (sw === undefined || !(await sw.begun())) return { hits, idOf: (id) => id, action: (action) => action };
+): Promise<{
+  hits: readonly QueuedHit[];
+  idOf: (id: string) => string;
+  action: (action: GoalAction) => GoalAction;
+  scan: (scan: SubjectScan) => SubjectScan;
+}> {
+  if (sw === undefined || !(await sw.begun())) return { hits, idOf: (id) => id, action: (action) => action, scan: (scan) => scan };
   const olds = new Set(hits.filter(isOld).map((hit) => hit.person));
   const ids = new Map(await Promise.all([...olds].map(async (old) => [old, await sw.derive(old)] as const)));
   const was = new Map([...ids].map(([old, id]) => [id, old] as const));
   return {
     hits: hits.map((hit) => (isOld(hit) ? { ...hit, person: ids.get(hit.person)!, person_derived: true } : hit)),
     idOf: (id) => ids.get(id) ?? id,
-    // Goal documents not moved yet hold the old id.
+    // Goal and subject documents not moved yet hold the old id.
     action: (action) => (was.has(action.person) ? { ...action, was: was.get(action.person)! } : action),
+    scan: (scan) => (scan.identity !== null && was.has(scan.identity) ? { ...scan, was: was.get(scan.identity)! } : scan),
   };
 }

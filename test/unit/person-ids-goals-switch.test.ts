@@ -22,7 +22,7 @@ const GOALS: Goal[] = [{ name: 'pricing', events: [], paths: ['/pricing'] }];
 const DAYS = ['2026-12-01', '2026-12-02', '2026-12-03'] as const;
 
 const pricing = (day: string, person: string, hour = 10) =>
-  queuedHit(`${day}T${String(hour).padStart(2, '0')}:00:00.000Z`, { person, path: '/pricing' });
+  queuedHit(`${day}T${String(hour).padStart(2, '0')}:00:00.000Z`, { person, path: '/pricing', subject: 'poster' });
 
 /** A store kept and folded as the host would, switched once `begin` is called. */
 function rigOf() {
@@ -86,10 +86,12 @@ async function figures(store: Store) {
   const people = store.documents.query<{ kind: string }>((doc) => doc.kind === 'goal-person').length;
   const visitors = (await store.visitorsSummary.read())?.doc;
   const counts = await Promise.all(DAYS.map((day) => store.recordCounts.countsOn(day)));
-  return { goal, conversions: conversions.sort(), people, visitors, counts };
+  const subject = (await store.subjects.summaries.read('poster'))?.doc;
+  const scans = subject && { scans: subject.scans, unique: subject.unique, by_day: subject.by_day, last: subject.last_scan };
+  return { goal, conversions: conversions.sort(), people, visitors, counts, scans };
 }
 
-describe("the goals' figures across the dated switch of person ids", () => {
+describe("the goals' and subjects' figures across the dated switch of person ids", () => {
   it.each([
     ['none', 2, 4],
     ['half', 3, 2],
@@ -117,6 +119,7 @@ describe("the goals' figures across the dated switch of person ids", () => {
       const expected = await figures(control.store);
       expect(expected.goal).toMatchObject({ people_all_time: 6 });
       expect(expected.conversions).toHaveLength(10);
+      expect(expected.scans).toMatchObject({ unique: 6 });
       expect(await figures(moved.store)).toEqual(expected);
       const left = moved.store.documents.query<{ kind: string; derived?: true }>(
         (doc) => doc.kind.startsWith('goal-') && doc.kind !== 'goal-summary',

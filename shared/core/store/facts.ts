@@ -18,6 +18,9 @@ export interface SubjectScan {
   at: string;
   who: VisitorKind;
   identity: string | null;
+  /** The identity is the derived person id, and `was` its HMAC value while the switch is under way (as a goal action's). */
+  derived?: true;
+  was?: string;
 }
 
 /** Only people's requests, never a bot's or the site's own. */

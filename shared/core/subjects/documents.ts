@@ -52,6 +52,8 @@ export interface SubjectVisitor {
   folded_to: number;
   /** Each day's facts are read to their own mark; a day absent holds to `folded_to`. */
   folded_days?: Record<string, number>;
+  /** The identity is the derived person id (docs/design.md, Identity). */
+  derived?: true;
 }
 
 /** Folded by the fold. */
