@@ -7,6 +7,9 @@ import type { CosmosDocuments } from './documents';
 const statusOf = (error: unknown): number | undefined =>
   typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number' ? error.code : undefined;
 
+/** A query across partitions reads this site's only; the first site's partitions have no prefix. */
+const siteOnly = (documents: CosmosDocuments) => (documents.scope.prefix === '' ? 'NOT CONTAINS(c.pk, @site)' : 'STARTSWITH(c.pk, @site)');
+
 /** The local Cosmos server has no OFFSET/LIMIT, so the list pages by the SDK's continuation, sorted on a whitelisted field. */
 export function cosmosSubjects(container: Container, documents: CosmosDocuments): SubjectsStore {
   return {
@@ -21,6 +24,14 @@ export function cosmosSubjects(container: Container, documents: CosmosDocuments)
           subjectPk(subject),
         ),
     },
+    moves: {
+      unmoved: (limit) =>
+        documents.query<SubjectVisitor>(
+          `SELECT TOP ${Math.max(1, Math.floor(limit))} * FROM c WHERE c.kind = 'subject-visitor' AND NOT IS_DEFINED(c.derived) AND ${siteOnly(documents)}`,
+          [{ name: '@site', value: documents.scope.prefix === '' ? SITE_SEPARATOR : documents.scope.prefix }],
+        ),
+      remove: (subject, id) => documents.remove(subjectPk(subject), id),
+    },
     summaries: {
       read: (subject) => documents.read<SubjectSummary>(subjectPk(subject), subjectSummaryId(subject)),
       create: (doc) => documents.create(doc),
@@ -32,8 +43,7 @@ export function cosmosSubjects(container: Container, documents: CosmosDocuments)
     },
     list: async ({ sort, order, limit, continuation }) => {
       documents.counts.queries += 1;
-      // The one query across partitions; the first site's summaries have no prefix.
-      const site = documents.scope.prefix === '' ? 'NOT CONTAINS(c.pk, @site)' : 'STARTSWITH(c.pk, @site)';
+      const site = siteOnly(documents);
       const query = {
         query: `SELECT c.subject, c.scans, c["unique"], c.repeat, c.scanners, c.self, c.first_scan, c.last_scan FROM c WHERE c.kind = @kind AND ${site} ORDER BY c["${sort}"] ${order.toUpperCase()}`,
         parameters: [

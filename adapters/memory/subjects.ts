@@ -33,6 +33,11 @@ export function memorySubjects(documents: MemoryDocuments): SubjectsStore {
           ),
         ),
     },
+    moves: {
+      unmoved: (limit) =>
+        resolved(documents.query<SubjectVisitor>((doc) => doc.kind === 'subject-visitor' && doc.derived !== true).slice(0, limit)),
+      remove: (subject, id) => resolved(documents.delete(subjectPk(subject), id)),
+    },
     summaries: {
       read: (subject) => resolved(documents.read<SubjectSummary>(subjectPk(subject), subjectSummaryId(subject))),
       create: (doc) => resolved(documents.create(doc)),

@@ -8,6 +8,7 @@ import type { Goal } from '../../shared/core/events/events';
 import type { GoalsStore } from '../../shared/core/events/goal-documents';
 import type { GoalAction } from '../../shared/core/store/facts';
 import { foldGoals } from '../../shared/fold/goals';
+import { claimedVisitor } from '../../shared/core/subjects/visitor';
 import { personIdsMigration } from '../../shared/fold/migrations/person-ids';
 import { runMigrations } from '../../shared/fold/migrations/runner';
 import { containerOf } from '../support/cosmos';
@@ -61,24 +62,34 @@ async function kept() {
     action(await derive('c'.repeat(32)), '2026-12-03T09:00:00.000Z', true),
   ]);
   await foldGoals(dying(store.goals, 1), GOALS, [action('e'.repeat(32), '2026-12-03T12:00:00.000Z')]).catch(() => undefined);
+  for (const person of ['a', 'b'])
+    await store.subjects.visitors.create(claimedVisitor('poster', person.repeat(32), '2026-12-01T10:00:00.000Z'));
   return { store, documents: new CosmosDocuments(container, scope) };
 }
 
 const goalDocs = async (documents: CosmosDocuments) =>
-  (await documents.query<Record<string, unknown>>('SELECT * FROM c', [], 'goal:signup'))
+  [
+    ...(await documents.query<Record<string, unknown>>('SELECT * FROM c', [], 'goal:signup')),
+    ...(await documents.query<Record<string, unknown>>('SELECT * FROM c', [], 'subject:poster')),
+  ]
     .filter((doc) => doc.kind !== 'goal-summary')
     .map((doc) => String(doc.id))
     .sort();
 
 async function migrated(rig: Awaited<ReturnType<typeof kept>>, goals: GoalsStore = rig.store.goals): Promise<boolean> {
-  const migration = personIdsMigration(rig.store.personMoves, derive, { now: () => NOW }, { store: goals, names: () => ['signup'] });
+  const migration = personIdsMigration(
+    rig.store.personMoves,
+    derive,
+    { now: () => NOW },
+    { store: goals, names: () => ['signup'], subjects: rig.store.subjects },
+  );
   let left = 50;
   return runMigrations(rig.store.migrations, [migration], { now: NOW, limit: 2, more: () => Promise.resolve(left-- > 0) });
 }
 
-describe("the person-ids migration of the goals' documents on the local Cosmos server", () => {
+describe("the person-ids migration of the goals' and subjects' documents on the local Cosmos server", () => {
   it('moves each to its derived id once, and killed after any write then run again leaves the same documents', async () => {
-    const [a, c, e] = await Promise.all(['a', 'c', 'e'].map((letter) => derive(letter.repeat(32))));
+    const [a, b, c, e] = await Promise.all(['a', 'b', 'c', 'e'].map((letter) => derive(letter.repeat(32))));
     const clean = await kept();
     expect(await migrated(clean)).toBe(true);
     const expected = [
@@ -89,6 +100,8 @@ describe("the person-ids migration of the goals' documents on the local Cosmos s
       `goal-person:signup:${a!}`,
       `goal-person:signup:${c!}`,
       `goal-person:signup:${e!}`,
+      `subject-visitor:poster:${a!}`,
+      `subject-visitor:poster:${b!}`,
     ].sort();
     expect(await goalDocs(clean.documents)).toEqual(expected);
     expect((await clean.store.goals.summaries.read('signup'))?.doc).toMatchObject({ people_all_time: 3, pending: [] });

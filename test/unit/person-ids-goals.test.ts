@@ -3,6 +3,8 @@ import { memoryStore } from '../../adapters/memory/store';
 import { derivePersonId } from '../../shared/core/identity/person-id';
 import type { Goal } from '../../shared/core/events/events';
 import type { GoalsStore } from '../../shared/core/events/goal-documents';
+import type { SubjectsStore } from '../../shared/core/subjects/documents';
+import { claimedVisitor } from '../../shared/core/subjects/visitor';
 import type { GoalAction } from '../../shared/core/store/facts';
 import { migrationStatus } from '../../shared/core/store/migrations';
 import { PERSON_IDS_MIGRATION } from '../../shared/core/store/person-moves';
@@ -46,6 +48,23 @@ function dying(goals: GoalsStore, dieAfter: number): GoalsStore {
   };
 }
 
+function dyingSubjects(subjects: SubjectsStore, dieAfter: number): SubjectsStore {
+  let writes = 0;
+  const landed =
+    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
+    async (...args: A) => {
+      const result = await write(...args);
+      writes += 1;
+      if (writes === dieAfter) throw new Error(`died after write ${writes}`);
+      return result;
+    };
+  return {
+    ...subjects,
+    visitors: { ...subjects.visitors, create: landed(subjects.visitors.create) },
+    moves: { ...subjects.moves, remove: landed(subjects.moves.remove) },
+  };
+}
+
 /** Two goals reached by three people under their HMAC values, one already derived, and a person left pending. */
 async function kept(): Promise<Store> {
   const store = memoryStore();
@@ -57,26 +76,36 @@ async function kept(): Promise<Store> {
   ]);
   // A fold that died after its counts, before the documents they name.
   await foldGoals(dying(store.goals, 1), GOALS, [action('e'.repeat(32), '2026-12-03T12:00:00.000Z')]).catch(() => undefined);
+  for (const [subject, person] of [
+    ['poster', 'a'],
+    ['poster', 'b'],
+    ['flyer', 'a'],
+  ] as const)
+    await store.subjects.visitors.create(claimedVisitor(subject, person.repeat(32), '2026-12-01T10:00:00.000Z'));
+  await store.subjects.visitors.create({
+    ...claimedVisitor('flyer', await derive('c'.repeat(32)), '2026-12-01T10:00:00.000Z'),
+    derived: true,
+  });
   return store;
 }
 
 const goalDocs = (store: Store) =>
   store.documents
-    .query<Record<string, unknown>>((doc) => String(doc.pk).startsWith('goal:'))
+    .query<Record<string, unknown>>((doc) => String(doc.pk).startsWith('goal:') || String(doc.pk).startsWith('subject:'))
     .sort((a, b) => (`${String(a.pk)}|${String(a.id)}` < `${String(b.pk)}|${String(b.id)}` ? -1 : 1));
 
-async function migrated(store: Store, goals: GoalsStore = store.goals, slices = 100): Promise<boolean> {
+async function migrated(store: Store, goals: GoalsStore = store.goals, slices = 100, subjects = store.subjects): Promise<boolean> {
   const migration = personIdsMigration(
     store.personMoves,
     derive,
     { now: () => NOW },
-    { store: goals, names: () => GOALS.map((goal) => goal.name) },
+    { store: goals, names: () => GOALS.map((goal) => goal.name), subjects },
   );
   let left = slices;
   return runMigrations(store.migrations, [migration], { now: NOW, limit: 2, more: () => Promise.resolve(left-- > 0) });
 }
 
-describe("the person-ids migration moves the goals' documents", () => {
+describe("the person-ids migration moves the goals' and subjects' documents", () => {
   it('creates each person and conversion under the derived id and removes the old, settling pending first, and is done only then', async () => {
     const store = await kept();
     const summaries = await Promise.all(GOALS.map(async (goal) => (await store.goals.summaries.read(goal.name))?.doc));
@@ -104,19 +133,32 @@ describe("the person-ids migration moves the goals' documents", () => {
     expect(days.every((doc) => doc.derived === true)).toBe(true);
     expect(days.map((doc) => doc.id)).toContain(`goal-day:signup:${derived.a!}:2026-12-02`);
     expect(days).toHaveLength(8);
+    const subjects = goalDocs(store).filter((doc) => doc.kind === 'subject-visitor');
+    expect(subjects.map((doc) => doc.id).sort()).toEqual(
+      [
+        `subject-visitor:flyer:${derived.a!}`,
+        `subject-visitor:flyer:${derived.c!}`,
+        `subject-visitor:poster:${derived.a!}`,
+        `subject-visitor:poster:${derived.b!}`,
+      ].sort(),
+    );
+    expect(subjects.every((doc) => doc.derived === true)).toBe(true);
     for (const goal of GOALS) {
       const summary = (await store.goals.summaries.read(goal.name))?.doc;
       expect(summary).toMatchObject({ pending: [], people_all_time: goal.name === 'signup' ? 4 : 2 });
     }
   });
 
-  it('killed after any of its writes, then run again, leaves what a clean run leaves', async () => {
+  it.each([
+    ["the goals'", (run: Store, dieAfter: number) => migrated(run, dying(run.goals, dieAfter))],
+    ["the subjects'", (run: Store, dieAfter: number) => migrated(run, run.goals, 100, dyingSubjects(run.subjects, dieAfter))],
+  ])('killed after any of %s writes, then run again, leaves what a clean run leaves', async (_, dyingRun) => {
     const clean = await kept();
     await migrated(clean);
     const expected = goalDocs(clean);
     for (let dieAfter = 1; ; dieAfter += 1) {
       const run = await kept();
-      const died = await migrated(run, dying(run.goals, dieAfter)).then(
+      const died = await dyingRun(run, dieAfter).then(
         () => false,
         () => true,
       );

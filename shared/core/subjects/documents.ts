@@ -118,4 +118,10 @@ export interface SubjectsStore {
   };
   /** `bad-continuation` when the store cannot read the continuation. */
   list(query: SubjectsPageQuery): Promise<SubjectsPage | 'bad-continuation'>;
+  /** The person-ids migration's: visitors' documents not yet derived (across subjects), and the removal of a moved one. */
+  moves: {
+    unmoved(limit: number): Promise<SubjectVisitor[]>;
+    /** A removal that finds nothing is done. */
+    remove(subject: string, id: string): Promise<void>;
+  };
 }

@@ -3,7 +3,9 @@ import { inLanes } from '../../core/lanes';
 import { PERSON_IDS_MIGRATION, type PersonMoves } from '../../core/store/person-moves';
 import { movedRecord, moveRecord } from '../../keep/person-move';
 import type { GoalsStore } from '../../core/events/goal-documents';
+import type { SubjectsStore } from '../../core/subjects/documents';
 import { moveGoalPersons } from './goal-persons';
+import { moveSubjectVisitors } from './subject-visitors';
 import type { Migration } from './runner';
 
 /** A derivation takes about 9 ms of a pool thread at the production cost, so a slice stays a second or two. */
@@ -33,24 +35,28 @@ export function personIdsMigration(
         moveRecord(moves.at, held, { to: await derive(held.doc.id), now, slice: number }),
       );
       if (records.length > 0) return String(number);
-      return (await goalSlice(goals, derive, Math.min(limit, MOVES_A_SLICE))) === 0 ? null : String(number);
+      return (await foldedSlice(goals, derive, Math.min(limit, MOVES_A_SLICE))) === 0 ? null : String(number);
     },
   };
 }
 
-/** The goals whose documents move once every record has: their store, and their names as the fold has them now. */
+/**
+ * The documents the fold keys by a person, which move once every record has: the goals' (their store, and their names
+ * as the fold has them now) and the subjects' visitors.
+ */
 export interface GoalMoves {
   store: GoalsStore;
   names: () => readonly string[];
+  subjects: SubjectsStore;
 }
 
-/** Goal by goal, at most `limit` documents; answers how many it found. */
-async function goalSlice(goals: GoalMoves | undefined, derive: (old: string) => Promise<string>, limit: number): Promise<number> {
+/** Goal by goal, then the subjects' visitors, at most `limit` documents; answers how many it found. */
+async function foldedSlice(goals: GoalMoves | undefined, derive: (old: string) => Promise<string>, limit: number): Promise<number> {
   if (goals === undefined) return 0;
   let found = 0;
   for (const name of goals.names()) {
     if (found >= limit) break;
     found += await moveGoalPersons(goals.store, name, derive, limit - found);
   }
-  return found;
+  return found < limit ? found + (await moveSubjectVisitors(goals.subjects, derive, limit - found)) : found;
 }
