@@ -40,6 +40,13 @@ export function cosmosSubjects(container: Container, documents: CosmosDocuments)
     cookies: {
       read: async (hash) => (await documents.read<VisitorCookieLink>(VISITOR_COOKIES_PK, visitorCookieId(hash)))?.doc ?? null,
       create: (link) => documents.create(link),
+      unmoved: (limit) =>
+        documents.queryMarked<VisitorCookieLink>(
+          `SELECT TOP ${Math.max(1, Math.floor(limit))} * FROM c WHERE c.kind = 'visitor-cookie' AND NOT IS_DEFINED(c.derived)`,
+          [],
+          VISITOR_COOKIES_PK,
+        ),
+      replace: (link, etag) => documents.replace(link, etag),
     },
     list: async ({ sort, order, limit, continuation }) => {
       documents.counts.queries += 1;

@@ -46,6 +46,13 @@ export function memorySubjects(documents: MemoryDocuments): SubjectsStore {
     cookies: {
       read: (hash) => resolved(documents.read<VisitorCookieLink>(VISITOR_COOKIES_PK, visitorCookieId(hash))?.doc ?? null),
       create: (link) => resolved(documents.create(link)),
+      unmoved: (limit) =>
+        resolved(
+          documents
+            .queryMarked<VisitorCookieLink>((doc) => doc.kind === 'visitor-cookie' && doc.derived !== true, VISITOR_COOKIES_PK)
+            .slice(0, limit),
+        ),
+      replace: (link, etag) => resolved(documents.replace(link, etag)),
     },
     list: ({ sort, order, limit, continuation }) => {
       const offset = continuation === null ? 0 : Number(continuation);

@@ -9,6 +9,7 @@ import type { GoalsStore } from '../../shared/core/events/goal-documents';
 import type { GoalAction } from '../../shared/core/store/facts';
 import { foldGoals } from '../../shared/fold/goals';
 import { claimedVisitor } from '../../shared/core/subjects/visitor';
+import { VISITOR_COOKIES_PK, visitorCookieId, type VisitorCookieLink } from '../../shared/core/subjects/documents';
 import { personIdsMigration } from '../../shared/fold/migrations/person-ids';
 import { runMigrations } from '../../shared/fold/migrations/runner';
 import { containerOf } from '../support/cosmos';
@@ -64,6 +65,14 @@ async function kept() {
   await foldGoals(dying(store.goals, 1), GOALS, [action('e'.repeat(32), '2026-12-03T12:00:00.000Z')]).catch(() => undefined);
   for (const person of ['a', 'b'])
     await store.subjects.visitors.create(claimedVisitor('poster', person.repeat(32), '2026-12-01T10:00:00.000Z'));
+  const link: VisitorCookieLink = {
+    id: visitorCookieId('1'.repeat(32)),
+    pk: VISITOR_COOKIES_PK,
+    kind: 'visitor-cookie',
+    identity: 'b'.repeat(32),
+    ttl: 100,
+  };
+  await store.subjects.cookies.create(link);
   return { store, documents: new CosmosDocuments(container, scope) };
 }
 
@@ -71,6 +80,9 @@ const goalDocs = async (documents: CosmosDocuments) =>
   [
     ...(await documents.query<Record<string, unknown>>('SELECT * FROM c', [], 'goal:signup')),
     ...(await documents.query<Record<string, unknown>>('SELECT * FROM c', [], 'subject:poster')),
+    ...(await documents.query<Record<string, unknown>>('SELECT * FROM c', [], VISITOR_COOKIES_PK)).map((doc): Record<string, unknown> => ({
+      id: `${String(doc.id)}>${String(doc.identity)}`,
+    })),
   ]
     .filter((doc) => doc.kind !== 'goal-summary')
     .map((doc) => String(doc.id))
@@ -102,6 +114,7 @@ describe("the person-ids migration of the goals' and subjects' documents on the 
       `goal-person:signup:${e!}`,
       `subject-visitor:poster:${a!}`,
       `subject-visitor:poster:${b!}`,
+      `${visitorCookieId('1'.repeat(32))}>${b!}`,
     ].sort();
     expect(await goalDocs(clean.documents)).toEqual(expected);
     expect((await clean.store.goals.summaries.read('signup'))?.doc).toMatchObject({ people_all_time: 3, pending: [] });

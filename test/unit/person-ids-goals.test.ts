@@ -3,7 +3,7 @@ import { memoryStore } from '../../adapters/memory/store';
 import { derivePersonId } from '../../shared/core/identity/person-id';
 import type { Goal } from '../../shared/core/events/events';
 import type { GoalsStore } from '../../shared/core/events/goal-documents';
-import type { SubjectsStore } from '../../shared/core/subjects/documents';
+import { VISITOR_COOKIES_PK, visitorCookieId, type SubjectsStore, type VisitorCookieLink } from '../../shared/core/subjects/documents';
 import { claimedVisitor } from '../../shared/core/subjects/visitor';
 import type { GoalAction } from '../../shared/core/store/facts';
 import { migrationStatus } from '../../shared/core/store/migrations';
@@ -62,6 +62,7 @@ function dyingSubjects(subjects: SubjectsStore, dieAfter: number): SubjectsStore
     ...subjects,
     visitors: { ...subjects.visitors, create: landed(subjects.visitors.create) },
     moves: { ...subjects.moves, remove: landed(subjects.moves.remove) },
+    cookies: { ...subjects.cookies, replace: landed(subjects.cookies.replace) },
   };
 }
 
@@ -86,12 +87,22 @@ async function kept(): Promise<Store> {
     ...claimedVisitor('flyer', await derive('c'.repeat(32)), '2026-12-01T10:00:00.000Z'),
     derived: true,
   });
+  const link = (hash: string, identity: string): VisitorCookieLink => ({
+    id: visitorCookieId(hash),
+    pk: VISITOR_COOKIES_PK,
+    kind: 'visitor-cookie' as const,
+    identity,
+    ttl: 100,
+  });
+  await store.subjects.cookies.create(link('1'.repeat(32), 'a'.repeat(32)));
+  await store.subjects.cookies.create(link('2'.repeat(32), 'e'.repeat(32)));
+  await store.subjects.cookies.create({ ...link('3'.repeat(32), await derive('c'.repeat(32))), derived: true });
   return store;
 }
 
 const goalDocs = (store: Store) =>
   store.documents
-    .query<Record<string, unknown>>((doc) => String(doc.pk).startsWith('goal:') || String(doc.pk).startsWith('subject:'))
+    .query<Record<string, unknown>>((doc) => /^(goal:|subject:|visitor-cookies$)/.test(String(doc.pk)))
     .sort((a, b) => (`${String(a.pk)}|${String(a.id)}` < `${String(b.pk)}|${String(b.id)}` ? -1 : 1));
 
 async function migrated(store: Store, goals: GoalsStore = store.goals, slices = 100, subjects = store.subjects): Promise<boolean> {
@@ -106,7 +117,7 @@ async function migrated(store: Store, goals: GoalsStore = store.goals, slices = 
 }
 
 describe("the person-ids migration moves the goals' and subjects' documents", () => {
-  it('creates each person and conversion under the derived id and removes the old, settling pending first, and is done only then', async () => {
+  it('creates each person, conversion and subject visitor under the derived id and removes the old, settling pending first, derives the cookie links, and is done only then', async () => {
     const store = await kept();
     const summaries = await Promise.all(GOALS.map(async (goal) => (await store.goals.summaries.read(goal.name))?.doc));
     expect(summaries.map((summary) => summary?.pending.length)).toEqual([2, 0]);
@@ -143,6 +154,12 @@ describe("the person-ids migration moves the goals' and subjects' documents", ()
       ].sort(),
     );
     expect(subjects.every((doc) => doc.derived === true)).toBe(true);
+    const links = goalDocs(store).filter((doc) => doc.kind === 'visitor-cookie');
+    expect(links.map((doc) => [doc.identity, doc.derived])).toEqual([
+      [derived.a!, true],
+      [derived.e!, true],
+      [derived.c!, true],
+    ]);
     for (const goal of GOALS) {
       const summary = (await store.goals.summaries.read(goal.name))?.doc;
       expect(summary).toMatchObject({ pending: [], people_all_time: goal.name === 'signup' ? 4 : 2 });

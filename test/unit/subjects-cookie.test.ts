@@ -4,7 +4,8 @@ import type { SeenRequest } from '../../shared/ingest/classify';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { beaconScan } from '../../shared/ingest/subjects/beacon';
 import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE } from '../../shared/ingest/subjects/cookie';
-import { HMAC_PERSON_IDS } from '../../shared/core/identity/person-id';
+import { derivePersonId, HMAC_PERSON_IDS } from '../../shared/core/identity/person-id';
+import { VISITOR_COOKIES_PK, visitorCookieId } from '../../shared/core/subjects/documents';
 
 /** A day's secret as ingest reads it from the store. */
 const DAY_SECRET = 'b7'.repeat(32);
@@ -65,6 +66,29 @@ describe('a beacon in cookie mode', () => {
     // The same browser from another address: the cookie keeps it the same visitor.
     const again = await beaconScan(`visitor_id=${uuid}`, seen('198.51.100.9'), DAY_SECRET, true, d);
     expect(again).toMatchObject({ ok: true, value: { status: 'returning', cookies: [] } });
+  });
+
+  it('across the switch of person ids, a hit says its person is derived only when its cookie link does, and a link made from a derived hit says so', async () => {
+    const store = memoryStore().subjects;
+    const d = { ...deps(), persons: { of: (value: string) => derivePersonId(value, 1) }, subjects: { mode: 'cookie' as const, store } };
+    const first = await beaconScan(null, seen('203.0.113.7'), DAY_SECRET, true, d);
+    const uuid = first.ok ? first.value.cookies[0]!.value : '';
+    const person = first.ok && first.value.classified.counted ? first.value.classified.hit.person : null;
+    expect(await store.cookies.read(visitorCookieHash(rules.hashKey, uuid))).toMatchObject({ identity: person, derived: true });
+    const again = await beaconScan(`visitor_id=${uuid}`, seen('198.51.100.9'), DAY_SECRET, true, d);
+    expect(again.ok && again.value.classified).toMatchObject({ counted: true, hit: { person, person_derived: true } });
+    // A link kept before the switch holds the old id, which keep-hits derives: the hit must not say derived.
+    const old = 'a'.repeat(32);
+    await store.cookies.create({
+      id: visitorCookieId(visitorCookieHash(rules.hashKey, UUID)),
+      pk: VISITOR_COOKIES_PK,
+      kind: 'visitor-cookie',
+      identity: old,
+      ttl: 100,
+    });
+    const linked = await beaconScan(`visitor_id=${UUID}`, seen('198.51.100.9'), DAY_SECRET, true, d);
+    expect(linked.ok && linked.value.classified).toMatchObject({ counted: true, hit: { person: old } });
+    expect(linked.ok && linked.value.classified.counted && linked.value.classified.hit).not.toHaveProperty('person_derived');
   });
 
   it('a browser that blocks cookies stays its person hash: returning on its second scan, offered a cookie each time', async () => {

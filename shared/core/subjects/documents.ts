@@ -1,4 +1,4 @@
-import type { Conditional, Created, Versioned } from '../store/documents';
+import type { Conditional, Created, Replaced, Versioned } from '../store/documents';
 
 /** One partition per subject: its summary and one document per visitor who scanned it. */
 export const subjectPk = (subject: string) => `subject:${subject}`;
@@ -85,6 +85,8 @@ export interface VisitorCookieLink {
   identity: string;
   /** As long as the cookie lives. */
   ttl: number;
+  /** The identity is the derived person id (docs/design.md, Identity). */
+  derived?: true;
 }
 
 export const SUBJECT_SORTS = ['subject', 'scans', 'unique', 'repeat', 'last_scan'] as const;
@@ -115,6 +117,9 @@ export interface SubjectsStore {
   cookies: {
     read(cookieHash: string): Promise<VisitorCookieLink | null>;
     create(link: VisitorCookieLink): Promise<Created>;
+    /** The person-ids migration's: links not yet derived, at most `limit`, and their replacement (If-Match). */
+    unmoved(limit: number): Promise<Array<Versioned<VisitorCookieLink>>>;
+    replace(link: VisitorCookieLink, etag: string): Promise<Replaced>;
   };
   /** `bad-continuation` when the store cannot read the continuation. */
   list(query: SubjectsPageQuery): Promise<SubjectsPage | 'bad-continuation'>;

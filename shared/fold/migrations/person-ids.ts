@@ -5,7 +5,7 @@ import { movedRecord, moveRecord } from '../../keep/person-move';
 import type { GoalsStore } from '../../core/events/goal-documents';
 import type { SubjectsStore } from '../../core/subjects/documents';
 import { moveGoalPersons } from './goal-persons';
-import { moveSubjectVisitors } from './subject-visitors';
+import { moveCookieLinks, moveSubjectVisitors } from './subject-visitors';
 import type { Migration } from './runner';
 
 /** A derivation takes about 9 ms of a pool thread at the production cost, so a slice stays a second or two. */
@@ -42,7 +42,7 @@ export function personIdsMigration(
 
 /**
  * The documents the fold keys by a person, which move once every record has: the goals' (their store, and their names
- * as the fold has them now) and the subjects' visitors.
+ * as the fold has them now), the subjects' visitors and the cookie links.
  */
 export interface GoalMoves {
   store: GoalsStore;
@@ -50,7 +50,7 @@ export interface GoalMoves {
   subjects: SubjectsStore;
 }
 
-/** Goal by goal, then the subjects' visitors, at most `limit` documents; answers how many it found. */
+/** Goal by goal, then the subjects' visitors and the cookie links, at most `limit` documents; answers how many it found. */
 async function foldedSlice(goals: GoalMoves | undefined, derive: (old: string) => Promise<string>, limit: number): Promise<number> {
   if (goals === undefined) return 0;
   let found = 0;
@@ -58,5 +58,6 @@ async function foldedSlice(goals: GoalMoves | undefined, derive: (old: string) =
     if (found >= limit) break;
     found += await moveGoalPersons(goals.store, name, derive, limit - found);
   }
-  return found < limit ? found + (await moveSubjectVisitors(goals.subjects, derive, limit - found)) : found;
+  if (found < limit) found += await moveSubjectVisitors(goals.subjects, derive, limit - found);
+  return found < limit ? found + (await moveCookieLinks(goals.subjects, derive, limit - found)) : found;
 }

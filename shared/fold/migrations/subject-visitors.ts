@@ -18,3 +18,16 @@ export async function moveSubjectVisitors(store: SubjectsStore, derive: (old: st
   });
   return docs.length;
 }
+
+/**
+ * Replaces (If-Match) at most `limit` cookie links holding a person's HMAC value with the derived id. Only the beacon
+ * writes links besides, and it only creates them, so a replace that finds another version was a run before this one.
+ * A replace renews the link's time-to-live, by at most the cookie's life. Answers how many it found.
+ */
+export async function moveCookieLinks(store: SubjectsStore, derive: (old: string) => Promise<string>, limit: number): Promise<number> {
+  const links = await store.cookies.unmoved(limit);
+  await inLanes(links, MOVES_AT_ONCE, async ({ doc, etag }) =>
+    store.cookies.replace({ ...doc, identity: await derive(doc.identity), derived: true }, etag),
+  );
+  return links.length;
+}

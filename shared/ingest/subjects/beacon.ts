@@ -31,11 +31,15 @@ type Identified = Omit<BeaconScan, 'status'>;
 const warn = (deps: Deps, message: string, error?: unknown) =>
   deps.logger.warn(message, { function: 'ingest-beacon', ...(error === undefined ? {} : { reason: errorLine(error) }) });
 
-/** The site's own request carries no person, cookie or not. */
-function asVisitor(seen: SeenRequest, classified: Classified, visitor: string): Identified {
+/**
+ * The site's own request carries no person, cookie or not. The hit says its person is derived only when the link
+ * does, so keep-hits derives a link's old id once, whatever the ingest derived (docs/design.md, Identity).
+ */
+function asVisitor(seen: SeenRequest, classified: Classified, visitor: string, derived: boolean): Identified {
   const identified = { seen: { ...seen, visitor }, cookies: [] };
   if (!classified.counted || classified.hit.self) return { ...identified, classified };
-  return { ...identified, classified: { counted: true, hit: { ...classified.hit, person: visitor } } };
+  const { person_derived: _ingested, ...hit } = classified.hit;
+  return { ...identified, classified: { counted: true, hit: { ...hit, person: visitor, ...(derived ? { person_derived: true } : {}) } } };
 }
 
 /** A new cookie is linked to the person hash, so a browser that blocks cookies is not new on every scan. */
@@ -49,7 +53,7 @@ async function identified(cookieHeader: string | null, seen: SeenRequest, classi
     const hash = visitorCookieHash(deps.rules.hashKey, presented.uuid);
     try {
       const link = await deps.subjects.store.cookies.read(hash);
-      return asVisitor(seen, classified, link?.identity ?? hash);
+      return asVisitor(seen, classified, link?.identity ?? hash, link?.derived === true);
     } catch (error) {
       warn(deps, 'the visitor cookie could not be looked up; this hit is counted under the person hash', error);
       return unchanged;
@@ -64,6 +68,7 @@ async function identified(cookieHeader: string | null, seen: SeenRequest, classi
     kind: 'visitor-cookie',
     identity: classified.hit.person,
     ttl: VISITOR_COOKIE_MAX_AGE,
+    ...(classified.hit.person_derived === true ? { derived: true as const } : {}),
   };
   try {
     await deps.subjects.store.cookies.create(link);
