@@ -1,6 +1,12 @@
 import type { SubjectScan } from '../core/store/facts';
 import { applySubjectDelta, noSubjectDelta, plusSubject } from '../core/subjects/delta';
-import type { SubjectDelta, SubjectsStore, SubjectSummary, SubjectVisitor } from '../core/subjects/documents';
+import {
+  subjectVisitorId,
+  type SubjectDelta,
+  type SubjectsStore,
+  type SubjectSummary,
+  type SubjectVisitor,
+} from '../core/subjects/documents';
 import { inLanes } from '../core/lanes';
 import type { ScanRules } from '../core/subjects/scan-rule';
 import { scannedVisitor } from '../core/subjects/visitor';
@@ -72,6 +78,8 @@ async function foldSubject(
     self: fresh.filter(({ scan }) => scan.who === 'self').length,
   };
   const visitors: FoldedChange<SubjectVisitor>[] = [];
+  // Old documents of visitors now under their derived id.
+  const left: string[] = [];
   for (const identity of identities) {
     const current = found.get(identity) ?? null;
     const outcome = judged(
@@ -84,12 +92,17 @@ async function foldSubject(
     );
     delta = plusSubject(delta, outcome.delta);
     const mark = current === null && derived.has(identity) ? { derived: true as const } : {};
-    if (outcome.visitor !== null && outcome.visitor !== current?.doc)
-      visitors.push({
-        before: current?.doc ?? null,
-        etag: current?.etag ?? null,
-        after: { ...outcome.visitor, folded_days: foldedDays(outcome.visitor.folded_days, bounds.days, bounds.oldest), ...mark },
-      });
+    // A document under the old id moves as it changes, since the beacon may claim one until the ingest learns the switch is done.
+    const moving = current !== null && current.doc.identity !== identity;
+    if (outcome.visitor !== null && outcome.visitor !== current?.doc) {
+      const after = { ...outcome.visitor, folded_days: foldedDays(outcome.visitor.folded_days, bounds.days, bounds.oldest), ...mark };
+      const moved = { ...after, id: subjectVisitorId(subject, identity), identity, derived: true as const };
+      visitors.push(
+        moving ? { before: null, etag: null, after: moved } : { before: current?.doc ?? null, etag: current?.etag ?? null, after },
+      );
+    }
+    const old = byIdentity.get(was.get(identity) ?? '');
+    if (old !== undefined && (moving ? outcome.visitor !== current.doc : true)) left.push(old.doc.id);
   }
   if (fresh.length > 0) {
     const applied = applySubjectDelta(subject, summary?.doc ?? null, delta);
@@ -101,6 +114,7 @@ async function foldSubject(
     );
   }
   await conditionalWritesOnce(store.visitors, visitors, () => `subject visitor ${subject}`);
+  await inLanes(left, SUBJECTS_AT_ONCE, (id) => store.moves.remove(subject, id));
 }
 
 const SUBJECTS_AT_ONCE = 8;

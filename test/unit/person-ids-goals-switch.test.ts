@@ -14,6 +14,7 @@ import { runMigrations } from '../../shared/fold/migrations/runner';
 import { keepHits, keepMemory } from '../../shared/keep/keep';
 import { personSwitch, type PersonSwitch } from '../../shared/keep/switched';
 import { queuedHit } from '../support/counting';
+import { claimedVisitor } from '../../shared/core/subjects/visitor';
 
 type Store = ReturnType<typeof memoryStore>;
 
@@ -125,5 +126,20 @@ describe("the goals' and subjects' figures across the dated switch of person ids
       ['goal-person', 'goal-day', 'subject-visitor'].includes(doc.kind),
     );
     expect(left.every((doc) => doc.derived === true)).toBe(true);
+  });
+
+  it('a visitor the beacon claims under the old id just after the switch is moved by the fold as it folds the scan, so its next scan, derived, is not new', async () => {
+    const rig = rigOf();
+    rig.begin();
+    expect(await rig.migrate(20)).toBe(true);
+    const old = pricing(DAYS[0], 'z').person!;
+    await rig.store.subjects.visitors.create(claimedVisitor('poster', old, `${DAYS[0]}T10:00:00.000Z`));
+    await rig.keep([pricing(DAYS[0], 'z')]);
+    await rig.fold();
+    await rig.keep([{ ...pricing(DAYS[0], 'z', 11), person: await derive(old), person_derived: true }]);
+    await rig.fold();
+    expect((await rig.store.subjects.summaries.read('poster'))?.doc).toMatchObject({ unique: 1 });
+    const visitors = rig.store.documents.query<{ kind: string; id: string }>((doc) => doc.kind === 'subject-visitor');
+    expect(visitors.map((doc) => doc.id)).toEqual([`subject-visitor:poster:${await derive(old)}`]);
   });
 });
