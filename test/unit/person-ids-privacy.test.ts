@@ -31,16 +31,17 @@ async function switchedStore() {
   const at = { now: new Date('2026-12-01T12:00:00.000Z') };
   const clock = { now: () => at.now };
   const memory = keepMemory();
-  let sw: PersonSwitch | undefined;
+  const switched: { sw?: PersonSwitch } = {};
   const keep = async (hits: QueuedHit[]) => {
     const outcome = await keepHits(
       { v: 1, id: crypto.randomUUID(), hits },
-      { store, clock, ...memory, ...(sw ? { personSwitch: sw } : {}) },
+      { store, clock, ...memory, ...(switched.sw ? { personSwitch: switched.sw } : {}) },
     );
     if (!outcome.ok) throw new Error(outcome.reason);
   };
   const folded = async () => {
-    const persons = sw === undefined ? {} : { persons: { begun: () => sw!.begun(), derive } };
+    const sw = switched.sw;
+    const persons = sw === undefined ? {} : { persons: { begun: () => sw.begun(), derive } };
     const outcome = await fold({
       store,
       clock,
@@ -64,7 +65,7 @@ async function switchedStore() {
   // Kept before the begin, folded after it.
   at.now = new Date('2026-12-02T12:00:00.000Z');
   await keep([hit('2026-12-02', 3)]);
-  sw = personSwitch(store.migrations, store.personMoves.at, derive);
+  switched.sw = personSwitch(store.migrations, store.personMoves.at, derive);
   const migration = personIdsMigration(store.personMoves, derive, clock, {
     store: store.goals,
     names: () => ['pricing'],
