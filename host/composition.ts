@@ -6,6 +6,10 @@ import type { HitQueue } from '../shared/core/ports/queue';
 import { hitSender } from '../shared/ingest/hit-sender';
 import { daySecretKeeper, type DaySecretDeps, type DaySecretKeeper } from '../shared/ingest/day-secrets';
 import { utcDay } from '../shared/core/identity/tokens';
+import { allSitesFromDay } from '../shared/core/store/all-sites';
+import { emptyVisitorsSummary } from '../shared/core/store/summary';
+import { emptyVisits } from '../shared/core/store/visits';
+import { allSitesReads, type EarlierDays } from '../shared/read/all-sites';
 import type { PoisonQueue, ReplayLedger } from '../shared/core/ports/poison';
 import type { IdentityRules } from '../shared/ingest/classify';
 import type { ReceiveDeps } from '../shared/ingest/receive';
@@ -154,10 +158,19 @@ interface SiteParts {
   allowedOrigins: readonly string[];
 }
 
-/** The first site's are also the root's own. */
-function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
+/** What `*` reads of the first site, for the days before it began. */
+function earlierOf(all: Store, first: Store, sites: readonly Store[], clock: Clock) {
+  const from = () => allSitesFromDay(all.allSitesFrom, utcDay(clock.now()));
+  const days: EarlierDays = { first, sites: sites.map((site) => site.visitorsSummary), from };
+  return { store: allSitesReads(all, days, { people: emptyVisitorsSummary(), visits: emptyVisits() }), earlier: { store: first, from } };
+}
+
+/** The first site's are also the root's own; `*`'s reads join the first site's days before it began. */
+function siteRoot(scope: SiteScope, store: Store, parts: SiteParts, before?: { first: Store; sites: readonly Store[] }): SiteRoot {
   const { settings, clock, logger } = parts;
-  const reads = { store, clock, logger };
+  const joined = before === undefined ? undefined : earlierOf(store, before.first, before.sites, clock);
+  const read = joined?.store ?? store;
+  const reads = { store: read, clock, logger };
   // A goal that names its site counts on it alone; the others on every site and on all of them.
   const goals = settings.GOALS.filter((goal) => goal.site === undefined || goal.site === scope.name);
   return {
@@ -175,9 +188,10 @@ function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
       budget: TIMER_FOLD_BUDGET,
     },
     count: {
+      site: scope.name,
       count: {
-        visitorsSummary: store.visitorsSummary,
-        visits: store.visits,
+        visitorsSummary: read.visitorsSummary,
+        visits: read.visits,
         foldState: store.foldState,
         clock,
         source: store.source,
@@ -185,7 +199,7 @@ function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
       allowedOrigins: parts.allowedOrigins,
       pulseGoal: settings.PULSE_GOAL === undefined ? null : { name: settings.PULSE_GOAL, summaries: store.goals.summaries },
     },
-    activity: { ...reads, funnel: settings.FUNNEL_STEPS, goals },
+    activity: { ...reads, funnel: settings.FUNNEL_STEPS, goals, ...(joined === undefined ? {} : { earlier: joined.earlier }) },
     export: { ...reads, funnel: settings.FUNNEL_STEPS, goals },
     now: reads,
     retention: reads,
@@ -202,7 +216,9 @@ function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, par
   for (const name of names) {
     const scope = scopeOf(name, firstName);
     const store = name === firstName ? first : (overrides.siteStore?.(scope) ?? storeFor(settings, overrides.cosmosName, scope));
-    roots.set(name, siteRoot(scope, store, parts));
+    // `*` comes last, so every site's store is built before it.
+    const sites = [...roots.values()].map((root) => root.store);
+    roots.set(name, siteRoot(scope, store, parts, name === ALL_SITES ? { first, sites } : undefined));
   }
   return { declared, roots };
 }

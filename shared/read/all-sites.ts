@@ -1,0 +1,83 @@
+import type { Versioned } from '../core/store/documents';
+import { peopleFiguresOf, type VisitorsSummaries, type VisitorsSummary, type VisitorsSummaryReader } from '../core/store/summary';
+import type { VisitsSummaries, VisitsSummary } from '../core/store/visits';
+
+/** What `*`'s reads take from the first site, whose days before `*` began are all sites' days. */
+export interface EarlierDays {
+  first: { visitorsSummary: Pick<VisitorsSummaries, 'read'>; visits: Pick<VisitsSummaries, 'read'> };
+  /** Every declared site's, whose people all time together bound all sites'. */
+  sites: ReadonlyArray<Pick<VisitorsSummaries, 'read'>>;
+  /** The first day `*` holds. */
+  from(): Promise<string>;
+}
+
+type ByDay = Record<string, number>;
+
+const before = (days: ByDay, from: string): ByDay => Object.fromEntries(Object.entries(days).filter(([day]) => day < from));
+const onOrAfter = (days: ByDay, from: string): ByDay => Object.fromEntries(Object.entries(days).filter(([day]) => day >= from));
+const total = (days: ByDay) => Object.values(days).reduce((sum, n) => sum + n, 0);
+
+/**
+ * The first site's days before `from` and `*`'s from it. A first site's person who came again after `from` is new in
+ * `*` too, so people all time is bounded by the sum of the sites'.
+ */
+export function joinedSummary(first: VisitorsSummary | null, all: VisitorsSummary, from: string, bound: number): VisitorsSummary {
+  const earlier = before(first?.people_new_by_day ?? {}, from);
+  const scanners = before(first?.scanners_by_day ?? {}, from);
+  const later = onOrAfter(all.people_new_by_day, from);
+  const laterScanners = onOrAfter(all.scanners_by_day, from);
+  return {
+    ...all,
+    people_all_time: Math.min(total(earlier) + total(later), bound),
+    scanners_left_out: total(scanners) + total(laterScanners),
+    counted_from: Object.keys({ ...earlier, ...later }).sort()[0] ?? null,
+    people_new_by_day: { ...earlier, ...later },
+    scanners_by_day: { ...scanners, ...laterScanners },
+  };
+}
+
+/** Visits are days, so the first site's before `from` and `*`'s from it add up exactly. */
+export function joinedVisits(first: VisitsSummary | null, all: VisitsSummary, from: string): VisitsSummary {
+  const byDay = { ...before(first?.by_day ?? {}, from), ...onOrAfter(all.by_day, from) };
+  return { ...all, all_time: total(byDay), from: Object.keys(byDay).sort()[0] ?? null, by_day: byDay };
+}
+
+interface SummaryStore {
+  visitorsSummary: VisitorsSummaries & VisitorsSummaryReader;
+  visits: VisitsSummaries;
+}
+
+const orEmpty = <T>(read: Versioned<T> | null, empty: T): Versioned<T> => read ?? { doc: empty, etag: '' };
+
+/** `*`'s store as its reads see it: its summaries joined to the first site's days before it began; writes stay its own. */
+export function allSitesReads<S extends SummaryStore>(
+  all: S,
+  earlier: EarlierDays,
+  empty: { people: VisitorsSummary; visits: VisitsSummary },
+): S {
+  const people = async (): Promise<Versioned<VisitorsSummary>> => {
+    const [own, first, from, sites] = await Promise.all([
+      all.visitorsSummary.read(),
+      earlier.first.visitorsSummary.read(),
+      earlier.from(),
+      Promise.all(earlier.sites.map((site) => site.read())),
+    ]);
+    const bound = sites.reduce((sum, site) => sum + (site?.doc.people_all_time ?? 0), 0);
+    const read = orEmpty(own, empty.people);
+    return { ...read, doc: joinedSummary(first?.doc ?? null, read.doc, from, bound) };
+  };
+  const visits = async (): Promise<Versioned<VisitsSummary>> => {
+    const [own, first, from] = await Promise.all([all.visits.read(), earlier.first.visits.read(), earlier.from()]);
+    const read = orEmpty(own, empty.visits);
+    return { ...read, doc: joinedVisits(first?.doc ?? null, read.doc, from) };
+  };
+  return {
+    ...all,
+    visitorsSummary: {
+      ...all.visitorsSummary,
+      read: people,
+      peopleFrom: async (since: string) => peopleFiguresOf((await people()).doc, since),
+    },
+    visits: { ...all.visits, read: visits },
+  };
+}
