@@ -6,7 +6,6 @@ import type { HitQueue } from '../shared/core/ports/queue';
 import { hitSender } from '../shared/ingest/hit-sender';
 import { daySecretKeeper, type DaySecretDeps, type DaySecretKeeper } from '../shared/ingest/day-secrets';
 import { utcDay } from '../shared/core/identity/tokens';
-import { allSitesFromDay } from '../shared/core/store/all-sites';
 import { emptyVisitorsSummary } from '../shared/core/store/summary';
 import { emptyVisits } from '../shared/core/store/visits';
 import { allSitesReads, type EarlierDays } from '../shared/read/all-sites';
@@ -158,17 +157,33 @@ interface SiteParts {
   allowedOrigins: readonly string[];
 }
 
-/** What `*` reads of the first site, for the days before it began. */
-function earlierOf(all: Store, first: Store, sites: readonly Store[], clock: Clock) {
-  const from = () => allSitesFromDay(all.allSitesFrom, utcDay(clock.now()));
+/** Read until found, then kept: the day never changes once marked. */
+function allSitesFromOf(all: () => Store | undefined, clock: Clock): () => Promise<string> {
+  let marked: string | undefined;
+  return async () => {
+    if (marked !== undefined) return marked;
+    const store = all();
+    const read = store === undefined ? null : await store.allSitesFrom.read();
+    if (read !== null) marked = read.doc.day;
+    return marked ?? utcDay(clock.now());
+  };
+}
+
+/** What `*` reads of the first site, for the days up to the one it began. */
+function earlierOf(all: Store, first: Store, sites: readonly Store[], from: () => Promise<string>) {
   const days: EarlierDays = { first, sites: sites.map((site) => site.visitorsSummary), from };
   return { store: allSitesReads(all, days, { people: emptyVisitorsSummary(), visits: emptyVisits() }), earlier: { store: first, from } };
 }
 
 /** The first site's are also the root's own; `*`'s reads join the first site's days before it began. */
-function siteRoot(scope: SiteScope, store: Store, parts: SiteParts, before?: { first: Store; sites: readonly Store[] }): SiteRoot {
+function siteRoot(
+  scope: SiteScope,
+  store: Store,
+  parts: SiteParts,
+  before?: { first: Store; sites: readonly Store[]; from: () => Promise<string> },
+): SiteRoot {
   const { settings, clock, logger } = parts;
-  const joined = before === undefined ? undefined : earlierOf(store, before.first, before.sites, clock);
+  const joined = before === undefined ? undefined : earlierOf(store, before.first, before.sites, before.from);
   const read = joined?.store ?? store;
   const reads = { store: read, clock, logger };
   // A goal that names its site counts on it alone; the others on every site and on all of them.
@@ -213,14 +228,15 @@ function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, par
   const firstName = declared[0]!.name;
   const names = declared.length > 1 ? [...declared.map((site) => site.name), ALL_SITES] : [firstName];
   const roots = new Map<string, SiteRoot>();
+  const from = allSitesFromOf(() => roots.get(ALL_SITES)?.store, parts.clock);
   for (const name of names) {
     const scope = scopeOf(name, firstName);
     const store = name === firstName ? first : (overrides.siteStore?.(scope) ?? storeFor(settings, overrides.cosmosName, scope));
     // `*` comes last, so every site's store is built before it.
     const sites = [...roots.values()].map((root) => root.store);
-    roots.set(name, siteRoot(scope, store, parts, name === ALL_SITES ? { first, sites } : undefined));
+    roots.set(name, siteRoot(scope, store, parts, name === ALL_SITES ? { first, sites, from } : undefined));
   }
-  return { declared, roots };
+  return { declared, roots, allSitesFrom: from };
 }
 
 /** Every dependency is built once from validated settings, and any of them can be replaced. */

@@ -13,32 +13,39 @@ export interface EarlierDays {
 
 type ByDay = Record<string, number>;
 
-const before = (days: ByDay, from: string): ByDay => Object.fromEntries(Object.entries(days).filter(([day]) => day < from));
-const onOrAfter = (days: ByDay, from: string): ByDay => Object.fromEntries(Object.entries(days).filter(([day]) => day >= from));
+const upTo = (days: ByDay, from: string): ByDay => Object.fromEntries(Object.entries(days).filter(([day]) => day <= from));
+
+/** `*`'s own days, and the first site's up to `from`, which `*` holds only when another site brought them. */
+function withEarlier(own: ByDay, first: ByDay, from: string, join: (a: number, b: number) => number): ByDay {
+  const days = { ...own };
+  for (const [day, count] of Object.entries(upTo(first, from))) days[day] = join(days[day] ?? 0, count);
+  return days;
+}
+
+const sum = (a: number, b: number) => a + b;
+
 const total = (days: ByDay) => Object.values(days).reduce((sum, n) => sum + n, 0);
 
 /**
- * The first site's days before `from` and `*`'s from it. A first site's person who came again after `from` is new in
- * `*` too, so people all time is bounded by the sum of the sites'.
+ * `*`'s days and the first site's up to `from`; a day both hold has the larger of its new people. A first site's person
+ * who came again after `from` is new in `*` too, so people all time is bounded by the sum of the sites'.
  */
 export function joinedSummary(first: VisitorsSummary | null, all: VisitorsSummary, from: string, bound: number): VisitorsSummary {
-  const earlier = before(first?.people_new_by_day ?? {}, from);
-  const scanners = before(first?.scanners_by_day ?? {}, from);
-  const later = onOrAfter(all.people_new_by_day, from);
-  const laterScanners = onOrAfter(all.scanners_by_day, from);
+  const people = withEarlier(all.people_new_by_day, first?.people_new_by_day ?? {}, from, Math.max);
+  const scanners = withEarlier(all.scanners_by_day, first?.scanners_by_day ?? {}, from, Math.max);
   return {
     ...all,
-    people_all_time: Math.min(total(earlier) + total(later), bound),
-    scanners_left_out: total(scanners) + total(laterScanners),
-    counted_from: Object.keys({ ...earlier, ...later }).sort()[0] ?? null,
-    people_new_by_day: { ...earlier, ...later },
-    scanners_by_day: { ...scanners, ...laterScanners },
+    people_all_time: Math.min(total(people), bound),
+    scanners_left_out: total(scanners),
+    counted_from: Object.keys(people).sort()[0] ?? null,
+    people_new_by_day: people,
+    scanners_by_day: scanners,
   };
 }
 
-/** Visits are days, so the first site's before `from` and `*`'s from it add up exactly. */
+/** A visit is a person's day on one site, so the first site's up to `from` add to `*`'s. */
 export function joinedVisits(first: VisitsSummary | null, all: VisitsSummary, from: string): VisitsSummary {
-  const byDay = { ...before(first?.by_day ?? {}, from), ...onOrAfter(all.by_day, from) };
+  const byDay = withEarlier(all.by_day, first?.by_day ?? {}, from, sum);
   return { ...all, all_time: total(byDay), from: Object.keys(byDay).sort()[0] ?? null, by_day: byDay };
 }
 

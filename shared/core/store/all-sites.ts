@@ -12,8 +12,3 @@ export interface AllSitesFrom {
 }
 
 export type AllSitesFromDocs = Conditional<AllSitesFrom, []>;
-
-/** Before the timer has marked it, today: every day before is the first site's. */
-export async function allSitesFromDay(docs: Pick<AllSitesFromDocs, 'read'>, today: string): Promise<string> {
-  return (await docs.read())?.doc.day ?? today;
-}
