@@ -2,9 +2,6 @@ import { register } from '../host/registry';
 import { fold } from '../shared/fold/fold';
 import { errorLine } from '../shared/core/errors';
 import { forgetDaySecrets } from '../shared/ingest/day-secrets';
-import { markAllSitesFrom } from '../shared/fold/all-sites-from';
-import { ALL_SITES } from '../shared/core/sites/sites';
-import { utcDay } from '../shared/core/identity/tokens';
 
 register({
   kind: 'timer',
@@ -39,15 +36,13 @@ register({
       if (outcome.behind !== null)
         root.logger.warn('the fold is behind; the next run goes on', { function: 'recount', ...named, reason: outcome.behind });
     }
-    // All sites are read from the first site's documents for the days before the first run that counts them together.
-    const all = root.sites.roots.get(ALL_SITES);
-    if (all !== undefined)
-      await markAllSitesFrom(all.store.allSitesFrom, utcDay(root.clock.now())).catch((error: unknown) =>
-        root.logger.warn('the day all sites began could not be kept; the next run tries again', {
-          function: 'recount',
-          reason: errorLine(error),
-        }),
-      );
+    // All sites are read from the first site's documents up to the day of the first run that counts them together.
+    await root.sites.markAllSitesFrom().catch((error: unknown) =>
+      root.logger.warn('the day all sites began could not be kept; the next run tries again', {
+        function: 'recount',
+        reason: errorLine(error),
+      }),
+    );
     // Once a day can receive no more hits its secret goes, and with it any way to make that day's tokens again.
     try {
       const forgotten = await forgetDaySecrets(root.daySecrets);

@@ -9,6 +9,7 @@ import { utcDay } from '../shared/core/identity/tokens';
 import { emptyVisitorsSummary } from '../shared/core/store/summary';
 import { emptyVisits } from '../shared/core/store/visits';
 import { allSitesReads, type EarlierDays } from '../shared/read/all-sites';
+import { markAllSitesFrom } from '../shared/fold/all-sites-from';
 import type { PoisonQueue, ReplayLedger } from '../shared/core/ports/poison';
 import type { IdentityRules } from '../shared/ingest/classify';
 import type { ReceiveDeps } from '../shared/ingest/receive';
@@ -236,7 +237,11 @@ function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, par
     const sites = [...roots.values()].map((root) => root.store);
     roots.set(name, siteRoot(scope, store, parts, name === ALL_SITES ? { first, sites, from } : undefined));
   }
-  return { declared, roots, allSitesFrom: from };
+  const mark = async () => {
+    const all = roots.get(ALL_SITES);
+    if (all !== undefined) await markAllSitesFrom(all.store.allSitesFrom, utcDay(parts.clock.now()));
+  };
+  return { declared, roots, allSitesFrom: from, markAllSitesFrom: mark };
 }
 
 /** Every dependency is built once from validated settings, and any of them can be replaced. */

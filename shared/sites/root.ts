@@ -31,6 +31,8 @@ export interface Sites {
   roots: ReadonlyMap<string, SiteRoot>;
   /** The day all sites began: the first site's days up to it are its own documents'. */
   allSitesFrom: () => Promise<string>;
+  /** The timer's: marks today as the day all sites began, unless one is marked or only one site is declared. */
+  markAllSitesFrom: () => Promise<void>;
 }
 
 /** A hit queued before sites existed belongs to the first site. */
