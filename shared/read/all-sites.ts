@@ -1,10 +1,12 @@
+import { estimate, mergeKept } from '../core/rollup/sketch';
+import type { RollupReader } from '../core/store/rollups';
 import type { Versioned } from '../core/store/documents';
 import { peopleFiguresOf, type VisitorsSummaries, type VisitorsSummary, type VisitorsSummaryReader } from '../core/store/summary';
 import type { VisitsSummaries, VisitsSummary } from '../core/store/visits';
 
 /** What `*`'s reads take from the first site, whose days before `*` began are all sites' days. */
 export interface EarlierDays {
-  first: { visitorsSummary: Pick<VisitorsSummaries, 'read'>; visits: Pick<VisitsSummaries, 'read'> };
+  first: { visitorsSummary: Pick<VisitorsSummaries, 'read'>; visits: Pick<VisitsSummaries, 'read'>; rollupReader: RollupReader };
   /** Every declared site's, whose people all time together bound all sites'. */
   sites: ReadonlyArray<Pick<VisitorsSummaries, 'read'>>;
   /** The first day `*` holds. */
@@ -27,11 +29,19 @@ const sum = (a: number, b: number) => a + b;
 const total = (days: ByDay) => Object.values(days).reduce((sum, n) => sum + n, 0);
 
 /**
- * `*`'s days and the first site's up to `from`; a day both hold has the larger of its new people. A first site's person
+ * `*`'s days and the first site's up to `from`; a day both hold has the larger of its new people, but `from` itself the
+ * union of both days' new people when their rollups are read. A first site's person
  * who came again after `from` is new in `*` too, so people all time is bounded by the sum of the sites'.
  */
-export function joinedSummary(first: VisitorsSummary | null, all: VisitorsSummary, from: string, bound: number): VisitorsSummary {
+export function joinedSummary(
+  first: VisitorsSummary | null,
+  all: VisitorsSummary,
+  from: string,
+  bound: number,
+  newOnFrom?: number,
+): VisitorsSummary {
   const people = withEarlier(all.people_new_by_day, first?.people_new_by_day ?? {}, from, Math.max);
+  if (newOnFrom !== undefined && newOnFrom > 0) people[from] = newOnFrom;
   const scanners = withEarlier(all.scanners_by_day, first?.scanners_by_day ?? {}, from, Math.max);
   return {
     ...all,
@@ -50,6 +60,7 @@ export function joinedVisits(first: VisitsSummary | null, all: VisitsSummary, fr
 }
 
 interface SummaryStore {
+  rollupReader: RollupReader;
   visitorsSummary: VisitorsSummaries & VisitorsSummaryReader;
   visits: VisitsSummaries;
 }
@@ -63,15 +74,19 @@ export function allSitesReads<S extends SummaryStore>(
   empty: { people: VisitorsSummary; visits: VisitsSummary },
 ): S {
   const people = async (): Promise<Versioned<VisitorsSummary>> => {
-    const [own, first, from, sites] = await Promise.all([
+    const from = await earlier.from();
+    const [own, first, sites, firstDay, allDay] = await Promise.all([
       all.visitorsSummary.read(),
       earlier.first.visitorsSummary.read(),
-      earlier.from(),
       Promise.all(earlier.sites.map((site) => site.read())),
+      earlier.first.rollupReader.onDays([from]),
+      all.rollupReader.onDays([from]),
     ]);
     const bound = sites.reduce((sum, site) => sum + (site?.doc.people_all_time ?? 0), 0);
+    // On the day all sites began both stores hold people, each person once in the union of their sketches.
+    const newOnFrom = estimate(mergeKept(firstDay.get(from)?.new_sketch, allDay.get(from)?.new_sketch));
     const read = orEmpty(own, empty.people);
-    return { ...read, doc: joinedSummary(first?.doc ?? null, read.doc, from, bound) };
+    return { ...read, doc: joinedSummary(first?.doc ?? null, read.doc, from, bound, newOnFrom) };
   };
   const visits = async (): Promise<Versioned<VisitsSummary>> => {
     const [own, first, from] = await Promise.all([all.visits.read(), earlier.first.visits.read(), earlier.from()]);
