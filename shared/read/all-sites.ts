@@ -4,7 +4,7 @@ import type { Versioned } from '../core/store/documents';
 import { peopleFiguresOf, type VisitorsSummaries, type VisitorsSummary, type VisitorsSummaryReader } from '../core/store/summary';
 import type { VisitsSummaries, VisitsSummary } from '../core/store/visits';
 
-/** What `*`'s reads take from the first site, whose days before `*` began are all sites' days. */
+/** What `*`'s reads take from the first site, whose days up to the one `*` began are all sites' days too. */
 export interface EarlierDays {
   first: { visitorsSummary: Pick<VisitorsSummaries, 'read'>; visits: Pick<VisitsSummaries, 'read'>; rollupReader: RollupReader };
   /** Every declared site's, whose people all time together bound all sites'. */
@@ -29,9 +29,9 @@ const sum = (a: number, b: number) => a + b;
 const total = (days: ByDay) => Object.values(days).reduce((sum, n) => sum + n, 0);
 
 /**
- * `*`'s days and the first site's up to `from`; a day both hold has the larger of its new people, but `from` itself the
- * union of both days' new people when their rollups are read. A first site's person
- * who came again after `from` is new in `*` too, so people all time is bounded by the sum of the sites'.
+ * `*`'s days and the first site's up to `from`: a day both hold has the larger of its new people, and `from` itself the
+ * union of both days' (`newOnFrom`). A first site's person who came again after `from` is new in `*` too, so people
+ * all time is bounded by the sum of the sites'.
  */
 export function joinedSummary(
   first: VisitorsSummary | null,
@@ -67,7 +67,7 @@ interface SummaryStore {
 
 const orEmpty = <T>(read: Versioned<T> | null, empty: T): Versioned<T> => read ?? { doc: empty, etag: '' };
 
-/** `*`'s store as its reads see it: its summaries joined to the first site's days before it began; writes stay its own. */
+/** `*`'s store as its reads see it: its summaries joined to the first site's days up to that day; writes stay its own. */
 export function allSitesReads<S extends SummaryStore>(
   all: S,
   earlier: EarlierDays,

@@ -4,7 +4,7 @@ import type { ActivityStore } from './availability';
 import { readPeriods, type PeriodRead, type SpansFrom, type WindowStore } from './window';
 import type { DayFigures } from '../../core/rollup/periods';
 
-/** All sites' days before `*` began are the first site's alone, read from its store. */
+/** The first site's store, whose days up to the one all sites began are all sites' too. */
 export interface EarlierStore {
   store: ActivityStore;
   from(): Promise<string>;
@@ -56,8 +56,8 @@ const joined = (a: PeriodRead, b: PeriodRead): PeriodRead => ({
 });
 
 /**
- * `*` holds every day it was given (from `began`, and the old days imported for another site since); the first site's
- * days before it are read beside them, each store under its own spans, so a read still costs the days asked.
+ * `*` holds every day it was given (from `began`, and old days imported for another site since); the first site's days
+ * up to `began` are read beside them, each store under its own spans, so a read still costs the days asked.
  */
 export async function readPeriodsAcross(
   store: WindowStore,
@@ -78,13 +78,7 @@ export async function readPeriodsAcross(
       firstFrom,
       rules,
     ),
-    readPeriods(
-      store,
-      periods.map((days) => days.filter((day) => day >= began)),
-      filters,
-      from,
-      rules,
-    ),
+    readPeriods(store, periods, filters, from, rules),
   ]);
   if ('refused' in before) return before;
   if ('refused' in after) return after;
