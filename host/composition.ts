@@ -158,15 +158,21 @@ interface SiteParts {
   allowedOrigins: readonly string[];
 }
 
-/** Read until found, then kept: the day never changes once marked. */
-function allSitesFromOf(all: () => Store | undefined, clock: Clock): () => Promise<string> {
+/** Read until found, then kept: the day never changes once marked, so the timer marks it with no store call after. */
+function allSitesFromOf(all: () => Store | undefined, clock: Clock) {
   let marked: string | undefined;
-  return async () => {
-    if (marked !== undefined) return marked;
+  const read = async () => {
     const store = all();
-    const read = store === undefined ? null : await store.allSitesFrom.read();
-    if (read !== null) marked = read.doc.day;
-    return marked ?? utcDay(clock.now());
+    const found = marked !== undefined || store === undefined ? null : await store.allSitesFrom.read();
+    if (found !== null) marked = found.doc.day;
+    return { store, marked };
+  };
+  return {
+    from: async () => (await read()).marked ?? utcDay(clock.now()),
+    mark: async () => {
+      const { store, marked: day } = await read();
+      if (store !== undefined && day === undefined) await markAllSitesFrom(store.allSitesFrom, utcDay(clock.now()));
+    },
   };
 }
 
@@ -229,7 +235,7 @@ function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, par
   const firstName = declared[0]!.name;
   const names = declared.length > 1 ? [...declared.map((site) => site.name), ALL_SITES] : [firstName];
   const roots = new Map<string, SiteRoot>();
-  const from = allSitesFromOf(() => roots.get(ALL_SITES)?.store, parts.clock);
+  const { from, mark } = allSitesFromOf(() => roots.get(ALL_SITES)?.store, parts.clock);
   for (const name of names) {
     const scope = scopeOf(name, firstName);
     const store = name === firstName ? first : (overrides.siteStore?.(scope) ?? storeFor(settings, overrides.cosmosName, scope));
@@ -237,10 +243,6 @@ function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, par
     const sites = [...roots.values()].map((root) => root.store);
     roots.set(name, siteRoot(scope, store, parts, name === ALL_SITES ? { first, sites, from } : undefined));
   }
-  const mark = async () => {
-    const all = roots.get(ALL_SITES);
-    if (all !== undefined) await markAllSitesFrom(all.store.allSitesFrom, utcDay(parts.clock.now()));
-  };
   return { declared, roots, allSitesFrom: from, markAllSitesFrom: mark };
 }
 
