@@ -193,6 +193,7 @@ function siteRoot(
   const joined = before === undefined ? undefined : earlierOf(store, before.first, before.sites, before.from);
   const read = joined?.store ?? store;
   const reads = { store: read, clock, logger };
+  const earlier = joined === undefined ? {} : { earlier: joined.earlier };
   // A goal that names its site counts on it alone; the others on every site and on all of them.
   const goals = settings.GOALS.filter((goal) => goal.site === undefined || goal.site === scope.name);
   return {
@@ -221,8 +222,8 @@ function siteRoot(
       allowedOrigins: parts.allowedOrigins,
       pulseGoal: settings.PULSE_GOAL === undefined ? null : { name: settings.PULSE_GOAL, summaries: store.goals.summaries },
     },
-    activity: { ...reads, funnel: settings.FUNNEL_STEPS, goals, ...(joined === undefined ? {} : { earlier: joined.earlier }) },
-    export: { ...reads, funnel: settings.FUNNEL_STEPS, goals },
+    activity: { ...reads, funnel: settings.FUNNEL_STEPS, goals, ...earlier },
+    export: { ...reads, funnel: settings.FUNNEL_STEPS, goals, ...earlier },
     now: reads,
     retention: reads,
     subjects: { subjects: store.subjects, source: store.source, clock, logger },

@@ -54,6 +54,9 @@ describe('all sites from the first day', () => {
     expect(await people('blog.example')).toBe(blog);
     // The second site has no visits yet: all sites are the first site.
     expect(await people('*')).toBe(blog);
+    const exported = async (site: string) => (await read(`/api/admin/export?${period}&format=json&site=${encodeURIComponent(site)}`)).rows;
+    expect(await exported('*')).toEqual(await exported('blog.example'));
+    expect((await exported('*')).length).toBe(30);
     const allCount = await read('/api/admin/visitors/people?site=*');
     expect(allCount.people_all_time).toBe(33);
     expect(allCount.counted_from).toBe(addDays(FIRST_DAY, 1));

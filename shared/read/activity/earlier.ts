@@ -66,8 +66,9 @@ export async function readPeriodsAcross(
   filters: readonly Filter[],
   from: SpansFrom,
   rules: RollupRules,
+  bySpan = true,
 ): ReturnType<typeof readPeriods> {
-  if (earlier === undefined) return readPeriods(store, periods, filters, from, rules);
+  if (earlier === undefined) return readPeriods(store, periods, filters, from, rules, bySpan);
   const [began, state] = await Promise.all([earlier.from(), earlier.store.foldState.read()]);
   const firstFrom = { month: state?.doc.periods_from ?? NEVER, year: state?.doc.years_from ?? NEVER };
   const [before, after] = await Promise.all([
@@ -77,8 +78,9 @@ export async function readPeriodsAcross(
       filters,
       firstFrom,
       rules,
+      bySpan,
     ),
-    readPeriods(store, periods, filters, from, rules),
+    readPeriods(store, periods, filters, from, rules, bySpan),
   ]);
   if ('refused' in before) return before;
   if ('refused' in after) return after;
