@@ -171,7 +171,7 @@ function allSitesFromOf(all: () => Store | undefined, clock: Clock) {
     from: async () => (await read()).marked ?? utcDay(clock.now()),
     mark: async () => {
       const { store, marked: day } = await read();
-      if (store !== undefined && day === undefined) await markAllSitesFrom(store.allSitesFrom, utcDay(clock.now()));
+      if (store !== undefined && day === undefined) await markAllSitesFrom(store, utcDay(clock.now()));
     },
   };
 }

@@ -129,7 +129,7 @@ describe.each(SUBJECTS.map((subject) => [subject.name, subject] as const))('the 
     expect(sortedIds(await store.facts.on(OTHER_DAY, 0, ALWAYS))).toEqual([factId('m1')]);
 
     // The day all sites began is marked once: a second mark finds the first.
-    await markAllSitesFrom(store.allSitesFrom, DAY);
+    await markAllSitesFrom(store, DAY);
     expect(await store.allSitesFrom.create({ id: ALL_SITES_FROM_ID, pk: VISITORS_PK, kind: 'all-sites-from', day: OTHER_DAY })).toBe(
       'exists',
     );

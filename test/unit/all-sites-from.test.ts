@@ -19,9 +19,16 @@ const summary = (byDay: Record<string, number>) => ({
 describe('the day all sites began', () => {
   it('is marked once: a later run, or one on another day, keeps the first', async () => {
     const store = memoryStore();
-    await markAllSitesFrom(store.allSitesFrom, '2026-10-31');
-    await markAllSitesFrom(store.allSitesFrom, '2026-11-01');
+    await markAllSitesFrom(store, '2026-10-31');
+    await markAllSitesFrom(store, '2026-11-01');
     expect((await store.allSitesFrom.read())?.doc.day).toBe('2026-10-31');
+  });
+
+  it('is the first day all sites already hold, where several sites were counted before this was kept', async () => {
+    const store = memoryStore();
+    await store.visitorsSummary.create({ ...summary({ '2026-09-12': 3 }), counted_from: '2026-09-12' });
+    await markAllSitesFrom(store, '2026-11-01');
+    expect((await store.allSitesFrom.read())?.doc.day).toBe('2026-09-12');
   });
 
   it("keeps in all sites every other site's hit, and the first site's only after that day", async () => {
