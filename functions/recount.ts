@@ -36,6 +36,13 @@ register({
       if (outcome.behind !== null)
         root.logger.warn('the fold is behind; the next run goes on', { function: 'recount', ...named, reason: outcome.behind });
     }
+    // All sites are read from the first site's documents up to the day of the first run that counts them together.
+    await root.sites.markAllSitesFrom().catch((error: unknown) =>
+      root.logger.warn('the day all sites began could not be kept; the next run tries again', {
+        function: 'recount',
+        reason: errorLine(error),
+      }),
+    );
     // Once a day can receive no more hits its secret goes, and with it any way to make that day's tokens again.
     try {
       const forgotten = await forgetDaySecrets(root.daySecrets);

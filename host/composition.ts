@@ -6,6 +6,10 @@ import type { HitQueue } from '../shared/core/ports/queue';
 import { hitSender } from '../shared/ingest/hit-sender';
 import { daySecretKeeper, type DaySecretDeps, type DaySecretKeeper } from '../shared/ingest/day-secrets';
 import { utcDay } from '../shared/core/identity/tokens';
+import { emptyVisitorsSummary } from '../shared/core/store/summary';
+import { emptyVisits } from '../shared/core/store/visits';
+import { allSitesReads, type EarlierDays } from '../shared/read/all-sites';
+import { markAllSitesFrom } from '../shared/fold/all-sites-from';
 import type { PoisonQueue, ReplayLedger } from '../shared/core/ports/poison';
 import type { IdentityRules } from '../shared/ingest/classify';
 import type { ReceiveDeps } from '../shared/ingest/receive';
@@ -155,10 +159,42 @@ interface SiteParts {
   allowedOrigins: readonly string[];
 }
 
-/** The first site's are also the root's own. */
-function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
+/** Read until found, then kept: the day never changes once marked, so the timer marks it with no store call after. */
+function allSitesFromOf(all: () => Store | undefined, clock: Clock) {
+  let marked: string | undefined;
+  const read = async () => {
+    const store = all();
+    const found = marked !== undefined || store === undefined ? null : await store.allSitesFrom.read();
+    if (found !== null) marked = found.doc.day;
+    return { store, marked };
+  };
+  return {
+    from: async () => (await read()).marked ?? utcDay(clock.now()),
+    mark: async () => {
+      const { store, marked: day } = await read();
+      if (store !== undefined && day === undefined) await markAllSitesFrom(store, utcDay(clock.now()));
+    },
+  };
+}
+
+/** What `*` reads of the first site, for the days up to the one it began. */
+function earlierOf(all: Store, first: Store, sites: readonly Store[], from: () => Promise<string>) {
+  const days: EarlierDays = { first, sites: sites.map((site) => site.visitorsSummary), from };
+  return { store: allSitesReads(all, days, { people: emptyVisitorsSummary(), visits: emptyVisits() }), earlier: { store: first, from } };
+}
+
+/** The first site's are also the root's own; `*`'s reads join the first site's days before it began. */
+function siteRoot(
+  scope: SiteScope,
+  store: Store,
+  parts: SiteParts,
+  before?: { first: Store; sites: readonly Store[]; from: () => Promise<string> },
+): SiteRoot {
   const { settings, clock, logger } = parts;
-  const reads = { store, clock, logger };
+  const joined = before === undefined ? undefined : earlierOf(store, before.first, before.sites, before.from);
+  const read = joined?.store ?? store;
+  const reads = { store: read, clock, logger };
+  const earlier = joined === undefined ? {} : { earlier: joined.earlier };
   // A goal that names its site counts on it alone; the others on every site and on all of them.
   const goals = settings.GOALS.filter((goal) => goal.site === undefined || goal.site === scope.name);
   return {
@@ -176,9 +212,10 @@ function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
       budget: TIMER_FOLD_BUDGET,
     },
     count: {
+      site: scope.name,
       count: {
-        visitorsSummary: store.visitorsSummary,
-        visits: store.visits,
+        visitorsSummary: read.visitorsSummary,
+        visits: read.visits,
         foldState: store.foldState,
         clock,
         source: store.source,
@@ -186,8 +223,8 @@ function siteRoot(scope: SiteScope, store: Store, parts: SiteParts): SiteRoot {
       allowedOrigins: parts.allowedOrigins,
       pulseGoal: settings.PULSE_GOAL === undefined ? null : { name: settings.PULSE_GOAL, summaries: store.goals.summaries },
     },
-    activity: { ...reads, funnel: settings.FUNNEL_STEPS, goals },
-    export: { ...reads, funnel: settings.FUNNEL_STEPS, goals },
+    activity: { ...reads, funnel: settings.FUNNEL_STEPS, goals, ...earlier },
+    export: { ...reads, funnel: settings.FUNNEL_STEPS, goals, ...earlier },
     now: reads,
     retention: reads,
     subjects: { subjects: store.subjects, source: store.source, clock, logger },
@@ -200,12 +237,15 @@ function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, par
   const firstName = declared[0]!.name;
   const names = declared.length > 1 ? [...declared.map((site) => site.name), ALL_SITES] : [firstName];
   const roots = new Map<string, SiteRoot>();
+  const { from, mark } = allSitesFromOf(() => roots.get(ALL_SITES)?.store, parts.clock);
   for (const name of names) {
     const scope = scopeOf(name, firstName);
     const store = name === firstName ? first : (overrides.siteStore?.(scope) ?? storeFor(settings, overrides.cosmosName, scope));
-    roots.set(name, siteRoot(scope, store, parts));
+    // `*` comes last, so every site's store is built before it.
+    const sites = [...roots.values()].map((root) => root.store);
+    roots.set(name, siteRoot(scope, store, parts, name === ALL_SITES ? { first, sites, from } : undefined));
   }
-  return { declared, roots };
+  return { declared, roots, allSitesFrom: from, markAllSitesFrom: mark };
 }
 
 /** Every dependency is built once from validated settings, and any of them can be replaced. */

@@ -12,7 +12,10 @@ export function showMark() {
   const links = read.body.links;
   if (links.length === 0)
     return list.replaceChildren(
-      el('li', { textContent: "No site may send beacons yet: add your site's origin to ALLOWED_ORIGINS, and its link appears here." }),
+      el('li', {
+        textContent:
+          "No site may send beacons yet: give the app your site's address (SITES, or ALLOWED_ORIGINS for one site), and its link appears here.",
+      }),
     );
   list.replaceChildren(
     ...links.map((link) =>

@@ -23,7 +23,7 @@ export async function loadSites() {
   const options = [...(all ? [{ value: ALL, label: 'All sites' }] : []), ...sites.map((name) => ({ value: name, label: name }))];
   picker.replaceChildren(...options.map((option) => el('option', { value: option.value, textContent: option.label })));
   choice.replaceChildren(...options.map((option) => el('option', { value: option.value, textContent: option.label })));
-  picker.value = state.view.site ?? (all ? ALL : (sites[0] ?? ''));
+  picker.value = state.view.site ?? sites[0] ?? '';
   // A link is for the site on screen, or the only one.
   choice.value = picker.value;
   $('#sites').hidden = sites.length < 2;

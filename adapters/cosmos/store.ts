@@ -1,6 +1,7 @@
 import type { PersonMoved } from '../../shared/core/store/person-moves';
 import { migrationId, type MigrationDoc } from '../../shared/core/store/migrations';
 import type { Container } from '@azure/cosmos';
+import { ALL_SITES_FROM_ID, type AllSitesFrom } from '../../shared/core/store/all-sites';
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/core/store/summary';
 import { VISITORS_PK } from '../../shared/core/store/visitors';
@@ -88,6 +89,11 @@ export function cosmosStore(
     },
     importLedger: {
       read: () => documents.read<ImportLedger>(VISITORS_PK, IMPORT_LEDGER_ID),
+      create: (doc) => documents.create(doc),
+      replace: (doc, etag) => documents.replace(doc, etag),
+    },
+    allSitesFrom: {
+      read: () => documents.read<AllSitesFrom>(VISITORS_PK, ALL_SITES_FROM_ID),
       create: (doc) => documents.create(doc),
       replace: (doc, etag) => documents.replace(doc, etag),
     },

@@ -1,6 +1,7 @@
 import type { PersonMoved } from '../../shared/core/store/person-moves';
 import { migrationId, type MigrationDoc } from '../../shared/core/store/migrations';
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
+import { ALL_SITES_FROM_ID, type AllSitesFrom } from '../../shared/core/store/all-sites';
 import { memoryLinks } from './links';
 import { memoryGuesses } from './guesses';
 import { memorySessions } from './sessions';
@@ -67,6 +68,11 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     },
     importLedger: {
       read: () => resolved(documents.read<ImportLedger>(VISITORS_PK, IMPORT_LEDGER_ID)),
+      create: (doc) => resolved(documents.create(doc)),
+      replace: (doc, etag) => resolved(documents.replace(doc, etag)),
+    },
+    allSitesFrom: {
+      read: () => resolved(documents.read<AllSitesFrom>(VISITORS_PK, ALL_SITES_FROM_ID)),
       create: (doc) => resolved(documents.create(doc)),
       replace: (doc, etag) => resolved(documents.replace(doc, etag)),
     },

@@ -31,6 +31,7 @@ export type PeopleCountAnswer = z.infer<typeof PeopleCount>;
 
 export const Pulse = z
   .object({
+    site: z.string().meta({ description: 'The site counted: the one asked (`*` for all sites), else the first declared.' }),
     people_all_time: count().nullable(),
     people_new_by_day: z.array(PeopleOnDay).length(30).nullable(),
     counted_from: utcDay().nullable(),

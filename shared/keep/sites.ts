@@ -12,15 +12,22 @@ function bySite(hits: readonly QueuedHit[], firstSite: string): Map<string, Queu
   return sites;
 }
 
-/** Also keeps all of them in `*`, so a person who visited two sites is one person; each store is exactly-once by the message id. */
+/**
+ * Also keeps them in `*`, so a person who visited two sites is one person, but for the first site's days up to the one
+ * all sites began; each store is exactly-once by the message id.
+ */
 export async function keepBySite<D>(
   message: HitsMessage,
-  sites: { firstSite: string; keepOf: (site: string) => D | undefined },
+  sites: { firstSite: string; keepOf: (site: string) => D | undefined; allSitesFrom: () => Promise<string> },
   keep: (message: HitsMessage, deps: D) => Promise<KeepOutcome>,
 ): Promise<KeepOutcome> {
   const parts = [...bySite(message.hits, sites.firstSite)];
-  const all = sites.keepOf(ALL_SITES);
-  if (all !== undefined) parts.push([ALL_SITES, message.hits]);
+  if (sites.keepOf(ALL_SITES) !== undefined) {
+    const from = await sites.allSitesFrom();
+    // The first site's days up to the one all sites began are read from its own documents.
+    const hits = message.hits.filter((hit) => (hit.site ?? sites.firstSite) !== sites.firstSite || hit.at.slice(0, 10) > from);
+    if (hits.length > 0) parts.push([ALL_SITES, hits]);
+  }
   const unknown = parts.find(([site]) => sites.keepOf(site) === undefined);
   if (unknown !== undefined) return { ok: false, reason: `hits of ${unknown[0]}, a site SITES does not declare` };
   const outcomes = await Promise.all(parts.map(([site, hits]) => keep({ ...message, hits }, sites.keepOf(site)!)));

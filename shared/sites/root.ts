@@ -29,10 +29,15 @@ export interface SiteRoot {
 export interface Sites {
   declared: readonly Site[];
   roots: ReadonlyMap<string, SiteRoot>;
+  /** The day all sites began: the first site's days up to it are its own documents'. */
+  allSitesFrom: () => Promise<string>;
+  /** The timer's: marks today as the day all sites began, unless one is marked or only one site is declared. */
+  markAllSitesFrom: () => Promise<void>;
 }
 
 /** A hit queued before sites existed belongs to the first site. */
 export const siteDeps = <K extends keyof SiteRoot>(sites: Sites, use: K) => ({
   firstSite: sites.declared[0]!.name,
+  allSitesFrom: sites.allSitesFrom,
   keepOf: (site: string): SiteRoot[K] | undefined => sites.roots.get(site)?.[use],
 });

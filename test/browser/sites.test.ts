@@ -96,7 +96,7 @@ async function apiFigures(site: string): Promise<Record<string, string>> {
 }
 
 describe('the site switcher', () => {
-  test('reads all sites by default, and one site once picked, keeping it in the address', async () => {
+  test('reads the first site by default, naming it, and all sites or another once picked, keeping it in the address', async () => {
     await operator.goto(`${t.host.url}/api/admin`);
     await operator.waitForSelector('body[data-ready="true"]');
     await operator.fill('#key', t.env.OPERATOR_KEY!);
@@ -105,9 +105,15 @@ describe('the site switcher', () => {
     await operator.waitForSelector('#sites:not([hidden])');
     const options = await operator.$$eval('#site-picker option', (nodes) => nodes.map((node) => node.textContent));
     expect(options).toEqual(['All sites', 'blog.example', 'docs.example', 'shop.example']);
+    // The view shows one site and the switcher names it: the first declared, not all of them.
+    expect(await operator.inputValue('#site-picker')).toBe('blog.example');
+    const blog = await adminRead(t, '/api/admin/visitors/people?site=blog.example');
     const all = await adminRead(t, '/api/admin/visitors/people?site=*');
-    expect(all.people_all_time).toBe(4);
-    expect(await figure(operator, 'people_all_time')).toBe('4');
+    expect([blog.people_all_time, all.people_all_time]).toEqual([2, 4]);
+    expect(await figure(operator, 'people_all_time')).toBe('2');
+    await operator.selectOption('#site-picker', '*');
+    await operator.waitForFunction(() => document.querySelector('#dashboard')?.getAttribute('data-period')?.includes('site=*'));
+    await operator.waitForFunction(() => document.querySelector('[data-figure="people_all_time"] .figure')?.textContent?.trim() === '4');
     await operator.selectOption('#site-picker', 'docs.example');
     await operator.waitForFunction(() => document.querySelector('#dashboard')?.getAttribute('data-period')?.includes('site=docs.example'));
     expect(new URL(operator.url()).searchParams.get('site')).toBe('docs.example');

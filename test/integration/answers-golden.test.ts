@@ -46,6 +46,7 @@ const NEW_FIELDS = [
   'activity_7_days.rollups',
   'people.behind_since',
   'pulse.behind_since',
+  'pulse.site',
   ...['2026-10-20', '2026-10-21', '2026-10-22', '2026-10-23'].map((day) => `visitors_by_day.${day}.next`),
 ];
 

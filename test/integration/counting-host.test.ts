@@ -169,6 +169,7 @@ describe('the count end to end, through the local host on Azurite and the local 
     expect(pulse.headers.get('cache-control')).toBe('public, max-age=60');
     expect(pulse.headers.get('access-control-allow-origin')).toBe('https://site.example');
     expect(pulse.json).toEqual({
+      site: 'site.example',
       people_all_time: count.json.people_all_time,
       people_new_by_day: count.json.people_new_by_day,
       counted_from: count.json.counted_from,
@@ -244,6 +245,7 @@ describe('the count with the store down', () => {
       const pulse = await get(t, '/api/pulse');
       expect(pulse.status).toBe(200);
       expect(pulse.json).toEqual({
+        site: 'site.example',
         people_all_time: null,
         people_new_by_day: null,
         counted_from: null,

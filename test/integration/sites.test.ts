@@ -92,10 +92,10 @@ describe('several sites in one deployment', () => {
     expect(await people('docs.example')).toBe(2);
     expect(await people('shop.example')).toBe(2);
     expect(await people('*')).toBe(3);
-    // Without a site, a deployment of several reads all of them together.
-    expect((await read('/api/admin/visitors/people')).json.people_all_time).toBe(3);
+    // Without a site, a deployment of several reads the first declared.
+    expect((await read('/api/admin/visitors/people')).json.people_all_time).toBe(1);
     const pulse = await (await fetch(`${t.host.url}/api/pulse?site=docs.example`)).json();
-    expect(pulse.people_all_time).toBe(2);
+    expect([pulse.site, pulse.people_all_time]).toEqual(['docs.example', 2]);
     const card = (await read('/api/admin/activity?days=1&site=shop.example')).json;
     expect(card.by_day.at(-1).people).toBe(2);
     const all = (await read('/api/admin/activity?days=1&site=*')).json;
@@ -169,6 +169,9 @@ describe('several sites in one deployment', () => {
     expect(await people('shop.example')).toMatchObject({ people_all_time: 3, counted_from: '2026-10-22' });
     expect((await people('*')).people_all_time).toBe(4);
     expect((await people('docs.example')).people_all_time).toBe(2);
+    // A day before all sites began that another site's import brought to all sites is on their card too.
+    const day = async (site: string) => (await read(`/api/admin/activity?from=2026-10-22&to=2026-10-22&site=${site}`)).json.headline.people;
+    expect([await day('shop.example'), await day('*')]).toEqual([1, 1]);
   });
 
   it('answers a read of a site not declared 400 naming site, and only to the operator', async () => {

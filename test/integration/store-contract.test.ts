@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ALL_SITES_FROM_ID } from '../../shared/core/store/all-sites';
+import { markAllSitesFrom } from '../../shared/fold/all-sites-from';
 import { memoryStore } from '../../adapters/memory/store';
 import { emptyRollup } from '../../shared/core/rollup/day-rollup';
 import type { ActivityHour, Fact, Marked, Store, VisitorDay, VisitorRecord } from '../../shared/core/store';
@@ -126,8 +128,15 @@ describe.each(SUBJECTS.map((subject) => [subject.name, subject] as const))('the 
     expect(await store.facts.create(fact(OTHER_DAY, 'm1'))).toBe('created');
     expect(sortedIds(await store.facts.on(OTHER_DAY, 0, ALWAYS))).toEqual([factId('m1')]);
 
+    // The day all sites began is marked once: a second mark finds the first.
+    await markAllSitesFrom(store, DAY);
+    expect(await store.allSitesFrom.create({ id: ALL_SITES_FROM_ID, pk: VISITORS_PK, kind: 'all-sites-from', day: OTHER_DAY })).toBe(
+      'exists',
+    );
+    expect((await store.allSitesFrom.read())?.doc.day).toBe(DAY);
+
     // A create that found the id taken is an answer, counted as a conflict, never as a failure.
-    expect(store.stats()).toMatchObject({ conflicts: 2, failures: 0 });
+    expect(store.stats()).toMatchObject({ conflicts: 3, failures: 0 });
   });
 
   it('answers null for a point read of what is not there, and the empty figures for a count never written', async () => {

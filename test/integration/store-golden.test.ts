@@ -99,8 +99,9 @@ describe('the same store once SITES declares its site first and two more: that s
     expect(recorded(answers, golden())).toEqual(golden());
   });
 
-  it('counts all sites together from the day they were declared: none of the old store', () => {
-    expect(all.people_all_time).toBe(0);
-    expect(golden().pulse.people_all_time).toBeGreaterThan(0);
+  it("counts all sites from the first site's first day: its history before they were declared is theirs", () => {
+    expect(all.site).toBe('*');
+    expect(all.people_all_time).toBe(golden().pulse.people_all_time);
+    expect(all.counted_from).toBe(golden().pulse.counted_from);
   });
 });

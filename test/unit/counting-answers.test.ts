@@ -24,6 +24,7 @@ async function rig() {
   const clock = fixedClock('2026-10-23T12:00:00.000Z');
   await keepAndFold(store, clock, [queuedHit('2026-10-23T10:00:00.000Z', { person: 'a' })]);
   const deps: CountAnswerDeps = {
+    site: 'site.example',
     count: { visitorsSummary: store.visitorsSummary, visits: store.visits, foldState: store.foldState, clock, source: store.source },
     allowedOrigins: ['https://site.example'],
     pulseGoal: null,

@@ -71,7 +71,8 @@ async function run(names: readonly string[], traffic: Traffic): Promise<Map<stri
     const fold = { store, clock, rules: scanRules(10, 60), lateDays: 7, budget: SMALL };
     sites.set(name, { store, keep: { store, clock, ...keepMemory() }, fold });
   }
-  const deps = { firstSite: names[0]!, keepOf: (name: string) => sites.get(name)?.keep };
+  // All sites began before this traffic, so `*` keeps every hit of it.
+  const deps = { firstSite: names[0]!, keepOf: (name: string) => sites.get(name)?.keep, allSitesFrom: async () => '0000-00-00' };
   let serial = 0;
   for (const message of traffic) {
     const kept: HitsMessage = { v: 1, id: `00000000-0000-4000-8000-${String((serial += 1)).padStart(12, '0')}`, hits: message.hits };

@@ -88,9 +88,10 @@ describe("a hit's, a beacon's and a read's site", () => {
     expect(beaconSite('nowhere.example', 'https://example.com', sites).ok).toBe(false);
   });
 
-  it('reads the only site, or all of them when several, unless a read names one', () => {
+  it('reads the only site, or the first declared when several, unless a read names one or all of them', () => {
     expect(readSite(null, one)).toEqual({ ok: true, value: 'example.com' });
-    expect(readSite(null, sites)).toEqual({ ok: true, value: '*' });
+    expect(readSite(null, sites)).toEqual({ ok: true, value: 'example.com' });
+    expect(readSite('*', sites)).toEqual({ ok: true, value: '*' });
     expect(readSite('shop.example.net', sites)).toEqual({ ok: true, value: 'shop.example.net' });
     expect(readSite('nowhere.example', sites).ok).toBe(false);
   });

@@ -33,9 +33,9 @@ export function beaconSite(named: string | undefined, origin: string, sites: rea
   return ok(site.name);
 }
 
-/** `*` is all sites; by default the only site, or all of them when several. */
+/** `*` is all sites; by default the first declared, so an answer read without `site` is one site's. */
 export function readSite(asked: string | null, sites: readonly Site[]): Result<string> {
-  if (asked === null || asked === '') return ok(sites.length === 1 ? sites[0]!.name : ALL_SITES);
+  if (asked === null || asked === '') return ok(sites[0]!.name);
   if (asked === ALL_SITES || sites.some((site) => site.name === asked)) return ok(asked);
   return fail(badRequest([{ path: 'site', message: 'must be a site counted here, or * for all of them' }]));
 }

@@ -20,6 +20,7 @@ import type { GuessCounts } from './guesses';
 import type { AdminSessions } from './sessions';
 import type { CohortsStore } from './cohorts';
 import type { DaySecrets } from './day-secrets';
+import type { AllSitesFromDocs } from './all-sites';
 
 /** Only each visitor's record and each message's facts, nothing two visitors share. */
 export interface KeepingStore {
@@ -62,6 +63,8 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'lande
   personMoves: PersonMoves;
   /** Holds the first day counted live. */
   importLedger: ImportLedgers;
+  /** Only `*`'s holds one: the first day all sites are kept together. */
+  allSitesFrom: AllSitesFromDocs;
   visitorsSummary: VisitorsSummaries & VisitorsSummaryReader;
   activityReader: ActivityReader;
   rollupReader: RollupReader;

@@ -14,7 +14,8 @@ import { HOURS_SHOWN, hoursOf } from './hours';
 import { entryPagesOf, eventsOf, pagesOf, periodOf, referrersOf, type PeriodCounts } from './period';
 import type { Goal } from '../../core/events/events';
 import { MAX_DAYS, type CardQuery, type Period } from '../../contract/queries';
-import { readPeriods, type PeriodRead } from './window';
+import type { PeriodRead } from './window';
+import { readPeriodsAcross, type EarlierStore } from './earlier';
 import { cellFilter } from '../../core/rollup/filters';
 import type { Filter } from '../../core/rollup/filters';
 import { rollupStatus } from './rollup-status';
@@ -31,6 +32,8 @@ export interface ActivityDeps {
   logger: Logger;
   funnel: readonly FunnelStep[];
   goals: readonly Goal[];
+  /** All sites' only: the first site's store for the days before `*` began. */
+  earlier?: EarlierStore;
 }
 
 const spanOf = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
@@ -165,7 +168,7 @@ export async function activityCard(query: CardQuery, deps: ActivityDeps): Promis
     const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31' };
     const firstHourDay = lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10);
     const [reads, hours, people, visits, goals, identity] = await Promise.all([
-      readPeriods(store, asked.kind === 'all' ? [days] : [readable(days), readable(before)], filters, spansFrom, rules),
+      readPeriodsAcross(store, deps.earlier, asked.kind === 'all' ? [days] : [readable(days), readable(before)], filters, spansFrom, rules),
       store.activityReader.hoursOn(daysFrom(firstHourDay, addDays(today, 1))),
       store.visitorsSummary.peopleFrom(before[0]!),
       store.visits.read(),

@@ -4,6 +4,8 @@ import { pulseOf, readPeopleCount, type PeopleCountDeps } from './people-count';
 import type { GoalsStore } from '../../core/events/goal-documents';
 
 export interface CountAnswerDeps {
+  /** The site counted, named by the pulse. */
+  site: string;
   count: PeopleCountDeps;
   allowedOrigins: readonly string[];
   /** PULSE_GOAL: the goal whose people all time the pulse carries, and where its summary is; null when none is named. */
@@ -24,5 +26,5 @@ export const peopleCount = async (deps: CountAnswerDeps): Promise<Result<PeopleC
 /** An unread store is null figures, never an error. */
 export async function pulse(deps: CountAnswerDeps): Promise<Result<PulseAnswer>> {
   const [count, goal] = await Promise.all([readPeopleCount(deps.count), pulseGoalOf(deps.pulseGoal)]);
-  return ok({ ...pulseOf(count), ...goal });
+  return ok({ site: deps.site, ...pulseOf(count), ...goal });
 }

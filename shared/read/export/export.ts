@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { exportQuerySchema } from '../../contract/queries';
 import { readActivity, type ActivityStore } from '../activity/availability';
 import { cellFilter } from '../../core/rollup/filters';
-import { readPeriods } from '../activity/window';
+import { readPeriodsAcross, type EarlierStore } from '../activity/earlier';
 import type { FunnelStep } from '../../core/funnel';
 import type { Goal } from '../../core/events/events';
 import { addDays, daySpan } from '../../core/days';
@@ -21,6 +21,8 @@ export interface ExportDeps {
   logger: Logger;
   funnel: readonly FunnelStep[];
   goals: readonly Goal[];
+  /** All sites' only: the first site's store for the days up to the one all sites began. */
+  earlier?: EarlierStore;
 }
 
 export type ExportFile = { json: ExportDaysAnswer } | { csv: string; filename: string };
@@ -38,7 +40,7 @@ export async function exportDays(query: z.infer<typeof exportQuerySchema>, deps:
     // Every day asked is a row; only the days that can hold data are read.
     const readable = days.filter((day) => first !== null && day >= first && day <= today);
     const read = await Promise.all([
-      readPeriods(deps.store, [readable], filters, { month: periodsFrom, year: periodsFrom }, rules, false),
+      readPeriodsAcross(deps.store, deps.earlier, [readable], filters, { month: periodsFrom, year: periodsFrom }, rules, false),
       deps.store.visitorsSummary.peopleFrom(from),
       deps.store.visits.read(),
     ]);
