@@ -398,6 +398,10 @@ export const ExportDays = z
         'With filters: false when a day of the range is before `filters_from` (one filter) or was not read (several filters ran out of pages): its row is zeros.',
     }),
     filters_from: z.string().optional().meta({ description: 'With filters: the first day the fold keeps filter cells from.' }),
+    identity_from: utcDay().optional().meta({
+      description:
+        'Only when the range spans the switch to person ids nobody can reverse: its first day; the day before it may count a person twice. Absent otherwise.',
+    }),
   })
   .meta({ id: 'ExportDays', description: 'One row a day from `from` to `to`, oldest first.' });
 

@@ -235,7 +235,8 @@ describe('the audience through the local stack: countries, devices, campaigns, n
     expect(now).toEqual({ reads: 0, writes: 0, queries: 1 });
     // The days kept are D1 and D2: the days before them are rows of zeros, not reads; the summaries are read twice.
     expect(export30).toEqual({ reads: 2 + 4, writes: 0, queries: 0 });
-    expect(export400).toEqual(export30);
+    // JSON reads the person-ids migration's progress too, for identity_from.
+    expect(export400).toEqual({ ...export30, reads: export30.reads + 1 });
     const rows = (await get(t, `/api/admin/export?from=${day(399)}&to=${D2}`)).json.rows;
     expect(rows).toHaveLength(400);
     expect(rows[0]).toMatchObject({ day: day(399), people_new: 0, visits: 0, countries: [] });

@@ -10,6 +10,10 @@ import { RetentionCard } from '../../shared/contract/retention';
 import { retentionQuerySchema } from '../../shared/contract/queries';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { retentionCard } from '../../shared/read/retention';
+import { exportDays } from '../../shared/read/export/export';
+import { exportQuerySchema } from '../../shared/contract/queries';
+import { ExportDays } from '../../shared/contract/activity';
+import { funnelStepsSetting } from '../../shared/core/funnel';
 
 const clock = fixedClock(new Date('2026-12-10T12:00:00.000Z'));
 
@@ -62,5 +66,18 @@ describe("the Activity card's identity_from", () => {
     expect(await retentionOn('2026-06-05T10:00:00.000Z', 12)).toMatchObject({ identity_from: '2026-06-06' });
     expect(await retentionOn('2026-06-05T10:00:00.000Z', 1)).not.toHaveProperty('identity_from');
     expect(await retentionOn(null, 12)).not.toHaveProperty('identity_from');
+  });
+
+  it('is in the JSON export when its range spans the switch, and absent when it does not', async () => {
+    const exported = async (begunAt: string | null, from: string, to: string) => {
+      const deps = { store: await storeOn(begunAt), clock, logger: memoryLogger(), funnel: funnelStepsSetting.parse(undefined), goals: [] };
+      const answer = await exportDays(exportQuerySchema.parse({ from, to, format: 'json' }), deps);
+      if (!answer.ok || !('json' in answer.value)) throw new Error('the export failed');
+      expect(ExportDays.safeParse(answer.value.json).success).toBe(true);
+      return answer.value.json;
+    };
+    expect(await exported('2026-12-05T10:00:00.000Z', '2026-12-01', '2026-12-10')).toMatchObject({ identity_from: '2026-12-06' });
+    expect(await exported('2026-12-05T10:00:00.000Z', '2026-12-06', '2026-12-10')).not.toHaveProperty('identity_from');
+    expect(await exported(null, '2026-12-01', '2026-12-10')).not.toHaveProperty('identity_from');
   });
 });

@@ -10,6 +10,7 @@ import { badRequest, fail, ok, type Result } from '../../core/result';
 import type { Clock } from '../../core/ports/clock';
 import type { Logger } from '../../core/ports/logger';
 import { toCsv } from './csv';
+import { identityFrom } from '../../core/store/person-moves';
 import { firstKeptDay } from '../../core/store/first-day';
 import { utcDay } from '../../core/identity/tokens';
 import { exportRows } from './rows';
@@ -43,6 +44,8 @@ export async function exportDays(query: z.infer<typeof exportQuerySchema>, deps:
       readPeriodsAcross(deps.store, deps.earlier, [readable], filters, { month: periodsFrom, year: periodsFrom }, rules, false),
       deps.store.visitorsSummary.peopleFrom(from),
       deps.store.visits.read(),
+      // Only the JSON answer has a field for it.
+      format === 'json' ? identityFrom(deps.store.migrations) : null,
     ]);
     return [...read, periodsFrom] as const;
   });
@@ -52,12 +55,13 @@ export async function exportDays(query: z.infer<typeof exportQuerySchema>, deps:
       code: 'store_unavailable',
       message: 'the store that keeps activity could not be read just now; retry later',
     });
-  const [read, people, visits, periodsFrom] = value;
+  const [read, people, visits, identity, periodsFrom] = value;
   if ('refused' in read) return fail(badRequest([{ path: 'filter', message: read.refused }]));
   const filtered = filters.length > 0;
   const rows = exportRows(days, read[0]!.days, filtered ? null : people.people_new_by_day, filtered ? null : (visits?.doc.by_day ?? {}));
   const whole = read[0]!.complete && (cellFilter(filters) === null || from >= periodsFrom);
   const filteredOnly = filtered ? { complete: whole, filters_from: periodsFrom } : {};
-  if (format === 'json') return ok({ json: { from, to, days: days.length, filters, ...filteredOnly, rows } });
+  const switched = identity !== null && from < identity && identity <= to ? { identity_from: identity } : {};
+  if (format === 'json') return ok({ json: { from, to, days: days.length, filters, ...filteredOnly, ...switched, rows } });
   return ok({ csv: toCsv(rows), filename: `headcount-${from}-${to}.csv` });
 }
