@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Container } from '@azure/cosmos';
 import { cosmosStore } from '../../adapters/cosmos/store';
 import { CosmosDocuments } from '../../adapters/cosmos/documents';
+import type { GoalsStore } from '../../shared/core/events/goal-documents';
 import { derivePersonId } from '../../shared/core/identity/person-id';
 import type { Goal } from '../../shared/core/events/events';
-import type { GoalsStore } from '../../shared/core/events/goal-documents';
 import type { GoalAction } from '../../shared/core/store/facts';
 import { foldGoals } from '../../shared/fold/goals';
 import { claimedVisitor } from '../../shared/core/subjects/visitor';
@@ -14,6 +14,7 @@ import { personIdsMigration } from '../../shared/fold/migrations/person-ids';
 import { runMigrations } from '../../shared/fold/migrations/runner';
 import { containerOf } from '../support/cosmos';
 import { testEnv } from '../support/env';
+import { dyingGoals } from '../support/dying';
 
 const NOW = new Date('2026-12-06T10:00:00Z');
 const derive = (old: string) => derivePersonId(old, 1);
@@ -34,25 +35,6 @@ const action = (person: string, at: string, derived?: true): GoalAction => ({
   ...(derived ? { derived } : {}),
 });
 
-/** The goals' ports, dying right after write or removal number `dieAfter` (it lands). */
-function dying(goals: GoalsStore, dieAfter: number): GoalsStore {
-  let writes = 0;
-  const landed =
-    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
-    async (...args: A) => {
-      const result = await write(...args);
-      writes += 1;
-      if (writes === dieAfter) throw new Error(`died after write ${writes}`);
-      return result;
-    };
-  return {
-    summaries: { ...goals.summaries, create: landed(goals.summaries.create), replace: landed(goals.summaries.replace) },
-    people: { ...goals.people, create: landed(goals.people.create), replace: landed(goals.people.replace) },
-    days: { ...goals.days, create: landed(goals.days.create) },
-    moves: { ...goals.moves, remove: landed(goals.moves.remove) },
-  };
-}
-
 async function kept() {
   const site = `s${randomUUID().slice(0, 8)}`;
   const scope = { name: site, prefix: `${site}|` };
@@ -62,7 +44,7 @@ async function kept() {
     action('a'.repeat(32), '2026-12-02T10:00:00.000Z'),
     action(await derive('c'.repeat(32)), '2026-12-03T09:00:00.000Z', true),
   ]);
-  await foldGoals(dying(store.goals, 1), GOALS, [action('e'.repeat(32), '2026-12-03T12:00:00.000Z')]).catch(() => undefined);
+  await foldGoals(dyingGoals(store.goals, 1), GOALS, [action('e'.repeat(32), '2026-12-03T12:00:00.000Z')]).catch(() => undefined);
   for (const person of ['a', 'b'])
     await store.subjects.visitors.create(claimedVisitor('poster', person.repeat(32), '2026-12-01T10:00:00.000Z'));
   const link: VisitorCookieLink = {
@@ -120,7 +102,7 @@ describe("the person-ids migration of the goals' and subjects' documents on the 
     expect((await clean.store.goals.summaries.read('signup'))?.doc).toMatchObject({ people_all_time: 3, pending: [] });
     for (let dieAfter = 1; ; dieAfter += 1) {
       const run = await kept();
-      const died = await migrated(run, dying(run.store.goals, dieAfter)).then(
+      const died = await migrated(run, dyingGoals(run.store.goals, dieAfter)).then(
         () => false,
         () => true,
       );

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
+import type { GoalsStore } from '../../shared/core/events/goal-documents';
 import { derivePersonId } from '../../shared/core/identity/person-id';
 import type { Goal } from '../../shared/core/events/events';
-import type { GoalsStore } from '../../shared/core/events/goal-documents';
-import { VISITOR_COOKIES_PK, visitorCookieId, type SubjectsStore, type VisitorCookieLink } from '../../shared/core/subjects/documents';
+import { VISITOR_COOKIES_PK, visitorCookieId, type VisitorCookieLink } from '../../shared/core/subjects/documents';
 import { claimedVisitor } from '../../shared/core/subjects/visitor';
 import type { GoalAction } from '../../shared/core/store/facts';
 import { migrationStatus } from '../../shared/core/store/migrations';
@@ -11,6 +11,7 @@ import { PERSON_IDS_MIGRATION } from '../../shared/core/store/person-moves';
 import { foldGoals } from '../../shared/fold/goals';
 import { personIdsMigration } from '../../shared/fold/migrations/person-ids';
 import { runMigrations } from '../../shared/fold/migrations/runner';
+import { dyingGoals, dyingSubjects } from '../support/dying';
 
 type Store = ReturnType<typeof memoryStore>;
 
@@ -29,43 +30,6 @@ const action = (person: string, at: string, more: Partial<GoalAction> = {}): Goa
   ...more,
 });
 
-/** Every write and removal of the goals' ports counted; the process "dies" right after number `dieAfter` (it lands). */
-function dying(goals: GoalsStore, dieAfter: number): GoalsStore {
-  let writes = 0;
-  const landed =
-    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
-    async (...args: A) => {
-      const result = await write(...args);
-      writes += 1;
-      if (writes === dieAfter) throw new Error(`died after write ${writes}`);
-      return result;
-    };
-  return {
-    summaries: { ...goals.summaries, create: landed(goals.summaries.create), replace: landed(goals.summaries.replace) },
-    people: { ...goals.people, create: landed(goals.people.create), replace: landed(goals.people.replace) },
-    days: { ...goals.days, create: landed(goals.days.create) },
-    moves: { ...goals.moves, remove: landed(goals.moves.remove) },
-  };
-}
-
-function dyingSubjects(subjects: SubjectsStore, dieAfter: number): SubjectsStore {
-  let writes = 0;
-  const landed =
-    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
-    async (...args: A) => {
-      const result = await write(...args);
-      writes += 1;
-      if (writes === dieAfter) throw new Error(`died after write ${writes}`);
-      return result;
-    };
-  return {
-    ...subjects,
-    visitors: { ...subjects.visitors, create: landed(subjects.visitors.create) },
-    moves: { ...subjects.moves, remove: landed(subjects.moves.remove) },
-    cookies: { ...subjects.cookies, replace: landed(subjects.cookies.replace) },
-  };
-}
-
 /** Two goals reached by three people under their HMAC values, one already derived, and a person left pending. */
 async function kept(): Promise<Store> {
   const store = memoryStore();
@@ -76,7 +40,7 @@ async function kept(): Promise<Store> {
     action(await derive('c'.repeat(32)), '2026-12-03T09:00:00.000Z', { derived: true }),
   ]);
   // A fold that died after its counts, before the documents they name.
-  await foldGoals(dying(store.goals, 1), GOALS, [action('e'.repeat(32), '2026-12-03T12:00:00.000Z')]).catch(() => undefined);
+  await foldGoals(dyingGoals(store.goals, 1), GOALS, [action('e'.repeat(32), '2026-12-03T12:00:00.000Z')]).catch(() => undefined);
   for (const [subject, person] of [
     ['poster', 'a'],
     ['poster', 'b'],
@@ -167,7 +131,7 @@ describe("the person-ids migration moves the goals' and subjects' documents", ()
   });
 
   it.each([
-    ["the goals'", (run: Store, dieAfter: number) => migrated(run, dying(run.goals, dieAfter))],
+    ["the goals'", (run: Store, dieAfter: number) => migrated(run, dyingGoals(run.goals, dieAfter))],
     ["the subjects'", (run: Store, dieAfter: number) => migrated(run, run.goals, 100, dyingSubjects(run.subjects, dieAfter))],
   ])('killed after any of %s writes, then run again, leaves what a clean run leaves', async (_, dyingRun) => {
     const clean = await kept();
