@@ -6,7 +6,7 @@ import type { Logger } from '../../core/ports/logger';
 import { costOf, readActivity, type ActivityStore } from './availability';
 import { byDay, byMonth } from './by-day';
 import { lastHours } from './days';
-import { firstKeptDay } from '../../core/store/first-day';
+import { firstDayOf, type VisitsRead } from '../../core/store/first-day';
 import { identityFrom } from '../../core/store/person-moves';
 import type { FunnelStep } from '../../core/funnel';
 import { funnelOf } from './funnel';
@@ -53,9 +53,9 @@ interface Window {
 const within = (day: string, floor: string, today: string) => (day < floor ? floor : day > today ? today : day);
 
 /** A range over MAX_DAYS is clamped to the days that can hold data: the first counted or imported day to today. */
-async function windowOf(period: Period, today: string, store: ActivityStore): Promise<Window> {
+async function windowOf(period: Period, today: string, store: ActivityStore, visits: VisitsRead): Promise<Window> {
   if (period.kind === 'days') return { from: addDays(today, 1 - period.days), to: today, floor: '0000-00-00' };
-  const first = await firstKeptDay(store);
+  const first = firstDayOf(await store.visitorsSummary.read(), visits);
   const floor = first === null || first > today ? today : first;
   if (period.kind === 'all') return { from: floor, to: today, floor };
   const [from, to] =
@@ -159,7 +159,9 @@ export async function activityCard(query: CardQuery, deps: ActivityDeps): Promis
   const { store } = deps;
   const rules = { steps: deps.funnel, goals: deps.goals };
   const { value, availability } = await readActivity(store, deps.logger, async () => {
-    const [window, state] = await Promise.all([windowOf(asked, today, store), store.foldState.read()]);
+    // The visits summary is read once: for the first day that can hold data, and for the headline's visits.
+    const [visits, state] = await Promise.all([store.visits.read(), store.foldState.read()]);
+    const window = await windowOf(asked, today, store, visits);
     const days = daysFrom(window.from, window.to);
     // Every day asked is answered; only those that can hold data are read.
     const readable = (list: readonly string[]) => list.filter((day) => day >= window.floor && day <= today);
@@ -167,11 +169,10 @@ export async function activityCard(query: CardQuery, deps: ActivityDeps): Promis
     const periodsFrom = state?.doc.periods_from ?? '9999-12-31';
     const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31' };
     const firstHourDay = lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10);
-    const [reads, hours, people, visits, goals, identity] = await Promise.all([
+    const [reads, hours, people, goals, identity] = await Promise.all([
       readPeriodsAcross(store, deps.earlier, asked.kind === 'all' ? [days] : [readable(days), readable(before)], filters, spansFrom, rules),
       store.activityReader.hoursOn(daysFrom(firstHourDay, addDays(today, 1))),
       store.visitorsSummary.peopleFrom(before[0]!),
-      store.visits.read(),
       goalSummaries(store, deps.goals),
       identityFrom(store.migrations),
     ]);
