@@ -27,7 +27,7 @@ export type GuessOutcome = { outcome: 'right' } | Refused;
 export interface Guesses {
   /** Counted before it is checked, so a burst checks at most the free ones; a right guess is taken back. */
   checked(target: GuessTarget, address: string | null, check: () => Promise<boolean>): Promise<GuessOutcome>;
-  /** A key compared in constant time, with no wait: a wrong one is counted, a right one refused while its address waits. */
+  /** A key compared in constant time: a wrong one is counted, a right one takes its place in the count and is refused while its address waits. */
   compared(target: GuessTarget, address: string | null, right: boolean): Promise<GuessOutcome>;
   /** A guess known wrong without a check, such as a forged cookie. */
   wrong(target: GuessTarget, address: string | null): Promise<Refused>;
@@ -73,10 +73,16 @@ export function guessFailure(refused: Refused, message: string): Failure {
 /** Reads again after a lost race at most this often; a guess that cannot be counted is not checked. */
 const ATTEMPTS = 25;
 
+/** While the store cannot answer, a process counts its own guesses, for at most this many secrets and addresses. */
+const NEARBY_LIMIT = 10_000;
+
 interface Held {
   guesses: number;
   lastMs: number;
 }
+
+/** Where a guess took its place in the count, so a right one is taken back there. */
+type Place = Refused & { nearby: boolean };
 
 export function guesses(deps: GuessDeps): Guesses {
   const limits = deps.limits ?? SLOWDOWN;
@@ -88,38 +94,62 @@ export function guesses(deps: GuessDeps): Guesses {
       .digest('hex')
       .slice(0, 32)}`;
   // The local Cosmos server deletes nothing by TTL, so a count past it is read as none.
-  const live = (doc: GuessCount | null, nowMs: number): Held => {
+  const live = (doc: { guesses: number; last_at: string } | null, nowMs: number): Held => {
     const lastMs = doc === null ? 0 : Date.parse(doc.last_at);
     if (doc === null || nowMs - lastMs >= limits.forgetAfterSeconds * 1000) return { guesses: 0, lastMs: 0 };
     return { guesses: doc.guesses, lastMs };
   };
   const waiting = (held: Held, nowMs: number) =>
     Math.max(0, Math.ceil((held.lastMs + waitAfter(held.guesses, limits) * 1000 - nowMs) / 1000));
+  const countDoc = (id: string, guessesNow: number, lastAt: string): GuessCount => ({
+    id,
+    pk: GUESSES_PK,
+    kind: 'guess-count',
+    guesses: guessesNow,
+    last_at: lastAt,
+    ttl: limits.forgetAfterSeconds,
+  });
 
-  const notCounted: Refused = { outcome: 'waiting', wait: limits.firstWaitSeconds };
-  const counted = async (id: string): Promise<Refused> => {
+  const notCounted: Place = { outcome: 'waiting', wait: limits.firstWaitSeconds, nearby: false };
+  // A wrong guess adds one; a right key writes the count unchanged, so it takes its place in the same order.
+  const inStore = async (id: string, adds: 0 | 1): Promise<Place> => {
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
       const nowMs = clock.now().getTime();
       const read = await counts.read(id);
       const held = live(read?.doc ?? null, nowMs);
       const wait = waiting(held, nowMs);
-      if (wait > 0) return { outcome: 'waiting', wait };
-      const doc: GuessCount = {
-        id,
-        pk: GUESSES_PK,
-        kind: 'guess-count',
-        guesses: held.guesses + 1,
-        last_at: new Date(nowMs).toISOString(),
-        ttl: limits.forgetAfterSeconds,
-      };
-      if (await conditionalWrite(counts, read?.etag ?? null, doc)) return { outcome: 'wrong', wait: waitAfter(doc.guesses, limits) };
+      if (wait > 0) return { outcome: 'waiting', wait, nearby: false };
+      const lastAt = adds === 1 || held.lastMs === 0 ? new Date(nowMs).toISOString() : read!.doc.last_at;
+      const doc = countDoc(id, held.guesses + adds, lastAt);
+      if (await conditionalWrite(counts, read?.etag ?? null, doc))
+        return { outcome: 'wrong', wait: waitAfter(doc.guesses, limits), nearby: false };
     }
     return notCounted;
   };
-  // A store that cannot count a guess leaves it unchecked, as a lost race does.
-  const count = (id: string): Promise<Refused> => counted(id).catch(() => notCounted);
+  const nearby = new Map<string, { guesses: number; last_at: string }>();
+  // Counted in this process alone, with nothing awaited, while the store is down.
+  const inProcess = (id: string, adds: 0 | 1): Place => {
+    const nowMs = clock.now().getTime();
+    const held = live(nearby.get(id) ?? null, nowMs);
+    const wait = waiting(held, nowMs);
+    if (wait > 0) return { outcome: 'waiting', wait, nearby: true };
+    nearby.delete(id);
+    if (nearby.size >= NEARBY_LIMIT) nearby.delete(nearby.keys().next().value!);
+    nearby.set(id, {
+      guesses: held.guesses + adds,
+      last_at: adds === 1 || held.lastMs === 0 ? new Date(nowMs).toISOString() : new Date(held.lastMs).toISOString(),
+    });
+    return { outcome: 'wrong', wait: waitAfter(held.guesses + adds, limits), nearby: true };
+  };
+  const place = (id: string, adds: 0 | 1): Promise<Place> => inStore(id, adds).catch(() => inProcess(id, adds));
+  const refused = ({ outcome, wait }: Place): Refused => ({ outcome, wait });
 
-  const takeBack = async (id: string): Promise<void> => {
+  const takeBack = async (id: string, where: Place): Promise<void> => {
+    if (where.nearby) {
+      const held = nearby.get(id);
+      if (held !== undefined && held.guesses > 0) held.guesses -= 1;
+      return;
+    }
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
       const read = await counts.read(id);
       const held = live(read?.doc ?? null, clock.now().getTime());
@@ -131,22 +161,17 @@ export function guesses(deps: GuessDeps): Guesses {
   return {
     async checked(target, address, check) {
       const id = idOf(target, address);
-      const counted = await count(id);
-      if (counted.outcome === 'waiting') return counted;
-      if (!(await check())) return counted;
+      const counted = await place(id, 1);
+      if (counted.outcome === 'waiting') return refused(counted);
+      if (!(await check())) return refused(counted);
       // A count not taken back only slows this address a little; the right guess is answered all the same.
-      await takeBack(id).catch(() => undefined);
+      await takeBack(id, counted).catch(() => undefined);
       return { outcome: 'right' };
     },
     async compared(target, address, right) {
-      const id = idOf(target, address);
-      if (!right) return count(id);
-      const nowMs = clock.now().getTime();
-      // A right key is let in when the store cannot say whether its address waits, so ingest outlives a store outage.
-      const read = await counts.read(id).catch(() => null);
-      const wait = waiting(live(read?.doc ?? null, nowMs), nowMs);
-      return wait > 0 ? { outcome: 'waiting', wait } : { outcome: 'right' };
+      const placed = await place(idOf(target, address), right ? 0 : 1);
+      return placed.outcome === 'wrong' && right ? { outcome: 'right' } : refused(placed);
     },
-    wrong: (target, address) => count(idOf(target, address)),
+    wrong: async (target, address) => refused(await place(idOf(target, address), 1)),
   };
 }

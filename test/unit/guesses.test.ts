@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import { guesses, SLOWDOWN, slowdownKey, waitAfter } from '../../shared/core/guesses';
 import { fixedClock } from '../../shared/core/ports/clock';
-import type { GuessCounts } from '../../shared/core/store/guesses';
+import type { GuessCount, GuessCounts } from '../../shared/core/store/guesses';
 
 // The guess counter on the memory store, on a clock the test moves: nothing here waits on the wall clock.
 
@@ -84,14 +84,33 @@ describe('guesses counted before they are checked', () => {
 });
 
 describe('keys compared in constant time', () => {
-  it('counts a wrong key, refuses a right one while its address waits, and writes nothing for a right one', async () => {
-    const { clock, counter } = rig();
+  it('counts a wrong key, refuses a right one while its address waits, and never counts a right one', async () => {
+    const written: GuessCount[] = [];
+    const store = memoryStore().guesses;
+    const counts: GuessCounts = {
+      read: store.read,
+      create: (doc) => (written.push(doc), store.create(doc)),
+      replace: (doc, etag) => (written.push(doc), store.replace(doc, etag)),
+    };
+    const { clock, counter } = rig(counts);
     expect(await counter.compared('ingest', '198.51.100.6', true)).toEqual({ outcome: 'right' });
     const wrongs = await Promise.all(Array.from({ length: 30 }, () => counter.compared('ingest', '198.51.100.6', false)));
     expect(wrongs.filter((one) => one.outcome === 'wrong')).toHaveLength(5);
     expect(await counter.compared('ingest', '198.51.100.6', true)).toEqual({ outcome: 'waiting', wait: 1 });
     clock.advance(1_000);
-    expect(await counter.compared('ingest', '198.51.100.6', true)).toEqual({ outcome: 'right' });
+    const rights = await Promise.all(Array.from({ length: 8 }, () => counter.compared('ingest', '198.51.100.6', true)));
+    expect(rights).toEqual(Array.from({ length: 8 }, () => ({ outcome: 'right' })));
+    const ids = new Set(written.map((doc) => doc.id));
+    expect(ids.size).toBe(1);
+    expect((await counts.read([...ids][0]!))!.doc.guesses).toBe(5);
+  });
+
+  it('answers a right key sent behind a burst of wrong ones by its place in the count, not before them', async () => {
+    const { counter } = rig();
+    const burst = [...Array.from({ length: 50 }, () => false), true].map((right) => counter.compared('operator', '198.51.100.9', right));
+    const answers = await Promise.all(burst);
+    expect(answers.filter((one) => one.outcome !== 'waiting')).toHaveLength(5);
+    expect(answers.at(-1)).toEqual({ outcome: 'waiting', wait: 1 });
   });
 
   it('does not check a guess it cannot count: a store that keeps losing the race answers wait', async () => {
@@ -105,20 +124,26 @@ describe('keys compared in constant time', () => {
     });
     expect(outcome).toEqual({ outcome: 'waiting', wait: 1 });
     expect(checks).toBe(0);
+    expect(await counter.compared('ingest', '198.51.100.7', true)).toEqual({ outcome: 'waiting', wait: 1 });
   });
 
-  it('lets a right key in when the store cannot answer, and leaves a wrong one unchecked', async () => {
+  it('counts in the process while the store cannot answer, the same way: five wrong, then every key waits', async () => {
     const down = async (): Promise<never> => {
       throw new Error('the store is down');
     };
-    const { counter } = rig({ read: down, create: down, replace: down });
+    const { clock, counter } = rig({ read: down, create: down, replace: down });
     expect(await counter.compared('ingest', '198.51.100.8', true)).toEqual({ outcome: 'right' });
-    expect(await counter.compared('ingest', '198.51.100.8', false)).toEqual({ outcome: 'waiting', wait: 1 });
+    const wrongs = await Promise.all(Array.from({ length: 30 }, () => counter.compared('ingest', '198.51.100.8', false)));
+    expect(wrongs.filter((one) => one.outcome === 'wrong')).toHaveLength(5);
+    expect(await counter.compared('ingest', '198.51.100.8', true)).toEqual({ outcome: 'waiting', wait: 1 });
     let checks = 0;
     const link = await counter.checked('link', '198.51.100.8', async () => {
       checks += 1;
       return true;
     });
-    expect([link, checks]).toEqual([{ outcome: 'waiting', wait: 1 }, 0]);
+    expect([link, checks]).toEqual([{ outcome: 'right' }, 1]);
+    clock.advance(1_000);
+    expect(await counter.compared('ingest', '198.51.100.8', true)).toEqual({ outcome: 'right' });
+    expect(await counter.compared('ingest', '198.51.100.10', true)).toEqual({ outcome: 'right' });
   });
 });
