@@ -1,7 +1,7 @@
 import { register } from '../host/registry';
 import { lastValues, withParam } from '../host/http/input';
 import { operatorRoute } from '../host/http/route';
-import { subjectSchema } from '../shared/ingest/schemas';
+import { subjectSchema } from '../shared/contract/hits';
 import { oneSubject } from '../shared/read/subjects';
 import { detailQuerySchema } from '../shared/contract/queries';
 

@@ -2,7 +2,7 @@ import { keepTrigger } from '../host/keep-trigger';
 import { register } from '../host/registry';
 import { keepHits } from '../shared/keep/keep';
 import { keepBySite } from '../shared/keep/sites';
-import { siteDeps } from '../shared/sites/root';
+import { siteDeps } from '../host/site-root';
 
 register(
   keepTrigger({

@@ -3,7 +3,7 @@ import { register } from '../host/registry';
 import { keepImported } from '../shared/keep/imports';
 import { IMPORT_QUEUE_BINDING } from '../shared/ingest/import/queue-name';
 import { keepBySite } from '../shared/keep/sites';
-import { siteDeps } from '../shared/sites/root';
+import { siteDeps } from '../host/site-root';
 
 register(
   keepTrigger({

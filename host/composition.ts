@@ -39,7 +39,7 @@ import type { ReplayEveryDeps } from '../shared/keep/replay';
 import { scanRules } from '../shared/core/subjects/scan-rule';
 import { ONE_SITE, scopeOf, type SiteScope } from '../shared/core/sites/keys';
 import { allOrigins, ALL_SITES, declaredSites } from '../shared/core/sites/sites';
-import type { SiteRoot, Sites } from '../shared/sites/root';
+import type { SiteRoot, Sites } from './site-root';
 import type { LinkAdminDeps } from '../shared/read/links/manage';
 import type { SharedReadDeps } from './http/shared-link';
 import type { SiteReads } from '../shared/read/links/shared';

@@ -4,7 +4,7 @@ import { corsHeaders, preflight, type CorsPolicy } from './cors';
 import type { Answer } from './envelope';
 import type { IncomingRequest } from './request';
 import type { Result } from '../../shared/core/result';
-import type { SiteRoot } from '../../shared/sites/root';
+import type { SiteRoot } from '../site-root';
 import type { Root } from '../composition';
 import { incoming, response } from './request';
 import { siteAnswer } from './site';

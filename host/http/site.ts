@@ -2,7 +2,7 @@ import { checkOperator, type OperatorSettings } from './admin/auth';
 import { errorAnswer, type Answer } from './envelope';
 import type { IncomingRequest } from './request';
 import { readSite } from '../../shared/core/sites/hit-site';
-import type { SiteRoot, Sites } from '../../shared/sites/root';
+import type { SiteRoot, Sites } from '../site-root';
 
 /** Only the operator is told a site is not declared, so a guesser cannot learn which sites are. */
 export async function siteAnswer(

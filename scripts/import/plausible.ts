@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { Unzip, UnzipInflate } from 'fflate';
-import type { ImportedDay } from '../../shared/ingest/import/schemas';
+import type { ImportedDay } from '../../shared/contract/import';
 
 /** The CSV files of Plausible's export that are read; the others (devices, browsers, entry and exit pages) are not. */
 const TABLES = ['visitors', 'pages', 'sources', 'locations'] as const;

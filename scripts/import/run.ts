@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { utcDay } from '../../shared/core/identity/tokens';
 import type { HostingNetworks } from '../../shared/core/identity/network-table';
 import { cleanPath, isAsset, isIgnoredPath } from '../../shared/core/identity/paths';
-import { IMPORT_LIMITS, type ImportedDay } from '../../shared/ingest/import/schemas';
+import { IMPORT_LIMITS, type ImportedDay } from '../../shared/contract/import';
 import { detectFormat, formatNamed, type FormatName } from './detect';
 import { Estimate } from './estimate';
 import { logFormat } from './log-format';

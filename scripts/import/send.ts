@@ -1,4 +1,4 @@
-import type { ImportHit, ImportedDay } from '../../shared/ingest/import/schemas';
+import type { ImportHit, ImportedDay } from '../../shared/contract/import';
 import type { Target } from './target';
 
 /** What the endpoint answers a batch with (202). */

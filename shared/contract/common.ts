@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { subjectSchema } from '../ingest/schemas';
+import { subjectSchema } from './hits';
 
 export const count = () => z.int().min(0);
 

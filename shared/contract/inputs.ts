@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { importBodySchema, importedDaySchema, importHitSchema } from '../ingest/import/schemas';
-import { beaconBodySchema, serverBatchSchema, serverHitSchema } from '../ingest/schemas';
+import { importBodySchema, importedDaySchema, importHitSchema } from './import';
+import { beaconBodySchema, serverBatchSchema, serverHitSchema } from './hits';
 
 /** What a request body's schema is called in docs/openapi.json, and what the document says of it and its fields. */
 export interface InputNote {

@@ -1,4 +1,4 @@
-import { INGEST_LIMITS, serverBatchSchema, serverHitSchema, type beaconBodySchema, type ServerHit } from './schemas';
+import { INGEST_LIMITS, serverBatchSchema, serverHitSchema, type beaconBodySchema, type ServerHit } from '../contract/hits';
 import type { z } from 'zod';
 
 type BeaconBody = z.infer<typeof beaconBodySchema>;

@@ -3,17 +3,7 @@ import type { HitsMessage } from '../core/message';
 import { keepHits, type KeepDeps, type KeepOutcome } from './keep';
 import { dayOf } from './plan';
 import type { ImportKeepingStore } from '../core/store';
-import { FACT_TTL_SECONDS } from '../core/store/facts';
-import { IMPORTS_PK, landedId, type LandedImport } from '../core/store/imports';
-
-export const landedNote = (message: string, days: Iterable<string>): LandedImport => ({
-  id: landedId(message),
-  pk: IMPORTS_PK,
-  kind: 'import-landed',
-  message,
-  days: [...new Set(days)].sort(),
-  ttl: FACT_TTL_SECONDS,
-});
+import { landedNote } from '../core/store/landed-note';
 
 /**
  * keepHits for any day, then one landed note created once the facts are kept, so its mark is at or after theirs.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { importHitSchema } from '../../shared/ingest/import/schemas';
+import { importHitSchema } from '../../shared/contract/import';
 import { caddyFormat } from '../../scripts/import/caddy';
 import { clfFormat } from '../../scripts/import/clf';
 import { detectFormat } from '../../scripts/import/detect';

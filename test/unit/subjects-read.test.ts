@@ -8,7 +8,7 @@ import { memoryLogger } from '../../shared/core/ports/logger';
 import { keepAndFold } from '../support/counting';
 import { oneSubject, subjectsPage } from '../../shared/read/subjects';
 import { detailQuerySchema, listQuerySchema } from '../../shared/contract/queries';
-import { subjectSchema } from '../../shared/ingest/schemas';
+import { subjectSchema } from '../../shared/contract/hits';
 import { lastValues, withParam } from '../../host/http/input';
 import { operatorRead } from '../../host/http/route';
 import { scanRules } from '../../shared/core/subjects/scan-rule';

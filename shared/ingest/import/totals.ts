@@ -2,7 +2,7 @@ import { cleanPath } from '../../core/identity/paths';
 import { ROLLUP_TOP } from '../../core/rollup/day-rollup';
 import { OTHER_PATHS } from '../../core/store/activity';
 import type { ImportedTotals } from '../../core/store/imports';
-import type { ImportedDay } from './schemas';
+import type { ImportedDay } from '../../contract/import';
 
 /** A tool's source name as kept: letters, digits and a few marks, other runs made one space, at most 64 characters. */
 export function cleanSourceName(raw: string): string {

@@ -1,14 +1,14 @@
-import type { ActivityDeps } from '../read/activity/card';
-import type { CountAnswerDeps } from '../read/counting/answers';
-import type { ExportDeps } from '../read/export/export';
-import type { FoldDeps } from '../fold/fold';
-import type { KeepDeps } from '../keep/keep';
-import type { NowDeps } from '../read/now';
-import type { RetentionDeps } from '../read/retention';
-import type { ImportKeepingStore, Store } from '../core/store';
-import type { SubjectReadDeps } from '../read/subjects';
-import type { SiteScope } from '../core/sites/keys';
-import type { Site } from '../core/sites/sites';
+import type { ActivityDeps } from '../shared/read/activity/card';
+import type { CountAnswerDeps } from '../shared/read/counting/answers';
+import type { ExportDeps } from '../shared/read/export/export';
+import type { FoldDeps } from '../shared/fold/fold';
+import type { KeepDeps } from '../shared/keep/keep';
+import type { NowDeps } from '../shared/read/now';
+import type { RetentionDeps } from '../shared/read/retention';
+import type { ImportKeepingStore, Store } from '../shared/core/store';
+import type { SubjectReadDeps } from '../shared/read/subjects';
+import type { SiteScope } from '../shared/core/sites/keys';
+import type { Site } from '../shared/core/sites/sites';
 
 /** Built once by the composition root. */
 export interface SiteRoot {
