@@ -53,7 +53,7 @@ export async function ingestRead<T, V>(
   const key = request.header('x-ingest-key');
   if (key === null || key === '') return errorAnswer({ status: 401, code: 'unauthorized', message: 'x-ingest-key is missing.' });
   const address = clientAddress(request.header('x-forwarded-for'), gate.trustedProxyHops);
-  const guessed = await gate.guesses.compared('ingest', address, sameSecret(key, gate.ingestKey));
+  const guessed = await gate.guesses.sent('ingest', address, sameSecret(key, gate.ingestKey));
   if (guessed.outcome !== 'right') return refusedGuess(guessed, 'x-ingest-key is wrong.');
   return answerInput(request, input, run, reply);
 }

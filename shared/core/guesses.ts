@@ -29,6 +29,8 @@ export interface Guesses {
   checked(target: GuessTarget, address: string | null, check: () => Promise<boolean>): Promise<GuessOutcome>;
   /** A key compared in constant time: a wrong one is counted, a right one takes its place in the count and is refused while its address waits. */
   compared(target: GuessTarget, address: string | null, right: boolean): Promise<GuessOutcome>;
+  /** As `compared`, but a right key only reads its address's count, so a busy sender's requests never contend. */
+  sent(target: GuessTarget, address: string | null, right: boolean): Promise<GuessOutcome>;
   /** A guess known wrong without a check, such as a forged cookie. */
   wrong(target: GuessTarget, address: string | null): Promise<Refused>;
 }
@@ -142,6 +144,13 @@ export function guesses(deps: GuessDeps): Guesses {
     return { outcome: 'wrong', wait: waitAfter(held.guesses + adds, limits), nearby: true };
   };
   const place = (id: string, adds: 0 | 1): Promise<Place> => inStore(id, adds).catch(() => inProcess(id, adds));
+  const waitOf = async (id: string): Promise<Place> => {
+    const nowMs = clock.now().getTime();
+    const read = await counts.read(id).catch(() => undefined);
+    if (read === undefined) return inProcess(id, 0);
+    const wait = waiting(live(read?.doc ?? null, nowMs), nowMs);
+    return wait > 0 ? { outcome: 'waiting', wait, nearby: false } : { outcome: 'wrong', wait: 0, nearby: false };
+  };
   const refused = ({ outcome, wait }: Place): Refused => ({ outcome, wait });
 
   const takeBack = async (id: string, where: Place): Promise<void> => {
@@ -171,6 +180,11 @@ export function guesses(deps: GuessDeps): Guesses {
     async compared(target, address, right) {
       const placed = await place(idOf(target, address), right ? 0 : 1);
       return placed.outcome === 'wrong' && right ? { outcome: 'right' } : refused(placed);
+    },
+    async sent(target, address, right) {
+      if (!right) return refused(await place(idOf(target, address), 1));
+      const waits = await waitOf(idOf(target, address));
+      return waits.outcome === 'waiting' ? refused(waits) : { outcome: 'right' };
     },
     wrong: async (target, address) => refused(await place(idOf(target, address), 1)),
   };

@@ -14,6 +14,18 @@ function rig(counts: GuessCounts = memoryStore().guesses) {
   return { clock, counts, counter: guesses({ counts, clock, hashKey: HASH }) };
 }
 
+/** The memory store's counts, with every write it was asked for. */
+function recording() {
+  const written: GuessCount[] = [];
+  const store = memoryStore().guesses;
+  const counts: GuessCounts = {
+    read: store.read,
+    create: (doc) => (written.push(doc), store.create(doc)),
+    replace: (doc, etag) => (written.push(doc), store.replace(doc, etag)),
+  };
+  return { written, counts };
+}
+
 const right = async () => true;
 const wrong = async () => false;
 
@@ -85,24 +97,31 @@ describe('guesses counted before they are checked', () => {
 
 describe('keys compared in constant time', () => {
   it('counts a wrong key, refuses a right one while its address waits, and never counts a right one', async () => {
-    const written: GuessCount[] = [];
-    const store = memoryStore().guesses;
-    const counts: GuessCounts = {
-      read: store.read,
-      create: (doc) => (written.push(doc), store.create(doc)),
-      replace: (doc, etag) => (written.push(doc), store.replace(doc, etag)),
-    };
+    const { written, counts } = recording();
     const { clock, counter } = rig(counts);
-    expect(await counter.compared('ingest', '198.51.100.6', true)).toEqual({ outcome: 'right' });
-    const wrongs = await Promise.all(Array.from({ length: 30 }, () => counter.compared('ingest', '198.51.100.6', false)));
+    expect(await counter.compared('operator', '198.51.100.6', true)).toEqual({ outcome: 'right' });
+    const wrongs = await Promise.all(Array.from({ length: 30 }, () => counter.compared('operator', '198.51.100.6', false)));
     expect(wrongs.filter((one) => one.outcome === 'wrong')).toHaveLength(5);
-    expect(await counter.compared('ingest', '198.51.100.6', true)).toEqual({ outcome: 'waiting', wait: 1 });
+    expect(await counter.compared('operator', '198.51.100.6', true)).toEqual({ outcome: 'waiting', wait: 1 });
     clock.advance(1_000);
-    const rights = await Promise.all(Array.from({ length: 8 }, () => counter.compared('ingest', '198.51.100.6', true)));
+    const rights = await Promise.all(Array.from({ length: 8 }, () => counter.compared('operator', '198.51.100.6', true)));
     expect(rights).toEqual(Array.from({ length: 8 }, () => ({ outcome: 'right' })));
     const ids = new Set(written.map((doc) => doc.id));
     expect(ids.size).toBe(1);
     expect((await counts.read([...ids][0]!))!.doc.guesses).toBe(5);
+  });
+
+  it("reads a server's right key against its count and writes nothing, so a busy sender's requests never contend", async () => {
+    const { written, counts } = recording();
+    const { clock, counter } = rig(counts);
+    const rights = await Promise.all(Array.from({ length: 20 }, () => counter.sent('ingest', '198.51.100.11', true)));
+    expect(rights.every((one) => one.outcome === 'right')).toBe(true);
+    expect(written).toHaveLength(0);
+    const wrongs = await Promise.all(Array.from({ length: 30 }, () => counter.sent('ingest', '198.51.100.11', false)));
+    expect(wrongs.filter((one) => one.outcome === 'wrong')).toHaveLength(5);
+    expect(await counter.sent('ingest', '198.51.100.11', true)).toEqual({ outcome: 'waiting', wait: 1 });
+    clock.advance(1_000);
+    expect(await counter.sent('ingest', '198.51.100.11', true)).toEqual({ outcome: 'right' });
   });
 
   it('answers a right key sent behind a burst of wrong ones by its place in the count, not before them', async () => {
@@ -124,7 +143,7 @@ describe('keys compared in constant time', () => {
     });
     expect(outcome).toEqual({ outcome: 'waiting', wait: 1 });
     expect(checks).toBe(0);
-    expect(await counter.compared('ingest', '198.51.100.7', true)).toEqual({ outcome: 'waiting', wait: 1 });
+    expect(await counter.compared('operator', '198.51.100.7', true)).toEqual({ outcome: 'waiting', wait: 1 });
   });
 
   it('counts in the process while the store cannot answer, the same way: five wrong, then every key waits', async () => {
@@ -132,10 +151,11 @@ describe('keys compared in constant time', () => {
       throw new Error('the store is down');
     };
     const { clock, counter } = rig({ read: down, create: down, replace: down });
-    expect(await counter.compared('ingest', '198.51.100.8', true)).toEqual({ outcome: 'right' });
-    const wrongs = await Promise.all(Array.from({ length: 30 }, () => counter.compared('ingest', '198.51.100.8', false)));
+    expect(await counter.sent('ingest', '198.51.100.8', true)).toEqual({ outcome: 'right' });
+    const wrongs = await Promise.all(Array.from({ length: 30 }, () => counter.sent('ingest', '198.51.100.8', false)));
     expect(wrongs.filter((one) => one.outcome === 'wrong')).toHaveLength(5);
-    expect(await counter.compared('ingest', '198.51.100.8', true)).toEqual({ outcome: 'waiting', wait: 1 });
+    expect(await counter.sent('ingest', '198.51.100.8', true)).toEqual({ outcome: 'waiting', wait: 1 });
+    expect(await counter.compared('operator', '198.51.100.8', true)).toEqual({ outcome: 'right' });
     let checks = 0;
     const link = await counter.checked('link', '198.51.100.8', async () => {
       checks += 1;
@@ -143,7 +163,7 @@ describe('keys compared in constant time', () => {
     });
     expect([link, checks]).toEqual([{ outcome: 'right' }, 1]);
     clock.advance(1_000);
-    expect(await counter.compared('ingest', '198.51.100.8', true)).toEqual({ outcome: 'right' });
-    expect(await counter.compared('ingest', '198.51.100.10', true)).toEqual({ outcome: 'right' });
+    expect(await counter.sent('ingest', '198.51.100.8', true)).toEqual({ outcome: 'right' });
+    expect(await counter.sent('ingest', '198.51.100.10', true)).toEqual({ outcome: 'right' });
   });
 });
