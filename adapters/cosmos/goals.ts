@@ -6,7 +6,7 @@ import {
   type GoalPerson,
   type GoalsStore,
   type GoalSummary,
-} from '../../shared/core/events/goal-documents';
+} from '../../shared/core/store/goals';
 import type { CosmosDocuments } from './documents';
 
 export function cosmosGoals(documents: CosmosDocuments): GoalsStore {

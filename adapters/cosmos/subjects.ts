@@ -1,7 +1,7 @@
 import { SITE_SEPARATOR } from '../../shared/core/sites/keys';
 import type { Container } from '@azure/cosmos';
-import type { SubjectRow, SubjectsStore, SubjectSummary, SubjectVisitor, VisitorCookieLink } from '../../shared/core/subjects/documents';
-import { subjectPk, subjectSummaryId, subjectVisitorId, VISITOR_COOKIES_PK, visitorCookieId } from '../../shared/core/subjects/documents';
+import type { SubjectRow, SubjectsStore, SubjectSummary, SubjectVisitor, VisitorCookieLink } from '../../shared/core/store/subjects';
+import { subjectPk, subjectSummaryId, subjectVisitorId, VISITOR_COOKIES_PK, visitorCookieId } from '../../shared/core/store/subjects';
 import type { CosmosDocuments } from './documents';
 
 const statusOf = (error: unknown): number | undefined =>

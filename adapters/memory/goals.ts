@@ -6,7 +6,7 @@ import {
   type GoalPerson,
   type GoalsStore,
   type GoalSummary,
-} from '../../shared/core/events/goal-documents';
+} from '../../shared/core/store/goals';
 import type { MemoryDocuments } from './documents';
 
 export function memoryGoals(documents: MemoryDocuments): GoalsStore {

@@ -1,5 +1,5 @@
-import type { SubjectRow, SubjectsStore, SubjectSummary, SubjectVisitor, VisitorCookieLink } from '../../shared/core/subjects/documents';
-import { subjectPk, subjectSummaryId, subjectVisitorId, VISITOR_COOKIES_PK, visitorCookieId } from '../../shared/core/subjects/documents';
+import type { SubjectRow, SubjectsStore, SubjectSummary, SubjectVisitor, VisitorCookieLink } from '../../shared/core/store/subjects';
+import { subjectPk, subjectSummaryId, subjectVisitorId, VISITOR_COOKIES_PK, visitorCookieId } from '../../shared/core/store/subjects';
 import type { MemoryDocuments } from './documents';
 
 const rowOf = ({ subject, scans, unique, repeat, scanners, self, first_scan, last_scan }: SubjectSummary): SubjectRow => ({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { daySpan } from '../core/days';
 import { DIMENSIONS, cellFilter, type Dimension, type Filter } from '../core/rollup/filters';
 import { siteQuerySchema } from '../core/sites/sites';
-import { SUBJECT_SORTS } from '../core/subjects/documents';
+import { SUBJECT_SORTS } from '../core/store/subjects';
 import { wholeNumberText } from '../core/whole-number';
 
 // Every read's query as its route takes it: the use cases in shared/read take what these give.

@@ -1,6 +1,6 @@
 import { inLanes } from '../core/lanes';
 import { reaches, type Goal } from '../core/events/events';
-import { goalDayId, goalPersonId, goalPk, goalSummaryId, type GoalSummary, type GoalsStore } from '../core/events/goal-documents';
+import { goalDayId, goalPersonId, goalPk, goalSummaryId, type GoalSummary, type GoalsStore } from '../core/store/goals';
 import { addBuckets, addTouches, bucketOf } from '../core/events/first-touch';
 import type { GoalAction } from '../core/store/facts';
 import { conditionalWriteOnce } from '../core/store/conditional-write';

@@ -6,7 +6,7 @@ import {
   type SubjectsStore,
   type SubjectSummary,
   type SubjectVisitor,
-} from '../core/subjects/documents';
+} from '../core/store/subjects';
 import { inLanes } from '../core/lanes';
 import type { ScanRules } from '../core/subjects/scan-rule';
 import { scannedVisitor } from '../core/subjects/visitor';

@@ -16,7 +16,7 @@ import { beaconScan, type BeaconSubjectDeps } from './subjects/beacon';
 import { safeProps } from '../core/events/events';
 import { hitSite, beaconSite } from '../core/sites/hit-site';
 import type { Site } from '../core/sites/sites';
-import type { SubjectsStore } from '../core/subjects/documents';
+import type { SubjectsStore } from '../core/store/subjects';
 
 export interface ReceiveSettings {
   ingestKey: string;

@@ -5,7 +5,7 @@ import { badRequest, fail, ok, type Result } from '../core/result';
 import { utcDay } from '../core/identity/tokens';
 import type { Clock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
-import { SUBJECT_SORTS, type SubjectsPageQuery, type SubjectsStore, type SubjectSummary } from '../core/subjects/documents';
+import { SUBJECT_SORTS, type SubjectsPageQuery, type SubjectsStore, type SubjectSummary } from '../core/store/subjects';
 import { errorLine } from '../core/errors';
 import type { SubjectFiguresAnswer, SubjectsPageAnswer } from '../contract/admin';
 

@@ -1,5 +1,5 @@
-import type { GoalsStore } from '../../shared/core/events/goal-documents';
-import type { SubjectsStore } from '../../shared/core/subjects/documents';
+import type { GoalsStore } from '../../shared/core/store/goals';
+import type { SubjectsStore } from '../../shared/core/store/subjects';
 
 /** Wraps writes so the process "dies" right after write number `dieAfter`: that write lands, nothing after it runs. */
 function dyingAfter(dieAfter: number) {

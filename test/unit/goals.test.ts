@@ -1,4 +1,4 @@
-import type { GoalSummary } from '../../shared/core/events/goal-documents';
+import type { GoalSummary } from '../../shared/core/store/goals';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import { goalsOf } from '../../shared/read/activity/card';

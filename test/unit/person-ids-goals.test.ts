@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import type { GoalsStore } from '../../shared/core/events/goal-documents';
+import type { GoalsStore } from '../../shared/core/store/goals';
 import { derivePersonId } from '../../shared/core/identity/person-id';
 import type { Goal } from '../../shared/core/events/events';
-import { VISITOR_COOKIES_PK, visitorCookieId, type VisitorCookieLink } from '../../shared/core/subjects/documents';
+import { VISITOR_COOKIES_PK, visitorCookieId, type VisitorCookieLink } from '../../shared/core/store/subjects';
 import { claimedVisitor } from '../../shared/core/subjects/visitor';
 import type { GoalAction } from '../../shared/core/store/facts';
 import { migrationStatus } from '../../shared/core/store/migrations';

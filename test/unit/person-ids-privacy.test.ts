@@ -4,7 +4,7 @@ import { derivePersonId } from '../../shared/core/identity/person-id';
 import { personHash } from '../../shared/core/identity/tokens';
 import type { Goal } from '../../shared/core/events/events';
 import type { QueuedHit } from '../../shared/core/message';
-import { VISITOR_COOKIES_PK, visitorCookieId } from '../../shared/core/subjects/documents';
+import { VISITOR_COOKIES_PK, visitorCookieId } from '../../shared/core/store/subjects';
 import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { TIMER_FOLD_BUDGET } from '../../shared/fold/budget';
 import { fold } from '../../shared/fold/fold';

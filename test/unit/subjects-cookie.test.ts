@@ -5,7 +5,7 @@ import { memoryLogger } from '../../shared/core/ports/logger';
 import { beaconScan } from '../../shared/ingest/subjects/beacon';
 import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE } from '../../shared/ingest/subjects/cookie';
 import { derivePersonId, HMAC_PERSON_IDS } from '../../shared/core/identity/person-id';
-import { VISITOR_COOKIES_PK, visitorCookieId } from '../../shared/core/subjects/documents';
+import { VISITOR_COOKIES_PK, visitorCookieId } from '../../shared/core/store/subjects';
 
 /** A day's secret as ingest reads it from the store. */
 const DAY_SECRET = 'b7'.repeat(32);

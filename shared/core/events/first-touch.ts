@@ -1,18 +1,9 @@
 import { addCapped } from '../counts';
 import type { GoalAction } from '../store/facts';
+import { CONVERT_BUCKETS, type ByTouch, type ConvertBucket } from '../store/goals';
 
 /** Referrer hosts and campaigns past this many are summed under `(other)`. */
 export const TOUCH_TOP = 100;
-
-/** Days from a person's first visit to their first time reaching a goal. */
-export const CONVERT_BUCKETS = ['0', '1', '2-7', '8-30', '31+', 'unknown'] as const;
-export type ConvertBucket = (typeof CONVERT_BUCKETS)[number];
-
-export interface ByTouch {
-  sources: Record<string, number>;
-  referrers: Record<string, number>;
-  campaigns: Record<string, number>;
-}
 
 /** The name for a person kept before first touches were carried. */
 export const UNKNOWN_TOUCH = 'unknown';

@@ -1,6 +1,6 @@
 import { earlierOf } from '../days';
-import type { DayFigures, SubjectDelta, SubjectSummary } from './documents';
-import { subjectPk, subjectSummaryId } from './documents';
+import type { DayFigures, SubjectDelta, SubjectSummary } from '../store/subjects';
+import { subjectPk, subjectSummaryId } from '../store/subjects';
 
 export const noSubjectDelta = (): SubjectDelta => ({
   scans: 0,

@@ -1,4 +1,4 @@
-import type { SubjectVisitor } from './documents';
+import type { SubjectVisitor } from '../store/subjects';
 
 /** In milliseconds. */
 export interface ScanRules {

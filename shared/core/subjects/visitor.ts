@@ -1,6 +1,6 @@
 import { utcDay } from '../identity/tokens';
 import { plusSubject, noSubjectDelta } from './delta';
-import { subjectPk, subjectVisitorId, type SubjectDelta, type SubjectVisitor } from './documents';
+import { subjectPk, subjectVisitorId, type SubjectDelta, type SubjectVisitor } from '../store/subjects';
 import { judge, type ScanRules } from './scan-rule';
 
 /** What the beacon creates to claim the first scan. */

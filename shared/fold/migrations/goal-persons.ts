@@ -1,5 +1,5 @@
 import { inLanes } from '../../core/lanes';
-import { goalDayId, goalPersonId, type GoalDay, type GoalPerson, type GoalsStore } from '../../core/events/goal-documents';
+import { goalDayId, goalPersonId, type GoalDay, type GoalPerson, type GoalsStore } from '../../core/store/goals';
 import { settlePending } from '../goals';
 
 /** The thread pool's 4 threads derive while other moves write. */

@@ -1,5 +1,5 @@
 import { inLanes } from '../../core/lanes';
-import { subjectVisitorId, type SubjectsStore } from '../../core/subjects/documents';
+import { subjectVisitorId, type SubjectsStore } from '../../core/store/subjects';
 
 /** The thread pool's 4 threads derive while other moves write. */
 const MOVES_AT_ONCE = 8;

@@ -3,7 +3,7 @@ import type { AnswerCookie } from '../../core/cookie';
 import { fail, ok, type Result } from '../../core/result';
 import type { Logger } from '../../core/ports/logger';
 import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE_MAX_AGE } from './cookie';
-import { VISITOR_COOKIES_PK, visitorCookieId, type SubjectsStore, type VisitorCookieLink } from '../../core/subjects/documents';
+import { VISITOR_COOKIES_PK, visitorCookieId, type SubjectsStore, type VisitorCookieLink } from '../../core/store/subjects';
 import { claimedVisitor } from '../../core/subjects/visitor';
 import { errorLine } from '../../core/errors';
 import type { PersonIds } from '../../core/identity/person-id';

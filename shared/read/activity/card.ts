@@ -22,7 +22,7 @@ import { rollupStatus } from './rollup-status';
 import { sourcesOf } from './sources';
 import { campaignsOf, countriesOf, devicesOf } from './audience';
 import { importedOf } from './imported';
-import type { GoalSummary } from '../../core/events/goal-documents';
+import type { GoalSummary } from '../../core/store/goals';
 import { firstTouchOf } from './first-touch';
 import type { ActivityCardAnswer } from '../../contract/activity';
 

@@ -1,5 +1,5 @@
-import { CONVERT_BUCKETS, type ByTouch, type ConvertBucket } from '../../core/events/first-touch';
-import type { GoalSummary } from '../../core/events/goal-documents';
+import { CONVERT_BUCKETS, type ByTouch, type ConvertBucket } from '../../core/store/goals';
+import type { GoalSummary } from '../../core/store/goals';
 
 /** How many names of each first touch a goal lists. */
 const TOUCHES_SHOWN = 20;

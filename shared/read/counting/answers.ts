@@ -1,7 +1,7 @@
 import { ok, type Result } from '../../core/result';
 import type { PeopleCountAnswer, PulseAnswer } from '../../contract/count';
 import { pulseOf, readPeopleCount, type PeopleCountDeps } from './people-count';
-import type { GoalsStore } from '../../core/events/goal-documents';
+import type { GoalsStore } from '../../core/store/goals';
 
 export interface CountAnswerDeps {
   /** The site counted, named by the pulse. */

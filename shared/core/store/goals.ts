@@ -1,5 +1,14 @@
-import type { Conditional, Created, Replaced, Versioned } from '../store/documents';
-import type { ByTouch, ConvertBucket } from './first-touch';
+import type { Conditional, Created, Replaced, Versioned } from './documents';
+
+/** Days from a person's first visit to their first time reaching a goal. */
+export const CONVERT_BUCKETS = ['0', '1', '2-7', '8-30', '31+', 'unknown'] as const;
+export type ConvertBucket = (typeof CONVERT_BUCKETS)[number];
+
+export interface ByTouch {
+  sources: Record<string, number>;
+  referrers: Record<string, number>;
+  campaigns: Record<string, number>;
+}
 
 /** One partition per goal: its summary and one document per person who reached it. */
 export const goalPk = (goal: string) => `goal:${goal}`;

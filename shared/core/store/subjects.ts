@@ -1,4 +1,4 @@
-import type { Conditional, Created, Replaced, Versioned } from '../store/documents';
+import type { Conditional, Created, Replaced, Versioned } from './documents';
 
 /** One partition per subject: its summary and one document per visitor who scanned it. */
 export const subjectPk = (subject: string) => `subject:${subject}`;
