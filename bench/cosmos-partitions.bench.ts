@@ -3,9 +3,9 @@ import { performance } from 'node:perf_hooks';
 import type { Container } from '@azure/cosmos';
 import { createHttpServer } from '@vercel/cosmosdb-server';
 import { ensureContainer } from '../adapters/cosmos/client';
-import { linearQueries } from '../host/local/cosmos-linear-queries';
-import { scopeQueriesToPartitions } from '../host/local/cosmos-partitions';
-import { freePort } from '../host/local/services';
+import { linearQueries } from '../local/cosmos/linear-queries';
+import { scopeQueriesToPartitions } from '../local/cosmos/partitions';
+import { freePort } from '../local/services';
 import { bulkUpsert, localContainer } from './local-store';
 import { fmt, median } from './report';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { memoryStore } from '../adapters/memory/store';
-import { startCosmos } from '../host/local/services';
+import { startCosmos } from '../local/services';
 import { addDays, daysEnding } from '../shared/core/days';
 import { readPeopleCount } from '../shared/read/counting/people-count';
 import { fold, type FoldOutcome } from '../shared/fold/fold';

@@ -1,5 +1,5 @@
 import { chromium, type Page } from 'playwright-core';
-import { startAzurite, startCosmos } from '../host/local/services';
+import { startAzurite, startCosmos } from '../local/services';
 import { freshLocalStore } from './local-store';
 import { fmt, percentile } from './report';
 import { KEYS } from './settings';

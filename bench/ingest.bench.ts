@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { QueueClient } from '@azure/storage-queue';
 import { rootFromEnvironment } from '../host/composition';
-import { startLocalHost } from '../host/local/host';
-import { startAzurite } from '../host/local/services';
+import { startLocalHost } from '../local/host';
+import { startAzurite } from '../local/services';
 import { accepted } from '../host/http/answer';
 import { ingestRead, serverHits } from '../host/http/ingest';
 import { receiveServerHits } from '../shared/ingest/receive';

@@ -1,6 +1,6 @@
 import { rootFromEnvironment } from '../host/composition';
-import { startLocalHost } from '../host/local/host';
-import { startAzurite, startCosmos } from '../host/local/services';
+import { startLocalHost } from '../local/host';
+import { startAzurite, startCosmos } from '../local/services';
 import type { HitsMessage } from '../shared/core/message';
 import { keeper } from '../test/support/keeper';
 import { fixedClock } from '../shared/core/ports/clock';

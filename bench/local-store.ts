@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BulkOperationType, type Container } from '@azure/cosmos';
 import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
 import { cosmosStore } from '../adapters/cosmos/store';
-import { COSMOS_EMULATOR_KEY } from '../host/local/services';
+import { COSMOS_EMULATOR_KEY } from '../local/services';
 import { countedAgain } from '../shared/fold/by-day';
 import type { HitsMessage } from '../shared/core/message';
 import type { KeepOutcome } from '../shared/keep/keep';

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Container } from '@azure/cosmos';
-import { startAzurite, startCosmos, type Azurite } from '../host/local/services';
+import { startAzurite, startCosmos, type Azurite } from '../local/services';
 import type { ActivityCardAnswer } from '../shared/contract/activity';
 import { funnelStepsSetting } from '../shared/core/funnel';
 import { emptyRollup, moved } from '../shared/core/rollup/day-rollup';

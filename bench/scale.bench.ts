@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { QueueClient } from '@azure/storage-queue';
 import { ensureContainer } from '../adapters/cosmos/client';
-import { startCosmos } from '../host/local/services';
+import { startCosmos } from '../local/services';
 import { encodeMessage, toMessages } from '../shared/core/message';
 import { inLanes } from '../shared/core/lanes';
 import { VISITORS_PK } from '../shared/core/store/visitors';

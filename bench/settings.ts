@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { COSMOS_EMULATOR_KEY } from '../host/local/services';
+import { COSMOS_EMULATOR_KEY } from '../local/services';
 import { inLanes } from '../shared/core/lanes';
 import type { Logger } from '../shared/core/ports/logger';
 import type { SeenRequest } from '../shared/ingest/classify';

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rootFromEnvironment } from '../host/composition';
-import { startLocalHost, type LocalHost } from '../host/local/host';
+import { startLocalHost, type LocalHost } from '../local/host';
 import { memoryLogger } from '../shared/core/ports/logger';
 import { addDays } from '../shared/core/days';
 import { hostSettings, postHits } from './settings';

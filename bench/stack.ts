@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureContainer } from '../adapters/cosmos/client';
 import { rootFromEnvironment } from '../host/composition';
-import { loadFunctions, startLocalHost } from '../host/local/host';
-import { freePort, freePorts, queueAt, startAzurite, startCosmos } from '../host/local/services';
+import { loadFunctions, startLocalHost } from '../local/host';
+import { freePort, freePorts, queueAt, startAzurite, startCosmos } from '../local/services';
 import { countingLogger, executionMeter } from './cost/meters';
 import { localContainer } from './local-store';
 import { hostSettings } from './settings';
@@ -70,7 +70,7 @@ export async function cosmosProcess(options: { heapMb?: number; metered?: boolea
 /** `npm run host` as a process group of its own on a free port, timers on; resolves once it answers. */
 export async function hostProcess(env: Record<string, string>, timeoutMs = 120_000) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'host', 'local', 'serve.ts'), '--port', String(port)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'local', 'serve.ts'), '--port', String(port)], {
     cwd: projectRoot,
     env: { ...process.env, ...env, AzureFunctionsWebHost__hostid: env.HITS_QUEUE! },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startCosmos } from '../host/local/services';
+import { startCosmos } from '../local/services';
 import { fixedClock } from '../shared/core/ports/clock';
 import { beaconScan } from '../shared/ingest/subjects/beacon';
 import { fold } from '../shared/fold/fold';

@@ -14,9 +14,6 @@ const root = join(import.meta.dirname, '..');
 const dist = join(root, 'dist');
 const stage = join(dist, 'package');
 const zipFile = join(dist, 'headcount.zip');
-// The local host (host/local) is never loaded by the Functions host, and it needs dev-only packages (Azurite, the
-// local Cosmos server), so it stays out of the package.
-const leftOut = [join(dist, 'host', 'local'), stage];
 
 const run = (command, args, cwd) => execFileSync(command, args, { cwd, stdio: 'inherit' });
 
@@ -118,9 +115,10 @@ run(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build-networks.
 const noCheck = process.argv.includes('--no-check') ? ['--noCheck'] : [];
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root, ...noCheck], root);
 
-// The compiled JavaScript, without source maps (nothing reads them in Azure) and without what is left out.
+// The compiled JavaScript, without source maps (nothing reads them in Azure). tsc compiles only what Azure runs
+// (tsconfig.json): the local stack (local/) needs dev-only packages, so it is never built.
 for (const file of filesUnder(dist)) {
-  if (leftOut.some((folder) => file.startsWith(folder + sep)) || !file.endsWith('.js')) continue;
+  if (file.startsWith(stage + sep) || !file.endsWith('.js')) continue;
   const target = join(stage, relative(root, file));
   mkdirSync(dirname(target), { recursive: true });
   copyFileSync(file, target);

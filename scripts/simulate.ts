@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { PeopleCount } from '../shared/read/counting/people-count';
-import { localPort, localValues, readLocalSettings, type LocalSettings } from '../host/local/local-settings';
+import { localPort, localValues, readLocalSettings, type LocalSettings } from '../local/local-settings';
 
 /**
  * `npm run simulate`: realistic traffic posted to a running local stack (`npm start`), then the fold run, so the

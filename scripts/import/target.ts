@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { localPort, localSettingsFile, readLocalSettings } from '../../host/local/local-settings';
+import { localPort, localSettingsFile, readLocalSettings } from '../../local/local-settings';
 
 /** Where the import sends, and with which key, and where that was read from. */
 export interface Target {

@@ -100,8 +100,8 @@ describe('npm run build makes the deployable package', () => {
       files.filter(
         (file) =>
           /\.(?:ts|map)$/.test(file) ||
-          /^(?:test|infra|bench|scripts|functions|shared|host)\//.test(file) ||
-          file.startsWith('dist/host/local/'),
+          /^(?:test|infra|bench|scripts|functions|shared|host|local)\//.test(file) ||
+          file.startsWith('dist/local/'),
       ),
     ).toEqual([]);
     // Besides the code and its dependencies: the host's files and the pages the app serves from public/.

@@ -124,12 +124,12 @@ describe('every setting the schema knows is listed everywhere settings are liste
     }
   });
 
-  it("in the README's Settings table, each once, with the schema's default", () => {
-    const rows = documented('README.md', '## Settings', 0, 2);
+  it("in docs/settings.md's table, each once, with the schema's default", () => {
+    const rows = documented('docs/settings.md', '## Every setting', 0, 2);
     const names = rows.flatMap((row) => row.names);
     expect([...names].sort()).toEqual([...ALL].sort());
     // A code span in the setting column that the schema does not know is a setting documented but never read.
-    const unknown = tableRows('README.md', '## Settings').flatMap((cells) =>
+    const unknown = tableRows('docs/settings.md', '## Every setting').flatMap((cells) =>
       codes(cells[0]!).filter((name) => /^[A-Za-z]\w*$/.test(name) && !ALL.includes(name)),
     );
     expect(unknown).toEqual([]);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { loadFunctions } from '../../host/local/host';
+import { loadFunctions } from '../../local/host';
 
 const hostJson = z
   .object({

@@ -1,6 +1,6 @@
 import type { NetworkInterfaceInfo } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countMe } from '../../host/local/count-me';
+import { countMe } from '../../local/count-me';
 import { readMessage, type QueuedHit } from '../../shared/core/message';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, browserHeaders, post } from '../support/http';

@@ -1,7 +1,7 @@
 import { QueueClient } from '@azure/storage-queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootFromEnvironment, type Root } from '../../host/composition';
-import { startLocalHost, type LocalHost } from '../../host/local/host';
+import { startLocalHost, type LocalHost } from '../../local/host';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { startTestHost, type TestHost } from '../support/host';
 import { testEnv } from '../support/env';
@@ -10,7 +10,7 @@ import { AGENTS, post } from '../support/http';
 import { manualScheduler } from '../support/scheduler';
 import { beaconRequest, sendAtOnce } from '../support/beacon-clients';
 import { plainProxy } from '../support/proxy';
-import { queueAt, serviceUrl } from '../../host/local/services';
+import { queueAt, serviceUrl } from '../../local/services';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

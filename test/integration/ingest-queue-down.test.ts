@@ -1,14 +1,14 @@
 import { QueueClient } from '@azure/storage-queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootFromEnvironment } from '../../host/composition';
-import { startLocalHost, type LocalHost } from '../../host/local/host';
+import { startLocalHost, type LocalHost } from '../../local/host';
 import { azureHitQueue } from '../../adapters/azure-hit-queue';
 import { encodeMessage, toMessages, type QueuedHit } from '../../shared/core/message';
 import { testEnv } from '../support/env';
 import { containerOf } from '../support/cosmos';
 import { AGENTS, post } from '../support/http';
 import { plainProxy } from '../support/proxy';
-import { queueAt, serviceUrl } from '../../host/local/services';
+import { queueAt, serviceUrl } from '../../local/services';
 
 const hit = (i: number): QueuedHit => ({
   at: '2026-10-23T10:00:00.000Z',

@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import { CosmosDocuments } from '../../adapters/cosmos/documents';
 import { cosmosStore } from '../../adapters/cosmos/store';
 import { unpackFact } from '../../adapters/cosmos/packed-facts';
-import { COSMOS_EMULATOR_KEY } from '../../host/local/services';
+import { COSMOS_EMULATOR_KEY } from '../../local/services';
 import type { HitsMessage, QueuedHit } from '../../shared/core/message';
 import type { Store } from '../../shared/core/store';
 import { containerOf } from '../support/cosmos';

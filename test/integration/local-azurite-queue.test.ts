@@ -5,7 +5,7 @@ import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 // Azurite's own queue store and LokiJS, in this process, as azurite-process.cjs patches them inside Azurite's.
 const azuritePackage = require.resolve('azurite/package.json');
 const azurite = createRequire(azuritePackage);
-const { installQueueIndex } = createRequire(__filename)('../../host/local/azurite-process.cjs') as {
+const { installQueueIndex } = createRequire(__filename)('../../local/azurite-process.cjs') as {
   installQueueIndex: (azuritePackage: string) => void;
 };
 

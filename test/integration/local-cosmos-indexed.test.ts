@@ -4,9 +4,9 @@ import type { Container, SqlParameter } from '@azure/cosmos';
 import { createHttpServer } from '@vercel/cosmosdb-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
-import { COSMOS_EMULATOR_KEY, startCosmos, type CosmosServer } from '../../host/local/services';
+import { COSMOS_EMULATOR_KEY, startCosmos, type CosmosServer } from '../../local/services';
 
-// The local stack's Cosmos server (partitions and indexes, host/local/cosmos-partitions.ts) against the server as
+// The local stack's Cosmos server (partitions and indexes, local/cosmos/partitions.ts) against the server as
 // published, fed the same writes at the same clock: every query answers the same documents, in the same order, with
 // the same pages. `_ts` is whole seconds of the server's clock, so the clock is set here, never waited for.
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Container } from '@azure/cosmos';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, startCosmos, type CosmosServer } from '../../host/local/services';
+import { freePort, startCosmos, type CosmosServer } from '../../local/services';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';

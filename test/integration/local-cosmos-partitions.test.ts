@@ -2,7 +2,7 @@ import type { Container, SqlParameter } from '@azure/cosmos';
 import Item from '@vercel/cosmosdb-server/lib/account/item';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
-import { COSMOS_EMULATOR_KEY, KEPT_IDLE_MS, startCosmos, type CosmosServer } from '../../host/local/services';
+import { COSMOS_EMULATOR_KEY, KEPT_IDLE_MS, startCosmos, type CosmosServer } from '../../local/services';
 import { createAll } from '../support/counting-cosmos';
 
 interface Doc {

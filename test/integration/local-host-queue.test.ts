@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { QueueClient } from '@azure/storage-queue';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
-import { listenToQueue, type QueueListener } from '../../host/local/queue-listener';
+import { listenToQueue, type QueueListener } from '../../local/queue-listener';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import type { QueueRegistration } from '../../host/registry';
 

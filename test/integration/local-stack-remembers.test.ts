@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueueClient } from '@azure/storage-queue';
 import { afterAll, describe, expect, it } from 'vitest';
-import { snapshotSchema } from '../../host/local/cosmos-snapshot';
+import { snapshotSchema } from '../../local/cosmos/snapshot';
 import { AGENTS, post } from '../support/http';
 import { stackPlace, startStack, type StackPlace, type StackProcess } from '../support/stack-process';
 import { settle } from '../support/store-clock';

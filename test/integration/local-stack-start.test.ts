@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { COSMOS_EMULATOR_KEY, serviceUrl } from '../../host/local/services';
+import { COSMOS_EMULATOR_KEY, serviceUrl } from '../../local/services';
 import { AGENTS, browserHeaders, post } from '../support/http';
 import { failedStart, listens, stackPlace, startStack, type StackPlace, type StackProcess } from '../support/stack-process';
 import { settle } from '../support/store-clock';

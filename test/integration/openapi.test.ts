@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostRoute, type HttpRegistration } from '../../host/registry';
-import { loadFunctions } from '../../host/local/host';
-import { readHostJson } from '../../host/local/host-json';
+import { loadFunctions } from '../../local/host';
+import { readHostJson } from '../../local/host-json';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { containerOf } from '../support/cosmos';
 import { D0, D1, D2, D3, GOLDEN_ENV, GOLDEN_ROWS, GOLDEN_SUBJECTS, START } from '../support/golden-fixture';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { COSMOS_EMULATOR_KEY } from '../../host/local/services';
+import { COSMOS_EMULATOR_KEY } from '../../local/services';
 
 /** Settings for a test: the shared local services, a queue and a database of the test's own, test keys. */
 export function testEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freePorts, startAzurite, startCosmos } from '../../host/local/services';
+import { freePorts, startAzurite, startCosmos } from '../../local/services';
 
 declare module 'vitest' {
   export interface ProvidedContext {

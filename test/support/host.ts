@@ -1,6 +1,6 @@
 import { QueueClient } from '@azure/storage-queue';
 import { rootFromEnvironment, type Root, type RootOverrides } from '../../host/composition';
-import { startLocalHost, type LocalHost, type LocalHostOptions } from '../../host/local/host';
+import { startLocalHost, type LocalHost, type LocalHostOptions } from '../../local/host';
 import { importQueueName } from '../../shared/ingest/import/queue-name';
 import { testEnv } from './env';
 import { settle } from './store-clock';

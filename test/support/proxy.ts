@@ -1,6 +1,6 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { freePort } from '../../host/local/services';
+import { freePort } from '../../local/services';
 import { seeded } from './log-history';
 
 /**

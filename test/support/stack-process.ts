@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { azuriteConnectionString, freePorts } from '../../host/local/services';
+import { azuriteConnectionString, freePorts } from '../../local/services';
 
 const projectRoot = join(__dirname, '..', '..');
 

@@ -1,9 +1,9 @@
 import { inject } from 'vitest';
-import { CLOCK_ROUTE } from '../../host/local/cosmos-clock';
+import { CLOCK_ROUTE } from '../../local/cosmos/clock';
 
 /**
  * Moves the clock of the local Cosmos server at `endpoint` (the tests' shared one unless named) `seconds` forward,
- * through its `POST /_local/clock` route (host/local/cosmos-clock.ts), and answers where it stands, in `_ts` seconds.
+ * through its `POST /_local/clock` route (local/cosmos/clock.ts), and answers where it stands, in `_ts` seconds.
  * The server must have been started with `movableClock`; one that is not answers 400 and this throws.
  */
 export async function advanceStoreClock(seconds: number, endpoint: string = inject('stack').cosmosEndpoint): Promise<number> {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { Cron } from 'croner';
 import { describe, expect, it } from 'vitest';
-import { loadFunctions } from '../../host/local/host';
+import { loadFunctions } from '../../local/host';
 
 const root = join(__dirname, '..', '..');
 
@@ -88,7 +88,7 @@ describe('the routes work in the real Functions host', () => {
 
 /** Each file under the project's code folders and the project files it imports, by path from the root. */
 function importGraph(): Map<string, string[]> {
-  const files = ['shared', 'host', 'functions', 'adapters']
+  const files = ['shared', 'host', 'local', 'functions', 'adapters']
     .flatMap((dir) => filesUnder(join(root, dir)))
     .map((file) => relative(root, file));
   const known = new Set(files);
@@ -137,6 +137,23 @@ function circles(graph: Map<string, string[]>): string[] {
 /** The graph with one import added, as a change that breaks a rule would add it. */
 const withImport = (graph: Map<string, string[]>, from: string, to: string) =>
   new Map([...graph, [from, [...(graph.get(from) ?? []), to]]]);
+
+/** Every import from what Azure runs (functions/, host/, adapters/, shared/) to the local stack, as `from -> to`. */
+const azureImportsLocal = (graph: Map<string, string[]>) =>
+  [...graph].flatMap(([file, imports]) =>
+    file.startsWith('local/') ? [] : imports.filter((to) => to.startsWith('local/')).map((to) => `${file} -> ${to}`),
+  );
+
+describe('host/ is what Azure runs; the local stack stands apart under local/', () => {
+  const graph = importGraph();
+
+  it('nothing Azure runs imports local/', () => {
+    expect(azureImportsLocal(graph)).toEqual([]);
+    expect(azureImportsLocal(withImport(graph, 'host/composition.ts', 'local/services.ts'))).toEqual([
+      'host/composition.ts -> local/services.ts',
+    ]);
+  });
+});
 
 describe('shared/ follows the flow of a hit: core, contract, ingest, keep, fold, read', () => {
   const graph = importGraph();

@@ -2,12 +2,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// A stranger's first five minutes: every link in the README and docs/ leads somewhere in this repository (a file that
+// A stranger's first five minutes: every link in the READMEs and docs/ leads somewhere in this repository (a file that
 // a clone has, and a heading it has), never to a path outside it. Web addresses are left to the web.
 
 const root = join(__dirname, '..', '..');
 const documents = [
   'README.md',
+  'local/README.md',
   ...readdirSync(join(root, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { azuriteConnectionString, queueAt, serviceUrl } from '../../host/local/services';
+import { azuriteConnectionString, queueAt, serviceUrl } from '../../local/services';
 
 // The local stack's reading and rewriting of a storage connection string: where a service is, and the queue service
 // reached through a proxy while the others stay where they are.

@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { linearQueries } from '../../host/local/cosmos-linear-queries';
-import { queriesParsedOnce } from '../../host/local/cosmos-query-cache';
+import { linearQueries } from '../../local/cosmos/linear-queries';
+import { queriesParsedOnce } from '../../local/cosmos/query-cache';
 
-// The local Cosmos server's query engine made linear (host/local/cosmos-linear-queries.ts) against the engine as
+// The local Cosmos server's query engine made linear (local/cosmos/linear-queries.ts) against the engine as
 // published, loaded a second time, untouched: the same queries over the same documents answer the same.
 
 type Engine = (sql: string) => {

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { keysOf, shapeOf } from '../../host/local/cosmos-query-plan';
-import { PartitionedMap } from '../../host/local/partitioned-map';
+import { keysOf, shapeOf } from '../../local/cosmos/query-plan';
+import { PartitionedMap } from '../../local/cosmos/partitioned-map';
 
 // What the local Cosmos server's indexes hand its engine for the fold's queries over a large partition: the few
 // documents a page reads, not the partition. (That the answers equal the published server's is

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { localPort, localSettingsFile, plainPort, readLocalSettings, type LocalSettings } from '../../host/local/local-settings';
-import { dashboardBanner } from '../../host/local/banner';
-import { freePort, freePorts } from '../../host/local/services';
+import { localPort, localSettingsFile, plainPort, readLocalSettings, type LocalSettings } from '../../local/local-settings';
+import { dashboardBanner } from '../../local/banner';
+import { freePort, freePorts } from '../../local/services';
 import { resolveTarget } from '../../scripts/import/target';
 
 // One reading of the local host's port for `npm start`, `npm run host`, `npm run simulate`, `npm run import` and the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rootFromEnvironment, storeFor } from '../../host/composition';
-import { dashboardBanner, LOCAL_COSMOS_NAME, localCosmosName } from '../../host/local/banner';
+import { dashboardBanner, LOCAL_COSMOS_NAME, localCosmosName } from '../../local/banner';
 import { cosmosStore } from '../../adapters/cosmos/store';
 import { cosmosContainer } from '../../adapters/cosmos/client';
 import { describeProblems, readSettings, type SettingsResult } from '../../host/settings';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkStandIn, installOnce, WRITTEN_FOR } from '../../host/local/stand-ins';
+import { checkStandIn, installOnce, WRITTEN_FOR } from '../../local/stand-ins';
 
 // The stand-ins the local stack patches at run time, each checked at start against the version it was written for.
 
@@ -28,8 +28,8 @@ describe('the stand-ins are the versions their patches were written for', () => 
   });
 
   it('the installed ones pass the check', () => {
-    expect(() => checkStandIn('@vercel/cosmosdb-server', 'cosmos-partitions.ts', require.resolve)).not.toThrow();
-    expect(() => checkStandIn('@zeit/cosmosdb-query', 'cosmos-linear-queries.ts', fromServer)).not.toThrow();
+    expect(() => checkStandIn('@vercel/cosmosdb-server', 'cosmos/partitions.ts', require.resolve)).not.toThrow();
+    expect(() => checkStandIn('@zeit/cosmosdb-query', 'cosmos/linear-queries.ts', fromServer)).not.toThrow();
     expect(() => checkStandIn('azurite', 'azurite-process.cjs', fromAzurite)).not.toThrow();
     expect(() => checkStandIn('lokijs', 'azurite-process.cjs', fromAzurite)).not.toThrow();
   });
@@ -37,7 +37,7 @@ describe('the stand-ins are the versions their patches were written for', () => 
   it('another version stops the start with a message naming the patch, the package and both versions', () => {
     const other = { ...WRITTEN_FOR, lokijs: '1.4.0' };
     expect(() => checkStandIn('lokijs', 'azurite-process.cjs', fromAzurite, other)).toThrow(
-      `host/local/azurite-process.cjs patches lokijs 1.4.0, and lokijs ${WRITTEN_FOR['lokijs']} is installed`,
+      `local/azurite-process.cjs patches lokijs 1.4.0, and lokijs ${WRITTEN_FOR['lokijs']} is installed`,
     );
   });
 });

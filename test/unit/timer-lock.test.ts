@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LOCK_TIMING, holdLock, type HeldLock, type LockTiming } from '../../host/local/singleton';
+import { DEFAULT_LOCK_TIMING, holdLock, type HeldLock, type LockTiming } from '../../local/singleton';
 import type { Clock } from '../../shared/core/ports/clock';
 import type { Lease } from '../../shared/core/ports/lease';
 import { memoryLogger } from '../../shared/core/ports/logger';

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type Account from '@vercel/cosmosdb-server/lib/account';
-import { onAccount } from './cosmos-account';
-import { isQuery } from './cosmos-partitions';
-import { documentCount, restoreSnapshot, snapshotOf, snapshotSchema, type CosmosSnapshot } from './cosmos-snapshot';
+import { onAccount } from './account';
+import { isQuery } from './partitions';
+import { documentCount, restoreSnapshot, snapshotOf, snapshotSchema, type CosmosSnapshot } from './snapshot';
 import { clearUnfinished, writeFileWhole } from './saved-file';
 
 export const DEFAULT_SAVE_EVERY_MS = 2_000;

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 
-const projectRoot = join(__dirname, '..', '..');
+const projectRoot = join(__dirname, '..');
 
 export interface LocalData {
   folder: string;

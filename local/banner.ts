@@ -1,5 +1,5 @@
 import { COUNT_ME } from './count-me';
-import type { Site } from '../../shared/core/sites/sites';
+import type { Site } from '../shared/core/sites/sites';
 
 /** So the count's `source` never says Azure when it reads the local stand-in. */
 export const LOCAL_COSMOS_NAME = 'the local Cosmos DB stand-in';

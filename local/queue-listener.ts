@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { InvocationContext } from '@azure/functions';
 import type { QueueClient, DequeuedMessageItem } from '@azure/storage-queue';
-import type { QueueRegistration } from '../registry';
+import type { QueueRegistration } from '../host/registry';
 import type { HostJson } from './host-json';
-import type { Logger } from '../../shared/core/ports/logger';
-import { errorLine } from '../../shared/core/errors';
+import type { Logger } from '../shared/core/ports/logger';
+import { errorLine } from '../shared/core/errors';
 
 /** As the Functions host does. */
 const LEASE_SECONDS = 300;

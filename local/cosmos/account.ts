@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type Account from '@vercel/cosmosdb-server/lib/account';
-import { checkStandIn } from './stand-ins';
+import { checkStandIn } from '../stand-ins';
 
 // The server keeps its Account in a closure, but reads the class off the account module's exports when it listens,
 // so a subclass put there records it. Saving needs the account itself, since a REST copy could not keep `_ts`.
@@ -12,7 +12,7 @@ type AccountClass = typeof Account;
  * The class is swapped only while its 'listening' listeners run, so no other server's account is recorded.
  */
 export function onAccount(server: Server, use: (account: Account) => void): void {
-  checkStandIn('@vercel/cosmosdb-server', 'cosmos-account.ts', require.resolve);
+  checkStandIn('@vercel/cosmosdb-server', 'cosmos/account.ts', require.resolve);
   // The exports object itself, since only a change to it is seen by the server's index.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const exported = require('@vercel/cosmosdb-server/lib/account') as { default: AccountClass };

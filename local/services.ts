@@ -3,11 +3,11 @@ import { createServer as createNetServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createHttpServer } from '@vercel/cosmosdb-server';
-import { linearQueries } from './cosmos-linear-queries';
-import { queriesParsedOnce } from './cosmos-query-cache';
-import { scopeQueriesToPartitions } from './cosmos-partitions';
-import { keepOnDisk } from './cosmos-on-disk';
-import { MovableClock, withMovableClock } from './cosmos-clock';
+import { linearQueries } from './cosmos/linear-queries';
+import { queriesParsedOnce } from './cosmos/query-cache';
+import { scopeQueriesToPartitions } from './cosmos/partitions';
+import { keepOnDisk } from './cosmos/on-disk';
+import { MovableClock, withMovableClock } from './cosmos/clock';
 
 export const AZURITE_ACCOUNT = 'devstoreaccount1';
 export const AZURITE_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
@@ -157,7 +157,7 @@ export interface CosmosServer {
 
 /**
  * A query that names a partition reads only it, as in Azure, and its time grows with the documents read, not their square.
- * With `file` the documents are saved whole as they change (cosmos-on-disk.ts); with `movableClock` tests move `_ts`.
+ * With `file` the documents are saved whole as they change (cosmos/on-disk.ts); with `movableClock` tests move `_ts`.
  */
 export async function startCosmos(
   options: { port?: number; file?: string; saveEveryMs?: number; movableClock?: boolean } = {},

@@ -1,4 +1,4 @@
-import { rootFromEnvironment } from '../composition';
+import { rootFromEnvironment } from '../host/composition';
 import { startLocalHost } from './host';
 import { localPort, localValues, plainPort, readLocalSettings } from './local-settings';
 import { dashboardBanner, localCosmosName } from './banner';

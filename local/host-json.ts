@@ -33,7 +33,7 @@ const hostJsonSchema = z.object({
 export type HostJson = z.infer<typeof hostJsonSchema>;
 
 /** A malformed file stops the host with the field named. */
-export function readHostJson(root: string = join(__dirname, '..', '..')): HostJson {
+export function readHostJson(root: string = join(__dirname, '..')): HostJson {
   const raw: unknown = JSON.parse(readFileSync(join(root, 'host.json'), 'utf8'));
   const parsed = hostJsonSchema.safeParse(raw);
   if (!parsed.success) {

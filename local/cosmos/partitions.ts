@@ -3,13 +3,13 @@ import { createRequire } from 'node:module';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type Document from '@vercel/cosmosdb-server/lib/account/document';
 import Documents from '@vercel/cosmosdb-server/lib/account/documents';
-import { keysOf, shapeOf, type QueryShape } from './cosmos-query-plan';
+import { keysOf, shapeOf, type QueryShape } from './query-plan';
 import { PartitionedMap, type PartitionValue } from './partitioned-map';
-import { installOnce } from './stand-ins';
+import { installOnce } from '../stand-ins';
 
 // The server answers every query by scanning the whole collection, while Cosmos DB reads only the named partition.
 // So the request's partition rides in an AsyncLocalStorage, and the server's own query code runs over that partition's
-// documents, with indexes picking what a filter can match (cosmos-query-plan.ts), as Cosmos DB's index does.
+// documents, with indexes picking what a filter can match (query-plan.ts), as Cosmos DB's index does.
 
 /** 'nothing' is for a query plan request. */
 type Scope = { partition: PartitionValue } | 'nothing';
@@ -108,7 +108,7 @@ function installScopedQuery(): void {
     // The plan reads the engine's parsed queries.
     ['@zeit/cosmosdb-query', createRequire(require.resolve('@vercel/cosmosdb-server')).resolve],
   ] as const;
-  installOnce('cosmos-partitions.ts', packages, () => {
+  installOnce('cosmos/partitions.ts', packages, () => {
     // It is called with `this` every time, so it can run on a view.
     // eslint-disable-next-line @typescript-eslint/unbound-method
     const query = Documents.prototype.query as Query;

@@ -19,8 +19,8 @@ function checkStandIn(name, patch, resolve, expected = WRITTEN_FOR) {
   const found = JSON.parse(readFileSync(resolve(`${name}/package.json`), 'utf8')).version;
   if (found === wanted) return;
   throw new Error(
-    `host/local/${patch} patches ${name} ${wanted ?? '(no version listed)'}, and ${name} ${found} is installed: install ${name}@${wanted} ` +
-      `(package.json pins it), or check the patch against ${found}, run its differential test, and set ${found} in host/local/stand-ins.json`,
+    `local/${patch} patches ${name} ${wanted ?? '(no version listed)'}, and ${name} ${found} is installed: install ${name}@${wanted} ` +
+      `(package.json pins it), or check the patch against ${found}, run its differential test, and set ${found} in local/stand-ins.json`,
   );
 }
 

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
-import { checkStandIn, installOnce } from './stand-ins';
+import { checkStandIn, installOnce } from '../stand-ins';
 
 type Transform = (ast: object) => unknown;
 
 // Their own exports objects, so replacing a field reaches the engine.
 const engine = createRequire(require.resolve('@vercel/cosmosdb-server'));
-checkStandIn('@zeit/cosmosdb-query', 'cosmos-linear-queries.ts', engine.resolve);
+checkStandIn('@zeit/cosmosdb-query', 'cosmos/linear-queries.ts', engine.resolve);
 const transformer = engine('@zeit/cosmosdb-query/lib/transformer') as { default: Transform };
 const helpers = engine('@zeit/cosmosdb-query/lib/helpers') as { stripUndefined: (value: unknown) => unknown };
 
@@ -53,7 +53,7 @@ function stripUndefined(value: unknown): unknown {
 
 /** For every query compiled after this in the process; answers are unchanged. */
 export function linearQueries(): void {
-  installOnce('cosmos-linear-queries.ts', [], () => {
+  installOnce('cosmos/linear-queries.ts', [], () => {
     const transform = transformer.default;
     // The engine calls both through their modules' exports on every use, so replacing the exports takes effect.
     transformer.default = (ast) => rewrite(transform(ast) as Node);

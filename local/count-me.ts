@@ -1,5 +1,5 @@
 import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
-import { inNetworks } from '../../shared/core/identity/network';
+import { inNetworks } from '../shared/core/identity/network';
 
 /** Counts this machine's browser as a visitor. */
 export const COUNT_ME = '--count-me';

@@ -7,17 +7,17 @@ import type { AddressInfo } from 'node:net';
 import { HttpRequest, HttpResponse, InvocationContext, type Cookie, type HttpHandler, type Timer } from '@azure/functions';
 import { Cron } from 'croner';
 import { z } from 'zod';
-import { hostRoute, registered, type HttpRegistration, type Registration } from '../registry';
-import { queueLocation, type Root } from '../composition';
-import { queueClient } from '../../adapters/azure-hit-queue';
+import { hostRoute, registered, type HttpRegistration, type Registration } from '../host/registry';
+import { queueLocation, type Root } from '../host/composition';
+import { queueClient } from '../adapters/azure-hit-queue';
 import { readHostJson, type HostJson } from './host-json';
 import { listenToQueue, type QueueListener } from './queue-listener';
-import { errorLine } from '../../shared/core/errors';
-import { badRequest } from '../../shared/core/result';
-import { errorAnswer } from '../http/envelope';
-import { isLoopback } from '../../shared/core/identity/network';
-import type { Lease } from '../../shared/core/ports/lease';
-import { blobLease, lockBlob } from '../../adapters/azure-blob-lease';
+import { errorLine } from '../shared/core/errors';
+import { badRequest } from '../shared/core/result';
+import { errorAnswer } from '../host/http/envelope';
+import { isLoopback } from '../shared/core/identity/network';
+import type { Lease } from '../shared/core/ports/lease';
+import { blobLease, lockBlob } from '../adapters/azure-blob-lease';
 import { DEFAULT_LOCK_TIMING, holdLock, type HeldLock, type LockTiming } from './singleton';
 
 /** Tests shorten host.json's retry delay here. */
@@ -52,7 +52,7 @@ export interface LocalHost {
   stop(): Promise<void>;
 }
 
-const functionsDir = join(__dirname, '..', '..', 'functions');
+const functionsDir = join(__dirname, '..', 'functions');
 
 /** As the Functions host loads `main`'s glob; each file registers itself. */
 export async function loadFunctions(): Promise<readonly Registration[]> {

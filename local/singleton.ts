@@ -1,6 +1,6 @@
-import { systemClock, systemScheduler, type Clock, type Scheduler } from '../../shared/core/ports/clock';
-import type { Lease } from '../../shared/core/ports/lease';
-import type { Logger } from '../../shared/core/ports/logger';
+import { systemClock, systemScheduler, type Clock, type Scheduler } from '../shared/core/ports/clock';
+import type { Lease } from '../shared/core/ports/lease';
+import type { Logger } from '../shared/core/ports/logger';
 
 /** Tests set their own clock and scheduler, to move time rather than wait for it. */
 export interface LockTiming {

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
-import { checkStandIn, installOnce } from './stand-ins';
+import { checkStandIn, installOnce } from '../stand-ins';
 
 type Parse = (sql: string) => object;
 
 // Its own exports object, so replacing the field reaches the server, which reads it on every call.
 const engine = createRequire(require.resolve('@vercel/cosmosdb-server'));
-checkStandIn('@zeit/cosmosdb-query', 'cosmos-query-cache.ts', engine.resolve);
+checkStandIn('@zeit/cosmosdb-query', 'cosmos/query-cache.ts', engine.resolve);
 const queries = engine('@zeit/cosmosdb-query') as { default: Parse };
 
 /** The app asks a few hundred texts; past this the oldest goes. */
@@ -17,7 +17,7 @@ const KEPT = 1_000;
  * holds only its text, its syntax tree and its compiled code, so any container may run it.
  */
 export function queriesParsedOnce(): void {
-  installOnce('cosmos-query-cache.ts', [], () => {
+  installOnce('cosmos/query-cache.ts', [], () => {
     const parse = queries.default;
     const parsed = new Map<string, object>();
     queries.default = (sql) => {

@@ -1,8 +1,8 @@
-import { buildRoot } from '../composition';
-import { describeProblems, readSettings } from '../settings';
+import { buildRoot } from '../host/composition';
+import { describeProblems, readSettings } from '../host/settings';
 import { azuriteConnectionString, serviceUrl, startAzurite, startCosmos } from './services';
 import { startLocalHost } from './host';
-import { cosmosContainer, ensureContainer } from '../../adapters/cosmos/client';
+import { cosmosContainer, ensureContainer } from '../adapters/cosmos/client';
 import { localPort, localValues, plainPort, readLocalSettings } from './local-settings';
 import { forget, localData } from './local-data';
 import { dashboardBanner, LOCAL_COSMOS_NAME } from './banner';
@@ -62,7 +62,7 @@ async function main() {
 
   async function startAll() {
     // The Cosmos server first, so a saved file it refuses stops the start before Azurite runs.
-    // HEADCOUNT_STORE_CLOCK=movable stamps `_ts` by a clock the test moves forward (cosmos-clock.ts).
+    // HEADCOUNT_STORE_CLOCK=movable stamps `_ts` by a clock the test moves forward (cosmos/clock.ts).
     const movableClock = values.HEADCOUNT_STORE_CLOCK === 'movable';
     const cosmos = memory ? null : await startCosmos({ port: cosmosPort, file: data.cosmos, movableClock });
     if (cosmos) started.push(() => cosmos.stop());

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
 
-const projectRoot = join(__dirname, '..', '..');
+const projectRoot = join(__dirname, '..');
 
 /** `func start`'s, and the local host's. */
 const DEFAULT_HOST_PORT = 7071;

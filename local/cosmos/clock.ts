@@ -3,8 +3,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type Account from '@vercel/cosmosdb-server/lib/account';
 import Documents from '@vercel/cosmosdb-server/lib/account/documents';
 import type ItemObject from '@vercel/cosmosdb-server/lib/account/item-object';
-import { onAccount } from './cosmos-account';
-import { installOnce } from './stand-ins';
+import { onAccount } from './account';
+import { installOnce } from '../stand-ins';
 
 // The server stamps `_ts` from `Date.now()`, so a test waiting for the fold would wait the settle margin every time.
 // A movable clock lets tests move it forward instead (`POST /_local/clock`), never back; `npm start` and the benches
@@ -41,7 +41,7 @@ export class MovableClock {
 const serving = new AsyncLocalStorage<MovableClock>();
 
 function installStamp(): void {
-  installOnce('cosmos-clock.ts', [['@vercel/cosmosdb-server', require.resolve]], () => {
+  installOnce('cosmos/clock.ts', [['@vercel/cosmosdb-server', require.resolve]], () => {
     // Every create, replace or upsert goes through `_set`, just after `_ts` was stamped.
     const proto = Documents.prototype as unknown as { _set(data: ItemObject): ItemObject };
     // eslint-disable-next-line @typescript-eslint/unbound-method
