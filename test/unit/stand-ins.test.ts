@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -53,5 +53,27 @@ describe('every patch of the local stack is installed through one guard', () => 
     const elsewhere = () => require.resolve('zod/package.json');
     expect(() => installOnce(`${patch}-other`, [['lokijs', elsewhere]], () => (installs += 1))).toThrow(/patches lokijs/);
     expect(installs).toBe(1);
+  });
+});
+
+describe('local/README.md lists every patch with the version it is pinned to', () => {
+  const rows = readFileSync(join(root, 'local', 'README.md'), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => line.split(' | '));
+  const codes = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((found) => found[1]!);
+
+  it('names each package at the version stand-ins.json lists', () => {
+    const named = rows.flatMap(([, , patched]) =>
+      [...patched!.matchAll(/`([^`]+)` (\d[\w.-]*\w)/g)].map((found): [string, string] => [found[1]!, found[2]!]),
+    );
+    expect(new Set(named.map(([name]) => name))).toEqual(new Set(Object.keys(WRITTEN_FOR)));
+    expect(named.filter(([name, version]) => WRITTEN_FOR[name] !== version)).toEqual([]);
+  });
+
+  it('names every file of local/cosmos/', () => {
+    const listed = rows.flatMap(([patch]) => codes(patch!));
+    const files = readdirSync(join(root, 'local', 'cosmos')).map((file) => `cosmos/${file}`);
+    expect(files.filter((file) => !listed.includes(file))).toEqual([]);
   });
 });
