@@ -43,7 +43,9 @@ import type { SiteRoot, Sites } from './site-root';
 import type { LinkAdminDeps } from '../shared/read/links/manage';
 import type { SharedReadDeps } from './http/shared-link';
 import type { SiteReads } from '../shared/read/links/shared';
-import { HMAC_PERSON_IDS } from '../shared/core/identity/person-id';
+import { derivePersonId, personIds } from '../shared/core/identity/person-id';
+import { storeSwitch, type PersonIdDerivations } from './person-switch';
+import { switchedPersonIds } from '../shared/ingest/persons';
 
 /**
  * Built once a process, with one object per use case, so a function hands over `root.<use case>` and builds nothing.
@@ -157,6 +159,7 @@ interface SiteParts {
   clock: Clock;
   logger: Logger;
   allowedOrigins: readonly string[];
+  ids: PersonIdDerivations;
 }
 
 /** Read until found, then kept: the day never changes once marked, so the timer marks it with no store call after. */
@@ -197,11 +200,13 @@ function siteRoot(
   const earlier = joined === undefined ? {} : { earlier: joined.earlier };
   // A goal that names its site counts on it alone; the others on every site and on all of them.
   const goals = settings.GOALS.filter((goal) => goal.site === undefined || goal.site === scope.name);
+  // Each store moves to person ids by its own migration, which its keeps and fold follow (docs/design.md, Identity).
+  const switched = storeSwitch(store, goals, parts.ids, clock);
   return {
     scope,
     store,
-    keep: { store, clock, ...keepMemory() },
-    keepImports: { store, clock, ...keepMemory() },
+    keep: { store, clock, ...keepMemory(), personSwitch: switched.personSwitch },
+    keepImports: { store, clock, ...keepMemory(), personSwitch: switched.personSwitch },
     fold: {
       store,
       clock,
@@ -210,6 +215,8 @@ function siteRoot(
       steps: settings.FUNNEL_STEPS,
       goals,
       budget: TIMER_FOLD_BUDGET,
+      migrations: [switched.migration],
+      persons: switched.persons,
     },
     count: {
       site: scope.name,
@@ -229,6 +236,16 @@ function siteRoot(
     retention: reads,
     subjects: { subjects: store.subjects, source: store.source, clock, logger },
   };
+}
+
+/** One day cache a process, whose forgetting at midnight never keeps a process (an import, a bench) alive. */
+function personIdDerivations(cost: number, clock: Clock): PersonIdDerivations {
+  const after: Scheduler['after'] = (ms, task) => {
+    const handle = setTimeout(task, ms);
+    handle.unref();
+    return { cancel: () => clearTimeout(handle) };
+  };
+  return { cached: personIds(cost, { now: () => clock.now(), after }), once: (old) => derivePersonId(old, cost) };
 }
 
 /** The first site keeps the keys of a deployment of one site; the others and `*` carry their name. */
@@ -287,7 +304,14 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   };
   const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS);
   const allowedOrigins = allOrigins(declared);
-  const sites = sitesOf(settings, store, overrides, { settings, clock, logger, allowedOrigins });
+  const ids = personIdDerivations(settings.PERSON_HASH_COST, clock);
+  const sites = sitesOf(settings, store, overrides, { settings, clock, logger, allowedOrigins, ids });
+  // One ingest serves every site, so it sends derived ids only once every store has moved to them.
+  const persons = switchedPersonIds(
+    [...sites.roots.values()].map((root) => root.store.migrations),
+    ids.cached,
+    clock,
+  );
   const { scope: _scope, store: _store, ...first } = sites.roots.get(declared[0]!.name)!;
   // The dashboard's parts, read for their version once for both shelves that name them.
   const parts = partsVersions(ASSETS);
@@ -301,7 +325,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     receive: {
       rules,
       secrets: daySecrets.keeper,
-      persons: HMAC_PERSON_IDS,
+      persons,
       sender,
       clock,
       logger,
@@ -313,12 +337,15 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       allowedOrigins,
       sites: declared,
       subjects: { mode: settings.IDENTITY_MODE, store: store.subjects },
-      subjectsOf: (site) => sites.roots.get(site)?.store.subjects,
+      subjectsOf: (site) => {
+        const root = sites.roots.get(site);
+        return root && { store: root.store.subjects, ...(root.fold.persons && { switched: root.fold.persons }) };
+      },
     },
     imports: {
       rules,
       secrets: daySecrets.keeper,
-      persons: HMAC_PERSON_IDS,
+      persons,
       queue: importQueue,
       clock,
       store,

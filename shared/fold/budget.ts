@@ -3,6 +3,8 @@ export interface FoldBudget {
   /** Plus the rest of the second it ends in. */
   factsASlice: number;
   recordsASlice: number;
+  /** Person ids a goal build's slice may derive once the switch has begun: about 9 ms of a pool thread each at the production cost. */
+  derivationsASlice: number;
   buildPage: number;
   /** By the fold's clock. */
   runMs: number;
@@ -16,6 +18,7 @@ export interface FoldBudget {
 export const TIMER_FOLD_BUDGET: FoldBudget = {
   factsASlice: 500,
   recordsASlice: 2_000,
+  derivationsASlice: 500,
   buildPage: 500,
   runMs: 40_000,
   slicesARun: 10_000,

@@ -296,9 +296,7 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
     peopleDone = await people(run);
   });
   await part(run, 'goals', () =>
-    buildGoals({ store, goals: deps.goals, factsASlice: deps.budget.factsASlice, today, persons: deps.persons }, run.state, () =>
-      nextSlice(run),
-    ),
+    buildGoals({ store, goals: deps.goals, budget: deps.budget, today, persons: deps.persons }, run.state, () => nextSlice(run)),
   );
   await part(run, 'rollups', () =>
     buildRollups({ ...run.deps, rules: { steps: run.deps.steps, goals: run.deps.goals } }, run.state, () => nextSlice(run)),

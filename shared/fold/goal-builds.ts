@@ -4,7 +4,10 @@ import type { FoldingStore } from '../core/store';
 import { FOLD_DAYS } from '../core/store/facts';
 import type { FoldState } from '../core/store/fold';
 import { foldGoals, type GoalPersons } from './goals';
-import { sliceOf } from './slice';
+import { sliceOf, type Slice } from './slice';
+import type { FoldBudget } from './budget';
+import type { Marked } from '../core/store/documents';
+import type { Fact } from '../core/store/facts';
 import type { StateWriter } from './state';
 
 /**
@@ -21,9 +24,29 @@ export function newGoalBuilds(state: FoldState, fresh: boolean, goals: readonly 
   return { goals_seen: names, goal_builds: builds };
 }
 
+const underived = (fact: Fact) => (fact.actions ?? []).flatMap((action) => (action.derived === true ? [] : [action.person]));
+
+/**
+ * Once the switch of person ids has begun, each person of an action not marked derived is derived as it folds, so a
+ * slice ends before the whole mark that would take it past `limit` people to derive; its first mark is always taken.
+ */
+function withinDerivations(slice: Slice<Marked<Fact>>, limit: number): Slice<Marked<Fact>> {
+  const people = new Set<string>();
+  for (const item of slice.items) {
+    const fresh = new Set(underived(item.doc).filter((person) => !people.has(person)));
+    if (item.mark !== slice.items[0]!.mark && people.size + fresh.size > limit) {
+      // Items come in mark order, so the slice keeps the whole marks before this one.
+      const end = slice.items.findIndex((one) => one.mark === item.mark);
+      return { items: slice.items.slice(0, end), upTo: item.mark - 1, caughtUp: false };
+    }
+    for (const person of fresh) people.add(person);
+  }
+  return slice;
+}
+
 /** A person already counted is not counted again; days whose facts have expired are passed. */
 export async function buildGoals(
-  deps: { store: FoldingStore; goals: readonly Goal[]; factsASlice: number; today: string; persons?: GoalPersons | undefined },
+  deps: { store: FoldingStore; goals: readonly Goal[]; budget: FoldBudget; today: string; persons?: GoalPersons | undefined },
   state: StateWriter,
   more: () => Promise<boolean>,
 ): Promise<void> {
@@ -35,12 +58,14 @@ export async function buildGoals(
       while ((state.current().goal_builds?.[name]?.at[day] ?? 0) < upTo) {
         if (!(await more())) return;
         const after = state.current().goal_builds?.[name]?.at[day] ?? 0;
-        const slice = await sliceOf(
+        const read = await sliceOf(
           (limit) => deps.store.facts.firstOn(day, after, upTo, limit),
           (high) => deps.store.facts.on(day, after, high),
-          deps.factsASlice,
+          deps.budget.factsASlice,
           upTo,
         );
+        const slice =
+          deps.persons !== undefined && (await deps.persons.begun()) ? withinDerivations(read, deps.budget.derivationsASlice) : read;
         await foldGoals(
           deps.store.goals,
           [goal!],

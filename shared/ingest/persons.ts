@@ -15,17 +15,21 @@ const derivedHit = (hit: QueuedHit, id: string): QueuedHit => (id === hit.person
 export const SWITCH_READ_MS = 60_000;
 
 /**
- * The HMAC value until the person-ids migration is done, then the derived id: hits queued before keep the old id,
- * which keep-hits maps. Once done it stays done, so the status is no longer read.
+ * The HMAC value until the person-ids migration is done in every store (each site's and all sites'), then the derived
+ * id: hits queued before keep the old id, which keep-hits maps. Once done it stays done, so the status is no longer read.
  */
-export function switchedPersonIds(migrations: Pick<Migrations, 'read'>, derived: PersonIds, clock: Clock): PersonIds {
-  let done = false;
+export function switchedPersonIds(stores: ReadonlyArray<Pick<Migrations, 'read'>>, derived: PersonIds, clock: Clock): PersonIds {
+  const left = new Set(stores);
   let readAt = Number.NEGATIVE_INFINITY;
   let reading: Promise<boolean> | null = null;
+  // A store found done is not asked again.
+  const doneIn = async (store: Pick<Migrations, 'read'>) => {
+    if ((await migrationStatus(store, PERSON_IDS_MIGRATION)).done) left.delete(store);
+  };
   const isDone = async () => {
-    if (done || clock.now().getTime() - readAt < SWITCH_READ_MS) return done;
-    reading ??= migrationStatus(migrations, PERSON_IDS_MIGRATION).then(
-      (status) => ((readAt = clock.now().getTime()), (reading = null), (done = status.done)),
+    if (left.size === 0 || clock.now().getTime() - readAt < SWITCH_READ_MS) return left.size === 0;
+    reading ??= Promise.all([...left].map(doneIn)).then(
+      () => ((readAt = clock.now().getTime()), (reading = null), left.size === 0),
       // An unread status leaves the old id, which keep-hits maps; the next hit asks again.
       () => ((reading = null), false),
     );

@@ -16,7 +16,6 @@ import { beaconScan, type BeaconSubjectDeps } from './subjects/beacon';
 import { safeProps } from '../core/events/events';
 import { hitSite, beaconSite } from '../core/sites/hit-site';
 import type { Site } from '../core/sites/sites';
-import type { SubjectsStore } from '../core/store/subjects';
 
 export interface ReceiveSettings {
   ingestKey: string;
@@ -28,8 +27,8 @@ export interface ReceiveSettings {
   allowedOrigins: readonly string[];
   /** The first is the one a deployment counted before it had several. */
   sites: readonly Site[];
-  /** Each site's subjects, where a beacon's scan is claimed (and its cookie linked); the first site's when not given. */
-  subjectsOf?: (site: string) => SubjectsStore | undefined;
+  /** Each site's subjects, where a beacon's scan is claimed (and its cookie linked), and its switch of person ids; the first site's when not given. */
+  subjectsOf?: (site: string) => Pick<BeaconSubjectDeps, 'store' | 'switched'> | undefined;
 }
 
 export type ReceiveDeps = IngestDeps & ReceiveSettings & { subjects: BeaconSubjectDeps };
@@ -163,7 +162,7 @@ export async function receiveBeacon({ body: beacon, sender }: Beacon, deps: Rece
   const secret = secrets.value.get(deps.secrets.dayOf(seen.at));
   // A beacon is now, so only a clock past its day's end finds no secret.
   if (!secret) return ok({ body: { accepted: 0, ignored: 1 }, cookies: [] });
-  const subjects = { ...deps.subjects, store: deps.subjectsOf?.(site.value) ?? deps.subjects.store };
+  const subjects = { ...deps.subjects, ...deps.subjectsOf?.(site.value) };
   const scan = await beaconScan(sender.cookie, seen, secret, beacon.status === true, { ...deps, subjects });
   if (!scan.ok) return scan;
   // The beacon was classified once, in its scan (its cookie's identity put in): that verdict is what is enqueued.

@@ -7,6 +7,7 @@ import { encodeMessage } from '../../shared/core/message';
 import { agentFamily, isBotAgent } from '../../shared/core/identity/agent';
 import { deviceOf } from '../../shared/core/identity/device';
 import { dailyToken, personHash } from '../../shared/core/identity/tokens';
+import { derivePersonId } from '../../shared/core/identity/person-id';
 import { keptNetwork } from '../../shared/core/identity/network';
 import { testSecret } from '../support/day-secrets';
 import { fixedClock } from '../../shared/core/ports/clock';
@@ -277,8 +278,18 @@ function expectedDocuments(hashKey: string) {
     const { folded_to: _folded, returning_sketch: _back, ...rollup } = recountDay(on, marked as unknown as VisitorDay[]);
     return rollup;
   });
-  const all = [...recordDocs, summary, visitsSummary, ...marked, ...hours.values(), ...rollups] as { pk: string; id: string }[];
-  return all.sort((a, b) => (a.pk === b.pk ? (a.id < b.id ? -1 : 1) : a.pk < b.pk ? -1 : 1));
+  return [...recordDocs, summary, visitsSummary, ...marked, ...hours.values(), ...rollups] as { pk: string; id: string; kind: string }[];
+}
+
+const byKey = (a: { pk: string; id: string }, b: { pk: string; id: string }) =>
+  a.pk === b.pk ? (a.id < b.id ? -1 : 1) : a.pk < b.pk ? -1 : 1;
+
+/** The fold's first run moves every record to its person id (docs/design.md, Identity). */
+async function movedToPersonIds(docs: { pk: string; id: string; kind: string }[], cost: number) {
+  const moved = await Promise.all(
+    docs.map(async (doc) => (doc.kind === 'visitor-record' ? { ...doc, id: await derivePersonId(doc.id, cost), derived: true } : doc)),
+  );
+  return moved.sort(byKey);
 }
 
 async function hostWithCosmos(options: Parameters<typeof startTestHost>[0] = {}) {
@@ -326,7 +337,12 @@ describe('keep-hits through the local host, on Azurite and the local Cosmos serv
     // new or returning, first touches and the retention cells follow the order the messages came in too: returning-property.test.ts
     // holds them to a recount, with messages in the order they were sent.
     const counted = unmarked(kept)
-      .filter((doc) => !['fact', 'period-rollup', 'cohort-cell', 'cohort-figures', 'day-secret'].includes(doc.kind as string))
+      .filter(
+        (doc) =>
+          !['fact', 'period-rollup', 'cohort-cell', 'cohort-figures', 'day-secret', 'person-moved', 'migration'].includes(
+            doc.kind as string,
+          ),
+      )
       .map(
         ({
           moved_days: _moved,
@@ -338,7 +354,12 @@ describe('keep-hits through the local host, on Azurite and the local Cosmos serv
           ...doc
         }) => doc,
       );
-    expect(counted).toEqual(expectedDocuments(t.env.HASH_KEY!));
+    const cost = Number(t.env.PERSON_HASH_COST);
+    expect([...counted].sort(byKey)).toEqual(await movedToPersonIds(expectedDocuments(t.env.HASH_KEY!), cost));
+    // A marker stays at each old id, naming where its record went.
+    const markers = kept.filter((doc) => doc.kind === 'person-moved') as unknown as { id: string; to: string }[];
+    expect(markers).toHaveLength(counted.filter((doc) => doc.kind === 'visitor-record').length);
+    for (const marker of markers) expect(marker.to).toBe(await derivePersonId(marker.id, cost));
     // Each day's tokens were made with that day's secret, kept once for every instance.
     const secrets = kept.filter((doc) => doc.kind === 'day-secret').map((doc) => [doc.day, doc.secret]);
     expect(secrets.sort()).toEqual([D1, D2, D3].map((day) => [day, testSecret(day)]));

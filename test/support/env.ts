@@ -21,6 +21,8 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Rec
     COSMOS_DATABASE: `db-${unique}`,
     // The local server commits each write at once and alone, so a second behind its clock is settled.
     FOLD_SETTLE_SECONDS: '1',
+    // Tests lower the person id's cost; production's is 12.
+    PERSON_HASH_COST: '1',
     ...overrides,
   };
 }

@@ -29,6 +29,7 @@ export async function stackPlace(dataDir: string, settings: Record<string, strin
       INGEST_KEY: 'stack-test-ingest-key',
       OPERATOR_KEY: 'stack-test-operator-key',
       FOLD_SETTLE_SECONDS: '1',
+      PERSON_HASH_COST: '1',
       // Its Cosmos server's clock is moved by the test past the settle margin, never waited for.
       HEADCOUNT_STORE_CLOCK: 'movable',
       ...settings,

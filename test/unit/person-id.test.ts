@@ -152,7 +152,7 @@ describe('the ingest across the switch', () => {
     const store = memoryStore();
     const at = { now: new Date('2026-12-06T10:00:00Z') };
     const clock = { now: () => at.now };
-    const ids = switchedPersonIds(store.migrations, personIds(COST, manualTime('2026-12-06T10:00:00Z')), clock);
+    const ids = switchedPersonIds([store.migrations], personIds(COST, manualTime('2026-12-06T10:00:00Z')), clock);
     const requests = [seen('203.0.113.7')];
     const queued = async () => {
       const [result] = await withPersonIds(requests, [classify(requests[0]!, rules, SECRET)], ids);
@@ -170,6 +170,36 @@ describe('the ingest across the switch', () => {
     expect(derived).toMatchObject({ person: await derivePersonId(hmac, COST), person_derived: true });
     // keep-hits reads it off the queue as it was sent.
     expect(hitsMessageSchema.safeParse({ v: 1, id: crypto.randomUUID(), hits: [derived] }).success).toBe(true);
+  });
+});
+
+describe('the ingest across the switch of several stores', () => {
+  it("sends the HMAC value until every store's migration is done, then asks no store again", async () => {
+    const [site, other] = [memoryStore(), memoryStore()];
+    const at = { now: new Date('2026-12-06T10:00:00Z') };
+    const clock = { now: () => at.now };
+    let reads = 0;
+    const counted = (store: typeof site) => ({ read: (name: string) => (reads++, store.migrations.read(name)) });
+    const ids = switchedPersonIds([counted(site), counted(other)], personIds(COST, manualTime('2026-12-06T10:00:00Z')), clock);
+    const migrate = (store: typeof site) =>
+      runMigrations(store.migrations, [personIdsMigration(store.personMoves, (old) => derivePersonId(old, COST), clock)], {
+        now: at.now,
+        limit: 10,
+        more: () => Promise.resolve(true),
+      });
+    const later = () => (at.now = new Date(at.now.getTime() + SWITCH_READ_MS));
+    expect(await migrate(site)).toBe(true);
+    expect(await ids.of('hmac')).toBe('hmac');
+    later();
+    expect(await ids.of('hmac')).toBe('hmac');
+    expect(await migrate(other)).toBe(true);
+    expect(await ids.of('hmac')).toBe('hmac');
+    later();
+    expect(await ids.of('hmac')).toBe(await derivePersonId('hmac', COST));
+    const asked = reads;
+    later();
+    await ids.of('hmac');
+    expect(reads).toBe(asked);
   });
 });
 

@@ -8,13 +8,22 @@ import { claimedVisitor } from '../../core/subjects/visitor';
 import { errorLine } from '../../core/errors';
 import type { PersonIds } from '../../core/identity/person-id';
 import { withPersonIds } from '../persons';
+import type { QueuedHit } from '../../core/message';
 
 /** How a visitor is told apart: the person hash (no cookie), or a first-party cookie where the site has consent. */
 export type IdentityMode = 'hash' | 'cookie';
 
+/** The site store's switch of person ids, so a scan is claimed under the derived id once it has begun. */
+export interface ClaimSwitch {
+  /** Once true it stays true. */
+  begun(): Promise<boolean>;
+  derive(old: string): Promise<string>;
+}
+
 export interface BeaconSubjectDeps {
   mode: IdentityMode;
   store: SubjectsStore;
+  switched?: ClaimSwitch;
 }
 
 type Deps = { rules: IdentityRules; persons: PersonIds; logger: Logger; subjects: BeaconSubjectDeps };
@@ -79,12 +88,23 @@ async function identified(cookieHeader: string | null, seen: SeenRequest, classi
   }
 }
 
+/**
+ * Once the switch has begun, an old id is claimed under its derived id, after a look for a document still under the old
+ * one, which the move takes over; a derived id, sent once every store moved, has no old document left.
+ */
+async function claimed(subject: string, hit: QueuedHit & { person: string }, deps: Deps): Promise<'new' | 'returning'> {
+  const { store, switched } = deps.subjects;
+  const moving = hit.person_derived !== true && switched !== undefined && (await switched.begun());
+  if (moving && (await store.visitors.read(subject, hit.person)) !== null) return 'returning';
+  const person = moving ? await switched.derive(hit.person) : hit.person;
+  return (await store.visitors.create(claimedVisitor(subject, person, hit.at))) === 'created' ? 'new' : 'returning';
+}
+
 /** A create that finds the document (409) is a returning visitor, so of two scans at once exactly one is new. */
 async function statusOf(seen: SeenRequest, classified: Classified, deps: Deps): Promise<Result<'new' | 'returning'>> {
   if (seen.subject === null || !classified.counted || classified.hit.person === null) return ok('returning');
   try {
-    const created = await deps.subjects.store.visitors.create(claimedVisitor(seen.subject, classified.hit.person, classified.hit.at));
-    return ok(created === 'created' ? 'new' : 'returning');
+    return ok(await claimed(seen.subject, { ...classified.hit, person: classified.hit.person }, deps));
   } catch (error) {
     warn(deps, 'the status of a scan could not be decided; nothing was enqueued', error);
     return fail({
