@@ -44,6 +44,8 @@ import type { LinkAdminDeps } from '../shared/read/links/manage';
 import type { SharedReadDeps } from './http/shared-link';
 import type { SiteReads } from '../shared/read/links/shared';
 import { HMAC_PERSON_IDS } from '../shared/core/identity/person-id';
+import { oldDaysMigration } from '../shared/fold/migrations/old-days';
+import { firstKeptDay } from '../shared/core/store/first-day';
 
 /**
  * Built once a process, with one object per use case, so a function hands over `root.<use case>` and builds nothing.
@@ -183,6 +185,10 @@ function earlierOf(all: Store, first: Store, sites: readonly Store[], from: () =
   return { store: allSitesReads(all, days, { people: emptyVisitorsSummary(), visits: emptyVisits() }), earlier: { store: first, from } };
 }
 
+/** Days kept before the day's secrets, in this store: their tokens made again and their networks and facts gone. */
+const oldDaysOf = (store: Store, clock: Clock) =>
+  oldDaysMigration({ days: store.oldDays, secrets: store.secrets, foldState: store.foldState, firstDay: () => firstKeptDay(store), clock });
+
 /** The first site's are also the root's own; `*`'s reads join the first site's days before it began. */
 function siteRoot(
   scope: SiteScope,
@@ -210,6 +216,8 @@ function siteRoot(
       steps: settings.FUNNEL_STEPS,
       goals,
       budget: TIMER_FOLD_BUDGET,
+      // Last of the migrations: it waits for the days kept before the day's secrets to leave the fold's reach.
+      migrations: [oldDaysOf(store, clock)],
     },
     count: {
       site: scope.name,

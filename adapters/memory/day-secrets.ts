@@ -1,4 +1,4 @@
-import { daySecretId, SECRETS_PK, type DaySecret, type Secret, type DaySecrets } from '../../shared/core/store/day-secrets';
+import { SECRETS_PK, type DaySecret, type Secret, type DaySecrets } from '../../shared/core/store/day-secrets';
 import type { MemoryDocuments } from './documents';
 
 export function memoryDaySecrets(documents: MemoryDocuments): DaySecrets {
@@ -6,6 +6,6 @@ export function memoryDaySecrets(documents: MemoryDocuments): DaySecrets {
     read: async (id) => documents.read<Secret>(SECRETS_PK, id)?.doc ?? null,
     create: async (doc) => documents.create(doc),
     days: async () => documents.query<DaySecret>((doc) => doc.kind === 'day-secret', SECRETS_PK).map((doc) => doc.day),
-    remove: async (day) => documents.delete(SECRETS_PK, daySecretId(day)),
+    remove: async (id) => documents.delete(SECRETS_PK, id),
   };
 }

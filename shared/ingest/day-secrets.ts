@@ -113,6 +113,6 @@ export async function secretsOfDays(
 export async function forgetDaySecrets(deps: Pick<DaySecretDeps, 'secrets' | 'clock' | 'lateDays'>): Promise<string[]> {
   const now = deps.clock.now().getTime();
   const ended = (await deps.secrets.days()).filter((day) => secretEndsAt(day, deps.lateDays) <= now).sort();
-  for (const day of ended) await deps.secrets.remove(day);
+  for (const day of ended) await deps.secrets.remove(daySecretId(day));
   return ended;
 }

@@ -27,7 +27,18 @@ export interface ImportSecret {
 
 export const IMPORT_SECRET_ID = 'secret:imports';
 
-export type Secret = DaySecret | ImportSecret;
+/** The key a kept day's old tokens are made again with, deleted as soon as that day is done (shared/fold/migrations/old-days.ts). */
+export interface RekeySecret {
+  id: string;
+  pk: typeof SECRETS_PK;
+  kind: 'rekey-secret';
+  day: string;
+  secret: string;
+}
+
+export const rekeySecretId = (day: string) => `secret:rekey:${day}`;
+
+export type Secret = DaySecret | ImportSecret | RekeySecret;
 
 /** A create that finds the day's secret there (409) answers `exists`, and the caller reads the one kept. */
 export interface DaySecrets {
@@ -35,6 +46,6 @@ export interface DaySecrets {
   create(doc: Secret): Promise<Created>;
   /** One partition query: the days whose secret is kept. */
   days(): Promise<string[]>;
-  /** Gone already is done. */
-  remove(day: string): Promise<void>;
+  /** By id; gone already is done. */
+  remove(id: string): Promise<void>;
 }
