@@ -1,5 +1,6 @@
 import type { VisitorDay } from '../../shared/core/store/activity';
 import type { Fact } from '../../shared/core/store/facts';
+import { IMPORTS_PK, type LandedImport } from '../../shared/core/store/imports';
 import type { OldDays } from '../../shared/core/store/old-days';
 import type { MemoryDocuments } from './documents';
 
@@ -14,6 +15,9 @@ export function memoryOldDays(documents: MemoryDocuments): OldDays {
         .map((doc) => doc.network),
     create: async (doc) => documents.create(doc),
     remove: async (day, id) => documents.delete(day, id),
+    landedAfter: async (day, mark) =>
+      documents.queryMarked<LandedImport>((doc, at) => doc.kind === 'import-landed' && at > mark && doc.days.includes(day), IMPORTS_PK)
+        .length > 0,
     facts: async (day, limit) =>
       documents
         .query<Fact>((doc) => doc.kind === 'fact', day)

@@ -10,6 +10,7 @@ import type { Store, VisitorDay } from '../../shared/core/store';
 import type { DaySecrets } from '../../shared/core/store/day-secrets';
 import { firstKeptDay } from '../../shared/core/store/first-day';
 import { migrationStatus, type Migrations } from '../../shared/core/store/migrations';
+import { IMPORTS_PK, landedId, type LandedImport } from '../../shared/core/store/imports';
 import { OLD_DAYS_MIGRATION, type OldDays } from '../../shared/core/store/old-days';
 import { oldDaysMigration } from '../../shared/fold/migrations/old-days';
 import { runMigrations } from '../../shared/fold/migrations/runner';
@@ -147,6 +148,24 @@ describe('the migration of days kept before the day secrets, on the golden store
     expect(rekeyedOn('2026-10-21')).toBe(0);
     const done = dying(store, LATER);
     expect(await runMigrations(done.progress, [done.migration], run(LATER))).toBe(true);
+  });
+
+  it('waits on a day an import landed on until the fold has read its note, so no fact still to fold is removed', async () => {
+    const documents = golden();
+    const store = memoryStore(documents);
+    const note: LandedImport = { id: landedId('m-1'), pk: IMPORTS_PK, kind: 'import-landed', message: 'm-1', days: ['2026-10-21'], ttl: 1 };
+    documents.create(note);
+    const waiting = dying(store, LATER);
+    expect(await runMigrations(waiting.progress, [waiting.migration], run(LATER))).toBe(false);
+    expect(visitorDays(documents).filter((doc) => doc.day === '2026-10-20' && doc.rekeyed === undefined)).toEqual([]);
+    expect(visitorDays(documents).filter((doc) => doc.day === '2026-10-21' && doc.rekeyed === true)).toEqual([]);
+    expect(documents.query((doc: { kind: string; pk: string }) => doc.kind === 'fact', '2026-10-21').length).toBeGreaterThan(0);
+    // The fold reads the note (its mark moves past it) and folds the day; then the day is made again.
+    const state = (await store.foldState.read())!;
+    expect(await store.foldState.replace({ ...state.doc, imports: documents.lastMark() }, state.etag)).toBe('replaced');
+    const done = dying(store, LATER);
+    expect(await runMigrations(done.progress, [done.migration], run(LATER))).toBe(true);
+    expect(visitorDays(documents).filter((doc) => doc.rekeyed === undefined)).toEqual([]);
   });
 
   it('is done at once on a store that keeps no day', async () => {

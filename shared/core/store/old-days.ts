@@ -13,6 +13,8 @@ export interface OldDays {
   create(doc: VisitorDay): Promise<Created>;
   /** Gone already is done. */
   remove(day: string, id: string): Promise<void>;
+  /** Whether a landed note of an import written after `mark` names the day: its facts are still to fold. */
+  landedAfter(day: string, mark: number): Promise<boolean>;
   /** The ids of the day's facts, at most `limit`. */
   facts(day: string, limit: number): Promise<string[]>;
   /** Gone already is done. */

@@ -2,12 +2,13 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { addDays } from '../../core/days';
 import { isLoopbackNetwork } from '../../core/identity/network';
+import { inLanes } from '../../core/lanes';
 import { utcDay } from '../../core/identity/tokens';
 import type { Clock } from '../../core/ports/clock';
 import { visitorDayId, type VisitorDay } from '../../core/store/activity';
 import { rekeySecretId, SECRETS_PK, type DaySecrets, type RekeySecret } from '../../core/store/day-secrets';
 import { FOLD_DAYS } from '../../core/store/facts';
-import type { FoldStates } from '../../core/store/fold';
+import type { FoldState, FoldStates } from '../../core/store/fold';
 import { OLD_DAYS_MIGRATION, type OldDays } from '../../core/store/old-days';
 import type { Migration } from './runner';
 
@@ -69,34 +70,44 @@ async function dayAgain(day: string, limit: number, deps: OldDaysDeps): Promise<
   const docs = await deps.days.unkeyed(day, limit);
   if (docs.length > 0) {
     const secret = await secretOf(day, deps);
-    for (const doc of docs) {
+    await inLanes(docs, WRITES_AT_ONCE, async (doc) => {
       await deps.days.create(rekeyed(doc, secret));
       await deps.days.remove(day, doc.id);
-    }
+    });
     if (docs.length === limit) return { found: docs.length, done: false };
   }
   // Nothing reads a fact of a day out of the fold's reach; Cosmos DB's time-to-live would remove it, the local server's does not.
   const facts = await deps.days.facts(day, limit - docs.length);
-  for (const id of facts) await deps.days.removeFact(day, id);
+  await inLanes(facts, WRITES_AT_ONCE, (id) => deps.days.removeFact(day, id));
   if (docs.length + facts.length === limit) return { found: limit, done: false };
   await deps.secrets.remove(rekeySecretId(day));
   return { found: docs.length + facts.length, done: true };
 }
 
+/** Documents a slice, so a slice stays a second or two whatever the run's `recordsASlice`. */
+const MOVES_A_SLICE = 200;
+
+/** Writes in flight at once. */
+const WRITES_AT_ONCE = 8;
+
+type Step = 'again' | 'pass' | 'wait';
+
 /** Loopback's rows are few a day: one machine, a row a store and agent family. */
 const NETWORKS_READ = 100;
 
 /**
- * A day the fold reads no more (out of its reach, not an imported day still to fold, no rollup being built) is made
- * again. One it may still read waits while it keeps a network, and is passed otherwise: its tokens have a day's secret.
+ * A day the fold reads no more (out of its reach, not an imported day still to fold or whose import's note it has not
+ * read, no rollup being built) is made again. One it may still read waits while it keeps a network, and is passed
+ * otherwise: its tokens have a day's secret.
  */
-async function stepOf(day: string, today: string, deps: OldDaysDeps): Promise<'again' | 'pass' | 'wait'> {
+async function stepOf(day: string, today: string, deps: OldDaysDeps, state: () => Promise<FoldState | null>): Promise<Step> {
   if (day >= addDays(today, -FOLD_DAYS - 1)) {
     const networks = await deps.days.networks(day, NETWORKS_READ);
     return networks.some((network) => !isLoopbackNetwork(network)) ? 'wait' : 'pass';
   }
-  const state = (await deps.foldState.read())?.doc ?? null;
-  return state === null || (state.build === null && !state.imported.includes(day)) ? 'again' : 'wait';
+  const held = await state();
+  if (held !== null && (held.build !== null || held.imported.includes(day))) return 'wait';
+  return (await deps.days.landedAfter(day, held?.imports ?? 0)) ? 'wait' : 'again';
 }
 
 /**
@@ -115,10 +126,14 @@ export function oldDaysMigration(deps: OldDaysDeps): Migration {
       if (position === null && first === null) return null;
       const place = position === null ? { day: first!, until: today, slice: 0 } : placeOf(position);
       let { day } = place;
-      let left = limit;
+      let left = Math.min(limit, MOVES_A_SLICE);
+      const given = left;
+      // The fold state is read once a slice, and only when a day out of the fold's reach asks it.
+      let read: Promise<FoldState | null> | undefined;
+      const state = () => (read ??= deps.foldState.read().then((found) => found?.doc ?? null));
       while (day <= place.until) {
-        const step = left > 0 ? await stepOf(day, today, deps) : 'wait';
-        if (step === 'wait') return left === limit && position !== null ? position : JSON.stringify({ ...place, day, slice: number });
+        const step = left > 0 ? await stepOf(day, today, deps, state) : 'wait';
+        if (step === 'wait') return left === given && position !== null ? position : JSON.stringify({ ...place, day, slice: number });
         const { found, done } = step === 'pass' ? { found: 0, done: true } : await dayAgain(day, left, deps);
         left -= Math.max(found, 1);
         if (done) day = addDays(day, 1);
