@@ -12,6 +12,17 @@ import type { FoldState, FoldStates } from '../../core/store/fold';
 import { OLD_DAYS_MIGRATION, type OldDays } from '../../core/store/old-days';
 import type { Migration } from './runner';
 
+/** Documents a slice, so a slice stays a second or two whatever the run's `recordsASlice`. */
+const MOVES_A_SLICE = 200;
+
+/** Writes in flight at once. */
+const WRITES_AT_ONCE = 8;
+
+type Step = 'again' | 'pass' | 'wait';
+
+/** Loopback's rows are few a day: one machine, a row a store and agent family. */
+const NETWORKS_READ = 100;
+
 export interface OldDaysDeps {
   days: OldDays;
   secrets: DaySecrets;
@@ -83,17 +94,6 @@ async function dayAgain(day: string, limit: number, deps: OldDaysDeps): Promise<
   await deps.secrets.remove(rekeySecretId(day));
   return { found: docs.length + facts.length, done: true };
 }
-
-/** Documents a slice, so a slice stays a second or two whatever the run's `recordsASlice`. */
-const MOVES_A_SLICE = 200;
-
-/** Writes in flight at once. */
-const WRITES_AT_ONCE = 8;
-
-type Step = 'again' | 'pass' | 'wait';
-
-/** Loopback's rows are few a day: one machine, a row a store and agent family. */
-const NETWORKS_READ = 100;
 
 /**
  * A day the fold reads no more (out of its reach, not an imported day still to fold or whose import's note it has not
