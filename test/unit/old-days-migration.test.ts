@@ -5,6 +5,7 @@ import { MemoryDocuments } from '../../adapters/memory/documents';
 import { memoryStore } from '../../adapters/memory/store';
 import { addDays } from '../../shared/core/days';
 import { isLoopbackNetwork } from '../../shared/core/identity/network';
+import { rootFromEnvironment } from '../../host/composition';
 import { fixedClock } from '../../shared/core/ports/clock';
 import type { Store, VisitorDay } from '../../shared/core/store';
 import type { DaySecrets } from '../../shared/core/store/day-secrets';
@@ -172,5 +173,27 @@ describe('the migration of days kept before the day secrets, on the golden store
     const store = memoryStore();
     const { progress, migration } = dying(store, LATER);
     expect(await runMigrations(progress, [migration], run(LATER))).toBe(true);
+  });
+
+  it('is registered for every site and for all sites, each on its own store', async () => {
+    const env = {
+      HASH_KEY: 'test-hash-key-0123456789abcdef',
+      INGEST_KEY: 'test-ingest-key-0123456789',
+      OPERATOR_KEY: 'test-operator-key-0123456789',
+      AzureWebJobsStorage: 'UseDevelopmentStorage=true',
+      STORE: 'memory',
+      SITES: 'a.example=https://a.example|b.example=https://b.example',
+    };
+    const documents = golden();
+    const b = memoryStore(documents);
+    const root = rootFromEnvironment(env, {
+      clock: fixedClock(LATER),
+      siteStore: (scope) => (scope.name === 'b.example' ? b : memoryStore()),
+    });
+    expect([...root.sites.roots.keys()].sort()).toEqual(['*', 'a.example', 'b.example']);
+    for (const site of root.sites.roots.values()) expect(site.fold.migrations?.map((one) => one.name)).toContain(OLD_DAYS_MIGRATION);
+    const fold = root.sites.roots.get('b.example')!.fold;
+    expect(await runMigrations(b.migrations, fold.migrations!, run(LATER))).toBe(true);
+    expect(visitorDays(documents).every((doc) => doc.rekeyed === true)).toBe(true);
   });
 });
