@@ -1,7 +1,7 @@
 import { register } from '../host/registry';
 import { fold } from '../shared/fold/fold';
 import { errorLine } from '../shared/core/errors';
-import { forgetDaySecrets } from '../shared/ingest/day-secrets';
+import { forgetDaySecrets, forgetImportSecrets } from '../shared/ingest/day-secrets';
 
 register({
   kind: 'timer',
@@ -48,6 +48,9 @@ register({
       const forgotten = await forgetDaySecrets(root.daySecrets);
       if (forgotten.length > 0)
         root.logger.info("days' secrets deleted", { function: 'recount', days: forgotten.length, last: forgotten.at(-1)! });
+      // An import secret goes once no import has used it for a day.
+      const imports = await forgetImportSecrets(root.daySecrets);
+      if (imports > 0) root.logger.info('import secrets deleted', { function: 'recount', secrets: imports });
     } catch (error) {
       root.logger.warn("the days' secrets could not be deleted; the next run tries again", {
         function: 'recount',

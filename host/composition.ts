@@ -46,6 +46,8 @@ import type { SiteReads } from '../shared/read/links/shared';
 import { derivePersonId, personIds } from '../shared/core/identity/person-id';
 import { storeSwitch, type PersonIdDerivations } from './person-switch';
 import { switchedPersonIds } from '../shared/ingest/persons';
+import { oldDaysMigration } from '../shared/fold/migrations/old-days';
+import { firstKeptDay } from '../shared/core/store/first-day';
 
 /**
  * Built once a process, with one object per use case, so a function hands over `root.<use case>` and builds nothing.
@@ -186,6 +188,10 @@ function earlierOf(all: Store, first: Store, sites: readonly Store[], from: () =
   return { store: allSitesReads(all, days, { people: emptyVisitorsSummary(), visits: emptyVisits() }), earlier: { store: first, from } };
 }
 
+/** Days kept before the day's secrets, in this store: their tokens made again and their networks and facts gone. */
+const oldDaysOf = (store: Store, clock: Clock) =>
+  oldDaysMigration({ days: store.oldDays, secrets: store.secrets, foldState: store.foldState, firstDay: () => firstKeptDay(store), clock });
+
 /** The first site's are also the root's own; `*`'s reads join the first site's days before it began. */
 function siteRoot(
   scope: SiteScope,
@@ -215,7 +221,8 @@ function siteRoot(
       steps: settings.FUNNEL_STEPS,
       goals,
       budget: TIMER_FOLD_BUDGET,
-      migrations: [switched.migration],
+      // The old days' migration is last: it waits for the days kept before the day's secrets to leave the fold's reach.
+      migrations: [switched.migration, oldDaysOf(store, clock)],
       persons: switched.persons,
     },
     count: {

@@ -24,6 +24,7 @@ import { cosmosLinks } from './links';
 import { cosmosGuesses } from './guesses';
 import { cosmosSessions } from './sessions';
 import { cosmosDaySecrets } from './day-secrets';
+import { cosmosOldDays } from './old-days';
 import { packFact } from './packed-facts';
 import { IMPORT_LEDGER_ID, IMPORTS_PK, landedId, type ImportLedger, type LandedImport } from '../../shared/core/store/imports';
 
@@ -143,6 +144,7 @@ export function cosmosStore(
     guesses: cosmosGuesses(access),
     sessions: cosmosSessions(access),
     secrets: cosmosDaySecrets(documents),
+    oldDays: cosmosOldDays(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

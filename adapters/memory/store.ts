@@ -6,6 +6,7 @@ import { memoryLinks } from './links';
 import { memoryGuesses } from './guesses';
 import { memorySessions } from './sessions';
 import { memoryDaySecrets } from './day-secrets';
+import { memoryOldDays } from './old-days';
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/core/store/summary';
 import { VISITORS_PK } from '../../shared/core/store/visitors';
 import { MemoryDocuments } from './documents';
@@ -115,6 +116,7 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     guesses: memoryGuesses(access),
     sessions: memorySessions(access),
     secrets: memoryDaySecrets(documents),
+    oldDays: memoryOldDays(documents),
     stats: () => ({ ...documents.counts }),
   };
 }

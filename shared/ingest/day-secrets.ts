@@ -1,10 +1,20 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { addDays } from '../core/days';
 import { errorLine } from '../core/errors';
 import type { Clock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
 import { fail, ok, type Result } from '../core/result';
-import { daySecretId, IMPORT_SECRET_ID, SECRETS_PK, type DaySecret, type DaySecrets, type Secret } from '../core/store/day-secrets';
+import {
+  daySecretId,
+  IMPORT_SECRET_IDLE_MS,
+  IMPORT_SECRET_RENEW_MS,
+  IMPORT_SECRET_TTL,
+  importSecretId,
+  SECRETS_PK,
+  type DaySecret,
+  type DaySecrets,
+  type ImportSecret,
+} from '../core/store/day-secrets';
 
 /** A day ends last in the zone furthest behind UTC (UTC−12). */
 const LAST_ZONE_MS = 12 * 3_600_000;
@@ -30,7 +40,7 @@ export interface DaySecretKeeper {
   dayOf(at: Date): string;
   /** Null once the day can receive no more hits. Throws when the store cannot answer. */
   secretOf(day: string): Promise<string | null>;
-  /** For an import of a day whose own secret is gone: the import secret's key for that day. */
+  /** For an import of a day whose own secret is gone: that day's import secret, renewed while imports use it. */
   importedSecretOf(day: string): Promise<string>;
 }
 
@@ -40,7 +50,7 @@ const randomSecret = () => randomBytes(32).toString('hex');
 const ttlOf = (day: string, lateDays: number, now: Date) => Math.ceil((secretEndsAt(day, lateDays) - now.getTime()) / 1000) + 86_400;
 
 /** Create, and on 409 read the one another instance made first, so every instance holds the same secret. */
-async function madeOrRead(doc: Secret, secrets: DaySecrets): Promise<string | null> {
+async function madeOrRead(doc: DaySecret, secrets: DaySecrets): Promise<string | null> {
   const kept = await secrets.read(doc.id);
   if (kept !== null) return kept.secret;
   if ((await secrets.create(doc)) === 'created') return doc.secret;
@@ -58,12 +68,49 @@ function daySecret(day: string, deps: DaySecretDeps): DaySecret {
   };
 }
 
-const importSecret = (deps: DaySecretDeps): Secret => ({
-  id: IMPORT_SECRET_ID,
-  pk: SECRETS_PK,
-  kind: 'import-secret',
-  secret: (deps.newSecret ?? randomSecret)('imports'),
-});
+/** An import secret as an instance holds it: the secret, and when it was last renewed in the store. */
+interface HeldImport {
+  secret: string;
+  usedAt: number;
+}
+
+/** The day's import secret as kept, or one made now (on 409, the one another instance made first). */
+async function importHeld(day: string, deps: DaySecretDeps): Promise<HeldImport> {
+  const id = importSecretId(day);
+  const kept = async () => {
+    const found = await deps.secrets.read(id);
+    return found?.kind === 'import-secret' ? { secret: found.secret, usedAt: Date.parse(found.used_at) } : null;
+  };
+  const held = await kept();
+  if (held !== null) return held;
+  const now = deps.clock.now();
+  const doc: ImportSecret = {
+    id,
+    pk: SECRETS_PK,
+    kind: 'import-secret',
+    day,
+    secret: (deps.newSecret ?? randomSecret)(`import|${day}`),
+    used_at: now.toISOString(),
+    ttl: IMPORT_SECRET_TTL,
+  };
+  if ((await deps.secrets.create(doc)) === 'created') return { secret: doc.secret, usedAt: now.getTime() };
+  const made = await kept();
+  if (made === null) throw new Error('the import secret was deleted while it was made');
+  return made;
+}
+
+/** Renewed in the store at most hourly while used; one the timer deleted is made again, for the imports from now on. */
+async function importSecretOf(day: string, imports: Map<string, HeldImport>, deps: DaySecretDeps): Promise<string> {
+  const now = deps.clock.now().getTime();
+  for (const [kept, held] of imports) if (now - held.usedAt >= IMPORT_SECRET_IDLE_MS) imports.delete(kept);
+  let held = imports.get(day) ?? (await importHeld(day, deps));
+  if (now - held.usedAt >= IMPORT_SECRET_RENEW_MS) {
+    const renewed = await deps.secrets.renew(importSecretId(day), new Date(now).toISOString(), IMPORT_SECRET_TTL);
+    held = renewed === 'renewed' ? { ...held, usedAt: now } : await importHeld(day, deps);
+  }
+  imports.set(day, held);
+  return held.secret;
+}
 
 /** A promise held until it fails, so a store that failed is asked again by the next hit. */
 function heldIn(held: Map<string, Promise<string | null>>, key: string, make: () => Promise<string | null>): Promise<string | null> {
@@ -78,19 +125,16 @@ function heldIn(held: Map<string, Promise<string | null>>, key: string, make: ()
 
 export function daySecretKeeper(deps: DaySecretDeps): DaySecretKeeper {
   const held = new Map<string, Promise<string | null>>();
+  const imports = new Map<string, HeldImport>();
   return {
     dayOf: deps.dayOf,
     secretOf(day) {
       const now = deps.clock.now().getTime();
-      for (const kept of held.keys()) if (kept !== IMPORT_SECRET_ID && secretEndsAt(kept, deps.lateDays) <= now) held.delete(kept);
+      for (const kept of held.keys()) if (secretEndsAt(kept, deps.lateDays) <= now) held.delete(kept);
       if (secretEndsAt(day, deps.lateDays) <= now) return Promise.resolve(null);
       return heldIn(held, day, () => madeOrRead(daySecret(day, deps), deps.secrets));
     },
-    async importedSecretOf(day) {
-      const secret = await heldIn(held, IMPORT_SECRET_ID, () => madeOrRead(importSecret(deps), deps.secrets));
-      if (secret === null) throw new Error('the import secret was deleted while it was made');
-      return createHmac('sha256', secret).update(day, 'utf8').digest('hex');
-    },
+    importedSecretOf: (day) => importSecretOf(day, imports, deps),
   };
 }
 
@@ -113,6 +157,17 @@ export async function secretsOfDays(
 export async function forgetDaySecrets(deps: Pick<DaySecretDeps, 'secrets' | 'clock' | 'lateDays'>): Promise<string[]> {
   const now = deps.clock.now().getTime();
   const ended = (await deps.secrets.days()).filter((day) => secretEndsAt(day, deps.lateDays) <= now).sort();
-  for (const day of ended) await deps.secrets.remove(day);
+  for (const day of ended) await deps.secrets.remove(daySecretId(day));
   return ended;
+}
+
+/** Deletes every import secret no import has used for IMPORT_SECRET_IDLE_MS; run by the timer. Answers how many. */
+export async function forgetImportSecrets(deps: Pick<DaySecretDeps, 'secrets' | 'clock'>): Promise<number> {
+  const now = deps.clock.now().getTime();
+  // One kept before renewals has no `used_at`: it is idle.
+  const idle = (await deps.secrets.imports()).filter(
+    (kept) => now - Date.parse(kept.used_at ?? '1970-01-01T00:00:00Z') >= IMPORT_SECRET_IDLE_MS,
+  );
+  for (const kept of idle) await deps.secrets.remove(kept.id);
+  return idle.length;
 }

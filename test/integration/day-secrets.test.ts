@@ -3,8 +3,8 @@ import { memoryStore } from '../../adapters/memory/store';
 import { utcDay } from '../../shared/core/identity/tokens';
 import { fixedClock } from '../../shared/core/ports/clock';
 import type { Store } from '../../shared/core/store';
-import { daySecretId, SECRETS_PK } from '../../shared/core/store/day-secrets';
-import { daySecretKeeper, forgetDaySecrets, secretEndsAt } from '../../shared/ingest/day-secrets';
+import { daySecretId, IMPORT_SECRET_TTL, importSecretId, SECRETS_PK } from '../../shared/core/store/day-secrets';
+import { daySecretKeeper, forgetDaySecrets, forgetImportSecrets, secretEndsAt } from '../../shared/ingest/day-secrets';
 import { freshCosmos } from './keep-helpers';
 
 // A day's secret is one for every instance (kept in the store, made on first use with create-409-then-read), held in
@@ -80,16 +80,53 @@ describe.each(SUBJECTS)("the day's secret on $name", ({ make }) => {
     expect(await forgetDaySecrets({ secrets: store.secrets, clock, lateDays: LATE_DAYS })).toEqual([]);
   });
 
-  it("gives an import of a day whose secret is gone the import secret's key for that day, the same on every run", async () => {
+  it('gives an import of a day whose secret is gone a secret of that day, one for every instance, another each day', async () => {
     const store = await make();
     const clock = fixedClock(`${DAY}T10:00:00Z`);
-    const first = await keeperOn(store, clock).importedSecretOf('2020-01-01');
-    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    const made = await Promise.all(Array.from({ length: 4 }, () => keeperOn(store, clock).importedSecretOf('2020-01-01')));
+    expect(new Set(made).size).toBe(1);
+    expect(made[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(await keeperOn(store, clock).importedSecretOf('2020-01-02')).not.toBe(made[0]);
+    expect(await store.secrets.read(importSecretId('2020-01-01'))).toMatchObject({
+      ttl: IMPORT_SECRET_TTL,
+      used_at: `${DAY}T10:00:00.000Z`,
+    });
+  });
+
+  it('keeps an import secret while imports use it, renewed at most hourly, and the timer deletes it a day after its last use', async () => {
+    const store = await make();
+    const clock = fixedClock(`${DAY}T10:00:00Z`);
+    const keeper = keeperOn(store, clock);
+    const first = await keeper.importedSecretOf('2020-01-01');
+    // An import that goes on for a day and a half: one secret, so a person's imported day stays one visit.
+    for (const at of ['T10:30', 'T16:00', 'T23:00']) {
+      clock.set(`${DAY}${at}:00Z`);
+      expect(await keeper.importedSecretOf('2020-01-01')).toBe(first);
+    }
+    clock.set('2026-10-24T20:00:00Z');
     expect(await keeperOn(store, clock).importedSecretOf('2020-01-01')).toBe(first);
-    expect(await keeperOn(store, clock).importedSecretOf('2020-01-02')).not.toBe(first);
-    // The timer deletes days' secrets only.
-    clock.set('2030-01-01T00:00:00Z');
-    await forgetDaySecrets({ secrets: store.secrets, clock, lateDays: LATE_DAYS });
-    expect(await keeperOn(store, clock).importedSecretOf('2020-01-01')).toBe(first);
+    expect(await forgetImportSecrets({ secrets: store.secrets, clock })).toBe(0);
+    expect((await store.secrets.read(importSecretId('2020-01-01')))?.kind).toBe('import-secret');
+    // Unused for a day since its last renewal (20:00), the timer deletes it.
+    clock.set('2026-10-25T19:59:59Z');
+    expect(await forgetImportSecrets({ secrets: store.secrets, clock })).toBe(0);
+    clock.set('2026-10-25T20:00:00Z');
+    expect(await forgetImportSecrets({ secrets: store.secrets, clock })).toBe(1);
+    expect(await store.secrets.read(importSecretId('2020-01-01'))).toBeNull();
+    expect(await store.secrets.imports()).toEqual([]);
+    // Neither the instance that held it nor a new one gives it again: a later import has a secret of its own.
+    const later = await keeper.importedSecretOf('2020-01-01');
+    expect(later).not.toBe(first);
+    expect(await keeperOn(store, clock).importedSecretOf('2020-01-01')).toBe(later);
+  });
+
+  it('deletes the one import secret kept before import secrets were renewed at its first run', async () => {
+    const store = await make();
+    const clock = fixedClock(`${DAY}T10:00:00Z`);
+    await store.secrets.create({ id: 'secret:imports', pk: SECRETS_PK, kind: 'import-secret', secret: 'f'.repeat(64) } as never);
+    await keeperOn(store, clock).importedSecretOf('2020-01-01');
+    expect(await forgetImportSecrets({ secrets: store.secrets, clock })).toBe(1);
+    expect(await store.secrets.read('secret:imports')).toBeNull();
+    expect((await store.secrets.imports()).map((kept) => kept.id)).toEqual([importSecretId('2020-01-01')]);
   });
 });

@@ -77,6 +77,8 @@ describe("ingest and the day's secret", () => {
       create: async () => 'created',
       days: async () => [],
       remove: async () => undefined,
+      renew: async () => 'gone',
+      imports: async () => [],
     };
     const { deps, sent, logger } = rig(down);
     const answer = await ingest([seen('203.0.113.7', AGENTS.chromeWindows)], deps);

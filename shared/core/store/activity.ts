@@ -58,6 +58,8 @@ export interface VisitorDay {
   event_props?: Record<string, number>;
   /** A fact with a later mark is not in it yet. */
   folded_to: number;
+  /** Kept before the day's secrets, its token made again with a secret since deleted and its network dropped. */
+  rekeyed?: true;
 }
 
 /** One store's requests in one UTC hour (pk `<yyyy-MM-dd>`, id `hour:<store>:<HH>`). */

@@ -17,17 +17,45 @@ export interface DaySecret {
 
 export const daySecretId = (day: string) => `secret:${day}`;
 
-/** Imports of days whose own secret is gone make their tokens with this one, so a rerun makes the same tokens. */
+/** An hour: an import renews its secret at most this often, so the timer sees it in use. */
+export const IMPORT_SECRET_RENEW_MS = 3_600_000;
+
+/** A day: the timer deletes an import secret no import has used for this long. */
+export const IMPORT_SECRET_IDLE_MS = 86_400_000;
+
+/** Seconds Cosmos DB keeps an import secret past its last renewal, should the timer not delete it: a day past idle. */
+export const IMPORT_SECRET_TTL = (2 * IMPORT_SECRET_IDLE_MS) / 1000;
+
+/**
+ * The key of an imported day's tokens once the day's own secret is gone, so the imports of that day running now make one
+ * visit of a person's day. Renewed while imports use it, deleted by the timer once unused for IMPORT_SECRET_IDLE_MS.
+ */
 export interface ImportSecret {
-  id: typeof IMPORT_SECRET_ID;
+  id: string;
   pk: typeof SECRETS_PK;
   kind: 'import-secret';
+  day: string;
+  /** 32 random bytes, hex. */
+  secret: string;
+  /** When an import last renewed it, ISO 8601. */
+  used_at: string;
+  ttl: number;
+}
+
+export const importSecretId = (day: string) => `secret:import:${day}`;
+
+/** The key a kept day's old tokens are made again with, deleted as soon as that day is done (shared/fold/migrations/old-days.ts). */
+export interface RekeySecret {
+  id: string;
+  pk: typeof SECRETS_PK;
+  kind: 'rekey-secret';
+  day: string;
   secret: string;
 }
 
-export const IMPORT_SECRET_ID = 'secret:imports';
+export const rekeySecretId = (day: string) => `secret:rekey:${day}`;
 
-export type Secret = DaySecret | ImportSecret;
+export type Secret = DaySecret | ImportSecret | RekeySecret;
 
 /** A create that finds the day's secret there (409) answers `exists`, and the caller reads the one kept. */
 export interface DaySecrets {
@@ -35,6 +63,10 @@ export interface DaySecrets {
   create(doc: Secret): Promise<Created>;
   /** One partition query: the days whose secret is kept. */
   days(): Promise<string[]>;
-  /** Gone already is done. */
-  remove(day: string): Promise<void>;
+  /** By id; gone already is done. */
+  remove(id: string): Promise<void>;
+  /** Sets an import secret's `used_at` and `ttl`, unless it is gone. */
+  renew(id: string, usedAt: string, ttl: number): Promise<'renewed' | 'gone'>;
+  /** One partition query: the import secrets kept, with when each was last used (absent on one kept before renewals). */
+  imports(): Promise<Array<{ id: string; used_at?: string }>>;
 }

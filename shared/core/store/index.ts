@@ -6,6 +6,7 @@ import type { FoldLeases } from './fold-lease';
 import type { Migrations } from './migrations';
 import type { PersonMoves } from './person-moves';
 import type { FoldStates, StoreMarks } from './fold';
+import type { OldDays } from './old-days';
 import type { VisitorsSummaryReader, VisitorsSummaries } from './summary';
 import type { RecordCounts, VisitorRecords } from './visitors';
 import type { VisitsSummaries } from './visits';
@@ -82,6 +83,8 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'lande
   sessions: AdminSessions;
   /** Each day's secret, kept with the first site's documents since every site's tokens of a day use it. */
   secrets: DaySecrets;
+  /** The days kept before the day's secrets, as their migration reads and writes them. */
+  oldDays: OldDays;
   stats(): StoreStats;
 }
 

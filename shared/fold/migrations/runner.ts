@@ -22,7 +22,10 @@ export interface MigrationSlice {
 export interface Migration {
   /** Never renamed: its progress is kept under it. */
   name: string;
-  /** Moves the next items after `position`; answers the position after them, or null once nothing is left. */
+  /**
+   * Moves the next items after `position`; answers the position after them, or null once nothing is left. Answering
+   * `position` itself says nothing may move yet: the run leaves this migration, and those after it, for a later run.
+   */
   slice(slice: MigrationSlice): Promise<string | null>;
 }
 
@@ -62,6 +65,7 @@ async function runOne(store: Migrations, migration: Migration, run: MigrationRun
   while (await run.more()) {
     const { doc } = held;
     const position = await migration.slice({ position: doc.position, number: doc.slices + 1, limit: run.limit });
+    if (position !== null && position === doc.position) return false;
     const done = position === null ? { done_at: run.now.toISOString() } : {};
     held = await advanced(store, held, { ...doc, position, slices: doc.slices + 1, ...done });
     if (held.doc.done_at !== null) return true;
