@@ -11,7 +11,7 @@ import { queued } from '../test/support/hits';
 import { callsA, costed } from './report';
 import { DAY_SECRET, identityRules, quiet, seenRequest } from './settings';
 import { withServices } from './stack';
-import { HMAC_PERSON_IDS } from '../shared/core/identity/person-id';
+import { HMAC_PERSON_IDS } from '../test/support/persons';
 
 const rules = identityRules({ ignoredPaths: [] });
 

@@ -16,7 +16,7 @@ import type { HitQueue } from '../../shared/core/ports/queue';
 import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { hostingNetworks } from '../../adapters/files/networks';
 import { countries } from './countries';
-import { HMAC_PERSON_IDS } from '../../shared/core/identity/person-id';
+import { HMAC_PERSON_IDS } from './persons';
 
 export const INGEST_KEY = 'test-ingest-key-0123456789';
 

@@ -11,7 +11,7 @@ import { memoryLogger } from '../../shared/core/ports/logger';
 import type { IdentityMode } from '../../shared/ingest/subjects/beacon';
 import { visitorCookieHash } from '../../shared/ingest/subjects/cookie';
 import { AGENTS, browserHeaders } from '../support/http';
-import { HMAC_PERSON_IDS } from '../../shared/core/identity/person-id';
+import { HMAC_PERSON_IDS } from '../support/persons';
 import { daySecretKeeper } from '../../shared/ingest/day-secrets';
 import { utcDay } from '../../shared/core/identity/tokens';
 

@@ -9,7 +9,7 @@ import type { SeenRequest } from '../../shared/ingest/classify';
 import { daySecretKeeper } from '../../shared/ingest/day-secrets';
 import { ingest } from '../../shared/ingest/ingest';
 import { AGENTS } from '../support/http';
-import { HMAC_PERSON_IDS } from '../../shared/core/identity/person-id';
+import { HMAC_PERSON_IDS } from '../support/persons';
 
 // Ingest makes each hit's token with its day's secret, read through the keeper before classification.
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { derivePersonId, HMAC_PERSON_IDS } from '../../shared/core/identity/person-id';
+import { derivePersonId } from '../../shared/core/identity/person-id';
+import { HMAC_PERSON_IDS } from '../support/persons';
 import { agentFamily } from '../../shared/core/identity/agent';
 import { personHash } from '../../shared/core/identity/tokens';
 import { memoryLogger } from '../../shared/core/ports/logger';

@@ -4,7 +4,8 @@ import type { SeenRequest } from '../../shared/ingest/classify';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { beaconScan } from '../../shared/ingest/subjects/beacon';
 import { newVisitorCookie, presentedCookie, visitorCookieHash, VISITOR_COOKIE } from '../../shared/ingest/subjects/cookie';
-import { derivePersonId, HMAC_PERSON_IDS } from '../../shared/core/identity/person-id';
+import { derivePersonId } from '../../shared/core/identity/person-id';
+import { HMAC_PERSON_IDS } from '../support/persons';
 import { VISITOR_COOKIES_PK, visitorCookieId } from '../../shared/core/store/subjects';
 
 /** A day's secret as ingest reads it from the store. */

@@ -65,6 +65,3 @@ export function personIds(cost: number, time: Clock & Scheduler, remembered = PE
     },
   };
 }
-
-/** Until the dated switch has moved every kept record (docs/design.md, Identity), the person id stays its HMAC value. */
-export const HMAC_PERSON_IDS: PersonIds = { of: (hmacValue) => Promise.resolve(hmacValue) };
