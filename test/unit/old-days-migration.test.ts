@@ -8,7 +8,7 @@ import { isLoopbackNetwork } from '../../shared/core/identity/network';
 import { rootFromEnvironment } from '../../host/composition';
 import { fixedClock } from '../../shared/core/ports/clock';
 import type { Store, VisitorDay } from '../../shared/core/store';
-import type { DaySecrets } from '../../shared/core/store/day-secrets';
+import { REKEY_SECRET_TTL, type DaySecrets } from '../../shared/core/store/day-secrets';
 import { firstKeptDay } from '../../shared/core/store/first-day';
 import { migrationStatus, type Migrations } from '../../shared/core/store/migrations';
 import { IMPORTS_PK, landedId, type LandedImport } from '../../shared/core/store/imports';
@@ -109,6 +109,24 @@ describe('the migration of days kept before the day secrets, on the golden store
     // Each day's secret went with its day.
     expect(ofKind(documents, 'rekey-secret')).toEqual([]);
     expect(await migrationStatus(store.migrations, OLD_DAYS_MIGRATION)).toEqual({ done: true, from: LATER.slice(0, 10) });
+  });
+
+  it("holds a day's secret only while the day is made again, with a week's time-to-live behind it", async () => {
+    const documents = golden();
+    const store = memoryStore(documents);
+    const { progress, migration } = dying(store, LATER);
+    let slices = 1;
+    expect(await runMigrations(progress, [migration], { ...run(LATER), more: () => Promise.resolve(slices-- > 0) })).toBe(false);
+    expect(ofKind(documents, 'rekey-secret')).toEqual([
+      {
+        id: 'secret:rekey:2026-10-20',
+        pk: 'secrets',
+        kind: 'rekey-secret',
+        day: '2026-10-20',
+        secret: testSecret('2026-10-20'),
+        ttl: REKEY_SECRET_TTL,
+      },
+    ]);
   });
 
   it('leaves what a clean run leaves when it dies after any one of its writes and runs again', async () => {

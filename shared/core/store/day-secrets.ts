@@ -51,7 +51,11 @@ export interface RekeySecret {
   kind: 'rekey-secret';
   day: string;
   secret: string;
+  ttl: typeof REKEY_SECRET_TTL;
 }
+
+/** A week: a day is done in minutes, so only a migration stalled that long loses it, and then no secret outlives it. */
+export const REKEY_SECRET_TTL = 604_800;
 
 export const rekeySecretId = (day: string) => `secret:rekey:${day}`;
 

@@ -6,7 +6,7 @@ import { inLanes } from '../../core/lanes';
 import { utcDay } from '../../core/identity/tokens';
 import type { Clock } from '../../core/ports/clock';
 import { visitorDayId, type VisitorDay } from '../../core/store/activity';
-import { rekeySecretId, SECRETS_PK, type DaySecrets, type RekeySecret } from '../../core/store/day-secrets';
+import { REKEY_SECRET_TTL, rekeySecretId, SECRETS_PK, type DaySecrets, type RekeySecret } from '../../core/store/day-secrets';
 import { FOLD_DAYS } from '../../core/store/facts';
 import type { FoldState, FoldStates } from '../../core/store/fold';
 import { OLD_DAYS_MIGRATION, type OldDays } from '../../core/store/old-days';
@@ -66,6 +66,7 @@ async function secretOf(day: string, deps: OldDaysDeps): Promise<string> {
     kind: 'rekey-secret',
     day,
     secret: (deps.newSecret ?? (() => randomBytes(32).toString('hex')))(day),
+    ttl: REKEY_SECRET_TTL,
   };
   if ((await deps.secrets.create(doc)) === 'created') return doc.secret;
   const made = await deps.secrets.read(id);
