@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { assetShelf, packageRoot, partsVersions } from '../../adapters/files/assets';
-import { ASSETS, DASHBOARD, DASHBOARD_MODULES, KEPT_A_YEAR } from '../../shared/contract/assets';
+import { ASSETS, DASHBOARD, KEPT_A_YEAR } from '../../shared/contract/assets';
+import { DASHBOARD_MODULES } from '../../shared/contract/dashboard-modules';
 import { serveAsset } from '../../host/http/assets';
 
 const root = join(__dirname, '..', '..');
