@@ -1,5 +1,5 @@
 // @ts-check
-// A panel of the period's grid, as its module makes it: a head with its title and what it shows, and its tabs (the
+// A panel of the grid, as its module makes it: a head with its title and what it shows, and its tabs (the
 // WAI-ARIA pattern wireTabs() runs, the first one chosen), each with the body the module draws into.
 import { el } from './admin-dom.js';
 
@@ -12,13 +12,15 @@ import { el } from './admin-dom.js';
  * @property {string} label
  * @property {boolean} [adminOnly] only the operator sees it, never a shared link
  * @property {boolean} [wide] its body is a table that scrolls sideways
+ * @property {() => Node[]} [content] what its body holds before it is drawn
  */
 
 /**
- * A registered panel: its markup, and how it draws the card of the period in `within` words.
+ * A registered panel: its markup, and for a panel of the period how it draws the card in `within` words (the others
+ * draw from their own reads).
  * @typedef {object} Panel
  * @property {() => HTMLElement} markup
- * @property {(card: Card | null, problem: string | null, within: string) => void} show
+ * @property {(card: Card | null, problem: string | null, within: string) => void} [show]
  */
 
 /** Sets attributes el() cannot set as properties. */
@@ -35,7 +37,7 @@ function tabButton(/** @type {Tab} */ tab, /** @type {number} */ at) {
 }
 
 function tabBody(/** @type {Tab} */ tab, /** @type {number} */ at) {
-  const body = el('div', { id: `${tab.id}-body`, hidden: at > 0 });
+  const body = el('div', { id: `${tab.id}-body`, hidden: at > 0 }, ...(tab.content?.() ?? []));
   if (tab.wide) {
     body.className = `table-wrap${tab.adminOnly ? ' admin-only' : ''}`;
     body.tabIndex = 0;
@@ -43,24 +45,35 @@ function tabBody(/** @type {Tab} */ tab, /** @type {number} */ at) {
   return withAttributes(body, { role: 'tabpanel', 'aria-labelledby': `tab-${tab.id}` });
 }
 
+/** A chart's figure, drawn by admin-chart.js into its plot. */
+export function chartFigure(/** @type {string} */ name, /** @type {string} */ caption, short = false) {
+  const figure = el(
+    'figure',
+    { className: 'chart' },
+    el('figcaption', { textContent: caption }),
+    el('div', { className: short ? 'plot short' : 'plot' }),
+  );
+  return withAttributes(figure, { 'data-chart': name });
+}
+
 /**
- * A panel's section; one without tabs has the one body `<id>-body`.
- * @param {{ id: string, title: string, aboutWhat: string, about: string, tabs?: Tab[] }} spec
+ * A panel's section; one without tabs has one body, `<id>-body` unless it makes its own. `note` follows the title,
+ * muted; an `adminOnly` panel is never on a shared link's page.
+ * @param {{ id: string, title: string, note?: string, adminOnly?: boolean, aboutWhat: string, about: string, tabs?: Tab[], body?: () => HTMLElement }} spec
  */
-export function panelSection({ id, title, aboutWhat, about, tabs }) {
+export function panelSection({ id, title, note, adminOnly, aboutWhat, about, tabs, body }) {
   const info = el(
     'details',
     { className: 'info' },
     el('summary', {}, el('span', { className: 'visually-hidden', textContent: aboutWhat })),
     el('p', { textContent: about }),
   );
-  const head = el('div', { className: 'panel-head' }, el('h2', { id: `${id}-title`, textContent: title }), info);
-  const section = withAttributes(el('section', { className: 'card panel', id }, head), {
-    'aria-labelledby': `${id}-title`,
-    'aria-busy': 'true',
-  });
+  const heading = el('h2', { id: `${id}-title` }, title, ...(note ? [' ', el('span', { className: 'muted', textContent: note })] : []));
+  const head = el('div', { className: 'panel-head' }, heading, info);
+  const section = el('section', { className: adminOnly ? 'admin-only card panel' : 'card panel', id }, head);
+  withAttributes(section, { 'aria-labelledby': `${id}-title`, 'aria-busy': 'true' });
   if (!tabs) {
-    section.append(el('div', { id: `${id}-body` }));
+    section.append(body?.() ?? el('div', { id: `${id}-body` }));
     return section;
   }
   const list = withAttributes(el('div', { className: 'tabs' }, ...tabs.map(tabButton)), { role: 'tablist', 'aria-label': title });

@@ -14,7 +14,7 @@ import { showAllTimePeople, showFigureChoice, showHeadline, showNowTile } from '
 import { showImported } from './admin-imported.js';
 import { showMainChart } from './admin-main-chart.js';
 import { showMark } from './admin-mark.js';
-import { mountPanels, PERIOD_PANELS } from './admin-panels.js';
+import { mountPanels, PANELS } from './admin-panels.js';
 import { showHours, showNow } from './admin-now.js';
 import { periodWords, showPicker, wirePicker } from './admin-picker.js';
 import { API, read, SignedOut } from './admin-read.js';
@@ -60,7 +60,7 @@ function drawPeriod() {
   $('#availability').textContent = card?.availability.reason ?? '';
   showHeadline(card, problem);
   showMainChart(card, problem);
-  for (const panel of PERIOD_PANELS) panel.show(card, problem, said.within);
+  for (const panel of PANELS) panel.show?.(card, problem, said.within);
   // A shared link's card has no first touches (all time) and no last hours (every path).
   if (!state.shared) {
     showFirstTouch(card, problem);

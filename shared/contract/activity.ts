@@ -386,6 +386,10 @@ const exportLists = Object.fromEntries(EXPORTED.map((row) => [row.export.column,
   [R in ExportedRow as R['export']['column']]: z.ZodArray<ExportItem<R['filter']>>;
 };
 
+/** `a, b and c`. */
+const listWords = (names: readonly string[]) =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+
 export const ExportRow = z
   .object({
     day: utcDay(),
@@ -397,8 +401,7 @@ export const ExportRow = z
   })
   .meta({
     id: 'ExportRow',
-    description:
-      "One UTC day: people new, visits, visitor-days by kind, and people's sources, countries, browsers and campaigns; zeros on a quiet day.",
+    description: `One UTC day: people new, visits, visitor-days by kind, and people's sources, ${listWords(EXPORTED.map((row) => row.export.column))}; zeros on a quiet day.`,
   });
 
 const CSV_FIGURES = [
