@@ -60,6 +60,16 @@ describe('the files the pages are made of', () => {
     }
   });
 
+  it('leave no panel in the page: each module that makes one is registered in admin-panels.js, in the grid', () => {
+    expect(readFileSync(join(root, 'public', 'admin.html'), 'utf8')).not.toMatch(/class="[^"]*\bpanel\b/);
+    const registry = readFileSync(join(root, 'public', 'admin-panels.js'), 'utf8');
+    const made = readdirSync(join(root, 'public'))
+      .filter((name) => /^admin.*\.js$/.test(name))
+      .flatMap((name) => [...readFileSync(join(root, 'public', name), 'utf8').matchAll(/^export const (\w+Panel) = /gm)].map((m) => m[1]!));
+    expect(made.length).toBeGreaterThan(5);
+    for (const panel of made) expect(registry, panel).toMatch(new RegExp(`PANELS = \\[[^\\]]*\\b${panel}\\b`));
+  });
+
   it('keep the dashboard parts and the chart library to the app: no CORS header, and chart.js from its package', () => {
     for (const name of [...DASHBOARD_MODULES, 'admin.css', 'chart.umd.min.js']) {
       expect(serveAsset(shelf(name), headers({})).headers['access-control-allow-origin'], name).toBeUndefined();
