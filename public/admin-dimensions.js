@@ -19,3 +19,6 @@ export const DIMENSION_ROWS = [
   { filter: 'goal', label: 'Goal', words: 'plain', tab: 'goals' },
   { filter: 'event', label: 'Event', words: 'plain', tab: 'events' },
 ];
+
+/** The export's lists, in their columns' order. */
+export const EXPORT_LISTS = ['countries', 'browsers', 'campaigns'];

@@ -2,7 +2,7 @@
 // and the modules it loads, followed from public/admin.js (shared/contract/dashboard-modules.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DIMENSION_TABLE } from '../shared/core/dimensions';
+import { DIMENSION_TABLE, EXPORTED } from '../shared/core/dimensions';
 
 export interface MadeFile {
   file: string;
@@ -29,6 +29,9 @@ function dimensionsModule(): string {
     'export const DIMENSION_ROWS = [',
     ...rows,
     '];',
+    '',
+    "/** The export's lists, in their columns' order. */",
+    `export const EXPORT_LISTS = [${EXPORTED.map((row) => quoted(row.export.column)).join(', ')}];`,
     '',
   ].join('\n');
 }

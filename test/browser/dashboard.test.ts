@@ -644,6 +644,8 @@ describe('a click filters every panel', () => {
       expect(filtered[list], list).not.toEqual(plain[list]);
     expect(filtered.referrers).toEqual(plain.referrers);
     expect(await page.textContent('#export-words')).toBe('24 Sep to 23 Oct, Page is /about');
+    // The export names its lists as the table of dimensions has them.
+    expect((await page.textContent('#export-note'))?.replace(/\s+/g, ' ')).toContain('sources, countries, browsers and campaigns.');
 
     // Enter on a country.
     await page.focus('#countries-table button.filter:text-is("Germany")');
