@@ -63,5 +63,6 @@ describe('a dimension added as one row of the table', () => {
     expect(CSV_COLUMNS.at(-1)).toBe('screens');
     const dashboard = madeFiles(join(__dirname, '..', '..')).find((made) => made.file === 'public/admin-dimensions.js')!;
     expect(dashboard.text).toContain("{ filter: 'screen', label: 'Screen', words: 'plain', tab: 'screens', card: 'screens' }");
+    expect(dashboard.text).toContain("EXPORT_LISTS = ['countries', 'browsers', 'campaigns', 'screens']");
   });
 });

@@ -39,7 +39,7 @@ type CountedField = { [K in keyof VisitorDay]-?: NonNullable<VisitorDay[K]> exte
 type Rule = (docs: readonly VisitorDay[], rules: RollupRules) => Set<string>;
 
 /** The dimensions with a rule of their own; every other one's values are the names its kept field counts. */
-const OWN_RULES: Partial<Record<Dimension, Rule>> = {
+const OWN_RULES = {
   entry: (docs) => {
     const entry = entryOf(docs);
     return new Set(entry === undefined ? [] : [entry]);
@@ -50,10 +50,16 @@ const OWN_RULES: Partial<Record<Dimension, Rule>> = {
     const did = { events: [...keys(docs, (doc) => doc.events)], paths: [...keys(docs, (doc) => doc.paths)] };
     return new Set(rules.goals.filter((goal) => reaches(goal, did)).map((goal) => goal.name));
   },
-};
+} satisfies Partial<Record<Dimension, Rule>>;
 
-const ruleOf = (row: (typeof DIMENSION_TABLE)[number]): Rule =>
-  OWN_RULES[row.filter] ?? ((docs) => keys(docs, (doc) => doc[(row as { kept: CountedField }).kept]));
+type Row = (typeof DIMENSION_TABLE)[number];
+/** The rows read from their kept field, which must count names: a row whose field does not fails to compile below. */
+type KeptRow = Exclude<Row, { filter: keyof typeof OWN_RULES }>;
+
+const ruleOf = (row: Row): Rule =>
+  row.filter in OWN_RULES
+    ? OWN_RULES[row.filter as keyof typeof OWN_RULES]
+    : (docs) => keys(docs, (doc) => doc[(row as KeptRow).kept satisfies CountedField]);
 
 /** `anyKind` matches how a day's people count any visitor-day with a person's request. */
 export function valuesOf(docs: readonly VisitorDay[], rules: RollupRules, anyKind = false): Map<Dimension, Set<string>> {
