@@ -1,6 +1,7 @@
 // @ts-check
 // Countries: visits by the country of the address they came from (kept as its two-letter code only).
 import { $ } from './admin-dom.js';
+import { panelSection } from './admin-panel.js';
 import { showRanked } from './admin-ranked.js';
 import { countryName } from './admin-words.js';
 
@@ -24,3 +25,16 @@ export function showCountries(/** @type {Card | null} */ card, /** @type {string
     problem,
   );
 }
+
+/** @type {import('./admin-panel.js').Panel} */
+export const countriesPanel = {
+  markup: () =>
+    panelSection({
+      id: 'countries',
+      title: 'Countries',
+      aboutWhat: 'About the countries',
+      about:
+        'Visits by the country of the address they came from, worked out when the visit came and kept as a two-letter code only (XX: unknown). Data: NRO (CC BY 4.0), via ip-location-db.',
+    }),
+  show: showCountries,
+};

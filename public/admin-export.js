@@ -5,6 +5,7 @@ import { filterWords } from './admin-filters.js';
 import { API } from './admin-read.js';
 import { exportQuery, state } from './admin-state.js';
 import { daysFrom, isDay } from './admin-words.js';
+import { EXPORT_LISTS } from './admin-dimensions.js';
 
 /** The export takes at most this many days (GET /api/admin/export). */
 const MOST_DAYS = 400;
@@ -54,5 +55,6 @@ async function exportFigures(/** @type {SubmitEvent} */ event, signedOut) {
 }
 
 export function wireExport(/** @type {() => void} */ signedOut) {
+  $('#export-lists').textContent = `${EXPORT_LISTS.slice(0, -1).join(', ')} and ${EXPORT_LISTS.at(-1)}`;
   $('#export-form').addEventListener('submit', (event) => void exportFigures(/** @type {SubmitEvent} */ (event), signedOut));
 }

@@ -2,6 +2,7 @@
 // Goals | Events | Path through: the visits that reached each goal, the events sent with their props' top values, and
 // the visits that reached each step of the path through.
 import { $ } from './admin-dom.js';
+import { panelSection } from './admin-panel.js';
 import { showRanked } from './admin-ranked.js';
 import { state } from './admin-state.js';
 
@@ -61,3 +62,22 @@ export function showGoals(/** @type {Card | null} */ card, /** @type {string | n
     problem,
   );
 }
+
+/** @type {import('./admin-panel.js').Panel} */
+export const goalsPanel = {
+  markup: () =>
+    panelSection({
+      id: 'goals',
+      title: 'Goals and events',
+      aboutWhat: 'About goals and events',
+      about:
+        "Conversions: the visits that reached a goal (GOALS), and their share of all visits. People ever: each person who has ever reached it, counted once, all time. Events: the events pages sent, on how many visits, and their props' most frequent values. Path through: the visits that reached each step of FUNNEL_STEPS. First touch, all time: the people who ever reached each goal and their conversions, by where their first visit came from, and how many days after it they first converted.",
+      tabs: [
+        { id: 'goals', label: 'Goals' },
+        { id: 'events', label: 'Events' },
+        { id: 'path', label: 'Path through' },
+        { id: 'first-touch', label: 'First touch', adminOnly: true, wide: true },
+      ],
+    }),
+  show: showGoals,
+};

@@ -1,7 +1,8 @@
 // @ts-check
 // Now, not of the period: visitors in the last 30 minutes, by minute, and the pages they read (read again every 30
 // seconds while the page is in view); and requests by hour over the last 48 hours, by the site that served them.
-import { $ } from './admin-dom.js';
+import { $, el } from './admin-dom.js';
+import { chartFigure, panelSection } from './admin-panel.js';
 import { bars, COLOURS, draw, failed, STORE_COLOURS, sum } from './admin-chart.js';
 import { showRanked } from './admin-ranked.js';
 import { state } from './admin-state.js';
@@ -90,3 +91,29 @@ export function showHours(/** @type {Card | null} */ card, /** @type {string | n
     },
   });
 }
+
+/** @type {import('./admin-panel.js').Panel} */
+export const nowPanel = {
+  markup: () =>
+    panelSection({
+      id: 'now',
+      title: 'Now',
+      note: 'not of the period',
+      adminOnly: true,
+      aboutWhat: 'About now',
+      about:
+        'Visitors in the last 30 minutes, each once, bots and your own visits left out, read again every 30 seconds while this page is in view; and every request of the last 48 hours, by hour and by the part of your site that served it. Neither follows the period or the filters.',
+      tabs: [
+        {
+          id: 'now-minutes',
+          label: 'Last 30 minutes',
+          content: () => [chartFigure('now-minutes', 'Visitors each minute (UTC)', true), el('div', { id: 'now-paths-body' })],
+        },
+        {
+          id: 'now-hours',
+          label: 'Last 48 hours',
+          content: () => [chartFigure('hours', 'Requests each hour (UTC), by the part of the site that served them')],
+        },
+      ],
+    }),
+};

@@ -1,6 +1,7 @@
 // @ts-check
 // Pages | Entry pages: people's pageviews of each path and the visits that read it, and the pages visits began on.
 import { $ } from './admin-dom.js';
+import { panelSection } from './admin-panel.js';
 import { showRanked } from './admin-ranked.js';
 
 /** @typedef {import('./admin-state.js').Card} Card */
@@ -31,3 +32,20 @@ export function showPages(/** @type {Card | null} */ card, /** @type {string | n
     problem,
   );
 }
+
+/** @type {import('./admin-panel.js').Panel} */
+export const pagesPanel = {
+  markup: () =>
+    panelSection({
+      id: 'pages',
+      title: 'Pages',
+      aboutWhat: 'About the pages',
+      about:
+        'Pageviews: each page opened in a browser. Visits: the visits that read the page (a visit is one visitor on one UTC day). Entry pages: the page each visit began on. A click on a page shows only the visits that read it, on every panel.',
+      tabs: [
+        { id: 'pages', label: 'Pages' },
+        { id: 'entry-pages', label: 'Entry pages' },
+      ],
+    }),
+  show: showPages,
+};

@@ -2,6 +2,7 @@
 // Sources | Sites that link here | Campaigns: where visits came from, by group, by the site whose link they followed,
 // and by a link's campaign tags, in pageviews.
 import { $ } from './admin-dom.js';
+import { panelSection } from './admin-panel.js';
 import { showRanked } from './admin-ranked.js';
 import { campaignKey, campaignWords, SOURCE_NAMES } from './admin-words.js';
 
@@ -63,3 +64,21 @@ export function showSources(/** @type {Card | null} */ card, /** @type {string |
     problem,
   );
 }
+
+/** @type {import('./admin-panel.js').Panel} */
+export const sourcesPanel = {
+  markup: () =>
+    panelSection({
+      id: 'sources',
+      title: 'Sources',
+      aboutWhat: 'About the sources',
+      about:
+        "Where pageviews came from: a group (search engines, LinkedIn, GitHub, other sites, or direct: typed, or a link that said nothing), the site whose link was followed, and a link's campaign tags (utm_source or ref, utm_medium, utm_campaign; nothing else of an address is kept).",
+      tabs: [
+        { id: 'sources', label: 'Sources' },
+        { id: 'referrers', label: 'Sites that link here' },
+        { id: 'campaigns', label: 'Campaigns' },
+      ],
+    }),
+  show: showSources,
+};

@@ -3,6 +3,7 @@
 // and what the owner picked on the page (the main chart's figure, the visitors' day). Every change of view goes
 // through go(), which keeps it in the address (Back undoes it), and every panel draws from `state`.
 import { countryName, campaignKeyWords, isDay, makersName, SOURCE_NAMES } from './admin-words.js';
+import { DIMENSION_ROWS } from './admin-dimensions.js';
 
 /** @typedef {import('../shared/contract/activity').ActivityCardAnswer} Card */
 /** @typedef {import('../shared/contract/activity').NowAnswer} NowAnswer */
@@ -39,21 +40,20 @@ export const PERIODS = {
 };
 export const DEFAULT_PERIOD = '30d';
 
-/** Each dimension a filter can name, as a chip says it, and how its value reads. */
-/** @type {Record<Dimension, { name: string, words: (value: string) => string }>} */
-export const DIMENSIONS = {
-  page: { name: 'Page', words: (v) => v },
-  entry: { name: 'Entry page', words: (v) => v },
-  source: { name: 'Source', words: (v) => SOURCE_NAMES[/** @type {keyof typeof SOURCE_NAMES} */ (v)] ?? v },
-  referrer: { name: 'Site', words: (v) => v },
-  campaign: { name: 'Campaign', words: campaignKeyWords },
-  country: { name: 'Country', words: countryName },
-  browser: { name: 'Browser', words: makersName },
-  system: { name: 'System', words: makersName },
-  device: { name: 'Device', words: makersName },
-  goal: { name: 'Goal', words: (v) => v },
-  event: { name: 'Event', words: (v) => v },
+/** How a value reads, by the words its dimension's row names. */
+/** @type {Record<import('./admin-dimensions.js').DimensionRow['words'], (value: string) => string>} */
+const WORDS = {
+  plain: (v) => v,
+  source: (v) => SOURCE_NAMES[/** @type {keyof typeof SOURCE_NAMES} */ (v)] ?? v,
+  campaign: campaignKeyWords,
+  country: countryName,
+  maker: makersName,
 };
+
+/** Each dimension a filter can name, as a chip says it, and how its value reads. */
+export const DIMENSIONS = /** @type {Record<Dimension, { name: string, words: (value: string) => string }>} */ (
+  Object.fromEntries(DIMENSION_ROWS.map((row) => [row.filter, { name: row.label, words: WORDS[row.words] }]))
+);
 
 const isDimension = (/** @type {string} */ name) => Object.hasOwn(DIMENSIONS, name);
 

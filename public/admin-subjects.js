@@ -1,6 +1,7 @@
 // @ts-check
 // Subjects, all time (not of the period): each subject a page names, most scanned first.
 import { $, el, emptyNote, failedNote } from './admin-dom.js';
+import { panelSection } from './admin-panel.js';
 import { showRanked } from './admin-ranked.js';
 import { state } from './admin-state.js';
 import { isDay, shortDay } from './admin-words.js';
@@ -30,3 +31,23 @@ export function showSubjects() {
   );
   if (read.body.continuation) body.append(el('p', { className: 'note', textContent: `The ${subjects.length} most scanned are shown.` }));
 }
+
+/** @type {import('./admin-panel.js').Panel} */
+export const subjectsPanel = {
+  markup: () =>
+    panelSection({
+      id: 'subjects',
+      title: 'Subjects',
+      note: 'all time',
+      adminOnly: true,
+      aboutWhat: 'About subjects',
+      about:
+        "Each thing a page names (data-subject on the snippet, such as a QR code's tree), most scanned first, since counting began: scans, unique visitors, repeat scans, and the scans by bots and by you, left out of the rest.",
+      body: () => {
+        const body = el('div', { className: 'table-wrap', id: 'subjects-body', tabIndex: 0 });
+        body.setAttribute('role', 'region');
+        body.setAttribute('aria-label', 'The subjects, a table');
+        return body;
+      },
+    }),
+};

@@ -5,24 +5,20 @@
 import { $, say, wireTabs } from './admin-dom.js';
 import { resized } from './admin-chart.js';
 import { showAllTime } from './admin-all-time.js';
-import { showCountries } from './admin-countries.js';
 import { loadDay, wireDay } from './admin-day.js';
-import { showDevices } from './admin-devices.js';
 import { showExport, wireExport } from './admin-export.js';
 import { showChips, wireFilters } from './admin-filters.js';
-import { showGoals } from './admin-goals.js';
 import { showFirstTouch } from './admin-first-touch.js';
 import { showRetention } from './admin-retention.js';
 import { showAllTimePeople, showFigureChoice, showHeadline, showNowTile } from './admin-headline.js';
 import { showImported } from './admin-imported.js';
 import { showMainChart } from './admin-main-chart.js';
 import { showMark } from './admin-mark.js';
+import { mountPanels, PANELS } from './admin-panels.js';
 import { showHours, showNow } from './admin-now.js';
-import { showPages } from './admin-pages.js';
 import { periodWords, showPicker, wirePicker } from './admin-picker.js';
 import { API, read, SignedOut } from './admin-read.js';
 import { resume, SESSION_ENDED, signOut, wireSession } from './admin-session.js';
-import { showSources } from './admin-sources.js';
 import { showSubjects } from './admin-subjects.js';
 import { enterShared, openedShared, readShared, refusedShared, sharedToken } from './admin-shared.js';
 import { loadLinks, loadSites, wireSites } from './admin-sites.js';
@@ -64,11 +60,7 @@ function drawPeriod() {
   $('#availability').textContent = card?.availability.reason ?? '';
   showHeadline(card, problem);
   showMainChart(card, problem);
-  showPages(card, problem, said.within);
-  showSources(card, problem, said.within);
-  showCountries(card, problem, said.within);
-  showDevices(card, problem, said.within);
-  showGoals(card, problem, said.within);
+  for (const panel of PANELS) panel.show?.(card, problem, said.within);
   // A shared link's card has no first touches (all time) and no last hours (every path).
   if (!state.shared) {
     showFirstTouch(card, problem);
@@ -268,6 +260,7 @@ async function refreshNow() {
   drawNow();
 }
 
+mountPanels();
 wireSession(loadAll);
 wireSites();
 wirePicker();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ActivityCost, Availability, count, HostCount, instant, PathCount, utcDay } from './common';
-import { DIMENSIONS } from '../core/rollup/filters';
+import { DIMENSIONS, EXPORTED, NAMES, type ExportedRow, type NamesCard } from '../core/dimensions';
 
 /** A visitor-day's kind, by the one rule. */
 export const Kind = z.enum(['people', 'scanners', 'self']).meta({ id: 'Kind' });
@@ -74,7 +74,12 @@ export const NameCount = z
   })
   .meta({ id: 'NameCount', description: "People's visitor-days that used one browser, system or device type." });
 
-export const Devices = z.object({ browsers: z.array(NameCount), systems: z.array(NameCount), types: z.array(NameCount) }).meta({
+const namesLists = Object.fromEntries(NAMES.map((row) => [row.card, z.array(NameCount)])) as Record<
+  NamesCard,
+  z.ZodArray<typeof NameCount>
+>;
+
+export const Devices = z.object(namesLists).meta({
   id: 'Devices',
   description:
     "People's visitor-days by browser, system and device type, most first; a visitor-day counts once under each name its requests came with, so a list can add up to more than the people.",
@@ -369,6 +374,22 @@ export type DayVisitorsAnswer = z.infer<typeof DayVisitors>;
 export type NowAnswer = z.infer<typeof NowCard>;
 export type FilterDimension = (typeof DIMENSIONS)[number];
 
+type ExportItem<D extends ExportedRow['filter']> = D extends 'country'
+  ? typeof CountryCount
+  : D extends 'campaign'
+    ? typeof CampaignCount
+    : typeof NameCount;
+const exportItem = (dimension: ExportedRow['filter']) =>
+  dimension === 'country' ? CountryCount : dimension === 'campaign' ? CampaignCount : NameCount;
+/** The export's lists, one a column, in their places. */
+const exportLists = Object.fromEntries(EXPORTED.map((row) => [row.export.column, z.array(exportItem(row.filter))])) as {
+  [R in ExportedRow as R['export']['column']]: z.ZodArray<ExportItem<R['filter']>>;
+};
+
+/** `a, b and c`. */
+const listWords = (names: readonly string[]) =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+
 export const ExportRow = z
   .object({
     day: utcDay(),
@@ -376,15 +397,30 @@ export const ExportRow = z
     visits: count(),
     visitor_days: z.object({ people: count(), scanners: count(), self: count(), total: count() }),
     sources: z.object({ linkedin: count(), github: count(), search: count(), other: count(), typed: count() }),
-    countries: z.array(CountryCount),
-    browsers: z.array(NameCount),
-    campaigns: z.array(CampaignCount),
+    ...exportLists,
   })
   .meta({
     id: 'ExportRow',
-    description:
-      "One UTC day: people new, visits, visitor-days by kind, and people's sources, countries, browsers and campaigns; zeros on a quiet day.",
+    description: `One UTC day: people new, visits, visitor-days by kind, and people's sources, ${listWords(EXPORTED.map((row) => row.export.column))}; zeros on a quiet day.`,
   });
+
+const CSV_FIGURES = [
+  'day',
+  'people_new',
+  'visits',
+  'people',
+  'scanners',
+  'self',
+  'total',
+  'linkedin',
+  'github',
+  'search',
+  'other',
+  'typed',
+] as const;
+
+/** The figures, then each exported dimension's list. */
+export const CSV_COLUMNS = [...CSV_FIGURES, ...EXPORTED.map((row) => row.export.column)];
 
 export const ExportDays = z
   .object({

@@ -1,3 +1,5 @@
+import { DASHBOARD_MODULES } from './dashboard-modules';
+
 export interface AssetPolicy {
   contentType: string;
   cacheControl: string;
@@ -30,37 +32,6 @@ export interface AssetSource extends AssetPolicy {
 const javascript = 'text/javascript; charset=utf-8';
 const anyOrigin = { crossOrigin: true, cacheControl: 'public, max-age=3600' } as const;
 const dashboardPart = { crossOrigin: false, cacheControl: 'no-cache', versioned: true } as const;
-
-export const DASHBOARD_MODULES = [
-  'admin.js',
-  'admin-all-time.js',
-  'admin-chart.js',
-  'admin-countries.js',
-  'admin-day.js',
-  'admin-devices.js',
-  'admin-dom.js',
-  'admin-export.js',
-  'admin-first-touch.js',
-  'admin-filters.js',
-  'admin-goals.js',
-  'admin-headline.js',
-  'admin-imported.js',
-  'admin-main-chart.js',
-  'admin-mark.js',
-  'admin-now.js',
-  'admin-pages.js',
-  'admin-picker.js',
-  'admin-ranked.js',
-  'admin-read.js',
-  'admin-shared.js',
-  'admin-sites.js',
-  'admin-retention.js',
-  'admin-session.js',
-  'admin-sources.js',
-  'admin-state.js',
-  'admin-subjects.js',
-  'admin-words.js',
-] as const;
 
 /** The whitelist of GET /api/assets/{name}: nothing else on disk is ever served. */
 export const ASSETS: Readonly<Record<string, AssetSource>> = {

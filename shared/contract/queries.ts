@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { daySpan } from '../core/days';
-import { DIMENSIONS, cellFilter, type Dimension, type Filter } from '../core/rollup/filters';
+import { DIMENSIONS, keptValue, type Dimension } from '../core/dimensions';
+import { cellFilter, type Filter } from '../core/rollup/filters';
 import { siteQuerySchema } from '../core/sites/sites';
 import { SUBJECT_SORTS } from '../core/store/subjects';
 import { wholeNumberText } from '../core/whole-number';
@@ -23,8 +24,7 @@ function filterOf(text: string): Filter | string {
   if (!(DIMENSIONS as readonly string[]).includes(dimension)) return `"${dimension.slice(0, 40)}" is not a dimension: ${shape}`;
   if (value.length === 0) return `${dimension} has no value: ${shape}`;
   if (text.length > LONGEST_FILTER) return `must be at most ${LONGEST_FILTER} characters each`;
-  // Countries are kept as two capital letters.
-  return { dimension: dimension as Dimension, value: dimension === 'country' ? value.toUpperCase() : value, negated };
+  return { dimension: dimension as Dimension, value: keptValue(dimension as Dimension, value), negated };
 }
 
 /** AND-ed, split at the first ':', a leading '!' for "is not". */

@@ -6,7 +6,8 @@ import { importBodySchema } from './import';
 import { beaconBodySchema, serverBatchSchema, serverHitSchema } from './hits';
 import { ASSETS } from './assets';
 import { detailQuerySchema as subjectQuerySchema, listQuerySchema as subjectsListQuerySchema } from './queries';
-import { ActivityCard, DayVisitors, ExportDays, NowCard } from './activity';
+import { ActivityCard, CSV_COLUMNS, DayVisitors, ExportDays, NowCard } from './activity';
+import { filtersText } from '../core/dimensions';
 import { OperatorMark, SessionState, SubjectFigures, SubjectsPage } from './admin';
 import { Subject } from './common';
 import { PeopleCount, Pulse } from './count';
@@ -65,7 +66,9 @@ const CROSS_SITE = error(
 
 /** The words of the card's and the export's `filter`. */
 const FILTER_WORDS =
-  'Repeated, AND-ed: `dimension:value` split at the first `:`, a leading `!` for "is not". `page` a path the visitor-day requested, `entry` its first page, `source` a source group (linkedin, github, search, other, typed), `referrer` a linking host, `campaign` `source|medium|campaign` (an absent tag empty), `country`, `browser`, `system`, `device`, `goal` a goal of GOALS reached, `event` an event name sent. Every figure then counts only people\'s visitor-days that match all of them. One filter reads its cells (a query a read); two or more, or one with `!`, read the days\' visitor-days (at most 200 pages of 500 a read, newest days first, else `complete: false`) and take at most 400 days. An unknown dimension or a malformed value is 400 naming `filter`.';
+  'Repeated, AND-ed: `dimension:value` split at the first `:`, a leading `!` for "is not". ' +
+  filtersText() +
+  ". Every figure then counts only people's visitor-days that match all of them. One filter reads its cells (a query a read); two or more, or one with `!`, read the days' visitor-days (at most 200 pages of 500 a read, newest days first, else `complete: false`) and take at most 400 days. An unknown dimension or a malformed value is 400 naming `filter`.";
 
 export const ROUTES: Route[] = [
   {
@@ -308,7 +311,9 @@ export const ROUTES: Route[] = [
     responses: {
       '200': {
         description:
-          "The rows: JSON (`format=json`, the default), or CSV (`format=csv`; RFC 4180 with a header row and CRLF line ends, columns `day,people_new,visits,people,scanners,self,total,linkedin,github,search,other,typed,countries,browsers,campaigns`; lists as `name=count` joined by `; ` in one cell, a campaign as `source/medium/campaign`; a cell a spreadsheet would read as a formula gets a leading `'`).",
+          'The rows: JSON (`format=json`, the default), or CSV (`format=csv`; RFC 4180 with a header row and CRLF line ends, columns `' +
+          CSV_COLUMNS.join(',') +
+          "`; lists as `name=count` joined by `; ` in one cell, a campaign as `source/medium/campaign`; a cell a spreadsheet would read as a formula gets a leading `'`).",
         headers: {
           ...OPERATOR_HEADERS,
           'Content-Disposition': text('On CSV only: `attachment; filename="headcount-<from>-<to>.csv"`.', {

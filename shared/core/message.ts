@@ -3,9 +3,14 @@ import { z } from 'zod';
 import { EVENT_NAME, propsSchema } from './events/events';
 import { BOT_REASONS } from './identity/kinds';
 import { siteNameSchema } from './sites/sites';
+import { NAMES, type NamesHit } from './dimensions';
 
 const hex32 = z.string().regex(/^[0-9a-f]{32}$/);
 const audienceName = z.string().regex(/^[a-z0-9 .-]{1,32}$/);
+const namesFields = Object.fromEntries(NAMES.map((row) => [row.hit, audienceName.optional()])) as Record<
+  NamesHit,
+  z.ZodOptional<typeof audienceName>
+>;
 const tag = z
   .string()
   .regex(/^[\p{L}\p{N}._~+-]{1,40}$/u)
@@ -37,10 +42,8 @@ export const queuedHitSchema = z.strictObject({
     .string()
     .regex(/^[A-Z]{2}$/)
     .optional(),
-  /** Lowercase, no versions; absent on older messages. */
-  browser: audienceName.optional(),
-  system: audienceName.optional(),
-  device: audienceName.optional(),
+  /** Each `names` dimension (browser, system, device): lowercase, no versions; absent on older messages. */
+  ...namesFields,
   /** Null or absent when the page load carried no tags. */
   campaign: z.strictObject({ source: tag, medium: tag, campaign: tag }).nullable().optional(),
   /** Absent when the request is not an event. */

@@ -1,13 +1,12 @@
 import { addCapped } from '../core/counts';
 import type { VisitorDay } from '../core/store/activity';
 import type { VisitorDayPart } from '../core/store/facts';
+import { NAMES, type NamesKept } from '../core/dimensions';
 
 type AudienceFields = Pick<
   VisitorDay,
   | 'country'
-  | 'browsers'
-  | 'systems'
-  | 'devices'
+  | NamesKept
   | 'campaigns'
   | 'page_paths'
   | 'entry'
@@ -19,7 +18,7 @@ type AudienceFields = Pick<
   | 'event_props'
 >;
 
-const COUNTED = ['browsers', 'systems', 'devices', 'campaigns', 'page_paths', 'events', 'event_props'] as const;
+const COUNTED = [...NAMES.map((row) => row.kept), 'campaigns', 'page_paths', 'events', 'event_props'] as const;
 
 /** Two sparse sketches merged by register maximum. */
 function mergedRegisters(a: Record<string, number>, b: Record<string, number>): Record<string, number> {

@@ -2,6 +2,7 @@ import { campaignKey } from '../core/identity/campaign';
 import { registerOf } from '../core/rollup/sketch';
 import type { QueuedHit } from '../core/message';
 import type { VisitorDayPart } from '../core/store/facts';
+import { NAMES } from '../core/dimensions';
 
 const bump = (counts: Record<string, number>, name: string) => {
   counts[name] = (counts[name] ?? 0) + 1;
@@ -19,9 +20,10 @@ function addPages(part: VisitorDayPart, hit: QueuedHit): void {
 /** A daily token is one address, so the first hit's country stands; requests by minute and path stay on the fact only. */
 export function addAudience(part: VisitorDayPart, hit: QueuedHit): void {
   if (hit.country !== undefined && part.country === undefined) part.country = hit.country;
-  if (hit.browser !== undefined) bump((part.browsers ??= {}), hit.browser);
-  if (hit.system !== undefined) bump((part.systems ??= {}), hit.system);
-  if (hit.device !== undefined) bump((part.devices ??= {}), hit.device);
+  for (const row of NAMES) {
+    const name = hit[row.hit];
+    if (name !== undefined) bump((part[row.kept] ??= {}), name);
+  }
   if (hit.page_load && hit.campaign) bump((part.campaigns ??= {}), campaignKey(hit.campaign));
   addPages(part, hit);
   part.people_sketch ??= {};

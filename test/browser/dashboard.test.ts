@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContextOptions, Cookie, Page } from 'playwright-core';
 import { containerOf } from '../support/cosmos';
+import { DIMENSION_TABLE } from '../../shared/core/dimensions';
 import { startTestHost, type TestHost } from '../support/host';
 import { adminRead, HOSTILE_HITS, HOSTILE_HOST, HOSTILE_PATH, keep, NOW, seededHost } from './fixture';
 import { axeViolations, closeContexts, pageTroubles, paintedPixels, resetPage, screenshot, workerChromium } from './support';
@@ -644,6 +645,8 @@ describe('a click filters every panel', () => {
       expect(filtered[list], list).not.toEqual(plain[list]);
     expect(filtered.referrers).toEqual(plain.referrers);
     expect(await page.textContent('#export-words')).toBe('24 Sep to 23 Oct, Page is /about');
+    // The export names its lists as the table of dimensions has them.
+    expect((await page.textContent('#export-note'))?.replace(/\s+/g, ' ')).toContain('sources, countries, browsers and campaigns.');
 
     // Enter on a country.
     await page.focus('#countries-table button.filter:text-is("Germany")');
@@ -1091,6 +1094,8 @@ describe('the Admin dashboard at /api/admin', () => {
     expect(await tileFigure(page, 'all_scanners')).toBe(people.scanners_left_out);
     expect(await tileFigure(page, 'all_new_today')).toBe(people.people_new_today);
     expect(await tileFigure(page, 'all_new_month')).toBe(people.people_new_month);
+    // Every dimension of the table has its list in a panel, under the tab its row names.
+    for (const row of DIMENSION_TABLE) expect(await page.locator(`#${row.tab}-body`).count(), row.filter).toBe(1);
     const subjects = await adminRead(t, '/api/admin/subjects?sort=scans&order=desc&limit=50');
     expect((await rowsOf(page, '#subjects-table')).map((row) => row.slice(0, 6))).toEqual(
       subjects.subjects.map((s: any) => [s.subject, s.scans, s.unique, s.repeat, s.scanners, s.self].map(String)),

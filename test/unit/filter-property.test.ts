@@ -18,7 +18,8 @@ import {
   type DayRollup,
   type RollupRules,
 } from '../../shared/core/rollup/day-rollup';
-import { cellPartition, DIMENSIONS, matchesAll, valuesOf, type Filter } from '../../shared/core/rollup/filters';
+import { cellPartition, matchesAll, valuesOf, type Filter } from '../../shared/core/rollup/filters';
+import { DIMENSIONS } from '../../shared/core/dimensions';
 import { MONTHS_PK, PERIOD_TOP, type PeriodRollup } from '../../shared/core/rollup/periods';
 import { estimate, mergeSketches } from '../../shared/core/rollup/sketch';
 import type { VisitorDay } from '../../shared/core/store/activity';

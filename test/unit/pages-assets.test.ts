@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { assetShelf, packageRoot, partsVersions } from '../../adapters/files/assets';
-import { ASSETS, DASHBOARD, DASHBOARD_MODULES, KEPT_A_YEAR } from '../../shared/contract/assets';
+import { ASSETS, DASHBOARD, KEPT_A_YEAR } from '../../shared/contract/assets';
+import { DASHBOARD_MODULES } from '../../shared/contract/dashboard-modules';
 import { serveAsset } from '../../host/http/assets';
 
 const root = join(__dirname, '..', '..');
@@ -57,6 +58,16 @@ describe('the files the pages are made of', () => {
       const imported = [...readFileSync(join(root, 'public', name), 'utf8').matchAll(/ from '\.\/([^']+)';$/gm)].map((m) => m[1]!);
       for (const module of imported) expect(DASHBOARD_MODULES, `${name} imports ${module}`).toContain(module);
     }
+  });
+
+  it('leave no panel in the page: each module that makes one is registered in admin-panels.js, in the grid', () => {
+    expect(readFileSync(join(root, 'public', 'admin.html'), 'utf8')).not.toMatch(/class="[^"]*\bpanel\b/);
+    const registry = readFileSync(join(root, 'public', 'admin-panels.js'), 'utf8');
+    const made = readdirSync(join(root, 'public'))
+      .filter((name) => /^admin.*\.js$/.test(name))
+      .flatMap((name) => [...readFileSync(join(root, 'public', name), 'utf8').matchAll(/^export const (\w+Panel) = /gm)].map((m) => m[1]!));
+    expect(made.length).toBeGreaterThan(5);
+    for (const panel of made) expect(registry, panel).toMatch(new RegExp(`PANELS = \\[[^\\]]*\\b${panel}\\b`));
   });
 
   it('keep the dashboard parts and the chart library to the app: no CORS header, and chart.js from its package', () => {

@@ -8,6 +8,7 @@ import type { VisitorDay } from '../store/activity';
 import { OTHER_PATHS } from '../store/activity';
 import { mergeKept, mergeSketches, type Sketch } from './sketch';
 import type { ImportedTotals } from '../store/imports';
+import { NAMES, type NamesRollup } from '../dimensions';
 
 /** Unbounded dimensions keep their 100 largest names and sum the rest under `(other)`: about 60 KB, far under Cosmos DB's 2 MB. */
 export const ROLLUP_TOP = 100;
@@ -28,9 +29,10 @@ export type SourceGroups = Record<ReferrerGroup, number>;
 
 /**
  * Every field is a sum over the day's visitor-days, so changing one moves the rollup by its difference.
- * The people's sketch merges by maximum instead.
+ * The people's sketch merges by maximum instead. Visitor-days by each browser, system and device type (every `names`
+ * dimension) are one map each.
  */
-export interface RollupCounts {
+export interface RollupCounts extends Record<NamesRollup, Record<string, number>> {
   visitor_days: Kinds;
   /** A scanner kept before reasons is in `scanners` only. */
   left_out: Record<BotReason, number>;
@@ -42,11 +44,8 @@ export interface RollupCounts {
   referrer_people: Record<string, number>;
   /** Keyed by the step's paths, `/about,/about/`. */
   steps: Record<string, number>;
-  /** Visitor-days by country, browser, system and device type; page loads by campaign. */
+  /** Visitor-days by country; page loads by campaign. */
   countries: Record<string, number>;
-  browsers: Record<string, number>;
-  systems: Record<string, number>;
-  devices: Record<string, number>;
   campaigns: Record<string, number>;
   page_paths: Record<string, number>;
   people_paths: Record<string, number>;
@@ -105,6 +104,8 @@ export function emptyRollup(day: string, building: string | null): DayRollup {
   };
 }
 
+const namesMaps = () => Object.fromEntries(NAMES.map((row) => [row.rollup, {}])) as Record<NamesRollup, Record<string, number>>;
+
 export function emptyCounts(): RollupCounts {
   return {
     visitor_days: { people: 0, scanners: 0, self: 0, total: 0 },
@@ -117,9 +118,7 @@ export function emptyCounts(): RollupCounts {
     referrer_people: {},
     steps: {},
     countries: {},
-    browsers: {},
-    systems: {},
-    devices: {},
+    ...namesMaps(),
     campaigns: {},
     page_paths: {},
     people_paths: {},
@@ -136,9 +135,7 @@ const MAPS = [
   'referrer_people',
   'steps',
   'countries',
-  'browsers',
-  'systems',
-  'devices',
+  ...NAMES.map((row) => row.rollup),
   'campaigns',
   'page_paths',
   'people_paths',
@@ -147,7 +144,7 @@ const MAPS = [
   'event_days',
   'event_props',
   'goals',
-] as const;
+] as const satisfies ReadonlyArray<keyof RollupCounts>;
 
 /** The counts' own copy, for addCounts to move in place: every field is a number or a flat map, so one level will do. */
 export function copyCounts<T extends RollupCounts>(counts: T): T {
@@ -210,8 +207,7 @@ function addPeople(counts: RollupCounts, docs: readonly VisitorDay[], rules: Rol
   for (const step of rules.steps) if (reachesStep(step, paths, events)) bump(counts.steps, stepKey(step));
   addEvents(counts, docs, paths, rules.goals);
   bump(counts.countries, docs.find((doc) => doc.country !== undefined)?.country ?? UNKNOWN_COUNTRY);
-  for (const field of ['browsers', 'systems', 'devices'] as const)
-    for (const name of Object.keys(sumOf(docs, (doc) => doc[field]))) bump(counts[field], name);
+  for (const row of NAMES) for (const name of Object.keys(sumOf(docs, (doc) => doc[row.kept]))) bump(counts[row.rollup], name);
   for (const [key, loads] of Object.entries(sumOf(docs, (doc) => doc.campaigns))) bump(counts.campaigns, key, loads);
   for (const [path, loads] of Object.entries(sumOf(docs, (doc) => doc.page_paths))) bump(counts.page_paths, path, loads);
   for (const path of Object.keys(paths)) if (path !== OTHER_PATHS) bump(counts.people_paths, path);

@@ -5,21 +5,7 @@ import { referrerGroup } from '../identity/referrer-groups';
 import { OTHER_PATHS, type VisitorDay } from '../store/activity';
 import { entryOf, kindOfDocs, type RollupRules } from './day-rollup';
 import { isLoopbackNetwork } from '../identity/network';
-
-export const DIMENSIONS = [
-  'page',
-  'entry',
-  'source',
-  'referrer',
-  'campaign',
-  'country',
-  'browser',
-  'system',
-  'device',
-  'goal',
-  'event',
-] as const;
-export type Dimension = (typeof DIMENSIONS)[number];
+import { DIMENSION_TABLE, type Dimension } from '../dimensions';
 
 export interface Filter {
   dimension: Dimension;
@@ -34,15 +20,6 @@ const keys = (docs: readonly VisitorDay[], field: (doc: VisitorDay) => Record<st
   return found;
 };
 
-/** The dimensions whose values are the names a visitor-day counts under one of its fields. */
-const COUNTED = [
-  ['referrer', 'sources'],
-  ['campaign', 'campaigns'],
-  ['browser', 'browsers'],
-  ['system', 'systems'],
-  ['device', 'devices'],
-] as const;
-
 /** `typed` for page loads with no linking host. */
 function sourcesOf(docs: readonly VisitorDay[]): Set<string> {
   const groups = new Set<string>();
@@ -56,25 +33,39 @@ function sourcesOf(docs: readonly VisitorDay[]): Set<string> {
   return groups;
 }
 
+/** A visitor-day's fields that count names. */
+type CountedField = { [K in keyof VisitorDay]-?: NonNullable<VisitorDay[K]> extends Record<string, number> ? K : never }[keyof VisitorDay];
+
+type Rule = (docs: readonly VisitorDay[], rules: RollupRules) => Set<string>;
+
+/** The dimensions with a rule of their own; every other one's values are the names its kept field counts. */
+const OWN_RULES = {
+  entry: (docs) => {
+    const entry = entryOf(docs);
+    return new Set(entry === undefined ? [] : [entry]);
+  },
+  source: sourcesOf,
+  country: (docs) => new Set([docs.find((doc) => doc.country !== undefined)?.country ?? UNKNOWN_COUNTRY]),
+  goal: (docs, rules) => {
+    const did = { events: [...keys(docs, (doc) => doc.events)], paths: [...keys(docs, (doc) => doc.paths)] };
+    return new Set(rules.goals.filter((goal) => reaches(goal, did)).map((goal) => goal.name));
+  },
+} satisfies Partial<Record<Dimension, Rule>>;
+
+type Row = (typeof DIMENSION_TABLE)[number];
+/** The rows read from their kept field, which must count names: a row whose field does not fails to compile below. */
+type KeptRow = Exclude<Row, { filter: keyof typeof OWN_RULES }>;
+
+const ruleOf = (row: Row): Rule =>
+  row.filter in OWN_RULES
+    ? OWN_RULES[row.filter as keyof typeof OWN_RULES]
+    : (docs) => keys(docs, (doc) => doc[(row as KeptRow).kept satisfies CountedField]);
+
 /** `anyKind` matches how a day's people count any visitor-day with a person's request. */
 export function valuesOf(docs: readonly VisitorDay[], rules: RollupRules, anyKind = false): Map<Dimension, Set<string>> {
   const values = new Map<Dimension, Set<string>>();
   if (docs.every((doc) => isLoopbackNetwork(doc.network)) || (!anyKind && kindOfDocs(docs) !== 'people')) return values;
-  const paths = keys(docs, (doc) => doc.paths);
-  const events = keys(docs, (doc) => doc.events);
-  const entry = entryOf(docs);
-  values.set('page', paths);
-  values.set('entry', new Set(entry === undefined ? [] : [entry]));
-  values.set('source', sourcesOf(docs));
-  values.set('country', new Set([docs.find((doc) => doc.country !== undefined)?.country ?? UNKNOWN_COUNTRY]));
-  for (const [dimension, field] of COUNTED)
-    values.set(
-      dimension,
-      keys(docs, (doc) => doc[field]),
-    );
-  const did = { events: [...events], paths: [...paths] };
-  values.set('goal', new Set(rules.goals.filter((goal) => reaches(goal, did)).map((goal) => goal.name)));
-  values.set('event', events);
+  for (const row of DIMENSION_TABLE) values.set(row.filter, ruleOf(row)(docs, rules));
   return values;
 }
 

@@ -14,7 +14,8 @@ import {
   type RollupCounts,
   type RollupRules,
 } from './day-rollup';
-import { cellPartition, DIMENSIONS, valuesOf, type Dimension } from './filters';
+import { cellPartition, valuesOf } from './filters';
+import { DIMENSIONS, type Dimension } from '../dimensions';
 import { estimate, mergeKept, type Sketch } from './sketch';
 
 /** The whole site's month and year rollups. */

@@ -1,5 +1,6 @@
 import type { BotsByReason } from '../identity/kinds';
 import type { Conditional, Versioned } from './documents';
+import type { NamesKept } from '../dimensions';
 
 /** The most paths (and source hosts) a document keeps by name; the rest are summed under OTHER_PATHS. */
 export const TOP_PATHS = 50;
@@ -7,8 +8,11 @@ export const TOP_PATHS = 50;
 /** So the counts still add up to the requests. */
 export const OTHER_PATHS = '(other)';
 
-/** The token rotates daily, so nothing here joins one day to the next. */
-export interface VisitorDay {
+/**
+ * The token rotates daily, so nothing here joins one day to the next. Each `names` dimension's map (browsers, systems,
+ * devices: lowercase, no versions, capped at TOP_PATHS) is absent on a visitor-day kept before it was.
+ */
+export interface VisitorDay extends Partial<Record<NamesKept, Record<string, number>>> {
   id: string;
   pk: string;
   kind: 'visitor-day';
@@ -36,10 +40,6 @@ export interface VisitorDay {
   visit: boolean;
   /** The address's country, two letters (`XX` unknown); absent on a visitor-day kept before countries were. */
   country?: string;
-  /** Lowercase, no versions, capped at TOP_PATHS. */
-  browsers?: Record<string, number>;
-  systems?: Record<string, number>;
-  devices?: Record<string, number>;
   /** Keyed `source|medium|campaign`, capped at TOP_PATHS. */
   campaigns?: Record<string, number>;
   /** Capped at TOP_PATHS. */

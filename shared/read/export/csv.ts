@@ -1,22 +1,7 @@
 import type { ExportRow } from './rows';
-
-export const CSV_COLUMNS = [
-  'day',
-  'people_new',
-  'visits',
-  'people',
-  'scanners',
-  'self',
-  'total',
-  'linkedin',
-  'github',
-  'search',
-  'other',
-  'typed',
-  'countries',
-  'browsers',
-  'campaigns',
-] as const;
+import { EXPORTED } from '../../core/dimensions';
+import { CSV_COLUMNS } from '../../contract/activity';
+import { listingOf } from '../activity/audience';
 
 /** Never read as a formula by a spreadsheet, since a campaign tag is the visitor's text. */
 export function csvCell(value: string | number): string {
@@ -44,9 +29,10 @@ export function toCsv(rows: readonly ExportRow[]): string {
       row.sources.search,
       row.sources.other,
       row.sources.typed,
-      listCell(row.countries.map((c) => [c.country, c.visitor_days])),
-      listCell(row.browsers.map((b) => [b.name, b.visitor_days])),
-      listCell(row.campaigns.map((c) => [[c.source ?? '', c.medium ?? '', c.campaign ?? ''].join('/'), c.page_loads])),
+      ...EXPORTED.map((dimension) => {
+        const listing = listingOf(dimension.filter);
+        return listCell((row[dimension.export.column] as Array<Parameters<typeof listing.pair>[0]>).map(listing.pair));
+      }),
     ];
     lines.push(cells.map(csvCell).join(','));
   }

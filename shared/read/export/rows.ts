@@ -1,19 +1,20 @@
 import { emptyCounts, type RollupCounts } from '../../core/rollup/day-rollup';
-import { campaignsOf, countriesOf, devicesOf } from '../activity/audience';
+import { listingOf, type ExportLists } from '../activity/audience';
+import { EXPORTED } from '../../core/dimensions';
 import { byDay } from '../activity/by-day';
 import { sourcesOf } from '../activity/sources';
 
-export interface ExportRow {
+export interface ExportRow extends ExportLists {
   day: string;
   /** Null with filters: who was new is not kept by filter value. */
   people_new: number | null;
   visits: number;
   visitor_days: { people: number; scanners: number; self: number; total: number };
   sources: { linkedin: number; github: number; search: number; other: number; typed: number };
-  countries: ReturnType<typeof countriesOf>;
-  browsers: ReturnType<typeof devicesOf>['browsers'];
-  campaigns: ReturnType<typeof campaignsOf>;
 }
+
+const listsOf = (counts: RollupCounts) =>
+  Object.fromEntries(EXPORTED.map((row) => [row.export.column, listingOf(row.filter).rows(counts[row.rollup])])) as ExportLists;
 
 export function exportRows(
   days: readonly string[],
@@ -33,9 +34,7 @@ export function exportRows(
       visits: visits === null ? people : (visits[d] ?? 0),
       visitor_days: { people, scanners, self, total },
       sources: { linkedin, github, search, other, typed },
-      countries: countriesOf(counts),
-      browsers: devicesOf(counts).browsers,
-      campaigns: campaignsOf(counts),
+      ...listsOf(counts),
     };
   });
 }
