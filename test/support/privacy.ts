@@ -42,7 +42,9 @@ export function spellings(given: string): string[] {
       out.add(expanded.replace(/:/g, ''));
     } else {
       const v4 = value as ipaddr.IPv4;
-      out.add(String(v4.octets.reduce((n, octet) => n * 256 + octet, 0)));
+      // As one number only when long enough that finding it could not be a count or a time's digits.
+      const whole = String(v4.octets.reduce((n, octet) => n * 256 + octet, 0));
+      if (whole.length >= 8) out.add(whole);
       out.add(v4.toIPv4MappedAddress().toString());
       out.add(v4.toIPv4MappedAddress().toNormalizedString());
     }
@@ -137,7 +139,9 @@ export function expectNothingNaming(text: string, addresses: readonly string[], 
   const found = [
     ...addresses.flatMap((given) =>
       spellings(given)
-        .filter((spelling) => lower.includes(spelling.toLowerCase()))
+        .filter((spelling) =>
+          /^\d+$/.test(spelling) ? new RegExp(`(?<!\\d)${spelling}(?!\\d)`).test(text) : lower.includes(spelling.toLowerCase()),
+        )
         .map((spelling) => `the address ${given} as ${spelling}`),
     ),
     ...agents.flatMap((given) =>
