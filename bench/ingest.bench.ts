@@ -13,7 +13,8 @@ import { DATA_CENTRES, PEOPLES_NETWORKS } from '../test/support/networks';
 import { AGENTS } from '../test/support/http';
 import { memoryStore } from '../adapters/memory/store';
 import { hostSettings, KEYS, postHits, quiet } from './settings';
-import { PERSON_HASH_PRODUCTION_COST, personIds } from '../shared/core/identity/person-id';
+import { PERSON_HASH_PRODUCTION_COST } from '../shared/core/identity/person-id';
+import { personIds } from '../shared/core/person-ids';
 
 const agents = [AGENTS.chromeWindows, AGENTS.firefoxLinux, AGENTS.safariIphone, AGENTS.googlebot];
 

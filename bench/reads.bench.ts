@@ -4,7 +4,7 @@ import { startAzurite, startCosmos, type Azurite } from '../local/services';
 import type { ActivityCardAnswer } from '../shared/contract/activity';
 import { funnelStepsSetting } from '../shared/core/funnel';
 import { emptyRollup, moved } from '../shared/core/rollup/day-rollup';
-import { sketchOf } from '../shared/core/rollup/sketch';
+import { sketchOf } from '../shared/core/sketch';
 import { addDays } from '../shared/core/days';
 import { countedAgain } from '../shared/fold/by-day';
 import { withHour } from '../shared/fold/add';

@@ -1,8 +1,8 @@
 import type { FoldingStore, Marked } from '../../shared/core/store';
 import type { ActivityDoc, VisitorDay } from '../../shared/core/store/activity';
-import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/core/rollup/day-rollup';
+import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/core/store/rollups';
 import type { Fact } from '../../shared/core/store/facts';
-import type { PeriodRollup } from '../../shared/core/rollup/periods';
+import type { PeriodRollup } from '../../shared/core/store/periods';
 import { FOLD_STATE_ID, type FoldState } from '../../shared/core/store/fold';
 import { VISITORS_SUMMARY_ID, type VisitorsSummary } from '../../shared/core/store/summary';
 import { VISITORS_PK, type RecordChange } from '../../shared/core/store/visitors';

@@ -9,9 +9,9 @@ import { CosmosDocuments } from './documents';
 import type { SiteScope } from '../../shared/core/sites/keys';
 import { cosmosGoals } from './goals';
 import { cosmosCohorts } from './cohorts';
-import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/core/rollup/day-rollup';
+import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/core/store/rollups';
 import { inLanes } from '../../shared/core/lanes';
-import type { PeriodRollup } from '../../shared/core/rollup/periods';
+import type { PeriodRollup } from '../../shared/core/store/periods';
 
 /** Point reads are the cheapest call Cosmos DB has. */
 const ROLLUP_READS_AT_ONCE = 16;

@@ -1,6 +1,7 @@
 import { kindOf, stronger, type VisitorKind } from '../core/identity/kinds';
 import { inLanes } from '../core/lanes';
-import { emptyRollup, holdsToken, moved, type DayRollup, type RollupRules } from '../core/rollup/day-rollup';
+import { emptyRollup, holdsToken, moved, type RollupRules } from '../core/rollup/day-rollup';
+import { type DayRollup } from '../core/store/rollups';
 import type { ActivityDoc, ActivityDocs, ActivityHour, VisitorDay } from '../core/store/activity';
 import type { Marked, Versioned } from '../core/store/documents';
 import type { Fact } from '../core/store/facts';

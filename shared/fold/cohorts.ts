@@ -5,11 +5,11 @@ import {
   WEEK_CELL_TTL_SECONDS,
   type CohortCell,
   type CohortFigures,
-  type CohortRegisters,
   type CohortSpan,
   type CohortsStore,
 } from '../core/store/cohorts';
-import { estimate, mergeKept } from '../core/rollup/sketch';
+import type { CohortRegisters } from '../core/rollup/cohorts';
+import { estimate, mergeKept } from '../core/sketch';
 import { conditionalWriteOnce } from '../core/store/conditional-write';
 import { FOLD_WRITES_AT_ONCE } from './write';
 import { sameJson } from '../core/same-json';

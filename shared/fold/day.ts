@@ -5,7 +5,7 @@ import { foldActivitySlice } from './activity';
 import { sliceOf } from './slice';
 import type { MarkedScan } from './subjects';
 import type { GoalAction } from '../core/store/facts';
-import { filteredCohortRegisters, type CohortRegisters } from '../core/store/cohorts';
+import { filteredCohortRegisters, type CohortRegisters } from '../core/rollup/cohorts';
 import { byToken } from './build';
 import { foldLongPeriods, type PeriodMove } from './periods';
 import { inLanes } from '../core/lanes';

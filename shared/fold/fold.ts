@@ -19,7 +19,7 @@ import { IMPORTED_AT_ONCE, importedToRead, openImported } from './imports';
 import { foldSubjects } from './subjects';
 import { foldGoals, type GoalPersons } from './goals';
 import { foldCohorts } from './cohorts';
-import { cohortRegisters, mergedRegisters } from '../core/store/cohorts';
+import { cohortRegisters, mergedCohortRegisters } from '../core/rollup/cohorts';
 import { buildGoals, newGoalBuilds } from './goal-builds';
 import { foldVisits } from './visits';
 import { stateWriter, upgraded, type StateWriter } from './state';
@@ -163,7 +163,7 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
   try {
     if (scans.length > 0) await foldSubjects(store.subjects, scans, run.deps.rules, bounds, run.deps.persons);
     await foldGoals(store.goals, run.deps.goals, actions, run.deps.persons);
-    await foldCohorts(store.cohorts, cohortRegisters(actions, mergedRegisters(folded.map((outcome) => outcome.cohorts))));
+    await foldCohorts(store.cohorts, cohortRegisters(actions, mergedCohortRegisters(folded.map((outcome) => outcome.cohorts))));
   } catch (error) {
     // The days stay at their marks, and every document holds how far it got.
     if (triesAgain(run, 'subjects, goals and cohorts')) return [...open];

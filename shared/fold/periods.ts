@@ -1,5 +1,6 @@
 import { inLanes } from '../core/lanes';
-import type { DayRollup, RollupRules } from '../core/rollup/day-rollup';
+import type { RollupRules } from '../core/rollup/day-rollup';
+import type { DayRollup } from '../core/store/rollups';
 import {
   cellDeltas,
   emptyPeriodRollup,
@@ -9,12 +10,11 @@ import {
   periodKey,
   siteDelta,
   distinctOf,
-  type DayFigures,
   type PeriodDelta,
-  type PeriodRollup,
   type SliceMove,
   type TokenChange,
 } from '../core/rollup/periods';
+import { type DayFigures, type PeriodRollup } from '../core/store/periods';
 import type { ImportedTotals } from '../core/store/imports';
 import { conditionalWriteOnce } from '../core/store/conditional-write';
 import type { PeriodRollups } from '../core/store/periods';

@@ -1,5 +1,5 @@
 import { campaignKey } from '../core/identity/campaign';
-import { registerOf } from '../core/rollup/sketch';
+import { registerOf } from '../core/sketch';
 import type { QueuedHit } from '../core/message';
 import type { VisitorDayPart } from '../core/store/facts';
 import { NAMES } from '../core/dimensions';

@@ -1,7 +1,7 @@
 import { referrerGroup } from '../core/identity/referrer-groups';
 import type { QueuedHit } from '../core/message';
 import { campaignKey } from '../core/identity/campaign';
-import { registerOf } from '../core/rollup/sketch';
+import { registerOf } from '../core/sketch';
 import type { VisitorDayPart } from '../core/store/facts';
 import type { First, FirstTouch } from '../core/store/first-touch';
 import type { VisitorRecord } from '../core/store/visitors';

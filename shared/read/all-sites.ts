@@ -1,4 +1,4 @@
-import { estimate, mergeKept } from '../core/rollup/sketch';
+import { estimate, mergeKept } from '../core/sketch';
 import type { RollupReader } from '../core/store/rollups';
 import type { Versioned } from '../core/store/documents';
 import { peopleFiguresOf, type VisitorsSummaries, type VisitorsSummary, type VisitorsSummaryReader } from '../core/store/summary';

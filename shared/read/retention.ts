@@ -7,7 +7,7 @@ import { ok, type Result } from '../core/result';
 import { utcDay } from '../core/identity/tokens';
 import type { Clock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
-import { SKETCH_ERROR } from '../core/rollup/sketch';
+import { SKETCH_ERROR } from '../core/sketch';
 import { COHORT_WEEKS, cohortsPk, weekOf, type CohortFigures, type CohortsStore } from '../core/store/cohorts';
 import { cellFilter } from '../core/rollup/filters';
 import { cellPartition } from '../core/rollup/filters';

@@ -6,7 +6,7 @@ import { hostingNetworks } from '../../adapters/files/networks';
 import { runImport, type ImportSummary } from '../../scripts/import/run';
 import { addDays } from '../../shared/core/days';
 import { utcDay } from '../../shared/core/identity/tokens';
-import type { DayRollup } from '../../shared/core/rollup/day-rollup';
+import type { DayRollup } from '../../shared/core/store/rollups';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { post } from '../support/http';

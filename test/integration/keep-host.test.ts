@@ -1,4 +1,4 @@
-import { registerOf } from '../../shared/core/rollup/sketch';
+import { registerOf } from '../../shared/core/sketch';
 import type { VisitorDay } from '../../shared/core/store/activity';
 import { recountDay } from '../support/rollups';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,7 @@
 import { funnelStepsSetting, type FunnelStep } from '../../shared/core/funnel';
 import { periodOf, type PeriodCounts } from '../../shared/read/activity/period';
-import { emptyRollup, moved, type DayRollup } from '../../shared/core/rollup/day-rollup';
+import { emptyRollup, moved } from '../../shared/core/rollup/day-rollup';
+import { type DayRollup } from '../../shared/core/store/rollups';
 import type { VisitorDay } from '../../shared/core/store/activity';
 import type { Goal } from '../../shared/core/events/events';
 import type { memoryStore } from '../../adapters/memory/store';

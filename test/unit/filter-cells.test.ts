@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import { fixedClock } from '../../shared/core/ports/clock';
-import type { PeriodRollup } from '../../shared/core/rollup/periods';
+import type { PeriodRollup } from '../../shared/core/store/periods';
 import { cardOf } from '../support/card';
 import { foldOnce, keepHits, queuedHit } from '../support/counting';
 

@@ -8,20 +8,13 @@ import { goalsSetting } from '../../shared/core/events/events';
 import { TIMER_FOLD_BUDGET, type FoldBudget } from '../../shared/fold/budget';
 import type { QueuedHit } from '../../shared/core/message';
 import { fixedClock } from '../../shared/core/ports/clock';
-import {
-  addCounts,
-  capped,
-  emptyCounts,
-  emptyRollup,
-  moved,
-  returningOfDocs,
-  type DayRollup,
-  type RollupRules,
-} from '../../shared/core/rollup/day-rollup';
+import { addCounts, capped, emptyCounts, emptyRollup, moved, returningOfDocs, type RollupRules } from '../../shared/core/rollup/day-rollup';
+import { type DayRollup } from '../../shared/core/store/rollups';
 import { cellPartition, matchesAll, valuesOf, type Filter } from '../../shared/core/rollup/filters';
 import { DIMENSIONS } from '../../shared/core/dimensions';
-import { MONTHS_PK, PERIOD_TOP, type PeriodRollup } from '../../shared/core/rollup/periods';
-import { estimate, mergeSketches } from '../../shared/core/rollup/sketch';
+import { PERIOD_TOP } from '../../shared/core/rollup/periods';
+import { MONTHS_PK, type PeriodRollup } from '../../shared/core/store/periods';
+import { estimate, mergeSketches } from '../../shared/core/sketch';
 import type { VisitorDay } from '../../shared/core/store/activity';
 import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { queuedHit } from '../support/counting';

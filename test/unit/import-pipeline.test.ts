@@ -12,7 +12,7 @@ import { keeper } from '../support/keeper';
 import { VISITORS_PK } from '../../shared/core/store/visitors';
 import type { VisitorsSummary } from '../../shared/core/store/summary';
 import type { VisitsSummary } from '../../shared/core/store/visits';
-import type { DayRollup } from '../../shared/core/rollup/day-rollup';
+import type { DayRollup } from '../../shared/core/store/rollups';
 import { bodiesOf, runImport, type ImportOptions } from '../../scripts/import/run';
 import { queuedHit } from '../support/counting';
 import { history, importLine, truthOf, writeRotated } from '../support/log-history';

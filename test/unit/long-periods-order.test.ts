@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import { emptyCounts } from '../../shared/core/rollup/day-rollup';
-import { periodKey, type DayFigures, type PeriodRollup } from '../../shared/core/rollup/periods';
-import { estimate } from '../../shared/core/rollup/sketch';
+import { periodKey } from '../../shared/core/rollup/periods';
+import { type DayFigures, type PeriodRollup } from '../../shared/core/store/periods';
+import { estimate } from '../../shared/core/sketch';
 import type { PeriodRollups } from '../../shared/core/store/periods';
 import { foldLongPeriods, type PeriodMove } from '../../shared/fold/periods';
 

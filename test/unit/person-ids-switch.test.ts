@@ -16,7 +16,7 @@ import { personSwitch, type PersonSwitch } from '../../shared/keep/switched';
 import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { queuedHit } from '../support/counting';
 import { keepImported } from '../../shared/keep/imports';
-import { registerOf } from '../../shared/core/rollup/sketch';
+import { registerOf } from '../../shared/core/sketch';
 import type { Fact } from '../../shared/core/store/facts';
 
 const derive = (old: string) => derivePersonId(old, 1);

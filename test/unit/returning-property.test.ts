@@ -10,7 +10,7 @@ import { fixedClock } from '../../shared/core/ports/clock';
 import { weekOf } from '../../shared/core/store/cohorts';
 import type { RollupRules } from '../../shared/core/rollup/day-rollup';
 import { matchesAll, type Filter } from '../../shared/core/rollup/filters';
-import { estimate, mergeSketches, SKETCH_ERROR } from '../../shared/core/rollup/sketch';
+import { estimate, mergeSketches, SKETCH_ERROR } from '../../shared/core/sketch';
 import { readPeriods } from '../../shared/read/activity/window';
 import { daysFrom } from '../../shared/read/activity/card';
 import type { VisitorDay } from '../../shared/core/store/activity';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { estimate, mergeSketches, registerOf, SKETCH_ERROR, sketchOf, mergeKept } from '../../shared/core/rollup/sketch';
+import { estimate, mergeSketches, registerOf, SKETCH_ERROR, sketchOf, mergeKept } from '../../shared/core/sketch';
 
 /** A person hash as the app makes them: a keyed HMAC, 32 hex. */
 const person = (n: number) => createHmac('sha256', 'sketch-test-key').update(`person|${n}`).digest('hex').slice(0, 32);

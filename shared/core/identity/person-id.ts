@@ -1,7 +1,4 @@
 import { scrypt } from 'node:crypto';
-import { utcDay } from './tokens';
-import { addDays } from '../days';
-import type { Clock, Scheduler } from '../ports/clock';
 
 /** log2 of scrypt's N; below it the IPv4 space × 100 agent families is less than years of one 16-core machine (docs/design.md, Identity). */
 export const PERSON_HASH_PRODUCTION_COST = 12;
@@ -29,39 +26,7 @@ export function derivePersonId(hmacValue: string, cost: number): Promise<string>
   });
 }
 
-/** A day's visitors a process remembers; past it the oldest is forgotten and derived again if seen again. */
-export const PERSON_IDS_REMEMBERED = 50_000;
-
 export interface PersonIds {
   /** The person id of a person's HMAC value, derived once a day per process. */
   of(hmacValue: string): Promise<string>;
-}
-
-/** Remembers each derivation for the UTC day it was made on only, forgetting them all when the day ends. */
-export function personIds(cost: number, time: Clock & Scheduler, remembered = PERSON_IDS_REMEMBERED): PersonIds {
-  let day: string | null = null;
-  const known = new Map<string, Promise<string>>();
-  const forget = () => {
-    known.clear();
-    day = null;
-  };
-  return {
-    of(hmacValue) {
-      const now = time.now();
-      if (day !== utcDay(now)) {
-        known.clear();
-        day = utcDay(now);
-        // No mapping outlives its day in memory, even when no hit comes after midnight.
-        time.after(Date.parse(`${addDays(day, 1)}T00:00:00.000Z`) - now.getTime(), forget);
-      }
-      const found = known.get(hmacValue);
-      if (found !== undefined) return found;
-      const derived = derivePersonId(hmacValue, cost);
-      // A failed derivation is not remembered, so the next hit tries again.
-      derived.catch(() => known.get(hmacValue) === derived && known.delete(hmacValue));
-      if (known.size >= remembered) known.delete(known.keys().next().value!);
-      known.set(hmacValue, derived);
-      return derived;
-    },
-  };
 }

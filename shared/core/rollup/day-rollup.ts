@@ -6,86 +6,17 @@ import { stepKey, type FunnelStep } from '../funnel';
 import { reaches, type Goal } from '../events/events';
 import type { VisitorDay } from '../store/activity';
 import { OTHER_PATHS } from '../store/activity';
-import { mergeKept, mergeSketches, type Sketch } from './sketch';
-import type { ImportedTotals } from '../store/imports';
+import { mergeKept, mergeSketches } from '../sketch';
+import { DAY_ROLLUP_ID, VISITOR_KINDS, type DayRollup, type RollupCounts } from '../store/rollups';
 import { NAMES, type NamesRollup } from '../dimensions';
 
 /** Unbounded dimensions keep their 100 largest names and sum the rest under `(other)`: about 60 KB, far under Cosmos DB's 2 MB. */
 export const ROLLUP_TOP = 100;
 
-export const DAY_ROLLUP_ID = 'day-rollup';
-
-/** As the chart counts them. */
-export interface Kinds {
-  people: number;
-  scanners: number;
-  self: number;
-  total: number;
-}
-
-export const VISITOR_KINDS = ['people', 'scanners', 'self', 'total'] as const satisfies ReadonlyArray<keyof Kinds>;
-
-export type SourceGroups = Record<ReferrerGroup, number>;
-
-/**
- * Every field is a sum over the day's visitor-days, so changing one moves the rollup by its difference.
- * The people's sketch merges by maximum instead. Visitor-days by each browser, system and device type (every `names`
- * dimension) are one map each.
- */
-export interface RollupCounts extends Record<NamesRollup, Record<string, number>> {
-  visitor_days: Kinds;
-  /** A scanner kept before reasons is in `scanners` only. */
-  left_out: Record<BotReason, number>;
-  requests: number;
-  bots: number;
-  page_loads: number;
-  sources: SourceGroups;
-  referrer_loads: Record<string, number>;
-  referrer_people: Record<string, number>;
-  /** Keyed by the step's paths, `/about,/about/`. */
-  steps: Record<string, number>;
-  /** Visitor-days by country; page loads by campaign. */
-  countries: Record<string, number>;
-  campaigns: Record<string, number>;
-  page_paths: Record<string, number>;
-  people_paths: Record<string, number>;
-  entry_pages: Record<string, number>;
-  /** Props are keyed `event|key|value`. */
-  events: Record<string, number>;
-  event_days: Record<string, number>;
-  event_props: Record<string, number>;
-  /** Visitor-days that reached each goal: its conversions. */
-  goals: Record<string, number>;
-}
-
 /** Set by settings: the funnel's steps and the goals. */
 export interface RollupRules {
   steps: readonly FunnelStep[];
   goals: readonly Goal[];
-}
-
-/** Only the fold writes it, by deltas, and it always equals the day counted again from its visitor-days. */
-export interface DayRollup extends RollupCounts {
-  id: typeof DAY_ROLLUP_ID;
-  pk: string;
-  kind: 'day-rollup';
-  day: string;
-  /** A HyperLogLog sketch of every person with a people's request that day. */
-  people_sketch: Sketch;
-  /** Those first counted among people that day; absent on rollups folded before new people were kept. */
-  new_sketch?: Sketch;
-  /** Those first counted before that day: its returning people; absent on rollups folded before they were kept. */
-  returning_sketch?: Sketch;
-  /** Some visitor-day was kept before visitor-days carried the sketch, so the sketch misses it. */
-  sketch_partial: boolean;
-  /** All loopback rows of a day are one visitor-day of the site's own. */
-  loopback: boolean;
-  /** Written before the visitor-days it changes, so it says which slice a run that died must finish. */
-  folded_to: number;
-  /** While the timer builds an old day's rollup: the last token added, so the fold moves it only for those; then null. */
-  building: string | null;
-  /** Totals imported from another tool, set from the day's latest such fact, apart from the counts above. */
-  imported?: ImportedTotals;
 }
 
 export function emptyRollup(day: string, building: string | null): DayRollup {

@@ -1,43 +1,18 @@
-import { BOT_REASONS, type BotReason } from '../identity/kinds';
+import { BOT_REASONS } from '../identity/kinds';
 import type { VisitorDay } from '../store/activity';
 import type { ImportedTotals } from '../store/imports';
-import {
-  addCounts,
-  capped,
-  copyCounts,
-  countsOfToken,
-  emptyCounts,
-  lacksSketch,
-  returningOfDocs,
-  VISITOR_KINDS,
-  type Kinds,
-  type RollupCounts,
-  type RollupRules,
-} from './day-rollup';
+import { addCounts, capped, copyCounts, countsOfToken, emptyCounts, lacksSketch, returningOfDocs, type RollupRules } from './day-rollup';
+import { VISITOR_KINDS, type RollupCounts } from '../store/rollups';
+import { MONTHS_PK, type DayFigures, type PeriodRollup, type Span } from '../store/periods';
 import { cellPartition, valuesOf } from './filters';
 import { DIMENSIONS, type Dimension } from '../dimensions';
-import { estimate, mergeKept, type Sketch } from './sketch';
-
-/** The whole site's month and year rollups. */
-export const MONTHS_PK = 'months';
+import { estimate, mergeKept, type Sketch } from '../sketch';
 
 /**
  * Ten times a day rollup's top, so a name pushed under `(other)` that comes back is far below the 50 the card lists.
  * Full, that is about 600 KB, well under Cosmos DB's 2 MB.
  */
 export const PERIOD_TOP = 1_000;
-
-/** As the chart draws them. */
-export interface DayFigures {
-  visitor_days: Kinds;
-  left_out: Record<BotReason, number>;
-  page_loads: number;
-  /** Estimates; absent on days folded before. */
-  people_each?: number;
-  people_new?: number;
-  /** Absent on days folded before returning people were kept. */
-  returning?: number;
-}
 
 export const distinctOf = (doc: {
   people_sketch: Sketch;
@@ -48,33 +23,6 @@ export const distinctOf = (doc: {
   people_new: estimate(doc.new_sketch),
   ...(doc.returning_sketch === undefined ? {} : { returning: estimate(doc.returning_sketch) }),
 });
-
-/**
- * The site's month or year (pk `months`), or one filter value's cell of a day, month or year (pk `cells:<dimension>:<hash>`).
- * A partition holds one value's cells of every period, so any period of one filter is one query.
- */
-export interface PeriodRollup extends RollupCounts {
-  id: string;
-  pk: string;
-  kind: 'period-rollup';
-  span: Span;
-  /** `yyyy-MM-dd`, `yyyy-MM` or `yyyy`. */
-  at: string;
-  /** Null for the site's own rollup. */
-  filter: { dimension: Dimension; value: string } | null;
-  people_sketch: Sketch;
-  /** Absent on one folded before new people were kept. */
-  new_sketch?: Sketch;
-  /** The union of its days' returning people; absent on a day cell folded before they were kept. */
-  returning_sketch?: Sketch;
-  sketch_partial: boolean;
-  /** A slice at or before a day's mark is in already. */
-  folded_days: Record<string, number>;
-  /** So a chart by day reads the month, not its days. */
-  by_day: Record<string, DayFigures>;
-  /** The site's months and years only. */
-  imported?: Record<string, ImportedTotals>;
-}
 
 export interface TokenChange {
   before: readonly VisitorDay[];
@@ -88,8 +36,6 @@ export interface PeriodDelta {
   back: Array<Record<string, number>>;
   partial: boolean;
 }
-
-export type Span = 'day' | 'month' | 'year';
 
 /** Kept for the site and for every filter value. */
 export const LONG_SPANS = ['month', 'year'] as const;

@@ -1,10 +1,6 @@
 import { addDays } from '../days';
-import { registerOf, type Sketch } from '../rollup/sketch';
+import type { Sketch } from '../sketch';
 import type { Conditional } from './documents';
-import type { GoalAction } from './facts';
-import type { VisitorDay } from './activity';
-import type { RollupRules } from '../rollup/day-rollup';
-import { cellPartition, valuesOf } from '../rollup/filters';
 
 /** The Retention panel shows the last 12 weeks. */
 export const COHORT_WEEKS = 12;
@@ -50,77 +46,6 @@ export interface CohortCell {
 export function weekOf(day: string): string {
   const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
   return addDays(day, -weekday);
-}
-
-const weeksBetween = (from: string, to: string) =>
-  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 604_800_000);
-
-/** Registers only, never a hash. */
-export interface CellRegisters {
-  pk: string;
-  span: CohortSpan;
-  cohort: string;
-  at: string;
-  registers: Record<string, number>;
-}
-
-export type CohortRegisters = Map<string, CellRegisters>;
-
-const raise = (into: Record<string, number>, registers: Record<string, number>) => {
-  for (const [register, rank] of Object.entries(registers)) if ((into[register] ?? 0) < rank) into[register] = rank;
-};
-
-export function mergedRegisters(maps: readonly CohortRegisters[]): CohortRegisters {
-  const merged: CohortRegisters = new Map();
-  for (const cells of maps)
-    for (const [key, cell] of cells) {
-      const into = merged.get(key) ?? { ...cell, registers: {} };
-      raise(into.registers, cell.registers);
-      merged.set(key, into);
-    }
-  return merged;
-}
-
-function addSeen(cells: CohortRegisters, pk: string, first: string, day: string, registers: Record<string, number>, weeks = true): void {
-  const add = (span: CohortSpan, cohort: string, at: string) => {
-    const key = `${pk}\n${cohortCellId(span, cohort, at)}`;
-    const cell = cells.get(key) ?? { pk, span, cohort, at, registers: {} };
-    raise(cell.registers, registers);
-    cells.set(key, cell);
-  };
-  add('month', first.slice(0, 7), day.slice(0, 7));
-  const [week, seen] = [weekOf(first), weekOf(day)];
-  if (weeks && weeksBetween(week, seen) < COHORT_WEEKS) add('week', week, seen);
-}
-
-const addPerson = (cells: CohortRegisters, pk: string, first: string, day: string, person: string) => {
-  const [register, rank] = registerOf(person);
-  addSeen(cells, pk, first, day, { [register]: rank });
-};
-
-export function cohortRegisters(actions: readonly GoalAction[], cells: CohortRegisters = new Map()): CohortRegisters {
-  for (const action of actions) {
-    const day = action.at.slice(0, 10);
-    // An action kept before first days were carried, or before its person's first day, is no one's cohort.
-    if (action.first === undefined || action.first > day) continue;
-    addPerson(cells, cohortsPk(), action.first, day, action.person);
-  }
-  return cells;
-}
-
-/** Month cohorts only: a filter's week cohorts would double the fold's writes. */
-export function filteredCohortRegisters(
-  token: readonly VisitorDay[],
-  rules: RollupRules,
-  cells: CohortRegisters = new Map(),
-): CohortRegisters {
-  const firsts = token.flatMap((doc) => Object.entries(doc.first_days ?? {}));
-  if (firsts.length === 0) return cells;
-  const values = valuesOf(token, rules, true);
-  for (const [dimension, named] of values)
-    for (const value of named)
-      for (const [first, registers] of firsts) addSeen(cells, cellPartition(dimension, value), first, token[0]!.day, registers, false);
-  return cells;
 }
 
 export interface CohortsStore {

@@ -1,5 +1,5 @@
 import { campaignFromKey } from '../../core/identity/campaign';
-import type { RollupCounts } from '../../core/rollup/day-rollup';
+import type { RollupCounts } from '../../core/store/rollups';
 import { NAMES, type Dimension, type ExportedRow, type NamesCard } from '../../core/dimensions';
 
 /** `XX` is unknown, or kept before countries were. */

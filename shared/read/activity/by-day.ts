@@ -1,6 +1,6 @@
 import { BOT_REASONS, type BotReason } from '../../core/identity/kinds';
-import type { RollupCounts } from '../../core/rollup/day-rollup';
-import type { DayFigures } from '../../core/rollup/periods';
+import type { RollupCounts } from '../../core/store/rollups';
+import type { DayFigures } from '../../core/store/periods';
 
 /** The three kinds add up to the total. */
 export interface DayOfKinds {

@@ -1,8 +1,9 @@
 import type { Filter } from '../../core/rollup/filters';
-import type { Kinds, RollupRules } from '../../core/rollup/day-rollup';
+import type { RollupRules } from '../../core/rollup/day-rollup';
+import type { Kinds } from '../../core/store/rollups';
 import type { ActivityStore } from './availability';
 import { readPeriods, type PeriodRead, type SpansFrom, type WindowStore } from './window';
-import type { DayFigures } from '../../core/rollup/periods';
+import type { DayFigures } from '../../core/store/periods';
 
 /** The first site's store, whose days up to the one all sites began are all sites' too. */
 export interface EarlierStore {

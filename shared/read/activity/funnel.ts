@@ -1,5 +1,5 @@
 import { stepKey, type FunnelStep } from '../../core/funnel';
-import type { RollupCounts } from '../../core/rollup/day-rollup';
+import type { RollupCounts } from '../../core/store/rollups';
 
 export interface FunnelCount {
   step: string;

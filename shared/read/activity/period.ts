@@ -1,8 +1,9 @@
 import { OTHER_PATHS } from '../../core/store/activity';
-import { addCounts, emptyCounts, type RollupCounts, type RollupRules } from '../../core/rollup/day-rollup';
+import { addCounts, emptyCounts, type RollupRules } from '../../core/rollup/day-rollup';
+import { type RollupCounts } from '../../core/store/rollups';
 import { stepKey } from '../../core/funnel';
 import type { Summable } from './window';
-import { estimate, mergeSketches, SKETCH_ERROR } from '../../core/rollup/sketch';
+import { estimate, mergeSketches, SKETCH_ERROR } from '../../core/sketch';
 import { mostFirst } from './audience';
 
 /** How many entries the card's lists of pages, entry pages and referrers name. */

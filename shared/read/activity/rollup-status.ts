@@ -1,4 +1,4 @@
-import type { DayRollup } from '../../core/rollup/day-rollup';
+import type { DayRollup } from '../../core/store/rollups';
 import type { FoldState } from '../../core/store/fold';
 
 /** Whether the rollups hold every day of a period, and from which day back they are still being built. */

@@ -1,4 +1,4 @@
-import type { RollupCounts } from '../../core/rollup/day-rollup';
+import type { RollupCounts } from '../../core/store/rollups';
 import { bareHost, referrerGroup } from '../../core/identity/referrer-groups';
 
 /** Page loads by where they came from; `other_hosts` names the hosts counted under `other`, most first. */

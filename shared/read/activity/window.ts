@@ -7,13 +7,13 @@ import {
   emptyRollup,
   lacksSketch,
   returningOfDocs,
-  type DayRollup,
-  type RollupCounts,
   type RollupRules,
 } from '../../core/rollup/day-rollup';
+import { type DayRollup, type RollupCounts } from '../../core/store/rollups';
 import { cellPartition, matchesAll, type Filter } from '../../core/rollup/filters';
-import { distinctOf, MONTHS_PK, PERIOD_TOP, periodAt, type DayFigures, type PeriodRollup } from '../../core/rollup/periods';
-import { mergeKept, mergeSketches, type Sketch } from '../../core/rollup/sketch';
+import { distinctOf, PERIOD_TOP, periodAt } from '../../core/rollup/periods';
+import { MONTHS_PK, type DayFigures, type PeriodRollup } from '../../core/store/periods';
+import { mergeKept, mergeSketches, type Sketch } from '../../core/sketch';
 import type { VisitorDay } from '../../core/store/activity';
 import type { ImportedTotals } from '../../core/store/imports';
 import type { PeriodReader, Spans } from '../../core/store/periods';

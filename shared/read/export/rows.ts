@@ -1,4 +1,5 @@
-import { emptyCounts, type RollupCounts } from '../../core/rollup/day-rollup';
+import { emptyCounts } from '../../core/rollup/day-rollup';
+import { type RollupCounts } from '../../core/store/rollups';
 import { listingOf, type ExportLists } from '../activity/audience';
 import { EXPORTED } from '../../core/dimensions';
 import { byDay } from '../activity/by-day';
