@@ -13,7 +13,7 @@ import type { FoldState, Store, VisitorsSummary } from '../shared/core/store';
 import { emptyFoldState } from '../shared/core/store/fold';
 import { VISITORS_PK } from '../shared/core/store/visitors';
 import { scanRules } from '../shared/core/subjects/scan-rule';
-import { inLanes } from '../shared/core/lanes';
+import { boundedMap } from '../shared/core/bounded-map';
 import { freshLocalStore, keepInBatches, visitorsSummaryOf } from './local-store';
 import { queued } from '../test/support/hits';
 import { visitorRecord } from '../test/support/counting-cosmos';
@@ -80,7 +80,7 @@ async function sequence(label: string, store: Fillable, records: number, { lanes
   const clock = fixedClock(NOW);
   const filling = performance.now();
   const docs = Array.from({ length: records }, (_, i) => record(i));
-  await inLanes(docs, lanes, async (doc) => store.documents.create(doc));
+  await boundedMap(docs, lanes, async (doc) => store.documents.create(doc));
   for (const doc of [summaryFor(records), foldStateAt(await settle())]) await store.documents.create(doc);
   const filled = (performance.now() - filling) / 1000;
   console.log(`${label}, ${fmt(records)} visitor records (filled in ${filled.toFixed(1)} s, already folded):`);

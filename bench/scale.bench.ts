@@ -5,7 +5,7 @@ import { QueueClient } from '@azure/storage-queue';
 import { ensureContainer } from '../adapters/cosmos/client';
 import { startCosmos } from '../local/services';
 import { encodeMessage, toMessages } from '../shared/core/message';
-import { inLanes } from '../shared/core/lanes';
+import { boundedMap } from '../shared/core/bounded-map';
 import { VISITORS_PK } from '../shared/core/store/visitors';
 import { hex } from '../test/support/counting';
 import { queued } from '../test/support/hits';
@@ -114,7 +114,7 @@ async function emptied(queue: QueueClient, deadline = performance.now() + 300_00
 }
 
 const fill = (queue: QueueClient, texts: string[], hiddenSeconds: number) =>
-  inLanes(texts, 32, (text) => queue.sendMessage(text, { visibilityTimeout: hiddenSeconds }));
+  boundedMap(texts, 32, (text) => queue.sendMessage(text, { visibilityTimeout: hiddenSeconds }));
 
 const sum = (counts: Partial<Record<string, number>>, pick: (call: string) => boolean) =>
   Object.entries(counts).reduce((total, [call, n]) => total + (pick(call) ? (n ?? 0) : 0), 0);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { COSMOS_EMULATOR_KEY } from '../local/services';
-import { inLanes } from '../shared/core/lanes';
+import { boundedMap } from '../shared/core/bounded-map';
 import type { Logger } from '../shared/core/ports/logger';
 import type { SeenRequest } from '../shared/ingest/classify';
 
@@ -50,7 +50,7 @@ export const identityRules = <T>(more: T) => ({ hashKey: KEYS.HASH_KEY, selfNetw
 export const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 export async function postHits(url: string, bodies: readonly string[], lanes = 8, path = '/api/hits'): Promise<void> {
-  await inLanes(bodies, lanes, async (body) => {
+  await boundedMap(bodies, lanes, async (body) => {
     const headers = { 'content-type': 'application/json', 'x-ingest-key': KEYS.INGEST_KEY };
     const answer = await fetch(`${url}${path}`, { method: 'POST', headers, body });
     if (answer.status !== 202) throw new Error(`POST ${path} answered ${answer.status}: ${await answer.text()}`);

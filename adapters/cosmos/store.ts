@@ -10,7 +10,7 @@ import type { SiteScope } from '../../shared/core/sites/keys';
 import { cosmosGoals } from './goals';
 import { cosmosCohorts } from './cohorts';
 import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/core/store/rollups';
-import { inLanes } from '../../shared/core/lanes';
+import { boundedMap } from '../../shared/core/bounded-map';
 import type { PeriodRollup } from '../../shared/core/store/periods';
 
 /** Point reads are the cheapest call Cosmos DB has. */
@@ -107,7 +107,7 @@ export function cosmosStore(
     activityReader: {
       hoursOn: async (days) => {
         const found: ActivityHour[] = [];
-        await inLanes(days, ROLLUP_READS_AT_ONCE, async (day) => {
+        await boundedMap(days, ROLLUP_READS_AT_ONCE, async (day) => {
           found.push(...(await documents.query<ActivityHour>("SELECT * FROM c WHERE c.kind = 'activity-hour'", [], day)));
         });
         return found.sort(oldestFirst<ActivityHour>((doc) => doc.hour));
@@ -116,7 +116,7 @@ export function cosmosStore(
     rollupReader: {
       onDays: async (days) => {
         const found = new Map<string, DayRollup>();
-        await inLanes(days, ROLLUP_READS_AT_ONCE, async (day) => {
+        await boundedMap(days, ROLLUP_READS_AT_ONCE, async (day) => {
           const read = await documents.read<DayRollup>(day, DAY_ROLLUP_ID);
           if (read !== null) found.set(day, read.doc);
         });

@@ -1,5 +1,5 @@
 import { kindOf, stronger, type VisitorKind } from '../core/identity/kinds';
-import { inLanes } from '../core/lanes';
+import { boundedMap } from '../core/bounded-map';
 import { emptyRollup, holdsToken, moved, type RollupRules } from '../core/rollup/day-rollup';
 import { type DayRollup } from '../core/store/rollups';
 import type { ActivityDoc, ActivityDocs, ActivityHour, VisitorDay } from '../core/store/activity';
@@ -78,7 +78,7 @@ async function touchedBy(activity: ActivityDocs, day: string, facts: readonly Ma
   const tokens = [...new Set(facts.flatMap((fact) => fact.doc.visitor_days.map((part) => part.token)))];
   const hourIds = [...new Set(facts.flatMap((fact) => fact.doc.hours.map((part) => part.id)))];
   const found: Versioned<ActivityDoc>[] = [];
-  await inLanes(
+  await boundedMap(
     chunks(tokens).map((some, index) => ({ some, hours: index === 0 ? hourIds : [] })),
     QUERIES_AT_ONCE,
     async ({ some, hours }) => found.push(...(await activity.touched(day, some, hours))),

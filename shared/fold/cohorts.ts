@@ -1,4 +1,4 @@
-import { inLanes } from '../core/lanes';
+import { boundedMap } from '../core/bounded-map';
 import {
   cohortCellId,
   cohortFiguresId,
@@ -24,7 +24,7 @@ const ttlOf = (span: CohortSpan) => (span === 'week' ? { ttl: WEEK_CELL_TTL_SECO
  */
 export async function foldCohorts(store: CohortsStore, cells: CohortRegisters): Promise<void> {
   const people = new Map<string, { pk: string; span: CohortSpan; cohort: string; at: Record<string, number> }>();
-  await inLanes([...cells.values()], FOLD_WRITES_AT_ONCE, async ({ pk, span, cohort, at, registers }) => {
+  await boundedMap([...cells.values()], FOLD_WRITES_AT_ONCE, async ({ pk, span, cohort, at, registers }) => {
     const id = cohortCellId(span, cohort, at);
     const read = await store.cells.read(pk, id);
     const before = read?.doc ?? null;
@@ -37,7 +37,7 @@ export async function foldCohorts(store: CohortsStore, cells: CohortRegisters): 
     const after: CohortCell = { id, pk, kind: 'cohort-cell', span, cohort, at, people_sketch: sketch, ...ttlOf(span) };
     await conditionalWriteOnce(store.cells, { before, etag: read?.etag ?? null, after }, `cohort ${pk} ${id}`);
   });
-  await inLanes([...people.values()], FOLD_WRITES_AT_ONCE, async ({ pk, span, cohort, at }) => {
+  await boundedMap([...people.values()], FOLD_WRITES_AT_ONCE, async ({ pk, span, cohort, at }) => {
     const id = cohortFiguresId(span, cohort);
     const read = await store.figures.read(pk, id);
     const before = read?.doc ?? null;

@@ -8,7 +8,7 @@ import type { GoalAction } from '../core/store/facts';
 import { filteredCohortRegisters, type CohortRegisters } from '../core/rollup/cohorts';
 import { byToken } from './build';
 import { foldLongPeriods, type PeriodMove } from './periods';
-import { inLanes } from '../core/lanes';
+import { boundedMap } from '../core/bounded-map';
 import { conditionalWritesOnce } from './write';
 import type { FoldedChange } from '../core/store/conditional-write';
 import type { ActivityDoc } from '../core/store/activity';
@@ -112,7 +112,7 @@ export async function finishDays(
     sliced.flatMap((outcome) => outcome.moves),
   );
   const finished: DayOutcome[] = outcomes.filter((outcome) => !outcome.ok);
-  await inLanes(sliced, DAYS_AT_ONCE, async (outcome) => {
+  await boundedMap(sliced, DAYS_AT_ONCE, async (outcome) => {
     const reason = stuck.get(outcome.day);
     if (reason !== undefined) return void finished.push({ ok: false, day: outcome.day, reason });
     try {

@@ -4,7 +4,7 @@ import type { Goal } from '../core/events/events';
 import { addDays, daysEnding } from '../core/days';
 import { errorLine } from '../core/errors';
 import { utcDay } from '../core/identity/tokens';
-import { inLanes } from '../core/lanes';
+import { boundedMap } from '../core/bounded-map';
 import type { Clock } from '../core/ports/clock';
 import type { FoldingStore } from '../core/store';
 import { FACT_TTL_SECONDS, FOLD_DAYS } from '../core/store/facts';
@@ -139,7 +139,7 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
   const rules = { steps: run.deps.steps, goals: run.deps.goals };
   const state = run.state.current();
   const sliced: DayOutcome[] = [];
-  await inLanes(open, DAYS_AT_ONCE, async (day) => {
+  await boundedMap(open, DAYS_AT_ONCE, async (day) => {
     const buildsFromKept = day < state.rollups_from && state.build !== null && day <= state.build;
     const periods = !buildsFromKept && day >= state.periods_from;
     sliced.push(

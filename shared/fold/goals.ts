@@ -1,4 +1,4 @@
-import { inLanes } from '../core/lanes';
+import { boundedMap } from '../core/bounded-map';
 import { reaches, type Goal } from '../core/events/events';
 import { goalDayId, goalPersonId, goalPk, goalSummaryId, type GoalSummary, type GoalsStore } from '../core/store/goals';
 import { addBuckets, addTouches, bucketOf } from '../core/events/first-touch';
@@ -34,7 +34,7 @@ async function movedEarlier(store: GoalsStore, goal: string, person: string, at:
 export async function settlePending(store: GoalsStore, summary: GoalSummary, etag: string): Promise<void> {
   if (summary.pending.length === 0) return;
   const { goal } = summary;
-  await inLanes(summary.pending, CREATES_AT_ONCE, async ({ person, at, day, moved, derived }) => {
+  await boundedMap(summary.pending, CREATES_AT_ONCE, async ({ person, at, day, moved, derived }) => {
     const mark = marked(derived);
     if (day !== undefined)
       return store.days.create({ id: goalDayId(goal, person, day), pk: goalPk(goal), kind: 'goal-day', goal, person, day, ...mark });

@@ -4,7 +4,7 @@ import { emptyVisitorsSummary } from '../core/store/summary';
 import type { RecordCounts } from '../core/store/visitors';
 import { countedAgain } from './by-day';
 import { conditionalWriteOnce } from '../core/store/conditional-write';
-import { inLanes } from '../core/lanes';
+import { boundedMap } from '../core/bounded-map';
 import { sliceOf } from './slice';
 
 const COUNTS_AT_ONCE = 8;
@@ -78,7 +78,7 @@ async function countDaysAgain(
   imported: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   const counts: Array<{ day: string; people: number; scanners: number }> = [];
-  await inLanes(days, COUNTS_AT_ONCE, async (day) => counts.push({ day, ...(await store.recordCounts.countsOn(day)) }));
+  await boundedMap(days, COUNTS_AT_ONCE, async (day) => counts.push({ day, ...(await store.recordCounts.countsOn(day)) }));
   const read = await store.visitorsSummary.read();
   const held = read?.doc ?? emptyVisitorsSummary();
   const againFrom = addDays(today, -SCANNERS_COUNTED_AGAIN_DAYS);

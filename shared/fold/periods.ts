@@ -1,4 +1,4 @@
-import { inLanes } from '../core/lanes';
+import { boundedMap } from '../core/bounded-map';
 import type { RollupRules } from '../core/rollup/day-rollup';
 import type { DayRollup } from '../core/store/rollups';
 import {
@@ -68,7 +68,7 @@ export async function foldDayCells(
 ): Promise<PeriodMove[]> {
   const { day: at, upTo } = slice;
   const moves = longMoves({ day: at, upTo }, null, withBack(siteDelta(changes, rules), day), figuresOf(day), day.imported);
-  await inLanes([...cellDeltas(changes, rules).values()], FOLD_WRITES_AT_ONCE, async ({ dimension, value, delta }) => {
+  await boundedMap([...cellDeltas(changes, rules).values()], FOLD_WRITES_AT_ONCE, async ({ dimension, value, delta }) => {
     const filter = { dimension, value };
     const key = periodKey('day', at, filter);
     const read = slice.fresh ? null : await periods.read(key.pk, key.id);
@@ -96,7 +96,7 @@ async function foldSome(periods: PeriodRollups, moves: readonly PeriodMove[], fa
     some.push(move);
     byDoc.set(key, some);
   }
-  await inLanes([...byDoc.values()], FOLD_WRITES_AT_ONCE, async (some) => {
+  await boundedMap([...byDoc.values()], FOLD_WRITES_AT_ONCE, async (some) => {
     const [{ pk, id, filter, span }] = some as [PeriodMove];
     try {
       const read = await periods.read(pk, id);

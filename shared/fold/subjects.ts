@@ -7,7 +7,7 @@ import {
   type SubjectSummary,
   type SubjectVisitor,
 } from '../core/store/subjects';
-import { inLanes } from '../core/lanes';
+import { boundedMap } from '../core/bounded-map';
 import type { ScanRules } from '../core/subjects/scan-rule';
 import { scannedVisitor } from '../core/subjects/visitor';
 import { conditionalWriteOnce, type FoldedChange } from '../core/store/conditional-write';
@@ -114,7 +114,7 @@ async function foldSubject(
     );
   }
   await conditionalWritesOnce(store.visitors, visitors, () => `subject visitor ${subject}`);
-  await inLanes(left, SUBJECTS_AT_ONCE, (id) => store.moves.remove(subject, id));
+  await boundedMap(left, SUBJECTS_AT_ONCE, (id) => store.moves.remove(subject, id));
 }
 
 const SUBJECTS_AT_ONCE = 8;
@@ -143,5 +143,5 @@ export async function foldSubjects(
   const scans = await switched(persons, given);
   const bySubject = new Map<string, MarkedScan[]>();
   for (const marked of scans) bySubject.set(marked.scan.subject, [...(bySubject.get(marked.scan.subject) ?? []), marked]);
-  await inLanes([...bySubject], SUBJECTS_AT_ONCE, ([subject, subjectScans]) => foldSubject(store, subject, subjectScans, rules, bounds));
+  await boundedMap([...bySubject], SUBJECTS_AT_ONCE, ([subject, subjectScans]) => foldSubject(store, subject, subjectScans, rules, bounds));
 }

@@ -1,4 +1,4 @@
-import { inLanes } from '../core/lanes';
+import { boundedMap } from '../core/bounded-map';
 import type { ActivityDocs } from '../core/store/activity';
 import type { DayRollups } from '../core/store/rollups';
 import { emptyVisits, type VisitsSummaries } from '../core/store/visits';
@@ -24,7 +24,7 @@ export async function foldVisits(
 ): Promise<void> {
   if (days.length === 0) return;
   const counts: Array<readonly [string, number]> = [];
-  await inLanes(days, DAYS_AT_ONCE, async (day) => counts.push([day, await visitsOn(store, day)] as const));
+  await boundedMap(days, DAYS_AT_ONCE, async (day) => counts.push([day, await visitsOn(store, day)] as const));
   const read = await store.visits.read();
   const held = read?.doc ?? emptyVisits();
   const visits = countedAgain(held.by_day, counts);

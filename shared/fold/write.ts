@@ -1,4 +1,4 @@
-import { inLanes } from '../core/lanes';
+import { boundedMap } from '../core/bounded-map';
 import { conditionalWriteOnce, type ConditionalSlot, type FoldedChange } from '../core/store/conditional-write';
 
 /** A busy minute changes thousands of documents, and sending them at once would meet Cosmos DB's 429s. */
@@ -10,5 +10,5 @@ export async function conditionalWritesOnce<Doc>(
   changes: readonly FoldedChange<Doc>[],
   what: (change: FoldedChange<Doc>) => string,
 ): Promise<void> {
-  await inLanes(changes, FOLD_WRITES_AT_ONCE, (change) => conditionalWriteOnce(slot, change, what(change)));
+  await boundedMap(changes, FOLD_WRITES_AT_ONCE, (change) => conditionalWriteOnce(slot, change, what(change)));
 }

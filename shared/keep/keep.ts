@@ -6,7 +6,7 @@ import { FACT_TTL_SECONDS, factId, FOLD_DAYS, type Fact, type GoalAction, type S
 import { addDays } from '../core/days';
 import { errorLine } from '../core/errors';
 import { retryConditionalWrite } from '../core/store/conditional-write';
-import { InTurn } from '../core/in-turn';
+import { KeyedMutex } from '../core/keyed-mutex';
 import { KeptSightings } from './kept-sightings';
 import { dayOf, planOf, sightingsOf, type DayPlan, type Sighting } from './plan';
 import { sightedRecord } from './visitor';
@@ -35,7 +35,7 @@ const factOf = (message: HitsMessage, day: string, plan: DayPlan, named: Named):
 });
 
 /** One per queue, per process. */
-export const keepMemory = (): Pick<KeepDeps, 'kept' | 'inTurn'> => ({ kept: new KeptSightings(), inTurn: new InTurn() });
+export const keepMemory = (): Pick<KeepDeps, 'kept' | 'inTurn'> => ({ kept: new KeptSightings(), inTurn: new KeyedMutex() });
 
 export interface KeepDeps {
   store: KeepingStore;
@@ -43,7 +43,7 @@ export interface KeepDeps {
   /** So a visitor costs one read a day per process. */
   kept: KeptSightings;
   /** One change of a visitor's record at a time in this process. */
-  inTurn: InTurn;
+  inTurn: KeyedMutex;
   /** keep-imports sets it, since its landed notes lead the fold to old days; keep-hits refuses a day the fold no longer reads. */
   anyDay?: boolean;
   /** Set once the dated switch of person ids is registered: messages' old ids follow their records to derived ids. */

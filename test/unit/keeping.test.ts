@@ -153,8 +153,8 @@ describe('the keeper on the memory store', () => {
 
 describe('work in turn', () => {
   it('runs one key’s work one at a time in order, other keys at once, and goes on after a failure', async () => {
-    const { InTurn } = await import('../../shared/core/in-turn');
-    const turns = new InTurn();
+    const { KeyedMutex } = await import('../../shared/core/keyed-mutex');
+    const turns = new KeyedMutex();
     const log: string[] = [];
     const step =
       (name: string, fail = false) =>

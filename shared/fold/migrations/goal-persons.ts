@@ -1,4 +1,4 @@
-import { inLanes } from '../../core/lanes';
+import { boundedMap } from '../../core/bounded-map';
 import { goalDayId, goalPersonId, type GoalDay, type GoalPerson, type GoalsStore } from '../../core/store/goals';
 import { settlePending } from '../goals';
 
@@ -25,7 +25,7 @@ export async function moveGoalPersons(
   const summary = await store.summaries.read(goal);
   if (summary !== null && summary.doc.pending.length > 0) await settlePending(store, summary.doc, summary.etag);
   const docs = await store.moves.unmoved(goal, limit);
-  await inLanes(docs, MOVES_AT_ONCE, async (doc) => {
+  await boundedMap(docs, MOVES_AT_ONCE, async (doc) => {
     const moved = derivedDoc(doc, await derive(doc.person));
     await (moved.kind === 'goal-person' ? store.people.create(moved) : store.days.create(moved));
     await store.moves.remove(goal, doc.id);

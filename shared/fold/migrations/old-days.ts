@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { addDays } from '../../core/days';
 import { isLoopbackNetwork } from '../../core/identity/network';
-import { inLanes } from '../../core/lanes';
+import { boundedMap } from '../../core/bounded-map';
 import { utcDay } from '../../core/identity/tokens';
 import type { Clock } from '../../core/ports/clock';
 import { visitorDayId, type VisitorDay } from '../../core/store/activity';
@@ -82,7 +82,7 @@ async function dayAgain(day: string, limit: number, deps: OldDaysDeps): Promise<
   const docs = await deps.days.unkeyed(day, limit);
   if (docs.length > 0) {
     const secret = await secretOf(day, deps);
-    await inLanes(docs, WRITES_AT_ONCE, async (doc) => {
+    await boundedMap(docs, WRITES_AT_ONCE, async (doc) => {
       await deps.days.create(rekeyed(doc, secret));
       await deps.days.remove(day, doc.id);
     });
@@ -90,7 +90,7 @@ async function dayAgain(day: string, limit: number, deps: OldDaysDeps): Promise<
   }
   // Nothing reads a fact of a day out of the fold's reach; Cosmos DB's time-to-live would remove it, the local server's does not.
   const facts = await deps.days.facts(day, limit - docs.length);
-  await inLanes(facts, WRITES_AT_ONCE, (id) => deps.days.removeFact(day, id));
+  await boundedMap(facts, WRITES_AT_ONCE, (id) => deps.days.removeFact(day, id));
   if (docs.length + facts.length === limit) return { found: limit, done: false };
   await deps.secrets.remove(rekeySecretId(day));
   return { found: docs.length + facts.length, done: true };

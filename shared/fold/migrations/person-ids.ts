@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/ports/clock';
-import { inLanes } from '../../core/lanes';
+import { boundedMap } from '../../core/bounded-map';
 import { PERSON_IDS_MIGRATION, type PersonMoves } from '../../core/store/person-moves';
 import { movedRecord, moveRecord } from '../../keep/person-move';
 import type { GoalsStore } from '../../core/store/goals';
@@ -29,9 +29,9 @@ export function personIdsMigration(
     async slice({ number, limit }) {
       const now = clock.now().toISOString();
       // A run of this slice that died between a marker and its new record finishes it; 409 means it was.
-      await inLanes(await moves.movedBy(number), MOVES_AT_ONCE, (marker) => moves.at.create(movedRecord(marker, now)));
+      await boundedMap(await moves.movedBy(number), MOVES_AT_ONCE, (marker) => moves.at.create(movedRecord(marker, now)));
       const records = await moves.unmoved(Math.min(limit, MOVES_A_SLICE));
-      await inLanes(records, MOVES_AT_ONCE, async (held) =>
+      await boundedMap(records, MOVES_AT_ONCE, async (held) =>
         moveRecord(moves.at, held, { to: await derive(held.doc.id), now, slice: number }),
       );
       if (records.length > 0) return String(number);

@@ -1,4 +1,4 @@
-import { inLanes } from '../../core/lanes';
+import { boundedMap } from '../../core/bounded-map';
 import { subjectVisitorId, type SubjectsStore } from '../../core/store/subjects';
 
 /** The thread pool's 4 threads derive while other moves write. */
@@ -11,7 +11,7 @@ const MOVES_AT_ONCE = 8;
  */
 export async function moveSubjectVisitors(store: SubjectsStore, derive: (old: string) => Promise<string>, limit: number): Promise<number> {
   const docs = await store.moves.unmoved(limit);
-  await inLanes(docs, MOVES_AT_ONCE, async (doc) => {
+  await boundedMap(docs, MOVES_AT_ONCE, async (doc) => {
     const identity = await derive(doc.identity);
     await store.visitors.create({ ...doc, id: subjectVisitorId(doc.subject, identity), identity, derived: true });
     await store.moves.remove(doc.subject, doc.id);
@@ -26,7 +26,7 @@ export async function moveSubjectVisitors(store: SubjectsStore, derive: (old: st
  */
 export async function moveCookieLinks(store: SubjectsStore, derive: (old: string) => Promise<string>, limit: number): Promise<number> {
   const links = await store.cookies.unmoved(limit);
-  await inLanes(links, MOVES_AT_ONCE, async ({ doc, etag }) =>
+  await boundedMap(links, MOVES_AT_ONCE, async ({ doc, etag }) =>
     store.cookies.replace({ ...doc, identity: await derive(doc.identity), derived: true }, etag),
   );
   return links.length;

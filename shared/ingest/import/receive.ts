@@ -9,7 +9,7 @@ import { badRequest, fail, ok, type Failure, type Result } from '../../core/resu
 import { canonicalAddress } from '../../core/identity/network';
 import { keptPath } from '../../core/identity/paths';
 import { utcDay } from '../../core/identity/tokens';
-import { inLanes } from '../../core/lanes';
+import { boundedMap } from '../../core/bounded-map';
 import type { Clock } from '../../core/ports/clock';
 import type { Guesses } from '../../core/guesses';
 import type { HitQueue } from '../../core/ports/queue';
@@ -214,7 +214,7 @@ const NOTES_AT_ONCE = 8;
 
 async function keptBefore(messages: readonly ImportMessage[], store: ImportStore): Promise<Set<string>> {
   const kept = new Set<string>();
-  await inLanes(messages, NOTES_AT_ONCE, async (message) => {
+  await boundedMap(messages, NOTES_AT_ONCE, async (message) => {
     if (await store.landed.has(message.id)) kept.add(message.id);
   });
   return kept;
@@ -293,7 +293,7 @@ async function importDays(
 ): Promise<Omit<ImportOutcome, 'until' | 'live_from'>> {
   const taken = days.filter((one) => one.day <= until);
   let alreadyKept = 0;
-  await inLanes(taken, DAYS_AT_ONCE, async (one) => {
+  await boundedMap(taken, DAYS_AT_ONCE, async (one) => {
     const totals = importedTotals(one);
     const message = keyedUuid(deps.rules.hashKey, `import-day|${one.day}|${JSON.stringify(totals)}`);
     const fact: Fact = {

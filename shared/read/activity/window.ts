@@ -1,5 +1,5 @@
 import { addDays } from '../../core/days';
-import { inLanes } from '../../core/lanes';
+import { boundedMap } from '../../core/bounded-map';
 import {
   addCounts,
   capped,
@@ -191,7 +191,7 @@ export async function readPeriods(
     const budget = { pages: SCAN_PAGES };
     let complete = true;
     // Newest first, so a read that runs out of pages has the days a site owner looks at first.
-    await inLanes([...new Set(periods.flat())].sort().reverse(), DAYS_AT_ONCE, async (day) => {
+    await boundedMap([...new Set(periods.flat())].sort().reverse(), DAYS_AT_ONCE, async (day) => {
       const rollup = await matchingDay(store.visitorDayPages, day, filters, rules, budget);
       if (rollup === null) complete = false;
       else found.set(day, rollup);

@@ -1,5 +1,5 @@
 /** Runs `work` on the items in order, `lanes` at once; the first failure stops new items and is thrown. */
-export async function inLanes<T>(items: readonly T[], lanes: number, work: (item: T) => Promise<unknown>): Promise<void> {
+export async function boundedMap<T>(items: readonly T[], lanes: number, work: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
   let failed = false;
   const lane = async () => {

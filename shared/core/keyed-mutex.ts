@@ -1,5 +1,5 @@
 /** Runs work one key at a time, in order, in this process; a failed turn does not stop the next. */
-export class InTurn {
+export class KeyedMutex {
   private readonly tails = new Map<string, Promise<void>>();
 
   run(key: string, work: () => Promise<void>): Promise<void> {
