@@ -73,9 +73,9 @@ describe('npm start: settings first, nothing left behind', () => {
     expect(endpoint.output).not.toContain('Azurite blob, queue, table');
 
     // --count-me is for a local stack: where WEBSITE_INSTANCE_ID is set (Azure) it is refused, naming the setting; the
-    // keys are as strong as Azure asks, so that refusal is the one made.
+    // keys and the person id's cost are as Azure asks, so that refusal is the one made.
     const strong = randomBytes(32).toString('base64url');
-    const azure = await place({ WEBSITE_INSTANCE_ID: 'a1b2c3', OPERATOR_KEY: strong, INGEST_KEY: strong });
+    const azure = await place({ WEBSITE_INSTANCE_ID: 'a1b2c3', OPERATOR_KEY: strong, INGEST_KEY: strong, PERSON_HASH_COST: '12' });
     const refused = await failedStart(azure, ['--count-me']);
     expect(refused.status).not.toBe(0);
     expect(refused.output).toContain('--count-me is refused in Azure (WEBSITE_INSTANCE_ID is set)');
