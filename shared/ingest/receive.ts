@@ -27,7 +27,7 @@ export interface ReceiveSettings {
   allowedOrigins: readonly string[];
   /** The first is the one a deployment counted before it had several. */
   sites: readonly Site[];
-  /** Each site's subjects, where a beacon's scan is claimed (and its cookie linked), and its switch of person ids; the first site's when not given. */
+  /** Each site's subjects (where a beacon's scan is claimed) and its store's switch of person ids; else the first site's. */
   subjectsOf?: (site: string) => Pick<BeaconSubjectDeps, 'store' | 'switched'> | undefined;
 }
 
