@@ -36,7 +36,11 @@ export function cosmosOldDays(documents: CosmosDocuments): OldDays {
         )
       ).length > 0,
     facts: (on, limit) =>
-      documents.query<string>(`SELECT TOP ${top(limit)} VALUE c.id FROM c WHERE c.pk = @day AND c.kind = 'fact'`, day(on), on),
+      documents.query<{ id: string; mark: number }>(
+        `SELECT TOP ${top(limit)} c.id, c._ts AS mark FROM c WHERE c.pk = @day AND c.kind = 'fact'`,
+        day(on),
+        on,
+      ),
     removeFact: (on, id) => documents.remove(on, id),
   };
 }

@@ -20,9 +20,9 @@ export function memoryOldDays(documents: MemoryDocuments): OldDays {
         .length > 0,
     facts: async (day, limit) =>
       documents
-        .query<Fact>((doc) => doc.kind === 'fact', day)
+        .queryMarked<Fact>((doc) => doc.kind === 'fact', day)
         .slice(0, limit)
-        .map((doc) => doc.id),
+        .map(({ doc, mark }) => ({ id: doc.id, mark })),
     removeFact: async (day, id) => documents.delete(day, id),
   };
 }

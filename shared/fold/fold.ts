@@ -302,7 +302,12 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
     buildRollups({ ...run.deps, rules: { steps: run.deps.steps, goals: run.deps.goals } }, run.state, () => nextSlice(run)),
   );
   await part(run, 'migrations', async () => {
-    await runMigrations(store.migrations, deps.migrations, { now: started, limit: deps.budget.recordsASlice, more: () => nextSlice(run) });
+    await runMigrations(store.migrations, deps.migrations, {
+      now: started,
+      limit: deps.budget.recordsASlice,
+      more: () => nextSlice(run),
+      bound,
+    });
   });
   const behind = behindReason(run, activityDone && importsDone, peopleDone);
   const state = run.state.current();

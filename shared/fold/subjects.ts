@@ -1,12 +1,6 @@
 import type { SubjectScan } from '../core/store/facts';
 import { applySubjectDelta, noSubjectDelta, plusSubject } from '../core/subjects/delta';
-import {
-  subjectVisitorId,
-  type SubjectDelta,
-  type SubjectsStore,
-  type SubjectSummary,
-  type SubjectVisitor,
-} from '../core/store/subjects';
+import { subjectVisitorId, type SubjectDelta, type SubjectsStore, type SubjectSummary, type SubjectVisitor } from '../core/store/subjects';
 import { boundedMap } from '../core/bounded-map';
 import type { ScanRules } from '../core/subjects/scan-rule';
 import { scannedVisitor } from '../core/subjects/visitor';

@@ -187,6 +187,21 @@ describe('the migration of days kept before the day secrets, on the golden store
     expect(visitorDays(documents).filter((doc) => doc.rekeyed === undefined)).toEqual([]);
   });
 
+  it("waits on a day with a fact past the run's settled mark (an import's may be under way), then removes it", async () => {
+    const documents = golden();
+    const store = memoryStore(documents);
+    const fact = GOLDEN.documents.find((doc) => doc.kind === 'fact' && doc.pk === '2026-10-20')!;
+    documents.create({ ...fact, id: 'fact:late' });
+    const bound = documents.lastMark() - 1;
+    const waiting = dying(store, LATER);
+    expect(await runMigrations(waiting.progress, [waiting.migration], { ...run(LATER), bound })).toBe(false);
+    expect(visitorDays(documents).filter((doc) => doc.day === '2026-10-20' && doc.rekeyed === undefined)).toEqual([]);
+    expect(documents.read('2026-10-20', 'fact:late')).not.toBeNull();
+    const done = dying(store, LATER);
+    expect(await runMigrations(done.progress, [done.migration], { ...run(LATER), bound: documents.lastMark() })).toBe(true);
+    expect(ofKind(documents, 'fact')).toEqual([]);
+  });
+
   it('is done at once on a store that keeps no day', async () => {
     const store = memoryStore();
     const { progress, migration } = dying(store, LATER);

@@ -15,8 +15,8 @@ export interface OldDays {
   remove(day: string, id: string): Promise<void>;
   /** Whether a landed note of an import written after `mark` names the day: its facts are still to fold. */
   landedAfter(day: string, mark: number): Promise<boolean>;
-  /** The ids of the day's facts, at most `limit`. */
-  facts(day: string, limit: number): Promise<string[]>;
+  /** The day's facts, at most `limit`: their ids and marks. */
+  facts(day: string, limit: number): Promise<Array<{ id: string; mark: number }>>;
   /** Gone already is done. */
   removeFact(day: string, id: string): Promise<void>;
 }

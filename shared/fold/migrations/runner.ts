@@ -12,6 +12,8 @@ export interface MigrationSlice {
   number: number;
   /** At most this many items. */
   limit: number;
+  /** The store's settled mark the run reads up to: a write after it may be part of one still under way. */
+  bound?: number;
 }
 
 /**
@@ -35,6 +37,8 @@ export interface MigrationRun {
   limit: number;
   /** Whether the run may take another slice. */
   more(): Promise<boolean>;
+  /** The fold's settled mark; absent outside the fold. */
+  bound?: number;
 }
 
 const begun = (name: string, now: Date): MigrationDoc => ({
@@ -64,7 +68,8 @@ async function runOne(store: Migrations, migration: Migration, run: MigrationRun
   if (held === null) held = await advanced(store, null, begun(migration.name, run.now));
   while (await run.more()) {
     const { doc } = held;
-    const position = await migration.slice({ position: doc.position, number: doc.slices + 1, limit: run.limit });
+    const given = { position: doc.position, number: doc.slices + 1, limit: run.limit };
+    const position = await migration.slice(run.bound === undefined ? given : { ...given, bound: run.bound });
     if (position !== null && position === doc.position) return false;
     const done = position === null ? { done_at: run.now.toISOString() } : {};
     held = await advanced(store, held, { ...doc, position, slices: doc.slices + 1, ...done });
