@@ -42,12 +42,21 @@ export function registerOf(personHash: string): [register: number, rank: number]
   return [register, Q - width + 1];
 }
 
+/** Sparse registers take the higher of two ranks, so adding a person twice changes nothing. */
+export function raiseRegisters(into: Record<string, number>, more: Record<string, number>): Record<string, number> {
+  for (const [register, rank] of Object.entries(more)) if ((into[register] ?? 0) < rank) into[register] = rank;
+  return into;
+}
+
+/** One person added to sparse registers. */
+export function addPerson(registers: Record<string, number>, personHash: string): Record<string, number> {
+  const [register, rank] = registerOf(personHash);
+  return raiseRegisters(registers, { [register]: rank });
+}
+
 export function sketchOf(personHashes: Iterable<string>): Record<string, number> {
   const registers: Record<string, number> = {};
-  for (const hash of personHashes) {
-    const [register, rank] = registerOf(hash);
-    if ((registers[register] ?? 0) < rank) registers[register] = rank;
-  }
+  for (const hash of personHashes) addPerson(registers, hash);
   return registers;
 }
 

@@ -1,4 +1,5 @@
 import { addCapped } from '../core/counts';
+import { raiseRegisters } from '../core/sketch';
 import type { VisitorDay } from '../core/store/activity';
 import type { VisitorDayPart } from '../core/store/facts';
 import { NAMES, type NamesKept } from '../core/dimensions';
@@ -20,17 +21,10 @@ type AudienceFields = Pick<
 
 const COUNTED = [...NAMES.map((row) => row.kept), 'campaigns', 'page_paths', 'events', 'event_props'] as const;
 
-/** Two sparse sketches merged by register maximum. */
-function mergedRegisters(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
-  const merged = { ...a };
-  for (const [register, rank] of Object.entries(b)) if ((merged[register] ?? 0) < rank) merged[register] = rank;
-  return merged;
-}
-
 /** Two sketches by first day merged, day by day. */
 function mergedByDay(a: Record<string, Record<string, number>> = {}, b: Record<string, Record<string, number>> = {}) {
   const merged = { ...a };
-  for (const [day, registers] of Object.entries(b)) merged[day] = mergedRegisters(merged[day] ?? {}, registers);
+  for (const [day, registers] of Object.entries(b)) merged[day] = raiseRegisters({ ...merged[day] }, registers);
   return merged;
 }
 
@@ -53,9 +47,9 @@ export function withAudience(current: VisitorDay | null, part: VisitorDayPart): 
     fields.entry_at = entry.entry_at!;
   }
   if (current?.people_sketch !== undefined || part.people_sketch !== undefined)
-    fields.people_sketch = mergedRegisters(current?.people_sketch ?? {}, part.people_sketch ?? {});
+    fields.people_sketch = raiseRegisters({ ...current?.people_sketch }, part.people_sketch ?? {});
   if (current?.new_sketch !== undefined || part.new_sketch !== undefined)
-    fields.new_sketch = mergedRegisters(current?.new_sketch ?? {}, part.new_sketch ?? {});
+    fields.new_sketch = raiseRegisters({ ...current?.new_sketch }, part.new_sketch ?? {});
   if (current?.first_days !== undefined || part.first_days !== undefined)
     fields.first_days = mergedByDay(current?.first_days, part.first_days);
   return fields;

@@ -1,5 +1,5 @@
 import { campaignKey } from '../core/identity/campaign';
-import { registerOf } from '../core/sketch';
+import { addPerson } from '../core/sketch';
 import type { QueuedHit } from '../core/message';
 import type { VisitorDayPart } from '../core/store/facts';
 import { NAMES } from '../core/dimensions';
@@ -28,8 +28,7 @@ export function addAudience(part: VisitorDayPart, hit: QueuedHit): void {
   addPages(part, hit);
   part.people_sketch ??= {};
   if (hit.person !== null && !hit.bot && !hit.self) {
-    const [register, rank] = registerOf(hit.person);
-    if ((part.people_sketch[register] ?? 0) < rank) part.people_sketch[register] = rank;
+    addPerson(part.people_sketch, hit.person);
   }
   bump((part.minute_paths ??= {}), `${hit.at.slice(11, 16)}${hit.path}`);
 }

@@ -1,7 +1,7 @@
 import { referrerGroup } from '../core/identity/referrer-groups';
 import type { QueuedHit } from '../core/message';
 import { campaignKey } from '../core/identity/campaign';
-import { registerOf } from '../core/sketch';
+import { addPerson } from '../core/sketch';
 import type { VisitorDayPart } from '../core/store/facts';
 import type { First, FirstTouch } from '../core/store/first-touch';
 import type { VisitorRecord } from '../core/store/visitors';
@@ -30,10 +30,6 @@ export function firstOfRecord(record: VisitorRecord | null): First | null {
   return { day: record.counted_on, touch: record.first_touch ?? null };
 }
 
-const raise = (registers: Record<string, number>, [register, rank]: [number, number]) => {
-  if ((registers[register] ?? 0) < rank) registers[register] = rank;
-};
-
 /**
  * A person's request adds them to the visitor-day's people by first day (for the filtered retention cells), and on
  * their first day to its new people: a sketch's registers, never the hash. A first day after the visitor-day's (a late
@@ -41,7 +37,6 @@ const raise = (registers: Record<string, number>, [register, rank]: [number, num
  */
 export function addFirst(part: VisitorDayPart, hit: QueuedHit, first: First | undefined): void {
   if (!isPersons(hit) || first === undefined || first.day > part.day) return;
-  const registers = registerOf(hit.person!);
-  raise(((part.first_days ??= {})[first.day] ??= {}), registers);
-  if (first.day === part.day) raise((part.new_sketch ??= {}), registers);
+  addPerson(((part.first_days ??= {})[first.day] ??= {}), hit.person!);
+  if (first.day === part.day) addPerson((part.new_sketch ??= {}), hit.person!);
 }

@@ -1,4 +1,4 @@
-import { registerOf } from '../sketch';
+import { addPerson, raiseRegisters } from '../sketch';
 import type { GoalAction } from '../store/facts';
 import type { VisitorDay } from '../store/activity';
 import { COHORT_WEEKS, cohortCellId, cohortsPk, weekOf, type CohortSpan } from '../store/cohorts';
@@ -19,16 +19,12 @@ export interface CellRegisters {
 
 export type CohortRegisters = Map<string, CellRegisters>;
 
-const raise = (into: Record<string, number>, registers: Record<string, number>) => {
-  for (const [register, rank] of Object.entries(registers)) if ((into[register] ?? 0) < rank) into[register] = rank;
-};
-
 export function mergedCohortRegisters(maps: readonly CohortRegisters[]): CohortRegisters {
   const merged: CohortRegisters = new Map();
   for (const cells of maps)
     for (const [key, cell] of cells) {
       const into = merged.get(key) ?? { ...cell, registers: {} };
-      raise(into.registers, cell.registers);
+      raiseRegisters(into.registers, cell.registers);
       merged.set(key, into);
     }
   return merged;
@@ -38,7 +34,7 @@ function addSeen(cells: CohortRegisters, pk: string, first: string, day: string,
   const add = (span: CohortSpan, cohort: string, at: string) => {
     const key = `${pk}\n${cohortCellId(span, cohort, at)}`;
     const cell = cells.get(key) ?? { pk, span, cohort, at, registers: {} };
-    raise(cell.registers, registers);
+    raiseRegisters(cell.registers, registers);
     cells.set(key, cell);
   };
   add('month', first.slice(0, 7), day.slice(0, 7));
@@ -46,17 +42,15 @@ function addSeen(cells: CohortRegisters, pk: string, first: string, day: string,
   if (weeks && weeksBetween(week, seen) < COHORT_WEEKS) add('week', week, seen);
 }
 
-const addPerson = (cells: CohortRegisters, pk: string, first: string, day: string, person: string) => {
-  const [register, rank] = registerOf(person);
-  addSeen(cells, pk, first, day, { [register]: rank });
-};
+const addPersonSeen = (cells: CohortRegisters, pk: string, first: string, day: string, person: string) =>
+  addSeen(cells, pk, first, day, addPerson({}, person));
 
 export function cohortRegisters(actions: readonly GoalAction[], cells: CohortRegisters = new Map()): CohortRegisters {
   for (const action of actions) {
     const day = action.at.slice(0, 10);
     // An action kept before first days were carried, or before its person's first day, is no one's cohort.
     if (action.first === undefined || action.first > day) continue;
-    addPerson(cells, cohortsPk(), action.first, day, action.person);
+    addPersonSeen(cells, cohortsPk(), action.first, day, action.person);
   }
   return cells;
 }

@@ -6,7 +6,7 @@ import { stepKey, type FunnelStep } from '../funnel';
 import { reaches, type Goal } from '../events/events';
 import type { VisitorDay } from '../store/activity';
 import { OTHER_PATHS } from '../store/activity';
-import { mergeKept, mergeSketches } from '../sketch';
+import { mergeKept, mergeSketches, raiseRegisters } from '../sketch';
 import { DAY_ROLLUP_ID, VISITOR_KINDS, type DayRollup, type RollupCounts } from '../store/rollups';
 import { NAMES, type NamesRollup } from '../dimensions';
 
@@ -203,9 +203,7 @@ export function lacksSketch(after: readonly VisitorDay[]): boolean {
 /** A visitor-day's people whose first day is before its day, from its registers by first day. */
 export function returningOf(doc: Pick<VisitorDay, 'day' | 'first_days'>): Record<string, number> {
   const registers: Record<string, number> = {};
-  for (const [first, some] of Object.entries(doc.first_days ?? {}))
-    if (first < doc.day)
-      for (const [register, rank] of Object.entries(some)) if ((registers[register] ?? 0) < rank) registers[register] = rank;
+  for (const [first, some] of Object.entries(doc.first_days ?? {})) if (first < doc.day) raiseRegisters(registers, some);
   return registers;
 }
 
