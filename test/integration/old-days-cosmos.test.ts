@@ -1,20 +1,25 @@
 import { randomUUID } from 'node:crypto';
+
 import { readFileSync } from 'node:fs';
+
 import { join } from 'node:path';
+
 import type { Container } from '@azure/cosmos';
+
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { cosmosStore } from '../../adapters/cosmos/store';
+
 import { addDays } from '../../shared/core/days';
-import { fixedClock } from '../../shared/core/ports/clock';
-import type { Store } from '../../shared/core/store';
-import type { DaySecrets } from '../../shared/core/store/day-secrets';
-import { firstKeptDay } from '../../shared/core/store/first-day';
-import { migrationStatus, type Migrations } from '../../shared/core/store/migrations';
-import { OLD_DAYS_MIGRATION, type OldDays } from '../../shared/core/store/old-days';
-import { oldDaysMigration } from '../../shared/fold/migrations/old-days';
+
+import { migrationStatus } from '../../shared/core/store/migrations';
+import { OLD_DAYS_MIGRATION } from '../../shared/core/store/old-days';
 import { runMigrations } from '../../shared/fold/migrations/runner';
+
 import { containerOf } from '../support/cosmos';
-import { testSecret } from '../support/day-secrets';
+
+import { dyingOldDays } from '../support/dying';
+
 import { testEnv } from '../support/env';
 
 // The golden store's first two days (kept before the day's secrets) on the local Cosmos server: the migration that makes
@@ -42,36 +47,6 @@ async function seeded(site: string) {
   return store;
 }
 
-/** The migration's ports, dying after write `dieAfter` of any of them. */
-function ported(store: Store, dieAfter = Number.POSITIVE_INFINITY) {
-  let writes = 0;
-  const landed =
-    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
-    async (...args: A) => {
-      const result = await write(...args);
-      writes += 1;
-      if (writes === dieAfter) throw new Error(`died after write ${writes}`);
-      return result;
-    };
-  const days: OldDays = {
-    ...store.oldDays,
-    create: landed(store.oldDays.create),
-    remove: landed(store.oldDays.remove),
-    removeFact: landed(store.oldDays.removeFact),
-  };
-  const secrets: DaySecrets = { ...store.secrets, create: landed(store.secrets.create), remove: landed(store.secrets.remove) };
-  const progress: Migrations = { ...store.migrations, create: landed(store.migrations.create), replace: landed(store.migrations.replace) };
-  const migration = oldDaysMigration({
-    days,
-    secrets,
-    foldState: store.foldState,
-    firstDay: () => firstKeptDay(store),
-    clock: fixedClock(LATER),
-    newSecret: testSecret,
-  });
-  return { progress, migration, writes: () => writes };
-}
-
 const run = { now: new Date(LATER), limit: 4, more: () => Promise.resolve(true) };
 
 /** The days' documents and the secrets, without the store's own fields. */
@@ -90,16 +65,16 @@ async function kept(store: ReturnType<typeof cosmosStore>) {
 describe('the migration of days kept before the day secrets, on the local Cosmos server', () => {
   it('leaves what a clean run leaves when it dies after any one of its writes and runs again', async () => {
     const clean = await seeded('clean');
-    const cleanRun = ported(clean);
+    const cleanRun = dyingOldDays(clean, LATER);
     expect(await runMigrations(cleanRun.progress, [cleanRun.migration], run)).toBe(true);
     const expected = await kept(clean);
     expect(expected.some((doc) => doc.includes('"kind":"visitor-day"') && doc.includes('"rekeyed":true'))).toBe(true);
     expect(expected.filter((doc) => doc.includes('"kind":"fact"') || doc.includes('"kind":"rekey-secret"'))).toEqual([]);
     for (let dieAfter = 1; dieAfter <= cleanRun.writes(); dieAfter += 1) {
       const store = await seeded(`died-${dieAfter}`);
-      const killed = ported(store, dieAfter);
+      const killed = dyingOldDays(store, LATER, dieAfter);
       await expect(runMigrations(killed.progress, [killed.migration], run)).rejects.toThrow(`died after write ${dieAfter}`);
-      const again = ported(store);
+      const again = dyingOldDays(store, LATER);
       expect(await runMigrations(again.progress, [again.migration], run)).toBe(true);
       expect(await kept(store), `died after write ${dieAfter}`).toEqual(expected);
       expect(await migrationStatus(store.migrations, OLD_DAYS_MIGRATION)).toEqual({ done: true, from: LATER.slice(0, 10) });

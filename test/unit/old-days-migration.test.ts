@@ -1,22 +1,34 @@
 import { readFileSync } from 'node:fs';
+
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { MemoryDocuments } from '../../adapters/memory/documents';
+
 import { memoryStore } from '../../adapters/memory/store';
+
 import { addDays } from '../../shared/core/days';
+
 import { isLoopbackNetwork } from '../../shared/core/identity/network';
+
 import { rootFromEnvironment } from '../../host/composition';
+
 import { fixedClock } from '../../shared/core/ports/clock';
-import type { Store, VisitorDay } from '../../shared/core/store';
-import { REKEY_SECRET_TTL, type DaySecrets } from '../../shared/core/store/day-secrets';
-import { firstKeptDay } from '../../shared/core/store/first-day';
-import { migrationStatus, type Migrations } from '../../shared/core/store/migrations';
+
+import type { VisitorDay } from '../../shared/core/store';
+import { REKEY_SECRET_TTL } from '../../shared/core/store/day-secrets';
+import { migrationStatus } from '../../shared/core/store/migrations';
 import { IMPORTS_PK, landedId, type LandedImport } from '../../shared/core/store/imports';
-import { OLD_DAYS_MIGRATION, type OldDays } from '../../shared/core/store/old-days';
-import { oldDaysMigration } from '../../shared/fold/migrations/old-days';
+
+import { OLD_DAYS_MIGRATION } from '../../shared/core/store/old-days';
 import { runMigrations } from '../../shared/fold/migrations/runner';
+
 import { visitorDayKey } from '../../shared/read/counting/visits';
+
 import { testSecret } from '../support/day-secrets';
+
+import { dyingOldDays } from '../support/dying';
 
 // The golden store was kept before the day's secrets: its visitor-days hold networks beside tokens of HASH_KEY, and its
 // facts hold both beside person hashes.
@@ -36,36 +48,6 @@ function golden(): MemoryDocuments {
 
 const visitorDays = (documents: MemoryDocuments) => documents.query<VisitorDay>((doc) => doc.kind === 'visitor-day');
 const ofKind = (documents: MemoryDocuments, kind: string) => documents.query<{ kind: string }>((doc) => doc.kind === kind);
-
-/** The migration on `store`, every write it makes counted; it "dies" right after write number `dieAfter`. */
-function dying(store: Store, at: string, dieAfter = Number.POSITIVE_INFINITY) {
-  let writes = 0;
-  const landed =
-    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
-    async (...args: A) => {
-      const result = await write(...args);
-      writes += 1;
-      if (writes === dieAfter) throw new Error(`died after write ${writes}`);
-      return result;
-    };
-  const days: OldDays = {
-    ...store.oldDays,
-    create: landed(store.oldDays.create),
-    remove: landed(store.oldDays.remove),
-    removeFact: landed(store.oldDays.removeFact),
-  };
-  const secrets: DaySecrets = { ...store.secrets, create: landed(store.secrets.create), remove: landed(store.secrets.remove) };
-  const progress: Migrations = { ...store.migrations, create: landed(store.migrations.create), replace: landed(store.migrations.replace) };
-  const migration = oldDaysMigration({
-    days,
-    secrets,
-    foldState: store.foldState,
-    firstDay: () => firstKeptDay(store),
-    clock: fixedClock(at),
-    newSecret: testSecret,
-  });
-  return { progress, migration, writes: () => writes };
-}
 
 const run = (at: string) => ({ now: new Date(at), limit: 4, more: () => Promise.resolve(true) });
 
@@ -94,7 +76,7 @@ describe('the migration of days kept before the day secrets, on the golden store
     const before = visitorDays(documents);
     expect(before.some((doc) => doc.network === '203.0.113.x')).toBe(true);
     const visitsBefore = await Promise.all(DAYS.map((day) => store.activity.visitsOn(day)));
-    const { progress, migration } = dying(store, LATER);
+    const { progress, migration } = dyingOldDays(store, LATER);
     expect(await runMigrations(progress, [migration], run(LATER))).toBe(true);
     const after = visitorDays(documents);
     expect(after).toHaveLength(before.length);
@@ -114,7 +96,7 @@ describe('the migration of days kept before the day secrets, on the golden store
   it("holds a day's secret only while the day is made again, with a week's time-to-live behind it", async () => {
     const documents = golden();
     const store = memoryStore(documents);
-    const { progress, migration } = dying(store, LATER);
+    const { progress, migration } = dyingOldDays(store, LATER);
     let slices = 1;
     expect(await runMigrations(progress, [migration], { ...run(LATER), more: () => Promise.resolve(slices-- > 0) })).toBe(false);
     expect(ofKind(documents, 'rekey-secret')).toEqual([
@@ -131,16 +113,16 @@ describe('the migration of days kept before the day secrets, on the golden store
 
   it('leaves what a clean run leaves when it dies after any one of its writes and runs again', async () => {
     const clean = golden();
-    const cleanRun = dying(memoryStore(clean), LATER);
+    const cleanRun = dyingOldDays(memoryStore(clean), LATER);
     expect(await runMigrations(cleanRun.progress, [cleanRun.migration], run(LATER))).toBe(true);
     const expected = dumpOf(clean);
     expect(cleanRun.writes()).toBeGreaterThan(60);
     for (let dieAfter = 1; dieAfter <= cleanRun.writes(); dieAfter += 1) {
       const documents = golden();
       const store = memoryStore(documents);
-      const killed = dying(store, LATER, dieAfter);
+      const killed = dyingOldDays(store, LATER, dieAfter);
       await expect(runMigrations(killed.progress, [killed.migration], run(LATER))).rejects.toThrow(`died after write ${dieAfter}`);
-      const again = dying(store, LATER);
+      const again = dyingOldDays(store, LATER);
       expect(await runMigrations(again.progress, [again.migration], run(LATER))).toBe(true);
       expect(dumpOf(documents), `died after write ${dieAfter}`).toEqual(expected);
     }
@@ -150,7 +132,7 @@ describe('the migration of days kept before the day secrets, on the golden store
     const documents = golden();
     const store = memoryStore(documents);
     const within = `${addDays('2026-10-20', 45)}T10:00:00.000Z`;
-    const waiting = dying(store, within);
+    const waiting = dyingOldDays(store, within);
     const after = { name: 'after', slice: () => Promise.reject(new Error('a migration after a waiting one ran')) };
     expect(await runMigrations(waiting.progress, [waiting.migration, after], run(within))).toBe(false);
     expect(await runMigrations(waiting.progress, [waiting.migration, after], run(within))).toBe(false);
@@ -159,13 +141,13 @@ describe('the migration of days kept before the day secrets, on the golden store
     expect(ofKind(documents, 'fact')).toHaveLength(GOLDEN.documents.filter((doc) => doc.kind === 'fact').length);
     // A day out of reach moves; the one still in reach waits.
     const next = `${addDays('2026-10-20', 47)}T10:00:00.000Z`;
-    const moving = dying(store, next);
+    const moving = dyingOldDays(store, next);
     expect(await runMigrations(moving.progress, [moving.migration], run(next))).toBe(false);
     const rekeyedOn = (day: string) => visitorDays(documents).filter((doc) => doc.day === day && doc.rekeyed === true).length;
     expect(rekeyedOn('2026-10-20')).toBeGreaterThan(0);
     expect(visitorDays(documents).filter((doc) => doc.day === '2026-10-20' && doc.rekeyed === undefined)).toEqual([]);
     expect(rekeyedOn('2026-10-21')).toBe(0);
-    const done = dying(store, LATER);
+    const done = dyingOldDays(store, LATER);
     expect(await runMigrations(done.progress, [done.migration], run(LATER))).toBe(true);
   });
 
@@ -174,7 +156,7 @@ describe('the migration of days kept before the day secrets, on the golden store
     const store = memoryStore(documents);
     const note: LandedImport = { id: landedId('m-1'), pk: IMPORTS_PK, kind: 'import-landed', message: 'm-1', days: ['2026-10-21'], ttl: 1 };
     documents.create(note);
-    const waiting = dying(store, LATER);
+    const waiting = dyingOldDays(store, LATER);
     expect(await runMigrations(waiting.progress, [waiting.migration], run(LATER))).toBe(false);
     expect(visitorDays(documents).filter((doc) => doc.day === '2026-10-20' && doc.rekeyed === undefined)).toEqual([]);
     expect(visitorDays(documents).filter((doc) => doc.day === '2026-10-21' && doc.rekeyed === true)).toEqual([]);
@@ -182,7 +164,7 @@ describe('the migration of days kept before the day secrets, on the golden store
     // The fold reads the note (its mark moves past it) and folds the day; then the day is made again.
     const state = (await store.foldState.read())!;
     expect(await store.foldState.replace({ ...state.doc, imports: documents.lastMark() }, state.etag)).toBe('replaced');
-    const done = dying(store, LATER);
+    const done = dyingOldDays(store, LATER);
     expect(await runMigrations(done.progress, [done.migration], run(LATER))).toBe(true);
     expect(visitorDays(documents).filter((doc) => doc.rekeyed === undefined)).toEqual([]);
   });
@@ -193,18 +175,18 @@ describe('the migration of days kept before the day secrets, on the golden store
     const fact = GOLDEN.documents.find((doc) => doc.kind === 'fact' && doc.pk === '2026-10-20')!;
     documents.create({ ...fact, id: 'fact:late' });
     const bound = documents.lastMark() - 1;
-    const waiting = dying(store, LATER);
+    const waiting = dyingOldDays(store, LATER);
     expect(await runMigrations(waiting.progress, [waiting.migration], { ...run(LATER), bound })).toBe(false);
     expect(visitorDays(documents).filter((doc) => doc.day === '2026-10-20' && doc.rekeyed === undefined)).toEqual([]);
     expect(documents.read('2026-10-20', 'fact:late')).not.toBeNull();
-    const done = dying(store, LATER);
+    const done = dyingOldDays(store, LATER);
     expect(await runMigrations(done.progress, [done.migration], { ...run(LATER), bound: documents.lastMark() })).toBe(true);
     expect(ofKind(documents, 'fact')).toEqual([]);
   });
 
   it('is done at once on a store that keeps no day', async () => {
     const store = memoryStore();
-    const { progress, migration } = dying(store, LATER);
+    const { progress, migration } = dyingOldDays(store, LATER);
     expect(await runMigrations(progress, [migration], run(LATER))).toBe(true);
   });
 
