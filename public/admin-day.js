@@ -16,7 +16,7 @@ const table = { day: /** @type {string | null} */ (null), next: /** @type {strin
 const dayPath = (/** @type {string} */ day, /** @type {string | null} */ next = null) =>
   `${API.visitors}?day=${encodeURIComponent(day)}${next ? `&next=${encodeURIComponent(next)}` : ''}`;
 
-const KIND_WORDS = { people: 'Person', scanners: 'Bot or scanner', self: 'You' };
+const WHO_WORDS = { people: 'Person', scanners: 'Bot or scanner', self: 'You' };
 const LEFT_OUT = {
   agent: 'crawler by agent',
   network: 'from a data-centre network',
@@ -39,7 +39,7 @@ const NUMERIC = (/** @type {number} */ i) => i === 5 || i === 6;
 /** One row of the table. Its paths and the sites it came from are a visitor's text: list items set as text. */
 function cells(/** @type {VisitorRow} */ row) {
   const why = row.left_out ? LEFT_OUT[row.left_out] : null;
-  const kind = KIND_WORDS[row.kind] ?? String(row.kind);
+  const kind = WHO_WORDS[row.kind] ?? String(row.kind);
   const time = (/** @type {string} */ at) => at.slice(11, 16);
   const list = (/** @type {string[]} */ items) =>
     items.length === 0 ? '–' : el('ul', { className: 'cell-list' }, ...items.map((text) => el('li', { textContent: text })));

@@ -9,8 +9,8 @@ import { state } from './admin-state.js';
 import { monthWords, shortDay } from './admin-words.js';
 
 /** @typedef {import('./admin-state.js').Card} Card */
-/** @typedef {{ people: number, scanners: number, self: number, total: number, page_loads?: number, people_new?: number | null, returning?: number | null, left_out: Record<string, number> }} Kinds */
-/** @typedef {Kinds & { day?: string, month?: string }} Point */
+/** @typedef {{ people: number, scanners: number, self: number, total: number, page_loads?: number, people_new?: number | null, returning?: number | null, left_out: Record<string, number> }} ByWho */
+/** @typedef {ByWho & { day?: string, month?: string }} Point */
 
 /** The figures the main chart can draw, as its caption and its table name them. */
 const FIGURES = {

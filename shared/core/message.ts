@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { EVENT_NAME, propsSchema } from './events/events';
-import { BOT_REASONS } from './identity/kinds';
+import { BOT_REASONS } from './identity/who';
 import { siteNameSchema } from './sites/sites';
 import { NAMES, type NamesHit } from './dimensions';
 

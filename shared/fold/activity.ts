@@ -1,4 +1,4 @@
-import { kindOf, stronger, type VisitorKind } from '../core/identity/kinds';
+import { whoOf, stronger, type Who } from '../core/identity/who';
 import { boundedMap } from '../core/bounded-map';
 import { emptyRollup, holdsToken, moved, type RollupRules } from '../core/rollup/day-rollup';
 import { type DayRollup } from '../core/store/rollups';
@@ -12,7 +12,7 @@ import { foldDayCells, type PeriodMove } from './periods';
 import type { PeriodRollups } from '../core/store/periods';
 import { sameJson } from '../core/same-json';
 
-const kindOfRow = (row: VisitorDay): VisitorKind => kindOf(row.self > 0, row.requests, row.bots);
+const kindOfRow = (row: VisitorDay): Who => whoOf(row.self > 0, row.requests, row.bots);
 
 /** How many daily tokens one query names, well inside Cosmos DB's limits on a query's size and parameters. */
 const TOKENS_A_QUERY = 256;

@@ -1,5 +1,5 @@
 import { addCapped } from '../core/counts';
-import type { BotsByReason } from '../core/identity/kinds';
+import type { BotsByReason } from '../core/identity/who';
 import type { ActivityHour, VisitorDay } from '../core/store/activity';
 import type { HourPart, VisitorDayPart } from '../core/store/facts';
 import { withAudience } from './audience';

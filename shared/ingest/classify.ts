@@ -1,5 +1,5 @@
 import { UNCACHED_AGENTS, type AgentReader, type AgentVerdict } from '../core/identity/agent';
-import type { BotReason } from '../core/identity/kinds';
+import type { BotReason } from '../core/identity/who';
 import type { HostingNetworks } from '../core/identity/network-table';
 import { automationSignal, type RequestSignals } from '../core/identity/signals';
 import { inNetworks, isLoopback, keptNetwork } from '../core/identity/network';

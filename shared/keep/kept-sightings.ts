@@ -1,4 +1,4 @@
-import { stronger, type VisitorKind } from '../core/identity/kinds';
+import { stronger, type Who } from '../core/identity/who';
 import type { First } from '../core/store/first-touch';
 import type { Sighting } from './plan';
 
@@ -10,7 +10,7 @@ const DAYS = 8;
  * It is remembered only once its record is written.
  */
 export class KeptSightings {
-  private readonly days = new Map<string, Map<string, { kind: VisitorKind; first: First | null }>>();
+  private readonly days = new Map<string, Map<string, { kind: Who; first: First | null }>>();
 
   unkept(hash: string, sightings: readonly Sighting[]): Sighting[] {
     return sightings.filter((seen) => {
@@ -31,7 +31,7 @@ export class KeptSightings {
   remember(hash: string, sightings: readonly Sighting[], first: First | null = null): void {
     for (const seen of sightings) {
       let day = this.days.get(seen.day);
-      if (!day) this.days.set(seen.day, (day = new Map<string, { kind: VisitorKind; first: First | null }>()));
+      if (!day) this.days.set(seen.day, (day = new Map<string, { kind: Who; first: First | null }>()));
       const kept = day.get(hash);
       day.set(hash, { kind: kept === undefined ? seen.kind : stronger(kept.kind, seen.kind), first });
     }

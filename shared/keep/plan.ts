@@ -1,5 +1,5 @@
 import type { QueuedHit } from '../core/message';
-import { kindOf, type VisitorKind } from '../core/identity/kinds';
+import { whoOf, type Who } from '../core/identity/who';
 import { hourId, visitorDayId } from '../core/store/activity';
 import type { GoalAction, HourPart, SubjectScan, VisitorDayPart } from '../core/store/facts';
 import { addAudience } from './audience';
@@ -8,7 +8,7 @@ import { addFirst, touchOf } from './first';
 
 export interface Sighting {
   day: string;
-  kind: VisitorKind;
+  kind: Who;
   /** Where the day's first people's request in the message came from. */
   touch?: FirstTouch;
 }
@@ -90,7 +90,7 @@ const withFirst = (first: First | undefined): Pick<GoalAction, 'first' | 'touch'
 
 /** Self and hashless hits carry no identity. */
 function scanOf(hit: QueuedHit & { subject: string }): SubjectScan {
-  const who = hit.person === null ? 'self' : kindOf(hit.self, 1, hit.bot ? 1 : 0);
+  const who = hit.person === null ? 'self' : whoOf(hit.self, 1, hit.bot ? 1 : 0);
   const derived = who === 'people' && hit.person_derived === true ? { derived: true as const } : {};
   return { subject: hit.subject, at: hit.at, who, identity: who === 'people' ? hit.person : null, ...derived };
 }
@@ -109,7 +109,7 @@ export function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]>
   for (const seen of days.values()) {
     const list = sightings.get(seen.hash) ?? [];
     const touch = touchOf(seen.hits);
-    list.push({ day: seen.day, kind: kindOf(seen.self, seen.requests, seen.bots), ...(touch === null ? {} : { touch }) });
+    list.push({ day: seen.day, kind: whoOf(seen.self, seen.requests, seen.bots), ...(touch === null ? {} : { touch }) });
     sightings.set(
       seen.hash,
       list.sort((a, b) => (a.day < b.day ? -1 : 1)),

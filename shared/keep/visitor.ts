@@ -1,4 +1,4 @@
-import { stronger } from '../core/identity/kinds';
+import { stronger } from '../core/identity/who';
 import { MOVED_DAYS, RECENT_DAYS, ttlFor, VISITORS_PK, type VisitorRecord } from '../core/store/visitors';
 import type { Sighting } from './plan';
 import { sameJson } from '../core/same-json';

@@ -1,7 +1,7 @@
 import { costOf, readActivity, type ActivityStore } from './activity/availability';
 import { topEntries } from './activity/token-days';
 import { ok, type Result } from '../core/result';
-import { kindOf } from '../core/identity/kinds';
+import { whoOf } from '../core/identity/who';
 import { utcDay } from '../core/identity/tokens';
 import type { Clock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
@@ -70,7 +70,7 @@ export function nowOf(parts: readonly VisitorDayPart[], now: Date): NowFigures {
       token.paths[entry.path] = (token.paths[entry.path] ?? 0) + entry.requests;
     }
   }
-  const people = [...seen.values()].filter((token) => kindOf(token.self > 0, token.requests, token.bots) === 'people');
+  const people = [...seen.values()].filter((token) => whoOf(token.self > 0, token.requests, token.bots) === 'people');
   const paths: Record<string, number> = {};
   for (const token of people) for (const [path, n] of Object.entries(token.paths)) paths[path] = (paths[path] ?? 0) + n;
   return {

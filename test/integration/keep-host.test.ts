@@ -258,10 +258,10 @@ function expectedDocuments(hashKey: string) {
   // A daily token's visit is carried by its first row by id, when the token reads as a person across its stores.
   const rowsOf = (token: unknown, on: unknown) =>
     [...visitorDays.values()].filter((row) => row.token === token && row.day === on).sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1));
-  const kindOf = (row: { self: number; requests: number; bots: number }) => (row.self > 0 ? 2 : row.bots >= row.requests ? 0 : 1);
+  const whoOf = (row: { self: number; requests: number; bots: number }) => (row.self > 0 ? 2 : row.bots >= row.requests ? 0 : 1);
   const marked = [...visitorDays.values()].map((row) => {
     const group = rowsOf(row.token, row.day);
-    return { ...row, visit: Math.max(...group.map(kindOf)) === 1 && group[0]!.id === row.id };
+    return { ...row, visit: Math.max(...group.map(whoOf)) === 1 && group[0]!.id === row.id };
   });
   const visits: Record<string, number> = {};
   for (const row of marked.filter((one) => one.visit) as { day?: unknown }[]) visits[String(row.day)] = (visits[String(row.day)] ?? 0) + 1;

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { kindOf, stronger, type VisitorKind } from '../../shared/core/identity/kinds';
+import { whoOf, stronger, type Who } from '../../shared/core/identity/who';
 
 describe('the kind rule', () => {
   it('a visitor whose every request looked like a bot is a scanner; one that did not is a person', () => {
-    expect(kindOf(false, 3, 2)).toBe('people');
-    expect(kindOf(false, 3, 3)).toBe('scanners');
-    expect(kindOf(false, 1, 1)).toBe('scanners');
-    expect(kindOf(false, 1, 0)).toBe('people');
+    expect(whoOf(false, 3, 2)).toBe('people');
+    expect(whoOf(false, 3, 3)).toBe('scanners');
+    expect(whoOf(false, 1, 1)).toBe('scanners');
+    expect(whoOf(false, 1, 0)).toBe('people');
   });
 
   it('the site itself is never a person, nor a scanner, whatever it asked for', () => {
-    expect(kindOf(true, 3, 0)).toBe('self');
-    expect(kindOf(true, 3, 3)).toBe('self');
+    expect(whoOf(true, 3, 0)).toBe('self');
+    expect(whoOf(true, 3, 3)).toBe('self');
   });
 
   it('the stronger wins when two sightings disagree: self > people > scanners', () => {
@@ -21,12 +21,12 @@ describe('the kind rule', () => {
     expect(stronger('self', 'people')).toBe('self');
     expect(stronger('scanners', 'self')).toBe('self');
     expect(stronger('self', 'scanners')).toBe('self');
-    const kinds: VisitorKind[] = ['self', 'people', 'scanners'];
+    const kinds: Who[] = ['self', 'people', 'scanners'];
     for (const kind of kinds) expect(stronger(kind, kind)).toBe(kind);
   });
 
   it('is the same whichever sighting comes first', () => {
-    const kinds: VisitorKind[] = ['self', 'people', 'scanners'];
+    const kinds: Who[] = ['self', 'people', 'scanners'];
     for (const a of kinds) for (const b of kinds) expect(stronger(a, b)).toBe(stronger(b, a));
   });
 });

@@ -1,4 +1,4 @@
-import { BOT_REASONS, kindOf, leftOutReason, stronger, type BotReason, type BotsByReason, type VisitorKind } from '../identity/kinds';
+import { BOT_REASONS, whoOf, leftOutReason, stronger, type BotReason, type BotsByReason, type Who } from '../identity/who';
 import { UNKNOWN_COUNTRY } from '../identity/country';
 import { isLoopbackNetwork } from '../identity/network';
 import { referrerGroup, type ReferrerGroup } from '../identity/referrer-groups';
@@ -7,7 +7,7 @@ import { reaches, type Goal } from '../events/events';
 import type { VisitorDay } from '../store/activity';
 import { OTHER_PATHS } from '../store/activity';
 import { mergeKept, mergeSketches, raiseRegisters } from '../sketch';
-import { DAY_ROLLUP_ID, VISITOR_KINDS, type DayRollup, type RollupCounts } from '../store/rollups';
+import { DAY_ROLLUP_ID, BY_WHO_FIELDS, type DayRollup, type RollupCounts } from '../store/rollups';
 import { NAMES, type NamesRollup } from '../dimensions';
 
 /** Unbounded dimensions keep their 100 largest names and sum the rest under `(other)`: about 60 KB, far under Cosmos DB's 2 MB. */
@@ -100,8 +100,8 @@ function reasonsOf(docs: readonly VisitorDay[]): BotsByReason | undefined {
 }
 
 /** The one rule, merged across stores. */
-export const kindOfDocs = (docs: readonly VisitorDay[]): VisitorKind =>
-  docs.map((doc) => kindOf(doc.self > 0, doc.requests, doc.bots)).reduce(stronger);
+export const whoOfDocs = (docs: readonly VisitorDay[]): Who =>
+  docs.map((doc) => whoOf(doc.self > 0, doc.requests, doc.bots)).reduce(stronger);
 
 export const entryOf = (docs: readonly VisitorDay[]) =>
   [...docs].filter((doc) => doc.entry !== undefined).sort((a, b) => (a.first_seen < b.first_seen ? -1 : 1))[0]?.entry;
@@ -153,7 +153,7 @@ export function countsOfToken(docs: readonly VisitorDay[], rules: RollupRules): 
   counts.requests = docs.reduce((sum, doc) => sum + doc.requests, 0);
   counts.bots = docs.reduce((sum, doc) => sum + doc.bots, 0);
   if (docs.every((doc) => isLoopbackNetwork(doc.network))) return counts;
-  const kind = kindOfDocs(docs);
+  const kind = whoOfDocs(docs);
   counts.visitor_days[kind] += 1;
   counts.visitor_days.total += 1;
   if (kind === 'scanners') {
@@ -166,7 +166,7 @@ export function countsOfToken(docs: readonly VisitorDay[], rules: RollupRules): 
 
 /** `sign` -1 takes a visitor-day's before out, +1 puts its after in. */
 export function addCounts(into: RollupCounts, more: RollupCounts, sign: 1 | -1): void {
-  for (const kind of VISITOR_KINDS) into.visitor_days[kind] += sign * more.visitor_days[kind];
+  for (const kind of BY_WHO_FIELDS) into.visitor_days[kind] += sign * more.visitor_days[kind];
   for (const reason of BOT_REASONS) into.left_out[reason] += sign * more.left_out[reason];
   into.requests += sign * more.requests;
   into.bots += sign * more.bots;
@@ -197,7 +197,7 @@ export function capped(counts: RollupCounts, top = ROLLUP_TOP): void {
 /** A person's visitor-days kept before they carried the sketch, which then misses them. */
 export function lacksSketch(after: readonly VisitorDay[]): boolean {
   const outside = after.filter((doc) => !isLoopbackNetwork(doc.network));
-  return outside.length > 0 && kindOfDocs(outside) === 'people' && outside.some((doc) => doc.people_sketch === undefined);
+  return outside.length > 0 && whoOfDocs(outside) === 'people' && outside.some((doc) => doc.people_sketch === undefined);
 }
 
 /** A visitor-day's people whose first day is before its day, from its registers by first day. */

@@ -3,7 +3,7 @@ import { UNKNOWN_COUNTRY } from '../identity/country';
 import { reaches } from '../events/events';
 import { referrerGroup } from '../identity/referrer-groups';
 import { OTHER_PATHS, type VisitorDay } from '../store/activity';
-import { entryOf, kindOfDocs, type RollupRules } from './day-rollup';
+import { entryOf, whoOfDocs, type RollupRules } from './day-rollup';
 import { isLoopbackNetwork } from '../identity/network';
 import { DIMENSION_TABLE, type Dimension } from '../dimensions';
 
@@ -64,7 +64,7 @@ const ruleOf = (row: Row): Rule =>
 /** `anyKind` matches how a day's people count any visitor-day with a person's request. */
 export function valuesOf(docs: readonly VisitorDay[], rules: RollupRules, anyKind = false): Map<Dimension, Set<string>> {
   const values = new Map<Dimension, Set<string>>();
-  if (docs.every((doc) => isLoopbackNetwork(doc.network)) || (!anyKind && kindOfDocs(docs) !== 'people')) return values;
+  if (docs.every((doc) => isLoopbackNetwork(doc.network)) || (!anyKind && whoOfDocs(docs) !== 'people')) return values;
   for (const row of DIMENSION_TABLE) values.set(row.filter, ruleOf(row)(docs, rules));
   return values;
 }

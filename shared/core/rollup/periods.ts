@@ -1,8 +1,8 @@
-import { BOT_REASONS } from '../identity/kinds';
+import { BOT_REASONS } from '../identity/who';
 import type { VisitorDay } from '../store/activity';
 import type { ImportedTotals } from '../store/imports';
 import { addCounts, capped, copyCounts, countsOfToken, emptyCounts, lacksSketch, returningOfDocs, type RollupRules } from './day-rollup';
-import { VISITOR_KINDS, type RollupCounts } from '../store/rollups';
+import { BY_WHO_FIELDS, type RollupCounts } from '../store/rollups';
 import { MONTHS_PK, type DayFigures, type PeriodRollup, type Span } from '../store/periods';
 import { cellPartition, valuesOf } from './filters';
 import { DIMENSIONS, type Dimension } from '../dimensions';
@@ -126,7 +126,7 @@ const kindsWith = (
 ): Pick<DayFigures, 'visitor_days' | 'left_out'> => {
   const visitor_days = { ...period.visitor_days };
   const left_out = { ...period.left_out };
-  for (const kind of VISITOR_KINDS) visitor_days[kind] += now.visitor_days[kind] - (was?.visitor_days[kind] ?? 0);
+  for (const kind of BY_WHO_FIELDS) visitor_days[kind] += now.visitor_days[kind] - (was?.visitor_days[kind] ?? 0);
   for (const reason of BOT_REASONS) left_out[reason] += (now.left_out?.[reason] ?? 0) - (was?.left_out?.[reason] ?? 0);
   return { visitor_days, left_out };
 };

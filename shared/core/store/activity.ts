@@ -1,4 +1,4 @@
-import type { BotsByReason } from '../identity/kinds';
+import type { BotsByReason } from '../identity/who';
 import type { Conditional, Versioned } from './documents';
 import type { NamesKept } from '../dimensions';
 

@@ -1,4 +1,4 @@
-import type { VisitorKind } from '../identity/kinds';
+import type { Who } from '../identity/who';
 import type { ActivityHour, VisitorDay } from './activity';
 import type { Created, Marked } from './documents';
 import type { ImportedTotals } from './imports';
@@ -16,7 +16,7 @@ export type HourPart = Omit<ActivityHour, 'pk' | 'kind' | 'folded_to'>;
 export interface SubjectScan {
   subject: string;
   at: string;
-  who: VisitorKind;
+  who: Who;
   identity: string | null;
   /** The identity is the derived person id, and `was` its HMAC value while the switch is under way (as a goal action's). */
   derived?: true;

@@ -1,8 +1,8 @@
-import type { BotReason } from '../identity/kinds';
+import type { BotReason } from '../identity/who';
 import type { Dimension } from '../dimensions';
 import type { Sketch } from '../sketch';
 import type { ImportedTotals } from './imports';
-import type { Kinds, RollupCounts } from './rollups';
+import type { ByWho, RollupCounts } from './rollups';
 import type { Conditional } from './documents';
 
 /** The whole site's month and year rollups. */
@@ -12,7 +12,7 @@ export type Span = 'day' | 'month' | 'year';
 
 /** As the chart draws them. */
 export interface DayFigures {
-  visitor_days: Kinds;
+  visitor_days: ByWho;
   left_out: Record<BotReason, number>;
   page_loads: number;
   /** Estimates; absent on days folded before. */

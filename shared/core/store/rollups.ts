@@ -1,4 +1,4 @@
-import type { BotReason } from '../identity/kinds';
+import type { BotReason } from '../identity/who';
 import type { ReferrerGroup } from '../identity/referrer-groups';
 import type { NamesRollup } from '../dimensions';
 import type { Sketch } from '../sketch';
@@ -9,14 +9,14 @@ import type { Conditional } from './documents';
 export const DAY_ROLLUP_ID = 'day-rollup';
 
 /** As the chart counts them. */
-export interface Kinds {
+export interface ByWho {
   people: number;
   scanners: number;
   self: number;
   total: number;
 }
 
-export const VISITOR_KINDS = ['people', 'scanners', 'self', 'total'] as const satisfies ReadonlyArray<keyof Kinds>;
+export const BY_WHO_FIELDS = ['people', 'scanners', 'self', 'total'] as const satisfies ReadonlyArray<keyof ByWho>;
 
 export type SourceGroups = Record<ReferrerGroup, number>;
 
@@ -26,7 +26,7 @@ export type SourceGroups = Record<ReferrerGroup, number>;
  * dimension) are one map each.
  */
 export interface RollupCounts extends Record<NamesRollup, Record<string, number>> {
-  visitor_days: Kinds;
+  visitor_days: ByWho;
   /** A scanner kept before reasons is in `scanners` only. */
   left_out: Record<BotReason, number>;
   requests: number;

@@ -1,4 +1,4 @@
-import type { VisitorKind } from '../identity/kinds';
+import type { Who } from '../identity/who';
 import type { Conditional } from './documents';
 import type { FirstTouch } from './first-touch';
 
@@ -14,7 +14,7 @@ export const MOVED_DAYS = 8;
 /** 90 days; people and the site's own are kept for good. */
 export const SCANNER_TTL_SECONDS = 7_776_000;
 
-export const ttlFor = (who: VisitorKind): number => (who === 'scanners' ? SCANNER_TTL_SECONDS : -1);
+export const ttlFor = (who: Who): number => (who === 'scanners' ? SCANNER_TTL_SECONDS : -1);
 
 /** Under the person hash, which never rotates; only keep-hits writes it, and it keeps neither address nor agent. */
 export interface VisitorRecord {
@@ -28,7 +28,7 @@ export interface VisitorRecord {
   /** Makes a day count once when messages arrive out of order; a day older than all of them is taken as counted. */
   recent_days: string[];
   /** Merged by the Stronger rule: self > people > scanners. */
-  who: VisitorKind;
+  who: Who;
   /** The earliest day seen as a person; null while not a person. */
   counted_on: string | null;
   /** Days a late sighting moved first_seen or counted_on from, so the fold counts them again. */

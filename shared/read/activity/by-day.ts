@@ -1,4 +1,4 @@
-import { BOT_REASONS, type BotReason } from '../../core/identity/kinds';
+import { BOT_REASONS, type BotReason } from '../../core/identity/who';
 import type { RollupCounts } from '../../core/store/rollups';
 import type { DayFigures } from '../../core/store/periods';
 

@@ -1,6 +1,6 @@
 import type { Filter } from '../../core/rollup/filters';
 import type { RollupRules } from '../../core/rollup/day-rollup';
-import type { Kinds } from '../../core/store/rollups';
+import type { ByWho } from '../../core/store/rollups';
 import type { ActivityStore } from './availability';
 import { readPeriods, type PeriodRead, type SpansFrom, type WindowStore } from './window';
 import type { DayFigures } from '../../core/store/periods';
@@ -22,7 +22,7 @@ const largerMaybe = (a: number | undefined, b: number | undefined) =>
   a === undefined && b === undefined ? undefined : Math.max(a ?? 0, b ?? 0);
 
 /** A person may be on both, so their visitor-days are the larger; the other kinds add. */
-function keptPeople(a: Kinds, b: Kinds): Kinds {
+function keptPeople(a: ByWho, b: ByWho): ByWho {
   const people = Math.max(a.people, b.people);
   return { people, scanners: a.scanners + b.scanners, self: a.self + b.self, total: a.total + b.total - (a.people + b.people - people) };
 }

@@ -1,4 +1,4 @@
-import { kindOf, leftOutReason, stronger, type BotReason, type BotsByReason, type VisitorKind } from '../../core/identity/kinds';
+import { whoOf, leftOutReason, stronger, type BotReason, type BotsByReason, type Who } from '../../core/identity/who';
 import type { VisitorDay } from '../../core/store/activity';
 import { visitorDayKey } from '../counting/visits';
 
@@ -6,7 +6,7 @@ import { visitorDayKey } from '../counting/visits';
 export interface TokenDay {
   day: string;
   token: string;
-  kind: VisitorKind;
+  kind: Who;
   /** Why a scanner's visitor-day was left out (leftOutReason over its stores' bot requests); null for any other kind. */
   reason: BotReason | null;
   /** The documents it was made from, one per store. */
@@ -20,7 +20,7 @@ function reasonsOf(docs: readonly VisitorDay[]): BotsByReason | undefined {
 }
 
 /** Who a visitor-day document alone says its token was. */
-export const kindOfDoc = (doc: VisitorDay): VisitorKind => kindOf(doc.self > 0, doc.requests, doc.bots);
+export const kindOfDoc = (doc: VisitorDay): Who => whoOf(doc.self > 0, doc.requests, doc.bots);
 
 /** The documents grouped into visitor-days, in the order first met. */
 export function tokenDays(docs: readonly VisitorDay[]): TokenDay[] {

@@ -1,5 +1,5 @@
 import { badRequest, fail, ok, type Result } from '../../core/result';
-import type { BotReason, VisitorKind } from '../../core/identity/kinds';
+import type { BotReason, Who } from '../../core/identity/who';
 import { z } from 'zod';
 import type { VisitorDay } from '../../core/store/activity';
 import type { TablePlace } from '../../core/store/activity-days';
@@ -18,7 +18,7 @@ export interface VisitorRow {
   network: string;
   store: string;
   /** Who the token was that day across every store, by the one rule: the kind the day's chart counts it as. */
-  kind: VisitorKind;
+  kind: Who;
   /** Why the token was left out that day, when it was a scanner (the reason the day's chart counts it under). */
   left_out: BotReason | null;
   first_seen: string;

@@ -1,15 +1,15 @@
-export type VisitorKind = 'self' | 'people' | 'scanners';
+export type Who = 'self' | 'people' | 'scanners';
 
-const strength: Record<VisitorKind, number> = { scanners: 0, people: 1, self: 2 };
+const strength: Record<Who, number> = { scanners: 0, people: 1, self: 2 };
 
 /** The one rule: self when the site read itself, a scanner when every request looked like a bot, a person otherwise. */
-export function kindOf(self: boolean, requests: number, bots: number): VisitorKind {
+export function whoOf(self: boolean, requests: number, bots: number): Who {
   if (self) return 'self';
   return requests > 0 && bots >= requests ? 'scanners' : 'people';
 }
 
 /** self > people > scanners. */
-export function stronger(a: VisitorKind, b: VisitorKind): VisitorKind {
+export function stronger(a: Who, b: Who): Who {
   return strength[a] >= strength[b] ? a : b;
 }
 
