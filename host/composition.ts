@@ -1,6 +1,6 @@
 import { ManagedIdentityCredential, type TokenCredential } from '@azure/identity';
 import { describeProblems, readSettings, type Settings } from './settings';
-import { systemClock, systemScheduler, type Clock, type Scheduler } from '../shared/core/ports/clock';
+import { backgroundScheduler, systemClock, systemScheduler, type Clock, type Scheduler } from '../shared/core/ports/clock';
 import { consoleLogger, type Logger } from '../shared/core/ports/logger';
 import type { HitQueue } from '../shared/core/ports/queue';
 import { hitSender } from '../shared/ingest/hit-sender';
@@ -246,14 +246,9 @@ function siteRoot(
   };
 }
 
-/** One day cache a process, whose forgetting at midnight never keeps a process (an import, a bench) alive. */
+/** One day cache a process. */
 function personIdDerivations(cost: number, clock: Clock): PersonIdDerivations {
-  const after: Scheduler['after'] = (ms, task) => {
-    const handle = setTimeout(task, ms);
-    handle.unref();
-    return { cancel: () => clearTimeout(handle) };
-  };
-  return { cached: personIds(cost, { now: () => clock.now(), after }), once: (old) => derivePersonId(old, cost) };
+  return { cached: personIds(cost, { ...backgroundScheduler, now: () => clock.now() }), once: (old) => derivePersonId(old, cost) };
 }
 
 /** The first site keeps the keys of a deployment of one site; the others and `*` carry their name. */

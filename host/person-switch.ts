@@ -28,7 +28,7 @@ export function storeSwitch(store: Store, goals: readonly Goal[], ids: PersonIdD
   const names = goals.map((goal) => goal.name);
   return {
     personSwitch: sw,
-    persons: { begun: () => sw.begun(), derive: (old) => sw.derive(old) },
+    persons: sw,
     migration: personIdsMigration(store.personMoves, ids.once, clock, { store: store.goals, names: () => names, subjects: store.subjects }),
   };
 }

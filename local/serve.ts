@@ -2,6 +2,7 @@ import { rootFromEnvironment } from '../host/composition';
 import { startLocalHost } from './host';
 import { localPort, localValues, plainPort, readLocalSettings } from './local-settings';
 import { dashboardBanner, localCosmosName } from './banner';
+import { runMain, stopOnSignal } from './run';
 
 /** `npm run host`: the local Functions host alone, against services already running; instances share queue and store as in Azure. */
 async function main() {
@@ -22,18 +23,7 @@ async function main() {
   });
   for (const line of banner) console.log(line);
   console.log('Ctrl-C stops it; the timers it holds pass to another host.');
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await host.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  stopOnSignal(() => host.stop());
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runMain(main);

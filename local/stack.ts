@@ -7,6 +7,7 @@ import { localPort, localValues, plainPort, readLocalSettings } from './local-se
 import { forget, localData } from './local-data';
 import { dashboardBanner, LOCAL_COSMOS_NAME } from './banner';
 import { countMe } from './count-me';
+import { runMain, stopOnSignal } from './run';
 
 /** A URL naming no port uses its scheme's default. */
 const portOf = (url: URL | undefined, fallback: number) => Number(url?.port || fallback);
@@ -102,20 +103,11 @@ async function main() {
     console.log('Ctrl-C stops them all.');
   }
 
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
+  stopOnSignal(async () => {
     console.log('\nstopping…');
     for (const one of started.reverse()) await one();
     console.log('stopped.');
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runMain(main);

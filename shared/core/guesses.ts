@@ -103,13 +103,10 @@ export function guesses(deps: GuessDeps): Guesses {
   };
   const waiting = (held: Held, nowMs: number) =>
     Math.max(0, Math.ceil((held.lastMs + waitAfter(held.guesses, limits) * 1000 - nowMs) / 1000));
-  const countDoc = (id: string, guessesNow: number, lastAt: string): GuessCount => ({
-    id,
-    pk: GUESSES_PK,
-    kind: 'guess-count',
-    guesses: guessesNow,
-    last_at: lastAt,
-    ttl: limits.forgetAfterSeconds,
+  // A wrong guess adds one and is the last; a right key leaves the count as it was, or starts one at none.
+  const counted = (held: Held, adds: 0 | 1, nowMs: number) => ({
+    guesses: held.guesses + adds,
+    last_at: new Date(adds === 1 || held.lastMs === 0 ? nowMs : held.lastMs).toISOString(),
   });
 
   const notCounted: Place = { outcome: 'waiting', wait: limits.firstWaitSeconds, nearby: false };
@@ -121,8 +118,7 @@ export function guesses(deps: GuessDeps): Guesses {
       const held = live(read?.doc ?? null, nowMs);
       const wait = waiting(held, nowMs);
       if (wait > 0) return { outcome: 'waiting', wait, nearby: false };
-      const lastAt = adds === 1 || held.lastMs === 0 ? new Date(nowMs).toISOString() : read!.doc.last_at;
-      const doc = countDoc(id, held.guesses + adds, lastAt);
+      const doc: GuessCount = { id, pk: GUESSES_PK, kind: 'guess-count', ...counted(held, adds, nowMs), ttl: limits.forgetAfterSeconds };
       if (await conditionalWrite(counts, read?.etag ?? null, doc))
         return { outcome: 'wrong', wait: waitAfter(doc.guesses, limits), nearby: false };
     }
@@ -137,10 +133,7 @@ export function guesses(deps: GuessDeps): Guesses {
     if (wait > 0) return { outcome: 'waiting', wait, nearby: true };
     nearby.delete(id);
     if (nearby.size >= NEARBY_LIMIT) nearby.delete(nearby.keys().next().value!);
-    nearby.set(id, {
-      guesses: held.guesses + adds,
-      last_at: adds === 1 || held.lastMs === 0 ? new Date(nowMs).toISOString() : new Date(held.lastMs).toISOString(),
-    });
+    nearby.set(id, counted(held, adds, nowMs));
     return { outcome: 'wrong', wait: waitAfter(held.guesses + adds, limits), nearby: true };
   };
   const place = (id: string, adds: 0 | 1): Promise<Place> => inStore(id, adds).catch(() => inProcess(id, adds));

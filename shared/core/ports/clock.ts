@@ -23,9 +23,15 @@ export interface Scheduler {
   after(ms: number, task: () => void): { cancel(): void };
 }
 
-export const systemScheduler: Scheduler = {
+const timers = (keepsAlive: boolean): Scheduler => ({
   after(ms, task) {
     const handle = setTimeout(task, ms);
+    if (!keepsAlive) handle.unref();
     return { cancel: () => clearTimeout(handle) };
   },
-};
+});
+
+export const systemScheduler: Scheduler = timers(true);
+
+/** For housekeeping, such as forgetting a day's cache, that must never keep a process (an import, a bench) alive. */
+export const backgroundScheduler: Scheduler = timers(false);
