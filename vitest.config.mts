@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /** Files that change what a module exports for their own run (vi.mock): each runs in a process of its own. */
-const ISOLATED = ['test/unit/beacon-classified-once.test.ts', 'test/unit/dimension-added.test.ts'];
+const ISOLATED = ['test/unit/beacon-classified-once.test.ts'];
 
 export default defineConfig({
   test: {

@@ -16,9 +16,10 @@ export const DIMENSION_ROWS = [
   { filter: 'browser', label: 'Browser', words: 'maker', tab: 'browsers', card: 'browsers' },
   { filter: 'system', label: 'System', words: 'maker', tab: 'systems', card: 'systems' },
   { filter: 'device', label: 'Device', words: 'maker', tab: 'devices', card: 'types' },
+  { filter: 'screen', label: 'Screen size', words: 'maker', tab: 'screen-sizes', card: 'screens' },
   { filter: 'goal', label: 'Goal', words: 'plain', tab: 'goals' },
   { filter: 'event', label: 'Event', words: 'plain', tab: 'events' },
 ];
 
 /** The export's lists, in their columns' order. */
-export const EXPORT_LISTS = ['countries', 'browsers', 'campaigns'];
+export const EXPORT_LISTS = ['countries', 'browsers', 'campaigns', 'screens'];

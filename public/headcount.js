@@ -29,6 +29,7 @@
     if (t + '') b.path += '?' + t;
     if (f && (f = new URL(f).origin) !== l.origin) b.referrer = f + '/';
     if (s) b.subject = s;
+    b.width = w.innerWidth;
     send(b);
     var early = (w.headcount || {}).q || [], out = me.hasAttribute('data-outbound'), kinds = (me.getAttribute('data-downloads') || '').split(',');
     w.headcount = hc;

@@ -92,6 +92,12 @@ export const beaconBodySchema = z
     props: beaconProps.optional(),
     /** The site the page is of (the snippet's `data-site`), one of SITES; by default the site whose origin the page is on. */
     site: siteNameSchema.optional(),
+    /** The viewport's width in CSS pixels on a page load, kept only as its screen size's bucket. */
+    width: z
+      .int({ error: 'must be a whole number of pixels' })
+      .min(0, 'must be 0 or more')
+      .max(100_000, 'must be at most 100000')
+      .optional(),
   })
   .refine((body) => body.props === undefined || body.event !== undefined, {
     path: ['props'],

@@ -35,6 +35,8 @@ inputs.add(beaconBodySchema, {
   fields: {
     path: "The page's path, with only the campaign tags of its query; a longer path is cut to 512 characters, never refused (the body is at most 4 KB).",
     status: "Asks whether this scan of `subject` is the visitor's first (needs a subject).",
+    width:
+      "The viewport's width in CSS pixels, on a page load: kept only as its screen size (phone under 576, tablet under 992, laptop under 1440, else desktop), never as the number.",
     event: 'An event instead of a page request: never a page load.',
     props:
       'At most five short string pairs, with an event. A value that looks like an email address, an IP address or a run of six or more digits is refused (a 400 naming the prop on /api/hits; dropped on a beacon and counted in `refused_props`).',

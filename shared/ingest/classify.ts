@@ -31,6 +31,8 @@ export interface SeenRequest {
   /** A log that records no agent: the person is the address alone, while an empty logged agent is still a bot's. */
   agentUnlogged?: boolean;
   site?: string;
+  /** A page load's screen size, bucketed from the beacon's viewport width. */
+  screen?: string;
 }
 
 export interface IdentityRules {
@@ -101,6 +103,7 @@ export function classify(request: SeenRequest, rules: IdentityRules, daySecret: 
       page_load: request.pageLoad,
       subject: request.subject,
       ...audienceOf(request, family, rules.countries, agent?.device),
+      ...(request.screen === undefined ? {} : { screen: request.screen }),
       ...(request.event === undefined ? {} : { event: request.event, ...(request.props === undefined ? {} : { props: request.props }) }),
       ...(request.site === undefined ? {} : { site: request.site }),
     },

@@ -16,6 +16,7 @@ import { beaconScan, type BeaconSubjectDeps } from './subjects/beacon';
 import { safeProps } from '../core/events/events';
 import { hitSite, beaconSite } from '../core/sites/hit-site';
 import type { Site } from '../core/sites/sites';
+import { screenOf } from '../core/identity/device';
 
 export interface ReceiveSettings {
   ingestKey: string;
@@ -152,6 +153,7 @@ export async function receiveBeacon({ body: beacon, sender }: Beacon, deps: Rece
     store: 'site',
     pageLoad: event === undefined,
     subject: beacon.subject ?? null,
+    ...(event === undefined && beacon.width !== undefined ? { screen: screenOf(beacon.width) } : {}),
     ...(event === undefined ? {} : { event, ...(props === null || Object.keys(props.props).length === 0 ? {} : { props: props.props }) }),
     operator: guessed?.outcome === 'right',
     signals: sender.signals,

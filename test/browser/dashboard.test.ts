@@ -646,7 +646,9 @@ describe('a click filters every panel', () => {
     expect(filtered.referrers).toEqual(plain.referrers);
     expect(await page.textContent('#export-words')).toBe('24 Sep to 23 Oct, Page is /about');
     // The export names its lists as the table of dimensions has them.
-    expect((await page.textContent('#export-note'))?.replace(/\s+/g, ' ')).toContain('sources, countries, browsers and campaigns.');
+    expect((await page.textContent('#export-note'))?.replace(/\s+/g, ' ')).toContain(
+      'sources, countries, browsers, campaigns and screens.',
+    );
 
     // Enter on a country.
     await page.focus('#countries-table button.filter:text-is("Germany")');
@@ -717,7 +719,9 @@ describe('a click filters every panel', () => {
     expect(new URL(request.url()).search).toBe(`?${query({ from: '2026-10-17', to: '2026-10-23', format: 'csv' }, ['country:DE'])}`);
     expect(download.suggestedFilename()).toBe('headcount-2026-10-17-2026-10-23.csv');
     const csv = readFileSync(await download.path(), 'utf8').split('\r\n');
-    expect(csv[0]).toBe('day,people_new,visits,people,scanners,self,total,linkedin,github,search,other,typed,countries,browsers,campaigns');
+    expect(csv[0]).toBe(
+      'day,people_new,visits,people,scanners,self,total,linkedin,github,search,other,typed,countries,browsers,campaigns,screens',
+    );
     expect(csv.slice(1, 8).map((line) => line.split(',')[0])).toEqual([
       '2026-10-17',
       '2026-10-18',

@@ -102,15 +102,15 @@ describe('the tracking snippet on a page of another site', () => {
 
     // One beacon a page load, the path without its query or fragment, and the referrer only from another site.
     expect(beacons.map((body) => JSON.parse(body))).toEqual([
-      { path: '/', subject: 'tree-42' },
-      { path: '/about' },
-      { path: '/about', referrer: `${site.origin.replace('127.0.0.1', 'localhost')}/` },
+      { path: '/', subject: 'tree-42', width: 1280 },
+      { path: '/about', width: 1280 },
+      { path: '/about', referrer: `${site.origin.replace('127.0.0.1', 'localhost')}/`, width: 1280 },
     ]);
     const hits = await queuedHits();
-    expect(hits.map((hit) => [hit.path, hit.subject, hit.source, hit.self, hit.page_load])).toEqual([
-      ['/', 'tree-42', null, false, true],
-      ['/about', null, null, false, true],
-      ['/about', null, 'localhost', false, true],
+    expect(hits.map((hit) => [hit.path, hit.subject, hit.source, hit.self, hit.page_load, hit.screen])).toEqual([
+      ['/', 'tree-42', null, false, true, 'laptop'],
+      ['/about', null, null, false, true, 'laptop'],
+      ['/about', null, 'localhost', false, true, 'laptop'],
     ]);
     expect(hits.every((hit) => hit.person !== null && hit.network === 'x' && !hit.bot && hit.reason === null)).toBe(true);
     expect(troubles).toEqual([]);
@@ -186,7 +186,7 @@ describe('the tracking snippet on a page of another site', () => {
       ),
     ).toBe(202);
     expect(beacons.map((body) => JSON.parse(body))).toEqual([
-      { path: '/?utm_source=LinkedIn&utm_campaign=Spring+Launch', subject: 'tree-42' },
+      { path: '/?utm_source=LinkedIn&utm_campaign=Spring+Launch', subject: 'tree-42', width: 1280 },
     ]);
     const hits = await queuedHits();
     expect(hits.map((hit) => [hit.path, hit.campaign])).toEqual([['/', { source: 'linkedin', medium: null, campaign: 'spring-launch' }]]);

@@ -22,6 +22,9 @@ const clock = fixedClock(START);
  * exactly as recorded, and no field may go.
  */
 const NEW_FIELDS = [
+  // Issue 54: screen size, a dimension with its list in devices.
+  'activity_30_days.devices.screens',
+  'activity_7_days.devices.screens',
   'activity_30_days.entry_pages',
   // Issue 34: the filters a read was asked with (none here), echoed.
   'activity_30_days.filters',

@@ -116,6 +116,8 @@ describe('the audience through the local stack: countries, devices, campaigns, n
         { name: 'desktop', visitor_days: 5 },
         { name: 'mobile', visitor_days: 2 },
       ],
+      // A server's hits carry no viewport width.
+      screens: [],
     });
     expect(json.campaigns).toEqual([
       { source: 'linkedin', medium: 'social', campaign: 'spring-launch', page_loads: 2 },
@@ -164,6 +166,7 @@ describe('the audience through the local stack: countries, devices, campaigns, n
             { name: 'firefox', visitor_days: 1 },
           ],
           campaigns: [{ source: 'linkedin', medium: 'social', campaign: 'spring-launch', page_loads: 1 }],
+          screens: [],
         },
         {
           day: D2,
@@ -186,6 +189,7 @@ describe('the audience through the local stack: countries, devices, campaigns, n
             { source: 'linkedin', medium: 'social', campaign: 'spring-launch', page_loads: 1 },
             { source: 'newsletter', medium: 'email', campaign: null, page_loads: 1 },
           ],
+          screens: [],
         },
       ],
     });
@@ -193,9 +197,9 @@ describe('the audience through the local stack: countries, devices, campaigns, n
     expect(csv.status).toBe(200);
     expect(csv.type).toBe('text/csv; charset=utf-8');
     expect(csv.text.split('\r\n')).toEqual([
-      'day,people_new,visits,people,scanners,self,total,linkedin,github,search,other,typed,countries,browsers,campaigns',
-      `${D1},3,3,3,0,0,3,0,0,0,0,3,DE=1; JP=1; US=1,chrome=2; firefox=1,linkedin/social/spring-launch=1`,
-      `${D2},3,4,4,1,1,6,0,0,0,0,7,DE=1; FR=1; GB=1; US=1,chrome=2; firefox=1; safari=1,linkedin/social/spring-launch=1; newsletter/email/=1`,
+      'day,people_new,visits,people,scanners,self,total,linkedin,github,search,other,typed,countries,browsers,campaigns,screens',
+      `${D1},3,3,3,0,0,3,0,0,0,0,3,DE=1; JP=1; US=1,chrome=2; firefox=1,linkedin/social/spring-launch=1,`,
+      `${D2},3,4,4,1,1,6,0,0,0,0,7,DE=1; FR=1; GB=1; US=1,chrome=2; firefox=1; safari=1,linkedin/social/spring-launch=1; newsletter/email/=1,`,
       '',
     ]);
   });

@@ -120,6 +120,30 @@ describe('the ingest endpoints through the local host into Azurite', () => {
     });
   });
 
+  it("keeps a page load's viewport width only as its screen size, Plausible's buckets, and never on an event", async () => {
+    const widths = [0, 575, 576, 991, 992, 1439, 1440, 100_000];
+    for (const width of widths) expect((await beacon({ path: '/', width })).status).toBe(202);
+    expect((await beacon({ path: '/', event: 'signup', width: 400 })).status).toBe(202);
+    const queuedHits = (await queued()).flatMap((message) => message.hits);
+    expect(queuedHits.map((hit) => hit.screen)).toEqual([
+      'phone',
+      'phone',
+      'tablet',
+      'tablet',
+      'laptop',
+      'laptop',
+      'desktop',
+      'desktop',
+      undefined,
+    ]);
+    expect((await t.peek()).join('')).not.toMatch(/width|1439|575/);
+    for (const width of [-1, 100_001, 12.5, '1024']) {
+      const refused = await beacon({ path: '/', width });
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.json)).toContain('width');
+    }
+  });
+
   it('answers a preflight from an allowed origin and refuses one from another', async () => {
     const allowed = await fetch(`${t.host.url}/api/beacon`, {
       method: 'OPTIONS',

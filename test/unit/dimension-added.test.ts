@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { memoryStore } from '../../adapters/memory/store';
@@ -11,30 +11,13 @@ import { cardOf } from '../support/card';
 import { keepAndFold, queuedHit } from '../support/counting';
 import { madeFiles } from '../../scripts/dashboard-files';
 
-// A dimension added as one row of the table, as "screen size" would be: nothing else of the code is told of it.
-vi.mock('../../shared/core/dimension-table', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../shared/core/dimension-table')>();
-  const screen = {
-    filter: 'screen',
-    hit: 'screen',
-    kept: 'screens',
-    rollup: 'screens',
-    counts: 'names',
-    card: 'screens',
-    export: { column: 'screens', at: 4 },
-    label: 'Screen',
-    words: 'plain',
-    tab: 'screens',
-  };
-  return { ...real, DIMENSION_TABLE: [...real.DIMENSION_TABLE, screen] };
-});
-
+// Screen size was added as one row of the table: nothing else of the keep, the fold, the reads or the dashboard was told of it.
 const DAY = '2026-10-23';
 const hit = (person: string, screen: string) => ({ ...queuedHit(`${DAY}T10:00:00.000Z`, { person, path: '/', page_load: true }), screen });
 
-describe('a dimension added as one row of the table', () => {
+describe('screen size, a dimension added as one row of the table', () => {
   it('is carried by the queue, kept, folded, counted, filtered and read with no other change', async () => {
-    const hits = [hit('a', 'large'), hit('b', 'large'), hit('c', 'small')];
+    const hits = [hit('a', 'laptop'), hit('b', 'laptop'), hit('c', 'phone')];
     expect(hitsMessageSchema.safeParse({ v: 1, id: randomUUID(), hits }).success).toBe(true);
     // A field no row names is still refused.
     expect(hitsMessageSchema.safeParse({ v: 1, id: randomUUID(), hits: [{ ...hits[0], shape: 'round' }] }).success).toBe(false);
@@ -46,23 +29,23 @@ describe('a dimension added as one row of the table', () => {
     const all = await card('days=1');
     expect(all.status).toBe(200);
     expect(all.body.devices.screens).toEqual([
-      { name: 'large', visitor_days: 2 },
-      { name: 'small', visitor_days: 1 },
+      { name: 'laptop', visitor_days: 2 },
+      { name: 'phone', visitor_days: 1 },
     ]);
-    const large = await card('days=1&filter=screen:large');
-    expect(large.status).toBe(200);
-    expect(large.body.headline.people).toBe(2);
-    expect((await card('days=1&filter=!screen:large')).body.headline.people).toBe(1);
+    const laptop = await card('days=1&filter=screen:laptop');
+    expect(laptop.status).toBe(200);
+    expect(laptop.body.headline.people).toBe(2);
+    expect((await card('days=1&filter=!screen:laptop')).body.headline.people).toBe(1);
   });
 
   it('is a filter, a rollup field, a list of the card and of the export, and a dimension of the dashboard', () => {
-    expect(filtersSchema.safeParse(['screen:large']).success).toBe(true);
+    expect(filtersSchema.safeParse(['screen:laptop']).success).toBe(true);
     expect(emptyCounts()).toHaveProperty('screens', {});
     expect(Object.keys(Devices.shape)).toContain('screens');
     expect(Object.keys(ExportRow.shape)).toContain('screens');
     expect(CSV_COLUMNS.at(-1)).toBe('screens');
     const dashboard = madeFiles(join(__dirname, '..', '..')).find((made) => made.file === 'public/admin-dimensions.js')!;
-    expect(dashboard.text).toContain("{ filter: 'screen', label: 'Screen', words: 'plain', tab: 'screens', card: 'screens' }");
+    expect(dashboard.text).toContain("{ filter: 'screen', label: 'Screen size', words: 'maker', tab: 'screen-sizes', card: 'screens' }");
     expect(dashboard.text).toContain("EXPORT_LISTS = ['countries', 'browsers', 'campaigns', 'screens']");
   });
 });

@@ -40,6 +40,13 @@ export function deviceOf(family: string): Device {
   return { browser: named(parts[0]), system: named(parts[1]), device: DEVICE_TYPES.has(type) ? type : 'unknown' };
 }
 
+/** Plausible's buckets of the viewport's width in CSS pixels; the width itself is never queued. */
+export function screenOf(width: number): string {
+  if (width < 576) return 'phone';
+  if (width < 992) return 'tablet';
+  return width < 1440 ? 'laptop' : 'desktop';
+}
+
 /** None of it names a person. */
 export interface Audience extends Device {
   country: string;

@@ -14,8 +14,9 @@ export interface ExportRow extends ExportLists {
   sources: { linkedin: number; github: number; search: number; other: number; typed: number };
 }
 
-const listsOf = (counts: RollupCounts) =>
-  Object.fromEntries(EXPORTED.map((row) => [row.export.column, listingOf(row.filter).rows(counts[row.rollup])])) as ExportLists;
+// A day rolled up before a dimension was counted lacks its map.
+const listsOf = (counts: Partial<RollupCounts>) =>
+  Object.fromEntries(EXPORTED.map((row) => [row.export.column, listingOf(row.filter).rows(counts[row.rollup] ?? {})])) as ExportLists;
 
 export function exportRows(
   days: readonly string[],
