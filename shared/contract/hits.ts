@@ -29,6 +29,24 @@ const referrer = z
   .overwrite((value) => value.slice(0, 2048))
   .nullish();
 
+const DAY_MS = 86_400_000;
+const wholeMs = z
+  .int({ error: 'must be a whole number of milliseconds' })
+  .min(0, 'must be 0 or more')
+  .max(DAY_MS, `must be at most ${DAY_MS}`);
+
+/** How long a page view was visible and focused, how far down it was read, and how long after its page load it was sent. */
+export const engagementSchema = z.strictObject(
+  {
+    ms: wholeMs,
+    scroll: z.int({ error: 'must be a whole percent' }).min(0, 'must be 0 or more').max(100, 'must be at most 100'),
+    since_ms: wholeMs.optional(),
+  },
+  { error: 'must be an object {ms, scroll, since_ms?}' },
+);
+
+const ALONE = 'is sent alone: never with an event or a subject, nor as a page load';
+
 /** Only the signal headers are read: any other header is ignored, never refused. */
 const forwardedHeaders = z.record(z.string(), z.unknown(), { error: 'must be an object of header names and values' });
 
@@ -57,10 +75,16 @@ export const serverHitSchema = z
     props: propsSchema.optional(),
     /** The site that served it, one of SITES; optional when one site is declared. */
     site: siteNameSchema.optional(),
+    /** A page view's engagement on `path`: neither a page load nor an event. */
+    engagement: engagementSchema.optional(),
   })
   .refine((hit) => hit.props === undefined || hit.event !== undefined, {
     path: ['props'],
     message: 'need an event: only an event carries props',
+  })
+  .refine((hit) => hit.engagement === undefined || (hit.event === undefined && !hit.page_load && !hit.subject), {
+    path: ['engagement'],
+    message: ALONE,
   });
 
 export type ServerHit = z.infer<typeof serverHitSchema>;
@@ -98,6 +122,8 @@ export const beaconBodySchema = z
       .min(0, 'must be 0 or more')
       .max(100_000, 'must be at most 100000')
       .optional(),
+    /** A page view's engagement on `path`, sent when it is hidden or left: neither a page load nor an event. */
+    engagement: engagementSchema.optional(),
   })
   .refine((body) => body.props === undefined || body.event !== undefined, {
     path: ['props'],
@@ -106,6 +132,10 @@ export const beaconBodySchema = z
   .refine((body) => body.status !== true || Boolean(body.subject), {
     path: ['status'],
     message: 'needs a subject: only a scan of a subject has a status',
+  })
+  .refine((body) => body.engagement === undefined || (body.event === undefined && !body.subject), {
+    path: ['engagement'],
+    message: ALONE,
   });
 
 export type BeaconBody = z.infer<typeof beaconBodySchema>;

@@ -13,6 +13,9 @@ export interface InputNote {
 /** The parsers themselves are registered, so docs/openapi.json describes exactly what is accepted. */
 export const inputs = z.registry<InputNote>();
 
+const ENGAGEMENT =
+  "A page view's engagement on `path` (neither a page load nor an event, never with `event` or `subject`): `ms` how long it was visible and focused (0 to 86400000), `scroll` the deepest it was read (0 to 100 %), and `since_ms` how long after its page load it was sent (0 to 86400000), so it joins that page load's visit, after midnight too. A bot's is left out (answered as ignored). Anything else is a 400 naming `engagement`.";
+
 inputs.add(serverHitSchema, {
   id: 'ServerHit',
   description: "One request the site's server served.",
@@ -26,6 +29,9 @@ inputs.add(serverHitSchema, {
     event: 'An event instead of a page request: never a page load.',
     props:
       'At most five short string pairs, with an event. A value that looks like an email address, an IP address or a run of six or more digits is refused (a 400 naming the prop on /api/hits; dropped on a beacon and counted in `refused_props`).',
+    referrer:
+      "Kept only as its host, only on a page load; one on one of the site's origins is a page of the site linking another (a route change), neither a source nor typed.",
+    engagement: `${ENGAGEMENT} Its since_ms counts back from \`at\`.`,
   },
 });
 inputs.add(serverBatchSchema, { id: 'ServerHits' });
@@ -35,6 +41,9 @@ inputs.add(beaconBodySchema, {
   fields: {
     path: "The page's path, with only the campaign tags of its query; a longer path is cut to 512 characters, never refused (the body is at most 4 KB).",
     status: "Asks whether this scan of `subject` is the visitor's first (needs a subject).",
+    referrer:
+      "The referring page: another site's is kept as its host; one of this site's origins (the snippet sends the page before on a route change) is a page of the site linking another, neither a source nor typed.",
+    engagement: ENGAGEMENT,
     width:
       "The viewport's width in CSS pixels, on a page load: kept only as its screen size (phone under 576, tablet under 992, laptop under 1440, else desktop), never as the number.",
     event: 'An event instead of a page request: never a page load.',
@@ -54,7 +63,7 @@ inputs.add(importHitSchema, {
     path: "The request target as logged, of any length, as POST /api/hits takes a path: it is taken as kept, its query string dropped but for the four campaign tags (utm_source, utm_medium, utm_campaign, ref) and the rest cut to 512 characters, so a long path (a scanner's probe) never refuses the line or its batch.",
     status: 'As logged: a redirect (301, 302, 303, 307, 308) is not counted; a GET answered 2xx or 3xx (304 included) is a page load.',
     referrer:
-      'Kept only as its host, only on a page load, and not when it is the site itself (`host`, or one of ALLOWED_ORIGINS); the text past 2048 characters is cut, never refused.',
+      'Kept only as its host, only on a page load; one on the site itself (`host`, or one of ALLOWED_ORIGINS) is a page of the site linking another, neither a source nor typed. The text past 2048 characters is cut, never refused.',
     host: 'The virtual host the request was for, when the log names it; one longer than 253 characters names no host and is read as not logged, never refused.',
   },
 });

@@ -49,6 +49,8 @@ export const queuedHitSchema = z.strictObject({
   /** Absent when the request is not an event. */
   event: z.string().regex(EVENT_NAME).optional(),
   props: propsSchema.optional(),
+  /** A page view's engagement: not a page load, queued at its page load's instant so it joins that visit. */
+  engagement: z.strictObject({ ms: z.int().min(0).max(86_400_000), scroll: z.int().min(0).max(100) }).optional(),
   /** Absent on messages queued before sites: the first declared site. */
   site: siteNameSchema.optional(),
 });

@@ -9,6 +9,7 @@ import { dailyToken, isoInstant, personHash } from '../core/identity/tokens';
 import { audienceOf } from '../core/identity/audience';
 import type { CountryLookup } from '../core/identity/country';
 import type { QueuedHit } from '../core/message';
+import { IN_SITE } from '../core/store/activity';
 
 /** It holds the address and agent only until classified. */
 export interface SeenRequest {
@@ -33,6 +34,15 @@ export interface SeenRequest {
   site?: string;
   /** A page load's screen size, bucketed from the beacon's viewport width. */
   screen?: string;
+  /** The referrer is a page of the same site: a route change, never a source. */
+  inSite?: boolean;
+  /** A page view's engagement; `at` is then its page load's instant. */
+  engagement?: Engagement;
+}
+
+export interface Engagement {
+  ms: number;
+  scroll: number;
 }
 
 export interface IdentityRules {
@@ -50,8 +60,9 @@ export interface IdentityRules {
 
 export const UNLOGGED_AGENT = 'unlogged';
 
-/** `too-old`: its day's secret is gone, so it can no longer join its visit. */
-export type Classified = { counted: true; hit: QueuedHit } | { counted: false; reason: 'asset' | 'ignored-path' | 'too-old' };
+/** `too-old`: its day's secret is gone, so it can no longer join its visit; `bot-engagement`: a bot's is left out. */
+export type Classified =
+  { counted: true; hit: QueuedHit } | { counted: false; reason: 'asset' | 'ignored-path' | 'too-old' | 'bot-engagement' };
 
 export function isSelf(request: SeenRequest, rules: IdentityRules): boolean {
   if (request.operator) return true;
@@ -87,6 +98,7 @@ export function classify(request: SeenRequest, rules: IdentityRules, daySecret: 
   const agent = agentOf(request, rules);
   const family = agent?.family ?? UNLOGGED_AGENT;
   const reason = botReason(request, path, rules, agent);
+  if (reason !== null && request.engagement !== undefined) return { counted: false, reason: 'bot-engagement' };
   return {
     counted: true,
     hit: {
@@ -99,11 +111,12 @@ export function classify(request: SeenRequest, rules: IdentityRules, daySecret: 
       bot: reason !== null,
       reason,
       self,
-      source: referrerHost(request.referrer, request.pageLoad),
+      source: request.inSite === true && request.pageLoad ? IN_SITE : referrerHost(request.referrer, request.pageLoad),
       page_load: request.pageLoad,
       subject: request.subject,
       ...audienceOf(request, family, rules.countries, agent?.device),
       ...(request.screen === undefined ? {} : { screen: request.screen }),
+      ...(request.engagement === undefined ? {} : { engagement: request.engagement }),
       ...(request.event === undefined ? {} : { event: request.event, ...(request.props === undefined ? {} : { props: request.props }) }),
       ...(request.site === undefined ? {} : { site: request.site }),
     },

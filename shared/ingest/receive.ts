@@ -1,7 +1,15 @@
-import { INGEST_LIMITS, serverBatchSchema, serverHitSchema, type beaconBodySchema, type ServerHit } from '../contract/hits';
+import {
+  INGEST_LIMITS,
+  serverBatchSchema,
+  serverHitSchema,
+  type beaconBodySchema,
+  type engagementSchema,
+  type ServerHit,
+} from '../contract/hits';
 import type { z } from 'zod';
 
 type BeaconBody = z.infer<typeof beaconBodySchema>;
+type Engagement = z.infer<typeof engagementSchema>;
 import { checkAt, enqueueClassified, ingest, type IngestDeps, type IngestOutcome } from './ingest';
 import { secretsOfDays } from './day-secrets';
 import type { SeenRequest } from './classify';
@@ -17,6 +25,7 @@ import { safeProps } from '../core/events/events';
 import { hitSite, beaconSite } from '../core/sites/hit-site';
 import type { Site } from '../core/sites/sites';
 import { screenOf } from '../core/identity/device';
+import { isInSite, siteHosts } from '../core/identity/referrer';
 
 export interface ReceiveSettings {
   ingestKey: string;
@@ -52,6 +61,17 @@ export function readServerHits(body: unknown): Result<ServerHits> {
   return single.ok ? ok({ hits: [single.value], prefix: () => '' }) : single;
 }
 
+/** An engagement is queued at its page load's instant (`since_ms` before it was sent), so it joins that page load's day. */
+function engaged(engagement: Engagement | undefined, sent: Date): Pick<SeenRequest, 'at' | 'engagement'> {
+  if (engagement === undefined) return { at: sent };
+  const { ms, scroll, since_ms: since = 0 } = engagement;
+  return { at: new Date(sent.getTime() - since), engagement: { ms, scroll } };
+}
+
+/** The hosts of the site's origins (and the beacon's page's), whose referrers are route changes within the site. */
+const hostsOf = (site: string, sites: readonly Site[], origin?: string) =>
+  siteHosts([...(sites.find((one) => one.name === site)?.origins ?? []), ...(origin === undefined ? [] : [origin])]);
+
 const field = (prefix: string, name: string) => (prefix ? `${prefix}.${name}` : name);
 
 function signalsForwarded(headers: Record<string, unknown> | undefined): RequestSignals | null {
@@ -70,13 +90,14 @@ function toSeen(hit: ServerHit, index: number, prefix: (i: number) => string, de
     if (!checked.ok) return checked;
   }
   return ok({
-    at,
+    ...engaged(hit.engagement, at),
     address,
     userAgent: hit.user_agent,
     path: hit.path,
     referrer: hit.referrer ?? null,
+    inSite: isInSite(hit.referrer, hostsOf(site.value, deps.sites)),
     store: hit.store,
-    // An event is a request of its visitor-day, never a page load.
+    // An event is a request of its visitor-day, never a page load; the schema refuses an engagement that says it is one.
     pageLoad: hit.event === undefined && hit.page_load,
     subject: hit.subject ?? null,
     operator: isOperatorToken(hit.operator, deps.operatorKey, deps.rules.hashKey),
@@ -144,16 +165,18 @@ export async function receiveBeacon({ body: beacon, sender }: Beacon, deps: Rece
   if (guessed?.outcome === 'waiting') return fail(guessFailure(guessed, ''));
   const props = beacon.props === undefined ? null : safeProps(beacon.props);
   const event = beacon.event;
+  const loaded = event === undefined && beacon.engagement === undefined;
   const seen: SeenRequest = {
-    at: deps.clock.now(),
+    ...engaged(beacon.engagement, deps.clock.now()),
     address: sender.address,
     userAgent: sender.userAgent,
     path: beacon.path,
     referrer: beacon.referrer ?? null,
+    inSite: isInSite(beacon.referrer, hostsOf(site.value, deps.sites, sender.origin)),
     store: 'site',
-    pageLoad: event === undefined,
+    pageLoad: loaded,
     subject: beacon.subject ?? null,
-    ...(event === undefined && beacon.width !== undefined ? { screen: screenOf(beacon.width) } : {}),
+    ...(loaded && beacon.width !== undefined ? { screen: screenOf(beacon.width) } : {}),
     ...(event === undefined ? {} : { event, ...(props === null || Object.keys(props.props).length === 0 ? {} : { props: props.props }) }),
     operator: guessed?.outcome === 'right',
     signals: sender.signals,

@@ -1,5 +1,6 @@
 import { referrerGroup } from '../core/identity/referrer-groups';
 import type { QueuedHit } from '../core/message';
+import { IN_SITE } from '../core/store/activity';
 import { campaignKey } from '../core/identity/campaign';
 import { addPerson } from '../core/sketch';
 import type { VisitorDayPart } from '../core/store/facts';
@@ -14,9 +15,10 @@ const isPersons = (hit: QueuedHit) => hit.person !== null && !hit.bot && !hit.se
  */
 export function touchOf(hits: readonly QueuedHit[]): FirstTouch | null {
   const persons = hits.filter(isPersons).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  const first = persons.find((hit) => hit.page_load) ?? persons[0];
+  // A route change within the site is where a visit went, never where it came from.
+  const first = persons.find((hit) => hit.page_load && hit.source !== IN_SITE) ?? persons[0];
   if (first === undefined) return null;
-  const referrer = first.page_load ? first.source : null;
+  const referrer = first.page_load && first.source !== IN_SITE ? first.source : null;
   return {
     source: referrerGroup(referrer),
     referrer,

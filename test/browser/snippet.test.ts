@@ -20,9 +20,9 @@ const page = (subject: string | null) => `<!doctype html><html lang="en"><head><
 const elsewhere = () => `<!doctype html><html lang="en"><head><title>Another site</title><link rel="icon" href="data:,"></head>
 <body><a id="next" href="${site.origin}/about?from=elsewhere">The site's about page</a></body></html>`;
 
-/** The hits on the queue now, every message read with the queue's own schema. */
+/** The page loads and events on the queue now, every message read with the queue's own schema (test/browser/spa.test.ts follows engagements). */
 async function queuedHits(): Promise<QueuedHit[]> {
-  return (await t.peek()).flatMap((text) => hitsMessageSchema.parse(JSON.parse(text)).hits);
+  return (await t.peek()).flatMap((text) => hitsMessageSchema.parse(JSON.parse(text)).hits).filter((hit) => hit.engagement === undefined);
 }
 
 /** Opens a URL and waits for the snippet's beacon to be answered; returns the answer's status. */
@@ -100,16 +100,18 @@ describe('the tracking snippet on a page of another site', () => {
     await tab.goto(site.origin.replace('127.0.0.1', 'localhost') + '/elsewhere');
     expect(await follow()).toBe(202);
 
-    // One beacon a page load, the path without its query or fragment, and the referrer only from another site.
+    // One beacon a page load, the path without its query or fragment, another site that referred it as its origin, and
+    // a page of the site itself without its query (an engagement sent as a page unloads is not among these requests).
     expect(beacons.map((body) => JSON.parse(body))).toEqual([
       { path: '/', subject: 'tree-42', width: 1280 },
-      { path: '/about', width: 1280 },
+      { path: '/about', referrer: `${site.origin}/`, width: 1280 },
       { path: '/about', referrer: `${site.origin.replace('127.0.0.1', 'localhost')}/`, width: 1280 },
     ]);
     const hits = await queuedHits();
+    // A link within the site is no source, and not typed either.
     expect(hits.map((hit) => [hit.path, hit.subject, hit.source, hit.self, hit.page_load, hit.screen])).toEqual([
       ['/', 'tree-42', null, false, true, 'laptop'],
-      ['/about', null, null, false, true, 'laptop'],
+      ['/about', null, '(site)', false, true, 'laptop'],
       ['/about', null, 'localhost', false, true, 'laptop'],
     ]);
     expect(hits.every((hit) => hit.person !== null && hit.network === 'x' && !hit.bot && hit.reason === null)).toBe(true);

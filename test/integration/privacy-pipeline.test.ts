@@ -10,6 +10,8 @@ import {
   REFERRERS,
   address,
   agent,
+  engagement,
+  width,
   expectNoHeaderValue,
   expectNoQuery,
   expectNoSecret,
@@ -42,6 +44,8 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
         referrer: fc.constantFrom(...REFERRERS),
         subject: fc.constantFrom(undefined, 'tree-1', 'tree-2'),
         headers: signalHeaders,
+        engagement,
+        width,
       }),
       { numRuns: 120, seed: 7 },
     )
@@ -64,33 +68,45 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-ingest-key': t.env.INGEST_KEY! },
       body: JSON.stringify({
-        hits: sample.slice(0, half).map((s) => ({
-          address: s.address,
-          user_agent: s.agent,
-          path: s.path,
-          referrer: s.referrer,
-          page_load: true,
-          subject: s.subject,
-          headers: s.headers,
-        })),
+        hits: [
+          ...sample.slice(0, half).map((s) => ({
+            address: s.address,
+            user_agent: s.agent,
+            path: s.path,
+            referrer: s.referrer,
+            page_load: true,
+            subject: s.subject,
+            headers: s.headers,
+          })),
+          // Each page view's engagement after it, as a site's server forwards them.
+          ...sample
+            .slice(0, half)
+            .map((s) => ({ address: s.address, user_agent: s.agent, path: s.path, engagement: s.engagement, headers: s.headers })),
+        ],
       }),
     });
     answers.push(await server.text());
     expect(server.status).toBe(202);
-    // The beacons all at once, as a busy site sends them: the ingest's window groups them into shared messages.
+    // The beacons all at once, as a busy site sends them: the ingest's window groups them into shared messages. Each page
+    // load carries the viewport's width, and is followed by its page view's engagement.
+    const send = (s: (typeof sample)[number], body: object) =>
+      fetch(`${t.host.url}/api/beacon`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', ...s.headers, origin: ORIGIN, 'user-agent': s.agent, 'x-forwarded-for': s.address },
+        body: JSON.stringify(body),
+      });
     const beacons = await Promise.all(
       sample.slice(half).map(async (s) => {
-        const beacon = await fetch(`${t.host.url}/api/beacon`, {
-          method: 'POST',
-          headers: { 'content-type': 'text/plain', ...s.headers, origin: ORIGIN, 'user-agent': s.agent, 'x-forwarded-for': s.address },
-          body: JSON.stringify({ path: s.path, referrer: s.referrer, ...(s.subject ? { subject: s.subject, status: true } : {}) }),
-        });
-        return { status: beacon.status, text: await beacon.text() };
+        const load = { path: s.path, referrer: s.referrer, width: s.width, ...(s.subject ? { subject: s.subject, status: true } : {}) };
+        const beacon = await send(s, load);
+        const engaged = await send(s, { path: s.path, engagement: s.engagement });
+        return { status: beacon.status, text: await beacon.text(), engaged: engaged.status };
       }),
     );
     for (const beacon of beacons) {
       answers.push(beacon.text);
       expect(beacon.status).toBe(202);
+      expect(beacon.engaged).toBe(202);
     }
     await t.host.drain();
     await t.fold();
@@ -156,6 +172,18 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
       ),
     ).toBe(true);
     expectNoHeaderValue(documents.map((doc) => JSON.stringify(doc)).join('\n'), markers, 'a stored document');
+    // The width is kept only as its screen size, an engagement without when it was sent, and the site's own page that
+    // linked another neither as a host nor a path of its query.
+    for (const text of [documents.map((doc) => JSON.stringify(doc)).join('\n'), answers.join('\n'), logger.lines.join('\n')])
+      expect(text).not.toMatch(/"width"|since_ms|session|abc123/);
+    const sources = documents.flatMap((doc: { kind?: string; sources?: object }) =>
+      doc.kind === 'visitor-day' ? Object.keys(doc.sources ?? {}) : [],
+    );
+    expect(sources).toContain('(site)');
+    expect(sources).not.toContain('site.example');
+    expect(
+      documents.some((doc: { kind?: string; screens?: object }) => doc.kind === 'visitor-day' && Object.keys(doc.screens ?? {}).length > 0),
+    ).toBe(true);
     expectNoHeaderValue(answers.join('\n'), markers, 'an answer');
     expectNoHeaderValue(logger.lines.join('\n'), markers, 'the log');
     // First touches: on every person's record and every action of a fact, only a source group, a bare referrer host and

@@ -13,7 +13,17 @@ export const REFERRERS = [
   'https://www.linkedin.com/feed/?trk=x',
   'https://github.com/someone/repo',
   'https://news.ycombinator.com/item?id=1',
+  // The page before, as the snippet sends it on a single-page app's route change.
+  `${ORIGIN}/users/jane?session=abc123`,
 ];
+
+/** A page view's engagement and the viewport's width, as the snippet sends them: neither is ever kept as sent. */
+export const engagement = fc.record({
+  ms: fc.integer({ min: 0, max: 86_400_000 }),
+  scroll: fc.integer({ min: 0, max: 100 }),
+  since_ms: fc.integer({ min: 0, max: 600_000 }),
+});
+export const width = fc.integer({ min: 0, max: 100_000 });
 
 // ---- addresses ----------------------------------------------------------------------------------------------------
 

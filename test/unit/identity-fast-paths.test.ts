@@ -272,7 +272,9 @@ describe('paths and campaign tags, read without patterns when plain', () => {
     let path = raw.trim();
     const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(path);
     if (absolute) path = path.slice(absolute[0].length);
-    path = path.split(/[?#]/, 1)[0] ?? '';
+    // A hash route (`#/about`) stays, without its own query or fragment.
+    const route = /^([^?#]*)(#\/[^?#]*)?/.exec(path)!;
+    path = route[1]! + (route[2] ?? '');
     if (!path.startsWith('/')) path = `/${path}`;
     const encoded = path.replace(/@/g, '%40');
     if (encoded.length <= MAX_PATH_LENGTH) return encoded;
@@ -304,6 +306,7 @@ describe('paths and campaign tags, read without patterns when plain', () => {
     '=',
     '?',
     '#',
+    '#/',
     'utm_source',
     'UTM_Medium',
     'ref',
@@ -315,7 +318,11 @@ describe('paths and campaign tags, read without patterns when plain', () => {
   );
   const text = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join(''));
   const path = fc
-    .tuple(fc.constantFrom('/', '/articles/3', 'https://example.com/a', 'p', ''), text, fc.constantFrom('', '?utm_source=x', '#f'))
+    .tuple(
+      fc.constantFrom('/', '/articles/3', 'https://example.com/a', 'p', ''),
+      text,
+      fc.constantFrom('', '?utm_source=x', '#f', '#/route?utm_source=x'),
+    )
     .map((parts) => parts.join(''));
 
   it('cleans a tag exactly as the Unicode patterns do', () => {

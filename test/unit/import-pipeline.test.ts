@@ -235,7 +235,7 @@ describe('what the endpoint counts of a log line', () => {
     expect(answer).toMatchObject({ status: 202, body: { accepted: 4, ignored: 5, skipped: 1 } });
   });
 
-  it('keeps a referrer from another site as its host, and none from the site itself (its host, or ALLOWED_ORIGINS)', async () => {
+  it('keeps a referrer from another site as its host, and the site itself (its host, or ALLOWED_ORIGINS) as a hop within it', async () => {
     rig.queued.splice(0);
     await post([
       hit({ referrer: 'https://www.linkedin.com/feed/', status: 200 }),
@@ -245,7 +245,8 @@ describe('what the endpoint counts of a log line', () => {
     const sources = rig.queued.flatMap((text) =>
       (readMessage(text) as { ok: true; message: { hits: Array<{ source: string | null }> } }).message.hits.map((one) => one.source),
     );
-    expect(sources).toEqual(['www.linkedin.com', null, null]);
+    // The site itself is a page linking another: no source, and not typed either.
+    expect(sources).toEqual(['www.linkedin.com', '(site)', '(site)']);
   });
 
   it('counts a log with no agent (the common format) by the address alone, not as bots', async () => {

@@ -5,14 +5,20 @@ export const MAX_PATH_LENGTH = 512;
 
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
 
-function queryOrFragment(path: string): number {
-  const query = path.indexOf('?');
-  const fragment = path.indexOf('#');
+function firstOf(path: string, from: number): number {
+  const query = path.indexOf('?', from);
+  const fragment = path.indexOf('#', from);
   if (query === -1) return fragment;
   return fragment === -1 || query < fragment ? query : fragment;
 }
 
-/** No query, fragment, scheme or host, and `@` encoded so an address pasted into a URL cannot travel. */
+/** A hash route (`/#/about`, sent by the snippet with `data-hash`) is part of the page; its own query is not. */
+function queryOrFragment(path: string): number {
+  const end = firstOf(path, 0);
+  return end !== -1 && path.startsWith('#/', end) ? firstOf(path, end + 1) : end;
+}
+
+/** No query, fragment but a hash route, scheme or host, and `@` encoded so an address pasted into a URL cannot travel. */
 export function cleanPath(raw: string): string {
   let path = raw.trim();
   // Most paths start with '/', and only a letter can start a scheme.

@@ -38,3 +38,37 @@ export function referrerHost(referrer: string | null | undefined, pageLoad: bool
   if (parseAddress(literal) !== null) return networkOf(literal);
   return host;
 }
+
+/** A host as a site is known by it: lowercase, without its port, brackets or `www.`. */
+export const bareHost = (host: string) =>
+  host
+    .toLowerCase()
+    .replace(/:\d+$/, '')
+    .replace(/^\[|\]$/g, '')
+    .replace(/^www\./, '');
+
+function bareHostOf(url: string): string | null {
+  try {
+    return bareHost(new URL(url).hostname);
+  } catch {
+    return null;
+  }
+}
+
+/** The hosts of a site's origins. */
+export function siteHosts(origins: readonly string[]): Set<string> {
+  const hosts = new Set<string>();
+  for (const origin of origins) {
+    const host = bareHostOf(origin);
+    // Settings are validated at start-up; an origin that is not a URL names no host.
+    if (host !== null) hosts.add(host);
+  }
+  return hosts;
+}
+
+/** A referrer on one of the site's hosts is a page of the site linking another (a route change): never a source. */
+export function isInSite(referrer: string | null | undefined, hosts: ReadonlySet<string>): boolean {
+  if (!referrer || hosts.size === 0) return false;
+  const host = bareHostOf(referrer);
+  return host !== null && hosts.has(host);
+}

@@ -5,7 +5,7 @@ import { referrerGroup, type ReferrerGroup } from '../identity/referrer-groups';
 import { stepKey, type FunnelStep } from '../funnel';
 import { reaches, type Goal } from '../events/events';
 import type { VisitorDay } from '../store/activity';
-import { OTHER_PATHS } from '../store/activity';
+import { IN_SITE, OTHER_PATHS } from '../store/activity';
 import { mergeKept, mergeSketches, raiseRegisters } from '../sketch';
 import { DAY_ROLLUP_ID, BY_WHO_FIELDS, type DayRollup, type RollupCounts } from '../store/rollups';
 import { NAMES, type NamesRollup } from '../dimensions';
@@ -126,8 +126,9 @@ function addPeople(counts: RollupCounts, docs: readonly VisitorDay[], rules: Rol
   const pageLoads = docs.reduce((sum, doc) => sum + doc.page_loads, 0);
   let linked = 0;
   for (const [host, loads] of Object.entries(hosts)) {
-    counts.sources[referrerGroup(host)] += loads;
     linked += loads;
+    if (host === IN_SITE) continue;
+    counts.sources[referrerGroup(host)] += loads;
     bump(counts.referrer_loads, host, loads);
     bump(counts.referrer_people, host);
   }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { UNKNOWN_COUNTRY } from '../identity/country';
 import { reaches } from '../events/events';
 import { referrerGroup } from '../identity/referrer-groups';
-import { OTHER_PATHS, type VisitorDay } from '../store/activity';
+import { IN_SITE, OTHER_PATHS, type VisitorDay } from '../store/activity';
 import { entryOf, whoOfDocs, type RollupRules } from './day-rollup';
 import { isLoopbackNetwork } from '../identity/network';
 import { DIMENSION_TABLE, type Dimension } from '../dimensions';
@@ -16,7 +16,8 @@ export interface Filter {
 const keys = (docs: readonly VisitorDay[], field: (doc: VisitorDay) => Record<string, number> | undefined) => {
   const found = new Set<string>();
   for (const doc of docs)
-    for (const [name, count] of Object.entries(field(doc) ?? {})) if (count > 0 && name !== OTHER_PATHS) found.add(name);
+    for (const [name, count] of Object.entries(field(doc) ?? {}))
+      if (count > 0 && name !== OTHER_PATHS && name !== IN_SITE) found.add(name);
   return found;
 };
 
@@ -27,7 +28,7 @@ function sourcesOf(docs: readonly VisitorDay[]): Set<string> {
   for (const doc of docs)
     for (const [host, loads] of Object.entries(doc.sources)) {
       linked += loads;
-      if (loads > 0) groups.add(referrerGroup(host));
+      if (loads > 0 && host !== IN_SITE) groups.add(referrerGroup(host));
     }
   if (docs.reduce((sum, doc) => sum + doc.page_loads, 0) > linked) groups.add('typed');
   return groups;

@@ -8,6 +8,9 @@ export const TOP_PATHS = 50;
 /** So the counts still add up to the requests. */
 export const OTHER_PATHS = '(other)';
 
+/** A page load's source when another page of the same site linked it (a route change): no source, and not typed either. */
+export const IN_SITE = '(site)';
+
 /**
  * The token rotates daily, so nothing here joins one day to the next. Each `names` dimension's map (browsers, systems,
  * devices: lowercase, no versions, capped at TOP_PATHS) is absent on a visitor-day kept before it was.
@@ -32,7 +35,7 @@ export interface VisitorDay extends Partial<Record<NamesKept, Record<string, num
   self: number;
   /** Capped at TOP_PATHS. */
   paths: Record<string, number>;
-  /** Linking hosts' page loads, capped at TOP_PATHS. */
+  /** Linking hosts' page loads, and IN_SITE's from the site itself, capped at TOP_PATHS. */
   sources: Record<string, number>;
   /** Those past the sum of `sources` came with no referrer. */
   page_loads: number;

@@ -8,6 +8,7 @@ import { encodeMessage, toMessages, type QueuedHit } from '../../core/message';
 import { badRequest, fail, ok, type Failure, type Result } from '../../core/result';
 import { canonicalAddress } from '../../core/identity/network';
 import { keptPath } from '../../core/identity/paths';
+import { bareHost, isInSite, siteHosts } from '../../core/identity/referrer';
 import { utcDay } from '../../core/identity/tokens';
 import { boundedMap } from '../../core/bounded-map';
 import type { Clock } from '../../core/ports/clock';
@@ -103,34 +104,6 @@ async function windowOf(
   return { live_from: liveFrom, until: given ?? addDays(liveFrom, -1) };
 }
 
-/** A referrer from one of these hosts is not a source. */
-function siteHosts(origins: readonly string[]): Set<string> {
-  const hosts = new Set<string>();
-  for (const origin of origins) {
-    try {
-      hosts.add(bareHost(new URL(origin).hostname));
-    } catch {
-      // Settings are validated at start-up; an origin that is not a URL names no host.
-    }
-  }
-  return hosts;
-}
-
-const bareHost = (host: string) =>
-  host
-    .toLowerCase()
-    .replace(/:\d+$/, '')
-    .replace(/^\[|\]$/g, '')
-    .replace(/^www\./, '');
-
-const hostOf = (url: string): string | null => {
-  try {
-    return bareHost(new URL(url).hostname);
-  } catch {
-    return null;
-  }
-};
-
 function toSeen(
   hit: ImportHit,
   index: number,
@@ -151,8 +124,7 @@ function toSeen(
   if (method !== 'GET' && method !== 'HEAD') return ok({ not: 'ignored' });
   if (hit.status !== undefined && REDIRECTS.has(hit.status)) return ok({ not: 'ignored' });
   const pageLoad = method === 'GET' && (hit.status === undefined || (hit.status >= 200 && hit.status < 400));
-  const from = hit.referrer ? hostOf(hit.referrer) : null;
-  const inside = from !== null && (site.has(from) || (hit.host ? bareHost(hit.host) === from : false));
+  const inside = isInSite(hit.referrer, hit.host ? new Set([...site, bareHost(hit.host)]) : site);
   return ok({
     seen: {
       at,
@@ -162,6 +134,7 @@ function toSeen(
       // Any length is taken, as POST /api/hits takes it, and kept as keptPath cuts it.
       path: keptPath(hit.path),
       referrer: inside ? null : (hit.referrer ?? null),
+      inSite: inside,
       store: hit.store,
       pageLoad,
       subject: null,

@@ -1,7 +1,7 @@
 import { badRequest, fail, ok, type Result } from '../../core/result';
 import type { BotReason, Who } from '../../core/identity/who';
 import { z } from 'zod';
-import type { VisitorDay } from '../../core/store/activity';
+import { IN_SITE, type VisitorDay } from '../../core/store/activity';
 import type { TablePlace } from '../../core/store/activity-days';
 import { readActivity } from './availability';
 import type { ActivityDeps } from './card';
@@ -51,7 +51,9 @@ function rowsOf(docs: readonly VisitorDay[], others: readonly VisitorDay[]): Vis
     self: doc.self,
     page_loads: doc.page_loads,
     top_paths: topEntries(doc.paths, ROW_TOP_PATHS).map(({ name, count }) => ({ path: name, requests: count })),
-    sources: topEntries(doc.sources, Number.POSITIVE_INFINITY).map(({ name, count }) => ({ host: name, page_loads: count })),
+    sources: topEntries(doc.sources, Number.POSITIVE_INFINITY)
+      .filter(({ name }) => name !== IN_SITE)
+      .map(({ name, count }) => ({ host: name, page_loads: count })),
   }));
 }
 
