@@ -60,7 +60,7 @@ function minuteOfHits(): QueuedHit[] {
       person: hex(id),
       network: `198.51.${visitor % 200}.x`,
       path: `/page-${n % 12}`,
-      store: n % 10 === 0 ? 'shop' : 'site',
+      served_by: n % 10 === 0 ? 'shop' : 'site',
       bot: id % 10 === 9,
       self: false,
       source: n % 17 === 0 ? 'github.com' : null,

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Container } from '@azure/cosmos';
 import { startAzurite, startCosmos, type Azurite } from '../local/services';
-import type { ActivityCardAnswer } from '../shared/contract/activity';
+import type { PeriodReportAnswer } from '../shared/contract/activity';
 import { funnelStepsSetting } from '../shared/core/funnel';
 import { emptyRollup, moved } from '../shared/core/rollup/day-rollup';
 import { sketchOf } from '../shared/core/sketch';
@@ -75,7 +75,7 @@ async function measure(url: string, name: string, path: string, proxy: StoreProx
 async function checkGoalsAndEvents(url: string): Promise<void> {
   const answer = await read(url, '/api/admin/activity?days=30');
   const text = await answer.text();
-  const body = (answer.status === 200 ? JSON.parse(text) : {}) as Partial<ActivityCardAnswer>;
+  const body = (answer.status === 200 ? JSON.parse(text) : {}) as Partial<PeriodReportAnswer>;
   const [goals, events] = [body.goals ?? [], body.events ?? []];
   const lacking = [
     ...GOAL_NAMES.filter((name) => !goals.some((row) => row.goal === name && row.conversions > 0 && row.people_all_time > 0)),
@@ -291,7 +291,7 @@ function historyHits(today: string, years: number) {
 
 /** The days a card answered, as a line says them. */
 function periodOf(body: string): string {
-  const card = JSON.parse(body) as Partial<Pick<ActivityCardAnswer, 'from' | 'to' | 'days' | 'clamped'>>;
+  const card = JSON.parse(body) as Partial<Pick<PeriodReportAnswer, 'from' | 'to' | 'days' | 'clamped'>>;
   if (card.days === undefined) return '';
   const clamped = card.clamped === undefined ? '' : `, clamped from ${card.clamped.asked_from} to ${card.clamped.asked_to}`;
   return `, answered ${card.from} to ${card.to} (${fmt(card.days ?? 0)} days${clamped})`;

@@ -271,7 +271,7 @@ export const Clamped = z
       'The range as asked, when it was over 400 days and reached before the first counted day (or the first imported day) or after today: `from` and `to` are the days answered instead, so a read costs the days that can hold data, whatever it asks.',
   });
 
-export const ActivityCard = z
+export const PeriodReport = z
   .object({
     days: z.int().min(1).nullable().meta({ description: 'How many days the period holds.' }),
     from: utcDay().nullable(),
@@ -310,7 +310,7 @@ export const ActivityCard = z
     cost: ActivityCost,
   })
   .meta({
-    id: 'ActivityCard',
+    id: 'PeriodReport',
     description:
       "Who comes over a period: its days by kind, the last 48 hours by store, people's page loads by source, the path through, pages, entry pages, referrers, countries, devices and campaigns, the period's people each once and its headline figures beside the period before. All from the day rollups of the days asked, where the totals imported from another tool are kept too (`imported`). Null figures when the store cannot answer.",
   });
@@ -369,7 +369,7 @@ export const NowCard = z
       "Who is on the site now: the distinct people's daily tokens of the last 30 minutes (the current one included), by minute oldest first, and their ten most requested paths, read from the facts keep-hits wrote; null figures when the store cannot answer.",
   });
 
-export type ActivityCardAnswer = z.infer<typeof ActivityCard>;
+export type PeriodReportAnswer = z.infer<typeof PeriodReport>;
 export type DayVisitorsAnswer = z.infer<typeof DayVisitors>;
 export type NowAnswer = z.infer<typeof NowCard>;
 export type FilterDimension = (typeof DIMENSIONS)[number];

@@ -26,7 +26,7 @@ const before = messageOf([
 const under = messageOf([
   queued('ann', '2026-10-23T10:00:00.000Z', { path: '/a', source: 'github.com', subject: 'tree-1' }),
   queued('ann', '2026-10-23T10:00:04.000Z', { path: '/a', subject: 'tree-1' }),
-  queued('ann', '2026-10-23T11:00:00.000Z', { path: '/b', store: 'shop', subject: 'tree-2' }),
+  queued('ann', '2026-10-23T11:00:00.000Z', { path: '/b', served_by: 'shop', subject: 'tree-2' }),
   queued('sam', '2026-10-23T10:05:00.000Z', { path: '/about' }),
   queued('new', '2026-10-23T10:06:00.000Z', { path: '/' }),
   queued('bob', '2026-10-23T10:06:30.000Z', { path: '/scan', subject: 'tree-1' }),

@@ -19,7 +19,7 @@ const request = (overrides: Partial<SeenRequest> = {}): SeenRequest => ({
   userAgent: CHROME,
   path: '/about',
   referrer: null,
-  store: 'site',
+  served_by: 'site',
   pageLoad: true,
   subject: null,
   operator: false,
