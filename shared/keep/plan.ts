@@ -118,7 +118,7 @@ export function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]>
   return sightings;
 }
 
-/** `firsts` marks each visitor-day's new people and each action's first touch. */
+/** `firsts` watermarks each visitor-day's new people and each action's first touch. */
 export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, First | null> = new Map()): Plan {
   const days = new Map<
     string,

@@ -123,7 +123,7 @@ describe('keeping and folding have exactly-once effect on the local Cosmos serve
       expect((await keeper(run.store, clock())(under)).ok).toBe(true);
       await settled();
       const failed = await foldWith(failingAfter(run.store, failAfter));
-      // A write whose answer was lost is tried again within the run (its part, day or round, from the marks written):
+      // A write whose answer was lost is tried again within the run (its part, day or round, from the watermarks written):
       // the run then finishes, or says it did not, naming the failure. Its last write is the lease's release.
       const finished = failed.ok && failed.behind === null;
       if (failAfter === clean.foldWrites) expect(failed).toMatchObject({ ok: true, behind: null });

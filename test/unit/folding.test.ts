@@ -266,7 +266,7 @@ describe('the fold has exactly-once effect', () => {
       await run.fold();
       await run.keep(under);
       const failed = await fold({ store: failingAfter(run.store, failAfter), clock: run.clock, rules: scanRules(10, 60), lateDays: 7 });
-      // A write whose answer was lost is tried again within the run (the part, the day or the round, from its marks):
+      // A write whose answer was lost is tried again within the run (the part, the day or the round, from its watermarks):
       // the run then finishes, or it says it did not, naming the failure. Its last write is the lease's release.
       if (failAfter === writes) expect(failed).toMatchObject({ ok: true, behind: null });
       else if (failed.ok && failed.behind === null) triedAgain += 1;
@@ -277,7 +277,7 @@ describe('the fold has exactly-once effect', () => {
       // A run that died with the lease leaves it to lapse: the next run comes once it has.
       run.clock.advance(TIMER_FOLD_BUDGET.leaseSeconds * 1000);
       await run.fold();
-      // The marks differ from the clean run's (they are the store's own), so compare the documents without them.
+      // The watermarks differ from the clean run's (they are the store's own), so compare the documents without them.
       const unmarked = (docs: ReturnType<typeof everything>) =>
         JSON.parse(
           JSON.stringify(docs, (key, value: unknown) =>
