@@ -1,6 +1,6 @@
 import { addDays } from '../core/days';
 import type { LandedImports } from '../core/store/imports';
-import { SCANNERS_COUNTED_AGAIN_DAYS } from './people';
+import { BOTS_COUNTED_AGAIN_DAYS } from './people';
 import { sliceOf } from './slice';
 import type { StateWriter } from './state';
 
@@ -37,7 +37,7 @@ export async function openImported(
   } while (!caughtUp && (await run.more()));
   if (days.size === 0) return caughtUp;
   const current = state.current();
-  const againBefore = addDays(run.today, -SCANNERS_COUNTED_AGAIN_DAYS);
+  const againBefore = addDays(run.today, -BOTS_COUNTED_AGAIN_DAYS);
   await state.write({
     imports: watermark,
     imported: union(current.imported, days),

@@ -13,7 +13,7 @@ const COUNTS_AT_ONCE = 8;
  * A scanner's record lives 90 days from its last write, so every record of a day this recent is still there.
  * Older days stand as they were, so the scanners left out outlive their records.
  */
-export const SCANNERS_COUNTED_AGAIN_DAYS = 88;
+export const BOTS_COUNTED_AGAIN_DAYS = 88;
 
 /** The keeper's and the fold's clocks differ by well under a second, and counting a day again is harmless. */
 const COUNTS_CHANGED_MARGIN_MS = 600_000;
@@ -81,7 +81,7 @@ async function countDaysAgain(
   await boundedMap(days, COUNTS_AT_ONCE, async (day) => counts.push({ day, ...(await store.recordCounts.countsOn(day)) }));
   const read = await store.visitorsSummary.read();
   const held = read?.doc ?? emptyVisitorsSummary();
-  const againFrom = addDays(today, -SCANNERS_COUNTED_AGAIN_DAYS);
+  const againFrom = addDays(today, -BOTS_COUNTED_AGAIN_DAYS);
   const people = countedAgain(
     held.people_new_by_day,
     counts.map((count) => [count.day, count.people] as const),
