@@ -19,7 +19,7 @@ const tag = z
 /** Messages queued before `served_by` carry it as `store`, its first name. */
 const servedByNamed = (hit: unknown) => {
   if (typeof hit !== 'object' || hit === null || !('store' in hit) || 'served_by' in hit) return hit;
-  const { store, ...rest } = hit as { store: unknown };
+  const { store, ...rest } = hit;
   return { ...rest, served_by: store };
 };
 

@@ -103,7 +103,7 @@ describe('classify: a request made into a hit that names nobody', () => {
       bot: false,
       self: false,
       source: 'www.linkedin.com',
-      store: 'site',
+      served_by: 'site',
     });
     expect(JSON.stringify(result.hit)).not.toContain('203.0.113');
     expect(JSON.stringify(result.hit)).not.toContain('Chrome');
