@@ -21,6 +21,7 @@ import { VISITORS_PK } from '../../core/store/visitors';
 import { keyedUuid } from './ids';
 import { landedNote } from '../../core/store/landed-note';
 import type { importBodySchema, ImportedDay, ImportHit } from '../../contract/import';
+import { servedByOf } from '../../contract/hits';
 import type { z } from 'zod';
 import { importedTotals } from './totals';
 import type { DaySecretKeeper } from '../day-secrets';
@@ -135,7 +136,7 @@ function toSeen(
       path: keptPath(hit.path),
       referrer: inside ? null : (hit.referrer ?? null),
       inSite: inside,
-      store: hit.store,
+      served_by: servedByOf(hit),
       pageLoad,
       subject: null,
       operator: false,
@@ -155,7 +156,7 @@ const lineOf = (hit: ImportHit, seen: SeenRequest) =>
     hit.status ?? '',
     hit.referrer ?? '',
     hit.host ?? '',
-    hit.store,
+    servedByOf(hit),
     // A site but the first is in the line, so the same lines imported for two sites are two imports.
     ...(seen.site === undefined ? [] : [seen.site]),
   ].join('\u001f');
