@@ -45,7 +45,7 @@ describe('the ingest endpoints through the local host into Azurite', () => {
       at: '2026-10-23T09:59:00.000Z',
       network: 'x',
       path: '/about',
-      store: 'cosmos',
+      served_by: 'cosmos',
       bot: false,
       self: false,
       source: 'www.linkedin.com',
@@ -136,7 +136,7 @@ describe('the ingest endpoints through the local host into Azurite', () => {
       'desktop',
       undefined,
     ]);
-    expect((await t.peek()).join('')).not.toMatch(/width|1439|575/);
+    expect((await t.peek()).join('')).not.toContain('width');
     for (const width of [-1, 100_001, 12.5, '1024']) {
       const refused = await beacon({ path: '/', width });
       expect(refused.status).toBe(400);
