@@ -69,9 +69,12 @@ function engaged(engagement: Engagement | undefined, sent: Date): Pick<SeenReque
   return { at: new Date(sent.getTime() - since), engagement: { ms, scroll } };
 }
 
-/** The hosts of the site's origins (and the beacon's page's), whose referrers are route changes within the site. */
-const hostsOf = (site: string, sites: readonly Site[], origin?: string) =>
-  siteHosts([...(sites.find((one) => one.name === site)?.origins ?? []), ...(origin === undefined ? [] : [origin])]);
+/** A referrer on the site's origins (or the beacon's page's) is a route change within the site; most hits carry none. */
+function inSite(referrer: string | null | undefined, site: string, sites: readonly Site[], origin?: string): boolean {
+  if (!referrer) return false;
+  const origins = sites.find((one) => one.name === site)?.origins ?? [];
+  return isInSite(referrer, siteHosts(origin === undefined ? origins : [...origins, origin]));
+}
 
 const field = (prefix: string, name: string) => (prefix ? `${prefix}.${name}` : name);
 
@@ -96,7 +99,7 @@ function toSeen(hit: ServerHit, index: number, prefix: (i: number) => string, de
     userAgent: hit.user_agent,
     path: hit.path,
     referrer: hit.referrer ?? null,
-    inSite: isInSite(hit.referrer, hostsOf(site.value, deps.sites)),
+    inSite: inSite(hit.referrer, site.value, deps.sites),
     served_by: servedByOf(hit),
     // An event is a request of its visitor-day, never a page load; the schema refuses an engagement that says it is one.
     pageLoad: hit.event === undefined && hit.page_load,
@@ -173,7 +176,7 @@ export async function receiveBeacon({ body: beacon, sender }: Beacon, deps: Rece
     userAgent: sender.userAgent,
     path: beacon.path,
     referrer: beacon.referrer ?? null,
-    inSite: isInSite(beacon.referrer, hostsOf(site.value, deps.sites, sender.origin)),
+    inSite: inSite(beacon.referrer, site.value, deps.sites, sender.origin),
     served_by: 'site',
     pageLoad: loaded,
     subject: beacon.subject ?? null,
