@@ -113,6 +113,16 @@ describe('engagement on the beacon and on /api/hits', () => {
     expect((await hits(server({ page_load: true, referrer: `${ORIGIN}/guide` }))).status).toBe(202);
     // Another origin of the same host is another site.
     expect((await hits(server({ page_load: true, referrer: 'https://site.example.evil.test/' }))).status).toBe(202);
-    expect((await queued()).map((hit) => hit.source)).toEqual(['(site)', 'www.linkedin.com', '(site)', 'site.example.evil.test']);
+    // Its www. name and another port are the site too; a request that is not a page load keeps no referrer at all.
+    expect((await hits(server({ page_load: true, referrer: 'https://www.site.example:8443/x' }))).status).toBe(202);
+    expect((await hits(server({ referrer: `${ORIGIN}/guide` }))).status).toBe(202);
+    expect((await queued()).map((hit) => hit.source)).toEqual([
+      '(site)',
+      'www.linkedin.com',
+      '(site)',
+      'site.example.evil.test',
+      '(site)',
+      null,
+    ]);
   });
 });
