@@ -13,6 +13,7 @@ import { Subject } from './common';
 import { PeopleCount, Pulse } from './count';
 import { Accepted, BeaconAccepted, ImportAccepted } from './ingest';
 import { LINK_ROUTES } from './link-routes';
+import { KEY_ROUTES } from './key-routes';
 import type { Route } from './route';
 import { RetentionCard } from './retention';
 import { retentionQuerySchema } from './queries';
@@ -412,6 +413,7 @@ export const ROUTES: Route[] = [
     responses: { '204': { description: 'Signed out.', headers: SESSION_HEADERS }, '403': CROSS_SITE },
   },
   ...LINK_ROUTES,
+  ...KEY_ROUTES,
 ];
 
 /** The answers several routes share. */
@@ -479,6 +481,12 @@ export const SECURITY_SCHEMES: Record<string, Json> = {
     name: 'headcount_operator',
     description:
       "Set by every answer to the operator key; on a beacon it marks the request as the site's own read. It opens no admin route.",
+  },
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A read-only API key (POST /api/admin/keys) as `Authorization: Bearer <key>`. It opens the Stats API and MCP, never an admin route.',
   },
   adminSession: {
     type: 'apiKey',

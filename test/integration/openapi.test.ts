@@ -173,6 +173,9 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     ]) {
       await call('GET', path);
     }
+    for (const method of ['GET', 'POST'])
+      await call(method, '/api/admin/keys', { headers: json, body: method === 'POST' ? '{}' : undefined });
+    await call('DELETE', '/api/admin/keys/0000000000000000');
     await call('GET', '/api/admin/visitors/people', { headers: { authorization: 'Bearer wrong' } });
     await call('GET', '/api/admin/retention', { headers: { authorization: 'Bearer wrong' } });
     await call('GET', '/api/admin/activity?days=0', { headers: operator });
@@ -257,6 +260,33 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     await call('POST', '/api/admin/session', { headers: { ...bearer, 'sec-fetch-site': 'cross-site' } });
     await call('DELETE', '/api/admin/session', { headers: { cookie, 'sec-fetch-site': 'cross-site' } });
     await call('DELETE', '/api/admin/session', { headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+    // The API keys: made, listed, read with, refused and revoked; then wrong keys wait on five of their own.
+    const keys = { ...operator, ...json };
+    await call('POST', '/api/admin/keys', { headers: keys, body: JSON.stringify({ name: '' }) });
+    const keyMade = await call('POST', '/api/admin/keys', { headers: keys, body: JSON.stringify({ name: 'a tool' }) });
+    await call('GET', '/api/admin/keys', { headers: operator });
+    const apiKey = { ...json, authorization: `Bearer ${keyMade.json.key}`, accept: 'application/json, text/event-stream' };
+    const ask = (body: unknown, headers = apiKey) => call('POST', '/api/v2/query', { headers, body: JSON.stringify(body) });
+    await ask({ metrics: ['visitors', 'pageviews'], date_range: '7d', dimensions: ['event:page'] });
+    await ask({ metrics: ['revenue'], date_range: '7d' });
+    await ask({ site_id: 'elsewhere.example', metrics: ['visitors'], date_range: '7d' });
+    const initialize = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'openapi', version: '1' } };
+    await call('POST', '/api/mcp', {
+      headers: apiKey,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize }),
+    });
+    for (const method of ['GET', 'DELETE']) {
+      await call(method, '/api/mcp', { headers: apiKey });
+      await call(method, '/api/mcp');
+    }
+    for (const path of ['/api/v2/query', '/api/mcp']) await call('POST', path, { headers: json, body: '{}' });
+    await call('DELETE', `/api/admin/keys/${keyMade.json.api_key.ref}`, { headers: operator });
+    await call('DELETE', '/api/admin/keys/0000000000000000', { headers: operator });
+    const wrongKey = { ...apiKey, authorization: `Bearer hck_${'w'.repeat(32)}` };
+    for (let i = 0; i < 5; i += 1) await ask({ metrics: ['visitors'], date_range: '7d' }, wrongKey);
+    expect((await ask({ metrics: ['visitors'], date_range: '7d' }, wrongKey)).status).toBe(429);
+    for (const method of ['POST', 'GET', 'DELETE'])
+      expect((await call(method, '/api/mcp', { headers: wrongKey, body: method === 'POST' ? '{}' : undefined })).status).toBe(429);
     // Wrong keys from this address: past the free five it waits, and every admin route says so.
     for (let i = 0; i < 6; i += 1) await call(i % 2 ? 'POST' : 'GET', '/api/admin/session', { headers: { authorization: 'Bearer wrong' } });
     for (const path of [
@@ -276,6 +306,8 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     expect((await call('POST', '/api/admin/session', { headers: bearer })).status).toBe(429);
     for (const method of ['GET', 'POST']) expect((await call(method, '/api/admin/links', { headers: operator })).status).toBe(429);
     expect((await call('GET', '/api/admin/sites', { headers: operator })).status).toBe(429);
+    for (const method of ['GET', 'POST']) expect((await call(method, '/api/admin/keys', { headers: operator })).status).toBe(429);
+    expect((await call('DELETE', '/api/admin/keys/0000000000000000', { headers: operator })).status).toBe(429);
     expect((await call('DELETE', '/api/admin/links/0000000000000000', { headers: operator })).status).toBe(429);
     // Each secret is counted apart: wrong link tokens, ingest keys and beacon claims wait on five of their own.
     for (let i = 0; i < 5; i += 1) await call('GET', '/api/shared/activity', { headers: { 'x-share-token': 'b'.repeat(32) } });
