@@ -27,6 +27,7 @@ const clock = fixedClock(START);
 const NOT_EXERCISED = [
   'POST /api/hits 503',
   'POST /api/beacon 503',
+  'POST /api/event 503',
   'POST /api/import 503',
   'GET /api/admin/subjects 503',
   'GET /api/admin/subjects/{id} 503',
@@ -142,8 +143,9 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     await call('GET', '/api/assets/secrets.env');
 
     // Preflights, allowed and not.
-    for (const path of ['/api/beacon', '/api/pulse']) {
-      await call('OPTIONS', path, { headers: { ...site, 'access-control-request-method': path.endsWith('beacon') ? 'POST' : 'GET' } });
+    for (const path of ['/api/beacon', '/api/event', '/api/pulse']) {
+      const method = path.endsWith('pulse') ? 'GET' : 'POST';
+      await call('OPTIONS', path, { headers: { ...site, 'access-control-request-method': method } });
       await call('OPTIONS', path, { headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' } });
     }
 
@@ -160,6 +162,16 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     await call('POST', '/api/beacon', { headers: { ...json, origin: 'https://elsewhere.example' }, body: JSON.stringify({ path: '/' }) });
     await call('POST', '/api/beacon', { headers: { 'content-type': 'application/xml', ...site }, body: '<path>/</path>' });
     await call('POST', '/api/beacon', { headers: { ...json, ...site }, body: JSON.stringify({ path: `/${'x'.repeat(5000)}` }) });
+    // Plausible's Events API, as its trackers send it.
+    const plausible = { n: 'pageview', u: 'https://site.example/pricing?utm_source=news', d: 'site.example' };
+    await call('POST', '/api/event', { headers: { 'content-type': 'text/plain', ...site }, body: JSON.stringify(plausible) });
+    await call('POST', '/api/event', { headers: { ...json, ...site }, body: JSON.stringify({ ...plausible, n: 'buy', $: { amount: 1 } }) });
+    await call('POST', '/api/event', { headers: { ...json, origin: 'https://elsewhere.example' }, body: JSON.stringify(plausible) });
+    await call('POST', '/api/event', { headers: { 'content-type': 'application/xml', ...site }, body: '<n>pageview</n>' });
+    await call('POST', '/api/event', {
+      headers: { ...json, ...site },
+      body: JSON.stringify({ ...plausible, u: `https://site.example/${'x'.repeat(5000)}` }),
+    });
     for (const path of [
       '/api/admin/visitors/people',
       '/api/admin/activity',
@@ -319,6 +331,8 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     const claim = { ...json, ...site, authorization: 'Bearer wrong' };
     for (let i = 0; i < 5; i += 1) await call('POST', '/api/beacon', { headers: claim, body: JSON.stringify({ path: '/' }) });
     expect((await call('POST', '/api/beacon', { headers: claim, body: JSON.stringify({ path: '/' }) })).status).toBe(429);
+    const plausibleClaim = JSON.stringify({ n: 'pageview', u: 'https://site.example/', d: 'site.example' });
+    expect((await call('POST', '/api/event', { headers: claim, body: plausibleClaim })).status).toBe(429);
   }, 180_000);
   afterAll(() => t?.stop());
 
