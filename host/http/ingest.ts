@@ -102,7 +102,12 @@ type BeaconInput = Input<Beacon['body'] | null>;
 const NOT_COUNTED: BeaconAcceptedAnswer = { accepted: 0, ignored: 1 };
 
 /** The body, and the few headers a beacon is judged by, as values: the address is the connection's, never the body's. */
-async function beaconInput(request: IncomingRequest, origin: string, trustedProxyHops: number, input: BeaconInput): Promise<Result<Beacon | null>> {
+async function beaconInput(
+  request: IncomingRequest,
+  origin: string,
+  trustedProxyHops: number,
+  input: BeaconInput,
+): Promise<Result<Beacon | null>> {
   const read = await input(request);
   if (!read.ok || read.value === null) return read as Result<null>;
   const header = (name: string) => request.header(name);

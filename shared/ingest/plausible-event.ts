@@ -56,7 +56,7 @@ export function readPlausibleEvent(value: unknown, sites: readonly Site[]): Resu
   const event = plausibleEventSchema.safeParse(value);
   if (!event.success) return fail(badRequest(fieldIssues(event.error.issues)));
   const body = beaconOfPlausibleEvent(event.data, sites);
-  if (!body.ok || body.value === null) return body as Result<null>;
+  if (!body.ok || body.value === null) return body;
   const read = beaconBodySchema.safeParse(body.value);
   if (read.success) return ok(read.data);
   return fail(
