@@ -42,6 +42,9 @@ import { allOrigins, ALL_SITES, declaredSites } from '../shared/core/sites/sites
 import type { SiteRoot, Sites } from './site-root';
 import type { LinkAdminDeps } from '../shared/read/links/manage';
 import type { SharedReadDeps } from './http/shared-link';
+import type { KeyReadDeps } from './http/api-key';
+import type { KeyAdminDeps } from '../shared/read/keys/manage';
+import { KEY_USES_AN_HOUR } from '../shared/read/keys/uses';
 import type { SiteReads } from '../shared/read/links/shared';
 import { derivePersonId } from '../shared/core/identity/person-id';
 import { personIds } from '../shared/core/person-ids';
@@ -82,6 +85,10 @@ export interface Root extends Omit<SiteRoot, 'scope'> {
   daySecrets: DaySecretDeps & { keeper: DaySecretKeeper };
   /** A shared link's reads are slowed as the operator's are. */
   shared: SharedReadDeps;
+  /** admin-keys and admin-key. */
+  keys: KeyAdminDeps;
+  /** The reads an API key opens (stats-query, mcp), its wrong guesses slowed as the operator's are. */
+  keyed: KeyReadDeps;
 }
 
 export interface RootOverrides {
@@ -382,6 +389,15 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     sites,
     links: { links: store.links, sites: declared, clock, hashKey: settings.HASH_KEY },
     shared: { links: store.links, hashKey: settings.HASH_KEY, readsOf: (site) => siteReads(sites, site), access: operator.access },
+    keys: { apiKeys: store.apiKeys, sites: declared, clock, hashKey: settings.HASH_KEY },
+    keyed: {
+      apiKeys: store.apiKeys,
+      hashKey: settings.HASH_KEY,
+      sites: declared.map((site) => site.name),
+      readsOf: (site) => siteReads(sites, site),
+      access: operator.access,
+      usesAnHour: KEY_USES_AN_HOUR,
+    },
   };
 }
 

@@ -21,6 +21,7 @@ import { cosmosActivityDays } from './activity-days';
 import { cosmosSubjects } from './subjects';
 import { cosmosRecentFacts } from './audience';
 import { cosmosLinks } from './links';
+import { cosmosApiKeys } from './api-keys';
 import { cosmosGuesses } from './guesses';
 import { cosmosSessions } from './sessions';
 import { cosmosDaySecrets } from './day-secrets';
@@ -141,6 +142,7 @@ export function cosmosStore(
     cohorts: cosmosCohorts(documents),
     recent: cosmosRecentFacts(documents),
     links: cosmosLinks(documents),
+    apiKeys: cosmosApiKeys(documents),
     guesses: cosmosGuesses(access),
     sessions: cosmosSessions(access),
     secrets: cosmosDaySecrets(documents),

@@ -3,6 +3,7 @@ import { migrationId, type MigrationDoc } from '../../shared/core/store/migratio
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
 import { ALL_SITES_FROM_ID, type AllSitesFrom } from '../../shared/core/store/all-sites';
 import { memoryLinks } from './links';
+import { memoryApiKeys } from './api-keys';
 import { memoryGuesses } from './guesses';
 import { memorySessions } from './sessions';
 import { memoryDaySecrets } from './day-secrets';
@@ -112,6 +113,7 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     cohorts: memoryCohorts(documents),
     recent: memoryRecentFacts(documents),
     links: memoryLinks(documents),
+    apiKeys: memoryApiKeys(documents),
     // The checks of keys and sessions are counted apart, so a use case's store calls are its own.
     guesses: memoryGuesses(access),
     sessions: memorySessions(access),

@@ -8,6 +8,7 @@ import type { IncomingRequest } from './request';
 import { receiveImport, type ImportDeps } from '../../shared/ingest/import/receive';
 import { IMPORT_LIMITS, importBodySchema } from '../../shared/contract/import';
 import { readServerHits, receiveBeacon, type Beacon, type ReceiveDeps } from '../../shared/ingest/receive';
+import { readPlausibleEvent } from '../../shared/ingest/plausible-event';
 import { presentedKey } from '../../shared/core/identity/operator';
 import { signalsFrom } from '../../shared/core/identity/signals';
 import { beaconBodySchema, INGEST_LIMITS } from '../../shared/contract/hits';
@@ -95,10 +96,20 @@ export function beaconCors(deps: ReceiveDeps): CorsPolicy {
 
 const beaconBody = body(beaconBodySchema, INGEST_LIMITS.maxBeaconBodyBytes, ['application/json', 'text/plain']);
 
+type BeaconInput = Input<Beacon['body'] | null>;
+
+/** What is read but not counted (yet): an answer like any beacon's, with nothing taken. */
+const NOT_COUNTED: BeaconAcceptedAnswer = { accepted: 0, ignored: 1 };
+
 /** The body, and the few headers a beacon is judged by, as values: the address is the connection's, never the body's. */
-async function beaconInput(request: IncomingRequest, origin: string, trustedProxyHops: number): Promise<Result<Beacon>> {
-  const read = await beaconBody(request);
-  if (!read.ok) return read;
+async function beaconInput(
+  request: IncomingRequest,
+  origin: string,
+  trustedProxyHops: number,
+  input: BeaconInput,
+): Promise<Result<Beacon | null>> {
+  const read = await input(request);
+  if (!read.ok || read.value === null) return read as Result<null>;
   const header = (name: string) => request.header(name);
   return ok({
     body: read.value,
@@ -113,7 +124,17 @@ async function beaconInput(request: IncomingRequest, origin: string, trustedProx
   });
 }
 
-export async function answerBeacon(request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> {
+export const answerBeacon = (request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> => answerBrowser(request, deps, beaconBody);
+
+/** Plausible's Events API, read as the beacon it is, under the beacon's origin, bot and privacy rules. */
+export const answerPlausibleEvent = (request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> =>
+  answerBrowser(
+    request,
+    deps,
+    bodyWith((value) => readPlausibleEvent(value, deps.sites), INGEST_LIMITS.maxBeaconBodyBytes, ['application/json', 'text/plain']),
+  );
+
+async function answerBrowser(request: IncomingRequest, deps: ReceiveDeps, input: BeaconInput): Promise<Answer> {
   const policy = beaconCors(deps);
   if (request.method === 'OPTIONS') return preflight(request, policy);
   const cors = corsHeaders(request, policy);
@@ -134,13 +155,19 @@ export async function answerBeacon(request: IncomingRequest, deps: ReceiveDeps):
         "origin: a beacon comes from a page of a site counted here, whose browser names the page's origin; a server reports to POST /api/hits with x-ingest-key",
     });
   }
-  const read = await beaconInput(request, origin, deps.trustedProxyHops);
+  const read = await beaconInput(request, origin, deps.trustedProxyHops, input);
   if (!read.ok) return errorAnswer(read.failure, cors);
+  if (read.value === null) return { status: 202, body: NOT_COUNTED, headers: cors };
   const taken = await receiveBeacon(read.value, deps);
   if (!taken.ok) return errorAnswer(taken.failure, cors);
   const body: BeaconAcceptedAnswer = taken.value.body;
   return { status: 202, body, headers: cors, cookies: taken.value.cookies };
 }
+
+export const plausibleEventRoute =
+  (root: Root): HttpHandler =>
+  async (request) =>
+    response(await answerPlausibleEvent(incoming(request), root.receive));
 
 export const beaconRoute =
   (root: Root): HttpHandler =>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { importBodySchema, importedDaySchema, importHitSchema } from './import';
+import { plausibleEventSchema } from './plausible-event';
 import { beaconBodySchema, serverBatchSchema, serverHitSchema } from './hits';
 
 /** What a request body's schema is called in docs/openapi.json, and what the document says of it and its fields. */
@@ -35,6 +36,17 @@ inputs.add(serverHitSchema, {
   },
 });
 inputs.add(serverBatchSchema, { id: 'ServerHits' });
+inputs.add(plausibleEventSchema, {
+  id: 'PlausibleEvent',
+  description: "Plausible's Events API body as its trackers send it; fields headcount does not read (`w`, `v`, `i`) are let be.",
+  fields: {
+    n: '`pageview`, `engagement` or a custom event name (lowercase letters, digits, - and _).',
+    u: "The page's URL: only its path is kept (and its hash with `h: 1`).",
+    d: "The site's name, or the host of one of its origins.",
+    p: 'Custom props: at most five, read as strings; a value that could carry a person is dropped.',
+  },
+});
+
 inputs.add(beaconBodySchema, {
   id: 'Beacon',
   description: 'What a browser may say: nothing that could name it (the address comes from the connection, the agent from User-Agent).',

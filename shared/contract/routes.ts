@@ -4,6 +4,7 @@ import { siteQuerySchema } from '../core/sites/sites';
 import { exportQuerySchema } from './queries';
 import { importBodySchema } from './import';
 import { beaconBodySchema, serverBatchSchema, serverHitSchema } from './hits';
+import { plausibleEventSchema } from './plausible-event';
 import { ASSETS } from './assets';
 import { detailQuerySchema as subjectQuerySchema, listQuerySchema as subjectsListQuerySchema } from './queries';
 import { PeriodReport, CSV_COLUMNS, DayVisitors, ExportDays, NowCard } from './activity';
@@ -13,6 +14,7 @@ import { Subject } from './common';
 import { PeopleCount, Pulse } from './count';
 import { Accepted, BeaconAccepted, ImportAccepted } from './ingest';
 import { LINK_ROUTES } from './link-routes';
+import { KEY_ROUTES } from './key-routes';
 import type { Route } from './route';
 import { RetentionCard } from './retention';
 import { retentionQuerySchema } from './queries';
@@ -116,6 +118,30 @@ export const ROUTES: Route[] = [
     },
   },
   preflight('ingest-beacon-preflight', '/api/beacon', 'CORS preflight of the beacon'),
+  {
+    method: 'post',
+    path: '/api/event',
+    operationId: 'ingest-event',
+    summary: "Plausible's Events API, as its trackers send it",
+    description:
+      "A page load (`n: pageview`) or a custom event of the site whose name or origin's host is `d`, read as the beacon is, under its origin, bot and privacy rules: only the path of `u` is kept (its hash too with `h: 1`), never its query string. `engagement` events are read and not counted yet. Revenue is refused (400 naming `revenue`). So a site that uses Plausible's trackers moves by changing their host (docs/api-keys.md).",
+    security: [{}],
+    parameters: ORIGIN,
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': { schema: ref(plausibleEventSchema) },
+        'text/plain': { schema: { type: 'string', description: 'The same JSON object as text, as the trackers send it.' } },
+      },
+    },
+    responses: {
+      '202': json('Queued.', BeaconAccepted, { 'Access-Control-Allow-Origin': text() }),
+      ...BODY_ERRORS,
+      '403': sharedAnswer('OriginNotAllowed'),
+      '429': sharedAnswer('TooManyAttempts'),
+    },
+  },
+  preflight('ingest-event-preflight', '/api/event', "CORS preflight of Plausible's Events API"),
   {
     method: 'post',
     path: '/api/import',
@@ -412,6 +438,7 @@ export const ROUTES: Route[] = [
     responses: { '204': { description: 'Signed out.', headers: SESSION_HEADERS }, '403': CROSS_SITE },
   },
   ...LINK_ROUTES,
+  ...KEY_ROUTES,
 ];
 
 /** The answers several routes share. */
@@ -479,6 +506,12 @@ export const SECURITY_SCHEMES: Record<string, Json> = {
     name: 'headcount_operator',
     description:
       "Set by every answer to the operator key; on a beacon it marks the request as the site's own read. It opens no admin route.",
+  },
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A read-only API key (POST /api/admin/keys) as `Authorization: Bearer <key>`. It opens the Stats API and MCP, never an admin route.',
   },
   adminSession: {
     type: 'apiKey',

@@ -27,6 +27,7 @@ const clock = fixedClock(START);
 const NOT_EXERCISED = [
   'POST /api/hits 503',
   'POST /api/beacon 503',
+  'POST /api/event 503',
   'POST /api/import 503',
   'GET /api/admin/subjects 503',
   'GET /api/admin/subjects/{id} 503',
@@ -142,8 +143,9 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     await call('GET', '/api/assets/secrets.env');
 
     // Preflights, allowed and not.
-    for (const path of ['/api/beacon', '/api/pulse']) {
-      await call('OPTIONS', path, { headers: { ...site, 'access-control-request-method': path.endsWith('beacon') ? 'POST' : 'GET' } });
+    for (const path of ['/api/beacon', '/api/event', '/api/pulse']) {
+      const method = path.endsWith('pulse') ? 'GET' : 'POST';
+      await call('OPTIONS', path, { headers: { ...site, 'access-control-request-method': method } });
       await call('OPTIONS', path, { headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET' } });
     }
 
@@ -160,6 +162,16 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     await call('POST', '/api/beacon', { headers: { ...json, origin: 'https://elsewhere.example' }, body: JSON.stringify({ path: '/' }) });
     await call('POST', '/api/beacon', { headers: { 'content-type': 'application/xml', ...site }, body: '<path>/</path>' });
     await call('POST', '/api/beacon', { headers: { ...json, ...site }, body: JSON.stringify({ path: `/${'x'.repeat(5000)}` }) });
+    // Plausible's Events API, as its trackers send it.
+    const plausible = { n: 'pageview', u: 'https://site.example/pricing?utm_source=news', d: 'site.example' };
+    await call('POST', '/api/event', { headers: { 'content-type': 'text/plain', ...site }, body: JSON.stringify(plausible) });
+    await call('POST', '/api/event', { headers: { ...json, ...site }, body: JSON.stringify({ ...plausible, n: 'buy', $: { amount: 1 } }) });
+    await call('POST', '/api/event', { headers: { ...json, origin: 'https://elsewhere.example' }, body: JSON.stringify(plausible) });
+    await call('POST', '/api/event', { headers: { 'content-type': 'application/xml', ...site }, body: '<n>pageview</n>' });
+    await call('POST', '/api/event', {
+      headers: { ...json, ...site },
+      body: JSON.stringify({ ...plausible, u: `https://site.example/${'x'.repeat(5000)}` }),
+    });
     for (const path of [
       '/api/admin/visitors/people',
       '/api/admin/activity',
@@ -173,6 +185,9 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     ]) {
       await call('GET', path);
     }
+    for (const method of ['GET', 'POST'])
+      await call(method, '/api/admin/keys', { headers: json, body: method === 'POST' ? '{}' : undefined });
+    await call('DELETE', '/api/admin/keys/0000000000000000');
     await call('GET', '/api/admin/visitors/people', { headers: { authorization: 'Bearer wrong' } });
     await call('GET', '/api/admin/retention', { headers: { authorization: 'Bearer wrong' } });
     await call('GET', '/api/admin/activity?days=0', { headers: operator });
@@ -257,6 +272,33 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     await call('POST', '/api/admin/session', { headers: { ...bearer, 'sec-fetch-site': 'cross-site' } });
     await call('DELETE', '/api/admin/session', { headers: { cookie, 'sec-fetch-site': 'cross-site' } });
     await call('DELETE', '/api/admin/session', { headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+    // The API keys: made, listed, read with, refused and revoked; then wrong keys wait on five of their own.
+    const keys = { ...operator, ...json };
+    await call('POST', '/api/admin/keys', { headers: keys, body: JSON.stringify({ name: '' }) });
+    const keyMade = await call('POST', '/api/admin/keys', { headers: keys, body: JSON.stringify({ name: 'a tool' }) });
+    await call('GET', '/api/admin/keys', { headers: operator });
+    const apiKey = { ...json, authorization: `Bearer ${keyMade.json.key}`, accept: 'application/json, text/event-stream' };
+    const ask = (body: unknown, headers = apiKey) => call('POST', '/api/v2/query', { headers, body: JSON.stringify(body) });
+    await ask({ metrics: ['visitors', 'pageviews'], date_range: '7d', dimensions: ['event:page'] });
+    await ask({ metrics: ['revenue'], date_range: '7d' });
+    await ask({ site_id: 'elsewhere.example', metrics: ['visitors'], date_range: '7d' });
+    const initialize = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'openapi', version: '1' } };
+    await call('POST', '/api/mcp', {
+      headers: apiKey,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize }),
+    });
+    for (const method of ['GET', 'DELETE']) {
+      await call(method, '/api/mcp', { headers: apiKey });
+      await call(method, '/api/mcp');
+    }
+    for (const path of ['/api/v2/query', '/api/mcp']) await call('POST', path, { headers: json, body: '{}' });
+    await call('DELETE', `/api/admin/keys/${keyMade.json.api_key.ref}`, { headers: operator });
+    await call('DELETE', '/api/admin/keys/0000000000000000', { headers: operator });
+    const wrongKey = { ...apiKey, authorization: `Bearer hck_${'w'.repeat(32)}` };
+    for (let i = 0; i < 5; i += 1) await ask({ metrics: ['visitors'], date_range: '7d' }, wrongKey);
+    expect((await ask({ metrics: ['visitors'], date_range: '7d' }, wrongKey)).status).toBe(429);
+    for (const method of ['POST', 'GET', 'DELETE'])
+      expect((await call(method, '/api/mcp', { headers: wrongKey, body: method === 'POST' ? '{}' : undefined })).status).toBe(429);
     // Wrong keys from this address: past the free five it waits, and every admin route says so.
     for (let i = 0; i < 6; i += 1) await call(i % 2 ? 'POST' : 'GET', '/api/admin/session', { headers: { authorization: 'Bearer wrong' } });
     for (const path of [
@@ -276,6 +318,8 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     expect((await call('POST', '/api/admin/session', { headers: bearer })).status).toBe(429);
     for (const method of ['GET', 'POST']) expect((await call(method, '/api/admin/links', { headers: operator })).status).toBe(429);
     expect((await call('GET', '/api/admin/sites', { headers: operator })).status).toBe(429);
+    for (const method of ['GET', 'POST']) expect((await call(method, '/api/admin/keys', { headers: operator })).status).toBe(429);
+    expect((await call('DELETE', '/api/admin/keys/0000000000000000', { headers: operator })).status).toBe(429);
     expect((await call('DELETE', '/api/admin/links/0000000000000000', { headers: operator })).status).toBe(429);
     // Each secret is counted apart: wrong link tokens, ingest keys and beacon claims wait on five of their own.
     for (let i = 0; i < 5; i += 1) await call('GET', '/api/shared/activity', { headers: { 'x-share-token': 'b'.repeat(32) } });
@@ -287,6 +331,8 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     const claim = { ...json, ...site, authorization: 'Bearer wrong' };
     for (let i = 0; i < 5; i += 1) await call('POST', '/api/beacon', { headers: claim, body: JSON.stringify({ path: '/' }) });
     expect((await call('POST', '/api/beacon', { headers: claim, body: JSON.stringify({ path: '/' }) })).status).toBe(429);
+    const plausibleClaim = JSON.stringify({ n: 'pageview', u: 'https://site.example/', d: 'site.example' });
+    expect((await call('POST', '/api/event', { headers: claim, body: plausibleClaim })).status).toBe(429);
   }, 180_000);
   afterAll(() => t?.stop());
 

@@ -17,6 +17,7 @@ import type { GoalsStore } from './goals';
 import type { ImportLedgers, LandedImports } from './imports';
 import type { PeriodReader, PeriodRollups } from './periods';
 import type { SharedLinks } from './links';
+import type { ApiKeys } from './api-keys';
 import type { GuessCounts } from './guesses';
 import type { AdminSessions } from './sessions';
 import type { CohortsStore } from './cohorts';
@@ -77,6 +78,7 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'lande
   recent: RecentFacts;
   /** Kept with the first site's documents. */
   links: SharedLinks;
+  apiKeys: ApiKeys;
   /** Wrong guesses at the app's secrets, by secret and address. */
   guesses: GuessCounts;
   /** The Admin sessions signed in and not yet out. */

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { readPlausibleEvent } from '../../shared/ingest/plausible-event';
+
+const sites = [
+  { name: 'blog.example', origins: ['https://blog.example'] },
+  { name: 'docs', origins: ['https://docs.example.org'] },
+];
+const event = (fields: Record<string, unknown>) => ({
+  n: 'pageview',
+  u: 'https://blog.example/a?utm_source=x&q=1',
+  d: 'blog.example',
+  ...fields,
+});
+
+describe("Plausible's Events API read as the beacon", () => {
+  it('reads a pageview as a page load of the site named by d, by name or by its origin host', () => {
+    const read = readPlausibleEvent(event({ r: 'https://news.example/' }), sites);
+    expect(read).toEqual({ ok: true, value: expect.objectContaining({ site: 'blog.example', referrer: 'https://news.example/' }) });
+    const byHost = readPlausibleEvent(event({ d: 'docs.example.org', u: 'https://docs.example.org/guide' }), sites);
+    expect(byHost.ok && byHost.value?.site).toBe('docs');
+  });
+
+  it('reads no hash without hash routing', () => {
+    const plain = readPlausibleEvent(event({ u: 'https://blog.example/#/settings' }), sites);
+    expect(plain.ok && plain.value?.path).toBe('/');
+  });
+
+  it('reads a custom event with its props as strings, and leaves out keys a beacon cannot carry', () => {
+    const read = readPlausibleEvent(event({ n: 'signup', p: { plan: 'pro', seats: 3, trial: true, 'Bad Key': 'x' } }), sites);
+    expect(read.ok && read.value).toMatchObject({ event: 'signup', props: { plan: 'pro', seats: '3', trial: 'true' } });
+  });
+
+  it('reads an engagement without counting it yet', () => {
+    expect(readPlausibleEvent(event({ n: 'engagement', e: 1200, sd: 40 }), sites)).toEqual({ ok: true, value: null });
+  });
+
+  it("refuses revenue, an unknown domain and a name headcount cannot keep, each naming Plausible's field", () => {
+    const path = (fields: Record<string, unknown>) => {
+      const read = readPlausibleEvent(event(fields), sites);
+      return read.ok ? null : read.failure.issues?.[0]?.path;
+    };
+    expect(path({ n: 'purchase', $: { amount: 10, currency: 'EUR' } })).toBe('revenue');
+    expect(path({ d: 'elsewhere.example' })).toBe('d');
+    expect(path({ n: 'Signup Click' })).toBe('n');
+    expect(path({ u: 'not a url' })).toBe('u');
+  });
+});
