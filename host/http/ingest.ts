@@ -96,10 +96,7 @@ export function beaconCors(deps: ReceiveDeps): CorsPolicy {
 
 const beaconBody = body(beaconBodySchema, INGEST_LIMITS.maxBeaconBodyBytes, ['application/json', 'text/plain']);
 
-type BeaconInput = Input<Beacon['body'] | null>;
-
-/** What is read but not counted (yet): an answer like any beacon's, with nothing taken. */
-const NOT_COUNTED: BeaconAcceptedAnswer = { accepted: 0, ignored: 1 };
+type BeaconInput = Input<Beacon['body']>;
 
 /** The body, and the few headers a beacon is judged by, as values: the address is the connection's, never the body's. */
 async function beaconInput(
@@ -107,9 +104,9 @@ async function beaconInput(
   origin: string,
   trustedProxyHops: number,
   input: BeaconInput,
-): Promise<Result<Beacon | null>> {
+): Promise<Result<Beacon>> {
   const read = await input(request);
-  if (!read.ok || read.value === null) return read as Result<null>;
+  if (!read.ok) return read;
   const header = (name: string) => request.header(name);
   return ok({
     body: read.value,
@@ -157,7 +154,6 @@ async function answerBrowser(request: IncomingRequest, deps: ReceiveDeps, input:
   }
   const read = await beaconInput(request, origin, deps.trustedProxyHops, input);
   if (!read.ok) return errorAnswer(read.failure, cors);
-  if (read.value === null) return { status: 202, body: NOT_COUNTED, headers: cors };
   const taken = await receiveBeacon(read.value, deps);
   if (!taken.ok) return errorAnswer(taken.failure, cors);
   const body: BeaconAcceptedAnswer = taken.value.body;

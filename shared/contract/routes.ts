@@ -124,7 +124,7 @@ export const ROUTES: Route[] = [
     operationId: 'ingest-event',
     summary: "Plausible's Events API, as its trackers send it",
     description:
-      "A page load (`n: pageview`) or a custom event of the site whose name or origin's host is `d`, read as the beacon is, under its origin, bot and privacy rules: only the path of `u` is kept (its hash too with `h: 1`), never its query string. `engagement` events are read and not counted yet. Revenue is refused (400 naming `revenue`). So a site that uses Plausible's trackers moves by changing their host (docs/api-keys.md).",
+      "A page load (`n: pageview`) or a custom event of the site whose name or origin's host is `d`, read as the beacon is, under its origin, bot and privacy rules: only the path of `u` is kept (its hash too with `h: 1`), never its query string. `engagement` events (`e`, `sd`) are the snippet's engagement. Revenue is refused (400 naming `revenue`). So a site that uses Plausible's trackers moves by changing their host (docs/api-keys.md).",
     security: [{}],
     parameters: ORIGIN,
     requestBody: {

@@ -31,8 +31,8 @@ function propsOf(props: PlausibleEvent['p']): Record<string, string> | undefined
   return read.length === 0 ? undefined : Object.fromEntries(read);
 }
 
-/** A Plausible event as the snippet's beacon: a page load, or a custom event; revenue is refused, not dropped silently. */
-export function beaconOfPlausibleEvent(event: PlausibleEvent, sites: readonly Site[]): Result<BeaconBody | null> {
+/** A Plausible event as the snippet's beacon: a page load, an engagement or a custom event; revenue is refused, not dropped. */
+export function beaconOfPlausibleEvent(event: PlausibleEvent, sites: readonly Site[]): Result<BeaconBody> {
   if (event.$ !== undefined || event.revenue !== undefined)
     return fail(badRequest([{ path: 'revenue', message: 'is not counted here: send the event without it' }]));
   const site = siteOfDomain(event.d, sites);
@@ -43,7 +43,7 @@ export function beaconOfPlausibleEvent(event: PlausibleEvent, sites: readonly Si
   const path = `${url.pathname}${url.search}${hash}`;
   const referrer = event.r ?? null;
   if (event.n === 'pageview') return ok({ path, referrer, site: site.name });
-  if (event.n === 'engagement') return ok(null);
+  if (event.n === 'engagement') return ok({ path, site: site.name, engagement: { ms: event.e ?? 0, scroll: event.sd ?? 0 } });
   const props = propsOf(event.p);
   return ok({ path, referrer, site: site.name, event: event.n, ...(props === undefined ? {} : { props }) });
 }
@@ -51,12 +51,11 @@ export function beaconOfPlausibleEvent(event: PlausibleEvent, sites: readonly Si
 /** Plausible's field for each of the beacon's, so a refusal names what the tracker sent. */
 const FIELD: Record<string, string> = { path: 'u', referrer: 'r', event: 'n', props: 'p', site: 'd' };
 
-/** Null for what headcount reads but does not count yet. */
-export function readPlausibleEvent(value: unknown, sites: readonly Site[]): Result<BeaconRead | null> {
+export function readPlausibleEvent(value: unknown, sites: readonly Site[]): Result<BeaconRead> {
   const event = plausibleEventSchema.safeParse(value);
   if (!event.success) return fail(badRequest(fieldIssues(event.error.issues)));
   const body = beaconOfPlausibleEvent(event.data, sites);
-  if (!body.ok || body.value === null) return body;
+  if (!body.ok) return body;
   const read = beaconBodySchema.safeParse(body.value);
   if (read.success) return ok(read.data);
   return fail(

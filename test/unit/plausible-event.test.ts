@@ -20,9 +20,11 @@ describe("Plausible's Events API read as the beacon", () => {
     expect(byHost.ok && byHost.value?.site).toBe('docs');
   });
 
-  it('reads no hash without hash routing', () => {
+  it('keeps the hash route only for hash routing', () => {
     const plain = readPlausibleEvent(event({ u: 'https://blog.example/#/settings' }), sites);
+    const hashed = readPlausibleEvent(event({ u: 'https://blog.example/#/settings', h: 1 }), sites);
     expect(plain.ok && plain.value?.path).toBe('/');
+    expect(hashed.ok && hashed.value?.path).toBe('/#/settings');
   });
 
   it('reads a custom event with its props as strings, and leaves out keys a beacon cannot carry', () => {
@@ -30,8 +32,9 @@ describe("Plausible's Events API read as the beacon", () => {
     expect(read.ok && read.value).toMatchObject({ event: 'signup', props: { plan: 'pro', seats: '3', trial: 'true' } });
   });
 
-  it('reads an engagement without counting it yet', () => {
-    expect(readPlausibleEvent(event({ n: 'engagement', e: 1200, sd: 40 }), sites)).toEqual({ ok: true, value: null });
+  it("reads an engagement event's time and scroll as the snippet's engagement, on its page", () => {
+    const read = readPlausibleEvent(event({ n: 'engagement', e: 1200, sd: 40 }), sites);
+    expect(read.ok && read.value).toMatchObject({ path: '/a?utm_source=x', engagement: { ms: 1200, scroll: 40 } });
   });
 
   it("refuses revenue, an unknown domain and a name headcount cannot keep, each naming Plausible's field", () => {
