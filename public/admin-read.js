@@ -15,6 +15,7 @@ export const API = {
   export: '/api/admin/export',
   sites: '/api/admin/sites',
   links: '/api/admin/links',
+  keys: '/api/admin/keys',
 };
 
 /** A read's path with the site the view reads (`site=`), unless it names one already. */

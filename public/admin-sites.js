@@ -13,7 +13,7 @@ import { go, periodOfDays, PERIODS, readFilter, state } from './admin-state.js';
 /** The value the switcher gives all sites together. */
 const ALL = '*';
 
-/** Reads the sites and fills the switcher; one site hides it (and the links' site choice says that one). */
+/** Reads the sites and fills the switcher; one site hides it (and the links' and keys' site choices say that one). */
 export async function loadSites() {
   const answer = /** @type {import('./admin-state.js').Read<SiteList>} */ (await read(API.sites));
   const picker = /** @type {HTMLSelectElement} */ ($('#site-picker'));
@@ -22,7 +22,8 @@ export async function loadSites() {
   const { sites, all } = answer.body;
   const options = [...(all ? [{ value: ALL, label: 'All sites' }] : []), ...sites.map((name) => ({ value: name, label: name }))];
   picker.replaceChildren(...options.map((option) => el('option', { value: option.value, textContent: option.label })));
-  choice.replaceChildren(...options.map((option) => el('option', { value: option.value, textContent: option.label })));
+  for (const each of [choice, $('#key-site')])
+    each.replaceChildren(...options.map((option) => el('option', { value: option.value, textContent: option.label })));
   picker.value = state.view.site ?? sites[0] ?? '';
   // A link is for the site on screen, or the only one.
   choice.value = picker.value;

@@ -22,6 +22,7 @@ import { resume, SESSION_ENDED, signOut, wireSession } from './admin-session.js'
 import { showSubjects } from './admin-subjects.js';
 import { enterShared, openedShared, readShared, refusedShared, sharedToken } from './admin-shared.js';
 import { loadLinks, loadSites, wireSites } from './admin-sites.js';
+import { loadKeys, wireKeys } from './admin-keys.js';
 import { cardQuery, followAddress, periodOfDays, retentionQuery, retentionTakes, state, whenViewChanges } from './admin-state.js';
 import { isDay, shortDay } from './admin-words.js';
 
@@ -202,7 +203,7 @@ async function loadAll() {
     showSubjects();
     showMark();
     showRetention();
-    await Promise.all([loadSites(), loadLinks()]);
+    await Promise.all([loadSites(), loadLinks(), loadKeys()]);
     const { failed, made } = failedOf([people, card, subjects, mark, now, retention]);
     drawn(query, failed, made);
     await loadDay();
@@ -263,6 +264,7 @@ async function refreshNow() {
 mountPanels();
 wireSession(loadAll);
 wireSites();
+wireKeys();
 wirePicker();
 wireFilters();
 wireExport(() => signOut(SESSION_ENDED, true));

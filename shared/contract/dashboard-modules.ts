@@ -14,6 +14,7 @@ export const DASHBOARD_MODULES = [
   'admin-goals.js',
   'admin-headline.js',
   'admin-imported.js',
+  'admin-keys.js',
   'admin-main-chart.js',
   'admin-mark.js',
   'admin-now.js',

@@ -219,6 +219,34 @@ describe('the shared links panel', () => {
   });
 });
 
+describe('the API keys panel', () => {
+  test('makes a key for a site, shows it once, lists it without it, and revokes it at once', async () => {
+    await operator.goto(`${t.host.url}/api/admin`);
+    await operator.waitForSelector('#dashboard[data-state="ready"]');
+    await operator.click('#keys summary');
+    await operator.selectOption('#key-site', 'docs.example');
+    await operator.fill('#key-name', 'grafana');
+    await operator.click('#key-button');
+    await operator.waitForSelector('#key-made:not([hidden])');
+    const key = await operator.inputValue('#key-value');
+    expect(key).toMatch(/^hck_[A-Za-z0-9_-]{32}$/);
+    const row = operator.locator('#keys-body .link-row', { hasText: 'grafana · docs.example' });
+    await row.waitFor();
+    expect(await operator.textContent('#keys-body')).not.toContain(key);
+    const ask = () =>
+      fetch(`${t.host.url}/api/v2/query`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ metrics: ['visitors'], date_range: 'day' }),
+      });
+    const answer = await ask();
+    expect(((await answer.json()) as { results: { metrics: number[] }[] }).results[0]!.metrics).toEqual([2]);
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await operator.locator('#keys-body .link-row', { hasText: 'revoked' }).waitFor();
+    expect((await ask()).status).toBe(401);
+  });
+});
+
 /** Opens a shared link's address in the viewer's page, afresh (a change of fragment alone loads nothing). */
 async function openLink(token: string, query = '') {
   await viewer.goto(`${t.host.url}/api/admin${query}#share=${token}`);
