@@ -253,7 +253,7 @@ function personIdDerivations(cost: number, clock: Clock): PersonIdDerivations {
 
 /** The first site keeps the keys of a deployment of one site; the others and `*` carry their name. */
 function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, parts: SiteParts): Sites {
-  const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS);
+  const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS, settings.TIME_ZONE);
   const firstName = declared[0]!.name;
   const names = declared.length > 1 ? [...declared.map((site) => site.name), ALL_SITES] : [firstName];
   const roots = new Map<string, SiteRoot>();
@@ -305,7 +305,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       sessions: store.sessions,
     },
   };
-  const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS);
+  const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS, settings.TIME_ZONE);
   const allowedOrigins = allOrigins(declared);
   const ids = personIdDerivations(settings.PERSON_HASH_COST, clock);
   const sites = sitesOf(settings, store, overrides, { settings, clock, logger, allowedOrigins, ids });
