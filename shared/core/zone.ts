@@ -156,3 +156,13 @@ export function zoneOf(name: string): Zone {
   };
   return zone;
 }
+
+/** Each zone built once for whoever holds the book: the composition root. */
+export function zoneBook(): (name: string) => Zone {
+  const zones = new Map<string, Zone>();
+  return (name) => {
+    const found = zones.get(name) ?? zoneOf(name);
+    zones.set(name, found);
+    return found;
+  };
+}
