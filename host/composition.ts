@@ -4,7 +4,9 @@ import { backgroundScheduler, systemClock, systemScheduler, type Clock, type Sch
 import { consoleLogger, type Logger } from '../shared/core/ports/logger';
 import type { HitQueue } from '../shared/core/ports/queue';
 import { hitSender } from '../shared/ingest/hit-sender';
-import { daySecretKeeper, type DaySecretDeps, type DaySecretKeeper } from '../shared/ingest/day-secrets';
+import { daySecretKeeper, type DaySecretDeps, type DaySecretKeeper, type HitDaysOf } from '../shared/ingest/day-secrets';
+import { zoneBook, type Zone } from '../shared/core/zone';
+import { siteZones } from '../shared/core/sites/zones';
 import { utcDay } from '../shared/core/identity/tokens';
 import { emptyVisitorsSummary } from '../shared/core/store/summary';
 import { emptyVisits } from '../shared/core/store/visits';
@@ -163,6 +165,7 @@ interface SiteParts {
   logger: Logger;
   allowedOrigins: readonly string[];
   ids: PersonIdDerivations;
+  zoneOf: (name: string) => Zone;
 }
 
 /** Read until found, then kept: the day never changes once marked, so the timer marks it with no store call after. */
@@ -195,12 +198,19 @@ const oldDaysOf = (store: Store, clock: Clock) =>
 
 /** The first site's are also the root's own; `*`'s reads join the first site's days before it began. */
 function siteRoot(
-  scope: SiteScope,
+  scope: SiteScope & { zone: string },
   store: Store,
   parts: SiteParts,
   before?: { first: Store; sites: readonly Store[]; from: () => Promise<string> },
 ): SiteRoot {
   const { settings, clock, logger } = parts;
+  const days = siteZones({
+    docs: store.timeZones,
+    zone: parts.zoneOf(scope.zone),
+    clock,
+    keptNothing: async () => (await firstKeptDay(store)) === null,
+    zoneOf: parts.zoneOf,
+  });
   const joined = before === undefined ? undefined : earlierOf(store, before.first, before.sites, before.from);
   const read = joined?.store ?? store;
   const reads = { store: read, clock, logger };
@@ -210,10 +220,11 @@ function siteRoot(
   // Each store moves to person ids by its own migration, which its keeps and fold follow (docs/design.md, Identity).
   const switched = storeSwitch(store, goals, parts.ids, clock);
   return {
-    scope,
+    scope: { name: scope.name, prefix: scope.prefix },
     store,
-    keep: { store, clock, ...keepMemory(), personSwitch: switched.personSwitch },
-    keepImports: { store, clock, ...keepMemory(), personSwitch: switched.personSwitch },
+    days,
+    keep: { store, clock, ...keepMemory(), personSwitch: switched.personSwitch, days },
+    keepImports: { store, clock, ...keepMemory(), personSwitch: switched.personSwitch, days },
     fold: {
       store,
       clock,
@@ -259,13 +270,25 @@ function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, par
   const roots = new Map<string, SiteRoot>();
   const { from, mark } = allSitesFromOf(() => roots.get(ALL_SITES)?.store, parts.clock);
   for (const name of names) {
-    const scope = scopeOf(name, firstName);
+    // All sites together take the first site's zone.
+    const scope = { ...scopeOf(name, firstName), zone: (declared.find((site) => site.name === name) ?? declared[0]!).zone };
     const store = name === firstName ? first : (overrides.siteStore?.(scope) ?? storeFor(settings, overrides.cosmosName, scope));
     // `*` comes last, so every site's store is built before it.
     const sites = [...roots.values()].map((root) => root.store);
     roots.set(name, siteRoot(scope, store, parts, name === ALL_SITES ? { first, sites, from } : undefined));
   }
   return { declared, roots, allSitesFrom: from, markAllSitesFrom: mark };
+}
+
+/** A hit's day on its site (the first when it names none), and on all sites together when their zone makes it another. */
+function hitDaysOf(sites: Sites): HitDaysOf {
+  const first = sites.declared[0]!.name;
+  return async (at, site) => {
+    const day = (await sites.roots.get(site ?? first)!.days()).dayOf(at);
+    const all = sites.roots.get(ALL_SITES);
+    const allDay = all === undefined ? day : (await all.days()).dayOf(at);
+    return allDay === day ? { day } : { day, all: allDay };
+  };
 }
 
 /** Every dependency is built once from validated settings, and any of them can be replaced. */
@@ -286,11 +309,15 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const rules = identityRules(settings, overrides.networks ?? hostingNetworks(), overrides.countries ?? packagedCountries());
   // Every key check counts its guesses in the first site's store, so every instance and restart sees them.
   const guessing = guesses({ counts: store.guesses, clock, hashKey: settings.HASH_KEY });
+  const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS, settings.TIME_ZONE);
+  const allowedOrigins = allOrigins(declared);
+  const ids = personIdDerivations(settings.PERSON_HASH_COST, clock);
+  const sites = sitesOf(settings, store, overrides, { settings, clock, logger, allowedOrigins, ids, zoneOf: zoneBook() });
   const secretDeps: DaySecretDeps = {
     secrets: store.secrets,
     clock,
     lateDays: settings.HIT_MAX_AGE_DAYS,
-    dayOf: utcDay,
+    dayOf: hitDaysOf(sites),
     ...(overrides.newSecret === undefined ? {} : { newSecret: overrides.newSecret }),
   };
   const daySecrets = { ...secretDeps, keeper: daySecretKeeper(secretDeps) };
@@ -305,10 +332,6 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       sessions: store.sessions,
     },
   };
-  const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS, settings.TIME_ZONE);
-  const allowedOrigins = allOrigins(declared);
-  const ids = personIdDerivations(settings.PERSON_HASH_COST, clock);
-  const sites = sitesOf(settings, store, overrides, { settings, clock, logger, allowedOrigins, ids });
   // One ingest serves every site, so it sends derived ids only once every store has moved to them.
   const persons = switchedPersonIds(
     [...sites.roots.values()].map((root) => root.store.migrations),

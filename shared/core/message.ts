@@ -51,6 +51,10 @@ export const queuedHitSchema = z.strictObject({
   props: propsSchema.optional(),
   /** Absent on messages queued before sites: the first declared site. */
   site: siteNameSchema.optional(),
+  /** The site's local day; absent on messages queued before zones, whose day is `at`'s in UTC. */
+  day: z.iso.date().optional(),
+  /** All sites' local day and token, when all sites' zone puts the hit on another day than its site's. */
+  all: z.strictObject({ day: z.iso.date(), token: hex32 }).optional(),
 });
 
 export type QueuedHit = z.infer<typeof queuedHitSchema>;

@@ -16,7 +16,7 @@ export async function keepImported(message: HitsMessage, deps: KeepDeps & { stor
     await deps.store.landed.create(
       landedNote(
         message.id,
-        message.hits.map((hit) => dayOf(hit.at)),
+        message.hits.map(dayOf),
       ),
     );
     return kept;

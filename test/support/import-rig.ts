@@ -1,3 +1,4 @@
+import { utcDays } from './hit-days';
 import { memoryGuessing } from './access';
 import { daySecretKeeper } from '../../shared/ingest/day-secrets';
 import { utcDay } from '../../shared/core/identity/tokens';
@@ -61,7 +62,7 @@ export function importRig(now: string, documents?: MemoryDocuments) {
       networks: hostingNetworks(),
       countries,
     },
-    secrets: daySecretKeeper({ secrets: store.secrets, clock, lateDays: 7, dayOf: utcDay, newSecret: testSecret }),
+    secrets: daySecretKeeper({ secrets: store.secrets, clock, lateDays: 7, dayOf: utcDays, newSecret: testSecret }),
     queue,
     clock,
     store,

@@ -1,3 +1,4 @@
+import { utcDays } from '../support/hit-days';
 import { memoryGuessing } from '../support/access';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
@@ -32,7 +33,7 @@ function deps(mode: IdentityMode) {
   const clock = fixedClock(at);
   const receive: ReceiveDeps = {
     rules,
-    secrets: daySecretKeeper({ secrets: store.secrets, clock, lateDays: 7, dayOf: utcDay }),
+    secrets: daySecretKeeper({ secrets: store.secrets, clock, lateDays: 7, dayOf: utcDays }),
     persons: HMAC_PERSON_IDS,
     sender: {
       enqueue: async (batch) => {

@@ -22,7 +22,7 @@ import { landedNote } from '../../core/store/landed-note';
 import type { importBodySchema, ImportedDay, ImportHit } from '../../contract/import';
 import type { z } from 'zod';
 import { importedTotals } from './totals';
-import type { DaySecretKeeper } from '../day-secrets';
+import type { DaySecretKeeper, TokenDays } from '../day-secrets';
 
 /** The most a request's `at` may be ahead of the app's clock, as on POST /api/hits. */
 const MAX_FUTURE_MS = 5 * 60 * 1000;
@@ -221,10 +221,17 @@ async function keptBefore(messages: readonly ImportMessage[], store: ImportStore
 }
 
 /** A day's own secret while it is kept, so imported and live hits of a day are one visit; the import secret's after. */
-async function importSecrets(ats: readonly Date[], keeper: DaySecretKeeper): Promise<Map<string, string>> {
-  const days = [...new Set(ats.map((at) => keeper.dayOf(at)))];
-  const secrets = await Promise.all(days.map(async (day) => (await keeper.secretOf(day)) ?? keeper.importedSecretOf(day)));
-  return new Map(days.map((day, index) => [day, secrets[index]!] as const));
+async function importSecrets(seen: readonly SeenRequest[], keeper: DaySecretKeeper): Promise<TokenDays[]> {
+  const days = await Promise.all(seen.map((one) => keeper.dayOf(one.at, one.site)));
+  const wanted = [...new Set(days.flatMap((day) => (day.all === undefined ? [day.day] : [day.day, day.all])))];
+  const secrets = new Map(
+    await Promise.all(wanted.map(async (day) => [day, (await keeper.secretOf(day)) ?? (await keeper.importedSecretOf(day))] as const)),
+  );
+  return days.map(({ day, all }) => ({
+    day,
+    secret: secrets.get(day)!,
+    ...(all === undefined ? {} : { all: { day: all, secret: secrets.get(all)! } }),
+  }));
 }
 
 async function importHits(
@@ -244,10 +251,10 @@ async function importHits(
     else if (read.value.not === 'skipped') skipped += 1;
     else ignored += 1;
   }
-  let secrets: Map<string, string>;
+  let secrets: TokenDays[];
   try {
     secrets = await importSecrets(
-      seen.map((one) => one.seen.at),
+      seen.map((one) => one.seen),
       deps.secrets,
     );
   } catch (error) {
@@ -255,7 +262,7 @@ async function importHits(
   }
   const classified: Classified[] = await withPersonIds(
     seen.map((one) => one.seen),
-    seen.map((one) => classify(one.seen, deps.rules, secrets.get(deps.secrets.dayOf(one.seen.at))!)),
+    seen.map((one, index) => classify(one.seen, deps.rules, secrets[index]!.secret, secrets[index])),
     deps.persons,
   );
   const counted: Array<{ hit: QueuedHit; line: string }> = [];
