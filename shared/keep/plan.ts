@@ -90,6 +90,7 @@ function addAction(actions: Map<string, GoalAction>, hit: QueuedHit, first: Firs
   const action = actions.get(hit.person) ?? {
     person: hit.person,
     at: hit.at,
+    ...(dayOf(hit) === hit.at.slice(0, 10) ? {} : { day: dayOf(hit) }),
     events: [],
     paths: [],
     ...withFirst(first),

@@ -76,11 +76,12 @@ function beacon(body: Record<string, unknown>, headers: Record<string, string> =
 
 /** The hit the rule gives the beacon's request, read afresh: what was enqueued before the verdict was carried. */
 function expectedHit(visitor?: string): QueuedHit {
-  const [request, , secret] = classify.mock.calls[0]!;
+  const [request, , secret, days] = classify.mock.calls[0]!;
   const again = vi.mocked(hits.classify).getMockImplementation()!(
     { ...request, ...(visitor === undefined ? {} : { visitor }) },
     rules,
     secret,
+    days,
   );
   if (!again.counted) throw new Error('not counted');
   return again.hit;
