@@ -213,7 +213,7 @@ function siteRoot(
   });
   const joined = before === undefined ? undefined : earlierOf(store, before.first, before.sites, before.from);
   const read = joined?.store ?? store;
-  const reads = { store: read, clock, logger };
+  const reads = { store: read, clock, logger, zone: parts.zoneOf(scope.zone), days };
   const earlier = joined === undefined ? {} : { earlier: joined.earlier };
   // A goal that names its site counts on it alone; the others on every site and on all of them.
   const goals = settings.GOALS.filter((goal) => goal.site === undefined || goal.site === scope.name);
@@ -245,6 +245,8 @@ function siteRoot(
         foldState: store.foldState,
         clock,
         source: store.source,
+        zone: reads.zone,
+        days,
       },
       allowedOrigins: parts.allowedOrigins,
       pulseGoal: settings.PULSE_GOAL === undefined ? null : { name: settings.PULSE_GOAL, summaries: store.goals.summaries },

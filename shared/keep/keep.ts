@@ -97,11 +97,7 @@ export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<Ke
     );
     const facts = await factPersons(deps.personSwitch, message.hits);
     const hourOf = deps.days === undefined ? utcHourOf : zoneHourOf((await deps.days()).zoneAt);
-    const plan = planOf(
-      facts.hits,
-      new Map([...firsts].map(([hash, first]) => [facts.idOf(hash), first] as const)),
-      hourOf,
-    );
+    const plan = planOf(facts.hits, new Map([...firsts].map(([hash, first]) => [facts.idOf(hash), first] as const)), hourOf);
     const created = await Promise.all([...plan.days].map(([day, parts]) => store.facts.create(factOf(message, day, parts, facts))));
     return { ok: true, hits: message.hits.length, already: created.every((outcome) => outcome === 'exists') };
   } catch (error) {

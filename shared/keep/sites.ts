@@ -29,9 +29,7 @@ export async function keepBySite<D>(
   if (sites.keepOf(ALL_SITES) !== undefined) {
     const from = await sites.allSitesFrom();
     // The first site's days up to the one all sites began are read from its own documents.
-    const hits = message.hits
-      .map(allSitesHit)
-      .filter((hit) => (hit.site ?? sites.firstSite) !== sites.firstSite || dayOf(hit) > from);
+    const hits = message.hits.map(allSitesHit).filter((hit) => (hit.site ?? sites.firstSite) !== sites.firstSite || dayOf(hit) > from);
     if (hits.length > 0) parts.push([ALL_SITES, hits]);
   }
   const unknown = parts.find(([site]) => sites.keepOf(site) === undefined);

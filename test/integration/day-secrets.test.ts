@@ -1,7 +1,6 @@
 import { utcDays } from '../support/hit-days';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { utcDay } from '../../shared/core/identity/tokens';
 import { fixedClock } from '../../shared/core/ports/clock';
 import type { Store } from '../../shared/core/store';
 import { daySecretId, IMPORT_SECRET_TTL, importSecretId, SECRETS_PK } from '../../shared/core/store/day-secrets';

@@ -1,7 +1,6 @@
 import { utcDays } from './hit-days';
 import { memoryGuessing } from './access';
 import { daySecretKeeper } from '../../shared/ingest/day-secrets';
-import { utcDay } from '../../shared/core/identity/tokens';
 import { testSecret } from './day-secrets';
 import type { MemoryDocuments } from '../../adapters/memory/documents';
 import { memoryStore } from '../../adapters/memory/store';

@@ -14,7 +14,6 @@ import { visitorCookieHash } from '../../shared/ingest/subjects/cookie';
 import { AGENTS, browserHeaders } from '../support/http';
 import { HMAC_PERSON_IDS } from '../support/persons';
 import { daySecretKeeper } from '../../shared/ingest/day-secrets';
-import { utcDay } from '../../shared/core/identity/tokens';
 
 // Issue 24: a beacon is classified once, and that verdict (its cookie's identity put in) is the one enqueued. The
 // module is wrapped so the calls can be counted; every call still runs the real rule.

@@ -1,3 +1,4 @@
+import { utcZone } from '../support/hit-days';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStore, MEMORY_SOURCE } from '../../adapters/memory/store';
 import { DAYS, pulseOf, readPeopleCount, type PeopleCountDeps } from '../../shared/read/counting/people-count';
@@ -9,6 +10,7 @@ import { foldOnce, keepAndFold, keepHits, queuedHit } from '../support/counting'
 const TODAY = '2026-10-23T23:30:00.000Z';
 
 const depsOf = (store: Store, at = TODAY): PeopleCountDeps => ({
+  ...utcZone,
   visitorsSummary: store.visitorsSummary,
   visits: store.visits,
   foldState: store.foldState,

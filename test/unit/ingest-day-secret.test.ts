@@ -1,7 +1,6 @@
 import { utcDays } from '../support/hit-days';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { utcDay } from '../../shared/core/identity/tokens';
 import type { QueuedHit } from '../../shared/core/message';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';

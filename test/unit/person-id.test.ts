@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { derivePersonId, PERSON_HASH_HIGHEST_COST, type PersonIds } from '../../shared/core/identity/person-id';
 import { personIds } from '../../shared/core/person-ids';
 import { HMAC_PERSON_IDS } from '../support/persons';
-import { personHash, utcDay } from '../../shared/core/identity/tokens';
+import { personHash } from '../../shared/core/identity/tokens';
 import { daySecretKeeper } from '../../shared/ingest/day-secrets';
 import { agentFamily } from '../../shared/core/identity/agent';
 import { fixedClock } from '../../shared/core/ports/clock';

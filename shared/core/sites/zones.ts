@@ -11,9 +11,11 @@ export interface SiteDays {
   /** The local day from which `zone` holds; null when every day kept is in it. */
   from: string | null;
   /** The zone an instant's day is taken in. */
-  zoneAt(at: number): Zone;
+  zoneAt: (at: number) => Zone;
   /** The local day of an instant. */
-  dayOf(at: Date | number): string;
+  dayOf: (at: Date | number) => string;
+  /** The zone a kept day's hours are in. */
+  zoneOfDay: (day: string) => Zone;
 }
 
 export function siteDaysOf(spans: readonly ZoneSpan[], zoneOf: (name: string) => Zone): SiteDays {
@@ -27,7 +29,8 @@ export function siteDaysOf(spans: readonly ZoneSpan[], zoneOf: (name: string) =>
     for (let index = held.length - 1; index > 0; index -= 1) if (at >= held[index]!.start) return held[index]!.zone;
     return held[0]!.zone;
   };
-  return { zone: last.zone, from: last.from, zoneAt, dayOf: (at) => zoneAt(+at).day(at) };
+  const zoneOfDay = (day: string) => [...held].reverse().find((span) => span.from === null || span.from <= day)!.zone;
+  return { zone: last.zone, from: last.from, zoneAt, dayOf: (at) => zoneAt(+at).day(at), zoneOfDay };
 }
 
 /**
@@ -76,3 +79,27 @@ export function siteZones(deps: SiteZoneDeps): () => Promise<SiteDays> {
     return held;
   };
 }
+
+/** Every day in one zone: where nothing else was kept, or the store cannot say. */
+export const oneZone = (zone: Zone): SiteDays => ({
+  zone,
+  from: null,
+  zoneAt: () => zone,
+  dayOf: (at) => zone.day(at),
+  zoneOfDay: () => zone,
+});
+
+/** What a read knows of its site's days: the zone set, and the days as the store kept them. */
+export interface ReadZone {
+  zone: Zone;
+  days: () => Promise<SiteDays>;
+}
+
+/** The zone set, as if it held every day, when the store cannot say which zones it kept. */
+export const daysOrSet = (deps: ReadZone): Promise<SiteDays> => deps.days().catch(() => oneZone(deps.zone));
+
+/** What every read says of its days' zone. */
+export const zoneOfAnswer = (days: Pick<SiteDays, 'zone' | 'from'>) => ({
+  time_zone: days.zone.name,
+  ...(days.from === null ? {} : { time_zone_from: days.from }),
+});
