@@ -105,7 +105,7 @@ function periodOf(query: { days?: number | 'all'; from?: string; to?: string }):
 export const visitorsQuerySchema = z.object({
   day: z.iso.date({
     error: (issue) =>
-      issue.input === undefined ? 'is required, as YYYY-MM-DD (a day in the site's time zone)' : 'must be a day as YYYY-MM-DD, like 2026-10-23',
+      issue.input === undefined ? 'is required, as YYYY-MM-DD (a local day of the site)' : 'must be a day as YYYY-MM-DD, like 2026-10-23',
   }),
   next: z
     .string()
@@ -132,7 +132,7 @@ const day = (name: string) =>
   z.iso
     .date({
       error: (issue) =>
-        issue.input === undefined ? 'is required, as YYYY-MM-DD (a day in the site's time zone)' : `must be a day as YYYY-MM-DD, like 2026-10-23`,
+        issue.input === undefined ? 'is required, as YYYY-MM-DD (a local day of the site)' : `must be a day as YYYY-MM-DD, like 2026-10-23`,
     })
     .describe(name);
 
