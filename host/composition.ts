@@ -381,6 +381,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
       guesses: guessing,
       allowedOrigins,
+      days: (site) => sites.roots.get(site ?? declared[0]!.name)!.days(),
     },
     ...first,
     replay: {

@@ -1,4 +1,4 @@
-import { utcDays } from './hit-days';
+import { utcDays, utcZone } from './hit-days';
 import { memoryGuessing } from './access';
 import { daySecretKeeper } from '../../shared/ingest/day-secrets';
 import { testSecret } from './day-secrets';
@@ -62,6 +62,7 @@ export function importRig(now: string, documents?: MemoryDocuments) {
       countries,
     },
     secrets: daySecretKeeper({ secrets: store.secrets, clock, lateDays: 7, dayOf: utcDays, newSecret: testSecret }),
+    days: utcZone.days,
     queue,
     clock,
     store,

@@ -8,7 +8,7 @@ import { encodeMessage, toMessages, type QueuedHit } from '../../core/message';
 import { badRequest, fail, ok, type Failure, type Result } from '../../core/result';
 import { canonicalAddress } from '../../core/identity/network';
 import { keptPath } from '../../core/identity/paths';
-import { utcDay } from '../../core/identity/tokens';
+import type { SiteDays } from '../../core/sites/zones';
 import { boundedMap } from '../../core/bounded-map';
 import type { Clock } from '../../core/ports/clock';
 import type { Guesses } from '../../core/guesses';
@@ -58,6 +58,8 @@ export interface ImportDeps {
   allowedOrigins: readonly string[];
   /** Absent for the first declared site, whose hits name none. */
   site?: string;
+  /** Each site's days: an import's days are its site's local days. */
+  days: (site: string | undefined) => Promise<SiteDays>;
 }
 
 export interface ImportOutcome {
@@ -137,6 +139,7 @@ function toSeen(
   now: Date,
   until: string,
   site: ReadonlySet<string>,
+  dayOf: (at: Date) => string,
   siteName?: string,
 ): Result<{ seen: SeenRequest } | { not: 'skipped' | 'ignored' }> {
   const field = (name: string) => `hits.${index}.${name}`;
@@ -146,7 +149,7 @@ function toSeen(
   if (at.getTime() > now.getTime() + MAX_FUTURE_MS)
     return fail(badRequest([{ path: field('at'), message: 'is more than five minutes in the future' }]));
   if (at.getTime() < EARLIEST) return fail(badRequest([{ path: field('at'), message: 'is before 1990' }]));
-  if (utcDay(at) > until) return ok({ not: 'skipped' });
+  if (dayOf(at) > until) return ok({ not: 'skipped' });
   const method = (hit.method ?? 'GET').toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') return ok({ not: 'ignored' });
   if (hit.status !== undefined && REDIRECTS.has(hit.status)) return ok({ not: 'ignored' });
@@ -239,13 +242,14 @@ async function importHits(
   deps: ImportDeps,
   now: Date,
   until: string,
+  dayOf: (at: Date) => string,
 ): Promise<Result<Omit<ImportOutcome, 'until' | 'live_from'>>> {
   const site = siteHosts(deps.allowedOrigins);
   const seen: Array<{ hit: ImportHit; seen: SeenRequest }> = [];
   let ignored = 0;
   let skipped = 0;
   for (const [index, hit] of hits.entries()) {
-    const read = toSeen(hit, index, now, until, site, deps.site);
+    const read = toSeen(hit, index, now, until, site, dayOf, deps.site);
     if (!read.ok) return read;
     if (!('not' in read.value)) seen.push({ hit, seen: read.value.seen });
     else if (read.value.not === 'skipped') skipped += 1;
@@ -326,7 +330,13 @@ async function importDays(
 export async function receiveImport(body: z.infer<typeof importBodySchema>, deps: ImportDeps): Promise<Result<ImportOutcome>> {
   const { hits = [], days = [], until: given } = body;
   const now = deps.clock.now();
-  const today = utcDay(now);
+  let zones: SiteDays;
+  try {
+    zones = await deps.days(deps.site);
+  } catch (error) {
+    return fail(unavailable("the site's time zones", error));
+  }
+  const today = zones.dayOf(now);
   if (given !== undefined && given > today) return fail(badRequest([{ path: 'until', message: 'is after today' }]));
   let window: { live_from: string; until: string };
   try {
@@ -341,7 +351,7 @@ export async function receiveImport(body: z.infer<typeof importBodySchema>, deps
       return fail(unavailable('the imported days', error));
     }
   }
-  const result = await importHits(hits, deps, now, window.until);
+  const result = await importHits(hits, deps, now, window.until, zones.dayOf);
   if (!result.ok) return result;
   return ok({ ...result.value, ...window });
 }
