@@ -169,19 +169,21 @@ interface SiteParts {
 }
 
 /** Read until found, then kept: the day never changes once marked, so the timer marks it with no store call after. */
-function allSitesFromOf(all: () => Store | undefined, clock: Clock) {
+function allSitesFromOf(all: () => SiteRoot | undefined, clock: Clock) {
   let marked: string | undefined;
   const read = async () => {
-    const store = all();
+    const store = all()?.store;
     const found = marked !== undefined || store === undefined ? null : await store.allSitesFrom.read();
     if (found !== null) marked = found.doc.day;
     return { store, marked };
   };
+  // All sites' local today.
+  const today = async () => (await all()?.days())?.dayOf(clock.now()) ?? utcDay(clock.now());
   return {
-    from: async () => (await read()).marked ?? utcDay(clock.now()),
+    from: async () => (await read()).marked ?? (await today()),
     mark: async () => {
       const { store, marked: day } = await read();
-      if (store !== undefined && day === undefined) await markAllSitesFrom(store, utcDay(clock.now()));
+      if (store !== undefined && day === undefined) await markAllSitesFrom(store, await today());
     },
   };
 }
@@ -270,7 +272,7 @@ function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, par
   const firstName = declared[0]!.name;
   const names = declared.length > 1 ? [...declared.map((site) => site.name), ALL_SITES] : [firstName];
   const roots = new Map<string, SiteRoot>();
-  const { from, mark } = allSitesFromOf(() => roots.get(ALL_SITES)?.store, parts.clock);
+  const { from, mark } = allSitesFromOf(() => roots.get(ALL_SITES), parts.clock);
   for (const name of names) {
     // All sites together take the first site's zone.
     const scope = { ...scopeOf(name, firstName), zone: (declared.find((site) => site.name === name) ?? declared[0]!).zone };

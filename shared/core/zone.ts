@@ -134,10 +134,18 @@ export function zoneOf(name: string): Zone {
   const dayStart = remembered((day) => firstInstant(day, at));
   const dayEnd = (day: string) => dayStart(nextDay(day));
   const hours = remembered((day) => hoursBetween(dayStart(day), dayEnd(day), at));
+  // Every hit asks its day: the last day's bounds answer most without the formatter.
+  let last = { day: '', start: 0, end: 0 };
+  const day = (instant: number) => {
+    if (instant >= last.start && instant < last.end) return last.day;
+    const found = at(instant).day;
+    last = { day: found, start: dayStart(found), end: dayEnd(found) };
+    return found;
+  };
   const zone: Zone = {
     name,
     at,
-    day: (instant) => at(+instant).day,
+    day: (instant) => day(+instant),
     hour: (instant) => at(+instant).hour,
     dayStart,
     dayEnd,
