@@ -49,8 +49,8 @@ const bump = (counts: Record<string, number>, name: string) => {
 
 const newVisitorDay = (day: string, hit: QueuedHit): VisitorDayPart => ({
   day,
-  id: visitorDayId(hit.store, hit.token),
-  store: hit.store,
+  id: visitorDayId(hit.served_by, hit.token),
+  store: hit.served_by,
   token: hit.token,
   network: hit.network,
   first_seen: hit.at,
@@ -68,8 +68,8 @@ const newHour = (day: string, hit: QueuedHit, hourOf: HourOf): HourPart => {
   const hour = hourOf(hit.at);
   return {
     day,
-    id: hourId(hit.store, hour.key),
-    store: hit.store,
+    id: hourId(hit.served_by, hour.key),
+    store: hit.served_by,
     hour: hour.start,
     requests: 0,
     bots: 0,
@@ -135,7 +135,7 @@ export function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]>
   return sightings;
 }
 
-/** `firsts` marks each visitor-day's new people and each action's first touch. */
+/** `firsts` watermarks each visitor-day's new people and each action's first touch. */
 export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, First | null> = new Map(), hourOf = utcHourOf): Plan {
   const days = new Map<
     string,
@@ -150,7 +150,7 @@ export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, F
       actions: new Map<string, GoalAction>(),
     };
     days.set(day, parts);
-    const visitorDay = parts.visitorDays.get(visitorDayId(hit.store, hit.token)) ?? newVisitorDay(day, hit);
+    const visitorDay = parts.visitorDays.get(visitorDayId(hit.served_by, hit.token)) ?? newVisitorDay(day, hit);
     parts.visitorDays.set(visitorDay.id, visitorDay);
     const made = newHour(day, hit, hourOf);
     const hour = parts.hours.get(made.id) ?? made;

@@ -36,7 +36,7 @@ async function ingested(at: string, sites: readonly string[]): Promise<QueuedHit
     userAgent: AGENTS.chromeWindows,
     path: '/',
     referrer: null,
-    store: 'site',
+    served_by: 'site',
     pageLoad: true,
     subject: null,
     operator: false,
