@@ -365,6 +365,7 @@ export const DayVisitors = z
   .object({
     day: utcDay(),
     visitors: z.array(VisitorRow).nullable(),
+    ...zoneFields,
     availability: Availability,
     next: z
       .string()
@@ -385,6 +386,7 @@ export const NowCard = z
     people_last_30_minutes: count().nullable(),
     by_minute: z.array(MinuteOfPeople).length(30).nullable(),
     top_paths: z.array(PathCount).max(10).nullable(),
+    ...zoneFields,
     availability: Availability,
     cost: ActivityCost,
   })

@@ -1,4 +1,4 @@
-import type { ReadZone } from '../core/sites/zones';
+import { daysOrSet, zoneOfAnswer, type ReadZone } from '../core/sites/zones';
 import { costOf, readActivity, type ActivityStore } from './activity/availability';
 import { topEntries } from './activity/token-days';
 import { ok, type Result } from '../core/result';
@@ -87,9 +87,9 @@ export const nowQuerySchema = z.object({});
 export async function nowCard(deps: NowDeps): Promise<Result<NowAnswer>> {
   const now = deps.clock.now();
   const since = new Date(lastMinutes(now)[0]!);
+  const zones = await daysOrSet(deps);
   const { value, availability } = await readActivity(deps.store, deps.logger, async () => {
     // The facts are kept by local day.
-    const zones = await deps.days();
     const days = [...new Set([zones.dayOf(since), zones.dayOf(now)])];
     return (await Promise.all(days.map((day) => deps.store.recent.partsSince(day, since)))).flat();
   });
@@ -100,6 +100,7 @@ export async function nowCard(deps: NowDeps): Promise<Result<NowAnswer>> {
     people_last_30_minutes: figures?.people_last_30_minutes ?? null,
     by_minute: figures?.by_minute ?? null,
     top_paths: figures?.top_paths ?? null,
+    ...zoneOfAnswer(zones),
     availability,
     cost: costOf(deps.store),
   });
