@@ -32,9 +32,7 @@ describe('a site whose days are New York’s', () => {
   };
   const visitorDays = async () =>
     (
-      await container.items
-        .query<{ pk: string; token: string }>("SELECT c.pk, c.token FROM c WHERE c.kind = 'visitor-day'")
-        .fetchAll()
+      await container.items.query<{ pk: string; token: string }>("SELECT c.pk, c.token FROM c WHERE c.kind = 'visitor-day'").fetchAll()
     ).resources.sort((a, b) => (a.pk < b.pk ? -1 : 1));
 
   beforeAll(async () => {
