@@ -610,7 +610,9 @@ describe('the first screen, the panels and their size', () => {
     // One meaning of a visit, the same in the glossary and on its tile: a person's day, so people never outnumber visits.
     const visit = await page.$eval('#help .glossary div:has(> dt:text-is("Visit")) dd', (dd) => dd.textContent ?? '');
     expect(visit).toContain('two browsers on one address are two visits');
-    expect(await page.getAttribute('[data-figure="visits"]', 'title')).toContain("an address and a browser on one day of the site's time zone");
+    expect(await page.getAttribute('[data-figure="visits"]', 'title')).toContain(
+      "an address and a browser on one day of the site's time zone",
+    );
     expect(troubles).toEqual([]);
   });
 
