@@ -1,3 +1,4 @@
+import { utcZone } from '../test/support/hit-days';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -97,7 +98,7 @@ async function sequence(label: string, store: Fillable, records: number, { lanes
   console.log(
     `  one fold of that minute: ${callsA(folded.cost, MINUTE.hits, 'a hit')} = ${ops(folded.cost)}; ${folded.ms.toFixed(0)} ms; ${outcomeOf(folded.result)}`,
   );
-  const { result: count, ms, cost } = await costed(store, () => readPeopleCount({ ...store, clock }));
+  const { result: count, ms, cost } = await costed(store, () => readPeopleCount({ ...store, clock, ...utcZone }));
   const newPeople = Array.from({ length: MINUTE.visitors - MINUTE.returning }, (_, k) => 10_000_000 + MINUTE.returning + k).filter(
     (id) => id % 10 !== 9,
   ).length;

@@ -1,3 +1,4 @@
+import { utcZone } from '../test/support/hit-days';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -96,7 +97,7 @@ async function fill(endpoint: string, facts: number, label: string) {
       `${fmt(persons.size)} persons, ${fmt(visits.size)} visits over yesterday and today`,
   );
   // The Admin count as GET /api/admin/visitors/people reads it.
-  const count = () => readPeopleCount({ ...store, clock: systemClock });
+  const count = () => readPeopleCount({ ...store, clock: systemClock, ...utcZone });
   return { database: container.database.id, facts, persons: persons.size, visits: visits.size, count };
 }
 

@@ -4,7 +4,9 @@ import { backgroundScheduler, systemClock, systemScheduler, type Clock, type Sch
 import { consoleLogger, type Logger } from '../shared/core/ports/logger';
 import type { HitQueue } from '../shared/core/ports/queue';
 import { hitSender } from '../shared/ingest/hit-sender';
-import { daySecretKeeper, type DaySecretDeps, type DaySecretKeeper } from '../shared/ingest/day-secrets';
+import { daySecretKeeper, type DaySecretDeps, type DaySecretKeeper, type HitDaysOf } from '../shared/ingest/day-secrets';
+import { zoneBook, type Zone } from '../shared/core/zone';
+import { siteZones } from '../shared/core/sites/zones';
 import { utcDay } from '../shared/core/identity/tokens';
 import { emptyVisitorsSummary } from '../shared/core/store/summary';
 import { emptyVisits } from '../shared/core/store/visits';
@@ -170,22 +172,25 @@ interface SiteParts {
   logger: Logger;
   allowedOrigins: readonly string[];
   ids: PersonIdDerivations;
+  zoneOf: (name: string) => Zone;
 }
 
 /** Read until found, then kept: the day never changes once marked, so the timer marks it with no store call after. */
-function allSitesFromOf(all: () => Store | undefined, clock: Clock) {
+function allSitesFromOf(all: () => SiteRoot | undefined, clock: Clock) {
   let marked: string | undefined;
   const read = async () => {
-    const store = all();
+    const store = all()?.store;
     const found = marked !== undefined || store === undefined ? null : await store.allSitesFrom.read();
     if (found !== null) marked = found.doc.day;
     return { store, marked };
   };
+  // All sites' local today.
+  const today = async () => (await all()?.days())?.dayOf(clock.now()) ?? utcDay(clock.now());
   return {
-    from: async () => (await read()).marked ?? utcDay(clock.now()),
+    from: async () => (await read()).marked ?? (await today()),
     mark: async () => {
       const { store, marked: day } = await read();
-      if (store !== undefined && day === undefined) await markAllSitesFrom(store, utcDay(clock.now()));
+      if (store !== undefined && day === undefined) await markAllSitesFrom(store, await today());
     },
   };
 }
@@ -202,25 +207,33 @@ const oldDaysOf = (store: Store, clock: Clock) =>
 
 /** The first site's are also the root's own; `*`'s reads join the first site's days before it began. */
 function siteRoot(
-  scope: SiteScope,
+  scope: SiteScope & { zone: string },
   store: Store,
   parts: SiteParts,
   before?: { first: Store; sites: readonly Store[]; from: () => Promise<string> },
 ): SiteRoot {
   const { settings, clock, logger } = parts;
+  const days = siteZones({
+    docs: store.timeZones,
+    zone: parts.zoneOf(scope.zone),
+    clock,
+    keptNothing: async () => (await firstKeptDay(store)) === null,
+    zoneOf: parts.zoneOf,
+  });
   const joined = before === undefined ? undefined : earlierOf(store, before.first, before.sites, before.from);
   const read = joined?.store ?? store;
-  const reads = { store: read, clock, logger };
+  const reads = { store: read, clock, logger, zone: parts.zoneOf(scope.zone), days };
   const earlier = joined === undefined ? {} : { earlier: joined.earlier };
   // A goal that names its site counts on it alone; the others on every site and on all of them.
   const goals = settings.GOALS.filter((goal) => goal.site === undefined || goal.site === scope.name);
   // Each store moves to person ids by its own migration, which its keeps and fold follow (docs/design.md, Identity).
   const switched = storeSwitch(store, goals, parts.ids, clock);
   return {
-    scope,
+    scope: { name: scope.name, prefix: scope.prefix },
     store,
-    keep: { store, clock, ...keepMemory(), personSwitch: switched.personSwitch },
-    keepImports: { store, clock, ...keepMemory(), personSwitch: switched.personSwitch },
+    days,
+    keep: { store, clock, ...keepMemory(), personSwitch: switched.personSwitch, days },
+    keepImports: { store, clock, ...keepMemory(), personSwitch: switched.personSwitch, days },
     fold: {
       store,
       clock,
@@ -241,6 +254,8 @@ function siteRoot(
         foldState: store.foldState,
         clock,
         source: store.source,
+        zone: reads.zone,
+        days,
       },
       allowedOrigins: parts.allowedOrigins,
       pulseGoal: settings.PULSE_GOAL === undefined ? null : { name: settings.PULSE_GOAL, summaries: store.goals.summaries },
@@ -260,19 +275,31 @@ function personIdDerivations(cost: number, clock: Clock): PersonIdDerivations {
 
 /** The first site keeps the keys of a deployment of one site; the others and `*` carry their name. */
 function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, parts: SiteParts): Sites {
-  const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS);
+  const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS, settings.TIME_ZONE);
   const firstName = declared[0]!.name;
   const names = declared.length > 1 ? [...declared.map((site) => site.name), ALL_SITES] : [firstName];
   const roots = new Map<string, SiteRoot>();
-  const { from, mark } = allSitesFromOf(() => roots.get(ALL_SITES)?.store, parts.clock);
+  const { from, mark } = allSitesFromOf(() => roots.get(ALL_SITES), parts.clock);
   for (const name of names) {
-    const scope = scopeOf(name, firstName);
+    // All sites together take the first site's zone.
+    const scope = { ...scopeOf(name, firstName), zone: (declared.find((site) => site.name === name) ?? declared[0]!).zone };
     const store = name === firstName ? first : (overrides.siteStore?.(scope) ?? storeFor(settings, overrides.cosmosName, scope));
     // `*` comes last, so every site's store is built before it.
     const sites = [...roots.values()].map((root) => root.store);
     roots.set(name, siteRoot(scope, store, parts, name === ALL_SITES ? { first, sites, from } : undefined));
   }
   return { declared, roots, allSitesFrom: from, markAllSitesFrom: mark };
+}
+
+/** A hit's day on its site (the first when it names none), and on all sites together when their zone makes it another. */
+function hitDaysOf(sites: Sites): HitDaysOf {
+  const first = sites.declared[0]!.name;
+  return async (at, site) => {
+    const day = (await sites.roots.get(site ?? first)!.days()).dayOf(at);
+    const all = sites.roots.get(ALL_SITES);
+    const allDay = all === undefined ? day : (await all.days()).dayOf(at);
+    return allDay === day ? { day } : { day, all: allDay };
+  };
 }
 
 /** Every dependency is built once from validated settings, and any of them can be replaced. */
@@ -293,11 +320,15 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const rules = identityRules(settings, overrides.networks ?? hostingNetworks(), overrides.countries ?? packagedCountries());
   // Every key check counts its guesses in the first site's store, so every instance and restart sees them.
   const guessing = guesses({ counts: store.guesses, clock, hashKey: settings.HASH_KEY });
+  const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS, settings.TIME_ZONE);
+  const allowedOrigins = allOrigins(declared);
+  const ids = personIdDerivations(settings.PERSON_HASH_COST, clock);
+  const sites = sitesOf(settings, store, overrides, { settings, clock, logger, allowedOrigins, ids, zoneOf: zoneBook() });
   const secretDeps: DaySecretDeps = {
     secrets: store.secrets,
     clock,
     lateDays: settings.HIT_MAX_AGE_DAYS,
-    dayOf: utcDay,
+    dayOf: hitDaysOf(sites),
     ...(overrides.newSecret === undefined ? {} : { newSecret: overrides.newSecret }),
   };
   const daySecrets = { ...secretDeps, keeper: daySecretKeeper(secretDeps) };
@@ -312,10 +343,6 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       sessions: store.sessions,
     },
   };
-  const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS);
-  const allowedOrigins = allOrigins(declared);
-  const ids = personIdDerivations(settings.PERSON_HASH_COST, clock);
-  const sites = sitesOf(settings, store, overrides, { settings, clock, logger, allowedOrigins, ids });
   // One ingest serves every site, so it sends derived ids only once every store has moved to them.
   const persons = switchedPersonIds(
     [...sites.roots.values()].map((root) => root.store.migrations),
@@ -363,6 +390,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
       guesses: guessing,
       allowedOrigins,
+      days: (site) => sites.roots.get(site ?? declared[0]!.name)!.days(),
     },
     ...first,
     replay: {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { declaredSites, sitesSetting } from '../shared/core/sites/sites';
+import { declaredSites, sitesSetting, timeZoneSetting } from '../shared/core/sites/sites';
 import { wholeNumberText } from '../shared/core/whole-number';
 import { parseCidr } from '../shared/core/identity/network';
 import { funnelStepsSetting } from '../shared/core/funnel';
@@ -167,6 +167,8 @@ const appShape = z.object({
   ALLOWED_ORIGINS: commaList.pipe(z.array(origin)),
   /** `name=origin,origin|name=…`; without it, one site of ALLOWED_ORIGINS. */
   SITES: sitesSetting,
+  /** An IANA name: the zone of every site whose days SITES does not give a zone of its own. */
+  TIME_ZONE: timeZoneSetting,
   TRUSTED_PROXY_HOPS: wholeNumberText(0, 10, 0),
   SELF_NETWORKS: commaList.pipe(z.array(cidr)),
   SELF_AGENT_TAG: z.string().trim().min(3, 'SELF_AGENT_TAG must be at least 3 characters').default('headcount-self'),
@@ -283,7 +285,7 @@ export function readSettings(env: Record<string, string | undefined>): SettingsR
   const { PULSE_GOAL, GOALS, SITES, ALLOWED_ORIGINS } = parsed.data;
   if (SITES !== undefined && ALLOWED_ORIGINS.length > 0)
     return { ok: false, problems: [{ setting: 'ALLOWED_ORIGINS', message: 'is replaced by SITES: give each site its origins there' }] };
-  const sites = declaredSites(SITES, ALLOWED_ORIGINS).map((site) => site.name);
+  const sites = declaredSites(SITES, ALLOWED_ORIGINS, parsed.data.TIME_ZONE).map((site) => site.name);
   const astray = GOALS.find((goal) => goal.site !== undefined && !sites.includes(goal.site));
   if (astray !== undefined)
     return { ok: false, problems: [{ setting: 'GOALS', message: `goal ${astray.name} names ${astray.site ?? ''}, no site declared` }] };

@@ -9,11 +9,14 @@ import type { ImportKeepingStore, Store } from '../shared/core/store';
 import type { SubjectReadDeps } from '../shared/read/subjects';
 import type { SiteScope } from '../shared/core/sites/keys';
 import type { Site } from '../shared/core/sites/sites';
+import type { SiteDays } from '../shared/core/sites/zones';
 
 /** Built once by the composition root. */
 export interface SiteRoot {
   scope: SiteScope;
   store: Store;
+  /** The site's days: its zone, from which day it holds, and the zones of the days kept before. */
+  days: () => Promise<SiteDays>;
   keep: KeepDeps;
   keepImports: KeepDeps & { store: ImportKeepingStore };
   fold: FoldDeps;

@@ -45,6 +45,8 @@ param selfAgentTag string = ''
 param ignoredPaths string = ''
 @description('HIT_MAX_AGE_DAYS: a hit older than this many days is refused (at most 7: each day\'s secret is deleted past it).')
 param hitMaxAgeDays string = ''
+@description('TIME_ZONE: the IANA time zone of every site\'s days (UTC by default); SITES may give a site its own.')
+param timeZone string = ''
 @description('PERSON_HASH_COST: log2 of scrypt\'s N for the person id; at least 12 in Azure.')
 param personHashCost string = ''
 @allowed(['', 'hash', 'cookie'])
@@ -207,6 +209,7 @@ module api 'app/api.bicep' = {
     selfAgentTag: selfAgentTag
     ignoredPaths: ignoredPaths
     hitMaxAgeDays: hitMaxAgeDays
+    timeZone: timeZone
     personHashCost: personHashCost
     identityMode: identityMode
     subjectScanIntervalSeconds: subjectScanIntervalSeconds

@@ -1,5 +1,5 @@
 import { COUNT_ME } from './count-me';
-import type { Site } from '../shared/core/sites/sites';
+import type { DeclaredSite } from '../shared/core/sites/sites';
 
 /** So the count's `source` never says Azure when it reads the local stand-in. */
 export const LOCAL_COSMOS_NAME = 'the local Cosmos DB stand-in';
@@ -26,7 +26,7 @@ export function dashboardBanner(options: {
   operatorKey: string;
   allowedOrigins: readonly string[];
   /** The SITES setting; undefined without it. */
-  sites: readonly Site[] | undefined;
+  sites: readonly DeclaredSite[] | undefined;
   /** Null without `--count-me`. */
   countedAs: string | null;
 }): string[] {
@@ -47,7 +47,7 @@ export function dashboardBanner(options: {
 }
 
 /** Where a site's origin goes: SITES when it is set (start-up refuses ALLOWED_ORIGINS beside it), else ALLOWED_ORIGINS. */
-function siteLine(url: string, sites: readonly Site[] | undefined, allowedOrigins: readonly string[]): string {
+function siteLine(url: string, sites: readonly DeclaredSite[] | undefined, allowedOrigins: readonly string[]): string {
   const snippet = `<script defer src="${url}/api/assets/headcount.js"></script>`;
   if (sites !== undefined && sites.length > 0) {
     const site = sites.find((one) => one.origins.length > 0);

@@ -1,7 +1,8 @@
 // @ts-check
 // The main chart: the chosen figure (visits or pageviews) each day of the period, a month a point past 400 days, with
 // the period just before as a faint second series; or every visitor of each day by kind, bots and your own visits
-// stacked on the people. A click on a day (or a month) makes it the period.
+// stacked on the people. A click on a day (or a month) makes it the period. One day (Today, Yesterday) is drawn by its
+// local clock hours, the same hours of the day before faint.
 import { $ } from './admin-dom.js';
 import { bars, COLOURS, draw, failed, sum } from './admin-chart.js';
 import { monthEnd, narrowTo, periodWords } from './admin-picker.js';
@@ -11,6 +12,7 @@ import { monthWords, shortDay } from './admin-words.js';
 /** @typedef {import('./admin-state.js').Card} Card */
 /** @typedef {{ people: number, scanners: number, self: number, total: number, page_loads?: number, people_new?: number | null, returning?: number | null, left_out: Record<string, number> }} ByWho */
 /** @typedef {ByWho & { day?: string, month?: string }} Point */
+/** @typedef {NonNullable<Card['by_hour']>[number]} Hour */
 
 /** The figures the main chart can draw, as its caption and its table name them. */
 const FIGURES = {
@@ -77,6 +79,56 @@ function drawReturning(run, months, labelOf, keyOf, said, options) {
   });
 }
 
+/**
+ * Requests each local clock hour of one day, as the site's clock showed them (23 or 25 on the days clocks change), and
+ * the day before's hours faint.
+ * @param {Hour[]} hours
+ * @param {Hour[]} before
+ * @param {{ words: string, within: string, before: string | null }} said
+ */
+function drawHours(hours, before, said) {
+  const values = hours.map((hour) => hour.requests);
+  const previous = before.map((hour) => hour.requests);
+  // The clock's hour and, where it shows one hour twice, its offset.
+  const labelOf = (/** @type {Hour} */ hour, /** @type {number} */ i, /** @type {Hour[]} */ all) => {
+    const clock = hour.hour.slice(11, 16);
+    return all.some((other, j) => j !== i && other.hour.slice(11, 16) === clock) ? `${clock} (${hour.hour.slice(19)})` : clock;
+  };
+  const faint = previous.length > 0 && said.before !== null;
+  $('#main-caption').textContent = `Requests each hour, ${said.words}${faint ? `, and ${said.before} (faint)` : ''}`;
+  return draw('main', {
+    empty: null,
+    summary:
+      `Requests each hour ${said.within}: ${sum(values)} in ${hours.length} hours` + (faint ? `; ${said.before}: ${sum(previous)}.` : '.'),
+    config: {
+      type: 'line',
+      data: {
+        labels: hours.map(labelOf),
+        datasets: [
+          { label: `Requests, ${said.words}`, data: values, borderColor: COLOURS.people, fill: true, pointRadius: 2, tension: 0.2 },
+          ...(faint
+            ? [
+                {
+                  label: `Requests, ${said.before}`,
+                  data: previous,
+                  borderColor: COLOURS.faint,
+                  borderDash: [4, 4],
+                  pointRadius: 0,
+                  borderWidth: 1.5,
+                },
+              ]
+            : []),
+        ],
+      },
+      options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
+    },
+    table: {
+      head: ['Hour', 'Requests', ...(faint ? [`Requests, ${said.before}`] : [])],
+      rows: hours.map((hour, i) => [hour.hour, values[i], ...(faint ? [previous[i] ?? 0] : [])]),
+    },
+  });
+}
+
 /** The period's main chart from the card, or why it could not be drawn. */
 export function showMainChart(/** @type {Card | null} */ card, /** @type {string | null} */ problem) {
   const months = Boolean(card && !card.by_day && card.by_month);
@@ -136,6 +188,7 @@ export function showMainChart(/** @type {Card | null} */ card, /** @type {string
       },
     });
   }
+  if (!months && run.length === 1 && card.by_hour) return drawHours(card.by_hour, card.previous?.by_hour ?? [], said);
   const chosen = FIGURES[state.figure];
   const values = run.map(chosen.of);
   /** @type {Point[]} */

@@ -41,7 +41,7 @@ export const pagesPanel = {
       title: 'Pages',
       aboutWhat: 'About the pages',
       about:
-        'Pageviews: each page opened in a browser. Visits: the visits that read the page (a visit is one visitor on one UTC day). Entry pages: the page each visit began on. A click on a page shows only the visits that read it, on every panel.',
+        'Pageviews: each page opened in a browser. Visits: the visits that read the page (a visit is one visitor on one day, in the site’s time zone). Entry pages: the page each visit began on. A click on a page shows only the visits that read it, on every panel.',
       tabs: [
         { id: 'pages', label: 'Pages' },
         { id: 'entry-pages', label: 'Entry pages' },

@@ -82,7 +82,14 @@ function showPeriodDays(/** @type {Card | null} */ card) {
   if (!card || !isDay(card.from) || !isDay(card.to)) return say(message, '');
   const first = shortDay(card.from ?? '', state.appToday);
   const last = shortDay(card.to ?? '', state.appToday);
-  say(message, card.from === card.to ? `${first}, a UTC day` : `${first} to ${last}, UTC days`);
+  const zone = card.time_zone;
+  // Days kept before the zone was set stay in the zone they were kept in.
+  const since = card.time_zone_from;
+  const change =
+    since && since > (card.from ?? '') && since <= (card.to ?? '')
+      ? `; ${zone} from ${shortDay(since, state.appToday)}, kept before in UTC`
+      : '';
+  say(message, card.from === card.to ? `${first}, a ${zone} day` : `${first} to ${last}, ${zone} days${change}`);
 }
 
 /** The note that the figures miss days the timer is still adding up (days kept before the day rollups were). */

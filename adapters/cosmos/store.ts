@@ -2,6 +2,7 @@ import type { PersonMoved } from '../../shared/core/store/person-moves';
 import { migrationId, type MigrationDoc } from '../../shared/core/store/migrations';
 import type { Container } from '@azure/cosmos';
 import { ALL_SITES_FROM_ID, type AllSitesFrom } from '../../shared/core/store/all-sites';
+import { TIME_ZONES_ID, type TimeZones } from '../../shared/core/store/time-zones';
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/core/store/summary';
 import { VISITORS_PK } from '../../shared/core/store/visitors';
@@ -96,6 +97,11 @@ export function cosmosStore(
     },
     allSitesFrom: {
       read: () => documents.read<AllSitesFrom>(VISITORS_PK, ALL_SITES_FROM_ID),
+      create: (doc) => documents.create(doc),
+      replace: (doc, etag) => documents.replace(doc, etag),
+    },
+    timeZones: {
+      read: () => documents.read<TimeZones>(VISITORS_PK, TIME_ZONES_ID),
       create: (doc) => documents.create(doc),
       replace: (doc, etag) => documents.replace(doc, etag),
     },

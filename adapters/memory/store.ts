@@ -2,6 +2,7 @@ import type { PersonMoved } from '../../shared/core/store/person-moves';
 import { migrationId, type MigrationDoc } from '../../shared/core/store/migrations';
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
 import { ALL_SITES_FROM_ID, type AllSitesFrom } from '../../shared/core/store/all-sites';
+import { TIME_ZONES_ID, type TimeZones } from '../../shared/core/store/time-zones';
 import { memoryLinks } from './links';
 import { memoryApiKeys } from './api-keys';
 import { memoryGuesses } from './guesses';
@@ -75,6 +76,11 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     },
     allSitesFrom: {
       read: () => resolved(documents.read<AllSitesFrom>(VISITORS_PK, ALL_SITES_FROM_ID)),
+      create: (doc) => resolved(documents.create(doc)),
+      replace: (doc, etag) => resolved(documents.replace(doc, etag)),
+    },
+    timeZones: {
+      read: () => resolved(documents.read<TimeZones>(VISITORS_PK, TIME_ZONES_ID)),
       create: (doc) => resolved(documents.create(doc)),
       replace: (doc, etag) => resolved(documents.replace(doc, etag)),
     },

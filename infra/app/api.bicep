@@ -22,6 +22,7 @@ param selfNetworks string
 param selfAgentTag string
 param ignoredPaths string
 param hitMaxAgeDays string
+param timeZone string
 param personHashCost string
 param identityMode string
 param subjectScanIntervalSeconds string
@@ -62,6 +63,7 @@ var appSettings = {
   SELF_AGENT_TAG: selfAgentTag
   IGNORED_PATHS: ignoredPaths
   HIT_MAX_AGE_DAYS: hitMaxAgeDays
+  TIME_ZONE: timeZone
   PERSON_HASH_COST: personHashCost
   IDENTITY_MODE: identityMode
   SUBJECT_SCAN_INTERVAL_SECONDS: subjectScanIntervalSeconds

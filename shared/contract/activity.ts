@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActivityCost, Availability, count, HostCount, instant, PathCount, utcDay } from './common';
+import { ActivityCost, Availability, count, HostCount, instant, PathCount, utcDay, zoneFields } from './common';
 import { DIMENSIONS, EXPORTED, NAMES, type ExportedRow, type NamesCard } from '../core/dimensions';
 
 /** A visitor-day's kind, by the one rule. */
@@ -137,11 +137,29 @@ export const Headline = z.object(headline).meta({
     "The period's people (each once, estimated), new and returning people, visits by people, people's page loads and goal conversions. With filters, visits are the matching people's visitor-days (one visit each).",
 });
 
+export const LocalHour = z
+  .object({
+    hour: z.iso.datetime({ offset: true }).meta({
+      description: "The hour's first instant as the site's clock showed it, with its offset: `2026-11-01T01:00:00-05:00`.",
+    }),
+    requests: count(),
+    bots: count(),
+    self: count(),
+  })
+  .meta({ id: 'LocalHour', description: "One local clock hour of the site's zone, every store together." });
+
+const byHour = () =>
+  z.array(LocalHour).optional().meta({
+    description:
+      'A period of one or two days: every local clock hour of its days, oldest first; 23 or 25 a day on the days clocks change. Absent otherwise.',
+  });
+
 export const PreviousPeriod = z
   .object({
     from: utcDay(),
     to: utcDay(),
     ...headline,
+    by_hour: byHour(),
     by_day: z.array(DayOfKinds).optional().meta({
       description: 'Every day of the period before, oldest first, for charting it beside this one (absent past 400 days).',
     }),
@@ -286,6 +304,7 @@ export const PeriodReport = z
     }),
     by_month: z.array(MonthOfKinds).optional().meta({ description: 'A period over 400 days, by month (absent otherwise).' }),
     hours: orNull(z.array(StoreHour)),
+    by_hour: byHour(),
     sources: orNull(Sources),
     path: orNull(z.array(FunnelCount)),
     countries: orNull(z.array(CountryCount)),
@@ -311,6 +330,7 @@ export const PeriodReport = z
         'Only when the period spans the switch to person ids nobody can reverse: its first day. A person seen on both sides of it may count twice in the figures of a period across it (people in the period, returning); all-time counts are unchanged. Absent otherwise.',
     }),
     filters: z.array(Filter).nullable().meta({ description: 'The filters the read was asked with, echoed (empty without).' }),
+    ...zoneFields,
     availability: Availability,
     cost: ActivityCost,
   })
@@ -345,6 +365,7 @@ export const DayVisitors = z
   .object({
     day: utcDay(),
     visitors: z.array(VisitorRow).nullable(),
+    ...zoneFields,
     availability: Availability,
     next: z
       .string()
@@ -365,6 +386,7 @@ export const NowCard = z
     people_last_30_minutes: count().nullable(),
     by_minute: z.array(MinuteOfPeople).length(30).nullable(),
     top_paths: z.array(PathCount).max(10).nullable(),
+    ...zoneFields,
     availability: Availability,
     cost: ActivityCost,
   })
@@ -443,6 +465,7 @@ export const ExportDays = z
       description:
         'Only when the range spans the switch to person ids nobody can reverse: its first day; the day before it may count a person twice. Absent otherwise.',
     }),
+    ...zoneFields,
   })
   .meta({ id: 'ExportDays', description: 'One row a day from `from` to `to`, oldest first.' });
 

@@ -50,3 +50,12 @@ export const PathCount = z.object({ path: z.string(), requests: count() }).meta(
 export const HostCount = z.object({ host: z.string(), page_loads: count() }).meta({ id: 'HostCount' });
 
 export const Subject = subjectSchema.meta({ id: 'Subject', description: 'A thing a QR code names: 1 to 64 letters, digits, `-` or `_`.' });
+
+/** Every read says the zone its days are in, and from which day it holds when days kept before were in another. */
+export const zoneFields = {
+  time_zone: z.string().meta({ description: "The IANA time zone the site's days are local dates of, like `Europe/Paris`." }),
+  time_zone_from: z.iso.date().optional().meta({
+    description:
+      'Only when days were kept in another zone before: the first local day the zone holds from (days before it stay as they were kept). Absent otherwise.',
+  }),
+};

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, utcDay } from './common';
+import { count, utcDay, zoneFields } from './common';
 
 export const PeopleOnDay = z.object({ day: utcDay(), people: count() }).meta({ id: 'PeopleOnDay' });
 export const VisitsOnDay = z.object({ day: utcDay(), visits: count() }).meta({ id: 'VisitsOnDay' });
@@ -20,10 +20,11 @@ export const PeopleCount = z
       .array(PeopleOnDay)
       .length(30)
       .nullable()
-      .meta({ description: 'The last 30 UTC days, oldest first, ending today.' }),
+      .meta({ description: "The last 30 days in the site's zone, oldest first, ending today." }),
     source: z.string().meta({ description: 'Which store answered, or why none could (then every figure is null).' }),
     visits: z.object({ all_time: count(), from: utcDay(), by_day: z.array(VisitsOnDay).length(30) }).nullable(),
     behind_since: behindSince,
+    ...zoneFields,
   })
   .meta({ id: 'PeopleCount', description: 'The count as the Admin tab reads it.' });
 
@@ -44,6 +45,7 @@ export const Pulse = z
       .object({ name: z.string(), people_all_time: count().nullable() })
       .optional()
       .meta({ description: "PULSE_GOAL's people all time (absent when PULSE_GOAL is not set)." }),
+    ...zoneFields,
   })
   .meta({ id: 'Pulse', description: 'The same count, flat.' });
 

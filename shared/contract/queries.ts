@@ -52,7 +52,7 @@ export const DEFAULT_DAYS = 30;
 
 const daysMessage = `must be a whole number of days from 1 to ${MAX_DAYS}, or all`;
 
-const utcDayText = (name: string) => z.iso.date({ error: () => `must be a UTC day as YYYY-MM-DD, like 2026-10-23 (${name})` }).optional();
+const utcDayText = (name: string) => z.iso.date({ error: () => `must be a day as YYYY-MM-DD, like 2026-10-23 (${name})` }).optional();
 
 /** The period the period report reads: the last N days, every day since the first kept, or a range of days. */
 export type Period = { kind: 'days'; days: number } | { kind: 'all' } | { kind: 'range'; from: string; to: string };
@@ -105,7 +105,7 @@ function periodOf(query: { days?: number | 'all'; from?: string; to?: string }):
 export const visitorsQuerySchema = z.object({
   day: z.iso.date({
     error: (issue) =>
-      issue.input === undefined ? 'is required, as YYYY-MM-DD (a UTC day)' : 'must be a UTC day as YYYY-MM-DD, like 2026-10-23',
+      issue.input === undefined ? 'is required, as YYYY-MM-DD (a local day of the site)' : 'must be a day as YYYY-MM-DD, like 2026-10-23',
   }),
   next: z
     .string()
@@ -132,7 +132,7 @@ const day = (name: string) =>
   z.iso
     .date({
       error: (issue) =>
-        issue.input === undefined ? 'is required, as YYYY-MM-DD (a UTC day)' : `must be a UTC day as YYYY-MM-DD, like 2026-10-23`,
+        issue.input === undefined ? 'is required, as YYYY-MM-DD (a local day of the site)' : `must be a day as YYYY-MM-DD, like 2026-10-23`,
     })
     .describe(name);
 

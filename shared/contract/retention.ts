@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActivityCost, Availability, count, utcDay } from './common';
+import { ActivityCost, Availability, count, utcDay, zoneFields } from './common';
 
 const month = () => z.string().regex(/^\d{4}-\d{2}$/);
 
@@ -34,7 +34,7 @@ export const RetentionCard = z
   .object({
     months: z.int().min(1).max(36),
     from: month().meta({ description: 'The first cohort month.' }),
-    to: month().meta({ description: 'This month (UTC).' }),
+    to: month().meta({ description: "This month, in the site's zone." }),
     error: z.number().min(0).max(1).meta({ description: 'The stated relative error of every figure (0.02).' }),
     cohorts: z
       .array(MonthCohort)
@@ -48,6 +48,7 @@ export const RetentionCard = z
       description:
         'Only when the months or weeks asked span the switch to person ids nobody can reverse: its first day. A person seen on both sides of it may count twice in the cells of its month and week. Absent otherwise.',
     }),
+    ...zoneFields,
     availability: Availability,
     cost: ActivityCost,
   })

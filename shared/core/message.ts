@@ -60,6 +60,10 @@ const queuedHitShape = z.strictObject({
   engagement: z.strictObject({ ms: z.int().min(0).max(86_400_000), scroll: z.int().min(0).max(100) }).optional(),
   /** Absent on messages queued before sites: the first declared site. */
   site: siteNameSchema.optional(),
+  /** The site's local day; absent on messages queued before zones, whose day is `at`'s in UTC. */
+  day: z.iso.date().optional(),
+  /** All sites' local day and token, when all sites' zone puts the hit on another day than its site's. */
+  all: z.strictObject({ day: z.iso.date(), token: hex32 }).optional(),
 });
 
 export const queuedHitSchema = z.preprocess(servedByNamed, queuedHitShape);

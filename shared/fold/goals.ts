@@ -2,7 +2,7 @@ import { boundedMap } from '../core/bounded-map';
 import { reaches, type Goal } from '../core/events/events';
 import { goalDayId, goalPersonId, goalPk, goalSummaryId, type GoalSummary, type GoalsStore } from '../core/store/goals';
 import { addBuckets, addTouches, bucketOf } from '../core/events/first-touch';
-import type { GoalAction } from '../core/store/facts';
+import { actionDay, type GoalAction } from '../core/store/facts';
 import { conditionalWriteOnce } from '../core/store/conditional-write';
 
 const CREATES_AT_ONCE = 16;
@@ -66,7 +66,7 @@ async function foldGoal(store: GoalsStore, goal: Goal, actions: readonly GoalAct
   const reached = actions.filter((action) => reaches(goal, action));
   if (reached.length === 0) return;
   const people = earliest(reached, (action) => action.person);
-  const dayIds = (action: GoalAction) => idsOf(action).map((id) => goalDayId(goal.name, id, action.at.slice(0, 10)));
+  const dayIds = (action: GoalAction) => idsOf(action).map((id) => goalDayId(goal.name, id, actionDay(action)));
   const days = earliest(reached, (action) => dayIds(action)[0]!);
   let read = await store.summaries.read(goal.name);
   if (read !== null && read.doc.pending.length > 0) {
@@ -89,7 +89,7 @@ async function foldGoal(store: GoalsStore, goal: Goal, actions: readonly GoalAct
   if (fresh.length === 0 && freshDays.length === 0 && earlier.length === 0) return;
   const buckets = addBuckets(summary.days_to_convert, [...fresh, ...earlier]);
   for (const moved of earlier) buckets[bucketOf({ first: moved.first, at: firstAt(moved) })] -= 1;
-  const firstDay = [...fresh, ...earlier].map(({ at }) => at.slice(0, 10)).sort()[0];
+  const firstDay = [...fresh, ...earlier].map(actionDay).sort()[0];
   const after: GoalSummary = {
     ...summary,
     people_all_time: summary.people_all_time + fresh.length,
@@ -100,7 +100,7 @@ async function foldGoal(store: GoalsStore, goal: Goal, actions: readonly GoalAct
     pending: [
       ...fresh.map(({ person, at, derived }) => ({ person, at, ...marked(derived) })),
       ...earlier.map((action) => ({ person: knownAs(action)!, at: action.at, moved: true as const })),
-      ...freshDays.map(({ person, at, derived }) => ({ person, at, day: at.slice(0, 10), ...marked(derived) })),
+      ...freshDays.map((action) => ({ person: action.person, at: action.at, day: actionDay(action), ...marked(action.derived) })),
     ],
   };
   await conditionalWriteOnce(store.summaries, { before: read?.doc ?? null, etag: read?.etag ?? null, after }, `goal summary ${goal.name}`);

@@ -1,3 +1,4 @@
+import type { TokenDays } from './day-secrets';
 import { UNCACHED_AGENTS, type AgentReader, type AgentVerdict } from '../core/identity/agent';
 import type { BotReason } from '../core/identity/who';
 import type { HostingNetworks } from '../core/identity/network-table';
@@ -88,8 +89,11 @@ export function botReason(
   return null;
 }
 
-/** The address and the agent are read here and go no further; `daySecret` is the secret of the request's day. */
-export function classify(request: SeenRequest, rules: IdentityRules, daySecret: string): Classified {
+/**
+ * The address and the agent are read here and go no further; `daySecret` is the secret of the request's day, and `days`
+ * its local day and all sites' (without them the day is read from `at`, in UTC).
+ */
+export function classify(request: SeenRequest, rules: IdentityRules, daySecret: string, days?: TokenDays): Classified {
   const path = cleanPath(request.path);
   if (isAsset(path)) return { counted: false, reason: 'asset' };
   if (isIgnoredPath(path, rules.ignoredPaths)) return { counted: false, reason: 'ignored-path' };
@@ -119,6 +123,8 @@ export function classify(request: SeenRequest, rules: IdentityRules, daySecret: 
       ...(request.engagement === undefined ? {} : { engagement: request.engagement }),
       ...(request.event === undefined ? {} : { event: request.event, ...(request.props === undefined ? {} : { props: request.props }) }),
       ...(request.site === undefined ? {} : { site: request.site }),
+      ...(days === undefined ? {} : { day: days.day }),
+      ...(days?.all === undefined ? {} : { all: { day: days.all.day, token: dailyToken(days.all.secret, address, family) } }),
     },
   };
 }

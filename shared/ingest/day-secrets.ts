@@ -29,15 +29,30 @@ export interface DaySecretDeps {
   clock: Clock;
   /** HIT_MAX_AGE_DAYS. */
   lateDays: number;
-  /** The day an instant falls on: UTC until days are the site's own. */
-  dayOf: (at: Date) => string;
+  /** The local day an instant falls on for a site, and for all sites together when it is kept there too. */
+  dayOf: HitDaysOf;
   /** 32 random bytes as hex when not given; tests make them from the day so their tokens repeat. */
   newSecret?: (day: string) => string;
 }
 
+/** A hit's local day on its site, and on all sites together when their zone gives another. */
+export interface HitDays {
+  day: string;
+  all?: string;
+}
+
+export type HitDaysOf = (at: Date, site: string | undefined) => Promise<HitDays>;
+
+/** What a hit's tokens are made with: its day's secret, and all sites' day and secret when that day is another. */
+export interface TokenDays {
+  day: string;
+  secret: string;
+  all?: { day: string; secret: string };
+}
+
 /** Each day's secret, read from the store once a process and kept in memory for its day. */
 export interface DaySecretKeeper {
-  dayOf(at: Date): string;
+  dayOf: HitDaysOf;
   /** Null once the day can receive no more hits. Throws when the store cannot answer. */
   secretOf(day: string): Promise<string | null>;
   /** For an import of a day whose own secret is gone: that day's import secret, renewed while imports use it. */
@@ -138,19 +153,28 @@ export function daySecretKeeper(deps: DaySecretDeps): DaySecretKeeper {
   };
 }
 
-/** The secret of each day the instants fall on, or a 503 that names nothing of the store (it is logged). */
+/** For each request its days and their secrets (null once a day can receive no more hits), or a 503 that names nothing of the store (it is logged). */
 export async function secretsOfDays(
-  ats: readonly Date[],
+  requests: ReadonlyArray<{ at: Date; site?: string }>,
   deps: { secrets: DaySecretKeeper; logger: Logger },
-): Promise<Result<Map<string, string | null>>> {
-  const days = [...new Set(ats.map((at) => deps.secrets.dayOf(at)))];
+): Promise<Result<Array<TokenDays | null>>> {
   try {
-    const secrets = await Promise.all(days.map((day) => deps.secrets.secretOf(day)));
-    return ok(new Map(days.map((day, index) => [day, secrets[index]!] as const)));
+    const days = await Promise.all(requests.map((request) => deps.secrets.dayOf(request.at, request.site)));
+    const wanted = [...new Set(days.flatMap((day) => (day.all === undefined ? [day.day] : [day.day, day.all])))];
+    const secrets = new Map(await Promise.all(wanted.map(async (day) => [day, await deps.secrets.secretOf(day)] as const)));
+    return ok(days.map((day) => tokenDays(day, secrets)));
   } catch (error) {
     deps.logger.warn("the day's secret could not be read; the hits were refused", { reason: errorLine(error) });
     return fail({ status: 503, code: 'store_unavailable', message: 'the hits cannot be taken right now; nothing was kept, retry later' });
   }
+}
+
+function tokenDays(days: HitDays, secrets: ReadonlyMap<string, string | null>): TokenDays | null {
+  const secret = secrets.get(days.day);
+  if (!secret) return null;
+  if (days.all === undefined) return { day: days.day, secret };
+  const all = secrets.get(days.all);
+  return all ? { day: days.day, secret, all: { day: days.all, secret: all } } : null;
 }
 
 /** Deletes the secret of every day that can receive no more hits; run by the timer. Answers the days deleted. */

@@ -25,16 +25,13 @@ export interface IngestOutcome {
 
 /** The addresses and agents end here: only hashed hits go on the queue, and nothing of a request is logged. */
 export async function ingest(requests: readonly SeenRequest[], deps: IngestDeps): Promise<Result<IngestOutcome>> {
-  const secrets = await secretsOfDays(
-    requests.map((request) => request.at),
-    deps,
-  );
+  const secrets = await secretsOfDays(requests, deps);
   if (!secrets.ok) return secrets;
   const classified = await withPersonIds(
     requests,
-    requests.map((request) => {
-      const secret = secrets.value.get(deps.secrets.dayOf(request.at));
-      return secret ? classify(request, deps.rules, secret) : TOO_OLD;
+    requests.map((request, index) => {
+      const days = secrets.value[index]!;
+      return days ? classify(request, deps.rules, days.secret, days) : TOO_OLD;
     }),
     deps.persons,
   );

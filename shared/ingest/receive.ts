@@ -186,13 +186,13 @@ export async function receiveBeacon({ body: beacon, sender }: Beacon, deps: Rece
     signals: sender.signals,
     site: site.value,
   };
-  const secrets = await secretsOfDays([seen.at], deps);
+  const secrets = await secretsOfDays([seen], deps);
   if (!secrets.ok) return secrets;
-  const secret = secrets.value.get(deps.secrets.dayOf(seen.at));
+  const secret = secrets.value[0];
   // A beacon is now, so only a clock past its day's end finds no secret.
   if (!secret) return ok({ body: { accepted: 0, ignored: 1 }, cookies: [] });
   const subjects = { ...deps.subjects, ...deps.subjectsOf?.(site.value) };
-  const scan = await beaconScan(sender.cookie, seen, secret, beacon.status === true, { ...deps, subjects });
+  const scan = await beaconScan(sender.cookie, seen, secret.secret, beacon.status === true, { ...deps, subjects }, secret);
   if (!scan.ok) return scan;
   // The beacon was classified once, in its scan (its cookie's identity put in): that verdict is what is enqueued.
   const result = await enqueueClassified([scan.value.classified], deps);

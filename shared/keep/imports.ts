@@ -13,12 +13,7 @@ export async function keepImported(message: HitsMessage, deps: KeepDeps & { stor
   const kept = await keepHits(message, { ...deps, anyDay: true });
   if (!kept.ok) return kept;
   try {
-    await deps.store.landed.create(
-      landedNote(
-        message.id,
-        message.hits.map((hit) => dayOf(hit.at)),
-      ),
-    );
+    await deps.store.landed.create(landedNote(message.id, message.hits.map(dayOf)));
     return kept;
   } catch (error) {
     return { ok: false, reason: errorLine(error) };

@@ -8,7 +8,8 @@ import { errorLine } from '../core/errors';
 import { retryConditionalWrite } from '../core/store/conditional-write';
 import { KeyedMutex } from '../core/keyed-mutex';
 import { KeptSightings } from './kept-sightings';
-import { dayOf, planOf, sightingsOf, type DayPlan, type Sighting } from './plan';
+import { dayOf, planOf, sightingsOf, utcHourOf, zoneHourOf, type DayPlan, type Sighting } from './plan';
+import type { SiteDays } from '../core/sites/zones';
 import { sightedRecord } from './visitor';
 import { firstOfRecord } from './first';
 import type { First } from '../core/store/first-touch';
@@ -48,6 +49,8 @@ export interface KeepDeps {
   anyDay?: boolean;
   /** Set once the dated switch of person ids is registered: messages' old ids follow their records to derived ids. */
   personSwitch?: PersonSwitch;
+  /** The site's days, whose zone gives each hit's local hour; UTC without it. */
+  days?: () => Promise<SiteDays>;
 }
 
 /**
@@ -80,7 +83,7 @@ export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<Ke
     return first;
   };
 
-  const days = new Set(message.hits.map((hit) => dayOf(hit.at)));
+  const days = new Set(message.hits.map(dayOf));
   const oldest = addDays(utcDay(clock.now()), -FOLD_DAYS);
   const late = deps.anyDay ? undefined : [...days].find((day) => day < oldest);
   // The fold reads no day this old, so keeping it would count it half: it stays on the queue, then in poison.
@@ -93,7 +96,8 @@ export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<Ke
       ),
     );
     const facts = await factPersons(deps.personSwitch, message.hits);
-    const plan = planOf(facts.hits, new Map([...firsts].map(([hash, first]) => [facts.idOf(hash), first] as const)));
+    const hourOf = deps.days === undefined ? utcHourOf : zoneHourOf((await deps.days()).zoneAt);
+    const plan = planOf(facts.hits, new Map([...firsts].map(([hash, first]) => [facts.idOf(hash), first] as const)), hourOf);
     const created = await Promise.all([...plan.days].map(([day, parts]) => store.facts.create(factOf(message, day, parts, facts))));
     return { ok: true, hits: message.hits.length, already: created.every((outcome) => outcome === 'exists') };
   } catch (error) {

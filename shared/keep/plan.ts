@@ -1,3 +1,4 @@
+import type { Zone } from '../core/zone';
 import type { QueuedHit } from '../core/message';
 import { whoOf, type Who } from '../core/identity/who';
 import { hourId, visitorDayId } from '../core/store/activity';
@@ -24,8 +25,23 @@ export interface Plan {
   days: Map<string, DayPlan>;
 }
 
-/** The queue's instants always end in `Z`. */
-export const dayOf = (at: string) => at.slice(0, 10);
+/** The site's local day, or on a message queued before zones `at`'s UTC day (the queue's instants always end in `Z`). */
+export const dayOf = (hit: Pick<QueuedHit, 'at' | 'day'>) => hit.day ?? hit.at.slice(0, 10);
+
+/** The local clock hour a hit falls in: its key within the day and its first instant, ISO 8601 UTC. */
+export type HourOf = (at: string) => { key: string; start: string };
+
+/** A site whose days are UTC. */
+export const utcHourOf: HourOf = (at) => ({ key: at.slice(11, 13), start: `${at.slice(0, 13)}:00:00.000Z` });
+
+/** In a zone: its local hours, 23 or 25 on the days the clocks change. */
+export const zoneHourOf =
+  (zoneAt: (at: number) => Zone): HourOf =>
+  (at) => {
+    const instant = Date.parse(at);
+    const hour = zoneAt(instant).hourOf(instant);
+    return { key: hour.key, start: new Date(hour.start).toISOString() };
+  };
 
 const bump = (counts: Record<string, number>, name: string) => {
   counts[name] = (counts[name] ?? 0) + 1;
@@ -48,13 +64,13 @@ const newVisitorDay = (day: string, hit: QueuedHit): VisitorDayPart => ({
   page_loads: 0,
 });
 
-const newHour = (day: string, hit: QueuedHit): HourPart => {
-  const hour = hit.at.slice(11, 13);
+const newHour = (day: string, hit: QueuedHit, hourOf: HourOf): HourPart => {
+  const hour = hourOf(hit.at);
   return {
     day,
-    id: hourId(hit.served_by, hour),
+    id: hourId(hit.served_by, hour.key),
     store: hit.served_by,
-    hour: `${day}T${hour}:00:00.000Z`,
+    hour: hour.start,
     requests: 0,
     bots: 0,
     self: 0,
@@ -74,6 +90,7 @@ function addAction(actions: Map<string, GoalAction>, hit: QueuedHit, first: Firs
   const action = actions.get(hit.person) ?? {
     person: hit.person,
     at: hit.at,
+    ...(dayOf(hit) === hit.at.slice(0, 10) ? {} : { day: dayOf(hit) }),
     events: [],
     paths: [],
     ...withFirst(first),
@@ -100,8 +117,8 @@ export function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]>
   const days = new Map<string, { hash: string; day: string; requests: number; bots: number; self: boolean; hits: QueuedHit[] }>();
   for (const hit of hits) {
     if (hit.person === null) continue;
-    const key = `${hit.person}|${dayOf(hit.at)}`;
-    const seen = days.get(key) ?? { hash: hit.person, day: dayOf(hit.at), requests: 0, bots: 0, self: false, hits: [] };
+    const key = `${hit.person}|${dayOf(hit)}`;
+    const seen = days.get(key) ?? { hash: hit.person, day: dayOf(hit), requests: 0, bots: 0, self: false, hits: [] };
     seen.hits.push(hit);
     days.set(key, { ...seen, requests: seen.requests + 1, bots: seen.bots + (hit.bot ? 1 : 0), self: seen.self || hit.self });
   }
@@ -119,13 +136,13 @@ export function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]>
 }
 
 /** `firsts` watermarks each visitor-day's new people and each action's first touch. */
-export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, First | null> = new Map()): Plan {
+export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, First | null> = new Map(), hourOf = utcHourOf): Plan {
   const days = new Map<
     string,
     { visitorDays: Map<string, VisitorDayPart>; hours: Map<string, HourPart>; scans: SubjectScan[]; actions: Map<string, GoalAction> }
   >();
   for (const hit of hits) {
-    const day = dayOf(hit.at);
+    const day = dayOf(hit);
     const parts = days.get(day) ?? {
       visitorDays: new Map<string, VisitorDayPart>(),
       hours: new Map<string, HourPart>(),
@@ -135,7 +152,8 @@ export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, F
     days.set(day, parts);
     const visitorDay = parts.visitorDays.get(visitorDayId(hit.served_by, hit.token)) ?? newVisitorDay(day, hit);
     parts.visitorDays.set(visitorDay.id, visitorDay);
-    const hour = parts.hours.get(newHour(day, hit).id) ?? newHour(day, hit);
+    const made = newHour(day, hit, hourOf);
+    const hour = parts.hours.get(made.id) ?? made;
     parts.hours.set(hour.id, hour);
     for (const part of [visitorDay, hour]) {
       part.requests += 1;

@@ -1,3 +1,4 @@
+import { dayOf } from './plan';
 import type { HitsMessage, QueuedHit } from '../core/message';
 import type { KeepOutcome } from './keep';
 import { ALL_SITES } from '../core/sites/sites';
@@ -12,6 +13,9 @@ function bySite(hits: readonly QueuedHit[], firstSite: string): Map<string, Queu
   return sites;
 }
 
+/** All sites' day and token, where their zone puts the hit on another day than its site's. */
+const allSitesHit = ({ all, ...hit }: QueuedHit): QueuedHit => (all === undefined ? hit : { ...hit, day: all.day, token: all.token });
+
 /**
  * Also keeps them in `*`, so a person who visited two sites is one person, but for the first site's days up to the one
  * all sites began; each store is exactly-once by the message id.
@@ -25,7 +29,7 @@ export async function keepBySite<D>(
   if (sites.keepOf(ALL_SITES) !== undefined) {
     const from = await sites.allSitesFrom();
     // The first site's days up to the one all sites began are read from its own documents.
-    const hits = message.hits.filter((hit) => (hit.site ?? sites.firstSite) !== sites.firstSite || hit.at.slice(0, 10) > from);
+    const hits = message.hits.map(allSitesHit).filter((hit) => (hit.site ?? sites.firstSite) !== sites.firstSite || dayOf(hit) > from);
     if (hits.length > 0) parts.push([ALL_SITES, hits]);
   }
   const unknown = parts.find(([site]) => sites.keepOf(site) === undefined);

@@ -1,8 +1,8 @@
+import { daysOrSet, zoneOfAnswer, type ReadZone } from '../core/sites/zones';
 import { costOf, readActivity, type ActivityStore } from './activity/availability';
 import { topEntries } from './activity/token-days';
 import { ok, type Result } from '../core/result';
 import { whoOf } from '../core/identity/who';
-import { utcDay } from '../core/identity/tokens';
 import type { Clock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
 import type { Store } from '../core/store';
@@ -17,7 +17,7 @@ export const NOW_TOP_PATHS = 10;
 
 const MINUTE_MS = 60_000;
 
-export interface NowDeps {
+export interface NowDeps extends ReadZone {
   store: ActivityStore & Pick<Store, 'recent'>;
   clock: Clock;
   logger: Logger;
@@ -87,10 +87,12 @@ export const nowQuerySchema = z.object({});
 export async function nowCard(deps: NowDeps): Promise<Result<NowAnswer>> {
   const now = deps.clock.now();
   const since = new Date(lastMinutes(now)[0]!);
-  const days = [...new Set([utcDay(since), utcDay(now)])];
-  const { value, availability } = await readActivity(deps.store, deps.logger, async () =>
-    (await Promise.all(days.map((day) => deps.store.recent.partsSince(day, since)))).flat(),
-  );
+  const zones = await daysOrSet(deps);
+  const { value, availability } = await readActivity(deps.store, deps.logger, async () => {
+    // The facts are kept by local day.
+    const days = [...new Set([zones.dayOf(since), zones.dayOf(now)])];
+    return (await Promise.all(days.map((day) => deps.store.recent.partsSince(day, since)))).flat();
+  });
   const figures = value && nowOf(value, now);
   return ok({
     from: since.toISOString(),
@@ -98,6 +100,7 @@ export async function nowCard(deps: NowDeps): Promise<Result<NowAnswer>> {
     people_last_30_minutes: figures?.people_last_30_minutes ?? null,
     by_minute: figures?.by_minute ?? null,
     top_paths: figures?.top_paths ?? null,
+    ...zoneOfAnswer(zones),
     availability,
     cost: costOf(deps.store),
   });

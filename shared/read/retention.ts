@@ -1,10 +1,10 @@
+import { daysOrSet, zoneOfAnswer, type ReadZone } from '../core/sites/zones';
 import { z } from 'zod';
 import type { retentionQuerySchema } from '../contract/queries';
 import { costOf, readActivity, type ActivityStore } from './activity/availability';
 import { identityFrom } from '../core/store/person-moves';
 import { addDays } from '../core/days';
 import { ok, type Result } from '../core/result';
-import { utcDay } from '../core/identity/tokens';
 import type { Clock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
 import { SKETCH_ERROR } from '../core/sketch';
@@ -13,7 +13,7 @@ import { cellFilter } from '../core/rollup/filters';
 import { cellPartition } from '../core/rollup/filters';
 import type { RetentionAnswer } from '../contract/retention';
 
-export interface RetentionDeps {
+export interface RetentionDeps extends ReadZone {
   store: ActivityStore & { cohorts: Pick<CohortsStore, 'since'> };
   clock: Clock;
   logger: Logger;
@@ -53,7 +53,8 @@ function rowsOf(
 
 /** One query, two with a filter, so its cost grows with the months asked, never the people. */
 export async function retentionCard(query: z.infer<typeof retentionQuerySchema>, deps: RetentionDeps): Promise<Result<RetentionAnswer>> {
-  const today = utcDay(deps.clock.now());
+  const zones = await daysOrSet(deps);
+  const today = zones.dayOf(deps.clock.now());
   const months = monthsEnding(today.slice(0, 7), query.months);
   const weeks = Array.from({ length: COHORT_WEEKS }, (_, i) => addDays(weekOf(today), -7 * (COHORT_WEEKS - 1 - i)));
   const filter = cellFilter(query.filter);
@@ -67,7 +68,7 @@ export async function retentionCard(query: z.infer<typeof retentionQuerySchema>,
     ]),
   );
   const base = { months: months.length, from: months[0]!, to: months[months.length - 1]!, error: SKETCH_ERROR };
-  if (value === null) return ok({ ...base, cohorts: null, weeks: null, availability, cost: costOf(deps.store) });
+  if (value === null) return ok({ ...base, cohorts: null, weeks: null, ...zoneOfAnswer(zones), availability, cost: costOf(deps.store) });
   const [whole, cells, identity] = [value[0], value[1] ?? value[0], value[2]];
   // Its months or weeks from before the switch of person ids to after it.
   const first = [weeks[0]!, `${months[0]!}-01`].sort()[0]!;
@@ -91,6 +92,7 @@ export async function retentionCard(query: z.infer<typeof retentionQuerySchema>,
         weeks: later.map(({ at, ...rest }) => ({ week: at, ...rest })),
       })) ?? null,
     ...(spans ? { identity_from: identity } : {}),
+    ...zoneOfAnswer(zones),
     availability,
     cost: costOf(deps.store),
   });

@@ -233,7 +233,12 @@ async function expectTheCard(page: Page, card: string) {
   expect(await panelsShown(page)).toEqual(panelsOf(answer));
   expect(await tilesShown(page)).toEqual(tilesOf(answer));
   const run = answer.by_day ?? answer.by_month;
-  expect((await chartRows(page, 'main')).map((row) => row.slice(0, 2))).toEqual(run.map((d: any) => [d.day ?? d.month, n(d.people)]));
+  // One day is drawn by its local clock hours.
+  const rows =
+    run.length === 1 && answer.by_hour
+      ? answer.by_hour.map((h: any) => [h.hour, n(h.requests)])
+      : run.map((d: any) => [d.day ?? d.month, n(d.people)]);
+  expect((await chartRows(page, 'main')).map((row) => row.slice(0, 2))).toEqual(rows);
   return answer;
 }
 
@@ -294,11 +299,16 @@ describe('the period: picked at the top, kept in the address, and followed by ev
       await shown(page, `days=${days}`);
       expect(await checkedPeriod(page)).toEqual([name]);
       const card = await expectTheCard(page, `days=${days}`);
-      expect(await chartRows(page, 'main')).toHaveLength(Number(days));
-      expect(await page.textContent('#main-caption')).toBe(`Visits each day, ${words}, and ${before} (faint)`);
+      const hourly = days === '1';
+      expect(await chartRows(page, 'main')).toHaveLength(hourly ? card.by_hour.length : Number(days));
+      expect(await page.textContent('#main-caption')).toBe(
+        `${hourly ? 'Requests each hour' : 'Visits each day'}, ${words}, and ${before} (faint)`,
+      );
       // The chart is redrawn with the period's days on the canvas it was first drawn on.
       expect(await firstCanvas.evaluate((canvas) => canvas.isConnected)).toBe(true);
-      expect(await firstCanvas.evaluate((canvas) => (window as any).Chart.getChart(canvas).data.labels.length)).toBe(Number(days));
+      expect(await firstCanvas.evaluate((canvas) => (window as any).Chart.getChart(canvas).data.labels.length)).toBe(
+        hourly ? card.by_hour.length : Number(days),
+      );
       // The export follows the period: its days, in the dashboard's words.
       expect(await page.textContent('#export-words')).toBe(`${dayWords(card.from)} to ${dayWords(card.to)}`);
       expect(await page.textContent('#period-message')).toBe(
@@ -600,7 +610,9 @@ describe('the first screen, the panels and their size', () => {
     // One meaning of a visit, the same in the glossary and on its tile: a person's day, so people never outnumber visits.
     const visit = await page.$eval('#help .glossary div:has(> dt:text-is("Visit")) dd', (dd) => dd.textContent ?? '');
     expect(visit).toContain('two browsers on one address are two visits');
-    expect(await page.getAttribute('[data-figure="visits"]', 'title')).toContain('an address and a browser on one UTC day');
+    expect(await page.getAttribute('[data-figure="visits"]', 'title')).toContain(
+      "an address and a browser on one day of the site's time zone",
+    );
     expect(troubles).toEqual([]);
   });
 

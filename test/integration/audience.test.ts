@@ -149,6 +149,7 @@ describe('the audience through the local stack: countries, devices, campaigns, n
       to: D2,
       days: 2,
       filters: [],
+      time_zone: 'UTC',
       rows: [
         {
           day: D1,

@@ -163,7 +163,7 @@ describe('the count end to end, through the local host on Azurite and the local 
 
     const count = await admin(t);
     expect(count.status).toBe(200);
-    expect(count.json).toEqual({ ...want, source: t.root.store.source, behind_since: null });
+    expect(count.json).toEqual({ ...want, source: t.root.store.source, behind_since: null, time_zone: 'UTC' });
     const pulse = await get(t, '/api/pulse', { origin: 'https://site.example' });
     expect(pulse.status).toBe(200);
     expect(pulse.headers.get('cache-control')).toBe('public, max-age=60');
@@ -178,6 +178,7 @@ describe('the count end to end, through the local host on Azurite and the local 
       visits_by_day: count.json.visits.by_day,
       source: count.json.source,
       behind_since: null,
+      time_zone: 'UTC',
     });
   });
 
@@ -254,6 +255,8 @@ describe('the count with the store down', () => {
         visits_by_day: null,
         source: expect.stringMatching(/^unread: the store did not answer \(.+\)$/),
         behind_since: null,
+        // The zone set is named even when the store cannot answer.
+        time_zone: 'UTC',
       });
       const count = await admin(t);
       expect(count.status).toBe(200);

@@ -1,6 +1,6 @@
+import { utcDays } from '../support/hit-days';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { utcDay } from '../../shared/core/identity/tokens';
 import { fixedClock } from '../../shared/core/ports/clock';
 import type { Store } from '../../shared/core/store';
 import { daySecretId, IMPORT_SECRET_TTL, importSecretId, SECRETS_PK } from '../../shared/core/store/day-secrets';
@@ -22,7 +22,7 @@ const LATE_DAYS = 7;
 const ENDS = '2026-10-31T12:00:00.000Z';
 
 const keeperOn = (store: Store, clock = fixedClock(`${DAY}T10:00:00Z`)) =>
-  daySecretKeeper({ secrets: store.secrets, clock, lateDays: LATE_DAYS, dayOf: utcDay });
+  daySecretKeeper({ secrets: store.secrets, clock, lateDays: LATE_DAYS, dayOf: utcDays });
 
 describe.each(SUBJECTS)("the day's secret on $name", ({ make }) => {
   it('ends when the day has ended at UTC−12 and HIT_MAX_AGE_DAYS more have passed', () => {

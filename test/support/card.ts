@@ -1,3 +1,5 @@
+import { oneZone } from '../../shared/core/sites/zones';
+import { zoneOf } from '../../shared/core/zone';
 import type { Store } from '../../shared/core/store';
 import { periodReport, type ActivityDeps } from '../../shared/read/activity/report';
 import { activityQuerySchema } from '../../shared/contract/queries';
@@ -28,6 +30,8 @@ export function cardOf(store: Store, clock: Clock) {
     logger: memoryLogger(),
     funnel: funnelStepsSetting.parse(undefined),
     goals: [],
+    zone: zoneOf('UTC'),
+    days: () => Promise.resolve(oneZone(zoneOf('UTC'))),
   };
   const operator = {
     operatorKey: KEY,

@@ -1,6 +1,6 @@
+import { utcDays, utcZone } from './hit-days';
 import { memoryGuessing } from './access';
 import { daySecretKeeper } from '../../shared/ingest/day-secrets';
-import { utcDay } from '../../shared/core/identity/tokens';
 import { testSecret } from './day-secrets';
 import type { MemoryDocuments } from '../../adapters/memory/documents';
 import { memoryStore } from '../../adapters/memory/store';
@@ -61,7 +61,8 @@ export function importRig(now: string, documents?: MemoryDocuments) {
       networks: hostingNetworks(),
       countries,
     },
-    secrets: daySecretKeeper({ secrets: store.secrets, clock, lateDays: 7, dayOf: utcDay, newSecret: testSecret }),
+    secrets: daySecretKeeper({ secrets: store.secrets, clock, lateDays: 7, dayOf: utcDays, newSecret: testSecret }),
+    days: utcZone.days,
     queue,
     clock,
     store,

@@ -1,3 +1,4 @@
+import { utcZone } from './hit-days';
 import type { memoryStore } from '../../adapters/memory/store';
 import { fold, type FoldDeps } from '../../shared/fold/fold';
 import { type FoldBudget } from '../../shared/fold/budget';
@@ -31,7 +32,7 @@ export function retentionOf(store: Store, clock: Clock) {
       params: {},
       text: () => Promise.resolve(''),
     };
-    const deps = { store, clock, logger: memoryLogger() };
+    const deps = { store, clock, logger: memoryLogger(), ...utcZone };
     const answer = await operatorRead(request, operator, readQuery(retentionQuerySchema), (asked) => retentionCard(asked, deps));
     return { status: answer.status, body: answer.body as any };
   };

@@ -1,3 +1,4 @@
+import { utcDays } from '../support/hit-days';
 import { memoryGuessing } from '../support/access';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
@@ -13,7 +14,6 @@ import { visitorCookieHash } from '../../shared/ingest/subjects/cookie';
 import { AGENTS, browserHeaders } from '../support/http';
 import { HMAC_PERSON_IDS } from '../support/persons';
 import { daySecretKeeper } from '../../shared/ingest/day-secrets';
-import { utcDay } from '../../shared/core/identity/tokens';
 
 // Issue 24: a beacon is classified once, and that verdict (its cookie's identity put in) is the one enqueued. The
 // module is wrapped so the calls can be counted; every call still runs the real rule.
@@ -32,7 +32,7 @@ function deps(mode: IdentityMode) {
   const clock = fixedClock(at);
   const receive: ReceiveDeps = {
     rules,
-    secrets: daySecretKeeper({ secrets: store.secrets, clock, lateDays: 7, dayOf: utcDay }),
+    secrets: daySecretKeeper({ secrets: store.secrets, clock, lateDays: 7, dayOf: utcDays }),
     persons: HMAC_PERSON_IDS,
     sender: {
       enqueue: async (batch) => {
@@ -49,7 +49,7 @@ function deps(mode: IdentityMode) {
     guesses: memoryGuessing(fixedClock(at)),
     hitMaxAgeDays: 7,
     allowedOrigins: ['https://example.com'],
-    sites: [{ name: 'example.com', origins: ['https://example.com'] }],
+    sites: [{ name: 'example.com', origins: ['https://example.com'], zone: 'UTC' }],
     subjects: { mode, store: store.subjects },
   };
   return { receive, enqueued, store };
@@ -75,11 +75,12 @@ function beacon(body: Record<string, unknown>, headers: Record<string, string> =
 
 /** The hit the rule gives the beacon's request, read afresh: what was enqueued before the verdict was carried. */
 function expectedHit(visitor?: string): QueuedHit {
-  const [request, , secret] = classify.mock.calls[0]!;
+  const [request, , secret, days] = classify.mock.calls[0]!;
   const again = vi.mocked(hits.classify).getMockImplementation()!(
     { ...request, ...(visitor === undefined ? {} : { visitor }) },
     rules,
     secret,
+    days,
   );
   if (!again.counted) throw new Error('not counted');
   return again.hit;

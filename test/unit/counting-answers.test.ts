@@ -1,3 +1,4 @@
+import { utcZone } from '../support/hit-days';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import { OPERATOR_COOKIE_MAX_AGE } from '../../host/http/admin/auth';
@@ -25,7 +26,14 @@ async function rig() {
   await keepAndFold(store, clock, [queuedHit('2026-10-23T10:00:00.000Z', { person: 'a' })]);
   const deps: CountAnswerDeps = {
     site: 'site.example',
-    count: { visitorsSummary: store.visitorsSummary, visits: store.visits, foldState: store.foldState, clock, source: store.source },
+    count: {
+      visitorsSummary: store.visitorsSummary,
+      visits: store.visits,
+      foldState: store.foldState,
+      clock,
+      source: store.source,
+      ...utcZone,
+    },
     allowedOrigins: ['https://site.example'],
     pulseGoal: null,
   };

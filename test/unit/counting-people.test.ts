@@ -1,3 +1,4 @@
+import { utcZone } from '../support/hit-days';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStore, MEMORY_SOURCE } from '../../adapters/memory/store';
 import { DAYS, pulseOf, readPeopleCount, type PeopleCountDeps } from '../../shared/read/counting/people-count';
@@ -9,6 +10,7 @@ import { foldOnce, keepAndFold, keepHits, queuedHit } from '../support/counting'
 const TODAY = '2026-10-23T23:30:00.000Z';
 
 const depsOf = (store: Store, at = TODAY): PeopleCountDeps => ({
+  ...utcZone,
   visitorsSummary: store.visitorsSummary,
   visits: store.visits,
   foldState: store.foldState,
@@ -116,6 +118,8 @@ describe("the count of people, each counted once (the seed's VisitorTests)", () 
       source: 'unread: the store did not answer (ECONNREFUSED)',
       visits: null,
       behind_since: null,
+      // The zone set is named even when the store cannot answer.
+      time_zone: 'UTC',
     });
     expect(pulseOf(count)).toEqual({
       people_all_time: null,
@@ -126,6 +130,7 @@ describe("the count of people, each counted once (the seed's VisitorTests)", () 
       visits_by_day: null,
       source: 'unread: the store did not answer (ECONNREFUSED)',
       behind_since: null,
+      time_zone: 'UTC',
     });
   });
 

@@ -1,3 +1,4 @@
+import { utcZone } from '../support/hit-days';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import { readPeopleCount } from '../../shared/read/counting/people-count';
@@ -19,6 +20,7 @@ function rig(at = NOW) {
   const clock = fixedClock(at);
   const count = () =>
     readPeopleCount({
+      ...utcZone,
       visitorsSummary: store.visitorsSummary,
       visits: store.visits,
       foldState: store.foldState,

@@ -1,3 +1,4 @@
+import { utcZone } from '../support/hit-days';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
 import { fixedClock } from '../../shared/core/ports/clock';
@@ -37,7 +38,7 @@ const switchedOn = async (begunAt: string | null) => cardOf(await storeOn(begunA
 
 async function retentionOn(begunAt: string | null, months: number) {
   const query = retentionQuerySchema.parse({ months: String(months) });
-  const answer = await retentionCard(query, { store: await storeOn(begunAt), clock, logger: memoryLogger() });
+  const answer = await retentionCard(query, { store: await storeOn(begunAt), clock, logger: memoryLogger(), ...utcZone });
   if (!answer.ok) throw new Error('the retention card failed');
   expect(RetentionCard.safeParse(answer.value).success).toBe(true);
   return answer.value;
@@ -70,7 +71,14 @@ describe("the period report's identity_from", () => {
 
   it('is in the JSON export when its range spans the switch, and absent when it does not', async () => {
     const exported = async (begunAt: string | null, from: string, to: string) => {
-      const deps = { store: await storeOn(begunAt), clock, logger: memoryLogger(), funnel: funnelStepsSetting.parse(undefined), goals: [] };
+      const deps = {
+        store: await storeOn(begunAt),
+        clock,
+        logger: memoryLogger(),
+        funnel: funnelStepsSetting.parse(undefined),
+        goals: [],
+        ...utcZone,
+      };
       const answer = await exportDays(exportQuerySchema.parse({ from, to, format: 'json' }), deps);
       if (!answer.ok || !('json' in answer.value)) throw new Error('the export failed');
       expect(ExportDays.safeParse(answer.value.json).success).toBe(true);

@@ -1,6 +1,6 @@
+import { utcDays } from '../support/hit-days';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { utcDay } from '../../shared/core/identity/tokens';
 import type { QueuedHit } from '../../shared/core/message';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
@@ -34,7 +34,7 @@ function rig(secrets: DaySecrets = memoryStore().secrets) {
   const sent: QueuedHit[] = [];
   const deps = {
     rules,
-    secrets: daySecretKeeper({ secrets, clock, lateDays: 7, dayOf: utcDay }),
+    secrets: daySecretKeeper({ secrets, clock, lateDays: 7, dayOf: utcDays }),
     persons: HMAC_PERSON_IDS,
     sender: {
       enqueue: async (hits: readonly QueuedHit[]) => (sent.push(...hits), { ok: true as const }),

@@ -1,9 +1,10 @@
+import { utcDays } from '../support/hit-days';
 import { scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { derivePersonId, PERSON_HASH_HIGHEST_COST, type PersonIds } from '../../shared/core/identity/person-id';
 import { personIds } from '../../shared/core/person-ids';
 import { HMAC_PERSON_IDS } from '../support/persons';
-import { personHash, utcDay } from '../../shared/core/identity/tokens';
+import { personHash } from '../../shared/core/identity/tokens';
 import { daySecretKeeper } from '../../shared/ingest/day-secrets';
 import { agentFamily } from '../../shared/core/identity/agent';
 import { fixedClock } from '../../shared/core/ports/clock';
@@ -128,7 +129,7 @@ describe('the person ids of a batch', () => {
     const sent: QueuedHit[] = [];
     const deps = {
       rules,
-      secrets: daySecretKeeper({ secrets: memoryStore().secrets, clock: fixedClock('2026-12-06T10:00:00Z'), lateDays: 7, dayOf: utcDay }),
+      secrets: daySecretKeeper({ secrets: memoryStore().secrets, clock: fixedClock('2026-12-06T10:00:00Z'), lateDays: 7, dayOf: utcDays }),
       persons: personIds(COST, manualTime('2026-12-06T10:00:00Z')),
       sender: {
         enqueue: async (hits: readonly QueuedHit[]) => (sent.push(...hits), { ok: true as const }),

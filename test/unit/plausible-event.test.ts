@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readPlausibleEvent } from '../../shared/ingest/plausible-event';
 
 const sites = [
-  { name: 'blog.example', origins: ['https://blog.example'] },
-  { name: 'docs', origins: ['https://docs.example.org'] },
+  { name: 'blog.example', origins: ['https://blog.example'], zone: 'UTC' },
+  { name: 'docs', origins: ['https://docs.example.org'], zone: 'UTC' },
 ];
 const event = (fields: Record<string, unknown>) => ({
   n: 'pageview',

@@ -40,9 +40,37 @@ describe('SITES', () => {
     expect(both.ok).toBe(false);
     if (!both.ok) expect(both.problems[0]!.setting).toBe('ALLOWED_ORIGINS');
     expect(declaredSites(undefined, ['https://www.example.com', 'https://example.com'])).toEqual([
-      { name: 'www.example.com', origins: ['https://www.example.com', 'https://example.com'] },
+      { name: 'www.example.com', origins: ['https://www.example.com', 'https://example.com'], zone: 'UTC' },
     ]);
-    expect(declaredSites(undefined, [])).toEqual([{ name: 'site', origins: [] }]);
+    expect(declaredSites(undefined, [])).toEqual([{ name: 'site', origins: [], zone: 'UTC' }]);
+  });
+});
+
+describe('TIME_ZONE and a site’s own zone', () => {
+  it('gives every site TIME_ZONE (UTC when unset) but the one SITES gives its own with ;zone=', () => {
+    const read = readSettings({ ...BASE, TIME_ZONE: 'America/New_York', SITES: `${SITES.replace('|docs', ';zone=Asia/Kolkata|docs')}` });
+    expect(read.ok).toBe(true);
+    if (read.ok)
+      expect(declaredSites(read.settings.SITES, [], read.settings.TIME_ZONE).map((site) => [site.name, site.zone])).toEqual([
+        ['example.com', 'Asia/Kolkata'],
+        ['docs.example.org', 'America/New_York'],
+        ['shop.example.net', 'America/New_York'],
+      ]);
+    const unset = readSettings(BASE);
+    expect(unset.ok && unset.settings.TIME_ZONE).toBe('UTC');
+  });
+
+  it('stops start-up on a zone the platform does not know, naming the setting', () => {
+    for (const [setting, env] of [
+      ['TIME_ZONE', { TIME_ZONE: 'Europe/Atlantis' }],
+      ['TIME_ZONE', { TIME_ZONE: '+05:30' }],
+      ['SITES', { SITES: 'example.com=https://example.com;zone=Mars/Base' }],
+      ['SITES', { SITES: 'example.com=https://example.com;tz=Europe/Paris' }],
+    ] as const) {
+      const read = readSettings({ ...BASE, ...env });
+      expect(read.ok, JSON.stringify(env)).toBe(false);
+      if (!read.ok) expect(read.problems.map((problem) => problem.setting)).toEqual([setting]);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { addCapped } from '../counts';
-import type { GoalAction } from '../store/facts';
+import { actionDay, type GoalAction } from '../store/facts';
 import { CONVERT_BUCKETS, type ByTouch, type ConvertBucket } from '../store/goals';
 
 /** Referrer hosts and campaigns past this many are summed under `(other)`. */
@@ -31,9 +31,9 @@ export function addTouches(counts: ByTouch | undefined, actions: readonly GoalAc
 
 const DAY_MS = 86_400_000;
 
-export function bucketOf(action: Pick<GoalAction, 'first' | 'at'>): ConvertBucket {
+export function bucketOf(action: Pick<GoalAction, 'first' | 'at' | 'day'>): ConvertBucket {
   if (action.first === undefined) return 'unknown';
-  const days = Math.round((Date.parse(`${action.at.slice(0, 10)}T00:00:00Z`) - Date.parse(`${action.first}T00:00:00Z`)) / DAY_MS);
+  const days = Math.round((Date.parse(`${actionDay(action)}T00:00:00Z`) - Date.parse(`${action.first}T00:00:00Z`)) / DAY_MS);
   if (days <= 0) return '0';
   if (days === 1) return '1';
   if (days <= 7) return '2-7';

@@ -1,5 +1,5 @@
 import { addPerson, raiseRegisters } from '../sketch';
-import type { GoalAction } from '../store/facts';
+import { actionDay, type GoalAction } from '../store/facts';
 import type { VisitorDay } from '../store/activity';
 import { COHORT_WEEKS, cohortCellId, cohortsPk, weekOf, type CohortSpan } from '../store/cohorts';
 import type { RollupRules } from './day-rollup';
@@ -47,7 +47,7 @@ const addPersonSeen = (cells: CohortRegisters, pk: string, first: string, day: s
 
 export function cohortRegisters(actions: readonly GoalAction[], cells: CohortRegisters = new Map()): CohortRegisters {
   for (const action of actions) {
-    const day = action.at.slice(0, 10);
+    const day = actionDay(action);
     // An action kept before first days were carried, or before its person's first day, is no one's cohort.
     if (action.first === undefined || action.first > day) continue;
     addPersonSeen(cells, cohortsPk(), action.first, day, action.person);

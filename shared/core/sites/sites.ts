@@ -1,9 +1,15 @@
 import { z } from 'zod';
+import { isZone, UTC } from '../zone';
 
 export interface Site {
   name: string;
   origins: string[];
+  /** The IANA time zone its days are kept in. */
+  zone: string;
 }
+
+/** As SITES declares it: a zone only when it gives one. */
+export type DeclaredSite = Omit<Site, 'zone'> & { zone?: string };
 
 /** All sites together, where a person who visited several is one person. */
 export const ALL_SITES = '*';
@@ -27,29 +33,44 @@ function isOrigin(value: string): boolean {
   }
 }
 
-function readSite(text: string): Site | string {
+/** `;zone=Europe/Paris` after a site's origins is its own zone. */
+function readZone(text: string, name: string): { rest: string; zone?: string } | string {
+  const at = text.indexOf(';');
+  if (at < 0) return { rest: text };
+  const [key, value] = text
+    .slice(at + 1)
+    .split('=')
+    .map((part) => part.trim());
+  if (key !== 'zone' || value === undefined || !isZone(value))
+    return `site ${name}: "${text.slice(at + 1)}" must be zone= and an IANA time zone, like zone=Europe/Paris`;
+  return { rest: text.slice(0, at), zone: value };
+}
+
+function readSite(text: string): DeclaredSite | string {
   const eq = text.indexOf('=');
   const name = (eq < 0 ? text : text.slice(0, eq)).trim();
   if (!siteName.test(name)) return `"${text}" must be name=origin,origin with a lowercase host as its name`;
-  const origins = (eq < 0 ? '' : text.slice(eq + 1))
+  const zoned = readZone(eq < 0 ? '' : text.slice(eq + 1), name);
+  if (typeof zoned === 'string') return zoned;
+  const origins = zoned.rest
     .split(',')
     .map((origin) => origin.trim())
     .filter((origin) => origin !== '');
   const bad = origins.find((origin) => !isOrigin(origin));
   if (bad !== undefined) return `site ${name}: "${bad}" must be scheme://host[:port] with no path`;
-  return { name, origins };
+  return zoned.zone === undefined ? { name, origins } : { name, origins, zone: zoned.zone };
 }
 
 /**
- * SITES: `name=origin,origin` sites separated by `|`; names unique, an origin in one site only.
- * The first is the site a deployment counted before it had several.
+ * SITES: `name=origin,origin;zone=Area/City` sites separated by `|`; names unique, an origin in one site only, the zone
+ * optional. The first is the site a deployment counted before it had several.
  */
 export const sitesSetting = z
   .string()
   .optional()
   .transform((raw, ctx) => {
     if (raw === undefined) return undefined;
-    const sites: Site[] = [];
+    const sites: DeclaredSite[] = [];
     const texts = raw
       .split('|')
       .map((part) => part.trim())
@@ -66,14 +87,21 @@ export const sitesSetting = z
     return sites;
   });
 
-/** Without SITES, one site of ALLOWED_ORIGINS named by the first origin's host. */
-export function declaredSites(sites: readonly Site[] | undefined, allowedOrigins: readonly string[]): Site[] {
-  if (sites !== undefined && sites.length > 0) return [...sites];
+/** TIME_ZONE: every site's zone but those SITES gives their own. */
+export const timeZoneSetting = z
+  .string()
+  .trim()
+  .refine(isZone, 'must be an IANA time zone, like Europe/Paris or America/New_York')
+  .default(UTC);
+
+/** Without SITES, one site of ALLOWED_ORIGINS named by the first origin's host; a site without a zone of its own takes TIME_ZONE. */
+export function declaredSites(sites: readonly DeclaredSite[] | undefined, allowedOrigins: readonly string[], zone: string = UTC): Site[] {
+  if (sites !== undefined && sites.length > 0) return sites.map((site) => ({ ...site, zone: site.zone ?? zone }));
   const first = allowedOrigins[0];
-  return [{ name: first === undefined ? DEFAULT_SITE : new URL(first).hostname, origins: [...allowedOrigins] }];
+  return [{ name: first === undefined ? DEFAULT_SITE : new URL(first).hostname, origins: [...allowedOrigins], zone }];
 }
 
-export const allOrigins = (sites: readonly Site[]): string[] => sites.flatMap((site) => site.origins);
+export const allOrigins = (sites: readonly DeclaredSite[]): string[] => sites.flatMap((site) => site.origins);
 
-export const siteOfOrigin = (sites: readonly Site[], origin: string): Site | undefined =>
+export const siteOfOrigin = <S extends DeclaredSite>(sites: readonly S[], origin: string): S | undefined =>
   sites.find((site) => site.origins.includes(origin));

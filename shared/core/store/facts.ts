@@ -36,7 +36,12 @@ export interface GoalAction {
   derived?: true;
   /** The HMAC value of a person keep-hits derived, so the fold finds the goal documents not moved yet; gone with the fact. */
   was?: string;
+  /** The site's local day, when it is not `at`'s UTC day. */
+  day?: string;
 }
+
+/** The local day an action was on. */
+export const actionDay = (action: Pick<GoalAction, 'at' | 'day'>): string => action.day ?? action.at.slice(0, 10);
 
 /** Written once, never changed: a create that finds it there means the message was kept before. */
 export interface Fact {

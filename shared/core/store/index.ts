@@ -23,6 +23,7 @@ import type { AdminSessions } from './sessions';
 import type { CohortsStore } from './cohorts';
 import type { DaySecrets } from './day-secrets';
 import type { AllSitesFromDocs } from './all-sites';
+import type { TimeZonesDocs } from './time-zones';
 
 /** Only each visitor's record and each message's facts, nothing two visitors share. */
 export interface KeepingStore {
@@ -67,6 +68,8 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'lande
   importLedger: ImportLedgers;
   /** Only `*`'s holds one: the first day all sites are kept together. */
   allSitesFrom: AllSitesFromDocs;
+  /** The zones the site's days were kept in, when any is not UTC. */
+  timeZones: TimeZonesDocs;
   visitorsSummary: VisitorsSummaries & VisitorsSummaryReader;
   activityReader: ActivityReader;
   rollupReader: RollupReader;

@@ -10,6 +10,7 @@ import { canonicalAddress } from '../../core/identity/network';
 import { keptPath } from '../../core/identity/paths';
 import { bareHost, isInSite, siteHosts } from '../../core/identity/referrer';
 import { utcDay } from '../../core/identity/tokens';
+import type { SiteDays } from '../../core/sites/zones';
 import { boundedMap } from '../../core/bounded-map';
 import type { Clock } from '../../core/ports/clock';
 import type { Guesses } from '../../core/guesses';
@@ -24,7 +25,7 @@ import type { importBodySchema, ImportedDay, ImportHit } from '../../contract/im
 import { servedByOf } from '../../contract/hits';
 import type { z } from 'zod';
 import { importedTotals } from './totals';
-import type { DaySecretKeeper } from '../day-secrets';
+import type { DaySecretKeeper, TokenDays } from '../day-secrets';
 
 /** The most a request's `at` may be ahead of the app's clock, as on POST /api/hits. */
 const MAX_FUTURE_MS = 5 * 60 * 1000;
@@ -60,6 +61,8 @@ export interface ImportDeps {
   allowedOrigins: readonly string[];
   /** Absent for the first declared site, whose hits name none. */
   site?: string;
+  /** Each site's days: an import's days are its site's local days. */
+  days: (site: string | undefined) => Promise<SiteDays>;
 }
 
 export interface ImportOutcome {
@@ -111,6 +114,7 @@ function toSeen(
   now: Date,
   until: string,
   site: ReadonlySet<string>,
+  dayOf: (at: Date) => string,
   siteName?: string,
 ): Result<{ seen: SeenRequest } | { not: 'skipped' | 'ignored' }> {
   const field = (name: string) => `hits.${index}.${name}`;
@@ -120,7 +124,7 @@ function toSeen(
   if (at.getTime() > now.getTime() + MAX_FUTURE_MS)
     return fail(badRequest([{ path: field('at'), message: 'is more than five minutes in the future' }]));
   if (at.getTime() < EARLIEST) return fail(badRequest([{ path: field('at'), message: 'is before 1990' }]));
-  if (utcDay(at) > until) return ok({ not: 'skipped' });
+  if (dayOf(at) > until) return ok({ not: 'skipped' });
   const method = (hit.method ?? 'GET').toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') return ok({ not: 'ignored' });
   if (hit.status !== undefined && REDIRECTS.has(hit.status)) return ok({ not: 'ignored' });
@@ -195,10 +199,17 @@ async function keptBefore(messages: readonly ImportMessage[], store: ImportStore
 }
 
 /** A day's own secret while it is kept, so imported and live hits of a day are one visit; the import secret's after. */
-async function importSecrets(ats: readonly Date[], keeper: DaySecretKeeper): Promise<Map<string, string>> {
-  const days = [...new Set(ats.map((at) => keeper.dayOf(at)))];
-  const secrets = await Promise.all(days.map(async (day) => (await keeper.secretOf(day)) ?? keeper.importedSecretOf(day)));
-  return new Map(days.map((day, index) => [day, secrets[index]!] as const));
+async function importSecrets(seen: readonly SeenRequest[], keeper: DaySecretKeeper): Promise<TokenDays[]> {
+  const days = await Promise.all(seen.map((one) => keeper.dayOf(one.at, one.site)));
+  const wanted = [...new Set(days.flatMap((day) => (day.all === undefined ? [day.day] : [day.day, day.all])))];
+  const secrets = new Map(
+    await Promise.all(wanted.map(async (day) => [day, (await keeper.secretOf(day)) ?? (await keeper.importedSecretOf(day))] as const)),
+  );
+  return days.map(({ day, all }) => ({
+    day,
+    secret: secrets.get(day)!,
+    ...(all === undefined ? {} : { all: { day: all, secret: secrets.get(all)! } }),
+  }));
 }
 
 async function importHits(
@@ -206,22 +217,23 @@ async function importHits(
   deps: ImportDeps,
   now: Date,
   until: string,
+  dayOf: (at: Date) => string,
 ): Promise<Result<Omit<ImportOutcome, 'until' | 'live_from'>>> {
   const site = siteHosts(deps.allowedOrigins);
   const seen: Array<{ hit: ImportHit; seen: SeenRequest }> = [];
   let ignored = 0;
   let skipped = 0;
   for (const [index, hit] of hits.entries()) {
-    const read = toSeen(hit, index, now, until, site, deps.site);
+    const read = toSeen(hit, index, now, until, site, dayOf, deps.site);
     if (!read.ok) return read;
     if (!('not' in read.value)) seen.push({ hit, seen: read.value.seen });
     else if (read.value.not === 'skipped') skipped += 1;
     else ignored += 1;
   }
-  let secrets: Map<string, string>;
+  let secrets: TokenDays[];
   try {
     secrets = await importSecrets(
-      seen.map((one) => one.seen.at),
+      seen.map((one) => one.seen),
       deps.secrets,
     );
   } catch (error) {
@@ -229,7 +241,7 @@ async function importHits(
   }
   const classified: Classified[] = await withPersonIds(
     seen.map((one) => one.seen),
-    seen.map((one) => classify(one.seen, deps.rules, secrets.get(deps.secrets.dayOf(one.seen.at))!)),
+    seen.map((one, index) => classify(one.seen, deps.rules, secrets[index]!.secret, secrets[index])),
     deps.persons,
   );
   const counted: Array<{ hit: QueuedHit; line: string }> = [];
@@ -293,7 +305,13 @@ async function importDays(
 export async function receiveImport(body: z.infer<typeof importBodySchema>, deps: ImportDeps): Promise<Result<ImportOutcome>> {
   const { hits = [], days = [], until: given } = body;
   const now = deps.clock.now();
-  const today = utcDay(now);
+  let zones: SiteDays;
+  try {
+    zones = await deps.days(deps.site);
+  } catch (error) {
+    return fail(unavailable("the site's time zones", error));
+  }
+  const today = zones.dayOf(now);
   if (given !== undefined && given > today) return fail(badRequest([{ path: 'until', message: 'is after today' }]));
   let window: { live_from: string; until: string };
   try {
@@ -308,7 +326,7 @@ export async function receiveImport(body: z.infer<typeof importBodySchema>, deps
       return fail(unavailable('the imported days', error));
     }
   }
-  const result = await importHits(hits, deps, now, window.until);
+  const result = await importHits(hits, deps, now, window.until, zones.dayOf);
   if (!result.ok) return result;
   return ok({ ...result.value, ...window });
 }

@@ -1,3 +1,4 @@
+import type { TokenDays } from '../day-secrets';
 import { classify, isSelf, type Classified, type IdentityRules, type SeenRequest } from '../classify';
 import type { AnswerCookie } from '../../core/cookie';
 import { fail, ok, type Result } from '../../core/result';
@@ -122,8 +123,9 @@ export async function beaconScan(
   daySecret: string,
   askStatus: boolean,
   deps: Deps,
+  days?: TokenDays,
 ): Promise<Result<BeaconScan>> {
-  const [classified] = await withPersonIds([seen], [classify(seen, deps.rules, daySecret)], deps.persons);
+  const [classified] = await withPersonIds([seen], [classify(seen, deps.rules, daySecret, days)], deps.persons);
   const visitor = await identified(cookieHeader, seen, classified!, deps);
   if (!askStatus) return ok(visitor);
   const status = await statusOf(visitor.seen, visitor.classified, deps);

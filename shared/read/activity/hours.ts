@@ -19,19 +19,25 @@ export interface StoreHour {
 /** Zeros when a store served nothing, so a graph has a point for every hour. */
 export function hoursOf(docs: readonly ActivityHour[], now: Date): StoreHour[] {
   const hours = lastHours(now, HOURS_SHOWN);
-  const shown = docs.filter((doc) => hours.includes(doc.hour));
+  // A local hour of a half-hour zone is kept from its own start: it counts in the UTC hour it starts in.
+  const utcHour = (doc: ActivityHour) => `${doc.hour.slice(0, 13)}:00:00.000Z`;
+  const shown = docs.filter((doc) => hours.includes(utcHour(doc)));
   const stores = [...new Set(shown.map((doc) => doc.store))].sort();
-  const kept = new Map(shown.map((doc) => [`${doc.hour}|${doc.store}`, doc]));
+  const kept = new Map<string, ActivityHour[]>();
+  for (const doc of shown) kept.set(`${utcHour(doc)}|${doc.store}`, [...(kept.get(`${utcHour(doc)}|${doc.store}`) ?? []), doc]);
+  const sum = (list: readonly ActivityHour[], field: 'requests' | 'bots' | 'self') => list.reduce((total, doc) => total + doc[field], 0);
   return hours.flatMap((hour) =>
     stores.map((store) => {
-      const doc = kept.get(`${hour}|${store}`);
+      const list = kept.get(`${hour}|${store}`) ?? [];
+      const paths: Record<string, number> = {};
+      for (const doc of list) for (const [path, count] of Object.entries(doc.paths)) paths[path] = (paths[path] ?? 0) + count;
       return {
         store,
         hour,
-        requests: doc?.requests ?? 0,
-        bots: doc?.bots ?? 0,
-        self: doc?.self ?? 0,
-        top_paths: topEntries(doc?.paths ?? {}, HOUR_TOP_PATHS).map(({ name, count }) => ({ path: name, requests: count })),
+        requests: sum(list, 'requests'),
+        bots: sum(list, 'bots'),
+        self: sum(list, 'self'),
+        top_paths: topEntries(paths, HOUR_TOP_PATHS).map(({ name, count }) => ({ path: name, requests: count })),
       };
     }),
   );

@@ -1,5 +1,7 @@
-import { addDays, daysEnding } from '../../core/days';
-import { utcDay } from '../../core/identity/tokens';
+import { addDays, daysEnding, earlierDay } from '../../core/days';
+import { zoneOfAnswer, type SiteDays } from '../../core/sites/zones';
+import type { Zone } from '../../core/zone';
+import { byHourOf, HOURLY_DAYS } from './local-hours';
 import { badRequest, fail, ok, type Result } from '../../core/result';
 import type { Clock } from '../../core/ports/clock';
 import type { Logger } from '../../core/ports/logger';
@@ -34,6 +36,10 @@ export interface ActivityDeps {
   goals: readonly Goal[];
   /** All sites' only: the first site's store for the days before `*` began. */
   earlier?: EarlierStore;
+  /** The zone set, named even when the store cannot answer. */
+  zone: Zone;
+  /** The site's days: today is the local today. */
+  days: () => Promise<SiteDays>;
 }
 
 const spanOf = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
@@ -155,12 +161,12 @@ function filteredWhole(
 export async function periodReport(query: CardQuery, deps: ActivityDeps): Promise<Result<PeriodReportAnswer>> {
   const { period: asked, filters } = query;
   const now = deps.clock.now();
-  const today = utcDay(now);
   const { store } = deps;
   const rules = { steps: deps.funnel, goals: deps.goals };
   const { value, availability } = await readActivity(store, deps.logger, async () => {
     // The visits summary is read once: for the first day that can hold data, and for the headline's visits.
-    const [visits, state] = await Promise.all([store.visits.read(), store.foldState.read()]);
+    const [visits, state, zones] = await Promise.all([store.visits.read(), store.foldState.read(), deps.days()]);
+    const today = zones.dayOf(now);
     const window = await windowOf(asked, today, store, visits);
     const days = daysFrom(window.from, window.to);
     // Every day asked is answered; only those that can hold data are read.
@@ -168,18 +174,32 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     const before = daysEnding(addDays(window.from, -1), days.length);
     const periodsFrom = state?.doc.periods_from ?? '9999-12-31';
     const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31' };
-    const firstHourDay = lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10);
+    const firstHourDay = earlierDay(lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10), addDays(today, -1));
+    const hourly = days.length <= HOURLY_DAYS ? [...before, ...days] : [];
     const [reads, hours, people, goals, identity] = await Promise.all([
       readPeriodsAcross(store, deps.earlier, asked.kind === 'all' ? [days] : [readable(days), readable(before)], filters, spansFrom, rules),
-      store.activityReader.hoursOn(daysFrom(firstHourDay, addDays(today, 1))),
+      store.activityReader.hoursOn(daysFrom(earlierDay(hourly[0] ?? firstHourDay, firstHourDay), addDays(today, 1))),
       store.visitorsSummary.peopleFrom(before[0]!),
       goalSummaries(store, deps.goals),
       identityFrom(store.migrations),
     ]);
     const visitsByDay = visits?.doc.by_day ?? {};
-    return { window, days, before, reads, hours, state: state?.doc ?? null, periodsFrom, people, visits: visitsByDay, goals, identity };
+    return {
+      window,
+      days,
+      before,
+      reads,
+      hours,
+      state: state?.doc ?? null,
+      periodsFrom,
+      people,
+      visits: visitsByDay,
+      goals,
+      identity,
+      zones,
+    };
   });
-  if (value === null) return ok({ ...UNREAD, filters, availability, cost: costOf(store) });
+  if (value === null) return ok({ ...UNREAD, filters, time_zone: deps.zone.name, availability, cost: costOf(store) });
   const { window, days, before, reads, people, visits } = value;
   if ('refused' in reads) return fail(badRequest([{ path: 'filter', message: reads.refused }]));
   const [current, earlier] = reads as [PeriodRead, PeriodRead | undefined];
@@ -188,6 +208,9 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
   const period = periodOf(current.parts, rules);
   const headline = headlineOf(period, days, people.people_new_by_day, visits, deps.goals, filtered);
   const long = days.length > MAX_DAYS;
+  // Hours are kept unfiltered, so a filtered read has none.
+  const hourly = days.length <= HOURLY_DAYS && !filtered;
+  const hoursOfDays = (list: readonly string[]) => (hourly ? { by_hour: byHourOf(value.hours, list, value.zones) } : {});
   // The dashboard charts the period before as a faint second series.
   const previous =
     earlier === undefined
@@ -196,6 +219,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
           from: before[0]!,
           to: before[before.length - 1]!,
           ...headlineOf(periodOf(earlier.parts, rules), before, people.people_new_by_day, visits, deps.goals, filtered),
+          ...hoursOfDays(before),
           ...(long ? { by_month: byMonth(earlier.byDay, before) } : { by_day: byDay(earlier.byDay, before, exactNew) }),
         };
   const imported = filtered ? null : importedOf(current.imported);
@@ -212,6 +236,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     by_day: long ? null : byDay(current.byDay, days, exactNew),
     ...(long ? { by_month: byMonth(current.byDay, days) } : {}),
     hours: hoursOf(value.hours, now),
+    ...hoursOfDays(days),
     sources: sourcesOf(period),
     path: funnelOf(period, deps.funnel),
     countries: countriesOf(period),
@@ -239,6 +264,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     ...(window.clamped === undefined ? {} : { clamped: window.clamped }),
     // A period from before the switch of person ids to after it.
     ...(value.identity !== null && window.from < value.identity && value.identity <= window.to ? { identity_from: value.identity } : {}),
+    ...zoneOfAnswer(value.zones),
     availability,
     cost: costOf(store),
   });

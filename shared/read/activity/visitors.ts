@@ -1,3 +1,4 @@
+import { daysOrSet, zoneOfAnswer } from '../../core/sites/zones';
 import { badRequest, fail, ok, type Result } from '../../core/result';
 import type { BotReason, Who } from '../../core/identity/who';
 import { z } from 'zod';
@@ -85,5 +86,5 @@ export async function activityVisitors(query: z.infer<typeof visitorsQuerySchema
     return { rows: rowsOf(shown, others), more: page.length > VISITORS_PAGE ? shown[shown.length - 1]! : null };
   });
   const next = value?.more ? tokenOf({ first_seen: value.more.first_seen, id: value.more.id }) : null;
-  return ok({ day, visitors: value && value.rows, next, availability });
+  return ok({ day, visitors: value && value.rows, next, ...zoneOfAnswer(await daysOrSet(deps)), availability });
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/ports/clock';
-import { utcDay } from '../../core/identity/tokens';
+import { daysOrSet, zoneOfAnswer, type ReadZone } from '../../core/sites/zones';
 import type { Versioned } from '../../core/store/documents';
 import type { VisitorsSummaryReader, PeopleFigures } from '../../core/store/summary';
 import type { VisitsSummary } from '../../core/store/visits';
@@ -36,6 +36,8 @@ export interface PeopleCount {
   visits: KeptVisitsRun | null;
   /** Since when the fold has not brought the count up to date (ISO 8601 UTC); null when it is. */
   behind_since: string | null;
+  time_zone: string;
+  time_zone_from?: string;
 }
 
 export interface Pulse {
@@ -47,9 +49,11 @@ export interface Pulse {
   visits_by_day: VisitsOnDay[] | null;
   source: string;
   behind_since: string | null;
+  time_zone: string;
+  time_zone_from?: string;
 }
 
-export interface PeopleCountDeps {
+export interface PeopleCountDeps extends ReadZone {
   visitorsSummary: VisitorsSummaryReader;
   visits: { read(): Promise<Versioned<VisitsSummary> | null> };
   foldState: { read(): Promise<Versioned<Pick<FoldState, 'behind'>> | null> };
@@ -67,9 +71,13 @@ export function reasonOf(error: unknown): string {
   return 'unknown error';
 }
 
-/** Two point reads whatever the number of visitors, and it never throws. */
+/** Two point reads whatever the number of visitors, and it never throws; its days are the site's local days. */
 export async function readPeopleCount(deps: PeopleCountDeps): Promise<PeopleCount> {
-  const today = utcDay(deps.clock.now());
+  const zones = await daysOrSet(deps);
+  return { ...(await countOn(zones.dayOf(deps.clock.now()), deps)), ...zoneOfAnswer(zones) };
+}
+
+async function countOn(today: string, deps: PeopleCountDeps): Promise<Omit<PeopleCount, 'time_zone'>> {
   const days = daysEnding(today, DAYS);
   const [people, visits, state] = await Promise.allSettled([
     deps.visitorsSummary.peopleFrom(earlierDay(monthStart(today), days[0]!)),
@@ -92,7 +100,7 @@ export async function readPeopleCount(deps: PeopleCountDeps): Promise<PeopleCoun
   };
 }
 
-function unread(source: string, visits: KeptVisitsRun | null, behind: { since: string } | null): PeopleCount {
+function unread(source: string, visits: KeptVisitsRun | null, behind: { since: string } | null): Omit<PeopleCount, 'time_zone'> {
   return {
     people_all_time: null,
     people_new_today: null,
@@ -138,5 +146,7 @@ export function pulseOf(count: PeopleCount): Pulse {
     visits_by_day: count.visits?.by_day ?? null,
     source: count.source,
     behind_since: count.behind_since,
+    time_zone: count.time_zone,
+    ...(count.time_zone_from === undefined ? {} : { time_zone_from: count.time_zone_from }),
   };
 }

@@ -1,3 +1,4 @@
+import { zoneOfAnswer, type SiteDays } from '../../core/sites/zones';
 import type { z } from 'zod';
 import type { exportQuerySchema } from '../../contract/queries';
 import { readActivity, type ActivityStore } from '../activity/availability';
@@ -12,7 +13,6 @@ import type { Logger } from '../../core/ports/logger';
 import { toCsv } from './csv';
 import { identityFrom } from '../../core/store/person-moves';
 import { firstKeptDay } from '../../core/store/first-day';
-import { utcDay } from '../../core/identity/tokens';
 import { exportRows } from './rows';
 import type { ExportDaysAnswer } from '../../contract/activity';
 
@@ -24,6 +24,8 @@ export interface ExportDeps {
   goals: readonly Goal[];
   /** All sites' only: the first site's store for the days up to the one all sites began. */
   earlier?: EarlierStore;
+  /** The site's days: a row is a local day. */
+  days: () => Promise<SiteDays>;
 }
 
 export type ExportFile = { json: ExportDaysAnswer } | { csv: string; filename: string };
@@ -33,10 +35,14 @@ export async function exportDays(query: z.infer<typeof exportQuerySchema>, deps:
   const { from, to, format, filter: filters } = query;
   const days = Array.from({ length: daySpan(from, to) }, (_, i) => addDays(from, i));
   const rules = { steps: deps.funnel, goals: deps.goals };
-  const today = utcDay(deps.clock.now());
   const { value } = await readActivity(deps.store, deps.logger, async () => {
     // Only a filter's cells need to know from when they are kept.
-    const [state, first] = await Promise.all([filters.length === 0 ? null : deps.store.foldState.read(), firstKeptDay(deps.store)]);
+    const [state, first, zones] = await Promise.all([
+      filters.length === 0 ? null : deps.store.foldState.read(),
+      firstKeptDay(deps.store),
+      deps.days(),
+    ]);
+    const today = zones.dayOf(deps.clock.now());
     const periodsFrom = state?.doc.periods_from ?? (filters.length === 0 ? '0000-00-00' : '9999-12-31');
     // Every day asked is a row; only the days that can hold data are read.
     const readable = days.filter((day) => first !== null && day >= first && day <= today);
@@ -47,7 +53,7 @@ export async function exportDays(query: z.infer<typeof exportQuerySchema>, deps:
       // Only the JSON answer has a field for it.
       format === 'json' ? identityFrom(deps.store.migrations) : null,
     ]);
-    return [...read, periodsFrom] as const;
+    return [...read, periodsFrom, zones] as const;
   });
   if (value === null)
     return fail({
@@ -55,13 +61,14 @@ export async function exportDays(query: z.infer<typeof exportQuerySchema>, deps:
       code: 'store_unavailable',
       message: 'the store that keeps activity could not be read just now; retry later',
     });
-  const [read, people, visits, identity, periodsFrom] = value;
+  const [read, people, visits, identity, periodsFrom, zones] = value;
   if ('refused' in read) return fail(badRequest([{ path: 'filter', message: read.refused }]));
   const filtered = filters.length > 0;
   const rows = exportRows(days, read[0]!.days, filtered ? null : people.people_new_by_day, filtered ? null : (visits?.doc.by_day ?? {}));
   const whole = read[0]!.complete && (cellFilter(filters) === null || from >= periodsFrom);
   const filteredOnly = filtered ? { complete: whole, filters_from: periodsFrom } : {};
   const switched = identity !== null && from < identity && identity <= to ? { identity_from: identity } : {};
-  if (format === 'json') return ok({ json: { from, to, days: days.length, filters, ...filteredOnly, ...switched, rows } });
+  if (format === 'json')
+    return ok({ json: { from, to, days: days.length, filters, ...filteredOnly, ...switched, ...zoneOfAnswer(zones), rows } });
   return ok({ csv: toCsv(rows), filename: `headcount-${from}-${to}.csv` });
 }

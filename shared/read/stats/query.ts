@@ -1,6 +1,5 @@
 import { activityQuerySchema, type CardQuery } from '../../contract/queries';
 import type { StatsAnswerBody, StatsDimension, StatsFilter, StatsMetric, StatsQuery } from '../../contract/stats';
-import { utcDay } from '../../core/identity/tokens';
 import { badRequest, fail, fieldIssues, ok, type Result } from '../../core/result';
 import { periodReport, type ActivityDeps } from '../activity/report';
 import { BREAKDOWNS, FILTER_NAMES, totals, type StatsRowValues } from './breakdowns';
@@ -12,7 +11,7 @@ const leaves = (filters: readonly StatsFilter[]): Leaf[] =>
 
 const refused = (path: string, message: string) => fail(badRequest([{ path, message }]));
 
-/** The period in the period report's words: the last N days end today, as the dashboard's do. */
+/** The period in the period report's words: the last N days end the site's local today, as the dashboard's do. */
 function periodOf(range: StatsQuery['date_range'], today: string): Record<string, string> {
   if (Array.isArray(range)) return { from: range[0], to: range[1] };
   const periods: Record<string, Record<string, string>> = {
@@ -72,7 +71,7 @@ export async function statsQuery(
   asked: StatsQuery,
   site: { name: string; activity: ActivityDeps; today: Date },
 ): Promise<Result<StatsAnswerBody>> {
-  const translated = cardQuery(asked, utcDay(site.today));
+  const translated = cardQuery(asked, site.activity.zone.day(site.today));
   if (!translated.ok) return translated;
   const report = await periodReport(translated.value.query, site.activity);
   if (!report.ok) return report;
@@ -89,7 +88,7 @@ export async function statsQuery(
       metrics: asked.metrics.map((metric) => row.values[metric] ?? 0),
       dimensions: row.dimensions,
     })),
-    meta: { time_zone: 'UTC', people: 'visitors are people each counted once in the period, not a sum of days' },
+    meta: { time_zone: site.activity.zone.name, people: 'visitors are people each counted once in the period, not a sum of days' },
     query: {
       site_id: site.name,
       metrics: [...asked.metrics],

@@ -1,0 +1,176 @@
+/** A site's days and hours in its IANA time zone, from the platform's tz database, never from hand-made offsets. */
+
+export const UTC = 'UTC';
+
+const MINUTE_MS = 60_000;
+const QUARTER_MS = 15 * MINUTE_MS;
+/** Every offset lies within −12:00 and +14:00, so a local midnight is within these of the UTC one. */
+const SEARCH_BEFORE_MS = 15 * 3_600_000;
+const SEARCH_AFTER_MS = 13 * 3_600_000;
+
+/** A zone's clock, with its formatter and the days it worked out kept for the process that built it. */
+export interface Zone {
+  name: string;
+  /** The wall clock at an instant. */
+  at(at: number): Local;
+  /** `yyyy-MM-dd`. */
+  day(at: Date | number): string;
+  hour(at: Date | number): number;
+  /** The first instant of a local day: its midnight, or the moment the clocks skipped it. */
+  dayStart(day: string): number;
+  /** The instant the next local day begins. */
+  dayEnd(day: string): number;
+  /** `2026-11-01T01:00:00-05:00`: the instant as the zone's clock showed it, with its offset. */
+  iso(at: number): string;
+  /**
+   * The local clock hours of a day, in order: 23 or 25 when clocks move an hour. A new hour begins when the clock shows
+   * another hour or strikes one again, so a half-hour move (Lord Howe) leaves 24, one of them 30 or 90 minutes long.
+   */
+  hours(day: string): LocalHour[];
+  /** The local hour an instant falls in, within its local day. */
+  hourOf(at: number): LocalHour & { day: string };
+}
+
+export interface Local {
+  /** `yyyy-MM-dd`. */
+  day: string;
+  hour: number;
+  minute: number;
+  /** Minutes ahead of UTC. */
+  offset: number;
+}
+
+/** One local clock hour of a day: `key` names it within the day (`HH`, and `HHb` for the hour the clocks repeat). */
+export interface LocalHour {
+  key: string;
+  start: number;
+  end: number;
+}
+
+const formatOf = (zone: string) =>
+  new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+
+/** Whether the platform knows the zone as an IANA name. */
+export function isZone(zone: string): boolean {
+  // An offset is no zone: it never moves with the clocks.
+  if (!/^[A-Za-z]/.test(zone)) return false;
+  try {
+    formatOf(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const pad = (value: number) => (value < 10 ? `0${value}` : `${value}`);
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** Small caches: a process asks about few days. */
+function remembered<T>(make: (key: string) => T): (key: string) => T {
+  const kept = new Map<string, T>();
+  return (key) => {
+    const found = kept.get(key);
+    if (found !== undefined) return found;
+    const value = make(key);
+    if (kept.size >= 512) kept.delete(kept.keys().next().value!);
+    kept.set(key, value);
+    return value;
+  };
+}
+
+function wallClock(format: Intl.DateTimeFormat, at: number): Local {
+  const parts: Record<string, string> = {};
+  for (const part of format.formatToParts(at)) parts[part.type] = part.value;
+  const [year, month, day, hour, minute, second] = ['year', 'month', 'day', 'hour', 'minute', 'second'].map((type) => Number(parts[type]));
+  const wall = Date.UTC(year!, month! - 1, day, hour, minute, second);
+  const whole = at - (((at % 1000) + 1000) % 1000);
+  return { day: `${parts.year}-${parts.month}-${parts.day}`, hour: hour!, minute: minute!, offset: Math.round((wall - whole) / MINUTE_MS) };
+}
+
+/** Local dates only move forward, so the first instant on or after the day is found by halving, to the minute. */
+function firstInstant(day: string, at: (at: number) => Local): number {
+  const midnight = Date.parse(`${day}T00:00:00Z`);
+  let low = midnight - SEARCH_BEFORE_MS;
+  let high = midnight + SEARCH_AFTER_MS;
+  while (high - low > MINUTE_MS) {
+    const middle = low + Math.floor((high - low) / 2 / MINUTE_MS) * MINUTE_MS;
+    if (at(middle).day >= day) high = middle;
+    else low = middle;
+  }
+  return high;
+}
+
+function hoursBetween(start: number, end: number, at: (at: number) => Local): LocalHour[] {
+  const hours: LocalHour[] = [];
+  // Every offset and every change of one since 1970 falls on a quarter hour.
+  for (let instant = start; instant < end; instant += QUARTER_MS) {
+    const local = at(instant);
+    const label = pad(local.hour);
+    const last = hours[hours.length - 1];
+    if (last !== undefined && last.key.startsWith(label) && local.minute !== 0) {
+      last.end = instant + QUARTER_MS;
+      continue;
+    }
+    const repeated = hours.some((hour) => hour.key.startsWith(label));
+    hours.push({ key: repeated ? `${label}b` : label, start: instant, end: instant + QUARTER_MS });
+  }
+  return hours;
+}
+
+/** Throws on a name the platform does not know: settings check it first with `isZone`. */
+export function zoneOf(name: string): Zone {
+  const format = formatOf(name);
+  const at = (instant: number) => wallClock(format, instant);
+  const dayStart = remembered((day) => firstInstant(day, at));
+  const dayEnd = (day: string) => dayStart(nextDay(day));
+  const hours = remembered((day) => hoursBetween(dayStart(day), dayEnd(day), at));
+  // Every hit asks its day: the last day's bounds answer most without the formatter.
+  let last = { day: '', start: 0, end: 0 };
+  const day = (instant: number) => {
+    if (instant >= last.start && instant < last.end) return last.day;
+    const found = at(instant).day;
+    last = { day: found, start: dayStart(found), end: dayEnd(found) };
+    return found;
+  };
+  const zone: Zone = {
+    name,
+    at,
+    day: (instant) => day(+instant),
+    hour: (instant) => at(+instant).hour,
+    dayStart,
+    dayEnd,
+    iso(instant) {
+      const local = at(instant);
+      const sign = local.offset < 0 ? '-' : '+';
+      const offset = Math.abs(local.offset);
+      return `${local.day}T${pad(local.hour)}:${pad(local.minute)}:00${sign}${pad(Math.floor(offset / 60))}:${pad(offset % 60)}`;
+    },
+    hours,
+    hourOf(instant) {
+      const day = zone.day(instant);
+      const hour = hours(day).find((one) => instant >= one.start && instant < one.end)!;
+      return { ...hour, day };
+    },
+  };
+  return zone;
+}
+
+/** Each zone built once for whoever holds the book: the composition root. */
+export function zoneBook(): (name: string) => Zone {
+  const zones = new Map<string, Zone>();
+  return (name) => {
+    const found = zones.get(name) ?? zoneOf(name);
+    zones.set(name, found);
+    return found;
+  };
+}

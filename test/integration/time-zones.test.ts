@@ -1,0 +1,94 @@
+import type { Container } from '@azure/cosmos';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from '../../shared/core/ports/clock';
+import { containerOf } from '../support/cosmos';
+import { startTestHost, type TestHost } from '../support/host';
+import { AGENTS, post } from '../support/http';
+
+// A site in New York, through the local host, Azurite and the local Cosmos server: its days are New York's dates,
+// its daily token rotates at New York's midnight, and its hours are New York's clock hours.
+
+const clock = fixedClock('2026-10-23T12:00:00.000Z');
+const ANN = { address: '203.0.113.10', user_agent: AGENTS.chromeWindows };
+
+interface LocalHour {
+  hour: string;
+  requests: number;
+}
+
+describe('a site whose days are New York’s', () => {
+  let t: TestHost;
+  let container: Container;
+  const hits = (body: unknown) => post(`${t.host.url}/api/hits`, body, { 'x-ingest-key': t.env.INGEST_KEY! });
+  const read = async (path: string) => {
+    const response = await fetch(`${t.host.url}${path}`, { headers: { 'x-operator-key': t.env.OPERATOR_KEY! } });
+    return response.json();
+  };
+  const keep = async (...ats: string[]) => {
+    expect((await hits({ hits: ats.map((at) => ({ ...ANN, at, path: '/', page_load: true })) })).status).toBe(202);
+    await t.host.drain();
+    clock.advance(60_000);
+    await t.fold();
+  };
+  const visitorDays = async () =>
+    (
+      await container.items.query<{ pk: string; token: string }>("SELECT c.pk, c.token FROM c WHERE c.kind = 'visitor-day'").fetchAll()
+    ).resources.sort((a, b) => (a.pk < b.pk ? -1 : 1));
+
+  beforeAll(async () => {
+    t = await startTestHost({ env: { TIME_ZONE: 'America/New_York' }, overrides: { clock } });
+    container = await containerOf(t.env);
+  });
+  afterAll(() => t?.stop());
+
+  it('keeps hits at 03:30Z and 05:30Z as two visits on two local days, and the person once', async () => {
+    // 23:30 on the 22nd and 01:30 on the 23rd in New York: one UTC day, two local ones.
+    await keep('2026-10-23T03:30:00.000Z', '2026-10-23T05:30:00.000Z');
+    const days = await visitorDays();
+    expect(days.map((day) => day.pk)).toEqual(['2026-10-22', '2026-10-23']);
+    // The daily token rotated at local midnight: the two visits cannot be joined.
+    expect(days[0]!.token).not.toBe(days[1]!.token);
+    const people = await read('/api/admin/visitors/people');
+    expect(people.people_all_time).toBe(1);
+    expect(people.visits.by_day.slice(-2)).toEqual([
+      { day: '2026-10-22', visits: 1 },
+      { day: '2026-10-23', visits: 1 },
+    ]);
+    expect(people.time_zone).toBe('America/New_York');
+    // The store kept nothing before the zone: it holds every day, so no day is said to be in another.
+    expect(people.time_zone_from).toBeUndefined();
+    const card = await read('/api/admin/activity?days=2');
+    expect([card.from, card.to, card.time_zone]).toEqual(['2026-10-22', '2026-10-23', 'America/New_York']);
+    expect(card.by_day.map((day: { people: number }) => day.people)).toEqual([1, 1]);
+    expect(card.headline.visits).toBe(2);
+    expect(card.headline.people).toBe(1);
+  });
+
+  it('answers the two days’ local clock hours, with the day before’s beside them', async () => {
+    const card = await read('/api/admin/activity?days=2');
+    expect(card.by_hour).toHaveLength(48);
+    expect(card.by_hour[0].hour).toBe('2026-10-22T00:00:00-04:00');
+    const counted = card.by_hour.filter((hour: LocalHour) => hour.requests > 0);
+    expect(counted).toEqual([
+      expect.objectContaining({ hour: '2026-10-22T23:00:00-04:00', requests: 1 }),
+      expect.objectContaining({ hour: '2026-10-23T01:00:00-04:00', requests: 1 }),
+    ]);
+    expect(card.previous.by_hour).toHaveLength(48);
+    expect((await read('/api/admin/activity?days=7')).by_hour).toBeUndefined();
+  });
+
+  it('answers 25 hours on 1 November, when New York’s clocks go back, the repeated 01:00 at each offset', async () => {
+    clock.set('2026-11-01T20:00:00.000Z');
+    await keep('2026-11-01T05:30:00.000Z', '2026-11-01T06:30:00.000Z');
+    const card = await read('/api/admin/activity?days=1');
+    expect(card.to).toBe('2026-11-01');
+    expect(card.by_hour).toHaveLength(25);
+    expect(card.previous.by_hour).toHaveLength(24);
+    expect(card.by_hour.filter((hour: LocalHour) => hour.requests > 0).map((hour: LocalHour) => hour.hour)).toEqual([
+      '2026-11-01T01:00:00-04:00',
+      '2026-11-01T01:00:00-05:00',
+    ]);
+    // One local day, one visit, though the clock showed 01:30 twice.
+    expect(card.headline.visits).toBe(1);
+  });
+});
