@@ -130,6 +130,31 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
       answers.push(await response.text());
     }
 
+    // A read-only key's reads: the Stats API and MCP answer from the same figures, and the key is kept nowhere.
+    const made = await fetch(`${t.host.url}/api/admin/keys`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'privacy' }),
+    });
+    const { key } = (await made.json()) as { key: string };
+    const keyed = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    for (const dimension of ['event:page', 'visit:referrer', 'visit:country', 'visit:browser', 'visit:utm_source', 'time:day']) {
+      const metrics = dimension.startsWith('visit:utm') ? ['pageviews'] : ['visitors'];
+      const body = JSON.stringify({ metrics, date_range: '30d', dimensions: [dimension] });
+      const response = await fetch(`${t.host.url}/api/v2/query`, { method: 'POST', headers: keyed, body });
+      expect(response.status, dimension).toBe(200);
+      answers.push(await response.text());
+    }
+    const call = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'breakdown', arguments: { dimension: 'event:page', limit: 50 } },
+    };
+    const mcp = await fetch(`${t.host.url}/api/mcp`, { method: 'POST', headers: keyed, body: JSON.stringify(call) });
+    expect(mcp.status).toBe(200);
+    answers.push(await mcp.text());
+
     // Every fact's parts are kept packed, and searched unpacked.
     const { documents, facts, packed } = await storedDocuments(await containerOf(t.env));
     expect(facts).toBeGreaterThan(0);
@@ -145,6 +170,8 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
       ...(await t.poison.peekMessages({ numberOfMessages: 32 })).peekedMessageItems,
     ].map((m) => Buffer.from(m.messageText, 'base64').toString('utf8'));
     expect(left).toEqual([]);
+
+    expect([...documents.map((doc) => JSON.stringify(doc)), ...logger.lines].join('\n')).not.toContain(key.slice(4));
 
     // Each day's secret is kept in the store alone: never in an answer, a log line or a message.
     const secrets = documents.filter((doc: { kind?: string }) => doc.kind === 'day-secret').map((doc: { secret: string }) => doc.secret);
