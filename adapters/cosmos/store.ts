@@ -21,6 +21,7 @@ import { cosmosActivityDays } from './activity-days';
 import { cosmosSubjects } from './subjects';
 import { cosmosRecentFacts } from './audience';
 import { cosmosLinks } from './links';
+import { CONFIG_ID, CONFIG_PK, type ConfigDoc } from '../../shared/core/store/config';
 import { cosmosGuesses } from './guesses';
 import { cosmosSessions } from './sessions';
 import { cosmosDaySecrets } from './day-secrets';
@@ -141,6 +142,11 @@ export function cosmosStore(
     cohorts: cosmosCohorts(documents),
     recent: cosmosRecentFacts(documents),
     links: cosmosLinks(documents),
+    config: {
+      read: () => documents.read<ConfigDoc>(CONFIG_PK, CONFIG_ID),
+      create: (doc) => documents.create(doc),
+      replace: (doc, etag) => documents.replace(doc, etag),
+    },
     guesses: cosmosGuesses(access),
     sessions: cosmosSessions(access),
     secrets: cosmosDaySecrets(documents),

@@ -3,6 +3,7 @@ import { migrationId, type MigrationDoc } from '../../shared/core/store/migratio
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
 import { ALL_SITES_FROM_ID, type AllSitesFrom } from '../../shared/core/store/all-sites';
 import { memoryLinks } from './links';
+import { CONFIG_ID, CONFIG_PK, type ConfigDoc } from '../../shared/core/store/config';
 import { memoryGuesses } from './guesses';
 import { memorySessions } from './sessions';
 import { memoryDaySecrets } from './day-secrets';
@@ -112,6 +113,11 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     cohorts: memoryCohorts(documents),
     recent: memoryRecentFacts(documents),
     links: memoryLinks(documents),
+    config: {
+      read: () => resolved(documents.read<ConfigDoc>(CONFIG_PK, CONFIG_ID)),
+      create: (doc) => resolved(documents.create(doc)),
+      replace: (doc, etag) => resolved(documents.replace(doc, etag)),
+    },
     // The checks of keys and sessions are counted apart, so a use case's store calls are its own.
     guesses: memoryGuesses(access),
     sessions: memorySessions(access),

@@ -198,7 +198,17 @@ export const FirstTouch = z
   });
 
 export const GoalRow = z
-  .object({ goal: z.string(), conversions: count(), rate: z.number().min(0), people_all_time: count(), first_touch: FirstTouch })
+  .object({
+    goal: z.string(),
+    conversions: count(),
+    rate: z.number().min(0),
+    people_all_time: count(),
+    first_touch: FirstTouch,
+    holds_from: utcDay().nullable().optional().meta({
+      description:
+        'Only while a goal added in the dashboard is counted back over the days kept: the first day its conversions hold from (null before the first is counted); before it, a day counts its most reached page or event, never more than the truth.',
+    }),
+  })
   .meta({
     id: 'GoalRow',
     description:
@@ -305,7 +315,18 @@ export const ActivityCard = z
       description:
         'Only when the period spans the switch to person ids nobody can reverse: its first day. A person seen on both sides of it may count twice in the figures of a period across it (people in the period, returning); all-time counts are unchanged. Absent otherwise.',
     }),
-    filters: z.array(Filter).nullable().meta({ description: 'The filters the read was asked with, echoed (empty without).' }),
+    filters: z
+      .array(Filter)
+      .nullable()
+      .meta({ description: "The filters the read was asked with, echoed (empty without), each segment's in its place." }),
+    segments: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'Only when `filter=segment:<name>` was asked: the saved segments whose filters the read added.' }),
+    annotations: z
+      .array(z.object({ day: utcDay(), note: z.string() }))
+      .optional()
+      .meta({ description: "Only when the period holds an annotation's day: each, oldest first." }),
     availability: Availability,
     cost: ActivityCost,
   })

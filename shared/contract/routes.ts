@@ -13,6 +13,7 @@ import { Subject } from './common';
 import { PeopleCount, Pulse } from './count';
 import { Accepted, BeaconAccepted, ImportAccepted } from './ingest';
 import { LINK_ROUTES } from './link-routes';
+import { CONFIG_ROUTES } from './config-routes';
 import type { Route } from './route';
 import { RetentionCard } from './retention';
 import { retentionQuerySchema } from './queries';
@@ -412,6 +413,7 @@ export const ROUTES: Route[] = [
     responses: { '204': { description: 'Signed out.', headers: SESSION_HEADERS }, '403': CROSS_SITE },
   },
   ...LINK_ROUTES,
+  ...CONFIG_ROUTES,
 ];
 
 /** The answers several routes share. */

@@ -17,6 +17,7 @@ import type { GoalsStore } from './goals';
 import type { ImportLedgers, LandedImports } from './imports';
 import type { PeriodReader, PeriodRollups } from './periods';
 import type { SharedLinks } from './links';
+import type { ConfigDocs } from './config';
 import type { GuessCounts } from './guesses';
 import type { AdminSessions } from './sessions';
 import type { CohortsStore } from './cohorts';
@@ -77,6 +78,8 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'lande
   recent: RecentFacts;
   /** Kept with the first site's documents. */
   links: SharedLinks;
+  /** The deployment's configuration, in the first site's store only. */
+  config: ConfigDocs;
   /** Wrong guesses at the app's secrets, by secret and address. */
   guesses: GuessCounts;
   /** The Admin sessions signed in and not yet out. */

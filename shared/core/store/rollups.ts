@@ -73,6 +73,8 @@ export interface DayRollup extends RollupCounts {
   building: string | null;
   /** Totals imported from another tool, set from the day's latest such fact, apart from the counts above. */
   imported?: ImportedTotals;
+  /** A goal counted back: by its migration, the slice that set it and what it added, for the day's month and year. */
+  goals_back?: Record<string, { slice: number; delta: number }>;
 }
 
 /** Point reads and conditional writes in the day's partition. */

@@ -25,6 +25,8 @@ import { importedOf } from './imported';
 import type { GoalSummary } from '../../core/store/goals';
 import { firstTouchOf } from './first-touch';
 import type { ActivityCardAnswer } from '../../contract/activity';
+import type { ConfigAnnotation, ConfigSegment } from '../../core/store/config';
+import { annotationsWithin, withSegments } from './configured';
 
 export interface ActivityDeps {
   store: ActivityStore;
@@ -32,6 +34,10 @@ export interface ActivityDeps {
   logger: Logger;
   funnel: readonly FunnelStep[];
   goals: readonly Goal[];
+  /** Saved in the configuration: `filter=segment:<name>` reads their filters. */
+  segments?: readonly ConfigSegment[];
+  /** Notes on days, answered with any period that holds one. */
+  annotations?: readonly ConfigAnnotation[];
   /** All sites' only: the first site's store for the days before `*` began. */
   earlier?: EarlierStore;
 }
@@ -97,7 +103,26 @@ async function goalSummaries(store: ActivityStore, goals: readonly Goal[]): Prom
   return new Map(reads);
 }
 
-export function goalsOf(goals: readonly Goal[], period: PeriodCounts, summaries: ReadonlyMap<string, GoalSummary | null>) {
+/** A goal still counted back over the days kept: the first day its conversions hold from, null before its first day is. */
+async function countingBack(store: ActivityStore, goals: readonly Goal[]): Promise<Map<string, string | null>> {
+  const reads = await Promise.all(
+    goals.map(async (goal) => {
+      if (goal.back === undefined) return [];
+      const read = await store.migrations.read(goal.back);
+      if (read?.doc.done_at != null) return [];
+      const place = read?.doc.position == null ? null : (JSON.parse(read.doc.position) as { day: string }).day;
+      return [[goal.name, place === null ? null : addDays(place, 1)] as const];
+    }),
+  );
+  return new Map(reads.flat());
+}
+
+export function goalsOf(
+  goals: readonly Goal[],
+  period: PeriodCounts,
+  summaries: ReadonlyMap<string, GoalSummary | null>,
+  back: ReadonlyMap<string, string | null> = new Map(),
+) {
   return goals.map((goal) => {
     const conversions = period.goals[goal.name] ?? 0;
     const visitorDays = period.visitor_days.people;
@@ -108,6 +133,7 @@ export function goalsOf(goals: readonly Goal[], period: PeriodCounts, summaries:
       rate: visitorDays === 0 ? 0 : conversions / visitorDays,
       people_all_time: summary?.people_all_time ?? 0,
       first_touch: firstTouchOf(summary),
+      ...(back.has(goal.name) ? { holds_from: back.get(goal.name)! } : {}),
     };
   });
 }
@@ -153,7 +179,9 @@ function filteredWhole(
 
 /** Every figure comes from the days' rollups and the last hours, so a read costs the days asked, never the visitors. */
 export async function activityCard(query: CardQuery, deps: ActivityDeps): Promise<Result<ActivityCardAnswer>> {
-  const { period: asked, filters } = query;
+  const { period: asked } = query;
+  const filters = withSegments(query.filters, query.segments ?? [], deps.segments ?? []);
+  if (typeof filters === 'string') return fail(badRequest([{ path: 'filter', message: filters }]));
   const now = deps.clock.now();
   const today = utcDay(now);
   const { store } = deps;
@@ -169,15 +197,29 @@ export async function activityCard(query: CardQuery, deps: ActivityDeps): Promis
     const periodsFrom = state?.doc.periods_from ?? '9999-12-31';
     const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31' };
     const firstHourDay = lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10);
-    const [reads, hours, people, goals, identity] = await Promise.all([
+    const [reads, hours, people, goals, identity, back] = await Promise.all([
       readPeriodsAcross(store, deps.earlier, asked.kind === 'all' ? [days] : [readable(days), readable(before)], filters, spansFrom, rules),
       store.activityReader.hoursOn(daysFrom(firstHourDay, addDays(today, 1))),
       store.visitorsSummary.peopleFrom(before[0]!),
       goalSummaries(store, deps.goals),
       identityFrom(store.migrations),
+      countingBack(store, deps.goals),
     ]);
     const visitsByDay = visits?.doc.by_day ?? {};
-    return { window, days, before, reads, hours, state: state?.doc ?? null, periodsFrom, people, visits: visitsByDay, goals, identity };
+    return {
+      window,
+      days,
+      before,
+      reads,
+      hours,
+      state: state?.doc ?? null,
+      periodsFrom,
+      people,
+      visits: visitsByDay,
+      goals,
+      identity,
+      back,
+    };
   });
   if (value === null) return ok({ ...UNREAD, filters, availability, cost: costOf(store) });
   const { window, days, before, reads, people, visits } = value;
@@ -204,11 +246,14 @@ export async function activityCard(query: CardQuery, deps: ActivityDeps): Promis
     current.dayRollups,
     days.filter((day) => !current.byDay.has(day) || current.dayRollups.has(day)),
   );
+  const notes = annotationsWithin(deps.annotations ?? [], window.from, window.to);
   return ok({
     days: days.length,
     from: window.from,
     to: window.to,
     filters,
+    ...(query.segments === undefined ? {} : { segments: query.segments }),
+    ...(notes.length === 0 ? {} : { annotations: notes }),
     by_day: long ? null : byDay(current.byDay, days, exactNew),
     ...(long ? { by_month: byMonth(current.byDay, days) } : {}),
     hours: hoursOf(value.hours, now),
@@ -223,7 +268,7 @@ export async function activityCard(query: CardQuery, deps: ActivityDeps): Promis
     pages: pagesOf(period),
     entry_pages: entryPagesOf(period),
     referrers: referrersOf(period),
-    goals: goalsOf(deps.goals, period, value.goals),
+    goals: goalsOf(deps.goals, period, value.goals, value.back),
     events: eventsOf(period),
     rollups: filtered
       ? {
