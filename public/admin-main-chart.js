@@ -2,7 +2,7 @@
 // The main chart: the chosen figure (visits or pageviews) each day of the period, a month a point past 400 days, with
 // the period just before as a faint second series; or every visitor of each day by kind, bots and your own visits
 // stacked on the people. A click on a day (or a month) makes it the period.
-import { $ } from './admin-dom.js';
+import { $, el } from './admin-dom.js';
 import { bars, COLOURS, draw, failed, sum } from './admin-chart.js';
 import { monthEnd, narrowTo, periodWords } from './admin-picker.js';
 import { state } from './admin-state.js';
@@ -77,8 +77,37 @@ function drawReturning(run, months, labelOf, keyOf, said, options) {
   });
 }
 
-/** The period's main chart from the card, or why it could not be drawn. */
+/** The period's main chart and its annotations' marks. */
 export function showMainChart(/** @type {Card | null} */ card, /** @type {string | null} */ problem) {
+  drawMain(card, problem);
+  showAnnotations(problem ? null : card);
+}
+
+/**
+ * A mark under the chart at each annotation's day (or month), its note shown on hover and on focus.
+ * @param {Card | null} card
+ */
+function showAnnotations(card) {
+  const run = card ? (card.by_day ?? card.by_month ?? []) : [];
+  const keys = run.map((p) => /** @type {Point} */ (p).day ?? /** @type {Point} */ (p).month ?? '');
+  const marks = (card?.annotations ?? []).flatMap((note, n) => {
+    const at = keys.findIndex((key) => note.day.startsWith(key));
+    if (at < 0) return [];
+    const words = `${shortDay(note.day, state.appToday)}: ${note.note}`;
+    const tip = el('span', { className: 'annotation-note', id: `annotation-${n}`, role: 'tooltip', textContent: words });
+    const mark = el('button', { type: 'button', className: 'annotation', textContent: '▲' }, tip);
+    mark.setAttribute('aria-describedby', tip.id);
+    mark.setAttribute('aria-label', `Annotation, ${shortDay(note.day, state.appToday)}`);
+    const item = el('li', {}, mark);
+    item.dataset.day = note.day;
+    item.style.left = `${keys.length < 2 ? 50 : (at / (keys.length - 1)) * 100}%`;
+    return [item];
+  });
+  $('#annotations').replaceChildren(...marks);
+}
+
+/** The period's main chart from the card, or why it could not be drawn. */
+function drawMain(/** @type {Card | null} */ card, /** @type {string | null} */ problem) {
   const months = Boolean(card && !card.by_day && card.by_month);
   /** @type {Point[] | null | undefined} */
   const run = card ? (months ? card.by_month : card.by_day) : null;

@@ -22,6 +22,7 @@ import { resume, SESSION_ENDED, signOut, wireSession } from './admin-session.js'
 import { showSubjects } from './admin-subjects.js';
 import { enterShared, openedShared, readShared, refusedShared, sharedToken } from './admin-shared.js';
 import { loadLinks, loadSites, wireSites } from './admin-sites.js';
+import { loadSettings, showSegmentSave, wireSettings } from './admin-settings.js';
 import { cardQuery, followAddress, periodOfDays, retentionQuery, retentionTakes, state, whenViewChanges } from './admin-state.js';
 import { isDay, shortDay } from './admin-words.js';
 
@@ -202,7 +203,7 @@ async function loadAll() {
     showSubjects();
     showMark();
     showRetention();
-    await Promise.all([loadSites(), loadLinks()]);
+    await Promise.all([loadSites(), loadLinks(), loadSettings()]);
     const { failed, made } = failedOf([people, card, subjects, mark, now, retention]);
     drawn(query, failed, made);
     await loadDay();
@@ -263,6 +264,7 @@ async function refreshNow() {
 mountPanels();
 wireSession(loadAll);
 wireSites();
+wireSettings(() => guarded(loadCard()));
 wirePicker();
 wireFilters();
 wireExport(() => signOut(SESSION_ENDED, true));
@@ -283,6 +285,7 @@ window.addEventListener('popstate', followAddress);
 whenViewChanges(() => {
   showPicker();
   showChips();
+  showSegmentSave();
   if (sharedToken()) guarded(loadShared());
   // Another site reads every panel again, so no figure of the last site stays beside the new one's.
   else if (state.signedIn && state.view.site !== loadedSite) guarded(loadAll());

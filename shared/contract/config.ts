@@ -112,3 +112,5 @@ export const ConfigAnswer = z
     id: 'Config',
     description: "The deployment's configuration; its version is the answer's `ETag`, sent back as `If-Match` to change it.",
   });
+
+export type ConfigAnswerBody = z.infer<typeof ConfigAnswer>;

@@ -1,11 +1,10 @@
-import type { z } from 'zod';
 import type { Clock } from '../../core/ports/clock';
 import { fail, ok, type Result } from '../../core/result';
 import { utcDay } from '../../core/identity/tokens';
 import { sameJson } from '../../core/same-json';
 import type { ConfigSource } from '../../core/config/source';
 import type { ConfigDoc, ConfigDocs } from '../../core/store/config';
-import type { ConfigAnswer, ConfigBody } from '../../contract/config';
+import type { ConfigAnswerBody, ConfigBody } from '../../contract/config';
 
 export interface ConfigAdminDeps {
   docs: ConfigDocs;
@@ -18,7 +17,7 @@ const quoted = (etag: string) => (etag.startsWith('"') ? etag : `"${etag}"`);
 
 /** The configuration and its version, answered as the `ETag`. */
 export interface ConfigRead {
-  config: z.infer<typeof ConfigAnswer>;
+  config: ConfigAnswerBody;
   etag: string;
 }
 
