@@ -104,6 +104,7 @@ function showAnnotations(card) {
     return [item];
   });
   $('#annotations').replaceChildren(...marks);
+  $('#annotations').hidden = marks.length === 0;
 }
 
 /** The period's main chart from the card, or why it could not be drawn. */

@@ -121,8 +121,13 @@ function body(/** @type {Config} */ config) {
 
 /** Reads the configuration and its version, and draws every list. */
 export async function loadSettings() {
-  const response = await fetch(CONFIG, { cache: 'no-store', credentials: 'same-origin' });
-  if (!response.ok) return say($('#settings-message'), `The settings could not be read: the app answered ${response.status}.`, true);
+  const response = await fetch(CONFIG, { cache: 'no-store', credentials: 'same-origin' }).catch(() => null);
+  if (!response?.ok)
+    return say(
+      $('#settings-message'),
+      `The settings could not be read: ${response ? `the app answered ${response.status}` : 'the app could not be reached'}.`,
+      true,
+    );
   held.config = /** @type {Config} */ (await response.json());
   held.etag = response.headers.get('etag') ?? '';
   for (const name of /** @type {ListName[]} */ (Object.keys(LISTS))) drawList(name);
@@ -138,7 +143,11 @@ async function save(/** @type {ListName} */ name, /** @type {any[]} */ list, /**
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json', 'if-match': held.etag },
     body: JSON.stringify(body({ ...held.config, [name]: list })),
-  });
+  }).catch(() => null);
+  if (!response) {
+    say(where, 'Not saved: the app could not be reached.', true);
+    return false;
+  }
   const answer = await response.json().catch(() => null);
   if (response.status === 412) {
     await loadSettings();
@@ -232,8 +241,7 @@ function showSegmentPicker() {
     el('option', { value: '', textContent: segments.length === 0 ? 'No segments saved' : 'Pick a segment' }),
     ...segments.map((segment) => el('option', { value: segment.name, textContent: segment.name })),
   );
-  $('#segments').hidden = false;
-  $('#segment-save').hidden = state.view.filters.length === 0;
+  showSegmentSave();
 }
 
 /** The filter bar's segments and the Settings view's lists; `onSaved` reads the period again after a change. */
@@ -243,6 +251,12 @@ export function wireSettings(/** @type {() => void} */ onSaved) {
     el('p', { id: 'settings-message', className: 'message', role: 'status' }),
     ...Object.keys(LISTS).map((name) => el('section', { id: `settings-${name}`, className: 'settings-list' })),
   );
+  $('#settings-open').addEventListener('click', () => {
+    const open = $('#settings').hidden;
+    $('#settings').hidden = !open;
+    $('#settings-open').setAttribute('aria-expanded', String(open));
+    if (open) $('#settings-title').scrollIntoView();
+  });
   $('#segment-pick').addEventListener('change', (event) => {
     const name = /** @type {HTMLSelectElement} */ (event.target).value;
     const segment = held.config?.segments.find((one) => one.name === name);
@@ -265,7 +279,10 @@ export function wireSettings(/** @type {() => void} */ onSaved) {
   });
 }
 
-/** The filter bar's Save button stands only when there are filters to save. */
+/** The filter bar's segments stand when there is one to pick, and its Save button when there are filters to save. */
 export function showSegmentSave() {
-  $('#segment-save').hidden = state.view.filters.length === 0 || held.config === null;
+  const filtered = state.view.filters.length > 0;
+  $('#segment-save').hidden = !filtered || held.config === null;
+  // Nothing to pick and nothing to save takes no room.
+  $('#segments').hidden = held.config === null || (!filtered && held.config.segments.length === 0);
 }

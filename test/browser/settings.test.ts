@@ -66,7 +66,7 @@ afterAll(async () => {
 describe('the Settings view', () => {
   test('adds a goal that the Goals panel shows, counted back over the days before it', async () => {
     await signedIn(page);
-    await page.click('#settings summary');
+    await page.click('#settings-open');
     await add(page, 'goals', { name: 'pricing', pages: '/pricing/*' });
     await page.waitForSelector('#settings-message:text("Saved.")');
     expect(await rowsOf(page, 'goals')).toEqual(['pricing: pages /pricing/*']);
@@ -86,7 +86,7 @@ describe('the Settings view', () => {
 
   test("names a refused field in the owner's words, beside its form", async () => {
     await signedIn(page);
-    await page.click('#settings summary');
+    await page.click('#settings-open');
     await add(page, 'annotations', { day: '23 October', note: 'Launch' });
     await page.waitForSelector('#settings-annotations-error:text("Day: must be a day as YYYY-MM-DD")');
     expect(await rowsOf(page, 'annotations')).toEqual([]);
@@ -112,7 +112,7 @@ describe('the Settings view', () => {
 
   test('adds an annotation that the chart marks on its day, its note shown on hover and on focus', async () => {
     await signedIn(page);
-    await page.click('#settings summary');
+    await page.click('#settings-open');
     await add(page, 'annotations', { day: '2026-10-21', note: 'Launch post' });
     await page.waitForSelector('#annotations li[data-day="2026-10-21"]');
     const mark = page.locator('#annotations li[data-day="2026-10-21"] button');
@@ -130,8 +130,8 @@ describe('the Settings view', () => {
     const other = await (await browser.newContext()).newPage();
     await signedIn(page);
     await signedIn(other);
-    await page.click('#settings summary');
-    await other.click('#settings summary');
+    await page.click('#settings-open');
+    await other.click('#settings-open');
     await add(page, 'annotations', { day: '2026-10-22', note: 'Price change' });
     await page.waitForSelector('#settings-message:text("Saved.")');
     await add(other, 'goals', { name: 'signup', event: 'signup' });
