@@ -97,6 +97,13 @@ describe('the configuration', () => {
     const unknown = await call('/api/admin/activity?days=7&filter=segment:nope');
     expect(unknown.status).toBe(400);
     expect(unknown.json.error.message).toMatch(/^filter: /);
+    // A shared link scoped to the segment shows its figures alone.
+    const link = await call('/api/admin/links', { method: 'POST', body: { filters: ['segment:Team plan'], days: '7' } });
+    expect(link.status).toBe(201);
+    const shared = await fetch(`${t.host.url}/api/shared/activity`, { headers: { 'x-share-token': link.json.token } });
+    const card = await shared.json();
+    expect(card.view.filters).toEqual(['segment:Team plan']);
+    expect(card.by_day).toEqual(byFilters.json.by_day);
   });
 
   it('counts a goal added today over the past days', async () => {
