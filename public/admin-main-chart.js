@@ -77,34 +77,34 @@ function drawReturning(run, months, labelOf, keyOf, said, options) {
   });
 }
 
-/** The period's main chart and its annotations' marks. */
+/** The period's main chart and its annotations' markers. */
 export function showMainChart(/** @type {Card | null} */ card, /** @type {string | null} */ problem) {
   drawMain(card, problem);
   showAnnotations(problem ? null : card);
 }
 
 /**
- * A mark under the chart at each annotation's day (or month), its note shown on hover and on focus.
+ * A marker under the chart at each annotation's day (or month), its note shown on hover and on focus.
  * @param {Card | null} card
  */
 function showAnnotations(card) {
   const run = card ? (card.by_day ?? card.by_month ?? []) : [];
   const keys = run.map((p) => /** @type {Point} */ (p).day ?? /** @type {Point} */ (p).month ?? '');
-  const marks = (card?.annotations ?? []).flatMap((note, n) => {
+  const markers = (card?.annotations ?? []).flatMap((note, n) => {
     const at = keys.findIndex((key) => note.day.startsWith(key));
     if (at < 0) return [];
     const words = `${shortDay(note.day, state.appToday)}: ${note.note}`;
     const tip = el('span', { className: 'annotation-note', id: `annotation-${n}`, role: 'tooltip', textContent: words });
-    const mark = el('button', { type: 'button', className: 'annotation', textContent: '▲' }, tip);
-    mark.setAttribute('aria-describedby', tip.id);
-    mark.setAttribute('aria-label', `Annotation, ${shortDay(note.day, state.appToday)}`);
-    const item = el('li', {}, mark);
+    const marker = el('button', { type: 'button', className: 'annotation', textContent: '▲' }, tip);
+    marker.setAttribute('aria-describedby', tip.id);
+    marker.setAttribute('aria-label', `Annotation, ${shortDay(note.day, state.appToday)}`);
+    const item = el('li', {}, marker);
     item.dataset.day = note.day;
     item.style.left = `${keys.length < 2 ? 50 : (at / (keys.length - 1)) * 100}%`;
     return [item];
   });
-  $('#annotations').replaceChildren(...marks);
-  $('#annotations').hidden = marks.length === 0;
+  $('#annotations').replaceChildren(...markers);
+  $('#annotations').hidden = markers.length === 0;
 }
 
 /** The period's main chart from the card, or why it could not be drawn. */

@@ -8,7 +8,7 @@ import { adminRead } from './fixture';
 import { closeContexts, pageTroubles, workerChromium } from './support';
 
 // The Settings view in headless Chromium: a goal, a segment and an annotation added from it and seen on the dashboard
-// (the goal counted back over the days before it, the segment's figures its filters', the annotation a mark on the
+// (the goal counted back over the days before it, the segment's figures its filters', the annotation a marker on the
 // chart with its note on hover and focus), and two browsers editing at once, the second told the first changed it.
 
 const NOW = '2026-10-23T20:00:00Z';
@@ -110,7 +110,7 @@ describe('the Settings view', () => {
     expect(await page.textContent('[data-figure="visits"] .figure')).toBe(String(bySegment.headline.visits));
   });
 
-  test('adds an annotation that the chart marks on its day, its note shown on hover and on focus', async () => {
+  test('adds an annotation that the chart shows as a marker on its day, its note shown on hover and on focus', async () => {
     await signedIn(page);
     await page.click('#settings-open');
     await add(page, 'annotations', { day: '2026-10-21', note: 'Launch post' });

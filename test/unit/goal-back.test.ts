@@ -8,7 +8,7 @@ import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { fold } from '../../shared/fold/fold';
 import { goalBackMigration } from '../../shared/fold/migrations/goal-back';
 import { runMigrations } from '../../shared/fold/migrations/runner';
-import { activityCard } from '../../shared/read/activity/card';
+import { periodReport } from '../../shared/read/activity/report';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { keepHits, queuedHit } from '../support/counting';
 import { dyingRollups } from '../support/dying';
@@ -74,7 +74,7 @@ describe('a goal counted back over the days kept', () => {
     const store = await kept();
     // The first slice counts today alone; the card says from which day the goal holds.
     expect(await run(store, 1)).toBe(false);
-    const card = await activityCard(
+    const card = await periodReport(
       { period: { kind: 'days', days: 30 }, filters: [] },
       { store, clock: fixedClock(NOW), logger: memoryLogger(), funnel: [], goals: [GOAL] },
     );
@@ -85,7 +85,7 @@ describe('a goal counted back over the days kept', () => {
     expect(all.days).toEqual(Object.fromEntries(DAYS.map((day) => [day, 2])));
     // The months the fold kept take the difference: three days of September, four of October.
     expect(all.months).toEqual({ '2026-09': 6, '2026-10': 8 });
-    const after = await activityCard(
+    const after = await periodReport(
       { period: { kind: 'days', days: 30 }, filters: [] },
       { store, clock: fixedClock(NOW), logger: memoryLogger(), funnel: [], goals: [GOAL] },
     );

@@ -24,7 +24,7 @@ import { campaignsOf, countriesOf, devicesOf } from './audience';
 import { importedOf } from './imported';
 import type { GoalSummary } from '../../core/store/goals';
 import { firstTouchOf } from './first-touch';
-import type { ActivityCardAnswer } from '../../contract/activity';
+import type { PeriodReportAnswer } from '../../contract/activity';
 import type { ConfigAnnotation, ConfigSegment } from '../../core/store/config';
 import { annotationsWithin, withSegments } from './configured';
 
@@ -93,7 +93,7 @@ const UNREAD = {
   goals: null,
   events: null,
   rollups: null,
-} satisfies Partial<Record<keyof ActivityCardAnswer, null>>;
+} satisfies Partial<Record<keyof PeriodReportAnswer, null>>;
 
 /** A point read each, whatever its people. */
 async function goalSummaries(store: ActivityStore, goals: readonly Goal[]): Promise<Map<string, GoalSummary | null>> {
@@ -178,7 +178,7 @@ function filteredWhole(
 }
 
 /** Every figure comes from the days' rollups and the last hours, so a read costs the days asked, never the visitors. */
-export async function activityCard(query: CardQuery, deps: ActivityDeps): Promise<Result<ActivityCardAnswer>> {
+export async function periodReport(query: CardQuery, deps: ActivityDeps): Promise<Result<PeriodReportAnswer>> {
   const { period: asked } = query;
   const filters = withSegments(query.filters, query.segments ?? [], deps.segments ?? []);
   if (typeof filters === 'string') return fail(badRequest([{ path: 'filter', message: filters }]));
