@@ -51,8 +51,8 @@ import { oldDaysMigration } from '../shared/fold/migrations/old-days';
 import { errorLine } from '../shared/core/errors';
 import { firstKeptDay } from '../shared/core/store/first-day';
 import { configSource, type ConfigSource } from '../shared/core/config/source';
-import { goalsOfSite } from '../shared/core/config/goals';
-import { goalBackMigration } from '../shared/fold/migrations/goal-back';
+import { funnelsOf, goalsOfSite } from '../shared/core/config/goals';
+import { funnelBackMigration, goalBackMigration } from '../shared/fold/migrations/goal-back';
 import type { ConfigAdminDeps } from '../shared/read/config/manage';
 
 /**
@@ -256,14 +256,16 @@ function siteRoot(
       const goals = goalsOfSite(doc, scope.name);
       const back = { rollups: store.rollups, periods: store.periods, pages: store.visitorDayPages, firstDay: () => firstKeptDay(store) };
       const today = utcDay(clock.now());
-      // Goals added in the dashboard are counted back first: each is a few slices a run, and waits on no other.
-      const counting = goals.flatMap((goal) =>
-        goal.back === undefined ? [] : [goalBackMigration({ ...goal, back: goal.back }, { ...back, today })],
-      );
+      const funnels = funnelsOf(doc);
+      // Goals and funnels added in the dashboard are counted back first: each is a few slices a run, and waits on no other.
+      const counting = [
+        ...goals.flatMap((goal) => (goal.back === undefined ? [] : [goalBackMigration({ ...goal, back: goal.back }, { ...back, today })])),
+        ...funnels.map((funnel) => funnelBackMigration(funnel, { ...back, today })),
+      ];
       return {
-        activity: { ...root.activity, goals, segments: doc.segments, annotations: doc.annotations },
+        activity: { ...root.activity, goals, funnels, segments: doc.segments, annotations: doc.annotations },
         export: { ...root.export, goals },
-        fold: { ...root.fold, goals, migrations: [...counting, ...(root.fold.migrations ?? [])] },
+        fold: { ...root.fold, goals, funnels, migrations: [...counting, ...(root.fold.migrations ?? [])] },
       };
     },
   };

@@ -27,6 +27,7 @@ const goal = z
     event: event.optional(),
     pages: z.array(page).min(1, 'must name at least one page').max(10, 'must name at most 10 pages').optional(),
     site: z.string().max(253).optional(),
+    added: z.iso.date().optional(),
   })
   .superRefine((value, context) => {
     if ((value.event === undefined) === (value.pages === undefined))
@@ -43,6 +44,7 @@ const step = z
 
 const funnel = z.strictObject({
   name: goalName,
+  added: z.iso.date().optional(),
   steps: z.array(step).min(2, 'must have at least 2 steps').max(8, 'must have at most 8 steps'),
 });
 
@@ -98,7 +100,9 @@ export const configBodySchema = z
 
 export type ConfigBody = z.infer<typeof configBodySchema>;
 
-const added = z.iso.date().meta({ description: 'The day it was added or last changed: its people and first touch count from it.' });
+const added = z.iso.date().meta({
+  description: 'The day it was added or last changed (set by the app; one sent back is let be): its people and first touch count from it.',
+});
 
 export const ConfigAnswer = z
   .object({

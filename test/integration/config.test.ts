@@ -120,4 +120,48 @@ describe('the configuration', () => {
     const month = await call('/api/admin/activity?from=2026-10-01&to=2026-10-23');
     expect(month.json.goals.find((goal: { goal: string }) => goal.goal === 'pricing').conversions).toBe(3);
   });
+
+  it('counts a funnel added today over the past days: each step, its visits and drop-off', async () => {
+    // Two more visits on the 22nd: one reads about then pricing, the other pricing then about.
+    const hits = [
+      hit('203.0.113.5', '/about', '2026-10-22T10:00:00Z'),
+      hit('203.0.113.5', '/pricing/team', '2026-10-22T10:05:00Z'),
+      hit('203.0.113.6', '/pricing/solo', '2026-10-22T11:00:00Z'),
+      hit('203.0.113.6', '/about', '2026-10-22T11:05:00Z'),
+    ];
+    expect((await post(`${t.host.url}/api/hits`, { hits }, { 'x-ingest-key': t.env.INGEST_KEY! })).status).toBe(202);
+    await t.host.drain();
+    clock.advance(60_000);
+    await t.fold();
+    const read = await call('/api/admin/config');
+    const steps = [
+      { name: 'Pricing', pages: ['/pricing/*'] },
+      { name: 'About', pages: ['/about'] },
+    ];
+    const saved = await put({ ...read.json, funnels: [{ name: 'pricing-about', steps }] }, read.etag);
+    expect(saved.status).toBe(200);
+    expect(saved.json.funnels[0]).toMatchObject({ name: 'pricing-about', added: '2026-10-23' });
+    clock.advance(60_000);
+    await t.fold();
+    const card = await call('/api/admin/activity?days=7');
+    // Pricing: two visits on the 20th, one on the 21st, two on the 22nd; of them, the two of the 22nd read about too.
+    expect(card.json.funnels).toEqual([
+      {
+        funnel: 'pricing-about',
+        in_order: false,
+        steps: [
+          { name: 'Pricing', visits: 5, drop_off: 0 },
+          { name: 'About', visits: 2, drop_off: 3 },
+        ],
+      },
+    ]);
+    // From now on it is counted as the days are folded, under a filter too (filter cells are not counted back).
+    const today = [hit('203.0.113.7', '/pricing/team', '2026-10-23T12:00:00Z'), hit('203.0.113.7', '/about', '2026-10-23T12:01:00Z')];
+    expect((await post(`${t.host.url}/api/hits`, { hits: today }, { 'x-ingest-key': t.env.INGEST_KEY! })).status).toBe(202);
+    await t.host.drain();
+    clock.advance(60_000);
+    await t.fold();
+    const filtered = await call(`/api/admin/activity?days=1&filter=${encodeURIComponent('page:/about')}`);
+    expect(filtered.json.funnels[0].steps.map((step: { visits: number }) => step.visits)).toEqual([1, 1]);
+  });
 });

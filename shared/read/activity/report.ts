@@ -8,7 +8,7 @@ import { byDay, byMonth } from './by-day';
 import { lastHours } from './days';
 import { firstDayOf, type VisitsRead } from '../../core/store/first-day';
 import { identityFrom } from '../../core/store/person-moves';
-import type { FunnelStep } from '../../core/funnel';
+import { funnelStepKey, type Funnel, type FunnelStep } from '../../core/funnel';
 import { funnelOf } from './funnel';
 import { HOURS_SHOWN, hoursOf } from './hours';
 import { entryPagesOf, eventsOf, pagesOf, periodOf, referrersOf, type PeriodCounts } from './period';
@@ -34,6 +34,8 @@ export interface ActivityDeps {
   logger: Logger;
   funnel: readonly FunnelStep[];
   goals: readonly Goal[];
+  /** The configuration's funnels, each with the migration that counts it back. */
+  funnels?: ReadonlyArray<Funnel & { back?: string }>;
   /** Saved in the configuration: `filter=segment:<name>` reads their filters. */
   segments?: readonly ConfigSegment[];
   /** Notes on days, answered with any period that holds one. */
@@ -103,8 +105,11 @@ async function goalSummaries(store: ActivityStore, goals: readonly Goal[]): Prom
   return new Map(reads);
 }
 
-/** A goal still counted back over the days kept: the first day its conversions hold from, null before its first day is. */
-async function countingBack(store: ActivityStore, goals: readonly Goal[]): Promise<Map<string, string | null>> {
+/** A goal or funnel still counted back over the days kept: the first day its figures hold from, null before its first day is. */
+async function countingBack(
+  store: ActivityStore,
+  goals: ReadonlyArray<{ name: string; back?: string }>,
+): Promise<Map<string, string | null>> {
   const reads = await Promise.all(
     goals.map(async (goal) => {
       if (goal.back === undefined) return [];
@@ -134,6 +139,23 @@ export function goalsOf(
       people_all_time: summary?.people_all_time ?? 0,
       first_touch: firstTouchOf(summary),
       ...(back.has(goal.name) ? { holds_from: back.get(goal.name)! } : {}),
+    };
+  });
+}
+
+/** Each funnel's steps: the visits that reached it and the ones before it, and how many of the step before's did not. */
+function funnelsOf(funnels: ReadonlyArray<Funnel & { back?: string }>, period: PeriodCounts, back: ReadonlyMap<string, string | null>) {
+  return funnels.map((funnel) => {
+    const visits = funnel.steps.map((_, at) => period.funnel_steps?.[funnelStepKey(funnel.name, at + 1)] ?? 0);
+    return {
+      funnel: funnel.name,
+      in_order: false as const,
+      steps: funnel.steps.map((step, at) => ({
+        name: step.name,
+        visits: visits[at]!,
+        drop_off: at === 0 ? 0 : visits[at - 1]! - visits[at]!,
+      })),
+      ...(back.has(funnel.name) ? { holds_from: back.get(funnel.name)! } : {}),
     };
   });
 }
@@ -185,7 +207,8 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
   const now = deps.clock.now();
   const today = utcDay(now);
   const { store } = deps;
-  const rules = { steps: deps.funnel, goals: deps.goals };
+  const funnels = deps.funnels ?? [];
+  const rules = { steps: deps.funnel, goals: deps.goals, funnels };
   const { value, availability } = await readActivity(store, deps.logger, async () => {
     // The visits summary is read once: for the first day that can hold data, and for the headline's visits.
     const [visits, state] = await Promise.all([store.visits.read(), store.foldState.read()]);
@@ -197,13 +220,14 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     const periodsFrom = state?.doc.periods_from ?? '9999-12-31';
     const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31' };
     const firstHourDay = lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10);
-    const [reads, hours, people, goals, identity, back] = await Promise.all([
+    const [reads, hours, people, goals, identity, back, funnelsBack] = await Promise.all([
       readPeriodsAcross(store, deps.earlier, asked.kind === 'all' ? [days] : [readable(days), readable(before)], filters, spansFrom, rules),
       store.activityReader.hoursOn(daysFrom(firstHourDay, addDays(today, 1))),
       store.visitorsSummary.peopleFrom(before[0]!),
       goalSummaries(store, deps.goals),
       identityFrom(store.migrations),
       countingBack(store, deps.goals),
+      countingBack(store, funnels),
     ]);
     const visitsByDay = visits?.doc.by_day ?? {};
     return {
@@ -219,6 +243,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
       goals,
       identity,
       back,
+      funnelsBack,
     };
   });
   if (value === null) return ok({ ...UNREAD, filters, availability, cost: costOf(store) });
@@ -269,6 +294,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     entry_pages: entryPagesOf(period),
     referrers: referrersOf(period),
     goals: goalsOf(deps.goals, period, value.goals, value.back),
+    ...(funnels.length === 0 ? {} : { funnels: funnelsOf(funnels, period, value.funnelsBack) }),
     events: eventsOf(period),
     rollups: filtered
       ? {

@@ -65,8 +65,8 @@ export async function writeConfig(asked: { ifMatch: string | null; body: ConfigB
   const doc: ConfigDoc = {
     ...current.doc,
     ...rest,
-    goals: goals.map((goal) => kept(current.doc.goals, goal, today)),
-    funnels: funnels.map((funnel) => kept(current.doc.funnels, funnel, today)),
+    goals: goals.map(({ added: _added, ...goal }) => kept(current.doc.goals, goal, today)),
+    funnels: funnels.map(({ added: _added, ...funnel }) => kept(current.doc.funnels, funnel, today)),
   };
   if ((await deps.docs.replace(doc, current.etag)) === 'stale') return stale();
   deps.source.forget();
