@@ -329,12 +329,9 @@ export const PeriodReport = z
     entry_pages: orNull(z.array(EntryPageRow)),
     referrers: orNull(z.array(ReferrerRow)),
     goals: orNull(z.array(GoalRow)),
-    funnels: z
-      .array(FunnelRow)
-      .optional()
-      .meta({
-        description: "Only when the configuration has funnels: each funnel's steps, their visits and drop-offs, under the filters.",
-      }),
+    funnels: z.array(FunnelRow).optional().meta({
+      description: "Only when the configuration has funnels: each funnel's steps, their visits and drop-offs, under the filters.",
+    }),
     events: orNull(z.array(EventRow)),
     rollups: orNull(RollupStatus),
     imported: ImportedPeriod.optional().meta({

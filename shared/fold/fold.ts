@@ -302,7 +302,9 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
     buildGoals({ store, goals: deps.goals, budget: deps.budget, today, persons: deps.persons }, run.state, () => nextSlice(run)),
   );
   await part(run, 'rollups', () =>
-    buildRollups({ ...run.deps, rules: { steps: run.deps.steps, goals: run.deps.goals, funnels: run.deps.funnels } }, run.state, () => nextSlice(run)),
+    buildRollups({ ...run.deps, rules: { steps: run.deps.steps, goals: run.deps.goals, funnels: run.deps.funnels } }, run.state, () =>
+      nextSlice(run),
+    ),
   );
   await part(run, 'migrations', async () => {
     await runMigrations(store.migrations, deps.migrations, {
