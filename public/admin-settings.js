@@ -8,7 +8,7 @@ import { filterWords } from './admin-filters.js';
 import { go, readFilter, state } from './admin-state.js';
 
 /** @typedef {import('../shared/contract/config').ConfigAnswerBody} Config */
-/** @typedef {keyof Pick<Config, 'goals' | 'segments' | 'annotations' | 'sites'>} ListName */
+/** @typedef {keyof Pick<Config, 'goals' | 'funnels' | 'segments' | 'annotations' | 'sites'>} ListName */
 
 const CONFIG = '/api/admin/config';
 
@@ -30,6 +30,7 @@ const FIELD_WORDS = /** @type {Record<string, string>} */ ({
   origins: 'Origins',
   time_zone: 'Time zone',
   site: 'Site',
+  steps: 'Steps',
 });
 
 const text = (/** @type {HTMLFormElement} */ form, /** @type {string} */ name) =>
@@ -60,6 +61,17 @@ const LISTS = {
       return { name: text(form, 'name'), ...(event ? { event } : {}), ...(pages.length > 0 ? { pages } : {}) };
     },
     fill: (goal) => ({ name: goal.name, event: goal.event ?? '', pages: (goal.pages ?? []).join(', ') }),
+  },
+  funnels: {
+    title: 'Funnels',
+    empty: 'No funnels yet.',
+    words: (funnel) => `${funnel.name}: ${funnel.steps.map(stepWords).join(' → ')}`,
+    fields: [
+      ['name', 'Name', 'signup'],
+      ['steps', 'Steps, in order: name: pages or event:name, > between', 'Pricing: /pricing/* > Signed up: event:signup'],
+    ],
+    item: (form) => ({ name: text(form, 'name'), steps: text(form, 'steps').split('>').map(stepOf) }),
+    fill: (funnel) => ({ name: funnel.name, steps: funnel.steps.map(stepText).join(' > ') }),
   },
   segments: {
     title: 'Segments',
@@ -100,6 +112,26 @@ const LISTS = {
   },
 };
 
+/** A funnel's step from its words: `Pricing: /pricing/*, event:buy`. */
+function stepOf(/** @type {string} */ words, /** @type {number} */ at) {
+  const colon = words.indexOf(':');
+  const named = colon > 0 && !words.slice(0, colon).includes('/') && words.slice(0, colon).trim() !== 'event';
+  const targets = listOf(named ? words.slice(colon + 1) : words);
+  return {
+    name: named ? words.slice(0, colon).trim() : `Step ${at + 1}`,
+    pages: targets.filter((target) => !target.startsWith('event:')),
+    events: targets.filter((target) => target.startsWith('event:')).map((target) => target.slice(6)),
+  };
+}
+
+/** A step as its form takes it. */
+const stepText = (/** @type {{ name: string, pages: string[], events: string[] }} */ step) =>
+  `${step.name}: ${[...step.pages, ...step.events.map((event) => `event:${event}`)].join(', ')}`;
+
+/** A step as its row says it. */
+const stepWords = (/** @type {{ name: string, pages: string[], events: string[] }} */ step) =>
+  `${step.name} (${[...step.pages, ...step.events.map((event) => `the event ${event}`)].join(' or ')})`;
+
 /** A saved segment's filter as a chip says it: "Page is /pricing". */
 function segmentFilterWords(/** @type {string} */ value) {
   const filter = readFilter(value);
@@ -107,7 +139,13 @@ function segmentFilterWords(/** @type {string} */ value) {
 }
 
 /** The row being changed in each list; null adds a new one. */
-const editing = /** @type {Record<ListName, number | null>} */ ({ goals: null, segments: null, annotations: null, sites: null });
+const editing = /** @type {Record<ListName, number | null>} */ ({
+  goals: null,
+  funnels: null,
+  segments: null,
+  annotations: null,
+  sites: null,
+});
 
 /** The configuration to send: what was read, less what the app adds itself (the day each goal and funnel was added). */
 function body(/** @type {Config} */ config) {

@@ -21,6 +21,29 @@ let troubles: string[];
 
 const hit = (address: string, path: string, at: string) => ({ at, address, user_agent: AGENTS.firefoxLinux, path, page_load: true });
 
+/** Four days; on the 22nd one visit reads about before pricing, another pricing before about. */
+const hits = [
+  hit('203.0.113.1', '/pricing/team', '2026-10-20T09:00:00Z'),
+  hit('203.0.113.2', '/pricing/solo', '2026-10-20T09:00:00Z'),
+  hit('203.0.113.3', '/about', '2026-10-21T09:00:00Z'),
+  hit('203.0.113.1', '/pricing/team', '2026-10-22T09:00:00Z'),
+  hit('203.0.113.5', '/about', '2026-10-22T10:00:00Z'),
+  hit('203.0.113.5', '/pricing/team', '2026-10-22T10:05:00Z'),
+  hit('203.0.113.6', '/pricing/solo', '2026-10-22T11:00:00Z'),
+  hit('203.0.113.6', '/about', '2026-10-22T11:05:00Z'),
+  hit('203.0.113.4', '/', '2026-10-23T19:00:00Z'),
+];
+
+/** The visits (an address's day) whose pages reached each step and every step before it, counted from the hits. */
+function recount(steps: RegExp[]): number[] {
+  const visits = new Map<string, string[]>();
+  for (const one of hits)
+    visits.set(`${one.address} ${one.at.slice(0, 10)}`, [...(visits.get(`${one.address} ${one.at.slice(0, 10)}`) ?? []), one.path]);
+  return steps.map(
+    (_, k) => [...visits.values()].filter((paths) => steps.slice(0, k + 1).every((step) => paths.some((path) => step.test(path)))).length,
+  );
+}
+
 async function signedIn(into: Page, address = '/api/admin'): Promise<void> {
   await into.goto(`${t.host.url}${address}`);
   await into.waitForSelector('body[data-ready="true"]');
@@ -43,13 +66,6 @@ const rowsOf = (into: Page, list: string) =>
 beforeAll(async () => {
   t = await startTestHost({ env: { ALLOWED_ORIGINS: '', SITES: 'shop.example=https://shop.example' }, overrides: { clock } });
   await containerOf(t.env);
-  const hits = [
-    hit('203.0.113.1', '/pricing/team', '2026-10-20T09:00:00Z'),
-    hit('203.0.113.2', '/pricing/solo', '2026-10-20T09:00:00Z'),
-    hit('203.0.113.3', '/about', '2026-10-21T09:00:00Z'),
-    hit('203.0.113.1', '/pricing/team', '2026-10-22T09:00:00Z'),
-    hit('203.0.113.4', '/', '2026-10-23T19:00:00Z'),
-  ];
   expect((await post(`${t.host.url}/api/hits`, { hits }, { 'x-ingest-key': t.env.INGEST_KEY! })).status).toBe(202);
   await t.host.drain();
   await t.fold();
@@ -75,12 +91,12 @@ describe('the Settings view', () => {
     await page.click('#refresh');
     await page.waitForSelector('#dashboard[data-state="ready"]');
     const card = await adminRead(t, '/api/admin/activity?days=30');
-    expect(card.goals).toMatchObject([{ goal: 'pricing', conversions: 3 }]);
+    expect(card.goals).toMatchObject([{ goal: 'pricing', conversions: 5 }]);
     await page.waitForSelector('#goals-table');
     const row = await page.$$eval('#goals-table tbody tr', (rows) =>
       rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent?.trim())),
     );
-    expect(row[0]?.slice(0, 2)).toEqual(['pricing', '3']);
+    expect(row[0]?.slice(0, 2)).toEqual(['pricing', '5']);
     expect(troubles).toEqual([]);
   });
 
@@ -106,8 +122,27 @@ describe('the Settings view', () => {
     await page.waitForFunction(() => document.querySelector('#dashboard')?.getAttribute('data-period')?.includes('filter='));
     await page.waitForSelector('#dashboard[data-state="ready"]');
     const bySegment = await adminRead(t, `/api/admin/activity?days=30&filter=${encodeURIComponent('segment:Team plan')}`);
-    expect(bySegment.headline.visits).toBe(2);
+    expect(bySegment.headline.visits).toBe(3);
     expect(await page.textContent('[data-figure="visits"] .figure')).toBe(String(bySegment.headline.visits));
+  });
+
+  test("adds a funnel whose steps' visits the Funnels tab shows, equal to a recount of visits in and out of order", async () => {
+    await signedIn(page);
+    await page.click('#settings-open');
+    await add(page, 'funnels', { name: 'pricing-about', steps: 'Pricing: /pricing/* > About: /about' });
+    await page.waitForSelector('#settings-message:text("Saved.")');
+    expect(await rowsOf(page, 'funnels')).toEqual(['pricing-about: Pricing (/pricing/*) → About (/about)']);
+    clock.advance(60_000);
+    await t.fold();
+    await page.click('#refresh');
+    await page.waitForSelector('#dashboard[data-state="ready"]');
+    await page.click('#tab-funnels');
+    await page.waitForSelector('#funnels-body figure[data-funnel="pricing-about"]');
+    const shown = await page.$$eval('#funnels-body .funnel-step', (rows) => rows.map((row) => Number(row.getAttribute('data-visits'))));
+    const truth = recount([/^\/pricing\//, /^\/about$/]);
+    expect(truth).toEqual([5, 2]);
+    expect(shown).toEqual(truth);
+    expect(await page.textContent('#funnels-body .funnel-step[data-step="2"]')).toContain('3 did not go on');
   });
 
   test('adds an annotation that the chart shows as a marker on its day, its note shown on hover and on focus', async () => {
