@@ -40,8 +40,5 @@ export function seededConfig(seed: ConfigSeed, today: string): ConfigDoc {
 /** The settings' parts that differ from the configuration kept, by name: they are logged, never applied. */
 export function settingsDiffering(seed: ConfigDoc, kept: ConfigDoc): string[] {
   const goals = (doc: ConfigDoc) => doc.goals.map(({ added: _added, seeded: _seeded, ...goal }) => goal);
-  return [
-    ...(sameJson(seed.sites, kept.sites) ? [] : ['SITES']),
-    ...(sameJson(goals(seed), goals(kept)) ? [] : ['GOALS']),
-  ];
+  return [...(sameJson(seed.sites, kept.sites) ? [] : ['SITES']), ...(sameJson(goals(seed), goals(kept)) ? [] : ['GOALS'])];
 }
