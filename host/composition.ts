@@ -264,7 +264,7 @@ function siteRoot(
       ];
       return {
         activity: { ...root.activity, goals, funnels, segments: doc.segments, annotations: doc.annotations },
-        export: { ...root.export, goals },
+        export: { ...root.export, goals, segments: doc.segments },
         fold: { ...root.fold, goals, funnels, migrations: [...counting, ...(root.fold.migrations ?? [])] },
       };
     },

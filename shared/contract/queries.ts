@@ -173,14 +173,19 @@ export const exportQuerySchema = z
     from: day('from'),
     to: day('to'),
     format: z.enum(['csv', 'json'], { error: 'must be csv or json' }).default('json'),
-    filter: filtersSchema,
+    filter: cardFiltersSchema,
     site: siteQuerySchema,
   })
   .superRefine((query, context) => {
     if (query.from > query.to) context.addIssue({ code: 'custom', path: ['from'], message: 'must be on or before to' });
     else if (daySpan(query.from, query.to) > MAX_DAYS)
       context.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_DAYS} days from from, both included` });
-  });
+  })
+  .transform(({ filter, ...query }): typeof query & { filter: Filter[]; segments?: string[] } => ({
+    ...query,
+    filter: filter.filters,
+    ...(filter.segments.length > 0 ? { segments: filter.segments } : {}),
+  }));
 
 export const listQuerySchema = z.strictObject({
   sort: z.enum(SUBJECT_SORTS, `must be one of ${SUBJECT_SORTS.join(', ')}`).default('last_scan'),

@@ -97,6 +97,11 @@ describe('the configuration', () => {
     const unknown = await call('/api/admin/activity?days=7&filter=segment:nope');
     expect(unknown.status).toBe(400);
     expect(unknown.json.error.message).toMatch(/^filter: /);
+    // The export takes it too.
+    const range = 'from=2026-10-20&to=2026-10-23';
+    const exported = await call(`/api/admin/export?${range}&filter=${encodeURIComponent('segment:Team plan')}`);
+    expect(exported.status).toBe(200);
+    expect(exported.json).toEqual((await call(`/api/admin/export?${range}&filter=${encodeURIComponent('page:/pricing/team')}`)).json);
     // A shared link scoped to the segment shows its figures alone.
     const link = await call('/api/admin/links', { method: 'POST', body: { filters: ['segment:Team plan'], days: '7' } });
     expect(link.status).toBe(201);
