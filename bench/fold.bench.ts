@@ -8,11 +8,13 @@ import { memoryStore } from '../adapters/memory/store';
 import { readPeopleCount } from '../shared/read/counting/people-count';
 import { keeper } from '../test/support/keeper';
 import { systemClock } from '../shared/core/ports/clock';
-import { bulkUpsert, freshLocalStore, localContainer } from './local-store';
+import { bulkUpsert, freshLocalStore, localContainer, localStore } from './local-store';
 import { queued } from '../test/support/hits';
 import { fmt, hex, median } from './report';
 import { cosmosProcess, withServices } from './stack';
 import { storeProxyTo } from './store-calls';
+import { BENCH_GOAL, GOAL_BACK_DAYS, goalBackDays } from './goal-back';
+import { addDays } from '../shared/core/days';
 
 /** `npm run bench fold`: a backlog of facts, as a timer outage leaves it, drained by fold runs in 512 MB child processes. */
 const SMALL = Number(process.env.FOLD_SMALL ?? 100_000);
@@ -106,9 +108,17 @@ type ChildResult = { outcome: ChildOutcome; ms: number; peakRssMb: number; peakH
 
 type RunResult = { ok: true; result: ChildResult; wallMs: number } | { ok: false; failure: string; wallMs: number };
 
-function foldRun(endpoint: string, database: string): Promise<RunResult> {
+function foldRun(endpoint: string, database: string, goal = false): Promise<RunResult> {
   const began = performance.now();
-  const args = [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', join(__dirname, 'fold-child.ts'), endpoint, database];
+  const args = [
+    `--max-old-space-size=${HEAP_MB}`,
+    '--import',
+    'tsx',
+    join(__dirname, 'fold-child.ts'),
+    endpoint,
+    database,
+    ...(goal ? ['goal'] : []),
+  ];
   const options = { cwd: join(__dirname, '..'), timeout: RUN_TIMEOUT_MS, killSignal: 'SIGKILL' as const, maxBuffer: 2 ** 28 };
   return new Promise((resolve) =>
     execFile(process.execPath, args, options, (error, out, err) => {
@@ -238,9 +248,40 @@ async function throttledBacklog(endpoint: string): Promise<void> {
   }
 }
 
+/** A goal added today counted back over GOAL_BACK_DAYS days of visitor-days: the runs it takes, each run's time and memory. */
+async function goalBack(endpoint: string): Promise<void> {
+  const { database, reaching } = await goalBackDays(endpoint);
+  const store = localStore(localContainer(endpoint, database));
+  const runs: ChildResult[] = [];
+  let done = false;
+  while (!done && runs.length < 200) {
+    const run = await foldRun(endpoint, database, true);
+    if (!run.ok) throw new Error(`a run failed: ${run.failure}`);
+    if (!run.result.outcome.ok) throw new Error(`a run could not start: ${run.result.outcome.reason ?? ''}`);
+    runs.push(run.result);
+    const progress = await store.migrations.read(BENCH_GOAL.back);
+    done = progress?.doc.done_at != null;
+    console.log(
+      `  goal counted back, run ${runs.length}: ${fmt(run.result.ms / 1000, 1)} s, peak RSS ${run.result.peakRssMb} MB (heap ${run.result.peakHeapMb} MB); ` +
+        `${progress?.doc.slices ?? 0} days counted${done ? ', done' : ''}`,
+    );
+  }
+  const today = new Date().toISOString().slice(0, 10);
+  const days = Array.from({ length: GOAL_BACK_DAYS }, (_, n) => addDays(today, -n));
+  const rollups = await store.rollupReader.onDays(days);
+  const counted = [...rollups.values()].reduce((sum, rollup) => sum + (rollup.goals?.[BENCH_GOAL.name] ?? 0), 0);
+  const rss = runs.map((one) => one.peakRssMb);
+  console.log(
+    `goal counted back over ${fmt(GOAL_BACK_DAYS)} days: ${done ? 'done' : 'NOT done'} in ${runs.length} runs (a day a slice, ` +
+      `${fmt(runs.reduce((sum, one) => sum + one.ms, 0) / 1000, 1)} s of runs); peak RSS min/median/max ${Math.min(...rss)}/${median(rss)}/${Math.max(...rss)} MB; ` +
+      `conversions ${fmt(counted)} vs ${fmt(reaching)} visitor-days that reach it (${counted === reaching ? 'exact' : 'NOT exact'})`,
+  );
+  await localContainer(endpoint, database).database.delete();
+}
+
 export async function run(): Promise<void> {
   const began = performance.now();
-  const parts = (process.env.FOLD_PARTS ?? 'small,throttled,large').split(',');
+  const parts = (process.env.FOLD_PARTS ?? 'small,throttled,large,goalback').split(',');
   await withServices([cosmosProcess({ heapMb: 16_384 })], async (cosmos) => {
     console.log(
       `each run of the fold in a child process (node --max-old-space-size=${HEAP_MB}), its wall time and its peak resident set (process.resourceUsage().maxRSS, ` +
@@ -249,6 +290,7 @@ export async function run(): Promise<void> {
     if (parts.includes('small')) await plainBacklog(cosmos.endpoint, SMALL, 60 * 60_000);
     if (parts.includes('throttled')) await throttledBacklog(cosmos.endpoint);
     if (parts.includes('large')) await plainBacklog(cosmos.endpoint, LARGE, LARGE_MINUTES * 60_000);
+    if (parts.includes('goalback')) await goalBack(cosmos.endpoint);
   });
   console.log(`fold bench took ${fmt((performance.now() - began) / 60_000, 1)} min`);
 }

@@ -9,5 +9,5 @@ register({
   name: 'admin-activity',
   route: 'admin/activity',
   methods: ['GET'],
-  make: operatorRoute(query(activityQuerySchema), (asked, site) => periodReport(asked, site.activity)),
+  make: operatorRoute(query(activityQuerySchema), async (asked, site) => periodReport(asked, (await site.configured()).activity)),
 });

@@ -10,5 +10,5 @@ register({
   name: 'admin-export',
   route: 'admin/export',
   methods: ['GET'],
-  make: operatorRoute(query(exportQuerySchema), (asked, site) => exportDays(asked, site.export), fileReply),
+  make: operatorRoute(query(exportQuerySchema), async (asked, site) => exportDays(asked, (await site.configured()).export), fileReply),
 });

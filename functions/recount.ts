@@ -12,7 +12,7 @@ register({
     const several = root.sites.roots.size > 1;
     for (const [name, site] of root.sites.roots) {
       const named = several ? { site: name } : {};
-      const outcome = await fold(site.fold);
+      const outcome = await fold((await site.configured()).fold);
       if (!outcome.ok) {
         // A busy lease is the lease working, not a fault.
         if (outcome.busy) root.logger.info('another fold is running', { function: 'recount', ...named, reason: outcome.reason });

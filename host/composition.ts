@@ -53,7 +53,12 @@ import { personIds } from '../shared/core/person-ids';
 import { storeSwitch, type PersonIdDerivations } from './person-switch';
 import { switchedPersonIds } from '../shared/ingest/persons';
 import { oldDaysMigration } from '../shared/fold/migrations/old-days';
+import { errorLine } from '../shared/core/errors';
 import { firstKeptDay } from '../shared/core/store/first-day';
+import { configSource, type ConfigSource } from '../shared/core/config/source';
+import { funnelsOf, goalsOfSite } from '../shared/core/config/goals';
+import { funnelBackMigration, goalBackMigration } from '../shared/fold/migrations/goal-back';
+import type { ConfigAdminDeps } from '../shared/read/config/manage';
 
 /**
  * Built once a process, with one object per use case, so a function hands over `root.<use case>` and builds nothing.
@@ -91,6 +96,8 @@ export interface Root extends Omit<SiteRoot, 'scope'> {
   keys: KeyAdminDeps;
   /** The reads an API key opens (stats-query, mcp), its wrong guesses slowed as the operator's are. */
   keyed: KeyReadDeps;
+  /** admin-config, and every read and fold run that takes goals, segments or annotations from it. */
+  config: ConfigAdminDeps;
 }
 
 export interface RootOverrides {
@@ -173,6 +180,7 @@ interface SiteParts {
   allowedOrigins: readonly string[];
   ids: PersonIdDerivations;
   zoneOf: (name: string) => Zone;
+  config: ConfigSource;
 }
 
 /** Read until found, then kept: the day never changes once marked, so the timer marks it with no store call after. */
@@ -228,7 +236,7 @@ function siteRoot(
   const goals = settings.GOALS.filter((goal) => goal.site === undefined || goal.site === scope.name);
   // Each store moves to person ids by its own migration, which its keeps and fold follow (docs/design.md, Identity).
   const switched = storeSwitch(store, goals, parts.ids, clock);
-  return {
+  const root: SiteRoot = {
     scope: { name: scope.name, prefix: scope.prefix },
     store,
     days,
@@ -265,7 +273,35 @@ function siteRoot(
     now: reads,
     retention: reads,
     subjects: { subjects: store.subjects, source: store.source, clock, logger },
+    configured: async () => {
+      const doc = await configOrSeed(parts.config, logger);
+      const goals = goalsOfSite(doc, scope.name);
+      const back = { rollups: store.rollups, periods: store.periods, pages: store.visitorDayPages, firstDay: () => firstKeptDay(store) };
+      const today = reads.zone.day(clock.now());
+      const funnels = funnelsOf(doc);
+      // Goals and funnels added in the dashboard are counted back first: each is a few slices a run, and waits on no other.
+      const counting = [
+        ...goals.flatMap((goal) => (goal.back === undefined ? [] : [goalBackMigration({ ...goal, back: goal.back }, { ...back, today })])),
+        ...funnels.map((funnel) => funnelBackMigration(funnel, { ...back, today })),
+      ];
+      return {
+        activity: { ...root.activity, goals, funnels, segments: doc.segments, annotations: doc.annotations },
+        export: { ...root.export, goals, segments: doc.segments },
+        fold: { ...root.fold, goals, funnels, migrations: [...counting, ...(root.fold.migrations ?? [])] },
+      };
+    },
   };
+  return root;
+}
+
+/** A store that cannot be read answers its reads' unavailability, so they take the settings' goals meanwhile. */
+async function configOrSeed(config: ConfigSource, logger: Logger) {
+  try {
+    return (await config.current()).doc;
+  } catch (error) {
+    logger.warn('the configuration could not be read; the settings stand in for it', { reason: errorLine(error) });
+    return config.seed();
+  }
 }
 
 /** One day cache a process. */
@@ -323,7 +359,8 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS, settings.TIME_ZONE);
   const allowedOrigins = allOrigins(declared);
   const ids = personIdDerivations(settings.PERSON_HASH_COST, clock);
-  const sites = sitesOf(settings, store, overrides, { settings, clock, logger, allowedOrigins, ids, zoneOf: zoneBook() });
+  const config = configSource({ docs: store.config, clock, logger, seed: { sites: declared, goals: settings.GOALS } });
+  const sites = sitesOf(settings, store, overrides, { settings, clock, logger, allowedOrigins, ids, zoneOf: zoneBook(), config });
   const secretDeps: DaySecretDeps = {
     secrets: store.secrets,
     clock,
@@ -426,6 +463,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       access: operator.access,
       usesAnHour: KEY_USES_AN_HOUR,
     },
+    config: { docs: store.config, source: config, clock },
   };
 }
 
@@ -447,5 +485,5 @@ export function hostRoot(): Root {
 /** All sites together read the first site's when only one is declared. */
 function siteReads(sites: Sites, site: string): SiteReads | undefined {
   const root = sites.roots.get(site) ?? (site === ALL_SITES ? sites.roots.get(sites.declared[0]!.name) : undefined);
-  return root === undefined ? undefined : { activity: root.activity };
+  return root === undefined ? undefined : { activity: async () => (await root.configured()).activity };
 }

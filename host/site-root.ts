@@ -26,7 +26,11 @@ export interface SiteRoot {
   now: NowDeps;
   retention: RetentionDeps;
   subjects: SubjectReadDeps;
+  /** Its reads and fold with the configuration's goals, segments and annotations, as read at most a minute ago. */
+  configured(): Promise<Configured>;
 }
+
+export type Configured = Pick<SiteRoot, 'activity' | 'export' | 'fold'>;
 
 /** Declared order, first site first; `*` holds all sites together when there are several. */
 export interface Sites {

@@ -1,7 +1,7 @@
 // @ts-check
 // Goals | Events | Path through: the visits that reached each goal, the events sent with their props' top values, and
 // the visits that reached each step of the path through.
-import { $ } from './admin-dom.js';
+import { $, el, emptyNote, failedNote } from './admin-dom.js';
 import { panelSection } from './admin-panel.js';
 import { showRanked } from './admin-ranked.js';
 import { state } from './admin-state.js';
@@ -63,6 +63,42 @@ export function showGoals(/** @type {Card | null} */ card, /** @type {string | n
   );
 }
 
+/** Each funnel: its steps as bars as long as their visits, each with its visits and the drop-off from the step before. */
+function showFunnels(/** @type {Card | null} */ card, /** @type {string | null} */ problem, /** @type {string} */ within) {
+  const body = $('#funnels-body');
+  if (problem) return body.replaceChildren(failedNote(problem));
+  const funnels = card?.funnels ?? [];
+  if (funnels.length === 0) return body.replaceChildren(emptyNote('No funnels are set: add one in Settings.'));
+  body.replaceChildren(
+    ...funnels.map((funnel) => {
+      const most = Math.max(1, ...funnel.steps.map((step) => step.visits));
+      const rows = funnel.steps.map((step, at) => {
+        const bar = el('span', { className: 'funnel-bar' });
+        bar.style.width = `${(step.visits / most) * 100}%`;
+        const dropped = at === 0 ? '' : `, ${step.drop_off} did not go on`;
+        const row = el(
+          'li',
+          { className: 'funnel-step' },
+          el('span', { className: 'funnel-words', textContent: `${at + 1}. ${step.name}: ${step.visits} visits${dropped}` }),
+          bar,
+        );
+        row.dataset.step = String(at + 1);
+        row.dataset.visits = String(step.visits);
+        return row;
+      });
+      const held = funnel.holds_from === undefined ? '' : ' Still being counted back over the days kept.';
+      const figure = el(
+        'figure',
+        { className: 'funnel' },
+        el('figcaption', { textContent: `${funnel.funnel}, ${within}: steps reached the same day, in any order.${held}` }),
+        el('ol', {}, ...rows),
+      );
+      figure.dataset.funnel = funnel.funnel;
+      return figure;
+    }),
+  );
+}
+
 /** @type {import('./admin-panel.js').Panel} */
 export const goalsPanel = {
   markup: () =>
@@ -71,13 +107,17 @@ export const goalsPanel = {
       title: 'Goals and events',
       aboutWhat: 'About goals and events',
       about:
-        "Conversions: the visits that reached a goal (GOALS), and their share of all visits. People ever: each person who has ever reached it, counted once, all time. Events: the events pages sent, on how many visits, and their props' most frequent values. Path through: the visits that reached each step of FUNNEL_STEPS. First touch, all time: the people who ever reached each goal and their conversions, by where their first visit came from, and how many days after it they first converted.",
+        "Conversions: the visits that reached a goal (GOALS), and their share of all visits. People ever: each person who has ever reached it, counted once, all time. Events: the events pages sent, on how many visits, and their props' most frequent values. Path through: the visits that reached each step of FUNNEL_STEPS. Funnels: each funnel set in Settings, the visits that reached each step and every step before it that day (in any order), and how many of the step before's went no further. First touch, all time: the people who ever reached each goal and their conversions, by where their first visit came from, and how many days after it they first converted.",
       tabs: [
         { id: 'goals', label: 'Goals' },
         { id: 'events', label: 'Events' },
         { id: 'path', label: 'Path through' },
+        { id: 'funnels', label: 'Funnels' },
         { id: 'first-touch', label: 'First touch', adminOnly: true, wide: true },
       ],
     }),
-  show: showGoals,
+  show: (card, problem, within) => {
+    showGoals(card, problem, within);
+    showFunnels(card, problem, within);
+  },
 };

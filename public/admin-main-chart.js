@@ -2,8 +2,8 @@
 // The main chart: the chosen figure (visits or pageviews) each day of the period, a month a point past 400 days, with
 // the period just before as a faint second series; or every visitor of each day by kind, bots and your own visits
 // stacked on the people. A click on a day (or a month) makes it the period. One day (Today, Yesterday) is drawn by its
-// local clock hours, the same hours of the day before faint.
-import { $ } from './admin-dom.js';
+// local clock hours, the same hours of the day before faint. Annotations are markers under it.
+import { $, el } from './admin-dom.js';
 import { bars, COLOURS, draw, failed, sum } from './admin-chart.js';
 import { monthEnd, narrowTo, periodWords } from './admin-picker.js';
 import { state } from './admin-state.js';
@@ -129,8 +129,38 @@ function drawHours(hours, before, said) {
   });
 }
 
-/** The period's main chart from the card, or why it could not be drawn. */
+/** The period's main chart and its annotations' markers. */
 export function showMainChart(/** @type {Card | null} */ card, /** @type {string | null} */ problem) {
+  drawMain(card, problem);
+  showAnnotations(problem ? null : card);
+}
+
+/**
+ * A marker under the chart at each annotation's day (or month), its note shown on hover and on focus.
+ * @param {Card | null} card
+ */
+function showAnnotations(card) {
+  const run = card ? (card.by_day ?? card.by_month ?? []) : [];
+  const keys = run.map((p) => /** @type {Point} */ (p).day ?? /** @type {Point} */ (p).month ?? '');
+  const markers = (card?.annotations ?? []).flatMap((note, n) => {
+    const at = keys.findIndex((key) => note.day.startsWith(key));
+    if (at < 0) return [];
+    const words = `${shortDay(note.day, state.appToday)}: ${note.note}`;
+    const tip = el('span', { className: 'annotation-note', id: `annotation-${n}`, role: 'tooltip', textContent: words });
+    const marker = el('button', { type: 'button', className: 'annotation', textContent: '▲' }, tip);
+    marker.setAttribute('aria-describedby', tip.id);
+    marker.setAttribute('aria-label', `Annotation, ${shortDay(note.day, state.appToday)}`);
+    const item = el('li', {}, marker);
+    item.dataset.day = note.day;
+    item.style.left = `${keys.length < 2 ? 50 : (at / (keys.length - 1)) * 100}%`;
+    return [item];
+  });
+  $('#annotations').replaceChildren(...markers);
+  $('#annotations').hidden = markers.length === 0;
+}
+
+/** The period's main chart from the card, or why it could not be drawn. */
+function drawMain(/** @type {Card | null} */ card, /** @type {string | null} */ problem) {
   const months = Boolean(card && !card.by_day && card.by_month);
   /** @type {Point[] | null | undefined} */
   const run = card ? (months ? card.by_month : card.by_day) : null;

@@ -23,6 +23,7 @@ import { showSubjects } from './admin-subjects.js';
 import { enterShared, openedShared, readShared, refusedShared, sharedToken } from './admin-shared.js';
 import { loadLinks, loadSites, wireSites } from './admin-sites.js';
 import { loadKeys, wireKeys } from './admin-keys.js';
+import { loadSettings, showSegmentSave, wireSettings } from './admin-settings.js';
 import { cardQuery, followAddress, periodOfDays, retentionQuery, retentionTakes, state, whenViewChanges } from './admin-state.js';
 import { isDay, shortDay } from './admin-words.js';
 
@@ -210,7 +211,7 @@ async function loadAll() {
     showSubjects();
     showMark();
     showRetention();
-    await Promise.all([loadSites(), loadLinks(), loadKeys()]);
+    await Promise.all([loadSites(), loadLinks(), loadKeys(), loadSettings()]);
     const { failed, made } = failedOf([people, card, subjects, mark, now, retention]);
     drawn(query, failed, made);
     await loadDay();
@@ -272,6 +273,7 @@ mountPanels();
 wireSession(loadAll);
 wireSites();
 wireKeys();
+wireSettings(() => guarded(loadCard()));
 wirePicker();
 wireFilters();
 wireExport(() => signOut(SESSION_ENDED, true));
@@ -292,6 +294,7 @@ window.addEventListener('popstate', followAddress);
 whenViewChanges(() => {
   showPicker();
   showChips();
+  showSegmentSave();
   if (sharedToken()) guarded(loadShared());
   // Another site reads every panel again, so no figure of the last site stays beside the new one's.
   else if (state.signedIn && state.view.site !== loadedSite) guarded(loadAll());

@@ -23,6 +23,7 @@ import { cosmosSubjects } from './subjects';
 import { cosmosRecentFacts } from './audience';
 import { cosmosLinks } from './links';
 import { cosmosApiKeys } from './api-keys';
+import { CONFIG_ID, CONFIG_PK, type ConfigDoc } from '../../shared/core/store/config';
 import { cosmosGuesses } from './guesses';
 import { cosmosSessions } from './sessions';
 import { cosmosDaySecrets } from './day-secrets';
@@ -149,6 +150,11 @@ export function cosmosStore(
     recent: cosmosRecentFacts(documents),
     links: cosmosLinks(documents),
     apiKeys: cosmosApiKeys(documents),
+    config: {
+      read: () => documents.read<ConfigDoc>(CONFIG_PK, CONFIG_ID),
+      create: (doc) => documents.create(doc),
+      replace: (doc, etag) => documents.replace(doc, etag),
+    },
     guesses: cosmosGuesses(access),
     sessions: cosmosSessions(access),
     secrets: cosmosDaySecrets(documents),

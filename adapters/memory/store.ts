@@ -5,6 +5,7 @@ import { ALL_SITES_FROM_ID, type AllSitesFrom } from '../../shared/core/store/al
 import { TIME_ZONES_ID, type TimeZones } from '../../shared/core/store/time-zones';
 import { memoryLinks } from './links';
 import { memoryApiKeys } from './api-keys';
+import { CONFIG_ID, CONFIG_PK, type ConfigDoc } from '../../shared/core/store/config';
 import { memoryGuesses } from './guesses';
 import { memorySessions } from './sessions';
 import { memoryDaySecrets } from './day-secrets';
@@ -120,6 +121,11 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     recent: memoryRecentFacts(documents),
     links: memoryLinks(documents),
     apiKeys: memoryApiKeys(documents),
+    config: {
+      read: () => resolved(documents.read<ConfigDoc>(CONFIG_PK, CONFIG_ID)),
+      create: (doc) => resolved(documents.create(doc)),
+      replace: (doc, etag) => resolved(documents.replace(doc, etag)),
+    },
     // The checks of keys and sessions are counted apart, so a use case's store calls are its own.
     guesses: memoryGuesses(access),
     sessions: memorySessions(access),

@@ -105,5 +105,5 @@ export const keyedStats =
   async (asked) => {
     const site = reader.site(asked.site_id, field);
     if (!site.ok) return site;
-    return statsQuery(asked, { name: site.value.name, activity: site.value.reads.activity, today: clock.now() });
+    return statsQuery(asked, { name: site.value.name, activity: await site.value.reads.activity(), today: clock.now() });
   };

@@ -48,3 +48,11 @@ export const param =
     ok(request.params[name] ?? '');
 
 export const nothing: Input<null> = () => ok(null);
+
+/** A header's value beside the rest of the input, null when absent. */
+export const withHeader =
+  <T>(name: string, rest: Input<T>): Input<{ header: string | null; rest: T }> =>
+  async (request) => {
+    const read = await rest(request);
+    return read.ok ? ok({ header: request.header(name), rest: read.value }) : fail(read.failure);
+  };

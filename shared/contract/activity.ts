@@ -221,12 +221,43 @@ export const FirstTouch = z
   });
 
 export const GoalRow = z
-  .object({ goal: z.string(), conversions: count(), rate: z.number().min(0), people_all_time: count(), first_touch: FirstTouch })
+  .object({
+    goal: z.string(),
+    conversions: count(),
+    rate: z.number().min(0),
+    people_all_time: count(),
+    first_touch: FirstTouch,
+    holds_from: utcDay().nullable().optional().meta({
+      description:
+        'Only while a goal added in the dashboard is counted back over the days kept: the first day its conversions hold from (null before the first is counted); before it, a day counts its most reached page or event, never more than the truth.',
+    }),
+  })
   .meta({
     id: 'GoalRow',
     description:
       "A goal (GOALS): people's visitor-days that reached it in the period, their share of the period's people's visitor-days, and the people who have ever reached it, each once.",
   });
+
+export const FunnelRow = z
+  .object({
+    funnel: z.string(),
+    in_order: z.literal(false).meta({
+      description:
+        "Whether the steps were reached in their order: visitor-days keep no step's first time, so a visit counts at step k when it reached steps 1 to k the same day, in any order.",
+    }),
+    steps: z.array(
+      z.object({
+        name: z.string(),
+        visits: count().meta({ description: "People's visits that reached this step and every step before it." }),
+        drop_off: count().meta({ description: "The step before's visits that did not reach this one (0 for the first)." }),
+      }),
+    ),
+    holds_from: utcDay().nullable().optional().meta({
+      description:
+        'Only while a funnel added in the dashboard is counted back over the days kept: the first day its figures hold from (null before the first is counted); days before it count 0.',
+    }),
+  })
+  .meta({ id: 'FunnelRow', description: "A funnel of the configuration: each step's visits and drop-off in the period." });
 
 export const EventRow = z
   .object({
@@ -317,6 +348,9 @@ export const PeriodReport = z
     entry_pages: orNull(z.array(EntryPageRow)),
     referrers: orNull(z.array(ReferrerRow)),
     goals: orNull(z.array(GoalRow)),
+    funnels: z.array(FunnelRow).optional().meta({
+      description: "Only when the configuration has funnels: each funnel's steps, their visits and drop-offs, under the filters.",
+    }),
     events: orNull(z.array(EventRow)),
     rollups: orNull(RollupStatus),
     imported: ImportedPeriod.optional().meta({
@@ -329,7 +363,18 @@ export const PeriodReport = z
       description:
         'Only when the period spans the switch to person ids nobody can reverse: its first day. A person seen on both sides of it may count twice in the figures of a period across it (people in the period, returning); all-time counts are unchanged. Absent otherwise.',
     }),
-    filters: z.array(Filter).nullable().meta({ description: 'The filters the read was asked with, echoed (empty without).' }),
+    filters: z
+      .array(Filter)
+      .nullable()
+      .meta({ description: "The filters the read was asked with, echoed (empty without), each segment's in its place." }),
+    segments: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'Only when `filter=segment:<name>` was asked: the saved segments whose filters the read added.' }),
+    annotations: z
+      .array(z.object({ day: utcDay(), note: z.string() }))
+      .optional()
+      .meta({ description: "Only when the period holds an annotation's day: each, oldest first." }),
     ...zoneFields,
     availability: Availability,
     cost: ActivityCost,

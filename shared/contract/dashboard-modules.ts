@@ -26,6 +26,7 @@ export const DASHBOARD_MODULES = [
   'admin-read.js',
   'admin-retention.js',
   'admin-session.js',
+  'admin-settings.js',
   'admin-shared.js',
   'admin-sites.js',
   'admin-sources.js',

@@ -27,6 +27,19 @@ function filterOf(text: string): Filter | string {
   return { dimension: dimension as Dimension, value: keptValue(dimension as Dimension, value), negated };
 }
 
+/** Why a filter's text is not one, or null: a saved segment's filters are checked by it. */
+export function filterProblem(text: string): string | null {
+  const read = filterOf(text);
+  return typeof read === 'string' ? read : null;
+}
+
+/** `segment:<name>` names a saved set of filters, put in their place by the read that takes it. */
+export const SEGMENT_PREFIX = 'segment:';
+
+/** A segment's name from its filter's text, or null. */
+export const segmentOf = (text: string): string | null =>
+  text.startsWith(SEGMENT_PREFIX) && text.length > SEGMENT_PREFIX.length ? text.slice(SEGMENT_PREFIX.length) : null;
+
 /** AND-ed, split at the first ':', a leading '!' for "is not". */
 export const filtersSchema = z
   .array(z.string())
@@ -61,7 +74,22 @@ export type Period = { kind: 'days'; days: number } | { kind: 'all' } | { kind: 
 export interface CardQuery {
   period: Period;
   filters: Filter[];
+  /** Saved segments named by `filter=segment:<name>`, whose filters the read adds. */
+  segments?: string[];
 }
+
+/** A read's filters with its segments' names taken apart, each checked as a filter or a segment. */
+const cardFiltersSchema = z
+  .array(z.string())
+  .optional()
+  .transform((texts, context) => {
+    const segments = (texts ?? []).flatMap((text) => segmentOf(text) ?? []);
+    const read = filtersSchema.safeParse((texts ?? []).filter((text) => segmentOf(text) === null));
+    for (const issue of read.error?.issues ?? []) context.addIssue({ code: 'custom', message: issue.message });
+    if (segments.some((name) => name.length > 40))
+      context.addIssue({ code: 'custom', message: 'a segment is named in at most 40 characters' });
+    return { filters: read.data ?? [], segments };
+  });
 
 /** Other parameters, such as a cache-buster, are let be. */
 export const activityQuerySchema = z
@@ -79,7 +107,7 @@ export const activityQuerySchema = z
       .optional(),
     from: utcDayText('from'),
     to: utcDayText('to'),
-    filter: filtersSchema,
+    filter: cardFiltersSchema,
     site: siteQuerySchema,
   })
   .superRefine((query, context) => {
@@ -93,7 +121,11 @@ export const activityQuerySchema = z
     else if (query.from !== undefined && query.to !== undefined && query.from > query.to)
       context.addIssue({ code: 'custom', path: ['from'], message: 'must be on or before to' });
   })
-  .transform((query): CardQuery => ({ period: periodOf(query), filters: query.filter }));
+  .transform((query): CardQuery => ({
+    period: periodOf(query),
+    filters: query.filter.filters,
+    ...(query.filter.segments.length > 0 ? { segments: query.filter.segments } : {}),
+  }));
 
 /** The period asked: a range, every day, or the last N days. */
 function periodOf(query: { days?: number | 'all'; from?: string; to?: string }): Period {
@@ -141,14 +173,19 @@ export const exportQuerySchema = z
     from: day('from'),
     to: day('to'),
     format: z.enum(['csv', 'json'], { error: 'must be csv or json' }).default('json'),
-    filter: filtersSchema,
+    filter: cardFiltersSchema,
     site: siteQuerySchema,
   })
   .superRefine((query, context) => {
     if (query.from > query.to) context.addIssue({ code: 'custom', path: ['from'], message: 'must be on or before to' });
     else if (daySpan(query.from, query.to) > MAX_DAYS)
       context.addIssue({ code: 'custom', path: ['to'], message: `must be at most ${MAX_DAYS} days from from, both included` });
-  });
+  })
+  .transform(({ filter, ...query }): typeof query & { filter: Filter[]; segments?: string[] } => ({
+    ...query,
+    filter: filter.filters,
+    ...(filter.segments.length > 0 ? { segments: filter.segments } : {}),
+  }));
 
 export const listQuerySchema = z.strictObject({
   sort: z.enum(SUBJECT_SORTS, `must be one of ${SUBJECT_SORTS.join(', ')}`).default('last_scan'),

@@ -4,7 +4,7 @@ type Json = Record<string, unknown>;
 
 /** One operation: its method and path, its words, its query's parser and each parameter's words, and the rest as OpenAPI has it. */
 export interface Route {
-  method: 'get' | 'post' | 'delete' | 'options';
+  method: 'get' | 'post' | 'put' | 'delete' | 'options';
   path: string;
   operationId: string;
   summary: string;

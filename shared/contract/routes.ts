@@ -15,6 +15,7 @@ import { PeopleCount, Pulse } from './count';
 import { Accepted, BeaconAccepted, ImportAccepted } from './ingest';
 import { LINK_ROUTES } from './link-routes';
 import { KEY_ROUTES } from './key-routes';
+import { CONFIG_ROUTES } from './config-routes';
 import type { Route } from './route';
 import { RetentionCard } from './retention';
 import { retentionQuerySchema } from './queries';
@@ -439,6 +440,7 @@ export const ROUTES: Route[] = [
   },
   ...LINK_ROUTES,
   ...KEY_ROUTES,
+  ...CONFIG_ROUTES,
 ];
 
 /** The answers several routes share. */

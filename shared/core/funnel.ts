@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageMatches } from './events/events';
 
 export interface FunnelStep {
   name: string;
@@ -50,3 +51,26 @@ export const funnelStepsSetting = z
 
 /** A step counts under its paths, so renaming a step keeps its days. */
 export const stepKey = (step: Pick<FunnelStep, 'paths'>) => step.paths.join(',');
+
+/** A funnel of the configuration: 2 to 8 ordered steps, a step reached by any of its pages (with `*`) or events. */
+export interface Funnel {
+  name: string;
+  steps: ReadonlyArray<{ name: string; pages: readonly string[]; events: readonly string[] }>;
+}
+
+/**
+ * How many of its steps one after another a visit reached: step k counts when steps 1 to k were all reached that day.
+ * Visitor-days keep no step's first time, so order within the visit is not seen: a visit that reached step 2 before
+ * step 1 counts as one that reached them in order.
+ */
+export function stepsReached(funnel: Funnel, did: { events: readonly string[]; paths: readonly string[] }): number {
+  const at = funnel.steps.findIndex(
+    (step) =>
+      !did.events.some((event) => step.events.includes(event)) &&
+      !did.paths.some((path) => step.pages.some((page) => pageMatches(page, path))),
+  );
+  return at < 0 ? funnel.steps.length : at;
+}
+
+/** A funnel's step in the rollups' `funnel_steps`: reached by `k` steps one after another. */
+export const funnelStepKey = (funnel: string, k: number) => `${funnel}|${k}`;

@@ -8,7 +8,7 @@ export interface FieldIssue {
 
 /** An expected failure: its status and the one error envelope every endpoint answers with. */
 export interface Failure {
-  status: 400 | 401 | 403 | 404 | 405 | 413 | 415 | 429 | 503;
+  status: 400 | 401 | 403 | 404 | 405 | 412 | 413 | 415 | 428 | 429 | 503;
   code: string;
   message: string;
   issues?: FieldIssue[];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { funnelStepsSetting, type FunnelStep } from '../core/funnel';
+import { funnelStepsSetting, type Funnel, type FunnelStep } from '../core/funnel';
 import type { Goal } from '../core/events/events';
 import { addDays, daysEnding } from '../core/days';
 import { errorLine } from '../core/errors';
@@ -38,8 +38,10 @@ export interface FoldDeps {
   lateDays: number;
   /** FUNNEL_STEPS; the default steps when not given. */
   steps?: readonly FunnelStep[];
-  /** GOALS; none when not given. */
+  /** The configuration's goals; none when not given. */
   goals?: readonly Goal[];
+  /** The configuration's funnels; none when not given. */
+  funnels?: readonly Funnel[];
   /** TIMER_FOLD_BUDGET when not given. */
   budget?: FoldBudget;
   /** The lease's holder; a new id when not given. */
@@ -56,6 +58,7 @@ const filled = (deps: FoldDeps): FullFoldDeps => ({
   ...deps,
   steps: deps.steps ?? funnelStepsSetting.parse(undefined),
   goals: deps.goals ?? [],
+  funnels: deps.funnels ?? [],
   budget: deps.budget ?? TIMER_FOLD_BUDGET,
   holder: deps.holder ?? `fold-${randomUUID()}`,
   migrations: deps.migrations ?? [],
@@ -136,7 +139,7 @@ async function nextSlice(run: Run): Promise<boolean> {
 /** A day that fails is left at its watermark and out of the rest of the run; the others go on. */
 async function activityRound(run: Run, open: readonly string[]): Promise<string[]> {
   const { store, budget } = run.deps;
-  const rules = { steps: run.deps.steps, goals: run.deps.goals };
+  const rules = { steps: run.deps.steps, goals: run.deps.goals, funnels: run.deps.funnels };
   const state = run.state.current();
   const sliced: DayOutcome[] = [];
   await boundedMap(open, DAYS_AT_ONCE, async (day) => {
@@ -299,7 +302,9 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
     buildGoals({ store, goals: deps.goals, budget: deps.budget, today, persons: deps.persons }, run.state, () => nextSlice(run)),
   );
   await part(run, 'rollups', () =>
-    buildRollups({ ...run.deps, rules: { steps: run.deps.steps, goals: run.deps.goals } }, run.state, () => nextSlice(run)),
+    buildRollups({ ...run.deps, rules: { steps: run.deps.steps, goals: run.deps.goals, funnels: run.deps.funnels } }, run.state, () =>
+      nextSlice(run),
+    ),
   );
   await part(run, 'migrations', async () => {
     await runMigrations(store.migrations, deps.migrations, {

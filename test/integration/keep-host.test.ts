@@ -335,11 +335,12 @@ describe('keep-hits through the local host, on Azurite and the local Cosmos serv
     // The days a record moved away from, and when its counts last changed, depend on the order its messages came in.
     // Month rollups and filter cells are sums of what is here, held to their recount by filter-property.test.ts. Who was
     // new or returning, first touches and the retention cells follow the order the messages came in too: returning-property.test.ts
-    // holds them to a recount, with messages in the order they were sent.
+    // holds them to a recount, with messages in the order they were sent. The configuration is seeded from the settings
+    // (test/integration/config.test.ts).
     const counted = unmarked(kept)
       .filter(
         (doc) =>
-          !['fact', 'period-rollup', 'cohort-cell', 'cohort-figures', 'day-secret', 'person-moved', 'migration'].includes(
+          !['fact', 'period-rollup', 'cohort-cell', 'cohort-figures', 'day-secret', 'person-moved', 'migration', 'config'].includes(
             doc.kind as string,
           ),
       )

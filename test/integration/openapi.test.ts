@@ -259,6 +259,17 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     await call('DELETE', '/api/admin/links/0000000000000000');
     await call('GET', '/api/shared/activity', { headers: share });
 
+    // The configuration: read, changed with its version, refused without one, with a bad field and with an old one.
+    const config = await call('GET', '/api/admin/config', { headers: operator });
+    const version = { ...operator, ...json, 'if-match': config.headers.get('etag')! };
+    const annotated = JSON.stringify({ ...config.json, annotations: [{ day: D0, note: 'Launch' }] });
+    await call('PUT', '/api/admin/config', { headers: version, body: annotated });
+    await call('PUT', '/api/admin/config', { headers: version, body: annotated });
+    await call('PUT', '/api/admin/config', { headers: { ...operator, ...json }, body: annotated });
+    await call('PUT', '/api/admin/config', { headers: version, body: JSON.stringify({ sites: [] }) });
+    await call('GET', '/api/admin/config');
+    await call('PUT', '/api/admin/config', { headers: json, body: annotated });
+
     // The Admin session: asked for with nothing, signed in with the key, read with its cookie, signed out.
     await call('GET', '/api/admin/session');
     const started = await call('POST', '/api/admin/session', { headers: bearer });
@@ -320,6 +331,7 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     expect((await call('GET', '/api/admin/sites', { headers: operator })).status).toBe(429);
     for (const method of ['GET', 'POST']) expect((await call(method, '/api/admin/keys', { headers: operator })).status).toBe(429);
     expect((await call('DELETE', '/api/admin/keys/0000000000000000', { headers: operator })).status).toBe(429);
+    for (const method of ['GET', 'PUT']) expect((await call(method, '/api/admin/config', { headers: operator })).status).toBe(429);
     expect((await call('DELETE', '/api/admin/links/0000000000000000', { headers: operator })).status).toBe(429);
     // Each secret is counted apart: wrong link tokens, ingest keys and beacon claims wait on five of their own.
     for (let i = 0; i < 5; i += 1) await call('GET', '/api/shared/activity', { headers: { 'x-share-token': 'b'.repeat(32) } });

@@ -66,3 +66,13 @@ export function dyingOldDays(store: Store, at: string, dieAfter = Number.POSITIV
   });
   return { progress, migration, writes };
 }
+
+/** The day and period rollups' writes, counted: the process dies right after write number `dieAfter`. */
+export function dyingRollups<S extends Pick<Store, 'rollups' | 'periods'>>(store: S, dieAfter: number): S {
+  const { landed } = dyingAfter(dieAfter);
+  return {
+    ...store,
+    rollups: { ...store.rollups, create: landed(store.rollups.create), replace: landed(store.rollups.replace) },
+    periods: { ...store.periods, create: landed(store.periods.create), replace: landed(store.periods.replace) },
+  };
+}

@@ -56,6 +56,8 @@ export interface Goal {
   paths: string[];
   /** Set by `name@site`; absent means every site and all of them. */
   site?: string;
+  /** A goal added after the count began: the migration that counts it back over the days kept. */
+  back?: string;
 }
 
 const GOAL_NAME = /^[a-z][a-z0-9-]{0,31}$/;
@@ -99,5 +101,13 @@ export const goalsSetting = z
     return goals;
   });
 
+/** A page, or a pattern whose `*` stands for any run of characters. */
+export function pageMatches(pattern: string, path: string): boolean {
+  if (!pattern.includes('*')) return pattern === path;
+  const parts = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('.*')}$`).test(path);
+}
+
 export const reaches = (goal: Goal, did: { events: Iterable<string>; paths: Iterable<string> }): boolean =>
-  [...did.events].some((event) => goal.events.includes(event)) || [...did.paths].some((path) => goal.paths.includes(path));
+  [...did.events].some((event) => goal.events.includes(event)) ||
+  [...did.paths].some((path) => goal.paths.some((pattern) => pageMatches(pattern, path)));

@@ -2,7 +2,7 @@ import { BOT_REASONS, whoOf, leftOutReason, stronger, type BotReason, type BotsB
 import { UNKNOWN_COUNTRY } from '../identity/country';
 import { isLoopbackNetwork } from '../identity/network';
 import { referrerGroup, type ReferrerGroup } from '../identity/referrer-groups';
-import { stepKey, type FunnelStep } from '../funnel';
+import { funnelStepKey, stepKey, stepsReached, type Funnel, type FunnelStep } from '../funnel';
 import { reaches, type Goal } from '../events/events';
 import type { VisitorDay } from '../store/activity';
 import { IN_SITE, OTHER_PATHS } from '../store/activity';
@@ -17,6 +17,8 @@ export const ROLLUP_TOP = 100;
 export interface RollupRules {
   steps: readonly FunnelStep[];
   goals: readonly Goal[];
+  /** The configuration's funnels; none when absent. */
+  funnels?: readonly Funnel[];
 }
 
 export function emptyRollup(day: string, building: string | null): DayRollup {
@@ -75,6 +77,7 @@ const MAPS = [
   'event_days',
   'event_props',
   'goals',
+  'funnel_steps',
 ] as const satisfies ReadonlyArray<keyof RollupCounts>;
 
 /** The counts' own copy, for addCounts to move in place: every field is a number or a flat map, so one level will do. */
@@ -138,6 +141,9 @@ function addPeople(counts: RollupCounts, docs: readonly VisitorDay[], rules: Rol
   const events = sumOf(docs, (doc) => doc.events);
   for (const step of rules.steps) if (reachesStep(step, paths, events)) bump(counts.steps, stepKey(step));
   addEvents(counts, docs, paths, rules.goals);
+  const did = { events: Object.keys(events), paths: Object.keys(paths) };
+  for (const funnel of rules.funnels ?? [])
+    for (let k = 1; k <= stepsReached(funnel, did); k += 1) bump((counts.funnel_steps ??= {}), funnelStepKey(funnel.name, k));
   bump(counts.countries, docs.find((doc) => doc.country !== undefined)?.country ?? UNKNOWN_COUNTRY);
   for (const row of NAMES) for (const name of Object.keys(sumOf(docs, (doc) => doc[row.kept]))) bump(counts[row.rollup], name);
   for (const [key, loads] of Object.entries(sumOf(docs, (doc) => doc.campaigns))) bump(counts.campaigns, key, loads);
@@ -190,7 +196,7 @@ export function capped(counts: RollupCounts, top = ROLLUP_TOP): void {
     const named = Object.entries(counts[field] ?? {}).filter(([name]) => name !== OTHER_PATHS);
     if (named.length <= top) continue;
     named.sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
-    const other = named.slice(top - 1).reduce((sum, [, count]) => sum + count, counts[field][OTHER_PATHS] ?? 0);
+    const other = named.slice(top - 1).reduce((sum, [, count]) => sum + count, counts[field]?.[OTHER_PATHS] ?? 0);
     counts[field] = { ...Object.fromEntries(named.slice(0, top - 1)), [OTHER_PATHS]: other };
   }
 }

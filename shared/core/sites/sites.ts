@@ -24,7 +24,7 @@ export const siteNameSchema = z.string().regex(siteName, 'must be a site counted
 /** Checked against SITES where the read is answered. */
 export const siteQuerySchema = z.string().max(253, 'must be a site counted here, or * for all of them').optional();
 
-function isOrigin(value: string): boolean {
+export function isOrigin(value: string): boolean {
   try {
     const url = new URL(value);
     return url.origin === value && (url.protocol === 'https:' || url.protocol === 'http:');
@@ -105,3 +105,13 @@ export const allOrigins = (sites: readonly DeclaredSite[]): string[] => sites.fl
 
 export const siteOfOrigin = <S extends DeclaredSite>(sites: readonly S[], origin: string): S | undefined =>
   sites.find((site) => site.origins.includes(origin));
+
+/** An IANA zone name the runtime knows: `Intl.DateTimeFormat` throws a RangeError on any other. */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -18,6 +18,7 @@ import type { ImportLedgers, LandedImports } from './imports';
 import type { PeriodReader, PeriodRollups } from './periods';
 import type { SharedLinks } from './links';
 import type { ApiKeys } from './api-keys';
+import type { ConfigDocs } from './config';
 import type { GuessCounts } from './guesses';
 import type { AdminSessions } from './sessions';
 import type { CohortsStore } from './cohorts';
@@ -82,6 +83,8 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'lande
   /** Kept with the first site's documents. */
   links: SharedLinks;
   apiKeys: ApiKeys;
+  /** The deployment's configuration, in the first site's store only. */
+  config: ConfigDocs;
   /** Wrong guesses at the app's secrets, by secret and address. */
   guesses: GuessCounts;
   /** The Admin sessions signed in and not yet out. */

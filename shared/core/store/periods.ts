@@ -47,6 +47,8 @@ export interface PeriodRollup extends RollupCounts {
   by_day: Record<string, DayFigures>;
   /** The site's months and years only. */
   imported?: Record<string, ImportedTotals>;
+  /** A goal or funnel counted back: by its migration, the last slice whose day's difference it holds. */
+  goals_back?: Record<string, number>;
 }
 
 /** `yyyy-MM-dd`, `yyyy-MM` and `yyyy`, all in one partition. */

@@ -49,6 +49,8 @@ export interface RollupCounts extends Record<NamesRollup, Record<string, number>
   event_props: Record<string, number>;
   /** Visitor-days that reached each goal: its conversions. */
   goals: Record<string, number>;
+  /** `<funnel>|<k>`: people's visitor-days that reached a funnel's first k steps; absent before funnels were kept. */
+  funnel_steps?: Record<string, number>;
 }
 
 /** Only the fold writes it, by deltas, and it always equals the day counted again from its visitor-days. */
@@ -73,6 +75,8 @@ export interface DayRollup extends RollupCounts {
   building: string | null;
   /** Totals imported from another tool, set from the day's latest such fact, apart from the counts above. */
   imported?: ImportedTotals;
+  /** A goal or funnel counted back: by its migration, the slice that set it and what it added, for the day's month and year. */
+  goals_back?: Record<string, { slice: number; delta: Record<string, number> }>;
 }
 
 /** Point reads and conditional writes in the day's partition. */

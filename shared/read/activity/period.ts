@@ -1,3 +1,4 @@
+import { pageMatches } from '../../core/events/events';
 import { OTHER_PATHS } from '../../core/store/activity';
 import { addCounts, emptyCounts, type RollupRules } from '../../core/rollup/day-rollup';
 import { type RollupCounts } from '../../core/store/rollups';
@@ -60,7 +61,11 @@ export function periodOf(rollups: Iterable<Summable>, rules: RollupRules): Perio
 function leastReaching(rollup: Summable, targets: readonly string[]): number {
   return Math.max(
     0,
-    ...targets.map((target) => (target.startsWith('event:') ? rollup.event_days?.[target.slice(6)] : rollup.people_paths[target]) ?? 0),
+    ...targets.flatMap((target) =>
+      target.startsWith('event:')
+        ? [rollup.event_days?.[target.slice(6)] ?? 0]
+        : Object.entries(rollup.people_paths).flatMap(([path, count]) => (pageMatches(target, path) ? [count] : [])),
+    ),
   );
 }
 

@@ -10,7 +10,7 @@ import { byDay, byMonth } from './by-day';
 import { lastHours } from './days';
 import { firstDayOf, type VisitsRead } from '../../core/store/first-day';
 import { identityFrom } from '../../core/store/person-moves';
-import type { FunnelStep } from '../../core/funnel';
+import { funnelStepKey, type Funnel, type FunnelStep } from '../../core/funnel';
 import { funnelOf } from './funnel';
 import { HOURS_SHOWN, hoursOf } from './hours';
 import { entryPagesOf, eventsOf, pagesOf, periodOf, referrersOf, type PeriodCounts } from './period';
@@ -27,6 +27,8 @@ import { importedOf } from './imported';
 import type { GoalSummary } from '../../core/store/goals';
 import { firstTouchOf } from './first-touch';
 import type { PeriodReportAnswer } from '../../contract/activity';
+import type { ConfigAnnotation, ConfigSegment } from '../../core/store/config';
+import { annotationsWithin, withSegments } from './configured';
 
 export interface ActivityDeps {
   store: ActivityStore;
@@ -34,6 +36,12 @@ export interface ActivityDeps {
   logger: Logger;
   funnel: readonly FunnelStep[];
   goals: readonly Goal[];
+  /** The configuration's funnels, each with the migration that counts it back. */
+  funnels?: ReadonlyArray<Funnel & { back?: string }>;
+  /** Saved in the configuration: `filter=segment:<name>` reads their filters. */
+  segments?: readonly ConfigSegment[];
+  /** Notes on days, answered with any period that holds one. */
+  annotations?: readonly ConfigAnnotation[];
   /** All sites' only: the first site's store for the days before `*` began. */
   earlier?: EarlierStore;
   /** The zone set, named even when the store cannot answer. */
@@ -103,7 +111,29 @@ async function goalSummaries(store: ActivityStore, goals: readonly Goal[]): Prom
   return new Map(reads);
 }
 
-export function goalsOf(goals: readonly Goal[], period: PeriodCounts, summaries: ReadonlyMap<string, GoalSummary | null>) {
+/** A goal or funnel still counted back over the days kept: the first day its figures hold from, null before its first day is. */
+async function countingBack(
+  store: ActivityStore,
+  goals: ReadonlyArray<{ name: string; back?: string }>,
+): Promise<Map<string, string | null>> {
+  const reads = await Promise.all(
+    goals.map(async (goal) => {
+      if (goal.back === undefined) return [];
+      const read = await store.migrations.read(goal.back);
+      if (read?.doc.done_at != null) return [];
+      const place = read?.doc.position == null ? null : (JSON.parse(read.doc.position) as { day: string }).day;
+      return [[goal.name, place === null ? null : addDays(place, 1)] as const];
+    }),
+  );
+  return new Map(reads.flat());
+}
+
+export function goalsOf(
+  goals: readonly Goal[],
+  period: PeriodCounts,
+  summaries: ReadonlyMap<string, GoalSummary | null>,
+  back: ReadonlyMap<string, string | null> = new Map(),
+) {
   return goals.map((goal) => {
     const conversions = period.goals[goal.name] ?? 0;
     const visitorDays = period.visitor_days.people;
@@ -114,6 +144,24 @@ export function goalsOf(goals: readonly Goal[], period: PeriodCounts, summaries:
       rate: visitorDays === 0 ? 0 : conversions / visitorDays,
       people_all_time: summary?.people_all_time ?? 0,
       first_touch: firstTouchOf(summary),
+      ...(back.has(goal.name) ? { holds_from: back.get(goal.name)! } : {}),
+    };
+  });
+}
+
+/** Each funnel's steps: the visits that reached it and the ones before it, and how many of the step before's did not. */
+function funnelsOf(funnels: ReadonlyArray<Funnel & { back?: string }>, period: PeriodCounts, back: ReadonlyMap<string, string | null>) {
+  return funnels.map((funnel) => {
+    const visits = funnel.steps.map((_, at) => period.funnel_steps?.[funnelStepKey(funnel.name, at + 1)] ?? 0);
+    return {
+      funnel: funnel.name,
+      in_order: false as const,
+      steps: funnel.steps.map((step, at) => ({
+        name: step.name,
+        visits: visits[at]!,
+        drop_off: at === 0 ? 0 : visits[at - 1]! - visits[at]!,
+      })),
+      ...(back.has(funnel.name) ? { holds_from: back.get(funnel.name)! } : {}),
     };
   });
 }
@@ -159,10 +207,13 @@ function filteredWhole(
 
 /** Every figure comes from the days' rollups and the last hours, so a read costs the days asked, never the visitors. */
 export async function periodReport(query: CardQuery, deps: ActivityDeps): Promise<Result<PeriodReportAnswer>> {
-  const { period: asked, filters } = query;
+  const { period: asked } = query;
+  const filters = withSegments(query.filters, query.segments ?? [], deps.segments ?? []);
+  if (typeof filters === 'string') return fail(badRequest([{ path: 'filter', message: filters }]));
   const now = deps.clock.now();
   const { store } = deps;
-  const rules = { steps: deps.funnel, goals: deps.goals };
+  const funnels = deps.funnels ?? [];
+  const rules = { steps: deps.funnel, goals: deps.goals, funnels };
   const { value, availability } = await readActivity(store, deps.logger, async () => {
     // The visits summary is read once: for the first day that can hold data, and for the headline's visits.
     const [visits, state, zones] = await Promise.all([store.visits.read(), store.foldState.read(), deps.days()]);
@@ -176,12 +227,14 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31' };
     const firstHourDay = earlierDay(lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10), addDays(today, -1));
     const hourly = days.length <= HOURLY_DAYS ? [...before, ...days] : [];
-    const [reads, hours, people, goals, identity] = await Promise.all([
+    const [reads, hours, people, goals, identity, back, funnelsBack] = await Promise.all([
       readPeriodsAcross(store, deps.earlier, asked.kind === 'all' ? [days] : [readable(days), readable(before)], filters, spansFrom, rules),
       store.activityReader.hoursOn(daysFrom(earlierDay(hourly[0] ?? firstHourDay, firstHourDay), addDays(today, 1))),
       store.visitorsSummary.peopleFrom(before[0]!),
       goalSummaries(store, deps.goals),
       identityFrom(store.migrations),
+      countingBack(store, deps.goals),
+      countingBack(store, funnels),
     ]);
     const visitsByDay = visits?.doc.by_day ?? {};
     return {
@@ -197,6 +250,8 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
       goals,
       identity,
       zones,
+      back,
+      funnelsBack,
     };
   });
   if (value === null) return ok({ ...UNREAD, filters, time_zone: deps.zone.name, availability, cost: costOf(store) });
@@ -228,11 +283,14 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     current.dayRollups,
     days.filter((day) => !current.byDay.has(day) || current.dayRollups.has(day)),
   );
+  const notes = annotationsWithin(deps.annotations ?? [], window.from, window.to);
   return ok({
     days: days.length,
     from: window.from,
     to: window.to,
     filters,
+    ...(query.segments === undefined ? {} : { segments: query.segments }),
+    ...(notes.length === 0 ? {} : { annotations: notes }),
     by_day: long ? null : byDay(current.byDay, days, exactNew),
     ...(long ? { by_month: byMonth(current.byDay, days) } : {}),
     hours: hoursOf(value.hours, now),
@@ -248,7 +306,8 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     pages: pagesOf(period),
     entry_pages: entryPagesOf(period),
     referrers: referrersOf(period),
-    goals: goalsOf(deps.goals, period, value.goals),
+    goals: goalsOf(deps.goals, period, value.goals, value.back),
+    ...(funnels.length === 0 ? {} : { funnels: funnelsOf(funnels, period, value.funnelsBack) }),
     events: eventsOf(period),
     rollups: filtered
       ? {

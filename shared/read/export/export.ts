@@ -15,6 +15,8 @@ import { identityFrom } from '../../core/store/person-moves';
 import { firstKeptDay } from '../../core/store/first-day';
 import { exportRows } from './rows';
 import type { ExportDaysAnswer } from '../../contract/activity';
+import type { ConfigSegment } from '../../core/store/config';
+import { withSegments } from '../activity/configured';
 
 export interface ExportDeps {
   store: ActivityStore;
@@ -22,6 +24,8 @@ export interface ExportDeps {
   logger: Logger;
   funnel: readonly FunnelStep[];
   goals: readonly Goal[];
+  /** Saved in the configuration: `filter=segment:<name>` reads their filters. */
+  segments?: readonly ConfigSegment[];
   /** All sites' only: the first site's store for the days up to the one all sites began. */
   earlier?: EarlierStore;
   /** The site's days: a row is a local day. */
@@ -32,7 +36,9 @@ export type ExportFile = { json: ExportDaysAnswer } | { csv: string; filename: s
 
 /** A store that cannot answer is a 503, since an empty export would read as a quiet stretch. */
 export async function exportDays(query: z.infer<typeof exportQuerySchema>, deps: ExportDeps): Promise<Result<ExportFile>> {
-  const { from, to, format, filter: filters } = query;
+  const { from, to, format } = query;
+  const filters = withSegments(query.filter, query.segments ?? [], deps.segments ?? []);
+  if (typeof filters === 'string') return fail(badRequest([{ path: 'filter', message: filters }]));
   const days = Array.from({ length: daySpan(from, to) }, (_, i) => addDays(from, i));
   const rules = { steps: deps.funnel, goals: deps.goals };
   const { value } = await readActivity(deps.store, deps.logger, async () => {

@@ -5,7 +5,8 @@ import type { SharedCardAnswer } from '../../contract/links';
 import type { SharedLink } from '../../core/store/links';
 
 export interface SiteReads {
-  activity: ActivityDeps;
+  /** With the configuration's goals, segments and annotations. */
+  activity: () => Promise<ActivityDeps>;
 }
 
 /** Never its token. */
@@ -13,7 +14,7 @@ const viewOf = (link: SharedLink) => ({ site: link.site, label: link.label, days
 
 /** The card under the link's view, less what lies outside it: the last hours of every path, goals' all-time people, the store's counters. */
 export async function sharedActivity(query: CardQuery, link: SharedLink, site: SiteReads): Promise<Result<SharedCardAnswer>> {
-  const card = await periodReport(query, site.activity);
+  const card = await periodReport(query, await site.activity());
   if (!card.ok) return card;
   const { hours: _hours, cost: _cost, goals, ...inView } = card.value;
   const periodGoals = goals?.map(({ people_all_time: _ever, first_touch: _first, ...goal }) => goal) ?? null;
