@@ -9,7 +9,6 @@ import { badRequest, fail, ok, type Failure, type Result } from '../../core/resu
 import { canonicalAddress } from '../../core/identity/network';
 import { keptPath } from '../../core/identity/paths';
 import { bareHost, isInSite, siteHosts } from '../../core/identity/referrer';
-import { utcDay } from '../../core/identity/tokens';
 import type { SiteDays } from '../../core/sites/zones';
 import { boundedMap } from '../../core/bounded-map';
 import type { Clock } from '../../core/ports/clock';
