@@ -1,0 +1,120 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { COLUMNS, countsOfEntries, type CountEntry, type Registers, type TokenRow } from '../../shared/core/rollup/day-columns';
+import type { Filter } from '../../shared/core/rollup/filters';
+import { estimateOfRanks } from '../../shared/core/sketch';
+import type { DaysTally, Sketches } from '../../shared/core/store/day-files';
+
+const quoted = (name: string) => `"${name}"`;
+
+const REGISTERS = "'STRUCT(r INTEGER, k INTEGER)[]'";
+
+const SCHEMA = `{day: 'VARCHAR', token: 'VARCHAR', who: 'VARCHAR', partial: 'BOOLEAN', ${COLUMNS.map((column) => `${quoted(column)}: 'VARCHAR[]'`).join(', ')}, counts: 'STRUCT(field VARCHAR, key VARCHAR, count BIGINT)[]', people: ${REGISTERS}, fresh: ${REGISTERS}, back: ${REGISTERS}}`;
+
+const SKETCHES = ['people', 'fresh', 'back'] as const;
+
+/** The filters as a WHERE on the columns, their values as parameters: a person's counts, or any kind's sketches. */
+export function whereOf(filters: readonly Filter[], people: boolean): { sql: string; values: string[] } {
+  const terms = filters.map((filter, at) => `${filter.negated ? 'NOT ' : ''}list_contains(${quoted(filter.dimension)}, $${at + 1})`);
+  return { sql: [people ? "who = 'people'" : 'who IS NOT NULL', ...terms].join(' AND '), values: filters.map((filter) => filter.value) };
+}
+
+const registers = (pairs: Registers) => pairs.map(([r, k]) => ({ r, k }));
+
+/** One embedded engine a process, single-threaded within a bounded memory, on a temporary folder of its own. */
+export class DuckEngine {
+  private constructor(
+    private readonly connection: DuckDBConnection,
+    readonly folder: string,
+  ) {}
+
+  static async open(memoryLimit = '512MB'): Promise<DuckEngine> {
+    const instance = await DuckDBInstance.create(':memory:', { threads: '1', memory_limit: memoryLimit });
+    return new DuckEngine(await instance.connect(), await mkdtemp(join(tmpdir(), 'headcount-days-')));
+  }
+
+  /** A day's token rows as one Parquet file (zstd), sorted by token. */
+  async parquetOf(rows: readonly TokenRow[]): Promise<Buffer> {
+    const name = join(this.folder, `${process.hrtime.bigint()}`);
+    const lines = rows.map((row) =>
+      JSON.stringify({
+        day: row.day,
+        token: row.token,
+        who: row.who,
+        partial: row.partial,
+        ...row.values,
+        counts: row.counts,
+        people: registers(row.people),
+        fresh: registers(row.fresh),
+        back: registers(row.back),
+      }),
+    );
+    await writeFile(`${name}.ndjson`, lines.join('\n'));
+    try {
+      await this.connection.run(
+        `COPY (SELECT * FROM read_json('${name}.ndjson', format = 'newline_delimited', columns = ${SCHEMA}) ORDER BY token) TO '${name}.parquet' (FORMAT parquet, COMPRESSION zstd)`,
+      );
+      return await readFile(`${name}.parquet`);
+    } finally {
+      await Promise.all([rm(`${name}.ndjson`, { force: true }), rm(`${name}.parquet`, { force: true })]);
+    }
+  }
+
+  /** The compressed bytes of the columns a question reads: what a reader of only them takes from Blob Storage. */
+  async columnBytes(files: readonly string[], filters: readonly Filter[]): Promise<number> {
+    if (files.length === 0) return 0;
+    const asked = new Set(['day', 'who', 'partial', 'counts', ...SKETCHES, ...filters.map((filter) => filter.dimension)]);
+    const reader = await this.connection.runAndReadAll(
+      `SELECT path_in_schema, total_compressed_size FROM parquet_metadata([${files.map((file) => `'${file}'`).join(', ')}])`,
+    );
+    return reader
+      .getRowObjectsJson()
+      .filter((row) => asked.has(String(row.path_in_schema).split(',')[0]!.trim()))
+      .reduce((sum, row) => sum + Number(row.total_compressed_size), 0);
+  }
+
+  /** Every figure of the matching rows, summed by the engine: the card's counts by day, and the sketches' registers. */
+  async tally(files: readonly string[], filters: readonly Filter[]): Promise<DaysTally> {
+    const answer: DaysTally = { counts: new Map(), each: new Map(), union: { people: [], fresh: [], back: [] }, bytes: 0 };
+    if (files.length === 0) return answer;
+    const source = `read_parquet([${files.map((file) => `'${file}'`).join(', ')}])`;
+    const people = whereOf(filters, true);
+    const counts = await this.connection.runAndReadAll(
+      `SELECT day, e.field, e.key, sum(e.count)::DOUBLE AS n, bool_or(partial) AS partial
+       FROM (SELECT day, partial, unnest(counts) AS e FROM ${source} WHERE ${people.sql}) GROUP BY ALL`,
+      people.values,
+    );
+    const byDay = new Map<string, { entries: CountEntry[]; partial: boolean }>();
+    for (const [day, field, key, n, partial] of counts.getRows() as Array<[string, string, string, number, boolean]>) {
+      const at = byDay.get(day) ?? { entries: [], partial: false };
+      at.entries.push({ field, key, count: n });
+      at.partial ||= partial;
+      byDay.set(day, at);
+    }
+    for (const [day, { entries, partial }] of byDay) answer.counts.set(day, { ...countsOfEntries(entries), partial });
+    const any = whereOf(filters, false);
+    const unnested = SKETCHES.map((sketch) => `SELECT day, '${sketch}' AS s, unnest(${sketch}) AS e FROM ${source} WHERE ${any.sql}`);
+    const sketches = await this.connection.runAndReadAll(
+      `WITH regs AS MATERIALIZED (SELECT day, s, e.r AS r, max(e.k) AS k FROM (${unnested.join(' UNION ALL ')}) GROUP BY ALL)
+       SELECT 'rank' AS t, day, s, k AS a, count(*)::INTEGER AS b FROM regs GROUP BY ALL
+       UNION ALL SELECT 'register', NULL, s, r, max(k) FROM regs GROUP BY s, r`,
+      any.values,
+    );
+    const ranks = new Map<string, Sketches<Map<number, number>>>();
+    for (const [t, day, s, a, b] of sketches.getRows() as Array<[string, string | null, keyof Sketches<unknown>, number, number]>) {
+      if (t === 'register') {
+        answer.union[s].push([a, b]);
+        continue;
+      }
+      const at = ranks.get(day!) ?? { people: new Map(), fresh: new Map(), back: new Map() };
+      at[s].set(a, b);
+      ranks.set(day!, at);
+    }
+    for (const [day, at] of ranks)
+      answer.each.set(day, { people: estimateOfRanks(at.people), fresh: estimateOfRanks(at.fresh), back: estimateOfRanks(at.back) });
+    answer.bytes = await this.columnBytes(files, filters);
+    return answer;
+  }
+}

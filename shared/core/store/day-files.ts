@@ -1,0 +1,32 @@
+import type { Filter } from '../rollup/filters';
+import type { Registers, TokenRow } from '../rollup/day-columns';
+import type { RollupCounts } from './rollups';
+
+/** Three sketches: the people, those new that day, those returning. */
+export interface Sketches<T> {
+  people: T;
+  fresh: T;
+  back: T;
+}
+
+/** What a question's matching rows add up to over some days: each day's counts and estimates, and the days' sketches together. */
+export interface DaysTally {
+  /** A person's counts, uncapped; a day with no matching person is absent. */
+  counts: Map<string, RollupCounts & { partial: boolean }>;
+  /** Each day's estimates. */
+  each: Map<string, Sketches<number>>;
+  /** The registers of all the days, merged. */
+  union: Sketches<Registers>;
+  /** What the files' columns asked weigh in Blob Storage. */
+  bytes: number;
+}
+
+/** A closed day's visitor-days kept once more, as one columnar file a day in Blob Storage, with the mark it holds them to. */
+export interface DayFiles {
+  /** The days asked that have a file, with its mark. */
+  written(days: readonly string[]): Promise<Map<string, number>>;
+  /** The day's file, replaced whole, and then its mark. */
+  write(day: string, rows: readonly TokenRow[], mark: number): Promise<void>;
+  /** Reads only the columns the filters and the figures need. */
+  tally(days: readonly string[], filters: readonly Filter[]): Promise<DaysTally>;
+}

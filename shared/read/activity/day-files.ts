@@ -1,0 +1,82 @@
+import { emptyCounts, capped, type RollupRules } from '../../core/rollup/day-rollup';
+import { tokenRow } from '../../core/rollup/day-columns';
+import { joinTallies, rowsTally } from '../../core/rollup/rows-tally';
+import type { Filter } from '../../core/rollup/filters';
+import { PERIOD_TOP } from '../../core/rollup/periods';
+import type { Registers } from '../../core/rollup/day-columns';
+import type { VisitorDay } from '../../core/store/activity';
+import type { DayFiles, DaysTally } from '../../core/store/day-files';
+import type { DayFigures } from '../../core/store/periods';
+import type { VisitorDayPages } from '../../core/store/rollups';
+import type { Sketch } from '../../core/sketch';
+import type { Summable } from './window';
+
+/** Visitor-days a page of a day still in Cosmos DB reads. */
+const PAGE = 500;
+
+export interface ScanStore {
+  dayFiles: DayFiles;
+  visitorDayPages: VisitorDayPages;
+}
+
+/** A day without its file yet (today, or one closed since the timer's last run) is read a page at a time, every page. */
+async function tallyInCosmos(pages: VisitorDayPages, days: readonly string[], filters: readonly Filter[], rules: RollupRules): Promise<DaysTally> {
+  const tally = rowsTally(filters);
+  for (const day of days) {
+    let after = '';
+    for (;;) {
+      const page = await pages.byToken(day, after, PAGE);
+      const tokens = new Map<string, VisitorDay[]>();
+      for (const row of page) tokens.set(row.token, [...(tokens.get(row.token) ?? []), row]);
+      const full = page.length >= PAGE;
+      // The last token's rows may go on in the next page, unless it is the page's only token.
+      if (full && tokens.size > 1) tokens.delete(page[page.length - 1]!.token);
+      tally.add([...tokens.values()].map((docs) => tokenRow(docs, rules)));
+      if (!full) break;
+      after = [...tokens.keys()].pop()!;
+    }
+  }
+  return tally.done();
+}
+
+/** Several filters, or one with `!`: closed days from their files, summed by the engine; the rest from Cosmos DB. */
+export async function tallyDays(store: ScanStore, days: readonly string[], filters: readonly Filter[], rules: RollupRules): Promise<DaysTally> {
+  const written = await store.dayFiles.written(days);
+  const [fromFiles, fromCosmos] = await Promise.all([
+    store.dayFiles.tally(
+      days.filter((day) => written.has(day)),
+      filters,
+    ),
+    tallyInCosmos(
+      store.visitorDayPages,
+      days.filter((day) => !written.has(day)),
+      filters,
+      rules,
+    ),
+  ]);
+  return joinTallies(fromFiles, fromCosmos);
+}
+
+const none = (): Sketch => ({ sparse: {} });
+const sparse = (registers: Registers): Sketch => ({ sparse: Object.fromEntries(registers) });
+
+/** Each day's counts as a day's part, capped as a recount of the day would be, and the days' people as one part more. */
+export function partsOf(tally: DaysTally, days: readonly string[] = [...tally.counts.keys()]) {
+  const byDay = new Map<string, DayFigures>();
+  const each = new Map<string, Summable>();
+  for (const day of days) {
+    const { partial, ...counts } = tally.counts.get(day) ?? { ...emptyCounts(), partial: false };
+    capped(counts, PERIOD_TOP);
+    each.set(day, { ...counts, people_sketch: none(), sketch_partial: partial });
+    const people = tally.each.get(day) ?? { people: 0, fresh: 0, back: 0 };
+    byDay.set(day, { ...counts, people_each: people.people, people_new: people.fresh, returning: people.back });
+  }
+  const people: Summable = {
+    ...emptyCounts(),
+    people_sketch: sparse(tally.union.people),
+    new_sketch: sparse(tally.union.fresh),
+    returning_sketch: sparse(tally.union.back),
+    sketch_partial: false,
+  };
+  return { each, byDay, parts: [...each.values(), people] };
+}
