@@ -116,7 +116,7 @@ export async function run(): Promise<void> {
     const docs = dayDocs(day, d);
     docBytes += docs.reduce((sum, doc) => sum + JSON.stringify(doc).length, 0);
     const began = performance.now();
-    const bytes = await engine.parquetOf(docs.map((doc) => tokenRow([doc], RULES)));
+    const bytes = await engine.parquetOf([docs.map((doc) => tokenRow([doc], RULES))]);
     wrote += performance.now() - began;
     const file = join(folder, `${day}.parquet`);
     await writeFile(file, bytes);

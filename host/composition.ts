@@ -21,6 +21,8 @@ import { memoryStore } from '../adapters/memory/store';
 import { azurePoisonQueue } from '../adapters/azure-poison-queue';
 import { blobCall, blobLocationFromConnectionString, type BlobCall, type BlobLocation } from '../adapters/azure-blob';
 import { blobReplayLedger } from '../adapters/azure-replay-ledger';
+import { blobDayFiles } from '../adapters/day-files/blob-day-files';
+import { processEngine } from '../adapters/day-files/duckdb';
 import { packagedCountries } from '../adapters/files/countries';
 import { hostingNetworks } from '../adapters/files/networks';
 import { assetShelf, partsVersions } from '../adapters/files/assets';
@@ -141,7 +143,9 @@ export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB', sco
     database: settings.COSMOS_DATABASE,
     container: settings.COSMOS_CONTAINER,
   });
-  return cosmosStore(container, { settleSeconds: settings.FOLD_SETTLE_SECONDS, name: cosmosName, scope });
+  const blob = blobLocation(settings);
+  const dayFiles = blob === null ? undefined : blobDayFiles(blobCall(blob), processEngine, scope);
+  return cosmosStore(container, { settleSeconds: settings.FOLD_SETTLE_SECONDS, name: cosmosName, scope, dayFiles });
 }
 
 /** One of each per root. */

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -23,6 +23,19 @@ export function whereOf(filters: readonly Filter[], people: boolean): { sql: str
 
 const registers = (pairs: Registers) => pairs.map(([r, k]) => ({ r, k }));
 
+const lineOf = (row: TokenRow) =>
+  JSON.stringify({
+    day: row.day,
+    token: row.token,
+    who: row.who,
+    partial: row.partial,
+    ...row.values,
+    counts: row.counts,
+    people: registers(row.people),
+    fresh: registers(row.fresh),
+    back: registers(row.back),
+  });
+
 /** One embedded engine a process, single-threaded within a bounded memory, on a temporary folder of its own. */
 export class DuckEngine {
   private constructor(
@@ -35,23 +48,11 @@ export class DuckEngine {
     return new DuckEngine(await instance.connect(), await mkdtemp(join(tmpdir(), 'headcount-days-')));
   }
 
-  /** A day's token rows as one Parquet file (zstd), sorted by token. */
-  async parquetOf(rows: readonly TokenRow[]): Promise<Buffer> {
+  /** A day's token rows as one Parquet file (zstd), sorted by token, written a page at a time so memory holds a page. */
+  async parquetOf(pages: AsyncIterable<readonly TokenRow[]> | Iterable<readonly TokenRow[]>): Promise<Buffer> {
     const name = join(this.folder, `${process.hrtime.bigint()}`);
-    const lines = rows.map((row) =>
-      JSON.stringify({
-        day: row.day,
-        token: row.token,
-        who: row.who,
-        partial: row.partial,
-        ...row.values,
-        counts: row.counts,
-        people: registers(row.people),
-        fresh: registers(row.fresh),
-        back: registers(row.back),
-      }),
-    );
-    await writeFile(`${name}.ndjson`, lines.join('\n'));
+    await writeFile(`${name}.ndjson`, '');
+    for await (const rows of pages) await appendFile(`${name}.ndjson`, rows.map((row) => `${lineOf(row)}\n`).join(''));
     try {
       await this.connection.run(
         `COPY (SELECT * FROM read_json('${name}.ndjson', format = 'newline_delimited', columns = ${SCHEMA}) ORDER BY token) TO '${name}.parquet' (FORMAT parquet, COMPRESSION zstd)`,
@@ -118,3 +119,8 @@ export class DuckEngine {
     return answer;
   }
 }
+
+let opened: Promise<DuckEngine> | null = null;
+
+/** The process's one engine, opened on first use. */
+export const processEngine = (): Promise<DuckEngine> => (opened ??= DuckEngine.open());

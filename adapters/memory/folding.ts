@@ -22,7 +22,7 @@ const isRecord = (doc: { kind?: string }): doc is VisitorRecord => doc.kind === 
 
 export function memoryFolding(
   documents: MemoryDocuments,
-): Omit<FoldingStore, 'subjects' | 'foldLease' | 'migrations' | 'goals' | 'cohorts'> {
+): Omit<FoldingStore, 'subjects' | 'foldLease' | 'migrations' | 'goals' | 'cohorts' | 'dayFiles'> {
   const records = (where: (record: VisitorRecord, mark: number) => boolean) =>
     documents
       .queryMarked<{ kind?: string }>((doc, mark) => isRecord(doc) && where(doc, mark), VISITORS_PK)

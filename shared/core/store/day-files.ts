@@ -25,8 +25,8 @@ export interface DaysTally {
 export interface DayFiles {
   /** The days asked that have a file, with its mark. */
   written(days: readonly string[]): Promise<Map<string, number>>;
-  /** The day's file, replaced whole, and then its mark. */
-  write(day: string, rows: readonly TokenRow[], mark: number): Promise<void>;
+  /** The day's file, made of its rows a page at a time and replaced whole, marked with how far it holds the day. */
+  write(day: string, pages: AsyncIterable<readonly TokenRow[]>, mark: number): Promise<void>;
   /** Reads only the columns the filters and the figures need. */
   tally(days: readonly string[], filters: readonly Filter[]): Promise<DaysTally>;
 }

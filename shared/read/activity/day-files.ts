@@ -1,52 +1,40 @@
 import { emptyCounts, capped, type RollupRules } from '../../core/rollup/day-rollup';
-import { tokenRow } from '../../core/rollup/day-columns';
+import { tokenPages } from '../../core/rollup/token-pages';
 import { joinTallies, rowsTally } from '../../core/rollup/rows-tally';
 import type { Filter } from '../../core/rollup/filters';
 import { PERIOD_TOP } from '../../core/rollup/periods';
 import type { Registers } from '../../core/rollup/day-columns';
-import type { VisitorDay } from '../../core/store/activity';
 import type { DayFiles, DaysTally } from '../../core/store/day-files';
 import type { DayFigures } from '../../core/store/periods';
 import type { VisitorDayPages } from '../../core/store/rollups';
 import type { Sketch } from '../../core/sketch';
 import type { Summable } from './window';
 
-/** Visitor-days a page of a day still in Cosmos DB reads. */
-const PAGE = 500;
-
 export interface ScanStore {
-  dayFiles: DayFiles;
+  /** Null without Blob Storage: every day is read from Cosmos DB then. */
+  dayFiles: DayFiles | null;
   visitorDayPages: VisitorDayPages;
 }
 
 /** A day without its file yet (today, or one closed since the timer's last run) is read a page at a time, every page. */
 async function tallyInCosmos(pages: VisitorDayPages, days: readonly string[], filters: readonly Filter[], rules: RollupRules): Promise<DaysTally> {
   const tally = rowsTally(filters);
-  for (const day of days) {
-    let after = '';
-    for (;;) {
-      const page = await pages.byToken(day, after, PAGE);
-      const tokens = new Map<string, VisitorDay[]>();
-      for (const row of page) tokens.set(row.token, [...(tokens.get(row.token) ?? []), row]);
-      const full = page.length >= PAGE;
-      // The last token's rows may go on in the next page, unless it is the page's only token.
-      if (full && tokens.size > 1) tokens.delete(page[page.length - 1]!.token);
-      tally.add([...tokens.values()].map((docs) => tokenRow(docs, rules)));
-      if (!full) break;
-      after = [...tokens.keys()].pop()!;
-    }
-  }
+  for (const day of days) for await (const rows of tokenPages(pages, day, rules)) tally.add(rows);
   return tally.done();
 }
 
 /** Several filters, or one with `!`: closed days from their files, summed by the engine; the rest from Cosmos DB. */
 export async function tallyDays(store: ScanStore, days: readonly string[], filters: readonly Filter[], rules: RollupRules): Promise<DaysTally> {
-  const written = await store.dayFiles.written(days);
+  const files = store.dayFiles;
+  // Blob Storage that cannot answer leaves every day to Cosmos DB: slower, still whole.
+  const written = files === null ? new Map<string, number>() : await files.written(days).catch(() => new Map<string, number>());
   const [fromFiles, fromCosmos] = await Promise.all([
-    store.dayFiles.tally(
-      days.filter((day) => written.has(day)),
-      filters,
-    ),
+    files === null || written.size === 0
+      ? rowsTally(filters).done()
+      : files.tally(
+          days.filter((day) => written.has(day)),
+          filters,
+        ),
     tallyInCosmos(
       store.visitorDayPages,
       days.filter((day) => !written.has(day)),
