@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { COLUMNS, countsOfEntries, type CountEntry, type Registers, type TokenRow } from '../../shared/core/rollup/day-columns';
 import type { Filter } from '../../shared/core/rollup/filters';
-import { estimateOfRanks } from '../../shared/core/sketch';
+import type { Sketch } from '../../shared/core/sketch';
 import type { DaysTally, Sketches } from '../../shared/core/store/day-files';
 
 const quoted = (name: string) => `"${name}"`;
@@ -14,6 +14,8 @@ const REGISTERS = "'STRUCT(r INTEGER, k INTEGER)[]'";
 const SCHEMA = `{day: 'VARCHAR', token: 'VARCHAR', who: 'VARCHAR', partial: 'BOOLEAN', ${COLUMNS.map((column) => `${quoted(column)}: 'VARCHAR[]'`).join(', ')}, counts: 'STRUCT(field VARCHAR, key VARCHAR, count BIGINT)[]', people: ${REGISTERS}, fresh: ${REGISTERS}, back: ${REGISTERS}}`;
 
 const SKETCHES = ['people', 'fresh', 'back'] as const;
+
+const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /** The filters as a WHERE on the columns, their values as parameters: a person's counts, or any kind's sketches. */
 export function whereOf(filters: readonly Filter[], people: boolean): { sql: string; values: string[] } {
@@ -76,9 +78,9 @@ export class DuckEngine {
       .reduce((sum, row) => sum + Number(row.total_compressed_size), 0);
   }
 
-  /** Every figure of the matching rows, summed by the engine: the card's counts by day, and the sketches' registers. */
+  /** Every figure of the matching rows, summed by the engine: each day's counts, and its sketches packed. */
   async tally(files: readonly string[], filters: readonly Filter[]): Promise<DaysTally> {
-    const answer: DaysTally = { counts: new Map(), each: new Map(), union: { people: [], fresh: [], back: [] }, bytes: 0 };
+    const answer: DaysTally = { counts: new Map(), sketches: new Map(), bytes: 0 };
     if (files.length === 0) return answer;
     const source = `read_parquet([${files.map((file) => `'${file}'`).join(', ')}])`;
     const people = whereOf(filters, true);
@@ -97,24 +99,18 @@ export class DuckEngine {
     for (const [day, { entries, partial }] of byDay) answer.counts.set(day, { ...countsOfEntries(entries), partial });
     const any = whereOf(filters, false);
     const unnested = SKETCHES.map((sketch) => `SELECT day, '${sketch}' AS s, unnest(${sketch}) AS e FROM ${source} WHERE ${any.sql}`);
+    // Four base64url digits a register, as a packed sketch holds it: 14 bits of register, 6 of rank, 4 unused.
+    const digit = (shift: number) => `substr('${DIGITS}', ((((r << 10) | (k << 4)) >> ${shift}) & 63)::INTEGER + 1, 1)`;
     const sketches = await this.connection.runAndReadAll(
-      `WITH regs AS MATERIALIZED (SELECT day, s, e.r AS r, max(e.k) AS k FROM (${unnested.join(' UNION ALL ')}) GROUP BY ALL)
-       SELECT 'rank' AS t, day, s, k AS a, count(*)::INTEGER AS b FROM regs GROUP BY ALL
-       UNION ALL SELECT 'register', NULL, s, r, max(k) FROM regs GROUP BY s, r`,
+      `SELECT day, s, string_agg(${[18, 12, 6, 0].map(digit).join(' || ')}, '' ORDER BY r) AS packed
+       FROM (SELECT day, s, e.r AS r, max(e.k) AS k FROM (${unnested.join(' UNION ALL ')}) GROUP BY ALL) GROUP BY ALL`,
       any.values,
     );
-    const ranks = new Map<string, Sketches<Map<number, number>>>();
-    for (const [t, day, s, a, b] of sketches.getRows() as Array<[string, string | null, keyof Sketches<unknown>, number, number]>) {
-      if (t === 'register') {
-        answer.union[s].push([a, b]);
-        continue;
-      }
-      const at = ranks.get(day!) ?? { people: new Map(), fresh: new Map(), back: new Map() };
-      at[s].set(a, b);
-      ranks.set(day!, at);
+    for (const [day, s, packed] of sketches.getRows() as Array<[string, keyof Sketches<Sketch>, string]>) {
+      const at = answer.sketches.get(day) ?? { people: { sparse: {} }, fresh: { sparse: {} }, back: { sparse: {} } };
+      at[s] = { packed };
+      answer.sketches.set(day, at);
     }
-    for (const [day, at] of ranks)
-      answer.each.set(day, { people: estimateOfRanks(at.people), fresh: estimateOfRanks(at.fresh), back: estimateOfRanks(at.back) });
     answer.bytes = await this.columnBytes(files, filters);
     return answer;
   }

@@ -255,16 +255,8 @@ function histogramOf(sketch: Sketch | undefined): number[] {
 }
 
 /** Exactly 0 for an empty sketch. */
-export const estimate = (sketch: Sketch | undefined): number => estimateOfHistogram(histogramOf(sketch));
-
-/** From how many registers hold each rank (`ranks[0]` those empty, the rest by rank), as an engine that merged them counts them. */
-export function estimateOfRanks(ranks: ReadonlyMap<number, number>): number {
-  const set = [...ranks].reduce((sum, [rank, count]) => sum + (rank > 0 ? count : 0), 0);
-  const counts = Array.from({ length: Q + 2 }, (_, rank) => (rank === 0 ? REGISTERS - set : (ranks.get(rank) ?? 0)));
-  return estimateOfHistogram(counts);
-}
-
-function estimateOfHistogram(counts: readonly number[]): number {
+export function estimate(sketch: Sketch | undefined): number {
+  const counts = histogramOf(sketch);
   if (counts[0] === REGISTERS) return 0;
   let z = REGISTERS * tau(1 - counts[Q + 1]! / REGISTERS);
   for (let k = Q; k >= 1; k -= 1) z = 0.5 * (z + counts[k]!);

@@ -1,5 +1,6 @@
 import type { Filter } from '../rollup/filters';
-import type { Registers, TokenRow } from '../rollup/day-columns';
+import type { TokenRow } from '../rollup/day-columns';
+import type { Sketch } from '../sketch';
 import type { RollupCounts } from './rollups';
 
 /** Three sketches: the people, those new that day, those returning. */
@@ -9,14 +10,12 @@ export interface Sketches<T> {
   back: T;
 }
 
-/** What a question's matching rows add up to over some days: each day's counts and estimates, and the days' sketches together. */
+/** What a question's matching rows add up to, day by day: a person's counts (uncapped) and the sketches of any kind's. */
 export interface DaysTally {
-  /** A person's counts, uncapped; a day with no matching person is absent. */
+  /** A day with no matching person is absent. */
   counts: Map<string, RollupCounts & { partial: boolean }>;
-  /** Each day's estimates. */
-  each: Map<string, Sketches<number>>;
-  /** The registers of all the days, merged. */
-  union: Sketches<Registers>;
+  /** A day with no matching visitor-day is absent. */
+  sketches: Map<string, Sketches<Sketch>>;
   /** What the files' columns asked weigh in Blob Storage. */
   bytes: number;
 }

@@ -2,8 +2,7 @@ import { emptyCounts, capped, type RollupRules } from '../../core/rollup/day-rol
 import { tokenPages } from '../../core/rollup/token-pages';
 import { joinTallies, rowsTally } from '../../core/rollup/rows-tally';
 import type { Filter } from '../../core/rollup/filters';
-import { PERIOD_TOP } from '../../core/rollup/periods';
-import type { Registers } from '../../core/rollup/day-columns';
+import { distinctOf, PERIOD_TOP } from '../../core/rollup/periods';
 import type { DayFiles, DaysTally } from '../../core/store/day-files';
 import type { DayFigures } from '../../core/store/periods';
 import type { VisitorDayPages } from '../../core/store/rollups';
@@ -46,25 +45,18 @@ export async function tallyDays(store: ScanStore, days: readonly string[], filte
 }
 
 const none = (): Sketch => ({ sparse: {} });
-const sparse = (registers: Registers): Sketch => ({ sparse: Object.fromEntries(registers) });
 
-/** Each day's counts as a day's part, capped as a recount of the day would be, and the days' people as one part more. */
-export function partsOf(tally: DaysTally, days: readonly string[] = [...tally.counts.keys()]) {
+/** Each day's counts as a day's part, capped as a recount of the day would be, with its sketches. */
+export function partsOf(tally: DaysTally, days: readonly string[]) {
   const byDay = new Map<string, DayFigures>();
   const each = new Map<string, Summable>();
   for (const day of days) {
     const { partial, ...counts } = tally.counts.get(day) ?? { ...emptyCounts(), partial: false };
     capped(counts, PERIOD_TOP);
-    each.set(day, { ...counts, people_sketch: none(), sketch_partial: partial });
-    const people = tally.each.get(day) ?? { people: 0, fresh: 0, back: 0 };
-    byDay.set(day, { ...counts, people_each: people.people, people_new: people.fresh, returning: people.back });
+    const sketches = tally.sketches.get(day) ?? { people: none(), fresh: none(), back: none() };
+    const part = { ...counts, people_sketch: sketches.people, new_sketch: sketches.fresh, returning_sketch: sketches.back, sketch_partial: partial };
+    each.set(day, part);
+    byDay.set(day, { ...part, ...distinctOf(part) });
   }
-  const people: Summable = {
-    ...emptyCounts(),
-    people_sketch: sparse(tally.union.people),
-    new_sketch: sparse(tally.union.fresh),
-    returning_sketch: sparse(tally.union.back),
-    sketch_partial: false,
-  };
-  return { each, byDay, parts: [...each.values(), people] };
+  return { each, byDay, parts: [...each.values()] };
 }
