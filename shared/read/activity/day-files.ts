@@ -1,3 +1,4 @@
+import { boundedMap } from '../../core/bounded-map';
 import { emptyCounts, capped, type RollupRules } from '../../core/rollup/day-rollup';
 import { tokenPages } from '../../core/rollup/token-pages';
 import { joinTallies, rowsTally } from '../../core/rollup/rows-tally';
@@ -5,6 +6,7 @@ import type { Filter } from '../../core/rollup/filters';
 import { distinctOf, PERIOD_TOP } from '../../core/rollup/periods';
 import type { DayFiles, DaysTally } from '../../core/store/day-files';
 import type { DayFigures } from '../../core/store/periods';
+import type { FoldStates } from '../../core/store/fold';
 import type { VisitorDayPages } from '../../core/store/rollups';
 import type { Sketch } from '../../core/sketch';
 import type { Summable } from './window';
@@ -12,13 +14,20 @@ import type { Summable } from './window';
 export interface ScanStore {
   /** Null without Blob Storage: every day is read from Cosmos DB then. */
   dayFiles: DayFiles | null;
+  /** Its `files_due` are days changed since their file was written. */
+  foldState: Pick<FoldStates, 'read'>;
   visitorDayPages: VisitorDayPages;
 }
+
+/** Days of Cosmos DB read at once, each a page at a time. */
+const DAYS_AT_ONCE = 4;
 
 /** A day without its file yet (today, or one closed since the timer's last run) is read a page at a time, every page. */
 async function tallyInCosmos(pages: VisitorDayPages, days: readonly string[], filters: readonly Filter[], rules: RollupRules): Promise<DaysTally> {
   const tally = rowsTally(filters);
-  for (const day of days) for await (const rows of tokenPages(pages, day, rules)) tally.add(rows);
+  await boundedMap(days, DAYS_AT_ONCE, async (day) => {
+    for await (const rows of tokenPages(pages, day, rules)) tally.add(rows);
+  });
   return tally.done();
 }
 
@@ -26,17 +35,17 @@ async function tallyInCosmos(pages: VisitorDayPages, days: readonly string[], fi
 export async function tallyDays(store: ScanStore, days: readonly string[], filters: readonly Filter[], rules: RollupRules): Promise<DaysTally> {
   const files = store.dayFiles;
   // Blob Storage that cannot answer leaves every day to Cosmos DB: slower, still whole.
-  const written = files === null ? new Map<string, number>() : await files.written(days).catch(() => new Map<string, number>());
+  const [written, state] = await Promise.all([
+    files === null ? new Map<string, number>() : files.written(days).catch(() => new Map<string, number>()),
+    store.foldState.read(),
+  ]);
+  const due = new Set(state?.doc.files_due ?? []);
+  const current = (day: string) => written.has(day) && !due.has(day);
   const [fromFiles, fromCosmos] = await Promise.all([
-    files === null || written.size === 0
-      ? rowsTally(filters).done()
-      : files.tally(
-          days.filter((day) => written.has(day)),
-          filters,
-        ),
+    files === null || !days.some(current) ? rowsTally(filters).done() : files.tally(days.filter(current), filters),
     tallyInCosmos(
       store.visitorDayPages,
-      days.filter((day) => !written.has(day)),
+      days.filter((day) => !current(day)),
       filters,
       rules,
     ),
