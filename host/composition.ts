@@ -245,7 +245,7 @@ function siteRoot(
     activity: { ...reads, funnel: settings.FUNNEL_STEPS, goals, ...earlier },
     export: { ...reads, funnel: settings.FUNNEL_STEPS, goals, ...earlier },
     now: reads,
-    retention: reads,
+    retention: { ...reads, funnel: settings.FUNNEL_STEPS, goals },
     subjects: { subjects: store.subjects, source: store.source, clock, logger },
   };
 }

@@ -68,6 +68,10 @@ export function blobDayFiles(call: BlobCall, engine: () => Promise<DuckEngine>, 
     cached.set(day, { etag, path });
     return path;
   };
+  const paths = async (days: readonly string[]) => {
+    const listed = await list();
+    return Promise.all(days.filter((day) => listed.has(day)).map((day) => local(day, listed.get(day)!.etag)));
+  };
   return {
     async written(days) {
       const listed = await list();
@@ -85,9 +89,10 @@ export function blobDayFiles(call: BlobCall, engine: () => Promise<DuckEngine>, 
       if (answer.status !== 201) throw new Error(`the day file of ${day} could not be written: ${blobError(answer)}`);
     },
     async tally(days, filters) {
-      const listed = await list();
-      const paths = await Promise.all(days.filter((day) => listed.has(day)).map((day) => local(day, listed.get(day)!.etag)));
-      return (await engine()).tally(paths, filters);
+      return (await engine()).tally(await paths(days), filters);
+    },
+    async cohorts(days, filters) {
+      return (await engine()).cohorts(await paths(days), filters);
     },
   };
 }

@@ -11,11 +11,15 @@ const quoted = (name: string) => `"${name}"`;
 
 const REGISTERS = "'STRUCT(r INTEGER, k INTEGER)[]'";
 
-const SCHEMA = `{day: 'VARCHAR', token: 'VARCHAR', who: 'VARCHAR', partial: 'BOOLEAN', ${COLUMNS.map((column) => `${quoted(column)}: 'VARCHAR[]'`).join(', ')}, counts: 'STRUCT(field VARCHAR, key VARCHAR, count BIGINT)[]', people: ${REGISTERS}, fresh: ${REGISTERS}, back: ${REGISTERS}}`;
+const SCHEMA = `{day: 'VARCHAR', token: 'VARCHAR', who: 'VARCHAR', partial: 'BOOLEAN', ${COLUMNS.map((column) => `${quoted(column)}: 'VARCHAR[]'`).join(', ')}, counts: 'STRUCT(field VARCHAR, key VARCHAR, count BIGINT)[]', people: ${REGISTERS}, fresh: ${REGISTERS}, back: ${REGISTERS}, firsts: 'STRUCT(first VARCHAR, r INTEGER, k INTEGER)[]'}`;
 
 const SKETCHES = ['people', 'fresh', 'back'] as const;
 
 const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** Four base64url digits a register of `r` and `k`, as a packed sketch holds it: 14 bits of register, 6 of rank, 4 unused. */
+const digit = (shift: number) => `substr('${DIGITS}', ((((r << 10) | (k << 4)) >> ${shift}) & 63)::INTEGER + 1, 1)`;
+const PACKED = `string_agg(${[18, 12, 6, 0].map(digit).join(' || ')}, '' ORDER BY r)`;
 
 /** The filters as a WHERE on the columns, their values as parameters: a person's counts, or any kind's sketches. */
 export function whereOf(filters: readonly Filter[], people: boolean): { sql: string; values: string[] } {
@@ -36,6 +40,7 @@ const lineOf = (row: TokenRow) =>
     people: registers(row.people),
     fresh: registers(row.fresh),
     back: registers(row.back),
+    firsts: row.firsts.map(([first, r, k]) => ({ first, r, k })),
   });
 
 /** One embedded engine a process, single-threaded within a bounded memory, on a temporary folder of its own. */
@@ -99,10 +104,8 @@ export class DuckEngine {
     for (const [day, { entries, partial }] of byDay) answer.counts.set(day, { ...countsOfEntries(entries), partial });
     const any = whereOf(filters, false);
     const unnested = SKETCHES.map((sketch) => `SELECT day, '${sketch}' AS s, unnest(${sketch}) AS e FROM ${source} WHERE ${any.sql}`);
-    // Four base64url digits a register, as a packed sketch holds it: 14 bits of register, 6 of rank, 4 unused.
-    const digit = (shift: number) => `substr('${DIGITS}', ((((r << 10) | (k << 4)) >> ${shift}) & 63)::INTEGER + 1, 1)`;
     const sketches = await this.connection.runAndReadAll(
-      `SELECT day, s, string_agg(${[18, 12, 6, 0].map(digit).join(' || ')}, '' ORDER BY r) AS packed
+      `SELECT day, s, ${PACKED} AS packed
        FROM (SELECT day, s, e.r AS r, max(e.k) AS k FROM (${unnested.join(' UNION ALL ')}) GROUP BY ALL) GROUP BY ALL`,
       any.values,
     );
@@ -113,6 +116,20 @@ export class DuckEngine {
     }
     answer.bytes = await this.columnBytes(files, filters);
     return answer;
+  }
+
+  /** The matching rows' people by first month and month seen, merged by the engine. */
+  async cohorts(files: readonly string[], filters: readonly Filter[]): Promise<Map<string, Sketch>> {
+    if (files.length === 0) return new Map();
+    const any = whereOf(filters, false);
+    const cells = await this.connection.runAndReadAll(
+      `SELECT cohort || '|' || month, ${PACKED} FROM (
+         SELECT substr(f.first, 1, 7) AS cohort, substr(day, 1, 7) AS month, f.r AS r, max(f.k) AS k
+         FROM (SELECT day, unnest(firsts) AS f FROM read_parquet([${files.map((file) => `'${file}'`).join(', ')}]) WHERE ${any.sql}) GROUP BY ALL
+       ) GROUP BY cohort, month`,
+      any.values,
+    );
+    return new Map((cells.getRows() as Array<[string, string]>).map(([key, packed]) => [key, { packed }]));
   }
 }
 

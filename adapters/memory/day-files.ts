@@ -1,5 +1,5 @@
 import type { TokenRow } from '../../shared/core/rollup/day-columns';
-import { matchesRow, rowsTally } from '../../shared/core/rollup/rows-tally';
+import { cohortsTally, matchesRow, rowsTally } from '../../shared/core/rollup/rows-tally';
 import type { DayFiles } from '../../shared/core/store/day-files';
 
 /** Each day's rows as the file would hold them, summed by the same rules as the engine's SQL. */
@@ -16,6 +16,11 @@ export function memoryDayFiles(): DayFiles & { rows: Map<string, { rows: TokenRo
     async tally(days, filters) {
       const tally = rowsTally(filters);
       for (const day of days) tally.add((rows.get(day)?.rows ?? []).filter((row) => matchesRow(row, filters, false)));
+      return tally.done();
+    },
+    async cohorts(days, filters) {
+      const tally = cohortsTally(filters);
+      for (const day of days) tally.add(rows.get(day)?.rows ?? []);
       return tally.done();
     },
   };

@@ -31,7 +31,7 @@ export function retentionOf(store: Store, clock: Clock) {
       params: {},
       text: () => Promise.resolve(''),
     };
-    const deps = { store, clock, logger: memoryLogger() };
+    const deps = { store, clock, logger: memoryLogger(), funnel: [], goals: [] };
     const answer = await operatorRead(request, operator, readQuery(retentionQuerySchema), (asked) => retentionCard(asked, deps));
     return { status: answer.status, body: answer.body as any };
   };

@@ -37,7 +37,7 @@ const switchedOn = async (begunAt: string | null) => cardOf(await storeOn(begunA
 
 async function retentionOn(begunAt: string | null, months: number) {
   const query = retentionQuerySchema.parse({ months: String(months) });
-  const answer = await retentionCard(query, { store: await storeOn(begunAt), clock, logger: memoryLogger() });
+  const answer = await retentionCard(query, { store: await storeOn(begunAt), clock, logger: memoryLogger(), funnel: [], goals: [] });
   if (!answer.ok) throw new Error('the retention card failed');
   expect(RetentionCard.safeParse(answer.value).success).toBe(true);
   return answer.value;

@@ -36,6 +36,8 @@ export interface TokenRow {
   people: Registers;
   fresh: Registers;
   back: Registers;
+  /** Its people's registers by their first day, for retention: `[first day, register, rank]`. */
+  firsts: Array<[string, number, number]>;
   /** Kept before visitor-days carried the sketch. */
   partial: boolean;
 }
@@ -70,6 +72,12 @@ const registersOf = (sketches: ReadonlyArray<Record<string, number> | undefined>
     ([register, rank]) => [Number(register), rank],
   );
 
+function firstsOf(docs: readonly VisitorDay[]): TokenRow['firsts'] {
+  const byFirst = new Map<string, Array<Record<string, number>>>();
+  for (const doc of docs) for (const [first, some] of Object.entries(doc.first_days ?? {})) byFirst.set(first, [...(byFirst.get(first) ?? []), some]);
+  return [...byFirst].flatMap(([first, some]) => registersOf(some).map(([register, rank]): [string, number, number] => [first, register, rank]));
+}
+
 export function tokenRow(docs: readonly VisitorDay[], rules: RollupRules): TokenRow {
   const loopback = docs.every((doc) => isLoopbackNetwork(doc.network));
   const who = loopback ? null : whoOfDocs(docs);
@@ -83,6 +91,7 @@ export function tokenRow(docs: readonly VisitorDay[], rules: RollupRules): Token
     people: registersOf(docs.map((doc) => doc.people_sketch)),
     fresh: registersOf(docs.map((doc) => doc.new_sketch)),
     back: registersOf(returningOfDocs(docs)),
+    firsts: firstsOf(docs),
     partial: lacksSketch(docs),
   };
 }

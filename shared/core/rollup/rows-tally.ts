@@ -3,6 +3,7 @@ import { countsOfEntries, type TokenRow } from './day-columns';
 import { addCounts, emptyCounts } from './day-rollup';
 import type { RollupCounts } from '../store/rollups';
 import type { DaysTally, Sketches } from '../store/day-files';
+import type { Sketch } from '../sketch';
 
 const SKETCHES = ['people', 'fresh', 'back'] as const;
 
@@ -42,6 +43,27 @@ export function rowsTally(filters: readonly Filter[]) {
     },
   };
 }
+
+/** The people of matching visitor-days by first month and month seen, as a filter's retention cells hold them. */
+export function cohortsTally(filters: readonly Filter[]) {
+  const cells = new Map<string, Registers>();
+  return {
+    add(rows: Iterable<TokenRow>): void {
+      for (const row of rows) {
+        if (!matchesRow(row, filters, false)) continue;
+        for (const [first, register, rank] of row.firsts) {
+          const key = cohortKey(first, row.day);
+          const at = cells.get(key) ?? {};
+          if ((at[register] ?? 0) < rank) at[register] = rank;
+          cells.set(key, at);
+        }
+      }
+    },
+    done: (): Map<string, Sketch> => new Map([...cells].map(([key, registers]) => [key, { sparse: registers }])),
+  };
+}
+
+export const cohortKey = (first: string, day: string) => `${first.slice(0, 7)}|${day.slice(0, 7)}`;
 
 /** Two tallies of different days as one. */
 export const joinTallies = (a: DaysTally, b: DaysTally): DaysTally => ({

@@ -28,4 +28,6 @@ export interface DayFiles {
   write(day: string, pages: AsyncIterable<readonly TokenRow[]>, mark: number): Promise<void>;
   /** Reads only the columns the filters and the figures need. */
   tally(days: readonly string[], filters: readonly Filter[]): Promise<DaysTally>;
+  /** The matching visitor-days' people by first month and month seen, keyed `<first month>|<month>`. */
+  cohorts(days: readonly string[], filters: readonly Filter[]): Promise<Map<string, Sketch>>;
 }
