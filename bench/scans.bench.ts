@@ -136,7 +136,9 @@ export async function run(): Promise<void> {
     const matchedKb = (matched * docBytes) / (DAYS * V) / 1024;
     const ru = DAYS * COSMOS_QUERIES_A_DAY * 2.5 + COSMOS_QUERIES_A_DAY * Math.ceil(matchedKb);
     const columnar = DAYS * DOLLARS.blobRead + (ms / 1000) * 2 * DOLLARS.gbSecond;
-    console.log(`  ${name}: ${fmt(matched)} matching visitor-days, people ${fmt(period.people.estimate)}, page loads ${fmt(period.page_loads)}`);
+    console.log(
+      `  ${name}: ${fmt(matched)} matching visitor-days, people ${fmt(period.people.estimate)}, page loads ${fmt(period.page_loads)}`,
+    );
     console.log(
       `    (b) columnar: ${DAYS} Blob reads, ${fmt(tally.bytes / 1024)} KB of the columns asked (${fmt(fileBytes / 1024)} KB whole files), ${fmt(ms)} ms, $${columnar.toFixed(6)} a read`,
     );

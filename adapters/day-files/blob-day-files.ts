@@ -7,22 +7,16 @@ import type { DuckEngine } from './duckdb';
 
 export const DAY_FILES_CONTAINER = 'day-files';
 
-interface Listed {
-  etag: string;
-  mark: number;
-}
-
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Names and marks of the blobs under a prefix, from the List Blobs answer's XML. */
-function listedOf(xml: string, prefix: string): Map<string, Listed> {
-  const found = new Map<string, Listed>();
+/** Each day's blob under a prefix and its version, from the List Blobs answer's XML. */
+function listedOf(xml: string, prefix: string): Map<string, string> {
+  const found = new Map<string, string>();
   for (const [, blob] of xml.matchAll(/<Blob>([\s\S]*?)<\/Blob>/g)) {
     const name = /<Name>([^<]*)<\/Name>/.exec(blob!)?.[1] ?? '';
     const day = name.slice(prefix.length).replace(/\.parquet$/, '');
-    const mark = Number(/<mark>([^<]*)<\/mark>/i.exec(blob!)?.[1]);
     const etag = /<Etag>([^<]*)<\/Etag>/i.exec(blob!)?.[1] ?? '';
-    if (name.startsWith(prefix) && DAY.test(day) && Number.isFinite(mark)) found.set(day, { etag, mark });
+    if (name.startsWith(prefix) && DAY.test(day)) found.set(day, etag);
   }
   return found;
 }
@@ -43,12 +37,12 @@ export function blobDayFiles(call: BlobCall, engine: () => Promise<DuckEngine>, 
       throw new Error(made.reason);
     }
   };
-  const list = async (): Promise<Map<string, Listed>> => {
+  const list = async (): Promise<Map<string, string>> => {
     await ensured();
-    const found = new Map<string, Listed>();
+    const found = new Map<string, string>();
     let marker = '';
     do {
-      const query: Record<string, string> = { restype: 'container', comp: 'list', prefix, include: 'metadata' };
+      const query: Record<string, string> = { restype: 'container', comp: 'list', prefix };
       if (marker !== '') query.marker = marker;
       const answer = await call({ method: 'GET', path: DAY_FILES_CONTAINER, query });
       if (answer.status !== 200) throw new Error(`the day files could not be listed: ${blobError(answer)}`);
@@ -70,20 +64,20 @@ export function blobDayFiles(call: BlobCall, engine: () => Promise<DuckEngine>, 
   };
   const paths = async (days: readonly string[]) => {
     const listed = await list();
-    return Promise.all(days.filter((day) => listed.has(day)).map((day) => local(day, listed.get(day)!.etag)));
+    return Promise.all(days.filter((day) => listed.has(day)).map((day) => local(day, listed.get(day)!)));
   };
   return {
     async written(days) {
       const listed = await list();
-      return new Map(days.flatMap((day) => (listed.has(day) ? [[day, listed.get(day)!.mark] as const] : [])));
+      return new Set(days.filter((day) => listed.has(day)));
     },
-    async write(day, pages, mark) {
+    async write(day, pages) {
       await ensured();
       const body = await (await engine()).parquetOf(pages);
       const answer = await call({
         method: 'PUT',
         path: `${DAY_FILES_CONTAINER}/${prefix}${day}.parquet`,
-        headers: { 'x-ms-blob-type': 'BlockBlob', 'x-ms-meta-mark': String(mark) },
+        headers: { 'x-ms-blob-type': 'BlockBlob' },
         body,
       });
       if (answer.status !== 201) throw new Error(`the day file of ${day} could not be written: ${blobError(answer)}`);

@@ -75,12 +75,11 @@ export class DuckEngine {
     if (files.length === 0) return 0;
     const asked = new Set(['day', 'who', 'partial', 'counts', ...SKETCHES, ...filters.map((filter) => filter.dimension)]);
     const reader = await this.connection.runAndReadAll(
-      `SELECT path_in_schema, total_compressed_size FROM parquet_metadata([${files.map((file) => `'${file}'`).join(', ')}])`,
+      `SELECT path_in_schema::VARCHAR, total_compressed_size::DOUBLE FROM parquet_metadata([${files.map((file) => `'${file}'`).join(', ')}])`,
     );
-    return reader
-      .getRowObjectsJson()
-      .filter((row) => asked.has(String(row.path_in_schema).split(',')[0]!.trim()))
-      .reduce((sum, row) => sum + Number(row.total_compressed_size), 0);
+    return (reader.getRows() as Array<[string, number]>)
+      .filter(([path]) => asked.has(path.split(',')[0]!.trim()))
+      .reduce((sum, [, size]) => sum + size, 0);
   }
 
   /** Every figure of the matching rows, summed by the engine: each day's counts, and its sketches packed. */

@@ -3,26 +3,25 @@ import { cohortsTally, matchesRow, rowsTally } from '../../shared/core/rollup/ro
 import type { DayFiles } from '../../shared/core/store/day-files';
 
 /** Each day's rows as the file would hold them, summed by the same rules as the engine's SQL. */
-export function memoryDayFiles(): DayFiles & { rows: Map<string, { rows: TokenRow[]; mark: number }> } {
-  const rows = new Map<string, { rows: TokenRow[]; mark: number }>();
+export function memoryDayFiles(): DayFiles & { rows: Map<string, TokenRow[]> } {
+  const rows = new Map<string, TokenRow[]>();
   return {
     rows,
-    written: async (days) => new Map(days.flatMap((day) => (rows.has(day) ? [[day, rows.get(day)!.mark] as const] : []))),
-    async write(day, pages, mark) {
+    written: async (days) => new Set(days.filter((day) => rows.has(day))),
+    async write(day, pages) {
       const all: TokenRow[] = [];
       for await (const page of pages) all.push(...page);
-      rows.set(day, { rows: all, mark });
+      rows.set(day, all);
     },
     async tally(days, filters) {
       const tally = rowsTally(filters);
-      for (const day of days) tally.add((rows.get(day)?.rows ?? []).filter((row) => matchesRow(row, filters, false)));
+      for (const day of days) tally.add((rows.get(day) ?? []).filter((row) => matchesRow(row, filters, false)));
       return tally.done();
     },
     async cohorts(days, filters) {
       const tally = cohortsTally(filters);
-      for (const day of days) tally.add(rows.get(day)?.rows ?? []);
+      for (const day of days) tally.add(rows.get(day) ?? []);
       return tally.done();
     },
   };
 }
-

@@ -19,10 +19,13 @@ export async function writeDayFiles(
 ): Promise<void> {
   const files = store.dayFiles;
   if (files === null) return;
-  const due = (state.current().files_due ?? []).filter((day) => day < today).sort().reverse();
+  const due = (state.current().files_due ?? [])
+    .filter((day) => day < today)
+    .sort()
+    .reverse();
   for (const day of due.slice(0, FILES_A_RUN)) {
     if (!(await more())) return;
-    await files.write(day, tokenPages(store.visitorDayPages, day, rules), state.current().days[day] ?? 0);
+    await files.write(day, tokenPages(store.visitorDayPages, day, rules));
     await state.write({ files_due: (state.current().files_due ?? []).filter((at) => at !== day) });
   }
 }

@@ -58,7 +58,12 @@ function rowsOf(
 }
 
 /** Several filters or a `!`: each month cohort's people seen in each month, from the months' matching visitor-days. */
-async function scannedCells(deps: RetentionDeps, months: readonly string[], today: string, filters: readonly Filter[]): Promise<CohortFigures[]> {
+async function scannedCells(
+  deps: RetentionDeps,
+  months: readonly string[],
+  today: string,
+  filters: readonly Filter[],
+): Promise<CohortFigures[]> {
   const first = `${months[0]!}-01`;
   const days = daysEnding(today, Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / 86_400_000) + 1);
   const cells = await cohortsOfDays(deps.store, days, filters, { steps: deps.funnel, goals: deps.goals });
@@ -84,7 +89,11 @@ export async function retentionCard(query: z.infer<typeof retentionQuerySchema>,
   const { value, availability } = await readActivity(deps.store, deps.logger, () =>
     Promise.all([
       since(cohortsPk()),
-      scanned ? scannedCells(deps, months, today, query.filter) : filter === null ? null : since(cellPartition(filter.dimension, filter.value)),
+      scanned
+        ? scannedCells(deps, months, today, query.filter)
+        : filter === null
+          ? null
+          : since(cellPartition(filter.dimension, filter.value)),
       identityFrom(deps.store.migrations),
     ]),
   );

@@ -41,7 +41,7 @@ async function site(earlier?: string) {
   return cardOf(store, clock);
 }
 
-describe('the Activity card over any period, from the day rollups', () => {
+describe('the period report over any period, from the day rollups', () => {
   it('answers the last N days, every day kept, or a range, each with its people once and the period before', async () => {
     const read = await site();
     const week = await read('days=7');

@@ -104,41 +104,49 @@ beforeAll(async () => {
   engine = await DuckEngine.open();
 });
 
-describe('a question of several filters, asked of the day files, equals a recount of the matching visitor-days', { timeout: 240_000 }, () => {
-  it('in the engine and in the function, for random traffic and random filters with !', async () => {
-    let asked = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(docArb, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 2 ** 31 }), async (drawn, seed) => {
-        const groups = groupsOf(drawn.map(docOf));
-        const files: string[] = [];
-        for (const [day, tokens] of groups) {
-          const file = join(engine.folder, `${day}-${seed}.parquet`);
-          await writeFile(file, await engine.parquetOf([tokens.map((docs) => tokenRow(docs, RULES))]));
-          files.push(file);
-        }
-        const held = [...groups.values()].flat().flatMap((docs) =>
-          [...valuesOf(docs, RULES, true)].flatMap(([dimension, values]) => [...values].map((value) => ({ dimension, value }))),
-        );
-        const filtersArb = fc.array(
-          fc.tuple(fc.constantFrom(...held, { dimension: 'page' as const, value: '/nowhere' }), fc.boolean()).map(([filter, negated]) => ({ ...filter, negated })),
-          { minLength: 1, maxLength: 3 },
-        );
-        for (const filters of fc.sample(filtersArb, { numRuns: 5, seed })) {
-          const inEngine = await engine.tally(files, filters);
-          const inFunction = rowsTally(filters);
-          for (const tokens of groups.values()) inFunction.add(tokens.map((docs) => tokenRow(docs, RULES)));
-          const byFunction = inFunction.done();
-          const truth = recount(groups, filters);
-          for (const day of groups.keys()) {
-            const what = JSON.stringify({ day, filters });
-            expect(asRecount(inEngine, day), what).toEqual(truth.get(day));
-            expect(asRecount(byFunction, day), what).toEqual(truth.get(day));
+describe(
+  'a question of several filters, asked of the day files, equals a recount of the matching visitor-days',
+  { timeout: 240_000 },
+  () => {
+    it('in the engine and in the function, for random traffic and random filters with !', async () => {
+      let asked = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(docArb, { minLength: 1, maxLength: 40 }), fc.integer({ min: 0, max: 2 ** 31 }), async (drawn, seed) => {
+          const groups = groupsOf(drawn.map(docOf));
+          const files: string[] = [];
+          for (const [day, tokens] of groups) {
+            const file = join(engine.folder, `${day}-${seed}.parquet`);
+            await writeFile(file, await engine.parquetOf([tokens.map((docs) => tokenRow(docs, RULES))]));
+            files.push(file);
           }
-          asked += 1;
-        }
-      }),
-      { numRuns: 25, seed: 20261206 },
-    );
-    expect(asked).toBe(25 * 5);
-  });
-});
+          const held = [...groups.values()]
+            .flat()
+            .flatMap((docs) =>
+              [...valuesOf(docs, RULES, true)].flatMap(([dimension, values]) => [...values].map((value) => ({ dimension, value }))),
+            );
+          const filtersArb = fc.array(
+            fc
+              .tuple(fc.constantFrom(...held, { dimension: 'page' as const, value: '/nowhere' }), fc.boolean())
+              .map(([filter, negated]) => ({ ...filter, negated })),
+            { minLength: 1, maxLength: 3 },
+          );
+          for (const filters of fc.sample(filtersArb, { numRuns: 5, seed })) {
+            const inEngine = await engine.tally(files, filters);
+            const inFunction = rowsTally(filters);
+            for (const tokens of groups.values()) inFunction.add(tokens.map((docs) => tokenRow(docs, RULES)));
+            const byFunction = inFunction.done();
+            const truth = recount(groups, filters);
+            for (const day of groups.keys()) {
+              const what = JSON.stringify({ day, filters });
+              expect(asRecount(inEngine, day), what).toEqual(truth.get(day));
+              expect(asRecount(byFunction, day), what).toEqual(truth.get(day));
+            }
+            asked += 1;
+          }
+        }),
+        { numRuns: 25, seed: 20261206 },
+      );
+      expect(asked).toBe(25 * 5);
+    });
+  },
+);

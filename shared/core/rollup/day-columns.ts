@@ -68,14 +68,18 @@ export function countsOfEntries(entries: Iterable<CountEntry>): RollupCounts {
 }
 
 const registersOf = (sketches: ReadonlyArray<Record<string, number> | undefined>): Registers =>
-  Object.entries(sketches.reduce<Record<string, number>>((into, more) => raiseRegisters(into, more ?? {}), {})).map(
-    ([register, rank]) => [Number(register), rank],
-  );
+  Object.entries(sketches.reduce<Record<string, number>>((into, more) => raiseRegisters(into, more ?? {}), {})).map(([register, rank]) => [
+    Number(register),
+    rank,
+  ]);
 
 function firstsOf(docs: readonly VisitorDay[]): TokenRow['firsts'] {
   const byFirst = new Map<string, Array<Record<string, number>>>();
-  for (const doc of docs) for (const [first, some] of Object.entries(doc.first_days ?? {})) byFirst.set(first, [...(byFirst.get(first) ?? []), some]);
-  return [...byFirst].flatMap(([first, some]) => registersOf(some).map(([register, rank]): [string, number, number] => [first, register, rank]));
+  for (const doc of docs)
+    for (const [first, some] of Object.entries(doc.first_days ?? {})) byFirst.set(first, [...(byFirst.get(first) ?? []), some]);
+  return [...byFirst].flatMap(([first, some]) =>
+    registersOf(some).map(([register, rank]): [string, number, number] => [first, register, rank]),
+  );
 }
 
 export function tokenRow(docs: readonly VisitorDay[], rules: RollupRules): TokenRow {

@@ -37,7 +37,9 @@ export function rowsTally(filters: readonly Filter[]) {
     },
     done(): DaysTally {
       const sketches = new Map(
-        [...registers].map(([day, at]) => [day, { people: { sparse: at.people }, fresh: { sparse: at.fresh }, back: { sparse: at.back } }] as const),
+        [...registers].map(
+          ([day, at]) => [day, { people: { sparse: at.people }, fresh: { sparse: at.fresh }, back: { sparse: at.back } }] as const,
+        ),
       );
       return { counts, sketches, bytes: 0 };
     },

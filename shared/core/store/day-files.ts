@@ -20,12 +20,12 @@ export interface DaysTally {
   bytes: number;
 }
 
-/** A closed day's visitor-days kept once more, as one columnar file a day in Blob Storage, with the mark it holds them to. */
+/** A closed day's visitor-days kept once more, as one columnar file a day in Blob Storage. */
 export interface DayFiles {
-  /** The days asked that have a file, with its mark. */
-  written(days: readonly string[]): Promise<Map<string, number>>;
-  /** The day's file, made of its rows a page at a time and replaced whole, marked with how far it holds the day. */
-  write(day: string, pages: AsyncIterable<readonly TokenRow[]>, mark: number): Promise<void>;
+  /** The days asked that have a file. */
+  written(days: readonly string[]): Promise<Set<string>>;
+  /** The day's file, made of its rows a page at a time and replaced whole. */
+  write(day: string, pages: AsyncIterable<readonly TokenRow[]>): Promise<void>;
   /** Reads only the columns the filters and the figures need. */
   tally(days: readonly string[], filters: readonly Filter[]): Promise<DaysTally>;
   /** The matching visitor-days' people by first month and month seen, keyed `<first month>|<month>`. */

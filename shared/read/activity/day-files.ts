@@ -24,7 +24,12 @@ export interface ScanStore {
 const DAYS_AT_ONCE = 4;
 
 /** A day without its file yet (today, or one changed since the timer wrote it) is read a page at a time, every page. */
-async function eachRowPage(pages: VisitorDayPages, days: readonly string[], rules: RollupRules, add: (rows: TokenRow[]) => void): Promise<void> {
+async function eachRowPage(
+  pages: VisitorDayPages,
+  days: readonly string[],
+  rules: RollupRules,
+  add: (rows: TokenRow[]) => void,
+): Promise<void> {
   await boundedMap(days, DAYS_AT_ONCE, async (day) => {
     for await (const rows of tokenPages(pages, day, rules)) add(rows);
   });
@@ -35,7 +40,7 @@ async function splitDays(store: ScanStore, days: readonly string[]): Promise<{ f
   const files = store.dayFiles;
   // Blob Storage that cannot answer leaves every day to Cosmos DB: slower, still whole.
   const [written, state] = await Promise.all([
-    files === null ? new Map<string, number>() : files.written(days).catch(() => new Map<string, number>()),
+    files === null ? new Set<string>() : files.written(days).catch(() => new Set<string>()),
     store.foldState.read(),
   ]);
   const due = new Set(state?.doc.files_due ?? []);
@@ -44,7 +49,12 @@ async function splitDays(store: ScanStore, days: readonly string[]): Promise<{ f
 }
 
 /** Several filters, or one with `!`: closed days from their files, summed by the engine; the rest from Cosmos DB. */
-export async function tallyDays(store: ScanStore, days: readonly string[], filters: readonly Filter[], rules: RollupRules): Promise<DaysTally> {
+export async function tallyDays(
+  store: ScanStore,
+  days: readonly string[],
+  filters: readonly Filter[],
+  rules: RollupRules,
+): Promise<DaysTally> {
   const { files, filed, rest } = await splitDays(store, days);
   const tally = rowsTally(filters);
   const [fromFiles] = await Promise.all([
@@ -63,7 +73,10 @@ export async function cohortsOfDays(store: ScanStore, days: readonly string[], f
     eachRowPage(store.visitorDayPages, rest, rules, (rows) => tally.add(rows)),
   ]);
   const cells = tally.done();
-  for (const [key, sketch] of fromFiles) cells.set(key, cells.has(key) ? mergeSketches(cells.get(key)!, sketch) : sketch);
+  for (const [key, sketch] of fromFiles) {
+    const held = cells.get(key);
+    cells.set(key, held === undefined ? sketch : mergeSketches(held, sketch));
+  }
   return cells;
 }
 
@@ -77,7 +90,13 @@ export function partsOf(tally: DaysTally, days: readonly string[]) {
     const { partial, ...counts } = tally.counts.get(day) ?? { ...emptyCounts(), partial: false };
     capped(counts, PERIOD_TOP);
     const sketches = tally.sketches.get(day) ?? { people: none(), fresh: none(), back: none() };
-    const part = { ...counts, people_sketch: sketches.people, new_sketch: sketches.fresh, returning_sketch: sketches.back, sketch_partial: partial };
+    const part = {
+      ...counts,
+      people_sketch: sketches.people,
+      new_sketch: sketches.fresh,
+      returning_sketch: sketches.back,
+      sketch_partial: partial,
+    };
     each.set(day, part);
     byDay.set(day, { ...part, ...distinctOf(part) });
   }

@@ -1,23 +1,13 @@
 import { addDays } from '../../core/days';
-import { boundedMap } from '../../core/bounded-map';
-import {
-  addCounts,
-  capped,
-  countsOfToken,
-  emptyRollup,
-  lacksSketch,
-  returningOfDocs,
-  type RollupRules,
-} from '../../core/rollup/day-rollup';
+import type { RollupRules } from '../../core/rollup/day-rollup';
 import { type DayRollup, type RollupCounts } from '../../core/store/rollups';
-import { cellPartition, matchesAll, type Filter } from '../../core/rollup/filters';
-import { distinctOf, PERIOD_TOP, periodAt } from '../../core/rollup/periods';
+import { cellPartition, type Filter } from '../../core/rollup/filters';
+import { distinctOf, periodAt } from '../../core/rollup/periods';
 import { MONTHS_PK, type DayFigures, type PeriodRollup } from '../../core/store/periods';
-import { mergeKept, mergeSketches, type Sketch } from '../../core/sketch';
-import type { VisitorDay } from '../../core/store/activity';
+import type { Sketch } from '../../core/sketch';
 import type { ImportedTotals } from '../../core/store/imports';
 import type { PeriodReader, Spans } from '../../core/store/periods';
-import type { RollupReader, VisitorDayPages } from '../../core/store/rollups';
+import type { RollupReader } from '../../core/store/rollups';
 import { cellFilter } from '../../core/rollup/filters';
 import type { DaysTally } from '../../core/store/day-files';
 import { partsOf, tallyDays, type ScanStore } from './day-files';
