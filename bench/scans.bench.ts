@@ -9,7 +9,7 @@ import { tokenRow } from '../shared/core/rollup/day-columns';
 import type { Filter } from '../shared/core/rollup/filters';
 import { addPerson } from '../shared/core/sketch';
 import { visitorDayId, type VisitorDay } from '../shared/core/store/activity';
-import { partsOf } from '../shared/read/activity/day-files';
+import { partsOf } from '../shared/read/activity/window';
 import { periodOf } from '../shared/read/activity/period';
 import { fmt } from './report';
 

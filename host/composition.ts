@@ -22,7 +22,7 @@ import { azurePoisonQueue } from '../adapters/azure-poison-queue';
 import { blobCall, blobLocationFromConnectionString, type BlobCall, type BlobLocation } from '../adapters/azure-blob';
 import { blobReplayLedger } from '../adapters/azure-replay-ledger';
 import { blobDayFiles } from '../adapters/day-files/blob-day-files';
-import { processEngine } from '../adapters/day-files/duckdb';
+import { DuckEngine } from '../adapters/day-files/duckdb';
 import { packagedCountries } from '../adapters/files/countries';
 import { hostingNetworks } from '../adapters/files/networks';
 import { assetShelf, partsVersions } from '../adapters/files/assets';
@@ -131,6 +131,11 @@ const noLedger: ReplayLedger = {
   read: async () => ({ ok: false, error: { reason: 'the storage has no Blob service to keep replay counts in' } }),
   record: async () => ({ ok: false, error: { reason: 'the storage has no Blob service to keep replay counts in' } }),
 };
+
+let duckEngine: Promise<DuckEngine> | null = null;
+
+/** The process's one embedded engine for the day files, opened on first use. */
+const processEngine = (): Promise<DuckEngine> => (duckEngine ??= DuckEngine.open());
 
 /** One container client a process; memory only when STORE=memory names it, which the settings refuse in Azure. */
 export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB', scope: SiteScope = ONE_SITE): Store {

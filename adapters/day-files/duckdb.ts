@@ -131,8 +131,3 @@ export class DuckEngine {
     return new Map((cells.getRows() as Array<[string, string]>).map(([key, packed]) => [key, { packed }]));
   }
 }
-
-let opened: Promise<DuckEngine> | null = null;
-
-/** The process's one engine, opened on first use. */
-export const processEngine = (): Promise<DuckEngine> => (opened ??= DuckEngine.open());

@@ -330,5 +330,6 @@ function behindReason(run: Run, activityDone: boolean, peopleDone: boolean): str
   if (run.failures.length > 0) return `the store did not answer every call (${run.failures.slice(0, 3).join('; ')})`;
   if (!activityDone || !peopleDone) return 'the fold has more to fold than one run takes; the next runs go on';
   if (run.state.current().visits_due.length > 0) return 'the visits of some days are still to be counted';
+  if ((run.state.current().files_due ?? []).some((day) => day < run.today)) return 'the files of some closed days are still to be written';
   return null;
 }

@@ -121,7 +121,7 @@ describe('several sites in one deployment', () => {
     expect(await keys('day-rollup')).toEqual(['*|2026-10-23', '2026-10-23', 'docs.example|2026-10-23', 'shop.example|2026-10-23']);
   });
 
-  it("answers a filtered retention read of a site from that site's own cells, and refuses two filters naming filter", async () => {
+  it("answers a filtered retention read of a site from that site's own cells, and several filters and ! from the visitor-days, refusing more than 13 months of them naming filter", async () => {
     const retention = async (query: string) => (await read(`/api/admin/retention?months=1&${query}`)).json;
     const october = async (query: string) => {
       const [cohort] = (await retention(query)).cohorts;

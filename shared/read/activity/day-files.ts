@@ -1,16 +1,13 @@
 import { boundedMap } from '../../core/bounded-map';
-import { emptyCounts, capped, type RollupRules } from '../../core/rollup/day-rollup';
+import type { RollupRules } from '../../core/rollup/day-rollup';
 import { tokenPages } from '../../core/rollup/token-pages';
 import { cohortsTally, joinTallies, rowsTally } from '../../core/rollup/rows-tally';
 import type { TokenRow } from '../../core/rollup/day-columns';
 import type { Filter } from '../../core/rollup/filters';
-import { distinctOf, PERIOD_TOP } from '../../core/rollup/periods';
 import type { DayFiles, DaysTally } from '../../core/store/day-files';
-import type { DayFigures } from '../../core/store/periods';
 import type { FoldStates } from '../../core/store/fold';
 import type { VisitorDayPages } from '../../core/store/rollups';
 import { mergeSketches, type Sketch } from '../../core/sketch';
-import type { Summable } from './window';
 
 export interface ScanStore {
   /** Null without Blob Storage: every day is read from Cosmos DB then. */
@@ -78,27 +75,4 @@ export async function cohortsOfDays(store: ScanStore, days: readonly string[], f
     cells.set(key, held === undefined ? sketch : mergeSketches(held, sketch));
   }
   return cells;
-}
-
-const none = (): Sketch => ({ sparse: {} });
-
-/** Each day's counts as a day's part, capped as a recount of the day would be, with its sketches. */
-export function partsOf(tally: DaysTally, days: readonly string[]) {
-  const byDay = new Map<string, DayFigures>();
-  const each = new Map<string, Summable>();
-  for (const day of days) {
-    const { partial, ...counts } = tally.counts.get(day) ?? { ...emptyCounts(), partial: false };
-    capped(counts, PERIOD_TOP);
-    const sketches = tally.sketches.get(day) ?? { people: none(), fresh: none(), back: none() };
-    const part = {
-      ...counts,
-      people_sketch: sketches.people,
-      new_sketch: sketches.fresh,
-      returning_sketch: sketches.back,
-      sketch_partial: partial,
-    };
-    each.set(day, part);
-    byDay.set(day, { ...part, ...distinctOf(part) });
-  }
-  return { each, byDay, parts: [...each.values()] };
 }

@@ -10,7 +10,9 @@ import type { PeriodReader, Spans } from '../../core/store/periods';
 import type { RollupReader } from '../../core/store/rollups';
 import { cellFilter } from '../../core/rollup/filters';
 import type { DaysTally } from '../../core/store/day-files';
-import { partsOf, tallyDays, type ScanStore } from './day-files';
+import { tallyDays, type ScanStore } from './day-files';
+import { capped, emptyCounts } from '../../core/rollup/day-rollup';
+import { PERIOD_TOP } from '../../core/rollup/periods';
 import { MAX_DAYS } from '../../contract/queries';
 
 /** What a period's figures are summed from: a day's rollup or cell, or a whole month's. */
@@ -140,4 +142,27 @@ export async function readPeriods(
 function scannedRead(days: readonly string[], tally: DaysTally): PeriodRead {
   const { each, byDay, parts } = partsOf(tally, days);
   return { parts, days: each, byDay, dayRollups: new Map(), imported: [] };
+}
+
+const none = (): Sketch => ({ sparse: {} });
+
+/** Each day's counts as a day's part, capped as a recount of the day would be, with its sketches. */
+export function partsOf(tally: DaysTally, days: readonly string[]) {
+  const byDay = new Map<string, DayFigures>();
+  const each = new Map<string, Summable>();
+  for (const day of days) {
+    const { partial, ...counts } = tally.counts.get(day) ?? { ...emptyCounts(), partial: false };
+    capped(counts, PERIOD_TOP);
+    const sketches = tally.sketches.get(day) ?? { people: none(), fresh: none(), back: none() };
+    const part = {
+      ...counts,
+      people_sketch: sketches.people,
+      new_sketch: sketches.fresh,
+      returning_sketch: sketches.back,
+      sketch_partial: partial,
+    };
+    each.set(day, part);
+    byDay.set(day, { ...part, ...distinctOf(part) });
+  }
+  return { each, byDay, parts: [...each.values()] };
 }
