@@ -328,8 +328,9 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
 /** One sentence; null when the count is up to date. */
 function behindReason(run: Run, activityDone: boolean, peopleDone: boolean): string | null {
   if (run.failures.length > 0) return `the store did not answer every call (${run.failures.slice(0, 3).join('; ')})`;
-  if (!activityDone || !peopleDone) return 'the fold has more to fold than one run takes; the next runs go on';
+  // A closed day's file still to be written is the fold's work too.
+  const filesDue = (run.state.current().files_due ?? []).some((day) => day < run.today);
+  if (!activityDone || !peopleDone || filesDue) return 'the fold has more to fold than one run takes; the next runs go on';
   if (run.state.current().visits_due.length > 0) return 'the visits of some days are still to be counted';
-  if ((run.state.current().files_due ?? []).some((day) => day < run.today)) return 'the files of some closed days are still to be written';
   return null;
 }
