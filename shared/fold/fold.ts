@@ -328,9 +328,7 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
 /** One sentence; null when the count is up to date. */
 function behindReason(run: Run, activityDone: boolean, peopleDone: boolean): string | null {
   if (run.failures.length > 0) return `the store did not answer every call (${run.failures.slice(0, 3).join('; ')})`;
-  // A closed day's file still to be written is the fold's work too.
-  const filesDue = (run.state.current().files_due ?? []).some((day) => day < run.today);
-  if (!activityDone || !peopleDone || filesDue) return 'the fold has more to fold than one run takes; the next runs go on';
+  if (!activityDone || !peopleDone) return 'the fold has more to fold than one run takes; the next runs go on';
   if (run.state.current().visits_due.length > 0) return 'the visits of some days are still to be counted';
   return null;
 }
