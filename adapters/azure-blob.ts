@@ -18,6 +18,8 @@ export interface BlobAnswer {
   status: number;
   header(name: string): string | null;
   text: string;
+  /** The body as it came, for a binary blob. */
+  bytes?: Buffer;
 }
 
 /** `path` is `container/blob` under the endpoint. */
@@ -26,7 +28,7 @@ export interface BlobRequest {
   path: string;
   query?: Record<string, string>;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
 }
 
 /** Throws only when the service cannot be reached: a status is an answer. */
@@ -113,10 +115,11 @@ export function blobCall(location: BlobLocation, timeoutMs = 10_000): BlobCall {
     const response = await fetch(url, {
       method: request.method,
       headers: sent,
-      body: request.method === 'PUT' ? body : undefined,
+      body: request.method === 'PUT' ? (typeof body === 'string' ? body : new Uint8Array(body)) : undefined,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    return { status: response.status, header: (name) => response.headers.get(name), text: await response.text() };
+    const bytes = Buffer.from(await response.arrayBuffer());
+    return { status: response.status, header: (name) => response.headers.get(name), text: bytes.toString('utf8'), bytes };
   };
 }
 

@@ -23,6 +23,8 @@ import { memoryStore } from '../adapters/memory/store';
 import { azurePoisonQueue } from '../adapters/azure-poison-queue';
 import { blobCall, blobLocationFromConnectionString, type BlobCall, type BlobLocation } from '../adapters/azure-blob';
 import { blobReplayLedger } from '../adapters/azure-replay-ledger';
+import { blobDayFiles } from '../adapters/day-files/blob-day-files';
+import { DuckEngine } from '../adapters/day-files/duckdb';
 import { packagedCountries } from '../adapters/files/countries';
 import { hostingNetworks } from '../adapters/files/networks';
 import { assetShelf, partsVersions } from '../adapters/files/assets';
@@ -146,6 +148,11 @@ const noLedger: ReplayLedger = {
   record: async () => ({ ok: false, error: { reason: 'the storage has no Blob service to keep replay counts in' } }),
 };
 
+let duckEngine: Promise<DuckEngine> | null = null;
+
+/** The process's one embedded engine for the day files, opened on first use. */
+const processEngine = (): Promise<DuckEngine> => (duckEngine ??= DuckEngine.open());
+
 /** One container client a process; memory only when STORE=memory names it, which the settings refuse in Azure. */
 export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB', scope: SiteScope = ONE_SITE): Store {
   if (settings.STORE === 'memory') return memoryStore();
@@ -157,7 +164,9 @@ export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB', sco
     database: settings.COSMOS_DATABASE,
     container: settings.COSMOS_CONTAINER,
   });
-  return cosmosStore(container, { settleSeconds: settings.FOLD_SETTLE_SECONDS, name: cosmosName, scope });
+  const blob = blobLocation(settings);
+  const dayFiles = blob === null ? undefined : blobDayFiles(blobCall(blob), processEngine, scope);
+  return cosmosStore(container, { settleSeconds: settings.FOLD_SETTLE_SECONDS, name: cosmosName, scope, dayFiles });
 }
 
 /** One of each per root. */
@@ -271,7 +280,7 @@ function siteRoot(
     activity: { ...reads, funnel: settings.FUNNEL_STEPS, goals, ...earlier },
     export: { ...reads, funnel: settings.FUNNEL_STEPS, goals, ...earlier },
     now: reads,
-    retention: reads,
+    retention: { ...reads, funnel: settings.FUNNEL_STEPS, goals },
     subjects: { subjects: store.subjects, source: store.source, clock, logger },
     configured: async () => {
       const doc = await configOrSeed(parts.config, logger);

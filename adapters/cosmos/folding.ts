@@ -41,7 +41,7 @@ const slot = <T extends { id: string; pk: string }>(documents: CosmosDocuments, 
 export function cosmosFolding(
   documents: CosmosDocuments,
   settleSeconds: number,
-): Omit<FoldingStore, 'subjects' | 'foldLease' | 'migrations' | 'goals' | 'cohorts'> {
+): Omit<FoldingStore, 'subjects' | 'foldLease' | 'migrations' | 'goals' | 'cohorts' | 'dayFiles'> {
   const count = async (query: string, parameters: { name: string; value: string }[], pk: string) => {
     const [value] = await documents.query<number>(query, parameters, pk);
     if (typeof value !== 'number') throw new Error('an aggregate query answered something that is not a count');

@@ -7,6 +7,7 @@ import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '
 import { peopleFiguresOf, VISITORS_SUMMARY_ID } from '../../shared/core/store/summary';
 import { VISITORS_PK } from '../../shared/core/store/visitors';
 import { CosmosDocuments } from './documents';
+import type { DayFiles } from '../../shared/core/store/day-files';
 import type { SiteScope } from '../../shared/core/sites/keys';
 import { cosmosGoals } from './goals';
 import { cosmosCohorts } from './cohorts';
@@ -41,6 +42,8 @@ export interface CosmosStoreOptions {
   name?: string;
   /** A deployment of one site's by default. */
   scope?: SiteScope;
+  /** None by default: every day is read from the store. */
+  dayFiles?: DayFiles;
 }
 
 /** Creates that answer 409, point reads, If-Match replaces and partition-scoped queries: nothing needs a transaction. */
@@ -61,6 +64,7 @@ export function cosmosStore(
       replace: (doc, etag) => documents.replace(doc, etag),
     },
     ...folding,
+    dayFiles: options.dayFiles ?? null,
     foldLease: cosmosFoldLeases(documents),
     personMoves: {
       at: {

@@ -22,7 +22,7 @@ const isRecord = (doc: { kind?: string }): doc is VisitorRecord => doc.kind === 
 
 export function memoryFolding(
   documents: MemoryDocuments,
-): Omit<FoldingStore, 'subjects' | 'foldLease' | 'migrations' | 'goals' | 'cohorts'> {
+): Omit<FoldingStore, 'subjects' | 'foldLease' | 'migrations' | 'goals' | 'cohorts' | 'dayFiles'> {
   const records = (where: (record: VisitorRecord, watermark: number) => boolean) =>
     documents
       .queryMarked<{ kind?: string }>((doc, watermark) => isRecord(doc) && where(doc, watermark), VISITORS_PK)

@@ -1,3 +1,4 @@
+import { memoryDayFiles } from './day-files';
 import type { PersonMoved } from '../../shared/core/store/person-moves';
 import { migrationId, type MigrationDoc } from '../../shared/core/store/migrations';
 import type { ActivityHour, Fact, Store, VisitorRecord, VisitorsSummary } from '../../shared/core/store';
@@ -45,6 +46,7 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
       replace: (doc, etag) => resolved(documents.replace(doc, etag)),
     },
     ...folding,
+    dayFiles: memoryDayFiles(),
     foldLease: memoryFoldLeases(documents),
     personMoves: {
       at: {

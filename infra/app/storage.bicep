@@ -35,6 +35,14 @@ resource deploymentContainer 'Microsoft.Storage/storageAccounts/blobServices/con
   properties: { publicAccess: 'None' }
 }
 
+// Each closed day's visitor-days as one Parquet file, written by the timer and read by several-filter reads; the
+// function's identity reads and writes them through its Storage Blob Data Owner role on this account (rbac.bicep).
+resource dayFilesContainer 'Microsoft.Storage/storageAccounts/blobServices/containers@2023-05-01' = {
+  parent: blobs
+  name: 'day-files'
+  properties: { publicAccess: 'None' }
+}
+
 resource queueService 'Microsoft.Storage/storageAccounts/queueServices@2023-05-01' = {
   parent: account
   name: 'default'

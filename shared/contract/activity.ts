@@ -503,7 +503,7 @@ export const ExportDays = z
     filters: z.array(Filter).optional(),
     complete: z.boolean().optional().meta({
       description:
-        'With filters: false when a day of the range is before `filters_from` (one filter) or was not read (several filters ran out of pages): its row is zeros.',
+        'With one filter: false when a day of the range is before `filters_from`: its row is zeros. Several filters are always whole.',
     }),
     filters_from: z.string().optional().meta({ description: 'With filters: the first day the fold keeps filter cells from.' }),
     identity_from: utcDay().optional().meta({

@@ -151,14 +151,20 @@ export const visitorsQuerySchema = z.object({
 export const MOST_MONTHS = 36;
 export const DEFAULT_MONTHS = 12;
 
-/** The cells are kept for one value each. */
-export const ONE_FILTER = 'retention takes one filter, dimension:value (not negated)';
+/** Several filters, or one with `!`, are summed from the months' visitor-days, so they take at most 400 days of them. */
+export const SCANNED_MONTHS = 13;
+export const SCANNED_FILTERS = `two or more filters, or one with !, take at most ${SCANNED_MONTHS} months`;
 
-export const retentionQuerySchema = z.object({
-  site: siteQuerySchema,
-  months: z.coerce.number().int().min(1).max(MOST_MONTHS).default(DEFAULT_MONTHS),
-  filter: filtersSchema.refine((filters) => filters.length === 0 || cellFilter(filters) !== null, { message: ONE_FILTER }),
-});
+export const retentionQuerySchema = z
+  .object({
+    site: siteQuerySchema,
+    months: z.coerce.number().int().min(1).max(MOST_MONTHS).default(DEFAULT_MONTHS),
+    filter: filtersSchema,
+  })
+  .refine((query) => query.filter.length === 0 || cellFilter(query.filter) !== null || query.months <= SCANNED_MONTHS, {
+    message: SCANNED_FILTERS,
+    path: ['filter'],
+  });
 
 const day = (name: string) =>
   z.iso

@@ -71,7 +71,7 @@ const CROSS_SITE = error(
 const FILTER_WORDS =
   'Repeated, AND-ed: `dimension:value` split at the first `:`, a leading `!` for "is not". ' +
   filtersText() +
-  ". Every figure then counts only people's visitor-days that match all of them. One filter reads its cells (a query a read); two or more, or one with `!`, read the days' visitor-days (at most 200 pages of 500 a read, newest days first, else `complete: false`) and take at most 400 days. An unknown dimension or a malformed value is 400 naming `filter`.";
+  ". Every figure then counts only people's visitor-days that match all of them. One filter reads its cells (a query a read); two or more, or one with `!`, are asked of the days' visitor-days, closed days from their columnar day files and today from the store, whole, and take at most 400 days. An unknown dimension or a malformed value is 400 naming `filter`.";
 
 export const ROUTES: Route[] = [
   {

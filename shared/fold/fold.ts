@@ -26,6 +26,7 @@ import { stateWriter, upgraded, type StateWriter } from './state';
 import { tried, TRIES } from './tries';
 import { FoldRaced } from '../core/store/conditional-write';
 import { runMigrations, type Migration } from './migrations/runner';
+import { writeDayFiles } from './day-files';
 
 // Late messages can leave facts on days past the near window.
 const SWEEP_EVERY_MS = 3_600_000;
@@ -187,6 +188,9 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
       bound: run.bound,
     }),
     visits_due: [...new Set([...state.visits_due, ...changed.map((outcome) => outcome.day)])].sort(),
+    ...(store.dayFiles === null || changed.length === 0
+      ? {}
+      : { files_due: [...new Set([...(state.files_due ?? []), ...changed.map((outcome) => outcome.day)])].sort() }),
     imported,
   });
   return [...folded.filter((outcome) => !outcome.caughtUp).map((outcome) => outcome.day), ...again];
@@ -305,6 +309,9 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
     buildRollups({ ...run.deps, rules: { steps: run.deps.steps, goals: run.deps.goals, funnels: run.deps.funnels } }, run.state, () =>
       nextSlice(run),
     ),
+  );
+  await part(run, 'day files', () =>
+    writeDayFiles(store, run.state, today, { steps: deps.steps, goals: deps.goals }, () => nextSlice(run)),
   );
   await part(run, 'migrations', async () => {
     await runMigrations(store.migrations, deps.migrations, {

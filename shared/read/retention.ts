@@ -3,12 +3,16 @@ import { z } from 'zod';
 import type { retentionQuerySchema } from '../contract/queries';
 import { costOf, readActivity, type ActivityStore } from './activity/availability';
 import { identityFrom } from '../core/store/person-moves';
-import { addDays } from '../core/days';
+import { addDays, daysEnding } from '../core/days';
+import type { FunnelStep } from '../core/funnel';
+import type { Goal } from '../core/events/events';
+import type { Filter } from '../core/rollup/filters';
+import { cohortsOfDays } from './activity/day-files';
 import { ok, type Result } from '../core/result';
 import type { Clock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
-import { SKETCH_ERROR } from '../core/sketch';
-import { COHORT_WEEKS, cohortsPk, weekOf, type CohortFigures, type CohortsStore } from '../core/store/cohorts';
+import { estimate, SKETCH_ERROR } from '../core/sketch';
+import { COHORT_WEEKS, cohortFiguresId, cohortsPk, weekOf, type CohortFigures, type CohortsStore } from '../core/store/cohorts';
 import { cellFilter } from '../core/rollup/filters';
 import { cellPartition } from '../core/rollup/filters';
 import type { RetentionAnswer } from '../contract/retention';
@@ -17,6 +21,8 @@ export interface RetentionDeps extends ReadZone {
   store: ActivityStore & { cohorts: Pick<CohortsStore, 'since'> };
   clock: Clock;
   logger: Logger;
+  funnel: readonly FunnelStep[];
+  goals: readonly Goal[];
 }
 
 export function monthsEnding(month: string, count: number): string[] {
@@ -51,19 +57,44 @@ function rowsOf(
   });
 }
 
-/** One query, two with a filter, so its cost grows with the months asked, never the people. */
+/** Several filters or a `!`: each month cohort's people seen in each month, from the months' matching visitor-days. */
+async function scannedCells(
+  deps: RetentionDeps,
+  months: readonly string[],
+  today: string,
+  filters: readonly Filter[],
+): Promise<CohortFigures[]> {
+  const first = `${months[0]!}-01`;
+  const days = daysEnding(today, Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / 86_400_000) + 1);
+  const cells = await cohortsOfDays(deps.store, days, filters, { steps: deps.funnel, goals: deps.goals });
+  return months.map((cohort) => ({
+    id: cohortFiguresId('month', cohort),
+    pk: 'scanned',
+    kind: 'cohort-figures',
+    span: 'month',
+    cohort,
+    people: Object.fromEntries(months.filter((at) => at >= cohort).map((at) => [at, estimate(cells.get(`${cohort}|${at}`))])),
+  }));
+}
+
+/** One query, two with one filter, so its cost grows with the months asked, never the people; several filters read the months' days. */
 export async function retentionCard(query: z.infer<typeof retentionQuerySchema>, deps: RetentionDeps): Promise<Result<RetentionAnswer>> {
   const zones = await daysOrSet(deps);
   const today = zones.dayOf(deps.clock.now());
   const months = monthsEnding(today.slice(0, 7), query.months);
   const weeks = Array.from({ length: COHORT_WEEKS }, (_, i) => addDays(weekOf(today), -7 * (COHORT_WEEKS - 1 - i)));
   const filter = cellFilter(query.filter);
+  const scanned = query.filter.length > 0 && filter === null;
   const since = (pk: string) => deps.store.cohorts.since(pk, months[0]!, weeks[0]!);
   // A filtered read's cohorts are the whole cohorts (their own partition), its cells the filter value's.
   const { value, availability } = await readActivity(deps.store, deps.logger, () =>
     Promise.all([
       since(cohortsPk()),
-      filter === null ? null : since(cellPartition(filter.dimension, filter.value)),
+      scanned
+        ? scannedCells(deps, months, today, query.filter)
+        : filter === null
+          ? null
+          : since(cellPartition(filter.dimension, filter.value)),
       identityFrom(deps.store.migrations),
     ]),
   );
@@ -77,7 +108,7 @@ export async function retentionCard(query: z.infer<typeof retentionQuerySchema>,
   const rows = (span: CohortFigures['span'], cohorts: readonly string[]) =>
     rowsOf(ofSpan(cells, span), ofSpan(whole, span), cohorts, (cohort) => cohorts.filter((at) => at >= cohort));
   // Week cohorts are kept for the whole site only.
-  const [monthRows, weekRows] = [rows('month', months), filter === null ? rows('week', weeks) : null];
+  const [monthRows, weekRows] = [rows('month', months), query.filter.length === 0 ? rows('week', weeks) : null];
   return ok({
     ...base,
     cohorts: monthRows.map(({ cohort, people, later }) => ({

@@ -1,3 +1,4 @@
+import { DAY_FILES_CONTAINER } from '../../adapters/day-files/blob-day-files';
 import type { Container } from '@azure/cosmos';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,6 +58,8 @@ describe('the queues are the ones the code reads', () => {
     const storage = bicep('app/storage.bicep');
     expect(block(storage, /^resource\s+account\s/m)).toMatch(/allowSharedKeyAccess:\s*false/);
     expect(block(storage, /^resource\s+deploymentContainer\s/m)).toMatch(/name:\s*deploymentContainerName/);
+    // The day files' container, as adapters/day-files names it.
+    expect(block(storage, /^resource\s+dayFilesContainer\s/m)).toMatch(new RegExp(`name:\\s*'${DAY_FILES_CONTAINER}'`));
     expect(storage).toMatch(/^output\s+queueEndpoint\s+string\s*=\s*account\.properties\.primaryEndpoints\.queue$/m);
     expect(storage).toMatch(/^output\s+blobEndpoint\s+string\s*=\s*account\.properties\.primaryEndpoints\.blob$/m);
   });

@@ -2,6 +2,8 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { containerOf } from '../support/cosmos';
+import { blobCall, blobLocationFromConnectionString } from '../../adapters/azure-blob';
+import { DAY_FILES_CONTAINER } from '../../adapters/day-files/blob-day-files';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';
 
@@ -404,6 +406,26 @@ describe('the period report through the local host, from documents keep-hits kep
     const one = await get(t, '/api/admin/activity?from=2016-01-01&to=2026-10-23&filter=page:/');
     expect(one.status).toBe(200);
     expect(one.json.by_day.reduce((sum: number, day: { people: number }) => sum + day.people, 0)).toBe(matchingDays());
+  });
+
+  it("answers several filters from the closed days' files in Blob Storage, and reads from the store only today's visitor-days", async () => {
+    const call = blobCall(blobLocationFromConnectionString(t.env.AzureWebJobsStorage!)!);
+    const listed = await call({ method: 'GET', path: DAY_FILES_CONTAINER, query: { restype: 'container', comp: 'list' } });
+    // The fold wrote each closed day's file; today is still open.
+    expect(listed.text).toContain(`${D0}.parquet`);
+    expect(listed.text).toContain(`${D1}.parquet`);
+    expect(listed.text).not.toContain(`${D2}.parquet`);
+    const queries = async (path: string) => {
+      const before = (await get(t, '/api/admin/activity?days=1')).json.cost.queries;
+      const answer = await get(t, path);
+      return { answer, queries: (await get(t, '/api/admin/activity?days=1')).json.cost.queries - before };
+    };
+    const whole = await queries('/api/admin/activity?days=1');
+    const two = await queries(`/api/admin/activity?days=1&filter=${encodeURIComponent('page:/')}&filter=!source:search`);
+    // Beside what an unfiltered card asks, one query: today's visitor-days, a page; yesterday, the day before, is its file.
+    expect(two.queries - whole.queries).toBe(1);
+    expect(two.answer.json.rollups.complete).toBe(true);
+    expect(two.answer.json.headline.people).toBeGreaterThan(0);
   });
 
   it('costs a point read an edge day (the period and the one before), one query for whole years and months and one a day of the last hours', async () => {

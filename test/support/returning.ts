@@ -32,7 +32,7 @@ export function retentionOf(store: Store, clock: Clock) {
       params: {},
       text: () => Promise.resolve(''),
     };
-    const deps = { store, clock, logger: memoryLogger(), ...utcZone };
+    const deps = { store, clock, logger: memoryLogger(), funnel: [], goals: [], ...utcZone };
     const answer = await operatorRead(request, operator, readQuery(retentionQuerySchema), (asked) => retentionCard(asked, deps));
     return { status: answer.status, body: answer.body as any };
   };

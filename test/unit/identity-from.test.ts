@@ -38,7 +38,14 @@ const switchedOn = async (begunAt: string | null) => cardOf(await storeOn(begunA
 
 async function retentionOn(begunAt: string | null, months: number) {
   const query = retentionQuerySchema.parse({ months: String(months) });
-  const answer = await retentionCard(query, { store: await storeOn(begunAt), clock, logger: memoryLogger(), ...utcZone });
+  const answer = await retentionCard(query, {
+    store: await storeOn(begunAt),
+    clock,
+    logger: memoryLogger(),
+    funnel: [],
+    goals: [],
+    ...utcZone,
+  });
   if (!answer.ok) throw new Error('the retention card failed');
   expect(RetentionCard.safeParse(answer.value).success).toBe(true);
   return answer.value;

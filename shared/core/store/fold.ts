@@ -19,6 +19,8 @@ export interface FoldState {
   swept_at: string | null;
   /** Their activity changed and the visits summary has not caught up. */
   visits_due: string[];
+  /** Their visitor-days changed since their columnar copy was written; absent before copies were kept. */
+  files_due?: string[];
   /** Days before it may hold visitor-days kept before rollups, which the timer builds; '0000-00-00' when none. */
   rollups_from: string;
   /** Walking back; null once every day has a rollup. */

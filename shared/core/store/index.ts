@@ -25,6 +25,7 @@ import type { CohortsStore } from './cohorts';
 import type { DaySecrets } from './day-secrets';
 import type { AllSitesFromDocs } from './all-sites';
 import type { TimeZonesDocs } from './time-zones';
+import type { DayFiles } from './day-files';
 
 /** Only each visitor's record and each message's facts, nothing two visitors share. */
 export interface KeepingStore {
@@ -49,6 +50,8 @@ export interface FoldingStore {
   /** Moved by the same slices as the day rollups. */
   periods: PeriodRollups;
   visitorDayPages: VisitorDayPages;
+  /** Closed days' columnar copies, written by the fold; null where there is no Blob Storage. */
+  dayFiles: DayFiles | null;
   /** They name the old days the fold is to read. */
   landed: Pick<LandedImports, 'changed'>;
   goals: GoalsStore;

@@ -26,6 +26,7 @@ export type ActivityStore = Pick<
   | 'rollupReader'
   | 'periodReader'
   | 'visitorDayPages'
+  | 'dayFiles'
   | 'foldState'
   | 'visitorsSummary'
   | 'visits'

@@ -48,7 +48,6 @@ function byDayOf(a: ReadonlyMap<string, DayFigures>, b: ReadonlyMap<string, DayF
 
 /** The parts are summed and their people's sketches merged, so a person on both is counted once in the period. */
 const joined = (a: PeriodRead, b: PeriodRead): PeriodRead => ({
-  complete: a.complete && b.complete,
   parts: [...a.parts, ...b.parts],
   days: new Map([...b.days, ...a.days]),
   byDay: byDayOf(a.byDay, b.byDay),

@@ -194,14 +194,8 @@ function headlineOf(
   return { people: estimate, people_new: fresh, returning, visits: sum(visits), page_loads: counts.page_loads, conversions };
 }
 
-/** One filter's cells are kept from `periodsFrom`, and a read of several filters may run out of pages. */
-function filteredWhole(
-  filters: readonly Filter[],
-  reads: ReadonlyArray<PeriodRead | undefined>,
-  periodsFrom: string,
-  periods: ReadonlyArray<readonly string[]>,
-): boolean {
-  if (reads.some((read) => read !== undefined && !read.complete)) return false;
+/** One filter's cells are kept from `periodsFrom`; several filters are summed from the visitor-days, whole. */
+function filteredWhole(filters: readonly Filter[], periodsFrom: string, periods: ReadonlyArray<readonly string[]>): boolean {
   return cellFilter(filters) === null || periods.every((days) => (days[0] ?? periodsFrom) >= periodsFrom);
 }
 
@@ -312,9 +306,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     rollups: filtered
       ? {
           ...status,
-          complete:
-            status.complete &&
-            filteredWhole(filters, [current, earlier], value.periodsFrom, earlier === undefined ? [days] : [days, before]),
+          complete: status.complete && filteredWhole(filters, value.periodsFrom, earlier === undefined ? [days] : [days, before]),
           filters_from: value.periodsFrom,
         }
       : status,

@@ -1,24 +1,18 @@
 import { addDays } from '../../core/days';
-import { boundedMap } from '../../core/bounded-map';
-import {
-  addCounts,
-  capped,
-  countsOfToken,
-  emptyRollup,
-  lacksSketch,
-  returningOfDocs,
-  type RollupRules,
-} from '../../core/rollup/day-rollup';
+import type { RollupRules } from '../../core/rollup/day-rollup';
 import { type DayRollup, type RollupCounts } from '../../core/store/rollups';
-import { cellPartition, matchesAll, type Filter } from '../../core/rollup/filters';
-import { distinctOf, PERIOD_TOP, periodAt } from '../../core/rollup/periods';
+import { cellPartition, type Filter } from '../../core/rollup/filters';
+import { distinctOf, periodAt } from '../../core/rollup/periods';
 import { MONTHS_PK, type DayFigures, type PeriodRollup } from '../../core/store/periods';
-import { mergeKept, mergeSketches, type Sketch } from '../../core/sketch';
-import type { VisitorDay } from '../../core/store/activity';
+import type { Sketch } from '../../core/sketch';
 import type { ImportedTotals } from '../../core/store/imports';
 import type { PeriodReader, Spans } from '../../core/store/periods';
-import type { RollupReader, VisitorDayPages } from '../../core/store/rollups';
+import type { RollupReader } from '../../core/store/rollups';
 import { cellFilter } from '../../core/rollup/filters';
+import type { DaysTally } from '../../core/store/day-files';
+import { tallyDays, type ScanStore } from './day-files';
+import { capped, emptyCounts } from '../../core/rollup/day-rollup';
+import { PERIOD_TOP } from '../../core/rollup/periods';
 import { MAX_DAYS } from '../../contract/queries';
 
 /** What a period's figures are summed from: a day's rollup or cell, or a whole month's. */
@@ -26,8 +20,6 @@ export type Summable = RollupCounts & { people_sketch: Sketch; new_sketch?: Sket
 
 /** A period's rollups as read: what to sum, each day's visitor-days by kind, and the imported totals by day. */
 export interface PeriodRead {
-  /** False when a read of several filters ran out of pages before it read every day: the days left are zeros. */
-  complete: boolean;
   parts: Summable[];
   days: Map<string, Summable>;
   byDay: Map<string, DayFigures>;
@@ -36,17 +28,12 @@ export interface PeriodRead {
   imported: Array<{ day: string; imported: ImportedTotals }>;
 }
 
-export interface WindowStore {
+export interface WindowStore extends ScanStore {
   rollupReader: RollupReader;
   periodReader: PeriodReader;
-  visitorDayPages: VisitorDayPages;
 }
 
 type WindowRefusal = { refused: string };
-
-/** Visitor-days a page of a filtered read of visitor-days reads, and how many days are read at once. */
-const PAGE = 500;
-const DAYS_AT_ONCE = 4;
 
 export interface Plan {
   years: string[];
@@ -112,69 +99,10 @@ function periodRead(
     }
   }
   const read = new Map(days.flatMap((day) => (dayDocs.has(day) ? [[day, dayDocs.get(day)!] as const] : [])));
-  return { complete: true, parts: [...read.values(), ...longDocs], days: read, byDay, dayRollups, imported };
+  return { parts: [...read.values(), ...longDocs], days: read, byDay, dayRollups, imported };
 }
 
-/** How many pages of visitor-days one read of several filters reads at most, across its days. */
-export const SCAN_PAGES = 200;
-
-interface ScanBudget {
-  pages: number;
-}
-
-/** Summed uncapped, then capped once, as a recount of the day would be. */
-async function matchingDay(
-  pages: VisitorDayPages,
-  day: string,
-  filters: readonly Filter[],
-  rules: RollupRules,
-  budget: ScanBudget,
-): Promise<DayRollup | null> {
-  const rollup = emptyRollup(day, null);
-  const sketches: Sketch[] = [];
-  const fresh: Sketch[] = [];
-  const back: Sketch[] = [];
-  let after = '';
-  for (;;) {
-    if (budget.pages <= 0) return null;
-    budget.pages -= 1;
-    const page = await pages.byToken(day, after, PAGE);
-    const tokens = new Map<string, VisitorDay[]>();
-    for (const row of page) tokens.set(row.token, [...(tokens.get(row.token) ?? []), row]);
-    const full = page.length >= PAGE;
-    // The last token's rows may go on in the next page, unless it is the page's only token.
-    if (full && tokens.size > 1) tokens.delete(page[page.length - 1]!.token);
-    for (const docs of tokens.values()) {
-      if (matchesAll(docs, filters, rules)) {
-        addCounts(rollup, countsOfToken(docs, rules), 1);
-        if (lacksSketch(docs)) rollup.sketch_partial = true;
-      }
-      // The people are those with a person's request on a matching visitor-day of any kind, as a day rollup's are.
-      if (matchesAll(docs, filters, rules, true)) {
-        for (const doc of docs) {
-          if (doc.people_sketch) sketches.push({ sparse: doc.people_sketch });
-          if (doc.new_sketch) fresh.push({ sparse: doc.new_sketch });
-        }
-        back.push(...returningOfDocs(docs).map((sparse) => ({ sparse })));
-      }
-    }
-    if (sketches.length > PAGE) sketches.splice(0, sketches.length, mergeSketches(...sketches));
-    if (fresh.length > PAGE) fresh.splice(0, fresh.length, mergeKept(...fresh));
-    if (back.length > PAGE) back.splice(0, back.length, mergeKept(...back));
-    if (!full) {
-      capped(rollup, PERIOD_TOP);
-      return {
-        ...rollup,
-        people_sketch: mergeSketches(...sketches),
-        new_sketch: mergeKept(...fresh),
-        returning_sketch: mergeKept(...back),
-      };
-    }
-    after = [...tokens.keys()].pop()!;
-  }
-}
-
-/** Several filters or a negated one read visitor-days a page at a time, so their periods are capped at MAX_DAYS. */
+/** Several filters or a negated one are summed from the days' columnar copies and today's visitor-days, so their periods are capped at MAX_DAYS. */
 export async function readPeriods(
   store: WindowStore,
   periods: ReadonlyArray<readonly string[]>,
@@ -186,17 +114,8 @@ export async function readPeriods(
   const one = cellFilter(filters);
   if (filters.length > 0 && one === null) {
     if (periods.some((days) => days.length > MAX_DAYS))
-      return { refused: `two or more filters, or one with !, read the period's visitor-days: ask at most ${MAX_DAYS} days` };
-    const found = new Map<string, DayRollup>();
-    const budget = { pages: SCAN_PAGES };
-    let complete = true;
-    // Newest first, so a read that runs out of pages has the days a site owner looks at first.
-    await boundedMap([...new Set(periods.flat())].sort().reverse(), DAYS_AT_ONCE, async (day) => {
-      const rollup = await matchingDay(store.visitorDayPages, day, filters, rules, budget);
-      if (rollup === null) complete = false;
-      else found.set(day, rollup);
-    });
-    return periods.map((days) => ({ ...withDays(days, found), complete }));
+      return { refused: `two or more filters, or one with !, are summed from the days' visitor-days: ask at most ${MAX_DAYS} days` };
+    return Promise.all(periods.map(async (days) => scannedRead(days, await tallyDays(store, days, filters, rules))));
   }
   const plans = periods.map((days): Plan => (bySpan ? planOf(days, from) : { years: [], months: [], days: [...days] }));
   const edgeDays = [...new Set(plans.flatMap((plan) => plan.days))];
@@ -219,8 +138,31 @@ export async function readPeriods(
   return plans.map((plan) => periodRead(plan.days, dayDocs, longOf(plan, docs)));
 }
 
-const withDays = (days: readonly string[], found: ReadonlyMap<string, DayRollup>): PeriodRead => {
-  const read = periodRead(days, found, []);
-  // Matching visitor-days summed are not the day's rollup: nothing of them is built or imported.
-  return { ...read, dayRollups: new Map(), imported: [] };
-};
+/** Matching visitor-days summed are not the day's rollup: nothing of them is built or imported. */
+function scannedRead(days: readonly string[], tally: DaysTally): PeriodRead {
+  const { each, byDay, parts } = partsOf(tally, days);
+  return { parts, days: each, byDay, dayRollups: new Map(), imported: [] };
+}
+
+const none = (): Sketch => ({ sparse: {} });
+
+/** Each day's counts as a day's part, capped as a recount of the day would be, with its sketches. */
+export function partsOf(tally: DaysTally, days: readonly string[]) {
+  const byDay = new Map<string, DayFigures>();
+  const each = new Map<string, Summable>();
+  for (const day of days) {
+    const { partial, ...counts } = tally.counts.get(day) ?? { ...emptyCounts(), partial: false };
+    capped(counts, PERIOD_TOP);
+    const sketches = tally.sketches.get(day) ?? { people: none(), fresh: none(), back: none() };
+    const part = {
+      ...counts,
+      people_sketch: sketches.people,
+      new_sketch: sketches.fresh,
+      returning_sketch: sketches.back,
+      sketch_partial: partial,
+    };
+    each.set(day, part);
+    byDay.set(day, { ...part, ...distinctOf(part) });
+  }
+  return { each, byDay, parts: [...each.values()] };
+}

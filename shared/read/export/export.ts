@@ -71,7 +71,7 @@ export async function exportDays(query: z.infer<typeof exportQuerySchema>, deps:
   if ('refused' in read) return fail(badRequest([{ path: 'filter', message: read.refused }]));
   const filtered = filters.length > 0;
   const rows = exportRows(days, read[0]!.days, filtered ? null : people.people_new_by_day, filtered ? null : (visits?.doc.by_day ?? {}));
-  const whole = read[0]!.complete && (cellFilter(filters) === null || from >= periodsFrom);
+  const whole = cellFilter(filters) === null || from >= periodsFrom;
   const filteredOnly = filtered ? { complete: whole, filters_from: periodsFrom } : {};
   const switched = identity !== null && from < identity && identity <= to ? { identity_from: identity } : {};
   if (format === 'json')

@@ -1,0 +1,92 @@
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { blobError, ensureBlobContainer, type BlobCall } from '../azure-blob';
+import type { DayFiles } from '../../shared/core/store/day-files';
+import type { SiteScope } from '../../shared/core/sites/keys';
+import type { DuckEngine } from './duckdb';
+
+export const DAY_FILES_CONTAINER = 'day-files';
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Each day's blob under a prefix and its version, from the List Blobs answer's XML. */
+function listedOf(xml: string, prefix: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const [, blob] of xml.matchAll(/<Blob>([\s\S]*?)<\/Blob>/g)) {
+    const name = /<Name>([^<]*)<\/Name>/.exec(blob!)?.[1] ?? '';
+    const day = name.slice(prefix.length).replace(/\.parquet$/, '');
+    const etag = /<Etag>([^<]*)<\/Etag>/i.exec(blob!)?.[1] ?? '';
+    if (name.startsWith(prefix) && DAY.test(day)) found.set(day, etag);
+  }
+  return found;
+}
+
+/**
+ * One Parquet file a closed day in Blob Storage (the Functions' own account, under its managed identity in Azure),
+ * copied to the instance's temporary folder once a version and queried there by the process's one DuckDB.
+ */
+export function blobDayFiles(call: BlobCall, engine: () => Promise<DuckEngine>, scope: SiteScope): DayFiles {
+  const prefix = `${scope.name === '' ? '_' : encodeURIComponent(scope.name)}/`;
+  const cached = new Map<string, { etag: string; path: string }>();
+  let container: ReturnType<typeof ensureBlobContainer> | null = null;
+  const ensured = async () => {
+    container ??= ensureBlobContainer(call, DAY_FILES_CONTAINER);
+    const made = await container;
+    if (!made.ok) {
+      container = null;
+      throw new Error(made.reason);
+    }
+  };
+  const list = async (): Promise<Map<string, string>> => {
+    await ensured();
+    const found = new Map<string, string>();
+    let marker = '';
+    do {
+      const query: Record<string, string> = { restype: 'container', comp: 'list', prefix };
+      if (marker !== '') query.marker = marker;
+      const answer = await call({ method: 'GET', path: DAY_FILES_CONTAINER, query });
+      if (answer.status !== 200) throw new Error(`the day files could not be listed: ${blobError(answer)}`);
+      for (const [day, listed] of listedOf(answer.text, prefix)) found.set(day, listed);
+      marker = /<NextMarker>([^<]*)<\/NextMarker>/.exec(answer.text)?.[1] ?? '';
+    } while (marker !== '');
+    return found;
+  };
+  const local = async (day: string, etag: string): Promise<string> => {
+    const held = cached.get(day);
+    if (held?.etag === etag) return held.path;
+    const answer = await call({ method: 'GET', path: `${DAY_FILES_CONTAINER}/${prefix}${day}.parquet` });
+    if (answer.status !== 200) throw new Error(`the day file of ${day} could not be read: ${blobError(answer)}`);
+    const path = join((await engine()).folder, `${encodeURIComponent(prefix)}${day}-${etag.replace(/\W/g, '')}.parquet`);
+    await writeFile(path, answer.bytes ?? Buffer.from(answer.text));
+    if (held) await rm(held.path, { force: true });
+    cached.set(day, { etag, path });
+    return path;
+  };
+  const paths = async (days: readonly string[]) => {
+    const listed = await list();
+    return Promise.all(days.filter((day) => listed.has(day)).map((day) => local(day, listed.get(day)!)));
+  };
+  return {
+    async written(days) {
+      const listed = await list();
+      return new Set(days.filter((day) => listed.has(day)));
+    },
+    async write(day, pages) {
+      await ensured();
+      const body = await (await engine()).parquetOf(pages);
+      const answer = await call({
+        method: 'PUT',
+        path: `${DAY_FILES_CONTAINER}/${prefix}${day}.parquet`,
+        headers: { 'x-ms-blob-type': 'BlockBlob' },
+        body,
+      });
+      if (answer.status !== 201) throw new Error(`the day file of ${day} could not be written: ${blobError(answer)}`);
+    },
+    async tally(days, filters) {
+      return (await engine()).tally(await paths(days), filters);
+    },
+    async cohorts(days, filters) {
+      return (await engine()).cohorts(await paths(days), filters);
+    },
+  };
+}
