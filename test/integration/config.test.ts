@@ -47,7 +47,7 @@ describe('the configuration', () => {
     expect(read.status).toBe(200);
     expect(read.etag).toMatch(/^".+"$/);
     expect(read.json).toEqual({
-      sites: [{ name: 'blog.example', origins: ['https://blog.example'] }],
+      sites: [{ name: 'blog.example', origins: ['https://blog.example'], time_zone: 'UTC' }],
       goals: [{ name: 'signup', event: 'signup', added: '2026-10-23' }],
       funnels: [],
       segments: [],
