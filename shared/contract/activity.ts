@@ -124,6 +124,20 @@ const headline = {
   visits: count(),
   page_loads: count(),
   conversions: count().meta({ description: "People's visitor-days that reached a goal of GOALS, summed over the goals." }),
+  views_per_visit: z.number().min(0).nullable().meta({
+    description: "People's page loads a visit (a visitor-day), to two decimals. Null when no visit is timed (see `visit_duration`).",
+  }),
+  bounce_rate: z.number().min(0).max(100).nullable().meta({
+    description: "The percent of people's visits with one page load and no event, to one decimal. Null when no visit is timed.",
+  }),
+  visit_duration: z.int().min(0).nullable().meta({
+    description:
+      'Mean seconds a visit: the sum of its engagements, or, for a visit that sent none (a site counted from its server), its first-to-last request (docs/time-on-site.md). Null when the period has no visit, or when every day of it was folded before time on site was kept.',
+  }),
+  time_on_site_from: utcDay().optional().meta({
+    description:
+      'Only when some day of the period was folded before time on site was kept: the first day the three figures above count from (they leave out the days before it). Absent otherwise.',
+  }),
 };
 
 export const Headline = z.object(headline).meta({
@@ -151,12 +165,32 @@ export const PreviousPeriod = z
   });
 
 export const PageRow = z
-  .object({ path: z.string(), page_loads: count(), people: count() })
-  .meta({ id: 'PageRow', description: "A path: people's page loads of it, and people's visitor-days that requested it." });
+  .object({
+    path: z.string(),
+    page_loads: count(),
+    people: count(),
+    time_on_page: z.int().min(0).nullable().meta({
+      description: 'Mean engaged seconds of the visits that engaged with it (sent an engagement from it); null when none did.',
+    }),
+    scroll_depth: z
+      .int()
+      .min(0)
+      .max(100)
+      .nullable()
+      .meta({ description: "Mean of those visits' deepest scroll on it, in percent; null when none engaged with it." }),
+  })
+  .meta({
+    id: 'PageRow',
+    description: "A path: people's page loads of it, people's visitor-days that requested it, and how long and how far they read it.",
+  });
 
 export const EntryPageRow = z
   .object({ path: z.string(), people: count() })
   .meta({ id: 'EntryPageRow', description: "A path people's visitor-days began on, and how many." });
+
+export const ExitPageRow = z
+  .object({ path: z.string(), people: count() })
+  .meta({ id: 'ExitPageRow', description: "A path people's visitor-days ended on (their last page load), and how many." });
 
 export const ReferrerRow = z
   .object({ host: z.string(), page_loads: count(), people: count() })
@@ -291,6 +325,7 @@ export const ActivityCard = z
     previous: orNull(PreviousPeriod).meta({ description: 'Null for `days=all` (nothing is before it) or when the store cannot answer.' }),
     pages: orNull(z.array(PageRow)),
     entry_pages: orNull(z.array(EntryPageRow)),
+    exit_pages: orNull(z.array(ExitPageRow)),
     referrers: orNull(z.array(ReferrerRow)),
     goals: orNull(z.array(GoalRow)),
     events: orNull(z.array(EventRow)),

@@ -51,6 +51,8 @@ export const queuedHitSchema = z.strictObject({
   props: propsSchema.optional(),
   /** Absent on messages queued before sites: the first declared site. */
   site: siteNameSchema.optional(),
+  /** A page's engagement, joined to its page load's visitor-day (`at` is the page load's instant); absent on every other hit. */
+  engagement: z.strictObject({ ms: z.number().int().min(0).max(86400000), scroll: z.number().int().min(0).max(100) }).optional(),
 });
 
 export type QueuedHit = z.infer<typeof queuedHitSchema>;

@@ -20,9 +20,15 @@ import type { PeriodReader, Spans } from '../../core/store/periods';
 import type { RollupReader, VisitorDayPages } from '../../core/store/rollups';
 import { cellFilter } from '../../core/rollup/filters';
 import { MAX_DAYS } from '../../contract/queries';
+import type { Dated } from './time-on-site';
 
 /** What a period's figures are summed from: a day's rollup or cell, or a whole month's. */
-export type Summable = RollupCounts & { people_sketch: Sketch; new_sketch?: Sketch; returning_sketch?: Sketch; sketch_partial: boolean };
+export type Summable = RollupCounts & {
+  people_sketch: Sketch;
+  new_sketch?: Sketch;
+  returning_sketch?: Sketch;
+  sketch_partial: boolean;
+} & Dated;
 
 /** A period's rollups as read: what to sum, each day's visitor-days by kind, and the imported totals by day. */
 export interface PeriodRead {
