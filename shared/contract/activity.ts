@@ -433,10 +433,13 @@ export const ExportRow = z
     visitor_days: z.object({ people: count(), scanners: count(), self: count(), total: count() }),
     sources: z.object({ linkedin: count(), github: count(), search: count(), other: count(), typed: count() }),
     ...exportLists,
+    views_per_visit: headline.views_per_visit,
+    bounce_rate: headline.bounce_rate,
+    visit_duration: headline.visit_duration,
   })
   .meta({
     id: 'ExportRow',
-    description: `One UTC day: people new, visits, visitor-days by kind, and people's sources, ${listWords(EXPORTED.map((row) => row.export.column))}; zeros on a quiet day.`,
+    description: `One UTC day: people new, visits, visitor-days by kind, and people's sources, ${listWords(EXPORTED.map((row) => row.export.column))}, then its views a visit, bounce rate and visit duration; zeros on a quiet day (the last three null: no visit, or a day folded before time on site was kept).`,
   });
 
 const CSV_FIGURES = [
@@ -454,8 +457,11 @@ const CSV_FIGURES = [
   'typed',
 ] as const;
 
-/** The figures, then each exported dimension's list. */
-export const CSV_COLUMNS = [...CSV_FIGURES, ...EXPORTED.map((row) => row.export.column)];
+/** Time on site's figures, after the lists, so the columns before keep their places. */
+export const CSV_TIME = ['views_per_visit', 'bounce_rate', 'visit_duration'] as const;
+
+/** The figures, then each exported dimension's list, then time on site. */
+export const CSV_COLUMNS = [...CSV_FIGURES, ...EXPORTED.map((row) => row.export.column), ...CSV_TIME];
 
 export const ExportDays = z
   .object({
