@@ -46,7 +46,7 @@ export function showPages(/** @type {Card | null} */ card, /** @type {string | n
       id: 'exit-pages-table',
       caption: `Exit pages, most visits first, ${within}`,
       head: ['Exit page', 'Visits'],
-      rows: card?.exit_pages?.map((p) => ({ label: p.path, values: [p.people] })) ?? null,
+      rows: card?.exit_pages?.map((p) => ({ label: p.path, values: [p.people], filter: { dimension: 'exit', value: p.path } })) ?? null,
       empty: `No visits ${within}.`,
     },
     problem,
@@ -61,7 +61,7 @@ export const pagesPanel = {
       title: 'Pages',
       aboutWhat: 'About the pages',
       about:
-        'Pageviews: each page opened in a browser. Visits: the visits that read the page (a visit is one visitor on one UTC day). Time on page: the mean time the visits that sent it read the page, visible and focused; scroll depth: how far down they read, on average. Entry and exit pages: the page each visit began and ended on. A click on a page shows only the visits that read it, on every panel.',
+        'Pageviews: each page opened in a browser. Visits: the visits that read the page (a visit is one visitor on one UTC day). Time on page: the mean time the visits that sent it read the page, visible and focused; scroll depth: how far down they read, on average. Entry and exit pages: the page each visit began and ended on. A click on a page shows only the visits that read it (began or ended on it), on every panel.',
       tabs: [
         { id: 'pages', label: 'Pages', wide: true },
         { id: 'entry-pages', label: 'Entry pages' },

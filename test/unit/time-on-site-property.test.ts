@@ -64,6 +64,7 @@ const FILTERS: Array<{ query: string; filters: Filter[] }> = [
   { query: '', filters: [] },
   { query: '&filter=page:/about', filters: [{ dimension: 'page', value: '/about', negated: false }] },
   { query: '&filter=entry:/', filters: [{ dimension: 'entry', value: '/', negated: false }] },
+  { query: '&filter=exit:/about', filters: [{ dimension: 'exit', value: '/about', negated: false }] },
   { query: '&filter=!page:/pricing', filters: [{ dimension: 'page', value: '/pricing', negated: true }] },
 ];
 
