@@ -32,8 +32,8 @@ async function measure(stack: Stack, name: string, drive: (url: string) => Promi
   const sent = await drive(host.url);
   await host.drain(300_000);
   await sleep(Number(settings.FOLD_SETTLE_SECONDS) * 1000 + 1_100);
-  // A run cut off by the local server's timeout folds again from the same marks.
-  const unfinished = 'the fold did not finish; the next run folds from the same marks';
+  // A run cut off by the local server's timeout folds again from the same watermarks.
+  const unfinished = 'the fold did not finish; the next run folds from the same watermarks';
   for (let run = 0; run < 5; run += 1) {
     const before = logger.said(unfinished);
     await host.run('recount');

@@ -41,10 +41,10 @@ function summaryFor(records: number): VisitorsSummary {
   return visitorsSummaryOf(people, scanners);
 }
 
-const foldStateAt = (mark: number): FoldState => ({
+const foldStateAt = (watermark: number): FoldState => ({
   ...emptyFoldState(),
-  days: Object.fromEntries(daysEnding(addDays(TODAY, 1), 50).map((day) => [day, mark])),
-  records: mark,
+  days: Object.fromEntries(daysEnding(addDays(TODAY, 1), 50).map((day) => [day, watermark])),
+  records: watermark,
   records_at: NOW,
   swept_at: NOW,
 });
@@ -60,7 +60,7 @@ function minuteOfHits(): QueuedHit[] {
       person: hex(id),
       network: `198.51.${visitor % 200}.x`,
       path: `/page-${n % 12}`,
-      store: n % 10 === 0 ? 'shop' : 'site',
+      served_by: n % 10 === 0 ? 'shop' : 'site',
       bot: id % 10 === 9,
       self: false,
       source: n % 17 === 0 ? 'github.com' : null,
@@ -70,7 +70,7 @@ function minuteOfHits(): QueuedHit[] {
 }
 
 type Fillable = Store & { documents: { create(doc: { id: string; pk: string }): unknown } };
-/** On the local server: filled 48 at a time, its settled mark stamped, 2.1 s waited past the settle margin and `_ts`'s second. */
+/** On the local server: filled 48 at a time, its settled watermark stamped, 2.1 s waited past the settle margin and `_ts`'s second. */
 type Pace = { lanes: number; settle: () => Promise<number>; wait: () => Promise<void> };
 
 const outcomeOf = (outcome: FoldOutcome) =>

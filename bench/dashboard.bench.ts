@@ -12,13 +12,14 @@ const TIMES = Number(process.env.DASH_TIMES ?? 10);
 
 /** Run in the page, on its own clock: the time of each click or key, and of the frame after the dashboard has drawn. */
 function watchRedraws() {
-  const marks = window as unknown as { clicked: number; painted: number; loading: boolean };
-  for (const type of ['click', 'keydown']) document.addEventListener(type, () => (marks.clicked = performance.now()), { capture: true });
+  const watermarks = window as unknown as { clicked: number; painted: number; loading: boolean };
+  for (const type of ['click', 'keydown'])
+    document.addEventListener(type, () => (watermarks.clicked = performance.now()), { capture: true });
   new MutationObserver(() => {
     const state = document.querySelector('#dashboard')?.getAttribute('data-state');
     // Only a read that began after the click counts: the one the click asked for.
-    if (state === 'loading' && marks.clicked > 0) marks.loading = true;
-    if (state === 'ready' && marks.loading) requestAnimationFrame(() => setTimeout(() => (marks.painted = performance.now()), 0));
+    if (state === 'loading' && watermarks.clicked > 0) watermarks.loading = true;
+    if (state === 'ready' && watermarks.loading) requestAnimationFrame(() => setTimeout(() => (watermarks.painted = performance.now()), 0));
   }).observe(document.querySelector('#dashboard')!, { attributes: true, attributeFilter: ['data-state'] });
 }
 

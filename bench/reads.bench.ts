@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Container } from '@azure/cosmos';
 import { startAzurite, startCosmos, type Azurite } from '../local/services';
-import type { ActivityCardAnswer } from '../shared/contract/activity';
+import type { PeriodReportAnswer } from '../shared/contract/activity';
 import { funnelStepsSetting } from '../shared/core/funnel';
 import { emptyRollup, moved } from '../shared/core/rollup/day-rollup';
 import { sketchOf } from '../shared/core/sketch';
@@ -75,7 +75,7 @@ async function measure(url: string, name: string, path: string, proxy: StoreProx
 async function checkGoalsAndEvents(url: string): Promise<void> {
   const answer = await read(url, '/api/admin/activity?days=30');
   const text = await answer.text();
-  const body = (answer.status === 200 ? JSON.parse(text) : {}) as Partial<ActivityCardAnswer>;
+  const body = (answer.status === 200 ? JSON.parse(text) : {}) as Partial<PeriodReportAnswer>;
   const [goals, events] = [body.goals ?? [], body.events ?? []];
   const lacking = [
     ...GOAL_NAMES.filter((name) => !goals.some((row) => row.goal === name && row.conversions > 0 && row.people_all_time > 0)),
@@ -164,7 +164,7 @@ function goalsAndEventsLines(small: Scale, large: Scale): void {
 }
 
 /** 100,000 visitors over 400 days, each seen once, their summaries, two days' hours, each day's rollup, a fold state all built. */
-function* bigFixture(today: string, mark: number, counts: Record<string, number>) {
+function* bigFixture(today: string, watermark: number, counts: Record<string, number>) {
   const steps = funnelStepsSetting.parse(undefined);
   const count = (kind: string, n = 1) => (counts[kind] = (counts[kind] ?? 0) + n);
   const people: Record<string, number> = {};
@@ -195,7 +195,7 @@ function* bigFixture(today: string, mark: number, counts: Record<string, number>
         campaigns: {},
         ...(scanner ? {} : { page_paths: paths, entry: '/', entry_at: `${day}T${hour}:00:00.000Z` }),
         ...(scanner ? {} : { people_sketch: sketchOf([hex(v)]) }),
-        folded_to: mark,
+        folded_to: watermark,
       });
       (scanner ? scanners : people)[day] = ((scanner ? scanners : people)[day] ?? 0) + 1;
     }
@@ -207,14 +207,14 @@ function* bigFixture(today: string, mark: number, counts: Record<string, number>
       for (const { first_seen, requests, bots, paths } of rows) {
         const hh = first_seen.slice(11, 13);
         const part = { id: hourId('site', hh), store: 'site', day, hour: `${day}T${hh}:00:00.000Z`, requests, bots, self: 0, paths };
-        hours.set(hh, withHour(hours.get(hh) ?? null, part, mark));
+        hours.set(hh, withHour(hours.get(hh) ?? null, part, watermark));
       }
       count('activity-hour', hours.size);
       yield* hours.values();
     }
     count('day-rollup');
     const changes = rows.map((row) => ({ before: [], after: [row] }));
-    yield { ...moved(emptyRollup(day, null), changes, { steps, goals: [] }), folded_to: mark };
+    yield { ...moved(emptyRollup(day, null), changes, { steps, goals: [] }), folded_to: watermark };
   }
   for (let v = 0; v < BIG_VISITORS; v += 1) {
     count('visitor-record');
@@ -230,8 +230,8 @@ function* bigFixture(today: string, mark: number, counts: Record<string, number>
     id: 'fold-state',
     pk: VISITORS_PK,
     kind: 'fold-state',
-    days: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [addDays(today, i - 8), mark])),
-    records: mark,
+    days: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [addDays(today, i - 8), watermark])),
+    records: watermark,
     records_at: `${today}T11:59:00.000Z`,
     swept_at: `${today}T11:59:00.000Z`,
     visits_due: [],
@@ -291,7 +291,7 @@ function historyHits(today: string, years: number) {
 
 /** The days a card answered, as a line says them. */
 function periodOf(body: string): string {
-  const card = JSON.parse(body) as Partial<Pick<ActivityCardAnswer, 'from' | 'to' | 'days' | 'clamped'>>;
+  const card = JSON.parse(body) as Partial<Pick<PeriodReportAnswer, 'from' | 'to' | 'days' | 'clamped'>>;
   if (card.days === undefined) return '';
   const clamped = card.clamped === undefined ? '' : `, clamped from ${card.clamped.asked_from} to ${card.clamped.asked_to}`;
   return `, answered ${card.from} to ${card.to} (${fmt(card.days ?? 0)} days${clamped})`;

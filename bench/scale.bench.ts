@@ -66,7 +66,7 @@ function traffic(day: string, now: number, count = MESSAGES, visitors = VISITORS
       person: hex(`person|${namespace}${visitor}`),
       network: `203.0.${visitor % 250}.x`,
       path: scanner ? '/wp-login.php' : `/page-${n % 12}`,
-      store: n % 10 === 0 ? 'shop' : 'site',
+      served_by: n % 10 === 0 ? 'shop' : 'site',
       bot: scanner,
       self: false,
       source: n % 17 === 0 ? 'github.com' : null,

@@ -38,7 +38,7 @@ export const seenRequest = (at: string, address: string, userAgent: string, path
   userAgent,
   path,
   referrer: null,
-  store: 'site',
+  served_by: 'site',
   pageLoad: true,
   subject,
   operator: false,

@@ -1,7 +1,7 @@
 import { register } from '../host/registry';
 import { query } from '../host/http/input';
 import { operatorRoute } from '../host/http/route';
-import { activityCard } from '../shared/read/activity/card';
+import { periodReport } from '../shared/read/activity/report';
 import { activityQuerySchema } from '../shared/contract/queries';
 
 register({
@@ -9,5 +9,5 @@ register({
   name: 'admin-activity',
   route: 'admin/activity',
   methods: ['GET'],
-  make: operatorRoute(query(activityQuerySchema), (asked, site) => activityCard(asked, site.activity)),
+  make: operatorRoute(query(activityQuerySchema), (asked, site) => periodReport(asked, site.activity)),
 });

@@ -8,7 +8,7 @@ register({
   name: 'recount',
   schedule: '0 */1 * * * *',
   make: (root) => async () => {
-    // Each store, the all-sites one too, folds in turn under its own lease and marks.
+    // Each store, the all-sites one too, folds in turn under its own lease and watermarks.
     const several = root.sites.roots.size > 1;
     for (const [name, site] of root.sites.roots) {
       const named = several ? { site: name } : {};
@@ -17,7 +17,7 @@ register({
         // A busy lease is the lease working, not a fault.
         if (outcome.busy) root.logger.info('another fold is running', { function: 'recount', ...named, reason: outcome.reason });
         else
-          root.logger.warn('the fold could not start; the next run folds from the same marks', {
+          root.logger.warn('the fold could not start; the next run folds from the same watermarks', {
             function: 'recount',
             ...named,
             reason: outcome.reason,
@@ -34,7 +34,7 @@ register({
           // An engagement whose page load's visit is not kept is never a new visit.
           ...(outcome.dropped > 0 ? { dropped_engagements: outcome.dropped } : {}),
         });
-      // A count is a figure on a page: what was folded stands, and the next minute goes on from the marks written.
+      // A count is a figure on a page: what was folded stands, and the next minute goes on from the watermarks written.
       if (outcome.behind !== null)
         root.logger.warn('the fold is behind; the next run goes on', { function: 'recount', ...named, reason: outcome.behind });
     }

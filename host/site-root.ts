@@ -1,4 +1,4 @@
-import type { ActivityDeps } from '../shared/read/activity/card';
+import type { ActivityDeps } from '../shared/read/activity/report';
 import type { CountAnswerDeps } from '../shared/read/counting/answers';
 import type { ExportDeps } from '../shared/read/export/export';
 import type { FoldDeps } from '../shared/fold/fold';

@@ -54,7 +54,7 @@ param identityMode string = ''
 param subjectScanIntervalSeconds string = ''
 @description('SUBJECT_REFRESH_SECONDS: a scan this soon after the visitor\'s previous scan of the subject is a reload, the same scan.')
 param subjectRefreshSeconds string = ''
-@description('FUNNEL_STEPS: the Activity card\'s path through, steps split by |, each name=/path,/path.')
+@description('FUNNEL_STEPS: the period report\'s path through, steps split by |, each name=/path,/path.')
 param funnelSteps string = ''
 @description('GOALS: the goals, split by |, each name=event:signup or name=path:/pricing,/pricing/.')
 param goals string = ''

@@ -26,7 +26,7 @@ const LEFT_OUT = {
 const HEAD = [
   'Visitor',
   'Seen (UTC)',
-  'Kind',
+  'Who',
   'Served by',
   'Network',
   'Requests',

@@ -5,7 +5,7 @@
 import { countryName, campaignKeyWords, isDay, makersName, SOURCE_NAMES } from './admin-words.js';
 import { DIMENSION_ROWS } from './admin-dimensions.js';
 
-/** @typedef {import('../shared/contract/activity').ActivityCardAnswer} Card */
+/** @typedef {import('../shared/contract/activity').PeriodReportAnswer} Card */
 /** @typedef {import('../shared/contract/activity').NowAnswer} NowAnswer */
 /** @typedef {import('../shared/contract/activity').DayVisitorsAnswer} DayAnswer */
 /** @typedef {import('../shared/contract/activity').FilterDimension} Dimension */

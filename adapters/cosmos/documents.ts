@@ -1,5 +1,5 @@
 import type { Container, SqlParameter } from '@azure/cosmos';
-import type { Created, Marked, Replaced, StoreStats, Versioned } from '../../shared/core/store';
+import type { Created, Watermarked, Replaced, StoreStats, Versioned } from '../../shared/core/store';
 import { ONE_SITE, partitionKey, plainKey, type SiteScope } from '../../shared/core/sites/keys';
 
 interface Keyed {
@@ -90,7 +90,7 @@ export class CosmosDocuments {
     return response.resources.map((resource) => own<T>(resource, this.scope));
   }
 
-  async queryMarked<T>(query: string, parameters: SqlParameter[], partitionKey: string): Promise<Marked<T>[]> {
+  async queryMarked<T>(query: string, parameters: SqlParameter[], partitionKey: string): Promise<Watermarked<T>[]> {
     this.counts.queries += 1;
     const response = await this.counted(() =>
       this.container.items.query<Record<string, unknown>>({ query, parameters }, { partitionKey: this.key(partitionKey) }).fetchAll(),
@@ -98,7 +98,7 @@ export class CosmosDocuments {
     return response.resources.map((resource) => ({
       doc: own<T>(resource, this.scope),
       etag: String(resource._etag),
-      mark: Number(resource._ts),
+      watermark: Number(resource._ts),
     }));
   }
 

@@ -1,4 +1,4 @@
-import type { FoldingStore, Marked } from '../../shared/core/store';
+import type { FoldingStore, Watermarked } from '../../shared/core/store';
 import type { ActivityDoc, VisitorDay } from '../../shared/core/store/activity';
 import { DAY_ROLLUP_ID, type DayRollup } from '../../shared/core/store/rollups';
 import type { Fact } from '../../shared/core/store/facts';
@@ -23,7 +23,7 @@ const between = (after: number, upTo: number) => [
   { name: '@upTo', value: upTo },
 ];
 
-const unpacked = (facts: Marked<Fact>[]) => facts.map((fact) => ({ ...fact, doc: unpackFact(fact.doc) }));
+const unpacked = (facts: Watermarked<Fact>[]) => facts.map((fact) => ({ ...fact, doc: unpackFact(fact.doc) }));
 
 /** An infinite limit reads them all. */
 const top = (limit: number) => (Number.isFinite(limit) ? `TOP ${Math.max(1, Math.floor(limit))}` : '');
@@ -36,7 +36,7 @@ const slot = <T extends { id: string; pk: string }>(documents: CosmosDocuments, 
 
 /**
  * Every query is scoped to one partition, and aggregates are COUNT only since the local server has no GROUP BY.
- * The settled mark is the server's `_ts` less `settleSeconds`, long enough for a write in flight to land.
+ * The settled watermark is the server's `_ts` less `settleSeconds`, long enough for a write in flight to land.
  */
 export function cosmosFolding(
   documents: CosmosDocuments,
@@ -48,7 +48,7 @@ export function cosmosFolding(
     return value;
   };
   return {
-    marks: { settled: async () => (await documents.stamp(STORE_CLOCK)) - settleSeconds },
+    watermarks: { settled: async () => (await documents.stamp(STORE_CLOCK)) - settleSeconds },
     foldState: slot<FoldState>(documents, FOLD_STATE_ID),
     visitorsSummary: slot<VisitorsSummary>(documents, VISITORS_SUMMARY_ID),
     visits: slot<VisitsSummary>(documents, VISITS_SUMMARY_ID),
@@ -98,8 +98,8 @@ export function cosmosFolding(
     },
     landed: {
       changed: (after, upTo, limit) =>
-        documents.query<{ days: string[]; mark: number }>(
-          `SELECT ${top(limit)} c.days, c._ts AS mark FROM c WHERE c.kind = 'import-landed' AND c._ts > @after AND c._ts <= @upTo ORDER BY c._ts`,
+        documents.query<{ days: string[]; watermark: number }>(
+          `SELECT ${top(limit)} c.days, c._ts AS watermark FROM c WHERE c.kind = 'import-landed' AND c._ts > @after AND c._ts <= @upTo ORDER BY c._ts`,
           between(after, upTo),
           IMPORTS_PK,
         ),
@@ -107,8 +107,8 @@ export function cosmosFolding(
     recordCounts: {
       changed: async (after, upTo, limit) =>
         (
-          await documents.query<RecordChange & { mark: number }>(
-            `SELECT ${top(limit)} c.who, c.first_seen, c.counted_on, c.moved_days, c.counts_changed_at, c._ts AS mark FROM c WHERE ${RECORDS} AND c._ts > @after AND c._ts <= @upTo ORDER BY c._ts`,
+          await documents.query<RecordChange & { watermark: number }>(
+            `SELECT ${top(limit)} c.who, c.first_seen, c.counted_on, c.moved_days, c.counts_changed_at, c._ts AS watermark FROM c WHERE ${RECORDS} AND c._ts > @after AND c._ts <= @upTo ORDER BY c._ts`,
             between(after, upTo),
             VISITORS_PK,
           )

@@ -23,21 +23,21 @@ export function cosmosOldDays(documents: CosmosDocuments): OldDays {
       ),
     create: (doc) => documents.create(doc),
     remove: (on, id) => documents.remove(on, id),
-    landedAfter: async (on, mark) =>
+    landedAfter: async (on, watermark) =>
       (
         await documents.query<string>(
-          "SELECT TOP 1 VALUE c.id FROM c WHERE c.pk = @imports AND c.kind = 'import-landed' AND c._ts > @mark AND ARRAY_CONTAINS(c.days, @day)",
+          "SELECT TOP 1 VALUE c.id FROM c WHERE c.pk = @imports AND c.kind = 'import-landed' AND c._ts > @watermark AND ARRAY_CONTAINS(c.days, @day)",
           [
             { name: '@imports', value: documents.key(IMPORTS_PK) },
-            { name: '@mark', value: mark },
+            { name: '@watermark', value: watermark },
             { name: '@day', value: on },
           ],
           IMPORTS_PK,
         )
       ).length > 0,
     facts: (on, limit) =>
-      documents.query<{ id: string; mark: number }>(
-        `SELECT TOP ${top(limit)} c.id, c._ts AS mark FROM c WHERE c.pk = @day AND c.kind = 'fact'`,
+      documents.query<{ id: string; watermark: number }>(
+        `SELECT TOP ${top(limit)} c.id, c._ts AS watermark FROM c WHERE c.pk = @day AND c.kind = 'fact'`,
         day(on),
         on,
       ),

@@ -2,7 +2,7 @@ import type { RecentFacts } from '../../shared/core/store/recent';
 import type { Fact } from '../../shared/core/store/facts';
 import type { MemoryDocuments } from './documents';
 
-/** Memory's marks are no clock, so the facts are picked by a part seen at or after `since`. */
+/** Memory's watermarks are no clock, so the facts are picked by a part seen at or after `since`. */
 export function memoryRecentFacts(documents: MemoryDocuments): RecentFacts {
   return {
     partsSince: (day, since) => {

@@ -1,4 +1,4 @@
-import type { Created, Marked, Replaced, StoreStats, Versioned } from '../../shared/core/store';
+import type { Created, Watermarked, Replaced, StoreStats, Versioned } from '../../shared/core/store';
 
 export interface Keyed {
   id: string;
@@ -11,11 +11,11 @@ interface Entry {
   parsed?: unknown;
   etag: string;
   /** The memory store's `_ts`. */
-  mark: number;
+  watermark: number;
 }
 
 /**
- * Cosmos DB's conditional semantics in memory; a write is seen at once, so the settled mark is the last one.
+ * Cosmos DB's conditional semantics in memory; a write is seen at once, so the settled watermark is the last one.
  * Copies go in and out, so no caller can change a kept document without a write.
  */
 export class MemoryDocuments {
@@ -60,14 +60,15 @@ export class MemoryDocuments {
     return this.queryMarked(where, pk).map((found) => found.doc);
   }
 
-  queryMarked<T>(where: (doc: T, mark: number) => boolean, pk?: string): Marked<T>[] {
+  queryMarked<T>(where: (doc: T, watermark: number) => boolean, pk?: string): Watermarked<T>[] {
     this.counts.queries += 1;
     const partitions = pk === undefined ? [...this.partitions.values()] : [this.partitions.get(pk) ?? new Map<string, Entry>()];
-    const found: Marked<T>[] = [];
+    const found: Watermarked<T>[] = [];
     for (const partition of partitions) {
       for (const kept of partition.values()) {
         kept.parsed ??= JSON.parse(kept.json);
-        if (where(kept.parsed as T, kept.mark)) found.push({ doc: JSON.parse(kept.json) as T, etag: kept.etag, mark: kept.mark });
+        if (where(kept.parsed as T, kept.watermark))
+          found.push({ doc: JSON.parse(kept.json) as T, etag: kept.etag, watermark: kept.watermark });
       }
     }
     return found;
@@ -97,6 +98,6 @@ export class MemoryDocuments {
   private entry(doc: Keyed): Entry {
     this.version += 1;
     const json = JSON.stringify(doc);
-    return { json, etag: `"${this.version}"`, mark: this.version };
+    return { json, etag: `"${this.version}"`, watermark: this.version };
   }
 }

@@ -23,14 +23,16 @@ const isRecord = (doc: { kind?: string }): doc is VisitorRecord => doc.kind === 
 export function memoryFolding(
   documents: MemoryDocuments,
 ): Omit<FoldingStore, 'subjects' | 'foldLease' | 'migrations' | 'goals' | 'cohorts'> {
-  const records = (where: (record: VisitorRecord, mark: number) => boolean) =>
+  const records = (where: (record: VisitorRecord, watermark: number) => boolean) =>
     documents
-      .queryMarked<{ kind?: string }>((doc, mark) => isRecord(doc) && where(doc, mark), VISITORS_PK)
+      .queryMarked<{ kind?: string }>((doc, watermark) => isRecord(doc) && where(doc, watermark), VISITORS_PK)
       .map((found) => found.doc as VisitorRecord);
   const factsBetween = (day: string, after: number, upTo: number) =>
-    documents.queryMarked<Fact>((doc, mark) => doc.kind === 'fact' && mark > after && mark <= upTo, day).sort((a, b) => a.mark - b.mark);
+    documents
+      .queryMarked<Fact>((doc, watermark) => doc.kind === 'fact' && watermark > after && watermark <= upTo, day)
+      .sort((a, b) => a.watermark - b.watermark);
   return {
-    marks: { settled: () => resolved(documents.lastMark()) },
+    watermarks: { settled: () => resolved(documents.lastMark()) },
     foldState: slot<FoldState>(documents, FOLD_STATE_ID),
     visitorsSummary: slot<VisitorsSummary>(documents, VISITORS_SUMMARY_ID),
     visits: slot<VisitsSummary>(documents, VISITS_SUMMARY_ID),
@@ -74,22 +76,25 @@ export function memoryFolding(
       changed: (after, upTo, limit) =>
         resolved(
           documents
-            .queryMarked<LandedImport>((doc, mark) => doc.kind === 'import-landed' && mark > after && mark <= upTo, IMPORTS_PK)
-            .sort((a, b) => a.mark - b.mark)
+            .queryMarked<LandedImport>(
+              (doc, watermark) => doc.kind === 'import-landed' && watermark > after && watermark <= upTo,
+              IMPORTS_PK,
+            )
+            .sort((a, b) => a.watermark - b.watermark)
             .slice(0, limit)
-            .map(({ doc, mark }) => ({ days: doc.days, mark })),
+            .map(({ doc, watermark }) => ({ days: doc.days, watermark })),
         ),
     },
     recordCounts: {
       changed: (after, upTo, limit) =>
         resolved(
           documents
-            .queryMarked<{ kind?: string }>((doc, mark) => isRecord(doc) && mark > after && mark <= upTo, VISITORS_PK)
-            .sort((a, b) => a.mark - b.mark)
+            .queryMarked<{ kind?: string }>((doc, watermark) => isRecord(doc) && watermark > after && watermark <= upTo, VISITORS_PK)
+            .sort((a, b) => a.watermark - b.watermark)
             .slice(0, limit)
-            .map(({ doc, mark }) => {
+            .map(({ doc, watermark }) => {
               const { who, first_seen, counted_on, moved_days, counts_changed_at } = doc as VisitorRecord;
-              return { who, first_seen, counted_on, moved_days, counts_changed_at, mark };
+              return { who, first_seen, counted_on, moved_days, counts_changed_at, watermark };
             }),
         ),
       countsOn: (day) =>

@@ -15,14 +15,14 @@ export function memoryOldDays(documents: MemoryDocuments): OldDays {
         .map((doc) => doc.network),
     create: async (doc) => documents.create(doc),
     remove: async (day, id) => documents.delete(day, id),
-    landedAfter: async (day, mark) =>
-      documents.queryMarked<LandedImport>((doc, at) => doc.kind === 'import-landed' && at > mark && doc.days.includes(day), IMPORTS_PK)
+    landedAfter: async (day, watermark) =>
+      documents.queryMarked<LandedImport>((doc, at) => doc.kind === 'import-landed' && at > watermark && doc.days.includes(day), IMPORTS_PK)
         .length > 0,
     facts: async (day, limit) =>
       documents
         .queryMarked<Fact>((doc) => doc.kind === 'fact', day)
         .slice(0, limit)
-        .map(({ doc, mark }) => ({ id: doc.id, mark })),
+        .map(({ doc, watermark }) => ({ id: doc.id, watermark })),
     removeFact: async (day, id) => documents.delete(day, id),
   };
 }

@@ -3,7 +3,7 @@ import type Account from '@vercel/cosmosdb-server/lib/account';
 import type ItemObject from '@vercel/cosmosdb-server/lib/account/item-object';
 
 // The server's own `_rid`, `_etag` and `_ts` are kept, so a loaded account goes on as if it never stopped: the fold
-// reads the same marks and an old etag still matches. User-defined functions are not kept, since the app has none.
+// reads the same watermarks and an old etag still matches. User-defined functions are not kept, since the app has none.
 
 const resource = z.looseObject({ id: z.string(), _rid: z.string(), _self: z.string() });
 const document = resource.extend({ _etag: z.string(), _ts: z.number() });

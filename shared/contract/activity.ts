@@ -3,7 +3,12 @@ import { ActivityCost, Availability, count, HostCount, instant, PathCount, utcDa
 import { DIMENSIONS, EXPORTED, NAMES, type ExportedRow, type NamesCard } from '../core/dimensions';
 
 /** A visitor-day's kind, by the one rule. */
-export const Kind = z.enum(['people', 'scanners', 'self']).meta({ id: 'Kind' });
+/** Answered under its first name, `store`, so no reader of the API breaks. */
+const servedByAnswer = z.string().meta({ description: 'The server that served it: `served_by` on the ingest API.' });
+
+export const Who = z
+  .enum(['people', 'scanners', 'self'])
+  .meta({ id: 'Who', description: 'Who a visitor is: a person, a bot (`scanners`, its first name) or the site itself.' });
 
 export const BotReason = z.enum(['agent', 'path', 'network', 'signals']).meta({
   id: 'BotReason',
@@ -11,8 +16,8 @@ export const BotReason = z.enum(['agent', 'path', 'network', 'signals']).meta({
     "Why a request looked like a bot, the first that holds in this order: its agent named a bot (crawlers, link previews, HTTP libraries, headless browsers, no agent), its path probes for secrets, its address is on a hosting network, or its headers are ones only automation sends (shared/core/identity/kinds.ts). The order is also the tie-break's, surest first.",
 });
 
-export const ScannersByReason = z.object({ agent: count(), path: count(), network: count(), signals: count() }).meta({
-  id: 'ScannersByReason',
+export const LeftOutByReason = z.object({ agent: count(), path: count(), network: count(), signals: count() }).meta({
+  id: 'LeftOutByReason',
   description:
     "A day's scanner visitor-days by the reason they were left out, every reason listed (zero when none). A visitor-day counts once, under the reason most of its bot requests had across its stores, a tie going to the surer reason (agent, path, network, signals); a scanner whose bot requests carried no reason (kept before reasons were carried) is in `scanners` only, so these add up to at most `scanners`.",
 });
@@ -22,7 +27,7 @@ const kinds = {
   scanners: count(),
   self: count(),
   total: count(),
-  left_out: ScannersByReason,
+  left_out: LeftOutByReason,
   page_loads: count().meta({ description: "People's page loads." }),
 };
 
@@ -45,7 +50,7 @@ export const MonthOfKinds = z
   .meta({ id: 'MonthOfKinds', description: 'One UTC month of visitor-days by kind.' });
 
 export const StoreHour = z
-  .object({ store: z.string(), hour: instant(), requests: count(), bots: count(), self: count(), top_paths: z.array(PathCount).max(5) })
+  .object({ store: servedByAnswer, hour: instant(), requests: count(), bots: count(), self: count(), top_paths: z.array(PathCount).max(5) })
   .meta({ id: 'StoreHour' });
 
 export const Sources = z
@@ -305,7 +310,7 @@ export const Clamped = z
       'The range as asked, when it was over 400 days and reached before the first counted day (or the first imported day) or after today: `from` and `to` are the days answered instead, so a read costs the days that can hold data, whatever it asks.',
   });
 
-export const ActivityCard = z
+export const PeriodReport = z
   .object({
     days: z.int().min(1).nullable().meta({ description: 'How many days the period holds.' }),
     from: utcDay().nullable(),
@@ -345,7 +350,7 @@ export const ActivityCard = z
     cost: ActivityCost,
   })
   .meta({
-    id: 'ActivityCard',
+    id: 'PeriodReport',
     description:
       "Who comes over a period: its days by kind, the last 48 hours by store, people's page loads by source, the path through, pages, entry pages, referrers, countries, devices and campaigns, the period's people each once and its headline figures beside the period before. All from the day rollups of the days asked, where the totals imported from another tool are kept too (`imported`). Null figures when the store cannot answer.",
   });
@@ -354,8 +359,8 @@ export const VisitorRow = z
   .object({
     token: z.string().regex(/^[0-9a-f]{32}$/),
     network: z.string(),
-    store: z.string(),
-    kind: Kind,
+    store: servedByAnswer,
+    kind: Who,
     left_out: BotReason.nullable().meta({
       description:
         "Why the token was left out that day when it was a scanner: the reason the day's `by_day[].left_out` counts it under; null for any other kind, and for a scanner whose bot requests carried no reason (kept before reasons were carried).",
@@ -404,7 +409,7 @@ export const NowCard = z
       "Who is on the site now: the distinct people's daily tokens of the last 30 minutes (the current one included), by minute oldest first, and their ten most requested paths, read from the facts keep-hits wrote; null figures when the store cannot answer.",
   });
 
-export type ActivityCardAnswer = z.infer<typeof ActivityCard>;
+export type PeriodReportAnswer = z.infer<typeof PeriodReport>;
 export type DayVisitorsAnswer = z.infer<typeof DayVisitors>;
 export type NowAnswer = z.infer<typeof NowCard>;
 export type FilterDimension = (typeof DIMENSIONS)[number];

@@ -15,7 +15,16 @@ const subject = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 lette
 
 export const subjectSchema = subject;
 
-const store = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be 1 to 32 lowercase letters, digits or -');
+const servedBy = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be 1 to 32 lowercase letters, digits or -');
+
+/** The server that served a hit: `served_by`, or `store`, its first name, which senders may still send. */
+export const servedByFields = {
+  served_by: servedBy.optional(),
+  store: servedBy.optional().meta({ description: 'The first name of `served_by`, still taken; `served_by` wins.' }),
+};
+
+export const servedByOf = (hit: { served_by?: string | undefined; store?: string | undefined }): string =>
+  hit.served_by ?? hit.store ?? 'site';
 
 // `overwrite`, not `transform`: a transform is a pipe zod runs apart, which made checking a hit several times slower.
 const pathField = z
@@ -46,7 +55,7 @@ export const serverHitSchema = z
       .default(''),
     path: pathField,
     referrer,
-    store: store.default('site'),
+    ...servedByFields,
     page_load: z.boolean({ error: 'must be true or false' }).default(false),
     subject: subject.nullish(),
     /** The operator cookie's value or the operator key, when the visitor's request carried one. */

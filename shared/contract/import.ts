@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { servedByFields } from './hits';
 
 /** The bounds of one import request: a request over them is refused whole. */
 export const IMPORT_LIMITS = {
@@ -44,10 +45,7 @@ export const importHitSchema = z.strictObject({
     .string({ error: 'must be a string' })
     .transform((value) => (value.length > MAX_HOST_LENGTH ? null : value))
     .nullish(),
-  store: z
-    .string()
-    .regex(/^[a-z0-9-]{1,32}$/, 'must be 1 to 32 lowercase letters, digits or -')
-    .default('site'),
+  ...servedByFields,
 });
 
 export type ImportHit = z.infer<typeof importHitSchema>;

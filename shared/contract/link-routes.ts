@@ -88,7 +88,7 @@ export const LINK_ROUTES: Route[] = [
     method: 'get',
     path: '/api/shared/activity',
     operationId: 'shared-activity',
-    summary: 'The Activity card a shared link opens',
+    summary: 'The period report a shared link opens',
     description:
       "The link's site's card, read-only: the link's fixed period in place of any asked, its filters added to any asked, and nothing outside that view (no last hours, no all-time figures, no store counters).",
     security: [],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { instant } from './common';
-import { ActivityCard, GoalRow } from './activity';
+import { PeriodReport, GoalRow } from './activity';
 
 // The answers of the sites' list and the shared links' routes (link-routes.ts).
 
@@ -49,15 +49,15 @@ export const SharedGoalRow = GoalRow.omit({ people_all_time: true, first_touch: 
 
 // Derived from the admin card: nothing outside the link's site, filters and period (no last hours, no all-time figures,
 // no store counters).
-export const SharedCard = ActivityCard.omit({ hours: true, cost: true, goals: true })
+export const SharedCard = PeriodReport.omit({ hours: true, cost: true, goals: true })
   .extend({ goals: z.array(SharedGoalRow).nullable(), view: SharedView })
   .meta({
     id: 'SharedCard',
     description:
-      "The Activity card a shared link opens: every figure under the link's site, filters and period, and what the link fixes (`view`).",
+      "The period report a shared link opens: every figure under the link's site, filters and period, and what the link fixes (`view`).",
   });
 
-export const LINK_ANSWERS = [ActivityCard, SiteList, SharedLinks, SharedLinkMade, SharedLinkRevoked, SharedCard];
+export const LINK_ANSWERS = [PeriodReport, SiteList, SharedLinks, SharedLinkMade, SharedLinkRevoked, SharedCard];
 
 export type SiteListAnswer = z.infer<typeof SiteList>;
 export type SharedLinksAnswer = z.infer<typeof SharedLinks>;

@@ -46,7 +46,7 @@ export const filtersSchema = z
     return filters;
   });
 
-/** The longest window the Activity card reads, in days, and the one it reads when none is asked for. */
+/** The longest window the period report reads, in days, and the one it reads when none is asked for. */
 export const MAX_DAYS = 400;
 export const DEFAULT_DAYS = 30;
 
@@ -54,7 +54,7 @@ const daysMessage = `must be a whole number of days from 1 to ${MAX_DAYS}, or al
 
 const utcDayText = (name: string) => z.iso.date({ error: () => `must be a UTC day as YYYY-MM-DD, like 2026-10-23 (${name})` }).optional();
 
-/** The period the Activity card reads: the last N days, every day since the first kept, or a range of days. */
+/** The period the period report reads: the last N days, every day since the first kept, or a range of days. */
 export type Period = { kind: 'days'; days: number } | { kind: 'all' } | { kind: 'range'; from: string; to: string };
 
 /** A read of the card or the export: its period and its filters (none: every visitor-day). */

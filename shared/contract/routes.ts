@@ -6,7 +6,7 @@ import { importBodySchema } from './import';
 import { beaconBodySchema, serverBatchSchema, serverHitSchema } from './hits';
 import { ASSETS } from './assets';
 import { detailQuerySchema as subjectQuerySchema, listQuerySchema as subjectsListQuerySchema } from './queries';
-import { ActivityCard, CSV_COLUMNS, DayVisitors, ExportDays, NowCard } from './activity';
+import { PeriodReport, CSV_COLUMNS, DayVisitors, ExportDays, NowCard } from './activity';
 import { filtersText } from '../core/dimensions';
 import { OperatorMark, SessionState, SubjectFigures, SubjectsPage } from './admin';
 import { Subject } from './common';
@@ -165,7 +165,7 @@ export const ROUTES: Route[] = [
     method: 'get',
     path: '/api/admin/activity',
     operationId: 'admin-activity',
-    summary: 'The Activity card',
+    summary: 'The period report',
     description:
       'A period: the last `days` UTC days (today included), every day since the first kept (`days=all`), or `from` to `to`. Only the days that can hold data (the first counted or imported day to today) are read; a range over 400 days is clamped to them, and the answer says so in `clamped`.',
     security: OPERATOR,
@@ -180,7 +180,7 @@ export const ROUTES: Route[] = [
       },
     },
     responses: {
-      '200': operatorJson('The card; `availability.available` false and null figures when the store cannot answer.', ActivityCard),
+      '200': operatorJson('The card; `availability.available` false and null figures when the store cannot answer.', PeriodReport),
       '400': sharedAnswer('BadRequest'),
       ...OPERATOR_ERRORS,
     },
@@ -281,7 +281,7 @@ export const ROUTES: Route[] = [
         site: SITE_WORDS,
         months: 'A whole number from 1 to 36 (12 when absent): the cohorts asked, this month the last.',
         filter:
-          "At most one, `dimension:value` (the dimensions of the activity card's `filter`): each month's cell then counts the cohort's people who came in that month on a visitor-day holding the value; a cohort's `people` stays the whole cohort, and `weeks` is null (kept for the whole site only). It reads the value's cells (one query more). Two filters, or one with `!`, are 400 naming `filter` (\"retention takes one filter\").",
+          "At most one, `dimension:value` (the dimensions of the period report's `filter`): each month's cell then counts the cohort's people who came in that month on a visitor-day holding the value; a cohort's `people` stays the whole cohort, and `weeks` is null (kept for the whole site only). It reads the value's cells (one query more). Two filters, or one with `!`, are 400 naming `filter` (\"retention takes one filter\").",
       },
     },
     responses: {

@@ -17,7 +17,7 @@ export interface DimensionRow {
   rollup: string;
   /** `names`: visitor-days by each name a hit carried (a new one of these needs only its row and its hit field). */
   counts?: 'names';
-  /** The Activity card's list of a `names` dimension, in `devices`. */
+  /** The period report's list of a `names` dimension, in `devices`. */
   card?: string;
   /** The export's list column, and its place among the list columns. */
   export?: { column: string; at: number };

@@ -16,8 +16,15 @@ const tag = z
   .regex(/^[\p{L}\p{N}._~+-]{1,40}$/u)
   .nullable();
 
+/** Messages queued before `served_by` carry it as `store`, its first name. */
+const servedByNamed = (hit: unknown) => {
+  if (typeof hit !== 'object' || hit === null || !('store' in hit) || 'served_by' in hit) return hit;
+  const { store, ...rest } = hit;
+  return { ...rest, served_by: store };
+};
+
 /** Nothing in a queued hit can name a person. */
-export const queuedHitSchema = z.strictObject({
+const queuedHitShape = z.strictObject({
   at: z.iso.datetime({ offset: false }),
   token: hex32,
   person: hex32.nullable(),
@@ -25,7 +32,7 @@ export const queuedHitSchema = z.strictObject({
   person_derived: z.literal(true).optional(),
   network: z.string().max(64),
   path: z.string().startsWith('/').max(512),
-  store: z.string().regex(/^[a-z0-9-]{1,32}$/),
+  served_by: z.string().regex(/^[a-z0-9-]{1,32}$/),
   bot: z.boolean(),
   /** Null for a person; absent on messages queued before it was carried. */
   reason: z.enum(BOT_REASONS).nullable().optional(),
@@ -55,7 +62,9 @@ export const queuedHitSchema = z.strictObject({
   engagement: z.strictObject({ ms: z.number().int().min(0).max(86400000), scroll: z.number().int().min(0).max(100) }).optional(),
 });
 
-export type QueuedHit = z.infer<typeof queuedHitSchema>;
+export const queuedHitSchema = z.preprocess(servedByNamed, queuedHitShape);
+
+export type QueuedHit = z.infer<typeof queuedHitShape>;
 
 /** The unique id makes keeping exactly-once. */
 export const hitsMessageSchema = z.strictObject({

@@ -3,7 +3,7 @@ import { boundedMap } from '../core/bounded-map';
 import { emptyRollup, holdsToken, moved, type RollupRules } from '../core/rollup/day-rollup';
 import { type DayRollup } from '../core/store/rollups';
 import type { ActivityDoc, ActivityDocs, ActivityHour, VisitorDay } from '../core/store/activity';
-import type { Marked, Versioned } from '../core/store/documents';
+import type { Watermarked, Versioned } from '../core/store/documents';
 import type { Fact, VisitorDayPart } from '../core/store/facts';
 import type { DayRollups } from '../core/store/rollups';
 import { withEngagement, withHour, withVisitorDay } from './add';
@@ -50,10 +50,10 @@ export interface DaySliceStore {
   periods: PeriodRollups;
 }
 
-/** One slice of a day's facts: the facts with marks after the day's mark and at or before `upTo`. */
+/** One slice of a day's facts: the facts with watermarks after the day's watermark and at or before `upTo`. */
 export interface DaySlice {
   day: string;
-  facts: readonly Marked<Fact>[];
+  facts: readonly Watermarked<Fact>[];
   upTo: number;
   /** The day's rollup as read before the slice (null: none yet), and what a new one starts as. */
   rollup: Versioned<DayRollup> | null;
@@ -76,7 +76,7 @@ export interface SliceFolded {
 }
 
 /** The documents the slice's facts touch: every visitor-day of their tokens (each store's) and their hours. */
-async function touchedBy(activity: ActivityDocs, day: string, facts: readonly Marked<Fact>[]): Promise<Versioned<ActivityDoc>[]> {
+async function touchedBy(activity: ActivityDocs, day: string, facts: readonly Watermarked<Fact>[]): Promise<Versioned<ActivityDoc>[]> {
   const tokens = [...new Set(facts.flatMap((fact) => fact.doc.visitor_days.map((part) => part.token)))];
   const hourIds = [...new Set(facts.flatMap((fact) => fact.doc.hours.map((part) => part.id)))];
   const found: Versioned<ActivityDoc>[] = [];
@@ -97,9 +97,9 @@ function tokenChanges(before: readonly VisitorDay[], after: readonly VisitorDay[
 
 /**
  * Folds one slice of a day's facts into its rollup and its day cells, and answers the visitor-day and hour documents it
- * changes. Every document says up to which mark it holds facts (`folded_to`), so a fact at or before it is already in
+ * changes. Every document says up to which watermark it holds facts (`folded_to`), so a fact at or before it is already in
  * it and is skipped. The rollup is written first, moved by the difference each changed daily token makes and marked
- * with the slice's end: a run that dies after it finds the rollup ahead of the day's mark and folds exactly that slice
+ * with the slice's end: a run that dies after it finds the rollup ahead of the day's watermark and folds exactly that slice
  * again (foldDay), so the visitor-days it did not write are written and the rollup, already holding them, is left as
  * it is.
  */
@@ -110,18 +110,19 @@ export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, r
   const after = new Map<string, ActivityDoc>(found.map(({ doc }) => [doc.id, doc]));
   const heldTo = (id: string) => read.get(id)?.doc.folded_to ?? 0;
   let dropped = 0;
-  for (const { doc: fact, mark } of facts) {
+  for (const { doc: fact, watermark } of facts) {
     for (const part of fact.visitor_days) {
       if (part.requests === 0) {
         const joined = joinedBy(after, part);
         if (joined === null) dropped += 1;
-        else if (mark > heldTo(joined.id)) after.set(joined.id, withEngagement(joined, part, upTo));
+        else if (watermark > heldTo(joined.id)) after.set(joined.id, withEngagement(joined, part, upTo));
         continue;
       }
-      if (mark > heldTo(part.id)) after.set(part.id, withVisitorDay((after.get(part.id) as VisitorDay | undefined) ?? null, part, upTo));
+      if (watermark > heldTo(part.id))
+        after.set(part.id, withVisitorDay((after.get(part.id) as VisitorDay | undefined) ?? null, part, upTo));
     }
     for (const part of fact.hours) {
-      if (mark > heldTo(part.id)) after.set(part.id, withHour((after.get(part.id) as ActivityHour | undefined) ?? null, part, upTo));
+      if (watermark > heldTo(part.id)) after.set(part.id, withHour((after.get(part.id) as ActivityHour | undefined) ?? null, part, upTo));
     }
   }
   const rows = markVisits([...after.values()].filter((doc): doc is VisitorDay => doc.kind === 'visitor-day'));
@@ -164,7 +165,7 @@ async function rollUp(
     // Totals imported from another tool are set, not added: the latest of the slice stands for the day.
     const imported = slice.facts
       .filter(({ doc }) => doc.imported !== undefined)
-      .sort((a, b) => a.mark - b.mark || (a.doc.id < b.doc.id ? -1 : 1))
+      .sort((a, b) => a.watermark - b.watermark || (a.doc.id < b.doc.id ? -1 : 1))
       .pop()?.doc.imported;
     day = { ...moved(current, held, rules), folded_to: slice.upTo, ...(imported === undefined ? {} : { imported }) };
     await conditionalWriteOnce(

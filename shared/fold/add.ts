@@ -13,14 +13,14 @@ function addReasons(a: BotsByReason | undefined, b: BotsByReason | undefined): B
 }
 
 /** A part of engagements alone joins a visitor-day kept already: it adds engaged time, never a request. */
-export const withEngagement = (current: VisitorDay, part: VisitorDayPart, mark: number): VisitorDay => ({
+export const withEngagement = (current: VisitorDay, part: VisitorDayPart, watermark: number): VisitorDay => ({
   ...current,
   ...withAudience(current, part),
-  folded_to: mark,
+  folded_to: watermark,
 });
 
-/** From none yet, the part itself; marked as holding facts to `mark`. */
-export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart, mark: number): VisitorDay {
+/** From none yet, the part itself; marked as holding facts to `watermark`. */
+export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart, watermark: number): VisitorDay {
   const { day, id, store, token, network, first_seen, last_seen, requests, bots, bots_by, self, paths, sources, page_loads } = part;
   if (current === null) {
     const reasons = bots_by === undefined ? {} : { bots_by: { ...bots_by } };
@@ -43,7 +43,7 @@ export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart,
       page_loads,
       visit: false,
       ...withAudience(null, part),
-      folded_to: mark,
+      folded_to: watermark,
     };
   }
   const reasons = addReasons(current.bots_by, bots_by);
@@ -59,21 +59,33 @@ export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart,
     sources: addCapped(current.sources, sources),
     page_loads: current.page_loads + page_loads,
     ...withAudience(current, part),
-    folded_to: mark,
+    folded_to: watermark,
   };
 }
 
-/** From none yet, the part itself; marked as holding facts to `mark`. */
-export function withHour(current: ActivityHour | null, part: HourPart, mark: number): ActivityHour {
+/** From none yet, the part itself; marked as holding facts to `watermark`. */
+export function withHour(current: ActivityHour | null, part: HourPart, watermark: number): ActivityHour {
   const { day, id, store, hour, requests, bots, self, paths } = part;
   if (current === null)
-    return { id, pk: day, kind: 'activity-hour', store, day, hour, requests, bots, self, paths: addCapped({}, paths), folded_to: mark };
+    return {
+      id,
+      pk: day,
+      kind: 'activity-hour',
+      store,
+      day,
+      hour,
+      requests,
+      bots,
+      self,
+      paths: addCapped({}, paths),
+      folded_to: watermark,
+    };
   return {
     ...current,
     requests: current.requests + requests,
     bots: current.bots + bots,
     self: current.self + self,
     paths: addCapped(current.paths, paths),
-    folded_to: mark,
+    folded_to: watermark,
   };
 }

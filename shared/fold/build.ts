@@ -17,7 +17,7 @@ export function byToken(rows: readonly VisitorDay[]): Map<string, VisitorDay[]> 
 }
 
 /**
- * Adds one page of a day's kept visitor-days, in the order of their daily tokens, to the day's rollup, and marks how
+ * Adds one page of a day's kept visitor-days, in the order of their daily tokens, to the day's rollup, and watermarks how
  * far it got (`building`): the fold moves the rollup only for tokens already added, and the build adds each later
  * token as it is then, so every visitor-day is in the rollup once. A full page leaves out its last token, whose rows
  * may go on in the next page. Answers whether the day's rollup is whole now.

@@ -3,7 +3,7 @@ import { errorLine } from '../core/errors';
 import type { FoldingStore } from '../core/store';
 import { foldActivitySlice } from './activity';
 import { sliceOf } from './slice';
-import type { MarkedScan } from './subjects';
+import type { WatermarkedScan } from './subjects';
 import type { GoalAction } from '../core/store/facts';
 import { filteredCohortRegisters, type CohortRegisters } from '../core/rollup/cohorts';
 import { byToken } from './build';
@@ -16,17 +16,17 @@ import type { ActivityDoc } from '../core/store/activity';
 /** Days of a round folded side by side. */
 export const DAYS_AT_ONCE = 4;
 
-/** Where a day's fold starts: the day, its mark, the run's bound, and whether a new rollup builds from kept days. */
+/** Where a day's fold starts: the day, its watermark, the run's bound, and whether a new rollup builds from kept days. */
 export interface DayStart {
   day: string;
-  mark: number;
+  watermark: number;
   bound: number;
   buildsFromKept: boolean;
   /** Whether the day moves the months and the filter cells. */
   periods: boolean;
 }
 
-/** What one slice of a day did: the mark it reached, the facts it folded and their scans, and whether it caught up. */
+/** What one slice of a day did: the watermark it reached, the facts it folded and their scans, and whether it caught up. */
 export type DayOutcome =
   | {
       ok: true;
@@ -36,7 +36,7 @@ export type DayOutcome =
       /** Engagements whose token had no visitor-day, left out (folded again when a slice is). */
       dropped: number;
       caughtUp: boolean;
-      scans: MarkedScan[];
+      scans: WatermarkedScan[];
       actions: GoalAction[];
       /** The filter values' retention cells the slice's tokens add people to. */
       cohorts: CohortRegisters;
@@ -48,7 +48,7 @@ export type DayOutcome =
 
 /**
  * Folds one slice of a day's facts into its rollup and day cells, leaving its months and visitor-days to the round. A
- * rollup marked past the day's mark is the trace of a run that died inside its slice: that exact slice is folded again
+ * rollup marked past the day's watermark is the trace of a run that died inside its slice: that exact slice is folded again
  * (its documents hold how far they got), and only then a new one. A day with no new facts is not read further. Never
  * throws.
  */
@@ -58,11 +58,11 @@ export async function foldDay(
   rules: RollupRules,
   limit: number,
 ): Promise<DayOutcome> {
-  const { day, mark, bound } = start;
+  const { day, watermark, bound } = start;
   try {
     const next = await sliceOf(
-      (most) => store.facts.firstOn(day, mark, bound, most),
-      (upTo) => store.facts.on(day, mark, upTo),
+      (most) => store.facts.firstOn(day, watermark, bound, most),
+      (upTo) => store.facts.on(day, watermark, upTo),
       limit,
       bound,
     );
@@ -81,11 +81,11 @@ export async function foldDay(
         writes: [],
       };
     const rollup = await store.rollups.read(day);
-    const pending = rollup !== null && rollup.doc.folded_to > mark ? rollup.doc.folded_to : null;
+    const pending = rollup !== null && rollup.doc.folded_to > watermark ? rollup.doc.folded_to : null;
     const slice =
       pending === null || pending === next.upTo
         ? next
-        : { items: await store.facts.on(day, mark, pending), upTo: pending, caughtUp: pending >= bound };
+        : { items: await store.facts.on(day, watermark, pending), upTo: pending, caughtUp: pending >= bound };
     const { rows, dropped, moves, writes } = await foldActivitySlice(
       store,
       { day, facts: slice.items, upTo: slice.upTo, rollup, buildsFromKept: start.buildsFromKept, periods: start.periods },
@@ -93,7 +93,7 @@ export async function foldDay(
     );
     const cohorts: CohortRegisters = new Map();
     for (const token of byToken(rows).values()) filteredCohortRegisters(token, rules, cohorts);
-    const scans = slice.items.flatMap(({ doc, mark: at }) => doc.scans.map((scan) => ({ scan, day, mark: at })));
+    const scans = slice.items.flatMap(({ doc, watermark: at }) => doc.scans.map((scan) => ({ scan, day, watermark: at })));
     const actions = slice.items.flatMap(({ doc }) => doc.actions ?? []);
     const facts = slice.items.length;
     return { ok: true, day, upTo: slice.upTo, facts, dropped, caughtUp: slice.caughtUp, scans, actions, cohorts, moves, writes };

@@ -86,11 +86,11 @@ function marked(
 ): Record<string, number> {
   const oldest = addDays(today, -FOLD_DAYS - 1);
   const open = new Set(kept.imported);
-  const marks = { ...days };
-  for (const [day, mark] of moves) marks[day] = Math.max(marks[day] ?? 0, mark);
+  const watermarks = { ...days };
+  for (const [day, watermark] of moves) watermarks[day] = Math.max(watermarks[day] ?? 0, watermark);
   return Object.fromEntries(
-    Object.entries(marks)
-      .filter(([day, mark]) => day >= oldest || open.has(day) || mark > kept.bound - FACT_TTL_SECONDS)
+    Object.entries(watermarks)
+      .filter(([day, watermark]) => day >= oldest || open.has(day) || watermark > kept.bound - FACT_TTL_SECONDS)
       .sort(([a], [b]) => (a < b ? -1 : 1)),
   );
 }
@@ -135,7 +135,7 @@ async function nextSlice(run: Run): Promise<boolean> {
   return true;
 }
 
-/** A day that fails is left at its mark and out of the rest of the run; the others go on. */
+/** A day that fails is left at its watermark and out of the rest of the run; the others go on. */
 async function activityRound(run: Run, open: readonly string[]): Promise<string[]> {
   const { store, budget } = run.deps;
   const rules = { steps: run.deps.steps, goals: run.deps.goals };
@@ -145,7 +145,7 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
     const buildsFromKept = day < state.rollups_from && state.build !== null && day <= state.build;
     const periods = !buildsFromKept && day >= state.periods_from;
     sliced.push(
-      await foldDay(store, { day, mark: state.days[day] ?? 0, bound: run.bound, buildsFromKept, periods }, rules, budget.factsASlice),
+      await foldDay(store, { day, watermark: state.days[day] ?? 0, bound: run.bound, buildsFromKept, periods }, rules, budget.factsASlice),
     );
   });
   const outcomes = await finishDays(store, sliced);
@@ -167,7 +167,7 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
     await foldGoals(store.goals, run.deps.goals, actions, run.deps.persons);
     await foldCohorts(store.cohorts, cohortRegisters(actions, mergedCohortRegisters(folded.map((outcome) => outcome.cohorts))));
   } catch (error) {
-    // The days stay at their marks, and every document holds how far it got.
+    // The days stay at their watermarks, and every document holds how far it got.
     if (triesAgain(run, 'subjects, goals and cohorts')) return [...open];
     run.failures.push(`subjects, goals and cohorts: ${errorLine(error)}`);
     return [];
@@ -192,7 +192,7 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
   return [...folded.filter((outcome) => !outcome.caughtUp).map((outcome) => outcome.day), ...again];
 }
 
-/** A failed part is tried again from its own marks, then noted, and the others still make progress. */
+/** A failed part is tried again from its own watermarks, then noted, and the others still make progress. */
 async function part(run: Run, name: string, work: () => Promise<void>): Promise<void> {
   try {
     // A lost race is not tried again: another fold holds the state.
@@ -221,7 +221,7 @@ async function people(run: Run): Promise<boolean> {
   const state = run.state.current();
   const outcome = await foldPeople(
     run.deps.store,
-    { mark: state.records, at: state.records_at },
+    { watermark: state.records, at: state.records_at },
     {
       bound: run.bound,
       today: run.today,
@@ -232,14 +232,14 @@ async function people(run: Run): Promise<boolean> {
     },
   );
   run.records += outcome.records;
-  const moved = outcome.records > 0 ? { records: outcome.mark, records_at: outcome.at } : {};
+  const moved = outcome.records > 0 ? { records: outcome.watermark, records_at: outcome.at } : {};
   if (outcome.records > 0 || state.people_due.length > 0) await run.state.write({ ...moved, people_due: [] });
   return outcome.caughtUp;
 }
 
 /**
  * The only writer of everything counted over many visitors, one run at a time under the fold lease.
- * Each part moves its own marks slice by slice, so a failed part holds back only itself and a run that dies adds nothing twice.
+ * Each part moves its own watermarks slice by slice, so a failed part holds back only itself and a run that dies adds nothing twice.
  * Never throws.
  */
 export async function fold(given: FoldDeps): Promise<FoldOutcome> {
@@ -259,7 +259,7 @@ export async function fold(given: FoldDeps): Promise<FoldOutcome> {
 
 async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run> & { lease: HeldFoldLease | null }): Promise<FoldOutcome> {
   const { store } = deps;
-  const bound = await tried(() => store.marks.settled());
+  const bound = await tried(() => store.watermarks.settled());
   const today = utcDay(started);
   const read = await tried(() => store.foldState.read());
   // Until the first run ends, an empty summary is a count not made, not a true zero.

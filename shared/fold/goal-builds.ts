@@ -6,7 +6,7 @@ import type { FoldState } from '../core/store/fold';
 import { foldGoals, type GoalPersons } from './goals';
 import { sliceOf, type Slice } from './slice';
 import type { FoldBudget } from './budget';
-import type { Marked } from '../core/store/documents';
+import type { Watermarked } from '../core/store/documents';
 import type { Fact } from '../core/store/facts';
 import type { StateWriter } from './state';
 
@@ -28,16 +28,16 @@ const underived = (fact: Fact) => (fact.actions ?? []).flatMap((action) => (acti
 
 /**
  * Once the switch of person ids has begun, each person of an action not marked derived is derived as it folds, so a
- * slice ends before the whole mark that would take it past `limit` people to derive; its first mark is always taken.
+ * slice ends before the whole watermark that would take it past `limit` people to derive; its first watermark is always taken.
  */
-function withinDerivations(slice: Slice<Marked<Fact>>, limit: number): Slice<Marked<Fact>> {
+function withinDerivations(slice: Slice<Watermarked<Fact>>, limit: number): Slice<Watermarked<Fact>> {
   const people = new Set<string>();
   for (const item of slice.items) {
     const fresh = new Set(underived(item.doc).filter((person) => !people.has(person)));
-    if (item.mark !== slice.items[0]!.mark && people.size + fresh.size > limit) {
-      // Items come in mark order, so the slice keeps the whole marks before this one.
-      const end = slice.items.findIndex((one) => one.mark === item.mark);
-      return { items: slice.items.slice(0, end), upTo: item.mark - 1, caughtUp: false };
+    if (item.watermark !== slice.items[0]!.watermark && people.size + fresh.size > limit) {
+      // Items come in watermark order, so the slice keeps the whole watermarks before this one.
+      const end = slice.items.findIndex((one) => one.watermark === item.watermark);
+      return { items: slice.items.slice(0, end), upTo: item.watermark - 1, caughtUp: false };
     }
     for (const person of fresh) people.add(person);
   }

@@ -35,12 +35,12 @@ export async function settlePending(store: GoalsStore, summary: GoalSummary, eta
   if (summary.pending.length === 0) return;
   const { goal } = summary;
   await boundedMap(summary.pending, CREATES_AT_ONCE, async ({ person, at, day, moved, derived }) => {
-    const mark = marked(derived);
+    const watermark = marked(derived);
     if (day !== undefined)
-      return store.days.create({ id: goalDayId(goal, person, day), pk: goalPk(goal), kind: 'goal-day', goal, person, day, ...mark });
+      return store.days.create({ id: goalDayId(goal, person, day), pk: goalPk(goal), kind: 'goal-day', goal, person, day, ...watermark });
     if (moved) return movedEarlier(store, goal, person, at);
     const doc = { id: goalPersonId(goal, person), pk: goalPk(goal), kind: 'goal-person' as const, goal, person, first_at: at };
-    return store.people.create({ ...doc, ...mark });
+    return store.people.create({ ...doc, ...watermark });
   });
   await conditionalWriteOnce(
     store.summaries,

@@ -1,6 +1,6 @@
 import { addDays } from '../core/days';
 import type { LandedImports } from '../core/store/imports';
-import { SCANNERS_COUNTED_AGAIN_DAYS } from './people';
+import { BOTS_COUNTED_AGAIN_DAYS } from './people';
 import { sliceOf } from './slice';
 import type { StateWriter } from './state';
 
@@ -12,8 +12,8 @@ const NOTES_A_SLICE = 2_000;
 const union = (held: readonly string[], more: Iterable<string>): string[] => [...new Set([...held, ...more])].sort();
 
 /**
- * A note's mark is at or after its facts', so a day read to the bound after its note holds them all.
- * The mark moves in the same write as the days, so a run that dies reads the notes again.
+ * A note's watermark is at or after its facts', so a day read to the bound after its note holds them all.
+ * The watermark moves in the same write as the days, so a run that dies reads the notes again.
  */
 export async function openImported(
   landed: Pick<LandedImports, 'changed'>,
@@ -21,10 +21,10 @@ export async function openImported(
   run: { bound: number; today: string; more: () => Promise<boolean> },
 ): Promise<boolean> {
   const days = new Set<string>();
-  let mark = state.current().imports;
+  let watermark = state.current().imports;
   let caughtUp: boolean;
   do {
-    const after = mark;
+    const after = watermark;
     const slice = await sliceOf(
       (limit) => landed.changed(after, run.bound, limit),
       (upTo) => landed.changed(after, upTo, Number.POSITIVE_INFINITY),
@@ -32,14 +32,14 @@ export async function openImported(
       run.bound,
     );
     for (const note of slice.items) for (const day of note.days) days.add(day);
-    mark = slice.upTo;
+    watermark = slice.upTo;
     caughtUp = slice.caughtUp;
   } while (!caughtUp && (await run.more()));
   if (days.size === 0) return caughtUp;
   const current = state.current();
-  const againBefore = addDays(run.today, -SCANNERS_COUNTED_AGAIN_DAYS);
+  const againBefore = addDays(run.today, -BOTS_COUNTED_AGAIN_DAYS);
   await state.write({
-    imports: mark,
+    imports: watermark,
     imported: union(current.imported, days),
     people_due: union(
       current.people_due,

@@ -13,14 +13,14 @@ const COUNTS_AT_ONCE = 8;
  * A scanner's record lives 90 days from its last write, so every record of a day this recent is still there.
  * Older days stand as they were, so the scanners left out outlive their records.
  */
-export const SCANNERS_COUNTED_AGAIN_DAYS = 88;
+export const BOTS_COUNTED_AGAIN_DAYS = 88;
 
 /** The keeper's and the fold's clocks differ by well under a second, and counting a day again is harmless. */
 const COUNTS_CHANGED_MARGIN_MS = 600_000;
 
 /** `at` is null before the first catch-up. */
 export interface RecordsMark {
-  mark: number;
+  watermark: number;
   at: string | null;
 }
 
@@ -31,7 +31,7 @@ export interface PeopleOutcome extends RecordsMark {
 
 /**
  * Every day a changed record counts on, or moved away from, is counted again from the records, so a day is exact in any order.
- * The summary is written before the mark moves past the slice.
+ * The summary is written before the watermark moves past the slice.
  */
 export async function foldPeople(
   store: { recordCounts: RecordCounts; visitorsSummary: VisitorsSummaries },
@@ -43,11 +43,11 @@ export async function foldPeople(
   const imported = new Set(run.imported ?? []);
   const days = new Set<string>(imported);
   let firstPerson: string | null = null;
-  let mark = since.mark;
+  let watermark = since.watermark;
   let records = 0;
   let caughtUp: boolean;
   do {
-    const after = mark;
+    const after = watermark;
     const slice = await sliceOf(
       (limit) => store.recordCounts.changed(after, run.bound, limit),
       (upTo) => store.recordCounts.changed(after, upTo, Number.POSITIVE_INFINITY),
@@ -61,12 +61,12 @@ export async function foldPeople(
       for (const day of [change.first_seen, change.counted_on, ...change.moved_days]) if (day !== null) days.add(day);
       if (change.who === 'people' && change.counted_on !== null) firstPerson = earlierOf(firstPerson, change.counted_on);
     }
-    mark = slice.upTo;
+    watermark = slice.upTo;
     caughtUp = slice.caughtUp;
   } while (!caughtUp && (await run.more()));
   if (days.size > 0) await countDaysAgain(store, [...days], firstPerson, run.today, imported);
   // Later runs judge a record's change against the time of a catch-up; a run still behind keeps the older one.
-  return { mark, at: caughtUp ? run.now.toISOString() : since.at, records, caughtUp };
+  return { watermark, at: caughtUp ? run.now.toISOString() : since.at, records, caughtUp };
 }
 
 /** An imported day's scanners are counted again at any age: the import wrote their records, so all are still there. */
@@ -81,7 +81,7 @@ async function countDaysAgain(
   await boundedMap(days, COUNTS_AT_ONCE, async (day) => counts.push({ day, ...(await store.recordCounts.countsOn(day)) }));
   const read = await store.visitorsSummary.read();
   const held = read?.doc ?? emptyVisitorsSummary();
-  const againFrom = addDays(today, -SCANNERS_COUNTED_AGAIN_DAYS);
+  const againFrom = addDays(today, -BOTS_COUNTED_AGAIN_DAYS);
   const people = countedAgain(
     held.people_new_by_day,
     counts.map((count) => [count.day, count.people] as const),

@@ -115,7 +115,7 @@ async function foldSome(periods: PeriodRollups, moves: readonly PeriodMove[], fa
 
 /**
  * Each month and year read once and written once for all the round's days that move it. Answers the days whose moves
- * were not written, with why: they stay at their marks. The site's go first, and a filter's only for days whose site's
+ * were not written, with why: they stay at their watermarks. The site's go first, and a filter's only for days whose site's
  * were written, so a filter's people never hold someone the site's do not.
  */
 export async function foldLongPeriods(periods: PeriodRollups, moves: readonly PeriodMove[]): Promise<Map<string, string>> {

@@ -8,37 +8,37 @@ import { conditionalWriteOnce, type FoldedChange } from '../core/store/condition
 import { conditionalWritesOnce } from './write';
 import type { GoalPersons } from './goals';
 
-export interface MarkedScan {
+export interface WatermarkedScan {
   scan: SubjectScan;
   day: string;
-  mark: number;
+  watermark: number;
 }
 
-/** A subject document's marks are by day, as the fold's are. */
+/** A subject document's watermarks are by day, as the fold's are. */
 const heldOn = (doc: { folded_to: number; folded_days?: Record<string, number> } | null | undefined, day: string) =>
   Math.max(doc?.folded_to ?? 0, doc?.folded_days?.[day] ?? 0);
 
 /** Marks never move back; days past the fold's reach are dropped. */
 function foldedDays(held: Record<string, number> | undefined, bounds: ReadonlyMap<string, number>, oldest: string): Record<string, number> {
   const days: Record<string, number> = {};
-  for (const [day, mark] of Object.entries(held ?? {})) if (day >= oldest) days[day] = mark;
-  for (const [day, mark] of bounds) if (day >= oldest) days[day] = Math.max(days[day] ?? 0, mark);
+  for (const [day, watermark] of Object.entries(held ?? {})) if (day >= oldest) days[day] = watermark;
+  for (const [day, watermark] of bounds) if (day >= oldest) days[day] = Math.max(days[day] ?? 0, watermark);
   return days;
 }
 
-const instants = (scans: readonly MarkedScan[]) => scans.map(({ scan }) => scan.at).sort();
+const instants = (scans: readonly WatermarkedScan[]) => scans.map(({ scan }) => scan.at).sort();
 
 /** Scans the summary already holds are judged first and add nothing, exactly as the run that died judged them. */
 function judged(
   current: SubjectVisitor | null,
   subject: string,
   identity: string,
-  scans: readonly MarkedScan[],
+  scans: readonly WatermarkedScan[],
   summary: SubjectSummary | null,
   rules: ScanRules,
 ) {
-  const mine = scans.filter(({ mark, day }) => mark > heldOn(current, day));
-  const inSummary = ({ mark, day }: MarkedScan) => mark <= heldOn(summary, day);
+  const mine = scans.filter(({ watermark, day }) => watermark > heldOn(current, day));
+  const inSummary = ({ watermark, day }: WatermarkedScan) => watermark <= heldOn(summary, day);
   const held = scannedVisitor(current, subject, identity, instants(mine.filter(inSummary)), rules);
   const before = held?.visitor ?? current;
   const fresh = scannedVisitor(before, subject, identity, instants(mine.filter((scan) => !inSummary(scan))), rules);
@@ -52,12 +52,12 @@ function judged(
 async function foldSubject(
   store: SubjectsStore,
   subject: string,
-  scans: readonly MarkedScan[],
+  scans: readonly WatermarkedScan[],
   rules: ScanRules,
   bounds: { days: ReadonlyMap<string, number>; oldest: string },
 ): Promise<void> {
   const summary = await store.summaries.read(subject);
-  const fresh = scans.filter(({ mark, day }) => mark > heldOn(summary?.doc, day));
+  const fresh = scans.filter(({ watermark, day }) => watermark > heldOn(summary?.doc, day));
   const people = scans.filter(({ scan }) => scan.who === 'people' && scan.identity !== null);
   const identities = [...new Set(people.map(({ scan }) => scan.identity!))];
   // While the switch is under way a visitor's document may still hold the old id.
@@ -85,11 +85,11 @@ async function foldSubject(
       rules,
     );
     delta = plusSubject(delta, outcome.delta);
-    const mark = current === null && derived.has(identity) ? { derived: true as const } : {};
+    const watermark = current === null && derived.has(identity) ? { derived: true as const } : {};
     // A document under the old id moves as it changes, since the beacon may claim one until the ingest learns the switch is done.
     const moving = current !== null && current.doc.identity !== identity;
     if (outcome.visitor !== null && outcome.visitor !== current?.doc) {
-      const after = { ...outcome.visitor, folded_days: foldedDays(outcome.visitor.folded_days, bounds.days, bounds.oldest), ...mark };
+      const after = { ...outcome.visitor, folded_days: foldedDays(outcome.visitor.folded_days, bounds.days, bounds.oldest), ...watermark };
       const moved = { ...after, id: subjectVisitorId(subject, identity), identity, derived: true as const };
       visitors.push(
         moving ? { before: null, etag: null, after: moved } : { before: current?.doc ?? null, etag: current?.etag ?? null, after },
@@ -114,9 +114,9 @@ async function foldSubject(
 const SUBJECTS_AT_ONCE = 8;
 
 /** Once the switch has begun, a person's scan kept before it is named by the derived id too, as goal actions are. */
-async function switched(persons: GoalPersons | undefined, scans: readonly MarkedScan[]): Promise<readonly MarkedScan[]> {
+async function switched(persons: GoalPersons | undefined, scans: readonly WatermarkedScan[]): Promise<readonly WatermarkedScan[]> {
   if (persons === undefined || !(await persons.begun())) return scans;
-  const old = ({ scan }: MarkedScan) => scan.who === 'people' && scan.identity !== null && scan.derived !== true;
+  const old = ({ scan }: WatermarkedScan) => scan.who === 'people' && scan.identity !== null && scan.derived !== true;
   const olds = [...new Set(scans.filter(old).map(({ scan }) => scan.identity!))];
   const ids = new Map(await Promise.all(olds.map(async (id) => [id, await persons.derive(id)] as const)));
   return scans.map((marked) =>
@@ -126,16 +126,16 @@ async function switched(persons: GoalPersons | undefined, scans: readonly Marked
   );
 }
 
-/** `bounds.days` is how far this slice reads each day; marks of days before `bounds.oldest` go. */
+/** `bounds.days` is how far this slice reads each day; watermarks of days before `bounds.oldest` go. */
 export async function foldSubjects(
   store: SubjectsStore,
-  given: readonly MarkedScan[],
+  given: readonly WatermarkedScan[],
   rules: ScanRules,
   bounds: { days: ReadonlyMap<string, number>; oldest: string },
   persons?: GoalPersons,
 ): Promise<void> {
   const scans = await switched(persons, given);
-  const bySubject = new Map<string, MarkedScan[]>();
+  const bySubject = new Map<string, WatermarkedScan[]>();
   for (const marked of scans) bySubject.set(marked.scan.subject, [...(bySubject.get(marked.scan.subject) ?? []), marked]);
   await boundedMap([...bySubject], SUBJECTS_AT_ONCE, ([subject, subjectScans]) => foldSubject(store, subject, subjectScans, rules, bounds));
 }

@@ -17,7 +17,7 @@ export interface SeenRequest {
   userAgent: string;
   path: string;
   referrer: string | null;
-  store: string;
+  served_by: string;
   pageLoad: boolean;
   subject: string | null;
   operator: boolean;
@@ -93,7 +93,7 @@ export function classify(request: SeenRequest, rules: IdentityRules, daySecret: 
       person: self ? null : (request.visitor ?? personHash(rules.hashKey, address, family)),
       network: keptNetwork(request.address),
       path,
-      store: request.store,
+      served_by: request.served_by,
       bot: reason !== null,
       reason,
       self,

@@ -1,4 +1,4 @@
-import { INGEST_LIMITS, serverBatchSchema, serverHitSchema, type beaconBodySchema, type ServerHit } from '../contract/hits';
+import { INGEST_LIMITS, serverBatchSchema, serverHitSchema, servedByOf, type beaconBodySchema, type ServerHit } from '../contract/hits';
 import type { z } from 'zod';
 
 type BeaconBody = z.infer<typeof beaconBodySchema>;
@@ -74,7 +74,7 @@ function toSeen(hit: ServerHit, index: number, prefix: (i: number) => string, de
     userAgent: hit.user_agent,
     path: hit.path,
     referrer: hit.referrer ?? null,
-    store: hit.store,
+    served_by: servedByOf(hit),
     // An event is a request of its visitor-day, never a page load.
     pageLoad: hit.event === undefined && hit.page_load,
     subject: hit.subject ?? null,
@@ -149,7 +149,7 @@ export async function receiveBeacon({ body: beacon, sender }: Beacon, deps: Rece
     userAgent: sender.userAgent,
     path: beacon.path,
     referrer: beacon.referrer ?? null,
-    store: 'site',
+    served_by: 'site',
     pageLoad: event === undefined,
     subject: beacon.subject ?? null,
     ...(event === undefined ? {} : { event, ...(props === null || Object.keys(props.props).length === 0 ? {} : { props: props.props }) }),

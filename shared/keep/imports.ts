@@ -6,7 +6,7 @@ import type { ImportKeepingStore } from '../core/store';
 import { landedNote } from '../core/store/landed-note';
 
 /**
- * keepHits for any day, then one landed note created once the facts are kept, so its mark is at or after theirs.
+ * keepHits for any day, then one landed note created once the facts are kept, so its watermark is at or after theirs.
  * A retried message ends as one delivery would.
  */
 export async function keepImported(message: HitsMessage, deps: KeepDeps & { store: ImportKeepingStore }): Promise<KeepOutcome> {

@@ -35,7 +35,7 @@ const factOf = (message: HitsMessage, day: string, plan: DayPlan, named: Named):
 });
 
 /** One per queue, per process. */
-export const keepMemory = (): Pick<KeepDeps, 'kept' | 'inTurn'> => ({ kept: new KeptSightings(), inTurn: new KeyedMutex() });
+export const keepMemory = (): Pick<KeepDeps, 'kept' | 'visitorMutex'> => ({ kept: new KeptSightings(), visitorMutex: new KeyedMutex() });
 
 export interface KeepDeps {
   store: KeepingStore;
@@ -43,7 +43,7 @@ export interface KeepDeps {
   /** So a visitor costs one read a day per process. */
   kept: KeptSightings;
   /** One change of a visitor's record at a time in this process. */
-  inTurn: KeyedMutex;
+  visitorMutex: KeyedMutex;
   /** keep-imports sets it, since its landed notes lead the fold to old days; keep-hits refuses a day the fold no longer reads. */
   anyDay?: boolean;
   /** Set once the dated switch of person ids is registered: messages' old ids follow their records to derived ids. */
@@ -55,13 +55,13 @@ export interface KeepDeps {
  * Records take sightings with If-Match, then each day gets one fact created once, so a retried message ends as one delivery would.
  */
 export async function keepHits(message: HitsMessage, deps: KeepDeps): Promise<KeepOutcome> {
-  const { store, clock, kept, inTurn } = deps;
+  const { store, clock, kept, visitorMutex } = deps;
   // Ids the ingest derived already are kept as they are; the others are the person hash.
   const derived = new Set(message.hits.flatMap((hit) => (hit.person_derived === true && hit.person !== null ? [hit.person] : [])));
   // Later invocations find the day kept and make no call.
   const keepVisitor = async (hash: string, sightings: Sighting[]): Promise<First | null> => {
     let first: First | null = null;
-    await inTurn.run(hash, async () => {
+    await visitorMutex.run(hash, async () => {
       const unkept = kept.unkept(hash, sightings);
       if (unkept.length === 0) {
         first = kept.firstOf(hash);

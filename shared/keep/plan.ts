@@ -33,8 +33,8 @@ const bump = (counts: Record<string, number>, name: string, by = 1) => {
 
 const newVisitorDay = (day: string, hit: QueuedHit): VisitorDayPart => ({
   day,
-  id: visitorDayId(hit.store, hit.token),
-  store: hit.store,
+  id: visitorDayId(hit.served_by, hit.token),
+  store: hit.served_by,
   token: hit.token,
   network: hit.network,
   first_seen: hit.at,
@@ -52,8 +52,8 @@ const newHour = (day: string, hit: QueuedHit): HourPart => {
   const hour = hit.at.slice(11, 13);
   return {
     day,
-    id: hourId(hit.store, hour),
-    store: hit.store,
+    id: hourId(hit.served_by, hour),
+    store: hit.served_by,
     hour: `${day}T${hour}:00:00.000Z`,
     requests: 0,
     bots: 0,
@@ -129,7 +129,7 @@ export function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]>
   return sightings;
 }
 
-/** `firsts` marks each visitor-day's new people and each action's first touch. */
+/** `firsts` watermarks each visitor-day's new people and each action's first touch. */
 export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, First | null> = new Map()): Plan {
   const days = new Map<
     string,
@@ -145,7 +145,7 @@ export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, F
       actions: new Map<string, GoalAction>(),
     };
     days.set(day, parts);
-    const visitorDay = parts.visitorDays.get(visitorDayId(hit.store, hit.token)) ?? newVisitorDay(day, hit);
+    const visitorDay = parts.visitorDays.get(visitorDayId(hit.served_by, hit.token)) ?? newVisitorDay(day, hit);
     parts.visitorDays.set(visitorDay.id, visitorDay);
     if (hit.engagement !== undefined) {
       addEngagement(visitorDay, hit.path, hit.engagement);

@@ -91,7 +91,7 @@ describe('the audience through the local stack: countries, devices, campaigns, n
   });
   afterAll(() => t?.stop());
 
-  it('answers countries, devices and campaigns on the Activity card, from people only, exactly', async () => {
+  it('answers countries, devices and campaigns on the period report, from people only, exactly', async () => {
     const { json } = await get(t, '/api/admin/activity');
     expect(json.countries).toEqual([
       { country: 'DE', visitor_days: 2 },

@@ -115,7 +115,7 @@ describe('the visitor-days left out, by reason, through the local host on Azurit
     const response = await fetch(`${t.host.url}/api/admin/activity?days=1`, { headers: { authorization: `Bearer ${t.env.OPERATOR_KEY}` } });
     const { by_day } = (await response.json()) as { by_day: Array<Record<string, unknown>> };
     expect(by_day.map(({ people_new: _new, returning: _back, ...kinds }) => kinds)).toEqual([
-      // People's page loads are another test's (activity-card.test.ts): here only the kinds and reasons.
+      // People's page loads are another test's (period-report.test.ts): here only the kinds and reasons.
       {
         day: DAY,
         people: 25,

@@ -160,7 +160,7 @@ describe('a site’s history imported from its logs and backfilled by the timer 
     const liveDayAfter = (await after.rollup(LIVE_DAY)) as DayRollup;
     expect(liveDayAfter.requests).toBe(liveDayBefore!.requests);
     expect(liveDayAfter.visitor_days).toEqual(liveDayBefore!.visitor_days);
-    // An old day's rollup holds its requests, as the Activity card reads them.
+    // An old day's rollup holds its requests, as the period report reads them.
     const oldDay = Object.keys(truth.requestsByDay)[3]!;
     expect((await after.rollup(oldDay))?.requests).toBe(truth.requestsByDay[oldDay]);
     // The pulse reads the same.

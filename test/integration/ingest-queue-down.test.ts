@@ -16,7 +16,7 @@ const hit = (i: number): QueuedHit => ({
   person: 'b'.repeat(32),
   network: '203.0.113.x',
   path: `/p/${'x'.repeat(400)}/${i}`,
-  store: 'site',
+  served_by: 'site',
   bot: false,
   self: false,
   source: null,

@@ -26,7 +26,7 @@ const before = messageOf([
 const under = messageOf([
   queued('ann', '2026-10-23T10:00:00.000Z', { path: '/a', source: 'github.com', subject: 'tree-1' }),
   queued('ann', '2026-10-23T10:00:04.000Z', { path: '/a', subject: 'tree-1' }),
-  queued('ann', '2026-10-23T11:00:00.000Z', { path: '/b', store: 'shop', subject: 'tree-2' }),
+  queued('ann', '2026-10-23T11:00:00.000Z', { path: '/b', served_by: 'shop', subject: 'tree-2' }),
   queued('sam', '2026-10-23T10:05:00.000Z', { path: '/about' }),
   queued('new', '2026-10-23T10:06:00.000Z', { path: '/' }),
   queued('bob', '2026-10-23T10:06:30.000Z', { path: '/scan', subject: 'tree-1' }),
@@ -123,7 +123,7 @@ describe('keeping and folding have exactly-once effect on the local Cosmos serve
       expect((await keeper(run.store, clock())(under)).ok).toBe(true);
       await settled();
       const failed = await foldWith(failingAfter(run.store, failAfter));
-      // A write whose answer was lost is tried again within the run (its part, day or round, from the marks written):
+      // A write whose answer was lost is tried again within the run (its part, day or round, from the watermarks written):
       // the run then finishes, or says it did not, naming the failure. Its last write is the lease's release.
       const finished = failed.ok && failed.behind === null;
       if (failAfter === clean.foldWrites) expect(failed).toMatchObject({ ok: true, behind: null });

@@ -31,7 +31,7 @@ export async function everything(documents: CosmosDocuments): Promise<Doc[]> {
 export const SETTLE_SECONDS = 1;
 
 /**
- * The documents without the store's marks (a fold's `folded_to` and `folded_days`, the fold state and lease, the
+ * The documents without the store's watermarks (a fold's `folded_to` and `folded_days`, the fold state and lease, the
  * store's clock), which differ from run to run since they are the server's own times: for comparing what two runs kept
  * and counted.
  */

@@ -81,7 +81,7 @@ function queriesOf(rng: Rng, now: number): { query: string; parameters: SqlParam
       parameters: [{ name: '@after', value: `t${rng.int(12)}` }],
     },
     {
-      query: `SELECT TOP ${rng.pick([2, 7])} c.who, c.first_seen, c._ts AS mark FROM c WHERE c.kind = 'visitor-record' AND c._ts > @after AND c._ts <= @upTo ORDER BY c._ts`,
+      query: `SELECT TOP ${rng.pick([2, 7])} c.who, c.first_seen, c._ts AS watermark FROM c WHERE c.kind = 'visitor-record' AND c._ts > @after AND c._ts <= @upTo ORDER BY c._ts`,
       parameters: [
         { name: '@after', value: after },
         { name: '@upTo', value: now },

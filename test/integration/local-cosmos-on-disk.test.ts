@@ -9,7 +9,7 @@ import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';
 
 // The local Cosmos server kept in a file, in this process: what is saved at stop is loaded at the next start with
-// every document's `_rid`, `_etag` and `_ts` as they were, so the fold, which reads writes after the `_ts` mark it
+// every document's `_rid`, `_etag` and `_ts` as they were, so the fold, which reads writes after the `_ts` watermark it
 // kept, folds the facts kept before the restart once, and counts nothing twice. Its clock is the tests' movable one,
 // moved by each fold rather than waited for; loaded, it starts no earlier than the latest `_ts` it loaded.
 
@@ -27,7 +27,7 @@ const SECOND = [
 
 type Marks = Map<string, { _rid: string; _etag: string; _ts: number }>;
 
-async function marksOf(container: Container): Promise<Marks> {
+async function watermarksOf(container: Container): Promise<Marks> {
   const { resources } = await container.items
     .query<{ id: string; pk: string; _rid: string; _etag: string; _ts: number }>('SELECT * FROM c')
     .fetchAll();
@@ -63,13 +63,13 @@ describe('the local Cosmos server kept on disk', () => {
     expect(await people()).toMatchObject({ people_all_time: 2, scanners_left_out: 1 });
     // Kept, not yet folded: the facts wait for the fold on the other side of the restart.
     await send(SECOND);
-    const marks = await marksOf(container);
+    const watermarks = await watermarksOf(container);
 
     await cosmos.stop();
     expect(readdirSync(folder)).toEqual(['cosmos.json']);
     cosmos = await startCosmos({ port, file, movableClock: true });
-    expect(cosmos.loaded).toBe(marks.size);
-    expect(await marksOf(container)).toEqual(marks);
+    expect(cosmos.loaded).toBe(watermarks.size);
+    expect(await watermarksOf(container)).toEqual(watermarks);
 
     expect(await people(), 'nothing folded yet of the second hits').toMatchObject({ people_all_time: 2 });
     await t.fold();
@@ -79,9 +79,9 @@ describe('the local Cosmos server kept on disk', () => {
     expect(await people()).toEqual(after);
 
     // Documents made after the load get resource ids of their own: the counters were loaded too.
-    const rids = [...(await marksOf(container)).values()].map((mark) => mark._rid);
+    const rids = [...(await watermarksOf(container)).values()].map((watermark) => watermark._rid);
     expect(new Set(rids).size).toBe(rids.length);
-    expect(rids.length).toBeGreaterThan(marks.size);
+    expect(rids.length).toBeGreaterThan(watermarks.size);
     // A partition-scoped query still reads its partition alone after a load.
     const { resources } = await container.items.query('SELECT * FROM c', { partitionKey: 'visitors' }).fetchAll();
     expect(resources.every((doc: any) => doc.pk === 'visitors')).toBe(true);

@@ -11,7 +11,7 @@ import { settle } from '../support/store-clock';
 // `npm start` as a person runs it, in a process of its own with ports and a data folder of its own: hits posted and
 // counted, then Ctrl-C and a start again, then more hits, a SIGKILL of the whole process group (the stack and its
 // Azurite) after the Cosmos documents were saved, and a start again. Each start reads the same people, visits and
-// Activity card, and a recount after the kill folds what was kept before it exactly once.
+// period report, and a recount after the kill folds what was kept before it exactly once.
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const today = () => new Date().toISOString().slice(0, 10);
@@ -61,7 +61,7 @@ async function recount(place: StackPlace) {
   expect((await fetch(`${place.url}/admin/functions/recount`, { method: 'POST' })).status).toBe(202);
 }
 
-/** What a person sees: the pulse, the Admin count, the Activity card and today's visitors, less what differs by process. */
+/** What a person sees: the pulse, the Admin count, the period report and today's visitors, less what differs by process. */
 async function figures(place: StackPlace) {
   const get = async (path: string) => {
     const response = await fetch(`${place.url}${path}`, { headers: { 'x-operator-key': place.env.OPERATOR_KEY! } });
@@ -103,7 +103,7 @@ describe('npm start remembers what it kept', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('reads the same people, visits and Activity card after Ctrl-C, and after a kill between two saves', async () => {
+  it('reads the same people, visits and period report after Ctrl-C, and after a kill between two saves', async () => {
     // The fold's timer off, as the Functions host reads the setting: a run of it beside the test's would hold the
     // fold lease, and the test's run would fold nothing.
     const place = await stackPlace(dataDir, { 'AzureWebJobs.recount.Disabled': 'true' });

@@ -8,7 +8,7 @@ import { settle } from '../support/store-clock';
 import { freshCosmos, SETTLE_SECONDS } from './keep-helpers';
 
 const DAY = '2026-10-23';
-/** Past any mark the store gives. */
+/** Past any watermark the store gives. */
 const ALWAYS = Number.MAX_SAFE_INTEGER;
 
 /** A busy message's fact: `visitors` people of random hashes, each a page load and a second page, half of them new today. */

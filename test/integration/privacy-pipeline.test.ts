@@ -148,7 +148,7 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
     expectNoQuery(documents.map((doc) => JSON.stringify(doc)).join('\n'), parameters, 'a stored document');
     expectNoQuery(answers.join('\n'), parameters, 'an answer');
     expectNoQuery(logger.lines.join('\n'), parameters, 'the log');
-    // The tags were read: some page loads carried a campaign, and it is on the Activity card.
+    // The tags were read: some page loads carried a campaign, and it is on the period report.
     expect(
       documents.some(
         (doc: { kind?: string; campaigns?: object }) =>

@@ -46,7 +46,7 @@ describe('the recount says why it folded nothing', () => {
     expect(await recountLog(down)).toEqual([
       expect.objectContaining({
         level: 'warn',
-        message: 'the fold could not start; the next run folds from the same marks',
+        message: 'the fold could not start; the next run folds from the same watermarks',
         reason: 'the fold lease could not be read: connect ECONNREFUSED 127.0.0.1:8081',
       }),
     ]);

@@ -97,7 +97,9 @@ describe('replay-poison, run through the local host as the real host runs a time
     expect(t.host.listeners().get('keep-hits')!.stats().invocations).toBe(0);
     // Kept as an import: the person's record from its old day, and the note that names the day for the fold.
     expect((await t.root.store.records.read(personHash('ivy')))?.doc.first_seen).toBe('2026-06-01');
-    expect(await t.root.store.landed.changed(0, Number.MAX_SAFE_INTEGER, 10)).toEqual([{ days: ['2026-06-01'], mark: expect.any(Number) }]);
+    expect(await t.root.store.landed.changed(0, Number.MAX_SAFE_INTEGER, 10)).toEqual([
+      { days: ['2026-06-01'], watermark: expect.any(Number) },
+    ]);
     expect(await texts(t.importPoison)).toEqual([]);
   });
 

@@ -3,7 +3,7 @@ import { ALL_SITES_FROM_ID } from '../../shared/core/store/all-sites';
 import { markAllSitesFrom } from '../../shared/fold/all-sites-from';
 import { memoryStore } from '../../adapters/memory/store';
 import { emptyRollup } from '../../shared/core/rollup/day-rollup';
-import type { ActivityHour, Fact, Marked, Store, VisitorDay, VisitorRecord } from '../../shared/core/store';
+import type { ActivityHour, Fact, Watermarked, Store, VisitorDay, VisitorRecord } from '../../shared/core/store';
 import { hourId, visitorDayId } from '../../shared/core/store/activity';
 import { FACT_TTL_SECONDS, factId } from '../../shared/core/store/facts';
 import { emptyFoldState } from '../../shared/core/store/fold';
@@ -27,7 +27,7 @@ import { freshCosmos, SETTLE_SECONDS } from './keep-helpers';
 
 interface Subject {
   name: string;
-  /** A new, empty store, and how to make every write so far settled (at or before the next settled mark). */
+  /** A new, empty store, and how to make every write so far settled (at or before the next settled watermark). */
   make(): Promise<{ store: Store; settle(): Promise<void> }>;
 }
 
@@ -41,7 +41,7 @@ const SUBJECTS: Subject[] = [
 
 const DAY = '2026-10-23';
 const OTHER_DAY = '2026-10-24';
-/** Past any mark either store gives. */
+/** Past any watermark either store gives. */
 const ALWAYS = Number.MAX_SAFE_INTEGER;
 
 const fact = (day: string, message: string): Fact => ({
@@ -128,7 +128,7 @@ describe.each(SUBJECTS.map((subject) => [subject.name, subject] as const))('the 
     expect(await store.facts.create(fact(OTHER_DAY, 'm1'))).toBe('created');
     expect(sortedIds(await store.facts.on(OTHER_DAY, 0, ALWAYS))).toEqual([factId('m1')]);
 
-    // The day all sites began is marked once: a second mark finds the first.
+    // The day all sites began is marked once: a second watermark finds the first.
     await markAllSitesFrom(store, DAY);
     expect(await store.allSitesFrom.create({ id: ALL_SITES_FROM_ID, pk: VISITORS_PK, kind: 'all-sites-from', day: OTHER_DAY })).toBe(
       'exists',
@@ -181,38 +181,38 @@ describe.each(SUBJECTS.map((subject) => [subject.name, subject] as const))('the 
     expect(store.stats()).toMatchObject({ conflicts: 2, failures: 0 });
   });
 
-  it('reads a day’s facts between two settled marks, in its partition alone, and the first of them in the order of their marks', async () => {
+  it('reads a day’s facts between two settled watermarks, in its partition alone, and the first of them in the order of their watermarks', async () => {
     const { store, settle: settled } = await subject.make();
     await store.facts.create(fact(DAY, 'first'));
     await settled();
-    const m1 = await store.marks.settled();
+    const m1 = await store.watermarks.settled();
     await store.facts.create(fact(DAY, 'second'));
     await store.facts.create(fact(OTHER_DAY, 'elsewhere'));
     await settled();
-    const m2 = await store.marks.settled();
-    // A write after a settled mark lands past it.
+    const m2 = await store.watermarks.settled();
+    // A write after a settled watermark lands past it.
     await store.facts.create(fact(DAY, 'later'));
     expect(m2).toBeGreaterThan(m1);
 
     const upToM1 = await store.facts.on(DAY, 0, m1);
     expect(idsOf(upToM1)).toEqual([factId('first')]);
-    expect(upToM1[0]).toEqual({ doc: fact(DAY, 'first'), etag: expect.any(String), mark: expect.any(Number) });
-    expect(upToM1[0]!.mark).toBeLessThanOrEqual(m1);
+    expect(upToM1[0]).toEqual({ doc: fact(DAY, 'first'), etag: expect.any(String), watermark: expect.any(Number) });
+    expect(upToM1[0]!.watermark).toBeLessThanOrEqual(m1);
     const betweenMarks = await store.facts.on(DAY, m1, m2);
     expect(idsOf(betweenMarks)).toEqual([factId('second')]);
-    expect(betweenMarks[0]!.mark).toBeGreaterThan(m1);
-    expect(betweenMarks[0]!.mark).toBeLessThanOrEqual(m2);
+    expect(betweenMarks[0]!.watermark).toBeGreaterThan(m1);
+    expect(betweenMarks[0]!.watermark).toBeLessThanOrEqual(m2);
     expect(sortedIds(await store.facts.on(DAY, 0, m2))).toEqual([factId('first'), factId('second')]);
     expect(sortedIds(await store.facts.on(OTHER_DAY, 0, m2))).toEqual([factId('elsewhere')]);
     const afterM2 = await store.facts.on(DAY, m2, ALWAYS);
     expect(idsOf(afterM2)).toEqual([factId('later')]);
 
-    // One slice of a backlog: the first n after a mark, in the order of their marks.
-    const all: Marked<Fact>[] = await store.facts.firstOn(DAY, 0, ALWAYS, 10);
+    // One slice of a backlog: the first n after a watermark, in the order of their watermarks.
+    const all: Watermarked<Fact>[] = await store.facts.firstOn(DAY, 0, ALWAYS, 10);
     expect(idsOf(all)).toEqual([factId('first'), factId('second'), factId('later')]);
-    expect(all.map((one) => one.mark)).toEqual([...all.map((one) => one.mark)].sort((a, b) => a - b));
+    expect(all.map((one) => one.watermark)).toEqual([...all.map((one) => one.watermark)].sort((a, b) => a - b));
     expect(idsOf(await store.facts.firstOn(DAY, 0, ALWAYS, 1))).toEqual([factId('first')]);
-    expect(idsOf(await store.facts.firstOn(DAY, all[0]!.mark, m2, 10))).toEqual([factId('second')]);
+    expect(idsOf(await store.facts.firstOn(DAY, all[0]!.watermark, m2, 10))).toEqual([factId('second')]);
     expect(await store.facts.firstOn('2026-10-25', 0, ALWAYS, 10)).toEqual([]);
   });
 
@@ -261,16 +261,16 @@ describe.each(SUBJECTS.map((subject) => [subject.name, subject] as const))('the 
     expect(await store.activityReader.hoursOn([DAY])).toEqual([moved, hour(DAY, '11')]);
   });
 
-  it('reads the records written between two settled marks in the order of their marks, and counts a day’s people and scanners', async () => {
+  it('reads the records written between two settled watermarks in the order of their watermarks, and counts a day’s people and scanners', async () => {
     const { store, settle: settled } = await subject.make();
     const person = record('e'.repeat(32));
     const scanner = record('f'.repeat(32), { who: 'scanners', counted_on: null, ttl: 7_776_000 });
     await store.records.create(person);
     await settled();
-    const m1 = await store.marks.settled();
+    const m1 = await store.watermarks.settled();
     await store.records.create(scanner);
     await settled();
-    const m2 = await store.marks.settled();
+    const m2 = await store.watermarks.settled();
     const change = ({ who, first_seen, counted_on, moved_days, counts_changed_at }: VisitorRecord) => ({
       who,
       first_seen,
@@ -279,9 +279,9 @@ describe.each(SUBJECTS.map((subject) => [subject.name, subject] as const))('the 
       counts_changed_at,
     });
     const changed = await store.recordCounts.changed(0, m2, Number.POSITIVE_INFINITY);
-    expect(changed.map(({ mark: _mark, ...rest }) => rest)).toEqual([change(person), change(scanner)]);
-    expect(changed[0]!.mark).toBeLessThanOrEqual(m1);
-    expect(changed[1]!.mark).toBeGreaterThan(m1);
+    expect(changed.map(({ watermark: _mark, ...rest }) => rest)).toEqual([change(person), change(scanner)]);
+    expect(changed[0]!.watermark).toBeLessThanOrEqual(m1);
+    expect(changed[1]!.watermark).toBeGreaterThan(m1);
     expect((await store.recordCounts.changed(0, m2, 1)).map(({ who }) => who)).toEqual(['people']);
     expect((await store.recordCounts.changed(m1, m2, 10)).map(({ who }) => who)).toEqual(['scanners']);
     expect(await store.recordCounts.countsOn(DAY)).toEqual({ people: 1, scanners: 1 });

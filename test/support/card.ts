@@ -1,5 +1,5 @@
 import type { Store } from '../../shared/core/store';
-import { activityCard, type ActivityDeps } from '../../shared/read/activity/card';
+import { periodReport, type ActivityDeps } from '../../shared/read/activity/report';
 import { activityQuerySchema } from '../../shared/contract/queries';
 import { query as readQuery } from '../../host/http/input';
 import { operatorRead } from '../../host/http/route';
@@ -20,7 +20,7 @@ const request = (query: string): IncomingRequest => ({
   text: () => Promise.resolve(''),
 });
 
-/** The Activity card's use case on a store, asked with a query string, answering its status and body. */
+/** The period report's use case on a store, asked with a query string, answering its status and body. */
 export function cardOf(store: Store, clock: Clock) {
   const deps: ActivityDeps = {
     store,
@@ -35,7 +35,7 @@ export function cardOf(store: Store, clock: Clock) {
     access: testAccess(clock),
   };
   return async (query: string) => {
-    const answer = await operatorRead(request(query), operator, readQuery(activityQuerySchema), (asked) => activityCard(asked, deps));
+    const answer = await operatorRead(request(query), operator, readQuery(activityQuerySchema), (asked) => periodReport(asked, deps));
     return { status: answer.status, body: answer.body as any };
   };
 }

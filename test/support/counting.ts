@@ -33,7 +33,7 @@ export function queuedHit(
     person: person === null || options.self ? null : hex(person),
     network: options.network ?? '203.0.113.x',
     path: options.path ?? '/',
-    store: options.store ?? 'site',
+    served_by: options.store ?? 'site',
     bot: options.bot ?? false,
     self: options.self ?? false,
     source: options.source ?? null,

@@ -12,7 +12,7 @@ declare module 'vitest' {
 /**
  * One Azurite (blob, queue and table: the timer locks and the replay counts are blobs) and one local Cosmos server for
  * the whole run; each test file uses queues, databases and lock names of its own. The Cosmos server's clock only moves
- * forward, so one file moving it past its settle margin leaves another's marks behind its writes, as real time would.
+ * forward, so one file moving it past its settle margin leaves another's watermarks behind its writes, as real time would.
  */
 export default async function setup(project: TestProject) {
   // The hosting networks' table the ingest reads, made from the installed network data when it is missing or stale.

@@ -61,7 +61,7 @@ export async function readAll(t: TestHost, query = '') {
 
 /**
  * The answers as kept in the golden file. Left out, because a redesign of keeping and counting may change them
- * without changing any figure: the Activity card's `cost` (the store's operations since the process started) and
+ * without changing any figure: the period report's `cost` (the store's operations since the process started) and
  * `availability` of the card and the day's table (the store's wording and retention; asserted available apart). The
  * test's own database name, which every `source` names, is written `<database>`. Keys are sorted, so the file is stable.
  */

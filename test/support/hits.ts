@@ -15,7 +15,7 @@ export function queued(person: string | null, at: string, more: Partial<QueuedHi
     person: person === null ? null : personHash(person),
     network: '203.0.113.x',
     path: '/',
-    store: 'site',
+    served_by: 'site',
     bot: false,
     self: person === null,
     source: null,
@@ -36,7 +36,7 @@ export function syntheticMessages(count: number, visitors: number, days: number,
     return queued(String(visitor), new Date(start + Math.floor((n * days * 86_400_000) / count)).toISOString(), {
       network: `203.0.${visitor}.x`,
       path: scanner ? '/wp-login.php' : `/page-${n % 12}`,
-      store: n % 10 === 0 ? 'shop' : 'site',
+      served_by: n % 10 === 0 ? 'shop' : 'site',
       bot: scanner,
       source: n % 17 === 0 ? 'github.com' : null,
     });

@@ -24,7 +24,7 @@ export async function advanceStoreClock(seconds: number, endpoint: string = inje
 const unreachable = (error: unknown): boolean => error instanceof TypeError && error.message === 'fetch failed';
 
 /**
- * Moves the store's clock past the settle margin and a second: every write made before is then at or before the mark
+ * Moves the store's clock past the settle margin and a second: every write made before is then at or before the watermark
  * the next fold reads up to (its `_ts` now less `settleSeconds`), and every write after lands past it. Instant: no test
  * waits for the store's time to pass. A store that cannot be reached is left as it is (the fold then finds it down).
  */

@@ -44,7 +44,7 @@ async function site(earlier?: string) {
 /** A page no visit sent an engagement from. */
 const UNTIMED = { time_on_page: null, scroll_depth: null };
 
-describe('the Activity card over any period, from the day rollups', () => {
+describe('the period report over any period, from the day rollups', () => {
   it('answers the last N days, every day kept, or a range, each with its people once and the period before', async () => {
     const read = await site();
     const week = await read('days=7');

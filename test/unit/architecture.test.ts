@@ -177,8 +177,8 @@ describe('shared/ follows the flow of a hit: core, contract, ingest, keep, fold,
     expect(importsUpstream(withImport(graph, 'shared/core/days.ts', 'shared/contract/common.ts'))).toEqual([
       'shared/core/days.ts -> shared/contract/common.ts',
     ]);
-    expect(importsUpstream(withImport(graph, 'shared/fold/fold.ts', 'shared/read/activity/card.ts'))).toEqual([
-      'shared/fold/fold.ts -> shared/read/activity/card.ts',
+    expect(importsUpstream(withImport(graph, 'shared/fold/fold.ts', 'shared/read/activity/report.ts'))).toEqual([
+      'shared/fold/fold.ts -> shared/read/activity/report.ts',
     ]);
   });
 

@@ -14,7 +14,7 @@ const documents = [
     .map((name) => `docs/${name}`),
 ];
 
-/** The anchor GitHub gives a heading: lowercase, code and punctuation marks gone, each space a hyphen, repeats numbered. */
+/** The anchor GitHub gives a heading: lowercase, code and punctuation watermarks gone, each space a hyphen, repeats numbered. */
 function anchorsOf(text: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();

@@ -3,7 +3,7 @@ import { memoryStore } from '../../adapters/memory/store';
 import { readPeopleCount } from '../../shared/read/counting/people-count';
 import { fold } from '../../shared/fold/fold';
 import { TIMER_FOLD_BUDGET } from '../../shared/fold/budget';
-import { SCANNERS_COUNTED_AGAIN_DAYS } from '../../shared/fold/people';
+import { BOTS_COUNTED_AGAIN_DAYS } from '../../shared/fold/people';
 import type { QueuedHit } from '../../shared/core/message';
 import { fixedClock } from '../../shared/core/ports/clock';
 import type { Store } from '../../shared/core/store';
@@ -128,7 +128,7 @@ describe('people folded from the visitor records', () => {
     // The crawler's record expires (its ttl, which the memory store does not run); a later fold of that day keeps it counted
     // only while the day is recent enough for every record to be there, so the day is moved past that.
     r.store.documents.delete('visitors', queuedHit('2026-10-22T10:00:00.000Z', { person: 'c' }).person!);
-    r.clock.advance((SCANNERS_COUNTED_AGAIN_DAYS + 1) * 86_400_000);
+    r.clock.advance((BOTS_COUNTED_AGAIN_DAYS + 1) * 86_400_000);
     await r.keep([queuedHit(r.clock.now().toISOString(), { person: 's', bot: true })]);
     await r.fold();
     expect(await r.count()).toMatchObject({ people_all_time: 1, scanners_left_out: 1, counted_from: '2026-10-23' });
@@ -266,7 +266,7 @@ describe('the fold has exactly-once effect', () => {
       await run.fold();
       await run.keep(under);
       const failed = await fold({ store: failingAfter(run.store, failAfter), clock: run.clock, rules: scanRules(10, 60), lateDays: 7 });
-      // A write whose answer was lost is tried again within the run (the part, the day or the round, from its marks):
+      // A write whose answer was lost is tried again within the run (the part, the day or the round, from its watermarks):
       // the run then finishes, or it says it did not, naming the failure. Its last write is the lease's release.
       if (failAfter === writes) expect(failed).toMatchObject({ ok: true, behind: null });
       else if (failed.ok && failed.behind === null) triedAgain += 1;
@@ -277,7 +277,7 @@ describe('the fold has exactly-once effect', () => {
       // A run that died with the lease leaves it to lapse: the next run comes once it has.
       run.clock.advance(TIMER_FOLD_BUDGET.leaseSeconds * 1000);
       await run.fold();
-      // The marks differ from the clean run's (they are the store's own), so compare the documents without them.
+      // The watermarks differ from the clean run's (they are the store's own), so compare the documents without them.
       const unmarked = (docs: ReturnType<typeof everything>) =>
         JSON.parse(
           JSON.stringify(docs, (key, value: unknown) =>

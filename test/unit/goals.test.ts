@@ -1,7 +1,7 @@
 import type { GoalSummary } from '../../shared/core/store/goals';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from '../../adapters/memory/store';
-import { goalsOf } from '../../shared/read/activity/card';
+import { goalsOf } from '../../shared/read/activity/report';
 import { eventsOf, periodOf } from '../../shared/read/activity/period';
 import { funnelStepsSetting } from '../../shared/core/funnel';
 import { funnelOf } from '../../shared/read/activity/funnel';

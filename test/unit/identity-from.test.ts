@@ -4,7 +4,7 @@ import { fixedClock } from '../../shared/core/ports/clock';
 import { migrationId } from '../../shared/core/store/migrations';
 import { PERSON_IDS_MIGRATION } from '../../shared/core/store/person-moves';
 import { VISITORS_PK } from '../../shared/core/store/visitors';
-import { ActivityCard } from '../../shared/contract/activity';
+import { PeriodReport } from '../../shared/contract/activity';
 import { cardOf } from '../support/card';
 import { RetentionCard } from '../../shared/contract/retention';
 import { retentionQuerySchema } from '../../shared/contract/queries';
@@ -43,12 +43,12 @@ async function retentionOn(begunAt: string | null, months: number) {
   return answer.value;
 }
 
-describe("the Activity card's identity_from", () => {
+describe("the period report's identity_from", () => {
   it('names the day after the person-ids migration began when the period spans it, as the contract declares', async () => {
     const { status, body } = await (await switchedOn('2026-12-05T10:00:00.000Z'))('days=30');
     expect(status).toBe(200);
     expect(body.identity_from).toBe('2026-12-06');
-    expect(ActivityCard.safeParse(body).success).toBe(true);
+    expect(PeriodReport.safeParse(body).success).toBe(true);
   });
 
   it.each([

@@ -25,7 +25,7 @@ const seen = (address: string, over: Partial<SeenRequest> = {}): SeenRequest => 
   userAgent: chrome,
   path: '/',
   referrer: null,
-  store: 'site',
+  served_by: 'site',
   pageLoad: true,
   subject: null,
   operator: false,

@@ -19,7 +19,7 @@ const request = (overrides: Partial<SeenRequest> = {}): SeenRequest => ({
   userAgent: CHROME,
   path: '/about',
   referrer: null,
-  store: 'site',
+  served_by: 'site',
   pageLoad: true,
   subject: null,
   operator: false,
@@ -103,7 +103,7 @@ describe('classify: a request made into a hit that names nobody', () => {
       bot: false,
       self: false,
       source: 'www.linkedin.com',
-      store: 'site',
+      served_by: 'site',
     });
     expect(JSON.stringify(result.hit)).not.toContain('203.0.113');
     expect(JSON.stringify(result.hit)).not.toContain('Chrome');

@@ -20,7 +20,7 @@ const seen = (set: HeaderSet | null, userAgent = set?.headers['user-agent'] ?? '
   userAgent,
   path: '/',
   referrer: null,
-  store: 'site',
+  served_by: 'site',
   pageLoad: true,
   subject: null,
   operator: false,

@@ -20,7 +20,7 @@ describe('the backfill, killed after any write', () => {
   const requests = history({ today: TODAY, days: 120, people: 3, seed: 9 }).filter((_, index) => index % 60 === 0);
   const lines = requests.map(importLine);
   const small = { ...TIMER_FOLD_BUDGET, factsASlice: 2, recordsASlice: 3, slicesARun: 2 };
-  const marks = [
+  const watermarks = [
     'folded_to',
     'folded_days',
     'days',
@@ -40,7 +40,7 @@ describe('the backfill, killed after any write', () => {
           .query<Record<string, unknown>>(() => true)
           .filter((doc) => !['store-clock', 'fold-lease'].includes(String(doc.kind)))
           .sort((a, b) => (`${String(a.pk)}|${String(a.id)}` < `${String(b.pk)}|${String(b.id)}` ? -1 : 1)),
-        (key, value: unknown) => (marks.includes(key) ? undefined : value),
+        (key, value: unknown) => (watermarks.includes(key) ? undefined : value),
       ),
     ) as unknown;
   const imported = async (rig: ReturnType<typeof importRig>) => {
@@ -57,7 +57,7 @@ describe('the backfill, killed after any write', () => {
     throw new Error('the fold never caught up');
   };
 
-  it('folds again from its marks and leaves what a clean run leaves', async () => {
+  it('folds again from its watermarks and leaves what a clean run leaves', async () => {
     const clean = importRig(NOW);
     await imported(clean);
     const counting = failingAfter(clean.store, Number.POSITIVE_INFINITY);

@@ -49,7 +49,7 @@ async function figures(rig: ReturnType<typeof importRig>) {
   return { people, visits };
 }
 
-/** The Activity card over the rig's store, read as the dashboard reads it: `card('days=7')` answers its status and body. */
+/** The period report over the rig's store, read as the dashboard reads it: `card('days=7')` answers its status and body. */
 const cardOf = (rig: ReturnType<typeof importRig>) => cardOnStore(rig.store, rig.clock);
 
 const unmarked = (docs: Array<Record<string, unknown>>) =>
@@ -456,7 +456,7 @@ describe("Plausible's export", () => {
     expect(JSON.stringify(before)).not.toContain('jane');
   });
 
-  it('shows on the Activity card of a period with imported days, marked imported, summed over them, and on no other', async () => {
+  it('shows on the period report of a period with imported days, marked imported, summed over them, and on no other', async () => {
     const rig = importRig(NOW);
     const file = join(tempDir(), 'plausible-export.zip');
     const { writeFileSync } = await import('node:fs');

@@ -22,7 +22,7 @@ const seen = (address: string, userAgent: string, at = NOW): SeenRequest => ({
   userAgent,
   path: '/',
   referrer: null,
-  store: 'site',
+  served_by: 'site',
   pageLoad: true,
   subject: null,
   operator: false,

@@ -5,7 +5,7 @@ import { MemoryDocuments, type Keyed } from '../../adapters/memory/documents';
 const doc = (pk: string, id: string, n: number): Keyed => ({ pk, id, n }) as Keyed;
 
 describe('a copy of the memory documents', () => {
-  it('holds the same documents, versions and marks, and goes on apart from the original', () => {
+  it('holds the same documents, versions and watermarks, and goes on apart from the original', () => {
     const original = new MemoryDocuments();
     original.create(doc('a', '1', 1));
     original.create(doc('b', '2', 2));
@@ -17,7 +17,7 @@ describe('a copy of the memory documents', () => {
     expect(copy.queryMarked(() => true)).toEqual(original.queryMarked(() => true));
     expect(copy.counts.writes).toBe(0);
 
-    // A write to one is not seen by the other, and each takes its next mark on from the same place.
+    // A write to one is not seen by the other, and each takes its next watermark on from the same place.
     const current = copy.read<{ n: number }>('a', '1')!;
     expect(copy.replace(doc('a', '1', 4), current.etag)).toBe('replaced');
     expect(original.read<{ n: number }>('a', '1')!.doc.n).toBe(3);

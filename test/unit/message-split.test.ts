@@ -14,7 +14,7 @@ function hit(index: number, pathLength = MAX_PATH_LENGTH): QueuedHit {
     person: index % 7 === 0 ? null : hex(index + 100_000),
     network: `203.0.${index % 256}.x`,
     path,
-    store: 'site',
+    served_by: 'site',
     bot: index % 3 === 0,
     self: index % 7 === 0,
     source: index % 2 === 0 ? `host-${index}.example.com` : null,

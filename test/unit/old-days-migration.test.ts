@@ -161,7 +161,7 @@ describe('the migration of days kept before the day secrets, on the golden store
     expect(visitorDays(documents).filter((doc) => doc.day === '2026-10-20' && doc.rekeyed === undefined)).toEqual([]);
     expect(visitorDays(documents).filter((doc) => doc.day === '2026-10-21' && doc.rekeyed === true)).toEqual([]);
     expect(documents.query((doc: { kind: string; pk: string }) => doc.kind === 'fact', '2026-10-21').length).toBeGreaterThan(0);
-    // The fold reads the note (its mark moves past it) and folds the day; then the day is made again.
+    // The fold reads the note (its watermark moves past it) and folds the day; then the day is made again.
     const state = (await store.foldState.read())!;
     expect(await store.foldState.replace({ ...state.doc, imports: documents.lastMark() }, state.etag)).toBe('replaced');
     const done = dyingOldDays(store, LATER);
@@ -169,7 +169,7 @@ describe('the migration of days kept before the day secrets, on the golden store
     expect(visitorDays(documents).filter((doc) => doc.rekeyed === undefined)).toEqual([]);
   });
 
-  it("waits on a day with a fact past the run's settled mark (an import's may be under way), then removes it", async () => {
+  it("waits on a day with a fact past the run's settled watermark (an import's may be under way), then removes it", async () => {
     const documents = golden();
     const store = memoryStore(documents);
     const fact = GOLDEN.documents.find((doc) => doc.kind === 'fact' && doc.pk === '2026-10-20')!;

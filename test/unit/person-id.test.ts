@@ -32,7 +32,7 @@ const seen = (address: string, extra: Partial<SeenRequest> = {}): SeenRequest =>
   userAgent: CHROME,
   path: '/about',
   referrer: null,
-  store: 'site',
+  served_by: 'site',
   pageLoad: true,
   subject: null,
   operator: false,

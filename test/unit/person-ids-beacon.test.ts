@@ -23,7 +23,7 @@ const scan = (address: string, subject = 'poster'): SeenRequest => ({
   userAgent: FIREFOX,
   path: '/scan',
   referrer: null,
-  store: 'site',
+  served_by: 'site',
   pageLoad: true,
   subject,
   operator: false,

@@ -43,7 +43,7 @@ function deploymentOf(): SwitchDeployment & { queued: QueuedHit[] } {
     at: new Date(one.at),
     userAgent: SWITCH_AGENT,
     referrer: null,
-    store: 'site',
+    served_by: 'site',
     pageLoad: true,
     operator: false,
   });

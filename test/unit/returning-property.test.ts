@@ -12,7 +12,7 @@ import type { RollupRules } from '../../shared/core/rollup/day-rollup';
 import { matchesAll, type Filter } from '../../shared/core/rollup/filters';
 import { estimate, mergeSketches, SKETCH_ERROR } from '../../shared/core/sketch';
 import { readPeriods } from '../../shared/read/activity/window';
-import { daysFrom } from '../../shared/read/activity/card';
+import { daysFrom } from '../../shared/read/activity/report';
 import type { VisitorDay } from '../../shared/core/store/activity';
 import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { cardOf } from '../support/card';

@@ -101,12 +101,12 @@ async function figures(store: ReturnType<typeof memoryStore>) {
   const folded = store.documents.query<Record<string, unknown>>((doc) =>
     ['visitors-summary', 'visits-summary', 'day-rollup', 'period-rollup', 'visitor-day', 'activity-hour'].includes(String(doc.kind)),
   );
-  // What a run's marks are (the store's order of writes) differs between two runs; every figure must not.
-  const marks = new Set(['folded_to', 'folded_days', 'updated_at']);
+  // What a run's watermarks are (the store's order of writes) differs between two runs; every figure must not.
+  const watermarks = new Set(['folded_to', 'folded_days', 'updated_at']);
   return {
     people: await store.visitorsSummary.peopleFrom(DAYS[0]!),
     documents: folded
-      .map((doc) => Object.fromEntries(Object.entries(doc).filter(([key]) => !marks.has(key))))
+      .map((doc) => Object.fromEntries(Object.entries(doc).filter(([key]) => !watermarks.has(key))))
       .sort((a, b) => `${String(a.pk)}|${String(a.id)}`.localeCompare(`${String(b.pk)}|${String(b.id)}`)),
   };
 }

@@ -19,7 +19,7 @@ const seen = (address: string, more: Partial<SeenRequest> = {}): SeenRequest => 
   userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0',
   path: '/t',
   referrer: null,
-  store: 'site',
+  served_by: 'site',
   pageLoad: true,
   subject: 'tree-1',
   operator: false,

@@ -31,7 +31,7 @@ async function seeded() {
     person: person.toString(16).padStart(32, '0'),
     network: 'x',
     path: '/',
-    store: 'site',
+    served_by: 'site',
     bot: false,
     self: false,
     source: null,

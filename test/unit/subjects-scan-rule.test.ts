@@ -8,21 +8,21 @@ const counted = (instants: number[], r = rules) => scannedVisitor(null, 'tree-1'
 
 describe('judging a scan of a subject', () => {
   it('the refresh window runs from the latest scan: 9.999 s after it is the same scan, 10 s is not', () => {
-    const marks = { last_seen: at(0), last_counted: at(0) };
-    expect(judge(marks, at(9_999), scanRules(10, 0))).toBe('refresh');
-    expect(judge(marks, at(10_000), scanRules(10, 0))).toBe('counted');
+    const watermarks = { last_seen: at(0), last_counted: at(0) };
+    expect(judge(watermarks, at(9_999), scanRules(10, 0))).toBe('refresh');
+    expect(judge(watermarks, at(10_000), scanRules(10, 0))).toBe('counted');
   });
 
   it('the rate limit runs from the latest counted scan: 59.999 s after it is not counted, 60 s is', () => {
-    const marks = { last_seen: at(30_000), last_counted: at(0) };
-    expect(judge(marks, at(59_999), rules)).toBe('limited');
-    expect(judge(marks, at(60_000), rules)).toBe('counted');
+    const watermarks = { last_seen: at(30_000), last_counted: at(0) };
+    expect(judge(watermarks, at(59_999), rules)).toBe('limited');
+    expect(judge(watermarks, at(60_000), rules)).toBe('counted');
   });
 
   it('a scan at or before the latest one judged is a late or repeated delivery and changes nothing', () => {
-    const marks = { last_seen: at(5_000), last_counted: at(0) };
-    expect(judge(marks, at(5_000), rules)).toBe('seen');
-    expect(judge(marks, at(1_000), rules)).toBe('seen');
+    const watermarks = { last_seen: at(5_000), last_counted: at(0) };
+    expect(judge(watermarks, at(5_000), rules)).toBe('seen');
+    expect(judge(watermarks, at(1_000), rules)).toBe('seen');
     expect(judge({ last_seen: null, last_counted: null }, at(0), rules)).toBe('counted');
   });
 

@@ -23,11 +23,11 @@ export function cleanTag(raw: string | null | undefined): string | null {
 }
 
 function queryOf(path: string): string {
-  const mark = path.indexOf('?');
-  if (mark === -1) return '';
+  const watermark = path.indexOf('?');
+  if (watermark === -1) return '';
   const fragment = path.indexOf('#');
-  if (fragment === -1) return path.slice(mark + 1);
-  return fragment < mark ? '' : path.slice(mark + 1, fragment);
+  if (fragment === -1) return path.slice(watermark + 1);
+  return fragment < watermark ? '' : path.slice(watermark + 1, fragment);
 }
 
 /** `+` is a space, as a browser reads it; a broken escape stays as it stands. */

@@ -1,4 +1,4 @@
-/** As the Activity card groups page loads. */
+/** As the period report groups page loads. */
 export type ReferrerGroup = 'linkedin' | 'github' | 'search' | 'other' | 'typed';
 
 /**

@@ -64,7 +64,7 @@ export interface VisitorDay extends Partial<Record<NamesKept, Record<string, num
   /** Props keyed `event|key|value`, capped at TOP_PATHS. */
   events?: Record<string, number>;
   event_props?: Record<string, number>;
-  /** A fact with a later mark is not in it yet. */
+  /** A fact with a later watermark is not in it yet. */
   folded_to: number;
   /** Kept before the day's secrets, its token made again with a secret since deleted and its network dropped. */
   rekeyed?: true;
@@ -83,7 +83,7 @@ export interface ActivityHour {
   bots: number;
   self: number;
   paths: Record<string, number>;
-  /** A fact with a later mark is not in it yet. */
+  /** A fact with a later watermark is not in it yet. */
   folded_to: number;
 }
 

@@ -4,9 +4,9 @@ export interface Versioned<T> {
   etag: string;
 }
 
-/** The mark is Cosmos DB's `_ts` of the last write. */
-export interface Marked<T> extends Versioned<T> {
-  mark: number;
+/** The watermark is Cosmos DB's `_ts` of the last write. */
+export interface Watermarked<T> extends Versioned<T> {
+  watermark: number;
 }
 
 /** `exists` is Cosmos DB's 409. */

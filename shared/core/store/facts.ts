@@ -1,6 +1,6 @@
 import type { Who } from '../identity/who';
 import type { ActivityHour, VisitorDay } from './activity';
-import type { Created, Marked } from './documents';
+import type { Created, Watermarked } from './documents';
 import type { ImportedTotals } from './imports';
 import type { FirstTouch } from './first-touch';
 
@@ -67,7 +67,7 @@ export const factId = (message: string) => `fact:${message}`;
 export interface Facts {
   create(fact: Fact): Promise<Created>;
   /** One partition query. */
-  on(day: string, after: number, upTo: number): Promise<Marked<Fact>[]>;
-  /** In mark order: one slice of a backlog. */
-  firstOn(day: string, after: number, upTo: number, limit: number): Promise<Marked<Fact>[]>;
+  on(day: string, after: number, upTo: number): Promise<Watermarked<Fact>[]>;
+  /** In watermark order: one slice of a backlog. */
+  firstOn(day: string, after: number, upTo: number, limit: number): Promise<Watermarked<Fact>[]>;
 }

@@ -4,7 +4,7 @@ import { VISITORS_PK } from './visitors';
 export const FOLD_STATE_ID = 'fold-state';
 
 /**
- * Written last in every run: the marks up to which each day's facts and the records are folded.
+ * Written last in every run: the watermarks up to which each day's facts and the records are folded.
  * A run that dies starts again from them, and every document says how far it holds, so nothing is added twice.
  */
 export interface FoldState {
@@ -29,7 +29,7 @@ export interface FoldState {
   years_from: string;
   /** Set by a run that left work or had a part fail, cleared by one that did not; null when up to date. */
   behind: { since: string; reason: string } | null;
-  /** Up to this mark the landed notes of imports are read. */
+  /** Up to this watermark the landed notes of imports are read. */
   imports: number;
   /** Oldest first, read beside the near days until caught up. */
   imported: string[];
@@ -37,7 +37,7 @@ export interface FoldState {
   people_due: string[];
   /** GOALS as the last run read it; absent before goals were. */
   goals_seen?: string[];
-  /** Goals added later: each day's mark when added (`up_to`) and how far the build has read (`at`). */
+  /** Goals added later: each day's watermark when added (`up_to`) and how far the build has read (`at`). */
   goal_builds?: Record<string, { up_to: Record<string, number>; at: Record<string, number> }>;
 }
 

@@ -1,7 +1,7 @@
 import type { Conditional, Created } from './documents';
 import { VISITORS_PK } from './visitors';
 
-/** One landed note a message, read by the fold in the order of their marks. */
+/** One landed note a message, read by the fold in the order of their watermarks. */
 export const IMPORTS_PK = 'imports';
 
 export const IMPORT_LEDGER_ID = 'import-ledger';
@@ -23,7 +23,7 @@ export interface ImportLedger {
 export type ImportLedgers = Conditional<ImportLedger, []>;
 
 /**
- * Created after the facts it names, so its mark is at or after theirs and the fold learns which old days to read.
+ * Created after the facts it names, so its watermark is at or after theirs and the fold learns which old days to read.
  * It expires with the facts.
  */
 export interface LandedImport {
@@ -37,13 +37,13 @@ export interface LandedImport {
 
 export const landedId = (message: string) => `landed:${message}`;
 
-/** keep-imports and the endpoint create them; the fold reads those written between two marks. */
+/** keep-imports and the endpoint create them; the fold reads those written between two watermarks. */
 export interface LandedImports {
   create(note: LandedImport): Promise<Created>;
   /** The import endpoint reads it before queuing, since a note means all the message's facts are kept. */
   has(message: string): Promise<boolean>;
-  /** In the order of their marks; one partition query. */
-  changed(after: number, upTo: number, limit: number): Promise<Array<{ days: string[]; mark: number }>>;
+  /** In the order of their watermarks; one partition query. */
+  changed(after: number, upTo: number, limit: number): Promise<Array<{ days: string[]; watermark: number }>>;
 }
 
 /** Set, never added, on the day's rollup: people cannot be rebuilt from them, but the day's visits by people can. */

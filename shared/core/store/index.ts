@@ -30,7 +30,7 @@ export interface KeepingStore {
 }
 
 export interface FoldingStore {
-  marks: StoreMarks;
+  watermarks: StoreMarks;
   foldState: FoldStates;
   /** So one fold runs at a time. */
   foldLease: FoldLeases;
@@ -90,7 +90,7 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'lande
 
 export type { ActivityDoc, ActivityDocs, ActivityHour, ActivityReader, VisitorDay } from './activity';
 export type { ActivityDays } from './activity-days';
-export type { Conditional, Created, Marked, Replaced, StoreSource, StoreStats, Versioned } from './documents';
+export type { Conditional, Created, Watermarked, Replaced, StoreSource, StoreStats, Versioned } from './documents';
 export type { Fact, Facts, HourPart, SubjectScan, VisitorDayPart } from './facts';
 export type { FoldState, FoldStates, StoreMarks } from './fold';
 export type { FoldLeaseAnswer, FoldLeaseDoc, FoldLeases, HeldFoldLease } from './fold-lease';

@@ -13,10 +13,10 @@ export interface OldDays {
   create(doc: VisitorDay): Promise<Created>;
   /** Gone already is done. */
   remove(day: string, id: string): Promise<void>;
-  /** Whether a landed note of an import written after `mark` names the day: its facts are still to fold. */
-  landedAfter(day: string, mark: number): Promise<boolean>;
-  /** The day's facts, at most `limit`: their ids and marks. */
-  facts(day: string, limit: number): Promise<Array<{ id: string; mark: number }>>;
+  /** Whether a landed note of an import written after `watermark` names the day: its facts are still to fold. */
+  landedAfter(day: string, watermark: number): Promise<boolean>;
+  /** The day's facts, at most `limit`: their ids and watermarks. */
+  facts(day: string, limit: number): Promise<Array<{ id: string; watermark: number }>>;
   /** Gone already is done. */
   removeFact(day: string, id: string): Promise<void>;
 }

@@ -41,7 +41,7 @@ export interface PeriodRollup extends RollupCounts {
   /** The union of its days' returning people; absent on a day cell folded before they were kept. */
   returning_sketch?: Sketch;
   sketch_partial: boolean;
-  /** A slice at or before a day's mark is in already. */
+  /** A slice at or before a day's watermark is in already. */
   folded_days: Record<string, number>;
   /** So a chart by day reads the month, not its days. */
   by_day: Record<string, DayFigures>;

@@ -48,9 +48,9 @@ export interface SubjectVisitor {
   /** The rate limit runs from it; null until one is counted. */
   last_counted: string | null;
   scans: number;
-  /** The store's mark of the last fact judged here, 0 until one is. */
+  /** The store's watermark of the last fact judged here, 0 until one is. */
   folded_to: number;
-  /** Each day's facts are read to their own mark; a day absent holds to `folded_to`. */
+  /** Each day's facts are read to their own watermark; a day absent holds to `folded_to`. */
   folded_days?: Record<string, number>;
   /** The identity is the derived person id (docs/design.md, Identity). */
   derived?: true;
@@ -73,7 +73,7 @@ export interface SubjectSummary {
   by_day: Record<string, DayFigures>;
   /** Written before the visitors' documents. */
   folded_to: number;
-  /** Each day's facts are read to their own mark; a day absent holds to `folded_to`. */
+  /** Each day's facts are read to their own watermark; a day absent holds to `folded_to`. */
   folded_days?: Record<string, number>;
 }
 

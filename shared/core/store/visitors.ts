@@ -49,8 +49,8 @@ export type VisitorRecords = Conditional<VisitorRecord, [hash: string]>;
 export type RecordChange = Pick<VisitorRecord, 'who' | 'first_seen' | 'counted_on' | 'moved_days' | 'counts_changed_at'>;
 
 export interface RecordCounts {
-  /** In the order of their marks; all of them when `limit` is infinite. */
-  changed(after: number, upTo: number, limit: number): Promise<Array<RecordChange & { mark: number }>>;
+  /** In the order of their watermarks; all of them when `limit` is infinite. */
+  changed(after: number, upTo: number, limit: number): Promise<Array<RecordChange & { watermark: number }>>;
   /** Two aggregate queries in the partition. */
   countsOn(day: string): Promise<{ people: number; scanners: number }>;
 }

@@ -19,13 +19,13 @@ type Marks = Pick<SubjectVisitor, 'last_seen' | 'last_counted'>;
 const elapsed = (from: string, to: string) => Date.parse(to) - Date.parse(from);
 
 /** `at` is ISO 8601 UTC. */
-export function judge(marks: Marks, at: string, rules: ScanRules): Judgement {
-  if (marks.last_seen !== null) {
-    const sinceSeen = elapsed(marks.last_seen, at);
+export function judge(watermarks: Marks, at: string, rules: ScanRules): Judgement {
+  if (watermarks.last_seen !== null) {
+    const sinceSeen = elapsed(watermarks.last_seen, at);
     if (sinceSeen <= 0) return 'seen';
     if (sinceSeen < rules.refreshMs) return 'refresh';
   }
-  if (marks.last_counted !== null && elapsed(marks.last_counted, at) < rules.intervalMs) return 'limited';
+  if (watermarks.last_counted !== null && elapsed(watermarks.last_counted, at) < rules.intervalMs) return 'limited';
   return 'counted';
 }
 

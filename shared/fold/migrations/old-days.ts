@@ -76,8 +76,8 @@ async function secretOf(day: string, deps: OldDaysDeps): Promise<string> {
 
 /**
  * At most `limit` of a day's documents: each visitor-day created under its new token (409: done) before the old one is
- * removed, then the day's facts removed (unless one is past the settled mark `bound`), then its secret. Answers how
- * many it found, whether the day is done, and whether a fact past the mark stopped it.
+ * removed, then the day's facts removed (unless one is past the settled watermark `bound`), then its secret. Answers how
+ * many it found, whether the day is done, and whether a fact past the watermark stopped it.
  */
 async function dayAgain(
   day: string,
@@ -96,8 +96,8 @@ async function dayAgain(
   }
   // Nothing reads a fact of a day out of the fold's reach; Cosmos DB's time-to-live would remove it, the local server's does not.
   const facts = await deps.days.facts(day, limit - docs.length);
-  // One past the settled mark may be an import's whose note is still to come: the day waits for a run that reads it.
-  if (facts.some((fact) => fact.mark > bound)) return { found: docs.length, done: false, unsettled: true };
+  // One past the settled watermark may be an import's whose note is still to come: the day waits for a run that reads it.
+  if (facts.some((fact) => fact.watermark > bound)) return { found: docs.length, done: false, unsettled: true };
   await boundedMap(facts, WRITES_AT_ONCE, (fact) => deps.days.removeFact(day, fact.id));
   if (docs.length + facts.length === limit) return { found: limit, done: false };
   await deps.secrets.remove(rekeySecretId(day));

@@ -12,7 +12,7 @@ export interface MigrationSlice {
   number: number;
   /** At most this many items. */
   limit: number;
-  /** The store's settled mark the run reads up to: a write after it may be part of one still under way. */
+  /** The store's settled watermark the run reads up to: a write after it may be part of one still under way. */
   bound?: number;
 }
 
@@ -37,7 +37,7 @@ export interface MigrationRun {
   limit: number;
   /** Whether the run may take another slice. */
   more(): Promise<boolean>;
-  /** The fold's settled mark; absent outside the fold. */
+  /** The fold's settled watermark; absent outside the fold. */
   bound?: number;
 }
 

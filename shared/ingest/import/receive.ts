@@ -20,6 +20,7 @@ import { VISITORS_PK } from '../../core/store/visitors';
 import { keyedUuid } from './ids';
 import { landedNote } from '../../core/store/landed-note';
 import type { importBodySchema, ImportedDay, ImportHit } from '../../contract/import';
+import { servedByOf } from '../../contract/hits';
 import type { z } from 'zod';
 import { importedTotals } from './totals';
 import type { DaySecretKeeper } from '../day-secrets';
@@ -162,7 +163,7 @@ function toSeen(
       // Any length is taken, as POST /api/hits takes it, and kept as keptPath cuts it.
       path: keptPath(hit.path),
       referrer: inside ? null : (hit.referrer ?? null),
-      store: hit.store,
+      served_by: servedByOf(hit),
       pageLoad,
       subject: null,
       operator: false,
@@ -182,7 +183,7 @@ const lineOf = (hit: ImportHit, seen: SeenRequest) =>
     hit.status ?? '',
     hit.referrer ?? '',
     hit.host ?? '',
-    hit.store,
+    servedByOf(hit),
     // A site but the first is in the line, so the same lines imported for two sites are two imports.
     ...(seen.site === undefined ? [] : [seen.site]),
   ].join('\u001f');

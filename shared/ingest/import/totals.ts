@@ -4,7 +4,7 @@ import { OTHER_PATHS } from '../../core/store/activity';
 import type { ImportedTotals } from '../../core/store/imports';
 import type { ImportedDay } from '../../contract/import';
 
-/** A tool's source name as kept: letters, digits and a few marks, other runs made one space, at most 64 characters. */
+/** A tool's source name as kept: letters, digits and a few watermarks, other runs made one space, at most 64 characters. */
 export function cleanSourceName(raw: string): string {
   const name = raw
     .replace(/[^\p{L}\p{N} ./&()'_+-]+/gu, ' ')

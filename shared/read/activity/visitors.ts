@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { VisitorDay } from '../../core/store/activity';
 import type { TablePlace } from '../../core/store/activity-days';
 import { readActivity } from './availability';
-import type { ActivityDeps } from './card';
+import type { ActivityDeps } from './report';
 import type { visitorsQuerySchema } from '../../contract/queries';
 import { topEntries, tokenDays } from './token-days';
 import type { DayVisitorsAnswer } from '../../contract/activity';

@@ -25,7 +25,7 @@ import { campaignsOf, countriesOf, devicesOf } from './audience';
 import { importedOf } from './imported';
 import type { GoalSummary } from '../../core/store/goals';
 import { firstTouchOf } from './first-touch';
-import type { ActivityCardAnswer } from '../../contract/activity';
+import type { PeriodReportAnswer } from '../../contract/activity';
 
 export interface ActivityDeps {
   store: ActivityStore;
@@ -89,7 +89,7 @@ const UNREAD = {
   goals: null,
   events: null,
   rollups: null,
-} satisfies Partial<Record<keyof ActivityCardAnswer, null>>;
+} satisfies Partial<Record<keyof PeriodReportAnswer, null>>;
 
 /** A point read each, whatever its people. */
 async function goalSummaries(store: ActivityStore, goals: readonly Goal[]): Promise<Map<string, GoalSummary | null>> {
@@ -156,7 +156,7 @@ function filteredWhole(
 }
 
 /** Every figure comes from the days' rollups and the last hours, so a read costs the days asked, never the visitors. */
-export async function activityCard(query: CardQuery, deps: ActivityDeps): Promise<Result<ActivityCardAnswer>> {
+export async function periodReport(query: CardQuery, deps: ActivityDeps): Promise<Result<PeriodReportAnswer>> {
   const { period: asked, filters } = query;
   const now = deps.clock.now();
   const today = utcDay(now);

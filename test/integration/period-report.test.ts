@@ -195,7 +195,7 @@ async function get(t: TestHost, path: string, key: string | null = t.env.OPERATO
 /** A day of by_day without its new and returning people: the visitor-days by kind the fixture works out. */
 const kindsOf = (rows: Array<Record<string, unknown>>) => rows.map(({ people_new: _new, returning: _back, ...kinds }) => kinds);
 
-describe('the Activity card through the local host, from documents keep-hits kept on the local Cosmos server', () => {
+describe('the period report through the local host, from documents keep-hits kept on the local Cosmos server', () => {
   let t: TestHost;
 
   beforeAll(async () => {
@@ -446,7 +446,7 @@ const matchingDays = () =>
 /** The UTC days the last 48 hours and tomorrow's first minutes touch: one query in each day's partition. */
 const HOUR_DAYS = 4;
 
-describe('the Activity card when the store cannot answer', () => {
+describe('the period report when the store cannot answer', () => {
   let t: TestHost;
 
   beforeAll(async () => {
