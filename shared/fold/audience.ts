@@ -3,7 +3,7 @@ import { raiseRegisters } from '../core/sketch';
 import type { VisitorDay } from '../core/store/activity';
 import type { VisitorDayPart } from '../core/store/facts';
 import { NAMES, type NamesKept } from '../core/dimensions';
-import { laterExit, OTHER_PATHS, TOP_PATHS } from '../core/store/activity';
+import { laterExit, OTHER_PATHS } from '../core/store/activity';
 
 type AudienceFields = Pick<
   VisitorDay,
@@ -27,23 +27,22 @@ type AudienceFields = Pick<
 
 const COUNTED = [...NAMES.map((row) => row.kept), 'campaigns', 'page_paths', 'page_ms', 'events', 'event_props'] as const;
 
-/** The deepest scroll of each page, capped like the paths: a name pushed under OTHER_PATHS keeps its deepest there. */
-function deepest(kept: Record<string, number>, more: Record<string, number>): Record<string, number> {
-  const all: Record<string, number> = { ...kept };
-  for (const [path, scroll] of Object.entries(more)) all[path] = Math.max(all[path] ?? 0, scroll);
-  const named = Object.keys(all).filter((path) => path !== OTHER_PATHS);
-  if (named.length < TOP_PATHS || (named.length === TOP_PATHS && all[OTHER_PATHS] === undefined)) return all;
-  const top = named.sort((a, b) => all[b]! - all[a]! || (a < b ? -1 : 1)).slice(0, TOP_PATHS - 1);
-  const other = Math.max(all[OTHER_PATHS] ?? 0, ...named.slice(TOP_PATHS - 1).map((path) => all[path]!));
-  return { ...Object.fromEntries(top.map((path) => [path, all[path]!])), [OTHER_PATHS]: other };
+/** Each page's deepest scroll, kept for the pages its engaged ms keeps by name; the rest's deepest under OTHER_PATHS. */
+function deepest(kept: Record<string, number>, more: Record<string, number>, named: Record<string, number>): Record<string, number> {
+  const all: Record<string, number> = {};
+  for (const [path, scroll] of [...Object.entries(kept), ...Object.entries(more)]) {
+    const at = path in named ? path : OTHER_PATHS;
+    all[at] = Math.max(all[at] ?? 0, scroll);
+  }
+  return all;
 }
 
 /** The visit's last page load, by instant then path. */
 function exitOf(current: VisitorDay | null, part: VisitorDayPart): Pick<VisitorDay, 'exit' | 'exit_at'> {
-  const [a, b] = [current, part];
-  if (a?.exit_at === undefined) return b.exit_at === undefined ? {} : { exit: b.exit!, exit_at: b.exit_at };
-  if (b.exit_at === undefined || !laterExit(b.exit_at, b.exit!, a.exit_at, a.exit!)) return { exit: a.exit!, exit_at: a.exit_at };
-  return { exit: b.exit!, exit_at: b.exit_at };
+  const partLater =
+    current?.exit_at === undefined || (part.exit_at !== undefined && laterExit(part.exit_at, part.exit!, current.exit_at, current.exit!));
+  const last = partLater ? part : current;
+  return last.exit_at === undefined ? {} : { exit: last.exit!, exit_at: last.exit_at };
 }
 
 /** Two sketches by first day merged, day by day. */
@@ -75,7 +74,7 @@ export function withAudience(current: VisitorDay | null, part: VisitorDayPart): 
   if (current?.engaged_ms !== undefined || part.engaged_ms !== undefined)
     fields.engaged_ms = (current?.engaged_ms ?? 0) + (part.engaged_ms ?? 0);
   if (current?.page_scroll !== undefined || part.page_scroll !== undefined)
-    fields.page_scroll = deepest(current?.page_scroll ?? {}, part.page_scroll ?? {});
+    fields.page_scroll = deepest(current?.page_scroll ?? {}, part.page_scroll ?? {}, fields.page_ms ?? {});
   if (current?.people_sketch !== undefined || part.people_sketch !== undefined)
     fields.people_sketch = raiseRegisters({ ...current?.people_sketch }, part.people_sketch ?? {});
   if (current?.new_sketch !== undefined || part.new_sketch !== undefined)
