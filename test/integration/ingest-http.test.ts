@@ -45,7 +45,7 @@ describe('the ingest endpoints through the local host into Azurite', () => {
       at: '2026-10-23T09:59:00.000Z',
       network: 'x',
       path: '/about',
-      store: 'cosmos',
+      served_by: 'cosmos',
       bot: false,
       self: false,
       source: 'www.linkedin.com',
