@@ -113,7 +113,10 @@ export const whoOfDocs = (docs: readonly VisitorDay[]): Who =>
   docs.map((doc) => whoOf(doc.self > 0, doc.requests, doc.bots)).reduce(stronger);
 
 export const entryOf = (docs: readonly VisitorDay[]) =>
-  [...docs].filter((doc) => doc.entry !== undefined).sort((a, b) => (a.first_seen < b.first_seen ? -1 : 1))[0]?.entry;
+  [...docs]
+    .filter((doc) => doc.entry !== undefined)
+    // By id on a tie, so the entry is the same whatever order the stores' documents come in.
+    .sort((a, b) => (a.first_seen === b.first_seen ? (a.id < b.id ? -1 : 1) : a.first_seen < b.first_seen ? -1 : 1))[0]?.entry;
 
 /** A step is a path or `event:<name>`. */
 const reachesStep = (step: FunnelStep, paths: Record<string, number>, events: Record<string, number>) =>
