@@ -31,6 +31,8 @@ register({
           facts: outcome.facts,
           days: outcome.days.length,
           records: outcome.records,
+          // An engagement whose page load's visit is not kept is never a new visit.
+          ...(outcome.dropped > 0 ? { dropped_engagements: outcome.dropped } : {}),
         });
       // A count is a figure on a page: what was folded stands, and the next minute goes on from the watermarks written.
       if (outcome.behind !== null)

@@ -9,6 +9,7 @@
 export const DIMENSION_ROWS = [
   { filter: 'page', label: 'Page', words: 'plain', tab: 'pages' },
   { filter: 'entry', label: 'Entry page', words: 'plain', tab: 'entry-pages' },
+  { filter: 'exit', label: 'Exit page', words: 'plain', tab: 'exit-pages' },
   { filter: 'source', label: 'Source', words: 'source', tab: 'sources' },
   { filter: 'referrer', label: 'Site', words: 'plain', tab: 'referrers' },
   { filter: 'campaign', label: 'Campaign', words: 'campaign', tab: 'campaigns' },

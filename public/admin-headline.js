@@ -1,19 +1,39 @@
 // @ts-check
 // The first screen's tiles: the period's people (each counted once), the people all time beside them (not of the
-// period, and titled so), visits, pageviews, conversions when goals exist, each with its change on the period just
-// before, and who is on the site now. Visits and pageviews pick the figure the main chart draws.
+// period, and titled so), visits, pageviews, bounce rate, visit duration, conversions when goals exist, each with its
+// change on the period just before, and who is on the site now. Visits and pageviews pick the figure the main chart draws.
 import { $ } from './admin-dom.js';
 import { state } from './admin-state.js';
-import { changeWords, figure, shortDay } from './admin-words.js';
+import { changeWords, durationWords, figure, pointsWords, shortDay } from './admin-words.js';
 import { periodWords } from './admin-picker.js';
 
 /** @typedef {import('./admin-state.js').Card} Card */
 
 /** Sets a tile's figure (0 is 0; a dash when unread) and the line under it. */
-export function tile(/** @type {string} */ name, /** @type {number | null | undefined} */ n, /** @type {string} */ line = '') {
+export function tile(
+  /** @type {string} */ name,
+  /** @type {number | null | undefined} */ n,
+  /** @type {string} */ line = '',
+  /** @type {(n: number) => string} */ words = figure,
+) {
   const node = $(`[data-figure="${name}"]`);
-  $('.figure', node).textContent = typeof n === 'number' ? figure(n) : '–';
+  $('.figure', node).textContent = typeof n === 'number' ? words(n) : '–';
   $('.change', node).textContent = typeof n === 'number' ? line : 'not read';
+}
+
+/** Bounce rate and visit duration: a dash and why when no visit of the period is timed. */
+function showTime(
+  /** @type {NonNullable<Card['headline']>} */ headline,
+  /** @type {Card['previous']} */ previous,
+  /** @type {string | null} */ before,
+) {
+  const since = headline.time_on_site_from ? `; counted from ${shortDay(headline.time_on_site_from, null)}` : '';
+  const rate = headline.bounce_rate;
+  tile('bounce_rate', rate, `${pointsWords(rate, previous?.bounce_rate, before)}${since}`, (n) => `${n}%`);
+  const duration = headline.visit_duration;
+  tile('visit_duration', duration, `${changeWords(duration, previous?.visit_duration, before)}${since}`, durationWords);
+  if (rate === null)
+    for (const name of ['bounce_rate', 'visit_duration']) $(`[data-figure="${name}"] .change`).textContent = 'no visit timed';
 }
 
 /** The period's tiles from the card, or dashes and why when it could not be read. */
@@ -24,7 +44,7 @@ export function showHeadline(/** @type {Card | null} */ card, /** @type {string 
   $('#headline-why').hidden = !why;
   const conversions = $('[data-figure="conversions"]');
   if (why || !card || !headline) {
-    for (const name of ['people', 'returning', 'visits', 'page_loads', 'conversions']) tile(name, null);
+    for (const name of ['people', 'returning', 'visits', 'page_loads', 'bounce_rate', 'visit_duration', 'conversions']) tile(name, null);
     $('[data-figure="people"] .qualifier').textContent = '';
     return;
   }
@@ -45,6 +65,7 @@ export function showHeadline(/** @type {Card | null} */ card, /** @type {string 
   );
   tile('visits', headline.visits, changeWords(headline.visits, previous?.visits, before));
   tile('page_loads', headline.page_loads, changeWords(headline.page_loads, previous?.page_loads, before));
+  showTime(headline, previous, before);
   const goals = card.goals ?? [];
   conversions.hidden = goals.length === 0;
   const converted = headline.conversions ?? goals.reduce((total, goal) => total + goal.conversions, 0);

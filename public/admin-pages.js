@@ -1,8 +1,14 @@
 // @ts-check
-// Pages | Entry pages: people's pageviews of each path and the visits that read it, and the pages visits began on.
+// Pages | Entry pages | Exit pages: people's pageviews of each path, the visits that read it and how long and how far
+// they read it, and the pages visits began and ended on.
 import { $ } from './admin-dom.js';
 import { panelSection } from './admin-panel.js';
 import { showRanked } from './admin-ranked.js';
+import { durationWords } from './admin-words.js';
+
+/** A dash where no visit engaged with the page. */
+const orDash = (/** @type {number | null | undefined} */ n, /** @type {(n: number) => string} */ words) =>
+  typeof n === 'number' ? words(n) : '–';
 
 /** @typedef {import('./admin-state.js').Card} Card */
 
@@ -12,10 +18,13 @@ export function showPages(/** @type {Card | null} */ card, /** @type {string | n
     {
       id: 'pages-table',
       caption: `Pages, most pageviews first, ${within}`,
-      head: ['Page', 'Pageviews', 'Visits'],
+      head: ['Page', 'Pageviews', 'Visits', 'Time', 'Scroll'],
       rows:
-        card?.pages?.map((p) => ({ label: p.path, values: [p.page_loads, p.people], filter: { dimension: 'page', value: p.path } })) ??
-        null,
+        card?.pages?.map((p) => ({
+          label: p.path,
+          values: [p.page_loads, p.people, orDash(p.time_on_page, durationWords), orDash(p.scroll_depth, (n) => `${n}%`)],
+          filter: { dimension: 'page', value: p.path },
+        })) ?? null,
       empty: `No pageviews ${within}.`,
     },
     problem,
@@ -31,6 +40,17 @@ export function showPages(/** @type {Card | null} */ card, /** @type {string | n
     },
     problem,
   );
+  showRanked(
+    $('#exit-pages-body'),
+    {
+      id: 'exit-pages-table',
+      caption: `Exit pages, most visits first, ${within}`,
+      head: ['Exit page', 'Visits'],
+      rows: card?.exit_pages?.map((p) => ({ label: p.path, values: [p.people], filter: { dimension: 'exit', value: p.path } })) ?? null,
+      empty: `No visits ${within}.`,
+    },
+    problem,
+  );
 }
 
 /** @type {import('./admin-panel.js').Panel} */
@@ -41,10 +61,11 @@ export const pagesPanel = {
       title: 'Pages',
       aboutWhat: 'About the pages',
       about:
-        'Pageviews: each page opened in a browser. Visits: the visits that read the page (a visit is one visitor on one day, in the site’s time zone). Entry pages: the page each visit began on. A click on a page shows only the visits that read it, on every panel.',
+        'Pageviews: each page opened in a browser. Visits: the visits that read the page (a visit is one visitor on one day, in the site’s time zone). Time on page: the mean time the visits that sent it read the page, visible and focused; scroll depth: how far down they read, on average. Entry and exit pages: the page each visit began and ended on. A click on a page shows only the visits that read it (began or ended on it), on every panel.',
       tabs: [
-        { id: 'pages', label: 'Pages' },
+        { id: 'pages', label: 'Pages', wide: true },
         { id: 'entry-pages', label: 'Entry pages' },
+        { id: 'exit-pages', label: 'Exit pages' },
       ],
     }),
   show: showPages,

@@ -52,6 +52,26 @@ export function changeWords(now, then, before) {
   return `${percent > 0 ? '+' : '−'}${Math.abs(percent)}% on ${before}`;
 }
 
+/** A rate's change as points, since a percent of a percent misleads. */
+export function pointsWords(
+  /** @type {number | null | undefined} */ now,
+  /** @type {number | null | undefined} */ then,
+  /** @type {string | null | undefined} */ before,
+) {
+  if (typeof now !== 'number' || typeof then !== 'number' || !before) return '';
+  const points = Math.round(now - then);
+  if (points === 0) return `the same as ${before}`;
+  return `${points > 0 ? '+' : '−'}${Math.abs(points)} points on ${before}`;
+}
+
+/** Seconds as a visit's length: `45s`, `3m 05s`, `1h 02m`. */
+export function durationWords(/** @type {number} */ seconds) {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
 /** The source groups as a site owner calls them. */
 export const SOURCE_NAMES = {
   linkedin: 'LinkedIn',

@@ -12,14 +12,24 @@ const SERVER_BATCH = 50;
 
 export type Sent = { hits: number; answers: ClientAnswer[] };
 
-/** Beacon traffic: VISITORS browsers, PAGES beacons each, WAVE concurrent one-hit requests at a time. */
+/** The engagement the snippet sends when a page is left: how long it was read and how far, and how long after it loaded. */
+const engagementOf = (visitor: number) => ({ ms: 20_000 + (visitor % 40) * 1_000, scroll: 30 + (visitor % 70), since_ms: 60_000 });
+
+/**
+ * Beacon traffic: VISITORS browsers, PAGES page views each, WAVE concurrent one-hit requests at a time, each page view
+ * followed by its engagement beacon when the page is left. `hits` counts the page views, so a million is a million of them.
+ */
 export async function beaconTraffic(url: string, first = 0): Promise<Sent> {
   const answers: ClientAnswer[] = [];
-  for (let page = 0; page < PAGES; page += 1) {
+  const waves = async (body: (visitor: number) => Record<string, unknown>) => {
     for (let wave = 0; wave < VISITORS; wave += WAVE) {
-      const requests = Array.from({ length: WAVE }, (_, n) => beaconRequest(first + wave + n, { path: `/articles/${page}` }));
+      const requests = Array.from({ length: WAVE }, (_, n) => beaconRequest(first + wave + n, body(first + wave + n)));
       answers.push(...(await sendAtOnce(url, requests)));
     }
+  };
+  for (let page = 0; page < PAGES; page += 1) {
+    await waves(() => ({ path: `/articles/${page}` }));
+    await waves((visitor) => ({ path: `/articles/${page}`, engagement: engagementOf(visitor) }));
   }
   return { hits: VISITORS * PAGES, answers };
 }

@@ -129,6 +129,20 @@ const headline = {
   visits: count(),
   page_loads: count(),
   conversions: count().meta({ description: "People's visitor-days that reached a goal of GOALS, summed over the goals." }),
+  views_per_visit: z.number().min(0).nullable().meta({
+    description: "People's page loads a visit (a visitor-day), to two decimals. Null when no visit is timed (see `visit_duration`).",
+  }),
+  bounce_rate: z.number().min(0).max(100).nullable().meta({
+    description: "The percent of people's visits with one page load and no event, to one decimal. Null when no visit is timed.",
+  }),
+  visit_duration: z.int().min(0).nullable().meta({
+    description:
+      'Mean seconds a visit: the sum of its engagements, or, for a visit that sent none (a site counted from its server), its first-to-last request (docs/time-on-site.md). Null when the period has no visit, or when every day of it was folded before time on site was kept.',
+  }),
+  time_on_site_from: utcDay().optional().meta({
+    description:
+      'Only when some day of the period was folded before time on site was kept: the first day the three figures above count from (they leave out the days before it). Absent otherwise.',
+  }),
 };
 
 export const Headline = z.object(headline).meta({
@@ -174,12 +188,32 @@ export const PreviousPeriod = z
   });
 
 export const PageRow = z
-  .object({ path: z.string(), page_loads: count(), people: count() })
-  .meta({ id: 'PageRow', description: "A path: people's page loads of it, and people's visitor-days that requested it." });
+  .object({
+    path: z.string(),
+    page_loads: count(),
+    people: count(),
+    time_on_page: z.int().min(0).nullable().meta({
+      description: 'Mean engaged seconds of the visits that engaged with it (sent an engagement from it); null when none did.',
+    }),
+    scroll_depth: z
+      .int()
+      .min(0)
+      .max(100)
+      .nullable()
+      .meta({ description: "Mean of those visits' deepest scroll on it, in percent; null when none engaged with it." }),
+  })
+  .meta({
+    id: 'PageRow',
+    description: "A path: people's page loads of it, people's visitor-days that requested it, and how long and how far they read it.",
+  });
 
 export const EntryPageRow = z
   .object({ path: z.string(), people: count() })
   .meta({ id: 'EntryPageRow', description: "A path people's visitor-days began on, and how many." });
+
+export const ExitPageRow = z
+  .object({ path: z.string(), people: count() })
+  .meta({ id: 'ExitPageRow', description: "A path people's visitor-days ended on (their last page load), and how many." });
 
 export const ReferrerRow = z
   .object({ host: z.string(), page_loads: count(), people: count() })
@@ -346,6 +380,7 @@ export const PeriodReport = z
     previous: orNull(PreviousPeriod).meta({ description: 'Null for `days=all` (nothing is before it) or when the store cannot answer.' }),
     pages: orNull(z.array(PageRow)),
     entry_pages: orNull(z.array(EntryPageRow)),
+    exit_pages: orNull(z.array(ExitPageRow)),
     referrers: orNull(z.array(ReferrerRow)),
     goals: orNull(z.array(GoalRow)),
     funnels: z.array(FunnelRow).optional().meta({
@@ -470,10 +505,13 @@ export const ExportRow = z
     visitor_days: z.object({ people: count(), scanners: count(), self: count(), total: count() }),
     sources: z.object({ linkedin: count(), github: count(), search: count(), other: count(), typed: count() }),
     ...exportLists,
+    views_per_visit: headline.views_per_visit,
+    bounce_rate: headline.bounce_rate,
+    visit_duration: headline.visit_duration,
   })
   .meta({
     id: 'ExportRow',
-    description: `One UTC day: people new, visits, visitor-days by kind, and people's sources, ${listWords(EXPORTED.map((row) => row.export.column))}; zeros on a quiet day.`,
+    description: `One UTC day: people new, visits, visitor-days by kind, and people's sources, ${listWords(EXPORTED.map((row) => row.export.column))}, then its views a visit, bounce rate and visit duration; zeros on a quiet day (the last three null: no visit, or a day folded before time on site was kept).`,
   });
 
 const CSV_FIGURES = [
@@ -491,8 +529,11 @@ const CSV_FIGURES = [
   'typed',
 ] as const;
 
-/** The figures, then each exported dimension's list. */
-export const CSV_COLUMNS = [...CSV_FIGURES, ...EXPORTED.map((row) => row.export.column)];
+/** Time on site's figures, after the lists, so the columns before keep their places. */
+export const CSV_TIME = ['views_per_visit', 'bounce_rate', 'visit_duration'] as const;
+
+/** The figures, then each exported dimension's list, then time on site. */
+export const CSV_COLUMNS = [...CSV_FIGURES, ...EXPORTED.map((row) => row.export.column), ...CSV_TIME];
 
 export const ExportDays = z
   .object({

@@ -51,6 +51,16 @@ export const DIMENSION_TABLE = [
     tab: 'entry-pages',
   },
   {
+    filter: 'exit',
+    about: 'its last page',
+    hit: 'path',
+    kept: 'exit',
+    rollup: 'exit_pages',
+    label: 'Exit page',
+    words: 'plain',
+    tab: 'exit-pages',
+  },
+  {
     filter: 'source',
     about: 'a source group (linkedin, github, search, other, typed)',
     hit: 'source',

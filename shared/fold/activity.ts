@@ -4,9 +4,9 @@ import { emptyRollup, holdsToken, moved, type RollupRules } from '../core/rollup
 import { type DayRollup } from '../core/store/rollups';
 import type { ActivityDoc, ActivityDocs, ActivityHour, VisitorDay } from '../core/store/activity';
 import type { Watermarked, Versioned } from '../core/store/documents';
-import type { Fact } from '../core/store/facts';
+import type { Fact, VisitorDayPart } from '../core/store/facts';
 import type { DayRollups } from '../core/store/rollups';
-import { withHour, withVisitorDay } from './add';
+import { withEngagement, withHour, withVisitorDay } from './add';
 import { conditionalWriteOnce, type FoldedChange } from '../core/store/conditional-write';
 import { foldDayCells, type PeriodMove } from './periods';
 import type { PeriodRollups } from '../core/store/periods';
@@ -69,6 +69,8 @@ export interface DaySlice {
  */
 export interface SliceFolded {
   rows: VisitorDay[];
+  /** Parts of engagements alone whose token had no visitor-day: dropped, never a new visit. */
+  dropped: number;
   moves: PeriodMove[];
   writes: FoldedChange<ActivityDoc>[];
 }
@@ -107,8 +109,15 @@ export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, r
   const read = new Map(found.map(({ doc, etag }) => [doc.id, { doc, etag }]));
   const after = new Map<string, ActivityDoc>(found.map(({ doc }) => [doc.id, doc]));
   const heldTo = (id: string) => read.get(id)?.doc.folded_to ?? 0;
+  let dropped = 0;
   for (const { doc: fact, watermark } of facts) {
     for (const part of fact.visitor_days) {
+      if (part.requests === 0) {
+        const joined = joinedBy(after, part);
+        if (joined === null) dropped += 1;
+        else if (watermark > heldTo(joined.id)) after.set(joined.id, withEngagement(joined, part, upTo));
+        continue;
+      }
       if (watermark > heldTo(part.id))
         after.set(part.id, withVisitorDay((after.get(part.id) as VisitorDay | undefined) ?? null, part, upTo));
     }
@@ -125,7 +134,15 @@ export async function foldActivitySlice(store: DaySliceStore, slice: DaySlice, r
   }));
   const writes = changes.filter((change) => !sameJson(change.before, change.after));
   const moves = await rollUp(store, slice, found, [...after.values()], new Set(writes.map((change) => change.after.id)), rules);
-  return { rows, moves, writes };
+  return { rows, dropped, moves, writes };
+}
+
+/** The visitor-day an engagement joins: its own store's, else its token's first by id; null when its token has none. */
+function joinedBy(docs: ReadonlyMap<string, ActivityDoc>, part: VisitorDayPart): VisitorDay | null {
+  const own = docs.get(part.id);
+  if (own?.kind === 'visitor-day') return own;
+  const days = [...docs.values()].filter((doc): doc is VisitorDay => doc.kind === 'visitor-day' && doc.token === part.token);
+  return days.sort((a, b) => (a.id < b.id ? -1 : 1))[0] ?? null;
 }
 
 /**

@@ -12,6 +12,13 @@ function addReasons(a: BotsByReason | undefined, b: BotsByReason | undefined): B
   return sum;
 }
 
+/** A part of engagements alone joins a visitor-day kept already: it adds engaged time, never a request. */
+export const withEngagement = (current: VisitorDay, part: VisitorDayPart, watermark: number): VisitorDay => ({
+  ...current,
+  ...withAudience(current, part),
+  folded_to: watermark,
+});
+
 /** From none yet, the part itself; marked as holding facts to `watermark`. */
 export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart, watermark: number): VisitorDay {
   const { day, id, store, token, network, first_seen, last_seen, requests, bots, bots_by, self, paths, sources, page_loads } = part;

@@ -3,6 +3,7 @@ import { raiseRegisters } from '../core/sketch';
 import type { VisitorDay } from '../core/store/activity';
 import type { VisitorDayPart } from '../core/store/facts';
 import { NAMES, type NamesKept } from '../core/dimensions';
+import { laterExit, OTHER_PATHS } from '../core/store/activity';
 
 type AudienceFields = Pick<
   VisitorDay,
@@ -12,6 +13,11 @@ type AudienceFields = Pick<
   | 'page_paths'
   | 'entry'
   | 'entry_at'
+  | 'exit'
+  | 'exit_at'
+  | 'engaged_ms'
+  | 'page_ms'
+  | 'page_scroll'
   | 'people_sketch'
   | 'new_sketch'
   | 'first_days'
@@ -19,7 +25,25 @@ type AudienceFields = Pick<
   | 'event_props'
 >;
 
-const COUNTED = [...NAMES.map((row) => row.kept), 'campaigns', 'page_paths', 'events', 'event_props'] as const;
+const COUNTED = [...NAMES.map((row) => row.kept), 'campaigns', 'page_paths', 'page_ms', 'events', 'event_props'] as const;
+
+/** Each page's deepest scroll, kept for the pages its engaged ms keeps by name; the rest's deepest under OTHER_PATHS. */
+function deepest(kept: Record<string, number>, more: Record<string, number>, named: Record<string, number>): Record<string, number> {
+  const all: Record<string, number> = {};
+  for (const [path, scroll] of [...Object.entries(kept), ...Object.entries(more)]) {
+    const at = path in named ? path : OTHER_PATHS;
+    all[at] = Math.max(all[at] ?? 0, scroll);
+  }
+  return all;
+}
+
+/** The visit's last page load, by instant then path. */
+function exitOf(current: VisitorDay | null, part: VisitorDayPart): Pick<VisitorDay, 'exit' | 'exit_at'> {
+  const partLater =
+    current?.exit_at === undefined || (part.exit_at !== undefined && laterExit(part.exit_at, part.exit!, current.exit_at, current.exit!));
+  const last = partLater ? part : current;
+  return last.exit_at === undefined ? {} : { exit: last.exit!, exit_at: last.exit_at };
+}
 
 /** Two sketches by first day merged, day by day. */
 function mergedByDay(a: Record<string, Record<string, number>> = {}, b: Record<string, Record<string, number>> = {}) {
@@ -46,6 +70,11 @@ export function withAudience(current: VisitorDay | null, part: VisitorDayPart): 
     fields.entry = entry.entry!;
     fields.entry_at = entry.entry_at!;
   }
+  Object.assign(fields, exitOf(current, part));
+  if (current?.engaged_ms !== undefined || part.engaged_ms !== undefined)
+    fields.engaged_ms = (current?.engaged_ms ?? 0) + (part.engaged_ms ?? 0);
+  if (current?.page_scroll !== undefined || part.page_scroll !== undefined)
+    fields.page_scroll = deepest(current?.page_scroll ?? {}, part.page_scroll ?? {}, fields.page_ms ?? {});
   if (current?.people_sketch !== undefined || part.people_sketch !== undefined)
     fields.people_sketch = raiseRegisters({ ...current?.people_sketch }, part.people_sketch ?? {});
   if (current?.new_sketch !== undefined || part.new_sketch !== undefined)

@@ -33,6 +33,8 @@ export type DayOutcome =
       day: string;
       upTo: number;
       facts: number;
+      /** Engagements whose token had no visitor-day, left out (folded again when a slice is). */
+      dropped: number;
       caughtUp: boolean;
       scans: WatermarkedScan[];
       actions: GoalAction[];
@@ -70,6 +72,7 @@ export async function foldDay(
         day,
         upTo: next.upTo,
         facts: 0,
+        dropped: 0,
         caughtUp: true,
         scans: [],
         actions: [],
@@ -83,7 +86,7 @@ export async function foldDay(
       pending === null || pending === next.upTo
         ? next
         : { items: await store.facts.on(day, watermark, pending), upTo: pending, caughtUp: pending >= bound };
-    const { rows, moves, writes } = await foldActivitySlice(
+    const { rows, dropped, moves, writes } = await foldActivitySlice(
       store,
       { day, facts: slice.items, upTo: slice.upTo, rollup, buildsFromKept: start.buildsFromKept, periods: start.periods },
       rules,
@@ -92,7 +95,8 @@ export async function foldDay(
     for (const token of byToken(rows).values()) filteredCohortRegisters(token, rules, cohorts);
     const scans = slice.items.flatMap(({ doc, watermark: at }) => doc.scans.map((scan) => ({ scan, day, watermark: at })));
     const actions = slice.items.flatMap(({ doc }) => doc.actions ?? []);
-    return { ok: true, day, upTo: slice.upTo, facts: slice.items.length, caughtUp: slice.caughtUp, scans, actions, cohorts, moves, writes };
+    const facts = slice.items.length;
+    return { ok: true, day, upTo: slice.upTo, facts, dropped, caughtUp: slice.caughtUp, scans, actions, cohorts, moves, writes };
   } catch (error) {
     return { ok: false, day, reason: errorLine(error) };
   }

@@ -67,7 +67,7 @@ const filled = (deps: FoldDeps): FullFoldDeps => ({
 
 /** `behind` says what is left for the next run; not `ok` folded nothing, and `busy` means another fold holds the lease. */
 export type FoldOutcome =
-  | { ok: true; bound: number; facts: number; days: string[]; records: number; behind: string | null }
+  | { ok: true; bound: number; facts: number; dropped: number; days: string[]; records: number; behind: string | null }
   | { ok: false; reason: string; busy: boolean };
 
 /**
@@ -108,6 +108,8 @@ interface Run {
   lease: HeldFoldLease | null;
   state: StateWriter;
   facts: number;
+  /** Engagements with no visitor-day to join. */
+  dropped: number;
   records: number;
   days: Set<string>;
   failures: string[];
@@ -177,6 +179,7 @@ async function activityRound(run: Run, open: readonly string[]): Promise<string[
   const changed = folded.filter((outcome) => outcome.facts > 0);
   for (const outcome of changed) {
     run.facts += outcome.facts;
+    run.dropped += outcome.dropped;
     run.days.add(outcome.day);
   }
   // An imported day caught up to the bound holds every fact its notes named.
@@ -277,6 +280,7 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
     slices: 0,
     state: stateWriter(store.foldState, read, begun),
     facts: 0,
+    dropped: 0,
     records: 0,
     days: new Set<string>(),
     failures: [],
@@ -327,7 +331,7 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
     swept_at: sweep && activity.near ? started.toISOString() : state.swept_at,
     behind: behind === null ? null : { since: state.behind?.since ?? started.toISOString(), reason: behind },
   });
-  return { ok: true, bound, facts: run.facts, days: [...run.days].sort(), records: run.records, behind };
+  return { ok: true, bound, facts: run.facts, dropped: run.dropped, days: [...run.days].sort(), records: run.records, behind };
 }
 
 /** One sentence; null when the count is up to date. */

@@ -3,6 +3,7 @@ import { addPerson } from '../core/sketch';
 import type { QueuedHit } from '../core/message';
 import type { VisitorDayPart } from '../core/store/facts';
 import { NAMES } from '../core/dimensions';
+import { laterExit } from '../core/store/activity';
 
 const bump = (counts: Record<string, number>, name: string) => {
   counts[name] = (counts[name] ?? 0) + 1;
@@ -14,6 +15,10 @@ function addPages(part: VisitorDayPart, hit: QueuedHit): void {
   if (part.entry_at === undefined || hit.at < part.entry_at) {
     part.entry = hit.path;
     part.entry_at = hit.at;
+  }
+  if (part.exit_at === undefined || laterExit(hit.at, hit.path, part.exit_at, part.exit!)) {
+    part.exit = hit.path;
+    part.exit_at = hit.at;
   }
 }
 

@@ -43,8 +43,8 @@ export const zoneHourOf =
     return { key: hour.key, start: new Date(hour.start).toISOString() };
   };
 
-const bump = (counts: Record<string, number>, name: string) => {
-  counts[name] = (counts[name] ?? 0) + 1;
+const bump = (counts: Record<string, number>, name: string, by = 1) => {
+  counts[name] = (counts[name] ?? 0) + by;
 };
 
 const newVisitorDay = (day: string, hit: QueuedHit): VisitorDayPart => ({
@@ -84,6 +84,17 @@ function addEvent(part: VisitorDayPart, hit: QueuedHit): void {
   for (const [key, value] of Object.entries(hit.props ?? {})) bump((part.event_props ??= {}), `${hit.event}|${key}|${value}`);
 }
 
+/** A bot's engagement is left out like its requests. */
+const isEngagement = (hit: QueuedHit) => hit.engagement !== undefined && !hit.bot;
+
+/** Not a request: only the visit's and its page's engaged time and the page's deepest scroll. */
+function addEngagement(part: VisitorDayPart, path: string, engagement: { ms: number; scroll: number }): void {
+  part.engaged_ms = (part.engaged_ms ?? 0) + engagement.ms;
+  bump((part.page_ms ??= {}), path, engagement.ms);
+  const scrolls = (part.page_scroll ??= {});
+  scrolls[path] = Math.max(scrolls[path] ?? 0, engagement.scroll);
+}
+
 /** Only people's: a person hash, not a bot, not the site's own. */
 function addAction(actions: Map<string, GoalAction>, hit: QueuedHit, first: First | undefined): void {
   if (hit.person === null || hit.bot || hit.self) return;
@@ -116,7 +127,7 @@ function scanOf(hit: QueuedHit & { subject: string }): SubjectScan {
 export function sightingsOf(hits: readonly QueuedHit[]): Map<string, Sighting[]> {
   const days = new Map<string, { hash: string; day: string; requests: number; bots: number; self: boolean; hits: QueuedHit[] }>();
   for (const hit of hits) {
-    if (hit.person === null) continue;
+    if (hit.person === null || hit.engagement !== undefined) continue;
     const key = `${hit.person}|${dayOf(hit)}`;
     const seen = days.get(key) ?? { hash: hit.person, day: dayOf(hit), requests: 0, bots: 0, self: false, hits: [] };
     seen.hits.push(hit);
@@ -141,7 +152,8 @@ export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, F
     string,
     { visitorDays: Map<string, VisitorDayPart>; hours: Map<string, HourPart>; scans: SubjectScan[]; actions: Map<string, GoalAction> }
   >();
-  for (const hit of hits) {
+  // Engagements last, so a part's first and last request are its requests' alone.
+  for (const hit of [...hits.filter((one) => one.engagement === undefined), ...hits.filter(isEngagement)]) {
     const day = dayOf(hit);
     const parts = days.get(day) ?? {
       visitorDays: new Map<string, VisitorDayPart>(),
@@ -152,6 +164,10 @@ export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, F
     days.set(day, parts);
     const visitorDay = parts.visitorDays.get(visitorDayId(hit.served_by, hit.token)) ?? newVisitorDay(day, hit);
     parts.visitorDays.set(visitorDay.id, visitorDay);
+    if (hit.engagement !== undefined) {
+      addEngagement(visitorDay, hit.path, hit.engagement);
+      continue;
+    }
     const made = newHour(day, hit, hourOf);
     const hour = parts.hours.get(made.id) ?? made;
     parts.hours.set(hour.id, hour);

@@ -110,6 +110,10 @@ const chartRows = (page: Page, chart: string) => rowsOf(page, `[data-chart="${ch
 /** A figure as the page writes it. */
 const n = (value: number) => value.toLocaleString('en-GB');
 
+/** Seconds as the Pages panel writes a time on page. */
+const durationWords = (seconds: number) =>
+  seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** A day of the fixture's year in the dashboard's words: 2026-10-18 is "18 Oct", a day of another year has its year. */
 const dayWords = (day: string) =>
@@ -174,8 +178,15 @@ const campaign = (c: any) => [c.source ?? '(no source)', c.medium ?? '(no medium
 /** Every list of the period's panels, as the card answers it and as the page should show it. */
 function panelsOf(card: any): Record<string, string[][]> {
   return {
-    pages: card.pages.map((p: any) => [p.path, n(p.page_loads), n(p.people)]),
+    pages: card.pages.map((p: any) => [
+      p.path,
+      n(p.page_loads),
+      n(p.people),
+      p.time_on_page === null ? '–' : durationWords(p.time_on_page),
+      p.scroll_depth === null ? '–' : `${p.scroll_depth}%`,
+    ]),
     'entry-pages': card.entry_pages.map((p: any) => [p.path, n(p.people)]),
+    'exit-pages': card.exit_pages.map((p: any) => [p.path, n(p.people)]),
     sources: Object.keys(SOURCE_NAMES)
       .filter((group) => card.sources[group] > 0)
       .sort((a, b) => card.sources[b] - card.sources[a])
@@ -198,6 +209,7 @@ async function panelsShown(page: Page): Promise<Record<string, string[][]>> {
   for (const list of [
     'pages',
     'entry-pages',
+    'exit-pages',
     'sources',
     'referrers',
     'campaigns',
@@ -732,7 +744,7 @@ describe('a click filters every panel', () => {
     expect(download.suggestedFilename()).toBe('headcount-2026-10-17-2026-10-23.csv');
     const csv = readFileSync(await download.path(), 'utf8').split('\r\n');
     expect(csv[0]).toBe(
-      'day,people_new,visits,people,scanners,self,total,linkedin,github,search,other,typed,countries,browsers,campaigns,screens',
+      'day,people_new,visits,people,scanners,self,total,linkedin,github,search,other,typed,countries,browsers,campaigns,screens,views_per_visit,bounce_rate,visit_duration',
     );
     expect(csv.slice(1, 8).map((line) => line.split(',')[0])).toEqual([
       '2026-10-17',
@@ -825,7 +837,7 @@ describe('what a visitor controls is shown as text', () => {
 
   test("a path that is markup and a host that breaks out of an attribute: in the pages, the sites, now, the day's visitors and a filter's chip", async () => {
     const { page, dialogs } = await hostilePage();
-    expect((await rowsOf(page, '#pages-table')).find((row) => row[0] === HOSTILE_PATH)).toEqual([HOSTILE_PATH, '1', '1']);
+    expect((await rowsOf(page, '#pages-table')).find((row) => row[0] === HOSTILE_PATH)).toEqual([HOSTILE_PATH, '1', '1', '–', '–']);
     expect((await rowsOf(page, '#entry-pages-table')).find((row) => row[0] === HOSTILE_PATH)).toEqual([HOSTILE_PATH, '1']);
     expect((await rowsOf(page, '#referrers-table')).find((row) => row[0] === HOSTILE_HOST)).toEqual([HOSTILE_HOST, '1', '1']);
     expect(await rowsOf(page, '#now-paths-table')).toContainEqual([HOSTILE_PATH, '1']);
@@ -896,7 +908,7 @@ describe('what a visitor controls is shown as text', () => {
     await open(page);
     await signedIn(page);
     await Promise.all([page.waitForSelector('#day-table'), page.click('#day summary')]);
-    expect(await rowsOf(page, '#pages-table')).toEqual([[HOSTILE_PATH, '12', '12']]);
+    expect(await rowsOf(page, '#pages-table')).toEqual([[HOSTILE_PATH, '12', '12', '–', '–']]);
     expect(await rowsOf(page, '#referrers-table')).toEqual([['<b onmouseover=alert(4)>bold</b>.example', '1', '1']]);
     expect(await rowsOf(page, '#campaigns-table')).toEqual([['<script>alert(3)</script> / (no medium) / <b>launch</b>', '1']]);
     expect(await rowsOf(page, '#events-table')).toEqual([['signup', '4', '3', 'plan: <i onclick=alert(6)>pro</i> 3']]);

@@ -48,6 +48,9 @@ const NEW_FIELDS = [
   'activity_7_days.previous',
   'activity_7_days.referrers',
   'activity_7_days.rollups',
+  // Issue 54: the pages people's visits ended on (time on site's other figures sit inside headline and pages, new already).
+  'activity_30_days.exit_pages',
+  'activity_7_days.exit_pages',
   'people.behind_since',
   'pulse.behind_since',
   'pulse.site',

@@ -168,6 +168,10 @@ describe('the audience through the local stack: countries, devices, campaigns, n
           ],
           campaigns: [{ source: 'linkedin', medium: 'social', campaign: 'spring-launch', page_loads: 1 }],
           screens: [],
+          // Three visits of one page each, timed by their requests (no engagement): each bounced, each lasted 0 s.
+          views_per_visit: 1,
+          bounce_rate: 100,
+          visit_duration: 0,
         },
         {
           day: D2,
@@ -191,6 +195,10 @@ describe('the audience through the local stack: countries, devices, campaigns, n
             { source: 'newsletter', medium: 'email', campaign: null, page_loads: 1 },
           ],
           screens: [],
+          // 7 page loads over 4 visits; us bounced; fr 10,810 s, gb 120 s, de 780 s and us 0 s first to last request.
+          views_per_visit: 1.75,
+          bounce_rate: 25,
+          visit_duration: 2928,
         },
       ],
     });
@@ -198,9 +206,9 @@ describe('the audience through the local stack: countries, devices, campaigns, n
     expect(csv.status).toBe(200);
     expect(csv.type).toBe('text/csv; charset=utf-8');
     expect(csv.text.split('\r\n')).toEqual([
-      'day,people_new,visits,people,scanners,self,total,linkedin,github,search,other,typed,countries,browsers,campaigns,screens',
-      `${D1},3,3,3,0,0,3,0,0,0,0,3,DE=1; JP=1; US=1,chrome=2; firefox=1,linkedin/social/spring-launch=1,`,
-      `${D2},3,4,4,1,1,6,0,0,0,0,7,DE=1; FR=1; GB=1; US=1,chrome=2; firefox=1; safari=1,linkedin/social/spring-launch=1; newsletter/email/=1,`,
+      'day,people_new,visits,people,scanners,self,total,linkedin,github,search,other,typed,countries,browsers,campaigns,screens,views_per_visit,bounce_rate,visit_duration',
+      `${D1},3,3,3,0,0,3,0,0,0,0,3,DE=1; JP=1; US=1,chrome=2; firefox=1,linkedin/social/spring-launch=1,,1,100,0`,
+      `${D2},3,4,4,1,1,6,0,0,0,0,7,DE=1; FR=1; GB=1; US=1,chrome=2; firefox=1; safari=1,linkedin/social/spring-launch=1; newsletter/email/=1,,1.75,25,2928`,
       '',
     ]);
   });

@@ -101,14 +101,17 @@ const day = (at: string) => at.slice(0, 10);
 const add = (counts: Record<string, number>, name: string) => ({ ...counts, [name]: (counts[name] ?? 0) + 1 });
 
 /** The documents the fixture should leave, worked out from the rows alone. */
-/** A visitor-day's page loads by path and its entry page, with a row's page load added. */
+/** A visitor-day's page loads by path and its entry and exit pages, with a row's page load added. */
 function pagesOf(vd: Record<string, unknown>, row: { pageLoad?: boolean; kept: string }, at: string) {
   if (!row.pageLoad) return {};
   const entryAt = vd.entry_at as string | undefined;
+  const exitAt = vd.exit_at as string | undefined;
   const first = entryAt === undefined || at < entryAt;
+  const last = exitAt === undefined || at > exitAt || (at === exitAt && row.kept > (vd.exit as string));
   return {
     page_paths: add((vd.page_paths as Record<string, number> | undefined) ?? {}, row.kept),
     ...(first ? { entry: row.kept, entry_at: at } : {}),
+    ...(last ? { exit: row.kept, exit_at: at } : {}),
   };
 }
 

@@ -41,6 +41,9 @@ async function site(earlier?: string) {
   return cardOf(store, clock);
 }
 
+/** A page no visit sent an engagement from. */
+const UNTIMED = { time_on_page: null, scroll_depth: null };
+
 describe('the period report over any period, from the day rollups', () => {
   it('answers the last N days, every day kept, or a range, each with its people once and the period before', async () => {
     const read = await site();
@@ -56,6 +59,9 @@ describe('the period report over any period, from the day rollups', () => {
       visits: 13 + 14 + 15 + 16 + 17 + 18 + 19,
       page_loads: expect.any(Number),
       conversions: 0,
+      views_per_visit: expect.any(Number),
+      bounce_rate: expect.any(Number),
+      visit_duration: expect.any(Number),
     });
     // Each day's people's page loads add up to the period's; the period before comes day by day too, for its chart.
     const sum = (days: { page_loads: number }[]) => days.reduce((total, day) => total + day.page_loads, 0);
@@ -65,8 +71,8 @@ describe('the period report over any period, from the day rollups', () => {
     expect(week.body.previous.by_day.map((day: { people: number }) => day.people)).toEqual([0, 0, 0, 0, 10, 11, 12]);
     expect(sum(week.body.previous.by_day)).toBe(week.body.previous.page_loads);
     expect(week.body.pages).toEqual([
-      { path: '/', page_loads: 13 + 14 + 15 + 16 + 17 + 18 + 19, people: 13 + 14 + 15 + 16 + 17 + 18 + 19 },
-      { path: '/about', page_loads: 7 + 7 + 8 + 8 + 9 + 9 + 10, people: 7 + 7 + 8 + 8 + 9 + 9 + 10 },
+      { path: '/', page_loads: 13 + 14 + 15 + 16 + 17 + 18 + 19, people: 13 + 14 + 15 + 16 + 17 + 18 + 19, ...UNTIMED },
+      { path: '/about', page_loads: 7 + 7 + 8 + 8 + 9 + 9 + 10, people: 7 + 7 + 8 + 8 + 9 + 9 + 10, ...UNTIMED },
     ]);
     expect(week.body.entry_pages).toEqual([{ path: '/', people: 13 + 14 + 15 + 16 + 17 + 18 + 19 }]);
     expect(week.body.referrers).toEqual([{ host: 'www.linkedin.com', page_loads: 58, people: 58 }]);

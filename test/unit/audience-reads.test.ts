@@ -105,7 +105,8 @@ describe('the export', () => {
       ['2026-10-22', 0, 0, 0],
       ['2026-10-23', 2, 0, 0],
     ]);
-    expect(toCsv(rows).split('\r\n')[1]).toBe('2026-10-22,0,0,0,0,0,0,0,0,0,0,0,,,,');
+    // A quiet day has no visit to time: its time on site is empty.
+    expect(toCsv(rows).split('\r\n')[1]).toBe('2026-10-22,0,0,0,0,0,0,0,0,0,0,0,,,,,,,');
   });
 
   it('takes 1 to 400 days, both included', () => {

@@ -5,7 +5,7 @@ import { memoryStore } from '../../adapters/memory/store';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { hitsMessageSchema } from '../../shared/core/message';
 import { filtersSchema } from '../../shared/contract/queries';
-import { CSV_COLUMNS, Devices, ExportRow } from '../../shared/contract/activity';
+import { CSV_COLUMNS, CSV_TIME, Devices, ExportRow } from '../../shared/contract/activity';
 import { emptyCounts } from '../../shared/core/rollup/day-rollup';
 import { cardOf } from '../support/card';
 import { keepAndFold, queuedHit } from '../support/counting';
@@ -43,7 +43,8 @@ describe('screen size, a dimension added as one row of the table', () => {
     expect(emptyCounts()).toHaveProperty('screens', {});
     expect(Object.keys(Devices.shape)).toContain('screens');
     expect(Object.keys(ExportRow.shape)).toContain('screens');
-    expect(CSV_COLUMNS.at(-1)).toBe('screens');
+    // The last list column, before time on site's figures.
+    expect(CSV_COLUMNS.at(-1 - CSV_TIME.length)).toBe('screens');
     const dashboard = madeFiles(join(__dirname, '..', '..')).find((made) => made.file === 'public/admin-dimensions.js')!;
     expect(dashboard.text).toContain("{ filter: 'screen', label: 'Screen size', words: 'maker', tab: 'screen-sizes', card: 'screens' }");
     expect(dashboard.text).toContain("EXPORT_LISTS = ['countries', 'browsers', 'campaigns', 'screens']");

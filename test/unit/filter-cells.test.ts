@@ -42,7 +42,7 @@ describe('filter cells and month and year rollups, at their edges', () => {
     const q = (body: { pages: Array<{ path: string }> }) => body.pages.find((row) => row.path === '/q');
     const byDays = (await card('from=2026-09-01&to=2026-09-29')).body;
     const byMonth = (await card('from=2026-09-01&to=2026-09-30')).body;
-    expect(q(byDays)).toEqual({ path: '/q', page_loads: 6, people: 6 });
+    expect(q(byDays)).toEqual({ path: '/q', page_loads: 6, people: 6, time_on_page: null, scroll_depth: null });
     expect(q(byMonth)).toEqual(q(byDays));
   });
 

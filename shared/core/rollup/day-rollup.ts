@@ -5,9 +5,9 @@ import { referrerGroup, type ReferrerGroup } from '../identity/referrer-groups';
 import { funnelStepKey, stepKey, stepsReached, type Funnel, type FunnelStep } from '../funnel';
 import { reaches, type Goal } from '../events/events';
 import type { VisitorDay } from '../store/activity';
-import { IN_SITE, OTHER_PATHS } from '../store/activity';
+import { IN_SITE, laterExit, OTHER_PATHS } from '../store/activity';
 import { mergeKept, mergeSketches, raiseRegisters } from '../sketch';
-import { DAY_ROLLUP_ID, BY_WHO_FIELDS, type DayRollup, type RollupCounts } from '../store/rollups';
+import { DAY_ROLLUP_ID, BY_WHO_FIELDS, TIMED_FIGURES, TIMED_MAPS, holdsTime, type DayRollup, type RollupCounts } from '../store/rollups';
 import { NAMES, type NamesRollup } from '../dimensions';
 
 /** Unbounded dimensions keep their 100 largest names and sum the rest under `(other)`: about 60 KB, far under Cosmos DB's 2 MB. */
@@ -60,6 +60,14 @@ export function emptyCounts(): RollupCounts {
     event_days: {},
     event_props: {},
     goals: {},
+    engaged_visits: 0,
+    engaged_ms: 0,
+    span_ms: 0,
+    bounces: 0,
+    engaged_pages: {},
+    page_ms: {},
+    page_scroll: {},
+    exit_pages: {},
   };
 }
 
@@ -78,6 +86,7 @@ const MAPS = [
   'event_props',
   'goals',
   'funnel_steps',
+  ...TIMED_MAPS,
 ] as const satisfies ReadonlyArray<keyof RollupCounts>;
 
 /** The counts' own copy, for addCounts to move in place: every field is a number or a flat map, so one level will do. */
@@ -107,7 +116,10 @@ export const whoOfDocs = (docs: readonly VisitorDay[]): Who =>
   docs.map((doc) => whoOf(doc.self > 0, doc.requests, doc.bots)).reduce(stronger);
 
 export const entryOf = (docs: readonly VisitorDay[]) =>
-  [...docs].filter((doc) => doc.entry !== undefined).sort((a, b) => (a.first_seen < b.first_seen ? -1 : 1))[0]?.entry;
+  [...docs]
+    .filter((doc) => doc.entry !== undefined)
+    // By id on a tie, so the entry is the same whatever order the stores' documents come in.
+    .sort((a, b) => (a.first_seen === b.first_seen ? (a.id < b.id ? -1 : 1) : a.first_seen < b.first_seen ? -1 : 1))[0]?.entry;
 
 /** A step is a path or `event:<name>`. */
 const reachesStep = (step: FunnelStep, paths: Record<string, number>, events: Record<string, number>) =>
@@ -151,6 +163,36 @@ function addPeople(counts: RollupCounts, docs: readonly VisitorDay[], rules: Rol
   for (const path of Object.keys(paths)) if (path !== OTHER_PATHS) bump(counts.people_paths, path);
   const entry = entryOf(docs);
   if (entry !== undefined) bump(counts.entry_pages, entry);
+  addTime(counts, docs, pageLoads, Object.keys(events).length > 0);
+}
+
+/** The visit's last page load across its stores, by instant then path. */
+export const exitOf = (docs: readonly VisitorDay[]) =>
+  [...docs].filter((doc) => doc.exit_at !== undefined).sort((a, b) => (laterExit(a.exit_at!, a.exit!, b.exit_at!, b.exit!) ? -1 : 1))[0]
+    ?.exit;
+
+/** A visit is timed by its engagements, or by its first-to-last request when it sent none. */
+function addTime(counts: RollupCounts, docs: readonly VisitorDay[], pageLoads: number, events: boolean): void {
+  const engaged = docs.filter((doc) => doc.engaged_ms !== undefined);
+  if (engaged.length > 0) {
+    counts.engaged_visits! += 1;
+    counts.engaged_ms! += engaged.reduce((sum, doc) => sum + doc.engaged_ms!, 0);
+  } else {
+    const first = docs.reduce((min, doc) => (doc.first_seen < min ? doc.first_seen : min), docs[0]!.first_seen);
+    const last = docs.reduce((max, doc) => (doc.last_seen > max ? doc.last_seen : max), docs[0]!.last_seen);
+    counts.span_ms! += Date.parse(last) - Date.parse(first);
+  }
+  if (pageLoads === 1 && !events) counts.bounces! += 1;
+  const deepest: Record<string, number> = {};
+  for (const doc of docs)
+    for (const [path, scroll] of Object.entries(doc.page_scroll ?? {})) deepest[path] = Math.max(deepest[path] ?? 0, scroll);
+  for (const [path, ms] of Object.entries(sumOf(docs, (doc) => doc.page_ms))) {
+    bump(counts.engaged_pages!, path);
+    bump(counts.page_ms!, path, ms);
+    bump(counts.page_scroll!, path, deepest[path] ?? 0);
+  }
+  const exit = exitOf(docs);
+  if (exit !== undefined) bump(counts.exit_pages!, exit);
 }
 
 /** One daily token's documents, one a store; a loopback row adds only its requests, since `loopback` counts the day once. */
@@ -178,8 +220,11 @@ export function addCounts(into: RollupCounts, more: RollupCounts, sign: 1 | -1):
   into.requests += sign * more.requests;
   into.bots += sign * more.bots;
   into.page_loads += sign * more.page_loads;
+  // A rollup folded before time on site was kept stays without it, so it never holds a part of it.
+  for (const field of TIMED_FIGURES) if (into[field] !== undefined) into[field] = into[field] + sign * (more[field] ?? 0);
   for (const group of Object.keys(into.sources) as ReferrerGroup[]) into.sources[group] += sign * more.sources[group];
   for (const field of MAPS) {
+    if (!holdsTime(into) && (TIMED_MAPS as readonly string[]).includes(field)) continue;
     // A rollup written before a map was counted lacks it.
     for (const [name, count] of Object.entries(more[field] ?? {})) {
       // A name already summed under (other) is taken back from there.
@@ -193,11 +238,21 @@ export function addCounts(into: RollupCounts, more: RollupCounts, sign: 1 | -1):
 
 export function capped(counts: RollupCounts, top = ROLLUP_TOP): void {
   for (const field of MAPS) {
+    if (field === 'page_ms' || field === 'page_scroll') continue;
     const named = Object.entries(counts[field] ?? {}).filter(([name]) => name !== OTHER_PATHS);
     if (named.length <= top) continue;
     named.sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
     const other = named.slice(top - 1).reduce((sum, [, count]) => sum + count, counts[field]?.[OTHER_PATHS] ?? 0);
     counts[field] = { ...Object.fromEntries(named.slice(0, top - 1)), [OTHER_PATHS]: other };
+  }
+  // A page's engaged ms and scroll go where its engaged visits went, so its row's figures stay of the same visits.
+  for (const field of ['page_ms', 'page_scroll'] as const) {
+    const kept = counts.engaged_pages;
+    const map = counts[field];
+    if (kept === undefined || map === undefined || Object.keys(map).every((path) => path in kept)) continue;
+    const moved: Record<string, number> = {};
+    for (const [path, value] of Object.entries(map)) bump(moved, path in kept ? path : OTHER_PATHS, value);
+    counts[field] = moved;
   }
 }
 

@@ -3,7 +3,7 @@ import { UNKNOWN_COUNTRY } from '../identity/country';
 import { reaches } from '../events/events';
 import { referrerGroup } from '../identity/referrer-groups';
 import { IN_SITE, OTHER_PATHS, type VisitorDay } from '../store/activity';
-import { entryOf, whoOfDocs, type RollupRules } from './day-rollup';
+import { entryOf, exitOf, whoOfDocs, type RollupRules } from './day-rollup';
 import { isLoopbackNetwork } from '../identity/network';
 import { DIMENSION_TABLE, type Dimension } from '../dimensions';
 
@@ -44,6 +44,10 @@ const OWN_RULES = {
   entry: (docs) => {
     const entry = entryOf(docs);
     return new Set(entry === undefined ? [] : [entry]);
+  },
+  exit: (docs) => {
+    const exit = exitOf(docs);
+    return new Set(exit === undefined ? [] : [exit]);
   },
   source: sourcesOf,
   country: (docs) => new Set([docs.find((doc) => doc.country !== undefined)?.country ?? UNKNOWN_COUNTRY]),

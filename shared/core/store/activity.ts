@@ -50,6 +50,14 @@ export interface VisitorDay extends Partial<Record<NamesKept, Record<string, num
   /** The first page load that day. */
   entry?: string;
   entry_at?: string;
+  /** The last page load that day (the visit's exit page); absent on a visitor-day kept before exits were. */
+  exit?: string;
+  exit_at?: string;
+  /** The sum of its engagements' ms; absent while it has none. */
+  engaged_ms?: number;
+  /** Each page's engaged ms and deepest scroll (0-100), capped at TOP_PATHS; absent while it has none. */
+  page_ms?: Record<string, number>;
+  page_scroll?: Record<string, number>;
   /** Registers, never the hash, so a rollup can count the period's people once. */
   people_sketch?: Record<string, number>;
   /** Those whose first day counted among people is this day. */
@@ -99,3 +107,6 @@ export interface ActivityReader {
 export const visitorDayId = (store: string, token: string) => `visitor-day:${store}:${token}`;
 
 export const hourId = (store: string, hour: string) => `hour:${store}:${hour}`;
+
+/** By instant, then by path, so a visit's exit page is the same whatever order its page loads were kept in. */
+export const laterExit = (at: string, path: string, thanAt: string, thanPath: string) => at > thanAt || (at === thanAt && path > thanPath);

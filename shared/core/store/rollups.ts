@@ -51,7 +51,28 @@ export interface RollupCounts extends Record<NamesRollup, Record<string, number>
   goals: Record<string, number>;
   /** `<funnel>|<k>`: people's visitor-days that reached a funnel's first k steps; absent before funnels were kept. */
   funnel_steps?: Record<string, number>;
+  /**
+   * Time on site (docs/time-on-site.md), each absent on a rollup folded before it was kept, which then stays without:
+   * people's visits that sent an engagement and their engaged ms, the first-to-last request spans of those that sent
+   * none, and their visits of one page load and no event.
+   */
+  engaged_visits?: number;
+  engaged_ms?: number;
+  span_ms?: number;
+  bounces?: number;
+  /** By path: the visits that engaged with it, their engaged ms and the sum of their deepest scrolls; visits by exit page. */
+  engaged_pages?: Record<string, number>;
+  page_ms?: Record<string, number>;
+  page_scroll?: Record<string, number>;
+  exit_pages?: Record<string, number>;
 }
+
+/** The time on site's figures a rollup holds only when folded since they were kept. */
+export const TIMED_FIGURES = ['engaged_visits', 'engaged_ms', 'span_ms', 'bounces'] as const satisfies ReadonlyArray<keyof RollupCounts>;
+export const TIMED_MAPS = ['engaged_pages', 'page_ms', 'page_scroll', 'exit_pages'] as const satisfies ReadonlyArray<keyof RollupCounts>;
+
+/** Whether a rollup was folded since time on site was kept. */
+export const holdsTime = (counts: Pick<RollupCounts, 'bounces'>) => counts.bounces !== undefined;
 
 /** Only the fold writes it, by deltas, and it always equals the day counted again from its visitor-days. */
 export interface DayRollup extends RollupCounts {

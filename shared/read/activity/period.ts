@@ -6,6 +6,7 @@ import { stepKey } from '../../core/funnel';
 import type { Summable } from './window';
 import { estimate, mergeSketches, SKETCH_ERROR } from '../../core/sketch';
 import { mostFirst } from './audience';
+import { pageTime, timedOf, type Timed } from './time-on-site';
 
 /** How many entries the card's lists of pages, entry pages and referrers name. */
 export const TOP_SHOWN = 50;
@@ -24,16 +25,19 @@ export interface PeriodCounts extends RollupCounts {
   new_people: number;
   /** Those of them with a day in the period after their first day: the union of its days' returning people. */
   returning: number;
+  /** What time on site is counted over: the rollups folded since it was kept. */
+  timed: Timed;
 }
 
 /** A step newer than a day's rollup counts its most requested path, so the figure is never more than the truth. */
 export function periodOf(rollups: Iterable<Summable>, rules: RollupRules): PeriodCounts {
+  const parts = [...rollups];
   const sum = emptyCounts();
   const sketches = [];
   const fresh = [];
   const back = [];
   let complete = true;
-  for (const rollup of rollups) {
+  for (const rollup of parts) {
     addCounts(sum, rollup, 1);
     sketches.push(rollup.people_sketch);
     fresh.push(rollup.new_sketch);
@@ -54,6 +58,7 @@ export function periodOf(rollups: Iterable<Summable>, rules: RollupRules): Perio
     people: { estimate: estimate(mergeSketches(...sketches)), error: SKETCH_ERROR, complete },
     new_people: estimate(mergeSketches(...fresh)),
     returning: estimate(mergeSketches(...back)),
+    timed: timedOf(parts),
   };
 }
 
@@ -91,17 +96,30 @@ export function eventsOf(counts: Pick<RollupCounts, 'events' | 'event_days' | 'e
   );
 }
 
-/** The most loaded pages: people's page loads of each path, and the people's visitor-days that requested it. */
-export function pagesOf(counts: Pick<RollupCounts, 'page_paths' | 'people_paths'>) {
+/**
+ * The most loaded pages: people's page loads of each path, the people's visitor-days that requested it, and the mean
+ * engaged seconds and deepest scroll of the visits that engaged with it.
+ */
+export function pagesOf(counts: Pick<RollupCounts, 'page_paths' | 'people_paths' | 'engaged_pages' | 'page_ms' | 'page_scroll'>) {
   const paths = new Set([...Object.keys(counts.page_paths), ...Object.keys(counts.people_paths)]);
   paths.delete(OTHER_PATHS);
-  const rows = [...paths].map((path) => ({ path, page_loads: counts.page_paths[path] ?? 0, people: counts.people_paths[path] ?? 0 }));
+  const rows = [...paths].map((path) => ({
+    path,
+    page_loads: counts.page_paths[path] ?? 0,
+    people: counts.people_paths[path] ?? 0,
+    ...pageTime(counts, path),
+  }));
   return top(rows.sort((a, b) => b.page_loads - a.page_loads || b.people - a.people || (a.path < b.path ? -1 : 1)));
 }
 
 /** The pages people's visitor-days began on, most first. */
 export function entryPagesOf(counts: Pick<RollupCounts, 'entry_pages'>) {
   return top(mostFirst(counts.entry_pages, (path, people) => ({ path, people })).filter((row) => row.path !== OTHER_PATHS));
+}
+
+/** The pages people's visitor-days ended on (their last page load), most first. */
+export function exitPagesOf(counts: Pick<RollupCounts, 'exit_pages'>) {
+  return top(mostFirst(counts.exit_pages ?? {}, (path, people) => ({ path, people })).filter((row) => row.path !== OTHER_PATHS));
 }
 
 /** The sites that link here: people's page loads from each host, and their visitor-days. */

@@ -13,7 +13,8 @@ import { identityFrom } from '../../core/store/person-moves';
 import { funnelStepKey, type Funnel, type FunnelStep } from '../../core/funnel';
 import { funnelOf } from './funnel';
 import { HOURS_SHOWN, hoursOf } from './hours';
-import { entryPagesOf, eventsOf, pagesOf, periodOf, referrersOf, type PeriodCounts } from './period';
+import { timeFigures } from './time-on-site';
+import { entryPagesOf, eventsOf, exitPagesOf, pagesOf, periodOf, referrersOf, type PeriodCounts } from './period';
 import type { Goal } from '../../core/events/events';
 import { MAX_DAYS, type CardQuery, type Period } from '../../contract/queries';
 import type { PeriodRead } from './window';
@@ -97,6 +98,7 @@ const UNREAD = {
   previous: null,
   pages: null,
   entry_pages: null,
+  exit_pages: null,
   referrers: null,
   goals: null,
   events: null,
@@ -182,6 +184,7 @@ function headlineOf(
   const fresh = filtered ? Math.min(estimate, counts.new_people) : sum(newPeople);
   // No clamp: a filter's registers are a subset of the site's, written after them, and no estimate falls as they rise.
   const returning = counts.returning;
+  const time = { ...timeFigures(counts, counts.timed), ...(counts.timed.from === null ? {} : { time_on_site_from: counts.timed.from }) };
   if (filtered)
     return {
       people: estimate,
@@ -190,8 +193,9 @@ function headlineOf(
       visits: counts.visitor_days.people,
       page_loads: counts.page_loads,
       conversions,
+      ...time,
     };
-  return { people: estimate, people_new: fresh, returning, visits: sum(visits), page_loads: counts.page_loads, conversions };
+  return { people: estimate, people_new: fresh, returning, visits: sum(visits), page_loads: counts.page_loads, conversions, ...time };
 }
 
 /** One filter's cells are kept from `periodsFrom`; several filters are summed from the visitor-days, whole. */
@@ -299,6 +303,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     previous,
     pages: pagesOf(period),
     entry_pages: entryPagesOf(period),
+    exit_pages: exitPagesOf(period),
     referrers: referrersOf(period),
     goals: goalsOf(deps.goals, period, value.goals, value.back),
     ...(funnels.length === 0 ? {} : { funnels: funnelsOf(funnels, period, value.funnelsBack) }),

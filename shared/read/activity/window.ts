@@ -14,9 +14,15 @@ import { tallyDays, type ScanStore } from './day-files';
 import { capped, emptyCounts } from '../../core/rollup/day-rollup';
 import { PERIOD_TOP } from '../../core/rollup/periods';
 import { MAX_DAYS } from '../../contract/queries';
+import type { Dated } from './time-on-site';
 
 /** What a period's figures are summed from: a day's rollup or cell, or a whole month's. */
-export type Summable = RollupCounts & { people_sketch: Sketch; new_sketch?: Sketch; returning_sketch?: Sketch; sketch_partial: boolean };
+export type Summable = RollupCounts & {
+  people_sketch: Sketch;
+  new_sketch?: Sketch;
+  returning_sketch?: Sketch;
+  sketch_partial: boolean;
+} & Dated;
 
 /** A period's rollups as read: what to sum, each day's visitor-days by kind, and the imported totals by day. */
 export interface PeriodRead {

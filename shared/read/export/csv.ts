@@ -1,6 +1,6 @@
 import type { ExportRow } from './rows';
 import { EXPORTED } from '../../core/dimensions';
-import { CSV_COLUMNS } from '../../contract/activity';
+import { CSV_COLUMNS, CSV_TIME } from '../../contract/activity';
 import { listingOf } from '../activity/audience';
 
 /** Never read as a formula by a spreadsheet, since a campaign tag is the visitor's text. */
@@ -33,6 +33,7 @@ export function toCsv(rows: readonly ExportRow[]): string {
         const listing = listingOf(dimension.filter);
         return listCell((row[dimension.export.column] as Array<Parameters<typeof listing.pair>[0]>).map(listing.pair));
       }),
+      ...CSV_TIME.map((column) => row[column] ?? ''),
     ];
     lines.push(cells.map(csvCell).join(','));
   }

@@ -4,6 +4,7 @@ import { listingOf, type ExportLists } from '../activity/audience';
 import { EXPORTED } from '../../core/dimensions';
 import { byDay } from '../activity/by-day';
 import { sourcesOf } from '../activity/sources';
+import { timedOf, timeFigures } from '../activity/time-on-site';
 
 export interface ExportRow extends ExportLists {
   day: string;
@@ -12,6 +13,10 @@ export interface ExportRow extends ExportLists {
   visits: number;
   visitor_days: { people: number; scanners: number; self: number; total: number };
   sources: { linkedin: number; github: number; search: number; other: number; typed: number };
+  /** Null on a day with no visit, or folded before time on site was kept. */
+  views_per_visit: number | null;
+  bounce_rate: number | null;
+  visit_duration: number | null;
 }
 
 // A day rolled up before a dimension was counted lacks its map.
@@ -37,6 +42,7 @@ export function exportRows(
       visitor_days: { people, scanners, self, total },
       sources: { linkedin, github, search, other, typed },
       ...listsOf(counts),
+      ...timeFigures(counts, timedOf([counts])),
     };
   });
 }
