@@ -165,7 +165,10 @@ export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB', sco
     container: settings.COSMOS_CONTAINER,
   });
   const blob = blobLocation(settings);
-  const dayFiles = blob === null ? undefined : blobDayFiles(blobCall(blob), processEngine, scope);
+  const dayFiles =
+    blob === null
+      ? undefined
+      : blobDayFiles(blobCall(blob), processEngine, scope, `${settings.COSMOS_DATABASE}.${settings.COSMOS_CONTAINER}`);
   return cosmosStore(container, { settleSeconds: settings.FOLD_SETTLE_SECONDS, name: cosmosName, scope, dayFiles });
 }
 

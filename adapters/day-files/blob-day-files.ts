@@ -25,8 +25,9 @@ function listedOf(xml: string, prefix: string): Map<string, string> {
  * One Parquet file a closed day in Blob Storage (the Functions' own account, under its managed identity in Azure),
  * copied to the instance's temporary folder once a version and queried there by the process's one DuckDB.
  */
-export function blobDayFiles(call: BlobCall, engine: () => Promise<DuckEngine>, scope: SiteScope): DayFiles {
-  const prefix = `${scope.name === '' ? '_' : encodeURIComponent(scope.name)}/`;
+export function blobDayFiles(call: BlobCall, engine: () => Promise<DuckEngine>, scope: SiteScope, store: string): DayFiles {
+  // Under the store's own name, so deployments (and test runs) that share a storage account never read each other's.
+  const prefix = `${encodeURIComponent(store)}/${scope.name === '' ? '_' : encodeURIComponent(scope.name)}/`;
   const cached = new Map<string, { etag: string; path: string }>();
   let container: ReturnType<typeof ensureBlobContainer> | null = null;
   const ensured = async () => {

@@ -410,7 +410,9 @@ describe('the period report through the local host, from documents keep-hits kep
 
   it("answers several filters from the closed days' files in Blob Storage, and reads from the store only today's visitor-days", async () => {
     const call = blobCall(blobLocationFromConnectionString(t.env.AzureWebJobsStorage!)!);
-    const listed = await call({ method: 'GET', path: DAY_FILES_CONTAINER, query: { restype: 'container', comp: 'list' } });
+    // This run's files alone, under its store's name: other runs share the storage account.
+    const prefix = `${t.env.COSMOS_DATABASE}.${t.env.COSMOS_CONTAINER ?? 'activity'}/`;
+    const listed = await call({ method: 'GET', path: DAY_FILES_CONTAINER, query: { restype: 'container', comp: 'list', prefix } });
     // The fold wrote each closed day's file; today is still open.
     expect(listed.text).toContain(`${D0}.parquet`);
     expect(listed.text).toContain(`${D1}.parquet`);

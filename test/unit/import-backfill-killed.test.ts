@@ -32,6 +32,7 @@ describe('the backfill, killed after any write', () => {
     'imports',
     'imported',
     'people_due',
+    'files_due',
   ];
   const unmarkedDocs = (rig: ReturnType<typeof importRig>) =>
     JSON.parse(
