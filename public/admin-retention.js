@@ -2,13 +2,10 @@
 // Retention, in the panel of the count since it began: for each month (or week) people were first counted in, the share of them who came in it and in each
 // later one, a cohort a row, shaded by the share, so a site owner sees at a glance who comes back and for how long.
 import { $, dataTable, el, emptyNote, failedNote } from './admin-dom.js';
-import { retentionTakes, state } from './admin-state.js';
+import { state } from './admin-state.js';
 import { monthWords, shortDay } from './admin-words.js';
 
 /** @typedef {import('../shared/contract/retention').RetentionAnswer} RetentionAnswer */
-
-/** The app's words for a retention read with filters it does not take (shared/returning/retention.ts ONE_FILTER). */
-const ONE_FILTER = 'retention takes one filter, dimension:value (not negated)';
 
 /** A cell of the table: the share as a percentage, shaded by it, the people it is of in its title. */
 function shareCell(/** @type {{ people: number, share: number }} */ cell) {
@@ -62,11 +59,6 @@ export function showRetention() {
         : null;
   const months = $('#retention-months-body');
   const weeks = $('#retention-weeks-body');
-  // Retention takes one filter: with more, or a negated one, the app's words (its 400) say so instead of a table.
-  if (!retentionTakes(state.view)) {
-    for (const body of [months, weeks]) body.replaceChildren(emptyNote(`Not shown with these filters: ${ONE_FILTER}.`));
-    return;
-  }
   if (why || !read?.ok || !read.body.cohorts) {
     months.replaceChildren(failedNote(why ?? 'the app did not send it'));
     weeks.replaceChildren(failedNote(why ?? 'the app did not send it'));

@@ -146,10 +146,6 @@ export const cardQuery = (/** @type {View} */ view) =>
 /** The retention read's query for a view: twelve months, and the view's filters (the period is not its). */
 export const retentionQuery = (/** @type {View} */ view) => viewQuery(view, { months: '12' }).toString();
 
-/** Whether retention can follow a view's filters: it takes one, not negated (else the app answers 400). */
-export const retentionTakes = (/** @type {View} */ view) =>
-  view.filters.length === 0 || (view.filters.length === 1 && !view.filters[0]?.negated);
-
 /** The export's query for the days a card answered and the view's filters. */
 export const exportQuery = (/** @type {View} */ view, /** @type {string} */ from, /** @type {string} */ to, /** @type {string} */ format) =>
   viewQuery(view, { from, to, format }).toString();

@@ -24,7 +24,7 @@ import { enterShared, openedShared, readShared, refusedShared, sharedToken } fro
 import { loadLinks, loadSites, wireSites } from './admin-sites.js';
 import { loadKeys, wireKeys } from './admin-keys.js';
 import { loadSettings, showSegmentSave, wireSettings } from './admin-settings.js';
-import { cardQuery, followAddress, periodOfDays, retentionQuery, retentionTakes, state, whenViewChanges } from './admin-state.js';
+import { cardQuery, followAddress, periodOfDays, retentionQuery, state, whenViewChanges } from './admin-state.js';
 import { isDay, shortDay } from './admin-words.js';
 
 /** @typedef {import('./admin-state.js').Card} Card */
@@ -143,7 +143,7 @@ function learnToday() {
  * The view's retention, or null when it has filters retention does not take (the panel says so, and nothing is asked).
  * @returns {Promise<import('./admin-state.js').Read<import('./admin-state.js').RetentionAnswer> | null>}
  */
-const readRetention = () => (retentionTakes(state.view) ? read(`${API.retention}?${retentionQuery(state.view)}`) : Promise.resolve(null));
+const readRetention = () => read(`${API.retention}?${retentionQuery(state.view)}`);
 
 /** The reads that were made, and how many of them failed. */
 const failedOf = (/** @type {Array<{ ok: boolean } | null>} */ reads) => {

@@ -74,6 +74,10 @@ const figures = (page: Page) =>
     ),
   );
 
+/** A visit's length as the tile says it under a minute and under an hour (the fixture's visits are shorter). */
+const secondsWords = (seconds: number) =>
+  seconds < 60 ? `${Math.round(seconds)}s` : `${Math.floor(seconds / 60)}m ${String(Math.round(seconds) % 60).padStart(2, '0')}s`;
+
 /** What the API answers for a site, as the page's tiles name it. */
 async function apiFigures(site: string): Promise<Record<string, string>> {
   const card = await adminRead(t, `/api/admin/activity?days=30&site=${site}`);
@@ -92,7 +96,12 @@ async function apiFigures(site: string): Promise<Record<string, string>> {
     all_new_today: count.people_new_today,
     all_new_month: count.people_new_month,
   };
-  return Object.fromEntries(Object.entries(expected).map(([name, n]) => [name, String(Math.round(n))]));
+  const { bounce_rate: bounce, visit_duration: duration } = card.headline as { bounce_rate: number | null; visit_duration: number | null };
+  return {
+    ...Object.fromEntries(Object.entries(expected).map(([name, n]) => [name, String(Math.round(n))])),
+    bounce_rate: bounce === null ? '–' : `${bounce}%`,
+    visit_duration: duration === null ? '–' : secondsWords(duration),
+  };
 }
 
 describe('the site switcher', () => {
@@ -223,6 +232,7 @@ describe('the API keys panel', () => {
   test('makes a key for a site, shows it once, lists it without it, and revokes it at once', async () => {
     await operator.goto(`${t.host.url}/api/admin`);
     await operator.waitForSelector('#dashboard[data-state="ready"]');
+    await operator.click('#settings-open');
     await operator.click('#keys summary');
     await operator.selectOption('#key-site', 'docs.example');
     await operator.fill('#key-name', 'grafana');

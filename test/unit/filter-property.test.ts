@@ -217,7 +217,7 @@ describe('filtered reads and month and year rollups always equal a recount of th
           checked += 1;
         }
         // Every dimension can be asked.
-        expect(DIMENSIONS.length).toBe(12);
+        expect(DIMENSIONS.length).toBe(13);
       }),
       { numRuns: 40, seed: 20261203 },
     );
