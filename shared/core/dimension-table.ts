@@ -27,6 +27,8 @@ export interface DimensionRow {
   label: string;
   words: ValueWords;
   tab: string;
+  /** No filter cells: its value moves as later page loads come, and a sketch cannot give a person back, so it is read from the rows. */
+  cells?: false;
 }
 
 export const DIMENSION_TABLE = [
@@ -59,6 +61,7 @@ export const DIMENSION_TABLE = [
     label: 'Exit page',
     words: 'plain',
     tab: 'exit-pages',
+    cells: false,
   },
   {
     filter: 'source',

@@ -10,6 +10,11 @@ export type DimensionOf<D extends Dimension> = Extract<Row, { filter: D }>;
 
 export const DIMENSIONS = DIMENSION_TABLE.map((row) => row.filter) as unknown as readonly [Dimension, ...Dimension[]];
 
+/** The dimensions the fold keeps filter cells of. */
+export const CELL_DIMENSIONS: readonly Dimension[] = DIMENSION_TABLE.filter((row) => !('cells' in row && row.cells === false)).map(
+  (row) => row.filter,
+);
+
 export const dimensionRow = <D extends Dimension>(dimension: D): DimensionOf<D> =>
   DIMENSION_TABLE.find((row) => row.filter === dimension) as DimensionOf<D>;
 

@@ -219,7 +219,7 @@ describe('filtered reads and month and year rollups always equal a recount of th
         // Every dimension can be asked.
         expect(DIMENSIONS.length).toBe(13);
       }),
-      { numRuns: 40, seed: 20261203 },
+      { numRuns: 40, seed: 20261203, endOnFailure: true },
     );
     expect(checked).toBe(40 * 12);
     expect(years).toBeGreaterThan(10);

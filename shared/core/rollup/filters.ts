@@ -5,7 +5,7 @@ import { referrerGroup } from '../identity/referrer-groups';
 import { IN_SITE, OTHER_PATHS, type VisitorDay } from '../store/activity';
 import { entryOf, exitOf, whoOfDocs, type RollupRules } from './day-rollup';
 import { isLoopbackNetwork } from '../identity/network';
-import { DIMENSION_TABLE, type Dimension } from '../dimensions';
+import { CELL_DIMENSIONS, DIMENSION_TABLE, type Dimension } from '../dimensions';
 
 export interface Filter {
   dimension: Dimension;
@@ -86,4 +86,4 @@ export const cellPartition = (dimension: Dimension, value: string) =>
 
 /** The one filter a cell answers: a single filter, not negated. */
 export const cellFilter = (filters: readonly Filter[]): Filter | null =>
-  filters.length === 1 && !filters[0]!.negated ? filters[0]! : null;
+  filters.length === 1 && !filters[0]!.negated && CELL_DIMENSIONS.includes(filters[0]!.dimension) ? filters[0]! : null;

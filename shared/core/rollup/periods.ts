@@ -5,7 +5,7 @@ import { addCounts, capped, copyCounts, countsOfToken, emptyCounts, lacksSketch,
 import { BY_WHO_FIELDS, type RollupCounts } from '../store/rollups';
 import { MONTHS_PK, type DayFigures, type PeriodRollup, type Span } from '../store/periods';
 import { cellPartition, valuesOf } from './filters';
-import { DIMENSIONS, type Dimension } from '../dimensions';
+import { CELL_DIMENSIONS, type Dimension } from '../dimensions';
 import { estimate, mergeKept, type Sketch } from '../sketch';
 
 /**
@@ -73,7 +73,7 @@ export function cellDeltas(
     const sketches = peopleOf(after).filter((registers) => Object.keys(registers).length > 0);
     // A scanner's or the site's own visitor-day adds no people to any cell.
     const seen = sketches.length === 0 ? new Map<Dimension, Set<string>>() : valuesOf(after, rules, true);
-    for (const dimension of DIMENSIONS) {
+    for (const dimension of CELL_DIMENSIONS) {
       const then = was.get(dimension) ?? new Set<string>();
       const now = is.get(dimension) ?? new Set<string>();
       const people = seen.get(dimension) ?? new Set<string>();
