@@ -142,7 +142,10 @@ export function showMainChart(/** @type {Card | null} */ card, /** @type {string
 function showAnnotations(card) {
   const run = card ? (card.by_day ?? card.by_month ?? []) : [];
   const keys = run.map((p) => /** @type {Point} */ (p).day ?? /** @type {Point} */ (p).month ?? '');
-  const markers = (card?.annotations ?? []).flatMap((note, n) => {
+  // The day the site's zone began to hold is marked as an annotation is: the days before it were kept in another zone.
+  const since = card?.time_zone_from;
+  const zoneNote = since ? [{ day: since, note: `${card?.time_zone} days from here; the days before were kept in another zone` }] : [];
+  const markers = [...(card?.annotations ?? []), ...zoneNote].flatMap((note, n) => {
     const at = keys.findIndex((key) => note.day.startsWith(key));
     if (at < 0) return [];
     const words = `${shortDay(note.day, state.appToday)}: ${note.note}`;
