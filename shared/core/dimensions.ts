@@ -37,3 +37,10 @@ export const filtersText = () =>
 
 /** A value as it is kept. */
 export const keptValue = (dimension: Dimension, value: string) => ('upper' in dimensionRow(dimension) ? value.toUpperCase() : value);
+
+/** One filter of a read: `dimension:value`, or its negation. */
+export interface Filter {
+  dimension: Dimension;
+  value: string;
+  negated: boolean;
+}

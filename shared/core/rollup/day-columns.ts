@@ -1,46 +1,16 @@
 import type { VisitorDay } from '../store/activity';
 import type { RollupCounts } from '../store/rollups';
 import { isLoopbackNetwork } from '../identity/network';
-import type { Who } from '../identity/who';
 import { DIMENSIONS } from '../dimensions';
 import { raiseRegisters } from '../sketch';
 import { valuesOf, type Filter } from './filters';
+import type { CountEntry, Registers, TokenRow } from '../store/day-files';
 import { countsOfToken, emptyCounts, lacksSketch, returningOfDocs, whoOfDocs, type RollupRules } from './day-rollup';
 
 /** Every dimension is a column of values; a goal's are those of GOALS when the file was written. */
 export const COLUMNS = DIMENSIONS;
 
-/** A count of a token's: `field` of RollupCounts, and `key` within it when the field is a map ('' for a number). */
-export interface CountEntry {
-  field: string;
-  key: string;
-  count: number;
-}
-
-/** Registers of a sketch, `[register, rank]`. */
-export type Registers = Array<[number, number]>;
-
-/**
- * One daily token's visitor-days in a day's columnar copy: its values of each dimension (as a people's sketch matches
- * them, any kind), its people's counts as entries, and its sketches' registers, so a question is a WHERE on the columns
- * and every figure an aggregate of the matching rows.
- */
-export interface TokenRow {
-  day: string;
-  token: string;
-  /** Null for a token whose every row is loopback, which no filter matches. */
-  who: Who | null;
-  values: Record<(typeof COLUMNS)[number], string[]>;
-  /** A person's counts, as the day rollup adds them; none for other kinds. */
-  counts: CountEntry[];
-  people: Registers;
-  fresh: Registers;
-  back: Registers;
-  /** Its people's registers by their first day, for retention: `[first day, register, rank]`. */
-  firsts: Array<[string, number, number]>;
-  /** Kept before visitor-days carried the sketch. */
-  partial: boolean;
-}
+export type { CountEntry, Registers, TokenRow } from '../store/day-files';
 
 /** Every field of RollupCounts is a number or a flat map of numbers, so counts flatten to entries and back. */
 export function entriesOf(counts: RollupCounts): CountEntry[] {

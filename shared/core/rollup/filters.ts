@@ -5,13 +5,9 @@ import { referrerGroup } from '../identity/referrer-groups';
 import { IN_SITE, OTHER_PATHS, type VisitorDay } from '../store/activity';
 import { entryOf, exitOf, whoOfDocs, type RollupRules } from './day-rollup';
 import { isLoopbackNetwork } from '../identity/network';
-import { CELL_DIMENSIONS, DIMENSION_TABLE, type Dimension } from '../dimensions';
+import { CELL_DIMENSIONS, DIMENSION_TABLE, type Dimension, type Filter } from '../dimensions';
 
-export interface Filter {
-  dimension: Dimension;
-  value: string;
-  negated: boolean;
-}
+export type { Filter } from '../dimensions';
 
 const keys = (docs: readonly VisitorDay[], field: (doc: VisitorDay) => Record<string, number> | undefined) => {
   const found = new Set<string>();

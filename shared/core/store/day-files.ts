@@ -1,5 +1,5 @@
-import type { Filter } from '../rollup/filters';
-import type { TokenRow } from '../rollup/day-columns';
+import type { Dimension, Filter } from '../dimensions';
+import type { Who } from '../identity/who';
 import type { Sketch } from '../sketch';
 import type { RollupCounts } from './rollups';
 
@@ -30,4 +30,36 @@ export interface DayFiles {
   tally(days: readonly string[], filters: readonly Filter[]): Promise<DaysTally>;
   /** The matching visitor-days' people by first month and month seen, keyed `<first month>|<month>`. */
   cohorts(days: readonly string[], filters: readonly Filter[]): Promise<Map<string, Sketch>>;
+}
+
+/** A count of a token's: `field` of RollupCounts, and `key` within it when the field is a map ('' for a number). */
+export interface CountEntry {
+  field: string;
+  key: string;
+  count: number;
+}
+
+/** Registers of a sketch, `[register, rank]`. */
+export type Registers = Array<[number, number]>;
+
+/**
+ * One daily token's visitor-days in a day's columnar copy: its values of each dimension (as a people's sketch matches
+ * them, any kind), its people's counts as entries, and its sketches' registers, so a question is a WHERE on the columns
+ * and every figure an aggregate of the matching rows.
+ */
+export interface TokenRow {
+  day: string;
+  token: string;
+  /** Null for a token whose every row is loopback, which no filter matches. */
+  who: Who | null;
+  values: Record<Dimension, string[]>;
+  /** A person's counts, as the day rollup adds them; none for other kinds. */
+  counts: CountEntry[];
+  people: Registers;
+  fresh: Registers;
+  back: Registers;
+  /** Its people's registers by their first day, for retention: `[first day, register, rank]`. */
+  firsts: Array<[string, number, number]>;
+  /** Kept before visitor-days carried the sketch. */
+  partial: boolean;
 }
