@@ -117,11 +117,12 @@ function hoursBetween(start: number, end: number, at: (at: number) => Local): Lo
     const local = at(instant);
     const label = pad(local.hour);
     const last = hours[hours.length - 1];
-    if (last !== undefined && last.key.startsWith(label) && local.minute !== 0) {
+    const repeated = hours.some((hour) => hour.key.startsWith(label));
+    // An hour begins when the clock strikes one, or shows one not yet seen; a clock set back to :45 keeps its hour going.
+    if (last !== undefined && local.minute !== 0 && (last.key.startsWith(label) || repeated)) {
       last.end = instant + QUARTER_MS;
       continue;
     }
-    const repeated = hours.some((hour) => hour.key.startsWith(label));
     hours.push({ key: repeated ? `${label}b` : label, start: instant, end: instant + QUARTER_MS });
   }
   return hours;
