@@ -92,7 +92,10 @@ export function openApiDocument(): Json {
     security: [],
     paths,
     components: {
-      schemas: { ...inputSchemas(), ...answerSchemas() },
+      // By name: the registries' order is the order modules were first imported in, which differs between processes.
+      schemas: Object.fromEntries(
+        Object.entries({ ...inputSchemas(), ...answerSchemas() }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      ),
       responses: RESPONSES,
       parameters: PARAMETERS,
       securitySchemes: SECURITY_SCHEMES,
