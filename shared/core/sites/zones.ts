@@ -1,5 +1,4 @@
 import { addDays } from '../days';
-import type { Clock } from '../ports/clock';
 import { retryConditionalWrite } from '../store/conditional-write';
 import { TIME_ZONES_ID, type TimeZones, type TimeZonesDocs, type ZoneSpan } from '../store/time-zones';
 import { VISITORS_PK } from '../store/visitors';
@@ -54,7 +53,8 @@ export interface SiteZoneDeps {
   docs: TimeZonesDocs;
   /** The site's zone as set. */
   zone: Zone;
-  clock: Clock;
+  /** The clock, as the composition root's Clock gives it. */
+  clock: { now(): Date };
   /** Whether the site's store holds no day yet. */
   keptNothing: () => Promise<boolean>;
   zoneOf: (name: string) => Zone;
