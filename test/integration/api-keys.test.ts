@@ -5,26 +5,21 @@ import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { ROUTES } from '../../shared/contract/routes';
 import { containerOf } from '../support/cosmos';
-import { startTestHost, type TestHost } from '../support/host';
-import { AGENTS, post } from '../support/http';
+import type { TestHost } from '../support/host';
+import { AGENTS } from '../support/http';
+import { operatorCall, siteHit, twoSitesFolded } from '../support/two-sites';
 
 // Read-only API keys through the local host and the local Cosmos server: made once, kept as a keyed hash, scoped to a
 // site, refused on every admin route, slowed when wrong, limited an hour, revoked at once; the Stats API answers what
 // the period report says, and MCP asks the same questions over Streamable HTTP.
 
 const clock = fixedClock('2026-10-23T12:00:00.000Z');
-const SITES = 'blog.example=https://blog.example|docs.example=https://docs.example';
 
 describe('API keys, the Stats API and MCP', () => {
   let t: TestHost;
   let container: Container;
   const logger = memoryLogger();
-  const operator = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    fetch(`${t.host.url}${path}`, {
-      method: init.method ?? 'GET',
-      headers: { 'x-operator-key': t.env.OPERATOR_KEY!, 'content-type': 'application/json' },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    }).then(async (response) => ({ status: response.status, json: await response.json() }));
+  const operator = operatorCall(() => t);
   const makeKey = async (body: Record<string, unknown>) => {
     const made = await operator('/api/admin/keys', { method: 'POST', body });
     expect(made.status).toBe(201);
@@ -47,31 +42,15 @@ describe('API keys, the Stats API and MCP', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestHost({ env: { ALLOWED_ORIGINS: '', SITES, TRUSTED_PROXY_HOPS: '1' }, overrides: { clock, logger } });
+    const hits = [
+      siteHit('blog.example', '203.0.113.1', '/'),
+      siteHit('blog.example', '203.0.113.1', '/pricing'),
+      siteHit('blog.example', '203.0.113.2', '/pricing', AGENTS.chromeWindows),
+      siteHit('blog.example', '203.0.113.3', '/about'),
+      siteHit('docs.example', '203.0.113.4', '/'),
+    ];
+    t = await twoSitesFolded(hits, { clock, logger });
     container = await containerOf(t.env);
-    const hit = (site: string, address: string, path: string, agent: string = AGENTS.firefoxLinux) => ({
-      address,
-      user_agent: agent,
-      path,
-      site,
-      page_load: true,
-    });
-    await post(
-      `${t.host.url}/api/hits`,
-      {
-        hits: [
-          hit('blog.example', '203.0.113.1', '/'),
-          hit('blog.example', '203.0.113.1', '/pricing'),
-          hit('blog.example', '203.0.113.2', '/pricing', AGENTS.chromeWindows),
-          hit('blog.example', '203.0.113.3', '/about'),
-          hit('docs.example', '203.0.113.4', '/'),
-        ],
-      },
-      { 'x-ingest-key': t.env.INGEST_KEY! },
-    );
-    await t.host.drain();
-    clock.advance(60_000);
-    await t.fold();
   });
   afterAll(() => t?.stop());
 

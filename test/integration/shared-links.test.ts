@@ -6,14 +6,13 @@ import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
 import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
-import { AGENTS, post } from '../support/http';
+import { operatorCall, siteHit, TWO_SITES, twoSitesFolded } from '../support/two-sites';
 
 // Shared links through the local host and the local Cosmos server: the operator makes one for a site, it opens that
 // site's card read-only and nothing outside its view, and a wrong, guessed, revoked or expired one is refused, the
 // wrong ones slowed as wrong keys are.
 
 const clock = fixedClock('2026-10-23T12:00:00.000Z');
-const SITES = 'blog.example=https://blog.example|docs.example=https://docs.example';
 const PASSWORD = 'correct horse battery';
 
 describe('shared links', () => {
@@ -21,12 +20,7 @@ describe('shared links', () => {
   let container: Container;
   const logger = memoryLogger();
   const tokens: string[] = [];
-  const admin = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    fetch(`${t.host.url}${path}`, {
-      method: init.method ?? 'GET',
-      headers: { 'x-operator-key': t.env.OPERATOR_KEY!, 'content-type': 'application/json' },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    }).then(async (response) => ({ status: response.status, json: await response.json() }));
+  const admin = operatorCall(() => t);
   const make = async (body: Record<string, unknown>): Promise<{ token: string; ref: string }> => {
     const made = await admin('/api/admin/links', { method: 'POST', body });
     expect(made.status).toBe(201);
@@ -41,29 +35,13 @@ describe('shared links', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestHost({ env: { ALLOWED_ORIGINS: '', SITES, TRUSTED_PROXY_HOPS: '1' }, overrides: { clock, logger } });
+    const hits = [
+      siteHit('blog.example', '203.0.113.1', '/'),
+      siteHit('blog.example', '203.0.113.2', '/pricing'),
+      siteHit('docs.example', '203.0.113.3', '/'),
+    ];
+    t = await twoSitesFolded(hits, { clock, logger });
     container = await containerOf(t.env);
-    const hit = (site: string, address: string, path: string) => ({
-      address,
-      user_agent: AGENTS.firefoxLinux,
-      path,
-      site,
-      page_load: true,
-    });
-    await post(
-      `${t.host.url}/api/hits`,
-      {
-        hits: [
-          hit('blog.example', '203.0.113.1', '/'),
-          hit('blog.example', '203.0.113.2', '/pricing'),
-          hit('docs.example', '203.0.113.3', '/'),
-        ],
-      },
-      { 'x-ingest-key': t.env.INGEST_KEY! },
-    );
-    await t.host.drain();
-    clock.advance(60_000);
-    await t.fold();
   });
   afterAll(() => t?.stop());
 
@@ -216,7 +194,7 @@ describe('a shared link made without naming its site', () => {
     } finally {
       await one.stop();
     }
-    const several = await startTestHost({ queues: false, env: { ALLOWED_ORIGINS: '', SITES } });
+    const several = await startTestHost({ queues: false, env: { ALLOWED_ORIGINS: '', SITES: TWO_SITES } });
     await containerOf(several.env);
     try {
       const refused = await made(several);
