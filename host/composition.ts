@@ -284,7 +284,7 @@ function siteRoot(
     export: { ...reads, funnel: settings.FUNNEL_STEPS, goals, ...earlier },
     now: reads,
     retention: { ...reads, funnel: settings.FUNNEL_STEPS, goals },
-    subjects: { subjects: store.subjects, source: store.source, clock, logger },
+    subjects: { subjects: store.subjects, source: store.source, clock, logger, zone: reads.zone, days },
     configured: async () => {
       const doc = await configOrSeed(parts.config, logger);
       const goals = goalsOfSite(doc, scope.name);

@@ -57,7 +57,7 @@ export function showNow() {
   );
 }
 
-/** Requests by hour and by the site that served them (a hit's `store`), the last 48 hours, every kind of visitor. */
+/** Requests by local clock hour and by the site that served them (a hit's `store`), the last 48 hours, every kind of visitor. */
 export function showHours(/** @type {Card | null} */ card, /** @type {string | null} */ problem) {
   const hours = card?.hours;
   if (problem || !hours) return failed('hours', problem ?? 'the store did not answer');
@@ -86,7 +86,7 @@ export function showHours(/** @type {Card | null} */ card, /** @type {string | n
       options: { scales: { y: { beginAtZero: true, ticks: { precision: 0 } }, x: { ticks: { maxTicksLimit: 8, maxRotation: 0 } } } },
     },
     table: {
-      head: ['Hour (UTC)', ...sites],
+      head: [`Hour (${card.time_zone})`, ...sites],
       rows: labels.map((hour, i) => [hour.slice(0, 16).replace('T', ' '), ...sites.map((site) => requests(site)[i])]),
     },
   });
@@ -112,7 +112,7 @@ export const nowPanel = {
         {
           id: 'now-hours',
           label: 'Last 48 hours',
-          content: () => [chartFigure('hours', 'Requests each hour (UTC), by the part of the site that served them')],
+          content: () => [chartFigure('hours', "Requests each hour of the site's clock, by the part of the site that served them")],
         },
       ],
     }),
