@@ -121,3 +121,40 @@ describe('a site whose days are New York’s', () => {
     ]);
   });
 });
+
+describe('two sites in two zones, and all sites in a zone of their own', () => {
+  let t: TestHost;
+  let container: Container;
+  // 20:00Z is 16:00 on the 23rd in New York, 01:30 on the 24th in Kolkata and 05:00 on the 24th in Tokyo.
+  const allClock = fixedClock('2026-10-23T20:00:00.000Z');
+  const read = async (path: string) => {
+    const response = await fetch(`${t.host.url}${path}`, { headers: { 'x-operator-key': t.env.OPERATOR_KEY! } });
+    return response.json();
+  };
+
+  beforeAll(async () => {
+    t = await startTestHost({
+      env: { ALLOWED_ORIGINS: '', SITES: 'ny.example=;zone=America/New_York|in.example=;zone=Asia/Kolkata|*;zone=Asia/Tokyo' },
+      overrides: { clock: allClock },
+    });
+    container = await containerOf(t.env);
+  });
+  afterAll(() => t?.stop());
+
+  it('keeps all sites on Tokyo’s days, records that zone as any site’s, and a person seen on both sites is one', async () => {
+    const hits = ['ny.example', 'in.example'].map((site) => ({ ...ANN, site, at: '2026-10-23T19:59:00.000Z', path: '/', page_load: true }));
+    expect((await post(`${t.host.url}/api/hits`, { hits }, { 'x-ingest-key': t.env.INGEST_KEY! })).status).toBe(202);
+    await t.host.drain();
+    allClock.advance(60_000);
+    await t.fold();
+    const all = await read('/api/admin/activity?site=*&days=1');
+    expect([all.to, all.time_zone, all.headline.people, all.headline.visits]).toEqual(['2026-10-24', 'Asia/Tokyo', 1, 1]);
+    expect((await read('/api/admin/visitors/people?site=*')).people_all_time).toBe(1);
+    expect((await read('/api/admin/activity?site=ny.example&days=1')).to).toBe('2026-10-23');
+    expect((await read('/api/admin/activity?site=in.example&days=1')).to).toBe('2026-10-24');
+    const zones = (
+      await container.items.query<{ spans: Array<{ zone: string }> }>("SELECT c.spans FROM c WHERE c.kind = 'time-zones'").fetchAll()
+    ).resources.map((doc) => doc.spans.map((span) => span.zone).join(','));
+    expect(zones.sort()).toEqual(['America/New_York', 'Asia/Kolkata', 'Asia/Tokyo']);
+  });
+});
