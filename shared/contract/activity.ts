@@ -55,7 +55,14 @@ const clockHour = () =>
   });
 
 export const StoreHour = z
-  .object({ store: servedByAnswer, hour: clockHour(), requests: count(), bots: count(), self: count(), top_paths: z.array(PathCount).max(5) })
+  .object({
+    store: servedByAnswer,
+    hour: clockHour(),
+    requests: count(),
+    bots: count(),
+    self: count(),
+    top_paths: z.array(PathCount).max(5),
+  })
   .meta({ id: 'StoreHour', description: "One store's requests in one local clock hour of the site's zone." });
 
 export const Sources = z
