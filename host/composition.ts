@@ -6,7 +6,7 @@ import type { HitQueue } from '../shared/core/ports/queue';
 import { hitSender } from '../shared/ingest/hit-sender';
 import { daySecretKeeper, type DaySecretDeps, type DaySecretKeeper, type HitDaysOf } from '../shared/ingest/day-secrets';
 import { zoneBook, type Zone } from '../shared/core/zone';
-import { siteZones } from '../shared/core/sites/zones';
+import { daysOrSet, sharedDays, siteZones, type SiteDays } from '../shared/core/sites/zones';
 import { utcDay } from '../shared/core/identity/tokens';
 import { emptyVisitorsSummary } from '../shared/core/store/summary';
 import { emptyVisits } from '../shared/core/store/visits';
@@ -42,7 +42,7 @@ import { ASSETS, DASHBOARD, type AssetShelf } from '../shared/contract/assets';
 import type { ReplayEveryDeps } from '../shared/keep/replay';
 import { scanRules } from '../shared/core/subjects/scan-rule';
 import { ONE_SITE, scopeOf, type SiteScope } from '../shared/core/sites/keys';
-import { allOrigins, ALL_SITES, declaredSites } from '../shared/core/sites/sites';
+import { allOrigins, allSitesZone, ALL_SITES, declaredSites } from '../shared/core/sites/sites';
 import type { SiteRoot, Sites } from './site-root';
 import type { LinkAdminDeps } from '../shared/read/links/manage';
 import type { SharedReadDeps } from './http/shared-link';
@@ -216,8 +216,14 @@ function allSitesFromOf(all: () => SiteRoot | undefined, clock: Clock) {
 }
 
 /** What `*` reads of the first site, for the days up to the one it began. */
-function earlierOf(all: Store, first: Store, sites: readonly Store[], from: () => Promise<string>) {
-  const days: EarlierDays = { first, sites: sites.map((site) => site.visitorsSummary), from };
+function earlierOf(
+  all: Store,
+  first: Store,
+  sites: readonly Store[],
+  from: () => Promise<string>,
+  firstDaysOf: (day: string) => Promise<string[]>,
+) {
+  const days: EarlierDays = { first, sites: sites.map((site) => site.visitorsSummary), from, firstDaysOf };
   return { store: allSitesReads(all, days, { people: emptyVisitorsSummary(), visits: emptyVisits() }), earlier: { store: first, from } };
 }
 
@@ -230,19 +236,23 @@ function siteRoot(
   scope: SiteScope & { zone: string },
   store: Store,
   parts: SiteParts,
-  before?: { first: Store; sites: readonly Store[]; from: () => Promise<string> },
+  before?: { first: Store; firstDays: () => Promise<SiteDays>; sites: readonly Store[]; from: () => Promise<string> },
 ): SiteRoot {
   const { settings, clock, logger } = parts;
+  const zone = parts.zoneOf(scope.zone);
   const days = siteZones({
     docs: store.timeZones,
-    zone: parts.zoneOf(scope.zone),
+    zone,
     clock,
     keptNothing: async () => (await firstKeptDay(store)) === null,
     zoneOf: parts.zoneOf,
   });
-  const joined = before === undefined ? undefined : earlierOf(store, before.first, before.sites, before.from);
+  // `*`'s day and the first site's days that share its instants, when their zones differ.
+  const firstDaysOf = (firstDays: () => Promise<SiteDays>) => async (day: string) =>
+    sharedDays(await daysOrSet({ zone, days }), day, await firstDays());
+  const joined = before && earlierOf(store, before.first, before.sites, before.from, firstDaysOf(before.firstDays));
   const read = joined?.store ?? store;
-  const reads = { store: read, clock, logger, zone: parts.zoneOf(scope.zone), days };
+  const reads = { store: read, clock, logger, zone, days };
   const earlier = joined === undefined ? {} : { earlier: joined.earlier };
   // A goal that names its site counts on it alone; the others on every site and on all of them.
   const goals = settings.GOALS.filter((goal) => goal.site === undefined || goal.site === scope.name);
@@ -284,7 +294,7 @@ function siteRoot(
     export: { ...reads, funnel: settings.FUNNEL_STEPS, goals, ...earlier },
     now: reads,
     retention: { ...reads, funnel: settings.FUNNEL_STEPS, goals },
-    subjects: { subjects: store.subjects, source: store.source, clock, logger },
+    subjects: { subjects: store.subjects, source: store.source, clock, logger, zone: reads.zone, days },
     configured: async () => {
       const doc = await configOrSeed(parts.config, logger);
       const goals = goalsOfSite(doc, scope.name);
@@ -328,13 +338,14 @@ function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, par
   const names = declared.length > 1 ? [...declared.map((site) => site.name), ALL_SITES] : [firstName];
   const roots = new Map<string, SiteRoot>();
   const { from, mark } = allSitesFromOf(() => roots.get(ALL_SITES), parts.clock);
+  const allZone = allSitesZone(settings.SITES, declared);
   for (const name of names) {
-    // All sites together take the first site's zone.
-    const scope = { ...scopeOf(name, firstName), zone: (declared.find((site) => site.name === name) ?? declared[0]!).zone };
+    const scope = { ...scopeOf(name, firstName), zone: declared.find((site) => site.name === name)?.zone ?? allZone };
     const store = name === firstName ? first : (overrides.siteStore?.(scope) ?? storeFor(settings, overrides.cosmosName, scope));
     // `*` comes last, so every site's store is built before it.
     const sites = [...roots.values()].map((root) => root.store);
-    roots.set(name, siteRoot(scope, store, parts, name === ALL_SITES ? { first, sites, from } : undefined));
+    const firstDays = () => daysOrSet({ zone: parts.zoneOf(declared[0]!.zone), days: roots.get(firstName)!.days });
+    roots.set(name, siteRoot(scope, store, parts, name === ALL_SITES ? { first, firstDays, sites, from } : undefined));
   }
   return { declared, roots, allSitesFrom: from, markAllSitesFrom: mark };
 }

@@ -60,7 +60,7 @@ param subjectRefreshSeconds string = ''
 param funnelSteps string = ''
 @description('GOALS: the goals, split by |, each name=event:signup or name=path:/pricing,/pricing/.')
 param goals string = ''
-@description('SITES: the sites counted, split by |, each name=origin,origin (instead of ALLOWED_ORIGINS).')
+@description('SITES: the sites counted, split by |, each name=origin,origin;zone=Area/City (instead of ALLOWED_ORIGINS), and *;zone=Area/City for all sites together.')
 param sites string = ''
 @description('PULSE_GOAL: the goal whose people all time the pulse carries.')
 param pulseGoal string = ''

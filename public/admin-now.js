@@ -6,7 +6,7 @@ import { chartFigure, panelSection } from './admin-panel.js';
 import { bars, COLOURS, draw, failed, STORE_COLOURS, sum } from './admin-chart.js';
 import { showRanked } from './admin-ranked.js';
 import { state } from './admin-state.js';
-import { shortDay } from './admin-words.js';
+import { clockTime, shortDay } from './admin-words.js';
 
 /** @typedef {import('./admin-state.js').Card} Card */
 
@@ -31,18 +31,15 @@ export function showNow() {
   }
   const minutes = now.by_minute;
   const visitors = minutes.map((m) => m.people);
+  const clock = minutes.map((m) => clockTime(m.minute, now.time_zone));
   draw('now-minutes', {
     empty: now.people_last_30_minutes === 0 ? 'Nobody in the last 30 minutes.' : null,
     summary: `Visitors each minute over the last 30 minutes: ${now.people_last_30_minutes} in all, at most ${Math.max(0, ...visitors)} in a minute.`,
-    config: bars(
-      minutes.map((m) => m.minute.slice(11, 16)),
-      [{ label: 'Visitors', data: visitors, backgroundColor: COLOURS.people }],
-      {
-        plugins: { legend: { display: false } },
-        scales: { y: { beginAtZero: true, ticks: { precision: 0 } }, x: { ticks: { maxTicksLimit: 6, maxRotation: 0 } } },
-      },
-    ),
-    table: { head: ['Minute (UTC)', 'Visitors'], rows: minutes.map((m) => [m.minute.slice(11, 16), m.people]) },
+    config: bars(clock, [{ label: 'Visitors', data: visitors, backgroundColor: COLOURS.people }], {
+      plugins: { legend: { display: false } },
+      scales: { y: { beginAtZero: true, ticks: { precision: 0 } }, x: { ticks: { maxTicksLimit: 6, maxRotation: 0 } } },
+    }),
+    table: { head: [`Minute (${now.time_zone})`, 'Visitors'], rows: minutes.map((m, i) => [clock[i] ?? '', m.people]) },
   });
   showRanked(
     $('#now-paths-body'),
@@ -57,7 +54,7 @@ export function showNow() {
   );
 }
 
-/** Requests by hour and by the site that served them (a hit's `store`), the last 48 hours, every kind of visitor. */
+/** Requests by local clock hour and by the site that served them (a hit's `store`), the last 48 hours, every kind of visitor. */
 export function showHours(/** @type {Card | null} */ card, /** @type {string | null} */ problem) {
   const hours = card?.hours;
   if (problem || !hours) return failed('hours', problem ?? 'the store did not answer');
@@ -86,7 +83,7 @@ export function showHours(/** @type {Card | null} */ card, /** @type {string | n
       options: { scales: { y: { beginAtZero: true, ticks: { precision: 0 } }, x: { ticks: { maxTicksLimit: 8, maxRotation: 0 } } } },
     },
     table: {
-      head: ['Hour (UTC)', ...sites],
+      head: [`Hour (${card.time_zone})`, ...sites],
       rows: labels.map((hour, i) => [hour.slice(0, 16).replace('T', ' '), ...sites.map((site) => requests(site)[i])]),
     },
   });
@@ -107,12 +104,15 @@ export const nowPanel = {
         {
           id: 'now-minutes',
           label: 'Last 30 minutes',
-          content: () => [chartFigure('now-minutes', 'Visitors each minute (UTC)', true), el('div', { id: 'now-paths-body' })],
+          content: () => [
+            chartFigure('now-minutes', "Visitors each minute of the site's clock", true),
+            el('div', { id: 'now-paths-body' }),
+          ],
         },
         {
           id: 'now-hours',
           label: 'Last 48 hours',
-          content: () => [chartFigure('hours', 'Requests each hour (UTC), by the part of the site that served them')],
+          content: () => [chartFigure('hours', "Requests each hour of the site's clock, by the part of the site that served them")],
         },
       ],
     }),

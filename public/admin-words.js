@@ -36,6 +36,10 @@ export const daysFrom = (/** @type {string} */ from, /** @type {string} */ to) =
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
 
 /** The day a number of days after (or before) another. */
+/** An instant as the site's clock showed it: "23:50". */
+export const clockTime = (/** @type {string} */ instant, /** @type {string} */ zone) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(instant));
+
 export const addDays = (/** @type {string} */ day, /** @type {number} */ n) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 

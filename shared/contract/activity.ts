@@ -49,9 +49,21 @@ export const MonthOfKinds = z
   .object({ month: z.string().regex(/^\d{4}-\d{2}$/), ...kinds })
   .meta({ id: 'MonthOfKinds', description: 'One UTC month of visitor-days by kind.' });
 
+const clockHour = () =>
+  z.iso.datetime({ offset: true }).meta({
+    description: "The hour's first instant as the site's clock showed it, with its offset: `2026-11-01T01:00:00-05:00`.",
+  });
+
 export const StoreHour = z
-  .object({ store: servedByAnswer, hour: instant(), requests: count(), bots: count(), self: count(), top_paths: z.array(PathCount).max(5) })
-  .meta({ id: 'StoreHour' });
+  .object({
+    store: servedByAnswer,
+    hour: clockHour(),
+    requests: count(),
+    bots: count(),
+    self: count(),
+    top_paths: z.array(PathCount).max(5),
+  })
+  .meta({ id: 'StoreHour', description: "One store's requests in one local clock hour of the site's zone." });
 
 export const Sources = z
   .object({ linkedin: count(), github: count(), search: count(), other: count(), typed: count(), other_hosts: z.array(HostCount) })
@@ -153,9 +165,7 @@ export const Headline = z.object(headline).meta({
 
 export const LocalHour = z
   .object({
-    hour: z.iso.datetime({ offset: true }).meta({
-      description: "The hour's first instant as the site's clock showed it, with its offset: `2026-11-01T01:00:00-05:00`.",
-    }),
+    hour: clockHour(),
     requests: count(),
     bots: count(),
     self: count(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { count, instant, Subject } from './common';
+import { count, instant, Subject, zoneFields } from './common';
 
 export const SubjectRow = z
   .object({
@@ -63,6 +63,7 @@ export const SubjectFigures = z
     days: z.int().min(1).max(366),
     by_day: z.array(SubjectDay),
     source: z.string(),
+    ...zoneFields,
   })
   .meta({ id: 'SubjectFigures' });
 

@@ -2,8 +2,10 @@
 
 export const UTC = 'UTC';
 
+const SECOND_MS = 1000;
 const MINUTE_MS = 60_000;
-const QUARTER_MS = 15 * MINUTE_MS;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 /** Every offset lies within −12:00 and +14:00, so a local midnight is within these of the UTC one. */
 const SEARCH_BEFORE_MS = 15 * 3_600_000;
 const SEARCH_AFTER_MS = 13 * 3_600_000;
@@ -23,8 +25,8 @@ export interface Zone {
   /** `2026-11-01T01:00:00-05:00`: the instant as the zone's clock showed it, with its offset. */
   iso(at: number): string;
   /**
-   * The local clock hours of a day, in order: 23 or 25 when clocks move an hour. A new hour begins when the clock shows
-   * another hour or strikes one again, so a half-hour move (Lord Howe) leaves 24, one of them 30 or 90 minutes long.
+   * The local clock hours of a day, in order, each named by the clock at its start: 23 or 25 when clocks move an hour
+   * (at :00 or at :45, as Chatham's do); a half-hour move (Lord Howe) leaves 24, one of them 30 or 90 minutes long.
    */
   hours(day: string): LocalHour[];
   /** The local hour an instant falls in, within its local day. */
@@ -38,6 +40,8 @@ export interface Local {
   minute: number;
   /** Minutes ahead of UTC. */
   offset: number;
+  /** Milliseconds ahead of UTC, to the second. */
+  offsetMs: number;
 }
 
 /** One local clock hour of a day: `key` names it within the day (`HH`, and `HHb` for the hour the clocks repeat). */
@@ -88,44 +92,95 @@ function remembered<T>(make: (key: string) => T): (key: string) => T {
   };
 }
 
+const modulo = (value: number, by: number) => ((value % by) + by) % by;
+
+/** The wall clock, and its offset to the second, since a few zones' offsets before 1973 had seconds. */
 function wallClock(format: Intl.DateTimeFormat, at: number): Local {
   const parts: Record<string, string> = {};
   for (const part of format.formatToParts(at)) parts[part.type] = part.value;
   const [year, month, day, hour, minute, second] = ['year', 'month', 'day', 'hour', 'minute', 'second'].map((type) => Number(parts[type]));
   const wall = Date.UTC(year!, month! - 1, day, hour, minute, second);
-  const whole = at - (((at % 1000) + 1000) % 1000);
-  return { day: `${parts.year}-${parts.month}-${parts.day}`, hour: hour!, minute: minute!, offset: Math.round((wall - whole) / MINUTE_MS) };
+  const offsetMs = wall - (at - modulo(at, SECOND_MS));
+  return {
+    day: `${parts.year}-${parts.month}-${parts.day}`,
+    hour: hour!,
+    minute: minute!,
+    offset: Math.round(offsetMs / MINUTE_MS),
+    offsetMs,
+  };
 }
 
-/** Local dates only move forward, so the first instant on or after the day is found by halving, to the minute. */
+/** Local dates only move forward, so the first instant on or after the day is found by halving, to the second. */
 function firstInstant(day: string, at: (at: number) => Local): number {
   const midnight = Date.parse(`${day}T00:00:00Z`);
   let low = midnight - SEARCH_BEFORE_MS;
   let high = midnight + SEARCH_AFTER_MS;
-  while (high - low > MINUTE_MS) {
-    const middle = low + Math.floor((high - low) / 2 / MINUTE_MS) * MINUTE_MS;
+  while (high - low > SECOND_MS) {
+    const middle = low + Math.floor((high - low) / 2 / SECOND_MS) * SECOND_MS;
     if (at(middle).day >= day) high = middle;
     else low = middle;
   }
   return high;
 }
 
-function hoursBetween(start: number, end: number, at: (at: number) => Local): LocalHour[] {
-  const hours: LocalHour[] = [];
-  // Every offset and every change of one since 1970 falls on a quarter hour.
-  for (let instant = start; instant < end; instant += QUARTER_MS) {
-    const local = at(instant);
-    const label = pad(local.hour);
-    const last = hours[hours.length - 1];
-    const repeated = hours.some((hour) => hour.key.startsWith(label));
-    // An hour begins when the clock strikes one, or shows one not yet seen; a clock set back to :45 keeps its hour going.
-    if (last !== undefined && local.minute !== 0 && (last.key.startsWith(label) || repeated)) {
-      last.end = instant + QUARTER_MS;
-      continue;
+/** A stretch of a day with one offset, in milliseconds ahead of UTC. */
+interface Stretch {
+  start: number;
+  end: number;
+  offset: number;
+}
+
+/** Clocks change at most once in an hour, so each change is found by halving between two hours that differ. */
+function stretches(start: number, end: number, offsetAt: (at: number) => number): Stretch[] {
+  const found: Stretch[] = [{ start, end, offset: offsetAt(start) }];
+  for (let probe = start + HOUR_MS; probe < end + HOUR_MS; probe += HOUR_MS) {
+    const last = found[found.length - 1]!;
+    const until = Math.min(probe, end - SECOND_MS);
+    if (until <= last.start || offsetAt(until) === last.offset) continue;
+    let low = Math.max(last.start, until - HOUR_MS);
+    let high = until;
+    while (high - low > SECOND_MS) {
+      const middle = low + Math.floor((high - low) / 2 / SECOND_MS) * SECOND_MS;
+      if (offsetAt(middle) === last.offset) low = middle;
+      else high = middle;
     }
-    hours.push({ key: repeated ? `${label}b` : label, start: instant, end: instant + QUARTER_MS });
+    last.end = high;
+    found.push({ start: high, end, offset: offsetAt(high) });
   }
-  return hours;
+  return found;
+}
+
+const hourOfClock = (wall: number) => Math.floor(modulo(wall, DAY_MS) / HOUR_MS);
+
+/**
+ * Where a day's hours begin: at its start, wherever the clock strikes an hour, and where the clock jumps at the moment
+ * it would have struck into another hour than the one it leaves. So a clock set back keeps its hour going until it
+ * strikes again (Lord Howe's 90 minutes), and one set forward past a strike keeps the hour it left (Chatham's 02:00
+ * holds 03:45 to 04:00, and 03:00 is skipped).
+ */
+function hourStarts(parts: readonly Stretch[]): number[] {
+  const starts: number[] = [];
+  for (const [index, part] of parts.entries()) {
+    const before = parts[index - 1];
+    const struck = before !== undefined && modulo(part.start + before.offset, HOUR_MS) === 0;
+    const moved = before !== undefined && hourOfClock(part.start + part.offset) !== hourOfClock(part.start + before.offset - SECOND_MS);
+    if (index === 0 || (struck && moved)) starts.push(part.start);
+    const wall = part.start + part.offset;
+    for (let strike = part.start + modulo(-wall, HOUR_MS); strike < part.end; strike += HOUR_MS)
+      if (strike !== starts[starts.length - 1]) starts.push(strike);
+  }
+  return starts;
+}
+
+function hoursBetween(start: number, end: number, at: (at: number) => Local): LocalHour[] {
+  const starts = hourStarts(stretches(start, end, (instant) => at(instant).offsetMs));
+  const seen = new Map<number, number>();
+  return starts.map((first, index) => {
+    const hour = at(first).hour;
+    const times = seen.get(hour) ?? 0;
+    seen.set(hour, times + 1);
+    return { key: `${pad(hour)}${times === 0 ? '' : String.fromCharCode(97 + times)}`, start: first, end: starts[index + 1] ?? end };
+  });
 }
 
 /** Throws on a name the platform does not know: settings check it first with `isZone`. */

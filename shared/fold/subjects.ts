@@ -26,7 +26,9 @@ function foldedDays(held: Record<string, number> | undefined, bounds: ReadonlyMa
   return days;
 }
 
-const instants = (scans: readonly WatermarkedScan[]) => scans.map(({ scan }) => scan.at).sort();
+/** Oldest first, each on the day its fact was kept: the site's local day. */
+const inOrder = (scans: readonly WatermarkedScan[]) =>
+  scans.map(({ scan, day }) => ({ at: scan.at, day })).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 
 /** Scans the summary already holds are judged first and add nothing, exactly as the run that died judged them. */
 function judged(
@@ -39,9 +41,9 @@ function judged(
 ) {
   const mine = scans.filter(({ watermark, day }) => watermark > heldOn(current, day));
   const inSummary = ({ watermark, day }: WatermarkedScan) => watermark <= heldOn(summary, day);
-  const held = scannedVisitor(current, subject, identity, instants(mine.filter(inSummary)), rules);
+  const held = scannedVisitor(current, subject, identity, inOrder(mine.filter(inSummary)), rules);
   const before = held?.visitor ?? current;
-  const fresh = scannedVisitor(before, subject, identity, instants(mine.filter((scan) => !inSummary(scan))), rules);
+  const fresh = scannedVisitor(before, subject, identity, inOrder(mine.filter((scan) => !inSummary(scan))), rules);
   return { visitor: fresh?.visitor ?? before, delta: fresh?.delta ?? noSubjectDelta() };
 }
 

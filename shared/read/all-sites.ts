@@ -1,3 +1,4 @@
+import { addDays } from '../core/days';
 import { estimate, mergeKept } from '../core/sketch';
 import type { RollupReader } from '../core/store/rollups';
 import type { Versioned } from '../core/store/documents';
@@ -11,17 +12,25 @@ export interface EarlierDays {
   sites: ReadonlyArray<Pick<VisitorsSummaries, 'read'>>;
   /** The first day `*` holds. */
   from(): Promise<string>;
+  /** The first site's days that share instants with a day of `*`: the day itself, or two when their zones differ. */
+  firstDaysOf(day: string): Promise<string[]>;
 }
 
 type ByDay = Record<string, number>;
 
-const upTo = (days: ByDay, from: string): ByDay => Object.fromEntries(Object.entries(days).filter(([day]) => day <= from));
+const before = (days: ByDay, end: string): ByDay => Object.fromEntries(Object.entries(days).filter(([day]) => day < end));
 
-/** `*`'s own days, and the first site's up to `from`, which `*` holds only when another site brought them. */
-function withEarlier(own: ByDay, first: ByDay, from: string, join: (a: number, b: number) => number): ByDay {
+/** `*`'s own days, and the first site's before `end`, which `*` holds only when another site brought them. */
+function withEarlier(own: ByDay, first: ByDay, end: string, join: (a: number, b: number) => number): ByDay {
   const days = { ...own };
-  for (const [day, count] of Object.entries(upTo(first, from))) days[day] = join(days[day] ?? 0, count);
+  for (const [day, count] of Object.entries(before(first, end))) days[day] = join(days[day] ?? 0, count);
   return days;
+}
+
+/** `*`'s `from`, joined with the first site's days that share its instants: the larger, where no sketch says more. */
+function onFrom(days: ByDay, first: ByDay, from: string, overlapping: readonly string[]): ByDay {
+  const most = Math.max(days[from] ?? 0, ...overlapping.map((day) => first[day] ?? 0));
+  return most > 0 ? { ...days, [from]: most } : days;
 }
 
 const sum = (a: number, b: number) => a + b;
@@ -30,8 +39,9 @@ const total = (days: ByDay) => Object.values(days).reduce((sum, n) => sum + n, 0
 
 /**
  * `*`'s days and the first site's up to `from`: a day both hold has the larger of its new people, and `from` itself the
- * union of both days' (`newOnFrom`). A first site's person who came again after `from` is new in `*` too, so people
- * all time is bounded by the sum of the sites'.
+ * union of its own and the first site's days that share its instants (`overlapping`, and `newOnFrom` their union when
+ * the sketches tell it). A first site's person who came again after `from` is new in `*` too, so people all time is
+ * bounded by the sum of the sites'.
  */
 export function joinedSummary(
   first: VisitorsSummary | null,
@@ -39,10 +49,14 @@ export function joinedSummary(
   from: string,
   bound: number,
   newOnFrom?: number,
+  overlapping: readonly string[] = [from],
 ): VisitorsSummary {
-  const people = withEarlier(all.people_new_by_day, first?.people_new_by_day ?? {}, from, Math.max);
+  const end = overlapping[0]! < from ? overlapping[0]! : from;
+  const firstPeople = first?.people_new_by_day ?? {};
+  const people = onFrom(withEarlier(all.people_new_by_day, firstPeople, end, Math.max), firstPeople, from, overlapping);
   if (newOnFrom !== undefined && newOnFrom > 0) people[from] = newOnFrom;
-  const scanners = withEarlier(all.scanners_by_day, first?.scanners_by_day ?? {}, from, Math.max);
+  const firstScanners = first?.scanners_by_day ?? {};
+  const scanners = onFrom(withEarlier(all.scanners_by_day, firstScanners, end, Math.max), firstScanners, from, overlapping);
   return {
     ...all,
     people_all_time: Math.min(total(people), bound),
@@ -55,7 +69,7 @@ export function joinedSummary(
 
 /** A visit is a person's day on one site, so the first site's up to `from` add to `*`'s. */
 export function joinedVisits(first: VisitsSummary | null, all: VisitsSummary, from: string): VisitsSummary {
-  const byDay = withEarlier(all.by_day, first?.by_day ?? {}, from, sum);
+  const byDay = withEarlier(all.by_day, first?.by_day ?? {}, addDays(from, 1), sum);
   return { ...all, all_time: total(byDay), from: Object.keys(byDay).sort()[0] ?? null, by_day: byDay };
 }
 
@@ -75,18 +89,19 @@ export function allSitesReads<S extends SummaryStore>(
 ): S {
   const people = async (): Promise<Versioned<VisitorsSummary>> => {
     const from = await earlier.from();
-    const [own, first, sites, firstDay, allDay] = await Promise.all([
+    const overlapping = await earlier.firstDaysOf(from);
+    const [own, first, sites, firstDays, allDay] = await Promise.all([
       all.visitorsSummary.read(),
       earlier.first.visitorsSummary.read(),
       Promise.all(earlier.sites.map((site) => site.read())),
-      earlier.first.rollupReader.onDays([from]),
+      earlier.first.rollupReader.onDays(overlapping),
       all.rollupReader.onDays([from]),
     ]);
     const bound = sites.reduce((sum, site) => sum + (site?.doc.people_all_time ?? 0), 0);
     // On the day all sites began both stores hold people, each person once in the union of their sketches.
-    const newOnFrom = estimate(mergeKept(firstDay.get(from)?.new_sketch, allDay.get(from)?.new_sketch));
+    const newOnFrom = estimate(mergeKept(...overlapping.map((day) => firstDays.get(day)?.new_sketch), allDay.get(from)?.new_sketch));
     const read = orEmpty(own, empty.people);
-    return { ...read, doc: joinedSummary(first?.doc ?? null, read.doc, from, bound, newOnFrom) };
+    return { ...read, doc: joinedSummary(first?.doc ?? null, read.doc, from, bound, newOnFrom, overlapping) };
   };
   const visits = async (): Promise<Versioned<VisitsSummary>> => {
     const [own, first, from] = await Promise.all([all.visits.read(), earlier.first.visits.read(), earlier.from()]);

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import type { detailQuerySchema, listQuerySchema } from '../contract/queries';
 import { daysEnding } from '../core/days';
 import { badRequest, fail, ok, type Result } from '../core/result';
-import { utcDay } from '../core/identity/tokens';
+import { daysOrSet, zoneOfAnswer, type ReadZone } from '../core/sites/zones';
 import type { Clock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
 import { SUBJECT_SORTS, type SubjectsPageQuery, type SubjectsStore, type SubjectSummary } from '../core/store/subjects';
 import { errorLine } from '../core/errors';
 import type { SubjectFiguresAnswer, SubjectsPageAnswer } from '../contract/admin';
 
-export interface SubjectReadDeps {
+export interface SubjectReadDeps extends ReadZone {
   subjects: SubjectsStore;
   /** Where the store keeps things, said on every answer. */
   source: string;
@@ -84,7 +84,8 @@ export async function oneSubject(
   try {
     const found = await deps.subjects.summaries.read(id);
     if (found === null) return fail({ status: 404, code: 'not_found', message: `id: no scan of subject ${id} has been kept` });
-    return ok(subjectAnswer(found.doc, utcDay(deps.clock.now()), query.days, deps.source));
+    const days = await daysOrSet(deps);
+    return ok({ ...subjectAnswer(found.doc, days.dayOf(deps.clock.now()), query.days, deps.source), ...zoneOfAnswer(days) });
   } catch (error) {
     return unavailable(deps, error);
   }

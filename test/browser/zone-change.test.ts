@@ -30,7 +30,7 @@ beforeAll(async () => {
     seen_at: ['2026-10-20T12:00:00.000Z'],
   };
   await container.items.create(zones);
-  const hits = ['2026-10-19T10:00:00Z', '2026-10-22T10:00:00Z', '2026-10-23T10:00:00Z'].map((at, i) => ({
+  const hits = ['2026-10-19T10:00:00Z', '2026-10-22T10:00:00Z', '2026-10-23T10:00:00Z', '2026-10-23T19:50:00Z'].map((at, i) => ({
     at,
     address: `203.0.113.${i + 1}`,
     user_agent: AGENTS.firefoxLinux,
@@ -64,6 +64,30 @@ describe('a zone set after days were kept', () => {
       /Europe\/Paris days from here; the days before were kept in another zone/,
     );
     expect(await marker.locator('.annotation-note').isVisible()).toBe(true);
+    expect(troubles).toEqual([]);
+  });
+
+  test("tells the last 30 minutes and the last 48 hours by the site's clock", async () => {
+    const troubles = pageTroubles(page);
+    const table = (chart: string) =>
+      page.$$eval(`[data-chart="${chart}"] .alt table tr`, (rows) =>
+        rows.map((row) => [...row.children].map((cell) => cell.textContent ?? '')),
+      );
+    // 20:00Z is 22:00 in Paris.
+    const minutes = await table('now-minutes');
+    expect(minutes[0]).toEqual(['Minute (Europe/Paris)', 'Visitors']);
+    expect(minutes.at(-1)![0]).toBe('22:00');
+    expect(minutes.filter((row) => row[1] === '1')).toEqual([['21:50', '1']]);
+    await page.click('#tab-now-hours');
+    const hours = await table('hours');
+    expect(hours[0]![0]).toBe('Hour (Europe/Paris)');
+    expect(hours.at(-1)![0]).toBe('2026-10-23 22:00');
+    // The hits at 10:00Z and 19:50Z, noon and 21:50 in Paris.
+    expect(hours.filter((row) => row[1] === '1').map((row) => row[0])).toEqual([
+      '2026-10-22 12:00',
+      '2026-10-23 12:00',
+      '2026-10-23 21:00',
+    ]);
     expect(troubles).toEqual([]);
   });
 });

@@ -57,6 +57,7 @@ const NEW_FIELDS = [
   // Issue 55: the zone the site's days are in (UTC here), beside every figure as it was.
   ...['activity_30_days', 'activity_7_days', 'export_days', 'now', 'people', 'pulse'].map((answer) => `${answer}.time_zone`),
   ...['2026-10-20', '2026-10-21', '2026-10-22', '2026-10-23'].map((day) => `visitors_by_day.${day}.time_zone`),
+  ...GOLDEN_SUBJECTS.map((subject) => `subject.${subject}.time_zone`),
   ...['2026-10-20', '2026-10-21', '2026-10-22', '2026-10-23'].map((day) => `visitors_by_day.${day}.next`),
 ];
 

@@ -170,7 +170,8 @@ function expectedHours() {
       for (const row of rows) paths[kept(row)] = (paths[kept(row)] ?? 0) + 1;
       return {
         store,
-        hour,
+        // The site's clock hour: this site's zone is UTC.
+        hour: `${hour.slice(0, 19)}+00:00`,
         requests: rows.length,
         bots: rows.filter((row) => row.bot).length,
         self: rows.filter((row) => kindOfRow(row) === 'self').length,

@@ -7,6 +7,8 @@ import { sourcesOf } from '../../shared/read/activity/sources';
 import { countsOf, rollupsOf } from '../support/rollups';
 import { daysEnding } from '../../shared/core/days';
 import type { ActivityHour, VisitorDay } from '../../shared/core/store/activity';
+import { oneZone } from '../../shared/core/sites/zones';
+import { zoneOf } from '../../shared/core/zone';
 
 const hex = (n: number) => n.toString(16).padStart(32, '0');
 
@@ -223,13 +225,13 @@ describe('path: the funnel in visitor-days', () => {
   });
 });
 
-describe('hours: requests per store per UTC hour for the last 48 hours', () => {
-  const hour = (store: string, at: string, requests: number, paths: Record<string, number>): ActivityHour => ({
+describe('hours: requests per store per local clock hour for the last 48 hours', () => {
+  const hour = (store: string, at: string, requests: number, paths: Record<string, number>, day = at.slice(0, 10)): ActivityHour => ({
     id: `hour:${store}:${at.slice(11, 13)}`,
-    pk: at.slice(0, 10),
+    pk: day,
     kind: 'activity-hour',
     store,
-    day: at.slice(0, 10),
+    day,
     hour: at,
     requests,
     bots: 1,
@@ -247,12 +249,13 @@ describe('hours: requests per store per UTC hour for the last 48 hours', () => {
         hour('cosmos', '2026-10-23T10:00:00.000Z', 12, { '/': 1, '/a': 2, '/b': 3, '/c': 4, '/d': 1, '/e': 1 }),
       ],
       now,
+      oneZone(zoneOf('UTC')),
     );
     expect(rows).toHaveLength(96);
-    expect(rows[0]).toEqual({ store: 'cosmos', hour: '2026-10-21T11:00:00.000Z', requests: 0, bots: 0, self: 0, top_paths: [] });
+    expect(rows[0]).toEqual({ store: 'cosmos', hour: '2026-10-21T11:00:00+00:00', requests: 0, bots: 0, self: 0, top_paths: [] });
     expect(rows[1]).toEqual({
       store: 'sql',
-      hour: '2026-10-21T11:00:00.000Z',
+      hour: '2026-10-21T11:00:00+00:00',
       requests: 2,
       bots: 1,
       self: 0,
@@ -260,7 +263,7 @@ describe('hours: requests per store per UTC hour for the last 48 hours', () => {
     });
     expect(rows.at(-2)).toEqual({
       store: 'cosmos',
-      hour: '2026-10-23T10:00:00.000Z',
+      hour: '2026-10-23T10:00:00+00:00',
       requests: 12,
       bots: 1,
       self: 0,
@@ -273,5 +276,26 @@ describe('hours: requests per store per UTC hour for the last 48 hours', () => {
       ],
     });
     expect(rows.reduce((sum, row) => sum + row.requests, 0)).toBe(14);
+  });
+
+  it("are the site's clock hours: Kolkata's begin at :30 UTC, and New York's 1 November repeats 01:00", () => {
+    const kolkata = hoursOf(
+      [hour('site', '2026-10-23T04:30:00.000Z', 3, {})],
+      new Date('2026-10-23T10:40:00Z'),
+      oneZone(zoneOf('Asia/Kolkata')),
+    );
+    expect(kolkata.at(-1)!.hour).toBe('2026-10-23T16:00:00+05:30');
+    expect(kolkata.filter((row) => row.requests > 0).map((row) => row.hour)).toEqual(['2026-10-23T10:00:00+05:30']);
+    const york = hoursOf(
+      [hour('site', '2026-11-01T05:00:00.000Z', 1, {}, '2026-11-01'), hour('site', '2026-11-01T06:00:00.000Z', 2, {}, '2026-11-01')],
+      new Date('2026-11-01T12:10:00Z'),
+      oneZone(zoneOf('America/New_York')),
+    );
+    expect(york).toHaveLength(48);
+    expect(york.filter((row) => row.requests > 0).map((row) => [row.hour, row.requests])).toEqual([
+      ['2026-11-01T01:00:00-04:00', 1],
+      ['2026-11-01T01:00:00-05:00', 2],
+    ]);
+    expect(york.at(-1)!.hour).toBe('2026-11-01T07:00:00-05:00');
   });
 });

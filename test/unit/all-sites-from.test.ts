@@ -9,6 +9,8 @@ import type { KeepOutcome } from '../../shared/keep/keep';
 import { keepBySite } from '../../shared/keep/sites';
 import { joinedSummary, joinedVisits } from '../../shared/read/all-sites';
 import { queuedHit } from '../support/counting';
+import { oneZone, sharedDays } from '../../shared/core/sites/zones';
+import { zoneOf } from '../../shared/core/zone';
 
 const summary = (byDay: Record<string, number>) => ({
   ...emptyVisitorsSummary(),
@@ -66,5 +68,21 @@ describe('the day all sites began', () => {
       '2026-10-31',
     );
     expect(visits).toMatchObject({ all_time: 11, from: '2026-10-30', by_day: { '2026-10-30': 5, '2026-11-01': 6 } });
+  });
+
+  it("in a zone of its own, joins into its first day the first site's days that share its instants, each person once", () => {
+    const tokyo = oneZone(zoneOf('Asia/Tokyo'));
+    const york = oneZone(zoneOf('America/New_York'));
+    // Tokyo's 24 October runs from 11:00 on the 23rd to 11:00 on the 24th in New York.
+    const overlapping = sharedDays(tokyo, '2026-10-24', york);
+    expect(overlapping).toEqual(['2026-10-23', '2026-10-24']);
+    expect(sharedDays(york, '2026-10-24', york)).toEqual(['2026-10-24']);
+    const first = summary({ '2026-10-22': 2, '2026-10-23': 1, '2026-10-24': 1, '2026-10-25': 4 });
+    const all = summary({ '2026-10-24': 1, '2026-10-25': 6 });
+    const joined = joinedSummary(first, all, '2026-10-24', 100, undefined, overlapping);
+    expect(joined.people_new_by_day).toEqual({ '2026-10-22': 2, '2026-10-24': 1, '2026-10-25': 6 });
+    expect(joined.people_all_time).toBe(9);
+    // The sketches' union says how many of the three days' people were new on it.
+    expect(joinedSummary(first, all, '2026-10-24', 100, 2, overlapping).people_new_by_day['2026-10-24']).toBe(2);
   });
 });

@@ -88,6 +88,16 @@ describe('now', () => {
       { path: '/about', requests: 1 },
     ]);
   });
+
+  it("reads a minute kept on the site's local day as the UTC instant it was, whichever date that is", () => {
+    // 00:10Z on the 24th is the evening of the 23rd in New York, and the morning of the 24th in Auckland is the 23rd in UTC.
+    const evening = part({ day: '2026-10-23', token: 'e', minute_paths: { '00:10/': 1 } });
+    expect(nowOf([evening], new Date('2026-10-24T00:20:00Z')).people_last_30_minutes).toBe(1);
+    const morning = part({ day: '2026-10-24', token: 'm', minute_paths: { '23:50/': 1 } });
+    expect(nowOf([morning], new Date('2026-10-23T23:55:00Z')).by_minute.filter((m) => m.people > 0)).toEqual([
+      { minute: '2026-10-23T23:50:00.000Z', people: 1 },
+    ]);
+  });
 });
 
 describe('the export', () => {

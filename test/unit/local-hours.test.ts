@@ -48,4 +48,21 @@ describe('a day’s local hours, as kept and as read', () => {
       ['2026-10-24T02:00:00-04:00', 2],
     ]);
   });
+
+  it('keeps and answers Chatham’s 23-hour day and Lord Howe’s half-hour move by the hours the clock strikes', () => {
+    // 14:05Z on 26 September is 03:50 on the 27th in Chatham (+13:45), just after its clock skipped 02:45 to 03:45.
+    const chatham = zoneOf('Pacific/Chatham');
+    const kept = zoneHourOf(() => chatham)('2026-09-26T14:05:00.000Z');
+    expect(kept).toEqual({ key: '02', start: '2026-09-26T13:15:00.000Z' });
+    const days = byHourOf([hourDoc('2026-09-27', kept.start, 1)], ['2026-09-27'], oneZone(chatham));
+    expect(days).toHaveLength(23);
+    expect(days.filter((hour) => hour.requests > 0).map((hour) => hour.hour)).toEqual(['2026-09-27T02:00:00+12:45']);
+    // 15:40Z on 3 October is 02:40 on the 4th at Lord Howe (+11), in the half hour its 02:00 kept.
+    const lordHowe = zoneOf('Australia/Lord_Howe');
+    const half = zoneHourOf(() => lordHowe)('2026-10-03T15:40:00.000Z');
+    expect(half).toEqual({ key: '02', start: '2026-10-03T15:30:00.000Z' });
+    const hours = byHourOf([hourDoc('2026-10-04', half.start, 1)], ['2026-10-04'], oneZone(lordHowe));
+    expect(hours).toHaveLength(24);
+    expect(hours.filter((hour) => hour.requests > 0).map((hour) => hour.hour)).toEqual(['2026-10-04T02:30:00+11:00']);
+  });
 });

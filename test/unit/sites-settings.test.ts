@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readSettings } from '../../host/settings';
 import { beaconSite, hitSite, readSite } from '../../shared/core/sites/hit-site';
 import { partitionKey, plainKey, scopeOf } from '../../shared/core/sites/keys';
-import { declaredSites, sitesSetting } from '../../shared/core/sites/sites';
+import { allSitesZone, declaredSites, sitesSetting } from '../../shared/core/sites/sites';
 
 const SITES = 'example.com=https://example.com,https://www.example.com|docs.example.org=https://docs.example.org|shop.example.net=';
 const BASE = {
@@ -60,12 +60,28 @@ describe('TIME_ZONE and a site’s own zone', () => {
     expect(unset.ok && unset.settings.TIME_ZONE).toBe('UTC');
   });
 
+  it("gives all sites together the zone of *;zone=, else the first site's, and * is no site", () => {
+    const read = readSettings({ ...BASE, SITES: `${SITES.replace('|docs', ';zone=Asia/Kolkata|docs')}|*;zone=Asia/Tokyo` });
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    const declared = declaredSites(read.settings.SITES, [], read.settings.TIME_ZONE);
+    expect(declared.map((site) => site.name)).toEqual(['example.com', 'docs.example.org', 'shop.example.net']);
+    expect(allSitesZone(read.settings.SITES, declared)).toBe('Asia/Tokyo');
+    const without = sitesSetting.parse(SITES.replace('|docs', ';zone=Asia/Kolkata|docs'));
+    expect(allSitesZone(without, declaredSites(without, []))).toBe('Asia/Kolkata');
+  });
+
   it('stops start-up on a zone the platform does not know, naming the setting', () => {
     for (const [setting, env] of [
       ['TIME_ZONE', { TIME_ZONE: 'Europe/Atlantis' }],
       ['TIME_ZONE', { TIME_ZONE: '+05:30' }],
       ['SITES', { SITES: 'example.com=https://example.com;zone=Mars/Base' }],
       ['SITES', { SITES: 'example.com=https://example.com;tz=Europe/Paris' }],
+      ['SITES', { SITES: `${SITES}|*;zone=Mars/Base` }],
+      ['SITES', { SITES: `${SITES}|*` }],
+      ['SITES', { SITES: `${SITES}|*=https://all.example;zone=Asia/Tokyo` }],
+      ['SITES', { SITES: `${SITES}|*;zone=Asia/Tokyo|*;zone=Asia/Tokyo` }],
+      ['SITES', { SITES: 'example.com=https://example.com|*;zone=Asia/Tokyo' }],
     ] as const) {
       const read = readSettings({ ...BASE, ...env });
       expect(read.ok, JSON.stringify(env)).toBe(false);

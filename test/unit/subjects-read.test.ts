@@ -12,6 +12,8 @@ import { subjectSchema } from '../../shared/contract/hits';
 import { lastValues, withParam } from '../../host/http/input';
 import { operatorRead } from '../../host/http/route';
 import { scanRules } from '../../shared/core/subjects/scan-rule';
+import { oneZone } from '../../shared/core/sites/zones';
+import { zoneOf } from '../../shared/core/zone';
 
 const clock = fixedClock('2026-10-23T20:00:00Z');
 const KEY = 'test-operator-key-0123456789';
@@ -23,7 +25,7 @@ const request = (query: string, params: Record<string, string> = {}): IncomingRe
   text: () => Promise.resolve(''),
 });
 
-async function seeded() {
+async function seeded(zone = zoneOf('UTC')) {
   const store = memoryStore();
   const hit = (person: number, subject: string, minute: number): QueuedHit => ({
     at: `2026-10-23T10:${String(minute).padStart(2, '0')}:00.000Z`,
@@ -56,6 +58,8 @@ async function seeded() {
     source: store.source,
     clock,
     logger: memoryLogger(),
+    zone,
+    days: () => Promise.resolve(oneZone(zone)),
     operator: {
       operatorKey: KEY,
       hashKey: 'test-hash-key-0123456789abcdef',
@@ -111,6 +115,14 @@ describe('the subjects reads on the memory store', () => {
       { day: '2026-10-23', scans: 4, new: 2 },
     ]);
     expect(await answerSubject(request('', { id: 's-z' }), deps)).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
+  });
+
+  it("ends its days at the site's local today, and names the zone", async () => {
+    // 20:00Z on the 23rd is 09:00 on the 24th in Auckland.
+    const deps = await seeded(zoneOf('Pacific/Auckland'));
+    const one: any = await answerSubject(request('days=2', { id: 's-d' }), deps);
+    expect(one.body.by_day.map((day: { day: string }) => day.day)).toEqual(['2026-10-23', '2026-10-24']);
+    expect(one.body.time_zone).toBe('Pacific/Auckland');
   });
 
   it('refuses a continuation that is not one it gave, or a forged store continuation', async () => {

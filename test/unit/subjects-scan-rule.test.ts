@@ -4,7 +4,9 @@ import { scannedVisitor } from '../../shared/core/subjects/visitor';
 
 const rules = scanRules(10, 60);
 const at = (ms: number) => new Date(Date.parse('2026-10-23T10:00:00.000Z') + ms).toISOString();
-const counted = (instants: number[], r = rules) => scannedVisitor(null, 'tree-1', 'a'.repeat(32), instants.map(at), r)!.delta.scans;
+/** Kept on its UTC day, as a site in UTC keeps it. */
+const scan = (ms: number) => ({ at: at(ms), day: at(ms).slice(0, 10) });
+const counted = (instants: number[], r = rules) => scannedVisitor(null, 'tree-1', 'a'.repeat(32), instants.map(scan), r)!.delta.scans;
 
 describe('judging a scan of a subject', () => {
   it('the refresh window runs from the latest scan: 9.999 s after it is the same scan, 10 s is not', () => {
@@ -40,13 +42,20 @@ describe('judging a scan of a subject', () => {
   });
 
   it('the first counted scan makes the visitor new on its day; later ones are repeats', () => {
-    const scanned = scannedVisitor(null, 'tree-1', 'b'.repeat(32), [at(0), at(86_400_000)], rules)!;
+    const scanned = scannedVisitor(null, 'tree-1', 'b'.repeat(32), [scan(0), scan(86_400_000)], rules)!;
     expect(scanned.delta).toMatchObject({
       scans: 2,
       unique: 1,
       by_day: { '2026-10-23': { scans: 1, new: 1 }, '2026-10-24': { scans: 1, new: 0 } },
     });
     expect(scanned.visitor).toMatchObject({ scans: 2, last_counted: at(86_400_000), first_scan: at(0) });
-    expect(scannedVisitor(scanned.visitor, 'tree-1', 'b'.repeat(32), [at(0), at(86_400_000)], rules)).toBeNull();
+    expect(scannedVisitor(scanned.visitor, 'tree-1', 'b'.repeat(32), [scan(0), scan(86_400_000)], rules)).toBeNull();
+  });
+
+  it("a scan counts on the site's local day it was kept on, not its UTC date", () => {
+    // 2026-10-24T02:00Z is the evening of the 23rd in New York.
+    const evening = { at: at(16 * 3_600_000), day: '2026-10-23' };
+    const scanned = scannedVisitor(null, 'tree-1', 'c'.repeat(32), [scan(0), evening], rules)!;
+    expect(scanned.delta.by_day).toEqual({ '2026-10-23': { scans: 2, new: 1 } });
   });
 });

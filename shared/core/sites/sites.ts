@@ -46,7 +46,17 @@ function readZone(text: string, name: string): { rest: string; zone?: string } |
   return { rest: text.slice(0, at), zone: value };
 }
 
+/** `*;zone=Asia/Tokyo`: all sites together have a zone of their own, and no origins. */
+function readAllSites(text: string): DeclaredSite | string {
+  const zoned = readZone(text.slice(1).replace(/^\s*=/, ''), ALL_SITES);
+  if (typeof zoned === 'string') return zoned;
+  if (zoned.rest.trim() !== '' || zoned.zone === undefined)
+    return `"${text}" must be *;zone= and an IANA time zone: all sites have no origins`;
+  return { name: ALL_SITES, origins: [], zone: zoned.zone };
+}
+
 function readSite(text: string): DeclaredSite | string {
+  if (text.startsWith(ALL_SITES)) return readAllSites(text);
   const eq = text.indexOf('=');
   const name = (eq < 0 ? text : text.slice(0, eq)).trim();
   if (!siteName.test(name)) return `"${text}" must be name=origin,origin with a lowercase host as its name`;
@@ -63,7 +73,8 @@ function readSite(text: string): DeclaredSite | string {
 
 /**
  * SITES: `name=origin,origin;zone=Area/City` sites separated by `|`; names unique, an origin in one site only, the zone
- * optional. The first is the site a deployment counted before it had several.
+ * optional. The first is the site a deployment counted before it had several. `*;zone=Area/City` gives all sites
+ * together their own zone.
  */
 export const sitesSetting = z
   .string()
@@ -75,7 +86,10 @@ export const sitesSetting = z
       .split('|')
       .map((part) => part.trim())
       .filter((part) => part !== '');
-    if (texts.length < 1 || texts.length > 50) ctx.addIssue({ code: 'custom', message: 'must name from 1 to 50 sites' });
+    const counted = texts.filter((text) => !text.startsWith(ALL_SITES)).length;
+    if (counted < 1 || counted > 50) ctx.addIssue({ code: 'custom', message: 'must name from 1 to 50 sites' });
+    else if (counted === 1 && counted < texts.length)
+      ctx.addIssue({ code: 'custom', message: '* has a zone only when several sites are declared' });
     for (const text of texts) {
       const site = readSite(text);
       if (typeof site === 'string') ctx.addIssue({ code: 'custom', message: site });
@@ -96,10 +110,15 @@ export const timeZoneSetting = z
 
 /** Without SITES, one site of ALLOWED_ORIGINS named by the first origin's host; a site without a zone of its own takes TIME_ZONE. */
 export function declaredSites(sites: readonly DeclaredSite[] | undefined, allowedOrigins: readonly string[], zone: string = UTC): Site[] {
-  if (sites !== undefined && sites.length > 0) return sites.map((site) => ({ ...site, zone: site.zone ?? zone }));
+  const named = sites?.filter((site) => site.name !== ALL_SITES) ?? [];
+  if (named.length > 0) return named.map((site) => ({ ...site, zone: site.zone ?? zone }));
   const first = allowedOrigins[0];
   return [{ name: first === undefined ? DEFAULT_SITE : new URL(first).hostname, origins: [...allowedOrigins], zone }];
 }
+
+/** All sites together are in the zone SITES gives `*`, else in the first site's. */
+export const allSitesZone = (sites: readonly DeclaredSite[] | undefined, declared: readonly Site[]): string =>
+  sites?.find((site) => site.name === ALL_SITES)?.zone ?? declared[0]!.zone;
 
 export const allOrigins = (sites: readonly DeclaredSite[]): string[] => sites.flatMap((site) => site.origins);
 

@@ -80,6 +80,12 @@ export function siteZones(deps: SiteZoneDeps): () => Promise<SiteDays> {
   };
 }
 
+/** The days of `other` that share instants with `day` of `days`: that day, or two when their zones differ. */
+export function sharedDays(days: SiteDays, day: string, other: Pick<SiteDays, 'dayOf'>): string[] {
+  const zone = days.zoneOfDay(day);
+  return [...new Set([other.dayOf(zone.dayStart(day)), other.dayOf(zone.dayEnd(day) - 1)])];
+}
+
 /** Every day in one zone: where nothing else was kept, or the store cannot say. */
 export const oneZone = (zone: Zone): SiteDays => ({
   zone,

@@ -1,5 +1,7 @@
+import { daysEnding } from '../../core/days';
+import type { SiteDays } from '../../core/sites/zones';
 import type { ActivityHour } from '../../core/store/activity';
-import { lastHours } from './days';
+import type { LocalHour } from '../../core/zone';
 import { topEntries } from './token-days';
 
 export const HOURS_SHOWN = 48;
@@ -8,7 +10,7 @@ export const HOUR_TOP_PATHS = 5;
 
 export interface StoreHour {
   store: string;
-  /** The start of the hour, ISO 8601 UTC. */
+  /** Its first instant as the site's clock showed it, with its offset: `2026-11-01T01:00:00-05:00`. */
   hour: string;
   requests: number;
   bots: number;
@@ -16,24 +18,46 @@ export interface StoreHour {
   top_paths: Array<{ path: string; requests: number }>;
 }
 
+type Days = Pick<SiteDays, 'dayOf' | 'zoneOfDay'>;
+
+/** Hours are at least 30 minutes long, so the last 48 lie within today and the three days before. */
+const DAYS_BACK = 3;
+
+/** The last local clock hours up to the one now is in, oldest first, each with its day and its clock. */
+export function lastLocalHours(now: Date, days: Days, count = HOURS_SHOWN): Array<LocalHour & { day: string; iso: string }> {
+  const today = days.dayOf(now);
+  const hours = daysEnding(today, DAYS_BACK + 1).flatMap((day) => {
+    const zone = days.zoneOfDay(day);
+    return zone.hours(day).map((hour) => ({ ...hour, day, iso: zone.iso(hour.start) }));
+  });
+  return hours.filter((hour) => hour.start <= now.getTime()).slice(-count);
+}
+
 /** Zeros when a store served nothing, so a graph has a point for every hour. */
-export function hoursOf(docs: readonly ActivityHour[], now: Date): StoreHour[] {
-  const hours = lastHours(now, HOURS_SHOWN);
-  // A local hour of a half-hour zone is kept from its own start: it counts in the UTC hour it starts in.
-  const utcHour = (doc: ActivityHour) => `${doc.hour.slice(0, 13)}:00:00.000Z`;
-  const shown = docs.filter((doc) => hours.includes(utcHour(doc)));
-  const stores = [...new Set(shown.map((doc) => doc.store))].sort();
+export function hoursOf(docs: readonly ActivityHour[], now: Date, days: Days): StoreHour[] {
+  const hours = lastLocalHours(now, days);
+  // A day kept in another zone than its hours are read in puts an hour past its ends in its nearest.
+  const hourOf = (doc: ActivityHour) => {
+    const ofDay = hours.filter((hour) => hour.day === doc.day);
+    const at = Date.parse(doc.hour);
+    return (ofDay.find((hour) => at < hour.end) ?? ofDay[ofDay.length - 1])?.iso;
+  };
   const kept = new Map<string, ActivityHour[]>();
-  for (const doc of shown) kept.set(`${utcHour(doc)}|${doc.store}`, [...(kept.get(`${utcHour(doc)}|${doc.store}`) ?? []), doc]);
+  for (const doc of docs) {
+    const hour = hourOf(doc);
+    if (hour !== undefined && Date.parse(doc.hour) >= hours[0]!.start)
+      kept.set(`${hour}|${doc.store}`, [...(kept.get(`${hour}|${doc.store}`) ?? []), doc]);
+  }
+  const stores = [...new Set([...kept.keys()].map((key) => key.slice(key.indexOf('|') + 1)))].sort();
   const sum = (list: readonly ActivityHour[], field: 'requests' | 'bots' | 'self') => list.reduce((total, doc) => total + doc[field], 0);
-  return hours.flatMap((hour) =>
+  return hours.flatMap(({ iso }) =>
     stores.map((store) => {
-      const list = kept.get(`${hour}|${store}`) ?? [];
+      const list = kept.get(`${iso}|${store}`) ?? [];
       const paths: Record<string, number> = {};
       for (const doc of list) for (const [path, count] of Object.entries(doc.paths)) paths[path] = (paths[path] ?? 0) + count;
       return {
         store,
-        hour,
+        hour: iso,
         requests: sum(list, 'requests'),
         bots: sum(list, 'bots'),
         self: sum(list, 'self'),

@@ -7,12 +7,11 @@ import type { Clock } from '../../core/ports/clock';
 import type { Logger } from '../../core/ports/logger';
 import { costOf, readActivity, type ActivityStore } from './availability';
 import { byDay, byMonth } from './by-day';
-import { lastHours } from './days';
 import { firstDayOf, type VisitsRead } from '../../core/store/first-day';
 import { identityFrom } from '../../core/store/person-moves';
 import { funnelStepKey, type Funnel, type FunnelStep } from '../../core/funnel';
 import { funnelOf } from './funnel';
-import { HOURS_SHOWN, hoursOf } from './hours';
+import { hoursOf, lastLocalHours } from './hours';
 import { timeFigures } from './time-on-site';
 import { entryPagesOf, eventsOf, exitPagesOf, pagesOf, periodOf, referrersOf, type PeriodCounts } from './period';
 import type { Goal } from '../../core/events/events';
@@ -223,7 +222,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     const before = daysEnding(addDays(window.from, -1), days.length);
     const periodsFrom = state?.doc.periods_from ?? '9999-12-31';
     const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31' };
-    const firstHourDay = earlierDay(lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10), addDays(today, -1));
+    const firstHourDay = earlierDay(lastLocalHours(now, zones)[0]!.day, addDays(today, -1));
     const hourly = days.length <= HOURLY_DAYS ? [...before, ...days] : [];
     const [reads, hours, people, goals, identity, back, funnelsBack] = await Promise.all([
       readPeriodsAcross(store, deps.earlier, asked.kind === 'all' ? [days] : [readable(days), readable(before)], filters, spansFrom, rules),
@@ -291,7 +290,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     ...(notes.length === 0 ? {} : { annotations: notes }),
     by_day: long ? null : byDay(current.byDay, days, exactNew),
     ...(long ? { by_month: byMonth(current.byDay, days) } : {}),
-    hours: hoursOf(value.hours, now),
+    hours: hoursOf(value.hours, now, value.zones),
     ...hoursOfDays(days),
     sources: sourcesOf(period),
     path: funnelOf(period, deps.funnel),
