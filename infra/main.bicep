@@ -75,6 +75,8 @@ param ingestMessageMaxHits string = ''
 param foldSettleSeconds string = ''
 @description('ADMIN_SESSION_HOURS: how long an Admin session lasts unused, in hours; it is renewed while used.')
 param adminSessionHours string = ''
+@description('APP_URL: the address links in mail start with, such as a custom domain; the app\'s own host name by default.')
+param appUrl string = ''
 
 @minValue(0)
 @description('RU/s provisioned on the activity container; 0 makes the Cosmos DB account serverless (billed per request).')
@@ -177,6 +179,17 @@ module rbac 'app/rbac.bicep' = {
     cosmosAccountName: cosmos.outputs.name
     keyVaultName: keyVault.outputs.name
     appInsightsName: monitoring.outputs.appInsightsName
+    communicationName: email.outputs.name
+  }
+}
+
+module email 'app/email.bicep' = {
+  name: 'email'
+  scope: rg
+  params: {
+    name: '${abbrs.communicationCommunicationServices}${resourceToken}'
+    emailServiceName: '${abbrs.communicationEmailServices}${resourceToken}'
+    tags: tags
   }
 }
 
@@ -223,6 +236,9 @@ module api 'app/api.bicep' = {
     ingestMessageMaxHits: ingestMessageMaxHits
     foldSettleSeconds: foldSettleSeconds
     adminSessionHours: adminSessionHours
+    appUrl: appUrl
+    emailEndpoint: email.outputs.endpoint
+    emailSender: email.outputs.sender
     instanceMemoryMB: instanceMemoryMB
     maximumInstanceCount: maximumInstanceCount
   }
