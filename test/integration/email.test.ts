@@ -62,7 +62,15 @@ describe('email reports and alerts', () => {
     await t.fold();
     const read = await operator('/api/admin/config');
     const config = await read.json();
-    const email = [{ site: 'blog.example', recipients: ['owner@example.com', 'silent@example.com'], reports: ['weekly'], spike_people: 2 }];
+    const email = [
+      {
+        site: 'blog.example',
+        recipients: ['owner@example.com', 'silent@example.com'],
+        reports: ['weekly'],
+        spike_people: 2,
+        drop_percent: 50,
+      },
+    ];
     const put = await operator('/api/admin/config', {
       method: 'PUT',
       headers: { 'if-match': read.headers.get('etag')! },
@@ -143,6 +151,21 @@ describe('email reports and alerts', () => {
       'Traffic spike on blog.example: 3 people in the last 30 minutes',
     ]);
     expect(await to('silent@example.com')).toHaveLength(1);
+  });
+
+  it("sends a drop once its day is over: a day's people below the share of the same weekday a week before", async () => {
+    const drops = async () => (await to('owner@example.com')).filter((mail) => mail.subject.startsWith('Traffic drop'));
+    expect(await drops()).toHaveLength(0);
+    // Thursday: Wednesday the 28th had no one, against the 3 people of Wednesday the 21st.
+    clock.set('2026-10-29T08:00:00.000Z');
+    await run();
+    await run();
+    expect((await drops()).map((mail) => mail.subject)).toEqual(['Traffic drop on blog.example: 0 people on 2026-10-28, 3 a week before']);
+    // Friday: Thursday the 29th against Thursday the 22nd, no one either day, so the episode is over.
+    clock.set('2026-10-30T08:00:00.000Z');
+    await run();
+    expect(await drops()).toHaveLength(1);
+    expect(await t.root.store.email.alerts.read('alert:drop:blog.example')).toMatchObject({ doc: { active: false, episode: 1 } });
   });
 
   it('stops all mail after the unsubscribe link is followed', async () => {
