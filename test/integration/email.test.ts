@@ -182,6 +182,12 @@ describe('email reports and alerts', () => {
     clock.advance(7 * 86_400_000);
     await run();
     expect((await mails()).length).toBe(before);
+    // The local host's page lists them and shows each as sent.
+    const listed = await (await fetch(`${t.host.url}/admin/outbox`)).text();
+    expect(listed).toContain('blog.example: your weekly report, 2026-10-19 to 2026-10-25</a> to owner@example.com');
+    const shown = await fetch(`${t.host.url}/admin/outbox/${(await to('owner@example.com'))[1]!.name}`);
+    expect(shown.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await shown.text()).toContain('<td>/pricing</td>');
     // The outbox is two files a mail.
     expect(readdirSync(outbox).length).toBe(2 * before);
     expect(readFileSync(join(outbox, readdirSync(outbox)[0]!), 'utf8').length).toBeGreaterThan(0);
