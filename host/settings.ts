@@ -212,7 +212,7 @@ const appShape = z.object({
   /** The From address of the Email service's domain, such as `DoNotReply@<id>.azurecomm.net`. */
   EMAIL_SENDER: z.email('must be an email address').optional(),
   /** The folder mail is written to when EMAIL_ENDPOINT is unset. */
-  EMAIL_OUTBOX: z.string().min(1).default('.local/outbox'),
+  EMAIL_OUTBOX: z.string().min(1).default('.local-data/outbox'),
 });
 
 /** Exported so test/infra can list every setting from its shape. */
