@@ -41,12 +41,25 @@ export function lastMinutes(now: Date, count = NOW_MINUTES): string[] {
   return Array.from({ length: count }, (_, i) => new Date(minute - (count - 1 - i) * MINUTE_MS).toISOString());
 }
 
+/**
+ * A minute's key is its UTC clock time, and a local day can span two UTC dates: the minute is on the date that puts it
+ * within the part's first and last request.
+ */
+function minuteOf(part: VisitorDayPart, clock: string): string {
+  const first = Math.floor(Date.parse(part.first_seen) / MINUTE_MS) * MINUTE_MS;
+  const dates = [...new Set([part.first_seen.slice(0, 10), part.last_seen.slice(0, 10), part.day])];
+  const within = dates
+    .map((date) => `${date}T${clock}:00.000Z`)
+    .find((at) => Date.parse(at) >= first && Date.parse(at) <= Date.parse(part.last_seen));
+  return within ?? `${part.last_seen.slice(0, 10)}T${clock}:00.000Z`;
+}
+
 /** A fact kept before minutes were has its parts at their last minute. */
 function minutePaths(part: VisitorDayPart): Array<{ minute: string; path: string; requests: number }> {
   const byMinute =
     part.minute_paths ?? Object.fromEntries(Object.entries(part.paths).map(([path, n]) => [`${part.last_seen.slice(11, 16)}${path}`, n]));
   return Object.entries(byMinute).map(([key, requests]) => ({
-    minute: `${part.day}T${key.slice(0, 5)}:00.000Z`,
+    minute: minuteOf(part, key.slice(0, 5)),
     path: key.slice(5),
     requests,
   }));
