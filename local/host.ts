@@ -14,6 +14,7 @@ import { readHostJson, type HostJson } from './host-json';
 import { listenToQueue, type QueueListener } from './queue-listener';
 import { errorLine } from '../shared/core/errors';
 import { outboxAnswer } from './outbox-page';
+import { KEPT_IDLE_MS } from './services';
 import { badRequest } from '../shared/core/result';
 import { errorAnswer } from '../host/http/envelope';
 import { isLoopback } from '../shared/core/identity/network';
@@ -343,6 +344,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   });
 
   server.on('clientError', answerUnreadable);
+  // As the Cosmos stand-in's: a client reusing a connection Node closed after its 5 idle seconds reads ECONNRESET.
+  server.keepAliveTimeout = KEPT_IDLE_MS;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
