@@ -1,4 +1,5 @@
 import { daysOrSet, zoneOfAnswer, type ReadZone } from '../core/sites/zones';
+import { addDays } from '../core/days';
 import { costOf, readActivity, type ActivityStore } from './activity/availability';
 import { topEntries } from './activity/token-days';
 import { ok, type Result } from '../core/result';
@@ -42,36 +43,25 @@ export function lastMinutes(now: Date, count = NOW_MINUTES): string[] {
 }
 
 /**
- * A minute's key is its UTC clock time, and a local day can span two UTC dates: the minute is on the date that puts it
- * within the part's first and last request.
+ * A fact kept before minutes were has its parts at their last minute. The minutes are the UTC clock's, kept on the
+ * site's local day, so each is the UTC date before, of or after that day: at most one of them is in the window.
  */
-function minuteOf(part: VisitorDayPart, clock: string): string {
-  const first = Math.floor(Date.parse(part.first_seen) / MINUTE_MS) * MINUTE_MS;
-  const dates = [...new Set([part.first_seen.slice(0, 10), part.last_seen.slice(0, 10), part.day])];
-  const within = dates
-    .map((date) => `${date}T${clock}:00.000Z`)
-    .find((at) => Date.parse(at) >= first && Date.parse(at) <= Date.parse(part.last_seen));
-  return within ?? `${part.last_seen.slice(0, 10)}T${clock}:00.000Z`;
+function minutePaths(part: VisitorDayPart, shown: ReadonlySet<string>): Array<{ minute: string; path: string; requests: number }> {
+  if (part.minute_paths === undefined)
+    return Object.entries(part.paths).map(([path, requests]) => ({ minute: `${part.last_seen.slice(0, 16)}:00.000Z`, path, requests }));
+  return Object.entries(part.minute_paths).flatMap(([key, requests]) => {
+    const minute = [-1, 0, 1].map((offset) => `${addDays(part.day, offset)}T${key.slice(0, 5)}:00.000Z`).find((one) => shown.has(one));
+    return minute === undefined ? [] : [{ minute, path: key.slice(5), requests }];
+  });
 }
 
-/** A fact kept before minutes were has its parts at their last minute. */
-function minutePaths(part: VisitorDayPart): Array<{ minute: string; path: string; requests: number }> {
-  const byMinute =
-    part.minute_paths ?? Object.fromEntries(Object.entries(part.paths).map(([path, n]) => [`${part.last_seen.slice(11, 16)}${path}`, n]));
-  return Object.entries(byMinute).map(([key, requests]) => ({
-    minute: minuteOf(part, key.slice(0, 5)),
-    path: key.slice(5),
-    requests,
-  }));
-}
-
-/** A person whose day turned at midnight UTC in the window has two tokens, as every daily figure does. */
+/** A person whose day turned at the site's midnight in the window has two tokens, as every daily figure does. */
 export function nowOf(parts: readonly VisitorDayPart[], now: Date): NowFigures {
   const minutes = lastMinutes(now);
   const shown = new Set(minutes);
   const seen = new Map<string, { requests: number; bots: number; self: number; minutes: Set<string>; paths: Record<string, number> }>();
   for (const part of parts) {
-    const inWindow = minutePaths(part).filter((entry) => shown.has(entry.minute));
+    const inWindow = minutePaths(part, shown).filter((entry) => shown.has(entry.minute));
     if (inWindow.length === 0) continue;
     const token = seen.get(part.token) ?? { requests: 0, bots: 0, self: 0, minutes: new Set<string>(), paths: {} };
     seen.set(part.token, token);
