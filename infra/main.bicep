@@ -86,6 +86,9 @@ param cosmosThroughput int = 0
 @description('Memory of each Flex Consumption instance, in MB.')
 param instanceMemoryMB int = 512
 
+@description('Where Communication Services keeps the mail it sends (its data location, chosen once).')
+param emailDataLocation string = 'Europe'
+
 @minValue(40)
 @maxValue(1000)
 @description('Most instances the app scales out to; a cap on what a burst can spend on Cosmos DB.')
@@ -189,6 +192,7 @@ module email 'app/email.bicep' = {
   params: {
     name: '${abbrs.communicationCommunicationServices}${resourceToken}'
     emailServiceName: '${abbrs.communicationEmailServices}${resourceToken}'
+    dataLocation: emailDataLocation
     tags: tags
   }
 }

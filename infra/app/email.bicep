@@ -2,13 +2,14 @@
 // (DoNotReply@<id>.azurecomm.net, low send quotas: docs/deploy.md), sent with the app's identity, never a key.
 param name string
 param emailServiceName string
+param dataLocation string
 param tags object
 
 resource emailService 'Microsoft.Communication/emailServices@2023-04-01' = {
   name: emailServiceName
   location: 'global'
   tags: tags
-  properties: { dataLocation: 'Europe' }
+  properties: { dataLocation: dataLocation }
 }
 
 resource domain 'Microsoft.Communication/emailServices/domains@2023-04-01' = {
@@ -24,7 +25,7 @@ resource communication 'Microsoft.Communication/communicationServices@2023-04-01
   name: name
   location: 'global'
   tags: tags
-  properties: { dataLocation: 'Europe', linkedDomains: [domain.id] }
+  properties: { dataLocation: dataLocation, linkedDomains: [domain.id] }
 }
 
 output name string = communication.name
