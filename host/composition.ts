@@ -61,6 +61,11 @@ import { configSource, type ConfigSource } from '../shared/core/config/source';
 import { funnelsOf, goalsOfSite } from '../shared/core/config/goals';
 import { funnelBackMigration, goalBackMigration } from '../shared/fold/migrations/goal-back';
 import type { ConfigAdminDeps } from '../shared/read/config/manage';
+import type { Mailer } from '../shared/core/ports/mailer';
+import type { MailRunDeps } from '../shared/read/email/run';
+import type { EmailLinkDeps } from '../shared/read/email/links';
+import { azureMailer } from '../adapters/azure-email';
+import { outboxMailer } from '../adapters/files/outbox';
 
 /**
  * Built once a process, with one object per use case, so a function hands over `root.<use case>` and builds nothing.
@@ -100,6 +105,10 @@ export interface Root extends Omit<SiteRoot, 'scope'> {
   keyed: KeyReadDeps;
   /** admin-config, and every read and fold run that takes goals, segments or annotations from it. */
   config: ConfigAdminDeps;
+  /** The timer `email`: confirmations, reports and alerts. */
+  mail: MailRunDeps;
+  /** email-confirm and email-unsubscribe, their tokens slowed when wrong as the operator's key is. */
+  emailLinks: EmailLinkDeps & { trustedProxyHops: number };
 }
 
 export interface RootOverrides {
@@ -125,6 +134,8 @@ export interface RootOverrides {
   siteStore?: (scope: SiteScope) => Store;
   /** Instead of random bytes, so a test's tokens repeat from run to run. */
   newSecret?: (day: string) => string;
+  /** Instead of ACS or the outbox folder, such as one that fails. */
+  mailer?: Mailer;
 }
 
 /** Never a default chain, so the app cannot pick up a developer's sign-in or a stray service principal. */
@@ -487,7 +498,30 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       usesAnHour: KEY_USES_AN_HOUR,
     },
     config: { docs: store.config, source: config, clock },
+    mail: {
+      email: store.email,
+      mailer: overrides.mailer ?? mailerFor(settings, clock),
+      clock,
+      logger,
+      hashKey: settings.HASH_KEY,
+      appUrl: settings.APP_URL,
+      config,
+      sites: (site) => siteMail(sites, site),
+    },
+    emailLinks: { email: store.email, guesses: guessing, clock, hashKey: settings.HASH_KEY, trustedProxyHops: settings.TRUSTED_PROXY_HOPS },
   };
+}
+
+/** ACS through the app's one user-assigned identity (the one COSMOS_CLIENT_ID names) in Azure; the outbox folder locally. */
+function mailerFor(settings: Settings, clock: Clock): Mailer {
+  if (settings.EMAIL_ENDPOINT === undefined || settings.EMAIL_SENDER === undefined) return outboxMailer(settings.EMAIL_OUTBOX, clock);
+  return azureMailer(settings.EMAIL_ENDPOINT, settings.EMAIL_SENDER, credentialFor(settings.COSMOS_CLIENT_ID));
+}
+
+/** A site's reads as its mail takes them, with the configuration's goals. */
+function siteMail(sites: Sites, site: string) {
+  const root = sites.roots.get(site);
+  return root === undefined ? undefined : { activity: async () => (await root.configured()).activity, now: root.now };
 }
 
 /** A missing or malformed setting throws one message naming each. */

@@ -205,6 +205,14 @@ const appShape = z.object({
   INGEST_WINDOW_MS: wholeNumberText(0, 1_000, 25),
   /** A batch that reaches it is sent at once, and a request with more is split. */
   INGEST_MESSAGE_MAX_HITS: wholeNumberText(1, 500, 100),
+  /** The app's own address, that the links in mail start with; in Azure, its host name unless set (see readSettings). */
+  APP_URL: absoluteUrl.default('http://localhost:7071'),
+  /** Azure Communication Services' endpoint; unset, mail is written to EMAIL_OUTBOX instead. */
+  EMAIL_ENDPOINT: httpsUrl.optional(),
+  /** The From address of the Email service's domain, such as `DoNotReply@<id>.azurecomm.net`. */
+  EMAIL_SENDER: z.email('must be an email address').optional(),
+  /** The folder mail is written to when EMAIL_ENDPOINT is unset. */
+  EMAIL_OUTBOX: z.string().min(1).default('.local-data/outbox'),
 });
 
 /** Exported so test/infra can list every setting from its shape. */
@@ -282,7 +290,9 @@ export function readSettings(env: Record<string, string | undefined>): SettingsR
       problems: [...azure, ...schema.filter((problem) => !azure.some((refused) => refused.setting === problem.setting))],
     };
   }
-  const { PULSE_GOAL, GOALS, SITES, ALLOWED_ORIGINS } = parsed.data;
+  const { PULSE_GOAL, GOALS, SITES, ALLOWED_ORIGINS, EMAIL_ENDPOINT, EMAIL_SENDER } = parsed.data;
+  if ((EMAIL_ENDPOINT === undefined) !== (EMAIL_SENDER === undefined))
+    return { ok: false, problems: [{ setting: 'EMAIL_SENDER', message: 'is set with EMAIL_ENDPOINT, or neither is set' }] };
   if (SITES !== undefined && ALLOWED_ORIGINS.length > 0)
     return { ok: false, problems: [{ setting: 'ALLOWED_ORIGINS', message: 'is replaced by SITES: give each site its origins there' }] };
   const sites = declaredSites(SITES, ALLOWED_ORIGINS, parsed.data.TIME_ZONE).map((site) => site.name);
@@ -294,7 +304,9 @@ export function readSettings(env: Record<string, string | undefined>): SettingsR
       ok: false,
       problems: [{ setting: 'PULSE_GOAL', message: `names no goal in GOALS (${GOALS.map((goal) => goal.name).join(', ') || 'none set'})` }],
     };
-  return { ok: true, settings: parsed.data };
+  // Azure names the app's host; a custom domain is APP_URL's to say.
+  const host = present.APP_URL === undefined ? present.WEBSITE_HOSTNAME : undefined;
+  return { ok: true, settings: host === undefined ? parsed.data : { ...parsed.data, APP_URL: `https://${host}` } };
 }
 
 export function describeProblems(problems: SettingsProblem[]): string {

@@ -75,6 +75,8 @@ param ingestMessageMaxHits string = ''
 param foldSettleSeconds string = ''
 @description('ADMIN_SESSION_HOURS: how long an Admin session lasts unused, in hours; it is renewed while used.')
 param adminSessionHours string = ''
+@description('APP_URL: the address links in mail start with, such as a custom domain; the app\'s own host name by default.')
+param appUrl string = ''
 
 @minValue(0)
 @description('RU/s provisioned on the activity container; 0 makes the Cosmos DB account serverless (billed per request).')
@@ -83,6 +85,9 @@ param cosmosThroughput int = 0
 @allowed([512, 2048, 4096])
 @description('Memory of each Flex Consumption instance, in MB.')
 param instanceMemoryMB int = 512
+
+@description('Where Communication Services keeps the mail it sends (its data location, chosen once).')
+param emailDataLocation string = 'Europe'
 
 @minValue(40)
 @maxValue(1000)
@@ -177,6 +182,18 @@ module rbac 'app/rbac.bicep' = {
     cosmosAccountName: cosmos.outputs.name
     keyVaultName: keyVault.outputs.name
     appInsightsName: monitoring.outputs.appInsightsName
+    communicationName: email.outputs.name
+  }
+}
+
+module email 'app/email.bicep' = {
+  name: 'email'
+  scope: rg
+  params: {
+    name: '${abbrs.communicationCommunicationServices}${resourceToken}'
+    emailServiceName: '${abbrs.communicationEmailServices}${resourceToken}'
+    dataLocation: emailDataLocation
+    tags: tags
   }
 }
 
@@ -223,6 +240,9 @@ module api 'app/api.bicep' = {
     ingestMessageMaxHits: ingestMessageMaxHits
     foldSettleSeconds: foldSettleSeconds
     adminSessionHours: adminSessionHours
+    appUrl: appUrl
+    emailEndpoint: email.outputs.endpoint
+    emailSender: email.outputs.sender
     instanceMemoryMB: instanceMemoryMB
     maximumInstanceCount: maximumInstanceCount
   }

@@ -13,6 +13,8 @@ import { queueClient } from '../adapters/azure-hit-queue';
 import { readHostJson, type HostJson } from './host-json';
 import { listenToQueue, type QueueListener } from './queue-listener';
 import { errorLine } from '../shared/core/errors';
+import { outboxAnswer } from './outbox-page';
+import { KEPT_IDLE_MS } from './services';
 import { badRequest } from '../shared/core/result';
 import { errorAnswer } from '../host/http/envelope';
 import { isLoopback } from '../shared/core/identity/network';
@@ -302,6 +304,9 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
           return writeResponse(response, { status: 500, jsonBody: { error: { code: 'function_failed', message: `${name} failed` } } });
         }
       }
+      const outbox = /^\/admin\/outbox(?:\/([\w-]+))?$/.exec(url.pathname);
+      // The local stack's mail, read where it is written: never deployed, as the rest of this host.
+      if (outbox && request.method === 'GET') return writeResponse(response, await outboxAnswer(root.settings.EMAIL_OUTBOX, outbox[1]));
       if (url.pathname === '/admin/host/status') return writeResponse(response, { status: 200, jsonBody: { state: 'Running' } });
       if (url.pathname === '/admin/functions' && request.method === 'GET') {
         return writeResponse(response, {
@@ -339,6 +344,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   });
 
   server.on('clientError', answerUnreadable);
+  // As the Cosmos stand-in's: a client reusing a connection Node closed after its 5 idle seconds reads ECONNRESET.
+  server.keepAliveTimeout = KEPT_IDLE_MS;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

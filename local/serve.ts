@@ -12,6 +12,7 @@ async function main() {
   const root = rootFromEnvironment(values, { cosmosName: localCosmosName(values.COSMOS_ENDPOINT) });
   const host = await startLocalHost({ root, port });
   console.log(`Functions host (local)  ${host.url}   (POST ${host.url}/admin/functions/<name> runs a function now)`);
+  console.log(`Mail (outbox)          ${host.url}/admin/outbox`);
   const { OPERATOR_KEY, ALLOWED_ORIGINS, SITES } = root.settings;
   const banner = dashboardBanner({
     url: host.url,

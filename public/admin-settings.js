@@ -1,6 +1,6 @@
 // @ts-check
-// Settings: the deployment's configuration (GET/PUT /api/admin/config), its goals, segments, annotations and sites
-// each added, changed and removed in a form of their own. Every save names the version read (If-Match), so of two
+// Settings: the deployment's configuration (GET/PUT /api/admin/config), its goals, segments, annotations, sites and
+// each site's mail each added, changed and removed in a form of their own. Every save names the version read (If-Match), so of two
 // browsers editing at once the second is told the first changed it, shown the settings as they are now, and loses
 // nothing of the first. Saved segments are also picked, and the current filters saved as one, from the filter bar.
 import { $, el, emptyNote, say } from './admin-dom.js';
@@ -8,7 +8,7 @@ import { filterWords } from './admin-filters.js';
 import { go, readFilter, state } from './admin-state.js';
 
 /** @typedef {import('../shared/contract/config').ConfigAnswerBody} Config */
-/** @typedef {keyof Pick<Config, 'goals' | 'funnels' | 'segments' | 'annotations' | 'sites'>} ListName */
+/** @typedef {keyof Pick<Config, 'goals' | 'funnels' | 'segments' | 'annotations' | 'sites' | 'email'>} ListName */
 
 const CONFIG = '/api/admin/config';
 
@@ -31,6 +31,10 @@ const FIELD_WORDS = /** @type {Record<string, string>} */ ({
   time_zone: 'Time zone',
   site: 'Site',
   steps: 'Steps',
+  recipients: 'Recipients',
+  reports: 'Reports',
+  spike_people: 'Spike',
+  drop_percent: 'Drop',
 });
 
 const text = (/** @type {HTMLFormElement} */ form, /** @type {string} */ name) =>
@@ -110,7 +114,48 @@ const LISTS = {
     },
     fill: (site) => ({ name: site.name, origins: site.origins.join(', '), time_zone: site.time_zone ?? '' }),
   },
+  email: {
+    title: 'Email reports and alerts',
+    empty: 'No mail set. Each recipient added is sent a link to confirm first, and every mail a link to stop them.',
+    words: mailWords,
+    fields: [
+      ['site', 'Site', 'example.com'],
+      ['recipients', 'Recipients', 'owner@example.com'],
+      ['reports', 'Reports: weekly, monthly', 'weekly, monthly'],
+      ['spike_people', 'Spike: people in 30 minutes', '50'],
+      ['drop_percent', "Drop: % of the week before's day", '50'],
+    ],
+    item: (form) => {
+      const spike = whole(text(form, 'spike_people'));
+      const drop = whole(text(form, 'drop_percent'));
+      return {
+        site: text(form, 'site'),
+        recipients: listOf(text(form, 'recipients')),
+        reports: listOf(text(form, 'reports')),
+        ...(spike === undefined ? {} : { spike_people: spike }),
+        ...(drop === undefined ? {} : { drop_percent: drop }),
+      };
+    },
+    fill: (mail) => ({
+      site: mail.site,
+      recipients: mail.recipients.join(', '),
+      reports: mail.reports.join(', '),
+      spike_people: mail.spike_people === undefined ? '' : String(mail.spike_people),
+      drop_percent: mail.drop_percent === undefined ? '' : String(mail.drop_percent),
+    }),
+  },
 };
+
+/** A whole number typed, or nothing when the field is empty. */
+const whole = (/** @type {string} */ value) => (value === '' ? undefined : Number(value));
+
+/** A site's mail as its row says it. */
+function mailWords(/** @type {Config['email'][number]} */ mail) {
+  const reports = mail.reports.length === 0 ? 'no reports' : `${mail.reports.join(' and ')} reports`;
+  const spike = mail.spike_people === undefined ? '' : `, a spike at ${mail.spike_people} people in 30 minutes`;
+  const drop = mail.drop_percent === undefined ? '' : `, a drop below ${mail.drop_percent}% of the week before`;
+  return `${mail.site}: ${reports}${spike}${drop}, to ${mail.recipients.join(', ') || 'no one yet'}`;
+}
 
 /** A funnel's step from its words: `Pricing: /pricing/*, event:buy`. */
 function stepOf(/** @type {string} */ words, /** @type {number} */ at) {
@@ -145,6 +190,7 @@ const editing = /** @type {Record<ListName, number | null>} */ ({
   segments: null,
   annotations: null,
   sites: null,
+  email: null,
 });
 
 /** The configuration to send: what was read, less what the app adds itself (the day each goal and funnel was added). */

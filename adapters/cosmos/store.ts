@@ -1,3 +1,4 @@
+import { cosmosEmail } from './email';
 import type { PersonMoved } from '../../shared/core/store/person-moves';
 import { migrationId, type MigrationDoc } from '../../shared/core/store/migrations';
 import type { Container } from '@azure/cosmos';
@@ -154,6 +155,7 @@ export function cosmosStore(
     recent: cosmosRecentFacts(documents),
     links: cosmosLinks(documents),
     apiKeys: cosmosApiKeys(documents),
+    email: cosmosEmail(documents),
     config: {
       read: () => documents.read<ConfigDoc>(CONFIG_PK, CONFIG_ID),
       create: (doc) => documents.create(doc),

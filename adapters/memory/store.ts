@@ -1,3 +1,4 @@
+import { memoryEmail } from './email';
 import { memoryDayFiles } from './day-files';
 import type { PersonMoved } from '../../shared/core/store/person-moves';
 import { migrationId, type MigrationDoc } from '../../shared/core/store/migrations';
@@ -123,6 +124,7 @@ export function memoryStore(documents = new MemoryDocuments()): Store & { docume
     recent: memoryRecentFacts(documents),
     links: memoryLinks(documents),
     apiKeys: memoryApiKeys(documents),
+    email: memoryEmail(documents),
     config: {
       read: () => resolved(documents.read<ConfigDoc>(CONFIG_PK, CONFIG_ID)),
       create: (doc) => resolved(documents.create(doc)),

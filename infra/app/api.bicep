@@ -36,6 +36,9 @@ param ingestWindowMs string
 param ingestMessageMaxHits string
 param foldSettleSeconds string
 param adminSessionHours string
+param appUrl string
+param emailEndpoint string
+param emailSender string
 param instanceMemoryMB int
 param maximumInstanceCount int
 
@@ -77,6 +80,11 @@ var appSettings = {
   INGEST_MESSAGE_MAX_HITS: ingestMessageMaxHits
   FOLD_SETTLE_SECONDS: foldSettleSeconds
   ADMIN_SESSION_HOURS: adminSessionHours
+  APP_URL: appUrl
+  EMAIL_ENDPOINT: emailEndpoint
+  EMAIL_SENDER: emailSender
+  // The local stack's stand-in for Communication Services, never used in Azure.
+  EMAIL_OUTBOX: ''
   APPLICATIONINSIGHTS_CONNECTION_STRING: appInsightsConnectionString
   APPLICATIONINSIGHTS_AUTHENTICATION_STRING: 'ClientId=${identityClientId};Authorization=AAD'
 }

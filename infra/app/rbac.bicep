@@ -4,6 +4,7 @@ param storageAccountName string
 param cosmosAccountName string
 param keyVaultName string
 param appInsightsName string
+param communicationName string
 
 // Built-in role definition ids (the same in every tenant).
 var roles = {
@@ -29,6 +30,30 @@ resource vault 'Microsoft.KeyVault/vaults@2023-07-01' existing = {
 
 resource appInsights 'Microsoft.Insights/components@2020-02-02' existing = {
   name: appInsightsName
+}
+
+resource communication 'Microsoft.Communication/communicationServices@2023-04-01' existing = {
+  name: communicationName
+}
+
+// No built-in role sends mail and no more: this one holds only what Communication Services Email asks of a sender.
+resource emailSender 'Microsoft.Authorization/roleDefinitions@2022-04-01' = {
+  name: guid(resourceGroup().id, 'headcount-email-sender')
+  properties: {
+    roleName: 'headcount email sender ${guid(resourceGroup().id)}'
+    description: 'Sends mail through Azure Communication Services Email.'
+    type: 'CustomRole'
+    permissions: [
+      {
+        actions: [
+          'Microsoft.Communication/CommunicationServices/Read'
+          'Microsoft.Communication/CommunicationServices/Write'
+          'Microsoft.Communication/EmailServices/write'
+        ]
+      }
+    ]
+    assignableScopes: [resourceGroup().id]
+  }
 }
 
 resource cosmos 'Microsoft.DocumentDB/databaseAccounts@2024-11-15' existing = {
@@ -72,6 +97,16 @@ resource metricsPublisher 'Microsoft.Authorization/roleAssignments@2022-04-01' =
     principalId: principalId
     principalType: 'ServicePrincipal'
     roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', roles.monitoringMetricsPublisher)
+  }
+}
+
+resource mailSender 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
+  scope: communication
+  name: guid(communication.id, principalId, emailSender.id)
+  properties: {
+    principalId: principalId
+    principalType: 'ServicePrincipal'
+    roleDefinitionId: emailSender.id
   }
 }
 

@@ -66,6 +66,32 @@ const annotation = z.strictObject({
   note: z.string().trim().min(1, 'must not be empty').max(140, 'must be at most 140 characters'),
 });
 
+const email = z.strictObject({
+  site: z.string().max(253),
+  recipients: z
+    .array(z.email({ error: 'must be an email address' }).max(254))
+    .max(20, 'must name at most 20 recipients')
+    .default([])
+    .meta({ description: 'Each is sent a link to confirm first; mail goes only to those who confirmed and have not unsubscribed.' }),
+  reports: z
+    .array(z.enum(['weekly', 'monthly'], 'must be weekly or monthly'))
+    .max(2)
+    .default([])
+    .meta({ description: "Sent once each local week (Monday to Sunday) or month is over, in the site's zone." }),
+  spike_people: z
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .optional()
+    .meta({ description: 'Alert when this many people or more came in the last 30 minutes; once an episode.' }),
+  drop_percent: z
+    .int()
+    .min(1)
+    .max(99)
+    .optional()
+    .meta({ description: "Alert when a day's people fall below this percent of the same weekday the week before; once an episode." }),
+});
+
 /** Each name once in its list. */
 function unique<T>(list: readonly T[], key: (item: T) => string, path: string, context: z.RefinementCtx): void {
   list.forEach((item, at) => {
@@ -81,8 +107,15 @@ export const configBodySchema = z
     funnels: z.array(funnel).max(10, 'must hold at most 10 funnels').default([]),
     segments: z.array(segment).max(30, 'must hold at most 30 segments').default([]),
     annotations: z.array(annotation).max(500, 'must hold at most 500 annotations').default([]),
+    email: z.array(email).max(50, 'must hold at most 50 sites').default([]),
   })
   .superRefine((config, context) => {
+    config.email.forEach((one, at) => {
+      if (config.email.findIndex((other) => other.site === one.site) !== at)
+        context.addIssue({ code: 'custom', path: ['email', at, 'site'], message: `${one.site} is named twice` });
+      if (!config.sites.some((declared) => declared.name === one.site))
+        context.addIssue({ code: 'custom', path: ['email', at, 'site'], message: 'must be a site of this configuration' });
+    });
     unique(config.sites, (one) => one.name, 'sites', context);
     unique(config.goals, (one) => `${one.name}@${one.site ?? ''}`, 'goals', context);
     unique(config.funnels, (one) => one.name, 'funnels', context);
@@ -111,6 +144,7 @@ export const ConfigAnswer = z
     funnels: z.array(funnel.safeExtend({ added })),
     segments: z.array(segment),
     annotations: z.array(annotation),
+    email: z.array(email),
   })
   .meta({
     id: 'Config',

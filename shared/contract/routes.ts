@@ -15,6 +15,7 @@ import { PeopleCount, Pulse } from './count';
 import { Accepted, BeaconAccepted, ImportAccepted } from './ingest';
 import { LINK_ROUTES } from './link-routes';
 import { KEY_ROUTES } from './key-routes';
+import { EMAIL_ROUTES } from './email-routes';
 import { CONFIG_ROUTES } from './config-routes';
 import type { Route } from './route';
 import { RetentionCard } from './retention';
@@ -440,6 +441,7 @@ export const ROUTES: Route[] = [
   },
   ...LINK_ROUTES,
   ...KEY_ROUTES,
+  ...EMAIL_ROUTES,
   ...CONFIG_ROUTES,
 ];
 

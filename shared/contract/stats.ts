@@ -6,6 +6,7 @@ export const STATS_METRICS = ['visitors', 'visits', 'pageviews', 'views_per_visi
 
 export const STATS_DIMENSIONS = [
   'time:day',
+  'time:hour',
   'event:page',
   'event:goal',
   'visit:entry_page',

@@ -17,7 +17,7 @@ export const SLOWDOWN = {
 export type Slowdown = { readonly [K in keyof typeof SLOWDOWN]: number };
 
 /** Each secret is counted apart, so failing at one slows no other; a link's password is counted per link. */
-export type GuessTarget = 'operator' | 'ingest' | 'link' | 'api-key' | `password:${string}`;
+export type GuessTarget = 'operator' | 'ingest' | 'link' | 'api-key' | 'email-link' | `password:${string}`;
 
 /** `wrong` may carry the wait its count now holds; `waiting` was not checked at all. */
 export type Refused = { outcome: 'wrong'; wait: number } | { outcome: 'waiting'; wait: number };

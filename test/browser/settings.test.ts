@@ -5,6 +5,7 @@ import { containerOf } from '../support/cosmos';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';
 import { adminRead } from './fixture';
+import { outboxMails } from '../../adapters/files/outbox';
 import { closeContexts, pageTroubles, workerChromium } from './support';
 
 // The Settings view in headless Chromium: a goal, a segment and an annotation added from it and seen on the dashboard
@@ -159,6 +160,38 @@ describe('the Settings view', () => {
     await page.mouse.move(0, 0);
     await mark.focus();
     expect(await note.isVisible()).toBe(true);
+  });
+
+  test("sets a site's mail, whose recipients are each sent a link to confirm, and names a bad recipient", async () => {
+    await signedIn(page);
+    await page.click('#settings-open');
+    await add(page, 'email', { site: 'shop.example', recipients: 'owner@example', reports: 'weekly' });
+    await page.waitForSelector('#settings-email-error:text("Recipients: must be an email address")');
+    await add(page, 'email', {
+      recipients: 'owner@example.com, team@example.com',
+      reports: 'weekly, monthly',
+      spike_people: '40',
+      drop_percent: '50',
+    });
+    await page.waitForSelector('#settings-message:text("Saved.")');
+    expect(await rowsOf(page, 'email')).toEqual([
+      'shop.example: weekly and monthly reports, a spike at 40 people in 30 minutes, a drop below 50% of the week before, to owner@example.com, team@example.com',
+    ]);
+    expect((await adminRead(t, '/api/admin/config')).email).toEqual([
+      {
+        site: 'shop.example',
+        recipients: ['owner@example.com', 'team@example.com'],
+        reports: ['weekly', 'monthly'],
+        spike_people: 40,
+        drop_percent: 50,
+      },
+    ]);
+    await t.host.run('email');
+    const sent = await outboxMails(t.env.EMAIL_OUTBOX!);
+    expect(sent.map((mail) => [mail.to, mail.subject])).toEqual([
+      ['owner@example.com', "Confirm headcount's mail for shop.example"],
+      ['team@example.com', "Confirm headcount's mail for shop.example"],
+    ]);
   });
 
   test('tells the second of two browsers editing at once that the first changed the settings, and loses nothing', async () => {

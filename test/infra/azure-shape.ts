@@ -15,6 +15,8 @@ export const AZURE_SHAPE: Record<string, string> = {
   AzureWebJobsStorage__clientId: CLIENT_ID,
   COSMOS_ENDPOINT: 'https://cosmos-example.documents.azure.com:443/',
   COSMOS_CLIENT_ID: CLIENT_ID,
+  EMAIL_ENDPOINT: 'https://acs-example.europe.communication.azure.com',
+  EMAIL_SENDER: 'DoNotReply@00000000-0000-0000-0000-000000000000.azurecomm.net',
   HASH_KEY: RESOLVED_SECRET,
   INGEST_KEY: RESOLVED_SECRET,
   OPERATOR_KEY: RESOLVED_SECRET,

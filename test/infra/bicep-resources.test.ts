@@ -134,7 +134,7 @@ describe('the identity holds only the roles it needs, each on its one resource',
     entries(block(rbac, new RegExp(`^resource\\s+${found[1]}\\s`, 'm'))),
   );
 
-  it('grants blob and queue data, secret reading and metrics publishing, and nothing else', () => {
+  it('grants blob and queue data, secret reading, metrics publishing and sending mail, and nothing else', () => {
     expect(Object.fromEntries([...roleIds].map(([name, id]) => [name, literal(id)]))).toEqual({
       storageBlobDataOwner: 'b7e6dc6d-f1e8-4753-8033-0f276bb0955b',
       storageQueueDataContributor: '974c5e8b-45b9-4653-ba55-5f855dd0fb88',
@@ -143,14 +143,26 @@ describe('the identity holds only the roles it needs, each on its one resource',
     });
     const granted = assignments.map((assignment) => [
       assignment.get('scope'),
-      /roles\.(\w+)\)/.exec(assignment.get('properties') ?? '')?.[1],
+      /roles\.(\w+)\)|roleDefinitionId:\s*(emailSender)\.id/
+        .exec(assignment.get('properties') ?? '')
+        ?.slice(1)
+        .find(Boolean),
     ]);
     expect(granted).toEqual([
       ['storage', 'storageBlobDataOwner'],
       ['storage', 'storageQueueDataContributor'],
       ['vault', 'keyVaultSecretsUser'],
       ['appInsights', 'monitoringMetricsPublisher'],
+      ['communication', 'emailSender'],
     ]);
+    // The one custom role holds only what sending mail asks, assignable in this resource group alone.
+    const sender = block(rbac, /^resource\s+emailSender\s/m);
+    expect([...sender.matchAll(/'(Microsoft\.Communication\/[^']+)'/g)].map((found) => found[1])).toEqual([
+      'Microsoft.Communication/CommunicationServices/Read',
+      'Microsoft.Communication/CommunicationServices/Write',
+      'Microsoft.Communication/EmailServices/write',
+    ]);
+    expect(sender).toMatch(/assignableScopes:\s*\[resourceGroup\(\)\.id\]/);
     for (const assignment of assignments)
       expect(assignment.get('properties')).toMatch(/principalId:\s*principalId\n[\s\S]*principalType:\s*'ServicePrincipal'/);
   });

@@ -21,6 +21,8 @@ const DEPLOYED: Record<string, string> = {
   'keyVault.outputs.hashKeySecretUri': 'https://kv-example.vault.azure.net/secrets/hash-key',
   'keyVault.outputs.ingestKeySecretUri': 'https://kv-example.vault.azure.net/secrets/ingest-key',
   'keyVault.outputs.operatorKeySecretUri': 'https://kv-example.vault.azure.net/secrets/operator-key',
+  'email.outputs.endpoint': 'https://acs-example.europe.communication.azure.com',
+  'email.outputs.sender': 'DoNotReply@00000000-0000-0000-0000-000000000000.azurecomm.net',
   'monitoring.outputs.connectionString': 'InstrumentationKey=00000000-0000-0000-0000-000000000000',
 };
 

@@ -22,6 +22,8 @@ const AZURE_ONLY = [
   'AzureWebJobsStorage__credential',
   'AzureWebJobsStorage__clientId',
   'COSMOS_CLIENT_ID',
+  'EMAIL_ENDPOINT',
+  'EMAIL_SENDER',
 ];
 // The Functions host's own setting, which the app's schema does not read.
 const HOST_ONLY = ['FUNCTIONS_WORKER_RUNTIME'];

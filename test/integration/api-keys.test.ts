@@ -101,6 +101,28 @@ describe('API keys, the Stats API and MCP', () => {
     expect(notHeld.json.error.message).toMatch(/^metrics: visitors not answered by visit:source; it answers pageviews/);
   });
 
+  it("answers time:hour from the dashboard's by_hour for one or two days, and refuses it for longer", async () => {
+    const { key } = await makeKey({ name: 'hours', site: 'blog.example' });
+    for (const days of [1, 2]) {
+      const today = clock.now().toISOString().slice(0, 10);
+      const from = new Date(Date.parse(today) - (days - 1) * 86_400_000).toISOString().slice(0, 10);
+      const report = await operator(`/api/admin/activity?from=${from}&to=${today}&site=blog.example`);
+      const hours = await query(key, { metrics: ['events'], date_range: [from, today], dimensions: ['time:hour'] });
+      expect(hours.status).toBe(200);
+      const want = report.json.by_hour.map((hour: { hour: string; requests: number; bots: number; self: number }) => ({
+        metrics: [hour.requests - hour.bots - hour.self],
+        dimensions: [hour.hour],
+      }));
+      expect(want).toHaveLength(24 * days);
+      expect(hours.json.results).toEqual(want);
+    }
+    const busiest = await query(key, { metrics: ['events'], date_range: 'day', dimensions: ['time:hour'], order_by: [['events', 'desc']] });
+    expect(busiest.json.results[0]).toEqual({ metrics: [4], dimensions: ['2026-10-23T12:00:00+00:00'] });
+    const week = await query(key, { metrics: ['events'], date_range: '7d', dimensions: ['time:hour'] });
+    expect(week.status).toBe(400);
+    expect(week.json.error.message).toMatch(/^dimensions: time:hour is answered for a period of one or two days/);
+  });
+
   it("reads its own site only, and never reaches an admin route, the import or a shared link's read", async () => {
     const { key } = await makeKey({ name: 'blog only', site: 'blog.example' });
     const other = await query(key, { site_id: 'docs.example', metrics: ['visitors'], date_range: '7d' });

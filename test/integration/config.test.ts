@@ -52,6 +52,7 @@ describe('the configuration', () => {
       funnels: [],
       segments: [],
       annotations: [],
+      email: [],
     });
   });
 

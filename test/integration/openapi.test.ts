@@ -8,6 +8,8 @@ import { containerOf } from '../support/cosmos';
 import { D0, D1, D2, D3, GOLDEN_ENV, GOLDEN_ROWS, GOLDEN_SUBJECTS, START } from '../support/golden-fixture';
 import { postsOf, sendGolden } from '../support/golden-posts';
 import { startTestHost, type TestHost } from '../support/host';
+import { outboxMails } from '../../adapters/files/outbox';
+import { recipientHash, unsubscribeToken } from '../../shared/read/email/tokens';
 import { AGENTS } from '../support/http';
 import { documentedOperations, exchangeValidator, OPENAPI_FILE, openApiDocument, type Exchange } from '../support/openapi';
 import { openApiText } from '../../shared/contract/openapi';
@@ -269,6 +271,23 @@ describe('the answers of a fixture run, against the OpenAPI document', () => {
     await call('PUT', '/api/admin/config', { headers: version, body: JSON.stringify({ sites: [] }) });
     await call('GET', '/api/admin/config');
     await call('PUT', '/api/admin/config', { headers: json, body: annotated });
+
+    // Mail's links: a recipient confirmed and unsubscribed, then wrong tokens until the address waits.
+    const mailed = await call('GET', '/api/admin/config', { headers: operator });
+    const siteName = mailed.json.sites[0].name as string;
+    const email = [{ site: siteName, recipients: ['owner@example.com'] }];
+    const mailVersion = { ...operator, ...json, 'if-match': mailed.headers.get('etag')! };
+    expect((await call('PUT', '/api/admin/config', { headers: mailVersion, body: JSON.stringify({ ...mailed.json, email }) })).status).toBe(
+      200,
+    );
+    await t.host.run('email');
+    const [confirmation] = await outboxMails(t.env.EMAIL_OUTBOX!);
+    const confirm = /\/api\/email\/confirm\?token=[\w-]{32}/.exec(confirmation!.text)![0];
+    expect((await call('GET', confirm)).status).toBe(200);
+    const leave = unsubscribeToken(t.env.HASH_KEY!, recipientHash(t.env.HASH_KEY!, siteName, 'owner@example.com'));
+    expect((await call('GET', `/api/email/unsubscribe?token=${leave}`)).status).toBe(200);
+    for (const action of ['unsubscribe', 'confirm', 'confirm', 'confirm', 'confirm', 'confirm', 'unsubscribe'])
+      await call('GET', `/api/email/${action}?token=${'w'.repeat(32)}`);
 
     // The Admin session: asked for with nothing, signed in with the key, read with its cookie, signed out.
     await call('GET', '/api/admin/session');

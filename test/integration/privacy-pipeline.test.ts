@@ -2,6 +2,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../shared/core/ports/clock';
 import { memoryLogger } from '../../shared/core/ports/logger';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { outboxMails } from '../../adapters/files/outbox';
 import { startTestHost, type TestHost } from '../support/host';
 import { containerOf, storedDocuments } from '../support/cosmos';
 import {
@@ -55,9 +58,10 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
   const addresses = sample.map((s) => s.address);
   const agents = sample.map((s) => s.agent);
   const answers: string[] = [];
+  const clock = fixedClock(NOW);
 
   beforeAll(async () => {
-    t = await startTestHost({ env: { TRUSTED_PROXY_HOPS: '1' }, overrides: { logger, clock: fixedClock(NOW) } });
+    t = await startTestHost({ env: { TRUSTED_PROXY_HOPS: '1' }, overrides: { logger, clock } });
     await containerOf(t.env);
   });
   afterAll(() => t?.stop());
@@ -257,5 +261,47 @@ describe('privacy through the whole pipeline: ingest, queue, keeping, recount an
       }
     // And no query string: every path kept is the path alone.
     expect(documents.map((doc) => JSON.stringify(doc)).join('\n')).not.toMatch(/plan=pro|ref=newsletter|trk=x|\?id=1/);
+  });
+  it("mails reports and alerts of those hits, and no mail names anyone, carries a query string or a header's value", async () => {
+    const admin = { authorization: `Bearer ${t.env.OPERATOR_KEY!}`, 'content-type': 'application/json' };
+    const read = await fetch(`${t.host.url}/api/admin/config`, { headers: admin });
+    const config = await read.json();
+    const site = config.sites[0].name as string;
+    const email = [{ site, recipients: ['owner@example.com'], reports: ['weekly', 'monthly'], spike_people: 1, drop_percent: 99 }];
+    const put = await fetch(`${t.host.url}/api/admin/config`, {
+      method: 'PUT',
+      headers: { ...admin, 'if-match': read.headers.get('etag')! },
+      body: JSON.stringify({ ...config, email }),
+    });
+    expect(put.status).toBe(200);
+    const outbox = t.env.EMAIL_OUTBOX!;
+    await t.host.run('email');
+    const confirm = /\/api\/email\/confirm\?token=[\w-]{32}/.exec((await outboxMails(outbox))[0]!.text)![0];
+    expect((await fetch(`${t.host.url}${confirm}`)).status).toBe(200);
+    // The spike now; on Saturday the week's report and Friday's drop; in November October's report.
+    for (const at of [NOW.toISOString(), '2026-10-31T08:00:00Z', '2026-11-02T08:00:00Z']) {
+      clock.set(at);
+      await t.host.run('email');
+    }
+    const subjects = (await outboxMails(outbox)).map((mail) => mail.subject);
+    for (const kind of [
+      /^Traffic spike/,
+      /weekly report, 2026-10-19 to 2026-10-25$/,
+      /^Traffic drop/,
+      /monthly report, 2026-10-01 to 2026-10-31$/,
+    ])
+      expect(
+        subjects.filter((subject) => kind.test(subject)),
+        String(kind),
+      ).toHaveLength(1);
+    const files = readdirSync(outbox)
+      .map((file) => readFileSync(join(outbox, file), 'utf8'))
+      .join('\n');
+    // The reports hold the pages the hits asked for, each as its path alone.
+    expect(files).toContain('/blog/post-1');
+    expectNothingNaming(files, addresses, agents, 'a mail');
+    expectNoQuery(files, parameters, 'a mail');
+    expectNoHeaderValue(files, markers, 'a mail');
+    expect(files).not.toMatch(/plan=pro|ref=newsletter/);
   });
 });

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inject } from 'vitest';
 import { COSMOS_EMULATOR_KEY } from '../../local/services';
 
@@ -23,6 +25,8 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Rec
     FOLD_SETTLE_SECONDS: '1',
     // Tests lower the person id's cost; production's is 12.
     PERSON_HASH_COST: '1',
+    // Each test's mail in a folder of its own, never the working tree's.
+    EMAIL_OUTBOX: join(tmpdir(), `headcount-outbox-${unique}`),
     ...overrides,
   };
 }

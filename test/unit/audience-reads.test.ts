@@ -100,6 +100,25 @@ describe('now', () => {
   });
 });
 
+describe('now, on a local day that spans two UTC dates', () => {
+  it("puts each minute on the UTC date of the part's requests, not on the local day's date", () => {
+    // Paris, 00:30 on Monday 26 October: the local day began at 23:00 UTC on the 25th.
+    const now = new Date('2026-10-25T23:31:00Z');
+    const late = {
+      day: '2026-10-26',
+      first_seen: '2026-10-25T23:10:00.000Z',
+      last_seen: '2026-10-26T00:00:00.000Z',
+      minute_paths: { '23:10/': 1, '23:30/pricing': 1 },
+    };
+    const figures = nowOf([part({ ...late, token: 'a' }), part({ ...late, token: 'b', minute_paths: { '23:30/': 1 } })], now);
+    expect(figures.people_last_30_minutes).toBe(2);
+    expect(figures.by_minute.filter((m) => m.people > 0)).toEqual([
+      { minute: '2026-10-25T23:10:00.000Z', people: 1 },
+      { minute: '2026-10-25T23:30:00.000Z', people: 2 },
+    ]);
+  });
+});
+
 describe('the export', () => {
   it('guards cells a spreadsheet would read as a formula, and quotes commas and quotes', () => {
     expect(csvCell('+cmd')).toBe("'+cmd");

@@ -35,6 +35,24 @@ describe('the app settings', () => {
     expect(settings.HITS_QUEUE).toBe('hits');
   });
 
+  it("send mail through Communication Services only with both its endpoint and sender, and link to the app's own host in Azure", () => {
+    const outbox = settingsOf(read({}));
+    expect([outbox.EMAIL_ENDPOINT, outbox.EMAIL_OUTBOX, outbox.APP_URL]).toEqual([
+      undefined,
+      '.local-data/outbox',
+      'http://localhost:7071',
+    ]);
+    expect(refused(read({ EMAIL_ENDPOINT: 'https://acs.example.communication.azure.com' }))).toEqual(['EMAIL_SENDER']);
+    expect(refused(read({ EMAIL_SENDER: 'DoNotReply@example.azurecomm.net' }))).toEqual(['EMAIL_SENDER']);
+    expect(refused(read({ EMAIL_ENDPOINT: 'http://acs.example', EMAIL_SENDER: 'DoNotReply@example.azurecomm.net' }))).toEqual([
+      'EMAIL_ENDPOINT',
+    ]);
+    expect(settingsOf(read({ WEBSITE_HOSTNAME: 'func-api.azurewebsites.net' })).APP_URL).toBe('https://func-api.azurewebsites.net');
+    expect(settingsOf(read({ WEBSITE_HOSTNAME: 'func-api.azurewebsites.net', APP_URL: 'https://stats.example' })).APP_URL).toBe(
+      'https://stats.example',
+    );
+  });
+
   it('read an empty value as not set, so the default applies', () => {
     const settings = settingsOf(read({ IGNORED_PATHS: '', HIT_MAX_AGE_DAYS: '', TRUSTED_PROXY_HOPS: '' }));
     expect(settings.IGNORED_PATHS).toEqual(['/api/admin', '/admin']);

@@ -48,6 +48,15 @@ export interface ConfigAnnotation {
   note: string;
 }
 
+/** A site's mail: who gets it, which reports, and the alerts' thresholds. */
+export interface ConfigEmail {
+  site: string;
+  recipients: string[];
+  reports: Array<'weekly' | 'monthly'>;
+  spike_people?: number;
+  drop_percent?: number;
+}
+
 /** The deployment's one configuration: seeded from the settings on first start, then edited in the dashboard. */
 export interface ConfigDoc {
   id: typeof CONFIG_ID;
@@ -58,6 +67,8 @@ export interface ConfigDoc {
   funnels: ConfigFunnel[];
   segments: ConfigSegment[];
   annotations: ConfigAnnotation[];
+  /** Absent in a configuration kept before mail was. */
+  email?: ConfigEmail[];
 }
 
 export type ConfigDocs = Conditional<ConfigDoc, []>;

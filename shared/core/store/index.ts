@@ -19,6 +19,7 @@ import type { PeriodReader, PeriodRollups } from './periods';
 import type { SharedLinks } from './links';
 import type { ApiKeys } from './api-keys';
 import type { ConfigDocs } from './config';
+import type { EmailStore } from './email';
 import type { GuessCounts } from './guesses';
 import type { AdminSessions } from './sessions';
 import type { CohortsStore } from './cohorts';
@@ -86,6 +87,8 @@ export interface Store extends KeepingStore, Omit<FoldingStore, 'facts' | 'lande
   /** Kept with the first site's documents. */
   links: SharedLinks;
   apiKeys: ApiKeys;
+  /** Recipients, their links' tokens, mail claims and alert episodes, in the first site's store. */
+  email: EmailStore;
   /** The deployment's configuration, in the first site's store only. */
   config: ConfigDocs;
   /** Wrong guesses at the app's secrets, by secret and address. */

@@ -21,12 +21,13 @@ export interface ConfigRead {
   etag: string;
 }
 
-const answerOf = ({ sites, goals, funnels, segments, annotations }: ConfigDoc): ConfigRead['config'] => ({
+const answerOf = ({ sites, goals, funnels, segments, annotations, email }: ConfigDoc): ConfigRead['config'] => ({
   sites,
   goals: goals.map(({ seeded: _seeded, ...goal }) => goal),
   funnels,
   segments,
   annotations,
+  email: email ?? [],
 });
 
 export async function readConfig(deps: ConfigAdminDeps): Promise<Result<ConfigRead>> {

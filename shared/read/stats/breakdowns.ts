@@ -27,6 +27,12 @@ const names = (report: Report, card: 'browsers' | 'systems' | 'types'): StatsRow
 export const BREAKDOWNS: Record<StatsDimension, (report: Report) => StatsRowValues[]> = {
   'time:day': (report) =>
     (report.by_day ?? []).map((day) => ({ dimensions: [day.day], values: { ...visitDays(day.people), pageviews: day.page_loads ?? 0 } })),
+  // An hour holds requests only: its people's requests, page loads and events together, as Plausible's `events` counts them.
+  'time:hour': (report) =>
+    (report.by_hour ?? []).map((hour) => ({
+      dimensions: [hour.hour],
+      values: { events: Math.max(0, hour.requests - hour.bots - hour.self) },
+    })),
   'event:page': (report) =>
     (report.pages ?? []).map((page) => ({ dimensions: [page.path], values: { ...visitDays(page.people), pageviews: page.page_loads } })),
   'event:goal': (report) =>

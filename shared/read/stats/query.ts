@@ -58,8 +58,11 @@ function checkedMetrics(metrics: readonly StatsMetric[], rows: readonly StatsRow
 }
 
 function ordered(rows: StatsRowValues[], asked: StatsQuery): Result<StatsRowValues[]> {
-  const [by, direction] = asked.order_by?.[0] ?? (asked.dimensions[0] === 'time:day' ? ['time:day', 'asc'] : [asked.metrics[0]!, 'desc']);
+  const [by, direction] =
+    asked.order_by?.[0] ?? (asked.dimensions[0]?.startsWith('time:') ? [asked.dimensions[0], 'asc'] : [asked.metrics[0]!, 'desc']);
   const sign = direction === 'asc' ? 1 : -1;
+  // Local hours come in clock order, which their text does not keep on the day an hour repeats.
+  if (by === 'time:hour' && by === asked.dimensions[0]) return ok(direction === 'asc' ? rows : [...rows].reverse());
   if (by === asked.dimensions[0]) return ok([...rows].sort((a, b) => sign * (a.dimensions[0]! < b.dimensions[0]! ? -1 : 1)));
   if (!asked.metrics.includes(by as StatsMetric)) return refused('order_by', `must order by a metric or the dimension asked, not ${by}`);
   const value = (row: StatsRowValues) => row.values[by as StatsMetric] ?? 0;
@@ -76,6 +79,8 @@ export async function statsQuery(
   const report = await periodReport(translated.value.query, site.activity);
   if (!report.ok) return report;
   const dimension = asked.dimensions[0];
+  if (dimension === 'time:hour' && report.value.by_hour === undefined)
+    return refused('dimensions', 'time:hour is answered for a period of one or two days; ask time:day for a longer one');
   const all = dimension === undefined ? [totals(report.value)] : BREAKDOWNS[dimension](report.value);
   const rows = all.filter((row) => translated.value.contains.every(([, , [part]]) => row.dimensions[0]!.includes(part!)));
   const checked = checkedMetrics(asked.metrics, all, dimension === undefined ? 'for the whole period' : `by ${dimension}`);
