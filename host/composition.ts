@@ -60,6 +60,7 @@ import { firstKeptDay } from '../shared/core/store/first-day';
 import { configSource, type ConfigSource } from '../shared/core/config/source';
 import { funnelsOf, goalsOfSite } from '../shared/core/config/goals';
 import { funnelBackMigration, goalBackMigration } from '../shared/fold/migrations/goal-back';
+import { dayFilesMigration } from '../shared/fold/migrations/day-files';
 import type { ConfigAdminDeps } from '../shared/read/config/manage';
 
 /**
@@ -291,8 +292,11 @@ function siteRoot(
       const back = { rollups: store.rollups, periods: store.periods, pages: store.visitorDayPages, firstDay: () => firstKeptDay(store) };
       const today = reads.zone.day(clock.now());
       const funnels = funnelsOf(doc);
-      // Goals and funnels added in the dashboard are counted back first: each is a few slices a run, and waits on no other.
+      // The day files first: a day a slice, waiting on no other. Then goals and funnels added in the dashboard are counted
+      // back: each is a few slices a run, and waits on no other.
+      const files = dayFilesMigration({ ...back, files: store.dayFiles, today, rules: { steps: settings.FUNNEL_STEPS, goals } });
       const counting = [
+        files,
         ...goals.flatMap((goal) => (goal.back === undefined ? [] : [goalBackMigration({ ...goal, back: goal.back }, { ...back, today })])),
         ...funnels.map((funnel) => funnelBackMigration(funnel, { ...back, today })),
       ];

@@ -1,7 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { blobError, ensureBlobContainer, type BlobCall } from '../azure-blob';
-import type { DayFiles } from '../../shared/core/store/day-files';
+import { DAY_FILE_LAYOUT, type DayFiles } from '../../shared/core/store/day-files';
 import type { SiteScope } from '../../shared/core/sites/keys';
 import type { DuckEngine } from './duckdb';
 
@@ -27,7 +27,9 @@ function listedOf(xml: string, prefix: string): Map<string, string> {
  */
 export function blobDayFiles(call: BlobCall, engine: () => Promise<DuckEngine>, scope: SiteScope, store: string): DayFiles {
   // Under the store's own name, so deployments (and test runs) that share a storage account never read each other's.
-  const prefix = `${encodeURIComponent(store)}/${scope.name === '' ? '_' : encodeURIComponent(scope.name)}/`;
+  const site = `${encodeURIComponent(store)}/${scope.name === '' ? '_' : encodeURIComponent(scope.name)}/`;
+  // Each layout in its own folder: a file of the layout before is never read, and goes once its day is written again.
+  const prefix = `${site}v${DAY_FILE_LAYOUT}/`;
   const cached = new Map<string, { etag: string; path: string }>();
   let container: ReturnType<typeof ensureBlobContainer> | null = null;
   const ensured = async () => {
@@ -82,6 +84,9 @@ export function blobDayFiles(call: BlobCall, engine: () => Promise<DuckEngine>, 
         body,
       });
       if (answer.status !== 201) throw new Error(`the day file of ${day} could not be written: ${blobError(answer)}`);
+      const before = await call({ method: 'DELETE', path: `${DAY_FILES_CONTAINER}/${site}${day}.parquet` });
+      if (before.status !== 202 && before.status !== 404)
+        throw new Error(`the day file of ${day} in the layout before could not be removed: ${blobError(before)}`);
     },
     async tally(days, filters) {
       return (await engine()).tally(await paths(days), filters);
