@@ -59,8 +59,7 @@ class Dictionary {
   }
 }
 
-const registersOf = (row: TokenRow) =>
-  SKETCHES.flatMap((sketch, s) => row[sketch].map(([r, k]) => s * SKETCH + r * 64 + k));
+const registersOf = (row: TokenRow) => SKETCHES.flatMap((sketch, s) => row[sketch].map(([r, k]) => s * SKETCH + r * 64 + k));
 
 /** A row as one line of JSON; its counts are written as digits, since they may pass a double's whole numbers. */
 const lineOf = (row: TokenRow, dictionary: Dictionary) =>
@@ -121,7 +120,9 @@ export class DuckEngine {
 
   /** Each file's dictionary of count entries, by file. */
   private async dictionaries(list: string): Promise<Map<string, Array<[string, string]>>> {
-    const reader = await this.connection.runAndReadAll(`SELECT file_name, value FROM parquet_kv_metadata(${list}) WHERE key = 'counts'::BLOB`);
+    const reader = await this.connection.runAndReadAll(
+      `SELECT file_name, value FROM parquet_kv_metadata(${list}) WHERE key = 'counts'::BLOB`,
+    );
     return new Map((reader.getRows() as Array<[string, unknown]>).map(([file, value]) => [file, JSON.parse(text(value))]));
   }
 
