@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBBlobValue, type DuckDBConnection, type DuckDBListValue } from '@duckdb/node-api';
 import { COLUMNS, countsOfEntries, type CountEntry, type TokenRow } from '../../shared/core/rollup/day-columns';
 import type { Filter } from '../../shared/core/rollup/filters';
-import type { Sketch } from '../../shared/core/sketch';
+import { REGISTERS, type Sketch } from '../../shared/core/sketch';
 import type { DaysTally, Sketches } from '../../shared/core/store/day-files';
 
 const quoted = (name: string) => `"${name}"`;
@@ -27,11 +27,19 @@ const PACKED = `string_agg(${[18, 12, 6, 0].map(digit).join(' || ')}, '' ORDER B
 
 const DIGIT_CODES = Buffer.from(DIGITS, 'latin1');
 
-/** The registers the engine merged, as a packed sketch: four base64url digits each. */
-function packedOf(values: readonly number[]): Sketch {
+/** Past this many registers set, a dense sketch is smaller than a packed one, and merges faster. */
+const PACKED_MOST = REGISTERS / 4;
+
+/** The registers the engine merged, as a sketch: packed (four base64url digits each) while few, else dense. */
+function sketchOf(values: readonly number[]): Sketch {
+  if (values.length > PACKED_MOST) {
+    const codes = Buffer.alloc(REGISTERS, DIGIT_CODES[0]);
+    for (const value of values) codes[(value >> 6) & (REGISTERS - 1)] = DIGIT_CODES[value & 63]!;
+    return { dense: codes.toString('latin1') };
+  }
   const codes = Buffer.alloc(values.length * 4);
   values.forEach((value, at) => {
-    const bits = (((value >> 6) & 16_383) << 10) | ((value & 63) << 4);
+    const bits = (((value >> 6) & (REGISTERS - 1)) << 10) | ((value & 63) << 4);
     for (let i = 0; i < 4; i += 1) codes[at * 4 + i] = DIGIT_CODES[(bits >> (18 - 6 * i)) & 63]!;
   });
   return { packed: codes.toString('latin1') };
@@ -89,17 +97,21 @@ export class DuckEngine {
 
   /**
    * A day's token rows as one Parquet file (zstd), sorted by token, written a page at a time so memory holds a page; the
-   * dictionary of its counts' fields and keys is the file's metadata `counts`.
+   * dictionary of its counts' fields and keys is the file's metadata `counts`, beside its `day`.
    */
   async parquetOf(pages: AsyncIterable<readonly TokenRow[]> | Iterable<readonly TokenRow[]>): Promise<Buffer> {
     const name = join(this.folder, `${process.hrtime.bigint()}`);
     const dictionary = new Dictionary();
+    let day = '';
     await writeFile(`${name}.ndjson`, '');
-    for await (const rows of pages) await appendFile(`${name}.ndjson`, rows.map((row) => lineOf(row, dictionary)).join(''));
+    for await (const rows of pages) {
+      day ||= rows[0]?.day ?? '';
+      await appendFile(`${name}.ndjson`, rows.map((row) => lineOf(row, dictionary)).join(''));
+    }
     const names = JSON.stringify(dictionary.names).replaceAll("'", "''");
     try {
       await this.connection.run(
-        `COPY (SELECT * FROM read_json('${name}.ndjson', format = 'newline_delimited', columns = ${SCHEMA}) ORDER BY token) TO '${name}.parquet' (FORMAT parquet, COMPRESSION zstd, KV_METADATA {counts: '${names}'})`,
+        `COPY (SELECT * FROM read_json('${name}.ndjson', format = 'newline_delimited', columns = ${SCHEMA}) ORDER BY token) TO '${name}.parquet' (FORMAT parquet, COMPRESSION zstd, KV_METADATA {day: '${day}', counts: '${names}'})`,
       );
       return await readFile(`${name}.parquet`);
     } finally {
@@ -118,12 +130,19 @@ export class DuckEngine {
       .reduce((sum, [, size]) => sum + size, 0);
   }
 
-  /** Each file's dictionary of count entries, by file. */
+  /** Each file's dictionary of count entries, by its day. */
   private async dictionaries(list: string): Promise<Map<string, Array<[string, string]>>> {
     const reader = await this.connection.runAndReadAll(
-      `SELECT file_name, value FROM parquet_kv_metadata(${list}) WHERE key = 'counts'::BLOB`,
+      `SELECT file_name, key::VARCHAR, value FROM parquet_kv_metadata(${list}) WHERE key IN ('day'::BLOB, 'counts'::BLOB)`,
     );
-    return new Map((reader.getRows() as Array<[string, unknown]>).map(([file, value]) => [file, JSON.parse(text(value))]));
+    const files = new Map<string, { day?: string; names?: Array<[string, string]> }>();
+    for (const [file, key, value] of reader.getRows() as Array<[string, string, unknown]>) {
+      const at = files.get(file) ?? {};
+      if (key === 'day') at.day = text(value);
+      else at.names = JSON.parse(text(value)) as Array<[string, string]>;
+      files.set(file, at);
+    }
+    return new Map([...files.values()].map(({ day, names }) => [day ?? '', names ?? []]));
   }
 
   /** Every figure of the matching rows, summed by the engine: each day's counts, and its sketches merged. */
@@ -131,20 +150,20 @@ export class DuckEngine {
     const answer: DaysTally = { counts: new Map(), sketches: new Map(), bytes: 0 };
     if (files.length === 0) return answer;
     const list = `[${files.map((file) => `'${file}'`).join(', ')}]`;
-    const source = `read_parquet(${list}, filename = true)`;
+    const source = `read_parquet(${list})`;
     const people = whereOf(filters, true);
     const [counts, dictionaries] = await Promise.all([
       this.connection.runAndReadAll(
-        `SELECT filename, day, code, sum((e - code) // ${CODES})::DOUBLE, bool_or(partial)
-         FROM (SELECT filename, day, partial, e, e & ${CODES - 1} AS code FROM (SELECT filename, day, partial, unnest(counts) AS e FROM ${source} WHERE ${people.sql}))
+        `SELECT day, code, sum((e - code) // ${CODES})::DOUBLE, bool_or(partial)
+         FROM (SELECT day, partial, e, e & ${CODES - 1} AS code FROM (SELECT day, partial, unnest(counts) AS e FROM ${source} WHERE ${people.sql}))
          GROUP BY ALL`,
         people.values,
       ),
       this.dictionaries(list),
     ]);
     const byDay = new Map<string, { entries: CountEntry[]; partial: boolean }>();
-    for (const [file, day, code, count, partial] of counts.getRows() as Array<[string, string, bigint, number, boolean]>) {
-      const [field, key] = dictionaries.get(file)![Number(code)]!;
+    for (const [day, code, count, partial] of counts.getRows() as Array<[string, bigint, number, boolean]>) {
+      const [field, key] = dictionaries.get(day)![Number(code)]!;
       const at = byDay.get(day) ?? { entries: [], partial: false };
       at.entries.push({ field, key, count });
       at.partial ||= partial;
@@ -161,7 +180,7 @@ export class DuckEngine {
     );
     for (const [day, s, values] of sketches.getRows() as Array<[string, number, DuckDBListValue]>) {
       const at = answer.sketches.get(day) ?? { people: { sparse: {} }, fresh: { sparse: {} }, back: { sparse: {} } };
-      at[SKETCHES[s]! satisfies keyof Sketches<Sketch>] = packedOf(values.items as number[]);
+      at[SKETCHES[s]! satisfies keyof Sketches<Sketch>] = sketchOf(values.items as number[]);
       answer.sketches.set(day, at);
     }
     answer.bytes = await this.columnBytes(list, filters);
