@@ -203,6 +203,13 @@ function filteredWhole(filters: readonly Filter[], periodsFrom: string, periods:
   return cellFilter(filters) === null || periods.every((days) => (days[0] ?? periodsFrom) >= periodsFrom);
 }
 
+/** Several filters while the day files migration runs: the latest day from which every period read is whole. */
+const wholeFromOf = (reads: ReadonlyArray<PeriodRead | undefined>): string | undefined =>
+  reads.reduce<string | undefined>(
+    (last, read) => (read?.wholeFrom !== undefined && (last === undefined || read.wholeFrom > last) ? read.wholeFrom : last),
+    undefined,
+  );
+
 /** Every figure comes from the days' rollups and the last hours, so a read costs the days asked, never the visitors. */
 export async function periodReport(query: CardQuery, deps: ActivityDeps): Promise<Result<PeriodReportAnswer>> {
   const { period: asked } = query;
@@ -282,6 +289,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     days.filter((day) => !current.byDay.has(day) || current.dayRollups.has(day)),
   );
   const notes = annotationsWithin(deps.annotations ?? [], window.from, window.to);
+  const wholeFrom = wholeFromOf([current, earlier]);
   return ok({
     days: days.length,
     from: window.from,
@@ -311,8 +319,11 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     rollups: filtered
       ? {
           ...status,
-          complete: status.complete && filteredWhole(filters, value.periodsFrom, earlier === undefined ? [days] : [days, before]),
-          filters_from: value.periodsFrom,
+          complete:
+            status.complete &&
+            wholeFrom === undefined &&
+            filteredWhole(filters, value.periodsFrom, earlier === undefined ? [days] : [days, before]),
+          filters_from: wholeFrom ?? value.periodsFrom,
         }
       : status,
     // Only a period with days imported from another tool has it, apart from every figure above.
