@@ -60,6 +60,7 @@ const joined = (a: PeriodRead, b: PeriodRead): PeriodRead => ({
   dayRollups: new Map([...b.dayRollups, ...a.dayRollups]),
   imported: [...a.imported, ...b.imported],
   ...wholeFromOf(a.wholeFrom, b.wholeFrom),
+  ...(a.fileBytes === undefined && b.fileBytes === undefined ? {} : { fileBytes: (a.fileBytes ?? 0) + (b.fileBytes ?? 0) }),
 });
 
 /**

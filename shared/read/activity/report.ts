@@ -333,6 +333,9 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     ...(value.identity !== null && window.from < value.identity && value.identity <= window.to ? { identity_from: value.identity } : {}),
     ...zoneOfAnswer(value.zones),
     availability,
-    cost: costOf(store),
+    cost: {
+      ...costOf(store),
+      ...(current.fileBytes === undefined ? {} : { day_file_bytes: current.fileBytes + (earlier?.fileBytes ?? 0) }),
+    },
   });
 }

@@ -34,6 +34,8 @@ export interface PeriodRead {
   imported: Array<{ day: string; imported: ImportedTotals }>;
   /** Several filters while the day files migration runs: the days before it were left out. */
   wholeFrom?: string;
+  /** Several filters: the bytes of the day files' columns the question read from Blob Storage. */
+  fileBytes?: number;
 }
 
 export interface WindowStore extends ScanStore {
@@ -155,6 +157,7 @@ function scannedRead(days: readonly string[], tally: ScanTally): PeriodRead {
     byDay,
     dayRollups: new Map(),
     imported: [],
+    fileBytes: tally.bytes,
     ...(tally.wholeFrom === null ? {} : { wholeFrom: tally.wholeFrom }),
   };
 }
