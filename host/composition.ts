@@ -124,6 +124,8 @@ export interface RootOverrides {
   cosmosName?: string;
   /** A site other than the first, whose store is `store`. */
   siteStore?: (scope: SiteScope) => Store;
+  /** Instead of the client's 5 s: a bench's local Cosmos server on a loaded machine may take longer to answer a page. */
+  cosmosRequestTimeoutMs?: number;
   /** Instead of random bytes, so a test's tokens repeat from run to run. */
   newSecret?: (day: string) => string;
 }
@@ -155,7 +157,12 @@ let duckEngine: Promise<DuckEngine> | null = null;
 const processEngine = (): Promise<DuckEngine> => (duckEngine ??= DuckEngine.open());
 
 /** One container client a process; memory only when STORE=memory names it, which the settings refuse in Azure. */
-export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB', scope: SiteScope = ONE_SITE): Store {
+export function storeFor(
+  settings: Settings,
+  cosmosName = 'Azure Cosmos DB',
+  scope: SiteScope = ONE_SITE,
+  requestTimeoutMs?: number,
+): Store {
   if (settings.STORE === 'memory') return memoryStore();
   if (settings.COSMOS_ENDPOINT === undefined) throw new Error('COSMOS_ENDPOINT: is required unless STORE is memory');
   const auth = settings.COSMOS_KEY !== undefined ? { key: settings.COSMOS_KEY } : { credential: credentialFor(settings.COSMOS_CLIENT_ID) };
@@ -164,6 +171,7 @@ export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB', sco
     auth,
     database: settings.COSMOS_DATABASE,
     container: settings.COSMOS_CONTAINER,
+    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
   });
   const blob = blobLocation(settings);
   const dayFiles =
@@ -335,7 +343,10 @@ function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, par
   for (const name of names) {
     // All sites together take the first site's zone.
     const scope = { ...scopeOf(name, firstName), zone: (declared.find((site) => site.name === name) ?? declared[0]!).zone };
-    const store = name === firstName ? first : (overrides.siteStore?.(scope) ?? storeFor(settings, overrides.cosmosName, scope));
+    const store =
+      name === firstName
+        ? first
+        : (overrides.siteStore?.(scope) ?? storeFor(settings, overrides.cosmosName, scope, overrides.cosmosRequestTimeoutMs));
     // `*` comes last, so every site's store is built before it.
     const sites = [...roots.values()].map((root) => root.store);
     roots.set(name, siteRoot(scope, store, parts, name === ALL_SITES ? { first, sites, from } : undefined));
@@ -365,7 +376,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     { windowMs: settings.INGEST_WINDOW_MS, maxHits: settings.INGEST_MESSAGE_MAX_HITS },
     { scheduler: overrides.scheduler ?? systemScheduler, logger },
   );
-  const store = overrides.store ?? storeFor(settings, overrides.cosmosName);
+  const store = overrides.store ?? storeFor(settings, overrides.cosmosName, ONE_SITE, overrides.cosmosRequestTimeoutMs);
   const location = overrides.blob === undefined ? blobLocation(settings) : null;
   const blob = overrides.blob !== undefined ? overrides.blob : location ? blobCall(location) : null;
   const importQueue = overrides.importQueue ?? azureHitQueue(queueAt(importQueueName(settings.HITS_QUEUE)));
