@@ -11,6 +11,7 @@ import { hostRoute, registered, type HttpRegistration, type Registration } from 
 import { queueLocation, type Root } from '../host/composition';
 import { queueClient } from '../adapters/azure-hit-queue';
 import { readHostJson, type HostJson } from './host-json';
+import { KEPT_IDLE_MS } from './services';
 import { listenToQueue, type QueueListener } from './queue-listener';
 import { errorLine } from '../shared/core/errors';
 import { badRequest } from '../shared/core/result';
@@ -339,6 +340,9 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   });
 
   server.on('clientError', answerUnreadable);
+  // Kept idle as Azure's front end keeps them, longer than a client's own 4 s: Node's 5 s closes a connection a busy
+  // client (a bench posting from this process) is just reusing, which then reads ECONNRESET.
+  server.keepAliveTimeout = KEPT_IDLE_MS;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
