@@ -68,10 +68,12 @@ interface Window {
 const within = (day: string, floor: string, today: string) => (day < floor ? floor : day > today ? today : day);
 
 /** A range over MAX_DAYS is clamped to the days that can hold data: the first counted or imported day to today. */
-async function windowOf(period: Period, today: string, store: ActivityStore, visits: VisitsRead): Promise<Window> {
-  if (period.kind === 'days') return { from: addDays(today, 1 - period.days), to: today, floor: '0000-00-00' };
+async function windowOf(period: Period, today: string, store: ActivityStore, visits: VisitsRead, scanned: boolean): Promise<Window> {
+  // A day's rollup read of a day before the first costs no more than knowing the first; a day of rows read costs a query.
+  if (period.kind === 'days' && !scanned) return { from: addDays(today, 1 - period.days), to: today, floor: '0000-00-00' };
   const first = firstDayOf(await store.visitorsSummary.read(), visits);
   const floor = first === null || first > today ? today : first;
+  if (period.kind === 'days') return { from: addDays(today, 1 - period.days), to: today, floor };
   if (period.kind === 'all') return { from: floor, to: today, floor };
   const [from, to] =
     spanOf(period.from, period.to) > MAX_DAYS
@@ -223,7 +225,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     // The visits summary is read once: for the first day that can hold data, and for the headline's visits.
     const [visits, state, zones] = await Promise.all([store.visits.read(), store.foldState.read(), deps.days()]);
     const today = zones.dayOf(now);
-    const window = await windowOf(asked, today, store, visits);
+    const window = await windowOf(asked, today, store, visits, filters.length > 0 && cellFilter(filters) === null);
     const days = daysFrom(window.from, window.to);
     // Every day asked is answered; only those that can hold data are read.
     const readable = (list: readonly string[]) => list.filter((day) => day >= window.floor && day <= today);
