@@ -152,10 +152,18 @@ async function rollupOf(container: Container, day: string) {
 
 const costText = (cost: Cost) => `${fmt(cost.calls)} calls ${fmt(cost.kb, 1)} KB ~${fmt(cost.ru)} RU`;
 
-/** A several-filter answer says whether it is whole. */
+/** A several-filter answer says whether it is whole, and what it read of the day files in Blob Storage beside the store. */
 const wholeText = (read: Measured) => {
-  const complete = (JSON.parse(read.body) as { rollups?: { complete?: boolean } }).rollups?.complete;
-  return complete === undefined ? '' : complete ? ', complete' : ', NOT complete';
+  const body = (read.status === 200 ? JSON.parse(read.body) : {}) as {
+    rollups?: { complete?: boolean };
+    cost?: { day_file_bytes?: number };
+  };
+  const complete = body.rollups?.complete;
+  const files = body.cost?.day_file_bytes;
+  return (
+    (complete === undefined ? '' : complete ? ', complete' : ', NOT complete') +
+    (files === undefined ? '' : `, beside it Blob ${fmt(files / 1024, 1)} KB of the day files' columns asked`)
+  );
 };
 
 const atBoth = (read: Measured, big: Measured) =>

@@ -60,6 +60,7 @@ import { firstKeptDay } from '../shared/core/store/first-day';
 import { configSource, type ConfigSource } from '../shared/core/config/source';
 import { funnelsOf, goalsOfSite } from '../shared/core/config/goals';
 import { funnelBackMigration, goalBackMigration } from '../shared/fold/migrations/goal-back';
+import { dayFilesMigration } from '../shared/fold/migrations/day-files';
 import type { ConfigAdminDeps } from '../shared/read/config/manage';
 import type { Mailer } from '../shared/core/ports/mailer';
 import type { MailRunDeps } from '../shared/read/email/run';
@@ -132,6 +133,8 @@ export interface RootOverrides {
   cosmosName?: string;
   /** A site other than the first, whose store is `store`. */
   siteStore?: (scope: SiteScope) => Store;
+  /** Instead of the client's 5 s: a bench's local Cosmos server on a loaded machine may take longer to answer a page. */
+  cosmosRequestTimeoutMs?: number;
   /** Instead of random bytes, so a test's tokens repeat from run to run. */
   newSecret?: (day: string) => string;
   /** Instead of ACS or the outbox folder, such as one that fails. */
@@ -165,7 +168,12 @@ let duckEngine: Promise<DuckEngine> | null = null;
 const processEngine = (): Promise<DuckEngine> => (duckEngine ??= DuckEngine.open());
 
 /** One container client a process; memory only when STORE=memory names it, which the settings refuse in Azure. */
-export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB', scope: SiteScope = ONE_SITE): Store {
+export function storeFor(
+  settings: Settings,
+  cosmosName = 'Azure Cosmos DB',
+  scope: SiteScope = ONE_SITE,
+  requestTimeoutMs?: number,
+): Store {
   if (settings.STORE === 'memory') return memoryStore();
   if (settings.COSMOS_ENDPOINT === undefined) throw new Error('COSMOS_ENDPOINT: is required unless STORE is memory');
   const auth = settings.COSMOS_KEY !== undefined ? { key: settings.COSMOS_KEY } : { credential: credentialFor(settings.COSMOS_CLIENT_ID) };
@@ -174,6 +182,7 @@ export function storeFor(settings: Settings, cosmosName = 'Azure Cosmos DB', sco
     auth,
     database: settings.COSMOS_DATABASE,
     container: settings.COSMOS_CONTAINER,
+    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
   });
   const blob = blobLocation(settings);
   const dayFiles =
@@ -312,8 +321,11 @@ function siteRoot(
       const back = { rollups: store.rollups, periods: store.periods, pages: store.visitorDayPages, firstDay: () => firstKeptDay(store) };
       const today = reads.zone.day(clock.now());
       const funnels = funnelsOf(doc);
-      // Goals and funnels added in the dashboard are counted back first: each is a few slices a run, and waits on no other.
+      // The day files first: a day a slice, waiting on no other. Then goals and funnels added in the dashboard are counted
+      // back: each is a few slices a run, and waits on no other.
+      const files = dayFilesMigration({ ...back, files: store.dayFiles, today, rules: { steps: settings.FUNNEL_STEPS, goals } });
       const counting = [
+        files,
         ...goals.flatMap((goal) => (goal.back === undefined ? [] : [goalBackMigration({ ...goal, back: goal.back }, { ...back, today })])),
         ...funnels.map((funnel) => funnelBackMigration(funnel, { ...back, today })),
       ];
@@ -352,7 +364,10 @@ function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, par
   const allZone = allSitesZone(settings.SITES, declared);
   for (const name of names) {
     const scope = { ...scopeOf(name, firstName), zone: declared.find((site) => site.name === name)?.zone ?? allZone };
-    const store = name === firstName ? first : (overrides.siteStore?.(scope) ?? storeFor(settings, overrides.cosmosName, scope));
+    const store =
+      name === firstName
+        ? first
+        : (overrides.siteStore?.(scope) ?? storeFor(settings, overrides.cosmosName, scope, overrides.cosmosRequestTimeoutMs));
     // `*` comes last, so every site's store is built before it.
     const sites = [...roots.values()].map((root) => root.store);
     const firstDays = () => daysOrSet({ zone: parts.zoneOf(declared[0]!.zone), days: roots.get(firstName)!.days });
@@ -383,7 +398,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
     { windowMs: settings.INGEST_WINDOW_MS, maxHits: settings.INGEST_MESSAGE_MAX_HITS },
     { scheduler: overrides.scheduler ?? systemScheduler, logger },
   );
-  const store = overrides.store ?? storeFor(settings, overrides.cosmosName);
+  const store = overrides.store ?? storeFor(settings, overrides.cosmosName, ONE_SITE, overrides.cosmosRequestTimeoutMs);
   const location = overrides.blob === undefined ? blobLocation(settings) : null;
   const blob = overrides.blob !== undefined ? overrides.blob : location ? blobCall(location) : null;
   const importQueue = overrides.importQueue ?? azureHitQueue(queueAt(importQueueName(settings.HITS_QUEUE)));

@@ -344,7 +344,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<LocalHo
   });
 
   server.on('clientError', answerUnreadable);
-  // As the Cosmos stand-in's: a client reusing a connection Node closed after its 5 idle seconds reads ECONNRESET.
+  // Kept idle as Azure's front end keeps them: Node's 5 s closes a connection a busy client is just reusing, which then reads ECONNRESET.
   server.keepAliveTimeout = KEPT_IDLE_MS;
 
   await new Promise<void>((resolve, reject) => {

@@ -235,7 +235,7 @@ export const RollupStatus = z
     built_back_to: utcDay().nullable(),
     filters_from: z.string().optional().meta({
       description:
-        'With filters: the first day the fold keeps filter cells and month rollups from; a period before it is `complete: false`.',
+        'With filters: the first day the fold keeps filter cells and month rollups from, or, with several filters while the timer still writes the day files of the days kept before them, the first day they are answered from; a period before it is `complete: false`.',
     }),
   })
   .meta({
@@ -554,9 +554,12 @@ export const ExportDays = z
     filters: z.array(Filter).optional(),
     complete: z.boolean().optional().meta({
       description:
-        'With one filter: false when a day of the range is before `filters_from`: its row is zeros. Several filters are always whole.',
+        'With filters: false when a day of the range is before `filters_from`: its row is zeros. Several filters are whole once the timer has written the day files of the days kept before them.',
     }),
-    filters_from: z.string().optional().meta({ description: 'With filters: the first day the fold keeps filter cells from.' }),
+    filters_from: z.string().optional().meta({
+      description:
+        'With filters: the first day the fold keeps filter cells from, or the first day several filters are answered from while the timer writes the older day files.',
+    }),
     identity_from: utcDay().optional().meta({
       description:
         'Only when the range spans the switch to person ids nobody can reverse: its first day; the day before it may count a person twice. Absent otherwise.',

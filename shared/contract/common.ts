@@ -42,6 +42,10 @@ export const ActivityCost = z
     queries: count(),
     failures: count(),
     request_units: z.number().min(0),
+    day_file_bytes: count().optional().meta({
+      description:
+        "This answer's, with several filters or `!`: the bytes of the day files' columns it read from Blob Storage (the period and the one before), beside what the store's figures count of Cosmos DB.",
+    }),
   })
   .meta({ id: 'ActivityCost' });
 

@@ -8,6 +8,7 @@ import type { FunnelStep } from '../core/funnel';
 import type { Goal } from '../core/events/events';
 import type { Filter } from '../core/rollup/filters';
 import { cohortsOfDays } from './activity/day-files';
+import { firstKeptDay } from '../core/store/first-day';
 import { ok, type Result } from '../core/result';
 import type { Clock } from '../core/ports/clock';
 import type { Logger } from '../core/ports/logger';
@@ -65,7 +66,11 @@ async function scannedCells(
   filters: readonly Filter[],
 ): Promise<CohortFigures[]> {
   const first = `${months[0]!}-01`;
-  const days = daysEnding(today, Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / 86_400_000) + 1);
+  const kept = await firstKeptDay(deps.store);
+  // Only the days that can hold data are read: none before the first day kept.
+  const days = daysEnding(today, Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / 86_400_000) + 1).filter(
+    (day) => kept !== null && day >= kept,
+  );
   const cells = await cohortsOfDays(deps.store, days, filters, { steps: deps.funnel, goals: deps.goals });
   return months.map((cohort) => ({
     id: cohortFiguresId('month', cohort),

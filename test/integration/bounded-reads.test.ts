@@ -128,6 +128,8 @@ describe('every read is bounded, whatever period it asks', () => {
       `/api/admin/export?from=${addDays(TODAY, -399)}&to=${TODAY}&filter=page:/&filter=!country:DE`,
       '/api/admin/retention?months=36',
       '/api/admin/retention?months=36&filter=page:/',
+      '/api/admin/retention?months=12&filter=page:/&filter=!country:DE',
+      '/api/admin/activity?days=400&filter=page:/&filter=!country:DE',
       `/api/admin/activity/visitors?day=${TODAY}`,
       '/api/admin/activity/visitors?day=0001-01-01',
       '/api/admin/now',

@@ -364,9 +364,11 @@ describe('keep-hits through the local host, on Azurite and the local Cosmos serv
     const markers = kept.filter((doc) => doc.kind === 'person-moved') as unknown as { id: string; to: string }[];
     expect(markers).toHaveLength(counted.filter((doc) => doc.kind === 'visitor-record').length);
     for (const marker of markers) expect(marker.to).toBe(await derivePersonId(marker.id, cost));
-    // The days kept before the day's secrets: none here keeps a network, so their migration is done at its first run.
+    // The days kept before the day's secrets: none here keeps a network, so their migration is done at its first run;
+    // and every closed day has its file in the current layout.
     const migrations = kept.filter((doc) => doc.kind === 'migration').map((doc) => [doc.name, doc.done_at !== null]);
     expect(migrations.sort()).toEqual([
+      ['day-files-v2', true],
       ['old-days-rekeyed', true],
       ['person-ids', true],
     ]);

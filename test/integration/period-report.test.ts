@@ -429,6 +429,9 @@ describe('the period report through the local host, from documents keep-hits kep
     expect(two.queries - whole.queries).toBe(1);
     expect(two.answer.json.rollups.complete).toBe(true);
     expect(two.answer.json.headline.people).toBeGreaterThan(0);
+    // Beside the store's figures, the bytes of the day files' columns it read; an unfiltered card reads none.
+    expect(two.answer.json.cost.day_file_bytes).toBeGreaterThan(0);
+    expect(whole.answer.json.cost).not.toHaveProperty('day_file_bytes');
   });
 
   it('costs a point read an edge day (the period and the one before), one query for whole years and months and one a day of the last hours', async () => {

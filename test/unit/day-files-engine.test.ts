@@ -148,5 +148,38 @@ describe(
       );
       expect(asked).toBe(25 * 5);
     });
+
+    it('for a day of 6,000 people, whose sketches are dense, and a count that passes a double once coded', async () => {
+      const day = DAYS[0]!;
+      const tokens = Array.from({ length: 6_000 }, (_, n): VisitorDay[] => {
+        const path = n % 3 === 0 ? '/resume' : '/about';
+        const person = addPerson({}, `person-${n}`);
+        return [
+          {
+            ...visitorDay(day, `${day}-${n}`, { requests: n === 0 ? 2 ** 33 : 2 }),
+            paths: { [path]: 2 },
+            page_paths: { [path]: 1 },
+            entry: path,
+            country: n % 2 === 0 ? 'US' : 'DE',
+            people_sketch: person,
+            first_days: { [day]: person },
+            new_sketch: person,
+          },
+        ];
+      });
+      const file = join(engine.folder, `${day}-dense.parquet`);
+      await writeFile(
+        file,
+        await engine.parquetOf([tokens.slice(0, 2_500), tokens.slice(2_500)].map((some) => some.map((docs) => tokenRow(docs, RULES)))),
+      );
+      const truth = recount(new Map([[day, tokens]]), []);
+      for (const filters of [[], [{ dimension: 'page' as const, value: '/resume', negated: true }]]) {
+        const inEngine = await engine.tally([file], filters);
+        // About 5,000 registers set of all of them, 3,500 of those not on /resume: dense, then packed.
+        expect(inEngine.sketches.get(day)?.people).toHaveProperty(filters.length === 0 ? 'dense' : 'packed');
+        expect(asRecount(inEngine, day)).toEqual(recount(new Map([[day, tokens]]), filters).get(day));
+      }
+      expect(truth.get(day)?.counts.requests).toBe(2 ** 33 + 2 * 5_999);
+    });
   },
 );

@@ -1,7 +1,11 @@
+import { z } from 'zod';
 import type { Dimension, Filter } from '../dimensions';
 import type { Who } from '../identity/who';
 import type { Sketch } from '../sketch';
 import type { RollupCounts } from './rollups';
+
+/** The files' layout: a file of another is written again by the day files' migration, and read from the store meanwhile. */
+export const DAY_FILE_LAYOUT = 2;
 
 /** Three sketches: the people, those new that day, those returning. */
 export interface Sketches<T> {
@@ -63,3 +67,9 @@ export interface TokenRow {
   /** Kept before visitor-days carried the sketch. */
   partial: boolean;
 }
+
+/** Writes every kept closed day's file in this layout, newest day first; never renamed, its progress is kept under it. */
+export const DAY_FILES_MIGRATION = `day-files-v${DAY_FILE_LAYOUT}`;
+
+/** Its position: the next day to write. Every closed day after it has its file. */
+export const dayFilesPlace = z.strictObject({ day: z.string() });

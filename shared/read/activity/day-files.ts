@@ -4,8 +4,10 @@ import { tokenPages } from '../../core/rollup/token-pages';
 import { cohortsTally, joinTallies, rowsTally } from '../../core/rollup/rows-tally';
 import type { TokenRow } from '../../core/rollup/day-columns';
 import type { Filter } from '../../core/rollup/filters';
-import type { DayFiles, DaysTally } from '../../core/store/day-files';
+import { addDays } from '../../core/days';
+import { DAY_FILES_MIGRATION, dayFilesPlace, type DayFiles, type DaysTally } from '../../core/store/day-files';
 import type { FoldStates } from '../../core/store/fold';
+import type { Migrations } from '../../core/store/migrations';
 import type { VisitorDayPages } from '../../core/store/rollups';
 import { mergeSketches, type Sketch } from '../../core/sketch';
 
@@ -15,7 +17,12 @@ export interface ScanStore {
   /** Its `files_due` are days changed since their file was written. */
   foldState: Pick<FoldStates, 'read'>;
   visitorDayPages: VisitorDayPages;
+  /** The day files migration's progress: the closed days it has still to write are left out meanwhile. */
+  migrations: Pick<Migrations, 'read'>;
 }
+
+/** With the days left out, the first day after them, from which the answer is whole; null when none was left out. */
+export type ScanTally = DaysTally & { wholeFrom: string | null };
 
 /** Days of Cosmos DB read at once, each a page at a time. */
 const DAYS_AT_ONCE = 4;
@@ -32,17 +39,42 @@ async function eachRowPage(
   });
 }
 
-/** Closed days with a current file, and the rest: a day changed since its file was written is read from Cosmos DB. */
-async function splitDays(store: ScanStore, days: readonly string[]): Promise<{ files: DayFiles | null; filed: string[]; rest: string[] }> {
+/** The last day the day files migration has still to write; null once done, or before it began (the store answers then). */
+async function pendingUntil(migrations: ScanStore['migrations']): Promise<string | null> {
+  const found = await migrations.read(DAY_FILES_MIGRATION);
+  if (found === null || found.doc.done_at !== null || found.doc.position === null) return null;
+  const place = dayFilesPlace.safeParse(JSON.parse(found.doc.position));
+  return place.success ? place.data.day : null;
+}
+
+/**
+ * Closed days with a current file, and the rest: a day changed since its file was written is read from Cosmos DB. A day
+ * the migration has still to write is left out, never paged through: the answer says from which day it is whole.
+ */
+async function splitDays(store: ScanStore, days: readonly string[]) {
   const files = store.dayFiles;
   // Blob Storage that cannot answer leaves every day to Cosmos DB: slower, still whole.
-  const [written, state] = await Promise.all([
+  const [written, state, pending] = await Promise.all([
     files === null ? new Set<string>() : files.written(days).catch(() => new Set<string>()),
     store.foldState.read(),
+    files === null ? null : pendingUntil(store.migrations),
   ]);
   const due = new Set(state?.doc.files_due ?? []);
   const current = (day: string) => written.has(day) && !due.has(day);
-  return { files, filed: days.filter(current), rest: days.filter((day) => !current(day)) };
+  const left = days.filter((day) => !current(day) && !due.has(day) && pending !== null && day <= pending);
+  return {
+    files,
+    filed: days.filter(current),
+    rest: days.filter((day) => !current(day) && !left.includes(day)),
+    left,
+    wholeFrom:
+      left.length === 0
+        ? null
+        : addDays(
+            left.reduce((last, day) => (day > last ? day : last)),
+            1,
+          ),
+  };
 }
 
 /** Several filters, or one with `!`: closed days from their files, summed by the engine; the rest from Cosmos DB. */
@@ -51,19 +83,22 @@ export async function tallyDays(
   days: readonly string[],
   filters: readonly Filter[],
   rules: RollupRules,
-): Promise<DaysTally> {
-  const { files, filed, rest } = await splitDays(store, days);
+): Promise<ScanTally> {
+  const { files, filed, rest, wholeFrom } = await splitDays(store, days);
   const tally = rowsTally(filters);
   const [fromFiles] = await Promise.all([
     files === null || filed.length === 0 ? rowsTally(filters).done() : files.tally(filed, filters),
     eachRowPage(store.visitorDayPages, rest, rules, (rows) => tally.add(rows)),
   ]);
-  return joinTallies(fromFiles, tally.done());
+  return { ...joinTallies(fromFiles, tally.done()), wholeFrom };
 }
 
 /** The people of the matching visitor-days by first month and month seen, keyed `<first month>|<month>`. */
 export async function cohortsOfDays(store: ScanStore, days: readonly string[], filters: readonly Filter[], rules: RollupRules) {
-  const { files, filed, rest } = await splitDays(store, days);
+  const split = await splitDays(store, days);
+  const { files, filed } = split;
+  // Retention answers no day it is whole from, so it reads the days still to be written from the store meanwhile.
+  const rest = [...split.rest, ...split.left];
   const tally = cohortsTally(filters);
   const [fromFiles] = await Promise.all([
     files === null || filed.length === 0 ? new Map<string, Sketch>() : files.cohorts(filed, filters),

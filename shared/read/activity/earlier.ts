@@ -46,6 +46,12 @@ function byDayOf(a: ReadonlyMap<string, DayFigures>, b: ReadonlyMap<string, DayF
   return days;
 }
 
+/** The later day either is whole from, when either left days out. */
+function wholeFromOf(a: string | undefined, b: string | undefined): { wholeFrom?: string } {
+  const later = a === undefined || (b !== undefined && b > a) ? b : a;
+  return later === undefined ? {} : { wholeFrom: later };
+}
+
 /** The parts are summed and their people's sketches merged, so a person on both is counted once in the period. */
 const joined = (a: PeriodRead, b: PeriodRead): PeriodRead => ({
   parts: [...a.parts, ...b.parts],
@@ -53,6 +59,8 @@ const joined = (a: PeriodRead, b: PeriodRead): PeriodRead => ({
   byDay: byDayOf(a.byDay, b.byDay),
   dayRollups: new Map([...b.dayRollups, ...a.dayRollups]),
   imported: [...a.imported, ...b.imported],
+  ...wholeFromOf(a.wholeFrom, b.wholeFrom),
+  ...(a.fileBytes === undefined && b.fileBytes === undefined ? {} : { fileBytes: (a.fileBytes ?? 0) + (b.fileBytes ?? 0) }),
 });
 
 /**

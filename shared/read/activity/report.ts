@@ -67,10 +67,12 @@ interface Window {
 const within = (day: string, floor: string, today: string) => (day < floor ? floor : day > today ? today : day);
 
 /** A range over MAX_DAYS is clamped to the days that can hold data: the first counted or imported day to today. */
-async function windowOf(period: Period, today: string, store: ActivityStore, visits: VisitsRead): Promise<Window> {
-  if (period.kind === 'days') return { from: addDays(today, 1 - period.days), to: today, floor: '0000-00-00' };
+async function windowOf(period: Period, today: string, store: ActivityStore, visits: VisitsRead, scanned: boolean): Promise<Window> {
+  // A day's rollup read of a day before the first costs no more than knowing the first; a day of rows read costs a query.
+  if (period.kind === 'days' && !scanned) return { from: addDays(today, 1 - period.days), to: today, floor: '0000-00-00' };
   const first = firstDayOf(await store.visitorsSummary.read(), visits);
   const floor = first === null || first > today ? today : first;
+  if (period.kind === 'days') return { from: addDays(today, 1 - period.days), to: today, floor };
   if (period.kind === 'all') return { from: floor, to: today, floor };
   const [from, to] =
     spanOf(period.from, period.to) > MAX_DAYS
@@ -202,6 +204,13 @@ function filteredWhole(filters: readonly Filter[], periodsFrom: string, periods:
   return cellFilter(filters) === null || periods.every((days) => (days[0] ?? periodsFrom) >= periodsFrom);
 }
 
+/** Several filters while the day files migration runs: the latest day from which every period read is whole. */
+const wholeFromOf = (reads: ReadonlyArray<PeriodRead | undefined>): string | undefined =>
+  reads.reduce<string | undefined>(
+    (last, read) => (read?.wholeFrom !== undefined && (last === undefined || read.wholeFrom > last) ? read.wholeFrom : last),
+    undefined,
+  );
+
 /** Every figure comes from the days' rollups and the last hours, so a read costs the days asked, never the visitors. */
 export async function periodReport(query: CardQuery, deps: ActivityDeps): Promise<Result<PeriodReportAnswer>> {
   const { period: asked } = query;
@@ -215,7 +224,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     // The visits summary is read once: for the first day that can hold data, and for the headline's visits.
     const [visits, state, zones] = await Promise.all([store.visits.read(), store.foldState.read(), deps.days()]);
     const today = zones.dayOf(now);
-    const window = await windowOf(asked, today, store, visits);
+    const window = await windowOf(asked, today, store, visits, filters.length > 0 && cellFilter(filters) === null);
     const days = daysFrom(window.from, window.to);
     // Every day asked is answered; only those that can hold data are read.
     const readable = (list: readonly string[]) => list.filter((day) => day >= window.floor && day <= today);
@@ -281,6 +290,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     days.filter((day) => !current.byDay.has(day) || current.dayRollups.has(day)),
   );
   const notes = annotationsWithin(deps.annotations ?? [], window.from, window.to);
+  const wholeFrom = wholeFromOf([current, earlier]);
   return ok({
     days: days.length,
     from: window.from,
@@ -310,8 +320,11 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     rollups: filtered
       ? {
           ...status,
-          complete: status.complete && filteredWhole(filters, value.periodsFrom, earlier === undefined ? [days] : [days, before]),
-          filters_from: value.periodsFrom,
+          complete:
+            status.complete &&
+            wholeFrom === undefined &&
+            filteredWhole(filters, value.periodsFrom, earlier === undefined ? [days] : [days, before]),
+          filters_from: wholeFrom ?? value.periodsFrom,
         }
       : status,
     // Only a period with days imported from another tool has it, apart from every figure above.
@@ -321,6 +334,9 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     ...(value.identity !== null && window.from < value.identity && value.identity <= window.to ? { identity_from: value.identity } : {}),
     ...zoneOfAnswer(value.zones),
     availability,
-    cost: costOf(store),
+    cost: {
+      ...costOf(store),
+      ...(current.fileBytes === undefined ? {} : { day_file_bytes: current.fileBytes + (earlier?.fileBytes ?? 0) }),
+    },
   });
 }

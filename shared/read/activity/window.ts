@@ -10,7 +10,7 @@ import type { PeriodReader, Spans } from '../../core/store/periods';
 import type { RollupReader } from '../../core/store/rollups';
 import { cellFilter } from '../../core/rollup/filters';
 import type { DaysTally } from '../../core/store/day-files';
-import { tallyDays, type ScanStore } from './day-files';
+import { tallyDays, type ScanStore, type ScanTally } from './day-files';
 import { capped, emptyCounts } from '../../core/rollup/day-rollup';
 import { PERIOD_TOP } from '../../core/rollup/periods';
 import { MAX_DAYS } from '../../contract/queries';
@@ -32,6 +32,10 @@ export interface PeriodRead {
   /** Not those inside whole months. */
   dayRollups: Map<string, DayRollup>;
   imported: Array<{ day: string; imported: ImportedTotals }>;
+  /** Several filters while the day files migration runs: the days before it were left out. */
+  wholeFrom?: string;
+  /** Several filters: the bytes of the day files' columns the question read from Blob Storage. */
+  fileBytes?: number;
 }
 
 export interface WindowStore extends ScanStore {
@@ -145,9 +149,17 @@ export async function readPeriods(
 }
 
 /** Matching visitor-days summed are not the day's rollup: nothing of them is built or imported. */
-function scannedRead(days: readonly string[], tally: DaysTally): PeriodRead {
+function scannedRead(days: readonly string[], tally: ScanTally): PeriodRead {
   const { each, byDay, parts } = partsOf(tally, days);
-  return { parts, days: each, byDay, dayRollups: new Map(), imported: [] };
+  return {
+    parts,
+    days: each,
+    byDay,
+    dayRollups: new Map(),
+    imported: [],
+    fileBytes: tally.bytes,
+    ...(tally.wholeFrom === null ? {} : { wholeFrom: tally.wholeFrom }),
+  };
 }
 
 const none = (): Sketch => ({ sparse: {} });

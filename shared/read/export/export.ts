@@ -71,8 +71,10 @@ export async function exportDays(query: z.infer<typeof exportQuerySchema>, deps:
   if ('refused' in read) return fail(badRequest([{ path: 'filter', message: read.refused }]));
   const filtered = filters.length > 0;
   const rows = exportRows(days, read[0]!.days, filtered ? null : people.people_new_by_day, filtered ? null : (visits?.doc.by_day ?? {}));
-  const whole = cellFilter(filters) === null || from >= periodsFrom;
-  const filteredOnly = filtered ? { complete: whole, filters_from: periodsFrom } : {};
+  // Several filters while the day files migration runs are whole from the day it has written back to.
+  const wholeFrom = read[0]!.wholeFrom;
+  const whole = wholeFrom === undefined && (cellFilter(filters) === null || from >= periodsFrom);
+  const filteredOnly = filtered ? { complete: whole, filters_from: wholeFrom ?? periodsFrom } : {};
   const switched = identity !== null && from < identity && identity <= to ? { identity_from: identity } : {};
   if (format === 'json')
     return ok({ json: { from, to, days: days.length, filters, ...filteredOnly, ...switched, ...zoneOfAnswer(zones), rows } });
