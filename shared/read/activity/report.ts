@@ -151,13 +151,20 @@ export function goalsOf(
   });
 }
 
+/** The day after the period's last visit counted by set: from it every visit's steps are in order. */
+function inOrder(period: PeriodCounts) {
+  const bySet = Object.keys(period.funnel_by_set ?? {}).filter((day) => (period.funnel_by_set![day] ?? 0) > 0);
+  return bySet.length === 0 ? { in_order: true } : { in_order: false, in_order_from: addDays(bySet.sort().at(-1)!, 1) };
+}
+
 /** Each funnel's steps: the visits that reached it and the ones before it, and how many of the step before's did not. */
 function funnelsOf(funnels: ReadonlyArray<Funnel & { back?: string }>, period: PeriodCounts, back: ReadonlyMap<string, string | null>) {
+  const order = inOrder(period);
   return funnels.map((funnel) => {
     const visits = funnel.steps.map((_, at) => period.funnel_steps?.[funnelStepKey(funnel.name, at + 1)] ?? 0);
     return {
       funnel: funnel.name,
-      in_order: false as const,
+      ...order,
       steps: funnel.steps.map((step, at) => ({
         name: step.name,
         visits: visits[at]!,
