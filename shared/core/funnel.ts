@@ -84,20 +84,19 @@ function stepsBySet(funnel: Funnel, did: VisitDone): number {
 }
 
 /**
- * How many of its steps one after another a visit reached: step k counts when it was reached at or after step k-1,
- * a step reached at the first time one of its pages or events was asked from then on. A visit whose visitor-days were
- * kept before first times were is counted by set: steps 1 to k reached that day, in any order.
+ * How many of its steps one after another a visit reached: step k counts when steps 1 to k were reached, each first
+ * reached no earlier than the step before (a step's first time is its pages' and events' earliest). A visit whose
+ * visitor-days were kept before first times were is counted by set: steps 1 to k reached that day, in any order.
  */
 export function stepsReached(funnel: Funnel, did: VisitDone): number {
   if (did.firstAt === undefined) return stepsBySet(funnel, did);
   const times = Object.entries(did.firstAt);
   let after = '';
   for (const [at, step] of funnel.steps.entries()) {
-    let reached: string | undefined;
-    for (const [key, time] of times)
-      if (time >= after && (reached === undefined || time < reached) && stepReachedBy(step, key)) reached = time;
-    if (reached === undefined) return at;
-    after = reached;
+    let first: string | undefined;
+    for (const [key, time] of times) if ((first === undefined || time < first) && stepReachedBy(step, key)) first = time;
+    if (first === undefined || first < after) return at;
+    after = first;
   }
   return funnel.steps.length;
 }
