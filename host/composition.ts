@@ -289,9 +289,15 @@ function siteRoot(
     configured: async () => {
       const doc = await configOrSeed(parts.config, logger);
       const goals = goalsOfSite(doc, scope.name);
-      const back = { rollups: store.rollups, periods: store.periods, pages: store.visitorDayPages, firstDay: () => firstKeptDay(store) };
       const today = reads.zone.day(clock.now());
       const funnels = funnelsOf(doc);
+      const back = {
+        rollups: store.rollups,
+        periods: store.periods,
+        pages: store.visitorDayPages,
+        firstDay: () => firstKeptDay(store),
+        files: { dayFiles: store.dayFiles, rules: { steps: settings.FUNNEL_STEPS, goals, funnels } },
+      };
       // Goals and funnels added in the dashboard are counted back first: each is a few slices a run, and waits on no other.
       const counting = [
         ...goals.flatMap((goal) => (goal.back === undefined ? [] : [goalBackMigration({ ...goal, back: goal.back }, { ...back, today })])),

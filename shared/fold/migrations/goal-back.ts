@@ -9,6 +9,8 @@ import { conditionalWriteOnce } from '../../core/store/conditional-write';
 import type { PeriodRollups } from '../../core/store/periods';
 import type { DayRollups, RollupCounts, VisitorDayPages } from '../../core/store/rollups';
 import type { Migration } from './runner';
+import type { DayFiles } from '../../core/store/day-files';
+import { tokenPages } from '../../core/rollup/token-pages';
 
 /** Visitor-days read at once: a day is counted a page at a time, so memory holds one page whatever the day's visitors. */
 const PAGE = 500;
@@ -20,6 +22,8 @@ export interface GoalBackDeps {
   /** The first day a visitor-day can be kept on; null when none is. */
   firstDay: () => Promise<string | null>;
   today: string;
+  /** A closed day's file is written again under every goal and funnel, so several filters read the one counted back. */
+  files?: { dayFiles: DayFiles | null; rules: RollupRules };
 }
 
 /** What is counted back: the rollups' map it is kept in, its keys there, and the rules that count them. */
@@ -130,6 +134,13 @@ async function addToPeriods(periods: PeriodRollups, counted: Counted, day: strin
   }
 }
 
+/** Written again whole, so a slice run again writes the same file. */
+async function rewriteFile(deps: GoalBackDeps, day: string): Promise<void> {
+  const files = deps.files?.dayFiles;
+  if (files === null || files === undefined || day >= deps.today || !(await files.written([day])).has(day)) return;
+  await files.write(day, tokenPages(deps.pages, day, deps.files!.rules));
+}
+
 /**
  * A goal or funnel added after its days were folded is counted again over every day whose visitor-days are kept, a
  * day a slice, newest first: each day's rollup is set to its recount and its month and year take the difference. It
@@ -144,6 +155,7 @@ function countedBack(counted: Counted, deps: GoalBackDeps): Migration {
       if (floor === null || day < floor) return null;
       const delta = await setDay(deps, counted, day, number);
       if (delta !== null && differs(delta)) await addToPeriods(deps.periods, counted, day, number, delta);
+      await rewriteFile(deps, day);
       const next = addDays(day, -1);
       return next < floor ? null : JSON.stringify({ day: next });
     },
