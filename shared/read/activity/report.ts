@@ -19,6 +19,7 @@ import type { Goal } from '../../core/events/events';
 import { MAX_DAYS, type CardQuery, type Period } from '../../contract/queries';
 import type { PeriodRead } from './window';
 import { readPeriodsAcross, type EarlierStore } from './earlier';
+import { beforeCells, type SpansFrom } from './window';
 import { cellFilter } from '../../core/rollup/filters';
 import type { Filter } from '../../core/rollup/filters';
 import { rollupStatus } from './rollup-status';
@@ -38,7 +39,7 @@ export interface ActivityDeps {
   funnel: readonly FunnelStep[];
   goals: readonly Goal[];
   /** The configuration's funnels, each with the migration that counts it back. */
-  funnels?: ReadonlyArray<Funnel & { back?: string }>;
+  funnels?: ReadonlyArray<Funnel & { back?: string; added?: string }>;
   /** Saved in the configuration: `filter=segment:<name>` reads their filters. */
   segments?: readonly ConfigSegment[];
   /** Notes on days, answered with any period that holds one. */
@@ -205,9 +206,18 @@ function headlineOf(
   return { people: estimate, people_new: fresh, returning, visits: sum(visits), page_loads: counts.page_loads, conversions, ...time };
 }
 
+/** The last day a goal or funnel counted back was added, before which a filter's cells lack it. */
+function cellsFrom(deps: Pick<ActivityDeps, 'goals' | 'funnels'>): { cells?: string } {
+  const added = [...deps.goals, ...(deps.funnels ?? [])].flatMap((one) =>
+    one.back === undefined || one.added === undefined ? [] : [one.added],
+  );
+  return added.length === 0 ? {} : { cells: added.sort().at(-1)! };
+}
+
 /** One filter's cells are kept from `periodsFrom`; several filters are summed from the visitor-days, whole. */
-function filteredWhole(filters: readonly Filter[], periodsFrom: string, periods: ReadonlyArray<readonly string[]>): boolean {
-  return cellFilter(filters) === null || periods.every((days) => (days[0] ?? periodsFrom) >= periodsFrom);
+function filteredWhole(filters: readonly Filter[], from: SpansFrom, periods: ReadonlyArray<readonly string[]>): boolean {
+  const periodsFrom = from.month;
+  return cellFilter(filters) === null || beforeCells(periods, from) || periods.every((days) => (days[0] ?? periodsFrom) >= periodsFrom);
 }
 
 /** Every figure comes from the days' rollups and the last hours, so a read costs the days asked, never the visitors. */
@@ -229,7 +239,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     const readable = (list: readonly string[]) => list.filter((day) => day >= window.floor && day <= today);
     const before = daysEnding(addDays(window.from, -1), days.length);
     const periodsFrom = state?.doc.periods_from ?? '9999-12-31';
-    const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31' };
+    const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31', ...cellsFrom(deps) };
     const firstHourDay = earlierDay(lastHours(now, HOURS_SHOWN)[0]!.slice(0, 10), addDays(today, -1));
     const hourly = days.length <= HOURLY_DAYS ? [...before, ...days] : [];
     const [reads, hours, people, goals, identity, back, funnelsBack] = await Promise.all([
@@ -250,6 +260,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
       hours,
       state: state?.doc ?? null,
       periodsFrom,
+      spansFrom,
       people,
       visits: visitsByDay,
       goals,
@@ -318,7 +329,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     rollups: filtered
       ? {
           ...status,
-          complete: status.complete && filteredWhole(filters, value.periodsFrom, earlier === undefined ? [days] : [days, before]),
+          complete: status.complete && filteredWhole(filters, value.spansFrom, earlier === undefined ? [days] : [days, before]),
           filters_from: value.periodsFrom,
         }
       : status,
