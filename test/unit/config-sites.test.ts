@@ -99,6 +99,21 @@ describe('sites edited in the configuration', () => {
     expect([...sites.removed.keys()]).toEqual(['docs.example']);
   });
 
+  it("changes a site's zone from the first local midnight after it is set, with no restart", async () => {
+    const store = memoryStore();
+    const clock = fixedClock('2026-10-23T12:00:00.000Z');
+    const one = instance(store, clock);
+    expect((await answerBeacon(beacon('https://blog.example', '198.51.100.8'), one.receive)).status).toBe(202);
+    const zoned = await editSites(one.root, (sites) => [{ ...sites[0], time_zone: 'Asia/Kolkata' }, sites[1]]);
+    expect(zoned.ok).toBe(true);
+    // 17:30 in Kolkata when it is set: its 24th begins at 18:30Z, and 21:00Z is in it.
+    clock.set('2026-10-23T18:00:00.000Z');
+    expect((await answerBeacon(beacon('https://blog.example', '198.51.100.8'), one.receive)).status).toBe(202);
+    clock.set('2026-10-23T21:00:00.000Z');
+    expect((await answerBeacon(beacon('https://blog.example', '198.51.100.8'), one.receive)).status).toBe(202);
+    expect(one.sent.map((hit) => hit.day)).toEqual(['2026-10-23', '2026-10-23', '2026-10-24']);
+  });
+
   it('keeps the first site first, since its documents carry no site name', async () => {
     const { root } = instance(memoryStore(), fixedClock('2026-10-23T12:00:00.000Z'));
     const moved = await editSites(root, (sites) => [sites[1], sites[0]]);
