@@ -519,7 +519,7 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       replayMax: settings.REPLAY_MAX,
     },
     operator,
-    mark: { ...operator, allowedOrigins },
+    mark: { ...operator, allowedOrigins: async () => allOrigins(await live()) },
     assets: assetShelf(ASSETS, undefined, parts),
     dashboard: assetShelf({ 'admin.html': DASHBOARD }, undefined, parts),
     sites: book,
