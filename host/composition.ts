@@ -346,26 +346,28 @@ function siteBook(
   parts: Omit<SiteParts, 'allowedOrigins'>,
 ): SiteBook & { start: Sites } {
   const seeded = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS, settings.TIME_ZONE);
-  const firstName = seeded[0]!.name;
-  const stores = new Map<string, Store>([[firstName, first]]);
+  const stores = new Map<string, Store>();
   const built = new Map<string, SiteRoot>();
   // A site removed keeps its root in this process, so hits queued before it went are still kept and folded.
   const removed = new Map<string, SiteRoot>();
   let latest: { key: string; sites: Sites } | undefined;
   const { from, mark } = allSitesFromOf(() => latest?.sites.roots.get(ALL_SITES), parts.clock);
+  // The first site's keys carry no name, so its store is the deployment's first whichever name the configuration gives it.
   const storeOf = (scope: SiteScope) => {
+    if (scope.prefix === '') return first;
     const made = stores.get(scope.name) ?? overrides.siteStore?.(scope) ?? storeFor(settings, overrides.cosmosName, scope);
     stores.set(scope.name, made);
     return made;
   };
   const make = (declared: readonly Site[]): Sites => {
+    const firstName = declared[0]!.name;
     const names = declared.length > 1 ? [...declared.map((site) => site.name), ALL_SITES] : [declared[0]!.name];
     const allowedOrigins = allOrigins(declared);
     const roots = new Map<string, SiteRoot>();
     for (const name of names) {
       // All sites together take the first site's zone.
       const scope = { ...scopeOf(name, firstName), zone: (declared.find((site) => site.name === name) ?? declared[0]!).zone };
-      const key = JSON.stringify(name === ALL_SITES ? [name, declared] : [name, scope.zone, allowedOrigins]);
+      const key = JSON.stringify(name === ALL_SITES ? [name, declared] : [name, scope.prefix, scope.zone, allowedOrigins]);
       const store = storeOf(scope);
       // `*` comes last, so every site's store is built before it.
       const before = name === ALL_SITES ? { first, sites: [...roots.values()].map((root) => root.store), from } : undefined;

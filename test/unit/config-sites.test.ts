@@ -127,6 +127,11 @@ describe('sites edited in the configuration', () => {
     const later = instance(store, clock, { ...env, SITES: 'blog.example=https://blog.example|new.example=https://new.example' });
     expect((await answerBeacon(beacon('https://new.example', '198.51.100.6'), later.receive)).status).toBe(403);
     expect((await answerBeacon(beacon('https://docs.example', '198.51.100.7'), later.receive)).status).toBe(202);
+    // SITES naming another site first moves no keys: the configuration's first site keeps the first documents.
+    const moved = instance(store, clock, { ...env, SITES: 'docs.example=https://docs.example|blog.example=https://blog.example' });
+    const sites = await moved.root.sites.current();
+    expect(sites.roots.get('blog.example')!.store).toBe(store);
+    expect(sites.roots.get('docs.example')!.store).not.toBe(store);
     const lines = later.logger.lines.map((line) => JSON.parse(line)).filter((line) => line.level === 'warn');
     expect(lines).toEqual([
       { level: 'warn', message: 'settings differ from the configuration kept; the configuration holds', settings: 'SITES' },
