@@ -8,5 +8,5 @@ register({
   name: 'admin-sites',
   route: 'admin/sites',
   methods: ['GET'],
-  make: adminRoute(nothing, (_, root) => listSites(root.sites.declared)),
+  make: adminRoute(nothing, async (_, root) => listSites((await root.sites.current()).declared)),
 });

@@ -11,6 +11,6 @@ register(
     queueName: '%HITS_QUEUE%',
     message: 'hits',
     hits: 'hits',
-    keep: (message, root) => keepBySite(message, siteDeps(root.sites, 'keep'), keepHits),
+    keep: async (message, root) => keepBySite(message, siteDeps(await root.sites.current(), 'keep'), keepHits),
   }),
 );

@@ -12,6 +12,6 @@ register(
     queueName: IMPORT_QUEUE_BINDING,
     message: 'imports',
     hits: 'imported hits',
-    keep: (message, root) => keepBySite(message, siteDeps(root.sites, 'keepImports'), keepImported),
+    keep: async (message, root) => keepBySite(message, siteDeps(await root.sites.current(), 'keepImports'), keepImported),
   }),
 );

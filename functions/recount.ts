@@ -8,9 +8,10 @@ register({
   name: 'recount',
   schedule: '0 */1 * * * *',
   make: (root) => async () => {
-    // Each store, the all-sites one too, folds in turn under its own lease and watermarks.
-    const several = root.sites.roots.size > 1;
-    for (const [name, site] of root.sites.roots) {
+    // Each store, the all-sites one too, folds in turn under its own lease and watermarks; a site removed keeps folding what it was sent.
+    const sites = await root.sites.current();
+    const several = sites.roots.size > 1;
+    for (const [name, site] of [...sites.roots, ...sites.removed]) {
       const named = several ? { site: name } : {};
       const outcome = await fold((await site.configured()).fold);
       if (!outcome.ok) {
@@ -39,7 +40,7 @@ register({
         root.logger.warn('the fold is behind; the next run goes on', { function: 'recount', ...named, reason: outcome.behind });
     }
     // All sites are read from the first site's documents up to the day of the first run that counts them together.
-    await root.sites.markAllSitesFrom().catch((error: unknown) =>
+    await sites.markAllSitesFrom().catch((error: unknown) =>
       root.logger.warn('the day all sites began could not be kept; the next run tries again', {
         function: 'recount',
         reason: errorLine(error),

@@ -42,8 +42,8 @@ import { ASSETS, DASHBOARD, type AssetShelf } from '../shared/contract/assets';
 import type { ReplayEveryDeps } from '../shared/keep/replay';
 import { scanRules } from '../shared/core/subjects/scan-rule';
 import { ONE_SITE, scopeOf, type SiteScope } from '../shared/core/sites/keys';
-import { allOrigins, allSitesZone, ALL_SITES, declaredSites } from '../shared/core/sites/sites';
-import type { SiteRoot, Sites } from './site-root';
+import { allOrigins, allSitesZone, ALL_SITES, declaredSites, type Site } from '../shared/core/sites/sites';
+import type { SiteBook, SiteRoot, Sites } from './site-root';
 import type { LinkAdminDeps } from '../shared/read/links/manage';
 import type { SharedReadDeps } from './http/shared-link';
 import type { KeyReadDeps } from './http/api-key';
@@ -67,6 +67,7 @@ import type { MailRunDeps } from '../shared/read/email/run';
 import type { EmailLinkDeps } from '../shared/read/email/links';
 import { azureMailer } from '../adapters/azure-email';
 import { outboxMailer } from '../adapters/files/outbox';
+import type { ConfigSite } from '../shared/core/store/config';
 
 /**
  * Built once a process, with one object per use case, so a function hands over `root.<use case>` and builds nothing.
@@ -92,8 +93,8 @@ export interface Root extends Omit<SiteRoot, 'scope'> {
   assets: AssetShelf;
   /** admin-page. */
   dashboard: AssetShelf;
-  /** Each site, and `*` when several, has its own store and use cases. */
-  sites: Sites;
+  /** Each site, and `*` when several, has its own store and use cases, as the configuration names them. */
+  sites: SiteBook;
   /** admin-links and admin-link. */
   links: LinkAdminDeps;
   /** What the timer deletes each day's secret with, and the keeper ingest and imports read them through. */
@@ -318,12 +319,18 @@ function siteRoot(
     configured: async () => {
       const doc = await configOrSeed(parts.config, logger);
       const goals = goalsOfSite(doc, scope.name);
-      const back = { rollups: store.rollups, periods: store.periods, pages: store.visitorDayPages, firstDay: () => firstKeptDay(store) };
       const today = reads.zone.day(clock.now());
       const funnels = funnelsOf(doc);
+      const back = {
+        rollups: store.rollups,
+        periods: store.periods,
+        pages: store.visitorDayPages,
+        firstDay: () => firstKeptDay(store),
+        files: { dayFiles: store.dayFiles, rules: { steps: settings.FUNNEL_STEPS, goals, funnels } },
+      };
       // The day files first: a day a slice, waiting on no other. Then goals and funnels added in the dashboard are counted
       // back: each is a few slices a run, and waits on no other.
-      const files = dayFilesMigration({ ...back, files: store.dayFiles, today, rules: { steps: settings.FUNNEL_STEPS, goals } });
+      const files = dayFilesMigration({ ...back, files: store.dayFiles, today, rules: { steps: settings.FUNNEL_STEPS, goals, funnels } });
       const counting = [
         files,
         ...goals.flatMap((goal) => (goal.back === undefined ? [] : [goalBackMigration({ ...goal, back: goal.back }, { ...back, today })])),
@@ -354,33 +361,82 @@ function personIdDerivations(cost: number, clock: Clock): PersonIdDerivations {
   return { cached: personIds(cost, { ...backgroundScheduler, now: () => clock.now() }), once: (old) => derivePersonId(old, cost) };
 }
 
-/** The first site keeps the keys of a deployment of one site; the others and `*` carry their name. */
-function sitesOf(settings: Settings, first: Store, overrides: RootOverrides, parts: SiteParts): Sites {
-  const declared = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS, settings.TIME_ZONE);
-  const firstName = declared[0]!.name;
-  const names = declared.length > 1 ? [...declared.map((site) => site.name), ALL_SITES] : [firstName];
-  const roots = new Map<string, SiteRoot>();
-  const { from, mark } = allSitesFromOf(() => roots.get(ALL_SITES), parts.clock);
-  const allZone = allSitesZone(settings.SITES, declared);
-  for (const name of names) {
-    const scope = { ...scopeOf(name, firstName), zone: declared.find((site) => site.name === name)?.zone ?? allZone };
-    const store =
-      name === firstName
-        ? first
-        : (overrides.siteStore?.(scope) ?? storeFor(settings, overrides.cosmosName, scope, overrides.cosmosRequestTimeoutMs));
-    // `*` comes last, so every site's store is built before it.
-    const sites = [...roots.values()].map((root) => root.store);
-    const firstDays = () => daysOrSet({ zone: parts.zoneOf(declared[0]!.zone), days: roots.get(firstName)!.days });
-    roots.set(name, siteRoot(scope, store, parts, name === ALL_SITES ? { first, firstDays, sites, from } : undefined));
-  }
-  return { declared, roots, allSitesFrom: from, markAllSitesFrom: mark };
+/** A site as the configuration holds it: a zone only when it gives one, else the deployment's. */
+const siteOfConfig = (site: ConfigSite, zone: string): Site => ({
+  name: site.name,
+  origins: [...site.origins],
+  zone: site.time_zone ?? zone,
+});
+
+/**
+ * The sites as the configuration read at most a minute ago names them. A site keeps its root while its zone and the
+ * origins stay; `*` is made again when the sites change. The first site keeps the keys of a deployment of one site.
+ */
+function siteBook(
+  settings: Settings,
+  first: Store,
+  overrides: RootOverrides,
+  parts: Omit<SiteParts, 'allowedOrigins'>,
+): SiteBook & { start: Sites } {
+  const seeded = declaredSites(settings.SITES, settings.ALLOWED_ORIGINS, settings.TIME_ZONE);
+  const stores = new Map<string, Store>();
+  const built = new Map<string, SiteRoot>();
+  // A site removed keeps its root in this process, so hits queued before it went are still kept and folded.
+  const removed = new Map<string, SiteRoot>();
+  let latest: { key: string; sites: Sites } | undefined;
+  const { from, mark } = allSitesFromOf(() => latest?.sites.roots.get(ALL_SITES), parts.clock);
+  // The first site's keys carry no name, so its store is the deployment's first whichever name the configuration gives it.
+  const storeOf = (scope: SiteScope) => {
+    if (scope.prefix === '') return first;
+    const made =
+      stores.get(scope.name) ??
+      overrides.siteStore?.(scope) ??
+      storeFor(settings, overrides.cosmosName, scope, overrides.cosmosRequestTimeoutMs);
+    stores.set(scope.name, made);
+    return made;
+  };
+  const make = (declared: readonly Site[]): Sites => {
+    const firstName = declared[0]!.name;
+    const names = declared.length > 1 ? [...declared.map((site) => site.name), ALL_SITES] : [declared[0]!.name];
+    const allowedOrigins = allOrigins(declared);
+    const allZone = allSitesZone(settings.SITES, declared);
+    const roots = new Map<string, SiteRoot>();
+    for (const name of names) {
+      const scope = { ...scopeOf(name, firstName), zone: declared.find((site) => site.name === name)?.zone ?? allZone };
+      const key = JSON.stringify(name === ALL_SITES ? [name, scope.zone, declared] : [name, scope.prefix, scope.zone, allowedOrigins]);
+      const store = storeOf(scope);
+      // `*` comes last, so every site's store is built before it.
+      const firstDays = () => daysOrSet({ zone: parts.zoneOf(declared[0]!.zone), days: roots.get(firstName)!.days });
+      const before = name === ALL_SITES ? { first, firstDays, sites: [...roots.values()].map((root) => root.store), from } : undefined;
+      const root = built.get(key) ?? siteRoot(scope, store, { ...parts, allowedOrigins }, before);
+      built.set(key, root);
+      roots.set(name, root);
+    }
+    for (const [name, root] of latest?.sites.roots ?? []) if (!roots.has(name) && name !== ALL_SITES) removed.set(name, root);
+    for (const name of roots.keys()) removed.delete(name);
+    for (const [key, root] of built) if (![...roots.values()].includes(root)) built.delete(key);
+    return { declared, roots, removed, allSitesFrom: from, markAllSitesFrom: mark };
+  };
+  // Until the configuration is read, the settings' sites, as they seed it.
+  latest = { key: JSON.stringify(seeded), sites: make(seeded) };
+  return {
+    start: latest.sites,
+    current: async () => {
+      const doc = await configOrSeed(parts.config, parts.logger);
+      const declared = doc.sites.map((site) => siteOfConfig(site, settings.TIME_ZONE));
+      const key = JSON.stringify(declared);
+      if (latest?.key !== key) latest = { key, sites: make(declared) };
+      return latest.sites;
+    },
+  };
 }
 
 /** A hit's day on its site (the first when it names none), and on all sites together when their zone makes it another. */
-function hitDaysOf(sites: Sites): HitDaysOf {
-  const first = sites.declared[0]!.name;
+function hitDaysOf(book: SiteBook): HitDaysOf {
   return async (at, site) => {
-    const day = (await sites.roots.get(site ?? first)!.days()).dayOf(at);
+    const sites = await book.current();
+    const first = sites.roots.get(sites.declared[0]!.name)!;
+    const day = (await (sites.roots.get(site ?? '') ?? sites.removed.get(site ?? '') ?? first).days()).dayOf(at);
     const all = sites.roots.get(ALL_SITES);
     const allDay = all === undefined ? day : (await all.days()).dayOf(at);
     return allDay === day ? { day } : { day, all: allDay };
@@ -409,12 +465,14 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
   const allowedOrigins = allOrigins(declared);
   const ids = personIdDerivations(settings.PERSON_HASH_COST, clock);
   const config = configSource({ docs: store.config, clock, logger, seed: { sites: declared, goals: settings.GOALS } });
-  const sites = sitesOf(settings, store, overrides, { settings, clock, logger, allowedOrigins, ids, zoneOf: zoneBook(), config });
+  const book = siteBook(settings, store, overrides, { settings, clock, logger, ids, zoneOf: zoneBook(), config });
+  const sites = book.start;
+  const live = async () => (await book.current()).declared;
   const secretDeps: DaySecretDeps = {
     secrets: store.secrets,
     clock,
     lateDays: settings.HIT_MAX_AGE_DAYS,
-    dayOf: hitDaysOf(sites),
+    dayOf: hitDaysOf(book),
     ...(overrides.newSecret === undefined ? {} : { newSecret: overrides.newSecret }),
   };
   const daySecrets = { ...secretDeps, keeper: daySecretKeeper(secretDeps) };
@@ -457,11 +515,11 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
       guesses: guessing,
       hitMaxAgeDays: settings.HIT_MAX_AGE_DAYS,
-      allowedOrigins,
-      sites: declared,
+      sites: async () => (await book.current()).declared,
       subjects: { mode: settings.IDENTITY_MODE, store: store.subjects },
-      subjectsOf: (site) => {
-        const root = sites.roots.get(site);
+      subjectsOf: async (site) => {
+        const now = await book.current();
+        const root = now.roots.get(site) ?? now.removed.get(site);
         return root && { store: root.store.subjects, ...(root.fold.persons && { switched: root.fold.persons }) };
       },
     },
@@ -476,7 +534,10 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       trustedProxyHops: settings.TRUSTED_PROXY_HOPS,
       guesses: guessing,
       allowedOrigins,
-      days: (site) => sites.roots.get(site ?? declared[0]!.name)!.days(),
+      days: async (site) => {
+        const now = await book.current();
+        return (now.roots.get(site ?? now.declared[0]!.name) ?? now.roots.get(now.declared[0]!.name)!).days();
+      },
     },
     ...first,
     replay: {
@@ -497,18 +558,18 @@ export function buildRoot(settings: Settings, overrides: RootOverrides = {}): Ro
       replayMax: settings.REPLAY_MAX,
     },
     operator,
-    mark: { ...operator, allowedOrigins },
+    mark: { ...operator, allowedOrigins: async () => allOrigins(await live()) },
     assets: assetShelf(ASSETS, undefined, parts),
     dashboard: assetShelf({ 'admin.html': DASHBOARD }, undefined, parts),
-    sites,
-    links: { links: store.links, sites: declared, clock, hashKey: settings.HASH_KEY },
-    shared: { links: store.links, hashKey: settings.HASH_KEY, readsOf: (site) => siteReads(sites, site), access: operator.access },
-    keys: { apiKeys: store.apiKeys, sites: declared, clock, hashKey: settings.HASH_KEY },
+    sites: book,
+    links: { links: store.links, sites: live, clock, hashKey: settings.HASH_KEY },
+    shared: { links: store.links, hashKey: settings.HASH_KEY, readsOf: (site) => siteReads(book, site), access: operator.access },
+    keys: { apiKeys: store.apiKeys, sites: live, clock, hashKey: settings.HASH_KEY },
     keyed: {
       apiKeys: store.apiKeys,
       hashKey: settings.HASH_KEY,
       sites: declared.map((site) => site.name),
-      readsOf: (site) => siteReads(sites, site),
+      readsOf: (site) => siteReads(book, site),
       access: operator.access,
       usesAnHour: KEY_USES_AN_HOUR,
     },
@@ -555,7 +616,8 @@ export function hostRoot(): Root {
 }
 
 /** All sites together read the first site's when only one is declared. */
-function siteReads(sites: Sites, site: string): SiteReads | undefined {
+async function siteReads(book: SiteBook, site: string): Promise<SiteReads | undefined> {
+  const sites = await book.current();
   const root = sites.roots.get(site) ?? (site === ALL_SITES ? sites.roots.get(sites.declared[0]!.name) : undefined);
   return root === undefined ? undefined : { activity: async () => (await root.configured()).activity };
 }

@@ -36,15 +36,22 @@ export type Configured = Pick<SiteRoot, 'activity' | 'export' | 'fold'>;
 export interface Sites {
   declared: readonly Site[];
   roots: ReadonlyMap<string, SiteRoot>;
+  /** Sites this process saw removed: their ingest stops, and what was queued before is still kept and folded. */
+  removed: ReadonlyMap<string, SiteRoot>;
   /** The day all sites began: the first site's days up to it are its own documents'. */
   allSitesFrom: () => Promise<string>;
   /** The timer's: marks today as the day all sites began, unless one is marked or only one site is declared. */
   markAllSitesFrom: () => Promise<void>;
 }
 
+/** The sites as the configuration names them, which every instance reads again within a minute of a change. */
+export interface SiteBook {
+  current(): Promise<Sites>;
+}
+
 /** A hit queued before sites existed belongs to the first site. */
 export const siteDeps = <K extends keyof SiteRoot>(sites: Sites, use: K) => ({
   firstSite: sites.declared[0]!.name,
   allSitesFrom: sites.allSitesFrom,
-  keepOf: (site: string): SiteRoot[K] | undefined => sites.roots.get(site)?.[use],
+  keepOf: (site: string): SiteRoot[K] | undefined => (sites.roots.get(site) ?? sites.removed.get(site))?.[use],
 });

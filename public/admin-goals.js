@@ -87,10 +87,14 @@ function showFunnels(/** @type {Card | null} */ card, /** @type {string | null} 
         return row;
       });
       const held = funnel.holds_from === undefined ? '' : ' Still being counted back over the days kept.';
+      const order =
+        funnel.in_order_from === undefined
+          ? 'each step reached after the one before, within a visit'
+          : `each step reached after the one before, within a visit, from ${funnel.in_order_from}; before it, in any order that day`;
       const figure = el(
         'figure',
         { className: 'funnel' },
-        el('figcaption', { textContent: `${funnel.funnel}, ${within}: steps reached the same day, in any order.${held}` }),
+        el('figcaption', { textContent: `${funnel.funnel}, ${within}: ${order}.${held}` }),
         el('ol', {}, ...rows),
       );
       figure.dataset.funnel = funnel.funnel;
@@ -107,7 +111,7 @@ export const goalsPanel = {
       title: 'Goals and events',
       aboutWhat: 'About goals and events',
       about:
-        "Conversions: the visits that reached a goal (GOALS), and their share of all visits. People ever: each person who has ever reached it, counted once, all time. Events: the events pages sent, on how many visits, and their props' most frequent values. Path through: the visits that reached each step of FUNNEL_STEPS. Funnels: each funnel set in Settings, the visits that reached each step and every step before it that day (in any order), and how many of the step before's went no further. First touch, all time: the people who ever reached each goal and their conversions, by where their first visit came from, and how many days after it they first converted.",
+        "Conversions: the visits that reached a goal (GOALS), and their share of all visits. People ever: each person who has ever reached it, counted once, all time. Events: the events pages sent, on how many visits, and their props' most frequent values. Path through: the visits that reached each step of FUNNEL_STEPS. Funnels: each funnel set in Settings, the visits that reached each step after every step before it, in order, and how many of the step before's went no further. First touch, all time: the people who ever reached each goal and their conversions, by where their first visit came from, and how many days after it they first converted.",
       tabs: [
         { id: 'goals', label: 'Goals' },
         { id: 'events', label: 'Events' },

@@ -21,7 +21,7 @@ export interface KeyReadDeps {
   /** The declared sites, the first first. */
   sites: readonly string[];
   /** Undefined for a site no longer declared. */
-  readsOf: (site: string) => SiteReads | undefined;
+  readsOf: (site: string) => Promise<SiteReads | undefined>;
   access: AdminAccess;
   usesAnHour: number;
 }
@@ -29,7 +29,7 @@ export interface KeyReadDeps {
 /** What a key may read: its own site, or any when it was made for every site. */
 export interface KeyReader {
   key: ApiKey;
-  site(asked: string | undefined, field: string): Result<{ name: string; reads: SiteReads }>;
+  site(asked: string | undefined, field: string): Promise<Result<{ name: string; reads: SiteReads }>>;
 }
 
 const NO_STORE = { 'cache-control': 'no-store' };
@@ -45,12 +45,12 @@ const bearer = (request: IncomingRequest): string | null => {
 function readerOf(key: ApiKey, deps: KeyReadDeps): KeyReader {
   return {
     key,
-    site: (asked, field) => {
+    site: async (asked, field) => {
       const name = asked ?? (key.site === ALL_SITES ? deps.sites[0]! : key.site);
       if (key.site !== ALL_SITES && name !== key.site) {
         return fail({ status: 403, code: 'forbidden', message: `${field}: this key reads ${key.site} only` });
       }
-      const reads = deps.readsOf(name);
+      const reads = await deps.readsOf(name);
       return reads === undefined ? fail({ status: 404, code: 'not_found', message: `${field}: no such site` }) : ok({ name, reads });
     },
   };
@@ -103,7 +103,7 @@ export function keyRoute<T, V>(input: Input<T>, run: (input: T, reader: KeyReade
 export const keyedStats =
   (reader: KeyReader, clock: Clock, field: string): AskStats =>
   async (asked) => {
-    const site = reader.site(asked.site_id, field);
+    const site = await reader.site(asked.site_id, field);
     if (!site.ok) return site;
     return statsQuery(asked, { name: site.value.name, activity: await site.value.reads.activity(), today: clock.now() });
   };

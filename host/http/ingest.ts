@@ -14,7 +14,8 @@ import { signalsFrom } from '../../shared/core/identity/signals';
 import { beaconBodySchema, INGEST_LIMITS } from '../../shared/contract/hits';
 import { clientAddress } from '../../shared/core/identity/address';
 import { corsHeaders, preflight, type CorsPolicy } from './cors';
-import type { Sites } from '../site-root';
+import type { SiteBook } from '../site-root';
+import { allOrigins, type Site } from '../../shared/core/sites/sites';
 import type { Root } from '../composition';
 import type { BeaconAcceptedAnswer, ImportAcceptedAnswer } from '../../shared/contract/ingest';
 import { accepted, answerInput, type Reply } from './answer';
@@ -24,16 +25,19 @@ import { incoming, response } from './request';
 /** All sites together are no site to import into, so `*` is a 400. */
 export async function importForSite(
   request: IncomingRequest,
-  sites: Sites,
+  book: SiteBook,
   imports: ImportDeps,
   answer: (deps: ImportDeps) => Promise<Answer>,
 ): Promise<Answer> {
   const asked = request.query.get('site');
+  const sites = await book.current();
+  // A referrer on any site's origins, as the configuration names them now, is no source.
+  const deps = { ...imports, allowedOrigins: allOrigins(sites.declared) };
   const first = sites.declared[0]!.name;
-  if (asked === null || asked === '' || asked === first) return namingSite(await answer(imports), first);
+  if (asked === null || asked === '' || asked === first) return namingSite(await answer(deps), first);
   const site = sites.declared.some((one) => one.name === asked) ? sites.roots.get(asked) : undefined;
   if (site === undefined) return errorAnswer(badRequest([{ path: 'site', message: 'must be a site declared in SITES (not *)' }]));
-  return namingSite(await answer({ ...imports, store: site.store, site: asked }), asked);
+  return namingSite(await answer({ ...deps, store: site.store, site: asked }), asked);
 }
 
 /** An import taken says the site it fills, so the command can say it too. */
@@ -90,8 +94,8 @@ export const importRoute =
 /** POST /api/hits: one hit or a batch, every hit checked before any is taken. */
 export const serverHits = bodyWith(readServerHits, INGEST_LIMITS.maxHitsBodyBytes, ['application/json']);
 
-export function beaconCors(deps: ReceiveDeps): CorsPolicy {
-  return { allowedOrigins: deps.allowedOrigins, methods: ['POST', 'OPTIONS'], allowHeaders: ['content-type'], credentials: true };
+export function beaconCors(sites: readonly Site[]): CorsPolicy {
+  return { allowedOrigins: allOrigins(sites), methods: ['POST', 'OPTIONS'], allowHeaders: ['content-type'], credentials: true };
 }
 
 const beaconBody = body(beaconBodySchema, INGEST_LIMITS.maxBeaconBodyBytes, ['application/json', 'text/plain']);
@@ -121,18 +125,24 @@ async function beaconInput(
   });
 }
 
-export const answerBeacon = (request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> => answerBrowser(request, deps, beaconBody);
+export const answerBeacon = (request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> =>
+  answerBrowser(request, deps, () => beaconBody);
 
 /** Plausible's Events API, read as the beacon it is, under the beacon's origin, bot and privacy rules. */
 export const answerPlausibleEvent = (request: IncomingRequest, deps: ReceiveDeps): Promise<Answer> =>
-  answerBrowser(
-    request,
-    deps,
-    bodyWith((value) => readPlausibleEvent(value, deps.sites), INGEST_LIMITS.maxBeaconBodyBytes, ['application/json', 'text/plain']),
+  answerBrowser(request, deps, (sites) =>
+    bodyWith((value) => readPlausibleEvent(value, sites), INGEST_LIMITS.maxBeaconBodyBytes, ['application/json', 'text/plain']),
   );
 
-async function answerBrowser(request: IncomingRequest, deps: ReceiveDeps, input: BeaconInput): Promise<Answer> {
-  const policy = beaconCors(deps);
+/** The origins allowed are the sites' as the configuration names them now. */
+async function answerBrowser(
+  request: IncomingRequest,
+  deps: ReceiveDeps,
+  inputOf: (sites: readonly Site[]) => BeaconInput,
+): Promise<Answer> {
+  const sites = await deps.sites();
+  const input = inputOf(sites);
+  const policy = beaconCors(sites);
   if (request.method === 'OPTIONS') return preflight(request, policy);
   const cors = corsHeaders(request, policy);
   if (cors === null) {

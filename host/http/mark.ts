@@ -7,13 +7,14 @@ import type { OperatorMarkAnswer } from '../../shared/contract/admin';
 export const MARK_FRAGMENT = '#headcount-operator=';
 
 export interface MarkSettings extends OperatorSettings {
-  allowedOrigins: readonly string[];
+  /** The sites' origins as the configuration names them now. */
+  allowedOrigins: () => Promise<readonly string[]>;
 }
 
 /** The mark is a keyed hash, so the server checks a beacon that carries it, never taking it on its word. */
 export async function operatorMark(settings: MarkSettings): Promise<Result<OperatorMarkAnswer>> {
   const token = operatorCookieValue(settings.hashKey);
-  const links = settings.allowedOrigins.map((site) => ({
+  const links = (await settings.allowedOrigins()).map((site) => ({
     site,
     mark: `${site}/${MARK_FRAGMENT}${token}`,
     unmark: `${site}/${MARK_FRAGMENT}off`,

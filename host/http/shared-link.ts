@@ -15,7 +15,7 @@ export interface SharedReadDeps {
   links: SharedLinks;
   hashKey: string;
   /** Undefined for a site no longer declared. */
-  readsOf: (site: string) => SiteReads | undefined;
+  readsOf: (site: string) => Promise<SiteReads | undefined>;
   access: AdminAccess;
 }
 
@@ -43,7 +43,7 @@ export async function openLink(request: IncomingRequest, deps: SharedReadDeps): 
   });
   if (byToken.outcome !== 'right') return { ok: false, answer: refusedGuess(byToken, WRONG) };
   const link = found.link!;
-  const site = deps.readsOf(link.site);
+  const site = await deps.readsOf(link.site);
   if (link.revoked_at !== null || site === undefined) return { ok: false, answer: refused('revoked', 'This link was revoked.') };
   if (link.expires_at !== null && Date.parse(link.expires_at) <= clock.now().getTime())
     return { ok: false, answer: refused('expired', 'This link has expired.') };

@@ -285,10 +285,14 @@ export const GoalRow = z
 export const FunnelRow = z
   .object({
     funnel: z.string(),
-    in_order: z.literal(false).meta({
+    in_order: z.boolean().meta({
       description:
-        "Whether the steps were reached in their order: visitor-days keep no step's first time, so a visit counts at step k when it reached steps 1 to k the same day, in any order.",
+        "Whether every visit's steps were counted in their order: step k when it was reached at or after step k-1 in the visit. Visits whose visitor-days were kept before each step's first time was count at step k when they reached steps 1 to k that day, in any order.",
     }),
+    in_order_from: z.iso
+      .date()
+      .optional()
+      .meta({ description: 'When not every visit is in order: the day from which steps are counted in their order.' }),
     steps: z.array(
       z.object({
         name: z.string(),

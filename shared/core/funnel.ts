@@ -58,18 +58,47 @@ export interface Funnel {
   steps: ReadonlyArray<{ name: string; pages: readonly string[]; events: readonly string[] }>;
 }
 
-/**
- * How many of its steps one after another a visit reached: step k counts when steps 1 to k were all reached that day.
- * Visitor-days keep no step's first time, so order within the visit is not seen: a visit that reached step 2 before
- * step 1 counts as one that reached them in order.
- */
-export function stepsReached(funnel: Funnel, did: { events: readonly string[]; paths: readonly string[] }): number {
+/** What a visit did, and each path's and event's (`event:<name>`) first time when its visitor-days kept them all. */
+export interface VisitDone {
+  events: readonly string[];
+  paths: readonly string[];
+  firstAt?: Readonly<Record<string, string>>;
+}
+
+/** A first time's key: a path as itself, an event as `event:<name>` (a path starts with `/`, so the two never meet). */
+export const firstTimeKey = (hit: { path: string; event?: string }) => (hit.event === undefined ? hit.path : `event:${hit.event}`);
+
+type Step = Funnel['steps'][number];
+
+const stepReachedBy = (step: Step, key: string) =>
+  key.startsWith('event:') ? step.events.includes(key.slice(6)) : step.pages.some((page) => pageMatches(page, key));
+
+/** Without first times, step k counts when steps 1 to k were all reached that day, in any order. */
+function stepsBySet(funnel: Funnel, did: VisitDone): number {
   const at = funnel.steps.findIndex(
     (step) =>
       !did.events.some((event) => step.events.includes(event)) &&
       !did.paths.some((path) => step.pages.some((page) => pageMatches(page, path))),
   );
   return at < 0 ? funnel.steps.length : at;
+}
+
+/**
+ * How many of its steps one after another a visit reached: step k counts when steps 1 to k were reached, each first
+ * reached no earlier than the step before (a step's first time is its pages' and events' earliest). A visit whose
+ * visitor-days were kept before first times were is counted by set: steps 1 to k reached that day, in any order.
+ */
+export function stepsReached(funnel: Funnel, did: VisitDone): number {
+  if (did.firstAt === undefined) return stepsBySet(funnel, did);
+  const times = Object.entries(did.firstAt);
+  let after = '';
+  for (const [at, step] of funnel.steps.entries()) {
+    let first: string | undefined;
+    for (const [key, time] of times) if ((first === undefined || time < first) && stepReachedBy(step, key)) first = time;
+    if (first === undefined || first < after) return at;
+    after = first;
+  }
+  return funnel.steps.length;
 }
 
 /** A funnel's step in the rollups' `funnel_steps`: reached by `k` steps one after another. */

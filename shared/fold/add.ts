@@ -2,7 +2,7 @@ import { addCapped } from '../core/counts';
 import type { BotsByReason } from '../core/identity/who';
 import type { ActivityHour, VisitorDay } from '../core/store/activity';
 import type { HourPart, VisitorDayPart } from '../core/store/facts';
-import { withAudience } from './audience';
+import { withAudience, withFirstTimes } from './audience';
 
 /** Absent when neither has any, as on documents and facts from before reasons. */
 function addReasons(a: BotsByReason | undefined, b: BotsByReason | undefined): BotsByReason | undefined {
@@ -19,12 +19,18 @@ export const withEngagement = (current: VisitorDay, part: VisitorDayPart, waterm
   folded_to: watermark,
 });
 
+/** The visitor-day with its first times taken from what it keeps. */
+const firstTimed = (current: VisitorDay | null, part: VisitorDayPart, merged: VisitorDay): VisitorDay => {
+  const { first_at: _dropped, ...rest } = merged;
+  return { ...rest, ...withFirstTimes(current, part, merged) };
+};
+
 /** From none yet, the part itself; marked as holding facts to `watermark`. */
 export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart, watermark: number): VisitorDay {
   const { day, id, store, token, network, first_seen, last_seen, requests, bots, bots_by, self, paths, sources, page_loads } = part;
   if (current === null) {
     const reasons = bots_by === undefined ? {} : { bots_by: { ...bots_by } };
-    return {
+    return firstTimed(null, part, {
       id,
       pk: day,
       kind: 'visitor-day',
@@ -44,10 +50,10 @@ export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart,
       visit: false,
       ...withAudience(null, part),
       folded_to: watermark,
-    };
+    });
   }
   const reasons = addReasons(current.bots_by, bots_by);
-  return {
+  return firstTimed(current, part, {
     ...current,
     first_seen: first_seen < current.first_seen ? first_seen : current.first_seen,
     last_seen: last_seen > current.last_seen ? last_seen : current.last_seen,
@@ -60,7 +66,7 @@ export function withVisitorDay(current: VisitorDay | null, part: VisitorDayPart,
     page_loads: current.page_loads + page_loads,
     ...withAudience(current, part),
     folded_to: watermark,
-  };
+  });
 }
 
 /** From none yet, the part itself; marked as holding facts to `watermark`. */

@@ -45,6 +45,27 @@ function exitOf(current: VisitorDay | null, part: VisitorDayPart): Pick<VisitorD
   return last.exit_at === undefined ? {} : { exit: last.exit!, exit_at: last.exit_at };
 }
 
+/**
+ * Each name's earliest first time, for the names the visitor-day's `paths` and `events` keep. A part of engagements
+ * alone asks nothing; any other part or visitor-day without first times leaves the day without them, counted by set.
+ */
+export function withFirstTimes(
+  current: VisitorDay | null,
+  part: VisitorDayPart,
+  kept: Pick<VisitorDay, 'paths' | 'events'>,
+): Pick<VisitorDay, 'first_at'> {
+  if (part.requests === 0) return current?.first_at === undefined ? {} : { first_at: current.first_at };
+  if (part.first_at === undefined || (current !== null && current.first_at === undefined)) return {};
+  const first: Record<string, string> = {};
+  for (const [key, at] of [...Object.entries(current?.first_at ?? {}), ...Object.entries(part.first_at)]) {
+    const named = key.startsWith('event:')
+      ? (kept.events ?? {})[key.slice(6)] !== undefined
+      : key !== OTHER_PATHS && kept.paths[key] !== undefined;
+    if (named && (first[key] === undefined || at < first[key])) first[key] = at;
+  }
+  return { first_at: first };
+}
+
 /** Two sketches by first day merged, day by day. */
 function mergedByDay(a: Record<string, Record<string, number>> = {}, b: Record<string, Record<string, number>> = {}) {
   const merged = { ...a };

@@ -315,7 +315,7 @@ async function foldHeld(deps: FullFoldDeps, started: Date, partial: Partial<Run>
     ),
   );
   await part(run, 'day files', () =>
-    writeDayFiles(store, run.state, today, { steps: deps.steps, goals: deps.goals }, () => nextSlice(run)),
+    writeDayFiles(store, run.state, today, { steps: deps.steps, goals: deps.goals, funnels: deps.funnels }, () => nextSlice(run)),
   );
   await part(run, 'migrations', async () => {
     await runMigrations(store.migrations, deps.migrations, {

@@ -35,11 +35,10 @@ export interface ReceiveSettings {
   /** Wrong ingest keys and wrong operator claims are counted here. */
   guesses: Guesses;
   hitMaxAgeDays: number;
-  allowedOrigins: readonly string[];
-  /** The first is the one a deployment counted before it had several. */
-  sites: readonly Site[];
+  /** As the configuration names them now, the first the one a deployment counted before it had several. */
+  sites: () => Promise<readonly Site[]>;
   /** Each site's subjects (where a beacon's scan is claimed) and its store's switch of person ids; else the first site's. */
-  subjectsOf?: (site: string) => Pick<BeaconSubjectDeps, 'store' | 'switched'> | undefined;
+  subjectsOf?: (site: string) => Promise<Pick<BeaconSubjectDeps, 'store' | 'switched'> | undefined>;
 }
 
 export type ReceiveDeps = IngestDeps & ReceiveSettings & { subjects: BeaconSubjectDeps };
@@ -83,7 +82,13 @@ function signalsForwarded(headers: Record<string, unknown> | undefined): Request
 }
 
 /** This runs on every hit, so the error prefix is written only for an error. */
-function toSeen(hit: ServerHit, index: number, prefix: (i: number) => string, deps: ReceiveDeps, now: Date): Result<SeenRequest> {
+function toSeen(
+  hit: ServerHit,
+  index: number,
+  prefix: (i: number) => string,
+  deps: Omit<ReceiveDeps, 'sites'> & { sites: readonly Site[] },
+  now: Date,
+): Result<SeenRequest> {
   const address = canonicalAddress(hit.address);
   if (address === null) return fail(badRequest([{ path: field(prefix(index), 'address'), message: 'is not an IPv4 or IPv6 address' }]));
   const site = hitSite(hit.site, deps.sites, field(prefix(index), 'site'));
@@ -115,8 +120,9 @@ export async function receiveServerHits(read: ServerHits, deps: ReceiveDeps): Pr
   const now = deps.clock.now();
   const seen: SeenRequest[] = [];
   const { hits, prefix } = read;
+  const sites = await deps.sites();
   for (let index = 0; index < hits.length; index += 1) {
-    const one = toSeen(hits[index]!, index, prefix, deps, now);
+    const one = toSeen(hits[index]!, index, prefix, { ...deps, sites }, now);
     if (!one.ok) return one;
     seen.push(one.value);
   }
@@ -162,7 +168,8 @@ function operatorClaim(beacon: BeaconBody, sender: BeaconSender, deps: ReceiveDe
  * asks its status, and no visitor cookie. A wrong claim is counted as a wrong key, and past the free ones it is a 429.
  */
 export async function receiveBeacon({ body: beacon, sender }: Beacon, deps: ReceiveDeps): Promise<Result<BeaconTaken>> {
-  const site = beaconSite(beacon.site, sender.origin, deps.sites);
+  const sites = await deps.sites();
+  const site = beaconSite(beacon.site, sender.origin, sites);
   if (!site.ok) return site;
   const claim = operatorClaim(beacon, sender, deps);
   const guessed = claim === null ? null : await deps.guesses.compared('operator', sender.address, claim.right);
@@ -176,7 +183,7 @@ export async function receiveBeacon({ body: beacon, sender }: Beacon, deps: Rece
     userAgent: sender.userAgent,
     path: beacon.path,
     referrer: beacon.referrer ?? null,
-    inSite: inSite(beacon.referrer, site.value, deps.sites, sender.origin),
+    inSite: inSite(beacon.referrer, site.value, sites, sender.origin),
     served_by: 'site',
     pageLoad: loaded,
     subject: beacon.subject ?? null,
@@ -191,7 +198,7 @@ export async function receiveBeacon({ body: beacon, sender }: Beacon, deps: Rece
   const secret = secrets.value[0];
   // A beacon is now, so only a clock past its day's end finds no secret.
   if (!secret) return ok({ body: { accepted: 0, ignored: 1 }, cookies: [] });
-  const subjects = { ...deps.subjects, ...deps.subjectsOf?.(site.value) };
+  const subjects = { ...deps.subjects, ...(await deps.subjectsOf?.(site.value)) };
   const scan = await beaconScan(sender.cookie, seen, secret.secret, beacon.status === true, { ...deps, subjects }, secret);
   if (!scan.ok) return scan;
   // The beacon was classified once, in its scan (its cookie's identity put in): that verdict is what is enqueued.

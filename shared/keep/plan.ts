@@ -4,6 +4,7 @@ import { whoOf, type Who } from '../core/identity/who';
 import { hourId, visitorDayId } from '../core/store/activity';
 import type { GoalAction, HourPart, SubjectScan, VisitorDayPart } from '../core/store/facts';
 import { addAudience } from './audience';
+import { firstTimeKey } from '../core/funnel';
 import type { First, FirstTouch } from '../core/store/first-touch';
 import { addFirst, touchOf } from './first';
 
@@ -82,6 +83,13 @@ function addEvent(part: VisitorDayPart, hit: QueuedHit): void {
   if (hit.event === undefined) return;
   bump((part.events ??= {}), hit.event);
   for (const [key, value] of Object.entries(hit.props ?? {})) bump((part.event_props ??= {}), `${hit.event}|${key}|${value}`);
+}
+
+/** So a funnel sees which of its steps came first. */
+function addFirstTime(part: VisitorDayPart, hit: QueuedHit): void {
+  const key = firstTimeKey(hit);
+  const first = (part.first_at ??= {});
+  if (first[key] === undefined || hit.at < first[key]) first[key] = hit.at;
 }
 
 /** A bot's engagement is left out like its requests. */
@@ -178,6 +186,7 @@ export function planOf(hits: readonly QueuedHit[], firsts: ReadonlyMap<string, F
       // An event is a request of its visitor-day, not a request of its page.
       if (hit.event === undefined) bump(part.paths, hit.path);
     }
+    addFirstTime(visitorDay, hit);
     if (hit.at < visitorDay.first_seen) visitorDay.first_seen = hit.at;
     if (hit.at > visitorDay.last_seen) visitorDay.last_seen = hit.at;
     if (hit.bot && hit.reason) bump(visitorDay.bots_by!, hit.reason);

@@ -4,13 +4,13 @@ import { fixedClock } from '../../shared/core/ports/clock';
 import { startTestHost, type TestHost } from '../support/host';
 import { AGENTS, post } from '../support/http';
 
-// One site counted for 30 days through the local host (real queue, local Cosmos server), then a second site declared
-// by a restart on the same store: all sites keep the first site's history, and each read names the site it answers.
+// One site counted for 30 days through the local host (real queue, local Cosmos server), then a second site added in
+// Settings: all sites keep the first site's history, and each read names the site it answers.
 
 const FIRST_DAY = '2026-10-01';
 const clock = fixedClock(`${FIRST_DAY}T12:00:00.000Z`);
 const BLOG = 'blog.example=https://blog.example';
-const BOTH = `${BLOG}|shop.example=https://shop.example`;
+const SHOP = { name: 'shop.example', origins: ['https://shop.example'] };
 const agents = [AGENTS.chromeWindows, AGENTS.firefoxLinux, AGENTS.safariIphone];
 /** Day n's people: three regulars and one of the day's own. */
 const peopleOf = (n: number) => [
@@ -48,11 +48,16 @@ describe('all sites from the first day', () => {
     }
     const blog = await people('blog.example');
     expect(blog).toBe(33);
-    const env = t.env;
-    await t.stop();
 
+    // The second site is added in Settings, with no restart: SITES only seeded the configuration.
     clock.set(`${addDays(FIRST_DAY, 31)}T10:00:00.000Z`);
-    t = await startTestHost({ env: { ...env, SITES: BOTH }, overrides: { clock } });
+    const config = await fetch(`${t.host.url}/api/admin/config`, { headers: { 'x-operator-key': t.env.OPERATOR_KEY! } });
+    const added = await fetch(`${t.host.url}/api/admin/config`, {
+      method: 'PUT',
+      headers: { 'x-operator-key': t.env.OPERATOR_KEY!, 'content-type': 'application/json', 'if-match': config.headers.get('etag')! },
+      body: JSON.stringify({ ...(await config.json()), sites: [{ name: 'blog.example', origins: ['https://blog.example'] }, SHOP] }),
+    });
+    expect(added.status).toBe(200);
     await t.fold();
     expect(await people('blog.example')).toBe(blog);
     // The second site has no visits yet: all sites are the first site.

@@ -150,14 +150,15 @@ describe('the configuration', () => {
     clock.advance(60_000);
     await t.fold();
     const card = await call('/api/admin/activity?days=7');
-    // Pricing: two visits on the 20th, one on the 21st, two on the 22nd; of them, the two of the 22nd read about too.
+    // Pricing: two visits on the 20th, one on the 21st, two on the 22nd; of them, only the one of the 22nd that read
+    // pricing first read about after it.
     expect(card.json.funnels).toEqual([
       {
         funnel: 'pricing-about',
-        in_order: false,
+        in_order: true,
         steps: [
           { name: 'Pricing', visits: 5, drop_off: 0 },
-          { name: 'About', visits: 2, drop_off: 3 },
+          { name: 'About', visits: 1, drop_off: 4 },
         ],
       },
     ]);

@@ -100,6 +100,12 @@ const NOW = `${D3}T20:00:00Z`;
 const day = (at: string) => at.slice(0, 10);
 const add = (counts: Record<string, number>, name: string) => ({ ...counts, [name]: (counts[name] ?? 0) + 1 });
 
+/** Each path's first request of the day. */
+const firstAt = (first: Record<string, string>, name: string, at: string) => ({
+  ...first,
+  [name]: first[name] !== undefined && first[name] < at ? first[name] : at,
+});
+
 /** The documents the fixture should leave, worked out from the rows alone. */
 /** A visitor-day's page loads by path and its entry and exit pages, with a row's page load added. */
 function pagesOf(vd: Record<string, unknown>, row: { pageLoad?: boolean; kept: string }, at: string) {
@@ -212,6 +218,7 @@ function expectedDocuments(hashKey: string) {
       systems: {},
       devices: {},
       people_sketch: {},
+      first_at: {},
     };
     const self = row.person === null ? 1 : 0;
     // Every address of the fixture is a documentation or private one, which no country holds.
@@ -226,6 +233,7 @@ function expectedDocuments(hashKey: string) {
       bots_by: row.bot ? add(vd.bots_by, isBotAgent(row.agent) ? 'agent' : 'path') : vd.bots_by,
       self: vd.self + self,
       paths: add(vd.paths, row.kept),
+      first_at: firstAt(vd.first_at as Record<string, string>, row.kept, at),
       sources: row.pageLoad && row.referrer ? add(vd.sources, new URL(row.referrer).hostname.toLowerCase()) : vd.sources,
       page_loads: vd.page_loads + (row.pageLoad ? 1 : 0),
       browsers: add(vd.browsers, device.browser),

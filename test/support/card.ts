@@ -23,7 +23,7 @@ const request = (query: string): IncomingRequest => ({
 });
 
 /** The period report's use case on a store, asked with a query string, answering its status and body. */
-export function cardOf(store: Store, clock: Clock) {
+export function cardOf(store: Store, clock: Clock, more: Partial<ActivityDeps> = {}) {
   const deps: ActivityDeps = {
     store,
     clock,
@@ -32,6 +32,7 @@ export function cardOf(store: Store, clock: Clock) {
     goals: [],
     zone: zoneOf('UTC'),
     days: () => Promise.resolve(oneZone(zoneOf('UTC'))),
+    ...more,
   };
   const operator = {
     operatorKey: KEY,

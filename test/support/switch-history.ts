@@ -52,15 +52,15 @@ const unswitchedFold = ({ migrations: _migrations, persons: _persons, ...deps }:
 async function foldAll(deployment: SwitchDeployment, migrating: readonly string[]) {
   await deployment.settle();
   for (const name of SWITCH_STORES) {
-    const deps = deployment.root.sites.roots.get(name)!.fold;
+    const deps = (await deployment.root.sites.current()).roots.get(name)!.fold;
     expect(await fold(migrating.includes(name) ? deps : unswitchedFold(deps))).toMatchObject({ ok: true });
   }
-  await deployment.root.sites.markAllSitesFrom();
+  await (await deployment.root.sites.current()).markAllSitesFrom();
   deployment.at.now = new Date(deployment.at.now.getTime() + 10 * 60_000);
 }
 
-export const switchDone = (deployment: SwitchDeployment, name: string) =>
-  migrationStatus(deployment.root.sites.roots.get(name)!.store.migrations, PERSON_IDS_MIGRATION);
+export const switchDone = async (deployment: SwitchDeployment, name: string) =>
+  migrationStatus((await deployment.root.sites.current()).roots.get(name)!.store.migrations, PERSON_IDS_MIGRATION);
 
 /** `switched` false runs no migration, as a deployment never switched; `checks` sees the hits of a probe sent a minute after each step. */
 export async function switchHistory(
@@ -131,12 +131,12 @@ export async function switchFigures(store: Store) {
 /** Each store's figures equal the control's, every record moved, and all sites' figures are the scenario's. */
 export async function expectSameFigures(moved: SwitchDeployment, control: SwitchDeployment) {
   for (const name of SWITCH_STORES) {
-    const { store } = moved.root.sites.roots.get(name)!;
-    expect(await switchFigures(store), name).toEqual(await switchFigures(control.root.sites.roots.get(name)!.store));
+    const { store } = (await moved.root.sites.current()).roots.get(name)!;
+    expect(await switchFigures(store), name).toEqual(await switchFigures((await control.root.sites.current()).roots.get(name)!.store));
     // None is left under an HMAC value.
     expect(await store.personMoves.unmoved(10)).toEqual([]);
   }
-  expect(await switchFigures(moved.root.sites.roots.get('*')!.store)).toMatchObject({
+  expect(await switchFigures((await moved.root.sites.current()).roots.get('*')!.store)).toMatchObject({
     people: { people_all_time: 7 },
     goal: { people_all_time: 6 },
     subject: { scans: 6, unique: 4 },

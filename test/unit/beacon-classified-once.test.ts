@@ -48,8 +48,7 @@ function deps(mode: IdentityMode) {
     trustedProxyHops: 0,
     guesses: memoryGuessing(fixedClock(at)),
     hitMaxAgeDays: 7,
-    allowedOrigins: ['https://example.com'],
-    sites: [{ name: 'example.com', origins: ['https://example.com'], zone: 'UTC' }],
+    sites: async () => [{ name: 'example.com', origins: ['https://example.com'], zone: 'UTC' }],
     subjects: { mode, store: store.subjects },
   };
   return { receive, enqueued, store };

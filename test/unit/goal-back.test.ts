@@ -8,7 +8,9 @@ import type { Store } from '../../shared/core/store';
 import { firstKeptDay } from '../../shared/core/store/first-day';
 import { scanRules } from '../../shared/core/subjects/scan-rule';
 import { fold } from '../../shared/fold/fold';
-import { goalBackMigration } from '../../shared/fold/migrations/goal-back';
+import { funnelBackMigration, goalBackMigration } from '../../shared/fold/migrations/goal-back';
+import type { Funnel } from '../../shared/core/funnel';
+import { cardOf } from '../support/card';
 import { runMigrations } from '../../shared/fold/migrations/runner';
 import { periodReport } from '../../shared/read/activity/report';
 import { memoryLogger } from '../../shared/core/ports/logger';
@@ -20,6 +22,15 @@ import { dyingRollups } from '../support/dying';
 
 const NOW = '2026-10-23T20:00:00.000Z';
 const GOAL: Goal & { back: string } = { name: 'pricing', events: [], paths: ['/pricing/*'], back: 'goal-back:pricing:2026-10-23:test' };
+const FUNNEL: Funnel & { back: string; added: string } = {
+  name: 'team',
+  steps: [
+    { name: 'Pricing', pages: ['/pricing/*'], events: [] },
+    { name: 'Team', pages: ['/pricing/team'], events: [] },
+  ],
+  back: 'funnel-back:team:2026-10-23:test',
+  added: '2026-10-23',
+};
 /** Each day: two people on pricing pages (the second on two of them), one elsewhere. */
 const DAYS = ['2026-09-28', '2026-09-29', '2026-09-30', '2026-10-01', '2026-10-21', '2026-10-22', '2026-10-23'];
 
@@ -113,5 +124,28 @@ describe('a goal counted back over the days kept', () => {
       await run(store, 40);
       expect(await counts(store), `died after write ${dieAfter}`).toEqual(truth);
     }
+  });
+
+  it("writes each closed day's file again under the funnel counted back, so one filter and several read its steps", async () => {
+    const store = await kept();
+    // The fold writes every closed day's file, with no funnel in it.
+    for (let run = 0; run < 6; run += 1) await fold({ store, clock: fixedClock(NOW), rules: scanRules(10, 60), lateDays: 7, goals: [] });
+    expect((await store.dayFiles!.written(DAYS)).size).toBe(DAYS.length - 1);
+    const rules = { steps: [], goals: [], funnels: [FUNNEL] };
+    let left = 40;
+    await runMigrations(store.migrations, [funnelBackMigration(FUNNEL, { ...deps(store), files: { dayFiles: store.dayFiles, rules } })], {
+      now: new Date(NOW),
+      limit: 100,
+      more: async () => left-- > 0,
+    });
+    const card = cardOf(store, fixedClock(NOW), { funnel: [], funnels: [FUNNEL] });
+    const filters = `&filter=${encodeURIComponent('page:/pricing/team')}&filter=${encodeURIComponent('!page:/about')}`;
+    const { body } = await card(`days=30${filters}`);
+    // Two people a day reached both steps, on each of the seven days.
+    expect(body.funnels[0].steps.map((step: { visits: number }) => step.visits)).toEqual([14, 14]);
+    // One filter's cells were folded before the funnel: the days before it was added are summed whole instead.
+    const one = await card(`days=30&filter=${encodeURIComponent('page:/pricing/team')}`);
+    expect(one.body.funnels[0].steps.map((step: { visits: number }) => step.visits)).toEqual([14, 14]);
+    expect(one.body.rollups.complete).toBe(true);
   });
 });

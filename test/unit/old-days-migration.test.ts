@@ -205,9 +205,10 @@ describe('the migration of days kept before the day secrets, on the golden store
       clock: fixedClock(LATER),
       siteStore: (scope) => (scope.name === 'b.example' ? b : memoryStore()),
     });
-    expect([...root.sites.roots.keys()].sort()).toEqual(['*', 'a.example', 'b.example']);
-    for (const site of root.sites.roots.values()) expect(site.fold.migrations?.map((one) => one.name)).toContain(OLD_DAYS_MIGRATION);
-    const fold = root.sites.roots.get('b.example')!.fold;
+    expect([...(await root.sites.current()).roots.keys()].sort()).toEqual(['*', 'a.example', 'b.example']);
+    for (const site of (await root.sites.current()).roots.values())
+      expect(site.fold.migrations?.map((one) => one.name)).toContain(OLD_DAYS_MIGRATION);
+    const fold = (await root.sites.current()).roots.get('b.example')!.fold;
     expect(await runMigrations(b.migrations, fold.migrations!, run(LATER))).toBe(true);
     expect(visitorDays(documents).every((doc) => doc.rekeyed === true)).toBe(true);
   });

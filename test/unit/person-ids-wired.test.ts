@@ -59,7 +59,9 @@ function deploymentOf(): SwitchDeployment & { queued: QueuedHit[] } {
       };
       expect(await ingest(visits.map(seen), { ...root.receive, sender })).toMatchObject({ ok: true });
       queued.push(...hits);
-      expect(await keepBySite({ v: 1, id: crypto.randomUUID(), hits }, siteDeps(root.sites, 'keep'), keepHits)).toMatchObject({ ok: true });
+      expect(
+        await keepBySite({ v: 1, id: crypto.randomUUID(), hits }, siteDeps(await root.sites.current(), 'keep'), keepHits),
+      ).toMatchObject({ ok: true });
       return hits;
     },
     settle: () => Promise.resolve(),

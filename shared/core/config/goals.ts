@@ -10,11 +10,12 @@ const backName = (goal: ConfigGoal) =>
   `goal-back:${goal.name}:${goal.added}:${hashOf([goal.event ?? null, goal.pages ?? null, goal.site ?? null])}`;
 
 /** Every funnel is added after the count began, so each is counted back. */
-export const funnelsOf = (config: Pick<ConfigDoc, 'funnels'>): Array<Funnel & { back: string }> =>
+export const funnelsOf = (config: Pick<ConfigDoc, 'funnels'>): Array<Funnel & { back: string; added: string }> =>
   config.funnels.map((funnel: ConfigFunnel) => ({
     name: funnel.name,
     steps: funnel.steps,
     back: `funnel-back:${funnel.name}:${funnel.added}:${hashOf(funnel.steps)}`,
+    added: funnel.added,
   }));
 
 export const goalOf = (goal: ConfigGoal): Goal => ({
@@ -22,7 +23,7 @@ export const goalOf = (goal: ConfigGoal): Goal => ({
   events: goal.event === undefined ? [] : [goal.event],
   paths: goal.pages ?? [],
   ...(goal.site === undefined ? {} : { site: goal.site }),
-  ...(goal.seeded === true ? {} : { back: backName(goal) }),
+  ...(goal.seeded === true ? {} : { back: backName(goal), added: goal.added }),
 });
 
 /** A goal that names its site counts on it alone; the others on every site and on all of them. */

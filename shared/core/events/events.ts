@@ -58,6 +58,8 @@ export interface Goal {
   site?: string;
   /** A goal added after the count began: the migration that counts it back over the days kept. */
   back?: string;
+  /** The day such a goal was added. */
+  added?: string;
 }
 
 const GOAL_NAME = /^[a-z][a-z0-9-]{0,31}$/;

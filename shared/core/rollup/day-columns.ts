@@ -25,11 +25,14 @@ export function entriesOf(counts: RollupCounts): CountEntry[] {
   );
 }
 
+/** Maps a rollup holds only once one is counted, so empty counts lack them. */
+const LATER_MAPS: ReadonlySet<string> = new Set(['funnel_steps', 'funnel_by_set'] satisfies Array<keyof RollupCounts>);
+
 /** Entries summed into counts; a field a newer file has and this code lacks is left out. */
 export function countsOfEntries(entries: Iterable<CountEntry>): RollupCounts {
   const counts = emptyCounts() as unknown as Record<string, number | Record<string, number>>;
   for (const { field, key, count } of entries) {
-    const at = counts[field];
+    const at = counts[field] ?? (LATER_MAPS.has(field) ? (counts[field] = {}) : undefined);
     if (at === undefined) continue;
     if (typeof at === 'number') counts[field] = at + count;
     else at[key] = (at[key] ?? 0) + count;

@@ -2,7 +2,7 @@ import { BOT_REASONS, whoOf, leftOutReason, stronger, type BotReason, type BotsB
 import { UNKNOWN_COUNTRY } from '../identity/country';
 import { isLoopbackNetwork } from '../identity/network';
 import { referrerGroup, type ReferrerGroup } from '../identity/referrer-groups';
-import { funnelStepKey, stepKey, stepsReached, type Funnel, type FunnelStep } from '../funnel';
+import { funnelStepKey, stepKey, stepsReached, type Funnel, type FunnelStep, type VisitDone } from '../funnel';
 import { reaches, type Goal } from '../events/events';
 import type { VisitorDay } from '../store/activity';
 import { IN_SITE, laterExit, OTHER_PATHS } from '../store/activity';
@@ -86,6 +86,7 @@ const MAPS = [
   'event_props',
   'goals',
   'funnel_steps',
+  'funnel_by_set',
   ...TIMED_MAPS,
 ] as const satisfies ReadonlyArray<keyof RollupCounts>;
 
@@ -136,6 +137,25 @@ function addEvents(counts: RollupCounts, docs: readonly VisitorDay[], paths: Rec
   for (const goal of goals) if (reaches(goal, did)) bump(counts.goals, goal.name);
 }
 
+/** The visit's first times across its stores, when every one of them kept them. */
+function firstTimesOf(docs: readonly VisitorDay[]): Record<string, string> | undefined {
+  if (docs.some((doc) => doc.first_at === undefined && doc.requests > 0)) return undefined;
+  const first: Record<string, string> = {};
+  for (const doc of docs)
+    for (const [key, at] of Object.entries(doc.first_at ?? {})) if (first[key] === undefined || at < first[key]) first[key] = at;
+  return first;
+}
+
+/** Each funnel's steps reached in order; a visit without first times is counted by set, and its day is kept to say so. */
+function addFunnels(counts: RollupCounts, docs: readonly VisitorDay[], did: VisitDone, funnels: readonly Funnel[]): void {
+  if (funnels.length === 0) return;
+  const firstAt = firstTimesOf(docs);
+  if (firstAt === undefined) bump((counts.funnel_by_set ??= {}), docs[0]!.day);
+  for (const funnel of funnels)
+    for (let k = 1; k <= stepsReached(funnel, { ...did, ...(firstAt === undefined ? {} : { firstAt }) }); k += 1)
+      bump((counts.funnel_steps ??= {}), funnelStepKey(funnel.name, k));
+}
+
 function addPeople(counts: RollupCounts, docs: readonly VisitorDay[], rules: RollupRules): void {
   const hosts = sumOf(docs, (doc) => doc.sources);
   const pageLoads = docs.reduce((sum, doc) => sum + doc.page_loads, 0);
@@ -153,9 +173,7 @@ function addPeople(counts: RollupCounts, docs: readonly VisitorDay[], rules: Rol
   const events = sumOf(docs, (doc) => doc.events);
   for (const step of rules.steps) if (reachesStep(step, paths, events)) bump(counts.steps, stepKey(step));
   addEvents(counts, docs, paths, rules.goals);
-  const did = { events: Object.keys(events), paths: Object.keys(paths) };
-  for (const funnel of rules.funnels ?? [])
-    for (let k = 1; k <= stepsReached(funnel, did); k += 1) bump((counts.funnel_steps ??= {}), funnelStepKey(funnel.name, k));
+  addFunnels(counts, docs, { events: Object.keys(events), paths: Object.keys(paths) }, rules.funnels ?? []);
   bump(counts.countries, docs.find((doc) => doc.country !== undefined)?.country ?? UNKNOWN_COUNTRY);
   for (const row of NAMES) for (const name of Object.keys(sumOf(docs, (doc) => doc[row.kept]))) bump(counts[row.rollup], name);
   for (const [key, loads] of Object.entries(sumOf(docs, (doc) => doc.campaigns))) bump(counts.campaigns, key, loads);
@@ -238,7 +256,8 @@ export function addCounts(into: RollupCounts, more: RollupCounts, sign: 1 | -1):
 
 export function capped(counts: RollupCounts, top = ROLLUP_TOP): void {
   for (const field of MAPS) {
-    if (field === 'page_ms' || field === 'page_scroll') continue;
+    // A day a key, at most the days a rollup holds.
+    if (field === 'page_ms' || field === 'page_scroll' || field === 'funnel_by_set') continue;
     const named = Object.entries(counts[field] ?? {}).filter(([name]) => name !== OTHER_PATHS);
     if (named.length <= top) continue;
     named.sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));

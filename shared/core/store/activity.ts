@@ -67,6 +67,11 @@ export interface VisitorDay extends Partial<Record<NamesKept, Record<string, num
   /** Props keyed `event|key|value`, capped at TOP_PATHS. */
   events?: Record<string, number>;
   event_props?: Record<string, number>;
+  /**
+   * Each path's and event's (`event:<name>`) first request that day, ISO 8601 UTC, for the names `paths` and `events`
+   * keep; absent when a fact of the day was kept before first times were, so funnels count it by set.
+   */
+  first_at?: Record<string, string>;
   /** A fact with a later watermark is not in it yet. */
   folded_to: number;
   /** Kept before the day's secrets, its token made again with a secret since deleted and its network dropped. */

@@ -51,6 +51,8 @@ export interface RollupCounts extends Record<NamesRollup, Record<string, number>
   goals: Record<string, number>;
   /** `<funnel>|<k>`: people's visitor-days that reached a funnel's first k steps; absent before funnels were kept. */
   funnel_steps?: Record<string, number>;
+  /** By day: people's visits counted in the funnels by set, their visitor-days kept before first times were. */
+  funnel_by_set?: Record<string, number>;
   /**
    * Time on site (docs/time-on-site.md), each absent on a rollup folded before it was kept, which then stays without:
    * people's visits that sent an engagement and their engaged ms, the first-to-last request spans of those that sent

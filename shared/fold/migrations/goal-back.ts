@@ -9,6 +9,8 @@ import { conditionalWriteOnce } from '../../core/store/conditional-write';
 import type { PeriodRollups } from '../../core/store/periods';
 import type { DayRollups, RollupCounts, VisitorDayPages } from '../../core/store/rollups';
 import type { Migration } from './runner';
+import type { DayFiles } from '../../core/store/day-files';
+import { tokenPages } from '../../core/rollup/token-pages';
 
 /** Visitor-days read at once: a day is counted a page at a time, so memory holds one page whatever the day's visitors. */
 const PAGE = 500;
@@ -20,6 +22,8 @@ export interface GoalBackDeps {
   /** The first day a visitor-day can be kept on; null when none is. */
   firstDay: () => Promise<string | null>;
   today: string;
+  /** A closed day's file is written again under every goal and funnel, so several filters read the one counted back. */
+  files?: { dayFiles: DayFiles | null; rules: RollupRules };
 }
 
 /** What is counted back: the rollups' map it is kept in, its keys there, and the rules that count them. */
@@ -29,6 +33,9 @@ interface Counted {
   keys: string[];
   rules: RollupRules;
 }
+
+/** A funnel's recount also sets the day's visits counted by set, under a key no step has. */
+const BY_SET = '|by-set';
 
 const goalCounted = (goal: Goal & { back: string }): Counted => ({
   name: goal.back,
@@ -65,8 +72,10 @@ async function recount(pages: VisitorDayPages, day: string, counted: Counted): P
     // The last token's rows may go on in the next page, unless it is the page's only token (a token has a row a store).
     if (full && tokens.size > 1) tokens.delete(page[page.length - 1]!.token);
     for (const rows of tokens.values()) {
-      const counts = countsOfToken(rows, counted.rules)[counted.field] ?? {};
+      const all = countsOfToken(rows, counted.rules);
+      const counts = all[counted.field] ?? {};
       for (const key of counted.keys) sums[key]! += counts[key] ?? 0;
+      if (counted.field === 'funnel_steps') sums[BY_SET] = (sums[BY_SET] ?? 0) + (all.funnel_by_set?.[day] ?? 0);
     }
     if (!full) return sums;
     after = [...tokens.keys()].pop()!;
@@ -82,6 +91,16 @@ const moved = (map: Record<string, number> | undefined, delta: Record<string, nu
   return next;
 };
 
+/** The counts' maps with the day's difference added: its keys, and a funnel's visits counted by set on the day. */
+function withDelta(counts: RollupCounts, counted: Counted, day: string, delta: Record<string, number>): Partial<RollupCounts> {
+  const { [BY_SET]: bySet, ...keys } = delta;
+  const field = { [counted.field]: moved(counts[counted.field], keys) };
+  if (bySet === undefined) return field;
+  const days = moved(counts.funnel_by_set, { [day]: bySet });
+  if (days[day] === 0) delete days[day];
+  return { ...field, funnel_by_set: days };
+}
+
 /** The day's rollup set to the recount, with what it added kept beside it; the same slice again finds it set. */
 async function setDay(deps: GoalBackDeps, counted: Counted, day: string, slice: number): Promise<Record<string, number> | null> {
   const read = await deps.rollups.read(day);
@@ -89,11 +108,11 @@ async function setDay(deps: GoalBackDeps, counted: Counted, day: string, slice: 
   const done = read.doc.goals_back?.[counted.name];
   if (done !== undefined && done.slice === slice) return done.delta;
   const sums = await recount(deps.pages, day, counted);
-  const kept: RollupCounts[typeof counted.field] = read.doc[counted.field] ?? {};
-  const delta = Object.fromEntries(counted.keys.map((key) => [key, sums[key]! - (kept[key] ?? 0)]));
+  const kept: Record<string, number> = { ...read.doc[counted.field], [BY_SET]: read.doc.funnel_by_set?.[day] ?? 0 };
+  const delta = Object.fromEntries(Object.entries(sums).map(([key, sum]) => [key, sum - (kept[key] ?? 0)]));
   const after = {
     ...read.doc,
-    [counted.field]: moved(kept, delta),
+    ...withDelta(read.doc, counted, day, delta),
     goals_back: { ...read.doc.goals_back, [counted.name]: { slice, delta } },
   };
   await conditionalWriteOnce(deps.rollups, { before: read.doc, etag: read.etag, after }, `rollup ${day}`);
@@ -108,11 +127,18 @@ async function addToPeriods(periods: PeriodRollups, counted: Counted, day: strin
     if (read === null || (read.doc.goals_back?.[counted.name] ?? 0) >= slice) continue;
     const after = {
       ...read.doc,
-      [counted.field]: moved(read.doc[counted.field], delta),
+      ...withDelta(read.doc, counted, day, delta),
       goals_back: { ...read.doc.goals_back, [counted.name]: slice },
     };
     await conditionalWriteOnce(periods, { before: read.doc, etag: read.etag, after }, `period ${pk} ${id}`);
   }
+}
+
+/** Written again whole, so a slice run again writes the same file. */
+async function rewriteFile(deps: GoalBackDeps, day: string): Promise<void> {
+  const files = deps.files?.dayFiles;
+  if (files === null || files === undefined || day >= deps.today || !(await files.written([day])).has(day)) return;
+  await files.write(day, tokenPages(deps.pages, day, deps.files!.rules));
 }
 
 /**
@@ -129,6 +155,7 @@ function countedBack(counted: Counted, deps: GoalBackDeps): Migration {
       if (floor === null || day < floor) return null;
       const delta = await setDay(deps, counted, day, number);
       if (delta !== null && differs(delta)) await addToPeriods(deps.periods, counted, day, number, delta);
+      await rewriteFile(deps, day);
       const next = addDays(day, -1);
       return next < floor ? null : JSON.stringify({ day: next });
     },

@@ -18,6 +18,7 @@ import type { Goal } from '../../core/events/events';
 import { MAX_DAYS, type CardQuery, type Period } from '../../contract/queries';
 import type { PeriodRead } from './window';
 import { readPeriodsAcross, type EarlierStore } from './earlier';
+import { beforeCells, type SpansFrom } from './window';
 import { cellFilter } from '../../core/rollup/filters';
 import type { Filter } from '../../core/rollup/filters';
 import { rollupStatus } from './rollup-status';
@@ -37,7 +38,7 @@ export interface ActivityDeps {
   funnel: readonly FunnelStep[];
   goals: readonly Goal[];
   /** The configuration's funnels, each with the migration that counts it back. */
-  funnels?: ReadonlyArray<Funnel & { back?: string }>;
+  funnels?: ReadonlyArray<Funnel & { back?: string; added?: string }>;
   /** Saved in the configuration: `filter=segment:<name>` reads their filters. */
   segments?: readonly ConfigSegment[];
   /** Notes on days, answered with any period that holds one. */
@@ -152,13 +153,20 @@ export function goalsOf(
   });
 }
 
+/** The day after the period's last visit counted by set: from it every visit's steps are in order. */
+function inOrder(period: PeriodCounts) {
+  const bySet = Object.keys(period.funnel_by_set ?? {}).filter((day) => (period.funnel_by_set![day] ?? 0) > 0);
+  return bySet.length === 0 ? { in_order: true } : { in_order: false, in_order_from: addDays(bySet.sort().at(-1)!, 1) };
+}
+
 /** Each funnel's steps: the visits that reached it and the ones before it, and how many of the step before's did not. */
 function funnelsOf(funnels: ReadonlyArray<Funnel & { back?: string }>, period: PeriodCounts, back: ReadonlyMap<string, string | null>) {
+  const order = inOrder(period);
   return funnels.map((funnel) => {
     const visits = funnel.steps.map((_, at) => period.funnel_steps?.[funnelStepKey(funnel.name, at + 1)] ?? 0);
     return {
       funnel: funnel.name,
-      in_order: false as const,
+      ...order,
       steps: funnel.steps.map((step, at) => ({
         name: step.name,
         visits: visits[at]!,
@@ -199,9 +207,18 @@ function headlineOf(
   return { people: estimate, people_new: fresh, returning, visits: sum(visits), page_loads: counts.page_loads, conversions, ...time };
 }
 
+/** The last day a goal or funnel counted back was added, before which a filter's cells lack it. */
+function cellsFrom(deps: Pick<ActivityDeps, 'goals' | 'funnels'>): { cells?: string } {
+  const added = [...deps.goals, ...(deps.funnels ?? [])].flatMap((one) =>
+    one.back === undefined || one.added === undefined ? [] : [one.added],
+  );
+  return added.length === 0 ? {} : { cells: added.sort().at(-1)! };
+}
+
 /** One filter's cells are kept from `periodsFrom`; several filters are summed from the visitor-days, whole. */
-function filteredWhole(filters: readonly Filter[], periodsFrom: string, periods: ReadonlyArray<readonly string[]>): boolean {
-  return cellFilter(filters) === null || periods.every((days) => (days[0] ?? periodsFrom) >= periodsFrom);
+function filteredWhole(filters: readonly Filter[], from: SpansFrom, periods: ReadonlyArray<readonly string[]>): boolean {
+  const periodsFrom = from.month;
+  return cellFilter(filters) === null || beforeCells(periods, from) || periods.every((days) => (days[0] ?? periodsFrom) >= periodsFrom);
 }
 
 /** Several filters while the day files migration runs: the latest day from which every period read is whole. */
@@ -230,7 +247,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
     const readable = (list: readonly string[]) => list.filter((day) => day >= window.floor && day <= today);
     const before = daysEnding(addDays(window.from, -1), days.length);
     const periodsFrom = state?.doc.periods_from ?? '9999-12-31';
-    const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31' };
+    const spansFrom = { month: periodsFrom, year: state?.doc.years_from ?? '9999-12-31', ...cellsFrom(deps) };
     const firstHourDay = earlierDay(lastLocalHours(now, zones)[0]!.day, addDays(today, -1));
     const hourly = days.length <= HOURLY_DAYS ? [...before, ...days] : [];
     const [reads, hours, people, goals, identity, back, funnelsBack] = await Promise.all([
@@ -251,6 +268,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
       hours,
       state: state?.doc ?? null,
       periodsFrom,
+      spansFrom,
       people,
       visits: visitsByDay,
       goals,
@@ -323,7 +341,7 @@ export async function periodReport(query: CardQuery, deps: ActivityDeps): Promis
           complete:
             status.complete &&
             wholeFrom === undefined &&
-            filteredWhole(filters, value.periodsFrom, earlier === undefined ? [days] : [days, before]),
+            filteredWhole(filters, value.spansFrom, earlier === undefined ? [days] : [days, before]),
           filters_from: wholeFrom ?? value.periodsFrom,
         }
       : status,

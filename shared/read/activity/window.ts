@@ -55,7 +55,15 @@ export interface Plan {
 export interface SpansFrom {
   month: string;
   year: string;
+  /** The day a goal or funnel counted back was added: filter cells of the days before it lack it. */
+  cells?: string;
 }
+
+/** A filter's cells miss a goal or funnel counted back on the days before it was added: those periods are summed whole. */
+export const beforeCells = (periods: ReadonlyArray<readonly string[]>, from: SpansFrom) =>
+  from.cells !== undefined &&
+  periods.some((days) => days.length > 0 && days[0]! < from.cells!) &&
+  periods.every((days) => days.length <= MAX_DAYS);
 
 function wholeSpans(days: readonly string[], usableFrom: string, span: 'month' | 'year'): string[] {
   const asked = new Set(days);
@@ -122,7 +130,7 @@ export async function readPeriods(
   bySpan = true,
 ): Promise<PeriodRead[] | WindowRefusal> {
   const one = cellFilter(filters);
-  if (filters.length > 0 && one === null) {
+  if (filters.length > 0 && (one === null || beforeCells(periods, from))) {
     if (periods.some((days) => days.length > MAX_DAYS))
       return { refused: `two or more filters, or one with !, are summed from the days' visitor-days: ask at most ${MAX_DAYS} days` };
     return Promise.all(periods.map(async (days) => scannedRead(days, await tallyDays(store, days, filters, rules))));

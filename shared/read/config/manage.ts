@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/ports/clock';
-import { fail, ok, type Result } from '../../core/result';
+import { badRequest, fail, ok, type Result } from '../../core/result';
 import { utcDay } from '../../core/identity/tokens';
 import { sameJson } from '../../core/same-json';
 import type { ConfigSource } from '../../core/config/source';
@@ -61,6 +61,12 @@ export async function writeConfig(asked: { ifMatch: string | null; body: ConfigB
   deps.source.forget();
   const current = await deps.source.current();
   if (quoted(current.etag) !== asked.ifMatch) return stale();
+  const first = current.doc.sites[0]!.name;
+  // The first site's documents carry no site name in their keys, so it is never removed nor moved.
+  if (asked.body.sites[0]!.name !== first)
+    return fail(
+      badRequest([{ path: 'sites.0.name', message: `must stay ${first}: the first site keeps the deployment's first documents` }]),
+    );
   const today = utcDay(deps.clock.now());
   const { goals, funnels, ...rest } = asked.body;
   const doc: ConfigDoc = {

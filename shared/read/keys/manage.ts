@@ -10,7 +10,8 @@ import { apiKeyHash, newApiKey } from './secrets';
 
 export interface KeyAdminDeps {
   apiKeys: ApiKeys;
-  sites: readonly Site[];
+  /** As the configuration names them now. */
+  sites: () => Promise<readonly Site[]>;
   clock: Clock;
   hashKey: string;
 }
@@ -25,12 +26,9 @@ const keyRow = (key: ApiKey): ApiKeyRowAnswer => ({
 });
 
 export async function createApiKey(asked: z.infer<typeof keyBodySchema>, deps: KeyAdminDeps): Promise<Result<ApiKeyMadeAnswer>> {
+  const sites = await deps.sites();
   const site =
-    asked.site === ALL_SITES
-      ? ok(ALL_SITES)
-      : asked.site === undefined
-        ? hitSite(undefined, deps.sites, 'site')
-        : readSite(asked.site, deps.sites);
+    asked.site === ALL_SITES ? ok(ALL_SITES) : asked.site === undefined ? hitSite(undefined, sites, 'site') : readSite(asked.site, sites);
   if (!site.ok) return site;
   const key = newApiKey();
   const doc: ApiKey = {

@@ -11,7 +11,8 @@ import type { SharedLinkMadeAnswer, SharedLinkRevokedAnswer, SharedLinkRowAnswer
 
 export interface LinkAdminDeps {
   links: SharedLinks;
-  sites: readonly Site[];
+  /** As the configuration names them now. */
+  sites: () => Promise<readonly Site[]>;
   clock: Clock;
   hashKey: string;
 }
@@ -43,7 +44,8 @@ function checkedQuery(filters: readonly string[], days: string | null | undefine
 
 export async function createLink(asked: z.infer<typeof linkBodySchema>, deps: LinkAdminDeps): Promise<Result<SharedLinkMadeAnswer>> {
   // Without a site, the only one declared (a deployment without SITES names its site nowhere else).
-  const site = asked.site === undefined ? hitSite(undefined, deps.sites, 'site') : readSite(asked.site, deps.sites);
+  const sites = await deps.sites();
+  const site = asked.site === undefined ? hitSite(undefined, sites, 'site') : readSite(asked.site, sites);
   if (!site.ok) return site;
   const checked = checkedQuery(asked.filters, asked.days);
   if (!checked.ok) return checked;
