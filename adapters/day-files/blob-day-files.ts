@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { blobError, ensureBlobContainer, type BlobCall } from '../azure-blob';
 import { DAY_FILE_LAYOUT, type DayFiles } from '../../shared/core/store/day-files';
@@ -76,14 +76,10 @@ export function blobDayFiles(
     } while (marker !== '');
     return found;
   };
-  const local = async (day: string, etag: string): Promise<string> => {
+  const download = async (day: string, etag: string): Promise<string> => {
     const before = cached.get(day);
-    if (before !== undefined) cached.delete(day);
-    if (before?.etag === etag) {
-      cached.set(day, before);
-      return before.path;
-    }
     if (before !== undefined) {
+      cached.delete(day);
       held -= before.bytes;
       await rm(before.path, { force: true });
     }
@@ -91,10 +87,27 @@ export function blobDayFiles(
     if (answer.status !== 200) throw new Error(`the day file of ${day} could not be read: ${blobError(answer)}`);
     const path = join((await engine()).folder, `${own}-${encodeURIComponent(prefix)}${day}-${etag.replace(/\W/g, '')}.parquet`);
     const body = answer.bytes ?? Buffer.from(answer.text);
-    await writeFile(path, body);
+    // Written aside and renamed, so the engine never opens a file half written.
+    const part = `${path}.${randomUUID().slice(0, 8)}.part`;
+    await writeFile(part, body);
+    await rename(part, path);
     cached.set(day, { etag, path, bytes: body.length });
     held += body.length;
     return path;
+  };
+  // Questions asked at once that need the same file wait on its one download.
+  const downloading = new Map<string, Promise<string>>();
+  const local = async (day: string, etag: string): Promise<string> => {
+    const before = cached.get(day);
+    if (before?.etag === etag) {
+      cached.delete(day);
+      cached.set(day, before);
+      return before.path;
+    }
+    const key = `${day}|${etag}`;
+    const under = downloading.get(key) ?? download(day, etag).finally(() => downloading.delete(key));
+    downloading.set(key, under);
+    return under;
   };
   const paths = async (days: readonly string[]) => {
     const listed = await list();

@@ -73,4 +73,16 @@ describe('the day files a process keeps', () => {
     expect(blob.downloads() - before).toBe(5);
     expect(await bounded.tally(DAYS, FILTERS)).toEqual(await files.tally(DAYS, FILTERS));
   });
+
+  it('downloads a file once for questions asked at once, and each reads it whole', async () => {
+    const engine = await DuckEngine.open();
+    const blob = blobsInMemory();
+    const files = blobDayFiles(blob.call, async () => engine, ONE_SITE, 'db.at-once');
+    for (const day of DAYS) await files.write(day, rowsOf(day));
+    const alone = await blobDayFiles(blob.call, async () => engine, ONE_SITE, 'db.at-once').tally(DAYS, FILTERS);
+    const before = blob.downloads();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => files.tally(DAYS, FILTERS)));
+    expect(blob.downloads() - before).toBe(3);
+    for (const answer of answers) expect(answer).toEqual(alone);
+  });
 });
