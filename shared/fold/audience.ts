@@ -3,7 +3,7 @@ import { raiseRegisters } from '../core/sketch';
 import type { VisitorDay } from '../core/store/activity';
 import type { VisitorDayPart } from '../core/store/facts';
 import { NAMES, type NamesKept } from '../core/dimensions';
-import { laterExit, OTHER_PATHS } from '../core/store/activity';
+import { firstInstants, firstOffsets, laterExit, OTHER_PATHS } from '../core/store/activity';
 
 type AudienceFields = Pick<
   VisitorDay,
@@ -52,18 +52,19 @@ function exitOf(current: VisitorDay | null, part: VisitorDayPart): Pick<VisitorD
 export function withFirstTimes(
   current: VisitorDay | null,
   part: VisitorDayPart,
-  kept: Pick<VisitorDay, 'paths' | 'events'>,
+  kept: Pick<VisitorDay, 'paths' | 'events' | 'first_seen'>,
 ): Pick<VisitorDay, 'first_at'> {
-  if (part.requests === 0) return current?.first_at === undefined ? {} : { first_at: current.first_at };
+  if (part.requests === 0)
+    return current?.first_at === undefined ? {} : { first_at: firstOffsets(kept.first_seen, firstInstants(current)!) };
   if (part.first_at === undefined || (current !== null && current.first_at === undefined)) return {};
   const first: Record<string, string> = {};
-  for (const [key, at] of [...Object.entries(current?.first_at ?? {}), ...Object.entries(part.first_at)]) {
+  for (const [key, at] of [...Object.entries((current && firstInstants(current)) ?? {}), ...Object.entries(part.first_at)]) {
     const named = key.startsWith('event:')
       ? (kept.events ?? {})[key.slice(6)] !== undefined
       : key !== OTHER_PATHS && kept.paths[key] !== undefined;
     if (named && (first[key] === undefined || at < first[key])) first[key] = at;
   }
-  return { first_at: first };
+  return { first_at: firstOffsets(kept.first_seen, first) };
 }
 
 /** Two sketches by first day merged, day by day. */

@@ -1,5 +1,5 @@
 import { registerOf } from '../../shared/core/sketch';
-import type { VisitorDay } from '../../shared/core/store/activity';
+import { firstOffsets, type VisitorDay } from '../../shared/core/store/activity';
 import { recountDay } from '../support/rollups';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CosmosDocuments } from '../../adapters/cosmos/documents';
@@ -272,7 +272,8 @@ function expectedDocuments(hashKey: string) {
   const whoOf = (row: { self: number; requests: number; bots: number }) => (row.self > 0 ? 2 : row.bots >= row.requests ? 0 : 1);
   const marked = [...visitorDays.values()].map((row) => {
     const group = rowsOf(row.token, row.day);
-    return { ...row, visit: Math.max(...group.map(whoOf)) === 1 && group[0]!.id === row.id };
+    const first_at = firstOffsets(String(row.first_seen), row.first_at as Record<string, string>);
+    return { ...row, first_at, visit: Math.max(...group.map(whoOf)) === 1 && group[0]!.id === row.id };
   });
   const visits: Record<string, number> = {};
   for (const row of marked.filter((one) => one.visit) as { day?: unknown }[]) visits[String(row.day)] = (visits[String(row.day)] ?? 0) + 1;

@@ -5,7 +5,7 @@ import { referrerGroup, type ReferrerGroup } from '../identity/referrer-groups';
 import { funnelStepKey, stepKey, stepsReached, type Funnel, type FunnelStep, type VisitDone } from '../funnel';
 import { reaches, type Goal } from '../events/events';
 import type { VisitorDay } from '../store/activity';
-import { IN_SITE, laterExit, OTHER_PATHS } from '../store/activity';
+import { firstInstants, IN_SITE, laterExit, OTHER_PATHS } from '../store/activity';
 import { mergeKept, mergeSketches, raiseRegisters } from '../sketch';
 import { DAY_ROLLUP_ID, BY_WHO_FIELDS, TIMED_FIGURES, TIMED_MAPS, holdsTime, type DayRollup, type RollupCounts } from '../store/rollups';
 import { NAMES, type NamesRollup } from '../dimensions';
@@ -142,7 +142,7 @@ function firstTimesOf(docs: readonly VisitorDay[]): Record<string, string> | und
   if (docs.some((doc) => doc.first_at === undefined && doc.requests > 0)) return undefined;
   const first: Record<string, string> = {};
   for (const doc of docs)
-    for (const [key, at] of Object.entries(doc.first_at ?? {})) if (first[key] === undefined || at < first[key]) first[key] = at;
+    for (const [key, at] of Object.entries(firstInstants(doc) ?? {})) if (first[key] === undefined || at < first[key]) first[key] = at;
   return first;
 }
 

@@ -68,10 +68,11 @@ export interface VisitorDay extends Partial<Record<NamesKept, Record<string, num
   events?: Record<string, number>;
   event_props?: Record<string, number>;
   /**
-   * Each path's and event's (`event:<name>`) first request that day, ISO 8601 UTC, for the names `paths` and `events`
-   * keep; absent when a fact of the day was kept before first times were, so funnels count it by set.
+   * Each path's and event's (`event:<name>`) first request that day, in ms after `first_seen` (so a visit of a few pages
+   * stays within a KB), for the names `paths` and `events` keep; absent when a fact of the day was kept before first
+   * times were, so funnels count it by set.
    */
-  first_at?: Record<string, string>;
+  first_at?: Record<string, number>;
   /** A fact with a later watermark is not in it yet. */
   folded_to: number;
   /** Kept before the day's secrets, its token made again with a secret since deleted and its network dropped. */
@@ -115,3 +116,16 @@ export const hourId = (store: string, hour: string) => `hour:${store}:${hour}`;
 
 /** By instant, then by path, so a visit's exit page is the same whatever order its page loads were kept in. */
 export const laterExit = (at: string, path: string, thanAt: string, thanPath: string) => at > thanAt || (at === thanAt && path > thanPath);
+
+/** A visitor-day's first times as instants, ISO 8601 UTC. */
+export function firstInstants(doc: Pick<VisitorDay, 'first_seen' | 'first_at'>): Record<string, string> | undefined {
+  if (doc.first_at === undefined) return undefined;
+  const start = Date.parse(doc.first_seen);
+  return Object.fromEntries(Object.entries(doc.first_at).map(([key, ms]) => [key, new Date(start + ms).toISOString()]));
+}
+
+/** Instants as a visitor-day keeps them: ms after its first request. */
+export const firstOffsets = (firstSeen: string, instants: Record<string, string>): Record<string, number> => {
+  const start = Date.parse(firstSeen);
+  return Object.fromEntries(Object.entries(instants).map(([key, at]) => [key, Date.parse(at) - start]));
+};

@@ -5,7 +5,9 @@ import type { ImportedTotals } from './imports';
 import type { FirstTouch } from './first-touch';
 
 /** `minute_paths` is kept on the fact only, for GET /api/admin/now. */
-export type VisitorDayPart = Omit<VisitorDay, 'pk' | 'kind' | 'visit' | 'folded_to'> & {
+export type VisitorDayPart = Omit<VisitorDay, 'pk' | 'kind' | 'visit' | 'folded_to' | 'first_at'> & {
+  /** Each path's and event's first request in this fact, ISO 8601 UTC. */
+  first_at?: Record<string, string>;
   /** Requests by `HH:MM` + path (the minute is the first five characters); absent on facts kept before it was. */
   minute_paths?: Record<string, number>;
 };
