@@ -1,7 +1,7 @@
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBBlobValue, type DuckDBConnection, type DuckDBListValue } from '@duckdb/node-api';
+import type { DuckDBBlobValue, DuckDBConnection, DuckDBListValue } from '@duckdb/node-api';
 import { COLUMNS, countsOfEntries, type CountEntry, type TokenRow } from '../../shared/core/rollup/day-columns';
 import type { Filter } from '../../shared/core/rollup/filters';
 import { REGISTERS, type Sketch } from '../../shared/core/sketch';
@@ -91,6 +91,8 @@ export class DuckEngine {
   ) {}
 
   static async open(memoryLimit = '512MB'): Promise<DuckEngine> {
+    // Loaded on the first question that needs it, so an instance that only takes hits never holds the engine.
+    const { DuckDBInstance } = await import('@duckdb/node-api');
     const instance = await DuckDBInstance.create(':memory:', { threads: String(availableParallelism()), memory_limit: memoryLimit });
     return new DuckEngine(await instance.connect(), await mkdtemp(join(tmpdir(), 'headcount-days-')));
   }

@@ -1,5 +1,4 @@
 import type { HttpHandler, HttpRequest, HttpResponseInit } from '@azure/functions';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { incoming, response } from './request';
 import { errorAnswer } from './envelope';
 import { openKey, type KeyReadDeps, type KeyReader } from './api-key';
@@ -11,14 +10,16 @@ const NOT_KEPT = errorAnswer(
 );
 
 /** MCP over Streamable HTTP, stateless: each request its own server and transport, answered as JSON. */
-export function mcpRoute(serverFor: (reader: KeyReader) => McpServer) {
+export function mcpRoute(serverFor: (reader: KeyReader) => Promise<McpServer>) {
   return (root: { keyed: KeyReadDeps }): HttpHandler =>
     async (request: HttpRequest): Promise<HttpResponseInit> => {
       const opened = await openKey(incoming(request), root.keyed);
       if (!opened.ok) return response(opened.answer);
       // Stateless: no stream to hold open for a GET, no session for a DELETE to end.
       if (request.method !== 'POST') return response(NOT_KEPT);
-      const server = serverFor(opened.reader);
+      const server = await serverFor(opened.reader);
+      // Loaded on the first MCP request, so an instance that never answers one never holds the SDK.
+      const { WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js');
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       const body = await request.text();

@@ -50,6 +50,8 @@ var appSettings = {
   AzureWebJobsStorage__queueServiceUri: queueEndpoint
   AzureWebJobsStorage__credential: 'managedidentity'
   AzureWebJobsStorage__clientId: identityClientId
+  // Half the instance for V8's old space, so it collects before the instance runs out (docs/cost.md, memory).
+  languageWorkers__node__arguments: '--max-old-space-size=${instanceMemoryMB / 2}'
   HITS_QUEUE: hitsQueueName
   // Cosmos DB by name: the app refuses to start in Azure with records in memory (STORE=memory) or without the endpoint.
   STORE: 'cosmos'

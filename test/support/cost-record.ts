@@ -144,7 +144,7 @@ export function renderCostSection(record: CostRecord, to: 'readme' | 'console'):
     row(['**total**', ...priced.map((p) => `**${money(p.total)}**`)]),
     row(['largest line', ...priced.map((p, i) => `${p.largest.line.replace(/ at \d+ MB/, '')}: ${why(p.largest.line, kinds[i]!)}`)]),
     '',
-    `A lone beacon waits ${record.loneLatencyMs.median} ms (median) and ${record.loneLatencyMs.p99} ms (p99), in-process, for its window and the queue. The host's peak resident memory under this traffic, in a process of its own: ${record.peakRssMb.peak} MB (${record.peakRssMb.idle} MB idle).`,
+    `A lone beacon waits ${record.loneLatencyMs.median} ms (median) and ${record.loneLatencyMs.p99} ms (p99), in-process, for its window and the queue. The host's peak resident memory under this traffic, in a process of its own with V8's old space at 256 MB as infra sets it on a 512 MB instance: ${record.peakRssMb.peak} MB (${record.peakRssMb.idle} MB idle).`,
     '',
     head(['fixed each month, whatever the traffic', `$ at ${PRICED_MEMORY_MB} MB`]),
     ...Object.entries(month.lines).map(([line, value]) => row([line, money(value)])),
