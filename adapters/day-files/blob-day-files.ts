@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { blobError, ensureBlobContainer, type BlobCall } from '../azure-blob';
 import { DAY_FILE_LAYOUT, type DayFiles } from '../../shared/core/store/day-files';
@@ -87,15 +87,12 @@ export function blobDayFiles(
     if (answer.status !== 200) throw new Error(`the day file of ${day} could not be read: ${blobError(answer)}`);
     const path = join((await engine()).folder, `${own}-${encodeURIComponent(prefix)}${day}-${etag.replace(/\W/g, '')}.parquet`);
     const body = answer.bytes ?? Buffer.from(answer.text);
-    // Written aside and renamed, so the engine never opens a file half written.
-    const part = `${path}.${randomUUID().slice(0, 8)}.part`;
-    await writeFile(part, body);
-    await rename(part, path);
+    await writeFile(path, body);
     cached.set(day, { etag, path, bytes: body.length });
     held += body.length;
     return path;
   };
-  // Questions asked at once that need the same file wait on its one download.
+  // Questions asked at once that need the same file wait on its one download, so none opens it half written.
   const downloading = new Map<string, Promise<string>>();
   const local = async (day: string, etag: string): Promise<string> => {
     const before = cached.get(day);
